@@ -1,0 +1,20 @@
+//! The promptkit prompt language and its runtime.
+//!
+//! One implementation of the language, shared by the `#[derive(Prompt)]` macro at build
+//! time, by applications for prompts that arrive at run time, and by the CLI. A prompt goes
+//! through one module per stage: [`load`] → [`parse`] → [`resolve`] → [`render`].
+//!
+//! Most users reach this crate through the `promptkit` facade.
+
+pub mod diagnostic;
+pub mod identity;
+pub mod load;
+pub mod meta;
+pub mod parse;
+mod python;
+pub mod render;
+pub mod resolve;
+mod suggest;
+
+pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
+pub use python::safe_substitute;

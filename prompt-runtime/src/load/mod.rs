@@ -1,0 +1,127 @@
+//! Stage 1, load: bytes to text, frontmatter and body; the project configuration.
+//!
+//! Text is normalised so that a prompt renders to the same bytes on every OS: a UTF-8
+//! byte-order mark is dropped and CRLF becomes LF. All spans in later stages are byte
+//! offsets into this normalised text.
+
+pub mod config;
+mod frontmatter;
+
+pub use frontmatter::{Frontmatter, FrontmatterEntry};
+
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use std::ops::Range;
+
+/// A loaded prompt file: its text, its frontmatter if any, and where its body lies.
+#[derive(Clone, Debug)]
+pub struct PromptFile {
+    /// The normalised text of the whole file.
+    pub source: SourceFile,
+    /// The JSON frontmatter, when the file opens with a line holding exactly `{`.
+    pub frontmatter: Option<Frontmatter>,
+    /// The body's byte range in `source`, surrounding whitespace stripped.
+    pub body: Range<usize>,
+}
+
+impl PromptFile {
+    /// Loads a prompt from its bytes. `path` is the path shown in diagnostics.
+    ///
+    /// ```
+    /// use prompt_runtime::load::PromptFile;
+    ///
+    /// let file = PromptFile::from_bytes("prompts/a.md", b"{\n  \"title\": \"A\"\n}\n\nHello $name\n").unwrap();
+    /// assert_eq!(file.body_text(), "Hello $name");
+    /// assert_eq!(file.frontmatter.unwrap().entries[0].key, "title");
+    /// ```
+    pub fn from_bytes(path: &str, bytes: &[u8]) -> Result<PromptFile, Diagnostics> {
+        let source = decode(path, bytes)?;
+        Self::from_source(source)
+    }
+
+    /// Loads a prompt from text already in memory (normalised the same way).
+    pub fn from_text(path: &str, text: &str) -> Result<PromptFile, Diagnostics> {
+        Self::from_source(SourceFile::new(path, normalize(text)))
+    }
+
+    fn from_source(source: SourceFile) -> Result<PromptFile, Diagnostics> {
+        let (frontmatter, body_start) = frontmatter::split(&source)?;
+        let body = trimmed(source.text(), body_start);
+        Ok(PromptFile {
+            source,
+            frontmatter,
+            body,
+        })
+    }
+
+    /// The body text.
+    pub fn body_text(&self) -> &str {
+        &self.source.text()[self.body.clone()]
+    }
+}
+
+/// Decodes a file's bytes into a [`SourceFile`]: BOM dropped, UTF-8 checked, CRLF to LF.
+pub fn decode(path: &str, bytes: &[u8]) -> Result<SourceFile, Diagnostic> {
+    const BOM: &[u8] = b"\xEF\xBB\xBF";
+    let (skipped, rest) = match bytes.strip_prefix(BOM) {
+        Some(rest) => (BOM.len(), rest),
+        None => (0, bytes),
+    };
+    match std::str::from_utf8(rest) {
+        Ok(text) => Ok(SourceFile::new(path, normalize(text))),
+        Err(e) => {
+            let offset = skipped + e.valid_up_to();
+            Err(Diagnostic::new(format!(
+                "`{path}` is not valid UTF-8: invalid byte 0x{:02x} at byte offset {offset}",
+                bytes[offset]
+            ))
+            .in_file(path)
+            .with_help("save the file as UTF-8"))
+        }
+    }
+}
+
+/// CRLF to LF and no leading BOM.
+pub fn normalize(text: &str) -> String {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    text.replace("\r\n", "\n")
+}
+
+/// The range of `text[from..]` without leading and trailing whitespace.
+fn trimmed(text: &str, from: usize) -> Range<usize> {
+    let rest = &text[from..];
+    let start = from + (rest.len() - rest.trim_start().len());
+    let end = start + text[start..].trim_end().len();
+    start..end
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn crlf_and_bom_are_normalised() {
+        let file = PromptFile::from_bytes("p.md", b"\xEF\xBB\xBF{\r\n\"a\": 1\r\n}\r\n\r\nHi\r\nthere\r\n").unwrap();
+        assert_eq!(file.body_text(), "Hi\nthere");
+        assert_eq!(file.source.text(), "{\n\"a\": 1\n}\n\nHi\nthere\n");
+    }
+
+    #[test]
+    fn non_utf8_names_the_byte_offset() {
+        let err = PromptFile::from_bytes("prompts/bad.md", b"ok \xff no").unwrap_err();
+        let text = err.to_string();
+        assert!(text.contains("invalid byte 0xff at byte offset 3"), "{text}");
+        assert!(text.contains("--> prompts/bad.md"), "{text}");
+        // the offset counts the BOM too: it is a byte of the file
+        let err = PromptFile::from_bytes("b.md", b"\xEF\xBB\xBFab\xc3").unwrap_err();
+        assert!(err.to_string().contains("byte offset 5"), "{err}");
+    }
+
+    #[test]
+    fn body_is_stripped() {
+        let file = PromptFile::from_text("p.md", "\n\n  hello\n\n").unwrap();
+        assert_eq!(file.body_text(), "hello");
+        assert!(file.frontmatter.is_none());
+        let empty = PromptFile::from_text("p.md", "").unwrap();
+        assert_eq!(empty.body_text(), "");
+    }
+}

@@ -1,0 +1,3 @@
+//! Stage 2, parse: body text to nodes with byte spans.
+
+pub mod lexer;

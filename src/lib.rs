@@ -1,0 +1,3 @@
+//! promptkit: LLM prompts as part of the type system.
+
+pub use prompt_runtime::*;
