@@ -6,6 +6,7 @@
 //!
 //! Most users reach this crate through the `promptkit` facade.
 
+mod case;
 pub mod diagnostic;
 pub mod identity;
 pub mod load;
@@ -16,5 +17,6 @@ pub mod render;
 pub mod resolve;
 mod suggest;
 
+pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use python::safe_substitute;

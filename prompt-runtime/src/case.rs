@@ -1,0 +1,61 @@
+//! Uppercase-first variants: `$Preferred` for `preferred`.
+
+use std::borrow::Cow;
+
+/// The name of a key's uppercase-first variant, as Python's `str.capitalize()` writes it:
+/// first character uppercased, the rest lowercased (`day_YYYYMMDD` → `Day_yyyymmdd`).
+///
+/// ```
+/// assert_eq!(prompt_runtime::variant_name("day_YYYYMMDD"), "Day_yyyymmdd");
+/// assert_eq!(prompt_runtime::variant_name("pronouns_subject"), "Pronouns_subject");
+/// ```
+pub fn variant_name(key: &str) -> String {
+    let mut chars = key.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        None => String::new(),
+    }
+}
+
+/// A variant's value: only the first character uppercased, the rest unchanged (unlike
+/// Python's `capitalize()`, which would turn "Alice Smith" into "Alice smith").
+///
+/// ```
+/// assert_eq!(prompt_runtime::upper_first("alice Smith"), "Alice Smith");
+/// assert_eq!(prompt_runtime::upper_first("Already"), "Already");
+/// ```
+pub fn upper_first(value: &str) -> Cow<'_, str> {
+    let mut chars = value.chars();
+    match chars.next() {
+        Some(first) if !first.is_uppercase() && first.to_uppercase().next() != Some(first) => {
+            let mut out = String::with_capacity(value.len() + 2);
+            out.extend(first.to_uppercase());
+            out.push_str(chars.as_str());
+            Cow::Owned(out)
+        }
+        _ => Cow::Borrowed(value),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn variant_names_follow_python_capitalize() {
+        assert_eq!(variant_name("name"), "Name");
+        assert_eq!(variant_name("_x"), "_x");
+        assert_eq!(variant_name("ABC"), "Abc");
+        assert_eq!(variant_name(""), "");
+    }
+
+    #[test]
+    fn upper_first_touches_only_the_first_character() {
+        assert_eq!(upper_first("they"), "They");
+        assert_eq!(upper_first("éclair au CHOCOLAT"), "Éclair au CHOCOLAT");
+        assert_eq!(upper_first("ß"), "SS");
+        assert_eq!(upper_first("1st"), "1st");
+        assert_eq!(upper_first(""), "");
+        assert!(matches!(upper_first("Bob"), Cow::Borrowed(_)));
+    }
+}
