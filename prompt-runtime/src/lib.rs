@@ -13,7 +13,7 @@ pub mod load;
 pub mod meta;
 pub mod parse;
 mod python;
-pub mod render;
+mod render;
 pub mod resolve;
 mod suggest;
 

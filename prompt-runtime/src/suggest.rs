@@ -9,10 +9,19 @@ where
     candidates
         .into_iter()
         .filter(|c| *c != name)
-        .map(|c| (strsim::jaro_winkler(&lower, &c.to_ascii_lowercase()), c))
-        .filter(|(score, _)| *score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0).then_with(|| b.1.cmp(a.1)))
-        .map(|(_, c)| c)
+        .map(|c| {
+            let folded = strsim::jaro_winkler(&lower, &c.to_ascii_lowercase());
+            // Among names equally close once case is ignored (`preferred`, `Preferred`),
+            // prefer the one written the same way.
+            (folded, strsim::jaro_winkler(name, c), c)
+        })
+        .filter(|(score, ..)| *score >= 0.8)
+        .max_by(|a, b| {
+            a.0.total_cmp(&b.0)
+                .then(a.1.total_cmp(&b.1))
+                .then_with(|| b.2.cmp(a.2))
+        })
+        .map(|(.., c)| c)
 }
 
 #[cfg(test)]
@@ -24,7 +33,14 @@ mod tests {
         let known = ["preferred", "segment_end", "segment_start", "name"];
         assert_eq!(closest("preferd", known), Some("preferred"));
         assert_eq!(closest("segment_ned", known), Some("segment_end"));
-        assert_eq!(closest("Preferred", known), Some("preferred"));
+        assert_eq!(
+            closest("Preferd", ["preferred", "Preferred"]),
+            Some("Preferred")
+        );
+        assert_eq!(
+            closest("preferd", ["Preferred", "preferred"]),
+            Some("preferred")
+        );
         assert_eq!(closest("weather", known), None);
     }
 }
