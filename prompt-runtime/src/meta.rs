@@ -160,6 +160,14 @@ impl Meta {
         };
         let mut extra = Vec::new();
         for entry in &frontmatter.entries {
+            if !Meta::KEYS.contains(&entry.key.as_str()) {
+                // An extra keeps its JSON as written, `null` included.
+                extra.push((
+                    Cow::Owned(entry.key.clone()),
+                    Cow::Owned(entry.json.clone()),
+                ));
+                continue;
+            }
             let Some(value) = reader.value(entry) else {
                 continue;
             };
@@ -175,10 +183,8 @@ impl Meta {
                 "tools" => meta.tools = reader.text(entry, &value),
                 "max_output_tokens" => meta.max_output_tokens = reader.count(entry, &value),
                 "thinking_budget" => meta.thinking_budget = reader.count(entry, &value),
-                _ => extra.push((
-                    Cow::Owned(entry.key.clone()),
-                    Cow::Owned(entry.json.clone()),
-                )),
+                // Keys outside `Meta::KEYS` were kept as extras above.
+                _ => {}
             }
         }
         meta.extra = Extra(Cow::Owned(extra));
@@ -755,6 +761,8 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(m, Meta::DEFAULT);
+        let m = meta(&[r#""fallback": null"#]).unwrap();
+        assert_eq!(m.extra.get("fallback"), Some("null"));
     }
 
     #[test]
