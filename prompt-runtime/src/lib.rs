@@ -19,4 +19,5 @@ mod suggest;
 
 pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
+pub use meta::{Color, Extra, Meta};
 pub use python::safe_substitute;
