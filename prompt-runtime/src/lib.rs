@@ -7,13 +7,14 @@
 //! Most users reach this crate through the `promptkit` facade.
 
 mod case;
+pub mod check;
 pub mod diagnostic;
 pub mod identity;
 pub mod load;
 pub mod meta;
 pub mod parse;
 mod python;
-mod render;
+pub mod render;
 pub mod resolve;
 mod suggest;
 

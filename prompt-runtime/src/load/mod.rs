@@ -6,8 +6,10 @@
 
 pub mod config;
 mod frontmatter;
+mod project;
 
 pub use frontmatter::{Frontmatter, FrontmatterEntry};
+pub use project::Project;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use std::ops::Range;
@@ -60,7 +62,7 @@ impl PromptFile {
 }
 
 /// Decodes a file's bytes into a [`SourceFile`]: BOM dropped, UTF-8 checked, CRLF to LF.
-pub fn decode(path: &str, bytes: &[u8]) -> Result<SourceFile, Diagnostic> {
+pub fn decode(path: &str, bytes: &[u8]) -> Result<SourceFile, Diagnostics> {
     const BOM: &[u8] = b"\xEF\xBB\xBF";
     let (skipped, rest) = match bytes.strip_prefix(BOM) {
         Some(rest) => (BOM.len(), rest),
@@ -75,7 +77,8 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<SourceFile, Diagnostic> {
                 bytes[offset]
             ))
             .in_file(path)
-            .with_help("save the file as UTF-8"))
+            .with_help("save the file as UTF-8")
+            .into())
         }
     }
 }

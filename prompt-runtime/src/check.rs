@@ -1,0 +1,224 @@
+//! Stage 4, check: one entry point that takes a loaded prompt through every stage and
+//! collects every problem — parse, resolve and metadata — in one list.
+
+use crate::case::variant_name;
+use crate::diagnostic::Diagnostics;
+use crate::identity::Identity;
+use crate::load::PromptFile;
+use crate::meta::Meta;
+use crate::parse::{self, Condition, Node, ParseOptions};
+use crate::render::{PromptContent, Value, render_to_string};
+use crate::resolve::{self, ContextVar, Resolved, Schema, Templates, VarKind};
+use std::collections::{BTreeMap, HashMap};
+use std::fmt;
+
+/// A prompt that passed every check: ready to render.
+#[derive(Clone, Debug)]
+pub struct CheckedPrompt {
+    /// The prompt's name (`segment_synthesis`, `agents/helper`).
+    pub name: String,
+    /// The loaded file.
+    pub file: PromptFile,
+    /// Its typed frontmatter.
+    pub meta: Meta,
+    /// The schema it was checked against.
+    pub schema: Schema,
+    /// What to render and what it uses.
+    pub resolved: Resolved,
+}
+
+/// Checks a loaded prompt against a schema and the project's templates.
+///
+/// ```
+/// use prompt_runtime::check::check;
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+/// use prompt_runtime::Identity;
+/// use std::collections::HashMap;
+///
+/// let file = PromptFile::from_text("prompts/hello.md", "{\n\"title\": \"Hello\"\n}\nHi $Preferred, today is $day.").unwrap();
+/// let schema = Schema {
+///     context: vec![ContextVar::new("day", VarKind::Text)],
+///     identity: vec!["preferred".into()],
+///     literals: vec![],
+/// };
+/// let prompt = check("hello", file, schema, &Templates::new()).unwrap();
+/// let identity = Identity::from_json(r#"{"preferred": "sam"}"#).unwrap();
+/// let context = HashMap::from([("day".to_owned(), "Friday".to_owned())]);
+/// let out = prompt.render(&context, &identity).unwrap();
+/// assert_eq!(out.text, "Hi Sam, today is Friday.");
+/// assert_eq!(out.metadata.title.as_deref(), Some("Hello"));
+/// ```
+pub fn check(name: &str, file: PromptFile, schema: Schema, templates: &Templates) -> Result<CheckedPrompt, Diagnostics> {
+    let mut diagnostics = Diagnostics::default();
+    let (nodes, parse_problems) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    diagnostics.extend(parse_problems);
+    let resolved = resolve::resolve(&file.source, &nodes, &schema, templates);
+    let resolved = match resolved {
+        Ok(r) => Some(r),
+        Err(problems) => {
+            diagnostics.extend(problems);
+            None
+        }
+    };
+    let meta = match Meta::from_frontmatter(file.frontmatter.as_ref(), &file.source) {
+        Ok(m) => Some(m),
+        Err(problems) => {
+            diagnostics.extend(problems);
+            None
+        }
+    };
+    match (resolved, meta) {
+        (Some(resolved), Some(meta)) if diagnostics.is_empty() => Ok(CheckedPrompt {
+            name: name.to_owned(),
+            file,
+            meta,
+            schema,
+            resolved,
+        }),
+        _ => Err(diagnostics),
+    }
+}
+
+/// Context variables for a prompt that has no typed context (the CLI): every name that is
+/// not an identity key, a template or a literal is a context variable; it is optional when
+/// a block tests it, text otherwise. Templates are followed.
+pub fn infer_context(file: &PromptFile, identity: &[String], literals: &[String], templates: &Templates) -> Vec<ContextVar> {
+    let mut known: Vec<String> = identity.iter().flat_map(|k| [k.clone(), variant_name(k)]).collect();
+    known.extend(literals.iter().cloned());
+    known.extend(templates.names().map(str::to_owned));
+    let mut found: BTreeMap<String, (usize, bool)> = BTreeMap::new();
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let mut visited = Vec::new();
+    collect_names(&nodes, templates, &known, &mut found, &mut visited);
+    let names: Vec<&String> = found.keys().collect();
+    let mut vars: Vec<(usize, ContextVar)> = found
+        .iter()
+        .filter(|(name, _)| !names.iter().any(|other| other != name && variant_name(other) == **name))
+        .map(|(name, (order, tested))| {
+            let kind = if *tested { VarKind::Optional } else { VarKind::Text };
+            (*order, ContextVar::new(name.clone(), kind))
+        })
+        .collect();
+    vars.sort_by_key(|(order, _)| *order);
+    vars.into_iter().map(|(_, v)| v).collect()
+}
+
+fn collect_names(
+    nodes: &[Node],
+    templates: &Templates,
+    known: &[String],
+    found: &mut BTreeMap<String, (usize, bool)>,
+    visited: &mut Vec<String>,
+) {
+    for node in nodes {
+        match node {
+            Node::Placeholder(p) => {
+                if let Some(template) = templates.get(&p.name) {
+                    if !visited.contains(&p.name) {
+                        visited.push(p.name.clone());
+                        let (inner, _) = parse::parse(&template.file.source, template.file.body.clone(), ParseOptions::default());
+                        collect_names(&inner, templates, known, found, visited);
+                    }
+                } else if !known.contains(&p.name) {
+                    let order = found.len();
+                    found.entry(p.name.clone()).or_insert((order, false));
+                }
+            }
+            Node::If(block) => {
+                let (name, _) = block.condition.name();
+                if !name.is_empty() && !known.contains(&name.to_owned()) {
+                    let order = found.len();
+                    let entry = found.entry(name.to_owned()).or_insert((order, false));
+                    if matches!(block.condition, Condition::Set { .. }) {
+                        entry.1 = true;
+                    }
+                }
+                collect_names(&block.then, templates, known, found, visited);
+                if let Some(otherwise) = &block.otherwise {
+                    collect_names(otherwise, templates, known, found, visited);
+                }
+            }
+            Node::Text(_) | Node::Dollar(_) => {}
+        }
+    }
+}
+
+/// Values that a render at run time lacked or could not use; every one is listed.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RenderError {
+    /// Context variables that need a value and have none.
+    pub missing_context: Vec<String>,
+    /// Identity keys the prompt uses that the identity lacks.
+    pub missing_identity: Vec<String>,
+    /// Values given that do not fit their variable (a flag that is not `true`/`false`, a
+    /// choice that is not one of its values).
+    pub invalid: Vec<String>,
+}
+
+impl fmt::Display for RenderError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut lines = Vec::new();
+        let list = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        if !self.missing_context.is_empty() {
+            lines.push(format!("missing context values: {}", list(&self.missing_context)));
+        }
+        if !self.missing_identity.is_empty() {
+            lines.push(format!("missing identity keys: {}", list(&self.missing_identity)));
+        }
+        lines.extend(self.invalid.iter().cloned());
+        f.write_str(&lines.join("\n"))
+    }
+}
+
+impl std::error::Error for RenderError {}
+
+impl CheckedPrompt {
+    /// Renders with context values by name. Optional variables and flags may be absent; a
+    /// flag's value is `true` or `false`. Every missing or unusable value is reported.
+    pub fn render(&self, context: &HashMap<String, String>, identity: &Identity) -> Result<PromptContent, RenderError> {
+        let mut error = RenderError::default();
+        let mut values = Vec::with_capacity(self.schema.context.len());
+        for var in &self.schema.context {
+            let given = context.get(&var.name).map(String::as_str);
+            let value = match (&var.kind, given) {
+                (VarKind::Text | VarKind::Choice(_), None) => {
+                    error.missing_context.push(var.name.clone());
+                    Value::Absent
+                }
+                (VarKind::Optional | VarKind::Flag, None) => Value::Absent,
+                (VarKind::Flag, Some("true")) => Value::Flag(true),
+                (VarKind::Flag, Some("false")) => Value::Flag(false),
+                (VarKind::Flag, Some(other)) => {
+                    error.invalid.push(format!("`{}` is a flag: give `true` or `false`, not {other:?}", var.name));
+                    Value::Absent
+                }
+                (VarKind::Choice(choices), Some(v)) if !choices.iter().any(|c| c == v) => {
+                    error.invalid.push(format!(
+                        "`{}` must be one of {}, not {v:?}",
+                        var.name,
+                        choices.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(", ")
+                    ));
+                    Value::Absent
+                }
+                (_, Some(v)) => Value::Text(v),
+            };
+            values.push(value);
+        }
+        error.missing_identity = self
+            .resolved
+            .identity_keys()
+            .into_iter()
+            .filter(|k| identity.get(k).is_none())
+            .collect();
+        if error != RenderError::default() {
+            return Err(error);
+        }
+        let text = render_to_string(&self.resolved.parts, &|i| values[i], identity);
+        Ok(PromptContent {
+            text,
+            path: self.file.source.path().to_owned().into(),
+            metadata: self.meta.clone(),
+        })
+    }
+}

@@ -1,0 +1,189 @@
+//! A prompts folder: its configuration, its templates, and the prompts in it.
+//!
+//! The macro, the CLI and applications open a folder the same way, so they see the same
+//! identity schema, templates and literals, and report the same problems.
+
+use super::PromptFile;
+use super::config::Config;
+use crate::check::{self, CheckedPrompt};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::parse::lexer::is_name;
+use crate::resolve::{ContextVar, Schema, Templates};
+use std::path::{Component, Path, PathBuf};
+
+/// An opened prompts folder.
+#[derive(Clone, Debug)]
+pub struct Project {
+    /// The folder on disk.
+    pub dir: PathBuf,
+    /// How the folder is shown in diagnostics (`prompts`).
+    pub display: String,
+    /// `promptkit.json`, or the defaults.
+    pub config: Config,
+    /// Every template, by name.
+    pub templates: Templates,
+    /// Every file read so far (configuration and templates), for rebuild tracking.
+    pub files: Vec<PathBuf>,
+}
+
+impl Project {
+    /// Opens `dir`, shown in diagnostics as `display`: reads its configuration and every
+    /// template in the templates folder.
+    pub fn open(dir: &Path, display: &str) -> Result<Project, Diagnostics> {
+        let mut diagnostics = Diagnostics::default();
+        if !dir.is_dir() {
+            return Err(Diagnostic::new(format!("the prompts folder `{display}` does not exist"))
+                .in_file(display)
+                .with_help(format!("create `{display}/` beside Cargo.toml and put the prompt files in it"))
+                .into());
+        }
+        let config = Config::load(dir, display)?;
+        let mut files = Vec::new();
+        if let Some(path) = &config.path {
+            files.push(path.clone());
+        }
+        let mut templates = Templates::new();
+        let template_dir = dir.join(&config.templates);
+        let template_display = format!("{display}/{}", config.templates);
+        if template_dir.is_dir() {
+            let mut entries: Vec<PathBuf> = match std::fs::read_dir(&template_dir) {
+                Ok(read) => read.filter_map(|e| e.ok().map(|e| e.path())).collect(),
+                Err(e) => {
+                    return Err(Diagnostic::new(format!("cannot read `{template_display}`: {e}"))
+                        .in_file(&template_display)
+                        .into());
+                }
+            };
+            entries.sort();
+            for path in entries {
+                if path.extension().is_none_or(|e| e != "md") || !path.is_file() {
+                    continue;
+                }
+                let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+                let shown = format!("{template_display}/{stem}.md");
+                if !is_name(&stem) {
+                    diagnostics.push(
+                        Diagnostic::new(format!("template `{shown}` cannot be used: `{stem}` is not a placeholder name"))
+                            .in_file(&shown)
+                            .with_help("name templates with letters, digits and `_` (`daily_preamble.md`)"),
+                    );
+                    continue;
+                }
+                files.push(path.clone());
+                match read(&path, &shown).and_then(|bytes| PromptFile::from_bytes(&shown, &bytes)) {
+                    Ok(file) => templates.insert(stem, file),
+                    Err(problems) => diagnostics.extend(problems),
+                }
+            }
+        }
+        diagnostics.into_result(Project {
+            dir: dir.to_owned(),
+            display: display.to_owned(),
+            config,
+            templates,
+            files,
+        })
+    }
+
+    /// The file of prompt `name` (`segment` → `prompts/segment.md`). Names with `..`,
+    /// absolute names, and names whose file resolves outside the folder (through a symlink,
+    /// say) are refused.
+    pub fn prompt_path(&self, name: &str) -> Result<PathBuf, Diagnostic> {
+        let shown = format!("{}/{name}.md", self.display);
+        let relative = Path::new(name);
+        let escapes = name.is_empty()
+            || relative.is_absolute()
+            || name.contains('\\')
+            || relative.components().any(|c| !matches!(c, Component::Normal(_)));
+        if escapes {
+            return Err(Diagnostic::new(format!("prompt name `{name}` must stay inside `{}/`", self.display))
+                .with_help("name the prompt by its path under the prompts folder, without `..` or a leading `/` (`agents/helper`)"));
+        }
+        let path = self.dir.join(format!("{name}.md"));
+        if !path.is_file() {
+            let mut d = Diagnostic::new(format!("prompt file `{shown}` not found"));
+            let names = self.prompt_names();
+            d = match crate::suggest::closest(name, names.iter().map(String::as_str)) {
+                Some(s) => d.with_help(format!("did you mean `{s}`?")),
+                None => d.with_help(format!("create `{shown}`, or name one of the prompts in `{}/`", self.display)),
+            };
+            return Err(d);
+        }
+        let inside = match (path.canonicalize(), self.dir.canonicalize()) {
+            (Ok(file), Ok(dir)) => file.starts_with(dir),
+            _ => false,
+        };
+        if !inside {
+            return Err(Diagnostic::new(format!("prompt file `{shown}` resolves outside `{}/`", self.display))
+                .with_help("a prompt must live inside the prompts folder; a symlink may not lead out of it"));
+        }
+        Ok(path)
+    }
+
+    /// Loads prompt `name`.
+    pub fn load_prompt(&self, name: &str) -> Result<PromptFile, Diagnostics> {
+        let path = self.prompt_path(name)?;
+        let shown = format!("{}/{name}.md", self.display);
+        let bytes = read(&path, &shown)?;
+        PromptFile::from_bytes(&shown, &bytes)
+    }
+
+    /// The schema for a prompt with these context variables.
+    pub fn schema(&self, context: Vec<ContextVar>) -> Schema {
+        Schema {
+            context,
+            identity: self.config.identity.keys().map(str::to_owned).collect(),
+            literals: self.config.literals.clone(),
+        }
+    }
+
+    /// Loads and checks prompt `name` against these context variables.
+    pub fn check(&self, name: &str, context: Vec<ContextVar>) -> Result<CheckedPrompt, Diagnostics> {
+        let file = self.load_prompt(name)?;
+        check::check(name, file, self.schema(context), &self.templates)
+    }
+
+    /// Loads and checks prompt `name`, taking its context variables from the names it uses
+    /// (see [`check::infer_context`]): for prompts without a typed context.
+    pub fn check_inferred(&self, name: &str) -> Result<CheckedPrompt, Diagnostics> {
+        let file = self.load_prompt(name)?;
+        let schema = self.schema(Vec::new());
+        let context = check::infer_context(&file, &schema.identity, &schema.literals, &self.templates);
+        check::check(name, file, self.schema(context), &self.templates)
+    }
+
+    /// Every prompt in the folder (`*.md` at any depth, outside the templates folder), by
+    /// name, sorted.
+    pub fn prompt_names(&self) -> Vec<String> {
+        let mut names = Vec::new();
+        let templates = self.dir.join(&self.config.templates);
+        collect(&self.dir, &self.dir, &templates, &mut names);
+        names.sort();
+        names
+    }
+}
+
+fn collect(root: &Path, dir: &Path, skip: &Path, names: &mut Vec<String>) {
+    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path == skip {
+            continue;
+        }
+        if path.is_dir() {
+            collect(root, &path, skip, names);
+        } else if path.extension().is_some_and(|e| e == "md") {
+            if let Some(name) = path
+                .strip_prefix(root)
+                .ok()
+                .and_then(|p| p.with_extension("").to_str().map(|s| s.replace('\\', "/")))
+            {
+                names.push(name);
+            }
+        }
+    }
+}
+
+fn read(path: &Path, shown: &str) -> Result<Vec<u8>, Diagnostics> {
+    std::fs::read(path).map_err(|e| Diagnostic::new(format!("cannot read `{shown}`: {e}")).in_file(shown).into())
+}
