@@ -19,4 +19,6 @@ mod suggest;
 
 pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
+pub use identity::{Identity, IdentityError};
+
 pub use python::safe_substitute;

@@ -1,1 +1,1 @@
-//! TODO
+//! The project configuration, `prompts/promptkit.json`.
