@@ -92,11 +92,18 @@ pub enum IdentityError {
 }
 
 fn count_keys(n: usize) -> String {
-    if n == 1 { "1 key".to_owned() } else { format!("{n} keys") }
+    if n == 1 {
+        "1 key".to_owned()
+    } else {
+        format!("{n} keys")
+    }
 }
 
 fn list_keys(keys: &[String]) -> String {
-    keys.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>().join(", ")
+    keys.iter()
+        .map(|k| format!("`{k}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 impl Identity {
@@ -188,7 +195,10 @@ impl Identity {
                 value: value.clone(),
                 base: true,
             });
-            if variant != *key && !written.contains(variant.as_str()) && !index.contains_key(&variant) {
+            if variant != *key
+                && !written.contains(variant.as_str())
+                && !index.contains_key(&variant)
+            {
                 index.insert(variant.clone(), entries.len());
                 entries.push(Entry {
                     name: variant,
@@ -219,7 +229,9 @@ impl Identity {
     /// assert_eq!(all, [("a", "x"), ("A", "X"), ("b", "y"), ("B", "Y")]);
     /// ```
     pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &str)> + '_ {
-        self.entries.iter().map(|e| (e.name.as_str(), e.value.as_str()))
+        self.entries
+            .iter()
+            .map(|e| (e.name.as_str(), e.value.as_str()))
     }
 
     /// The flattened keys, without the generated variants, in order.
@@ -229,7 +241,10 @@ impl Identity {
     /// assert_eq!(identity.keys().collect::<Vec<_>>(), ["a", "b"]);
     /// ```
     pub fn keys(&self) -> impl Iterator<Item = &str> + '_ {
-        self.entries.iter().filter(|e| e.base).map(|e| e.name.as_str())
+        self.entries
+            .iter()
+            .filter(|e| e.base)
+            .map(|e| e.name.as_str())
     }
 
     /// The number of names, variants included (what [`Identity::iter`] yields).
@@ -272,7 +287,11 @@ impl Identity {
                 missing.push(key.to_owned());
             }
         }
-        if missing.is_empty() { Ok(()) } else { Err(IdentityError::MissingKeys(missing)) }
+        if missing.is_empty() {
+            Ok(())
+        } else {
+            Err(IdentityError::MissingKeys(missing))
+        }
     }
 }
 
@@ -308,7 +327,11 @@ pub(crate) fn flatten(
         return Err(vec![(error, flat.span(object))]);
     }
     flat.object("", object);
-    if flat.errors.is_empty() { Ok(flat.pairs) } else { Err(flat.errors) }
+    if flat.errors.is_empty() {
+        Ok(flat.pairs)
+    } else {
+        Err(flat.errors)
+    }
 }
 
 struct Flattener {
@@ -326,9 +349,15 @@ impl Flattener {
 
     fn object(&mut self, prefix: &str, raw: &RawValue) {
         // `raw` was validated as JSON when it was read, so its entries parse.
-        let Ok(entries) = object_entries(raw.get()) else { return };
+        let Ok(entries) = object_entries(raw.get()) else {
+            return;
+        };
         for (key, value) in entries {
-            let key = if prefix.is_empty() { key } else { format!("{prefix}_{key}") };
+            let key = if prefix.is_empty() {
+                key
+            } else {
+                format!("{prefix}_{key}")
+            };
             if value.get().starts_with('{') {
                 self.object(&key, value);
                 continue;
@@ -345,10 +374,15 @@ impl Flattener {
                 },
             };
             if !self.seen.insert(key.clone()) {
-                self.errors.push((IdentityError::DuplicateKey { key }, span));
+                self.errors
+                    .push((IdentityError::DuplicateKey { key }, span));
                 continue;
             }
-            self.pairs.push(FlatPair { key, value: text, span });
+            self.pairs.push(FlatPair {
+                key,
+                value: text,
+                span,
+            });
         }
     }
 }
@@ -360,14 +394,19 @@ fn scalar_text(json: &str) -> Option<String> {
         b'"' => serde_json::from_str::<String>(json).ok(),
         b'n' => Some(String::new()),
         b't' | b'f' => Some(json.to_owned()),
-        _ => serde_json::from_str::<serde_json::Number>(json).ok().map(|n| n.to_string()),
+        _ => serde_json::from_str::<serde_json::Number>(json)
+            .ok()
+            .map(|n| n.to_string()),
     }
 }
 
 /// An array of scalars joined with `", "`; `None` when it holds an object or an array.
 fn array_text(json: &str) -> Option<String> {
     let items: Vec<&RawValue> = serde_json::from_str(json).ok()?;
-    let texts = items.iter().map(|item| scalar_text(item.get())).collect::<Option<Vec<_>>>()?;
+    let texts = items
+        .iter()
+        .map(|item| scalar_text(item.get()))
+        .collect::<Option<Vec<_>>>()?;
     Some(texts.join(", "))
 }
 
@@ -418,7 +457,11 @@ pub(crate) fn json_error_position(text: &str, e: &serde_json::Error) -> (usize, 
         Some(i) => message[..i].to_owned(),
         None => message,
     };
-    let line_start: usize = text.split_inclusive('\n').take(e.line().saturating_sub(1)).map(str::len).sum();
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
     let mut offset = (line_start + e.column().saturating_sub(1)).min(text.len());
     while !text.is_char_boundary(offset) {
         offset -= 1;
@@ -441,13 +484,21 @@ mod tests {
     use super::*;
 
     fn all(identity: &Identity) -> Vec<(String, String)> {
-        identity.iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect()
+        identity
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.to_owned()))
+            .collect()
     }
 
     #[test]
     fn flattens_at_depth_three() {
-        let id = Identity::from_json(r#"{"a": {"b": {"c": "deep", "d": "x"}, "e": "y"}, "f": "z"}"#).unwrap();
-        assert_eq!(id.keys().collect::<Vec<_>>(), ["a_b_c", "a_b_d", "a_e", "f"]);
+        let id =
+            Identity::from_json(r#"{"a": {"b": {"c": "deep", "d": "x"}, "e": "y"}, "f": "z"}"#)
+                .unwrap();
+        assert_eq!(
+            id.keys().collect::<Vec<_>>(),
+            ["a_b_c", "a_b_d", "a_e", "f"]
+        );
         assert_eq!(id.get("a_b_c"), Some("deep"));
         assert_eq!(id.get("A_b_c"), Some("Deep"));
     }
@@ -474,12 +525,23 @@ mod tests {
 
     #[test]
     fn order_follows_the_file_with_each_variant_after_its_key() {
-        let id = Identity::from_json(r#"{"zeta": "z", "alpha": "a", "pronouns": {"subject": "they"}, "mid": "m"}"#)
-            .unwrap();
+        let id = Identity::from_json(
+            r#"{"zeta": "z", "alpha": "a", "pronouns": {"subject": "they"}, "mid": "m"}"#,
+        )
+        .unwrap();
         let names: Vec<_> = id.iter().map(|(k, _)| k).collect();
         assert_eq!(
             names,
-            ["zeta", "Zeta", "alpha", "Alpha", "pronouns_subject", "Pronouns_subject", "mid", "Mid"]
+            [
+                "zeta",
+                "Zeta",
+                "alpha",
+                "Alpha",
+                "pronouns_subject",
+                "Pronouns_subject",
+                "mid",
+                "Mid"
+            ]
         );
         assert_eq!(id.get("Pronouns_subject"), Some("They"));
         assert_eq!(id.len(), 8);
@@ -499,7 +561,10 @@ mod tests {
         assert_eq!(id.get("Name"), Some("Custom"));
         assert_eq!(
             all(&id),
-            [("name".into(), "alex rivera".into()), ("Name".into(), "Custom".into())]
+            [
+                ("name".into(), "alex rivera".into()),
+                ("Name".into(), "Custom".into())
+            ]
         );
         // also when the written key comes first
         let id = Identity::from_pairs([("Name", "Custom"), ("name", "alex")]);
@@ -545,7 +610,11 @@ mod tests {
             IdentityError::DuplicateKey { key: "a".into() }
         );
         match Identity::from_json("{\n  \"é\": \"x\",\n  \"b\": oops\n}").unwrap_err() {
-            IdentityError::Json { line, column, message } => {
+            IdentityError::Json {
+                line,
+                column,
+                message,
+            } => {
                 assert_eq!((line, column), (3, 8));
                 assert!(message.starts_with("expected value"), "{message}");
             }
@@ -555,14 +624,22 @@ mod tests {
             IdentityError::Json { line, .. } => assert_eq!(line, 1),
             other => panic!("{other:?}"),
         }
-        assert!(matches!(Identity::from_json(""), Err(IdentityError::Json { .. })));
-        assert!(matches!(Identity::from_json("{} x"), Err(IdentityError::Json { .. })));
+        assert!(matches!(
+            Identity::from_json(""),
+            Err(IdentityError::Json { .. })
+        ));
+        assert!(matches!(
+            Identity::from_json("{} x"),
+            Err(IdentityError::Json { .. })
+        ));
     }
 
     #[test]
     fn check_keys_lists_every_missing_key_once() {
         let id = Identity::from_pairs([("name", "Alex")]);
-        let err = id.check_keys(&["Name", "bio", "pronouns_subject", "bio", "name"]).unwrap_err();
+        let err = id
+            .check_keys(&["Name", "bio", "pronouns_subject", "bio", "name"])
+            .unwrap_err();
         assert_eq!(
             err.to_string(),
             "identity is missing 2 keys used by the prompts: `bio`, `pronouns_subject`"
@@ -580,7 +657,10 @@ mod tests {
         assert_eq!(id.keys().collect::<Vec<_>>(), ["a", "b"]);
         assert_eq!(id.get("a"), Some("3"));
         assert_eq!(id.get("A"), Some("3"));
-        assert_eq!(format!("{id:?}"), r#"{"a": "3", "A": "3", "b": "2", "B": "2"}"#);
+        assert_eq!(
+            format!("{id:?}"),
+            r#"{"a": "3", "A": "3", "b": "2", "B": "2"}"#
+        );
     }
 
     #[test]

@@ -20,5 +20,5 @@ mod suggest;
 pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use identity::{Identity, IdentityError};
-
+pub use load::config::Config;
 pub use python::safe_substitute;
