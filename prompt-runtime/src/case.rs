@@ -12,10 +12,7 @@ use std::borrow::Cow;
 pub fn variant_name(key: &str) -> String {
     let mut chars = key.chars();
     match chars.next() {
-        Some(first) => first
-            .to_uppercase()
-            .chain(chars.flat_map(char::to_lowercase))
-            .collect(),
+        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
         None => String::new(),
     }
 }
