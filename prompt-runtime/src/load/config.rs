@@ -164,7 +164,7 @@ impl Config {
                 },
                 "templates" => match read_templates(source, value) {
                     Ok(templates) => config.templates = templates,
-                    Err(found) => diagnostics.push(found),
+                    Err(found) => diagnostics.extend(found),
                 },
                 "literals" => match read_literals(source, value) {
                     Ok(literals) => {
@@ -243,7 +243,7 @@ fn read_identity(source: &SourceFile, value: &RawValue) -> Result<Identity, Vec<
     ))
 }
 
-fn read_templates(source: &SourceFile, value: &RawValue) -> Result<String, Diagnostic> {
+fn read_templates(source: &SourceFile, value: &RawValue) -> Result<String, Diagnostics> {
     let at = span(source.text(), value);
     let Ok(folder) = serde_json::from_str::<String>(value.get()) else {
         return Err(Diagnostic::new(format!(
@@ -251,7 +251,8 @@ fn read_templates(source: &SourceFile, value: &RawValue) -> Result<String, Diagn
             identity::kind(value.get())
         ))
         .at(source, at)
-        .with_help(r#"name a folder under the prompts folder, such as `"templates"`"#));
+        .with_help(r#"name a folder under the prompts folder, such as `"templates"`"#)
+        .into());
     };
     let absolute = folder.starts_with(['/', '\\']) || folder.as_bytes().get(1) == Some(&b':');
     let escapes = folder.split(['/', '\\']).any(|part| part == "..");
@@ -263,7 +264,8 @@ fn read_templates(source: &SourceFile, value: &RawValue) -> Result<String, Diagn
             "`templates` must name a folder inside the prompts folder, not `{folder}`"
         ))
         .at(source, at)
-        .with_help("use a relative path without `..`, such as `\"templates\"`"));
+        .with_help("use a relative path without `..`, such as `\"templates\"`")
+        .into());
     }
     Ok(folder)
 }
