@@ -12,7 +12,10 @@ use std::borrow::Cow;
 pub fn variant_name(key: &str) -> String {
     let mut chars = key.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().chain(chars.flat_map(char::to_lowercase)).collect(),
+        Some(first) => first
+            .to_uppercase()
+            .chain(chars.flat_map(char::to_lowercase))
+            .collect(),
         None => String::new(),
     }
 }
@@ -37,6 +40,24 @@ pub fn upper_first(value: &str) -> Cow<'_, str> {
     }
 }
 
+/// The length in bytes of [`upper_first`]`(value)`, without building it.
+pub fn upper_first_len(value: &str) -> usize {
+    let mut chars = value.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().map(char::len_utf8).sum::<usize>() + chars.as_str().len(),
+        None => 0,
+    }
+}
+
+/// Appends [`upper_first`]`(value)` to `out` without an intermediate allocation.
+pub fn push_upper_first(out: &mut String, value: &str) {
+    let mut chars = value.chars();
+    if let Some(first) = chars.next() {
+        out.extend(first.to_uppercase());
+        out.push_str(chars.as_str());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -57,5 +78,11 @@ mod tests {
         assert_eq!(upper_first("1st"), "1st");
         assert_eq!(upper_first(""), "");
         assert!(matches!(upper_first("Bob"), Cow::Borrowed(_)));
+        for v in ["they", "ß", "", "Émile", "1st", "ǆ"] {
+            let mut out = String::new();
+            push_upper_first(&mut out, v);
+            assert_eq!(out, upper_first(v));
+            assert_eq!(upper_first_len(v), out.len());
+        }
     }
 }

@@ -209,7 +209,14 @@ impl fmt::Display for Diagnostic {
                 let number = loc.line.to_string();
                 gutter = number.len() + 1;
                 let pad = " ".repeat(gutter);
-                write!(f, "\n{}--> {}:{}:{}", " ".repeat(gutter - 1), loc.path, loc.line, loc.col)?;
+                write!(
+                    f,
+                    "\n{}--> {}:{}:{}",
+                    " ".repeat(gutter - 1),
+                    loc.path,
+                    loc.line,
+                    loc.col
+                )?;
                 write!(f, "\n{pad}|\n{number} | {}", loc.source_line)?;
                 let lead: String = loc.source_line[..loc.caret.start]
                     .chars()
@@ -252,7 +259,11 @@ impl Diagnostics {
 
     /// `Ok(value)` when nothing was reported, else `Err(self)`.
     pub fn into_result<T>(self, value: T) -> Result<T, Diagnostics> {
-        if self.is_empty() { Ok(value) } else { Err(self) }
+        if self.is_empty() {
+            Ok(value)
+        } else {
+            Err(self)
+        }
     }
 }
 

@@ -13,7 +13,7 @@ pub mod load;
 pub mod meta;
 pub mod parse;
 mod python;
-pub mod render;
+mod render;
 pub mod resolve;
 mod suggest;
 
@@ -21,4 +21,5 @@ pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use identity::{Identity, IdentityError};
 pub use load::config::Config;
+pub use meta::{Color, Extra, Meta};
 pub use python::safe_substitute;

@@ -70,7 +70,11 @@ pub(super) fn split(source: &SourceFile) -> Result<(Option<Frontmatter>, usize),
     let entries = match stream.next() {
         Some(Ok(entries)) => entries,
         Some(Err(e)) => return Err(json_error(source, &e).into()),
-        None => return Err(Diagnostic::new("the frontmatter is empty").at(source, 0..1).into()),
+        None => {
+            return Err(Diagnostic::new("the frontmatter is empty")
+                .at(source, 0..1)
+                .into());
+        }
     };
     let end = stream.byte_offset();
     let closing_line_start = text[..end].rfind('\n').map_or(0, |i| i + 1);
@@ -139,7 +143,6 @@ fn json_error(source: &SourceFile, e: &serde_json::Error) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
     use crate::load::PromptFile;
 
     #[test]
@@ -157,16 +160,29 @@ mod tests {
     #[test]
     fn keys_keep_file_order() {
         let file = PromptFile::from_text("p.md", "{\n\"z\": 1, \"a\": 2, \"m\": 3\n}\nx").unwrap();
-        let keys: Vec<_> = file.frontmatter.unwrap().entries.into_iter().map(|e| e.key).collect();
+        let keys: Vec<_> = file
+            .frontmatter
+            .unwrap()
+            .entries
+            .into_iter()
+            .map(|e| e.key)
+            .collect();
         assert_eq!(keys, ["z", "a", "m"]);
     }
 
     #[test]
     fn malformed_json_points_at_line_and_column() {
-        let err = PromptFile::from_text("prompts/x.md", "{\n  \"title\": \"A\",\n  \"color\": oops\n}\nBody")
-            .unwrap_err();
+        let err = PromptFile::from_text(
+            "prompts/x.md",
+            "{\n  \"title\": \"A\",\n  \"color\": oops\n}\nBody",
+        )
+        .unwrap_err();
         let d = &err.0[0];
-        assert!(d.message().starts_with("malformed frontmatter JSON: expected value"), "{d}");
+        assert!(
+            d.message()
+                .starts_with("malformed frontmatter JSON: expected value"),
+            "{d}"
+        );
         let loc = d.location().unwrap();
         assert_eq!((loc.line, loc.col), (3, 12));
     }
@@ -184,7 +200,11 @@ mod tests {
         assert!(err.0[0].message().contains("never closed"), "{}", err);
         // with a body after it, the parser stops where the JSON goes wrong
         let err = PromptFile::from_text("p.md", "{\n\"a\": 1\nBody text").unwrap_err();
-        assert!(err.0[0].message().contains("expected `,` or `}`"), "{}", err);
+        assert!(
+            err.0[0].message().contains("expected `,` or `}`"),
+            "{}",
+            err
+        );
         assert_eq!(err.0[0].location().unwrap().line, 3);
     }
 

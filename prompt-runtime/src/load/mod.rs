@@ -100,7 +100,11 @@ mod tests {
 
     #[test]
     fn crlf_and_bom_are_normalised() {
-        let file = PromptFile::from_bytes("p.md", b"\xEF\xBB\xBF{\r\n\"a\": 1\r\n}\r\n\r\nHi\r\nthere\r\n").unwrap();
+        let file = PromptFile::from_bytes(
+            "p.md",
+            b"\xEF\xBB\xBF{\r\n\"a\": 1\r\n}\r\n\r\nHi\r\nthere\r\n",
+        )
+        .unwrap();
         assert_eq!(file.body_text(), "Hi\nthere");
         assert_eq!(file.source.text(), "{\n\"a\": 1\n}\n\nHi\nthere\n");
     }
@@ -109,7 +113,10 @@ mod tests {
     fn non_utf8_names_the_byte_offset() {
         let err = PromptFile::from_bytes("prompts/bad.md", b"ok \xff no").unwrap_err();
         let text = err.to_string();
-        assert!(text.contains("invalid byte 0xff at byte offset 3"), "{text}");
+        assert!(
+            text.contains("invalid byte 0xff at byte offset 3"),
+            "{text}"
+        );
         assert!(text.contains("--> prompts/bad.md"), "{text}");
         // the offset counts the BOM too: it is a byte of the file
         let err = PromptFile::from_bytes("b.md", b"\xEF\xBB\xBFab\xc3").unwrap_err();

@@ -174,7 +174,11 @@ mod tests {
             tokenize("x$ab", 10),
             [
                 Token::Text(10..11),
-                Token::Placeholder { span: 11..14, name: 12..14, braced: false }
+                Token::Placeholder {
+                    span: 11..14,
+                    name: 12..14,
+                    braced: false
+                }
             ]
         );
     }

@@ -1,3 +1,389 @@
 //! Stage 2, parse: body text to nodes with byte spans.
+//!
+//! Two layers: the [`lexer`] finds `$` placeholders by Python `string.Template` rules, and
+//! [`directive`] reads `{% ... %}` lines. This module builds the node tree from them: text,
+//! placeholders, `$$`, and `{% if %}` blocks, which wrap whole lines. A directive's line,
+//! newline included, renders to nothing, so a false branch leaves no blank line behind.
 
+pub mod directive;
 pub mod lexer;
+
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::suggest::closest;
+use directive::{ArgKind, Directive};
+use lexer::Token;
+use std::ops::Range;
+
+/// A piece of a parsed prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// Literal text, a byte range of the source.
+    Text(Range<usize>),
+    /// `$$`: one literal `$`.
+    Dollar(Range<usize>),
+    /// `$name` or `${name}`.
+    Placeholder(Placeholder),
+    /// `{% if %}` … `{% else %}` … `{% endif %}`.
+    If(IfBlock),
+}
+
+/// A `$name` or `${name}` placeholder.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Placeholder {
+    /// The name, without `$` and braces.
+    pub name: String,
+    /// The whole placeholder as written.
+    pub span: Range<usize>,
+    /// Written as `${name}`.
+    pub braced: bool,
+}
+
+/// An `{% if %}` block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IfBlock {
+    /// What is tested.
+    pub condition: Condition,
+    /// The `{% if ... %}` directive.
+    pub span: Range<usize>,
+    /// The lines rendered when the condition holds.
+    pub then: Vec<Node>,
+    /// The lines after `{% else %}`, if there is one.
+    pub otherwise: Option<Vec<Node>>,
+}
+
+/// The condition of an `{% if %}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// `{% if name %}`: the value is present (or the flag is true).
+    Set {
+        /// The variable.
+        name: String,
+        /// Its span.
+        span: Range<usize>,
+    },
+    /// `{% if name == "value" %}`.
+    Equals {
+        /// The variable.
+        name: String,
+        /// Its span.
+        span: Range<usize>,
+        /// The value compared with.
+        value: String,
+        /// The string literal's span.
+        value_span: Range<usize>,
+    },
+}
+
+impl Condition {
+    /// The tested variable's name and span.
+    pub fn name(&self) -> (&str, &Range<usize>) {
+        match self {
+            Condition::Set { name, span } | Condition::Equals { name, span, .. } => (name, span),
+        }
+    }
+}
+
+/// How strictly `$` is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ParseOptions {
+    /// `${` not followed by `name}` is an error (otherwise it is literal text, as in Python).
+    pub strict: bool,
+}
+
+impl Default for ParseOptions {
+    fn default() -> Self {
+        ParseOptions { strict: true }
+    }
+}
+
+const KEYWORDS: [&str; 3] = ["if", "else", "endif"];
+
+struct OpenBlock {
+    block: IfBlock,
+    else_span: Option<Range<usize>>,
+}
+
+impl OpenBlock {
+    fn nodes(&mut self) -> &mut Vec<Node> {
+        match &mut self.block.otherwise {
+            Some(nodes) => nodes,
+            None => &mut self.block.then,
+        }
+    }
+}
+
+/// Parses `body` (a byte range of `source`) into nodes. Every problem is reported; the
+/// returned nodes are still usable after errors (unclosed blocks are closed at the end), so
+/// later stages can report their own problems too.
+///
+/// ```
+/// use prompt_runtime::parse::{parse, Node, ParseOptions};
+/// use prompt_runtime::SourceFile;
+///
+/// let source = SourceFile::new("p.md", "Hi $name\n{% if note %}\nNote: $note\n{% endif %}\nBye");
+/// let (nodes, diagnostics) = parse(&source, 0..source.text().len(), ParseOptions::default());
+/// assert!(diagnostics.is_empty());
+/// assert!(matches!(nodes[1], Node::Placeholder(ref p) if p.name == "name"));
+/// assert!(matches!(nodes[3], Node::If(_)));
+/// ```
+pub fn parse(
+    source: &SourceFile,
+    body: Range<usize>,
+    options: ParseOptions,
+) -> (Vec<Node>, Diagnostics) {
+    let text = source.text();
+    let mut diagnostics = Diagnostics::default();
+    let mut root: Vec<Node> = Vec::new();
+    let mut stack: Vec<OpenBlock> = Vec::new();
+    let mut run_start = body.start;
+    let mut line_start = body.start;
+    loop {
+        let line_end = text[line_start..body.end]
+            .find('\n')
+            .map_or(body.end, |i| line_start + i);
+        let next = if line_end < body.end {
+            line_end + 1
+        } else {
+            body.end
+        };
+        let line = &text[line_start..line_end];
+        let trimmed = line.trim();
+        let lead = line.len() - line.trim_start().len();
+        let whole = trimmed.starts_with("{%")
+            && trimmed.ends_with("%}")
+            && trimmed.len() >= 4
+            && !trimmed[2..trimmed.len() - 2].contains("{%")
+            && !trimmed[2..trimmed.len() - 2].contains("%}");
+        if whole {
+            let nodes = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
+            push_text(
+                source,
+                run_start..line_start,
+                options,
+                nodes,
+                &mut diagnostics,
+            );
+            let span = line_start + lead..line_start + lead + trimmed.len();
+            match directive::lex(source, span) {
+                Ok(d) => apply(source, d, &mut root, &mut stack, &mut diagnostics),
+                Err(e) => diagnostics.push(e),
+            }
+            run_start = next;
+        } else if let Some(at) = line.find("{%") {
+            let start = line_start + at;
+            let end = line[at..].find("%}").map_or(line_end, |i| start + i + 2);
+            diagnostics.push(
+                Diagnostic::new("a directive must stand on a line of its own")
+                    .at(source, start..end)
+                    .with_help("put the directive on its own line: a block wraps whole lines, never part of one"),
+            );
+        }
+        if line_end >= body.end {
+            break;
+        }
+        line_start = next;
+    }
+    let nodes = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
+    push_text(
+        source,
+        run_start..body.end,
+        options,
+        nodes,
+        &mut diagnostics,
+    );
+    while let Some(open) = stack.pop() {
+        let (name, _) = open.block.condition.name();
+        diagnostics.push(
+            Diagnostic::new(format!("`{{% if {name} %}}` is never closed"))
+                .at(source, open.block.span.clone())
+                .with_help("add `{% endif %}` on a line of its own where the block ends"),
+        );
+        let parent = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
+        parent.push(Node::If(open.block));
+    }
+    (root, diagnostics)
+}
+
+fn apply(
+    source: &SourceFile,
+    d: Directive,
+    root: &mut Vec<Node>,
+    stack: &mut Vec<OpenBlock>,
+    diagnostics: &mut Diagnostics,
+) {
+    match d.keyword.text.as_str() {
+        "if" => match condition(source, &d) {
+            Ok(condition) => stack.push(OpenBlock {
+                block: IfBlock {
+                    condition,
+                    span: d.span,
+                    then: Vec::new(),
+                    otherwise: None,
+                },
+                else_span: None,
+            }),
+            Err(e) => {
+                diagnostics.push(e);
+                // Keep the block so that its `endif` still balances.
+                stack.push(OpenBlock {
+                    block: IfBlock {
+                        condition: Condition::Set {
+                            name: String::new(),
+                            span: d.span.clone(),
+                        },
+                        span: d.span,
+                        then: Vec::new(),
+                        otherwise: None,
+                    },
+                    else_span: None,
+                });
+            }
+        },
+        "else" => {
+            no_args(source, &d, diagnostics);
+            match stack.last_mut() {
+                None => diagnostics.push(
+                    Diagnostic::new("`{% else %}` without an open `{% if %}`")
+                        .at(source, d.span)
+                        .with_help("remove it, or open the block with `{% if name %}` above"),
+                ),
+                Some(open) => match &open.else_span {
+                    Some(first) => {
+                        let (line, _) = source.line_col(first.start);
+                        diagnostics.push(
+                            Diagnostic::new("a second `{% else %}` in the same block")
+                                .at(source, d.span)
+                                .with_help(format!(
+                                    "this block already has its `{{% else %}}` on line {line}"
+                                )),
+                        );
+                    }
+                    None => {
+                        open.else_span = Some(d.span);
+                        open.block.otherwise = Some(Vec::new());
+                    }
+                },
+            }
+        }
+        "endif" => {
+            no_args(source, &d, diagnostics);
+            match stack.pop() {
+                None => diagnostics.push(
+                    Diagnostic::new("`{% endif %}` without an open `{% if %}`")
+                        .at(source, d.span)
+                        .with_help("remove it, or open the block with `{% if name %}` above"),
+                ),
+                Some(open) => {
+                    let parent = stack.last_mut().map_or(root, OpenBlock::nodes);
+                    parent.push(Node::If(open.block));
+                }
+            }
+        }
+        other => {
+            let mut e =
+                Diagnostic::new(format!("unknown directive `{other}`")).at(source, d.keyword.span);
+            e = match closest(other, KEYWORDS) {
+                Some(k) => e.with_help(format!("did you mean `{k}`?")),
+                None => e.with_help("the directives are `if`, `else` and `endif`"),
+            };
+            diagnostics.push(e);
+        }
+    }
+}
+
+fn no_args(source: &SourceFile, d: &Directive, diagnostics: &mut Diagnostics) {
+    if let (Some(first), Some(last)) = (d.args.first(), d.args.last()) {
+        diagnostics.push(
+            Diagnostic::new(format!("`{}` takes no arguments", d.keyword.text))
+                .at(source, first.span.start..last.span.end)
+                .with_help(format!("write `{{% {} %}}`", d.keyword.text)),
+        );
+    }
+}
+
+fn condition(source: &SourceFile, d: &Directive) -> Result<Condition, Diagnostic> {
+    let usage = "write `{% if name %}` or `{% if name == \"value\" %}`";
+    match d.args.as_slice() {
+        [name] => match &name.kind {
+            ArgKind::Name(n) => Ok(Condition::Set {
+                name: n.clone(),
+                span: name.span.clone(),
+            }),
+            other => Err(
+                Diagnostic::new(format!("`if` tests a name, found {}", other.describe()))
+                    .at(source, name.span.clone())
+                    .with_help(usage),
+            ),
+        },
+        [name, eq, value] => match (&name.kind, &eq.kind, &value.kind) {
+            (ArgKind::Name(n), ArgKind::Eq, ArgKind::Str(v)) => Ok(Condition::Equals {
+                name: n.clone(),
+                span: name.span.clone(),
+                value: v.clone(),
+                value_span: value.span.clone(),
+            }),
+            _ => Err(Diagnostic::new("malformed `if` condition")
+                .at(source, name.span.start..value.span.end)
+                .with_help(usage)),
+        },
+        [] => Err(Diagnostic::new("`if` needs a condition")
+            .at(source, d.span.clone())
+            .with_help(usage)),
+        [first, .., last] => Err(Diagnostic::new("malformed `if` condition")
+            .at(source, first.span.start..last.span.end)
+            .with_help(usage)),
+    }
+}
+
+fn push_text(
+    source: &SourceFile,
+    range: Range<usize>,
+    options: ParseOptions,
+    nodes: &mut Vec<Node>,
+    diagnostics: &mut Diagnostics,
+) {
+    if range.is_empty() {
+        return;
+    }
+    let text = source.text();
+    for token in lexer::tokenize(&text[range.clone()], range.start) {
+        match token {
+            Token::Text(span) => push_literal(nodes, span),
+            Token::Escape(span) => nodes.push(Node::Dollar(span)),
+            Token::Placeholder { span, name, braced } => {
+                nodes.push(Node::Placeholder(Placeholder {
+                    name: text[name].to_owned(),
+                    span,
+                    braced,
+                }))
+            }
+            Token::InvalidBrace(span) => {
+                if options.strict {
+                    // Underline up to the closing brace if the line has one, else the `${`.
+                    let line_end = text[span.start..]
+                        .find('\n')
+                        .map_or(text.len(), |i| span.start + i);
+                    let end = text[span.start..line_end]
+                        .find('}')
+                        .map_or(span.start + 2, |i| span.start + i + 1);
+                    diagnostics.push(
+                        Diagnostic::new("`${` must be followed by a name and `}`")
+                            .at(source, span.start..end.min(range.end.max(span.start + 2)))
+                            .with_help("write `${name}` with a name of letters, digits and `_`, or `$${` for a literal `${`"),
+                    );
+                }
+                push_literal(nodes, span);
+            }
+        }
+    }
+}
+
+fn push_literal(nodes: &mut Vec<Node>, span: Range<usize>) {
+    match nodes.last_mut() {
+        Some(Node::Text(prev)) if prev.end == span.start => prev.end = span.end,
+        _ => nodes.push(Node::Text(span)),
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,154 @@
+use super::*;
+
+fn parse_str(text: &str) -> (SourceFile, Vec<Node>, Diagnostics) {
+    let source = SourceFile::new("p.md", text);
+    let (nodes, d) = parse(&source, 0..text.len(), ParseOptions::default());
+    (source, nodes, d)
+}
+
+/// A compact picture of the tree: text is shown as written.
+fn show(source: &SourceFile, nodes: &[Node]) -> String {
+    let mut out = String::new();
+    for node in nodes {
+        match node {
+            Node::Text(r) => out.push_str(&format!("[{}]", &source.text()[r.clone()])),
+            Node::Dollar(_) => out.push_str("<$>"),
+            Node::Placeholder(p) => out.push_str(&format!("<{}>", p.name)),
+            Node::If(b) => {
+                let cond = match &b.condition {
+                    Condition::Set { name, .. } => name.clone(),
+                    Condition::Equals { name, value, .. } => format!("{name}=={value}"),
+                };
+                out.push_str(&format!("IF({cond}){{{}}}", show(source, &b.then)));
+                if let Some(e) = &b.otherwise {
+                    out.push_str(&format!("ELSE{{{}}}", show(source, e)));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn first_error(text: &str) -> (String, usize, usize) {
+    let (_, _, d) = parse_str(text);
+    let e =
+        d.0.first()
+            .unwrap_or_else(|| panic!("no error for {text:?}"));
+    let loc = e.location().unwrap();
+    (e.message().to_owned(), loc.line, loc.col)
+}
+
+#[test]
+fn text_placeholders_and_escapes() {
+    let (s, nodes, d) = parse_str("Cost: $$5 for ${who}, $5 $name.");
+    assert!(d.is_empty());
+    assert_eq!(show(&s, &nodes), "[Cost: ]<$>[5 for ]<who>[, $5 ]<name>[.]");
+}
+
+#[test]
+fn directive_lines_vanish_with_their_newline() {
+    let (s, nodes, d) = parse_str("A\n{% if x %}\nB $x\n{% else %}\nC\n{% endif %}\nD");
+    assert!(d.is_empty(), "{d}");
+    assert_eq!(show(&s, &nodes), "[A\n]IF(x){[B ]<x>[\n]}ELSE{[C\n]}[D]");
+}
+
+#[test]
+fn indented_directives_and_equality() {
+    let (s, nodes, d) = parse_str("  {% if level == \"lean\" %}\nL\n  {% endif %}");
+    assert!(d.is_empty(), "{d}");
+    assert_eq!(show(&s, &nodes), "IF(level==lean){[L\n]}");
+}
+
+#[test]
+fn blocks_nest() {
+    let (s, nodes, d) = parse_str("{% if a %}\n{% if b %}\nAB\n{% endif %}\nA\n{% endif %}\nEnd");
+    assert!(d.is_empty(), "{d}");
+    assert_eq!(show(&s, &nodes), "IF(a){IF(b){[AB\n]}[A\n]}[End]");
+}
+
+#[test]
+fn unclosed_if_is_reported_at_its_line() {
+    let (m, line, col) = first_error("x\n{% if note %}\nN\n");
+    assert_eq!(m, "`{% if note %}` is never closed");
+    assert_eq!((line, col), (2, 1));
+}
+
+#[test]
+fn stray_endif_and_else() {
+    let (m, line, _) = first_error("x\n{% endif %}");
+    assert!(m.contains("`{% endif %}` without an open"), "{m}");
+    assert_eq!(line, 2);
+    let (m, ..) = first_error("{% else %}");
+    assert!(m.contains("`{% else %}` without an open"), "{m}");
+    let (m, line, _) = first_error("{% if a %}\n{% else %}\n{% else %}\n{% endif %}");
+    assert!(m.contains("second `{% else %}`"), "{m}");
+    assert_eq!(line, 3);
+}
+
+#[test]
+fn directive_mid_line_is_an_error() {
+    let (m, line, col) = first_error("Intro\nSay {% if x %} hi {% endif %}\n");
+    assert_eq!(m, "a directive must stand on a line of its own");
+    assert_eq!((line, col), (2, 5));
+}
+
+#[test]
+fn unknown_directive_suggests() {
+    let (_, _, d) = parse_str("{% if a %}\nx\n{% endfi %}");
+    let e = &d.0[0];
+    assert_eq!(e.message(), "unknown directive `endfi`");
+    assert_eq!(e.help(), Some("did you mean `endif`?"));
+}
+
+#[test]
+fn unclosed_brace_placeholder_is_an_error_in_strict_mode() {
+    let (m, line, col) = first_error("ok\nHello ${name\n");
+    assert_eq!(m, "`${` must be followed by a name and `}`");
+    assert_eq!((line, col), (2, 7));
+    let source = SourceFile::new("p.md", "Hello ${name");
+    let (nodes, d) = parse(&source, 0..12, ParseOptions { strict: false });
+    assert!(d.is_empty());
+    assert_eq!(show(&source, &nodes), "[Hello ${name]");
+}
+
+#[test]
+fn bad_conditions() {
+    assert!(
+        first_error("{% if %}\n{% endif %}")
+            .0
+            .contains("needs a condition")
+    );
+    assert!(
+        first_error("{% if \"a\" %}\n{% endif %}")
+            .0
+            .contains("tests a name")
+    );
+    assert!(
+        first_error("{% if a == b %}\n{% endif %}")
+            .0
+            .contains("malformed")
+    );
+    assert!(
+        first_error("{% endif x %}")
+            .0
+            .contains("takes no arguments")
+    );
+}
+
+#[test]
+fn all_errors_are_collected() {
+    let (_, _, d) = parse_str("{% endif %}\n${\n{% iff a %}\nx {% if %}");
+    assert_eq!(d.0.len(), 4, "{d}");
+}
+
+#[test]
+fn spans_point_into_the_body_offset() {
+    let text = "{\n\"title\": \"x\"\n}\n\nHi $name";
+    let source = SourceFile::new("p.md", text);
+    let body = text.find("Hi").unwrap()..text.len();
+    let (nodes, _) = parse(&source, body, ParseOptions::default());
+    match &nodes[1] {
+        Node::Placeholder(p) => assert_eq!(&text[p.span.clone()], "$name"),
+        other => panic!("{other:?}"),
+    }
+}

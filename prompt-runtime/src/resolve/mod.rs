@@ -1,0 +1,601 @@
+//! Stage 3, resolve: bind every placeholder, inline templates, check guards and choices.
+//!
+//! Names are looked up with solstone's precedence, highest first: context variables,
+//! identity keys, templates, then the configured literals. Each layer also answers to
+//! uppercase-first variants (`$Preferred`), and within a layer an exact name wins over a
+//! variant. The result is a flat tree of [`Part`]s that the renderer and the macro's code
+//! generator both walk.
+
+use crate::case::variant_name;
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::load::PromptFile;
+use crate::parse::{self, Condition, Node, ParseOptions};
+use crate::suggest::closest;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::Range;
+
+/// What a prompt may refer to besides templates.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schema {
+    /// Context variables, in declaration order.
+    pub context: Vec<ContextVar>,
+    /// Identity keys, flattened (`pronouns_subject`), without their variants.
+    pub identity: Vec<String>,
+    /// Names that stay literal text (`$HOME` in a shell snippet).
+    pub literals: Vec<String>,
+}
+
+/// A context variable: a field of the typed context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContextVar {
+    /// Its name in the prompt.
+    pub name: String,
+    /// What values it takes.
+    pub kind: VarKind,
+}
+
+impl ContextVar {
+    /// A variable of the given kind.
+    pub fn new(name: impl Into<String>, kind: VarKind) -> Self {
+        ContextVar {
+            name: name.into(),
+            kind,
+        }
+    }
+}
+
+/// The kinds of context variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// Always present text.
+    Text,
+    /// May be absent: usable only inside `{% if name %}`.
+    Optional,
+    /// A yes/no flag for `{% if name %}`.
+    Flag,
+    /// One of the named values, for `{% if name == "value" %}`.
+    Choice(Vec<String>),
+}
+
+/// A template: a prompt file under `templates/`, named by its stem.
+#[derive(Clone, Debug)]
+pub struct Template {
+    /// The loaded file.
+    pub file: PromptFile,
+    nodes: Vec<Node>,
+    diagnostics: Diagnostics,
+}
+
+/// Every template of a project, by name.
+#[derive(Clone, Debug, Default)]
+pub struct Templates {
+    map: BTreeMap<String, Template>,
+}
+
+impl Templates {
+    /// No templates.
+    pub fn new() -> Self {
+        Templates::default()
+    }
+
+    /// Adds a template; its problems are reported when a prompt uses it.
+    pub fn insert(&mut self, name: impl Into<String>, file: PromptFile) {
+        let (nodes, diagnostics) =
+            parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+        self.map.insert(
+            name.into(),
+            Template {
+                file,
+                nodes,
+                diagnostics,
+            },
+        );
+    }
+
+    /// The template called `name`.
+    pub fn get(&self, name: &str) -> Option<&Template> {
+        self.map.get(name)
+    }
+
+    /// The templates' names, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(String::as_str)
+    }
+
+    /// All templates, sorted by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Template)> {
+        self.map.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
+
+/// A resolved prompt: what to render, and what it uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The parts to render, templates inlined.
+    pub parts: Vec<Part>,
+    /// Every name the prompt uses, in order of first use.
+    pub variables: Vec<Variable>,
+    /// Indices of context variables that the prompt never uses.
+    pub unused: Vec<usize>,
+}
+
+impl Resolved {
+    /// The identity keys the prompt needs (base keys, variants mapped back), sorted.
+    pub fn identity_keys(&self) -> Vec<String> {
+        let mut keys = Vec::new();
+        collect_identity(&self.parts, &mut keys);
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
+fn collect_identity(parts: &[Part], keys: &mut Vec<String>) {
+    for part in parts {
+        match part {
+            Part::Identity { key, .. } => keys.push(key.clone()),
+            Part::If {
+                then, otherwise, ..
+            } => {
+                collect_identity(then, keys);
+                collect_identity(otherwise, keys);
+            }
+            Part::Text(_) | Part::Context { .. } => {}
+        }
+    }
+}
+
+/// One piece of a resolved prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Literal text.
+    Text(String),
+    /// A context variable's value.
+    Context {
+        /// Index into [`Schema::context`].
+        index: usize,
+        /// Written as the uppercase-first variant.
+        upper: bool,
+    },
+    /// An identity value.
+    Identity {
+        /// The base key (`pronouns_subject`).
+        key: String,
+        /// The name to look up: the key or its variant (`Pronouns_subject`).
+        lookup: String,
+    },
+    /// A block.
+    If {
+        /// What is tested.
+        test: Test,
+        /// Rendered when the test holds.
+        then: Vec<Part>,
+        /// Rendered otherwise.
+        otherwise: Vec<Part>,
+    },
+}
+
+/// The test of a resolved block; indices point into [`Schema::context`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// The optional value is present, or the flag is set.
+    Set(usize),
+    /// The value equals this text.
+    Equals(usize, String),
+}
+
+/// A name a prompt uses and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    /// The name as written (`Preferred`, `segment_preamble`).
+    pub name: String,
+    /// What provides it.
+    pub source: VarSource,
+    /// Every place it is used, templates included.
+    pub uses: Vec<Use>,
+}
+
+/// What provides a variable's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum VarSource {
+    /// The typed context.
+    Context,
+    /// The identity.
+    Identity,
+    /// A template file.
+    Template,
+    /// Left as literal text.
+    Literal,
+}
+
+impl VarSource {
+    /// `context`, `identity`, `template` or `literal`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VarSource::Context => "context",
+            VarSource::Identity => "identity",
+            VarSource::Template => "template",
+            VarSource::Literal => "literal",
+        }
+    }
+}
+
+/// A place where a name is used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Use {
+    /// The file's display path.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}
+
+#[derive(Clone, Debug)]
+enum Target {
+    Context { index: usize, upper: bool },
+    Identity { key: String },
+    Template,
+    Literal,
+}
+
+struct Resolver<'a> {
+    schema: &'a Schema,
+    templates: &'a Templates,
+    names: HashMap<String, Target>,
+    diagnostics: Diagnostics,
+    variables: Vec<Variable>,
+    used: Vec<bool>,
+    /// Context indices guarded by the enclosing `{% if %}` blocks.
+    guards: Vec<usize>,
+    /// Templates being inlined, outermost first.
+    stack: Vec<String>,
+}
+
+/// Resolves a parsed prompt against a schema and the project's templates.
+///
+/// ```
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::parse::{parse, ParseOptions};
+/// use prompt_runtime::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
+///
+/// let file = PromptFile::from_text("prompts/greet.md", "Hello $Preferred, it is $day.").unwrap();
+/// let (nodes, _) = parse(&file.source, file.body.clone(), ParseOptions::default());
+/// let schema = Schema {
+///     context: vec![ContextVar::new("day", VarKind::Text)],
+///     identity: vec!["preferred".into()],
+///     literals: vec![],
+/// };
+/// let resolved = resolve(&file.source, &nodes, &schema, &Templates::new()).unwrap();
+/// assert_eq!(resolved.identity_keys(), ["preferred"]);
+///
+/// let typo = PromptFile::from_text("prompts/greet.md", "Hello $preferd").unwrap();
+/// let (nodes, _) = parse(&typo.source, typo.body.clone(), ParseOptions::default());
+/// let errors = resolve(&typo.source, &nodes, &schema, &Templates::new()).unwrap_err();
+/// assert_eq!(errors.0[0].help(), Some("did you mean `$preferred`?"));
+/// ```
+pub fn resolve(
+    source: &SourceFile,
+    nodes: &[Node],
+    schema: &Schema,
+    templates: &Templates,
+) -> Result<Resolved, Diagnostics> {
+    let mut names = HashMap::new();
+    for literal in &schema.literals {
+        names.insert(literal.clone(), Target::Literal);
+    }
+    for name in templates.names() {
+        names.insert(name.to_owned(), Target::Template);
+    }
+    for key in &schema.identity {
+        names.insert(variant_name(key), Target::Identity { key: key.clone() });
+    }
+    for key in &schema.identity {
+        names.insert(key.clone(), Target::Identity { key: key.clone() });
+    }
+    for (index, var) in schema.context.iter().enumerate() {
+        names.insert(
+            variant_name(&var.name),
+            Target::Context { index, upper: true },
+        );
+    }
+    for (index, var) in schema.context.iter().enumerate() {
+        names.insert(
+            var.name.clone(),
+            Target::Context {
+                index,
+                upper: false,
+            },
+        );
+    }
+    let mut resolver = Resolver {
+        schema,
+        templates,
+        names,
+        diagnostics: Diagnostics::default(),
+        variables: Vec::new(),
+        used: vec![false; schema.context.len()],
+        guards: Vec::new(),
+        stack: Vec::new(),
+    };
+    let mut parts = Vec::new();
+    resolver.nodes(source, nodes, &mut parts);
+    let unused = (0..schema.context.len())
+        .filter(|&i| !resolver.used[i])
+        .collect();
+    let resolved = Resolved {
+        parts,
+        variables: resolver.variables,
+        unused,
+    };
+    resolver.diagnostics.into_result(resolved)
+}
+
+impl Resolver<'_> {
+    fn nodes(&mut self, source: &SourceFile, nodes: &[Node], out: &mut Vec<Part>) {
+        for node in nodes {
+            match node {
+                Node::Text(span) => push_text(out, &source.text()[span.clone()]),
+                Node::Dollar(_) => push_text(out, "$"),
+                Node::Placeholder(p) => self.placeholder(source, p, out),
+                Node::If(block) => self.block(source, block, out),
+            }
+        }
+    }
+
+    fn record(
+        &mut self,
+        name: &str,
+        source_kind: VarSource,
+        file: &SourceFile,
+        span: &Range<usize>,
+    ) {
+        let (line, col) = file.line_col(span.start);
+        let place = Use {
+            path: file.path().to_owned(),
+            line,
+            col,
+        };
+        match self.variables.iter_mut().find(|v| v.name == name) {
+            Some(v) => {
+                if !v.uses.contains(&place) {
+                    v.uses.push(place);
+                }
+            }
+            None => self.variables.push(Variable {
+                name: name.to_owned(),
+                source: source_kind,
+                uses: vec![place],
+            }),
+        }
+    }
+
+    fn placeholder(&mut self, source: &SourceFile, p: &parse::Placeholder, out: &mut Vec<Part>) {
+        let Some(target) = self.names.get(&p.name).cloned() else {
+            self.unknown(source, &p.name, &p.span, "placeholder");
+            return;
+        };
+        match target {
+            Target::Context { index, upper } => {
+                self.used[index] = true;
+                self.record(&p.name, VarSource::Context, source, &p.span);
+                let var = &self.schema.context[index];
+                if var.kind == VarKind::Optional && !self.guards.contains(&index) {
+                    self.diagnostics.push(
+                        Diagnostic::new(format!(
+                            "`${}` is optional and may be absent, but it is used outside `{{% if {} %}}`",
+                            p.name, var.name
+                        ))
+                        .at(source, p.span.clone())
+                        .with_help(format!(
+                            "wrap the lines that use it in `{{% if {} %}}` … `{{% endif %}}`",
+                            var.name
+                        )),
+                    );
+                }
+                out.push(Part::Context { index, upper });
+            }
+            Target::Identity { key } => {
+                self.record(&p.name, VarSource::Identity, source, &p.span);
+                out.push(Part::Identity {
+                    key,
+                    lookup: p.name.clone(),
+                });
+            }
+            Target::Literal => {
+                self.record(&p.name, VarSource::Literal, source, &p.span);
+                push_text(out, &source.text()[p.span.clone()]);
+            }
+            Target::Template => {
+                self.record(&p.name, VarSource::Template, source, &p.span);
+                self.template(source, p, out);
+            }
+        }
+    }
+
+    fn template(&mut self, source: &SourceFile, p: &parse::Placeholder, out: &mut Vec<Part>) {
+        if let Some(start) = self.stack.iter().position(|t| *t == p.name) {
+            let mut cycle: Vec<&str> = self.stack[start..].iter().map(String::as_str).collect();
+            cycle.push(&p.name);
+            self.diagnostics.push(
+                Diagnostic::new(format!("template cycle: {}", cycle.join(" -> ")))
+                    .at(source, p.span.clone())
+                    .with_help(
+                        "a template may not include itself, directly or through other templates",
+                    ),
+            );
+            return;
+        }
+        let Some(template) = self.templates.get(&p.name) else {
+            return;
+        };
+        self.diagnostics
+            .extend(template.diagnostics.0.iter().cloned());
+        self.stack.push(p.name.clone());
+        self.nodes(&template.file.source, &template.nodes, out);
+        self.stack.pop();
+    }
+
+    fn unknown(&mut self, source: &SourceFile, name: &str, span: &Range<usize>, what: &str) {
+        let shown = if what == "placeholder" {
+            format!("${name}")
+        } else {
+            name.to_owned()
+        };
+        let mut d = Diagnostic::new(format!("unknown {what} `{shown}`")).at(source, span.clone());
+        let suggestion = closest(name, self.names.keys().map(String::as_str));
+        d = match suggestion {
+            Some(s) if what == "placeholder" => d.with_help(format!("did you mean `${s}`?")),
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => d.with_help(
+                "a placeholder names a context variable, an identity key, a template (templates/NAME.md) or a configured literal; write `$$` for a literal `$`",
+            ),
+        };
+        self.diagnostics.push(d);
+    }
+
+    fn block(&mut self, source: &SourceFile, block: &parse::IfBlock, out: &mut Vec<Part>) {
+        let (name, span) = block.condition.name();
+        // A condition that failed to parse was already reported.
+        let test = if name.is_empty() {
+            None
+        } else {
+            self.test(source, &block.condition, name, span)
+        };
+        let guard = match &test {
+            Some(Test::Set(i) | Test::Equals(i, _)) => Some(*i),
+            None => None,
+        };
+        let mut then = Vec::new();
+        self.guards.extend(guard);
+        self.nodes(source, &block.then, &mut then);
+        if guard.is_some() {
+            self.guards.pop();
+        }
+        let mut otherwise = Vec::new();
+        if let Some(nodes) = &block.otherwise {
+            self.nodes(source, nodes, &mut otherwise);
+        }
+        if let Some(test) = test {
+            out.push(Part::If {
+                test,
+                then,
+                otherwise,
+            });
+        }
+    }
+
+    fn test(
+        &mut self,
+        source: &SourceFile,
+        condition: &Condition,
+        name: &str,
+        span: &Range<usize>,
+    ) -> Option<Test> {
+        let target = match self.names.get(name) {
+            Some(t) => t.clone(),
+            None => {
+                self.unknown(source, name, span, "name in condition");
+                return None;
+            }
+        };
+        let Target::Context {
+            index,
+            upper: false,
+        } = target
+        else {
+            let what = match target {
+                Target::Context { .. } => "an uppercase-first variant",
+                Target::Identity { .. } => "an identity key",
+                Target::Template => "a template",
+                Target::Literal => "a literal",
+            };
+            self.diagnostics.push(
+                Diagnostic::new(format!(
+                    "`{name}` is {what}; a condition tests a context variable"
+                ))
+                .at(source, span.clone())
+                .with_help("test an optional, a flag or a choice of the context"),
+            );
+            return None;
+        };
+        self.used[index] = true;
+        self.record(name, VarSource::Context, source, span);
+        let var = &self.schema.context[index];
+        match (condition, &var.kind) {
+            (Condition::Set { .. }, VarKind::Optional | VarKind::Flag) => Some(Test::Set(index)),
+            (Condition::Set { .. }, kind) => {
+                let (what, help) = match kind {
+                    VarKind::Choice(choices) => (
+                        "a choice, which always has a value",
+                        format!(
+                            "compare it: `{{% if {name} == \"{}\" %}}`",
+                            choices.first().map_or("value", String::as_str)
+                        ),
+                    ),
+                    _ => (
+                        "always present",
+                        "make it optional (`Option<T>`) or a flag (`bool`) to test it".to_owned(),
+                    ),
+                };
+                self.diagnostics.push(
+                    Diagnostic::new(format!(
+                        "`{{% if {name} %}}` tests `{name}`, which is {what}"
+                    ))
+                    .at(source, span.clone())
+                    .with_help(help),
+                );
+                None
+            }
+            (
+                Condition::Equals {
+                    value, value_span, ..
+                },
+                VarKind::Choice(choices),
+            ) => {
+                if choices.contains(value) {
+                    Some(Test::Equals(index, value.clone()))
+                } else {
+                    let listed: Vec<String> = choices.iter().map(|c| format!("\"{c}\"")).collect();
+                    let mut d = Diagnostic::new(format!(
+                        "\"{value}\" is not one of the choices of `{name}`"
+                    ))
+                    .at(source, value_span.clone());
+                    d = match closest(value, choices.iter().map(String::as_str)) {
+                        Some(s) => d.with_help(format!(
+                            "did you mean \"{s}\"? the choices are {}",
+                            listed.join(", ")
+                        )),
+                        None => d.with_help(format!("the choices are {}", listed.join(", "))),
+                    };
+                    self.diagnostics.push(d);
+                    None
+                }
+            }
+            (Condition::Equals { .. }, VarKind::Flag) => {
+                self.diagnostics.push(
+                    Diagnostic::new(format!("`{name}` is a flag; compare only text and choices"))
+                        .at(source, span.clone())
+                        .with_help(format!("test the flag itself: `{{% if {name} %}}`")),
+                );
+                None
+            }
+            (Condition::Equals { value, .. }, VarKind::Text | VarKind::Optional) => {
+                Some(Test::Equals(index, value.clone()))
+            }
+        }
+    }
+}
+
+fn push_text(out: &mut Vec<Part>, text: &str) {
+    if text.is_empty() {
+        return;
+    }
+    match out.last_mut() {
+        Some(Part::Text(prev)) => prev.push_str(text),
+        _ => out.push(Part::Text(text.to_owned())),
+    }
+}
+
+#[cfg(test)]
+mod tests;

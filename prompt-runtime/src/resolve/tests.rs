@@ -1,0 +1,259 @@
+use super::*;
+
+fn schema() -> Schema {
+    Schema {
+        context: vec![
+            ContextVar::new("day", VarKind::Text),
+            ContextVar::new("day_YYYYMMDD", VarKind::Text),
+            ContextVar::new("note", VarKind::Optional),
+            ContextVar::new("verbose", VarKind::Flag),
+            ContextVar::new(
+                "level",
+                VarKind::Choice(vec!["lean".into(), "detailed".into()]),
+            ),
+        ],
+        identity: vec!["name".into(), "preferred".into(), "pronouns_subject".into()],
+        literals: vec!["HOME".into()],
+    }
+}
+
+fn templates(list: &[(&str, &str)]) -> Templates {
+    let mut t = Templates::new();
+    for (name, text) in list {
+        let file = PromptFile::from_text(&format!("prompts/templates/{name}.md"), text).unwrap();
+        t.insert(*name, file);
+    }
+    t
+}
+
+fn run(text: &str, templates: &Templates) -> Result<Resolved, Diagnostics> {
+    let file = PromptFile::from_text("prompts/p.md", text).unwrap();
+    let (nodes, d) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    assert!(d.is_empty(), "{d}");
+    resolve(&file.source, &nodes, &schema(), templates)
+}
+
+fn errors(text: &str, templates: &Templates) -> Vec<Diagnostic> {
+    run(text, templates).unwrap_err().0
+}
+
+#[test]
+fn binds_context_identity_variants_literals() {
+    let r = run(
+        "$day\n{% if level == \"lean\" %}\n$note\n{% endif %}",
+        &Templates::new(),
+    );
+    let err = r.unwrap_err();
+    // `$note` inside an `if level` block is not guarded by its own test
+    assert_eq!(err.0.len(), 1, "{err}");
+    assert!(err.0[0].message().contains("`$note` is optional"));
+
+    let r = run(
+        "$day $Day_yyyymmdd $Preferred $Pronouns_subject $HOME $$",
+        &Templates::new(),
+    )
+    .unwrap();
+    assert_eq!(
+        r.parts,
+        [
+            Part::Context {
+                index: 0,
+                upper: false
+            },
+            Part::Text(" ".into()),
+            Part::Context {
+                index: 1,
+                upper: true
+            },
+            Part::Text(" ".into()),
+            Part::Identity {
+                key: "preferred".into(),
+                lookup: "Preferred".into()
+            },
+            Part::Text(" ".into()),
+            Part::Identity {
+                key: "pronouns_subject".into(),
+                lookup: "Pronouns_subject".into()
+            },
+            Part::Text(" $HOME $".into()),
+        ]
+    );
+    assert_eq!(r.unused, [2, 3, 4]);
+    assert_eq!(r.identity_keys(), ["preferred", "pronouns_subject"]);
+    let sources: Vec<_> = r
+        .variables
+        .iter()
+        .map(|v| (v.name.as_str(), v.source))
+        .collect();
+    assert_eq!(sources[0], ("day", VarSource::Context));
+    assert_eq!(sources[4], ("HOME", VarSource::Literal));
+}
+
+#[test]
+fn context_wins_over_identity_wins_over_template() {
+    let mut s = schema();
+    s.context.push(ContextVar::new("name", VarKind::Text));
+    let t = templates(&[("name", "T"), ("preferred", "T")]);
+    let file = PromptFile::from_text("p.md", "$name $preferred").unwrap();
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let r = resolve(&file.source, &nodes, &s, &t).unwrap();
+    assert_eq!(
+        r.parts[0],
+        Part::Context {
+            index: 5,
+            upper: false
+        }
+    );
+    assert!(matches!(r.parts[2], Part::Identity { .. }));
+}
+
+#[test]
+fn unknown_placeholder_suggests_the_closest_name() {
+    let e = errors("Hi $preferd", &Templates::new());
+    assert_eq!(e[0].message(), "unknown placeholder `$preferd`");
+    assert_eq!(e[0].help(), Some("did you mean `$preferred`?"));
+    let loc = e[0].location().unwrap();
+    assert_eq!((loc.line, loc.col), (1, 4));
+    let e = errors("Hi $zzzzzz", &Templates::new());
+    assert!(
+        e[0].help()
+            .unwrap()
+            .contains("context variable, an identity key")
+    );
+}
+
+#[test]
+fn templates_are_inlined_recursively() {
+    let t = templates(&[("outer", "[$inner by $preferred]"), ("inner", "in $day")]);
+    let r = run("A $outer B", &t).unwrap();
+    assert_eq!(
+        r.parts,
+        [
+            Part::Text("A [in ".into()),
+            Part::Context {
+                index: 0,
+                upper: false
+            },
+            Part::Text(" by ".into()),
+            Part::Identity {
+                key: "preferred".into(),
+                lookup: "preferred".into()
+            },
+            Part::Text("] B".into()),
+        ]
+    );
+    let day = r.variables.iter().find(|v| v.name == "day").unwrap();
+    assert_eq!(day.uses[0].path, "prompts/templates/inner.md");
+}
+
+#[test]
+fn template_cycle_prints_the_cycle() {
+    let t = templates(&[("a", "x $b"), ("b", "y $a")]);
+    let e = errors("$a", &t);
+    assert_eq!(e.len(), 1);
+    assert_eq!(e[0].message(), "template cycle: a -> b -> a");
+    assert_eq!(e[0].location().unwrap().path, "prompts/templates/b.md");
+    let t = templates(&[("self_ref", "x $self_ref")]);
+    assert_eq!(
+        errors("$self_ref", &t)[0].message(),
+        "template cycle: self_ref -> self_ref"
+    );
+}
+
+#[test]
+fn template_problems_are_reported_in_the_template_file_once() {
+    let t = templates(&[("pre", "Day: $dya\n{% endif %}")]);
+    let e = errors("$pre\n$pre", &t);
+    assert_eq!(e.len(), 2, "{:?}", e);
+    assert!(
+        e.iter()
+            .all(|d| d.location().unwrap().path == "prompts/templates/pre.md")
+    );
+}
+
+#[test]
+fn optional_must_be_guarded() {
+    run("{% if note %}\nNote: $note\n{% endif %}", &Templates::new()).unwrap();
+    let r = run(
+        "{% if note %}\nNote: $note\n{% else %}\nnone\n{% endif %}",
+        &Templates::new(),
+    )
+    .unwrap();
+    assert!(matches!(
+        &r.parts[0],
+        Part::If {
+            test: Test::Set(2),
+            ..
+        }
+    ));
+    let e = errors(
+        "{% if note %}\nok\n{% else %}\n$note\n{% endif %}",
+        &Templates::new(),
+    );
+    assert!(
+        e[0].message().contains("used outside `{% if note %}`"),
+        "{}",
+        e[0]
+    );
+    assert_eq!(e[0].location().unwrap().line, 4);
+}
+
+#[test]
+fn optional_guard_reaches_into_templates() {
+    let t = templates(&[("with_note", "Note: $Note")]);
+    assert!(run("{% if note %}\n$with_note\n{% endif %}", &t).is_ok());
+    let e = errors("$with_note", &t);
+    assert_eq!(
+        e[0].location().unwrap().path,
+        "prompts/templates/with_note.md"
+    );
+}
+
+#[test]
+fn conditions_are_checked() {
+    let e = errors(
+        "{% if level == \"leen\" %}\nx\n{% endif %}",
+        &Templates::new(),
+    );
+    assert_eq!(
+        e[0].message(),
+        "\"leen\" is not one of the choices of `level`"
+    );
+    assert_eq!(
+        e[0].help(),
+        Some("did you mean \"lean\"? the choices are \"lean\", \"detailed\"")
+    );
+    let e = errors("{% if day %}\nx\n{% endif %}", &Templates::new());
+    assert!(
+        e[0].message().contains("which is always present"),
+        "{}",
+        e[0]
+    );
+    let e = errors("{% if level %}\nx\n{% endif %}", &Templates::new());
+    assert!(e[0].message().contains("a choice"), "{}", e[0]);
+    let e = errors(
+        "{% if verbose == \"x\" %}\nx\n{% endif %}",
+        &Templates::new(),
+    );
+    assert!(e[0].message().contains("is a flag"), "{}", e[0]);
+    let e = errors("{% if preferred %}\nx\n{% endif %}", &Templates::new());
+    assert!(e[0].message().contains("an identity key"), "{}", e[0]);
+    let e = errors("{% if noet %}\nx\n{% endif %}", &Templates::new());
+    assert_eq!(e[0].message(), "unknown name in condition `noet`");
+    assert_eq!(e[0].help(), Some("did you mean `note`?"));
+    let r = run(
+        "{% if verbose %}\nv\n{% endif %}\n{% if level == \"lean\" %}\n$level\n{% endif %}\n",
+        &Templates::new(),
+    )
+    .unwrap();
+    assert!(matches!(&r.parts[1], Part::If { test: Test::Equals(4, v), .. } if v == "lean"));
+}
+
+#[test]
+fn every_problem_is_collected() {
+    let e = errors(
+        "$a $b\n$note\n{% if day %}\nx\n{% endif %}",
+        &Templates::new(),
+    );
+    assert_eq!(e.len(), 4, "{e:?}");
+}
