@@ -14,6 +14,7 @@
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::identity::{self, Identity, IdentityError};
 use crate::parse::lexer::is_name;
+use crate::suggest;
 use serde_json::value::RawValue;
 use std::collections::HashSet;
 use std::ops::Range;
@@ -177,7 +178,7 @@ impl Config {
                     let mut d =
                         Diagnostic::new(format!("unknown key `{key}` in `{}`", source.path()))
                             .at(source, key_span(text, value_span.start));
-                    d = match closest_key(&key) {
+                    d = match suggest::closest(&key, KEYS) {
                         Some(known) => d.with_help(format!("did you mean `{known}`?")),
                         None => d.with_help("the keys are `identity`, `templates` and `literals`"),
                     };
@@ -317,16 +318,6 @@ fn read_literals(
     } else {
         Err(errors)
     }
-}
-
-/// The known key closest to a misspelt one, if any is close.
-fn closest_key(key: &str) -> Option<&'static str> {
-    let lower = key.to_lowercase();
-    KEYS.iter()
-        .map(|&known| (strsim::jaro_winkler(&lower, known), known))
-        .filter(|&(score, _)| score >= 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, known)| known)
 }
 
 /// Byte span of a raw value borrowed from `text`.
