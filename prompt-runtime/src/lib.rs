@@ -20,5 +20,7 @@ mod suggest;
 
 pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
+pub use identity::{Identity, IdentityError};
+pub use load::config::Config;
 pub use meta::{Color, Extra, Meta};
 pub use python::safe_substitute;
