@@ -44,7 +44,9 @@ pub fn upper_first(value: &str) -> Cow<'_, str> {
 pub fn upper_first_len(value: &str) -> usize {
     let mut chars = value.chars();
     match chars.next() {
-        Some(first) => first.to_uppercase().map(char::len_utf8).sum::<usize>() + chars.as_str().len(),
+        Some(first) => {
+            first.to_uppercase().map(char::len_utf8).sum::<usize>() + chars.as_str().len()
+        }
         None => 0,
     }
 }

@@ -49,9 +49,15 @@ pub struct CheckedPrompt {
 /// assert_eq!(out.text, "Hi Sam, today is Friday.");
 /// assert_eq!(out.metadata.title.as_deref(), Some("Hello"));
 /// ```
-pub fn check(name: &str, file: PromptFile, schema: Schema, templates: &Templates) -> Result<CheckedPrompt, Diagnostics> {
+pub fn check(
+    name: &str,
+    file: PromptFile,
+    schema: Schema,
+    templates: &Templates,
+) -> Result<CheckedPrompt, Diagnostics> {
     let mut diagnostics = Diagnostics::default();
-    let (nodes, parse_problems) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let (nodes, parse_problems) =
+        parse::parse(&file.source, file.body.clone(), ParseOptions::default());
     diagnostics.extend(parse_problems);
     let resolved = resolve::resolve(&file.source, &nodes, &schema, templates);
     let resolved = match resolved {
@@ -83,8 +89,16 @@ pub fn check(name: &str, file: PromptFile, schema: Schema, templates: &Templates
 /// Context variables for a prompt that has no typed context (the CLI): every name that is
 /// not an identity key, a template or a literal is a context variable; it is optional when
 /// a block tests it, text otherwise. Templates are followed.
-pub fn infer_context(file: &PromptFile, identity: &[String], literals: &[String], templates: &Templates) -> Vec<ContextVar> {
-    let mut known: Vec<String> = identity.iter().flat_map(|k| [k.clone(), variant_name(k)]).collect();
+pub fn infer_context(
+    file: &PromptFile,
+    identity: &[String],
+    literals: &[String],
+    templates: &Templates,
+) -> Vec<ContextVar> {
+    let mut known: Vec<String> = identity
+        .iter()
+        .flat_map(|k| [k.clone(), variant_name(k)])
+        .collect();
     known.extend(literals.iter().cloned());
     known.extend(templates.names().map(str::to_owned));
     let mut found: BTreeMap<String, (usize, bool)> = BTreeMap::new();
@@ -94,9 +108,17 @@ pub fn infer_context(file: &PromptFile, identity: &[String], literals: &[String]
     let names: Vec<&String> = found.keys().collect();
     let mut vars: Vec<(usize, ContextVar)> = found
         .iter()
-        .filter(|(name, _)| !names.iter().any(|other| other != name && variant_name(other) == **name))
+        .filter(|(name, _)| {
+            !names
+                .iter()
+                .any(|other| other != name && variant_name(other) == **name)
+        })
         .map(|(name, (order, tested))| {
-            let kind = if *tested { VarKind::Optional } else { VarKind::Text };
+            let kind = if *tested {
+                VarKind::Optional
+            } else {
+                VarKind::Text
+            };
             (*order, ContextVar::new(name.clone(), kind))
         })
         .collect();
@@ -117,7 +139,11 @@ fn collect_names(
                 if let Some(template) = templates.get(&p.name) {
                     if !visited.contains(&p.name) {
                         visited.push(p.name.clone());
-                        let (inner, _) = parse::parse(&template.file.source, template.file.body.clone(), ParseOptions::default());
+                        let (inner, _) = parse::parse(
+                            &template.file.source,
+                            template.file.body.clone(),
+                            ParseOptions::default(),
+                        );
                         collect_names(&inner, templates, known, found, visited);
                     }
                 } else if !known.contains(&p.name) {
@@ -159,12 +185,24 @@ pub struct RenderError {
 impl fmt::Display for RenderError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut lines = Vec::new();
-        let list = |names: &[String]| names.iter().map(|n| format!("`{n}`")).collect::<Vec<_>>().join(", ");
+        let list = |names: &[String]| {
+            names
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
         if !self.missing_context.is_empty() {
-            lines.push(format!("missing context values: {}", list(&self.missing_context)));
+            lines.push(format!(
+                "missing context values: {}",
+                list(&self.missing_context)
+            ));
         }
         if !self.missing_identity.is_empty() {
-            lines.push(format!("missing identity keys: {}", list(&self.missing_identity)));
+            lines.push(format!(
+                "missing identity keys: {}",
+                list(&self.missing_identity)
+            ));
         }
         lines.extend(self.invalid.iter().cloned());
         f.write_str(&lines.join("\n"))
@@ -176,7 +214,11 @@ impl std::error::Error for RenderError {}
 impl CheckedPrompt {
     /// Renders with context values by name. Optional variables and flags may be absent; a
     /// flag's value is `true` or `false`. Every missing or unusable value is reported.
-    pub fn render(&self, context: &HashMap<String, String>, identity: &Identity) -> Result<PromptContent, RenderError> {
+    pub fn render(
+        &self,
+        context: &HashMap<String, String>,
+        identity: &Identity,
+    ) -> Result<PromptContent, RenderError> {
         let mut error = RenderError::default();
         let mut values = Vec::with_capacity(self.schema.context.len());
         for var in &self.schema.context {
@@ -190,14 +232,21 @@ impl CheckedPrompt {
                 (VarKind::Flag, Some("true")) => Value::Flag(true),
                 (VarKind::Flag, Some("false")) => Value::Flag(false),
                 (VarKind::Flag, Some(other)) => {
-                    error.invalid.push(format!("`{}` is a flag: give `true` or `false`, not {other:?}", var.name));
+                    error.invalid.push(format!(
+                        "`{}` is a flag: give `true` or `false`, not {other:?}",
+                        var.name
+                    ));
                     Value::Absent
                 }
                 (VarKind::Choice(choices), Some(v)) if !choices.iter().any(|c| c == v) => {
                     error.invalid.push(format!(
                         "`{}` must be one of {}, not {v:?}",
                         var.name,
-                        choices.iter().map(|c| format!("{c:?}")).collect::<Vec<_>>().join(", ")
+                        choices
+                            .iter()
+                            .map(|c| format!("{c:?}"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
                     ));
                     Value::Absent
                 }

@@ -98,7 +98,8 @@ fn floor_char_boundary(text: &str, offset: usize) -> usize {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {
     message: String,
-    location: Option<Location>,
+    // Boxed: diagnostics travel in `Result`s, and the error side should stay small.
+    location: Option<Box<Location>>,
     help: Option<String>,
     notes: Vec<String>,
 }
@@ -141,27 +142,27 @@ impl Diagnostic {
         let caret_start = start - line_range.start;
         // A span that runs past its line is underlined to the end of the line.
         let caret_end = end.min(line_range.end).max(start) - line_range.start;
-        self.location = Some(Location {
+        self.location = Some(Box::new(Location {
             path: source.path().to_owned(),
             span: start..end,
             line,
             col,
             source_line: text[line_range].to_owned(),
             caret: caret_start..caret_end,
-        });
+        }));
         self
     }
 
     /// Points the diagnostic at a whole file without a span (a missing file, say).
     pub fn in_file(mut self, path: impl Into<String>) -> Self {
-        self.location = Some(Location {
+        self.location = Some(Box::new(Location {
             path: path.into(),
             span: 0..0,
             line: 0,
             col: 0,
             source_line: String::new(),
             caret: 0..0,
-        });
+        }));
         self
     }
 
@@ -184,7 +185,7 @@ impl Diagnostic {
 
     /// Where it points, if anywhere.
     pub fn location(&self) -> Option<&Location> {
-        self.location.as_ref()
+        self.location.as_deref()
     }
 
     /// The help text, if any.

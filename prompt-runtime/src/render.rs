@@ -83,7 +83,11 @@ where
                 }
             }
             Part::Identity { lookup, .. } => sink.text(identity.get(lookup).unwrap_or("")),
-            Part::If { test, then, otherwise } => {
+            Part::If {
+                test,
+                then,
+                otherwise,
+            } => {
                 let holds = match test {
                     Test::Set(i) => match value(*i) {
                         Value::Text(_) => true,

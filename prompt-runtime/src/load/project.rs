@@ -32,10 +32,14 @@ impl Project {
     pub fn open(dir: &Path, display: &str) -> Result<Project, Diagnostics> {
         let mut diagnostics = Diagnostics::default();
         if !dir.is_dir() {
-            return Err(Diagnostic::new(format!("the prompts folder `{display}` does not exist"))
-                .in_file(display)
-                .with_help(format!("create `{display}/` beside Cargo.toml and put the prompt files in it"))
-                .into());
+            return Err(
+                Diagnostic::new(format!("the prompts folder `{display}` does not exist"))
+                    .in_file(display)
+                    .with_help(format!(
+                        "create `{display}/` beside Cargo.toml and put the prompt files in it"
+                    ))
+                    .into(),
+            );
         }
         let config = Config::load(dir, display)?;
         let mut files = Vec::new();
@@ -49,9 +53,11 @@ impl Project {
             let mut entries: Vec<PathBuf> = match std::fs::read_dir(&template_dir) {
                 Ok(read) => read.filter_map(|e| e.ok().map(|e| e.path())).collect(),
                 Err(e) => {
-                    return Err(Diagnostic::new(format!("cannot read `{template_display}`: {e}"))
-                        .in_file(&template_display)
-                        .into());
+                    return Err(
+                        Diagnostic::new(format!("cannot read `{template_display}`: {e}"))
+                            .in_file(&template_display)
+                            .into(),
+                    );
                 }
             };
             entries.sort();
@@ -59,13 +65,21 @@ impl Project {
                 if path.extension().is_none_or(|e| e != "md") || !path.is_file() {
                     continue;
                 }
-                let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_owned();
+                let stem = path
+                    .file_stem()
+                    .and_then(|s| s.to_str())
+                    .unwrap_or_default()
+                    .to_owned();
                 let shown = format!("{template_display}/{stem}.md");
                 if !is_name(&stem) {
                     diagnostics.push(
-                        Diagnostic::new(format!("template `{shown}` cannot be used: `{stem}` is not a placeholder name"))
-                            .in_file(&shown)
-                            .with_help("name templates with letters, digits and `_` (`daily_preamble.md`)"),
+                        Diagnostic::new(format!(
+                            "template `{shown}` cannot be used: `{stem}` is not a placeholder name"
+                        ))
+                        .in_file(&shown)
+                        .with_help(
+                            "name templates with letters, digits and `_` (`daily_preamble.md`)",
+                        ),
                     );
                     continue;
                 }
@@ -94,7 +108,9 @@ impl Project {
         let escapes = name.is_empty()
             || relative.is_absolute()
             || name.contains('\\')
-            || relative.components().any(|c| !matches!(c, Component::Normal(_)));
+            || relative
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_)));
         if escapes {
             return Err(Diagnostic::new(format!("prompt name `{name}` must stay inside `{}/`", self.display))
                 .with_help("name the prompt by its path under the prompts folder, without `..` or a leading `/` (`agents/helper`)"));
@@ -105,7 +121,10 @@ impl Project {
             let names = self.prompt_names();
             d = match crate::suggest::closest(name, names.iter().map(String::as_str)) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
-                None => d.with_help(format!("create `{shown}`, or name one of the prompts in `{}/`", self.display)),
+                None => d.with_help(format!(
+                    "create `{shown}`, or name one of the prompts in `{}/`",
+                    self.display
+                )),
             };
             return Err(d);
         }
@@ -114,8 +133,13 @@ impl Project {
             _ => false,
         };
         if !inside {
-            return Err(Diagnostic::new(format!("prompt file `{shown}` resolves outside `{}/`", self.display))
-                .with_help("a prompt must live inside the prompts folder; a symlink may not lead out of it"));
+            return Err(Diagnostic::new(format!(
+                "prompt file `{shown}` resolves outside `{}/`",
+                self.display
+            ))
+            .with_help(
+                "a prompt must live inside the prompts folder; a symlink may not lead out of it",
+            ));
         }
         Ok(path)
     }
@@ -138,7 +162,11 @@ impl Project {
     }
 
     /// Loads and checks prompt `name` against these context variables.
-    pub fn check(&self, name: &str, context: Vec<ContextVar>) -> Result<CheckedPrompt, Diagnostics> {
+    pub fn check(
+        &self,
+        name: &str,
+        context: Vec<ContextVar>,
+    ) -> Result<CheckedPrompt, Diagnostics> {
         let file = self.load_prompt(name)?;
         check::check(name, file, self.schema(context), &self.templates)
     }
@@ -148,7 +176,8 @@ impl Project {
     pub fn check_inferred(&self, name: &str) -> Result<CheckedPrompt, Diagnostics> {
         let file = self.load_prompt(name)?;
         let schema = self.schema(Vec::new());
-        let context = check::infer_context(&file, &schema.identity, &schema.literals, &self.templates);
+        let context =
+            check::infer_context(&file, &schema.identity, &schema.literals, &self.templates);
         check::check(name, file, self.schema(context), &self.templates)
     }
 
@@ -164,7 +193,9 @@ impl Project {
 }
 
 fn collect(root: &Path, dir: &Path, skip: &Path, names: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
         if path == skip {
@@ -185,5 +216,9 @@ fn collect(root: &Path, dir: &Path, skip: &Path, names: &mut Vec<String>) {
 }
 
 fn read(path: &Path, shown: &str) -> Result<Vec<u8>, Diagnostics> {
-    std::fs::read(path).map_err(|e| Diagnostic::new(format!("cannot read `{shown}`: {e}")).in_file(shown).into())
+    std::fs::read(path).map_err(|e| {
+        Diagnostic::new(format!("cannot read `{shown}`: {e}"))
+            .in_file(shown)
+            .into()
+    })
 }
