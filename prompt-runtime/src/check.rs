@@ -40,7 +40,7 @@ pub struct CheckedPrompt {
 /// let schema = Schema {
 ///     context: vec![ContextVar::new("day", VarKind::Text)],
 ///     identity: vec!["preferred".into()],
-///     literals: vec![],
+///     ..Schema::default()
 /// };
 /// let prompt = check("hello", file, schema, &Templates::new()).unwrap();
 /// let identity = Identity::from_json(r#"{"preferred": "sam"}"#).unwrap();

@@ -199,6 +199,15 @@ impl Diagnostic {
     }
 }
 
+impl Diagnostic {
+    /// The diagnostic without its leading `error: `, for a host that prints that itself
+    /// (rustc does, for a `compile_error!`).
+    pub fn body(&self) -> String {
+        let full = self.to_string();
+        full.strip_prefix("error: ").unwrap_or(&full).to_owned()
+    }
+}
+
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "error: {}", self.message)?;

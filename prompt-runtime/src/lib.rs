@@ -6,6 +6,9 @@
 //!
 //! Most users reach this crate through the `promptkit` facade.
 
+#[doc(hidden)]
+#[path = "private.rs"]
+pub mod __private;
 mod case;
 pub mod check;
 pub mod diagnostic;
@@ -13,6 +16,7 @@ pub mod identity;
 pub mod load;
 pub mod meta;
 pub mod parse;
+mod prompt;
 mod python;
 pub mod render;
 pub mod resolve;
@@ -23,4 +27,7 @@ pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use identity::{Identity, IdentityError};
 pub use load::config::Config;
 pub use meta::{Color, Extra, Meta};
+pub use prompt::{Prompt, PromptVariable, check_identity};
 pub use python::safe_substitute;
+pub use render::PromptContent;
+pub use resolve::VarSource;

@@ -158,6 +158,7 @@ impl Project {
             context,
             identity: self.config.identity.keys().map(str::to_owned).collect(),
             literals: self.config.literals.clone(),
+            missing_hint: None,
         }
     }
 

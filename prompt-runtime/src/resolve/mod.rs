@@ -23,6 +23,9 @@ pub struct Schema {
     pub identity: Vec<String>,
     /// Names that stay literal text (`$HOME` in a shell snippet).
     pub literals: Vec<String>,
+    /// Help for an unknown name without a near match; `{}` stands for the name. The macro
+    /// says "add a field `{}`", the CLI something else.
+    pub missing_hint: Option<String>,
 }
 
 /// A context variable: a field of the typed context.
@@ -264,7 +267,7 @@ struct Resolver<'a> {
 /// let schema = Schema {
 ///     context: vec![ContextVar::new("day", VarKind::Text)],
 ///     identity: vec!["preferred".into()],
-///     literals: vec![],
+///     ..Schema::default()
 /// };
 /// let resolved = resolve(&file.source, &nodes, &schema, &Templates::new()).unwrap();
 /// assert_eq!(resolved.identity_keys(), ["preferred"]);
@@ -447,9 +450,12 @@ impl Resolver<'_> {
         d = match suggestion {
             Some(s) if what == "placeholder" => d.with_help(format!("did you mean `${s}`?")),
             Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None => d.with_help(
-                "a placeholder names a context variable, an identity key, a template (templates/NAME.md) or a configured literal; write `$$` for a literal `$`",
-            ),
+            None => match &self.schema.missing_hint {
+                Some(hint) => d.with_help(hint.replace("{}", name)),
+                None => d.with_help(
+                    "a placeholder names a context variable, an identity key, a template (templates/NAME.md) or a configured literal; write `$$` for a literal `$`",
+                ),
+            },
         };
         self.diagnostics.push(d);
     }

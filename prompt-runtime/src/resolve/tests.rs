@@ -14,6 +14,7 @@ fn schema() -> Schema {
         ],
         identity: vec!["name".into(), "preferred".into(), "pronouns_subject".into()],
         literals: vec!["HOME".into()],
+        missing_hint: None,
     }
 }
 

@@ -1,0 +1,62 @@
+//! What a compiled prompt offers: the [`Prompt`] trait that `#[derive(Prompt)]` implements.
+
+use crate::identity::{Identity, IdentityError};
+use crate::meta::Meta;
+use crate::render::PromptContent;
+use crate::resolve::VarSource;
+
+/// A prompt checked at compile time. Implemented by `#[derive(promptkit::Prompt)]`; every
+/// item but `render` is a constant, so nothing is parsed at run time.
+pub trait Prompt {
+    /// The prompt's name: its path under `prompts/` without `.md`.
+    const NAME: &'static str;
+    /// The prompt file, relative to the crate (`prompts/segment_synthesis.md`).
+    const PATH: &'static str;
+    /// The typed frontmatter.
+    const META: Meta;
+    /// The prompt file's text as compiled.
+    const SOURCE: &'static str;
+    /// Every name the prompt uses, where it comes from and where it is used.
+    const VARIABLES: &'static [PromptVariable];
+    /// The identity keys the prompt needs (see [`check_identity`]).
+    const IDENTITY_KEYS: &'static [&'static str];
+
+    /// Renders the prompt. Cannot fail; an identity key the identity lacks renders as
+    /// empty text, so check the identity once at start-up with [`check_identity`].
+    fn render(&self, identity: &Identity) -> PromptContent;
+}
+
+/// A name a compiled prompt uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PromptVariable {
+    /// The name as written in the prompt (`Preferred`, `segment_preamble`).
+    pub name: &'static str,
+    /// What provides it.
+    pub source: VarSource,
+    /// The Rust type of a context field; empty for other sources.
+    pub ty: &'static str,
+    /// Where it is used: file, line, column.
+    pub uses: &'static [(&'static str, u32, u32)],
+}
+
+/// Checks, once at start-up, that `identity` has every identity key that the given
+/// prompts use; the error lists every missing key.
+///
+/// ```
+/// use prompt_runtime::{check_identity, Identity};
+///
+/// const GREETING_KEYS: &[&str] = &["preferred", "pronouns_subject"];
+/// const REPORT_KEYS: &[&str] = &["timezone"];
+/// let identity = Identity::from_json(r#"{"preferred": "Sam", "pronouns": {"subject": "they"}}"#).unwrap();
+/// let err = check_identity(&identity, &[GREETING_KEYS, REPORT_KEYS]).unwrap_err();
+/// assert_eq!(err.to_string(), "identity is missing 1 key used by the prompts: `timezone`");
+/// ```
+///
+/// With derived prompts, pass their constants: `check_identity(&identity, &[Daily::IDENTITY_KEYS, Segment::IDENTITY_KEYS])`.
+pub fn check_identity(identity: &Identity, prompts: &[&[&str]]) -> Result<(), IdentityError> {
+    let all: Vec<&str> = prompts
+        .iter()
+        .flat_map(|keys| keys.iter().copied())
+        .collect();
+    identity.check_keys(&all)
+}
