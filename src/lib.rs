@@ -1,3 +1,56 @@
-//! promptkit: LLM prompts as part of the type system.
+//! # promptkit
+//!
+//! LLM prompts as part of the type system. Prompt files — Markdown with optional JSON
+//! frontmatter, `$name` placeholders, reusable templates and `{% if %}` blocks — are read
+//! at compile time. Every placeholder is checked against a typed context struct, the
+//! identity schema (`prompts/promptkit.json`) and the templates; a mistake is a compile
+//! error pointing at the prompt file's line and column.
+//!
+//! ```ignore
+//! #[derive(promptkit::Prompt)]
+//! #[prompt("segment_synthesis")] // prompts/segment_synthesis.md
+//! struct SegmentSynthesis<'a> {
+//!     day: &'a str,
+//!     segment_start: &'a str,
+//!     segment_end: &'a str,
+//!     note: Option<&'a str>, // may only be used inside {% if note %}
+//! }
+//!
+//! let identity = promptkit::Identity::from_json(include_str!("journal.json"))?;
+//! let out = SegmentSynthesis { day, segment_start, segment_end, note: None }.render(&identity);
+//! println!("{}: {}", out.metadata.title.unwrap_or_default(), out.text);
+//! ```
+//!
+//! ## `#[derive(Prompt)]`
+//!
+//! `#[prompt("name")]` names `prompts/name.md` under the crate's `CARGO_MANIFEST_DIR`
+//! (subfolders with `/`; paths leaving `prompts/` are refused). Each field is the context
+//! variable of the same name (`#[prompt(rename = "day_YYYYMMDD")]` for other names). A
+//! field may be any `Display` type; string-like values (`&str`, `String`, `Cow<str>`) are
+//! copied without formatting. `bool` and `Option<T>` fields drive `{% if field %}`; an
+//! `Option<T>` may only be used inside such a block. Every field must be used.
+//!
+//! The derive implements [`Prompt`] (name, path, typed [`Meta`] as a constant, variables,
+//! source, identity keys) and an inherent `render(&self, &Identity) -> PromptContent`
+//! that cannot fail and allocates the text once. The generated rustdoc shows the prompt's
+//! metadata, variables and source.
+//!
+//! ## `prompt!`
+//!
+//! `prompt!("name", field = expr, other)` checks the same way and evaluates to a value
+//! with the same `render`. The arguments are moved into it (pass references to keep
+//! them). An argument that a block tests must be an `Option<T>` or a `bool`.
+//!
+//! ## At start-up
+//!
+//! [`check_identity`] checks that a loaded [`Identity`] has every key your compiled
+//! prompts use, listing every missing key.
+//!
+//! ## Prompts that arrive at run time
+//!
+//! [`load::Project`] and [`check::check`] run the same checks on text loaded at run time,
+//! and [`safe_substitute`] reproduces Python's `string.Template.safe_substitute` byte for
+//! byte for existing corpora.
 
+pub use prompt_macros::{Prompt, prompt};
 pub use prompt_runtime::*;

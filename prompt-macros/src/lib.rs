@@ -1,1 +1,29 @@
-//! TODO
+//! Procedural macros of promptkit: `#[derive(Prompt)]` and `prompt!`.
+//!
+//! This crate stays thin: it reads the macro input, hands the prompt file to
+//! `prompt-runtime` (the one implementation of the language) and turns the result into
+//! code, or its diagnostics into compile errors. Use it through the `promptkit` crate.
+
+mod call;
+mod compile;
+mod derive;
+mod docs;
+mod emit;
+
+use proc_macro::TokenStream;
+
+/// Derives `promptkit::Prompt` for a context struct, checked against its prompt file.
+/// See the `promptkit` crate for the full description.
+#[proc_macro_derive(Prompt, attributes(prompt))]
+pub fn derive_prompt(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    derive::expand(&input).into()
+}
+
+/// Renders a prompt file with the given values, checked at compile time.
+/// See the `promptkit` crate for the full description.
+#[proc_macro]
+pub fn prompt(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as call::CallInput);
+    call::expand(&input).into()
+}

@@ -20,7 +20,7 @@ mod prompt;
 mod python;
 pub mod render;
 pub mod resolve;
-mod suggest;
+pub mod suggest;
 
 pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};

@@ -1,7 +1,13 @@
 //! "Did you mean": the closest known name to a misspelt one.
 
 /// The candidate closest to `name`, if one is close enough to be a likely typo.
-pub(crate) fn closest<'a, I>(name: &str, candidates: I) -> Option<&'a str>
+///
+/// ```
+/// use prompt_runtime::suggest::closest;
+/// assert_eq!(closest("preferd", ["name", "preferred"]), Some("preferred"));
+/// assert_eq!(closest("weather", ["name", "preferred"]), None);
+/// ```
+pub fn closest<'a, I>(name: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {

@@ -1,0 +1,140 @@
+//! `prompt!("name", field = expr, ...)`: the same checks as the derive, in expression
+//! position. Argument types are those of the expressions; a name that a block tests
+//! (`{% if note %}`) takes an `Option<T>` or a `bool`.
+
+use crate::compile::{self, Compiled};
+use crate::emit::{self, Access};
+use proc_macro2::TokenStream;
+use prompt_runtime::check::infer_context;
+use prompt_runtime::resolve::{ContextVar, VarKind};
+use quote::{format_ident, quote};
+use syn::parse::{Parse, ParseStream};
+use syn::{Expr, Ident, LitStr, Token};
+
+pub struct CallInput {
+    name: LitStr,
+    args: Vec<Arg>,
+}
+
+struct Arg {
+    name: Ident,
+    expr: Expr,
+}
+
+impl Parse for CallInput {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let name: LitStr = input.parse().map_err(|e| {
+            syn::Error::new(e.span(), "expected the prompt's name: `prompt!(\"name\", field = value, ...)`")
+        })?;
+        let mut args = Vec::new();
+        while !input.is_empty() {
+            input.parse::<Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let name: Ident = input.parse()?;
+            let expr = if input.peek(Token![=]) {
+                input.parse::<Token![=]>()?;
+                input.parse()?
+            } else {
+                // `prompt!("x", day)` is `day = day`, as in `format!`.
+                syn::parse_quote!(#name)
+            };
+            args.push(Arg { name, expr });
+        }
+        Ok(CallInput { name, args })
+    }
+}
+
+pub fn expand(input: &CallInput) -> TokenStream {
+    match try_expand(input) {
+        Ok(tokens) => tokens,
+        Err(error) => {
+            let error = error.to_compile_error();
+            quote! {{
+                #error
+                ::promptkit::__private::Inline::new(
+                    |_: &::promptkit::__private::Identity| -> ::promptkit::__private::PromptContent { ::core::unreachable!() }
+                )
+            }}
+        }
+    }
+}
+
+fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
+    let name = &input.name;
+    let mut seen: Vec<String> = Vec::new();
+    for arg in &input.args {
+        let n = arg.name.to_string();
+        if seen.contains(&n) {
+            return Err(syn::Error::new(arg.name.span(), format!("argument `{n}` is given twice")));
+        }
+        seen.push(n);
+    }
+    let project = compile::open(name)?;
+    // Which names a block tests: those arguments are optional (`Option<T>` or `bool`).
+    let file = project.load_prompt(&name.value()).map_err(|d| compile::to_error(name, d))?;
+    let schema = project.schema(Vec::new());
+    let inferred = infer_context(&file, &schema.identity, &schema.literals, &project.templates);
+    let tested = |n: &str| inferred.iter().any(|v| v.name == n && v.kind == VarKind::Optional);
+    let context: Vec<ContextVar> = input
+        .args
+        .iter()
+        .map(|a| {
+            let n = a.name.to_string();
+            let kind = if tested(&n) { VarKind::Optional } else { VarKind::Text };
+            ContextVar::new(n, kind)
+        })
+        .collect();
+    let hint = format!("pass it to the macro: `prompt!(\"{}\", {{}} = ...)`", name.value());
+    let Compiled { prompt, files } = compile::check(&project, name, context, hint)?;
+    let mut unused: Option<syn::Error> = None;
+    for &i in &prompt.resolved.unused {
+        let arg = &input.args[i];
+        let arg_name = arg.name.to_string();
+        let near = prompt_runtime::suggest::closest(
+            &arg_name,
+            inferred.iter().map(|v| v.name.as_str()).filter(|n| !seen.iter().any(|s| s == n)),
+        );
+        let mut message = format!("argument `{arg_name}` is not used by {}", prompt.file.source.path());
+        match near {
+            Some(n) => message.push_str(&format!("\n  = help: did you mean `{n}`?")),
+            None => message.push_str("\n  = help: remove it, or use it in the prompt"),
+        }
+        let e = syn::Error::new(arg.name.span(), message);
+        match &mut unused {
+            Some(all) => all.combine(e),
+            None => unused = Some(e),
+        }
+    }
+    if let Some(e) = unused {
+        return Err(e);
+    }
+    let bindings = input.args.iter().enumerate().map(|(i, a)| {
+        let id = format_ident!("__a{}", i);
+        let expr = &a.expr;
+        quote! { let #id = #expr; }
+    });
+    let access: Vec<Access> = input
+        .args
+        .iter()
+        .enumerate()
+        .map(|(i, _)| {
+            let id = format_ident!("__a{}", i);
+            Access {
+                expr: quote!(#id),
+                kind: prompt.schema.context[i].kind.clone(),
+            }
+        })
+        .collect();
+    let meta = emit::meta(&prompt.meta);
+    let body = emit::render_body(&prompt, &access, &meta);
+    let tracked = emit::tracked(&files);
+    Ok(quote! {{
+        const _: () = { #tracked };
+        #(#bindings)*
+        ::promptkit::__private::Inline::new(
+            move |identity: &::promptkit::__private::Identity| -> ::promptkit::__private::PromptContent { #body }
+        )
+    }})
+}

@@ -1,0 +1,55 @@
+//! Finding and checking the prompt file: the bridge to `prompt-runtime`.
+
+use prompt_runtime::check::CheckedPrompt;
+use prompt_runtime::load::Project;
+use prompt_runtime::resolve::ContextVar;
+use prompt_runtime::{Diagnostic, Diagnostics};
+use std::path::PathBuf;
+use syn::LitStr;
+
+/// A prompt that passed every check, and every file read to check it.
+pub struct Compiled {
+    pub prompt: CheckedPrompt,
+    pub files: Vec<PathBuf>,
+}
+
+/// The crate whose `prompts/` folder is read. `PROMPTKIT_MANIFEST_DIR` overrides it for
+/// promptkit's own UI tests, which trybuild builds in a scratch crate.
+fn manifest_dir() -> Option<PathBuf> {
+    std::env::var_os("PROMPTKIT_MANIFEST_DIR")
+        .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
+        .map(PathBuf::from)
+}
+
+/// Opens the project that holds `name`'s prompt file; a problem is a compile error spanned
+/// on the literal.
+pub fn open(name: &LitStr) -> Result<Project, syn::Error> {
+    let Some(root) = manifest_dir() else {
+        return Err(syn::Error::new(name.span(), "CARGO_MANIFEST_DIR is not set: build with cargo"));
+    };
+    Project::open(&root.join("prompts"), "prompts").map_err(|d| to_error(name, d))
+}
+
+/// Checks prompt `name` against `context`. `hint` is the help for a name nothing provides.
+pub fn check(project: &Project, name: &LitStr, context: Vec<ContextVar>, hint: String) -> Result<Compiled, syn::Error> {
+    let prompt_name = name.value();
+    let path = project.prompt_path(&prompt_name).map_err(|d| to_error(name, d.into()))?;
+    let mut schema = project.schema(context);
+    schema.missing_hint = Some(hint);
+    let file = project.load_prompt(&prompt_name).map_err(|d| to_error(name, d))?;
+    let prompt = prompt_runtime::check::check(&prompt_name, file, schema, &project.templates)
+        .map_err(|d| to_error(name, d))?;
+    let mut files = vec![path];
+    files.extend(project.files.iter().cloned());
+    Ok(Compiled { prompt, files })
+}
+
+/// One compile error per diagnostic, all on the literal, each showing file:line:col.
+pub fn to_error(name: &LitStr, diagnostics: Diagnostics) -> syn::Error {
+    let mut errors = diagnostics.into_iter().map(|d: Diagnostic| syn::Error::new(name.span(), d.body()));
+    let mut first = errors.next().unwrap_or_else(|| syn::Error::new(name.span(), "prompt check failed"));
+    for e in errors {
+        first.combine(e);
+    }
+    first
+}

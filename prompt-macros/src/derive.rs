@@ -1,0 +1,217 @@
+//! `#[derive(Prompt)]`: read the struct, check its prompt, emit the impl.
+
+use crate::compile::{self, Compiled};
+use crate::docs;
+use crate::emit::{self, Access};
+use proc_macro2::{Span, TokenStream};
+use prompt_runtime::resolve::{ContextVar, VarKind};
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, LitStr, Type};
+
+struct Field {
+    ident: syn::Ident,
+    name: String,
+    ty: Type,
+    kind: VarKind,
+    span: Span,
+}
+
+pub fn expand(input: &DeriveInput) -> TokenStream {
+    match try_expand(input) {
+        Ok(tokens) => tokens,
+        Err(error) => fallback(input, error),
+    }
+}
+
+/// On error, a minimal impl so that the user sees the error and not a cascade of
+/// "`render` not found" errors at every use.
+fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let error = error.to_compile_error();
+    quote! {
+        #error
+        impl #impl_generics ::promptkit::__private::Prompt for #ident #ty_generics #where_clause {
+            const NAME: &'static str = "";
+            const PATH: &'static str = "";
+            const META: ::promptkit::__private::Meta = ::promptkit::__private::Meta::DEFAULT;
+            const SOURCE: &'static str = "";
+            const VARIABLES: &'static [::promptkit::__private::PromptVariable] = &[];
+            const IDENTITY_KEYS: &'static [&'static str] = &[];
+            fn render(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                ::core::unreachable!()
+            }
+        }
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[allow(dead_code)]
+            pub fn render(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                ::core::unreachable!()
+            }
+        }
+    }
+}
+
+fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let name = prompt_name(input)?;
+    let fields = fields(input)?;
+    let project = compile::open(&name)?;
+    let context = fields
+        .iter()
+        .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))
+        .collect();
+    let hint = format!(
+        "add a field `{{}}` to `{}`, a key to the identity in prompts/promptkit.json, or a template `prompts/{}/{{}}.md`",
+        input.ident, project.config.templates
+    );
+    let Compiled { prompt, files } = compile::check(&project, &name, context, hint)?;
+    let mut unused: Option<syn::Error> = None;
+    for &i in &prompt.resolved.unused {
+        let f = &fields[i];
+        let e = syn::Error::new(
+            f.span,
+            format!(
+                "field `{}` is not used by {}\n  = help: use `${}` in the prompt, or remove the field",
+                f.name,
+                prompt.file.source.path(),
+                f.name
+            ),
+        );
+        match &mut unused {
+            Some(all) => all.combine(e),
+            None => unused = Some(e),
+        }
+    }
+    if let Some(e) = unused {
+        return Err(e);
+    }
+
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let access: Vec<Access> = fields
+        .iter()
+        .map(|f| {
+            let field = &f.ident;
+            Access {
+                expr: quote!(self.#field),
+                kind: f.kind.clone(),
+            }
+        })
+        .collect();
+    let meta = quote!(<Self as ::promptkit::__private::Prompt>::META);
+    let body = emit::render_body(&prompt, &access, &meta);
+    let types: Vec<String> = fields.iter().map(|f| docs::type_name(&f.ty)).collect();
+    let constants = emit::constants(&prompt, &types);
+    let tracked = emit::tracked(&files);
+    let doc = docs::page(&prompt, &types);
+    Ok(quote! {
+        const _: () = { #tracked };
+        impl #impl_generics ::promptkit::__private::Prompt for #ident #ty_generics #where_clause {
+            #constants
+            #[inline]
+            fn render(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                #ident::render(self, identity)
+            }
+        }
+        #[doc = #doc]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// Renders the prompt with this context and `identity`. Cannot fail; the text is
+            /// allocated once, at its exact size.
+            pub fn render(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                #body
+            }
+        }
+    })
+}
+
+fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
+    let mut found = None;
+    for attr in input.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
+        if found.is_some() {
+            return Err(syn::Error::new(attr.span(), "only one `#[prompt(\"name\")]` is allowed"));
+        }
+        let lit: LitStr = attr.parse_args().map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`",
+            )
+        })?;
+        found = Some(lit);
+    }
+    found.ok_or_else(|| {
+        syn::Error::new(
+            input.ident.span(),
+            "missing `#[prompt(\"name\")]`: name the prompt file under `prompts/` (`#[prompt(\"segment_synthesis\")]` reads `prompts/segment_synthesis.md`)",
+        )
+    })
+}
+
+fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new(
+            input.ident.span(),
+            "`#[derive(Prompt)]` needs a struct with named fields (or a unit struct): each field is a context variable",
+        ));
+    };
+    let named = match &data.fields {
+        Fields::Named(named) => &named.named,
+        Fields::Unit => return Ok(Vec::new()),
+        Fields::Unnamed(_) => {
+            return Err(syn::Error::new(
+                data.fields.span(),
+                "`#[derive(Prompt)]` needs named fields: each field is the context variable of the same name",
+            ));
+        }
+    };
+    let mut out = Vec::new();
+    for field in named {
+        let Some(ident) = field.ident.clone() else { continue };
+        let mut name = ident.to_string().trim_start_matches("r#").to_owned();
+        for attr in field.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
+            attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("rename") {
+                    let lit: LitStr = meta.value()?.parse()?;
+                    if !prompt_runtime::parse::lexer::is_name(&lit.value()) {
+                        return Err(syn::Error::new(
+                            lit.span(),
+                            "a placeholder name is ASCII letters, digits and `_`, not starting with a digit",
+                        ));
+                    }
+                    name = lit.value();
+                    Ok(())
+                } else {
+                    Err(meta.error("unknown attribute: the field attribute is `#[prompt(rename = \"name\")]`"))
+                }
+            })?;
+        }
+        let kind = kind_of(&field.ty);
+        out.push(Field {
+            span: ident.span(),
+            ident,
+            name,
+            ty: field.ty.clone(),
+            kind,
+        });
+    }
+    Ok(out)
+}
+
+/// `bool` is a flag, `Option<T>` optional, anything else text (through `Display`).
+fn kind_of(ty: &Type) -> VarKind {
+    let ty = match ty {
+        Type::Reference(r) => &*r.elem,
+        other => other,
+    };
+    if let Type::Path(p) = ty
+        && p.qself.is_none()
+        && let Some(last) = p.path.segments.last()
+    {
+        if last.ident == "bool" && last.arguments.is_empty() {
+            return VarKind::Flag;
+        }
+        if last.ident == "Option" {
+            return VarKind::Optional;
+        }
+    }
+    VarKind::Text
+}
