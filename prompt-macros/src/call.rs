@@ -24,7 +24,10 @@ struct Arg {
 impl Parse for CallInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let name: LitStr = input.parse().map_err(|e| {
-            syn::Error::new(e.span(), "expected the prompt's name: `prompt!(\"name\", field = value, ...)`")
+            syn::Error::new(
+                e.span(),
+                "expected the prompt's name: `prompt!(\"name\", field = value, ...)`",
+            )
         })?;
         let mut args = Vec::new();
         while !input.is_empty() {
@@ -67,26 +70,47 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     for arg in &input.args {
         let n = arg.name.to_string();
         if seen.contains(&n) {
-            return Err(syn::Error::new(arg.name.span(), format!("argument `{n}` is given twice")));
+            return Err(syn::Error::new(
+                arg.name.span(),
+                format!("argument `{n}` is given twice"),
+            ));
         }
         seen.push(n);
     }
     let project = compile::open(name)?;
     // Which names a block tests: those arguments are optional (`Option<T>` or `bool`).
-    let file = project.load_prompt(&name.value()).map_err(|d| compile::to_error(name, d))?;
+    let file = project
+        .load_prompt(&name.value())
+        .map_err(|d| compile::to_error(name, d))?;
     let schema = project.schema(Vec::new());
-    let inferred = infer_context(&file, &schema.identity, &schema.literals, &project.templates);
-    let tested = |n: &str| inferred.iter().any(|v| v.name == n && v.kind == VarKind::Optional);
+    let inferred = infer_context(
+        &file,
+        &schema.identity,
+        &schema.literals,
+        &project.templates,
+    );
+    let tested = |n: &str| {
+        inferred
+            .iter()
+            .any(|v| v.name == n && v.kind == VarKind::Optional)
+    };
     let context: Vec<ContextVar> = input
         .args
         .iter()
         .map(|a| {
             let n = a.name.to_string();
-            let kind = if tested(&n) { VarKind::Optional } else { VarKind::Text };
+            let kind = if tested(&n) {
+                VarKind::Optional
+            } else {
+                VarKind::Text
+            };
             ContextVar::new(n, kind)
         })
         .collect();
-    let hint = format!("pass it to the macro: `prompt!(\"{}\", {{}} = ...)`", name.value());
+    let hint = format!(
+        "pass it to the macro: `prompt!(\"{}\", {{}} = ...)`",
+        name.value()
+    );
     let Compiled { prompt, files } = compile::check(&project, name, context, hint)?;
     let mut unused: Option<syn::Error> = None;
     for &i in &prompt.resolved.unused {
@@ -94,9 +118,15 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         let arg_name = arg.name.to_string();
         let near = prompt_runtime::suggest::closest(
             &arg_name,
-            inferred.iter().map(|v| v.name.as_str()).filter(|n| !seen.iter().any(|s| s == n)),
+            inferred
+                .iter()
+                .map(|v| v.name.as_str())
+                .filter(|n| !seen.iter().any(|s| s == n)),
         );
-        let mut message = format!("argument `{arg_name}` is not used by {}", prompt.file.source.path());
+        let mut message = format!(
+            "argument `{arg_name}` is not used by {}",
+            prompt.file.source.path()
+        );
         match near {
             Some(n) => message.push_str(&format!("\n  = help: did you mean `{n}`?")),
             None => message.push_str("\n  = help: remove it, or use it in the prompt"),
@@ -128,13 +158,16 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         })
         .collect();
     let meta = emit::meta(&prompt.meta);
-    let body = emit::render_body(&prompt, &access, &meta);
+    let body = emit::render_body(&prompt, &access, &quote!(__PROMPTKIT_META));
     let tracked = emit::tracked(&files);
     Ok(quote! {{
         const _: () = { #tracked };
         #(#bindings)*
         ::promptkit::__private::Inline::new(
-            move |identity: &::promptkit::__private::Identity| -> ::promptkit::__private::PromptContent { #body }
+            move |identity: &::promptkit::__private::Identity| -> ::promptkit::__private::PromptContent {
+                const __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
+                #body
+            }
         )
     }})
 }

@@ -25,18 +25,30 @@ fn manifest_dir() -> Option<PathBuf> {
 /// on the literal.
 pub fn open(name: &LitStr) -> Result<Project, syn::Error> {
     let Some(root) = manifest_dir() else {
-        return Err(syn::Error::new(name.span(), "CARGO_MANIFEST_DIR is not set: build with cargo"));
+        return Err(syn::Error::new(
+            name.span(),
+            "CARGO_MANIFEST_DIR is not set: build with cargo",
+        ));
     };
     Project::open(&root.join("prompts"), "prompts").map_err(|d| to_error(name, d))
 }
 
 /// Checks prompt `name` against `context`. `hint` is the help for a name nothing provides.
-pub fn check(project: &Project, name: &LitStr, context: Vec<ContextVar>, hint: String) -> Result<Compiled, syn::Error> {
+pub fn check(
+    project: &Project,
+    name: &LitStr,
+    context: Vec<ContextVar>,
+    hint: String,
+) -> Result<Compiled, syn::Error> {
     let prompt_name = name.value();
-    let path = project.prompt_path(&prompt_name).map_err(|d| to_error(name, d.into()))?;
+    let path = project
+        .prompt_path(&prompt_name)
+        .map_err(|d| to_error(name, d.into()))?;
     let mut schema = project.schema(context);
     schema.missing_hint = Some(hint);
-    let file = project.load_prompt(&prompt_name).map_err(|d| to_error(name, d))?;
+    let file = project
+        .load_prompt(&prompt_name)
+        .map_err(|d| to_error(name, d))?;
     let prompt = prompt_runtime::check::check(&prompt_name, file, schema, &project.templates)
         .map_err(|d| to_error(name, d))?;
     let mut files = vec![path];
@@ -46,8 +58,12 @@ pub fn check(project: &Project, name: &LitStr, context: Vec<ContextVar>, hint: S
 
 /// One compile error per diagnostic, all on the literal, each showing file:line:col.
 pub fn to_error(name: &LitStr, diagnostics: Diagnostics) -> syn::Error {
-    let mut errors = diagnostics.into_iter().map(|d: Diagnostic| syn::Error::new(name.span(), d.body()));
-    let mut first = errors.next().unwrap_or_else(|| syn::Error::new(name.span(), "prompt check failed"));
+    let mut errors = diagnostics
+        .into_iter()
+        .map(|d: Diagnostic| syn::Error::new(name.span(), d.body()));
+    let mut first = errors
+        .next()
+        .unwrap_or_else(|| syn::Error::new(name.span(), "prompt check failed"));
     for e in errors {
         first.combine(e);
     }

@@ -128,7 +128,10 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
     let mut found = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
         if found.is_some() {
-            return Err(syn::Error::new(attr.span(), "only one `#[prompt(\"name\")]` is allowed"));
+            return Err(syn::Error::new(
+                attr.span(),
+                "only one `#[prompt(\"name\")]` is allowed",
+            ));
         }
         let lit: LitStr = attr.parse_args().map_err(|e| {
             syn::Error::new(
@@ -165,7 +168,9 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
     };
     let mut out = Vec::new();
     for field in named {
-        let Some(ident) = field.ident.clone() else { continue };
+        let Some(ident) = field.ident.clone() else {
+            continue;
+        };
         let mut name = ident.to_string().trim_start_matches("r#").to_owned();
         for attr in field.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
             attr.parse_nested_meta(|meta| {

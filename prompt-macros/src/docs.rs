@@ -1,7 +1,7 @@
 //! The rustdoc page of a derived prompt: title, description, metadata, variables, source.
 
-use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::VarSource;
+use prompt_runtime::check::CheckedPrompt;
 use quote::ToTokens;
 use std::fmt::Write;
 use syn::Type;
@@ -31,10 +31,17 @@ pub fn page(prompt: &CheckedPrompt, types: &[String]) -> String {
     let _ = writeln!(doc, "# Metadata\n\n| Key | Value |\n|---|---|");
     if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(meta) {
         for (key, value) in map {
-            let _ = writeln!(doc, "| `{key}` | `{}` |", value.to_string().replace('|', "\\|"));
+            let _ = writeln!(
+                doc,
+                "| `{key}` | `{}` |",
+                value.to_string().replace('|', "\\|")
+            );
         }
     }
-    let _ = writeln!(doc, "\n# Variables\n\n| Name | Source | Type | Used at |\n|---|---|---|---|");
+    let _ = writeln!(
+        doc,
+        "\n# Variables\n\n| Name | Source | Type | Used at |\n|---|---|---|---|"
+    );
     for v in &prompt.resolved.variables {
         let ty = match v.source {
             VarSource::Context => prompt
@@ -47,8 +54,18 @@ pub fn page(prompt: &CheckedPrompt, types: &[String]) -> String {
                 .unwrap_or_default(),
             _ => String::new(),
         };
-        let uses: Vec<String> = v.uses.iter().map(|u| format!("{}:{}:{}", u.path, u.line, u.col)).collect();
-        let _ = writeln!(doc, "| `${}` | {} | {ty} | {} |", v.name, v.source.as_str(), uses.join(", "));
+        let uses: Vec<String> = v
+            .uses
+            .iter()
+            .map(|u| format!("{}:{}:{}", u.path, u.line, u.col))
+            .collect();
+        let _ = writeln!(
+            doc,
+            "| `${}` | {} | {ty} | {} |",
+            v.name,
+            v.source.as_str(),
+            uses.join(", ")
+        );
     }
     let source = prompt.file.source.text();
     let fence = "`".repeat(longest_backtick_run(source).max(2) + 1);

@@ -109,7 +109,11 @@ impl Usage {
                     let next = self.identity.len();
                     self.identity.entry(lookup.clone()).or_insert(next);
                 }
-                Part::If { test, then, otherwise } => {
+                Part::If {
+                    test,
+                    then,
+                    otherwise,
+                } => {
                     let (Test::Set(i) | Test::Equals(i, _)) = test;
                     self.tested.push(*i);
                     self.scan(then);
@@ -154,9 +158,13 @@ impl Gen<'_> {
                     let c = format_ident!("__c{}", index);
                     out.extend(match (mode, upper) {
                         (Mode::Measure, false) => quote! { __len += #c.len(); },
-                        (Mode::Measure, true) => quote! { __len += ::promptkit::__private::upper_first_len(#c); },
+                        (Mode::Measure, true) => {
+                            quote! { __len += ::promptkit::__private::upper_first_len(#c); }
+                        }
                         (Mode::Write, false) => quote! { __out.push_str(#c); },
-                        (Mode::Write, true) => quote! { ::promptkit::__private::push_upper_first(&mut __out, #c); },
+                        (Mode::Write, true) => {
+                            quote! { ::promptkit::__private::push_upper_first(&mut __out, #c); }
+                        }
                     });
                 }
                 Part::Identity { lookup, .. } => {
@@ -167,7 +175,11 @@ impl Gen<'_> {
                         Mode::Write => quote! { __out.push_str(#id); },
                     });
                 }
-                Part::If { test, then, otherwise } => {
+                Part::If {
+                    test,
+                    then,
+                    otherwise,
+                } => {
                     flush(&mut text, &mut out);
                     let then = self.block(then, mode);
                     let otherwise = self.block(otherwise, mode);
@@ -193,9 +205,15 @@ impl Gen<'_> {
             Test::Set(i) => (*i, None),
             Test::Equals(i, v) => (*i, Some(v)),
         };
-        let (c, o, f) = (format_ident!("__c{}", i), format_ident!("__o{}", i), format_ident!("__f{}", i));
+        let (c, o, f) = (
+            format_ident!("__c{}", i),
+            format_ident!("__o{}", i),
+            format_ident!("__f{}", i),
+        );
         match (&self.access[i].kind, expected) {
-            (VarKind::Optional, None) => quote! { let ::core::option::Option::Some(#c) = #o.as_deref() },
+            (VarKind::Optional, None) => {
+                quote! { let ::core::option::Option::Some(#c) = #o.as_deref() }
+            }
             (VarKind::Optional, Some(v)) => {
                 quote! { let ::core::option::Option::Some(#c) = #o.as_deref().filter(|__x| *__x == #v) }
             }
@@ -232,7 +250,8 @@ pub fn meta(meta: &Meta) -> TokenStream {
         text(&meta.tools),
     );
     let (priority, tier) = (int(meta.priority), int(meta.tier));
-    let (max_output_tokens, thinking_budget) = (uint(meta.max_output_tokens), uint(meta.thinking_budget));
+    let (max_output_tokens, thinking_budget) =
+        (uint(meta.max_output_tokens), uint(meta.thinking_budget));
     let (r, g, b) = (meta.color.r, meta.color.g, meta.color.b);
     let extra = meta.extra.iter().map(|(k, v)| {
         quote!((::promptkit::__private::Cow::Borrowed(#k), ::promptkit::__private::Cow::Borrowed(#v)))

@@ -21,28 +21,29 @@ use std::fmt::Display;
 /// Wraps a value for the text conversion.
 pub struct Tag<'a, T: ?Sized>(pub &'a T);
 
-/// Borrowed text for string-like values.
-pub trait StrLike {
+/// Borrowed text for string-like values. The text borrows from the value, not from the
+/// `Tag`, so the `Tag` may be a temporary.
+pub trait StrLike<'a> {
     /// The value as text.
-    fn prompt_text(&self) -> Cow<'_, str>;
+    fn prompt_text(&self) -> Cow<'a, str>;
 }
 
-impl<T: AsRef<str> + ?Sized> StrLike for Tag<'_, T> {
+impl<'a, T: AsRef<str> + ?Sized> StrLike<'a> for Tag<'a, T> {
     #[inline]
-    fn prompt_text(&self) -> Cow<'_, str> {
+    fn prompt_text(&self) -> Cow<'a, str> {
         Cow::Borrowed(self.0.as_ref())
     }
 }
 
 /// Formatted text for every other `Display` value.
-pub trait DisplayLike {
+pub trait DisplayLike<'a> {
     /// The value as text.
-    fn prompt_text(&self) -> Cow<'_, str>;
+    fn prompt_text(&self) -> Cow<'a, str>;
 }
 
-impl<T: Display + ?Sized> DisplayLike for &Tag<'_, T> {
+impl<'a, T: Display + ?Sized> DisplayLike<'a> for &Tag<'a, T> {
     #[inline]
-    fn prompt_text(&self) -> Cow<'_, str> {
+    fn prompt_text(&self) -> Cow<'a, str> {
         Cow::Owned(self.0.to_string())
     }
 }

@@ -12,20 +12,26 @@ where
     I: IntoIterator<Item = &'a str>,
 {
     let lower = name.to_ascii_lowercase();
+    // A few edits away, relative to the name's length; a long shared prefix alone
+    // (`segment_end`, `segment_preamble`) is not a typo.
+    let limit = (name.chars().count() + 2) / 3;
     candidates
         .into_iter()
         .filter(|c| *c != name)
         .map(|c| {
-            let folded = strsim::jaro_winkler(&lower, &c.to_ascii_lowercase());
+            let folded = c.to_ascii_lowercase();
+            let distance = strsim::damerau_levenshtein(&lower, &folded);
             // Among names equally close once case is ignored (`preferred`, `Preferred`),
             // prefer the one written the same way.
-            (folded, strsim::jaro_winkler(name, c), c)
+            let exact = strsim::damerau_levenshtein(name, c);
+            (distance, exact, strsim::jaro_winkler(&lower, &folded), c)
         })
-        .filter(|(score, ..)| *score >= 0.8)
-        .max_by(|a, b| {
-            a.0.total_cmp(&b.0)
-                .then(a.1.total_cmp(&b.1))
-                .then_with(|| b.2.cmp(a.2))
+        .filter(|(distance, ..)| *distance <= limit)
+        .min_by(|a, b| {
+            a.0.cmp(&b.0)
+                .then(a.1.cmp(&b.1))
+                .then(b.2.total_cmp(&a.2))
+                .then_with(|| a.3.cmp(b.3))
         })
         .map(|(.., c)| c)
 }
@@ -48,5 +54,7 @@ mod tests {
             Some("preferred")
         );
         assert_eq!(closest("weather", known), None);
+        assert_eq!(closest("segment", known), None);
+        assert_eq!(closest("dya", ["day", "segment_end"]), Some("day"));
     }
 }

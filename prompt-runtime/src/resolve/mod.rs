@@ -447,15 +447,27 @@ impl Resolver<'_> {
         };
         let mut d = Diagnostic::new(format!("unknown {what} `{shown}`")).at(source, span.clone());
         let suggestion = closest(name, self.names.keys().map(String::as_str));
-        d = match suggestion {
-            Some(s) if what == "placeholder" => d.with_help(format!("did you mean `${s}`?")),
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None => match &self.schema.missing_hint {
-                Some(hint) => d.with_help(hint.replace("{}", name)),
-                None => d.with_help(
-                    "a placeholder names a context variable, an identity key, a template (templates/NAME.md) or a configured literal; write `$$` for a literal `$`",
-                ),
-            },
+        let hint = self
+            .schema
+            .missing_hint
+            .as_ref()
+            .map(|h| h.replace("{}", name));
+        d = match (suggestion, hint) {
+            (Some(s), hint) => {
+                let d = if what == "placeholder" {
+                    d.with_help(format!("did you mean `${s}`?"))
+                } else {
+                    d.with_help(format!("did you mean `{s}`?"))
+                };
+                match hint {
+                    Some(hint) if what == "placeholder" => d.with_note(format!("if `${name}` is new, {hint}")),
+                    _ => d,
+                }
+            }
+            (None, Some(hint)) => d.with_help(hint),
+            (None, None) => d.with_help(
+                "a placeholder names a context variable, an identity key, a template (templates/NAME.md) or a configured literal; write `$$` for a literal `$`",
+            ),
         };
         self.diagnostics.push(d);
     }

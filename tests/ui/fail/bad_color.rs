@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("bad_color")]
+struct Colored<'a> {
+    day: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+#[derive(promptkit::Prompt)]
+#[prompt("mid_line")]
+struct MidLine<'a> {
+    day: &'a str,
+    note: Option<&'a str>,
+}
+
+fn main() {}

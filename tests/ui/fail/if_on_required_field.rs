@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("if_text")]
+struct IfText<'a> {
+    day: &'a str,
+}
+
+fn main() {}

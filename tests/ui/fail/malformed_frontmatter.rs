@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("malformed")]
+struct Malformed<'a> {
+    day: &'a str,
+}
+
+fn main() {}

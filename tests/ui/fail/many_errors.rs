@@ -1,0 +1,8 @@
+// Every problem of a prompt is reported at once.
+#[derive(promptkit::Prompt)]
+#[prompt("typo")]
+struct Greeting<'a> {
+    dya: &'a str,
+}
+
+fn main() {}

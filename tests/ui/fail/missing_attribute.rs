@@ -1,0 +1,6 @@
+#[derive(promptkit::Prompt)]
+struct NoName<'a> {
+    day: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+#[derive(promptkit::Prompt)]
+#[prompt("segment")]
+struct Segment<'a> {
+    day: &'a str,
+    segment_start: &'a str,
+}
+
+fn main() {}

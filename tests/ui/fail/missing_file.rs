@@ -1,0 +1,5 @@
+#[derive(promptkit::Prompt)]
+#[prompt("segmnt")]
+struct Segment;
+
+fn main() {}

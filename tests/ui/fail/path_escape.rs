@@ -1,0 +1,5 @@
+#[derive(promptkit::Prompt)]
+#[prompt("../pass/secret")]
+struct Escape;
+
+fn main() {}

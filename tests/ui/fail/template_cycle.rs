@@ -1,0 +1,5 @@
+#[derive(promptkit::Prompt)]
+#[prompt("cycle")]
+struct Cycle;
+
+fn main() {}

@@ -1,0 +1,5 @@
+#[derive(promptkit::Prompt)]
+#[prompt("day")]
+struct Tuple<'a>(&'a str);
+
+fn main() {}

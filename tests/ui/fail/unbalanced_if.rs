@@ -1,0 +1,8 @@
+#[derive(promptkit::Prompt)]
+#[prompt("unbalanced")]
+struct Unbalanced<'a> {
+    day: &'a str,
+    note: Option<&'a str>,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("unclosed")]
+struct Unclosed<'a> {
+    day: &'a str,
+}
+
+fn main() {}

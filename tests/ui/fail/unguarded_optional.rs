@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("note")]
+struct Note<'a> {
+    note: Option<&'a str>,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("typo")]
+struct Greeting<'a> {
+    day: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+#[derive(promptkit::Prompt)]
+#[prompt("day")]
+struct Day<'a> {
+    day: &'a str,
+    weather: &'a str,
+}
+
+fn main() {}

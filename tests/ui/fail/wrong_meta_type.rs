@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("wrong_type")]
+struct Tiered<'a> {
+    day: &'a str,
+}
+
+fn main() {}
