@@ -49,7 +49,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     // Once, at start-up: does this identity have every key the compiled prompts use?
     check_identity(
         &identity,
-        &[SegmentSynthesis::IDENTITY_KEYS, JournalAssistant::IDENTITY_KEYS],
+        &[
+            SegmentSynthesis::IDENTITY_KEYS,
+            JournalAssistant::IDENTITY_KEYS,
+        ],
     )?;
 
     let segment = SegmentSynthesis {
