@@ -6,8 +6,10 @@
 //! identity schema (`prompts/promptkit.json`) and the templates; a mistake is a compile
 //! error pointing at the prompt file's line and column.
 //!
-//! ```ignore
-//! #[derive(promptkit::Prompt)]
+//! ```
+//! use promptkit::{Identity, Prompt};
+//!
+//! #[derive(Prompt)]
 //! #[prompt("segment_synthesis")] // prompts/segment_synthesis.md
 //! struct SegmentSynthesis<'a> {
 //!     day: &'a str,
@@ -16,9 +18,18 @@
 //!     note: Option<&'a str>, // may only be used inside {% if note %}
 //! }
 //!
-//! let identity = promptkit::Identity::from_json(include_str!("journal.json"))?;
-//! let out = SegmentSynthesis { day, segment_start, segment_end, note: None }.render(&identity);
-//! println!("{}: {}", out.metadata.title.unwrap_or_default(), out.text);
+//! let identity = Identity::from_json(r#"{"identity": {"preferred": "Sam"}}"#)?;
+//! let out = SegmentSynthesis {
+//!     day: "Friday",
+//!     segment_start: "2:30 PM",
+//!     segment_end: "2:35 PM",
+//!     note: None,
+//! }
+//! .render(&identity);
+//! assert_eq!(out.metadata.title.as_deref(), Some("Segment Activity Synthesis"));
+//! assert!(out.text.contains("between 2:30 PM and 2:35 PM"));
+//! assert!(!out.text.contains("Note from"));
+//! # Ok::<(), promptkit::IdentityError>(())
 //! ```
 //!
 //! ## `#[derive(Prompt)]`
