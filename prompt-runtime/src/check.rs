@@ -271,3 +271,124 @@ impl CheckedPrompt {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn prompt(text: &str, context: Vec<ContextVar>) -> CheckedPrompt {
+        let file = PromptFile::from_text("prompts/t.md", text).unwrap();
+        let schema = Schema {
+            context,
+            identity: vec!["preferred".into(), "timezone".into()],
+            ..Schema::default()
+        };
+        check("t", file, schema, &Templates::new()).unwrap()
+    }
+
+    fn values(pairs: &[(&str, &str)]) -> HashMap<String, String> {
+        pairs
+            .iter()
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    }
+
+    #[test]
+    fn values_are_inserted_verbatim_and_the_text_is_allocated_once() {
+        let p = prompt("A $day B $Day", vec![ContextVar::new("day", VarKind::Text)]);
+        let identity = Identity::default();
+        let out = p
+            .render(&values(&[("day", "$day and ${x} and $$")]), &identity)
+            .unwrap();
+        assert_eq!(out.text, "A $day and ${x} and $$ B $day and ${x} and $$");
+        assert_eq!(out.text.capacity(), out.text.len());
+        assert_eq!(out.path, "prompts/t.md");
+    }
+
+    #[test]
+    fn every_missing_or_unusable_value_is_reported() {
+        let p = prompt(
+            "$day $preferred $timezone\n{% if verbose %}\nv\n{% endif %}\n{% if level == \"lean\" %}\nl\n{% endif %}",
+            vec![
+                ContextVar::new("day", VarKind::Text),
+                ContextVar::new("verbose", VarKind::Flag),
+                ContextVar::new(
+                    "level",
+                    VarKind::Choice(vec!["lean".into(), "detailed".into()]),
+                ),
+            ],
+        );
+        let err = p
+            .render(
+                &values(&[("verbose", "yes"), ("level", "loud")]),
+                &Identity::default(),
+            )
+            .unwrap_err();
+        assert_eq!(err.missing_context, ["day"]);
+        assert_eq!(err.missing_identity, ["preferred", "timezone"]);
+        assert_eq!(err.invalid.len(), 2);
+        assert_eq!(
+            err.to_string(),
+            "missing context values: `day`\nmissing identity keys: `preferred`, `timezone`\n\
+             `verbose` is a flag: give `true` or `false`, not \"yes\"\n\
+             `level` must be one of \"lean\", \"detailed\", not \"loud\""
+        );
+        let identity = Identity::from_pairs([("preferred", "sam"), ("timezone", "UTC")]);
+        let out = p
+            .render(
+                &values(&[("day", "Mon"), ("verbose", "false"), ("level", "lean")]),
+                &identity,
+            )
+            .unwrap();
+        assert_eq!(out.text, "Mon sam UTC\nl\n");
+    }
+
+    #[test]
+    fn problems_of_every_stage_are_collected() {
+        let file =
+            PromptFile::from_text("p.md", "{\n\"tier\": \"high\"\n}\n$dya\n{% endif %}").unwrap();
+        let schema = Schema {
+            context: vec![ContextVar::new("day", VarKind::Text)],
+            ..Schema::default()
+        };
+        let err = check("p", file, schema, &Templates::new()).unwrap_err();
+        let messages: Vec<&str> = err.0.iter().map(|d| d.message()).collect();
+        assert_eq!(messages.len(), 3, "{err}");
+        assert!(messages.iter().any(|m| m.contains("`{% endif %}` without")));
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("unknown placeholder `$dya`"))
+        );
+        assert!(
+            messages
+                .iter()
+                .any(|m| m.contains("`tier` must be an integer"))
+        );
+    }
+
+    #[test]
+    fn inferred_context() {
+        let mut templates = Templates::new();
+        templates.insert(
+            "pre",
+            PromptFile::from_text("t/pre.md", "$segment_start $preferred").unwrap(),
+        );
+        let file = PromptFile::from_text(
+            "p.md",
+            "$pre $day $Day $HOME\n{% if note %}\n$note\n{% endif %}",
+        )
+        .unwrap();
+        let vars = infer_context(&file, &["preferred".into()], &["HOME".into()], &templates);
+        let names: Vec<(&str, &VarKind)> =
+            vars.iter().map(|v| (v.name.as_str(), &v.kind)).collect();
+        assert_eq!(
+            names,
+            [
+                ("segment_start", &VarKind::Text),
+                ("day", &VarKind::Text),
+                ("note", &VarKind::Optional)
+            ]
+        );
+    }
+}
