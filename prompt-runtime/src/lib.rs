@@ -16,7 +16,7 @@ pub mod parse;
 mod python;
 pub mod render;
 pub mod resolve;
-mod suggest;
+pub mod suggest;
 
 pub use case::{upper_first, variant_name};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};

@@ -1,7 +1,15 @@
 //! "Did you mean": the closest known name to a misspelt one.
 
-/// The candidate closest to `name`, if one is close enough to be a likely typo.
-pub(crate) fn closest<'a, I>(name: &str, candidates: I) -> Option<&'a str>
+/// The candidate closest to `name`, if one is close enough to be a likely typo. Every
+/// "did you mean" of the language comes from here, so the CLI suggests the same names.
+///
+/// ```
+/// use prompt_runtime::suggest::closest;
+///
+/// assert_eq!(closest("preferd", ["preferred", "bio"]), Some("preferred"));
+/// assert_eq!(closest("weather", ["preferred", "bio"]), None);
+/// ```
+pub fn closest<'a, I>(name: &str, candidates: I) -> Option<&'a str>
 where
     I: IntoIterator<Item = &'a str>,
 {
