@@ -1,0 +1,108 @@
+//! `promptkit check`: every prompt and every template through the language's checks, every
+//! problem printed as the macro prints it, then one summary line.
+//!
+//! The folder is opened once: configuration and templates are read and parsed once, and
+//! each prompt file is read once. A template's problems are reported once, however many
+//! prompts include it. A template is also checked on its own, so one that no prompt uses
+//! yet is checked too.
+
+use crate::style::{Style, warning_text};
+use crate::{Outcome, lint, open_project};
+use prompt_runtime::check::{self, infer_context};
+use prompt_runtime::{Diagnostic, Diagnostics};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+
+pub fn run(dir: &Path) -> Outcome {
+    let project = match open_project(dir) {
+        Ok(project) => project,
+        Err(problems) => {
+            crate::style::eprint_diagnostics(&problems);
+            let count = plural(problems.0.len(), "error");
+            crate::print_stdout(&format!(
+                "could not open `{}`: {count}\n",
+                crate::display_dir(dir)
+            ));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let mut errors = Diagnostics::default();
+    let mut warnings: Vec<Diagnostic> = Vec::new();
+    let names = project.prompt_names();
+    for name in &names {
+        match project.check_inferred(name) {
+            Ok(prompt) => {
+                for w in lint::warnings(&project, &prompt) {
+                    if !warnings.contains(&w) {
+                        warnings.push(w);
+                    }
+                }
+            }
+            Err(problems) => errors.extend(problems),
+        }
+    }
+    let mut templates = 0;
+    for (name, template) in project.templates.iter() {
+        templates += 1;
+        let schema = project.schema(Vec::new());
+        let context = infer_context(
+            &template.file,
+            &schema.identity,
+            &schema.literals,
+            &project.templates,
+        );
+        if let Err(problems) = check::check(
+            name,
+            template.file.clone(),
+            project.schema(context),
+            &project.templates,
+        ) {
+            errors.extend(problems);
+        }
+    }
+    print(&errors, &warnings);
+    let mut summary = format!(
+        "checked {} and {}: ",
+        plural(names.len(), "prompt"),
+        plural(templates, "template")
+    );
+    if errors.is_empty() {
+        summary.push_str("no errors");
+    } else {
+        summary.push_str(&plural(errors.0.len(), "error"));
+    }
+    if !warnings.is_empty() {
+        summary.push_str(&format!(", {}", plural(warnings.len(), "warning")));
+    }
+    summary.push('\n');
+    crate::print_stdout(&summary);
+    Ok(if errors.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    })
+}
+
+/// Errors, then warnings, to stderr, a blank line between any two.
+fn print(errors: &Diagnostics, warnings: &[Diagnostic]) {
+    let style = Style::stderr();
+    let texts = errors
+        .0
+        .iter()
+        .map(Diagnostic::to_string)
+        .chain(warnings.iter().map(warning_text));
+    let mut stderr = std::io::stderr().lock();
+    for (i, text) in texts.enumerate() {
+        let sep = if i > 0 { "\n" } else { "" };
+        let _ = writeln!(stderr, "{sep}{}", style.diagnostic(&text));
+    }
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}

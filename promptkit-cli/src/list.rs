@@ -1,0 +1,260 @@
+//! `promptkit list`: every prompt with its title, schedule and variables by source.
+
+use crate::style::Style;
+use crate::{Outcome, open_project};
+use clap::Args;
+use prompt_runtime::check::CheckedPrompt;
+use prompt_runtime::load::Project;
+use prompt_runtime::resolve::{VarKind, VarSource};
+use prompt_runtime::{Diagnostic, Diagnostics, Meta};
+use serde::Serialize;
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct ListArgs {
+    /// Print a JSON array, one object per prompt.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// One prompt as listed.
+#[derive(Serialize)]
+struct Listed {
+    name: String,
+    path: String,
+    ok: bool,
+    title: Option<String>,
+    schedule: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    variables: Option<Variables>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    metadata: Option<Meta>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<Broken>,
+}
+
+/// The names a prompt uses, by what provides them: the context variables (inferred) are
+/// what a caller passes; identity keys are the base keys, variants mapped back.
+#[derive(Serialize)]
+pub struct Variables {
+    pub context: Vec<ContextName>,
+    pub identity: Vec<String>,
+    pub template: Vec<String>,
+    pub literal: Vec<String>,
+}
+
+#[derive(Serialize)]
+pub struct ContextName {
+    pub name: String,
+    pub kind: &'static str,
+}
+
+/// Why a prompt is broken: its first problem, and how many there are.
+#[derive(Serialize)]
+struct Broken {
+    message: String,
+    location: Option<String>,
+    count: usize,
+}
+
+impl Variables {
+    pub fn of(prompt: &CheckedPrompt) -> Variables {
+        let named = |source: VarSource| -> Vec<String> {
+            prompt
+                .resolved
+                .variables
+                .iter()
+                .filter(|v| v.source == source)
+                .map(|v| v.name.clone())
+                .collect()
+        };
+        Variables {
+            context: prompt
+                .schema
+                .context
+                .iter()
+                .map(|v| ContextName {
+                    name: v.name.clone(),
+                    kind: kind_name(&v.kind),
+                })
+                .collect(),
+            identity: prompt.resolved.identity_keys(),
+            template: named(VarSource::Template),
+            literal: named(VarSource::Literal),
+        }
+    }
+
+    /// `(source, names)` for each source that provides something.
+    pub fn groups(&self) -> Vec<(&'static str, Vec<String>)> {
+        let context = self
+            .context
+            .iter()
+            .map(|c| match c.kind {
+                "text" => c.name.clone(),
+                kind => format!("{} ({kind})", c.name),
+            })
+            .collect();
+        [
+            ("context", context),
+            ("identity", self.identity.clone()),
+            ("template", self.template.clone()),
+            ("literal", self.literal.clone()),
+        ]
+        .into_iter()
+        .filter(|(_, names)| !names.is_empty())
+        .collect()
+    }
+}
+
+pub fn kind_name(kind: &VarKind) -> &'static str {
+    match kind {
+        VarKind::Text => "text",
+        VarKind::Optional => "optional",
+        VarKind::Flag => "flag",
+        VarKind::Choice(_) => "choice",
+    }
+}
+
+/// `path:line:col`, or the path alone for a problem with a whole file.
+pub fn location_text(d: &Diagnostic) -> Option<String> {
+    d.location().map(|l| {
+        if l.line == 0 {
+            l.path.clone()
+        } else {
+            format!("{}:{}:{}", l.path, l.line, l.col)
+        }
+    })
+}
+
+/// The metadata of a broken prompt, so that it is still listed with its title: the typed
+/// metadata when the frontmatter passes its checks, else whichever of `title`,
+/// `description` and `schedule` are readable strings.
+pub fn meta_of_broken(project: &Project, name: &str) -> Meta {
+    let Ok(file) = project.load_prompt(name) else {
+        return Meta::DEFAULT;
+    };
+    if let Ok(meta) = Meta::from_frontmatter(file.frontmatter.as_ref(), &file.source) {
+        return meta;
+    }
+    let text = |key: &str| {
+        let entry = file.frontmatter.as_ref()?.get(key)?;
+        serde_json::from_str::<String>(&entry.json)
+            .ok()
+            .map(Cow::Owned)
+    };
+    Meta {
+        title: text("title"),
+        description: text("description"),
+        schedule: text("schedule"),
+        ..Meta::DEFAULT
+    }
+}
+
+fn listed(project: &Project, name: &str) -> Listed {
+    let path = format!("{}/{name}.md", project.display);
+    match project.check_inferred(name) {
+        Ok(prompt) => Listed {
+            name: name.to_owned(),
+            path,
+            ok: true,
+            title: prompt.meta.title.as_deref().map(str::to_owned),
+            schedule: prompt.meta.schedule.as_deref().map(str::to_owned),
+            variables: Some(Variables::of(&prompt)),
+            metadata: Some(prompt.meta),
+            error: None,
+        },
+        Err(problems) => {
+            let meta = meta_of_broken(project, name);
+            Listed {
+                name: name.to_owned(),
+                path,
+                ok: false,
+                title: meta.title.as_deref().map(str::to_owned),
+                schedule: meta.schedule.as_deref().map(str::to_owned),
+                variables: None,
+                metadata: None,
+                error: Some(broken(&problems)),
+            }
+        }
+    }
+}
+
+fn broken(problems: &Diagnostics) -> Broken {
+    let first = problems.0.first();
+    Broken {
+        message: first.map_or_else(|| "broken".to_owned(), |d| d.message().to_owned()),
+        location: first.and_then(location_text),
+        count: problems.0.len(),
+    }
+}
+
+pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
+    let project = open_project(dir)?;
+    let all: Vec<Listed> = project
+        .prompt_names()
+        .iter()
+        .map(|name| listed(&project, name))
+        .collect();
+    let broken = all.iter().filter(|p| !p.ok).count();
+    let out = if args.json {
+        let mut json = serde_json::to_string_pretty(&all).unwrap_or_default();
+        json.push('\n');
+        json
+    } else {
+        text(&all, Style::stdout())
+    };
+    crate::print_stdout(&out);
+    if broken == 0 {
+        return Ok(ExitCode::SUCCESS);
+    }
+    let plural = if broken == 1 {
+        "prompt is"
+    } else {
+        "prompts are"
+    };
+    let d =
+        Diagnostic::new(format!("{broken} of {} {plural} broken", all.len())).with_help(format!(
+            "run `promptkit check --dir {}` to see every problem",
+            project.display
+        ));
+    Err(d.into())
+}
+
+fn text(all: &[Listed], style: Style) -> String {
+    let mut out = String::new();
+    for p in all {
+        out.push_str(&p.name);
+        if let Some(title) = &p.title {
+            let _ = write!(out, "  {title}");
+        }
+        if !p.ok {
+            let _ = write!(out, "  {}", style.alarm("BROKEN"));
+        }
+        out.push('\n');
+        let mut field = |label: &str, value: &str| {
+            let _ = writeln!(out, "  {label:<9} {value}");
+        };
+        if let Some(schedule) = &p.schedule {
+            field("schedule", schedule);
+        }
+        if let Some(variables) = &p.variables {
+            for (source, names) in variables.groups() {
+                field(source, &names.join(", "));
+            }
+        }
+        if let Some(error) = &p.error {
+            let more = match error.count {
+                1 => String::new(),
+                n => format!(" (and {} more)", n - 1),
+            };
+            field("error", &format!("{}{more}", error.message));
+            if let Some(location) = &error.location {
+                field("at", location);
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,129 @@
+//! `promptkit`: list, render, check, document and count the tokens of the prompts in a
+//! prompts folder, with the same language and the same diagnostics as the compile-time
+//! macro.
+//!
+//! Exit codes: 0 when all went well, 1 for problems in the prompts (diagnostics, missing
+//! values, unreadable files), 2 for usage errors (clap's own).
+
+mod check;
+mod docs;
+mod lint;
+mod list;
+mod render;
+mod style;
+mod tokens;
+mod values;
+
+use clap::{Parser, Subcommand};
+use prompt_runtime::Diagnostics;
+use prompt_runtime::load::Project;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// Work with the prompt files of a promptkit project.
+#[derive(Debug, Parser)]
+#[command(name = "promptkit", version, about)]
+#[command(
+    after_help = "Example:\n  promptkit check --dir prompts\n  promptkit render greeting --set day=Friday"
+)]
+struct Cli {
+    /// The prompts folder (with `promptkit.json` and `templates/`).
+    #[arg(long, global = true, default_value = "prompts", value_name = "DIR")]
+    dir: PathBuf,
+
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// List every prompt with its title, schedule and variables.
+    ///
+    /// A prompt that fails its checks is listed as broken, with its first problem; the exit
+    /// code is then 1.
+    #[command(
+        after_help = "Example:\n  promptkit list --dir prompts\n  promptkit list --json | jq '.[].name'"
+    )]
+    List(list::ListArgs),
+
+    /// Render a prompt and print its text.
+    ///
+    /// Prints the rendered text followed by one newline, unless the text already ends with
+    /// one; `--json` gives the exact text. Context values come from `--context` and
+    /// `--set` (which wins); the identity is the example identity of `promptkit.json`
+    /// unless `--identity` names another.
+    #[command(
+        after_help = "Example:\n  promptkit render greeting --set day=Friday --set note=\"bring an umbrella\"\n  promptkit render agents/helper --context ctx.json --identity journal.json --json"
+    )]
+    Render(render::RenderArgs),
+
+    /// Check every prompt and template; print every problem.
+    ///
+    /// Prints the same diagnostics as the compile-time macro, and warns about context
+    /// variables that look like a misspelt template, identity key or literal.
+    #[command(after_help = "Example:\n  promptkit check --dir prompts")]
+    Check,
+
+    /// Write a Markdown page per prompt and an index.
+    #[command(after_help = "Example:\n  promptkit docs --dir prompts --out target/prompt-docs")]
+    Docs(docs::DocsArgs),
+
+    /// Count the tokens of a rendered prompt with a real BPE encoding.
+    #[command(
+        after_help = "Example:\n  promptkit tokens greeting --set day=Friday --encoding cl100k_base"
+    )]
+    Tokens(tokens::TokensArgs),
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let outcome = match &cli.command {
+        Command::List(args) => list::run(&cli.dir, args),
+        Command::Render(args) => render::run(&cli.dir, args),
+        Command::Check => check::run(&cli.dir),
+        Command::Docs(args) => docs::run(&cli.dir, args),
+        Command::Tokens(args) => tokens::run(&cli.dir, args),
+    };
+    match outcome {
+        Ok(code) => code,
+        Err(problems) => {
+            style::eprint_diagnostics(&problems);
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What a command returns: its exit code, or the problems that stopped it (printed to
+/// stderr as diagnostics; exit code 1).
+type Outcome = Result<ExitCode, Diagnostics>;
+
+/// Opens the prompts folder once, shown in diagnostics as the user wrote it.
+fn open_project(dir: &std::path::Path) -> Result<Project, Diagnostics> {
+    Project::open(dir, &display_dir(dir))
+}
+
+/// How the folder appears in paths printed to the user: as given, without a trailing `/`.
+fn display_dir(dir: &std::path::Path) -> String {
+    let shown = dir.to_string_lossy().replace('\\', "/");
+    let trimmed = shown.trim_end_matches('/');
+    if trimmed.is_empty() {
+        shown
+    } else {
+        trimmed.to_owned()
+    }
+}
+
+/// `agents/helper.md` names the same prompt as `agents/helper`.
+fn prompt_name(name: &str) -> &str {
+    name.strip_suffix(".md").unwrap_or(name)
+}
+
+/// Writes a command's result to stdout. A closed pipe (`promptkit list | head`) is not an
+/// error worth a message, nor a panic.
+fn print_stdout(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush());
+}

@@ -1,0 +1,103 @@
+//! `promptkit tokens`: the token count of a rendered prompt with a real BPE encoding.
+//!
+//! The encodings ship inside the `tiktoken-rs` crate, so counting needs no network. Text is
+//! encoded as ordinary text: a `<|endoftext|>` written in a prompt counts as the characters
+//! it is made of, which is what a chat API does with user-supplied text.
+
+use crate::values::{self, RenderOptions};
+use crate::{Outcome, open_project};
+use clap::{Args, ValueEnum};
+use prompt_runtime::Diagnostic;
+use serde::Serialize;
+use std::path::Path;
+use std::process::ExitCode;
+
+#[derive(Debug, Args)]
+pub struct TokensArgs {
+    #[command(flatten)]
+    pub options: RenderOptions,
+
+    /// The BPE encoding: `o200k_base` (GPT-4o and later) or `cl100k_base` (GPT-4, GPT-3.5).
+    #[arg(long, value_enum, default_value_t = Encoding::O200kBase)]
+    pub encoding: Encoding,
+
+    /// Print `{"name", "encoding", "tokens", "bytes", "chars"}` as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Encoding {
+    #[value(name = "o200k_base")]
+    O200kBase,
+    #[value(name = "cl100k_base")]
+    Cl100kBase,
+}
+
+impl Encoding {
+    fn name(self) -> &'static str {
+        match self {
+            Encoding::O200kBase => "o200k_base",
+            Encoding::Cl100kBase => "cl100k_base",
+        }
+    }
+
+    /// The number of tokens in `text`.
+    pub fn count(self, text: &str) -> Result<usize, Diagnostic> {
+        let bpe = match self {
+            Encoding::O200kBase => tiktoken_rs::o200k_base(),
+            Encoding::Cl100kBase => tiktoken_rs::cl100k_base(),
+        }
+        .map_err(|e| Diagnostic::new(format!("cannot load the {} encoding: {e}", self.name())))?;
+        Ok(bpe.encode_ordinary(text).len())
+    }
+}
+
+#[derive(Serialize)]
+struct Count<'a> {
+    name: &'a str,
+    encoding: &'static str,
+    tokens: usize,
+    bytes: usize,
+    chars: usize,
+}
+
+pub fn run(dir: &Path, args: &TokensArgs) -> Outcome {
+    let project = open_project(dir)?;
+    let content = values::render(&project, &args.options)?;
+    let count = Count {
+        name: crate::prompt_name(&args.options.name),
+        encoding: args.encoding.name(),
+        tokens: args.encoding.count(&content.text)?,
+        bytes: content.text.len(),
+        chars: content.text.chars().count(),
+    };
+    let out = if args.json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&count).unwrap_or_default()
+        )
+    } else {
+        format!(
+            "{}: {} tokens ({}), {} bytes, {} chars\n",
+            count.name, count.tokens, count.encoding, count.bytes, count.chars
+        )
+    };
+    crate::print_stdout(&out);
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Encoding;
+
+    #[test]
+    fn known_counts() {
+        for encoding in [Encoding::O200kBase, Encoding::Cl100kBase] {
+            assert_eq!(encoding.count("hello world").ok(), Some(2));
+            assert_eq!(encoding.count("").ok(), Some(0));
+        }
+        // special tokens are ordinary text here
+        assert!(Encoding::O200kBase.count("<|endoftext|>").ok() > Some(1));
+    }
+}

@@ -1,0 +1,228 @@
+//! The values a prompt is rendered with, shared by `render` and `tokens`: a context file,
+//! `--set` pairs and an identity file.
+//!
+//! A value is given by name. A context variable of the prompt takes it; so does an identity
+//! key the prompt uses, which then overrides the identity's value. `--set` wins over the
+//! context file. A `--set` name the prompt does not use is an error (it is almost always a
+//! typo); a context file's extra names are ignored, since one file may serve many prompts.
+
+use crate::lint;
+use clap::Args;
+use prompt_runtime::check::CheckedPrompt;
+use prompt_runtime::load::Project;
+use prompt_runtime::render::PromptContent;
+use prompt_runtime::suggest::closest;
+use prompt_runtime::{Diagnostic, Diagnostics, Identity};
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// The prompt to render and the values to render it with.
+#[derive(Debug, Args)]
+pub struct RenderOptions {
+    /// The prompt's name: its path under the prompts folder without `.md` (`agents/helper`).
+    pub name: String,
+
+    /// A JSON object of context values: strings, numbers and booleans (as JSON writes them);
+    /// `null` leaves an optional value out.
+    #[arg(long, value_name = "FILE")]
+    pub context: Option<PathBuf>,
+
+    /// A JSON identity, bare or under an `"identity"` key (solstone's `journal.json`).
+    /// Default: the example identity in `promptkit.json`.
+    #[arg(long, value_name = "FILE")]
+    pub identity: Option<PathBuf>,
+
+    /// A value by name; wins over `--context`. Repeat for more values.
+    #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
+    pub set: Vec<(String, String)>,
+}
+
+/// Splits `name=value` at the first `=`.
+fn parse_set(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
+        _ => Err(format!("expected NAME=VALUE, found {text:?}")),
+    }
+}
+
+/// Checks the prompt and renders it with the values the options give.
+pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptContent, Diagnostics> {
+    let name = crate::prompt_name(&options.name);
+    let prompt = project.check_inferred(name)?;
+    let mut identity = match &options.identity {
+        Some(path) => load_identity(path)?,
+        None => project.config.identity.clone(),
+    };
+    let mut values = Values::new(&prompt);
+    if let Some(path) = &options.context {
+        for (key, value) in load_context(path)? {
+            values.give(&key, value);
+        }
+    }
+    let mut problems = Diagnostics::default();
+    for (key, value) in &options.set {
+        if !values.give(key, value.clone()) {
+            problems.push(values.unknown(key, value));
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    if !values.identity.is_empty() {
+        identity = with_overrides(&identity, values.identity);
+    }
+    prompt
+        .render(&values.context, &identity)
+        .map_err(|error| cannot_render(project, &prompt, &error).into())
+}
+
+/// Values sorted by what takes them.
+struct Values<'a> {
+    prompt: &'a CheckedPrompt,
+    identity_keys: Vec<String>,
+    context: HashMap<String, String>,
+    identity: Vec<(String, String)>,
+}
+
+impl<'a> Values<'a> {
+    fn new(prompt: &'a CheckedPrompt) -> Self {
+        Values {
+            prompt,
+            identity_keys: prompt.resolved.identity_keys(),
+            context: HashMap::new(),
+            identity: Vec::new(),
+        }
+    }
+
+    /// Gives a value by name; false when the prompt does not use the name.
+    fn give(&mut self, key: &str, value: String) -> bool {
+        if self.prompt.schema.context.iter().any(|v| v.name == key) {
+            self.context.insert(key.to_owned(), value);
+            true
+        } else if self.identity_keys.iter().any(|k| k == key) {
+            self.identity.push((key.to_owned(), value));
+            true
+        } else {
+            false
+        }
+    }
+
+    fn names(&self) -> impl Iterator<Item = &str> {
+        let context = self.prompt.schema.context.iter().map(|v| v.name.as_str());
+        context.chain(self.identity_keys.iter().map(String::as_str))
+    }
+
+    fn unknown(&self, key: &str, value: &str) -> Diagnostic {
+        let d = Diagnostic::new(format!(
+            "prompt `{}` uses no value named `{key}` (from `--set {key}={value}`)",
+            self.prompt.name
+        ));
+        match closest(key, self.names()) {
+            Some(s) => d.with_help(format!("did you mean `{s}`?")),
+            None => {
+                let names: Vec<String> = self.names().map(|n| format!("`{n}`")).collect();
+                if names.is_empty() {
+                    d.with_help("this prompt takes no values")
+                } else {
+                    d.with_help(format!("its values are {}", names.join(", ")))
+                }
+            }
+        }
+    }
+}
+
+/// The identity with some keys' values replaced; variants follow their keys.
+fn with_overrides(identity: &Identity, overrides: Vec<(String, String)>) -> Identity {
+    let base = identity
+        .keys()
+        .map(|k| (k.to_owned(), identity.get(k).unwrap_or_default().to_owned()));
+    Identity::from_pairs(base.chain(overrides))
+}
+
+/// The render error as one diagnostic listing every missing or unusable value.
+fn cannot_render(
+    project: &Project,
+    prompt: &CheckedPrompt,
+    error: &prompt_runtime::check::RenderError,
+) -> Diagnostic {
+    let text = error.to_string();
+    let reasons: Vec<&str> = text.lines().map(str::trim).collect();
+    let mut d = Diagnostic::new(format!(
+        "cannot render `{}`: {}",
+        prompt.name,
+        reasons.join("; ")
+    ));
+    if !error.missing_context.is_empty() {
+        d = d.with_help("give values with `--set NAME=VALUE` or `--context FILE.json`");
+    } else if !error.missing_identity.is_empty() {
+        d = d.with_help("add the keys to the identity file, or give them with `--set NAME=VALUE`");
+    }
+    for name in &error.missing_context {
+        if let Some(known) = lint::misspelt(project, name) {
+            d = d.with_note(format!(
+                "`${name}` is read as a context value; did you mean `${known}`?"
+            ));
+        }
+    }
+    d
+}
+
+fn read_text(path: &Path, what: &str) -> Result<String, Diagnostic> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Diagnostic::new(format!("cannot read {what} `{}`: {e}", path.display())))
+}
+
+fn load_identity(path: &Path) -> Result<Identity, Diagnostic> {
+    let text = read_text(path, "the identity")?;
+    Identity::from_json(&text)
+        .map_err(|e| Diagnostic::new(format!("cannot use identity `{}`: {e}", path.display())))
+}
+
+/// The context file's values, in the file's key order (sorted: serde_json's map).
+fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
+    let text = read_text(path, "the context")?;
+    let shown = path.display();
+    let root: Value = serde_json::from_str(&text)
+        .map_err(|e| Diagnostic::new(format!("malformed context JSON in `{shown}`: {e}")))?;
+    let Value::Object(object) = root else {
+        return Err(
+            Diagnostic::new(format!("`{shown}` must hold a JSON object"))
+                .with_help(r#"write the context as {"name": "value", ...}"#)
+                .into(),
+        );
+    };
+    let mut values = Vec::new();
+    let mut problems = Diagnostics::default();
+    for (key, value) in object {
+        match value {
+            Value::String(s) => values.push((key, s)),
+            Value::Number(n) => values.push((key, n.to_string())),
+            Value::Bool(b) => values.push((key, b.to_string())),
+            Value::Null => {}
+            Value::Array(_) | Value::Object(_) => problems.push(
+                Diagnostic::new(format!(
+                    "context value `{key}` in `{shown}` must be a string, a number, a boolean or null"
+                ))
+                .with_help("a placeholder takes one line of text; join lists before rendering"),
+            ),
+        }
+    }
+    problems.into_result(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_set;
+
+    #[test]
+    fn set_splits_at_the_first_equals() {
+        assert_eq!(
+            parse_set("note=a=b"),
+            Ok(("note".to_owned(), "a=b".to_owned()))
+        );
+        assert_eq!(parse_set("note="), Ok(("note".to_owned(), String::new())));
+        assert!(parse_set("note").is_err());
+        assert!(parse_set("=x").is_err());
+    }
+}

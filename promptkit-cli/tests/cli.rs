@@ -1,0 +1,697 @@
+//! The `promptkit` binary run on the fixture folders: stdout, stderr and exit codes of
+//! every command.
+//!
+//! `tests/fixtures/good` is a clean project (config, templates, frontmatter, an optional
+//! block, a subfolder prompt); `tests/fixtures/broken` has several errors across files;
+//! `tests/fixtures/values` holds context and identity files.
+
+use prompt_runtime::load::Project;
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+fn fixtures() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// Runs `promptkit` in the fixtures folder, so paths print as `good/greeting.md`.
+fn promptkit(args: &[&str]) -> Run {
+    promptkit_with(args, &[])
+}
+
+fn promptkit_with(args: &[&str], env: &[(&str, &str)]) -> Run {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_promptkit"));
+    command
+        .args(args)
+        .current_dir(fixtures())
+        .env_remove("NO_COLOR");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let output = command.output().expect("the promptkit binary runs");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
+        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+    }
+}
+
+fn json(text: &str) -> Value {
+    serde_json::from_str(text).unwrap_or_else(|e| panic!("not JSON ({e}):\n{text}"))
+}
+
+/// A fresh folder for written files, inside cargo's target directory.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+// ---------------------------------------------------------------------------------- list
+
+#[test]
+fn list_shows_titles_schedules_and_variables_by_source() {
+    let run = promptkit(&["list", "--dir", "good"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "");
+    assert_eq!(
+        run.stdout,
+        "\
+agents/helper  Helper Agent
+  context   task
+  identity  preferred
+greeting  Daily Greeting
+  schedule  daily
+  context   day, note (optional)
+  identity  name, preferred, pronouns_object, pronouns_subject
+  template  preamble, signoff
+  literal   HOME
+plain
+unicode
+"
+    );
+}
+
+#[test]
+fn dir_may_come_before_the_command() {
+    let run = promptkit(&["--dir", "good", "list"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("agents/helper  Helper Agent\n"));
+}
+
+#[test]
+fn list_json_has_one_object_per_prompt() {
+    let run = promptkit(&["list", "--dir", "good", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let all = json(&run.stdout);
+    let names: Vec<&str> = all
+        .as_array()
+        .expect("an array")
+        .iter()
+        .map(|p| p["name"].as_str().expect("a name"))
+        .collect();
+    assert_eq!(names, ["agents/helper", "greeting", "plain", "unicode"]);
+    let greeting = &all[1];
+    assert_eq!(greeting["path"], "good/greeting.md");
+    assert_eq!(greeting["ok"], true);
+    assert_eq!(greeting["title"], "Daily Greeting");
+    assert_eq!(greeting["schedule"], "daily");
+    assert_eq!(
+        greeting["variables"],
+        serde_json::json!({
+            "context": [{"name": "day", "kind": "text"}, {"name": "note", "kind": "optional"}],
+            "identity": ["name", "preferred", "pronouns_object", "pronouns_subject"],
+            "template": ["preamble", "signoff"],
+            "literal": ["HOME"]
+        })
+    );
+    assert_eq!(greeting["metadata"]["owner"], "journal-team");
+    assert!(greeting.get("error").is_none());
+    // metadata keys keep the order of `Meta::KEYS`, extras last
+    let start = run.stdout.find("\"name\": \"greeting\"").expect("greeting");
+    let block = &run.stdout[start..];
+    let block = &block[..block.find("\"name\": \"plain\"").expect("plain")];
+    let order: Vec<usize> = [
+        "\"title\"",
+        "\"description\"",
+        "\"color\"",
+        "\"priority\"",
+        "\"owner\"",
+    ]
+    .iter()
+    .map(|k| block.find(k).expect("key present"))
+    .collect();
+    assert!(order.windows(2).all(|w| w[0] < w[1]), "{}", run.stdout);
+    // a prompt without frontmatter: nulls, and the default color
+    assert_eq!(all[2]["title"], Value::Null);
+    assert_eq!(all[2]["metadata"], serde_json::json!({"color": "#6c757d"}));
+}
+
+#[test]
+fn list_marks_broken_prompts_and_exits_1() {
+    let run = promptkit(&["list", "--dir", "broken"]);
+    assert_eq!(run.code, 1);
+    for expected in [
+        "bad_color  Bad Color  BROKEN\n  error     frontmatter key `color` must be a hex color `#rrggbb`, found `\"teal\"`\n  at        broken/bad_color.md:3:12\n",
+        "bad_json  BROKEN\n  error     malformed frontmatter JSON: trailing comma\n  at        broken/bad_json.md:4:1\n",
+        "ok  Still Fine\n  identity  preferred\n  template  header\n",
+        "typo  BROKEN\n  error     unknown directive `endfi` (and 1 more)\n  at        broken/typo.md:6:4\n",
+        "unclosed  Unclosed  BROKEN\n",
+    ] {
+        assert!(
+            run.stdout.contains(expected),
+            "{expected}\nnot in\n{}",
+            run.stdout
+        );
+    }
+    assert!(
+        run.stderr.starts_with(
+            "error: 4 of 6 prompts are broken\n  = help: run `promptkit check --dir broken`"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn list_json_of_a_broken_prompt_has_its_first_error() {
+    let run = promptkit(&["list", "--dir", "broken", "--json"]);
+    assert_eq!(run.code, 1);
+    let all = json(&run.stdout);
+    let typo = all
+        .as_array()
+        .and_then(|a| a.iter().find(|p| p["name"] == "typo"))
+        .expect("typo listed");
+    assert_eq!(typo["ok"], false);
+    assert_eq!(
+        typo["error"],
+        serde_json::json!({
+            "message": "unknown directive `endfi`",
+            "location": "broken/typo.md:6:4",
+            "count": 2
+        })
+    );
+    assert!(typo.get("variables").is_none());
+}
+
+// -------------------------------------------------------------------------------- render
+
+const GREETING_SATURDAY: &str = "\
+You are the journal assistant of Sam Lee (pronouns: she).
+
+Say good morning to Sam. Today is Saturday.
+Mention this note: the gym opens at nine
+Files live under $HOME; the plan costs $5 a month.
+
+Thank her by name: Sam.
+";
+
+#[test]
+fn render_prints_the_text_and_one_newline() {
+    let run = promptkit(&["render", "greeting", "--dir", "good", "--set", "day=Friday"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "\
+You are the journal assistant of Alex Rivera (pronouns: they).
+
+Say good morning to Alex. Today is Friday.
+Files live under $HOME; the plan costs $5 a month.
+
+Thank them by name: Alex.
+"
+    );
+    let plain = promptkit(&["render", "plain", "--dir", "good"]);
+    assert_eq!(plain.stdout, "hello world\n");
+}
+
+#[test]
+fn render_takes_context_and_identity_files() {
+    let run = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--context",
+        "values/ctx.json",
+        "--identity",
+        "values/journal.json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, GREETING_SATURDAY);
+    // a number in the context file is written as JSON writes it
+    let helper = promptkit(&[
+        "render",
+        "agents/helper.md",
+        "--dir",
+        "good",
+        "--context",
+        "values/ctx.json",
+    ]);
+    assert_eq!(helper.stdout, "Help Alex with this task: 42\n");
+}
+
+#[test]
+fn set_wins_over_the_context_file_and_overrides_identity_keys() {
+    let run = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--context",
+        "values/ctx.json",
+        "--set",
+        "day=Sunday",
+        "--set",
+        "note=a=b",
+        "--set",
+        "preferred=sammy",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout
+            .contains("Say good morning to Sammy. Today is Sunday.\nMention this note: a=b\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with("Thank them by name: Sammy.\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn render_json_has_text_path_and_metadata_in_order() {
+    let run = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--context",
+        "values/ctx.json",
+        "--identity",
+        "values/journal.json",
+        "--json",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = json(&run.stdout);
+    // the exact text: no newline added inside the JSON
+    assert_eq!(out["text"], GREETING_SATURDAY.trim_end_matches('\n'));
+    assert_eq!(out["path"], "good/greeting.md");
+    assert_eq!(out["metadata"]["color"], "#00bcd4");
+    assert_eq!(out["metadata"]["priority"], 10);
+    assert!(
+        run.stdout.contains(
+            "\"metadata\": {\n    \"title\": \"Daily Greeting\",\n    \"description\": \"Greets the user at the start of a day.\",\n    \"color\": \"#00bcd4\",\n    \"schedule\": \"daily\",\n    \"priority\": 10,\n    \"owner\": \"journal-team\"\n  }"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn missing_values_are_all_listed_in_one_error() {
+    let run = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--identity",
+        "values/thin.json",
+    ]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: cannot render `greeting`: missing context values: `day`; missing identity keys: `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give values with `--set NAME=VALUE` or `--context FILE.json`\n"
+    );
+}
+
+#[test]
+fn unknown_set_names_are_errors_with_a_suggestion() {
+    let run = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--set",
+        "day=Friday",
+        "--set",
+        "nto=x",
+        "--set",
+        "weather=rain",
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains(
+            "error: prompt `greeting` uses no value named `nto` (from `--set nto=x`)\n  = help: did you mean `note`?\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    // every unknown name is reported, not only the first
+    assert!(
+        run.stderr.contains(
+            "error: prompt `greeting` uses no value named `weather` (from `--set weather=rain`)\n  = help: its values are `day`, `note`, `name`, `preferred`, `pronouns_object`, `pronouns_subject`\n"
+        ),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_misspelt_template_is_pointed_out_when_its_value_is_missing() {
+    let run = promptkit(&["render", "misspelt", "--dir", "broken"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("= note: `$headr` is read as a context value; did you mean `$header`?"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn render_errors_for_bad_input() {
+    let unknown = promptkit(&["render", "greting", "--dir", "good"]);
+    assert_eq!(unknown.code, 1);
+    assert_eq!(
+        unknown.stderr,
+        "error: prompt file `good/greting.md` not found\n  = help: did you mean `greeting`?\n"
+    );
+    let broken = promptkit(&["render", "typo", "--dir", "broken"]);
+    assert_eq!(broken.code, 1);
+    assert!(
+        broken.stderr.contains(" --> broken/typo.md:6:4\n"),
+        "{}",
+        broken.stderr
+    );
+    let escape = promptkit(&["render", "../good/plain", "--dir", "broken"]);
+    assert_eq!(escape.code, 1);
+    assert!(
+        escape.stderr.contains("must stay inside `broken/`"),
+        "{}",
+        escape.stderr
+    );
+    let no_dir = promptkit(&["render", "greeting", "--dir", "nowhere"]);
+    assert_eq!(no_dir.code, 1);
+    assert!(
+        no_dir
+            .stderr
+            .starts_with("error: the prompts folder `nowhere` does not exist")
+    );
+    let no_file = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--context",
+        "values/none.json",
+    ]);
+    assert_eq!(no_file.code, 1);
+    assert!(
+        no_file
+            .stderr
+            .starts_with("error: cannot read the context `values/none.json`")
+    );
+    let not_json = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--identity",
+        "good/plain.md",
+    ]);
+    assert_eq!(not_json.code, 1);
+    assert!(
+        not_json
+            .stderr
+            .starts_with("error: cannot use identity `good/plain.md`: malformed identity JSON"),
+        "{}",
+        not_json.stderr
+    );
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let bad_set = promptkit(&["render", "greeting", "--dir", "good", "--set", "day"]);
+    assert_eq!(bad_set.code, 2);
+    assert!(
+        bad_set.stderr.contains("expected NAME=VALUE"),
+        "{}",
+        bad_set.stderr
+    );
+    assert_eq!(promptkit(&["render"]).code, 2);
+    assert_eq!(promptkit(&["frobnicate"]).code, 2);
+    assert_eq!(
+        promptkit(&["tokens", "plain", "--encoding", "p50k_base"]).code,
+        2
+    );
+    assert_eq!(
+        promptkit(&["docs", "--dir", "good"]).code,
+        2,
+        "--out is required"
+    );
+}
+
+// --------------------------------------------------------------------------------- check
+
+#[test]
+fn check_of_a_clean_folder_exits_0() {
+    let run = promptkit(&["check", "--dir", "good"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "");
+    assert_eq!(run.stdout, "checked 4 prompts and 2 templates: no errors\n");
+}
+
+#[test]
+fn check_prints_every_diagnostic_as_the_language_formats_it() {
+    let run = promptkit(&["check", "--dir", "broken"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout,
+        "checked 6 prompts and 2 templates: 6 errors, 1 warning\n"
+    );
+    for at in [
+        " --> broken/bad_color.md:3:12\n",
+        " --> broken/bad_json.md:4:1\n",
+        " --> broken/typo.md:6:4\n",
+        " --> broken/typo.md:4:1\n",
+        " --> broken/unclosed.md:6:1\n",
+        // a template no prompt includes is checked too
+        " --> broken/templates/footer.md:1:14\n",
+        // the warning for a context name that looks like a misspelt template
+        " --> broken/misspelt.md:1:1\n",
+    ] {
+        assert!(run.stderr.contains(at), "{at} not in\n{}", run.stderr);
+    }
+    // exactly the text of the runtime's Diagnostic, which the macro prints too
+    let project = Project::open(&fixtures().join("broken"), "broken").expect("opens");
+    for name in ["bad_color", "bad_json", "typo", "unclosed"] {
+        let problems = project.check_inferred(name).expect_err("broken");
+        for d in problems.0 {
+            assert!(
+                run.stderr.contains(&format!("{d}\n")),
+                "{d}\nnot in\n{}",
+                run.stderr
+            );
+        }
+    }
+    assert!(run.stderr.contains(
+        "error: frontmatter key `color` must be a hex color `#rrggbb`, found `\"teal\"`\n --> broken/bad_color.md:3:12\n  |\n3 |   \"color\": \"teal\"\n  |            ^^^^^^\n  = help: write `#` and six hex digits, e.g. `\"color\": \"#00bcd4\"`\n"
+    ), "{}", run.stderr);
+    assert!(run.stderr.contains(
+        "warning: `$headr` is not a template, an identity key or a literal, so it is read as a context value\n --> broken/misspelt.md:1:1\n  |\n1 | $headr\n  | ^^^^^^\n  = help: did you mean `$header`?\n"
+    ), "{}", run.stderr);
+    // diagnostics are separated by one blank line
+    assert_eq!(
+        run.stderr.matches("\n\nerror: ").count(),
+        5,
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_broken_configuration_stops_the_check() {
+    let dir = scratch("bad-config");
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    std::fs::write(dir.join("promptkit.json"), "{\n  \"template\": \"t\"\n}\n").expect("write");
+    let shown = dir.to_string_lossy().into_owned();
+    let run = promptkit(&["check", "--dir", &shown]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("unknown key `template`"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.starts_with("could not open"), "{}", run.stdout);
+}
+
+#[test]
+fn output_has_no_escape_codes_off_a_terminal_or_with_no_color() {
+    for env in [&[][..], &[("NO_COLOR", "1")][..]] {
+        for args in [
+            &["check", "--dir", "broken"][..],
+            &["list", "--dir", "broken"][..],
+            &["render", "greeting", "--dir", "good"][..],
+        ] {
+            let run = promptkit_with(args, env);
+            assert!(!run.stderr.contains('\x1b'), "{args:?}: {}", run.stderr);
+            assert!(!run.stdout.contains('\x1b'), "{args:?}: {}", run.stdout);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------- docs
+
+#[test]
+fn docs_writes_an_index_and_a_page_per_prompt() {
+    let out = scratch("docs-good");
+    let shown = out.to_string_lossy().into_owned();
+    let run = promptkit(&["docs", "--dir", "good", "--out", &shown]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        format!("wrote 4 pages and index.md to {shown}\n")
+    );
+    let read = |page: &str| std::fs::read_to_string(out.join(page)).expect(page);
+
+    let index = read("index.md");
+    for line in [
+        "| [agents/helper](agents/helper.md) | Helper Agent |  |  |",
+        "| [greeting](greeting.md) | Daily Greeting | daily | Greets the user at the start of a day. |",
+        "| `preamble` | `good/templates/preamble.md` | [greeting](greeting.md) |",
+    ] {
+        assert!(index.contains(line), "{line}\nnot in\n{index}");
+    }
+
+    let greeting = read("greeting.md");
+    for part in [
+        "[← all prompts](index.md)\n\n# Daily Greeting\n\n`greeting` · `good/greeting.md`\n\nGreets the user at the start of a day.\n",
+        "| color | `#00bcd4` |\n| schedule | daily |\n| priority | 10 |\n| owner | `\"journal-team\"` |\n",
+        "A caller passes: `day`, `note` (optional).",
+        "| `$Preferred` | identity | `good/greeting.md:12:21`, `good/templates/signoff.md:1:33` |",
+        "| `$HOME` | literal | `good/greeting.md:16:18` |",
+        "- `preamble` (`good/templates/preamble.md`)\n- `signoff` (`good/templates/signoff.md`)\n",
+        "## Source\n\n```markdown\n{\n  \"title\": \"Daily Greeting\",",
+        "$signoff\n```\n",
+    ] {
+        assert!(greeting.contains(part), "{part}\nnot in\n{greeting}");
+    }
+
+    let helper = read("agents/helper.md");
+    assert!(
+        helper.starts_with("[← all prompts](../index.md)\n\n# Helper Agent\n"),
+        "{helper}"
+    );
+    assert!(helper.contains("| type | agent |"), "{helper}");
+}
+
+#[test]
+fn docs_of_broken_prompts_show_their_problems_and_exit_1() {
+    let out = scratch("docs-broken");
+    let shown = out.to_string_lossy().into_owned();
+    let run = promptkit(&["docs", "--dir", "broken", "--out", &shown]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.starts_with("error: 4 of 6 prompts are broken"),
+        "{}",
+        run.stderr
+    );
+    let page = std::fs::read_to_string(out.join("typo.md")).expect("page written");
+    assert!(
+        page.contains("**This prompt does not pass its checks** (first at `broken/typo.md:6:4`)"),
+        "{page}"
+    );
+    assert!(
+        page.contains("```text\nerror: unknown directive `endfi`\n"),
+        "{page}"
+    );
+    assert!(
+        page.contains("## Source\n\n```markdown\n$headr\n"),
+        "{page}"
+    );
+    let index = std::fs::read_to_string(out.join("index.md")).expect("index written");
+    assert!(
+        index.contains("| [bad_color](bad_color.md) | Bad Color **(broken)** |"),
+        "{index}"
+    );
+}
+
+// -------------------------------------------------------------------------------- tokens
+
+#[test]
+fn tokens_counts_with_both_encodings() {
+    for encoding in ["o200k_base", "cl100k_base"] {
+        let run = promptkit(&["tokens", "plain", "--dir", "good", "--encoding", encoding]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        assert_eq!(
+            run.stdout,
+            format!("plain: 2 tokens ({encoding}), 11 bytes, 11 chars\n")
+        );
+    }
+    let default = promptkit(&["tokens", "plain", "--dir", "good"]);
+    assert!(
+        default.stdout.contains("(o200k_base)"),
+        "{}",
+        default.stdout
+    );
+}
+
+#[test]
+fn tokens_of_non_ascii_text_differ_between_encodings() {
+    let count = |encoding: &str| {
+        let run = promptkit(&[
+            "tokens",
+            "unicode",
+            "--dir",
+            "good",
+            "--encoding",
+            encoding,
+            "--json",
+        ]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let out = json(&run.stdout);
+        assert_eq!(out["name"], "unicode");
+        assert_eq!(out["encoding"], encoding);
+        assert_eq!(out["bytes"], 72);
+        assert_eq!(out["chars"], 49);
+        out["tokens"].as_u64().expect("a count")
+    };
+    let (o200k, cl100k) = (count("o200k_base"), count("cl100k_base"));
+    assert!(o200k > 0 && cl100k > 0);
+    assert_ne!(o200k, cl100k);
+    assert!(
+        o200k < cl100k,
+        "the larger vocabulary needs fewer tokens here"
+    );
+}
+
+#[test]
+fn tokens_takes_the_render_options() {
+    let run = promptkit(&[
+        "tokens",
+        "greeting",
+        "--dir",
+        "good",
+        "--context",
+        "values/ctx.json",
+        "--set",
+        "day=Monday",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.starts_with("greeting: "), "{}", run.stdout);
+    let missing = promptkit(&["tokens", "greeting", "--dir", "good"]);
+    assert_eq!(missing.code, 1);
+    assert!(
+        missing.stderr.contains("missing context values: `day`"),
+        "{}",
+        missing.stderr
+    );
+}
+
+// ---------------------------------------------------------------------------------- help
+
+#[test]
+fn every_command_has_help_with_an_example() {
+    for command in ["list", "render", "check", "docs", "tokens"] {
+        let run = promptkit(&[command, "--help"]);
+        assert_eq!(run.code, 0, "{command}");
+        assert!(
+            run.stdout.contains("Example:\n  promptkit "),
+            "{command}: {}",
+            run.stdout
+        );
+    }
+    let top = promptkit(&["--help"]);
+    assert_eq!(top.code, 0);
+    assert!(top.stdout.contains("Example:"), "{}", top.stdout);
+}
