@@ -1,7 +1,7 @@
 //! The rustdoc page of a derived prompt: title, description, metadata, variables, source.
 
-use prompt_runtime::VarSource;
 use prompt_runtime::check::CheckedPrompt;
+use prompt_runtime::{Meta, VarSource};
 use quote::ToTokens;
 use std::fmt::Write;
 use syn::Type;
@@ -29,14 +29,22 @@ pub fn page(prompt: &CheckedPrompt, types: &[String]) -> String {
         let _ = writeln!(doc, "{description}\n");
     }
     let _ = writeln!(doc, "# Metadata\n\n| Key | Value |\n|---|---|");
-    if let Ok(serde_json::Value::Object(map)) = serde_json::to_value(meta) {
-        for (key, value) in map {
-            let _ = writeln!(
-                doc,
-                "| `{key}` | `{}` |",
-                value.to_string().replace('|', "\\|")
-            );
-        }
+    // The rows follow `Meta::KEYS` (title, description, color, …), then the extras in file
+    // order, as `Meta` serializes; `to_json`'s map alone would sort them by name.
+    let json = meta.to_json();
+    let keys = Meta::KEYS
+        .iter()
+        .copied()
+        .chain(meta.extra.iter().map(|(key, _)| key));
+    for key in keys {
+        let Some(value) = json.get(key) else {
+            continue;
+        };
+        let value = match value {
+            serde_json::Value::String(text) => text.clone(),
+            other => other.to_string(),
+        };
+        let _ = writeln!(doc, "| `{key}` | {} |", code(&value).replace('|', "\\|"));
     }
     let _ = writeln!(
         doc,
@@ -71,6 +79,17 @@ pub fn page(prompt: &CheckedPrompt, types: &[String]) -> String {
     let fence = "`".repeat(longest_backtick_run(source).max(2) + 1);
     let _ = write!(doc, "\n# Source\n\n{fence}text\n{source}\n{fence}\n");
     doc
+}
+
+/// `text` as a Markdown code span, whatever backticks it holds.
+fn code(text: &str) -> String {
+    let fence = "`".repeat(longest_backtick_run(text) + 1);
+    let pad = if text.starts_with('`') || text.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 fn longest_backtick_run(text: &str) -> usize {

@@ -1,0 +1,96 @@
+//! The derive puts a rustdoc page on the generated `render`: title, description, metadata,
+//! variables and source. A scratch crate is documented with the real `cargo doc`.
+
+mod common;
+
+use common::Scratch;
+
+const MAIN: &str = r#"//! A crate with one documented prompt.
+
+/// The morning greeting.
+#[derive(promptkit::Prompt)]
+#[prompt("greeting")]
+pub struct Greeting<'a> {
+    pub who: &'a str,
+}
+
+fn main() {}
+"#;
+
+const PROMPT: &str = r##"{
+  "title": "Morning greeting",
+  "description": "Greets the reader before the first segment of the day.",
+  "color": "#FF9800",
+  "schedule": "daily",
+  "owner": "growth team"
+}
+
+$intro
+Good morning $who, this is $name speaking.
+"##;
+
+#[test]
+fn rustdoc_shows_the_prompt() {
+    let krate = Scratch::new(
+        "promptkit_docs",
+        &[
+            ("src/main.rs", MAIN),
+            (
+                "prompts/promptkit.json",
+                "{\n  \"identity\": { \"name\": \"Example Name\" }\n}\n",
+            ),
+            ("prompts/greeting.md", PROMPT),
+            ("prompts/templates/intro.md", "A new day begins."),
+        ],
+    );
+    let docs = common::target_dir().join("doc").join(&krate.name);
+    // A page left by an earlier run must not pass for this one.
+    if docs.exists() {
+        std::fs::remove_dir_all(&docs).expect("remove the old documentation");
+    }
+    krate.cargo(&["doc", "--no-deps"]).ok();
+    let page = docs.join("struct.Greeting.html");
+    let html =
+        std::fs::read_to_string(&page).unwrap_or_else(|e| panic!("read {}: {e}", page.display()));
+    for expected in [
+        // Title and description.
+        "Morning greeting",
+        "Greets the reader before the first segment of the day.",
+        // Metadata; the color is normalized to lowercase.
+        "#ff9800",
+        "daily",
+        // Variables: name, source, field type, uses.
+        "<tr><td><code>$intro</code></td><td>template</td><td></td><td>prompts/greeting.md:9:1</td></tr>",
+        "<tr><td><code>$who</code></td><td>context</td><td><code>&amp;'a str</code></td><td>prompts/greeting.md:10:14</td></tr>",
+        "<tr><td><code>$name</code></td><td>identity</td><td></td><td>prompts/greeting.md:10:28</td></tr>",
+        // The source.
+        "Good morning $who, this is $name speaking.",
+        "&quot;schedule&quot;: &quot;daily&quot;",
+    ] {
+        assert!(
+            html.contains(expected),
+            "{} lacks {expected:?}",
+            page.display()
+        );
+    }
+
+    // The metadata table: typed keys in `Meta::KEYS` order, then extras; text unquoted.
+    let rows: Vec<usize> = [
+        "<tr><td><code>title</code></td><td><code>Morning greeting</code></td></tr>",
+        "<tr><td><code>description</code></td>",
+        "<tr><td><code>color</code></td><td><code>#ff9800</code></td></tr>",
+        "<tr><td><code>schedule</code></td><td><code>daily</code></td></tr>",
+        "<tr><td><code>owner</code></td><td><code>growth team</code></td></tr>",
+    ]
+    .iter()
+    .map(|row| {
+        html.find(row)
+            .unwrap_or_else(|| panic!("{} lacks the row {row:?}", page.display()))
+    })
+    .collect();
+    assert!(
+        rows.is_sorted(),
+        "metadata rows out of order in {}",
+        page.display()
+    );
+}

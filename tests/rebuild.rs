@@ -1,0 +1,91 @@
+//! Editing a prompt's files rebuilds the crate that uses it.
+//!
+//! The derive reads `prompts/` at compile time and emits `include_bytes!` of every file it
+//! read, so cargo must rebuild when the prompt, a template or `prompts/promptkit.json`
+//! changes. A scratch crate is built with the real cargo, edited, and built again.
+
+mod common;
+
+use common::Scratch;
+
+const MAIN: &str = r##"use promptkit::Identity;
+
+#[derive(promptkit::Prompt)]
+#[prompt("greeting")]
+struct Greeting<'a> {
+    who: &'a str,
+}
+
+fn main() {
+    let identity = Identity::from_json(r#"{"name": "Ada"}"#).unwrap();
+    print!("{}", Greeting { who: "world" }.render(&identity).text);
+}
+"##;
+
+const CONFIG: &str = r#"{
+  "identity": { "name": "Example Name" }
+}
+"#;
+
+const CONFIG_WITHOUT_NAME: &str = r#"{
+  "identity": {}
+}
+"#;
+
+#[test]
+fn edits_to_prompt_files_rebuild() {
+    let krate = Scratch::new(
+        "promptkit_rebuild",
+        &[
+            ("src/main.rs", MAIN),
+            ("prompts/promptkit.json", CONFIG),
+            ("prompts/greeting.md", "$intro\nHello $who."),
+            ("prompts/templates/intro.md", "Version one."),
+        ],
+    );
+    let run = || krate.cargo(&["run"]);
+
+    let first = run().ok();
+    assert_eq!(first.stdout, "Version one.\nHello world.");
+
+    // A template.
+    krate.write("prompts/templates/intro.md", "Version two.");
+    let second = run().ok();
+    assert_eq!(
+        second.stdout, "Version two.\nHello world.",
+        "editing a template did not rebuild"
+    );
+
+    // The prompt itself; it now uses the identity key `name` too.
+    krate.write("prompts/greeting.md", "$intro\nHello $who, from $name.");
+    let third = run().ok();
+    assert_eq!(
+        third.stdout, "Version two.\nHello world, from Ada.",
+        "editing the prompt did not rebuild"
+    );
+
+    // The configuration: without the identity key, `$name` is unknown and the build fails.
+    krate.write("prompts/promptkit.json", CONFIG_WITHOUT_NAME);
+    let fourth = run().failed();
+    assert!(
+        fourth.stderr.contains("unknown placeholder `$name`")
+            && fourth.stderr.contains("--> prompts/greeting.md:2:18"),
+        "editing prompts/promptkit.json did not rebuild, or the error is not the expected one:\n{fourth}"
+    );
+
+    // A typo in the prompt: `cargo check` points at the prompt file and suggests the fix.
+    krate.write("prompts/promptkit.json", CONFIG);
+    krate.write("prompts/greeting.md", "$intro\nHello $whoo.");
+    let check = krate.cargo(&["check"]).failed();
+    for expected in [
+        "error: unknown placeholder `$whoo`",
+        "--> prompts/greeting.md:2:7",
+        "Hello $whoo.",
+        "help: did you mean `$who`?",
+    ] {
+        assert!(
+            check.stderr.contains(expected),
+            "`cargo check` output lacks {expected:?}:\n{check}"
+        );
+    }
+}
