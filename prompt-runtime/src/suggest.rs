@@ -14,7 +14,7 @@ where
     let lower = name.to_ascii_lowercase();
     // A few edits away, relative to the name's length; a long shared prefix alone
     // (`segment_end`, `segment_preamble`) is not a typo.
-    let limit = name.chars().count().div_ceil(3);
+    let limit = (name.chars().count() / 3).max(1);
     candidates
         .into_iter()
         .filter(|c| *c != name)
@@ -26,7 +26,11 @@ where
             let exact = strsim::damerau_levenshtein(name, c);
             (distance, exact, strsim::jaro_winkler(&lower, &folded), c)
         })
-        .filter(|(distance, ..)| *distance <= limit)
+        // Or two edits on a short name that still reads alike (`nto` for `note`, but not
+        // `name` for `note`).
+        .filter(|(distance, _, similarity, _)| {
+            *distance <= limit || (*distance <= 2 && *similarity >= 0.8)
+        })
         .min_by(|a, b| {
             a.0.cmp(&b.0)
                 .then(a.1.cmp(&b.1))
@@ -56,5 +60,7 @@ mod tests {
         assert_eq!(closest("weather", known), None);
         assert_eq!(closest("segment", known), None);
         assert_eq!(closest("dya", ["day", "segment_end"]), Some("day"));
+        assert_eq!(closest("note", ["name"]), None);
+        assert_eq!(closest("nto", ["note", "name"]), Some("note"));
     }
 }
