@@ -6,7 +6,7 @@
 //! time, so both always agree on the names.
 
 use crate::case::{upper_first, variant_name};
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use crate::load::json::object_entries;
 use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -419,33 +419,6 @@ pub(crate) fn kind(json: &str) -> &'static str {
         Some(b't' | b'f') => "a boolean",
         Some(b'n') => "null",
         _ => "a number",
-    }
-}
-
-/// The entries of a JSON object in the file's order, values borrowed as raw JSON.
-pub(crate) fn object_entries(json: &str) -> Result<Vec<(String, &RawValue)>, serde_json::Error> {
-    serde_json::from_str::<Entries<'_>>(json).map(|e| e.0)
-}
-
-struct Entries<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct EntriesVisitor;
-        impl<'de> Visitor<'de> for EntriesVisitor {
-            type Value = Entries<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::new();
-                while let Some(entry) = map.next_entry::<String, &'de RawValue>()? {
-                    entries.push(entry);
-                }
-                Ok(Entries(entries))
-            }
-        }
-        deserializer.deserialize_map(EntriesVisitor)
     }
 }
 

@@ -11,6 +11,7 @@
 //! The `identity` is an example identity: its flattened keys and their uppercase-first
 //! variants are the identity schema, the names a prompt may take from the identity.
 
+use super::json::span_in as span;
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::identity::{self, Identity, IdentityError};
 use crate::parse::lexer::is_name;
@@ -142,7 +143,7 @@ impl Config {
             .into());
         }
         let entries =
-            identity::object_entries(root.get()).map_err(|e| json_diagnostic(source, &e))?;
+            super::json::object_entries(root.get()).map_err(|e| json_diagnostic(source, &e))?;
 
         let mut config = Config::default();
         let mut diagnostics = Diagnostics::default();
@@ -318,12 +319,6 @@ fn read_literals(
     } else {
         Err(errors)
     }
-}
-
-/// Byte span of a raw value borrowed from `text`.
-fn span(text: &str, raw: &RawValue) -> Range<usize> {
-    let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
-    start..start + raw.get().len()
 }
 
 /// The span of the quoted key before the value starting at `value_start`.

@@ -4,10 +4,8 @@
 //! nested object closed on a line of its own does not cut the frontmatter short. Each value
 //! keeps its raw JSON text and its span, so that a metadata error can point at the line.
 
+use super::json::{Entries, span_in};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
-use serde_json::value::RawValue;
-use std::fmt;
 use std::ops::Range;
 
 /// The parsed frontmatter, keys in the file's order.
@@ -34,28 +32,6 @@ impl Frontmatter {
     /// The entry for `key`, if present.
     pub fn get(&self, key: &str) -> Option<&FrontmatterEntry> {
         self.entries.iter().find(|e| e.key == key)
-    }
-}
-
-struct Entries<'a>(Vec<(String, &'a RawValue)>);
-
-impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct EntriesVisitor;
-        impl<'de> Visitor<'de> for EntriesVisitor {
-            type Value = Entries<'de>;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-                let mut entries = Vec::new();
-                while let Some((key, value)) = map.next_entry::<String, &'de RawValue>()? {
-                    entries.push((key, value));
-                }
-                Ok(Entries(entries))
-            }
-        }
-        deserializer.deserialize_map(EntriesVisitor)
     }
 }
 
@@ -87,14 +63,12 @@ pub(super) fn split(source: &SourceFile) -> Result<(Option<Frontmatter>, usize),
     }
     let mut diagnostics = Diagnostics::default();
     let mut seen = std::collections::HashSet::new();
-    let base = text.as_ptr() as usize;
     let entries = entries
         .0
         .into_iter()
         .filter_map(|(key, raw)| {
             let json = raw.get();
-            let start = json.as_ptr() as usize - base;
-            let span = start..start + json.len();
+            let span = span_in(text, raw);
             if !seen.insert(key.clone()) {
                 diagnostics.push(
                     Diagnostic::new(format!("frontmatter key `{key}` is given twice"))

@@ -6,6 +6,7 @@
 
 pub mod config;
 mod frontmatter;
+pub(crate) mod json;
 mod project;
 
 pub use frontmatter::{Frontmatter, FrontmatterEntry};
