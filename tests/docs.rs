@@ -59,10 +59,11 @@ fn rustdoc_shows_the_prompt() {
         // Metadata; the color is normalized to lowercase.
         "#ff9800",
         "daily",
-        // Variables: name, source, field type, uses.
-        "<tr><td><code>$intro</code></td><td>template</td><td></td><td>prompts/greeting.md:9:1</td></tr>",
-        "<tr><td><code>$who</code></td><td>context</td><td><code>&amp;'a str</code></td><td>prompts/greeting.md:10:14</td></tr>",
-        "<tr><td><code>$name</code></td><td>identity</td><td></td><td>prompts/greeting.md:10:28</td></tr>",
+        // What a caller passes; variables: name, source, field type, uses.
+        "A caller passes: <code>who</code>.",
+        "<tr><td><code>$intro</code></td><td>template</td><td></td><td><code>prompts/greeting.md:9:1</code></td></tr>",
+        "<tr><td><code>$who</code></td><td>context</td><td><code>&amp;'a str</code></td><td><code>prompts/greeting.md:10:14</code></td></tr>",
+        "<tr><td><code>$name</code></td><td>identity</td><td></td><td><code>prompts/greeting.md:10:28</code></td></tr>",
         // The source.
         "Good morning $who, this is $name speaking.",
         "&quot;schedule&quot;: &quot;daily&quot;",

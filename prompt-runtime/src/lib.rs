@@ -12,6 +12,7 @@ pub mod __private;
 mod case;
 pub mod check;
 pub mod diagnostic;
+pub mod doc;
 pub mod identity;
 pub mod load;
 pub mod meta;

@@ -227,7 +227,7 @@ impl Meta {
     }
 
     /// The present typed keys and their values, in the order of [`Meta::KEYS`].
-    fn typed_entries(&self) -> Vec<(&'static str, Value)> {
+    pub(crate) fn typed_entries(&self) -> Vec<(&'static str, Value)> {
         let text = |v: &Option<Cow<'static, str>>| v.as_deref().map(Value::from);
         [
             ("title", text(&self.title)),

@@ -9,6 +9,9 @@ use crate::list::{Variables, location_text, meta_of_broken};
 use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
+use prompt_runtime::doc::{
+    PageOptions, Section, code_span, fenced, markdown_page, section, table_cell, title_block,
+};
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarSource;
 use prompt_runtime::{Diagnostic, Diagnostics, Meta};
@@ -111,137 +114,64 @@ fn to_root(name: &str) -> String {
     "../".repeat(name.matches('/').count())
 }
 
-fn header(out: &mut String, name: &str, meta: &Meta, path: &str) {
-    let _ = writeln!(out, "[← all prompts]({}index.md)\n", to_root(name));
-    let _ = writeln!(out, "# {}\n", meta.title.as_deref().unwrap_or(name));
-    let _ = writeln!(out, "`{name}` · `{path}`\n");
-    if let Some(description) = &meta.description {
-        let _ = writeln!(out, "{description}\n");
-    }
+/// Sections are at level 2, under the page's `# Title`.
+const LEVEL: usize = 2;
+
+/// The link back to the index, above the title.
+fn back_link(name: &str) -> String {
+    format!("[← all prompts]({}index.md)\n\n", to_root(name))
 }
 
 fn page(project: &Project, prompt: &CheckedPrompt) -> String {
+    let options = PageOptions {
+        heading_level: LEVEL,
+        field_types: None,
+        sections: vec![Section {
+            heading: "Templates".to_owned(),
+            body: templates(project, prompt),
+        }],
+    };
+    back_link(&prompt.name) + &markdown_page(prompt, &options)
+}
+
+/// The templates a prompt includes, each with its file.
+fn templates(project: &Project, prompt: &CheckedPrompt) -> String {
+    let included = Variables::of(prompt).template;
+    if included.is_empty() {
+        return "The prompt includes no templates.\n".to_owned();
+    }
     let mut out = String::new();
-    let path = prompt.file.source.path();
-    header(&mut out, &prompt.name, &prompt.meta, path);
-
-    out.push_str("## Metadata\n\n| key | value |\n| --- | --- |\n");
-    for (key, value) in metadata_rows(&prompt.meta) {
-        let _ = writeln!(out, "| {key} | {} |", cell(&value));
+    for name in &included {
+        let file = project.templates.get(name).map_or_else(String::new, |t| {
+            format!(" ({})", code_span(t.file.source.path()))
+        });
+        let _ = writeln!(out, "- {}{file}", code_span(name));
     }
-
-    out.push_str("\n## Variables\n\n");
-    let variables = Variables::of(prompt);
-    if variables.context.is_empty() {
-        out.push_str("A caller passes no context values.\n\n");
-    } else {
-        let names: Vec<String> = variables
-            .context
-            .iter()
-            .map(|c| match c.kind {
-                "text" => format!("`{}`", c.name),
-                kind => format!("`{}` ({kind})", c.name),
-            })
-            .collect();
-        let _ = writeln!(out, "A caller passes: {}.\n", names.join(", "));
-    }
-    if prompt.resolved.variables.is_empty() {
-        out.push_str("The prompt uses no variables.\n");
-    } else {
-        out.push_str("| name | source | used at |\n| --- | --- | --- |\n");
-        for v in &prompt.resolved.variables {
-            let uses: Vec<String> = v
-                .uses
-                .iter()
-                .map(|u| format!("`{}:{}:{}`", u.path, u.line, u.col))
-                .collect();
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} |",
-                cell(&format!("`${}`", v.name)),
-                v.source.as_str(),
-                cell(&uses.join(", "))
-            );
-        }
-    }
-
-    out.push_str("\n## Templates\n\n");
-    if variables.template.is_empty() {
-        out.push_str("The prompt includes no templates.\n");
-    }
-    for name in &variables.template {
-        let file = project
-            .templates
-            .get(name)
-            .map_or_else(String::new, |t| format!(" (`{}`)", t.file.source.path()));
-        let _ = writeln!(out, "- `{name}`{file}");
-    }
-
-    source(&mut out, prompt.file.source.text());
     out
 }
 
 fn broken_page(project: &Project, name: &str, meta: &Meta, problems: &Diagnostics) -> String {
-    let mut out = String::new();
     let path = format!("{}/{name}.md", project.display);
-    header(&mut out, name, meta, &path);
     let at = problems
         .0
         .first()
         .and_then(location_text)
-        .map_or_else(String::new, |l| format!(" (first at `{l}`)"));
-    let _ = write!(
-        out,
-        "**This prompt does not pass its checks**{at}:\n\n{}",
-        fenced(&problems.to_string(), "text")
-    );
-    if let Ok(file) = project.load_prompt(name) {
-        source(&mut out, file.source.text());
-    }
-    out
-}
-
-fn source(out: &mut String, text: &str) {
-    let _ = write!(out, "\n## Source\n\n{}", fenced(text, "markdown"));
-}
-
-/// A fenced block whose fence is longer than any run of backticks in `text`.
-fn fenced(text: &str, language: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat((longest + 1).max(3));
-    let newline = if text.ends_with('\n') { "" } else { "\n" };
-    format!("{fence}{language}\n{text}{newline}{fence}\n")
-}
-
-/// The metadata as key and Markdown value, in the order of `Meta::KEYS`, extras last as
-/// their JSON.
-fn metadata_rows(meta: &Meta) -> Vec<(String, String)> {
-    let text = |v: &Option<std::borrow::Cow<'static, str>>| v.as_deref().map(str::to_owned);
-    let number = |v: Option<i64>| v.map(|n| n.to_string());
-    let count = |v: Option<u64>| v.map(|n| n.to_string());
-    let typed = [
-        ("title", text(&meta.title)),
-        ("description", text(&meta.description)),
-        ("color", Some(format!("`{}`", meta.color))),
-        ("schedule", text(&meta.schedule)),
-        ("priority", number(meta.priority)),
-        ("tier", number(meta.tier)),
-        ("type", text(&meta.kind)),
-        ("output", text(&meta.output)),
-        ("tools", text(&meta.tools)),
-        ("max_output_tokens", count(meta.max_output_tokens)),
-        ("thinking_budget", count(meta.thinking_budget)),
+        .map_or_else(String::new, |l| format!(" (first at {})", code_span(&l)));
+    let mut blocks = vec![
+        title_block(name, &path, meta, LEVEL),
+        format!(
+            "**This prompt does not pass its checks**{at}:\n\n{}",
+            fenced(&problems.to_string(), "text")
+        ),
     ];
-    let mut rows: Vec<(String, String)> = typed
-        .into_iter()
-        .filter_map(|(key, value)| Some((key.to_owned(), value?)))
-        .collect();
-    rows.extend(
-        meta.extra
-            .iter()
-            .map(|(key, json)| (key.to_owned(), format!("`{json}`"))),
-    );
-    rows
+    if let Ok(file) = project.load_prompt(name) {
+        blocks.push(section(
+            LEVEL,
+            "Source",
+            &fenced(file.source.text(), "markdown"),
+        ));
+    }
+    back_link(name) + &blocks.join("\n")
 }
 
 /// The relative link to a prompt's page; a space or a parenthesis would end a Markdown
@@ -259,11 +189,6 @@ fn link(name: &str) -> String {
     out + ".md"
 }
 
-/// Text safe inside a table cell.
-fn cell(text: &str) -> String {
-    text.replace('|', "\\|").replace('\n', "<br>")
-}
-
 fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<String>>) -> String {
     let mut out = String::from("# Prompts\n\n");
     let _ = writeln!(
@@ -274,7 +199,7 @@ fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<St
     );
     out.push_str("| prompt | title | schedule | description |\n| --- | --- | --- | --- |\n");
     for e in entries {
-        let mut title = cell(e.title.as_deref().unwrap_or(""));
+        let mut title = table_cell(e.title.as_deref().unwrap_or(""));
         if e.broken {
             title.push_str(if title.is_empty() {
                 "**broken**"
@@ -285,10 +210,10 @@ fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<St
         let _ = writeln!(
             out,
             "| [{}]({}) | {title} | {} | {} |",
-            cell(&e.name),
+            table_cell(&e.name),
             link(&e.name),
-            cell(e.schedule.as_deref().unwrap_or("")),
-            cell(e.description.as_deref().unwrap_or("")),
+            table_cell(e.schedule.as_deref().unwrap_or("")),
+            table_cell(e.description.as_deref().unwrap_or("")),
         );
     }
     if project.templates.names().next().is_some() {
@@ -299,7 +224,7 @@ fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<St
                 .map(|users| {
                     users
                         .iter()
-                        .map(|u| format!("[{}]({})", cell(u), link(u)))
+                        .map(|u| format!("[{}]({})", table_cell(u), link(u)))
                         .collect()
                 })
                 .unwrap_or_default();
@@ -316,20 +241,10 @@ fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<St
 
 #[cfg(test)]
 mod tests {
-    use super::{cell, fenced, link, to_root};
+    use super::{link, to_root};
 
     #[test]
-    fn fences_outgrow_the_backticks_inside() {
-        assert_eq!(fenced("a", "text"), "```text\na\n```\n");
-        assert_eq!(
-            fenced("```rust\nx\n```\n", "markdown"),
-            "````markdown\n```rust\nx\n```\n````\n"
-        );
-    }
-
-    #[test]
-    fn cells_and_links() {
-        assert_eq!(cell("a | b\nc"), "a \\| b<br>c");
+    fn roots_and_links() {
         assert_eq!(to_root("greeting"), "");
         assert_eq!(to_root("agents/deep/helper"), "../../");
         assert_eq!(link("my notes (old)"), "my%20notes%20%28old%29.md");

@@ -5,7 +5,7 @@ use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::load::Project;
-use prompt_runtime::resolve::{VarKind, VarSource};
+use prompt_runtime::resolve::VarSource;
 use prompt_runtime::{Diagnostic, Diagnostics, Meta};
 use serde::Serialize;
 use std::borrow::Cow;
@@ -78,7 +78,7 @@ impl Variables {
                 .iter()
                 .map(|v| ContextName {
                     name: v.name.clone(),
-                    kind: kind_name(&v.kind),
+                    kind: v.kind.as_str(),
                 })
                 .collect(),
             identity: prompt.resolved.identity_keys(),
@@ -106,15 +106,6 @@ impl Variables {
         .into_iter()
         .filter(|(_, names)| !names.is_empty())
         .collect()
-    }
-}
-
-pub fn kind_name(kind: &VarKind) -> &'static str {
-    match kind {
-        VarKind::Text => "text",
-        VarKind::Optional => "optional",
-        VarKind::Flag => "flag",
-        VarKind::Choice(_) => "choice",
     }
 }
 

@@ -556,7 +556,8 @@ fn docs_writes_an_index_and_a_page_per_prompt() {
     let greeting = read("greeting.md");
     for part in [
         "[← all prompts](index.md)\n\n# Daily Greeting\n\n`greeting` · `good/greeting.md`\n\nGreets the user at the start of a day.\n",
-        "| color | `#00bcd4` |\n| schedule | daily |\n| priority | 10 |\n| owner | `\"journal-team\"` |\n",
+        // Keys and values are code spans, so no value is read as Markdown; text extras unquoted.
+        "| `color` | `#00bcd4` |\n| `schedule` | `daily` |\n| `priority` | `10` |\n| `owner` | `journal-team` |\n",
         "A caller passes: `day`, `note` (optional).",
         "| `$Preferred` | identity | `good/greeting.md:12:21`, `good/templates/signoff.md:1:33` |",
         "| `$HOME` | literal | `good/greeting.md:16:18` |",
@@ -572,7 +573,7 @@ fn docs_writes_an_index_and_a_page_per_prompt() {
         helper.starts_with("[← all prompts](../index.md)\n\n# Helper Agent\n"),
         "{helper}"
     );
-    assert!(helper.contains("| type | agent |"), "{helper}");
+    assert!(helper.contains("| `type` | `agent` |"), "{helper}");
 }
 
 #[test]

@@ -60,6 +60,25 @@ pub enum VarKind {
     Choice(Vec<String>),
 }
 
+impl VarKind {
+    /// `text`, `optional`, `flag` or `choice`.
+    ///
+    /// ```
+    /// use prompt_runtime::resolve::VarKind;
+    ///
+    /// assert_eq!(VarKind::Optional.as_str(), "optional");
+    /// assert_eq!(VarKind::Choice(vec!["a".into()]).as_str(), "choice");
+    /// ```
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            VarKind::Text => "text",
+            VarKind::Optional => "optional",
+            VarKind::Flag => "flag",
+            VarKind::Choice(_) => "choice",
+        }
+    }
+}
+
 /// A template: a prompt file under `templates/`, named by its stem.
 #[derive(Clone, Debug)]
 pub struct Template {
