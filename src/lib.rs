@@ -39,7 +39,9 @@
 //! variable of the same name (`#[prompt(rename = "day_YYYYMMDD")]` for other names). A
 //! field may be any `Display` type; string-like values (`&str`, `String`, `Cow<str>`) are
 //! copied without formatting. `bool` and `Option<T>` fields drive `{% if field %}`; an
-//! `Option<T>` may only be used inside such a block. Every field must be used.
+//! `Option<T>` may only be used inside such a block. `#[prompt(one_of("lean", "detailed"))]`
+//! makes a field a choice: `{% if level == "lean" %}` is then checked against its values
+//! (a value outside them at run time matches no branch). Every field must be used.
 //!
 //! The derive implements [`Prompt`] (name, path, typed [`Meta`] as a constant, variables,
 //! source, identity keys) and an inherent `render(&self, &Identity) -> PromptContent`

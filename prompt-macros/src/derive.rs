@@ -166,14 +166,21 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             ));
         }
     };
-    let mut out = Vec::new();
+    let mut out: Vec<Field> = Vec::new();
+    let mut errors: Option<syn::Error> = None;
+    let mut fail = |e: syn::Error| match &mut errors {
+        Some(all) => all.combine(e),
+        None => errors = Some(e),
+    };
     for field in named {
         let Some(ident) = field.ident.clone() else {
             continue;
         };
         let mut name = ident.to_string().trim_start_matches("r#").to_owned();
+        let mut name_span = ident.span();
+        let mut choices: Option<Vec<String>> = None;
         for attr in field.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
-            attr.parse_nested_meta(|meta| {
+            let parsed = attr.parse_nested_meta(|meta| {
                 if meta.path.is_ident("rename") {
                     let lit: LitStr = meta.value()?.parse()?;
                     if !prompt_runtime::parse::lexer::is_name(&lit.value()) {
@@ -183,13 +190,39 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
                         ));
                     }
                     name = lit.value();
+                    name_span = lit.span();
+                    Ok(())
+                } else if meta.path.is_ident("one_of") {
+                    let content;
+                    syn::parenthesized!(content in meta.input);
+                    let list = content.parse_terminated(|p| p.parse::<LitStr>(), syn::Token![,])?;
+                    let values: Vec<String> = list.iter().map(LitStr::value).collect();
+                    if values.is_empty() {
+                        return Err(meta.error("`one_of` needs at least one value: `#[prompt(one_of(\"lean\", \"detailed\"))]`"));
+                    }
+                    choices = Some(values);
                     Ok(())
                 } else {
-                    Err(meta.error("unknown attribute: the field attribute is `#[prompt(rename = \"name\")]`"))
+                    Err(meta.error(
+                        "unknown attribute: a field takes `#[prompt(rename = \"name\")]` or `#[prompt(one_of(\"a\", \"b\"))]`",
+                    ))
                 }
-            })?;
+            });
+            if let Err(e) = parsed {
+                fail(e);
+            }
         }
-        let kind = kind_of(&field.ty);
+        if out.iter().any(|f| f.name == name) {
+            fail(syn::Error::new(
+                name_span,
+                format!("two fields are the context variable `{name}`"),
+            ));
+            continue;
+        }
+        let kind = match choices {
+            Some(values) => VarKind::Choice(values),
+            None => kind_of(&field.ty),
+        };
         out.push(Field {
             span: ident.span(),
             ident,
@@ -198,7 +231,10 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             kind,
         });
     }
-    Ok(out)
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
 }
 
 /// `bool` is a flag, `Option<T>` optional, anything else text (through `Display`).

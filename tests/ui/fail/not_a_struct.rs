@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt("day")]
+enum Day {
+    Monday,
+}
+
+fn main() {}

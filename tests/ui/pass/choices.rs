@@ -1,0 +1,17 @@
+use promptkit::Identity;
+
+#[derive(promptkit::Prompt)]
+#[prompt("guidance")]
+struct Guidance<'a> {
+    topic: &'a str,
+    #[prompt(one_of("lean", "detailed"))]
+    level: &'a str,
+}
+
+fn main() {
+    let identity = Identity::default();
+    let detailed = Guidance { topic: "tides", level: "detailed" }.render(&identity);
+    assert_eq!(detailed.text, "Answer the question about tides.\nExplain each step and cite sources.\n");
+    let lean = Guidance { topic: "tides", level: "lean" }.render(&identity);
+    assert_eq!(lean.text, "Answer the question about tides.\nBe brief.\n");
+}
