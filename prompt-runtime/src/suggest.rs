@@ -14,7 +14,7 @@ where
     let lower = name.to_ascii_lowercase();
     // A few edits away, relative to the name's length; a long shared prefix alone
     // (`segment_end`, `segment_preamble`) is not a typo.
-    let limit = (name.chars().count() + 2) / 3;
+    let limit = name.chars().count().div_ceil(3);
     candidates
         .into_iter()
         .filter(|c| *c != name)
