@@ -1,0 +1,365 @@
+//! How fast is `#[derive(Prompt)]`'s `render` next to the fastest code one would write by
+//! hand for the same prompt?
+//!
+//! The prompt is `prompts/weekly_review.md`: about 3 KB of text, 15 substitutions (7
+//! context fields, identity keys including an uppercase-first variant, and the
+//! `daily_preamble` template, itself with 7 substitutions). Four ways to render it:
+//!
+//! - `derive`: the generated `WeeklyReview::render`;
+//! - `hand_written`: the text pieces written out below, the exact length summed, one
+//!   allocation, `push_str`s;
+//! - `format`: `format!` over the same pieces, for reference;
+//! - `runtime`: the prompt loaded and checked at run time (once, outside the timing),
+//!   rendered from a `HashMap` of values.
+//!
+//! All four are checked to produce the same bytes before anything is timed.
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use prompt_runtime::load::Project;
+use prompt_runtime::resolve::{ContextVar, VarKind};
+use promptkit::Identity;
+use std::collections::HashMap;
+use std::hint::black_box;
+use std::path::Path;
+
+#[derive(promptkit::Prompt)]
+#[prompt("weekly_review")]
+struct WeeklyReview<'a> {
+    day: &'a str,
+    week_start: &'a str,
+    week_end: &'a str,
+    highlights: &'a str,
+    open_loops: &'a str,
+    mood_trend: &'a str,
+    focus_hours: &'a str,
+}
+
+const CONTEXT: WeeklyReview<'static> = WeeklyReview {
+    day: "Sunday 12 April 2026",
+    week_start: "Monday 6 April",
+    week_end: "Sunday 12 April",
+    highlights: "- Shipped the new onboarding flow to the first twenty beta users on Tuesday; \
+                 three wrote back the same day.\n\
+                 - Ran 21 km on Saturday, the longest run since January.\n\
+                 - Finished chapter 6 of the Korean textbook and held a ten-minute \
+                 conversation with Min-ji without switching to English.\n\
+                 - Wednesday's design critique settled the colour system after three weeks \
+                 of going back and forth.",
+    open_loops: "- Reply to the investor update questions from Priya (open since 30 March).\n\
+                 - Decide whether to take the conference talk in May.\n\
+                 - Book the dentist.\n\
+                 - Write up the usability findings for the sensor dashboard.\n\
+                 - Ask Sam about the shared calendar for the summer.",
+    mood_trend: "good Monday and Tuesday, a dip on Thursday after the long planning meeting, \
+                 calm and content over the weekend",
+    focus_hours: "about 14 (Mon 3, Tue 4, Wed 2.5, Thu 1, Fri 3.5)",
+};
+
+/// The prompt's text between substitutions, written out by hand from
+/// `prompts/templates/daily_preamble.md` and `prompts/weekly_review.md` (frontmatter left
+/// out, bodies stripped). `hand_written` puts a value after each piece but the last.
+const PIECES: [&str; 22] = [
+    // daily_preamble
+    "You are reviewing one full day in the journal of ",
+    ", recorded on ",
+    ".\n\nThe journal is a personal record that ",
+    " keeps for ",
+    ": screen activity, meeting transcripts, quick voice memos and typed notes, captured \
+     throughout the day. All times are local to ",
+    ".\n\nWhile you read:\n\n- Write for ",
+    ", in plain second person (\"you met with...\"), not about a stranger.\n- ",
+    " own words outrank your inferences; when the two disagree, trust the note.\n\
+     - Keep to what the material shows. Say so when something is unclear instead of \
+     guessing.\n\n\
+     # Weekly Review\n\n\
+     Today is ",
+    // weekly_review
+    ", the end of the week that ran from ",
+    " to ",
+    ". Instead of a single day, you are looking back over all seven daily pages, together \
+     with a few figures the journal has gathered for the week. Your job is to help ",
+    " see the week as a whole: what moved forward, what stalled, and what deserves \
+     attention next.\n\n\
+     ## Material for this week\n\n\
+     **Highlights the journal picked out:**\n\n",
+    "\n\n**Open loops (commitments and questions not yet closed):**\n\n",
+    "\n\n**Mood over the week:** ",
+    "\n\n**Hours of focused work:** ",
+    "\n\n## How to write the review\n\n\
+     Write in a warm, direct voice, as a thoughtful friend who has read the whole week and \
+     has no reason to flatter. Address ",
+    " by name once, near the start, and then simply say \"you\".\n\n\
+     1. **The week in one paragraph.** Describe the overall shape of the week in four or \
+     five sentences. Mention the days that stood out and why. Avoid a day-by-day list; the \
+     daily pages already exist.\n\
+     2. **What went well.** Pick two or three of the highlights and explain why they \
+     mattered, connecting them to ",
+    " larger goals where the journal makes those goals clear.\n\
+     3. **What is still open.** Go through the open loops. Group related ones, flag \
+     anything that has been open for more than a week, and for each group suggest one \
+     concrete next step small enough to do in under thirty minutes.\n\
+     4. **Energy and focus.** Relate the mood trend to the focus hours. Look for patterns: \
+     did the better days follow mornings of deep work, or evenings off? Did the harder days \
+     cluster around meetings or travel? Offer at most two observations, each backed by \
+     something specific from the week.\n\
+     5. **One thing for next week.** End with a single suggestion, phrased as something ",
+    " could try, not an order. It should follow naturally from the rest of the review.\n\n\
+     ## Ground rules\n\n\
+     - Use only what the daily pages and the figures above show. Do not invent events, \
+     people or feelings.\n\
+     - Treat the mood trend as ",
+    "'s own report of how the week felt, not as a diagnosis. Never comment on mental \
+     health beyond what ",
+    " wrote.\n\
+     - Numbers should be rounded and human: \"about twelve hours\", not \"11.83 h\".\n\
+     - If the week was light on material (a holiday, a sick week), say so kindly and keep \
+     the review short.\n\
+     - Leave out anything marked private in the daily pages.\n\
+     - When two sources disagree, prefer the daily page written closest to the event, and \
+     mention the disagreement only if it changes the picture.\n\n\
+     ## Format\n\n\
+     Use Markdown with the five numbered sections as level-two headings, in the order \
+     above. Keep the whole review between 350 and 550 words. Do not add a title, a sign-off \
+     or a summary of these instructions; the journal places the review on the page for ",
+    " under its own heading.",
+];
+
+const PIECES_LEN: usize = {
+    let mut total = 0;
+    let mut i = 0;
+    while i < PIECES.len() {
+        total += PIECES[i].len();
+        i += 1;
+    }
+    total
+};
+
+/// The identity values the prompt uses, looked up once per render.
+struct Names<'a> {
+    preferred: &'a str,
+    preferred_upper: &'a str,
+    reflexive: &'a str,
+    possessive: &'a str,
+    possessive_upper: &'a str,
+    timezone: &'a str,
+}
+
+impl<'a> Names<'a> {
+    fn get(identity: &'a Identity) -> Self {
+        let get = |key| identity.get(key).unwrap_or("");
+        Names {
+            preferred: get("preferred"),
+            preferred_upper: get("Preferred"),
+            reflexive: get("pronouns_reflexive"),
+            possessive: get("pronouns_possessive"),
+            possessive_upper: get("Pronouns_possessive"),
+            timezone: get("timezone"),
+        }
+    }
+}
+
+/// One `push_str` per argument, written out (no loop over an array of pieces).
+macro_rules! push_all {
+    ($out:ident, $($piece:expr),* $(,)?) => {
+        $($out.push_str($piece);)*
+    };
+}
+
+/// The fastest reasonable hand-written renderer: exact length, one allocation, copies.
+fn hand_written(c: &WeeklyReview<'_>, identity: &Identity) -> String {
+    let n = Names::get(identity);
+    let [
+        p0,
+        p1,
+        p2,
+        p3,
+        p4,
+        p5,
+        p6,
+        p7,
+        p8,
+        p9,
+        p10,
+        p11,
+        p12,
+        p13,
+        p14,
+        p15,
+        p16,
+        p17,
+        p18,
+        p19,
+        p20,
+        p21,
+    ] = PIECES;
+    let len = PIECES_LEN
+        + 7 * n.preferred.len()
+        + n.preferred_upper.len()
+        + n.reflexive.len()
+        + n.possessive.len()
+        + n.possessive_upper.len()
+        + n.timezone.len()
+        + 2 * c.day.len()
+        + c.week_start.len()
+        + 2 * c.week_end.len()
+        + c.highlights.len()
+        + c.open_loops.len()
+        + c.mood_trend.len()
+        + c.focus_hours.len();
+    let mut out = String::with_capacity(len);
+    push_all!(
+        out,
+        p0,
+        n.preferred,
+        p1,
+        c.day,
+        p2,
+        n.preferred,
+        p3,
+        n.reflexive,
+        p4,
+        n.timezone,
+        p5,
+        n.preferred,
+        p6,
+        n.possessive_upper,
+        p7,
+        c.day,
+        p8,
+        c.week_start,
+        p9,
+        c.week_end,
+        p10,
+        n.preferred,
+        p11,
+        c.highlights,
+        p12,
+        c.open_loops,
+        p13,
+        c.mood_trend,
+        p14,
+        c.focus_hours,
+        p15,
+        n.preferred,
+        p16,
+        n.possessive,
+        p17,
+        n.preferred,
+        p18,
+        n.preferred_upper,
+        p19,
+        n.preferred,
+        p20,
+        c.week_end,
+        p21,
+    );
+    out
+}
+
+/// `format!` over the same pieces and values.
+fn with_format(c: &WeeklyReview<'_>, identity: &Identity) -> String {
+    let n = Names::get(identity);
+    let [
+        p0,
+        p1,
+        p2,
+        p3,
+        p4,
+        p5,
+        p6,
+        p7,
+        p8,
+        p9,
+        p10,
+        p11,
+        p12,
+        p13,
+        p14,
+        p15,
+        p16,
+        p17,
+        p18,
+        p19,
+        p20,
+        p21,
+    ] = PIECES;
+    let (preferred, preferred_upper) = (n.preferred, n.preferred_upper);
+    let (reflexive, possessive, possessive_upper, timezone) =
+        (n.reflexive, n.possessive, n.possessive_upper, n.timezone);
+    let WeeklyReview {
+        day,
+        week_start,
+        week_end,
+        highlights,
+        open_loops,
+        mood_trend,
+        focus_hours,
+    } = c;
+    format!(
+        "{p0}{preferred}{p1}{day}{p2}{preferred}{p3}{reflexive}{p4}{timezone}{p5}{preferred}\
+         {p6}{possessive_upper}{p7}{day}{p8}{week_start}{p9}{week_end}{p10}{preferred}\
+         {p11}{highlights}{p12}{open_loops}{p13}{mood_trend}{p14}{focus_hours}{p15}{preferred}\
+         {p16}{possessive}{p17}{preferred}{p18}{preferred_upper}{p19}{preferred}{p20}{week_end}\
+         {p21}"
+    )
+}
+
+fn render(criterion: &mut Criterion) {
+    let identity = Identity::from_json(include_str!("../prompts/promptkit.json"))
+        .expect("prompts/promptkit.json is a valid identity");
+    let context = CONTEXT;
+
+    // The run-time path: open and check once, render many times.
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+    let project = Project::open(&dir, "prompts").expect("the prompts folder opens");
+    let names = [
+        ("day", context.day),
+        ("week_start", context.week_start),
+        ("week_end", context.week_end),
+        ("highlights", context.highlights),
+        ("open_loops", context.open_loops),
+        ("mood_trend", context.mood_trend),
+        ("focus_hours", context.focus_hours),
+    ];
+    let vars = names
+        .iter()
+        .map(|(name, _)| ContextVar::new(*name, VarKind::Text))
+        .collect();
+    let checked = project
+        .check("weekly_review", vars)
+        .expect("weekly_review checks");
+    let values: HashMap<String, String> = names
+        .iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect();
+
+    // Same bytes from all four, or the comparison means nothing.
+    let derived = context.render(&identity).text;
+    assert_eq!(derived, hand_written(&context, &identity), "hand-written");
+    assert_eq!(derived, with_format(&context, &identity), "format!");
+    let runtime = checked.render(&values, &identity).expect("renders").text;
+    assert_eq!(derived, runtime, "runtime");
+    assert_eq!(
+        derived.len(),
+        derived.capacity(),
+        "derive allocates exactly"
+    );
+
+    let mut group = criterion.benchmark_group("weekly_review (3 KB, 15 substitutions)");
+    group.bench_function("derive", |b| {
+        b.iter(|| black_box(&context).render(black_box(&identity)))
+    });
+    group.bench_function("hand_written", |b| {
+        b.iter(|| hand_written(black_box(&context), black_box(&identity)))
+    });
+    group.bench_function("format", |b| {
+        b.iter(|| with_format(black_box(&context), black_box(&identity)))
+    });
+    group.bench_function("runtime", |b| {
+        b.iter(|| checked.render(black_box(&values), black_box(&identity)))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, render);
+criterion_main!(benches);
