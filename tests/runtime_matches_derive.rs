@@ -150,6 +150,6 @@ fn weekly_review_with_a_display_value() {
         ("focus_hours", "21.5"),
     ];
     assert_eq!(compiled, runtime("weekly_review", &values, &id));
-    assert_eq!(compiled.metadata, WeeklyReview::META);
+    assert_eq!(*compiled.metadata, WeeklyReview::META);
     assert!(promptkit::check_identity(&id, &[WeeklyReview::IDENTITY_KEYS]).is_ok());
 }

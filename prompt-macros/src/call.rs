@@ -154,18 +154,18 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
             Access {
                 expr: quote!(#id),
                 kind: prompt.schema.context[i].kind.clone(),
+                plain_text: false,
             }
         })
         .collect();
     let meta = emit::meta(&prompt.meta);
-    let body = emit::render_body(&prompt, &access, &quote!(__PROMPTKIT_META));
+    let body = emit::render_body(&prompt, &access, &meta);
     let tracked = emit::tracked(&files);
     Ok(quote! {{
         const _: () = { #tracked };
         #(#bindings)*
         ::promptkit::__private::Inline::new(
             move |identity: &::promptkit::__private::Identity| -> ::promptkit::__private::PromptContent {
-                const __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
                 #body
             }
         )

@@ -51,8 +51,17 @@ pub fn check(
         .map_err(|d| to_error(name, d))?;
     let prompt = prompt_runtime::check::check(&prompt_name, file, schema, &project.templates)
         .map_err(|d| to_error(name, d))?;
+    // Track the prompt, the configuration and the templates this prompt inlines (at any
+    // depth): editing another template cannot change this prompt, and tracking fewer
+    // files keeps the expansion small.
     let mut files = vec![path];
-    files.extend(project.files.iter().cloned());
+    files.extend(project.config.path.iter().cloned());
+    let template_dir = project.dir.join(&project.config.templates);
+    for variable in &prompt.resolved.variables {
+        if variable.source == prompt_runtime::VarSource::Template {
+            files.push(template_dir.join(format!("{}.md", variable.name)));
+        }
+    }
     Ok(Compiled { prompt, files })
 }
 

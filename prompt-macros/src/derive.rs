@@ -95,11 +95,11 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             Access {
                 expr: quote!(self.#field),
                 kind: f.kind.clone(),
+                plain_text: plain_text(&f.ty),
             }
         })
         .collect();
-    let meta = quote!(<Self as ::promptkit::__private::Prompt>::META);
-    let body = emit::render_body(&prompt, &access, &meta);
+    let body = emit::render_body(&prompt, &access, &emit::meta(&prompt.meta));
     let types: Vec<String> = fields.iter().map(|f| docs::type_name(&f.ty)).collect();
     let constants = emit::constants(&prompt, &types);
     let tracked = emit::tracked(&files);
@@ -234,6 +234,49 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
     match errors {
         Some(e) => Err(e),
         None => Ok(out),
+    }
+}
+
+/// True for types written as plain text: `&str`, `String`, `Cow<str>`, `Box<str>`,
+/// `Rc<str>`, `Arc<str>`, or an `Option` of one (any path prefix, any lifetime). A type
+/// alias is not seen through; it takes the general path, which is correct, only larger.
+fn plain_text(ty: &Type) -> bool {
+    fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
+        match ty {
+            Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
+            _ => None,
+        }
+    }
+    fn is_str(ty: &Type) -> bool {
+        matches!(last_segment(ty), Some(s) if s.ident == "str" && s.arguments.is_empty())
+    }
+    fn single_argument(segment: &syn::PathSegment) -> Option<&Type> {
+        let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
+            return None;
+        };
+        let mut types = args.args.iter().filter_map(|a| match a {
+            syn::GenericArgument::Type(t) => Some(t),
+            _ => None,
+        });
+        let first = types.next();
+        if types.next().is_some() { None } else { first }
+    }
+    fn text(ty: &Type) -> bool {
+        if let Type::Reference(r) = ty {
+            return r.mutability.is_none() && is_str(&r.elem);
+        }
+        let Some(segment) = last_segment(ty) else {
+            return false;
+        };
+        match segment.ident.to_string().as_str() {
+            "String" => segment.arguments.is_empty(),
+            "Cow" | "Box" | "Rc" | "Arc" => single_argument(segment).is_some_and(is_str),
+            _ => false,
+        }
+    }
+    match last_segment(ty) {
+        Some(segment) if segment.ident == "Option" => single_argument(segment).is_some_and(text),
+        _ => text(ty),
     }
 }
 

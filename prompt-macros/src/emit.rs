@@ -15,6 +15,10 @@ use std::path::PathBuf;
 pub struct Access {
     pub expr: TokenStream,
     pub kind: VarKind,
+    /// The field's type is plainly text (`&str`, `String`, `Cow<str>`, or an `Option` of
+    /// one): it is borrowed with `&*`, without the `Tag` dispatch, which keeps the expansion
+    /// smaller and quicker to compile.
+    pub plain_text: bool,
 }
 
 /// The body of `fn render(&self, identity: &Identity) -> PromptContent`.
@@ -32,6 +36,13 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
             format_ident!("__f{}", i),
         );
         match a.kind {
+            VarKind::Optional if a.plain_text => {
+                if usage.tested.contains(&i) || usage.values.contains(&i) {
+                    setup.extend(quote! {
+                        let #o: ::core::option::Option<&str> = #expr.as_deref();
+                    });
+                }
+            }
             VarKind::Optional => {
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
                     setup.extend(quote! {
@@ -50,6 +61,13 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
                     setup.extend(quote! {
                         let #v = (&::promptkit::__private::Tag(&#expr)).prompt_text();
                         let #c: &str = &#v;
+                    });
+                }
+            }
+            VarKind::Text | VarKind::Choice(_) if a.plain_text => {
+                if usage.tested.contains(&i) || usage.values.contains(&i) {
+                    setup.extend(quote! {
+                        let #c: &str = &*#expr;
                     });
                 }
             }
@@ -87,7 +105,10 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
         ::promptkit::__private::PromptContent {
             text: __out,
             path: ::promptkit::__private::Cow::Borrowed(#path),
-            metadata: #meta,
+            metadata: ::promptkit::__private::Cow::Borrowed({
+                static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
+                &__PROMPTKIT_META
+            }),
         }
     }
 }

@@ -267,7 +267,7 @@ impl CheckedPrompt {
         Ok(PromptContent {
             text,
             path: self.file.source.path().to_owned().into(),
-            metadata: self.meta.clone(),
+            metadata: std::borrow::Cow::Owned(self.meta.clone()),
         })
     }
 }

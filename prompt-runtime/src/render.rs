@@ -18,8 +18,9 @@ pub struct PromptContent {
     pub text: String,
     /// The prompt file it came from (`prompts/segment_synthesis.md`).
     pub path: Cow<'static, str>,
-    /// The typed frontmatter.
-    pub metadata: Meta,
+    /// The typed frontmatter. A compiled prompt borrows its constant (rendering copies
+    /// nothing); a prompt checked at run time owns its own.
+    pub metadata: Cow<'static, Meta>,
 }
 
 /// The value of one context variable at render time.

@@ -204,14 +204,13 @@ fn collect(root: &Path, dir: &Path, skip: &Path, names: &mut Vec<String>) {
         }
         if path.is_dir() {
             collect(root, &path, skip, names);
-        } else if path.extension().is_some_and(|e| e == "md") {
-            if let Some(name) = path
+        } else if path.extension().is_some_and(|e| e == "md")
+            && let Some(name) = path
                 .strip_prefix(root)
                 .ok()
                 .and_then(|p| p.with_extension("").to_str().map(|s| s.replace('\\', "/")))
-            {
-                names.push(name);
-            }
+        {
+            names.push(name);
         }
     }
 }
