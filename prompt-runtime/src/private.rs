@@ -105,8 +105,6 @@ mod tests {
     // method resolution pick `StrLike` before `DisplayLike`.
     #[allow(clippy::needless_borrow)]
     #[test]
-    // Written exactly as the generated code calls it.
-    #[allow(clippy::needless_borrow)]
     fn string_like_values_are_borrowed_and_others_formatted() {
         let s = String::from("x");
         let r: &str = "y";
