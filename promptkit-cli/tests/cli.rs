@@ -696,3 +696,41 @@ fn every_command_has_help_with_an_example() {
     assert_eq!(top.code, 0);
     assert!(top.stdout.contains("Example:"), "{}", top.stdout);
 }
+
+#[test]
+fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../prompts");
+    let on = promptkit(&[
+        "render",
+        "agents/journal_assistant",
+        "--dir",
+        dir,
+        "--set",
+        "now=noon",
+        "--set",
+        "verbose=true",
+    ]);
+    assert_eq!(on.code, 0, "{}", on.stderr);
+    assert!(on.stdout.contains("## Verbose mode"));
+    let off = promptkit(&[
+        "render",
+        "agents/journal_assistant",
+        "--dir",
+        dir,
+        "--set",
+        "now=noon",
+        "--set",
+        "verbose=false",
+    ]);
+    assert_eq!(off.code, 0, "{}", off.stderr);
+    assert!(!off.stdout.contains("## Verbose mode"));
+    let absent = promptkit(&[
+        "render",
+        "agents/journal_assistant",
+        "--dir",
+        dir,
+        "--set",
+        "now=noon",
+    ]);
+    assert_eq!(off.stdout, absent.stdout);
+}
