@@ -222,3 +222,120 @@ fn read(path: &Path, shown: &str) -> Result<Vec<u8>, Diagnostics> {
             .into()
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::resolve::VarKind;
+
+    /// A fresh folder under the system's temp dir, removed when dropped.
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str) -> Scratch {
+            let dir = std::env::temp_dir()
+                .join(format!("promptkit-project-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            std::fs::create_dir_all(dir.join("prompts/templates")).unwrap();
+            std::fs::create_dir_all(dir.join("prompts/agents")).unwrap();
+            Scratch(dir)
+        }
+        fn write(&self, path: &str, text: &str) {
+            std::fs::write(self.0.join(path), text).unwrap();
+        }
+        fn open(&self) -> Result<Project, Diagnostics> {
+            Project::open(&self.0.join("prompts"), "prompts")
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    #[test]
+    fn names_templates_and_checks() {
+        let s = Scratch::new("names");
+        s.write("prompts/greet.md", "$intro Hi $preferred, $day.");
+        s.write("prompts/agents/helper.md", "Help.");
+        s.write("prompts/templates/intro.md", "Intro.");
+        s.write("prompts/notes.txt", "not a prompt");
+        let project = s.open().unwrap();
+        assert_eq!(project.prompt_names(), ["agents/helper", "greet"]);
+        assert_eq!(project.templates.names().collect::<Vec<_>>(), ["intro"]);
+        let checked = project
+            .check(
+                "greet",
+                vec![crate::resolve::ContextVar::new("day", VarKind::Text)],
+            )
+            .unwrap();
+        assert_eq!(checked.file.source.path(), "prompts/greet.md");
+        assert!(project.check_inferred("agents/helper").is_ok());
+    }
+
+    #[test]
+    fn paths_leaving_the_folder_are_refused() {
+        let s = Scratch::new("escape");
+        s.write("secret.md", "outside");
+        s.write("prompts/ok.md", "inside");
+        let project = s.open().unwrap();
+        for name in [
+            "../secret",
+            "/etc/passwd",
+            "agents/../../secret",
+            "",
+            "a\\b",
+        ] {
+            let e = project.prompt_path(name).unwrap_err();
+            assert!(
+                e.message().contains("must stay inside `prompts/`"),
+                "{name}: {e}"
+            );
+        }
+        assert!(project.prompt_path("ok").is_ok());
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_out_of_the_folder_is_refused() {
+        let s = Scratch::new("symlink");
+        s.write("secret.md", "outside");
+        std::os::unix::fs::symlink(s.0.join("secret.md"), s.0.join("prompts/link.md")).unwrap();
+        let project = s.open().unwrap();
+        let e = project.prompt_path("link").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "prompt file `prompts/link.md` resolves outside `prompts/`"
+        );
+    }
+
+    #[test]
+    fn a_missing_prompt_suggests_the_closest() {
+        let s = Scratch::new("missing");
+        s.write("prompts/segment.md", "x");
+        let project = s.open().unwrap();
+        let e = project.prompt_path("segmnt").unwrap_err();
+        assert_eq!(e.message(), "prompt file `prompts/segmnt.md` not found");
+        assert_eq!(e.help(), Some("did you mean `segment`?"));
+    }
+
+    #[test]
+    fn template_files_must_be_placeholder_names() {
+        let s = Scratch::new("badtemplate");
+        s.write("prompts/templates/daily-preamble.md", "x");
+        let e = s.open().unwrap_err();
+        assert!(
+            e.0[0]
+                .message()
+                .contains("`daily-preamble` is not a placeholder name"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_missing_folder_is_an_error() {
+        let e = Project::open(Path::new("/nonexistent/promptkit/prompts"), "prompts").unwrap_err();
+        assert!(e.0[0].message().contains("does not exist"));
+    }
+}
