@@ -93,14 +93,21 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
     };
     let measure = emitter.block(parts, Mode::Measure);
     let write = emitter.block(parts, Mode::Write);
+    // Line flags start unset in each pass.
+    let flags: Vec<_> = (0..prompt.resolved.line_flags)
+        .map(|i| format_ident!("__l{}", i))
+        .collect();
+    let flags = quote! { #(let mut #flags = false;)* };
     let path = prompt.file.source.path();
     quote! {
         #[allow(unused_imports)]
         use ::promptkit::__private::{DisplayLike as _, StrLike as _};
         #setup
         let mut __len: usize = 0;
+        #flags
         #measure
         let mut __out = ::promptkit::__private::String::with_capacity(__len);
+        #flags
         #write
         ::promptkit::__private::PromptContent {
             text: __out,
@@ -124,7 +131,7 @@ impl Usage {
     fn scan(&mut self, parts: &[Part]) {
         for part in parts {
             match part {
-                Part::Text(_) => {}
+                Part::Text(_) | Part::Line { .. } => {}
                 Part::Context { index, .. } => self.values.push(*index),
                 Part::Identity { lookup, .. } => {
                     let next = self.identity.len();
@@ -194,6 +201,18 @@ impl Gen<'_> {
                     out.extend(match mode {
                         Mode::Measure => quote! { __len += #id.len(); },
                         Mode::Write => quote! { __out.push_str(#id); },
+                    });
+                }
+                Part::Line { flag } => {
+                    flush(&mut text, &mut out);
+                    let seen = format_ident!("__l{}", flag);
+                    out.extend(match mode {
+                        Mode::Measure => {
+                            quote! { __len += ::promptkit::__private::line_len(&mut #seen); }
+                        }
+                        Mode::Write => {
+                            quote! { ::promptkit::__private::push_line(&mut __out, &mut #seen); }
+                        }
                     });
                 }
                 Part::If {

@@ -263,7 +263,7 @@ impl CheckedPrompt {
         if error != RenderError::default() {
             return Err(error);
         }
-        let text = render_to_string(&self.resolved.parts, &|i| values[i], identity);
+        let text = render_to_string(&self.resolved, &|i| values[i], identity);
         Ok(PromptContent {
             text,
             path: self.file.source.path().to_owned().into(),
@@ -340,7 +340,93 @@ mod tests {
                 &identity,
             )
             .unwrap();
-        assert_eq!(out.text, "Mon sam UTC\nl\n");
+        assert_eq!(out.text, "Mon sam UTC\nl");
+    }
+
+    /// Renders `text` (with a template `tail` and `head`) for every combination of the
+    /// flags `x` and `y`, in the order (x, y) = (t, t), (t, f), (f, t), (f, f).
+    fn lines(text: &str) -> [String; 4] {
+        let mut templates = Templates::new();
+        let tail = "A\n{% if x %}\nX in tail\n{% endif %}";
+        templates.insert("tail", PromptFile::from_text("t/tail.md", tail).unwrap());
+        let head = "{% if y %}\nY in head\n{% endif %}\nB";
+        templates.insert("head", PromptFile::from_text("t/head.md", head).unwrap());
+        let file = PromptFile::from_text("p.md", text).unwrap();
+        let schema = Schema {
+            context: vec![
+                ContextVar::new("x", VarKind::Flag),
+                ContextVar::new("y", VarKind::Flag),
+            ],
+            ..Schema::default()
+        };
+        let prompt = check("p", file, schema, &templates).unwrap();
+        [
+            ("true", "true"),
+            ("true", "false"),
+            ("false", "true"),
+            ("false", "false"),
+        ]
+        .map(|(x, y)| {
+            let out = prompt
+                .render(&values(&[("x", x), ("y", y)]), &Identity::default())
+                .unwrap();
+            assert_eq!(out.text.capacity(), out.text.len());
+            out.text
+        })
+    }
+
+    #[test]
+    fn false_blocks_leave_no_blank_line_wherever_they_stand() {
+        // at the end
+        assert_eq!(
+            lines("A\n{% if x %}\nX\n{% endif %}"),
+            ["A\nX", "A\nX", "A", "A"]
+        );
+        // at the start
+        assert_eq!(
+            lines("{% if x %}\nX\n{% endif %}\nB"),
+            ["X\nB", "X\nB", "B", "B"]
+        );
+        // in the middle, and blank lines of the text kept
+        assert_eq!(
+            lines("A\n\n{% if x %}\nX\n{% endif %}\nB"),
+            ["A\n\nX\nB", "A\n\nX\nB", "A\n\nB", "A\n\nB"]
+        );
+        // the whole body, with an else
+        assert_eq!(
+            lines("{% if x %}\nX\n{% else %}\nnot X\n{% endif %}"),
+            ["X", "X", "not X", "not X"]
+        );
+        // two blocks in a row at the end, and nested blocks
+        assert_eq!(
+            lines("A\n{% if y %}\nY\n{% endif %}\n{% if x %}\nX\n{% endif %}"),
+            ["A\nY\nX", "A\nX", "A\nY", "A"]
+        );
+        assert_eq!(
+            lines(
+                "{% if x %}\n{% if y %}\nXY\n{% endif %}\nX\n{% endif %}\n{% if y %}\nY\n{% endif %}"
+            ),
+            ["XY\nX\nY", "X", "Y", ""]
+        );
+        // templates that end or start with a block, inlined mid-text
+        assert_eq!(
+            lines("$tail\n\nNext"),
+            [
+                "A\nX in tail\n\nNext",
+                "A\nX in tail\n\nNext",
+                "A\n\nNext",
+                "A\n\nNext"
+            ]
+        );
+        assert_eq!(
+            lines("Start: $head."),
+            [
+                "Start: Y in head\nB.",
+                "Start: B.",
+                "Start: Y in head\nB.",
+                "Start: B."
+            ]
+        );
     }
 
     #[test]

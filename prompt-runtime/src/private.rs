@@ -18,6 +18,25 @@ pub use std::string::String;
 
 use std::fmt::Display;
 
+/// The length of a line separator decided at run time (see `resolve::Part::Line`): 1 when a
+/// line was rendered before, then marks that one was.
+#[inline]
+pub fn line_len(seen: &mut bool) -> usize {
+    let len = usize::from(*seen);
+    *seen = true;
+    len
+}
+
+/// Writes a line separator decided at run time: `\n` when a line was rendered before, then
+/// marks that one was.
+#[inline]
+pub fn push_line(out: &mut String, seen: &mut bool) {
+    if *seen {
+        out.push('\n');
+    }
+    *seen = true;
+}
+
 /// Wraps a value for the text conversion.
 pub struct Tag<'a, T: ?Sized>(pub &'a T);
 

@@ -8,7 +8,7 @@
 use crate::case::{push_upper_first, upper_first_len};
 use crate::identity::Identity;
 use crate::meta::Meta;
-use crate::resolve::{Part, Test};
+use crate::resolve::{Part, Resolved, Test};
 use std::borrow::Cow;
 
 /// A rendered prompt: what solstone's `load_prompt` returns.
@@ -66,9 +66,15 @@ impl Sink for String {
 
 /// Feeds the rendered pieces of `parts` to `sink`. `value(i)` gives context variable `i`;
 /// a missing identity key renders as empty text (check the identity up front with
-/// [`Identity::check_keys`]).
-pub fn walk<'a, F>(parts: &'a [Part], value: &F, identity: &'a Identity, sink: &mut impl Sink)
-where
+/// [`Identity::check_keys`]). `flags` are the line flags ([`Resolved::line_flags`] of
+/// them), all `false` at the start of a render.
+pub fn walk<'a, F>(
+    parts: &'a [Part],
+    value: &F,
+    identity: &'a Identity,
+    flags: &mut [bool],
+    sink: &mut impl Sink,
+) where
     F: Fn(usize) -> Value<'a>,
 {
     for part in parts {
@@ -84,6 +90,14 @@ where
                 }
             }
             Part::Identity { lookup, .. } => sink.text(identity.get(lookup).unwrap_or("")),
+            Part::Line { flag } => {
+                if let Some(seen) = flags.get_mut(*flag) {
+                    if *seen {
+                        sink.text("\n");
+                    }
+                    *seen = true;
+                }
+            }
             Part::If {
                 test,
                 then,
@@ -97,31 +111,43 @@ where
                     },
                     Test::Equals(i, expected) => value(*i) == Value::Text(expected),
                 };
-                walk(if holds { then } else { otherwise }, value, identity, sink);
+                let branch = if holds { then } else { otherwise };
+                walk(branch, value, identity, flags, sink);
             }
         }
     }
 }
 
-/// Renders `parts` into a `String` allocated once, at its exact size.
+/// Renders a resolved prompt into a `String` allocated once, at its exact size.
 ///
 /// ```
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::parse::{parse, ParseOptions};
 /// use prompt_runtime::render::{render_to_string, Value};
-/// use prompt_runtime::resolve::Part;
+/// use prompt_runtime::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
 /// use prompt_runtime::Identity;
 ///
-/// let parts = [Part::Text("Day: ".into()), Part::Context { index: 0, upper: true }];
-/// let text = render_to_string(&parts, &|_| Value::Text("friday"), &Identity::default());
+/// let file = PromptFile::from_text("p.md", "Day: $Day\n{% if note %}\nNote: $note\n{% endif %}").unwrap();
+/// let (nodes, _) = parse(&file.source, file.body.clone(), ParseOptions::default());
+/// let schema = Schema {
+///     context: vec![ContextVar::new("day", VarKind::Text), ContextVar::new("note", VarKind::Optional)],
+///     ..Schema::default()
+/// };
+/// let resolved = resolve(&file.source, &nodes, &schema, &Templates::new()).unwrap();
+/// let values = [Value::Text("friday"), Value::Absent];
+/// let text = render_to_string(&resolved, &|i| values[i], &Identity::default());
 /// assert_eq!(text, "Day: Friday");
 /// assert_eq!(text.capacity(), text.len());
 /// ```
-pub fn render_to_string<'a, F>(parts: &'a [Part], value: &F, identity: &'a Identity) -> String
+pub fn render_to_string<'a, F>(resolved: &'a Resolved, value: &F, identity: &'a Identity) -> String
 where
     F: Fn(usize) -> Value<'a>,
 {
+    let mut flags = vec![false; resolved.line_flags];
     let mut measure = Measure::default();
-    walk(parts, value, identity, &mut measure);
+    walk(&resolved.parts, value, identity, &mut flags, &mut measure);
+    flags.fill(false);
     let mut out = String::with_capacity(measure.0);
-    walk(parts, value, identity, &mut out);
+    walk(&resolved.parts, value, identity, &mut flags, &mut out);
     out
 }

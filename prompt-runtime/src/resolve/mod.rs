@@ -139,6 +139,8 @@ pub struct Resolved {
     pub variables: Vec<Variable>,
     /// Indices of context variables that the prompt never uses.
     pub unused: Vec<usize>,
+    /// How many flags the [`Part::Line`]s use; a renderer starts them all unset.
+    pub line_flags: usize,
 }
 
 impl Resolved {
@@ -162,7 +164,7 @@ fn collect_identity(parts: &[Part], keys: &mut Vec<String>) {
                 collect_identity(then, keys);
                 collect_identity(otherwise, keys);
             }
-            Part::Text(_) | Part::Context { .. } => {}
+            Part::Text(_) | Part::Context { .. } | Part::Line { .. } => {}
         }
     }
 }
@@ -194,6 +196,12 @@ pub enum Part {
         then: Vec<Part>,
         /// Rendered otherwise.
         otherwise: Vec<Part>,
+    },
+    /// The start of a line whose separator depends on blocks before it: renders `\n` when
+    /// flag `flag` is set (a line of the same body was rendered before), then sets it.
+    Line {
+        /// Index of the flag, below [`Resolved::line_flags`].
+        flag: usize,
     },
 }
 
@@ -272,6 +280,44 @@ struct Resolver<'a> {
     guards: Vec<usize>,
     /// Templates being inlined, outermost first.
     stack: Vec<String>,
+    /// How lines are joined in the bodies being resolved: the prompt's, then one per
+    /// template being inlined.
+    bodies: Vec<Lines>,
+    /// Line flags handed out so far.
+    line_flags: usize,
+}
+
+/// Whether a line of a body has been rendered before the current point.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Started {
+    /// Surely not: the next line is the body's first.
+    No,
+    /// Depends on the blocks before: decided at run time with a line flag.
+    Maybe,
+    /// Surely.
+    Yes,
+}
+
+/// How the lines of one body (a prompt's or an inlined template's) are joined.
+///
+/// The output is the body's rendered lines joined by `\n`: a separator comes before each
+/// rendered line but the first. Where that depends on blocks (a block at the start of a
+/// body, or lines after one), the separator is a [`Part::Line`] decided at run time, so a
+/// false block leaves no blank line behind wherever it stands, at the end of a body too.
+struct Lines {
+    started: Started,
+    at_line_start: bool,
+    flag: Option<usize>,
+}
+
+impl Lines {
+    fn new() -> Self {
+        Lines {
+            started: Started::No,
+            at_line_start: true,
+            flag: None,
+        }
+    }
 }
 
 /// Resolves a parsed prompt against a schema and the project's templates.
@@ -339,6 +385,8 @@ pub fn resolve(
         used: vec![false; schema.context.len()],
         guards: Vec::new(),
         stack: Vec::new(),
+        bodies: vec![Lines::new()],
+        line_flags: 0,
     };
     let mut parts = Vec::new();
     resolver.nodes(source, nodes, &mut parts);
@@ -349,6 +397,7 @@ pub fn resolve(
         parts,
         variables: resolver.variables,
         unused,
+        line_flags: resolver.line_flags,
     };
     resolver.diagnostics.into_result(resolved)
 }
@@ -357,12 +406,67 @@ impl Resolver<'_> {
     fn nodes(&mut self, source: &SourceFile, nodes: &[Node], out: &mut Vec<Part>) {
         for node in nodes {
             match node {
-                Node::Text(span) => push_text(out, &source.text()[span.clone()]),
-                Node::Dollar(_) => push_text(out, "$"),
-                Node::Placeholder(p) => self.placeholder(source, p, out),
+                Node::Text(span) => self.text(&source.text()[span.clone()], out),
+                Node::Dollar(_) => {
+                    self.content(out);
+                    push_text(out, "$");
+                }
+                Node::Placeholder(p) => {
+                    self.content(out);
+                    self.placeholder(source, p, out);
+                }
                 Node::If(block) => self.block(source, block, out),
             }
         }
+    }
+
+    /// Literal text: each `\n` in it ends a line; the separator goes before the next one.
+    fn text(&mut self, text: &str, out: &mut Vec<Part>) {
+        let mut pieces = text.split('\n');
+        let first = pieces.next().unwrap_or_default();
+        if !first.is_empty() {
+            self.content(out);
+            push_text(out, first);
+        }
+        for piece in pieces {
+            // The line before this `\n` ends; an empty line is a line too.
+            self.content(out);
+            self.lines().at_line_start = true;
+            if !piece.is_empty() {
+                self.content(out);
+                push_text(out, piece);
+            }
+        }
+    }
+
+    fn lines(&mut self) -> &mut Lines {
+        // The stack holds the prompt's body from the start and is never emptied.
+        let last = self.bodies.len() - 1;
+        &mut self.bodies[last]
+    }
+
+    /// Something of the current line is about to be written: at the start of a line, write
+    /// its separator first.
+    fn content(&mut self, out: &mut Vec<Part>) {
+        let mut flags = self.line_flags;
+        let lines = self.lines();
+        if !lines.at_line_start {
+            return;
+        }
+        lines.at_line_start = false;
+        match lines.started {
+            Started::No => {}
+            Started::Yes => push_text(out, "\n"),
+            Started::Maybe => {
+                let flag = *lines.flag.get_or_insert_with(|| {
+                    flags += 1;
+                    flags - 1
+                });
+                out.push(Part::Line { flag });
+            }
+        }
+        lines.started = Started::Yes;
+        self.line_flags = flags;
     }
 
     fn record(
@@ -454,7 +558,9 @@ impl Resolver<'_> {
         self.diagnostics
             .extend(template.diagnostics.0.iter().cloned());
         self.stack.push(p.name.clone());
+        self.bodies.push(Lines::new());
         self.nodes(&template.file.source, &template.nodes, out);
+        self.bodies.pop();
         self.stack.pop();
     }
 
@@ -503,16 +609,35 @@ impl Resolver<'_> {
             Some(Test::Set(i) | Test::Equals(i, _)) => Some(*i),
             None => None,
         };
+        // Each branch starts on a new line; whether a line came before is known for sure
+        // only if it was so before the block, and after it only if both branches render one.
+        let entry = match self.lines().started {
+            Started::No => Started::Maybe,
+            known => known,
+        };
         let mut then = Vec::new();
         self.guards.extend(guard);
+        self.lines().started = entry;
+        self.lines().at_line_start = true;
         self.nodes(source, &block.then, &mut then);
+        let then_end = self.lines().started;
         if guard.is_some() {
             self.guards.pop();
         }
         let mut otherwise = Vec::new();
+        self.lines().started = entry;
+        self.lines().at_line_start = true;
         if let Some(nodes) = &block.otherwise {
             self.nodes(source, nodes, &mut otherwise);
         }
+        let else_end = self.lines().started;
+        let lines = self.lines();
+        lines.started = if then_end == Started::Yes && else_end == Started::Yes {
+            Started::Yes
+        } else {
+            Started::Maybe
+        };
+        lines.at_line_start = true;
         if let Some(test) = test {
             out.push(Part::If {
                 test,

@@ -11,7 +11,7 @@ struct Guidance<'a> {
 fn main() {
     let identity = Identity::default();
     let detailed = Guidance { topic: "tides", level: "detailed" }.render(&identity);
-    assert_eq!(detailed.text, "Answer the question about tides.\nExplain each step and cite sources.\n");
+    assert_eq!(detailed.text, "Answer the question about tides.\nExplain each step and cite sources.");
     let lean = Guidance { topic: "tides", level: "lean" }.render(&identity);
-    assert_eq!(lean.text, "Answer the question about tides.\nBe brief.\n");
+    assert_eq!(lean.text, "Answer the question about tides.\nBe brief.");
 }
