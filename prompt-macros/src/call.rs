@@ -8,6 +8,7 @@ use proc_macro2::TokenStream;
 use prompt_runtime::check::infer_context;
 use prompt_runtime::resolve::{ContextVar, VarKind};
 use quote::{format_ident, quote};
+use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
 use syn::{Expr, Ident, LitStr, Token};
 
@@ -68,7 +69,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     let name = &input.name;
     let mut seen: Vec<String> = Vec::new();
     for arg in &input.args {
-        let n = arg.name.to_string();
+        let n = arg.name.unraw().to_string();
         if seen.contains(&n) {
             return Err(syn::Error::new(
                 arg.name.span(),
@@ -89,21 +90,17 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         &schema.literals,
         &project.templates,
     );
-    let tested = |n: &str| {
-        inferred
-            .iter()
-            .any(|v| v.name == n && v.kind == VarKind::Optional)
-    };
+    // A name a block tests takes an `Option` (used only inside its blocks) or a `bool`
+    // (used outside them too), as the run-time renderer infers.
     let context: Vec<ContextVar> = input
         .args
         .iter()
         .map(|a| {
-            let n = a.name.to_string();
-            let kind = if tested(&n) {
-                VarKind::Optional
-            } else {
-                VarKind::Text
-            };
+            let n = a.name.unraw().to_string();
+            let kind = inferred
+                .iter()
+                .find(|v| v.name == n)
+                .map_or(VarKind::Text, |v| v.kind.clone());
             ContextVar::new(n, kind)
         })
         .collect();
@@ -115,7 +112,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     let mut unused: Option<syn::Error> = None;
     for &i in &prompt.resolved.unused {
         let arg = &input.args[i];
-        let arg_name = arg.name.to_string();
+        let arg_name = arg.name.unraw().to_string();
         let near = prompt_runtime::suggest::closest(
             &arg_name,
             inferred

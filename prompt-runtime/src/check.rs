@@ -86,9 +86,11 @@ pub fn check(
     }
 }
 
-/// Context variables for a prompt that has no typed context (the CLI): every name that is
-/// not an identity key, a template or a literal is a context variable; it is optional when
-/// a block tests it, text otherwise. Templates are followed.
+/// Context variables for a prompt that has no typed context (the CLI, `prompt!`): every
+/// name that is not an identity key, a template or a literal is a context variable. A name
+/// that a block tests (`{% if verbose %}`) is optional when it is used only inside such
+/// blocks, and a flag when it is also used outside them (`$verbose`); every other name is
+/// text. Templates are followed.
 pub fn infer_context(
     file: &PromptFile,
     identity: &[String],
@@ -101,71 +103,111 @@ pub fn infer_context(
         .collect();
     known.extend(literals.iter().cloned());
     known.extend(templates.names().map(str::to_owned));
-    let mut found: BTreeMap<String, (usize, bool)> = BTreeMap::new();
     let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
-    let mut visited = Vec::new();
-    collect_names(&nodes, templates, &known, &mut found, &mut visited);
-    let names: Vec<&String> = found.keys().collect();
+    let mut names = Names {
+        templates,
+        known: &known,
+        found: BTreeMap::new(),
+        guards: Vec::new(),
+        stack: Vec::new(),
+    };
+    names.collect(&nodes);
+    let found = names.found;
+    // `$Note` is the variant of `note` when both are found: one variable.
+    let base_of = |name: &str| {
+        found
+            .keys()
+            .find(|other| *other != name && variant_name(other) == name)
+            .cloned()
+    };
     let mut vars: Vec<(usize, ContextVar)> = found
         .iter()
-        .filter(|(name, _)| {
-            !names
-                .iter()
-                .any(|other| other != name && variant_name(other) == **name)
-        })
-        .map(|(name, (order, tested))| {
-            let kind = if *tested {
-                VarKind::Optional
-            } else {
-                VarKind::Text
+        .filter(|(name, _)| base_of(name).is_none())
+        .map(|(name, use_)| {
+            let unguarded = use_.unguarded
+                || found
+                    .get(&variant_name(name))
+                    .is_some_and(|variant| variant.unguarded);
+            let kind = match (use_.tested, unguarded) {
+                (true, true) => VarKind::Flag,
+                (true, false) => VarKind::Optional,
+                (false, _) => VarKind::Text,
             };
-            (*order, ContextVar::new(name.clone(), kind))
+            (use_.order, ContextVar::new(name.clone(), kind))
         })
         .collect();
     vars.sort_by_key(|(order, _)| *order);
     vars.into_iter().map(|(_, v)| v).collect()
 }
 
-fn collect_names(
-    nodes: &[Node],
-    templates: &Templates,
-    known: &[String],
-    found: &mut BTreeMap<String, (usize, bool)>,
-    visited: &mut Vec<String>,
-) {
-    for node in nodes {
-        match node {
-            Node::Placeholder(p) => {
-                if let Some(template) = templates.get(&p.name) {
-                    if !visited.contains(&p.name) {
-                        visited.push(p.name.clone());
-                        let (inner, _) = parse::parse(
-                            &template.file.source,
-                            template.file.body.clone(),
-                            ParseOptions::default(),
-                        );
-                        collect_names(&inner, templates, known, found, visited);
+/// How a name is used in a prompt, for [`infer_context`].
+struct NameUse {
+    order: usize,
+    /// A block tests it: `{% if name %}`.
+    tested: bool,
+    /// It is written outside every block that tests it.
+    unguarded: bool,
+}
+
+struct Names<'a> {
+    templates: &'a Templates,
+    known: &'a [String],
+    found: BTreeMap<String, NameUse>,
+    /// Names tested by the enclosing blocks.
+    guards: Vec<String>,
+    /// Templates being followed, against cycles.
+    stack: Vec<String>,
+}
+
+impl Names<'_> {
+    fn entry(&mut self, name: &str) -> &mut NameUse {
+        let order = self.found.len();
+        self.found.entry(name.to_owned()).or_insert(NameUse {
+            order,
+            tested: false,
+            unguarded: false,
+        })
+    }
+
+    fn collect(&mut self, nodes: &[Node]) {
+        for node in nodes {
+            match node {
+                Node::Placeholder(p) => {
+                    if let Some(template) = self.templates.get(&p.name) {
+                        if !self.stack.contains(&p.name) {
+                            self.stack.push(p.name.clone());
+                            self.collect(template.nodes());
+                            self.stack.pop();
+                        }
+                    } else if !self.known.contains(&p.name) {
+                        let guarded = self
+                            .guards
+                            .iter()
+                            .any(|g| *g == p.name || variant_name(g) == p.name);
+                        let entry = self.entry(&p.name);
+                        entry.unguarded |= !guarded;
                     }
-                } else if !known.contains(&p.name) {
-                    let order = found.len();
-                    found.entry(p.name.clone()).or_insert((order, false));
                 }
-            }
-            Node::If(block) => {
-                let (name, _) = block.condition.name();
-                if !name.is_empty() && !known.contains(&name.to_owned()) {
-                    let order = found.len();
-                    let entry = found.entry(name.to_owned()).or_insert((order, false));
-                    if matches!(block.condition, Condition::Set { .. }) {
-                        entry.1 = true;
+                Node::If(block) => {
+                    let (name, _) = block.condition.name();
+                    let testable = !name.is_empty() && !self.known.iter().any(|k| k == name);
+                    if testable {
+                        let entry = self.entry(name);
+                        if matches!(block.condition, Condition::Set { .. }) {
+                            entry.tested = true;
+                        }
+                        self.guards.push(name.to_owned());
+                    }
+                    self.collect(&block.then);
+                    if testable {
+                        self.guards.pop();
+                    }
+                    if let Some(otherwise) = &block.otherwise {
+                        self.collect(otherwise);
                     }
                 }
-                collect_names(&block.then, templates, known, found, visited);
-                if let Some(otherwise) = &block.otherwise {
-                    collect_names(otherwise, templates, known, found, visited);
-                }
+                Node::Text(_) | Node::Dollar(_) => {}
             }
-            Node::Text(_) | Node::Dollar(_) => {}
         }
     }
 }
@@ -427,6 +469,39 @@ mod tests {
                 "Start: B."
             ]
         );
+    }
+
+    #[test]
+    fn a_tested_name_also_written_outside_its_blocks_is_a_flag() {
+        let file = PromptFile::from_text(
+            "p.md",
+            "Verbose: $verbose\n{% if verbose %}\nMore.\n{% endif %}\n{% if note %}\n$Note\n{% endif %}",
+        )
+        .unwrap();
+        let vars = infer_context(&file, &[], &[], &Templates::new());
+        let kinds: Vec<(&str, &VarKind)> =
+            vars.iter().map(|v| (v.name.as_str(), &v.kind)).collect();
+        assert_eq!(
+            kinds,
+            [("verbose", &VarKind::Flag), ("note", &VarKind::Optional)]
+        );
+        let prompt = check(
+            "p",
+            file,
+            Schema {
+                context: vars,
+                ..Schema::default()
+            },
+            &Templates::new(),
+        )
+        .unwrap();
+        let out = prompt
+            .render(
+                &values(&[("verbose", "false"), ("note", "n")]),
+                &Identity::default(),
+            )
+            .unwrap();
+        assert_eq!(out.text, "Verbose: false\nN");
     }
 
     #[test]

@@ -81,12 +81,17 @@ pub fn walk<'a, F>(
         match part {
             Part::Text(text) => sink.text(text),
             Part::Context { index, upper } => {
-                if let Value::Text(text) = value(*index) {
-                    if *upper {
-                        sink.upper_first(text);
-                    } else {
-                        sink.text(text);
-                    }
+                // A flag written as text reads as a `bool` displays.
+                let text = match value(*index) {
+                    Value::Text(text) => text,
+                    Value::Flag(true) => "true",
+                    Value::Flag(false) => "false",
+                    Value::Absent => continue,
+                };
+                if *upper {
+                    sink.upper_first(text);
+                } else {
+                    sink.text(text);
                 }
             }
             Part::Identity { lookup, .. } => sink.text(identity.get(lookup).unwrap_or("")),

@@ -88,6 +88,13 @@ pub struct Template {
     diagnostics: Diagnostics,
 }
 
+impl Template {
+    /// The template's parsed body.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+}
+
 /// Every template of a project, by name.
 #[derive(Clone, Debug, Default)]
 pub struct Templates {
