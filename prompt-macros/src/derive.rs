@@ -106,6 +106,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let doc = docs::page(&prompt, &types);
     Ok(quote! {
         const _: () = { #tracked };
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics ::promptkit::__private::Prompt for #ident #ty_generics #where_clause {
             #constants
             #[inline]
@@ -114,6 +115,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
         #[doc = #doc]
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics #ident #ty_generics #where_clause {
             /// Renders the prompt with this context and `identity`. Cannot fail; the text is
             /// allocated once, at its exact size.
@@ -219,9 +221,16 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             ));
             continue;
         }
-        let kind = match choices {
-            Some(values) => VarKind::Choice(values),
-            None => kind_of(&field.ty),
+        let kind = match (choices, kind_of(&field.ty)) {
+            (Some(values), VarKind::Text) => VarKind::Choice(values),
+            (Some(_), _) => {
+                fail(syn::Error::new(
+                    field.ty.span(),
+                    "`one_of` takes a field that always has a value (`&str`, `String`, an enum that displays as its values), not an `Option` or a `bool`",
+                ));
+                continue;
+            }
+            (None, kind) => kind,
         };
         out.push(Field {
             span: ident.span(),

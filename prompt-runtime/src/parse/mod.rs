@@ -104,6 +104,23 @@ struct OpenBlock {
 }
 
 impl OpenBlock {
+    /// A block whose `if` could not be read: it balances its `endif` and renders nothing
+    /// (resolve skips a condition with an empty name).
+    fn unreadable(span: Range<usize>) -> OpenBlock {
+        OpenBlock {
+            block: IfBlock {
+                condition: Condition::Set {
+                    name: String::new(),
+                    span: span.clone(),
+                },
+                span,
+                then: Vec::new(),
+                otherwise: None,
+            },
+            else_span: None,
+        }
+    }
+
     fn nodes(&mut self) -> &mut Vec<Node> {
         match &mut self.block.otherwise {
             Some(nodes) => nodes,
@@ -164,9 +181,14 @@ pub fn parse(
                 &mut diagnostics,
             );
             let span = line_start + lead..line_start + lead + trimmed.len();
-            match directive::lex(source, span) {
+            match directive::lex(source, span.clone()) {
                 Ok(d) => apply(source, d, &mut root, &mut stack, &mut diagnostics),
-                Err(e) => diagnostics.push(e),
+                Err(e) => {
+                    diagnostics.push(e);
+                    // Still open or close the block the directive names, so that one typo
+                    // inside it is one error, not also an unbalanced block.
+                    recover(source, span, &mut root, &mut stack);
+                }
             }
             run_start = next;
         } else if let Some(at) = line.find("{%") {
@@ -225,18 +247,7 @@ fn apply(
             Err(e) => {
                 diagnostics.push(e);
                 // Keep the block so that its `endif` still balances.
-                stack.push(OpenBlock {
-                    block: IfBlock {
-                        condition: Condition::Set {
-                            name: String::new(),
-                            span: d.span.clone(),
-                        },
-                        span: d.span,
-                        then: Vec::new(),
-                        otherwise: None,
-                    },
-                    else_span: None,
-                });
+                stack.push(OpenBlock::unreadable(d.span));
             }
         },
         "else" => {
@@ -288,6 +299,39 @@ fn apply(
             };
             diagnostics.push(e);
         }
+    }
+}
+
+/// After a directive failed to lex: open or close the block its first word names.
+fn recover(
+    source: &SourceFile,
+    span: Range<usize>,
+    root: &mut Vec<Node>,
+    stack: &mut Vec<OpenBlock>,
+) {
+    let inner = source.text()[span.start + 2..span.end - 2].trim_start();
+    let keyword: String = inner
+        .bytes()
+        .take_while(|&c| lexer::is_name_continue(c))
+        .map(char::from)
+        .collect();
+    match keyword.as_str() {
+        "if" => stack.push(OpenBlock::unreadable(span)),
+        "else" => {
+            if let Some(open) = stack.last_mut()
+                && open.else_span.is_none()
+            {
+                open.else_span = Some(span);
+                open.block.otherwise = Some(Vec::new());
+            }
+        }
+        "endif" => {
+            if let Some(open) = stack.pop() {
+                let parent = stack.last_mut().map_or(root, OpenBlock::nodes);
+                parent.push(Node::If(open.block));
+            }
+        }
+        _ => {}
     }
 }
 

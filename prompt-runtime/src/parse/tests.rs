@@ -152,3 +152,16 @@ fn spans_point_into_the_body_offset() {
         other => panic!("{other:?}"),
     }
 }
+
+#[test]
+fn a_directive_that_cannot_be_read_still_opens_or_closes_its_block() {
+    for text in [
+        "{% if é %}\nx\n{% endif %}",
+        "{% if note == \"a %}\nx\n{% endif %}",
+        "{% if note %}\nx\n{% else é %}\ny\n{% endif %}",
+        "{% if note %}\nx\n{% endif é %}",
+    ] {
+        let (_, _, d) = parse_str(text);
+        assert_eq!(d.0.len(), 1, "{text:?}: {d}");
+    }
+}

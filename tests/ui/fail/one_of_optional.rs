@@ -1,0 +1,9 @@
+#[derive(promptkit::Prompt)]
+#[prompt("guidance")]
+struct Guidance<'a> {
+    topic: &'a str,
+    #[prompt(one_of("lean", "detailed"))]
+    level: Option<&'a str>,
+}
+
+fn main() {}
