@@ -111,7 +111,8 @@ impl Identity {
     /// object whose `"identity"` key holds it (as solstone's `config/journal.json` does).
     ///
     /// Nested objects are flattened with `_` at any depth. Strings are taken as they are;
-    /// numbers and booleans as JSON writes them (`1.5`, `true`); `null` becomes empty text;
+    /// numbers and booleans as the file writes them (`1.5`, `1e3`, `true`: never rounded,
+    /// where Python would print `1000.0`); `null` becomes empty text;
     /// an array of strings, numbers, booleans or nulls becomes its items joined with `", "`.
     /// An array holding an object or an array is an error naming the key.
     ///
@@ -393,10 +394,10 @@ fn scalar_text(json: &str) -> Option<String> {
         b'{' | b'[' => None,
         b'"' => serde_json::from_str::<String>(json).ok(),
         b'n' => Some(String::new()),
-        b't' | b'f' => Some(json.to_owned()),
-        _ => serde_json::from_str::<serde_json::Number>(json)
-            .ok()
-            .map(|n| n.to_string()),
+        // Booleans and numbers keep the text the file gives them: the JSON was validated
+        // when read, and a number too large for `f64` (or an integer past 2^53) loses
+        // nothing this way.
+        _ => Some(json.to_owned()),
     }
 }
 
@@ -479,13 +480,15 @@ mod tests {
     #[test]
     fn scalars_and_arrays_become_text() {
         let id = Identity::from_json(
-            r#"{"n": 1.5, "i": -3, "big": 1e3, "t": true, "f": false, "z": null,
+            r#"{"n": 1.5, "i": -3, "big": 1e3, "t": true, "f": false, "z": null, "huge": 1e400, "long": 123456789012345678901234,
                 "arr": ["a", 2, true, null], "empty": [], "s": "a \"q\" \u00e9"}"#,
         )
         .unwrap();
         assert_eq!(id.get("n"), Some("1.5"));
         assert_eq!(id.get("i"), Some("-3"));
-        assert_eq!(id.get("big"), Some("1000.0"));
+        assert_eq!(id.get("big"), Some("1e3"));
+        assert_eq!(id.get("huge"), Some("1e400"));
+        assert_eq!(id.get("long"), Some("123456789012345678901234"));
         assert_eq!(id.get("t"), Some("true"));
         assert_eq!(id.get("T"), Some("True"));
         assert_eq!(id.get("f"), Some("false"));

@@ -362,18 +362,25 @@ pub fn resolve(
     for name in templates.names() {
         names.insert(name.to_owned(), Target::Template);
     }
+    // Within a layer an exact name wins over a variant, and when two names give the same
+    // variant (`day_ABC`, `day_abc`) the first does, as `Identity` builds it at run time.
+    let mut variants = HashMap::new();
     for key in &schema.identity {
-        names.insert(variant_name(key), Target::Identity { key: key.clone() });
+        variants
+            .entry(variant_name(key))
+            .or_insert_with(|| Target::Identity { key: key.clone() });
     }
+    names.extend(variants);
     for key in &schema.identity {
         names.insert(key.clone(), Target::Identity { key: key.clone() });
     }
+    let mut variants = HashMap::new();
     for (index, var) in schema.context.iter().enumerate() {
-        names.insert(
-            variant_name(&var.name),
-            Target::Context { index, upper: true },
-        );
+        variants
+            .entry(variant_name(&var.name))
+            .or_insert(Target::Context { index, upper: true });
     }
+    names.extend(variants);
     for (index, var) in schema.context.iter().enumerate() {
         names.insert(
             var.name.clone(),

@@ -258,3 +258,17 @@ fn every_problem_is_collected() {
     );
     assert_eq!(e.len(), 4, "{e:?}");
 }
+
+#[test]
+fn a_variant_two_keys_share_belongs_to_the_first_as_at_run_time() {
+    let schema = Schema {
+        identity: vec!["day_ABC".into(), "day_abc".into()],
+        ..Schema::default()
+    };
+    let file = PromptFile::from_text("p.md", "$Day_abc").unwrap();
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let r = resolve(&file.source, &nodes, &schema, &Templates::new()).unwrap();
+    assert_eq!(r.identity_keys(), ["day_ABC"]);
+    let identity = crate::Identity::from_json(r#"{"day_ABC": "one", "day_abc": "two"}"#).unwrap();
+    assert_eq!(identity.get("Day_abc"), Some("One"));
+}
