@@ -95,3 +95,24 @@ fn rustdoc_shows_the_prompt() {
         page.display()
     );
 }
+
+/// A description with a code block in it is shown as text: rustdoc would otherwise compile
+/// it as a doctest of the user's crate and fail their `cargo test`.
+#[test]
+fn code_in_a_description_is_not_a_doctest() {
+    const LIB: &str = r#"//! A library with one documented prompt.
+
+/// Answers in a fixed shape.
+#[derive(promptkit::Prompt)]
+#[prompt("shaped")]
+pub struct Shaped<'a> {
+    pub question: &'a str,
+}
+"#;
+    const SHAPED: &str = "{\n  \"description\": \"Answers like this:\\n\\n```\\n{ not: rust }\\n```\\n\\nor indented:\\n\\n    also not rust\"\n}\n\nAnswer $question.\n";
+    let krate = Scratch::new(
+        "promptkit_doctest",
+        &[("src/lib.rs", LIB), ("prompts/shaped.md", SHAPED)],
+    );
+    krate.cargo(&["test", "--doc"]).ok();
+}

@@ -116,9 +116,27 @@ pub fn title_block(name: &str, path: &str, meta: &Meta, heading_level: usize) ->
     };
     let _ = writeln!(out, "{} · {}", code_span(name), code_span(path));
     if let Some(description) = &meta.description {
-        let _ = writeln!(out, "\n{description}");
+        let _ = writeln!(out, "\n{}", prose(description));
     }
     out
+}
+
+/// Free text from the frontmatter, made safe for rustdoc: a code block in it (fenced or
+/// indented) would be compiled as a doctest of the user's crate, so text that holds one is
+/// shown as preformatted text instead.
+fn prose(text: &str) -> String {
+    let has_code = text.lines().any(|line| {
+        let trimmed = line.trim_start();
+        trimmed.starts_with("```")
+            || trimmed.starts_with("~~~")
+            || line.starts_with("    ")
+            || line.starts_with('\t')
+    });
+    if has_code {
+        fenced(text, "text").trim_end().to_owned()
+    } else {
+        text.to_owned()
+    }
 }
 
 /// A heading at `level` and its body, ending in one newline.
@@ -227,6 +245,22 @@ pub fn table_cell(text: &str) -> String {
     text.replace('|', "\\|")
         .replace("\r\n", "<br>")
         .replace('\n', "<br>")
+}
+
+#[cfg(test)]
+mod prose_tests {
+    #[test]
+    fn code_in_a_description_becomes_preformatted_text() {
+        assert_eq!(super::prose("Says hello."), "Says hello.");
+        assert_eq!(
+            super::prose("Like:\n\n```\n{ x }\n```"),
+            "````text\nLike:\n\n```\n{ x }\n```\n````"
+        );
+        assert_eq!(
+            super::prose("Like:\n\n    code"),
+            "```text\nLike:\n\n    code\n```"
+        );
+    }
 }
 
 fn longest_backtick_run(text: &str) -> usize {
