@@ -38,6 +38,15 @@ struct Entry {
 
 pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     let project = open_project(dir)?;
+    if project.prompt_names().iter().any(|name| name == "index") {
+        // Its page and the index would both be `index.md`: refuse before writing anything.
+        return Err(Diagnostic::new(format!(
+            "prompt `index` ({}/index.md) would have the same page as the index, `index.md`",
+            project.display
+        ))
+        .with_help("rename the prompt (say `home.md`), or keep it in a subfolder")
+        .into());
+    }
     let mut entries = Vec::new();
     // template name -> prompts that include it
     let mut used_by: BTreeMap<String, Vec<String>> = BTreeMap::new();

@@ -734,3 +734,28 @@ fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
     ]);
     assert_eq!(off.stdout, absent.stdout);
 }
+
+#[test]
+fn docs_refuse_a_prompt_named_index_before_writing() {
+    let dir = std::env::temp_dir().join(format!("promptkit-cli-index-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/index.md"), "Home.").unwrap();
+    std::fs::write(dir.join("p/other.md"), "Other.").unwrap();
+    let out = dir.join("out");
+    let run = promptkit(&[
+        "docs",
+        "--dir",
+        dir.join("p").to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("would have the same page as the index"),
+        "{}",
+        run.stderr
+    );
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
