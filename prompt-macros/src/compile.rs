@@ -65,6 +65,19 @@ pub fn check(
     Ok(Compiled { prompt, files })
 }
 
+/// Every name prompt `name` refers to (placeholders and conditions, through its
+/// templates), or `None` when it cannot be read.
+pub fn referenced_names(
+    project: &Project,
+    name: &LitStr,
+) -> Option<std::collections::BTreeSet<String>> {
+    let file = project.load_prompt(&name.value()).ok()?;
+    Some(prompt_runtime::check::referenced_names(
+        &file,
+        &project.templates,
+    ))
+}
+
 /// One compile error per diagnostic, all on the literal, each showing file:line:col.
 pub fn to_error(name: &LitStr, diagnostics: Diagnostics) -> syn::Error {
     let mut errors = diagnostics

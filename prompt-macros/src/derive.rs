@@ -64,19 +64,26 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         "add a field `{{}}` to `{}`, a key to the identity in prompts/promptkit.json, or a template `prompts/{}/{{}}.md`",
         input.ident, project.config.templates
     );
-    let Compiled { prompt, files } = compile::check(&project, &name, context, hint)?;
+    let path = format!("prompts/{}.md", name.value());
+    let Compiled { prompt, files } = match compile::check(&project, &name, context, hint) {
+        Ok(compiled) => compiled,
+        Err(mut errors) => {
+            // Report unused fields now too, not only once the prompt's errors are fixed.
+            if let Some(used) = compile::referenced_names(&project, &name) {
+                let unused = fields.iter().filter(|f| {
+                    !used.contains(&f.name)
+                        && !used.contains(&prompt_runtime::variant_name(&f.name))
+                });
+                for f in unused {
+                    errors.combine(unused_field(f, &path));
+                }
+            }
+            return Err(errors);
+        }
+    };
     let mut unused: Option<syn::Error> = None;
     for &i in &prompt.resolved.unused {
-        let f = &fields[i];
-        let e = syn::Error::new(
-            f.span,
-            format!(
-                "field `{}` is not used by {}\n  = help: use `${}` in the prompt, or remove the field",
-                f.name,
-                prompt.file.source.path(),
-                f.name
-            ),
-        );
+        let e = unused_field(&fields[i], prompt.file.source.path());
         match &mut unused {
             Some(all) => all.combine(e),
             None => unused = Some(e),
@@ -124,6 +131,16 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     })
+}
+
+fn unused_field(field: &Field, path: &str) -> syn::Error {
+    syn::Error::new(
+        field.span,
+        format!(
+            "field `{}` is not used by {path}\n  = help: use `${}` in the prompt, or remove the field",
+            field.name, field.name
+        ),
+    )
 }
 
 fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {

@@ -110,6 +110,7 @@ pub fn infer_context(
         found: BTreeMap::new(),
         guards: Vec::new(),
         stack: Vec::new(),
+        followed: Vec::new(),
     };
     names.collect(&nodes);
     let found = names.found;
@@ -140,6 +141,28 @@ pub fn infer_context(
     vars.into_iter().map(|(_, v)| v).collect()
 }
 
+/// Every name a prompt refers to, in placeholders and conditions, following the templates
+/// it names (whatever else that name might bind to). For reporting unused context fields
+/// even when the prompt has other problems.
+pub fn referenced_names(
+    file: &PromptFile,
+    templates: &Templates,
+) -> std::collections::BTreeSet<String> {
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let mut names = Names {
+        templates,
+        known: &[],
+        found: BTreeMap::new(),
+        guards: Vec::new(),
+        stack: Vec::new(),
+        followed: Vec::new(),
+    };
+    names.collect(&nodes);
+    let mut all: std::collections::BTreeSet<String> = names.found.into_keys().collect();
+    all.extend(names.followed);
+    all
+}
+
 /// How a name is used in a prompt, for [`infer_context`].
 struct NameUse {
     order: usize,
@@ -157,6 +180,8 @@ struct Names<'a> {
     guards: Vec<String>,
     /// Templates being followed, against cycles.
     stack: Vec<String>,
+    /// Every template followed.
+    followed: Vec<String>,
 }
 
 impl Names<'_> {
@@ -175,6 +200,7 @@ impl Names<'_> {
                 Node::Placeholder(p) => {
                     if let Some(template) = self.templates.get(&p.name) {
                         if !self.stack.contains(&p.name) {
+                            self.followed.push(p.name.clone());
                             self.stack.push(p.name.clone());
                             self.collect(template.nodes());
                             self.stack.pop();
