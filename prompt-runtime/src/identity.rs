@@ -423,28 +423,9 @@ pub(crate) fn kind(json: &str) -> &'static str {
     }
 }
 
-/// The byte offset serde_json's error points at (its column counts bytes), and its
-/// message without the trailing " at line L column C".
-pub(crate) fn json_error_position(text: &str, e: &serde_json::Error) -> (usize, String) {
-    let message = e.to_string();
-    let message = match message.rfind(" at line ") {
-        Some(i) => message[..i].to_owned(),
-        None => message,
-    };
-    let line_start: usize = text
-        .split_inclusive('\n')
-        .take(e.line().saturating_sub(1))
-        .map(str::len)
-        .sum();
-    let mut offset = (line_start + e.column().saturating_sub(1)).min(text.len());
-    while !text.is_char_boundary(offset) {
-        offset -= 1;
-    }
-    (offset, message)
-}
-
+/// A serde_json error as an identity error, with a line and a column in characters.
 fn json_error(text: &str, e: &serde_json::Error) -> IdentityError {
-    let (offset, message) = json_error_position(text, e);
+    let (offset, message) = crate::load::json::error_position(text, e);
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     IdentityError::Json {
         line: text[..line_start].matches('\n').count() + 1,

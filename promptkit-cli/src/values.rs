@@ -188,7 +188,8 @@ fn load_identity(path: &Path) -> Result<Identity, Diagnostic> {
         .map_err(|e| Diagnostic::new(format!("cannot use identity `{}`: {e}", path.display())))
 }
 
-/// The context file's values, in the file's key order (sorted: serde_json's map).
+/// The context file's values, by name (in serde_json's map order, which is sorted; the
+/// order does not matter: each value goes to its own variable).
 fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
     let text = read_text(path, "the context")?;
     let shown = path.display();

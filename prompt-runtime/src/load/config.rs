@@ -344,7 +344,7 @@ fn key_span(text: &str, value_start: usize) -> Range<usize> {
 }
 
 fn json_diagnostic(source: &SourceFile, e: &serde_json::Error) -> Diagnostic {
-    let (offset, message) = identity::json_error_position(source.text(), e);
+    let (offset, message) = super::json::error_position(source.text(), e);
     Diagnostic::new(format!("malformed JSON in `{}`: {message}", source.path()))
         .at(source, offset..offset + 1)
         .with_help("promptkit.json is a JSON object: keys and strings in double quotes, no trailing commas")

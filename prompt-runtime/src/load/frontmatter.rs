@@ -92,24 +92,13 @@ pub(super) fn split(source: &SourceFile) -> Result<(Option<Frontmatter>, usize),
 }
 
 fn json_error(source: &SourceFile, e: &serde_json::Error) -> Diagnostic {
-    let text = source.text();
-    let message = e.to_string();
-    let message = match message.rfind(" at line ") {
-        Some(i) => &message[..i],
-        None => &message,
-    };
+    let (offset, message) = super::json::error_position(source.text(), e);
     if e.is_eof() {
         return Diagnostic::new("the frontmatter opened on line 1 is never closed")
             .at(source, 0..1)
             .with_help("end the frontmatter with a line holding exactly `}`, then a blank line and the prompt body")
             .with_note(format!("JSON parser: {message}"));
     }
-    let line_start = text
-        .split_inclusive('\n')
-        .take(e.line().saturating_sub(1))
-        .map(str::len)
-        .sum::<usize>();
-    let offset = line_start + e.column().saturating_sub(1);
     Diagnostic::new(format!("malformed frontmatter JSON: {message}"))
         .at(source, offset..offset + 1)
         .with_help("the frontmatter is a JSON object: keys and strings in double quotes, no trailing commas")

@@ -39,3 +39,24 @@ pub(crate) fn span_in(text: &str, raw: &RawValue) -> std::ops::Range<usize> {
     let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
     start..start + raw.get().len()
 }
+
+/// Where a serde_json error points in `text` (a byte offset on a character boundary;
+/// serde_json's column counts bytes), and its message without the trailing
+/// " at line L column C".
+pub(crate) fn error_position(text: &str, e: &serde_json::Error) -> (usize, String) {
+    let message = e.to_string();
+    let message = match message.rfind(" at line ") {
+        Some(i) => message[..i].to_owned(),
+        None => message,
+    };
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(e.line().saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let mut offset = (line_start + e.column().saturating_sub(1)).min(text.len());
+    while !text.is_char_boundary(offset) {
+        offset -= 1;
+    }
+    (offset, message)
+}
