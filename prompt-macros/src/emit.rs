@@ -335,9 +335,7 @@ pub fn constants(prompt: &CheckedPrompt, types: &[String]) -> TokenStream {
         let ty = match v.source {
             prompt_runtime::VarSource::Context => prompt
                 .schema
-                .context
-                .iter()
-                .position(|c| c.name == v.name || prompt_runtime::variant_name(&c.name) == v.name)
+                .context_index(&v.name)
                 .and_then(|i| types.get(i))
                 .cloned()
                 .unwrap_or_default(),

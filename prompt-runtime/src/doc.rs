@@ -5,7 +5,6 @@
 //! writes. What differs between them is said in [`PageOptions`]; the rest — which rows,
 //! in which order, how text is kept literal inside Markdown — is decided here once.
 
-use crate::case::variant_name;
 use crate::check::CheckedPrompt;
 use crate::meta::Meta;
 use serde_json::Value;
@@ -314,9 +313,9 @@ fn variables(prompt: &CheckedPrompt, field_types: Option<&[String]>) -> String {
         );
         if let Some(types) = field_types {
             // `$Day` is the uppercase-first variant of the field `day`.
-            let ty = context
-                .iter()
-                .position(|c| c.name == v.name || variant_name(&c.name) == v.name)
+            let ty = prompt
+                .schema
+                .context_index(&v.name)
                 .and_then(|i| types.get(i))
                 .map(|t| code_span(t))
                 .unwrap_or_default();

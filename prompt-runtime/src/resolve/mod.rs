@@ -28,6 +28,21 @@ pub struct Schema {
     pub missing_hint: Option<String>,
 }
 
+impl Schema {
+    /// The context variable a name in the prompt stands for: the variable of that name, or
+    /// the first whose uppercase-first variant it is (`Day` for `day`).
+    pub fn context_index(&self, name: &str) -> Option<usize> {
+        self.context
+            .iter()
+            .position(|c| c.name == name)
+            .or_else(|| {
+                self.context
+                    .iter()
+                    .position(|c| variant_name(&c.name) == name)
+            })
+    }
+}
+
 /// A context variable: a field of the typed context.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContextVar {
