@@ -280,8 +280,9 @@ impl fmt::Display for RenderError {
 impl std::error::Error for RenderError {}
 
 impl CheckedPrompt {
-    /// Renders with context values by name. Optional variables and flags may be absent; a
-    /// flag's value is `true` or `false`. Every missing or unusable value is reported.
+    /// Renders with context values by name. Optional variables and flags may be absent (a
+    /// missing flag is `false`); a flag's value is `true` or `false`, and an optional given
+    /// as `false` counts as absent. Every missing or unusable value is reported.
     pub fn render(
         &self,
         context: &HashMap<String, String>,
@@ -296,7 +297,12 @@ impl CheckedPrompt {
                     error.missing_context.push(var.name.clone());
                     Value::Absent
                 }
-                (VarKind::Optional | VarKind::Flag, None) => Value::Absent,
+                (VarKind::Optional, None) => Value::Absent,
+                // Read as the program reads them: a missing flag is `false`, and an optional
+                // given as `false` is off, as a `bool` field set to `false` renders (a string
+                // map cannot tell an `Option` from a `bool`).
+                (VarKind::Flag, None) => Value::Flag(false),
+                (VarKind::Optional, Some("false")) => Value::Absent,
                 (VarKind::Flag, Some("true")) => Value::Flag(true),
                 (VarKind::Flag, Some("false")) => Value::Flag(false),
                 (VarKind::Flag, Some(other)) => {

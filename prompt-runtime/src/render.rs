@@ -96,12 +96,13 @@ pub fn walk<'a, F>(
             }
             Part::Identity { lookup, .. } => sink.text(identity.get(lookup).unwrap_or("")),
             Part::Line { flag } => {
-                if let Some(seen) = flags.get_mut(*flag) {
-                    if *seen {
-                        sink.text("\n");
-                    }
-                    *seen = true;
+                // `flags` holds `Resolved::line_flags` entries: a shorter slice is a bug of
+                // the caller, not something to render around.
+                let seen = &mut flags[*flag];
+                if *seen {
+                    sink.text("\n");
                 }
+                *seen = true;
             }
             Part::If {
                 test,

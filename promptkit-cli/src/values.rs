@@ -11,7 +11,6 @@ use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::load::Project;
 use prompt_runtime::render::PromptContent;
-use prompt_runtime::resolve::VarKind;
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics, Identity};
 use serde_json::Value;
@@ -96,18 +95,11 @@ impl<'a> Values<'a> {
         }
     }
 
-    /// Gives a value by name; false when the prompt does not use the name.
-    ///
-    /// A value that a block tests (`{% if verbose %}`) may stand for an `Option` or a
-    /// `bool` in the program; without its type, `false` is read as "off", as a `bool` field
-    /// set to `false` renders, and the value is left out.
+    /// Gives a value by name; false when the prompt does not use the name. (A tested
+    /// value of `false` is off: `CheckedPrompt::render` reads it so.)
     fn give(&mut self, key: &str, value: String) -> bool {
-        if let Some(var) = self.prompt.schema.context.iter().find(|v| v.name == key) {
-            if var.kind == VarKind::Optional && value == "false" {
-                self.context.remove(key);
-            } else {
-                self.context.insert(key.to_owned(), value);
-            }
+        if self.prompt.schema.context.iter().any(|v| v.name == key) {
+            self.context.insert(key.to_owned(), value);
             true
         } else if self.identity_keys.iter().any(|k| k == key) {
             self.identity.push((key.to_owned(), value));
