@@ -330,6 +330,9 @@ struct Lines {
     started: Started,
     at_line_start: bool,
     flag: Option<usize>,
+    /// A template alone on the current line has just lent its lines: the `\n` that ends
+    /// the line ends the template's last line, not an empty line.
+    spliced: bool,
 }
 
 impl Lines {
@@ -338,6 +341,7 @@ impl Lines {
             started: Started::No,
             at_line_start: true,
             flag: None,
+            spliced: false,
         }
     }
 }
@@ -433,7 +437,7 @@ pub fn resolve(
 
 impl Resolver<'_> {
     fn nodes(&mut self, source: &SourceFile, nodes: &[Node], out: &mut Vec<Part>) {
-        for node in nodes {
+        for (i, node) in nodes.iter().enumerate() {
             match node {
                 Node::Text(span) => self.text(&source.text()[span.clone()], out),
                 Node::Dollar(_) => {
@@ -441,8 +445,22 @@ impl Resolver<'_> {
                     push_text(out, "$");
                 }
                 Node::Placeholder(p) => {
-                    self.content(out);
-                    self.placeholder(source, p, out);
+                    let alone = self.lines().at_line_start
+                        && match nodes.get(i + 1) {
+                            None => true,
+                            Some(Node::Text(next)) => source.text()[next.clone()].starts_with('\n'),
+                            Some(_) => false,
+                        };
+                    if alone && matches!(self.names.get(&p.name), Some(Target::Template)) {
+                        // A template alone on its line lends its lines to this body: one
+                        // that renders no line leaves no blank line either.
+                        self.record(&p.name, VarSource::Template, source, &p.span);
+                        self.template(source, p, out, true);
+                        self.lines().spliced = true;
+                    } else {
+                        self.content(out);
+                        self.placeholder(source, p, out);
+                    }
                 }
                 Node::If(block) => self.block(source, block, out),
             }
@@ -458,8 +476,11 @@ impl Resolver<'_> {
             push_text(out, first);
         }
         for piece in pieces {
-            // The line before this `\n` ends; an empty line is a line too.
-            self.content(out);
+            // The line before this `\n` ends; an empty line is a line too, but not the line
+            // of a spliced template, whose lines were its own.
+            if !std::mem::take(&mut self.lines().spliced) {
+                self.content(out);
+            }
             self.lines().at_line_start = true;
             if !piece.is_empty() {
                 self.content(out);
@@ -479,6 +500,7 @@ impl Resolver<'_> {
     fn content(&mut self, out: &mut Vec<Part>) {
         let mut flags = self.line_flags;
         let lines = self.lines();
+        lines.spliced = false;
         if !lines.at_line_start {
             return;
         }
@@ -563,12 +585,20 @@ impl Resolver<'_> {
             }
             Target::Template => {
                 self.record(&p.name, VarSource::Template, source, &p.span);
-                self.template(source, p, out);
+                self.template(source, p, out, false);
             }
         }
     }
 
-    fn template(&mut self, source: &SourceFile, p: &parse::Placeholder, out: &mut Vec<Part>) {
+    /// Inlines a template: mid-line, as one piece of text whose lines are joined among
+    /// themselves; `spliced` (alone on its line), as lines of the current body.
+    fn template(
+        &mut self,
+        source: &SourceFile,
+        p: &parse::Placeholder,
+        out: &mut Vec<Part>,
+        spliced: bool,
+    ) {
         if let Some(start) = self.stack.iter().position(|t| *t == p.name) {
             let mut cycle: Vec<&str> = self.stack[start..].iter().map(String::as_str).collect();
             cycle.push(&p.name);
@@ -587,9 +617,13 @@ impl Resolver<'_> {
         self.diagnostics
             .extend(template.diagnostics.0.iter().cloned());
         self.stack.push(p.name.clone());
-        self.bodies.push(Lines::new());
-        self.nodes(&template.file.source, &template.nodes, out);
-        self.bodies.pop();
+        if spliced {
+            self.nodes(&template.file.source, &template.nodes, out);
+        } else {
+            self.bodies.push(Lines::new());
+            self.nodes(&template.file.source, &template.nodes, out);
+            self.bodies.pop();
+        }
         self.stack.pop();
     }
 
@@ -648,6 +682,7 @@ impl Resolver<'_> {
         self.guards.extend(guard);
         self.lines().started = entry;
         self.lines().at_line_start = true;
+        self.lines().spliced = false;
         self.nodes(source, &block.then, &mut then);
         let then_end = self.lines().started;
         if guard.is_some() {
@@ -656,6 +691,7 @@ impl Resolver<'_> {
         let mut otherwise = Vec::new();
         self.lines().started = entry;
         self.lines().at_line_start = true;
+        self.lines().spliced = false;
         if let Some(nodes) = &block.otherwise {
             self.nodes(source, nodes, &mut otherwise);
         }
@@ -667,6 +703,7 @@ impl Resolver<'_> {
             Started::Maybe
         };
         lines.at_line_start = true;
+        lines.spliced = false;
         if let Some(test) = test {
             out.push(Part::If {
                 test,
