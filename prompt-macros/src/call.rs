@@ -151,7 +151,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
             Access {
                 expr: quote!(#id),
                 kind: prompt.schema.context[i].kind.clone(),
-                plain_text: false,
+                plain_text: None,
             }
         })
         .collect();

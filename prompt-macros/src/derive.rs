@@ -102,7 +102,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             Access {
                 expr: quote!(self.#field),
                 kind: f.kind.clone(),
-                plain_text: plain_text(&f.ty),
+                plain_text: plain_text(&f.ty).then(|| f.ty.span()),
             }
         })
         .collect();
@@ -264,17 +264,32 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
 }
 
 /// True for types written as plain text: `&str`, `String`, `Cow<str>`, `Box<str>`,
-/// `Rc<str>`, `Arc<str>`, or an `Option` of one (any path prefix, any lifetime). A type
-/// alias is not seen through; it takes the general path, which is correct, only larger.
+/// `Rc<str>`, `Arc<str>`, or an `Option` of one, named bare or through `std`/`alloc`/`core`
+/// (`my::String` is someone else's type). A type alias is not seen through; it takes the
+/// general path, which is correct, only larger. The generated code still asks the type
+/// system (`PlainText`), so a bare name that is not std's type is an error on the field,
+/// not wrong code.
 fn plain_text(ty: &Type) -> bool {
-    fn last_segment(ty: &Type) -> Option<&syn::PathSegment> {
-        match ty {
-            Type::Path(p) if p.qself.is_none() => p.path.segments.last(),
-            _ => None,
+    /// The last segment of a path that is bare or starts at `std`, `alloc` or `core`.
+    fn std_segment(ty: &Type) -> Option<&syn::PathSegment> {
+        let Type::Path(p) = ty else { return None };
+        if p.qself.is_some() {
+            return None;
+        }
+        let segments = &p.path.segments;
+        let first = segments.first()?;
+        let bare = segments.len() == 1 && p.path.leading_colon.is_none();
+        let from_std = ["std", "alloc", "core"]
+            .iter()
+            .any(|root| first.ident == root);
+        if bare || from_std {
+            segments.last()
+        } else {
+            None
         }
     }
     fn is_str(ty: &Type) -> bool {
-        matches!(last_segment(ty), Some(s) if s.ident == "str" && s.arguments.is_empty())
+        matches!(std_segment(ty), Some(s) if s.ident == "str" && s.arguments.is_empty())
     }
     fn single_argument(segment: &syn::PathSegment) -> Option<&Type> {
         let syn::PathArguments::AngleBracketed(args) = &segment.arguments else {
@@ -291,7 +306,7 @@ fn plain_text(ty: &Type) -> bool {
         if let Type::Reference(r) = ty {
             return r.mutability.is_none() && is_str(&r.elem);
         }
-        let Some(segment) = last_segment(ty) else {
+        let Some(segment) = std_segment(ty) else {
             return false;
         };
         match segment.ident.to_string().as_str() {
@@ -300,7 +315,7 @@ fn plain_text(ty: &Type) -> bool {
             _ => false,
         }
     }
-    match last_segment(ty) {
+    match std_segment(ty) {
         Some(segment) if segment.ident == "Option" => single_argument(segment).is_some_and(text),
         _ => text(ty),
     }

@@ -7,7 +7,7 @@ use proc_macro2::{Literal, TokenStream};
 use prompt_runtime::Meta;
 use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::resolve::{Part, Test, VarKind};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -15,10 +15,10 @@ use std::path::PathBuf;
 pub struct Access {
     pub expr: TokenStream,
     pub kind: VarKind,
-    /// The field's type is plainly text (`&str`, `String`, `Cow<str>`, or an `Option` of
-    /// one): it is borrowed with `&*`, without the `Tag` dispatch, which keeps the expansion
-    /// smaller and quicker to compile.
-    pub plain_text: bool,
+    /// The span of the field's type when it is plainly text (`&str`, `String`, `Cow<str>`,
+    /// or an `Option` of one): it is borrowed through `PlainText`, without the `Tag`
+    /// dispatch, which keeps the expansion smaller and quicker to compile.
+    pub plain_text: Option<proc_macro2::Span>,
 }
 
 /// The body of `fn render(&self, identity: &Identity) -> PromptContent`.
@@ -36,10 +36,11 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
             format_ident!("__f{}", i),
         );
         match a.kind {
-            VarKind::Optional if a.plain_text => {
+            VarKind::Optional if a.plain_text.is_some() => {
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
-                    setup.extend(quote! {
-                        let #o: ::core::option::Option<&str> = #expr.as_deref();
+                    let span = a.plain_text.unwrap_or_else(proc_macro2::Span::call_site);
+                    setup.extend(quote_spanned! {span=>
+                        let #o: ::core::option::Option<&str> = ::promptkit::__private::plain_option(&#expr);
                     });
                 }
             }
@@ -64,10 +65,11 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
                     });
                 }
             }
-            VarKind::Text | VarKind::Choice(_) if a.plain_text => {
+            VarKind::Text | VarKind::Choice(_) if a.plain_text.is_some() => {
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
-                    setup.extend(quote! {
-                        let #c: &str = &*#expr;
+                    let span = a.plain_text.unwrap_or_else(proc_macro2::Span::call_site);
+                    setup.extend(quote_spanned! {span=>
+                        let #c: &str = ::promptkit::__private::plain_text(&#expr);
                     });
                 }
             }

@@ -37,6 +37,78 @@ pub fn push_line(out: &mut String, seen: &mut bool) {
     *seen = true;
 }
 
+/// The text types the derive borrows directly, without the [`Tag`] dispatch. The derive
+/// picks them by name (`String`, `Cow<str>`…); this trait makes sure the name meant std's.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a text type that promptkit can borrow",
+    note = "the derive read this field's type as std's `&str`, `String`, `Cow<str>` or a `Box`/`Rc`/`Arc` of `str` by its name; if it is your own type, name it with its path (`my::String`) so that it goes through `Display`"
+)]
+pub trait PlainText {
+    /// The text.
+    fn plain(&self) -> &str;
+}
+
+impl PlainText for str {
+    #[inline]
+    fn plain(&self) -> &str {
+        self
+    }
+}
+
+impl PlainText for String {
+    #[inline]
+    fn plain(&self) -> &str {
+        self
+    }
+}
+
+impl PlainText for Cow<'_, str> {
+    #[inline]
+    fn plain(&self) -> &str {
+        self
+    }
+}
+
+impl PlainText for Box<str> {
+    #[inline]
+    fn plain(&self) -> &str {
+        self
+    }
+}
+
+impl PlainText for std::rc::Rc<str> {
+    #[inline]
+    fn plain(&self) -> &str {
+        self
+    }
+}
+
+impl PlainText for std::sync::Arc<str> {
+    #[inline]
+    fn plain(&self) -> &str {
+        self
+    }
+}
+
+impl<T: PlainText + ?Sized> PlainText for &T {
+    #[inline]
+    fn plain(&self) -> &str {
+        (**self).plain()
+    }
+}
+
+/// A plain-text field's text.
+#[inline]
+pub fn plain_text<T: PlainText + ?Sized>(value: &T) -> &str {
+    value.plain()
+}
+
+/// An optional plain-text field's text.
+#[inline]
+pub fn plain_option<T: PlainText>(value: &Option<T>) -> Option<&str> {
+    value.as_ref().map(PlainText::plain)
+}
+
 /// Wraps a value for the text conversion.
 pub struct Tag<'a, T: ?Sized>(pub &'a T);
 
