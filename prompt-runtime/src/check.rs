@@ -143,7 +143,8 @@ pub fn infer_context(
 
 /// Every name a prompt refers to, in placeholders and conditions, following the templates
 /// it names (whatever else that name might bind to). For reporting unused context fields
-/// even when the prompt has other problems.
+/// even when the prompt has other problems, so it errs on the side of "used": names in
+/// lines that failed to parse (`${note`, `{% if mode = "x" %}`) count too.
 pub fn referenced_names(
     file: &PromptFile,
     templates: &Templates,
@@ -159,8 +160,61 @@ pub fn referenced_names(
     };
     names.collect(&nodes);
     let mut all: std::collections::BTreeSet<String> = names.found.into_keys().collect();
+    let mut texts = vec![file.source.text()];
+    for name in &names.followed {
+        if let Some(template) = templates.get(name) {
+            texts.push(template.file.source.text());
+        }
+    }
     all.extend(names.followed);
+    for text in texts {
+        all.extend(written_names(text));
+    }
     all
+}
+
+/// Names written after `$` or `${`, and the words of `{% ... %}` directives, read from
+/// the raw text without the parser.
+fn written_names(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let word = |from: usize| {
+        let end = (from..bytes.len())
+            .find(|&i| !crate::parse::lexer::is_name_continue(bytes[i]))
+            .unwrap_or(bytes.len());
+        (end, text[from..end].to_owned())
+    };
+    let mut names = Vec::new();
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'$' => {
+                let start = if bytes.get(i + 1) == Some(&b'{') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                let (end, name) = word(start);
+                if !name.is_empty() {
+                    names.push(name);
+                }
+                i = end.max(i + 1);
+            }
+            b'{' if bytes.get(i + 1) == Some(&b'%') => {
+                let close = text[i..].find("%}").map_or(text.len(), |at| i + at);
+                let line_end = text[i..].find('\n').map_or(text.len(), |at| i + at);
+                let end = close.min(line_end);
+                names.extend(
+                    text[i + 2..end]
+                        .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .filter(|w| crate::parse::lexer::is_name(w))
+                        .map(str::to_owned),
+                );
+                i = end.max(i + 2);
+            }
+            _ => i += 1,
+        }
+    }
+    names
 }
 
 /// How a name is used in a prompt, for [`infer_context`].

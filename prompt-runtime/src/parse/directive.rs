@@ -133,9 +133,14 @@ pub fn lex(source: &SourceFile, span: Range<usize>) -> Result<Directive, Diagnos
             i += 2;
         } else {
             let ch = text[i..].chars().next().unwrap_or('?');
+            let help = if ch == '=' {
+                "did you mean `==`? a comparison is `{% if name == \"value\" %}`"
+            } else {
+                "a directive is a keyword and arguments: `{% if name %}`, `{% if name == \"value\" %}`, `{% else %}`, `{% endif %}`"
+            };
             return Err(Diagnostic::new(format!("unexpected `{ch}` in directive"))
                 .at(source, i..i + ch.len_utf8())
-                .with_help("a directive is a keyword and arguments: `{% if name %}`, `{% if name == \"value\" %}`, `{% else %}`, `{% endif %}`"));
+                .with_help(help));
         }
     }
     let mut words = words.into_iter();
