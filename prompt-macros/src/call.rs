@@ -7,9 +7,10 @@ use crate::emit::{self, Access};
 use proc_macro2::TokenStream;
 use prompt_runtime::check::infer_context;
 use prompt_runtime::resolve::{ContextVar, VarKind};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
 use syn::parse::{Parse, ParseStream};
+use syn::spanned::Spanned;
 use syn::{Expr, Ident, LitStr, Token};
 
 pub struct CallInput {
@@ -83,13 +84,22 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     let file = project
         .load_prompt(&name.value())
         .map_err(|d| compile::to_error(name, d))?;
+    // The arguments are context: they shadow identity keys and literals of the same name.
     let schema = project.schema(Vec::new());
-    let inferred = infer_context(
-        &file,
-        &schema.identity,
-        &schema.literals,
-        &project.templates,
-    );
+    let shadowed = |name: &String| !seen.contains(name);
+    let identity: Vec<String> = schema
+        .identity
+        .iter()
+        .filter(|k| shadowed(k))
+        .cloned()
+        .collect();
+    let literals: Vec<String> = schema
+        .literals
+        .iter()
+        .filter(|k| shadowed(k))
+        .cloned()
+        .collect();
+    let inferred = infer_context(&file, &identity, &literals, &project.templates);
     // A name a block tests takes an `Option` (used only inside its blocks) or a `bool`
     // (used outside them too), as the run-time renderer infers.
     let context: Vec<ContextVar> = input
@@ -140,7 +150,12 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     let bindings = input.args.iter().enumerate().map(|(i, a)| {
         let id = format_ident!("__a{}", i);
         let expr = &a.expr;
-        quote! { let #id = #expr; }
+        if prompt.schema.context[i].kind == VarKind::Flag {
+            // Tested by a block and written outside it: a `bool`, said at the argument.
+            quote_spanned! {expr.span()=> let #id: bool = #expr; }
+        } else {
+            quote! { let #id = #expr; }
+        }
     });
     let access: Vec<Access> = input
         .args

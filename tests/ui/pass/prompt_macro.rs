@@ -14,4 +14,12 @@ fn main() {
         r#type: &'a str,
     }
     assert_eq!(Raw { r#type: "fix" }.render(&identity).text, "Type: fix");
+    shadowing();
+}
+
+// An argument shadows the identity key of the same name.
+fn shadowing() {
+    let identity = promptkit::Identity::default();
+    let who: Option<&str> = Some("Sam");
+    assert_eq!(promptkit::prompt!("idopt", preferred = who).render(&identity).text, "Hi Sam");
 }
