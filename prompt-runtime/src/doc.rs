@@ -124,17 +124,27 @@ pub fn title_block(name: &str, path: &str, meta: &Meta, heading_level: usize) ->
 /// indented) would be compiled as a doctest of the user's crate, so text that holds one is
 /// shown as preformatted text instead.
 fn prose(text: &str) -> String {
-    let has_code = text.lines().any(|line| {
-        let trimmed = line.trim_start();
-        trimmed.starts_with("```")
-            || trimmed.starts_with("~~~")
-            || line.starts_with("    ")
-            || line.starts_with('\t')
-    });
+    // Erring on the side of text: preformatted text is only less pretty.
+    let has_code = text.contains("```") || text.contains("~~~") || text.lines().any(indented_code);
     if has_code {
         fenced(text, "text").trim_end().to_owned()
     } else {
         text.to_owned()
+    }
+}
+
+/// An indented code line, inside blockquotes too: four spaces or a tab of indentation.
+fn indented_code(line: &str) -> bool {
+    let mut rest = line;
+    loop {
+        let trimmed = rest.trim_start_matches(' ');
+        if rest.len() - trimmed.len() >= 4 || trimmed.starts_with('\t') {
+            return true;
+        }
+        match trimmed.strip_prefix('>') {
+            Some(quoted) => rest = quoted.strip_prefix(' ').unwrap_or(quoted),
+            None => return false,
+        }
     }
 }
 
