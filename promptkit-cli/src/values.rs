@@ -13,7 +13,8 @@ use prompt_runtime::load::Project;
 use prompt_runtime::render::PromptContent;
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics, Identity};
-use serde_json::Value;
+use serde_json::value::RawValue;
+use std::collections::BTreeMap;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -185,29 +186,35 @@ fn load_identity(path: &Path) -> Result<Identity, Diagnostic> {
 fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
     let text = read_text(path, "the context")?;
     let shown = path.display();
-    let root: Value = serde_json::from_str(&text)
-        .map_err(|e| Diagnostic::new(format!("malformed context JSON in `{shown}`: {e}")))?;
-    let Value::Object(object) = root else {
-        return Err(
-            Diagnostic::new(format!("`{shown}` must hold a JSON object"))
-                .with_help(r#"write the context as {"name": "value", ...}"#)
-                .into(),
-        );
-    };
+    // Values stay raw JSON so that numbers keep the text the file gives them (`1e3`, not
+    // `1000.0`), as identity values do.
+    let object: BTreeMap<String, Box<RawValue>> = serde_json::from_str(&text).map_err(|e| {
+        let what = if e.is_data() {
+            "must hold a JSON object"
+        } else {
+            "is not valid JSON"
+        };
+        Diagnostic::new(format!("`{shown}` {what}: {e}"))
+            .with_help(r#"write the context as {"name": "value", ...}"#)
+    })?;
     let mut values = Vec::new();
     let mut problems = Diagnostics::default();
-    for (key, value) in object {
-        match value {
-            Value::String(s) => values.push((key, s)),
-            Value::Number(n) => values.push((key, n.to_string())),
-            Value::Bool(b) => values.push((key, b.to_string())),
-            Value::Null => {}
-            Value::Array(_) | Value::Object(_) => problems.push(
+    for (key, raw) in object {
+        let json = raw.get();
+        match json.as_bytes().first() {
+            Some(b'"') => match serde_json::from_str::<String>(json) {
+                Ok(text) => values.push((key, text)),
+                Err(e) => problems.push(Diagnostic::new(format!("context value `{key}` in `{shown}`: {e}"))),
+            },
+            Some(b'n') => {}
+            Some(b'{' | b'[') => problems.push(
                 Diagnostic::new(format!(
                     "context value `{key}` in `{shown}` must be a string, a number, a boolean or null"
                 ))
                 .with_help("a placeholder takes one line of text; join lists before rendering"),
             ),
+            // Numbers and booleans, as written.
+            _ => values.push((key, json.to_owned())),
         }
     }
     problems.into_result(values)

@@ -225,7 +225,7 @@ fn render_takes_context_and_identity_files() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, GREETING_SATURDAY);
-    // a number in the context file is written as JSON writes it
+    // a number in the context file is written as the file writes it
     let helper = promptkit(&[
         "render",
         "agents/helper.md",
@@ -757,5 +757,29 @@ fn docs_refuse_a_prompt_named_index_before_writing() {
         run.stderr
     );
     assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn context_numbers_keep_the_text_the_file_gives_them() {
+    let dir = std::env::temp_dir().join(format!("promptkit-cli-numbers-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/n.md"), "$a $b $c").unwrap();
+    std::fs::write(
+        dir.join("ctx.json"),
+        r#"{"a": 1e3, "b": 1e400, "c": 123456789012345678901234}"#,
+    )
+    .unwrap();
+    let run = promptkit(&[
+        "render",
+        "n",
+        "--dir",
+        dir.join("p").to_str().unwrap(),
+        "--context",
+        dir.join("ctx.json").to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "1e3 1e400 123456789012345678901234\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
