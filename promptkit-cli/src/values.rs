@@ -24,7 +24,7 @@ pub struct RenderOptions {
     /// The prompt's name: its path under the prompts folder without `.md` (`agents/helper`).
     pub name: String,
 
-    /// A JSON object of context values: strings, numbers and booleans (as JSON writes them);
+    /// A JSON object of context values: strings, numbers and booleans (as the file writes them);
     /// `null` leaves an optional value out.
     #[arg(long, value_name = "FILE")]
     pub context: Option<PathBuf>,
