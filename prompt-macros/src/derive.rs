@@ -148,7 +148,7 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
         if found.is_some() {
             return Err(syn::Error::new(
-                attr.span(),
+                attr.meta.span(),
                 "only one `#[prompt(\"name\")]` is allowed",
             ));
         }

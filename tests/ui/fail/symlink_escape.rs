@@ -1,0 +1,8 @@
+// A prompt file that is a symlink out of prompts/ is refused.
+#[derive(promptkit::Prompt)]
+#[prompt("escape_link")]
+struct Escape<'a> {
+    day: &'a str,
+}
+
+fn main() {}
