@@ -88,4 +88,22 @@ fn edits_to_prompt_files_rebuild() {
             "`cargo check` output lacks {expected:?}:\n{check}"
         );
     }
+
+    // A broken configuration is a compile error pointing into promptkit.json.
+    krate.write("prompts/greeting.md", "$intro\nHello $who.");
+    krate.write(
+        "prompts/promptkit.json",
+        "{\n  \"identity\": {\"name\": \"Ada\"},\n  \"literal\": [\"HOME\"]\n}\n",
+    );
+    let config = krate.cargo(&["check"]).failed();
+    for expected in [
+        "unknown key `literal`",
+        "--> prompts/promptkit.json:3:3",
+        "did you mean `literals`?",
+    ] {
+        assert!(
+            config.stderr.contains(expected),
+            "a broken promptkit.json gave no such error {expected:?}:\n{config}"
+        );
+    }
 }
