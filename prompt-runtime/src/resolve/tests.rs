@@ -1,4 +1,6 @@
 use super::*;
+use crate::load::PromptFile;
+use crate::parse::ParseOptions;
 
 fn schema() -> Schema {
     Schema {

@@ -1,0 +1,132 @@
+//! What resolving gives: the parts to render and the names a prompt uses.
+
+/// A resolved prompt: what to render, and what it uses.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Resolved {
+    /// The parts to render, templates inlined.
+    pub parts: Vec<Part>,
+    /// Every name the prompt uses, in order of first use.
+    pub variables: Vec<Variable>,
+    /// Indices of context variables that the prompt never uses.
+    pub unused: Vec<usize>,
+    /// How many flags the [`Part::Line`]s use; a renderer starts them all unset.
+    pub line_flags: usize,
+}
+
+impl Resolved {
+    /// The identity keys the prompt needs (base keys, variants mapped back), sorted.
+    pub fn identity_keys(&self) -> Vec<String> {
+        let mut keys = Vec::new();
+        collect_identity(&self.parts, &mut keys);
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+}
+
+fn collect_identity(parts: &[Part], keys: &mut Vec<String>) {
+    for part in parts {
+        match part {
+            Part::Identity { key, .. } => keys.push(key.clone()),
+            Part::If {
+                then, otherwise, ..
+            } => {
+                collect_identity(then, keys);
+                collect_identity(otherwise, keys);
+            }
+            Part::Text(_) | Part::Context { .. } | Part::Line { .. } => {}
+        }
+    }
+}
+
+/// One piece of a resolved prompt.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// Literal text.
+    Text(String),
+    /// A context variable's value.
+    Context {
+        /// Index into [`Schema::context`](super::Schema::context).
+        index: usize,
+        /// Written as the uppercase-first variant.
+        upper: bool,
+    },
+    /// An identity value.
+    Identity {
+        /// The base key (`pronouns_subject`).
+        key: String,
+        /// The name to look up: the key or its variant (`Pronouns_subject`).
+        lookup: String,
+    },
+    /// A block.
+    If {
+        /// What is tested.
+        test: Test,
+        /// Rendered when the test holds.
+        then: Vec<Part>,
+        /// Rendered otherwise.
+        otherwise: Vec<Part>,
+    },
+    /// The start of a line whose separator depends on blocks before it: renders `\n` when
+    /// flag `flag` is set (a line of the same body was rendered before), then sets it.
+    Line {
+        /// Index of the flag, below [`Resolved::line_flags`].
+        flag: usize,
+    },
+}
+
+/// The test of a resolved block; indices point into [`Schema::context`](super::Schema::context).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Test {
+    /// The optional value is present, or the flag is set.
+    Set(usize),
+    /// The value equals this text.
+    Equals(usize, String),
+}
+
+/// A name a prompt uses and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Variable {
+    /// The name as written (`Preferred`, `segment_preamble`).
+    pub name: String,
+    /// What provides it.
+    pub source: VarSource,
+    /// Every place it is used, templates included.
+    pub uses: Vec<Use>,
+}
+
+/// What provides a variable's value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum VarSource {
+    /// The typed context.
+    Context,
+    /// The identity.
+    Identity,
+    /// A template file.
+    Template,
+    /// Left as literal text.
+    Literal,
+}
+
+impl VarSource {
+    /// `context`, `identity`, `template` or `literal`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            VarSource::Context => "context",
+            VarSource::Identity => "identity",
+            VarSource::Template => "template",
+            VarSource::Literal => "literal",
+        }
+    }
+}
+
+/// A place where a name is used.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Use {
+    /// The file's display path.
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column.
+    pub col: usize,
+}

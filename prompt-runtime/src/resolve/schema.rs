@@ -1,0 +1,146 @@
+//! What a prompt is resolved against: the schema (context variables, identity keys,
+//! literals) and the project's templates.
+
+use crate::case::variant_name;
+use crate::diagnostic::Diagnostics;
+use crate::load::PromptFile;
+use crate::parse::{self, Node, ParseOptions};
+use std::collections::BTreeMap;
+
+/// What a prompt may refer to besides templates.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Schema {
+    /// Context variables, in declaration order.
+    pub context: Vec<ContextVar>,
+    /// Identity keys, flattened (`pronouns_subject`), without their variants.
+    pub identity: Vec<String>,
+    /// Names that stay literal text (`$HOME` in a shell snippet).
+    pub literals: Vec<String>,
+    /// Help for an unknown name without a near match; `{}` stands for the name. The macro
+    /// says "add a field `{}`", the CLI something else.
+    pub missing_hint: Option<String>,
+}
+
+impl Schema {
+    /// The context variable a name in the prompt stands for: the variable of that name, or
+    /// the first whose uppercase-first variant it is (`Day` for `day`).
+    pub fn context_index(&self, name: &str) -> Option<usize> {
+        self.context
+            .iter()
+            .position(|c| c.name == name)
+            .or_else(|| {
+                self.context
+                    .iter()
+                    .position(|c| variant_name(&c.name) == name)
+            })
+    }
+}
+
+/// A context variable: a field of the typed context.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContextVar {
+    /// Its name in the prompt.
+    pub name: String,
+    /// What values it takes.
+    pub kind: VarKind,
+}
+
+impl ContextVar {
+    /// A variable of the given kind.
+    pub fn new(name: impl Into<String>, kind: VarKind) -> Self {
+        ContextVar {
+            name: name.into(),
+            kind,
+        }
+    }
+}
+
+/// The kinds of context variables.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum VarKind {
+    /// Always present text.
+    Text,
+    /// May be absent: usable only inside `{% if name %}`.
+    Optional,
+    /// A yes/no flag for `{% if name %}`.
+    Flag,
+    /// One of the named values, for `{% if name == "value" %}`.
+    Choice(Vec<String>),
+}
+
+impl VarKind {
+    /// `text`, `optional`, `flag` or `choice`.
+    ///
+    /// ```
+    /// use prompt_runtime::resolve::VarKind;
+    ///
+    /// assert_eq!(VarKind::Optional.as_str(), "optional");
+    /// assert_eq!(VarKind::Choice(vec!["a".into()]).as_str(), "choice");
+    /// ```
+    pub fn as_str(&self) -> &'static str {
+        match self {
+            VarKind::Text => "text",
+            VarKind::Optional => "optional",
+            VarKind::Flag => "flag",
+            VarKind::Choice(_) => "choice",
+        }
+    }
+}
+
+/// A template: a prompt file under `templates/`, named by its stem.
+#[derive(Clone, Debug)]
+pub struct Template {
+    /// The loaded file.
+    pub file: PromptFile,
+    pub(super) nodes: Vec<Node>,
+    pub(super) diagnostics: Diagnostics,
+}
+
+impl Template {
+    /// The template's parsed body.
+    pub fn nodes(&self) -> &[Node] {
+        &self.nodes
+    }
+}
+
+/// Every template of a project, by name.
+#[derive(Clone, Debug, Default)]
+pub struct Templates {
+    map: BTreeMap<String, Template>,
+}
+
+impl Templates {
+    /// No templates.
+    pub fn new() -> Self {
+        Templates::default()
+    }
+
+    /// Adds a template; its problems are reported when a prompt uses it.
+    pub fn insert(&mut self, name: impl Into<String>, file: PromptFile) {
+        let (nodes, diagnostics) =
+            parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+        self.map.insert(
+            name.into(),
+            Template {
+                file,
+                nodes,
+                diagnostics,
+            },
+        );
+    }
+
+    /// The template called `name`.
+    pub fn get(&self, name: &str) -> Option<&Template> {
+        self.map.get(name)
+    }
+
+    /// The templates' names, sorted.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.map.keys().map(String::as_str)
+    }
+
+    /// All templates, sorted by name.
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Template)> {
+        self.map.iter().map(|(k, v)| (k.as_str(), v))
+    }
+}
