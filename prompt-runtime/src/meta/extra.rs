@@ -3,7 +3,7 @@
 use serde::de::DeserializeOwned;
 use std::borrow::Cow;
 
-/// The frontmatter keys [`Meta`] has no field for: `(key, raw JSON)` pairs in file order.
+/// The frontmatter keys [`Meta`](super::Meta) has no field for: `(key, raw JSON)` pairs in file order.
 ///
 /// The getters read one key: `None` when it is absent, `Some(Err(..))` when its JSON is
 /// not of the asked type.
