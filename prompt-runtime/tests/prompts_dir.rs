@@ -80,7 +80,7 @@ fn values(pairs: &[(&str, &str)]) -> HashMap<String, String> {
 #[test]
 fn every_prompt_passes_the_checks_with_exactly_its_context() {
     let project = project();
-    let names = project.prompt_names();
+    let names = project.prompt_names().unwrap();
     let expected_names: Vec<&str> = EXPECTED.iter().map(|(name, _)| *name).collect();
     assert_eq!(names, expected_names, "the prompts in prompts/");
 

@@ -23,13 +23,13 @@ pub fn run(dir: &Path) -> Outcome {
             crate::print_stdout(&format!(
                 "could not open `{}`: {count}\n",
                 crate::display_dir(dir)
-            ));
+            ))?;
             return Ok(ExitCode::FAILURE);
         }
     };
     let mut errors = Diagnostics::default();
     let mut warnings: Vec<Diagnostic> = Vec::new();
-    let names = project.prompt_names();
+    let names = project.prompt_names()?;
     for name in &names {
         match project.check_inferred(name) {
             Ok(prompt) => {
@@ -76,7 +76,7 @@ pub fn run(dir: &Path) -> Outcome {
         summary.push_str(&format!(", {}", plural(warnings.len(), "warning")));
     }
     summary.push('\n');
-    crate::print_stdout(&summary);
+    crate::print_stdout(&summary)?;
     Ok(if errors.is_empty() {
         ExitCode::SUCCESS
     } else {

@@ -38,7 +38,9 @@ struct Entry {
 
 pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     let project = open_project(dir)?;
-    if project.prompt_names().iter().any(|name| name == "index") {
+    check_out(&project, &args.out)?;
+    let names = project.prompt_names()?;
+    if names.iter().any(|name| name == "index") {
         // Its page and the index would both be `index.md`: refuse before writing anything.
         return Err(Diagnostic::new(format!(
             "prompt `index` ({}/index.md) would have the same page as the index, `index.md`",
@@ -50,7 +52,7 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     let mut entries = Vec::new();
     // template name -> prompts that include it
     let mut used_by: BTreeMap<String, Vec<String>> = BTreeMap::new();
-    for name in project.prompt_names() {
+    for name in names {
         let (page, entry) = match project.check_inferred(&name) {
             Ok(prompt) => {
                 for v in &prompt.resolved.variables {
@@ -83,7 +85,7 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
         "wrote {} pages and index.md to {}\n",
         entries.len(),
         args.out.display()
-    ));
+    ))?;
     if broken == 0 {
         return Ok(ExitCode::SUCCESS);
     }
@@ -98,6 +100,47 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
         project.display
     ))
     .into())
+}
+
+/// The output folder must be a folder (or not exist yet) and lie outside the prompts
+/// folder: pages written there would overwrite prompts or be read as prompts next time.
+fn check_out(project: &prompt_runtime::load::Project, out: &Path) -> Result<(), Diagnostic> {
+    if out.exists() && !out.is_dir() {
+        return Err(
+            Diagnostic::new(format!("`--out {}` is a file, not a folder", out.display()))
+                .with_help("name a folder for the pages; it is created if needed"),
+        );
+    }
+    // The nearest part of `out` that exists, resolved, then the parts still to create.
+    let mut existing = out.to_path_buf();
+    let mut rest = Vec::new();
+    while !existing.exists() {
+        match (existing.file_name(), existing.parent()) {
+            (Some(name), Some(parent)) => {
+                rest.push(name.to_owned());
+                existing = if parent.as_os_str().is_empty() {
+                    PathBuf::from(".")
+                } else {
+                    parent.to_path_buf()
+                };
+            }
+            _ => break,
+        }
+    }
+    let resolved = existing
+        .canonicalize()
+        .map(|base| rest.iter().rev().fold(base, |path, part| path.join(part)));
+    if let (Ok(out_real), Ok(dir_real)) = (resolved, project.dir.canonicalize())
+        && out_real.starts_with(&dir_real)
+    {
+        return Err(Diagnostic::new(format!(
+            "`--out {}` is inside the prompts folder `{}`",
+            out.display(),
+            project.display
+        ))
+        .with_help("write the pages outside it (`--out target/prompt-docs`): there they would overwrite prompts or be read as prompts"));
+    }
+    Ok(())
 }
 
 fn entry(name: &str, meta: &Meta, broken: bool) -> Entry {

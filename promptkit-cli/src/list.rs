@@ -185,7 +185,7 @@ fn broken(problems: &Diagnostics) -> Broken {
 pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     let project = open_project(dir)?;
     let all: Vec<Listed> = project
-        .prompt_names()
+        .prompt_names()?
         .iter()
         .map(|name| listed(&project, name))
         .collect();
@@ -197,7 +197,7 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     } else {
         text(&all, Style::stdout())
     };
-    crate::print_stdout(&out);
+    crate::print_stdout(&out)?;
     if broken == 0 {
         return Ok(ExitCode::SUCCESS);
     }

@@ -119,11 +119,18 @@ fn prompt_name(name: &str) -> &str {
 }
 
 /// Writes a command's result to stdout. A closed pipe (`promptkit list | head`) is not an
-/// error worth a message, nor a panic.
-fn print_stdout(text: &str) {
+/// error worth a message, nor a panic; any other failure (a full disk) is, so that a
+/// truncated output never passes for a whole one.
+fn print_stdout(text: &str) -> Result<(), prompt_runtime::Diagnostic> {
     use std::io::Write;
     let mut stdout = std::io::stdout().lock();
-    let _ = stdout
+    match stdout
         .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush());
+        .and_then(|()| stdout.flush())
+    {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(
+            prompt_runtime::Diagnostic::new(format!("cannot write to stdout: {e}")),
+        ),
+        _ => Ok(()),
+    }
 }

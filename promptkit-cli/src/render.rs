@@ -43,6 +43,6 @@ pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
     if !out.ends_with('\n') {
         out.push('\n');
     }
-    crate::print_stdout(&out);
+    crate::print_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
 }

@@ -83,7 +83,7 @@ pub fn run(dir: &Path, args: &TokensArgs) -> Outcome {
             count.name, count.tokens, count.encoding, count.bytes, count.chars
         )
     };
-    crate::print_stdout(&out);
+    crate::print_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 

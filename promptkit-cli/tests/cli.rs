@@ -783,3 +783,61 @@ fn context_numbers_keep_the_text_the_file_gives_them() {
     assert_eq!(run.stdout, "1e3 1e400 123456789012345678901234\n");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn docs_refuse_an_output_folder_inside_the_prompts_or_a_file() {
+    let dir = std::env::temp_dir().join(format!("promptkit-cli-out-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/a.md"), "A.").unwrap();
+    std::fs::write(dir.join("file"), "").unwrap();
+    let p = dir.join("p");
+    for out in [p.clone(), p.join("docs")] {
+        let run = promptkit(&[
+            "docs",
+            "--dir",
+            p.to_str().unwrap(),
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(
+            run.stderr.contains("is inside the prompts folder"),
+            "{}",
+            run.stderr
+        );
+    }
+    assert_eq!(std::fs::read_to_string(p.join("a.md")).unwrap(), "A.");
+    assert!(!p.join("docs").exists() && !p.join("index.md").exists());
+    let run = promptkit(&[
+        "docs",
+        "--dir",
+        p.to_str().unwrap(),
+        "--out",
+        dir.join("file").to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("is a file, not a folder"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn a_failed_write_to_stdout_is_an_error() {
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let output = Command::new(env!("CARGO_BIN_EXE_promptkit"))
+        .args(["list", "--dir", "good"])
+        .current_dir(fixtures())
+        .stdout(full)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write to stdout"));
+}

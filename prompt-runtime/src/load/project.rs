@@ -31,6 +31,14 @@ impl Project {
     /// template in the templates folder.
     pub fn open(dir: &Path, display: &str) -> Result<Project, Diagnostics> {
         let mut diagnostics = Diagnostics::default();
+        if dir.exists() && !dir.is_dir() {
+            return Err(
+                Diagnostic::new(format!("the prompts folder `{display}` is not a folder"))
+                    .in_file(display)
+                    .with_help("name the folder that holds the prompt files")
+                    .into(),
+            );
+        }
         if !dir.is_dir() {
             return Err(
                 Diagnostic::new(format!("the prompts folder `{display}` does not exist"))
@@ -40,6 +48,14 @@ impl Project {
                     ))
                     .into(),
             );
+        }
+        // A folder that cannot be listed says so, rather than passing for an empty one.
+        if let Err(e) = std::fs::read_dir(dir) {
+            return Err(Diagnostic::new(format!(
+                "cannot read the prompts folder `{display}`: {e}"
+            ))
+            .in_file(display)
+            .into());
         }
         let config = Config::load(dir, display)?;
         let mut files = Vec::new();
@@ -113,12 +129,33 @@ impl Project {
                 .any(|c| !matches!(c, Component::Normal(_)));
         if escapes {
             return Err(Diagnostic::new(format!("prompt name `{name}` must stay inside `{}/`", self.display))
-                .with_help("name the prompt by its path under the prompts folder, without `..` or a leading `/` (`agents/helper`)"));
+                .with_help("name the prompt by its path under the prompts folder, without `.`, `..` or a leading `/` (`agents/helper`)"));
+        }
+        if relative.starts_with(&self.config.templates) {
+            return Err(
+                Diagnostic::new(format!("`{shown}` is a template, not a prompt")).with_help(
+                    format!(
+                        "use it in a prompt as `${}`",
+                        relative
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .unwrap_or(name)
+                    ),
+                ),
+            );
         }
         let path = self.dir.join(format!("{name}.md"));
+        if path.is_symlink() && !path.exists() {
+            return Err(
+                Diagnostic::new(format!("prompt file `{shown}` is a symlink to nothing"))
+                    .with_help(
+                        "point the symlink at a prompt file inside the folder, or remove it",
+                    ),
+            );
+        }
         if !path.is_file() {
             let mut d = Diagnostic::new(format!("prompt file `{shown}` not found"));
-            let names = self.prompt_names();
+            let names = self.prompt_names().unwrap_or_default();
             d = match crate::suggest::closest(name, names.iter().map(String::as_str)) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
                 None => d.with_help(format!(
@@ -183,34 +220,87 @@ impl Project {
     }
 
     /// Every prompt in the folder (`*.md` at any depth, outside the templates folder), by
-    /// name, sorted.
-    pub fn prompt_names(&self) -> Vec<String> {
-        let mut names = Vec::new();
-        let templates = self.dir.join(&self.config.templates);
-        collect(&self.dir, &self.dir, &templates, &mut names);
+    /// name, sorted. A folder that cannot be read, or a name that is not UTF-8, is an
+    /// error rather than a prompt silently left out; a folder reached twice (a symlink
+    /// loop) is read once.
+    pub fn prompt_names(&self) -> Result<Vec<String>, Diagnostics> {
+        let mut walk = Walk {
+            root: &self.dir,
+            display: &self.display,
+            skip: self.dir.join(&self.config.templates),
+            names: Vec::new(),
+            visited: Vec::new(),
+            problems: Diagnostics::default(),
+        };
+        walk.folder(&self.dir);
+        let Walk {
+            mut names,
+            problems,
+            ..
+        } = walk;
         names.sort();
-        names
+        problems.into_result(names)
     }
 }
 
-fn collect(root: &Path, dir: &Path, skip: &Path, names: &mut Vec<String>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let path = entry.path();
-        if path == skip {
-            continue;
+struct Walk<'a> {
+    root: &'a Path,
+    display: &'a str,
+    skip: PathBuf,
+    names: Vec<String>,
+    visited: Vec<PathBuf>,
+    problems: Diagnostics,
+}
+
+impl Walk<'_> {
+    fn shown(&self, path: &Path) -> String {
+        let relative = path.strip_prefix(self.root).unwrap_or(path);
+        format!("{}/{}", self.display, relative.display())
+    }
+
+    fn folder(&mut self, dir: &Path) {
+        if let Ok(real) = dir.canonicalize() {
+            if self.visited.contains(&real) {
+                return;
+            }
+            self.visited.push(real);
         }
-        if path.is_dir() {
-            collect(root, &path, skip, names);
-        } else if path.extension().is_some_and(|e| e == "md")
-            && let Some(name) = path
-                .strip_prefix(root)
-                .ok()
-                .and_then(|p| p.with_extension("").to_str().map(|s| s.replace('\\', "/")))
-        {
-            names.push(name);
+        let entries = match std::fs::read_dir(dir) {
+            Ok(entries) => entries,
+            Err(e) => {
+                let shown = self.shown(dir);
+                self.problems.push(
+                    Diagnostic::new(format!("cannot read the folder `{shown}`: {e}"))
+                        .in_file(shown),
+                );
+                return;
+            }
+        };
+        let mut paths: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        paths.sort();
+        for path in paths {
+            if path == self.skip {
+                continue;
+            }
+            if path.is_dir() {
+                self.folder(&path);
+            } else if path.extension().is_some_and(|e| e == "md") {
+                let relative = path
+                    .strip_prefix(self.root)
+                    .unwrap_or(&path)
+                    .with_extension("");
+                match relative.to_str() {
+                    Some(name) => self.names.push(name.replace('\\', "/")),
+                    None => {
+                        let shown = self.shown(&path);
+                        self.problems.push(
+                            Diagnostic::new(format!("the name of `{shown}` is not UTF-8"))
+                                .in_file(shown)
+                                .with_help("rename the file with UTF-8 characters"),
+                        );
+                    }
+                }
+            }
         }
     }
 }
@@ -262,7 +352,12 @@ mod tests {
         s.write("prompts/templates/intro.md", "Intro.");
         s.write("prompts/notes.txt", "not a prompt");
         let project = s.open().unwrap();
-        assert_eq!(project.prompt_names(), ["agents/helper", "greet"]);
+        assert_eq!(project.prompt_names().unwrap(), ["agents/helper", "greet"]);
+        let e = project.prompt_path("templates/intro").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "`prompts/templates/intro.md` is a template, not a prompt"
+        );
         assert_eq!(project.templates.names().collect::<Vec<_>>(), ["intro"]);
         let checked = project
             .check(
@@ -286,6 +381,7 @@ mod tests {
             "agents/../../secret",
             "",
             "a\\b",
+            "./ok",
         ] {
             let e = project.prompt_path(name).unwrap_err();
             assert!(
@@ -308,6 +404,30 @@ mod tests {
             e.message(),
             "prompt file `prompts/link.md` resolves outside `prompts/`"
         );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_symlink_loop_is_walked_once_and_a_dangling_link_is_named() {
+        let s = Scratch::new("loop");
+        s.write("prompts/a.md", "A");
+        std::os::unix::fs::symlink(".", s.0.join("prompts/agents/loop")).unwrap();
+        std::os::unix::fs::symlink("nowhere.md", s.0.join("prompts/dangling.md")).unwrap();
+        let project = s.open().unwrap();
+        assert_eq!(project.prompt_names().unwrap(), ["a", "dangling"]);
+        let e = project.prompt_path("dangling").unwrap_err();
+        assert_eq!(
+            e.message(),
+            "prompt file `prompts/dangling.md` is a symlink to nothing"
+        );
+    }
+
+    #[test]
+    fn a_file_is_not_a_prompts_folder() {
+        let s = Scratch::new("file");
+        s.write("prompts/a.md", "A");
+        let e = Project::open(&s.0.join("prompts/a.md"), "prompts/a.md").unwrap_err();
+        assert!(e.0[0].message().ends_with("is not a folder"), "{e}");
     }
 
     #[test]
