@@ -108,7 +108,8 @@ fn list_keys(keys: &[String]) -> String {
 
 impl Identity {
     /// Reads an identity from JSON: either the identity object itself or a configuration
-    /// object whose `"identity"` key holds it (as solstone's `config/journal.json` does).
+    /// object whose `"identity"` key holds it (as solstone's `config/journal.json` does);
+    /// an `"identity"` key that holds anything but an object is an error.
     ///
     /// Nested objects are flattened with `_` at any depth. Strings are taken as they are;
     /// numbers and booleans as the file writes them (`1.5`, `1e3`, `true`: never rounded,
@@ -138,9 +139,13 @@ impl Identity {
         let mut object = root;
         if root.get().starts_with('{') {
             let entries = object_entries(root.get()).map_err(|e| json_error(json, &e))?;
-            if let Some((_, inner)) = entries.iter().find(|(key, _)| key == "identity")
-                && inner.get().starts_with('{')
-            {
+            // A config with an `identity` key: that key must hold the identity object.
+            if let Some((_, inner)) = entries.iter().find(|(key, _)| key == "identity") {
+                if !inner.get().starts_with('{') {
+                    return Err(IdentityError::NotAnObject {
+                        found: kind(inner.get()),
+                    });
+                }
                 object = inner;
             }
         }
@@ -536,9 +541,9 @@ mod tests {
     fn config_object_with_identity_key() {
         let id = Identity::from_json(r#"{"other": 1, "identity": {"name": "Alex"}}"#).unwrap();
         assert_eq!(id.keys().collect::<Vec<_>>(), ["name"]);
-        // an `identity` key that is not an object is an ordinary key
-        let id = Identity::from_json(r#"{"identity": "me", "name": "Alex"}"#).unwrap();
-        assert_eq!(id.keys().collect::<Vec<_>>(), ["identity", "name"]);
+        // an `identity` key must hold the identity: anything else is a mistake, not a key
+        let err = Identity::from_json(r#"{"identity": "me", "name": "Alex"}"#).unwrap_err();
+        assert_eq!(err, IdentityError::NotAnObject { found: "a string" });
     }
 
     #[test]

@@ -235,6 +235,11 @@ fn link(name: &str) -> String {
             ' ' => out.push_str("%20"),
             '(' => out.push_str("%28"),
             ')' => out.push_str("%29"),
+            '#' => out.push_str("%23"),
+            '%' => out.push_str("%25"),
+            '?' => out.push_str("%3F"),
+            '<' => out.push_str("%3C"),
+            '>' => out.push_str("%3E"),
             c => out.push(c),
         }
     }

@@ -75,7 +75,7 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptConten
     }
     prompt
         .render(&values.context, &identity)
-        .map_err(|error| cannot_render(project, &prompt, &error).into())
+        .map_err(|error| cannot_render(project, &prompt, &error, &identity).into())
 }
 
 /// Values sorted by what takes them.
@@ -147,6 +147,7 @@ fn cannot_render(
     project: &Project,
     prompt: &CheckedPrompt,
     error: &prompt_runtime::check::RenderError,
+    identity: &Identity,
 ) -> Diagnostic {
     let text = error.to_string();
     let reasons: Vec<&str> = text.lines().map(str::trim).collect();
@@ -161,7 +162,12 @@ fn cannot_render(
         d = d.with_help("add the keys to the identity file, or give them with `--set NAME=VALUE`");
     }
     for name in &error.missing_context {
-        if let Some(known) = lint::misspelt(project, name) {
+        if identity.get(name).is_some() {
+            d = d.with_note(format!(
+                "`{name}` is in the identity given, but `{}/promptkit.json`'s identity does not declare it, so prompts read `${name}` as a context value: add it there",
+                project.display
+            ));
+        } else if let Some(known) = lint::misspelt(project, name) {
             d = d.with_note(format!(
                 "`${name}` is read as a context value; did you mean `${known}`?"
             ));
@@ -170,15 +176,20 @@ fn cannot_render(
     d
 }
 
-fn read_text(path: &Path, what: &str) -> Result<String, Diagnostic> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Diagnostic::new(format!("cannot read {what} `{}`: {e}", path.display())))
+/// A file's text, decoded as prompts are: BOM dropped, CRLF read as LF, and invalid UTF-8
+/// reported with its byte offset.
+fn read_text(path: &Path, what: &str) -> Result<String, Diagnostics> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| Diagnostic::new(format!("cannot read {what} `{}`: {e}", path.display())))?;
+    let source = prompt_runtime::load::decode(&path.display().to_string(), &bytes)?;
+    Ok(source.text().to_owned())
 }
 
-fn load_identity(path: &Path) -> Result<Identity, Diagnostic> {
+fn load_identity(path: &Path) -> Result<Identity, Diagnostics> {
     let text = read_text(path, "the identity")?;
-    Identity::from_json(&text)
-        .map_err(|e| Diagnostic::new(format!("cannot use identity `{}`: {e}", path.display())))
+    Identity::from_json(&text).map_err(|e| {
+        Diagnostic::new(format!("cannot use identity `{}`: {e}", path.display())).into()
+    })
 }
 
 /// The context file's values, by name (in serde_json's map order, which is sorted; the

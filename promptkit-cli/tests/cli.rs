@@ -841,3 +841,56 @@ fn a_failed_write_to_stdout_is_an_error() {
     assert_eq!(output.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&output.stderr).contains("cannot write to stdout"));
 }
+
+#[test]
+fn identity_and_context_files_are_read_like_prompts_and_explained() {
+    let dir = std::env::temp_dir().join(format!("promptkit-cli-files-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/a.md"), "Hi $preferred in $timezone").unwrap();
+    std::fs::write(
+        dir.join("p/promptkit.json"),
+        r#"{"identity": {"preferred": "P"}}"#,
+    )
+    .unwrap();
+    // a BOM and CRLF, as an editor on Windows saves them
+    std::fs::write(
+        dir.join("id.json"),
+        b"\xef\xbb\xbf{\"preferred\": \"Q\",\r\n\"timezone\": \"UTC\"}",
+    )
+    .unwrap();
+    std::fs::write(dir.join("ctx.json"), b"\xef\xbb\xbf{\"timezone\": \"CET\"}").unwrap();
+    std::fs::write(dir.join("bad.json"), b"{\"timezone\": \"\xff\"}").unwrap();
+    let p = dir.join("p");
+    let p = p.to_str().unwrap();
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    // `timezone` is in the identity file but not declared in promptkit.json: say so
+    let run = promptkit(&["render", "a", "--dir", p, "--identity", &file("id.json")]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("`timezone` is in the identity given, but"),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit(&[
+        "render",
+        "a",
+        "--dir",
+        p,
+        "--identity",
+        &file("id.json"),
+        "--context",
+        &file("ctx.json"),
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Hi Q in CET\n");
+    let run = promptkit(&["render", "a", "--dir", p, "--context", &file("bad.json")]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("invalid byte 0xff at byte offset 14"),
+        "{}",
+        run.stderr
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
