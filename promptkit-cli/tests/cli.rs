@@ -737,8 +737,7 @@ fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
 
 #[test]
 fn docs_refuse_a_prompt_named_index_before_writing() {
-    let dir = std::env::temp_dir().join(format!("promptkit-cli-index-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = &scratch("index");
     std::fs::create_dir_all(dir.join("p")).unwrap();
     std::fs::write(dir.join("p/index.md"), "Home.").unwrap();
     std::fs::write(dir.join("p/other.md"), "Other.").unwrap();
@@ -757,13 +756,11 @@ fn docs_refuse_a_prompt_named_index_before_writing() {
         run.stderr
     );
     assert!(!out.exists());
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn context_numbers_keep_the_text_the_file_gives_them() {
-    let dir = std::env::temp_dir().join(format!("promptkit-cli-numbers-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = &scratch("numbers");
     std::fs::create_dir_all(dir.join("p")).unwrap();
     std::fs::write(dir.join("p/n.md"), "$a $b $c").unwrap();
     std::fs::write(
@@ -781,13 +778,11 @@ fn context_numbers_keep_the_text_the_file_gives_them() {
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "1e3 1e400 123456789012345678901234\n");
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn docs_refuse_an_output_folder_inside_the_prompts_or_a_file() {
-    let dir = std::env::temp_dir().join(format!("promptkit-cli-out-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = &scratch("out");
     std::fs::create_dir_all(dir.join("p")).unwrap();
     std::fs::write(dir.join("p/a.md"), "A.").unwrap();
     std::fs::write(dir.join("file"), "").unwrap();
@@ -822,7 +817,6 @@ fn docs_refuse_an_output_folder_inside_the_prompts_or_a_file() {
         "{}",
         run.stderr
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[cfg(target_os = "linux")]
@@ -844,8 +838,7 @@ fn a_failed_write_to_stdout_is_an_error() {
 
 #[test]
 fn identity_and_context_files_are_read_like_prompts_and_explained() {
-    let dir = std::env::temp_dir().join(format!("promptkit-cli-files-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = &scratch("files");
     std::fs::create_dir_all(dir.join("p")).unwrap();
     std::fs::write(dir.join("p/a.md"), "Hi $preferred in $timezone").unwrap();
     std::fs::write(
@@ -892,5 +885,4 @@ fn identity_and_context_files_are_read_like_prompts_and_explained() {
         "{}",
         run.stderr
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
