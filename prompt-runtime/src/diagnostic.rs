@@ -4,7 +4,9 @@
 //! at, and the source line itself, so its `Display` needs nothing else. The macro turns it
 //! into a `compile_error!` and the CLI prints it: both show the same text.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::hash::{Hash, Hasher};
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -15,11 +17,23 @@ pub struct SourceFile {
     inner: Arc<SourceInner>,
 }
 
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Debug)]
 struct SourceInner {
     path: String,
     text: String,
+    /// Where each line starts, found once: every lookup is a binary search.
+    line_starts: Vec<usize>,
+    /// Per line, whether it is ASCII, so a column is a subtraction there.
+    ascii: Vec<bool>,
 }
+
+impl PartialEq for SourceInner {
+    fn eq(&self, other: &Self) -> bool {
+        self.path == other.path && self.text == other.text
+    }
+}
+
+impl Eq for SourceInner {}
 
 impl SourceFile {
     /// A source with the given display path (`prompts/segment.md`) and text.
@@ -29,10 +43,22 @@ impl SourceFile {
     /// assert_eq!(source.line_col(4), (2, 1));
     /// ```
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> Self {
+        let text = text.into();
+        let mut line_starts = vec![0];
+        let mut ascii = Vec::new();
+        let mut start = 0;
+        for (i, _) in text.match_indices('\n') {
+            ascii.push(text.as_bytes()[start..i].is_ascii());
+            start = i + 1;
+            line_starts.push(start);
+        }
+        ascii.push(text.as_bytes()[start..].is_ascii());
         SourceFile {
             inner: Arc::new(SourceInner {
                 path: path.into(),
-                text: text.into(),
+                text,
+                line_starts,
+                ascii,
             }),
         }
     }
@@ -47,25 +73,84 @@ impl SourceFile {
         &self.inner.text
     }
 
+    /// Tells loaded files apart cheaply: the same for clones of one source.
+    pub(crate) fn id(&self) -> usize {
+        Arc::as_ptr(&self.inner) as usize
+    }
+
     /// 1-based line and column (in characters) of a byte offset. Offsets past the end or
     /// inside a character are clamped to the nearest character boundary before them.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let text = self.text();
         let offset = floor_char_boundary(text, offset);
-        let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let line = text[..line_start].matches('\n').count() + 1;
-        let col = text[line_start..offset].chars().count() + 1;
-        (line, col)
+        let line = self.line_index(offset);
+        let start = self.inner.line_starts[line];
+        let col = if self.inner.ascii[line] {
+            offset - start
+        } else {
+            text[start..offset].chars().count()
+        };
+        (line + 1, col + 1)
+    }
+
+    /// 0-based index of the line holding the byte `offset` (a character boundary).
+    fn line_index(&self, offset: usize) -> usize {
+        // `line_starts[0]` is 0, so at least one start is `<= offset`.
+        self.inner
+            .line_starts
+            .partition_point(|&start| start <= offset)
+            - 1
     }
 
     /// The byte range of the line holding `offset`, without its line end.
     fn line_range(&self, offset: usize) -> Range<usize> {
         let text = self.text();
         let offset = floor_char_boundary(text, offset);
-        let start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
-        let end = text[offset..].find('\n').map_or(text.len(), |i| offset + i);
+        let line = self.line_index(offset);
+        let start = self.inner.line_starts[line];
+        let end = self
+            .inner
+            .line_starts
+            .get(line + 1)
+            .map_or(text.len(), |next| next - 1);
         start..end
     }
+}
+
+/// How much of a long line a diagnostic shows, in characters, before and after the start
+/// of its span: a 30 KB line is shown as an excerpt, not copied whole into every error.
+const EXCERPT_BEFORE: usize = 40;
+const EXCERPT_AFTER: usize = 80;
+
+/// The part of `line` (a line's text) that a diagnostic shows around the byte range
+/// `caret`, with `…` where it was cut, and the caret's byte range inside the excerpt.
+fn excerpt(line: &str, caret: Range<usize>) -> (String, Range<usize>) {
+    if line.len() <= EXCERPT_BEFORE + EXCERPT_AFTER {
+        return (line.to_owned(), caret);
+    }
+    let before = &line[..caret.start];
+    let from = before
+        .char_indices()
+        .rev()
+        .nth(EXCERPT_BEFORE - 1)
+        .map_or(0, |(i, _)| i);
+    let after = &line[caret.start..];
+    let to = after
+        .char_indices()
+        .nth(EXCERPT_AFTER)
+        .map_or(line.len(), |(i, _)| caret.start + i);
+    let mut shown = String::new();
+    if from > 0 {
+        shown.push('…');
+    }
+    let shift = shown.len();
+    shown.push_str(&line[from..to]);
+    if to < line.len() {
+        shown.push('…');
+    }
+    let start = caret.start - from + shift;
+    let end = caret.end.min(to).max(caret.start) - from + shift;
+    (shown, start..end)
 }
 
 fn floor_char_boundary(text: &str, offset: usize) -> usize {
@@ -95,7 +180,7 @@ fn floor_char_boundary(text: &str, offset: usize) -> usize {
 ///   = help: did you mean `$preferred`?"
 /// );
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     message: String,
     // Boxed: diagnostics travel in `Result`s, and the error side should stay small.
@@ -105,7 +190,7 @@ pub struct Diagnostic {
 }
 
 /// Where a diagnostic points: a file, a byte span in it, and what the span is on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Location {
     /// The file's display path.
     pub path: String,
@@ -115,7 +200,8 @@ pub struct Location {
     pub line: usize,
     /// 1-based column (in characters) of the span's start.
     pub col: usize,
-    /// The text of that line, without its line end.
+    /// The text of that line, without its line end; for a long line, the part around the
+    /// span, with `…` where it was cut.
     pub source_line: String,
     /// Byte offsets of the caret run inside `source_line`.
     caret: Range<usize>,
@@ -142,13 +228,14 @@ impl Diagnostic {
         let caret_start = start - line_range.start;
         // A span that runs past its line is underlined to the end of the line.
         let caret_end = end.min(line_range.end).max(start) - line_range.start;
+        let (source_line, caret) = excerpt(&text[line_range], caret_start..caret_end);
         self.location = Some(Box::new(Location {
             path: source.path().to_owned(),
             span: start..end,
             line,
             col,
-            source_line: text[line_range].to_owned(),
-            caret: caret_start..caret_end,
+            source_line,
+            caret,
         }));
         self
     }
@@ -250,16 +337,106 @@ impl fmt::Display for Diagnostic {
 impl std::error::Error for Diagnostic {}
 
 /// Every problem found in one go, shown one after the other.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Diagnostics(pub Vec<Diagnostic>);
+///
+/// A diagnostic identical to one already here is kept once (a template used twice reports
+/// its problem once), found by hashing, in constant time. At most [`Diagnostics::PER_KIND`]
+/// diagnostics of one kind (the same message, names aside) are kept per file; past that
+/// they are counted, and one closing diagnostic says how many more there were.
+#[derive(Clone, Debug, Default)]
+pub struct Diagnostics(pub Vec<Diagnostic>, Seen);
+
+/// What [`Diagnostics`] has seen: hashes of the diagnostics kept, and per file and kind
+/// how many there were and where the closing "more" diagnostic stands.
+#[derive(Clone, Debug, Default)]
+struct Seen {
+    kept: HashMap<u64, Vec<usize>>,
+    kinds: HashMap<(String, String), Kind>,
+}
+
+#[derive(Clone, Debug)]
+struct Kind {
+    count: usize,
+    /// Index of the closing diagnostic, once there is one.
+    more: Option<usize>,
+}
+
+impl PartialEq for Diagnostics {
+    fn eq(&self, other: &Self) -> bool {
+        self.0 == other.0
+    }
+}
+
+impl Eq for Diagnostics {}
 
 impl Diagnostics {
-    /// Adds a diagnostic unless an identical one is already there (a template used twice
-    /// reports its problem once).
+    /// How many diagnostics of one kind one file reports before the rest are counted.
+    pub const PER_KIND: usize = 50;
+
+    /// Adds a diagnostic unless an identical one is already there, or its file already
+    /// reported [`Diagnostics::PER_KIND`] of its kind (then it is counted).
+    ///
+    /// ```
+    /// use prompt_runtime::{Diagnostic, Diagnostics, SourceFile};
+    ///
+    /// let source = SourceFile::new("p.md", "${ ".repeat(60));
+    /// let mut all = Diagnostics::default();
+    /// for i in 0..60 {
+    ///     all.push(Diagnostic::new("`${` must be followed by a name and `}`").at(&source, 3 * i..3 * i + 2));
+    /// }
+    /// assert_eq!(all.0.len(), 51);
+    /// assert_eq!(
+    ///     all.0[50].message(),
+    ///     "10 more errors like \"`${` must be followed by a name and `}`\" in p.md, not shown"
+    /// );
+    /// ```
     pub fn push(&mut self, diagnostic: Diagnostic) {
-        if !self.0.contains(&diagnostic) {
-            self.0.push(diagnostic);
+        let hash = {
+            let mut hasher = std::collections::hash_map::DefaultHasher::new();
+            diagnostic.hash(&mut hasher);
+            hasher.finish()
+        };
+        let same = self.1.kept.get(&hash);
+        if same.is_some_and(|at| at.iter().any(|&i| self.0[i] == diagnostic)) {
+            return;
         }
+        let path = diagnostic
+            .location
+            .as_ref()
+            .map_or_else(String::new, |l| l.path.clone());
+        let key = (path, kind_of(&diagnostic.message));
+        let kind = self.1.kinds.entry(key).or_insert(Kind {
+            count: 0,
+            more: None,
+        });
+        kind.count += 1;
+        if kind.count > Self::PER_KIND {
+            let hidden = kind.count - Self::PER_KIND;
+            let path = diagnostic.location.as_ref().map(|l| l.path.as_str());
+            let message = match path {
+                Some(path) if !path.is_empty() => format!(
+                    "{hidden} more {} like \"{}\" in {path}, not shown",
+                    if hidden == 1 { "error" } else { "errors" },
+                    diagnostic.message
+                ),
+                _ => format!(
+                    "{hidden} more {} like \"{}\", not shown",
+                    if hidden == 1 { "error" } else { "errors" },
+                    diagnostic.message
+                ),
+            };
+            match kind.more {
+                Some(at) => self.0[at].message = message,
+                None => {
+                    kind.more = Some(self.0.len());
+                    self.0.push(Diagnostic::new(message).with_help(
+                        "fix the ones shown and check again; the rest are probably the same mistake",
+                    ));
+                }
+            }
+            return;
+        }
+        self.1.kept.entry(hash).or_default().push(self.0.len());
+        self.0.push(diagnostic);
     }
 
     /// True when nothing was reported.
@@ -277,6 +454,25 @@ impl Diagnostics {
     }
 }
 
+/// A diagnostic's kind: its message with the names in backticks and quotes left out, so
+/// that "unknown placeholder `$a`" and "unknown placeholder `$b`" are one kind.
+fn kind_of(message: &str) -> String {
+    let mut kind = String::with_capacity(message.len());
+    let mut inside: Option<char> = None;
+    for c in message.chars() {
+        match inside {
+            Some(close) if c == close => inside = None,
+            Some(_) => {}
+            None if c == '`' || c == '"' => {
+                inside = Some(c);
+                kind.push(c);
+            }
+            None => kind.push(c),
+        }
+    }
+    kind
+}
+
 impl Extend<Diagnostic> for Diagnostics {
     fn extend<I: IntoIterator<Item = Diagnostic>>(&mut self, iter: I) {
         for d in iter {
@@ -287,7 +483,17 @@ impl Extend<Diagnostic> for Diagnostics {
 
 impl From<Diagnostic> for Diagnostics {
     fn from(d: Diagnostic) -> Self {
-        Diagnostics(vec![d])
+        let mut all = Diagnostics::default();
+        all.push(d);
+        all
+    }
+}
+
+impl From<Vec<Diagnostic>> for Diagnostics {
+    fn from(list: Vec<Diagnostic>) -> Self {
+        let mut all = Diagnostics::default();
+        all.extend(list);
+        all
     }
 }
 
@@ -348,6 +554,60 @@ mod tests {
         let s = SourceFile::new("p.md", "{% if a %}\nx\n");
         let d = Diagnostic::new("unclosed").at(&s, 0..14);
         assert!(d.to_string().ends_with("1 | {% if a %}\n  | ^^^^^^^^^^"));
+    }
+
+    #[test]
+    fn a_long_line_is_shown_as_an_excerpt_around_the_span() {
+        let line = format!("{}$bad{}", "a".repeat(5000), "é".repeat(5000));
+        let s = SourceFile::new("p.md", format!("first\n{line}\nlast"));
+        let d = Diagnostic::new("unknown").at(&s, 6 + 5000..6 + 5004);
+        let loc = d.location().unwrap();
+        assert_eq!((loc.line, loc.col), (2, 5001));
+        assert_eq!(
+            loc.source_line,
+            format!("…{}$bad{}…", "a".repeat(40), "é".repeat(76))
+        );
+        assert!(
+            d.to_string()
+                .contains(&format!("\n  | {}^^^^", " ".repeat(41)))
+        );
+        // a span at the very start or end of a long line
+        let d = Diagnostic::new("x").at(&s, 6..7);
+        assert!(d.location().unwrap().source_line.starts_with("aaa"));
+        let end = 6 + line.len();
+        let d = Diagnostic::new("x").at(&s, end - 2..end);
+        let shown = &d.location().unwrap().source_line;
+        assert!(shown.starts_with('…') && shown.ends_with('é'), "{shown}");
+    }
+
+    #[test]
+    fn line_col_uses_the_index_on_every_line() {
+        let s = SourceFile::new("p.md", "a\n\néx\n");
+        assert_eq!(s.line_col(1), (1, 2));
+        assert_eq!(s.line_col(2), (2, 1));
+        assert_eq!(s.line_col(3), (3, 1));
+        assert_eq!(s.line_col(5), (3, 2));
+        assert_eq!(s.line_col(7), (4, 1));
+    }
+
+    #[test]
+    fn many_of_one_kind_are_counted_per_file() {
+        let a = SourceFile::new("a.md", "x".repeat(200));
+        let b = SourceFile::new("b.md", "x".repeat(200));
+        let mut all = Diagnostics::default();
+        for i in 0..120 {
+            all.push(Diagnostic::new(format!("unknown placeholder `$n{i}`")).at(&a, i..i + 1));
+        }
+        all.push(Diagnostic::new("unknown placeholder `$z`").at(&b, 0..1));
+        all.push(Diagnostic::new("another kind").at(&a, 0..1));
+        let messages: Vec<&str> = all.0.iter().map(Diagnostic::message).collect();
+        assert_eq!(messages.len(), 53);
+        assert_eq!(
+            messages[50],
+            "70 more errors like \"unknown placeholder `$n119`\" in a.md, not shown"
+        );
+        assert_eq!(messages[51], "unknown placeholder `$z`");
+        assert_eq!(messages[52], "another kind");
     }
 
     #[test]

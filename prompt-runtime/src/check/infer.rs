@@ -25,29 +25,24 @@ pub fn infer_context(
     known.extend(literals.iter().cloned());
     known.extend(templates.names().map(str::to_owned));
     let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
-    let mut names = Names {
-        templates,
-        known: &known,
-        found: BTreeMap::new(),
-        guards: Vec::new(),
-        stack: Vec::new(),
-        followed: Vec::new(),
-    };
-    names.collect(&nodes);
-    let found = names.found;
+    let found = Names::new(templates, &known).summarize(&nodes);
     // `$Note` is the variant of `note` when both are found: one variable.
-    let base_of = |name: &str| {
-        found
-            .keys()
-            .find(|other| *other != name && variant_name(other) == name)
-            .cloned()
-    };
-    let mut vars: Vec<(usize, ContextVar)> = found
+    let mut variants: BTreeMap<String, &str> = BTreeMap::new();
+    for name in &found.order {
+        let variant = variant_name(name);
+        if variant != *name {
+            variants.entry(variant).or_insert(name);
+        }
+    }
+    found
+        .order
         .iter()
-        .filter(|(name, _)| base_of(name).is_none())
-        .map(|(name, use_)| {
+        .filter(|name| !variants.contains_key(*name))
+        .map(|name| {
+            let use_ = found.uses[name];
             let unguarded = use_.unguarded
                 || found
+                    .uses
                     .get(&variant_name(name))
                     .is_some_and(|variant| variant.unguarded);
             let kind = match (use_.tested, unguarded) {
@@ -55,11 +50,9 @@ pub fn infer_context(
                 (true, false) => VarKind::Optional,
                 (false, _) => VarKind::Text,
             };
-            (use_.order, ContextVar::new(name.clone(), kind))
+            ContextVar::new(name.clone(), kind)
         })
-        .collect();
-    vars.sort_by_key(|(order, _)| *order);
-    vars.into_iter().map(|(_, v)| v).collect()
+        .collect()
 }
 
 /// Every name a prompt refers to, in placeholders and conditions, following the templates
@@ -68,16 +61,9 @@ pub fn infer_context(
 /// lines that failed to parse (`${note`, `{% if mode = "x" %}`) count too.
 pub fn referenced_names(file: &PromptFile, templates: &Templates) -> BTreeSet<String> {
     let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
-    let mut names = Names {
-        templates,
-        known: &[],
-        found: BTreeMap::new(),
-        guards: Vec::new(),
-        stack: Vec::new(),
-        followed: Vec::new(),
-    };
-    names.collect(&nodes);
-    let mut all: BTreeSet<String> = names.found.into_keys().collect();
+    let mut names = Names::new(templates, &[]);
+    let found = names.summarize(&nodes);
+    let mut all: BTreeSet<String> = found.order.into_iter().collect();
     let mut texts = vec![file.source.text()];
     for name in &names.followed {
         if let Some(template) = templates.get(name) {
@@ -118,7 +104,8 @@ fn written_names(text: &str) -> Vec<String> {
                 i = end.max(i + 1);
             }
             b'{' if bytes.get(i + 1) == Some(&b'%') => {
-                let close = text[i..].find("%}").map_or(text.len(), |at| i + at);
+                // The `%}` is looked for after the `{%`: in `{%}` the two overlap.
+                let close = text[i + 2..].find("%}").map_or(text.len(), |at| i + 2 + at);
                 let line_end = text[i..].find('\n').map_or(text.len(), |at| i + at);
                 let end = close.min(line_end);
                 names.extend(
@@ -136,76 +123,139 @@ fn written_names(text: &str) -> Vec<String> {
 }
 
 /// How a name is used in a prompt, for [`infer_context`].
+#[derive(Clone, Copy)]
 struct NameUse {
-    order: usize,
     /// A block tests it: `{% if name %}`.
     tested: bool,
     /// It is written outside every block that tests it.
     unguarded: bool,
 }
 
-struct Names<'a> {
-    templates: &'a Templates,
-    known: &'a [String],
-    found: BTreeMap<String, NameUse>,
-    /// Names tested by the enclosing blocks.
-    guards: Vec<String>,
-    /// Templates being followed, against cycles.
-    stack: Vec<String>,
-    /// Every template followed.
-    followed: Vec<String>,
+/// The names a body uses, in order of first use: a prompt's, or a template's with the
+/// templates it uses. Each template's is made once and then merged wherever the template
+/// is used, so a template used many times (or through templates used many times) is not
+/// walked again: the work stays linear however the templates multiply.
+#[derive(Default)]
+struct Summary {
+    order: Vec<String>,
+    uses: BTreeMap<String, NameUse>,
 }
 
-impl Names<'_> {
+impl Summary {
     fn entry(&mut self, name: &str) -> &mut NameUse {
-        let order = self.found.len();
-        self.found.entry(name.to_owned()).or_insert(NameUse {
-            order,
+        if !self.uses.contains_key(name) {
+            self.order.push(name.to_owned());
+        }
+        self.uses.entry(name.to_owned()).or_insert(NameUse {
             tested: false,
             unguarded: false,
         })
     }
+}
 
-    fn collect(&mut self, nodes: &[Node]) {
+struct Names<'a> {
+    templates: &'a Templates,
+    known: &'a [String],
+    /// Each template's summary, once made.
+    done: BTreeMap<String, Summary>,
+    /// Templates being summarised, against cycles (which resolve reports).
+    stack: Vec<String>,
+    /// Every template followed, in order.
+    followed: Vec<String>,
+}
+
+impl Names<'_> {
+    fn new<'a>(templates: &'a Templates, known: &'a [String]) -> Names<'a> {
+        Names {
+            templates,
+            known,
+            done: BTreeMap::new(),
+            stack: Vec::new(),
+            followed: Vec::new(),
+        }
+    }
+
+    /// The names of a body, its templates followed.
+    fn summarize(&mut self, nodes: &[Node]) -> Summary {
+        let mut summary = Summary::default();
+        let mut guards = Vec::new();
+        let mut merged = BTreeSet::new();
+        self.collect(nodes, &mut guards, &mut summary, &mut merged);
+        summary
+    }
+
+    fn collect(
+        &mut self,
+        nodes: &[Node],
+        guards: &mut Vec<String>,
+        summary: &mut Summary,
+        merged: &mut BTreeSet<(String, Vec<String>)>,
+    ) {
+        let guarded = |guards: &[String], name: &str| {
+            guards.iter().any(|g| *g == name || variant_name(g) == name)
+        };
         for node in nodes {
             match node {
                 Node::Placeholder(p) => {
-                    if let Some(template) = self.templates.get(&p.name) {
-                        if !self.stack.contains(&p.name) {
-                            self.followed.push(p.name.clone());
-                            self.stack.push(p.name.clone());
-                            self.collect(template.nodes());
-                            self.stack.pop();
+                    if self.templates.get(&p.name).is_some() {
+                        // A template merged before under the same guards adds nothing.
+                        if !merged.insert((p.name.clone(), guards.clone())) {
+                            continue;
+                        }
+                        self.template(&p.name);
+                        let Some(inner) = self.done.get(&p.name) else {
+                            continue;
+                        };
+                        for name in &inner.order {
+                            let inner_use = inner.uses[name];
+                            let entry = summary.entry(name);
+                            entry.tested |= inner_use.tested;
+                            entry.unguarded |= inner_use.unguarded && !guarded(guards, name);
                         }
                     } else if !self.known.contains(&p.name) {
-                        let guarded = self
-                            .guards
-                            .iter()
-                            .any(|g| *g == p.name || variant_name(g) == p.name);
-                        let entry = self.entry(&p.name);
-                        entry.unguarded |= !guarded;
+                        let unguarded = !guarded(guards, &p.name);
+                        summary.entry(&p.name).unguarded |= unguarded;
                     }
                 }
                 Node::If(block) => {
                     let (name, _) = block.condition.name();
                     let testable = !name.is_empty() && !self.known.iter().any(|k| k == name);
                     if testable {
-                        let entry = self.entry(name);
+                        let entry = summary.entry(name);
                         if matches!(block.condition, Condition::Set { .. }) {
                             entry.tested = true;
                         }
-                        self.guards.push(name.to_owned());
+                        guards.push(name.to_owned());
                     }
-                    self.collect(&block.then);
+                    self.collect(&block.then, guards, summary, merged);
                     if testable {
-                        self.guards.pop();
+                        guards.pop();
                     }
                     if let Some(otherwise) = &block.otherwise {
-                        self.collect(otherwise);
+                        self.collect(otherwise, guards, summary, merged);
                     }
                 }
                 Node::Text(_) | Node::Dollar(_) => {}
             }
         }
+    }
+
+    /// Makes the summary of template `name`, unless it is made, being made (a cycle) or
+    /// too deep (both reported by resolve).
+    fn template(&mut self, name: &str) {
+        if self.done.contains_key(name)
+            || self.stack.iter().any(|t| t == name)
+            || self.stack.len() >= crate::resolve::MAX_DEPTH
+        {
+            return;
+        }
+        let Some(template) = self.templates.get(name) else {
+            return;
+        };
+        self.followed.push(name.to_owned());
+        self.stack.push(name.to_owned());
+        let summary = self.summarize(template.nodes());
+        self.stack.pop();
+        self.done.insert(name.to_owned(), summary);
     }
 }

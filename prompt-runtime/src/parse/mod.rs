@@ -152,6 +152,8 @@ pub fn parse(
     let mut diagnostics = Diagnostics::default();
     let mut root: Vec<Node> = Vec::new();
     let mut stack: Vec<OpenBlock> = Vec::new();
+    // `{% if %}`s past the nesting limit: reported once, balanced by their `endif`s.
+    let mut excess = 0usize;
     let mut run_start = body.start;
     let mut line_start = body.start;
     loop {
@@ -182,23 +184,37 @@ pub fn parse(
             );
             let span = line_start + lead..line_start + lead + trimmed.len();
             match directive::lex(source, span.clone()) {
-                Ok(d) => apply(source, d, &mut root, &mut stack, &mut diagnostics),
+                Ok(d) => apply(
+                    source,
+                    d,
+                    &mut root,
+                    &mut stack,
+                    &mut excess,
+                    &mut diagnostics,
+                ),
                 Err(e) => {
                     diagnostics.push(e);
                     // Still open or close the block the directive names, so that one typo
                     // inside it is one error, not also an unbalanced block.
-                    recover(source, span, &mut root, &mut stack);
+                    recover(source, span, &mut root, &mut stack, &mut excess);
                 }
             }
             run_start = next;
         } else if let Some(at) = line.find("{%") {
             let start = line_start + at;
-            let end = line[at..].find("%}").map_or(line_end, |i| start + i + 2);
-            diagnostics.push(
-                Diagnostic::new("a directive must stand on a line of its own")
-                    .at(source, start..end)
-                    .with_help("put the directive on its own line: a block wraps whole lines, never part of one"),
-            );
+            // The `%}` is looked for after the `{%`: in `{%}` the two overlap.
+            match line[at + 2..].find("%}") {
+                Some(i) => diagnostics.push(
+                    Diagnostic::new("a directive must stand on a line of its own")
+                        .at(source, start..start + 2 + i + 2)
+                        .with_help("put the directive on its own line: a block wraps whole lines, never part of one"),
+                ),
+                None => diagnostics.push(
+                    Diagnostic::new("`{%` is never closed on its line")
+                        .at(source, start..line_end)
+                        .with_help("a directive is `{% keyword ... %}` on a line of its own, such as `{% if note %}`"),
+                ),
+            }
         }
         if line_end >= body.end {
             break;
@@ -226,28 +242,80 @@ pub fn parse(
     (root, diagnostics)
 }
 
+/// How deep `{% if %}` blocks may nest in one file. Deeper nesting is refused, with one
+/// error, so that no later stage can run out of stack on it; resolve applies
+/// [`crate::resolve::MAX_DEPTH`] to blocks and templates together.
+pub const MAX_NESTING: usize = 64;
+
+/// Opens a block, unless that would nest deeper than [`MAX_NESTING`]: then the first such
+/// block is reported and every one is counted in `excess`, so their `endif`s balance.
+fn open(
+    source: &SourceFile,
+    block: OpenBlock,
+    stack: &mut Vec<OpenBlock>,
+    excess: &mut usize,
+    diagnostics: &mut Diagnostics,
+) {
+    if stack.len() < MAX_NESTING {
+        stack.push(block);
+        return;
+    }
+    if *excess == 0 {
+        diagnostics.push(
+            Diagnostic::new(format!(
+                "blocks nested more than {MAX_NESTING} deep"
+            ))
+            .at(source, block.block.span.clone())
+            .with_help("a prompt this deeply nested cannot be read; close some blocks before opening others"),
+        );
+    }
+    *excess += 1;
+}
+
 fn apply(
     source: &SourceFile,
     d: Directive,
     root: &mut Vec<Node>,
     stack: &mut Vec<OpenBlock>,
+    excess: &mut usize,
     diagnostics: &mut Diagnostics,
 ) {
+    if *excess > 0 {
+        // Inside blocks nested too deeply, which were reported: only balance them.
+        match d.keyword.text.as_str() {
+            "if" => *excess += 1,
+            "endif" => *excess -= 1,
+            _ => {}
+        }
+        return;
+    }
     match d.keyword.text.as_str() {
         "if" => match condition(source, &d) {
-            Ok(condition) => stack.push(OpenBlock {
-                block: IfBlock {
-                    condition,
-                    span: d.span,
-                    then: Vec::new(),
-                    otherwise: None,
+            Ok(condition) => open(
+                source,
+                OpenBlock {
+                    block: IfBlock {
+                        condition,
+                        span: d.span,
+                        then: Vec::new(),
+                        otherwise: None,
+                    },
+                    else_span: None,
                 },
-                else_span: None,
-            }),
+                stack,
+                excess,
+                diagnostics,
+            ),
             Err(e) => {
                 diagnostics.push(e);
                 // Keep the block so that its `endif` still balances.
-                stack.push(OpenBlock::unreadable(d.span));
+                open(
+                    source,
+                    OpenBlock::unreadable(d.span),
+                    stack,
+                    excess,
+                    diagnostics,
+                );
             }
         },
         "else" => {
@@ -308,6 +376,7 @@ fn recover(
     span: Range<usize>,
     root: &mut Vec<Node>,
     stack: &mut Vec<OpenBlock>,
+    excess: &mut usize,
 ) {
     let inner = source.text()[span.start + 2..span.end - 2].trim_start();
     let keyword: String = inner
@@ -315,8 +384,23 @@ fn recover(
         .take_while(|&c| lexer::is_name_continue(c))
         .map(char::from)
         .collect();
+    if *excess > 0 {
+        match keyword.as_str() {
+            "if" => *excess += 1,
+            "endif" => *excess -= 1,
+            _ => {}
+        }
+        return;
+    }
     match keyword.as_str() {
-        "if" => stack.push(OpenBlock::unreadable(span)),
+        "if" => {
+            // Past the nesting limit the block is counted; the error was reported.
+            if stack.len() < MAX_NESTING {
+                stack.push(OpenBlock::unreadable(span));
+            } else {
+                *excess += 1;
+            }
+        }
         "else" => {
             if let Some(open) = stack.last_mut()
                 && open.else_span.is_none()

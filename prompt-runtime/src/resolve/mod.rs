@@ -10,8 +10,18 @@ use crate::case::variant_name;
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::parse::{self, Condition, Node};
 use crate::suggest::closest;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+
+/// How deep blocks and templates may nest together, counting each `{% if %}` and each
+/// template being inlined: a chain of templates deeper than this is refused with an error
+/// that names the chain, so that nothing can run out of stack on it.
+pub const MAX_DEPTH: usize = 100;
+
+/// The most a prompt may hold once its templates are inlined: bytes of text, plus one for
+/// each substitution. A template used twice in one used twice in one … grows exponentially;
+/// such a prompt is refused when it crosses this limit, before anything is rendered.
+pub const MAX_EXPANDED: usize = 4 << 20;
 
 mod lines;
 mod resolved;
@@ -45,6 +55,18 @@ struct Resolver<'a> {
     bodies: Vec<Lines>,
     /// Line flags handed out so far.
     line_flags: usize,
+    /// Each variable's index in `variables`, and the places already recorded, so that
+    /// recording a use takes constant time.
+    variable_index: HashMap<String, usize>,
+    recorded: HashSet<(usize, usize, usize)>,
+    /// Templates whose own problems were reported already.
+    reported: HashSet<String>,
+    /// Blocks and templates open around the current point.
+    depth: usize,
+    /// How much the prompt holds so far, templates inlined (see [`MAX_EXPANDED`]).
+    expanded: usize,
+    /// The depth or size limit was crossed (and reported): resolve no further.
+    stopped: bool,
 }
 
 /// Resolves a parsed prompt against a schema and the project's templates.
@@ -121,6 +143,12 @@ pub fn resolve(
         stack: Vec::new(),
         bodies: vec![Lines::new()],
         line_flags: 0,
+        variable_index: HashMap::new(),
+        recorded: HashSet::new(),
+        reported: HashSet::new(),
+        depth: 0,
+        expanded: 0,
+        stopped: false,
     };
     let mut parts = Vec::new();
     resolver.nodes(source, nodes, &mut parts);
@@ -139,6 +167,17 @@ pub fn resolve(
 impl Resolver<'_> {
     fn nodes(&mut self, source: &SourceFile, nodes: &[Node], out: &mut Vec<Part>) {
         for (i, node) in nodes.iter().enumerate() {
+            if self.stopped {
+                return;
+            }
+            self.expanded += match node {
+                Node::Text(span) => span.len(),
+                _ => 1,
+            };
+            if self.expanded > MAX_EXPANDED {
+                self.too_large(source, node);
+                return;
+            }
             match node {
                 Node::Text(span) => self.text(&source.text()[span.clone()], out),
                 Node::Dollar(_) => {
@@ -175,24 +214,74 @@ impl Resolver<'_> {
         file: &SourceFile,
         span: &Range<usize>,
     ) {
+        let index = match self.variable_index.get(name) {
+            Some(&index) => index,
+            None => {
+                let index = self.variables.len();
+                self.variable_index.insert(name.to_owned(), index);
+                self.variables.push(Variable {
+                    name: name.to_owned(),
+                    source: source_kind,
+                    uses: Vec::new(),
+                });
+                index
+            }
+        };
+        if !self.recorded.insert((index, file.id(), span.start)) {
+            return;
+        }
         let (line, col) = file.line_col(span.start);
-        let place = Use {
+        self.variables[index].uses.push(Use {
             path: file.path().to_owned(),
             line,
             col,
+        });
+    }
+
+    /// The prompt crossed [`MAX_EXPANDED`] while `node` was being inlined.
+    fn too_large(&mut self, source: &SourceFile, node: &Node) {
+        self.stopped = true;
+        let span = match node {
+            Node::Text(span) | Node::Dollar(span) => span.clone(),
+            Node::Placeholder(p) => p.span.clone(),
+            Node::If(block) => block.span.clone(),
         };
-        match self.variables.iter_mut().find(|v| v.name == name) {
-            Some(v) => {
-                if !v.uses.contains(&place) {
-                    v.uses.push(place);
-                }
-            }
-            None => self.variables.push(Variable {
-                name: name.to_owned(),
-                source: source_kind,
-                uses: vec![place],
-            }),
+        let span = span.start..span.start.max(span.end.min(span.start + 1));
+        let mut d = Diagnostic::new(format!(
+            "the prompt is too large with its templates inlined: more than {} MiB",
+            MAX_EXPANDED >> 20
+        ))
+        .at(source, span)
+        .with_help("a template that uses another many times, which uses another many times, multiplies its text: use each template fewer times");
+        if !self.stack.is_empty() {
+            d = d.with_note(format!(
+                "the limit was crossed inside the templates {}",
+                self.stack.join(" -> ")
+            ));
         }
+        self.diagnostics.push(d);
+    }
+
+    /// Enters a block or a template, unless that nests deeper than [`MAX_DEPTH`].
+    fn enter(&mut self, source: &SourceFile, span: &Range<usize>, what: &str) -> bool {
+        if self.depth < MAX_DEPTH {
+            self.depth += 1;
+            return true;
+        }
+        self.stopped = true;
+        let mut d = Diagnostic::new(format!(
+            "blocks and templates nested more than {MAX_DEPTH} deep at this {what}"
+        ))
+        .at(source, span.clone())
+        .with_help("a template that uses a template that uses … this deeply cannot be checked; flatten the chain");
+        if !self.stack.is_empty() {
+            d = d.with_note(format!(
+                "the chain of templates: {}",
+                self.stack.join(" -> ")
+            ));
+        }
+        self.diagnostics.push(d);
+        false
     }
 
     fn placeholder(&mut self, source: &SourceFile, p: &parse::Placeholder, out: &mut Vec<Part>) {
@@ -262,8 +351,14 @@ impl Resolver<'_> {
         let Some(template) = self.templates.get(&p.name) else {
             return;
         };
-        self.diagnostics
-            .extend(template.diagnostics.0.iter().cloned());
+        if !self.reported.contains(&p.name) {
+            self.reported.insert(p.name.clone());
+            self.diagnostics
+                .extend(template.diagnostics.0.iter().cloned());
+        }
+        if !self.enter(source, &p.span, "template") {
+            return;
+        }
         self.stack.push(p.name.clone());
         if spliced {
             self.nodes(&template.file.source, &template.nodes, out);
@@ -273,6 +368,7 @@ impl Resolver<'_> {
             self.bodies.pop();
         }
         self.stack.pop();
+        self.depth -= 1;
     }
 
     fn unknown(&mut self, source: &SourceFile, name: &str, span: &Range<usize>, what: &str) {
@@ -309,6 +405,14 @@ impl Resolver<'_> {
     }
 
     fn block(&mut self, source: &SourceFile, block: &parse::IfBlock, out: &mut Vec<Part>) {
+        if !self.enter(source, &block.span, "block") {
+            return;
+        }
+        self.block_inner(source, block, out);
+        self.depth -= 1;
+    }
+
+    fn block_inner(&mut self, source: &SourceFile, block: &parse::IfBlock, out: &mut Vec<Part>) {
         let (name, span) = block.condition.name();
         // A condition that failed to parse was already reported.
         let test = if name.is_empty() {

@@ -1,0 +1,8 @@
+// Found by fuzzing: `{%}` once made the derive panic (the `%}` overlaps the `{%`).
+#[derive(promptkit::Prompt)]
+#[prompt("empty_directive")]
+struct EmptyDirective<'a> {
+    day: &'a str,
+}
+
+fn main() {}
