@@ -83,10 +83,17 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
             }
         }
     }
-    for (lookup, k) in &usage.identity {
-        let id = format_ident!("__id{}", k);
+    if !usage.identity.is_empty() {
+        // Each name's slot is found once per process; from then on a value is one load.
+        let mut names: Vec<(&String, &usize)> = usage.identity.iter().collect();
+        names.sort_by_key(|(_, k)| **k);
+        let lookups = names.iter().map(|(lookup, _)| lookup);
+        let ids = names.iter().map(|(_, k)| format_ident!("__id{}", k));
+        let n = names.len();
         setup.extend(quote! {
-            let #id: &str = identity.get(#lookup).unwrap_or("");
+            static __PROMPTKIT_IDENTITY: ::promptkit::__private::KeySlots<#n> =
+                ::promptkit::__private::KeySlots::new([#(#lookups),*]);
+            let [#(#ids),*]: [&str; #n] = __PROMPTKIT_IDENTITY.values(identity);
         });
     }
     let mut emitter = Gen {

@@ -12,6 +12,10 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::ops::Range;
 
+mod slots;
+
+pub use slots::{KeySlots, MAX_SLOTS, Slot};
+
 /// A flattened identity: each key with its text, and each key's uppercase-first variant.
 ///
 /// Names are in the file's order, each variant directly after its key. A variant is the
@@ -35,11 +39,21 @@ use std::ops::Range;
 ///     ["preferred", "pronouns_subject", "pronouns_object"]
 /// );
 /// ```
-#[derive(Clone, Default, PartialEq, Eq)]
+#[derive(Clone, Default)]
 pub struct Identity {
     entries: Vec<Entry>,
     index: HashMap<String, usize>,
+    /// Per [`Slot`], the entry's index plus one (0: this identity lacks the name).
+    by_slot: Vec<u32>,
 }
+
+impl PartialEq for Identity {
+    fn eq(&self, other: &Self) -> bool {
+        self.entries == other.entries
+    }
+}
+
+impl Eq for Identity {}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Entry {
@@ -213,7 +227,44 @@ impl Identity {
                 });
             }
         }
-        Identity { entries, index }
+        let mut by_slot = Vec::new();
+        for (i, entry) in entries.iter().enumerate() {
+            if let Some(slot) = Slot::of(&entry.name).index() {
+                if by_slot.len() <= slot {
+                    by_slot.resize(slot + 1, 0);
+                }
+                by_slot[slot] = i as u32 + 1;
+            }
+        }
+        Identity {
+            entries,
+            index,
+            by_slot,
+        }
+    }
+
+    /// The text for the name with this slot; `name` is that name, looked up by hashing
+    /// only when it has no slot (see [`MAX_SLOTS`]). What compiled prompts call.
+    ///
+    /// ```
+    /// use prompt_runtime::identity::Slot;
+    /// use prompt_runtime::Identity;
+    ///
+    /// let identity = Identity::from_pairs([("bio", "writes code")]);
+    /// assert_eq!(identity.at(Slot::of("Bio"), "Bio"), Some("Writes code"));
+    /// assert_eq!(identity.at(Slot::of("nickname"), "nickname"), None);
+    /// ```
+    #[inline]
+    pub fn at(&self, slot: Slot, name: &str) -> Option<&str> {
+        match slot.index() {
+            // A name numbered after this identity was built is not one of its names: every
+            // name of an identity is numbered when it is built.
+            Some(slot) => match self.by_slot.get(slot) {
+                Some(&entry) if entry != 0 => Some(self.entries[entry as usize - 1].value.as_str()),
+                _ => None,
+            },
+            None => self.get(name),
+        }
     }
 
     /// The text for a key or a variant.

@@ -8,7 +8,7 @@
 //! falls back to [`DisplayLike`] on `&Tag<T>`.
 
 pub use crate::case::{push_upper_first, upper_first_len};
-pub use crate::identity::Identity;
+pub use crate::identity::{Identity, KeySlots};
 pub use crate::meta::{Color, Extra, Meta};
 pub use crate::prompt::{Prompt, PromptVariable};
 pub use crate::render::PromptContent;

@@ -94,7 +94,9 @@ pub fn walk<'a, F>(
                     sink.text(text);
                 }
             }
-            Part::Identity { lookup, .. } => sink.text(identity.get(lookup).unwrap_or("")),
+            Part::Identity { lookup, slot, .. } => {
+                sink.text(identity.at(*slot, lookup).unwrap_or(""))
+            }
             Part::Line { flag } => {
                 // `flags` holds `Resolved::line_flags` entries: a shorter slice is a bug of
                 // the caller, not something to render around.
@@ -149,11 +151,20 @@ pub fn render_to_string<'a, F>(resolved: &'a Resolved, value: &F, identity: &'a 
 where
     F: Fn(usize) -> Value<'a>,
 {
-    let mut flags = vec![false; resolved.line_flags];
+    // The line flags live on the stack for the usual few: the text is the one allocation.
+    const ON_STACK: usize = 64;
+    let mut inline = [false; ON_STACK];
+    let mut heap = Vec::new();
+    let flags: &mut [bool] = if resolved.line_flags <= ON_STACK {
+        &mut inline[..resolved.line_flags]
+    } else {
+        heap.resize(resolved.line_flags, false);
+        &mut heap
+    };
     let mut measure = Measure::default();
-    walk(&resolved.parts, value, identity, &mut flags, &mut measure);
+    walk(&resolved.parts, value, identity, flags, &mut measure);
     flags.fill(false);
     let mut out = String::with_capacity(measure.0);
-    walk(&resolved.parts, value, identity, &mut flags, &mut out);
+    walk(&resolved.parts, value, identity, flags, &mut out);
     out
 }

@@ -3,13 +3,16 @@
 
 use crate::diagnostic::Diagnostics;
 use crate::identity::Identity;
+use crate::identity::Slot;
 use crate::load::PromptFile;
 use crate::meta::Meta;
 use crate::parse::{self, ParseOptions};
 use crate::render::{PromptContent, Value, render_to_string};
-use crate::resolve::{self, Resolved, Schema, Templates, VarKind};
+use crate::resolve::{self, Part, Resolved, Schema, Templates, VarKind};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 mod infer;
 
@@ -28,6 +31,72 @@ pub struct CheckedPrompt {
     pub schema: Schema,
     /// What to render and what it uses.
     pub resolved: Resolved,
+    /// What rendering needs besides: made once, when checked.
+    ready: Ready,
+}
+
+/// What [`CheckedPrompt::render`] needs besides the parts, made once when the prompt is
+/// checked so that a render allocates nothing but its text.
+#[derive(Clone, Debug)]
+struct Ready {
+    /// The path and metadata, kept for the life of the process (see [`shared`]) so that
+    /// every render borrows them.
+    path: &'static str,
+    meta: &'static Meta,
+    /// The identity names the prompt reads, with their slots, and the base key of each.
+    identity: Vec<(Slot, String, String)>,
+}
+
+impl Ready {
+    fn new(file: &PromptFile, meta: &Meta, resolved: &Resolved) -> Ready {
+        let (path, meta) = shared(file.source.path(), meta);
+        let mut identity = Vec::new();
+        collect_identity(&resolved.parts, &mut identity);
+        identity.sort_by(|a, b| a.1.cmp(&b.1));
+        identity.dedup_by(|a, b| a.1 == b.1);
+        Ready {
+            path,
+            meta,
+            identity,
+        }
+    }
+}
+
+fn collect_identity(parts: &[Part], out: &mut Vec<(Slot, String, String)>) {
+    for part in parts {
+        match part {
+            Part::Identity { key, lookup, slot } => out.push((*slot, lookup.clone(), key.clone())),
+            Part::If {
+                then, otherwise, ..
+            } => {
+                collect_identity(then, out);
+                collect_identity(otherwise, out);
+            }
+            Part::Text(_) | Part::Context { .. } | Part::Line { .. } => {}
+        }
+    }
+}
+
+/// A `'static` copy of a checked prompt's path and metadata. Each distinct pair is made
+/// once per process and kept (prompts checked again with the same file and frontmatter
+/// share it), so that renders hand out borrowed `Cow`s instead of copies.
+fn shared(path: &str, meta: &Meta) -> (&'static str, &'static Meta) {
+    type Kept = HashMap<String, Vec<(&'static str, &'static Meta)>>;
+    static KEPT: OnceLock<Mutex<Kept>> = OnceLock::new();
+    let mut kept = KEPT
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let same = kept.entry(path.to_owned()).or_default();
+    if let Some(&found) = same.iter().find(|(_, m)| *m == meta) {
+        return found;
+    }
+    let made: (&'static str, &'static Meta) = (
+        Box::leak(path.to_owned().into_boxed_str()),
+        Box::leak(Box::new(meta.clone())),
+    );
+    same.push(made);
+    made
 }
 
 /// Checks a loaded prompt against a schema and the project's templates.
@@ -79,6 +148,7 @@ pub fn check(
     };
     match (resolved, meta) {
         (Some(resolved), Some(meta)) if diagnostics.is_empty() => Ok(CheckedPrompt {
+            ready: Ready::new(&file, &meta, &resolved),
             name: name.to_owned(),
             file,
             meta,
@@ -139,11 +209,22 @@ impl CheckedPrompt {
         context: &HashMap<String, String>,
         identity: &Identity,
     ) -> Result<PromptContent, RenderError> {
+        // Values live on the stack for the usual handful of variables: a render allocates
+        // its text and nothing else.
+        const ON_STACK: usize = 32;
+        let count = self.schema.context.len();
+        let mut inline = [Value::Absent; ON_STACK];
+        let mut heap = Vec::new();
+        let values: &mut [Value] = if count <= ON_STACK {
+            &mut inline[..count]
+        } else {
+            heap.resize(count, Value::Absent);
+            &mut heap
+        };
         let mut error = RenderError::default();
-        let mut values = Vec::with_capacity(self.schema.context.len());
-        for var in &self.schema.context {
+        for (slot, var) in values.iter_mut().zip(&self.schema.context) {
             let given = context.get(&var.name).map(String::as_str);
-            let value = match (&var.kind, given) {
+            *slot = match (&var.kind, given) {
                 (VarKind::Text | VarKind::Choice(_), None) => {
                     error.missing_context.push(var.name.clone());
                     Value::Absent
@@ -177,22 +258,35 @@ impl CheckedPrompt {
                 }
                 (_, Some(v)) => Value::Text(v),
             };
-            values.push(value);
         }
-        error.missing_identity = self
-            .resolved
-            .identity_keys()
-            .into_iter()
-            .filter(|k| identity.get(k).is_none())
-            .collect();
+        for (slot, lookup, key) in &self.ready.identity {
+            if identity.at(*slot, lookup).is_none() && !error.missing_identity.contains(key) {
+                error.missing_identity.push(key.clone());
+            }
+        }
         if error != RenderError::default() {
+            error.missing_identity.sort();
             return Err(error);
         }
+        let values = &*values;
         let text = render_to_string(&self.resolved, &|i| values[i], identity);
+        let (path, metadata) =
+            if self.ready.path == self.file.source.path() && *self.ready.meta == self.meta {
+                (
+                    Cow::Borrowed(self.ready.path),
+                    Cow::Borrowed(self.ready.meta),
+                )
+            } else {
+                // The fields were changed after the check: render what they say now.
+                (
+                    Cow::Owned(self.file.source.path().to_owned()),
+                    Cow::Owned(self.meta.clone()),
+                )
+            };
         Ok(PromptContent {
             text,
-            path: self.file.source.path().to_owned().into(),
-            metadata: std::borrow::Cow::Owned(self.meta.clone()),
+            path,
+            metadata,
         })
     }
 }

@@ -8,6 +8,7 @@
 
 use crate::case::variant_name;
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::identity::Slot;
 use crate::parse::{self, Condition, Node};
 use crate::suggest::closest;
 use std::collections::{HashMap, HashSet};
@@ -313,6 +314,7 @@ impl Resolver<'_> {
                 self.record(&p.name, VarSource::Identity, source, &p.span);
                 out.push(Part::Identity {
                     key,
+                    slot: Slot::of(&p.name),
                     lookup: p.name.clone(),
                 });
             }

@@ -57,6 +57,8 @@ pub enum Part {
         key: String,
         /// The name to look up: the key or its variant (`Pronouns_subject`).
         lookup: String,
+        /// `lookup`'s slot, so that rendering reaches the value without hashing.
+        slot: crate::identity::Slot,
     },
     /// A block.
     If {

@@ -71,12 +71,14 @@ fn binds_context_identity_variants_literals() {
             Part::Text(" ".into()),
             Part::Identity {
                 key: "preferred".into(),
-                lookup: "Preferred".into()
+                lookup: "Preferred".into(),
+                slot: Slot::of("Preferred")
             },
             Part::Text(" ".into()),
             Part::Identity {
                 key: "pronouns_subject".into(),
-                lookup: "Pronouns_subject".into()
+                lookup: "Pronouns_subject".into(),
+                slot: Slot::of("Pronouns_subject")
             },
             Part::Text(" $HOME $".into()),
         ]
@@ -140,7 +142,8 @@ fn templates_are_inlined_recursively() {
             Part::Text(" by ".into()),
             Part::Identity {
                 key: "preferred".into(),
-                lookup: "preferred".into()
+                lookup: "preferred".into(),
+                slot: Slot::of("preferred")
             },
             Part::Text("] B".into()),
         ]
