@@ -102,6 +102,37 @@ impl SourceFile {
             - 1
     }
 
+    /// The byte offset of a 1-based line and column (in characters): the inverse of
+    /// [`SourceFile::line_col`]. A line or column past the end gives the end of that line
+    /// or of the text.
+    ///
+    /// ```
+    /// let source = prompt_runtime::SourceFile::new("p.md", "one\ntwé x");
+    /// assert_eq!(source.offset(2, 5), 9);
+    /// assert_eq!(source.offset(2, 99), 10);
+    /// assert_eq!(source.offset(9, 1), 10);
+    /// ```
+    pub fn offset(&self, line: usize, col: usize) -> usize {
+        let text = self.text();
+        let Some(&start) = self.inner.line_starts.get(line.saturating_sub(1)) else {
+            return text.len();
+        };
+        let index = line.saturating_sub(1);
+        let end = self
+            .inner
+            .line_starts
+            .get(index + 1)
+            .map_or(text.len(), |next| next - 1);
+        let skip = col.saturating_sub(1);
+        if self.inner.ascii[index] {
+            return (start + skip).min(end);
+        }
+        text[start..end]
+            .char_indices()
+            .nth(skip)
+            .map_or(end, |(i, _)| start + i)
+    }
+
     /// The byte range of the line holding `offset`, without its line end.
     fn line_range(&self, offset: usize) -> Range<usize> {
         let text = self.text();

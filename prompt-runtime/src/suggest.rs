@@ -15,9 +15,14 @@ where
     // A few edits away, relative to the name's length; a long shared prefix alone
     // (`segment_end`, `segment_preamble`) is not a typo.
     let limit = (name.chars().count() / 3).max(1);
+    let length = name.chars().count();
+    let most = limit.max(2);
     candidates
         .into_iter()
         .filter(|c| *c != name)
+        // An edit changes the length by at most one: names whose lengths differ by more
+        // than the edits allowed are skipped before anything is computed.
+        .filter(|c| c.chars().count().abs_diff(length) <= most)
         .map(|c| {
             let folded = c.to_ascii_lowercase();
             let distance = strsim::damerau_levenshtein(&lower, &folded);

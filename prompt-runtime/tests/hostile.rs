@@ -203,3 +203,26 @@ fn many_placeholders_record_each_use() {
         .sum();
     assert_eq!(uses, 32_000);
 }
+
+#[test]
+fn a_template_cycle_is_one_error_wherever_it_is_entered() {
+    let mut templates = Templates::new();
+    for (name, next) in [("a", "b"), ("b", "c"), ("c", "a")] {
+        templates.insert(
+            name,
+            file(&format!("templates/{name}.md"), &format!("{name} ${next}")),
+        );
+    }
+    let mut all = Diagnostics::default();
+    for start in ["$a", "$b", "$c", "$c $a"] {
+        let errors = check_inferred(start, &templates);
+        assert_eq!(errors.0.len(), 1, "{errors}");
+        all.extend(errors);
+    }
+    assert_eq!(all.0.len(), 1, "{all}");
+    let shown = all.to_string();
+    assert!(
+        shown.starts_with("error: template cycle: a -> b -> c -> a\n --> templates/c.md:1:3"),
+        "{shown}"
+    );
+}

@@ -29,12 +29,13 @@ pub fn run(dir: &Path) -> Outcome {
     };
     let mut errors = Diagnostics::default();
     let mut warnings: Vec<Diagnostic> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
     let names = project.prompt_names()?;
     for name in &names {
         match project.check_inferred(name) {
             Ok(prompt) => {
                 for w in lint::warnings(&project, &prompt) {
-                    if !warnings.contains(&w) {
+                    if seen.insert(w.clone()) {
                         warnings.push(w);
                     }
                 }

@@ -14,6 +14,13 @@ use prompt_runtime::{Diagnostic, SourceFile, variant_name};
 
 /// The template, identity key or literal that `name` probably misspells.
 pub fn misspelt(project: &Project, name: &str) -> Option<String> {
+    let known = known_names(project);
+    closest(name, known.iter().map(String::as_str)).map(str::to_owned)
+}
+
+/// The names a context variable may be a misspelling of: identity keys and their
+/// variants, templates, literals.
+fn known_names(project: &Project) -> Vec<String> {
     let identity = project
         .config
         .identity
@@ -23,18 +30,19 @@ pub fn misspelt(project: &Project, name: &str) -> Option<String> {
         .chain(project.templates.names().map(str::to_owned))
         .chain(project.config.literals.iter().cloned())
         .collect();
-    closest(name, known.iter().map(String::as_str)).map(str::to_owned)
+    known
 }
 
 /// A warning for each context variable of `prompt` that looks like a misspelt name,
 /// pointing at its first use.
 pub fn warnings(project: &Project, prompt: &CheckedPrompt) -> Vec<Diagnostic> {
     let mut found = Vec::new();
+    let names = known_names(project);
     for variable in &prompt.resolved.variables {
         if variable.source != VarSource::Context {
             continue;
         }
-        let Some(known) = misspelt(project, &variable.name) else {
+        let Some(known) = closest(&variable.name, names.iter().map(String::as_str)) else {
             continue;
         };
         let mut d = Diagnostic::new(format!(
@@ -68,15 +76,7 @@ fn source_of(project: &Project, prompt: &CheckedPrompt, path: &str) -> Option<So
 /// column (in characters).
 fn span_at(source: &SourceFile, line: usize, col: usize) -> std::ops::Range<usize> {
     let text = source.text();
-    let line_start = text
-        .split_inclusive('\n')
-        .take(line.saturating_sub(1))
-        .map(str::len)
-        .sum::<usize>();
-    let start = text[line_start..]
-        .char_indices()
-        .nth(col.saturating_sub(1))
-        .map_or(text.len(), |(i, _)| line_start + i);
+    let start = source.offset(line, col);
     let rest = &text[start..];
     let name_len = |s: &str| {
         s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))

@@ -51,6 +51,8 @@ struct Resolver<'a> {
     guards: Vec<usize>,
     /// Templates being inlined, outermost first.
     stack: Vec<String>,
+    /// Where each template of `stack` is used: the file and span of its placeholder.
+    used_at: Vec<(SourceFile, Range<usize>)>,
     /// How lines are joined in the bodies being resolved: the prompt's, then one per
     /// template being inlined.
     bodies: Vec<Lines>,
@@ -142,6 +144,7 @@ pub fn resolve(
         used: vec![false; schema.context.len()],
         guards: Vec::new(),
         stack: Vec::new(),
+        used_at: Vec::new(),
         bodies: vec![Lines::new()],
         line_flags: 0,
         variable_index: HashMap::new(),
@@ -339,11 +342,24 @@ impl Resolver<'_> {
         spliced: bool,
     ) {
         if let Some(start) = self.stack.iter().position(|t| *t == p.name) {
-            let mut cycle: Vec<&str> = self.stack[start..].iter().map(String::as_str).collect();
-            cycle.push(&p.name);
+            // One cycle is one error wherever the walk entered it: it is told from its
+            // first name in sorted order, at the use of that name that closes it.
+            let members = &self.stack[start..];
+            let first = (0..members.len()).min_by_key(|&i| &members[i]).unwrap_or(0);
+            let mut cycle: Vec<&str> = members[first..]
+                .iter()
+                .chain(&members[..first])
+                .map(String::as_str)
+                .collect();
+            cycle.push(&members[first]);
+            let (file, span) = if first == 0 {
+                (source.clone(), p.span.clone())
+            } else {
+                self.used_at[start + first].clone()
+            };
             self.diagnostics.push(
                 Diagnostic::new(format!("template cycle: {}", cycle.join(" -> ")))
-                    .at(source, p.span.clone())
+                    .at(&file, span)
                     .with_help(
                         "a template may not include itself, directly or through other templates",
                     ),
@@ -362,6 +378,7 @@ impl Resolver<'_> {
             return;
         }
         self.stack.push(p.name.clone());
+        self.used_at.push((source.clone(), p.span.clone()));
         if spliced {
             self.nodes(&template.file.source, &template.nodes, out);
         } else {
@@ -370,6 +387,7 @@ impl Resolver<'_> {
             self.bodies.pop();
         }
         self.stack.pop();
+        self.used_at.pop();
         self.depth -= 1;
     }
 
