@@ -118,7 +118,27 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         "pass it to the macro: `prompt!(\"{}\", {{}} = ...)`",
         name.value()
     );
-    let Compiled { prompt, files } = compile::check(&project, name, context, hint)?;
+    let Compiled { prompt, files } = match compile::check(&project, name, context.clone(), hint) {
+        Ok(compiled) => compiled,
+        Err(mut errors) => {
+            // Report unused arguments with the prompt's other problems, as the derive does.
+            if let Some(referenced) = compile::referenced_names(&project, name) {
+                for arg in &input.args {
+                    let n = arg.name.unraw().to_string();
+                    if !referenced.contains(&n) {
+                        errors.combine(syn::Error::new(
+                            arg.name.span(),
+                            format!(
+                                "argument `{n}` is not used by {}\n  = help: remove it, or use it in the prompt",
+                                file.source.path()
+                            ),
+                        ));
+                    }
+                }
+            }
+            return Err(errors);
+        }
+    };
     let mut unused: Option<syn::Error> = None;
     for &i in &prompt.resolved.unused {
         let arg = &input.args[i];
@@ -151,8 +171,31 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         let id = format_ident!("__a{}", i);
         let expr = &a.expr;
         if prompt.schema.context[i].kind == VarKind::Flag {
-            // Tested by a block and written outside it: a `bool`, said at the argument.
-            quote_spanned! {expr.span()=> let #id: bool = #expr; }
+            // Tested by a block and written outside it: a `bool`. An `Option` there is the
+            // derive's unguarded optional; the local trait makes rustc say so, at the
+            // argument, with the derive's message.
+            let (message, note) = flag_messages(&project, name, &context, i);
+            quote_spanned! {expr.span()=>
+                let #id: bool = {
+                    #[diagnostic::on_unimplemented(message = #message, label = "given here", note = #note)]
+                    trait __PromptkitFlag {
+                        fn __promptkit_flag(self) -> bool;
+                    }
+                    impl __PromptkitFlag for bool {
+                        #[inline]
+                        fn __promptkit_flag(self) -> bool {
+                            self
+                        }
+                    }
+                    impl __PromptkitFlag for &bool {
+                        #[inline]
+                        fn __promptkit_flag(self) -> bool {
+                            *self
+                        }
+                    }
+                    __PromptkitFlag::__promptkit_flag(#expr)
+                };
+            }
         } else {
             quote! { let #id = #expr; }
         }
@@ -182,4 +225,42 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
             }
         )
     }})
+}
+
+/// What rustc says when argument `i`, which the prompt uses as a flag, is not a `bool`:
+/// the derive's unguarded-optional error for an `Option` (found by checking the prompt
+/// with the argument optional), and a note on what a flag takes.
+fn flag_messages(
+    project: &prompt_runtime::load::Project,
+    name: &LitStr,
+    context: &[ContextVar],
+    i: usize,
+) -> (String, String) {
+    let arg = &context[i].name;
+    let mut optional = context.to_vec();
+    optional[i].kind = VarKind::Optional;
+    let unguarded = project.load_prompt(&name.value()).ok().and_then(|file| {
+        let schema = project.schema(optional);
+        let errors =
+            prompt_runtime::check::check(&name.value(), file, schema, &project.templates).err()?;
+        errors
+            .0
+            .into_iter()
+            .find(|d| d.message().contains("is optional and may be absent"))
+    });
+    // `{` and `}` are format syntax in these attributes.
+    let escape = |s: &str| s.replace('{', "{{").replace('}', "}}");
+    let note = format!(
+        "the prompt tests `{arg}` with `{{% if {arg} %}}` and also writes it outside that block, so it takes a `bool`; an `Option` may only be written inside `{{% if {arg} %}}` … `{{% endif %}}`"
+    );
+    match unguarded {
+        Some(d) => (
+            format!("`{{Self}}` given for `{arg}`: {}", escape(&d.body())),
+            escape(&note),
+        ),
+        None => (
+            format!("`{arg}` is a flag: the prompt takes a `bool`, not `{{Self}}`"),
+            escape(&note),
+        ),
+    }
 }

@@ -49,8 +49,17 @@ pub fn check(
     let file = project
         .load_prompt(&prompt_name)
         .map_err(|d| to_error(name, d))?;
-    let prompt = prompt_runtime::check::check(&prompt_name, file, schema, &project.templates)
-        .map_err(|d| to_error(name, d))?;
+    // `$naïve` renders as `$na` then `ïve`, as in Python: in compiled code, an error.
+    let run_ons = prompt_runtime::check::run_on_names(&file, &project.templates);
+    let prompt = match prompt_runtime::check::check(&prompt_name, file, schema, &project.templates)
+    {
+        Ok(prompt) if run_ons.is_empty() => prompt,
+        Ok(_) => return Err(to_error(name, run_ons.into())),
+        Err(mut problems) => {
+            problems.extend(run_ons);
+            return Err(to_error(name, problems));
+        }
+    };
     // Track the prompt, the configuration and the templates this prompt inlines (at any
     // depth): editing another template cannot change this prompt, and tracking fewer
     // files keeps the expansion small.

@@ -34,7 +34,8 @@ pub fn run(dir: &Path) -> Outcome {
     for name in &names {
         match project.check_inferred(name) {
             Ok(prompt) => {
-                for w in lint::warnings(&project, &prompt) {
+                let run_ons = prompt_runtime::check::run_on_names(&prompt.file, &project.templates);
+                for w in lint::warnings(&project, &prompt).into_iter().chain(run_ons) {
                     if seen.insert(w.clone()) {
                         warnings.push(w);
                     }

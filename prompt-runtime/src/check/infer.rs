@@ -259,3 +259,73 @@ impl Names<'_> {
         self.done.insert(name.to_owned(), summary);
     }
 }
+
+/// A `$name` written straight into a non-ASCII letter (`$naïve`), in the prompt or a
+/// template it uses: Python reads `$na` followed by `ïve`, and so does promptkit, but it
+/// is almost always a mistake. The derive makes each an error, the CLI a warning.
+///
+/// ```
+/// use prompt_runtime::check::run_on_names;
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::resolve::Templates;
+///
+/// let file = PromptFile::from_text("p.md", "A $naïve idea, ${na}ïve is fine").unwrap();
+/// let found = run_on_names(&file, &Templates::new());
+/// assert_eq!(found.len(), 1);
+/// assert_eq!(found[0].message(), "`$na` runs into `ï`: the name stops at the last ASCII letter");
+/// assert_eq!(found[0].help(), Some("write `${na}ïve` if `$na` is meant, or give the placeholder an ASCII name"));
+/// ```
+pub fn run_on_names(file: &PromptFile, templates: &Templates) -> Vec<crate::Diagnostic> {
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let mut found = Vec::new();
+    let mut visited = BTreeSet::new();
+    // An explicit stack of bodies to scan: no recursion, each template once.
+    let mut bodies: Vec<(&crate::SourceFile, &[Node])> = vec![(&file.source, &nodes)];
+    while let Some((source, nodes)) = bodies.pop() {
+        for node in nodes {
+            match node {
+                Node::Placeholder(p) => {
+                    if let Some(template) = templates.get(&p.name) {
+                        if visited.insert(p.name.clone()) {
+                            bodies.push((&template.file.source, template.nodes()));
+                        }
+                        continue;
+                    }
+                    if p.braced {
+                        continue;
+                    }
+                    let text = source.text();
+                    let Some(next) = text[p.span.end..].chars().next() else {
+                        continue;
+                    };
+                    if next.is_alphabetic() && !next.is_ascii() {
+                        let word_end = text[p.span.end..]
+                            .find(|c: char| !c.is_alphanumeric() && c != '_')
+                            .map_or(text.len(), |i| p.span.end + i);
+                        let rest = &text[p.span.end..word_end];
+                        found.push(
+                            crate::Diagnostic::new(format!(
+                                "`${}` runs into `{next}`: the name stops at the last ASCII letter",
+                                p.name
+                            ))
+                            .at(source, p.span.start..word_end)
+                            .with_help(format!(
+                                "write `${{{}}}{rest}` if `${}` is meant, or give the placeholder an ASCII name",
+                                p.name, p.name
+                            )),
+                        );
+                    }
+                }
+                Node::If(block) => {
+                    bodies.push((source, &block.then));
+                    if let Some(otherwise) = &block.otherwise {
+                        bodies.push((source, otherwise));
+                    }
+                }
+                Node::Text(_) | Node::Dollar(_) => {}
+            }
+        }
+    }
+    found.sort_by_key(|d| d.location().map(|l| (l.path.clone(), l.span.start)));
+    found
+}

@@ -16,7 +16,7 @@ use std::sync::{Mutex, OnceLock};
 
 mod infer;
 
-pub use infer::{infer_context, referenced_names};
+pub use infer::{infer_context, referenced_names, run_on_names};
 
 /// A prompt that passed every check: ready to render.
 #[derive(Clone, Debug)]
