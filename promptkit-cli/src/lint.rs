@@ -82,7 +82,9 @@ fn span_at(source: &SourceFile, line: usize, col: usize) -> std::ops::Range<usiz
         s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
             .unwrap_or(s.len())
     };
-    let len = if let Some(braced) = rest.strip_prefix("${") {
+    let len = if rest.starts_with("{{") {
+        rest.find("}}").map_or(2, |i| i + 2)
+    } else if let Some(braced) = rest.strip_prefix("${") {
         braced.find('}').map_or(2, |i| i + 3)
     } else if let Some(plain) = rest.strip_prefix('$') {
         1 + name_len(plain)

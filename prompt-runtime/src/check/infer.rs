@@ -3,7 +3,7 @@
 
 use crate::case::variant_name;
 use crate::load::PromptFile;
-use crate::parse::{self, Condition, Node, ParseOptions};
+use crate::parse::{self, Condition, Node};
 use crate::resolve::{ContextVar, Templates, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -24,7 +24,7 @@ pub fn infer_context(
         .collect();
     known.extend(literals.iter().cloned());
     known.extend(templates.names().map(str::to_owned));
-    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), file.parse_options());
     let found = Names::new(templates, &known).summarize(&nodes);
     // `$Note` is the variant of `note` when both are found: one variable.
     let mut variants: BTreeMap<String, &str> = BTreeMap::new();
@@ -60,7 +60,7 @@ pub fn infer_context(
 /// even when the prompt has other problems, so it errs on the side of "used": names in
 /// lines that failed to parse (`${note`, `{% if mode = "x" %}`) count too.
 pub fn referenced_names(file: &PromptFile, templates: &Templates) -> BTreeSet<String> {
-    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), file.parse_options());
     let mut names = Names::new(templates, &[]);
     let found = names.summarize(&nodes);
     let mut all: BTreeSet<String> = found.order.into_iter().collect();
@@ -102,6 +102,17 @@ fn written_names(text: &str) -> Vec<String> {
                     names.push(name);
                 }
                 i = end.max(i + 1);
+            }
+            b'{' if bytes.get(i + 1) == Some(&b'{') => {
+                let mut start = i + 2;
+                while bytes.get(start).is_some_and(|c| *c == b' ' || *c == b'\t') {
+                    start += 1;
+                }
+                let (end, name) = word(start);
+                if !name.is_empty() {
+                    names.push(name);
+                }
+                i = end.max(i + 2);
             }
             b'{' if bytes.get(i + 1) == Some(&b'%') => {
                 // The `%}` is looked for after the `{%`: in `{%}` the two overlap.
@@ -276,7 +287,7 @@ impl Names<'_> {
 /// assert_eq!(found[0].help(), Some("write `${na}ïve` if `$na` is meant, or give the placeholder an ASCII name"));
 /// ```
 pub fn run_on_names(file: &PromptFile, templates: &Templates) -> Vec<crate::Diagnostic> {
-    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), file.parse_options());
     let mut found = Vec::new();
     let mut visited = BTreeSet::new();
     // An explicit stack of bodies to scan: no recursion, each template once.

@@ -6,7 +6,7 @@ use crate::identity::Identity;
 use crate::identity::Slot;
 use crate::load::PromptFile;
 use crate::meta::Meta;
-use crate::parse::{self, ParseOptions};
+use crate::parse;
 use crate::render::{PromptContent, Value, render_to_string};
 use crate::resolve::{self, Part, Resolved, Schema, Templates, VarKind};
 use std::borrow::Cow;
@@ -129,7 +129,7 @@ pub fn check(
 ) -> Result<CheckedPrompt, Diagnostics> {
     let mut diagnostics = Diagnostics::default();
     let (nodes, parse_problems) =
-        parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+        parse::parse(&file.source, file.body.clone(), file.parse_options());
     diagnostics.extend(parse_problems);
     let resolved = resolve::resolve(&file.source, &nodes, &schema, templates);
     let resolved = match resolved {

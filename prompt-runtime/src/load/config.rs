@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 /// The configuration file's name inside the prompts folder.
 pub const FILE_NAME: &str = "promptkit.json";
 
-const KEYS: [&str; 3] = ["identity", "templates", "literals"];
+const KEYS: [&str; 4] = ["identity", "templates", "literals", "placeholders"];
 
 /// The project configuration: what `prompts/promptkit.json` says, or the defaults.
 ///
@@ -51,6 +51,9 @@ pub struct Config {
     pub literals: Vec<String>,
     /// The file read, if there was one.
     pub path: Option<PathBuf>,
+    /// How the folder's prompts and templates write placeholders unless their frontmatter
+    /// says otherwise: `"placeholders": "braces"` for `{{name}}`; `$name` by default.
+    pub placeholders: crate::parse::lexer::Syntax,
 }
 
 impl Default for Config {
@@ -72,6 +75,7 @@ impl Default for Config {
             templates: "templates".to_owned(),
             literals: Vec::new(),
             path: None,
+            placeholders: crate::parse::lexer::Syntax::Dollar,
         }
     }
 }
@@ -168,6 +172,12 @@ impl Config {
                     Ok(templates) => config.templates = templates,
                     Err(found) => diagnostics.extend(found),
                 },
+                "placeholders" => {
+                    match super::syntax_setting(source, value.get(), value_span.clone()) {
+                        Ok(syntax) => config.placeholders = syntax,
+                        Err(found) => diagnostics.push(found),
+                    }
+                }
                 "literals" => match read_literals(source, value) {
                     Ok(literals) => {
                         config.literals = literals.iter().map(|(name, _)| name.clone()).collect();
@@ -181,7 +191,9 @@ impl Config {
                             .at(source, key_span(text, value_span.start));
                     d = match suggest::closest(&key, KEYS) {
                         Some(known) => d.with_help(format!("did you mean `{known}`?")),
-                        None => d.with_help("the keys are `identity`, `templates` and `literals`"),
+                        None => d.with_help(
+                            "the keys are `identity`, `templates`, `literals` and `placeholders`",
+                        ),
                     };
                     diagnostics.push(d);
                 }
@@ -432,7 +444,7 @@ mod tests {
         assert_eq!(err.0[0].help(), Some("did you mean `identity`?"));
         assert_eq!(
             err.0[1].help(),
-            Some("the keys are `identity`, `templates` and `literals`")
+            Some("the keys are `identity`, `templates`, `literals` and `placeholders`")
         );
         let loc = err.0[0].location().unwrap();
         assert_eq!((loc.line, loc.col, loc.span.len()), (2, 3, 9));

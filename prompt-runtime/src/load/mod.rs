@@ -13,7 +13,40 @@ pub use frontmatter::{Frontmatter, FrontmatterEntry};
 pub use project::Project;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::parse::lexer::Syntax;
+use crate::suggest::closest;
 use std::ops::Range;
+
+/// Reads a `"placeholders"` setting (a prompt's frontmatter or `promptkit.json`): the JSON
+/// string `"dollar"` (`$name`) or `"braces"` (`{{name}}`).
+pub(crate) fn syntax_setting(
+    source: &SourceFile,
+    json: &str,
+    span: Range<usize>,
+) -> Result<Syntax, Diagnostic> {
+    let value: Option<String> = serde_json::from_str(json).ok();
+    match value.as_deref() {
+        Some("dollar") => Ok(Syntax::Dollar),
+        Some("braces") => Ok(Syntax::Braces),
+        Some(other) => {
+            let d = Diagnostic::new(format!(
+                "`placeholders` must be \"dollar\" or \"braces\", found {json}"
+            ))
+            .at(source, span);
+            Err(match closest(other, ["dollar", "braces"]) {
+                Some(s) => d.with_help(format!("did you mean \"{s}\"?")),
+                None => d.with_help("write `\"placeholders\": \"braces\"` for `{{name}}`, or leave it out for `$name`"),
+            })
+        }
+        None => Err(Diagnostic::new(format!(
+            "`placeholders` must be the string \"dollar\" or \"braces\", found {json}"
+        ))
+        .at(source, span)
+        .with_help(
+            "write `\"placeholders\": \"braces\"` for `{{name}}`, or leave it out for `$name`",
+        )),
+    }
+}
 
 /// A loaded prompt file: its text, its frontmatter if any, and where its body lies.
 #[derive(Clone, Debug)]
@@ -24,6 +57,9 @@ pub struct PromptFile {
     pub frontmatter: Option<Frontmatter>,
     /// The body's byte range in `source`, surrounding whitespace stripped.
     pub body: Range<usize>,
+    /// How its placeholders are written: frontmatter `"placeholders"`, else the folder's
+    /// default (`promptkit.json`), else `$name`.
+    pub syntax: Syntax,
 }
 
 impl PromptFile {
@@ -49,11 +85,32 @@ impl PromptFile {
     fn from_source(source: SourceFile) -> Result<PromptFile, Diagnostics> {
         let (frontmatter, body_start) = frontmatter::split(&source)?;
         let body = trimmed(source.text(), body_start);
+        let syntax = match frontmatter.as_ref().and_then(|f| f.get("placeholders")) {
+            Some(entry) => syntax_setting(&source, &entry.json, entry.span.clone())?,
+            None => Syntax::Dollar,
+        };
         Ok(PromptFile {
             source,
             frontmatter,
             body,
+            syntax,
         })
+    }
+
+    /// True when the file's frontmatter says how placeholders are written; otherwise the
+    /// folder's default applies.
+    pub fn declares_syntax(&self) -> bool {
+        self.frontmatter
+            .as_ref()
+            .is_some_and(|f| f.get("placeholders").is_some())
+    }
+
+    /// How the parser reads this file.
+    pub fn parse_options(&self) -> crate::parse::ParseOptions {
+        crate::parse::ParseOptions {
+            strict: true,
+            syntax: self.syntax,
+        }
     }
 
     /// The body text.

@@ -101,7 +101,12 @@ impl Project {
                 }
                 files.push(path.clone());
                 match read(&path, &shown).and_then(|bytes| PromptFile::from_bytes(&shown, &bytes)) {
-                    Ok(file) => templates.insert(stem, file),
+                    Ok(mut file) => {
+                        if !file.declares_syntax() {
+                            file.syntax = config.placeholders;
+                        }
+                        templates.insert(stem, file)
+                    }
                     Err(problems) => diagnostics.extend(problems),
                 }
             }
@@ -186,7 +191,11 @@ impl Project {
         let path = self.prompt_path(name)?;
         let shown = format!("{}/{name}.md", self.display);
         let bytes = read(&path, &shown)?;
-        PromptFile::from_bytes(&shown, &bytes)
+        let mut file = PromptFile::from_bytes(&shown, &bytes)?;
+        if !file.declares_syntax() {
+            file.syntax = self.config.placeholders;
+        }
+        Ok(file)
     }
 
     /// The schema for a prompt with these context variables.

@@ -107,6 +107,116 @@ pub fn tokenize(text: &str, base: usize) -> Vec<Token> {
     tokens
 }
 
+/// How placeholders are written in a file.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Syntax {
+    /// `$name`, `${name}`, `$$`: Python `string.Template`, the default.
+    #[default]
+    Dollar,
+    /// `{{name}}` or `{{ name }}` (frontmatter `"placeholders": "braces"`); `$` is text.
+    Braces,
+    /// `{{name}}` with nothing inside but the name, PromptEngine's rule: anything else,
+    /// `{{ name }}` or an unclosed `{{name` included, is text.
+    TightBraces,
+}
+
+impl Syntax {
+    /// Splits `text` into tokens in this syntax; spans are shifted by `base`.
+    pub fn tokenize(self, text: &str, base: usize) -> Vec<Token> {
+        match self {
+            Syntax::Dollar => tokenize(text, base),
+            Syntax::Braces => tokenize_braces(text, base, true),
+            Syntax::TightBraces => tokenize_braces(text, base, false),
+        }
+    }
+
+    /// How a placeholder named `name` is written in this syntax.
+    ///
+    /// ```
+    /// use prompt_runtime::parse::lexer::Syntax;
+    /// assert_eq!(Syntax::Dollar.write("day"), "$day");
+    /// assert_eq!(Syntax::Braces.write("day"), "{{day}}");
+    /// ```
+    pub fn write(self, name: &str) -> String {
+        match self {
+            Syntax::Dollar => format!("${name}"),
+            Syntax::Braces | Syntax::TightBraces => format!("{{{{{name}}}}}"),
+        }
+    }
+}
+
+/// Splits `text` written with `{{name}}` placeholders into tokens. With `spaces`, spaces
+/// and tabs may stand around the name (`{{ name }}`), and a `{{` followed by a name that is
+/// not closed by `}}` on its line is [`Token::InvalidBrace`]; without, only `{{name}}` is
+/// a placeholder and everything else is text. A `{{` not followed by a name is text, and
+/// `$` is text.
+///
+/// ```
+/// use prompt_runtime::parse::lexer::{tokenize_braces, Token};
+///
+/// let tokens = tokenize_braces("Hi {{ name }}, {{#x}}", 0, true);
+/// assert_eq!(tokens[1], Token::Placeholder { span: 3..13, name: 6..10, braced: true });
+/// assert_eq!(tokens[2], Token::Text(13..21));
+/// ```
+pub fn tokenize_braces(text: &str, base: usize, spaces: bool) -> Vec<Token> {
+    let bytes = text.as_bytes();
+    let mut tokens = Vec::new();
+    let mut text_start = 0;
+    let mut i = 0;
+    let blank = |c: u8| spaces && (c == b' ' || c == b'\t');
+    while let Some(found) = text[i..].find("{{") {
+        let at = i + found;
+        let mut name_start = at + 2;
+        while name_start < bytes.len() && blank(bytes[name_start]) {
+            name_start += 1;
+        }
+        if !bytes.get(name_start).is_some_and(|&c| is_name_start(c)) {
+            // Not a placeholder: the first `{` is text, the next may open one (`{{{x}}`).
+            i = at + 1;
+            continue;
+        }
+        let name_end = name_end(bytes, name_start);
+        let mut close = name_end;
+        while close < bytes.len() && blank(bytes[close]) {
+            close += 1;
+        }
+        if text[close..].starts_with("}}") {
+            if text_start < at {
+                tokens.push(Token::Text(base + text_start..base + at));
+            }
+            tokens.push(Token::Placeholder {
+                span: base + at..base + close + 2,
+                name: base + name_start..base + name_end,
+                braced: true,
+            });
+            i = close + 2;
+            text_start = i;
+            continue;
+        }
+        let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+        if spaces && !text[name_end..line_end].contains("}}") {
+            if text_start < at {
+                tokens.push(Token::Text(base + text_start..base + at));
+            }
+            // `{{name` and what follows stay text, as after an unclosed `${`.
+            tokens.push(Token::InvalidBrace(base + at..base + name_end));
+            i = name_end;
+            text_start = name_end;
+            continue;
+        }
+        i = at + 1;
+    }
+    if text_start < text.len() {
+        match tokens.last_mut() {
+            Some(Token::Text(prev)) if prev.end == base + text_start => {
+                prev.end = base + text.len()
+            }
+            _ => tokens.push(Token::Text(base + text_start..base + text.len())),
+        }
+    }
+    tokens
+}
+
 /// True for the bytes that may start a placeholder name.
 pub fn is_name_start(c: u8) -> bool {
     c == b'_' || c.is_ascii_alphabetic()
@@ -181,6 +291,44 @@ mod tests {
                 }
             ]
         );
+    }
+
+    fn show_braces(text: &str, spaces: bool) -> Vec<String> {
+        tokenize_braces(text, 0, spaces)
+            .into_iter()
+            .map(|t| match t {
+                Token::Text(r) => format!("T({})", &text[r]),
+                Token::Escape(_) => "$$".to_owned(),
+                Token::Placeholder { name, .. } => format!("P({})", &text[name]),
+                Token::InvalidBrace(r) => format!("INV({})", &text[r]),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn braces() {
+        assert_eq!(show_braces("{{a}}", true), ["P(a)"]);
+        assert_eq!(
+            show_braces("x {{ a\t}} y", true),
+            ["T(x )", "P(a)", "T( y)"]
+        );
+        assert_eq!(
+            show_braces("$a {{b}}{{c}}", true),
+            ["T($a )", "P(b)", "P(c)"]
+        );
+        assert_eq!(show_braces("{{{a}}}", true), ["T({)", "P(a)", "T(})"]);
+        assert_eq!(
+            show_braces("{{}} {{ }} {{#if}} {{1}}", true),
+            ["T({{}} {{ }} {{#if}} {{1}})"]
+        );
+        assert_eq!(show_braces("{{a b}}", true), ["T({{a b}})"]);
+        assert_eq!(show_braces("{{name\n}}", true), ["INV({{name)", "T(\n}})"]);
+        assert_eq!(show_braces("{{ é }}", true), ["T({{ é }})"]);
+        assert_eq!(show_braces("{", true), ["T({)"]);
+        assert_eq!(show_braces("{{", true), ["T({{)"]);
+        // PromptEngine's rule: only `{{name}}`.
+        assert_eq!(show_braces("{{ a }} {{b}}", false), ["T({{ a }} )", "P(b)"]);
+        assert_eq!(show_braces("{{name", false), ["T({{name)"]);
     }
 
     #[test]

@@ -83,16 +83,22 @@ impl Condition {
     }
 }
 
-/// How strictly `$` is read.
+/// How placeholders are read.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ParseOptions {
-    /// `${` not followed by `name}` is an error (otherwise it is literal text, as in Python).
+    /// `${` not followed by `name}` (or `{{name` not closed on its line) is an error;
+    /// otherwise it is literal text, as in Python.
     pub strict: bool,
+    /// `$name` or `{{name}}`.
+    pub syntax: lexer::Syntax,
 }
 
 impl Default for ParseOptions {
     fn default() -> Self {
-        ParseOptions { strict: true }
+        ParseOptions {
+            strict: true,
+            syntax: lexer::Syntax::Dollar,
+        }
     }
 }
 
@@ -474,7 +480,7 @@ fn push_text(
         return;
     }
     let text = source.text();
-    for token in lexer::tokenize(&text[range.clone()], range.start) {
+    for token in options.syntax.tokenize(&text[range.clone()], range.start) {
         match token {
             Token::Text(span) => push_literal(nodes, span),
             Token::Escape(span) => nodes.push(Node::Dollar(span)),
@@ -484,6 +490,17 @@ fn push_text(
                     span,
                     braced,
                 }))
+            }
+            Token::InvalidBrace(span) if options.syntax != lexer::Syntax::Dollar => {
+                if options.strict {
+                    let name = &text[span.start + 2..span.end].trim_start();
+                    diagnostics.push(
+                        Diagnostic::new(format!("`{{{{{name}` is never closed on its line"))
+                            .at(source, span.clone())
+                            .with_help(format!("write `{{{{{name}}}}}`")),
+                    );
+                }
+                push_literal(nodes, span);
             }
             Token::InvalidBrace(span) => {
                 if options.strict {

@@ -106,7 +106,14 @@ fn unclosed_brace_placeholder_is_an_error_in_strict_mode() {
     assert_eq!(m, "`${` must be followed by a name and `}`");
     assert_eq!((line, col), (2, 7));
     let source = SourceFile::new("p.md", "Hello ${name");
-    let (nodes, d) = parse(&source, 0..12, ParseOptions { strict: false });
+    let (nodes, d) = parse(
+        &source,
+        0..12,
+        ParseOptions {
+            strict: false,
+            ..ParseOptions::default()
+        },
+    );
     assert!(d.is_empty());
     assert_eq!(show(&source, &nodes), "[Hello ${name]");
 }

@@ -301,8 +301,9 @@ impl Resolver<'_> {
                 if var.kind == VarKind::Optional && !self.guards.contains(&index) {
                     self.diagnostics.push(
                         Diagnostic::new(format!(
-                            "`${}` is optional and may be absent, but it is used outside `{{% if {} %}}`",
-                            p.name, var.name
+                            "`{}` is optional and may be absent, but it is used outside `{{% if {} %}}`",
+                            spelled(source, &p.span, &p.name),
+                            var.name
                         ))
                         .at(source, p.span.clone())
                         .with_help(format!(
@@ -392,11 +393,15 @@ impl Resolver<'_> {
     }
 
     fn unknown(&mut self, source: &SourceFile, name: &str, span: &Range<usize>, what: &str) {
-        let shown = if what == "placeholder" {
-            format!("${name}")
-        } else {
-            name.to_owned()
+        let placeholder = what == "placeholder";
+        let write = |n: &str| {
+            if placeholder {
+                spelled(source, span, n)
+            } else {
+                n.to_owned()
+            }
         };
+        let shown = write(name);
         let mut d = Diagnostic::new(format!("unknown {what} `{shown}`")).at(source, span.clone());
         let suggestion = closest(name, self.names.keys().map(String::as_str));
         let hint = self
@@ -406,13 +411,11 @@ impl Resolver<'_> {
             .map(|h| h.replace("{}", name));
         d = match (suggestion, hint) {
             (Some(s), hint) => {
-                let d = if what == "placeholder" {
-                    d.with_help(format!("did you mean `${s}`?"))
-                } else {
-                    d.with_help(format!("did you mean `{s}`?"))
-                };
+                let d = d.with_help(format!("did you mean `{}`?", write(s)));
                 match hint {
-                    Some(hint) if what == "placeholder" => d.with_note(format!("if `${name}` is new, {hint}")),
+                    Some(hint) if placeholder => {
+                        d.with_note(format!("if `{shown}` is new, {hint}"))
+                    }
                     _ => d,
                 }
             }
@@ -584,6 +587,16 @@ impl Resolver<'_> {
                 Some(Test::Equals(index, value.clone()))
             }
         }
+    }
+}
+
+/// How the placeholder at `span` writes `name`: `$name`, or `{{name}}` in a file that
+/// uses braces, so that messages quote the prompt as it is written.
+fn spelled(source: &SourceFile, span: &Range<usize>, name: &str) -> String {
+    if source.text()[span.clone()].starts_with("{{") {
+        format!("{{{{{name}}}}}")
+    } else {
+        format!("${name}")
     }
 }
 

@@ -4,7 +4,7 @@
 use crate::case::variant_name;
 use crate::diagnostic::Diagnostics;
 use crate::load::PromptFile;
-use crate::parse::{self, Node, ParseOptions};
+use crate::parse::{self, Node};
 use std::collections::BTreeMap;
 
 /// What a prompt may refer to besides templates.
@@ -118,7 +118,7 @@ impl Templates {
     /// Adds a template; its problems are reported when a prompt uses it.
     pub fn insert(&mut self, name: impl Into<String>, file: PromptFile) {
         let (nodes, diagnostics) =
-            parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+            parse::parse(&file.source, file.body.clone(), file.parse_options());
         self.map.insert(
             name.into(),
             Template {
