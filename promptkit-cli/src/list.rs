@@ -184,8 +184,9 @@ fn broken(problems: &Diagnostics) -> Broken {
 
 pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     let project = open_project(dir)?;
-    let all: Vec<Listed> = project
-        .prompt_names()?
+    let walked = project.prompts();
+    let all: Vec<Listed> = walked
+        .names
         .iter()
         .map(|name| listed(&project, name))
         .collect();
@@ -198,8 +199,10 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
         text(&all, Style::stdout())
     };
     crate::print_stdout(&out)?;
+    crate::eprint_folder_warnings(&project, &walked.warnings);
+    let mut problems = walked.errors;
     if broken == 0 {
-        return Ok(ExitCode::SUCCESS);
+        return problems.into_result(ExitCode::SUCCESS);
     }
     let plural = if broken == 1 {
         "prompt is"
@@ -211,7 +214,8 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
             "run `promptkit check --dir {}` to see every problem",
             project.display
         ));
-    Err(d.into())
+    problems.push(d);
+    Err(problems)
 }
 
 fn text(all: &[Listed], style: Style) -> String {

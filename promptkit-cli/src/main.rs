@@ -102,6 +102,13 @@ fn open_project(dir: &std::path::Path) -> Result<Project, Diagnostics> {
     Project::open(dir, &display_dir(dir))
 }
 
+/// Warns on stderr about what was left out of the folder: template files that no prompt
+/// can use, and `walked` (the walk's warnings: folder links that are not followed).
+fn eprint_folder_warnings(project: &Project, walked: &[prompt_runtime::Diagnostic]) {
+    let all: Vec<_> = project.skipped.iter().chain(walked).cloned().collect();
+    style::eprint_warnings(&all);
+}
+
 /// How the folder appears in paths printed to the user: as given, without a trailing `/`.
 fn display_dir(dir: &std::path::Path) -> String {
     let shown = dir.to_string_lossy().replace('\\', "/");

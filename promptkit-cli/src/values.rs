@@ -49,6 +49,7 @@ fn parse_set(text: &str) -> Result<(String, String), String> {
 
 /// Checks the prompt and renders it with the values the options give.
 pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptContent, Diagnostics> {
+    crate::eprint_folder_warnings(project, &[]);
     let name = crate::prompt_name(&options.name);
     let prompt = project.check_inferred(name)?;
     let mut identity = match &options.identity {

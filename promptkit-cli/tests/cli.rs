@@ -34,11 +34,46 @@ fn promptkit_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     for (key, value) in env {
         command.env(key, value);
     }
-    let output = command.output().expect("the promptkit binary runs");
+    finish(command, args)
+}
+
+/// Runs the command to its end, or kills it after a minute: a command that hangs (walking
+/// the whole disk, say) fails its test instead of stalling the suite.
+fn finish(mut command: Command, args: &[&str]) -> Run {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the promptkit binary runs");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("promptkit {args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("output is UTF-8");
     Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+        code: status.code().unwrap_or(-1),
+        stdout: text(stdout.join().expect("stdout read")),
+        stderr: text(stderr.join().expect("stderr read")),
     }
 }
 
@@ -885,4 +920,150 @@ fn identity_and_context_files_are_read_like_prompts_and_explained() {
         "{}",
         run.stderr
     );
+}
+
+// --------------------------------------------------------------------- folder problems
+
+/// `promptkit ARGS --dir DIR` with DIR a scratch folder.
+fn promptkit_in(dir: &Path, args: &[&str]) -> Run {
+    let mut all = args.to_vec();
+    let dir = dir.to_str().expect("a UTF-8 path");
+    all.extend(["--dir", dir]);
+    promptkit(&all)
+}
+
+#[cfg(unix)]
+#[test]
+fn folder_links_out_of_the_folder_are_one_warning_each_and_not_walked() {
+    let dir = &scratch("links-out");
+    let p = dir.join("p");
+    std::fs::create_dir_all(p.join("agents")).unwrap();
+    std::fs::write(p.join("a.md"), "A").unwrap();
+    std::fs::write(p.join("agents/helper.md"), "Help.").unwrap();
+    // what the links below would bring in if followed
+    std::fs::write(dir.join("outside.md"), "Outside $x").unwrap();
+    std::os::unix::fs::symlink("/", p.join("root")).unwrap();
+    std::os::unix::fs::symlink("..", p.join("loop")).unwrap();
+    // a link that stays inside: its prompt is listed once, under its own name
+    std::os::unix::fs::symlink("agents", p.join("a_alias")).unwrap();
+
+    let check = promptkit_in(&p, &["check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert_eq!(
+        check.stdout,
+        "checked 2 prompts and 0 templates: no errors, 2 warnings\n"
+    );
+    let shown = p.display();
+    for link in ["loop", "root"] {
+        let message = format!("warning: the folder link `{shown}/{link}` leads outside `{shown}/`");
+        assert_eq!(
+            check.stderr.matches(&message).count(),
+            1,
+            "{}",
+            check.stderr
+        );
+        assert!(
+            check.stderr.contains(&format!(" --> {shown}/{link}\n")),
+            "{}",
+            check.stderr
+        );
+    }
+    assert!(check.stderr.contains("(to `/`), so it is not followed"));
+    assert_eq!(
+        check.stderr.matches("warning:").count(),
+        2,
+        "{}",
+        check.stderr
+    );
+    assert!(!check.stderr.contains("error"), "{}", check.stderr);
+
+    let list = promptkit_in(&p, &["list"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    assert_eq!(list.stdout, "a\nagents/helper\n");
+    assert_eq!(
+        list.stderr.matches("warning:").count(),
+        2,
+        "{}",
+        list.stderr
+    );
+
+    // the link inside still names its prompt
+    let render = promptkit_in(&p, &["render", "a_alias/helper"]);
+    assert_eq!(render.code, 0, "{}", render.stderr);
+    assert_eq!(render.stdout, "Help.\n");
+}
+
+#[test]
+fn a_template_whose_name_is_no_placeholder_is_reported_once_and_the_rest_works() {
+    let dir = &scratch("bad-template-name");
+    let p = dir.join("p");
+    std::fs::create_dir_all(p.join("templates")).unwrap();
+    std::fs::write(p.join("templates/é.md"), "accent").unwrap();
+    std::fs::write(p.join("templates/sign.md"), "-- $preferred").unwrap();
+    std::fs::write(p.join("a.md"), "Hello $day.\n$sign").unwrap();
+    std::fs::write(p.join("b.md"), "Plain.").unwrap();
+    let message = "template `{}/templates/é.md` cannot be used: `é` is not a placeholder name"
+        .replace("{}", &p.display().to_string());
+
+    // check: the folder has a problem, so exit 1, but every prompt is checked
+    let check = promptkit_in(&p, &["check"]);
+    assert_eq!(check.code, 1, "{}", check.stderr);
+    assert_eq!(check.stdout, "checked 2 prompts and 1 template: 1 error\n");
+    assert_eq!(
+        check.stderr.matches(&message).count(),
+        1,
+        "{}",
+        check.stderr
+    );
+    assert!(
+        check
+            .stderr
+            .starts_with(&format!("error: {message}\n --> ")),
+        "{}",
+        check.stderr
+    );
+    assert!(
+        check
+            .stderr
+            .contains("= help: rename it `e.md` and use it as `$e`"),
+        "{}",
+        check.stderr
+    );
+
+    // list, render and docs work and warn once
+    let list = promptkit_in(&p, &["list"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    assert!(
+        list.stdout.starts_with("a\n  context   day\n"),
+        "{}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("\nb\n"), "{}", list.stdout);
+    assert_eq!(list.stderr.matches(&message).count(), 1, "{}", list.stderr);
+    assert!(list.stderr.starts_with("warning: "), "{}", list.stderr);
+
+    let render = promptkit_in(
+        &p,
+        &[
+            "render",
+            "a",
+            "--set",
+            "day=Monday",
+            "--set",
+            "preferred=Sam",
+        ],
+    );
+    assert_eq!(render.code, 0, "{}", render.stderr);
+    assert_eq!(render.stdout, "Hello Monday.\n-- Sam\n");
+    assert_eq!(
+        render.stderr.matches(&message).count(),
+        1,
+        "{}",
+        render.stderr
+    );
+
+    let out = dir.join("docs");
+    let docs = promptkit_in(&p, &["docs", "--out", out.to_str().unwrap()]);
+    assert_eq!(docs.code, 0, "{}", docs.stderr);
+    assert!(out.join("b.md").is_file());
 }

@@ -10,7 +10,7 @@ pub(crate) mod json;
 mod project;
 
 pub use frontmatter::{Frontmatter, FrontmatterEntry};
-pub use project::Project;
+pub use project::{Project, PromptList, WALK_REPORT_LIMIT};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use std::ops::Range;
