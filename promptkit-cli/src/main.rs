@@ -50,8 +50,8 @@ enum Command {
     ///
     /// Prints the rendered text followed by one newline, unless the text already ends with
     /// one; `--json` gives the exact text. Context values come from `--context` and
-    /// `--set` (which wins); the identity is the example identity of `promptkit.json`
-    /// unless `--identity` names another.
+    /// `--set` (which wins); identity values come from `--identity` (the example identity
+    /// of `promptkit.json` declares the keys, never their values).
     #[command(
         after_help = "Example:\n  promptkit render greeting --set day=Friday --set note=\"bring an umbrella\"\n  promptkit render agents/helper --context ctx.json --identity journal.json --json"
     )]

@@ -5,6 +5,11 @@
 //! key the prompt uses, which then overrides the identity's value. `--set` wins over the
 //! context file. A `--set` name the prompt does not use is an error (it is almost always a
 //! typo); a context file's extra names are ignored, since one file may serve many prompts.
+//!
+//! Identity values come from `--identity` only. The example identity in `promptkit.json`
+//! declares which identity keys exist; its values are never rendered, so without
+//! `--identity` an identity key the prompt uses is a missing value (unless a `--set` or
+//! the context file gives it).
 
 use crate::lint;
 use clap::Args;
@@ -30,7 +35,8 @@ pub struct RenderOptions {
     pub context: Option<PathBuf>,
 
     /// A JSON identity, bare or under an `"identity"` key (solstone's `journal.json`).
-    /// Default: the example identity in `promptkit.json`.
+    /// Without it, identity keys have no values: the example identity in `promptkit.json`
+    /// only declares the keys.
     #[arg(long, value_name = "FILE")]
     pub identity: Option<PathBuf>,
 
@@ -54,7 +60,7 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptConten
     let prompt = project.check_inferred(name)?;
     let mut identity = match &options.identity {
         Some(path) => load_identity(path)?,
-        None => project.config.identity.clone(),
+        None => Identity::default(),
     };
     let mut values = Values::new(&prompt);
     if let Some(path) = &options.context {
@@ -74,9 +80,10 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptConten
     if !values.identity.is_empty() {
         identity = with_overrides(&identity, values.identity);
     }
-    prompt
-        .render(&values.context, &identity)
-        .map_err(|error| cannot_render(project, &prompt, &error, &identity).into())
+    prompt.render(&values.context, &identity).map_err(|error| {
+        let given = options.identity.is_some();
+        cannot_render(project, &prompt, &error, &identity, given).into()
+    })
 }
 
 /// Values sorted by what takes them.
@@ -149,6 +156,7 @@ fn cannot_render(
     prompt: &CheckedPrompt,
     error: &prompt_runtime::check::RenderError,
     identity: &Identity,
+    identity_given: bool,
 ) -> Diagnostic {
     let text = error.to_string();
     let reasons: Vec<&str> = text.lines().map(str::trim).collect();
@@ -157,10 +165,35 @@ fn cannot_render(
         prompt.name,
         reasons.join("; ")
     ));
-    if !error.missing_context.is_empty() {
-        d = d.with_help("give values with `--set NAME=VALUE` or `--context FILE.json`");
-    } else if !error.missing_identity.is_empty() {
-        d = d.with_help("add the keys to the identity file, or give them with `--set NAME=VALUE`");
+    let identity_help = if identity_given {
+        "add the keys to the identity file, or give them with `--set NAME=VALUE`"
+    } else {
+        "give an identity with `--identity FILE.json` (solstone's `journal.json` will do), or single keys with `--set NAME=VALUE`"
+    };
+    d = match (
+        error.missing_context.is_empty(),
+        error.missing_identity.is_empty(),
+    ) {
+        (false, true) => {
+            d.with_help("give values with `--set NAME=VALUE` or `--context FILE.json`")
+        }
+        (true, false) => d.with_help(identity_help),
+        (false, false) => d.with_help(if identity_given {
+            "give values with `--set NAME=VALUE` or `--context FILE.json`, and add the identity keys to the identity file"
+        } else {
+            "give values with `--set NAME=VALUE` or `--context FILE.json`, and an identity with `--identity FILE.json`"
+        }),
+        (true, true) => d,
+    };
+    if !error.missing_identity.is_empty() && !identity_given {
+        let example = match &project.config.path {
+            Some(_) => format!(
+                "the example identity in `{}/promptkit.json` only declares which identity keys exist; its values are never rendered",
+                project.display
+            ),
+            None => "with no `promptkit.json`, the identity keys are solstone's (`name`, `preferred`, `pronouns_subject`, ...); they have no values until an identity gives them".to_owned(),
+        };
+        d = d.with_note(example);
     }
     for name in &error.missing_context {
         if identity.get(name).is_some() {

@@ -229,17 +229,26 @@ Thank her by name: Sam.
 
 #[test]
 fn render_prints_the_text_and_one_newline() {
-    let run = promptkit(&["render", "greeting", "--dir", "good", "--set", "day=Friday"]);
+    let run = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--set",
+        "day=Friday",
+        "--identity",
+        "values/journal.json",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "\
-You are the journal assistant of Alex Rivera (pronouns: they).
+You are the journal assistant of Sam Lee (pronouns: she).
 
-Say good morning to Alex. Today is Friday.
+Say good morning to Sam. Today is Friday.
 Files live under $HOME; the plan costs $5 a month.
 
-Thank them by name: Alex.
+Thank her by name: Sam.
 "
     );
     let plain = promptkit(&["render", "plain", "--dir", "good"]);
@@ -268,8 +277,10 @@ fn render_takes_context_and_identity_files() {
         "good",
         "--context",
         "values/ctx.json",
+        "--identity",
+        "values/journal.json",
     ]);
-    assert_eq!(helper.stdout, "Help Alex with this task: 42\n");
+    assert_eq!(helper.stdout, "Help Sam with this task: 42\n");
 }
 
 #[test]
@@ -287,6 +298,8 @@ fn set_wins_over_the_context_file_and_overrides_identity_keys() {
         "note=a=b",
         "--set",
         "preferred=sammy",
+        "--identity",
+        "values/journal.json",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
@@ -296,7 +309,7 @@ fn set_wins_over_the_context_file_and_overrides_identity_keys() {
         run.stdout
     );
     assert!(
-        run.stdout.ends_with("Thank them by name: Sammy.\n"),
+        run.stdout.ends_with("Thank her by name: Sammy.\n"),
         "{}",
         run.stdout
     );
@@ -345,7 +358,7 @@ fn missing_values_are_all_listed_in_one_error() {
     assert_eq!(run.stdout, "");
     assert_eq!(
         run.stderr,
-        "error: cannot render `greeting`: missing context values: `day`; missing identity keys: `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give values with `--set NAME=VALUE` or `--context FILE.json`\n"
+        "error: cannot render `greeting`: missing context values: `day`; missing identity keys: `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give values with `--set NAME=VALUE` or `--context FILE.json`, and add the identity keys to the identity file\n"
     );
 }
 
@@ -702,6 +715,8 @@ fn tokens_takes_the_render_options() {
         "values/ctx.json",
         "--set",
         "day=Monday",
+        "--identity",
+        "values/journal.json",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("greeting: "), "{}", run.stdout);
@@ -735,11 +750,14 @@ fn every_command_has_help_with_an_example() {
 #[test]
 fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../prompts");
+    let journal = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/journal.json");
     let on = promptkit(&[
         "render",
         "agents/journal_assistant",
         "--dir",
         dir,
+        "--identity",
+        journal,
         "--set",
         "now=noon",
         "--set",
@@ -752,6 +770,8 @@ fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
         "agents/journal_assistant",
         "--dir",
         dir,
+        "--identity",
+        journal,
         "--set",
         "now=noon",
         "--set",
@@ -764,6 +784,8 @@ fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
         "agents/journal_assistant",
         "--dir",
         dir,
+        "--identity",
+        journal,
         "--set",
         "now=noon",
     ]);
@@ -1066,4 +1088,64 @@ fn a_template_whose_name_is_no_placeholder_is_reported_once_and_the_rest_works()
     let docs = promptkit_in(&p, &["docs", "--out", out.to_str().unwrap()]);
     assert_eq!(docs.code, 0, "{}", docs.stderr);
     assert!(out.join("b.md").is_file());
+}
+
+// ---------------------------------------------------------------------- identity values
+
+#[test]
+fn without_identity_the_example_identity_gives_keys_but_never_values() {
+    let run = promptkit(&["render", "greeting", "--dir", "good", "--set", "day=Friday"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: cannot render `greeting`: missing identity keys: `name`, `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give an identity with `--identity FILE.json` (solstone's `journal.json` will do), or single keys with `--set NAME=VALUE`\n  = note: the example identity in `good/promptkit.json` only declares which identity keys exist; its values are never rendered\n"
+    );
+    let tokens = promptkit(&["tokens", "greeting", "--dir", "good", "--set", "day=Friday"]);
+    assert_eq!(tokens.code, 1);
+    assert!(
+        tokens.stderr.contains("missing identity keys: `name`"),
+        "{}",
+        tokens.stderr
+    );
+    // a prompt that uses no identity key renders as before
+    let plain = promptkit(&["render", "plain", "--dir", "good"]);
+    assert_eq!((plain.code, plain.stdout.as_str()), (0, "hello world\n"));
+}
+
+#[test]
+fn without_promptkit_json_the_default_identity_keys_have_no_values_either() {
+    let dir = &scratch("no-config");
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/hi.md"), "Hi $name ($Pronouns_subject).").unwrap();
+    let p = dir.join("p");
+    let run = promptkit_in(&p, &["render", "hi"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.starts_with(
+            "error: cannot render `hi`: missing identity keys: `name`, `pronouns_subject`\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("= note: with no `promptkit.json`, the identity keys are solstone's"),
+        "{}",
+        run.stderr
+    );
+    // values given one by one are used
+    let run = promptkit_in(
+        &p,
+        &[
+            "render",
+            "hi",
+            "--set",
+            "name=Ana",
+            "--set",
+            "pronouns_subject=she",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Hi Ana (She).\n");
 }
