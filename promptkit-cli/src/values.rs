@@ -105,7 +105,8 @@ impl<'a> Values<'a> {
     }
 
     /// Gives a value by name; false when the prompt does not use the name. (A tested
-    /// value of `false` is off: `CheckedPrompt::render` reads it so.)
+    /// value given a false word, `no` or `0` say, is off: `CheckedPrompt::render` reads
+    /// it so.)
     fn give(&mut self, key: &str, value: String) -> bool {
         if self.prompt.schema.context.iter().any(|v| v.name == key) {
             self.context.insert(key.to_owned(), value);
@@ -183,7 +184,7 @@ fn cannot_render(
         } else {
             "give values with `--set NAME=VALUE` or `--context FILE.json`, and an identity with `--identity FILE.json`"
         }),
-        (true, true) => d,
+        (true, true) => d.with_help("give a value that fits, with `--set NAME=VALUE` or in the context file"),
     };
     if !error.missing_identity.is_empty() && !identity_given {
         let example = match &project.config.path {

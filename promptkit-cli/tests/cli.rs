@@ -748,48 +748,93 @@ fn every_command_has_help_with_an_example() {
 }
 
 #[test]
-fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
+fn a_tested_value_given_a_false_word_is_off_as_a_bool_field_would_be() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../prompts");
     let journal = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/journal.json");
-    let on = promptkit(&[
-        "render",
-        "agents/journal_assistant",
-        "--dir",
-        dir,
-        "--identity",
-        journal,
-        "--set",
-        "now=noon",
-        "--set",
-        "verbose=true",
-    ]);
-    assert_eq!(on.code, 0, "{}", on.stderr);
-    assert!(on.stdout.contains("## Verbose mode"));
-    let off = promptkit(&[
-        "render",
-        "agents/journal_assistant",
-        "--dir",
-        dir,
-        "--identity",
-        journal,
-        "--set",
-        "now=noon",
-        "--set",
-        "verbose=false",
-    ]);
-    assert_eq!(off.code, 0, "{}", off.stderr);
-    assert!(!off.stdout.contains("## Verbose mode"));
-    let absent = promptkit(&[
-        "render",
-        "agents/journal_assistant",
-        "--dir",
-        dir,
-        "--identity",
-        journal,
-        "--set",
-        "now=noon",
-    ]);
-    assert_eq!(off.stdout, absent.stdout);
+    let render = |extra: &[&str]| {
+        let mut args = vec![
+            "render",
+            "agents/journal_assistant",
+            "--dir",
+            dir,
+            "--identity",
+            journal,
+            "--set",
+            "now=noon",
+        ];
+        args.extend(extra);
+        let run = promptkit(&args);
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+        run.stdout
+    };
+    let absent = render(&[]);
+    assert!(!absent.contains("## Verbose mode"));
+    for off in ["false", "False", "FALSE", "0", "no", "No", "off", "OFF", ""] {
+        let set = format!("verbose={off}");
+        assert_eq!(render(&["--set", &set]), absent, "{set}");
+    }
+    for on in ["true", "True", "1", "yes", "ON"] {
+        let set = format!("verbose={on}");
+        assert!(
+            render(&["--set", &set]).contains("## Verbose mode"),
+            "{set}"
+        );
+    }
+    // the same words in a context file, as JSON booleans, numbers or strings
+    let files = &scratch("flag-context");
+    std::fs::create_dir_all(files).unwrap();
+    for (json, shown) in [
+        ("false", false),
+        ("\"No\"", false),
+        ("0", false),
+        ("\"\"", false),
+        ("true", true),
+        ("\"on\"", true),
+    ] {
+        let path = files.join("ctx.json");
+        std::fs::write(&path, format!("{{\"verbose\": {json}}}")).unwrap();
+        let out = render(&["--context", path.to_str().unwrap()]);
+        assert_eq!(out.contains("## Verbose mode"), shown, "{json}");
+    }
+}
+
+#[test]
+fn a_flag_given_anything_but_a_flag_word_is_an_error_that_lists_them() {
+    let dir = &scratch("flag-words");
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    // tested and written: a flag
+    std::fs::write(
+        dir.join("p/f.md"),
+        "Verbose: $verbose\n{% if verbose %}\nMore.\n{% endif %}",
+    )
+    .unwrap();
+    let p = dir.join("p");
+    let run = promptkit_in(&p, &["render", "f", "--set", "verbose=No"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Verbose: false\n");
+    let run = promptkit_in(&p, &["render", "f", "--set", "verbose=YES"]);
+    assert_eq!(run.stdout, "Verbose: true\nMore.\n");
+    for bad in ["maybe", ""] {
+        let set = format!("verbose={bad}");
+        let run = promptkit_in(&p, &["render", "f", "--set", &set]);
+        assert_eq!(run.code, 1, "{set}: {}", run.stdout);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: cannot render `f`: `verbose` is a flag: give `true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0` (in any case), not {bad:?}\n  = help: give a value that fits, with `--set NAME=VALUE` or in the context file\n"
+            )
+        );
+    }
+    std::fs::write(dir.join("ctx.json"), r#"{"verbose": "sometimes"}"#).unwrap();
+    let ctx = dir.join("ctx.json");
+    let run = promptkit_in(&p, &["render", "f", "--context", ctx.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("`verbose` is a flag: give `true`/`false`"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
