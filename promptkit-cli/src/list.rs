@@ -204,16 +204,17 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     if broken == 0 {
         return problems.into_result(ExitCode::SUCCESS);
     }
-    let plural = if broken == 1 {
-        "prompt is"
-    } else {
-        "prompts are"
+    let (noun, verb) = match (all.len(), broken) {
+        (1, _) => ("prompt", "is"),
+        (_, 1) => ("prompts", "is"),
+        _ => ("prompts", "are"),
     };
-    let d =
-        Diagnostic::new(format!("{broken} of {} {plural} broken", all.len())).with_help(format!(
+    let d = Diagnostic::new(format!("{broken} of {} {noun} {verb} broken", all.len())).with_help(
+        format!(
             "run `promptkit check --dir {}` to see every problem",
             project.display
-        ));
+        ),
+    );
     problems.push(d);
     Err(problems)
 }

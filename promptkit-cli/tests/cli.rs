@@ -1194,3 +1194,45 @@ fn without_promptkit_json_the_default_identity_keys_have_no_values_either() {
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "Hi Ana (She).\n");
 }
+
+#[test]
+fn a_yaml_frontmatter_is_an_error_showing_its_json_form() {
+    let dir = &scratch("yaml");
+    let p = dir.join("p");
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(
+        p.join("daily.md"),
+        "---\ntitle: Daily Summary\npriority: 10\n---\n\nSummarize $day.\n",
+    )
+    .unwrap();
+    std::fs::write(p.join("ok.md"), "Fine.").unwrap();
+    let shown = p.display();
+    let check = promptkit_in(&p, &["check"]);
+    assert_eq!(check.code, 1);
+    assert_eq!(check.stdout, "checked 2 prompts and 0 templates: 1 error\n");
+    assert_eq!(
+        check.stderr,
+        format!(
+            "error: YAML frontmatter is not supported: promptkit reads JSON frontmatter\n --> {shown}/daily.md:1:1\n  |\n1 | ---\n  | ^^^\n  = help: write it as JSON, the first line exactly `{{` and the last exactly `}}`:\n{{\n  \"title\": \"Daily Summary\",\n  \"priority\": 10\n}}\n  = note: as written, lines 1 to 4 would be sent to the model as prompt text; if the `---` lines are meant as text, start the file with a blank line\n"
+        )
+    );
+    // the YAML never reaches the text
+    let render = promptkit_in(&p, &["render", "daily", "--set", "day=Monday"]);
+    assert_eq!((render.code, render.stdout.as_str()), (1, ""));
+    assert!(render.stderr.contains(&format!("--> {shown}/daily.md:1:1")));
+    let ok = promptkit_in(&p, &["render", "ok"]);
+    assert_eq!((ok.code, ok.stdout.as_str()), (0, "Fine.\n"));
+    let list = promptkit_in(&p, &["list"]);
+    assert_eq!(list.code, 1);
+    assert!(
+        list.stdout
+            .starts_with("daily  BROKEN\n  error     YAML frontmatter is not supported"),
+        "{}",
+        list.stdout
+    );
+    assert!(
+        list.stderr.starts_with("error: 1 of 2 prompts is broken\n"),
+        "{}",
+        list.stderr
+    );
+}

@@ -8,6 +8,7 @@ pub mod config;
 mod frontmatter;
 pub(crate) mod json;
 mod project;
+mod yaml;
 
 pub use frontmatter::{Frontmatter, FrontmatterEntry};
 pub use project::{Project, PromptList, WALK_REPORT_LIMIT};
