@@ -1236,3 +1236,198 @@ fn a_yaml_frontmatter_is_an_error_showing_its_json_form() {
         list.stderr
     );
 }
+
+// ------------------------------------------------------------------------------- READMEs
+
+/// Splits a command line as a shell would here: at spaces, with `"…"` grouping.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut started) = (false, false);
+    for c in line.chars() {
+        match c {
+            '"' => (quoted, started) = (!quoted, true),
+            ' ' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            c => (word.push(c), started = true).1,
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+/// Every `$ promptkit …` line of the fenced blocks of `text` that `keep` accepts (by the
+/// heading above them and the block's number under it, from 0), with the output printed
+/// under it.
+fn readme_commands(text: &str, keep: impl Fn(&str, usize) -> bool) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let (mut heading, mut block, mut fenced, mut current) = ("", 0, false, None::<usize>);
+    for line in text.lines() {
+        if line.starts_with("```") {
+            if fenced {
+                block += 1;
+            }
+            fenced = !fenced;
+            current = None;
+            continue;
+        }
+        if !fenced {
+            if line.starts_with('#') {
+                (heading, block) = (line, 0);
+            }
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ promptkit ") {
+            current = keep(heading, block).then(|| {
+                found.push((command.to_owned(), String::new()));
+                found.len() - 1
+            });
+        } else if line.starts_with("$ ") {
+            current = None;
+        } else if let Some(i) = current {
+            found[i].1.push_str(line);
+            found[i].1.push('\n');
+        }
+    }
+    // a blank line between two commands is not output
+    for (_, output) in &mut found {
+        let kept = output.trim_end_matches('\n').len();
+        output.truncate(kept);
+        if kept > 0 {
+            output.push('\n');
+        }
+    }
+    found
+}
+
+/// Runs `promptkit ARGS` in `dir` with stdout and stderr in one pipe, as a terminal shows
+/// them; killed after a minute.
+fn promptkit_merged(dir: &Path, args: &[&str]) -> String {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let (mut reader, writer) = std::io::pipe().expect("a pipe");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_promptkit"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdout(writer.try_clone().expect("a pipe"))
+        .stderr(writer);
+    let mut child = command.spawn().expect("the promptkit binary runs");
+    // the parent's ends of the pipe must close, or the read below never ends
+    drop(command);
+    let read = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = reader.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("promptkit {args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    read.join().expect("output read")
+}
+
+/// Runs each command in `dir` and compares what it prints with the README: exactly, or,
+/// where the README abridges with a `...` line, part by part in order.
+fn check_readme(readme: &Path, dir: &Path, keep: impl Fn(&str, usize) -> bool) -> usize {
+    let text = std::fs::read_to_string(readme).expect("README");
+    // `docs` writes files: its test is above
+    let commands: Vec<_> = readme_commands(&text, keep)
+        .into_iter()
+        .filter(|(command, _)| !command.starts_with("docs "))
+        .collect();
+    let readme = readme.display();
+    for (command, expected) in &commands {
+        let words = shell_words(command);
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let printed = promptkit_merged(dir, &args);
+        let parts: Vec<&str> = expected.split("...\n").collect();
+        if parts.len() == 1 {
+            assert_eq!(printed, *expected, "`promptkit {command}` in {readme}");
+            continue;
+        }
+        let mut rest = printed.as_str();
+        for part in parts.iter().filter(|p| !p.is_empty()) {
+            let at = rest.find(part).unwrap_or_else(|| {
+                panic!("`promptkit {command}` in {readme}: {part:?}\nnot in\n{printed}")
+            });
+            rest = &rest[at + part.len()..];
+        }
+    }
+    commands.len()
+}
+
+#[test]
+fn the_readme_commands_print_what_the_readme_shows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // the second block, on a broken folder, is an illustration
+    let ran = check_readme(&root.join("README.md"), &root, |heading, block| {
+        heading == "## The `promptkit` command" && block == 0
+    });
+    assert!(ran >= 4, "the README's command block was not found");
+}
+
+#[test]
+fn the_cli_readme_commands_print_what_it_shows() {
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let ran = check_readme(&readme, &fixtures(), |_, _| true);
+    assert!(ran >= 10, "the README's commands were not found");
+}
+
+#[test]
+fn problems_in_value_files_point_at_their_line_and_column() {
+    let dir = &scratch("value-files");
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/a.md"), "$a $b").unwrap();
+    std::fs::write(dir.join("list.json"), "{\"a\": [1],\n \"b\": \"x\"}").unwrap();
+    std::fs::write(dir.join("broken.json"), "{\"a\": 1,\n \"b\": x}").unwrap();
+    let p = dir.join("p");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let shown = |name: &str| dir.join(name).display().to_string();
+    let run = promptkit_in(&p, &["render", "a", "--context", &file("list.json")]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: context value `a` in `{0}` must be a string, a number, a boolean or null\n --> {0}:1:7\n  |\n1 | {{\"a\": [1],\n  |       ^^^\n  = help: a placeholder takes one line of text; join lists before rendering\n",
+            shown("list.json")
+        )
+    );
+    let run = promptkit_in(&p, &["render", "a", "--context", &file("broken.json")]);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: `{0}` is not valid JSON: expected value\n --> {0}:2:7\n",
+            shown("broken.json")
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("= help: "), "{}", run.stderr);
+    let run = promptkit_in(&p, &["render", "a", "--identity", &file("broken.json")]);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: cannot use identity `{0}`: malformed identity JSON: expected value\n --> {0}:2:7\n",
+            shown("broken.json")
+        )),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit_in(&p, &["render", "a", "--identity", &file("none.json")]);
+    assert!(
+        run.stderr
+            .contains("= help: the path is read from the folder the command runs in"),
+        "{}",
+        run.stderr
+    );
+}
