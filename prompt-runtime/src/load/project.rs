@@ -87,11 +87,21 @@ impl Project {
                 if path.extension().is_none_or(|e| e != "md") || !path.is_file() {
                     continue;
                 }
-                let stem = path
-                    .file_stem()
-                    .and_then(|s| s.to_str())
-                    .unwrap_or_default()
-                    .to_owned();
+                let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
+                    let shown = format!(
+                        "{template_display}/{}",
+                        path.file_name().unwrap_or_default().to_string_lossy()
+                    );
+                    skipped.push(
+                        Diagnostic::new(format!(
+                            "template `{shown}` cannot be used: its name is not UTF-8"
+                        ))
+                        .in_file(&shown)
+                        .with_help("rename it with letters, digits and `_` (`daily_preamble.md`)"),
+                    );
+                    continue;
+                };
+                let stem = stem.to_owned();
                 let shown = format!("{template_display}/{stem}.md");
                 if !is_name(&stem) {
                     // Reported, not fatal: no prompt can name it, so the rest of the
@@ -425,11 +435,7 @@ impl Walk<'_> {
 
 /// Why a template file cannot be used, with a name it could have.
 fn unusable_template(shown: &str, stem: &str) -> Diagnostic {
-    let why = if stem.is_empty() {
-        "its name is empty".to_owned()
-    } else {
-        format!("`{stem}` is not a placeholder name")
-    };
+    let why = format!("`{stem}` is not a placeholder name");
     let help = match placeholder_name_for(stem) {
         Some(name) => format!(
             "rename it `{name}.md` and use it as `${name}`: a template's name is letters, digits and `_`, not starting with a digit"
@@ -740,6 +746,21 @@ mod tests {
             "prompts/templates/é.md"
         );
         assert!(project.check_inferred("greet").is_ok());
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_template_name_that_is_not_utf8_is_left_out_and_named() {
+        use std::os::unix::ffi::OsStrExt;
+        let s = Scratch::new("template-not-utf8");
+        let name = std::ffi::OsStr::from_bytes(b"t\xff.md");
+        std::fs::write(s.0.join("prompts/templates").join(name), "x").unwrap();
+        let project = s.open().unwrap();
+        assert_eq!(project.skipped.len(), 1);
+        assert_eq!(
+            project.skipped[0].message(),
+            "template `prompts/templates/t\u{fffd}.md` cannot be used: its name is not UTF-8"
+        );
     }
 
     #[test]
