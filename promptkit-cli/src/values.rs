@@ -221,7 +221,7 @@ fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
             .in_file(&shown)
             .with_help("the path is read from the folder the command runs in")
     })?;
-    Ok(prompt_runtime::load::decode(&shown, &bytes)?)
+    prompt_runtime::load::decode(&shown, &bytes)
 }
 
 /// The byte span of the character at a 1-based line and column (`column_in_chars` tells
