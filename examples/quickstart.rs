@@ -27,16 +27,9 @@ struct JournalAssistant {
     verbose: bool,
 }
 
-/// The identity a journal would load from its config at start-up.
-const JOURNAL: &str = r#"{
-  "identity": {
-    "name": "Jordan Lee",
-    "preferred": "Jordan",
-    "bio": "product designer who keeps a journal to see where the time goes",
-    "timezone": "America/Los_Angeles",
-    "pronouns": {"subject": "she", "object": "her", "possessive": "her", "reflexive": "herself"}
-  }
-}"#;
+/// The identity a journal would load from its config at start-up: `examples/journal.json`,
+/// which `promptkit render --identity` reads too.
+const JOURNAL: &str = include_str!("journal.json");
 
 fn show(out: &PromptContent) {
     let title = out.metadata.title.as_deref().unwrap_or("(untitled)");

@@ -44,9 +44,14 @@ fn rustdoc_shows_the_prompt() {
         ],
     );
     let docs = common::target_dir().join("doc").join(&krate.name);
-    // A page left by an earlier run must not pass for this one.
-    if docs.exists() {
-        std::fs::remove_dir_all(&docs).expect("remove the old documentation");
+    // A page left by an earlier run must not pass for this one, and the dependencies'
+    // pages must be absent, as `--no-deps` leaves them on a fresh machine (rustdoc links
+    // to pages it finds on disk before any other).
+    for dir in [&krate.name, "prompt_runtime", "promptkit", "prompt_macros"] {
+        let dir = common::target_dir().join("doc").join(dir);
+        if dir.exists() {
+            std::fs::remove_dir_all(&dir).expect("remove the old documentation");
+        }
     }
     krate.cargo(&["doc", "--no-deps"]).ok();
     let page = docs.join("struct.Greeting.html");
@@ -74,6 +79,26 @@ fn rustdoc_shows_the_prompt() {
             page.display()
         );
     }
+
+    // The `Prompt` trait's docs, shown on the implementation, link into prompt-runtime's
+    // pages: no link is left as text in brackets (rustdoc's way of showing one it could
+    // not resolve).
+    // (The version is the workspace's: `html_root_url` in prompt-runtime must follow it.)
+    let link = concat!(
+        "href=\"https://docs.rs/prompt-runtime/",
+        env!("CARGO_PKG_VERSION"),
+        "/prompt_runtime/prompt/fn.check_identity.html\""
+    );
+    assert!(
+        html.contains(link),
+        "{} does not link `check_identity`",
+        page.display()
+    );
+    assert!(
+        !html.contains("[<code>"),
+        "{} has a link left unresolved",
+        page.display()
+    );
 
     // The metadata table: typed keys in `Meta::KEYS` order, then extras; text unquoted.
     let rows: Vec<usize> = [

@@ -6,6 +6,12 @@
 //!
 //! Most users reach this crate through the `promptkit` facade.
 
+// Where links into this crate point from the documentation of a crate built without it
+// (`cargo doc --no-deps`): the page of a user's derived prompt shows the `Prompt` trait's
+// docs, whose links otherwise stay `[check_identity]` in brackets. Keep the version in step
+// with Cargo.toml.
+#![doc(html_root_url = "https://docs.rs/prompt-runtime/0.1.0")]
+
 #[doc(hidden)]
 #[path = "private.rs"]
 pub mod __private;

@@ -34,6 +34,36 @@ pub enum Value<'a> {
     Flag(bool),
 }
 
+/// The words a flag's value may be, for messages.
+pub const FLAG_WORDS: &str = "`true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0` (in any case)";
+
+/// Reads a flag's value given as text (`--set verbose=no`, a JSON context's `false` or
+/// `"off"`): `true`, `yes`, `on`, `1` are on and `false`, `no`, `off`, `0` are off, in
+/// any case; anything else, the empty text too, is `None`, for the caller to refuse.
+///
+/// ```
+/// use prompt_runtime::render::parse_flag;
+///
+/// assert_eq!(parse_flag("true"), Some(true));
+/// assert_eq!(parse_flag("Yes"), Some(true));
+/// assert_eq!(parse_flag("FALSE"), Some(false));
+/// assert_eq!(parse_flag("0"), Some(false));
+/// assert_eq!(parse_flag("off"), Some(false));
+/// assert_eq!(parse_flag(""), None);
+/// assert_eq!(parse_flag("maybe"), None);
+/// ```
+pub fn parse_flag(word: &str) -> Option<bool> {
+    const ON: [&str; 4] = ["true", "yes", "on", "1"];
+    const OFF: [&str; 4] = ["false", "no", "off", "0"];
+    if ON.iter().any(|w| word.eq_ignore_ascii_case(w)) {
+        Some(true)
+    } else if OFF.iter().any(|w| word.eq_ignore_ascii_case(w)) {
+        Some(false)
+    } else {
+        None
+    }
+}
+
 /// Where rendered pieces go.
 pub trait Sink {
     /// A piece of text, as it is.

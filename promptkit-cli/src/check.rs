@@ -5,6 +5,10 @@
 //! each prompt file is read once. A template's problems are reported once, however many
 //! prompts include it. A template is also checked on its own, so one that no prompt uses
 //! yet is checked too.
+//!
+//! A template file whose name is not a placeholder name is an error here (the folder has a
+//! problem), though the other commands only warn about it; a folder link that leads out
+//! of the folder is a warning (it is not followed).
 
 use crate::style::{Style, warning_text};
 use crate::{Outcome, lint, open_project};
@@ -27,10 +31,15 @@ pub fn run(dir: &Path) -> Outcome {
             return Ok(ExitCode::FAILURE);
         }
     };
+    // Problems with the folder first: files left out, folders that cannot be read, links
+    // that are not followed. The prompts that were found are checked all the same.
+    let walked = project.prompts();
     let mut errors = Diagnostics::default();
-    let mut warnings: Vec<Diagnostic> = Vec::new();
-    let mut seen = std::collections::HashSet::new();
-    let names = project.prompt_names()?;
+    errors.extend(project.skipped.iter().cloned());
+    errors.extend(walked.errors);
+    let mut warnings: Vec<Diagnostic> = walked.warnings;
+    let mut seen: std::collections::HashSet<Diagnostic> = warnings.iter().cloned().collect();
+    let names = walked.names;
     for name in &names {
         match project.check_inferred(name) {
             Ok(prompt) => {

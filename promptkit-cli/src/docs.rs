@@ -39,7 +39,9 @@ struct Entry {
 pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     let project = open_project(dir)?;
     check_out(&project, &args.out)?;
-    let names = project.prompt_names()?;
+    let walked = project.prompts();
+    crate::eprint_folder_warnings(&project, &walked.warnings);
+    let names = walked.names;
     if names.iter().any(|name| name == "index") {
         // Its page and the index would both be `index.md`: refuse before writing anything.
         return Err(Diagnostic::new(format!(
@@ -86,20 +88,23 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
         entries.len(),
         args.out.display()
     ))?;
+    let mut problems = walked.errors;
     if broken == 0 {
-        return Ok(ExitCode::SUCCESS);
+        return problems.into_result(ExitCode::SUCCESS);
     }
-    Err(Diagnostic::new(format!(
-        "{broken} of {} prompts {} broken; {} page shows the problems",
-        entries.len(),
-        if broken == 1 { "is" } else { "are" },
-        if broken == 1 { "its" } else { "each" },
-    ))
-    .with_help(format!(
-        "run `promptkit check --dir {}` to see every problem",
-        project.display
-    ))
-    .into())
+    problems.push(
+        Diagnostic::new(format!(
+            "{broken} of {} prompts {} broken; {} page shows the problems",
+            entries.len(),
+            if broken == 1 { "is" } else { "are" },
+            if broken == 1 { "its" } else { "each" },
+        ))
+        .with_help(format!(
+            "run `promptkit check --dir {}` to see every problem",
+            project.display
+        )),
+    );
+    Err(problems)
 }
 
 /// The output folder must be a folder (or not exist yet) and lie outside the prompts

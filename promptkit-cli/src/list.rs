@@ -184,8 +184,9 @@ fn broken(problems: &Diagnostics) -> Broken {
 
 pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     let project = open_project(dir)?;
-    let all: Vec<Listed> = project
-        .prompt_names()?
+    let walked = project.prompts();
+    let all: Vec<Listed> = walked
+        .names
         .iter()
         .map(|name| listed(&project, name))
         .collect();
@@ -198,20 +199,24 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
         text(&all, Style::stdout())
     };
     crate::print_stdout(&out)?;
+    crate::eprint_folder_warnings(&project, &walked.warnings);
+    let mut problems = walked.errors;
     if broken == 0 {
-        return Ok(ExitCode::SUCCESS);
+        return problems.into_result(ExitCode::SUCCESS);
     }
-    let plural = if broken == 1 {
-        "prompt is"
-    } else {
-        "prompts are"
+    let (noun, verb) = match (all.len(), broken) {
+        (1, _) => ("prompt", "is"),
+        (_, 1) => ("prompts", "is"),
+        _ => ("prompts", "are"),
     };
-    let d =
-        Diagnostic::new(format!("{broken} of {} {plural} broken", all.len())).with_help(format!(
+    let d = Diagnostic::new(format!("{broken} of {} {noun} {verb} broken", all.len())).with_help(
+        format!(
             "run `promptkit check --dir {}` to see every problem",
             project.display
-        ));
-    Err(d.into())
+        ),
+    );
+    problems.push(d);
+    Err(problems)
 }
 
 fn text(all: &[Listed], style: Style) -> String {

@@ -50,8 +50,8 @@ enum Command {
     ///
     /// Prints the rendered text followed by one newline, unless the text already ends with
     /// one; `--json` gives the exact text. Context values come from `--context` and
-    /// `--set` (which wins); the identity is the example identity of `promptkit.json`
-    /// unless `--identity` names another.
+    /// `--set` (which wins); identity values come from `--identity` (the example identity
+    /// of `promptkit.json` declares the keys, never their values).
     #[command(
         after_help = "Example:\n  promptkit render greeting --set day=Friday --set note=\"bring an umbrella\"\n  promptkit render agents/helper --context ctx.json --identity journal.json --json"
     )]
@@ -100,6 +100,13 @@ type Outcome = Result<ExitCode, Diagnostics>;
 /// Opens the prompts folder once, shown in diagnostics as the user wrote it.
 fn open_project(dir: &std::path::Path) -> Result<Project, Diagnostics> {
     Project::open(dir, &display_dir(dir))
+}
+
+/// Warns on stderr about what was left out of the folder: template files that no prompt
+/// can use, and `walked` (the walk's warnings: folder links that are not followed).
+fn eprint_folder_warnings(project: &Project, walked: &[prompt_runtime::Diagnostic]) {
+    let all: Vec<_> = project.skipped.iter().chain(walked).cloned().collect();
+    style::eprint_warnings(&all);
 }
 
 /// How the folder appears in paths printed to the user: as given, without a trailing `/`.

@@ -129,6 +129,16 @@ pub fn eprint_diagnostics(problems: &Diagnostics) {
     }
 }
 
+/// Prints warnings to stderr, each followed by a blank line (as rustc does), so that
+/// errors printed after them stand apart.
+pub fn eprint_warnings(warnings: &[Diagnostic]) {
+    let style = Style::stderr();
+    let mut stderr = std::io::stderr().lock();
+    for d in warnings {
+        let _ = writeln!(stderr, "{}\n", style.diagnostic(&warning_text(d)));
+    }
+}
+
 /// The diagnostic's text as a warning: the language's text with its first word changed.
 pub fn warning_text(d: &Diagnostic) -> String {
     let text = d.to_string();

@@ -5,6 +5,11 @@
 //! key the prompt uses, which then overrides the identity's value. `--set` wins over the
 //! context file. A `--set` name the prompt does not use is an error (it is almost always a
 //! typo); a context file's extra names are ignored, since one file may serve many prompts.
+//!
+//! Identity values come from `--identity` only. The example identity in `promptkit.json`
+//! declares which identity keys exist; its values are never rendered, so without
+//! `--identity` an identity key the prompt uses is a missing value (unless a `--set` or
+//! the context file gives it).
 
 use crate::lint;
 use clap::Args;
@@ -12,10 +17,11 @@ use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::load::Project;
 use prompt_runtime::render::PromptContent;
 use prompt_runtime::suggest::closest;
-use prompt_runtime::{Diagnostic, Diagnostics, Identity};
+use prompt_runtime::{Diagnostic, Diagnostics, Identity, SourceFile};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
+use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The prompt to render and the values to render it with.
@@ -30,7 +36,8 @@ pub struct RenderOptions {
     pub context: Option<PathBuf>,
 
     /// A JSON identity, bare or under an `"identity"` key (solstone's `journal.json`).
-    /// Default: the example identity in `promptkit.json`.
+    /// Without it, identity keys have no values: the example identity in `promptkit.json`
+    /// only declares the keys.
     #[arg(long, value_name = "FILE")]
     pub identity: Option<PathBuf>,
 
@@ -49,11 +56,12 @@ fn parse_set(text: &str) -> Result<(String, String), String> {
 
 /// Checks the prompt and renders it with the values the options give.
 pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptContent, Diagnostics> {
+    crate::eprint_folder_warnings(project, &[]);
     let name = crate::prompt_name(&options.name);
     let prompt = project.check_inferred(name)?;
     let mut identity = match &options.identity {
         Some(path) => load_identity(path)?,
-        None => project.config.identity.clone(),
+        None => Identity::default(),
     };
     let mut values = Values::new(&prompt);
     if let Some(path) = &options.context {
@@ -73,9 +81,10 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptConten
     if !values.identity.is_empty() {
         identity = with_overrides(&identity, values.identity);
     }
-    prompt
-        .render(&values.context, &identity)
-        .map_err(|error| cannot_render(project, &prompt, &error, &identity).into())
+    prompt.render(&values.context, &identity).map_err(|error| {
+        let given = options.identity.is_some();
+        cannot_render(project, &prompt, &error, &identity, given).into()
+    })
 }
 
 /// Values sorted by what takes them.
@@ -97,7 +106,8 @@ impl<'a> Values<'a> {
     }
 
     /// Gives a value by name; false when the prompt does not use the name. (A tested
-    /// value of `false` is off: `CheckedPrompt::render` reads it so.)
+    /// value given a false word, `no` or `0` say, is off: `CheckedPrompt::render` reads
+    /// it so.)
     fn give(&mut self, key: &str, value: String) -> bool {
         if self.prompt.schema.context.iter().any(|v| v.name == key) {
             self.context.insert(key.to_owned(), value);
@@ -148,6 +158,7 @@ fn cannot_render(
     prompt: &CheckedPrompt,
     error: &prompt_runtime::check::RenderError,
     identity: &Identity,
+    identity_given: bool,
 ) -> Diagnostic {
     let text = error.to_string();
     let reasons: Vec<&str> = text.lines().map(str::trim).collect();
@@ -156,10 +167,35 @@ fn cannot_render(
         prompt.name,
         reasons.join("; ")
     ));
-    if !error.missing_context.is_empty() {
-        d = d.with_help("give values with `--set NAME=VALUE` or `--context FILE.json`");
-    } else if !error.missing_identity.is_empty() {
-        d = d.with_help("add the keys to the identity file, or give them with `--set NAME=VALUE`");
+    let identity_help = if identity_given {
+        "add the keys to the identity file, or give them with `--set NAME=VALUE`"
+    } else {
+        "give an identity with `--identity FILE.json` (solstone's `journal.json` will do), or single keys with `--set NAME=VALUE`"
+    };
+    d = match (
+        error.missing_context.is_empty(),
+        error.missing_identity.is_empty(),
+    ) {
+        (false, true) => {
+            d.with_help("give values with `--set NAME=VALUE` or `--context FILE.json`")
+        }
+        (true, false) => d.with_help(identity_help),
+        (false, false) => d.with_help(if identity_given {
+            "give values with `--set NAME=VALUE` or `--context FILE.json`, and add the identity keys to the identity file"
+        } else {
+            "give values with `--set NAME=VALUE` or `--context FILE.json`, and an identity with `--identity FILE.json`"
+        }),
+        (true, true) => d.with_help("give a value that fits, with `--set NAME=VALUE` or in the context file"),
+    };
+    if !error.missing_identity.is_empty() && !identity_given {
+        let example = match &project.config.path {
+            Some(_) => format!(
+                "the example identity in `{}/promptkit.json` only declares which identity keys exist; its values are never rendered",
+                project.display
+            ),
+            None => "with no `promptkit.json`, the identity keys are solstone's (`name`, `preferred`, `pronouns_subject`, ...); they have no values until an identity gives them".to_owned(),
+        };
+        d = d.with_note(example);
     }
     for name in &error.missing_context {
         if identity.get(name).is_some() {
@@ -178,50 +214,100 @@ fn cannot_render(
 
 /// A file's text, decoded as prompts are: BOM dropped, CRLF read as LF, and invalid UTF-8
 /// reported with its byte offset.
-fn read_text(path: &Path, what: &str) -> Result<String, Diagnostics> {
-    let bytes = std::fs::read(path)
-        .map_err(|e| Diagnostic::new(format!("cannot read {what} `{}`: {e}", path.display())))?;
-    let source = prompt_runtime::load::decode(&path.display().to_string(), &bytes)?;
-    Ok(source.text().to_owned())
+fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        Diagnostic::new(format!("cannot read {what} `{shown}`: {e}"))
+            .in_file(&shown)
+            .with_help("the path is read from the folder the command runs in")
+    })?;
+    prompt_runtime::load::decode(&shown, &bytes)
 }
 
+/// The byte span of the character at a 1-based line and column (`column_in_chars` tells
+/// how the column counts), for pointing at a JSON error.
+fn span_at(source: &SourceFile, line: usize, column: usize, column_in_chars: bool) -> Range<usize> {
+    let text = source.text();
+    let line_start: usize = text
+        .split_inclusive('\n')
+        .take(line.saturating_sub(1))
+        .map(str::len)
+        .sum();
+    let rest = &text[line_start.min(text.len())..];
+    let skip = column.saturating_sub(1);
+    let start = if column_in_chars {
+        line_start + rest.char_indices().nth(skip).map_or(rest.len(), |(i, _)| i)
+    } else {
+        line_start + skip.min(rest.len())
+    };
+    start..start + 1
+}
+
+const IDENTITY_HELP: &str = "an identity is a JSON object (nested objects are flattened with `_`), bare or under an `\"identity\"` key as in solstone's `journal.json`";
+
 fn load_identity(path: &Path) -> Result<Identity, Diagnostics> {
-    let text = read_text(path, "the identity")?;
-    Identity::from_json(&text).map_err(|e| {
-        Diagnostic::new(format!("cannot use identity `{}`: {e}", path.display())).into()
+    let source = read_text(path, "the identity")?;
+    Identity::from_json(source.text()).map_err(|e| {
+        let shown = source.path();
+        let d = match &e {
+            prompt_runtime::IdentityError::Json {
+                line,
+                column,
+                message,
+            } => Diagnostic::new(format!(
+                "cannot use identity `{shown}`: malformed identity JSON: {message}"
+            ))
+            .at(&source, span_at(&source, *line, *column, true)),
+            _ => Diagnostic::new(format!("cannot use identity `{shown}`: {e}")).in_file(shown),
+        };
+        d.with_help(IDENTITY_HELP).into()
     })
 }
 
 /// The context file's values, by name (in serde_json's map order, which is sorted; the
 /// order does not matter: each value goes to its own variable).
 fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
-    let text = read_text(path, "the context")?;
-    let shown = path.display();
+    let source = read_text(path, "the context")?;
+    let text = source.text();
+    let shown = source.path();
     // Values stay raw JSON so that numbers keep the text the file gives them (`1e3`, not
     // `1000.0`), as identity values do.
-    let object: BTreeMap<String, Box<RawValue>> = serde_json::from_str(&text).map_err(|e| {
+    let object: BTreeMap<String, &RawValue> = serde_json::from_str(text).map_err(|e| {
         let what = if e.is_data() {
             "must hold a JSON object"
         } else {
             "is not valid JSON"
         };
-        Diagnostic::new(format!("`{shown}` {what}: {e}"))
+        // serde_json ends its message with the position, which the location shows
+        let message = e.to_string();
+        let position = format!(" at line {} column {}", e.line(), e.column());
+        let message = message.strip_suffix(&position).unwrap_or(&message);
+        Diagnostic::new(format!("`{shown}` {what}: {message}"))
+            .at(&source, span_at(&source, e.line(), e.column(), false))
             .with_help(r#"write the context as {"name": "value", ...}"#)
     })?;
     let mut values = Vec::new();
     let mut problems = Diagnostics::default();
     for (key, raw) in object {
         let json = raw.get();
+        // The raw value borrows from `text`: its place there is its span.
+        let start = (json.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+        let span = start..start + json.len();
         match json.as_bytes().first() {
             Some(b'"') => match serde_json::from_str::<String>(json) {
                 Ok(text) => values.push((key, text)),
-                Err(e) => problems.push(Diagnostic::new(format!("context value `{key}` in `{shown}`: {e}"))),
+                Err(e) => problems.push(
+                    Diagnostic::new(format!("context value `{key}` in `{shown}`: {e}"))
+                        .at(&source, span)
+                        .with_help("write the value as a JSON string"),
+                ),
             },
             Some(b'n') => {}
             Some(b'{' | b'[') => problems.push(
                 Diagnostic::new(format!(
                     "context value `{key}` in `{shown}` must be a string, a number, a boolean or null"
                 ))
+                .at(&source, span)
                 .with_help("a placeholder takes one line of text; join lists before rendering"),
             ),
             // Numbers and booleans, as written.

@@ -34,11 +34,46 @@ fn promptkit_with(args: &[&str], env: &[(&str, &str)]) -> Run {
     for (key, value) in env {
         command.env(key, value);
     }
-    let output = command.output().expect("the promptkit binary runs");
+    finish(command, args)
+}
+
+/// Runs the command to its end, or kills it after a minute: a command that hangs (walking
+/// the whole disk, say) fails its test instead of stalling the suite.
+fn finish(mut command: Command, args: &[&str]) -> Run {
+    use std::io::Read;
+    use std::process::Stdio;
+    use std::time::{Duration, Instant};
+    let mut child = command
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the promptkit binary runs");
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().expect("piped")));
+    let stderr = drain(Box::new(child.stderr.take().expect("piped")));
+    let deadline = Instant::now() + Duration::from_secs(60);
+    let status = loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            break status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("promptkit {args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    let text = |bytes: Vec<u8>| String::from_utf8(bytes).expect("output is UTF-8");
     Run {
-        code: output.status.code().unwrap_or(-1),
-        stdout: String::from_utf8(output.stdout).expect("stdout is UTF-8"),
-        stderr: String::from_utf8(output.stderr).expect("stderr is UTF-8"),
+        code: status.code().unwrap_or(-1),
+        stdout: text(stdout.join().expect("stdout read")),
+        stderr: text(stderr.join().expect("stderr read")),
     }
 }
 
@@ -194,17 +229,26 @@ Thank her by name: Sam.
 
 #[test]
 fn render_prints_the_text_and_one_newline() {
-    let run = promptkit(&["render", "greeting", "--dir", "good", "--set", "day=Friday"]);
+    let run = promptkit(&[
+        "render",
+        "greeting",
+        "--dir",
+        "good",
+        "--set",
+        "day=Friday",
+        "--identity",
+        "values/journal.json",
+    ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(
         run.stdout,
         "\
-You are the journal assistant of Alex Rivera (pronouns: they).
+You are the journal assistant of Sam Lee (pronouns: she).
 
-Say good morning to Alex. Today is Friday.
+Say good morning to Sam. Today is Friday.
 Files live under $HOME; the plan costs $5 a month.
 
-Thank them by name: Alex.
+Thank her by name: Sam.
 "
     );
     let plain = promptkit(&["render", "plain", "--dir", "good"]);
@@ -233,8 +277,10 @@ fn render_takes_context_and_identity_files() {
         "good",
         "--context",
         "values/ctx.json",
+        "--identity",
+        "values/journal.json",
     ]);
-    assert_eq!(helper.stdout, "Help Alex with this task: 42\n");
+    assert_eq!(helper.stdout, "Help Sam with this task: 42\n");
 }
 
 #[test]
@@ -252,6 +298,8 @@ fn set_wins_over_the_context_file_and_overrides_identity_keys() {
         "note=a=b",
         "--set",
         "preferred=sammy",
+        "--identity",
+        "values/journal.json",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(
@@ -261,7 +309,7 @@ fn set_wins_over_the_context_file_and_overrides_identity_keys() {
         run.stdout
     );
     assert!(
-        run.stdout.ends_with("Thank them by name: Sammy.\n"),
+        run.stdout.ends_with("Thank her by name: Sammy.\n"),
         "{}",
         run.stdout
     );
@@ -310,7 +358,7 @@ fn missing_values_are_all_listed_in_one_error() {
     assert_eq!(run.stdout, "");
     assert_eq!(
         run.stderr,
-        "error: cannot render `greeting`: missing context values: `day`; missing identity keys: `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give values with `--set NAME=VALUE` or `--context FILE.json`\n"
+        "error: cannot render `greeting`: missing context values: `day`; missing identity keys: `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give values with `--set NAME=VALUE` or `--context FILE.json`, and add the identity keys to the identity file\n"
     );
 }
 
@@ -667,6 +715,8 @@ fn tokens_takes_the_render_options() {
         "values/ctx.json",
         "--set",
         "day=Monday",
+        "--identity",
+        "values/journal.json",
     ]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.starts_with("greeting: "), "{}", run.stdout);
@@ -698,41 +748,93 @@ fn every_command_has_help_with_an_example() {
 }
 
 #[test]
-fn a_tested_value_set_to_false_is_off_as_a_bool_field_would_be() {
+fn a_tested_value_given_a_false_word_is_off_as_a_bool_field_would_be() {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../prompts");
-    let on = promptkit(&[
-        "render",
-        "agents/journal_assistant",
-        "--dir",
-        dir,
-        "--set",
-        "now=noon",
-        "--set",
-        "verbose=true",
-    ]);
-    assert_eq!(on.code, 0, "{}", on.stderr);
-    assert!(on.stdout.contains("## Verbose mode"));
-    let off = promptkit(&[
-        "render",
-        "agents/journal_assistant",
-        "--dir",
-        dir,
-        "--set",
-        "now=noon",
-        "--set",
-        "verbose=false",
-    ]);
-    assert_eq!(off.code, 0, "{}", off.stderr);
-    assert!(!off.stdout.contains("## Verbose mode"));
-    let absent = promptkit(&[
-        "render",
-        "agents/journal_assistant",
-        "--dir",
-        dir,
-        "--set",
-        "now=noon",
-    ]);
-    assert_eq!(off.stdout, absent.stdout);
+    let journal = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/journal.json");
+    let render = |extra: &[&str]| {
+        let mut args = vec![
+            "render",
+            "agents/journal_assistant",
+            "--dir",
+            dir,
+            "--identity",
+            journal,
+            "--set",
+            "now=noon",
+        ];
+        args.extend(extra);
+        let run = promptkit(&args);
+        assert_eq!(run.code, 0, "{extra:?}: {}", run.stderr);
+        run.stdout
+    };
+    let absent = render(&[]);
+    assert!(!absent.contains("## Verbose mode"));
+    for off in ["false", "False", "FALSE", "0", "no", "No", "off", "OFF", ""] {
+        let set = format!("verbose={off}");
+        assert_eq!(render(&["--set", &set]), absent, "{set}");
+    }
+    for on in ["true", "True", "1", "yes", "ON"] {
+        let set = format!("verbose={on}");
+        assert!(
+            render(&["--set", &set]).contains("## Verbose mode"),
+            "{set}"
+        );
+    }
+    // the same words in a context file, as JSON booleans, numbers or strings
+    let files = &scratch("flag-context");
+    std::fs::create_dir_all(files).unwrap();
+    for (json, shown) in [
+        ("false", false),
+        ("\"No\"", false),
+        ("0", false),
+        ("\"\"", false),
+        ("true", true),
+        ("\"on\"", true),
+    ] {
+        let path = files.join("ctx.json");
+        std::fs::write(&path, format!("{{\"verbose\": {json}}}")).unwrap();
+        let out = render(&["--context", path.to_str().unwrap()]);
+        assert_eq!(out.contains("## Verbose mode"), shown, "{json}");
+    }
+}
+
+#[test]
+fn a_flag_given_anything_but_a_flag_word_is_an_error_that_lists_them() {
+    let dir = &scratch("flag-words");
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    // tested and written: a flag
+    std::fs::write(
+        dir.join("p/f.md"),
+        "Verbose: $verbose\n{% if verbose %}\nMore.\n{% endif %}",
+    )
+    .unwrap();
+    let p = dir.join("p");
+    let run = promptkit_in(&p, &["render", "f", "--set", "verbose=No"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Verbose: false\n");
+    let run = promptkit_in(&p, &["render", "f", "--set", "verbose=YES"]);
+    assert_eq!(run.stdout, "Verbose: true\nMore.\n");
+    for bad in ["maybe", ""] {
+        let set = format!("verbose={bad}");
+        let run = promptkit_in(&p, &["render", "f", "--set", &set]);
+        assert_eq!(run.code, 1, "{set}: {}", run.stdout);
+        assert_eq!(
+            run.stderr,
+            format!(
+                "error: cannot render `f`: `verbose` is a flag: give `true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0` (in any case), not {bad:?}\n  = help: give a value that fits, with `--set NAME=VALUE` or in the context file\n"
+            )
+        );
+    }
+    std::fs::write(dir.join("ctx.json"), r#"{"verbose": "sometimes"}"#).unwrap();
+    let ctx = dir.join("ctx.json");
+    let run = promptkit_in(&p, &["render", "f", "--context", ctx.to_str().unwrap()]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("`verbose` is a flag: give `true`/`false`"),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]
@@ -882,6 +984,449 @@ fn identity_and_context_files_are_read_like_prompts_and_explained() {
     assert_eq!(run.code, 1);
     assert!(
         run.stderr.contains("invalid byte 0xff at byte offset 14"),
+        "{}",
+        run.stderr
+    );
+}
+
+// --------------------------------------------------------------------- folder problems
+
+/// `promptkit ARGS --dir DIR` with DIR a scratch folder.
+fn promptkit_in(dir: &Path, args: &[&str]) -> Run {
+    let mut all = args.to_vec();
+    let dir = dir.to_str().expect("a UTF-8 path");
+    all.extend(["--dir", dir]);
+    promptkit(&all)
+}
+
+#[cfg(unix)]
+#[test]
+fn folder_links_out_of_the_folder_are_one_warning_each_and_not_walked() {
+    let dir = &scratch("links-out");
+    let p = dir.join("p");
+    std::fs::create_dir_all(p.join("agents")).unwrap();
+    std::fs::write(p.join("a.md"), "A").unwrap();
+    std::fs::write(p.join("agents/helper.md"), "Help.").unwrap();
+    // what the links below would bring in if followed
+    std::fs::write(dir.join("outside.md"), "Outside $x").unwrap();
+    std::os::unix::fs::symlink("/", p.join("root")).unwrap();
+    std::os::unix::fs::symlink("..", p.join("loop")).unwrap();
+    // a link that stays inside: its prompt is listed once, under its own name
+    std::os::unix::fs::symlink("agents", p.join("a_alias")).unwrap();
+
+    let check = promptkit_in(&p, &["check"]);
+    assert_eq!(check.code, 0, "{}", check.stderr);
+    assert_eq!(
+        check.stdout,
+        "checked 2 prompts and 0 templates: no errors, 2 warnings\n"
+    );
+    let shown = p.display();
+    for link in ["loop", "root"] {
+        let message = format!("warning: the folder link `{shown}/{link}` leads outside `{shown}/`");
+        assert_eq!(
+            check.stderr.matches(&message).count(),
+            1,
+            "{}",
+            check.stderr
+        );
+        assert!(
+            check.stderr.contains(&format!(" --> {shown}/{link}\n")),
+            "{}",
+            check.stderr
+        );
+    }
+    assert!(check.stderr.contains("(to `/`), so it is not followed"));
+    assert_eq!(
+        check.stderr.matches("warning:").count(),
+        2,
+        "{}",
+        check.stderr
+    );
+    assert!(!check.stderr.contains("error"), "{}", check.stderr);
+
+    let list = promptkit_in(&p, &["list"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    assert_eq!(list.stdout, "a\nagents/helper\n");
+    assert_eq!(
+        list.stderr.matches("warning:").count(),
+        2,
+        "{}",
+        list.stderr
+    );
+
+    // the link inside still names its prompt
+    let render = promptkit_in(&p, &["render", "a_alias/helper"]);
+    assert_eq!(render.code, 0, "{}", render.stderr);
+    assert_eq!(render.stdout, "Help.\n");
+}
+
+#[test]
+fn a_template_whose_name_is_no_placeholder_is_reported_once_and_the_rest_works() {
+    let dir = &scratch("bad-template-name");
+    let p = dir.join("p");
+    std::fs::create_dir_all(p.join("templates")).unwrap();
+    std::fs::write(p.join("templates/é.md"), "accent").unwrap();
+    std::fs::write(p.join("templates/sign.md"), "-- $preferred").unwrap();
+    std::fs::write(p.join("a.md"), "Hello $day.\n$sign").unwrap();
+    std::fs::write(p.join("b.md"), "Plain.").unwrap();
+    let message = "template `{}/templates/é.md` cannot be used: `é` is not a placeholder name"
+        .replace("{}", &p.display().to_string());
+
+    // check: the folder has a problem, so exit 1, but every prompt is checked
+    let check = promptkit_in(&p, &["check"]);
+    assert_eq!(check.code, 1, "{}", check.stderr);
+    assert_eq!(check.stdout, "checked 2 prompts and 1 template: 1 error\n");
+    assert_eq!(
+        check.stderr.matches(&message).count(),
+        1,
+        "{}",
+        check.stderr
+    );
+    assert!(
+        check
+            .stderr
+            .starts_with(&format!("error: {message}\n --> ")),
+        "{}",
+        check.stderr
+    );
+    assert!(
+        check
+            .stderr
+            .contains("= help: rename it `e.md` and use it as `$e`"),
+        "{}",
+        check.stderr
+    );
+
+    // list, render and docs work and warn once
+    let list = promptkit_in(&p, &["list"]);
+    assert_eq!(list.code, 0, "{}", list.stderr);
+    assert!(
+        list.stdout.starts_with("a\n  context   day\n"),
+        "{}",
+        list.stdout
+    );
+    assert!(list.stdout.contains("\nb\n"), "{}", list.stdout);
+    assert_eq!(list.stderr.matches(&message).count(), 1, "{}", list.stderr);
+    assert!(list.stderr.starts_with("warning: "), "{}", list.stderr);
+
+    let render = promptkit_in(
+        &p,
+        &[
+            "render",
+            "a",
+            "--set",
+            "day=Monday",
+            "--set",
+            "preferred=Sam",
+        ],
+    );
+    assert_eq!(render.code, 0, "{}", render.stderr);
+    assert_eq!(render.stdout, "Hello Monday.\n-- Sam\n");
+    assert_eq!(
+        render.stderr.matches(&message).count(),
+        1,
+        "{}",
+        render.stderr
+    );
+
+    let out = dir.join("docs");
+    let docs = promptkit_in(&p, &["docs", "--out", out.to_str().unwrap()]);
+    assert_eq!(docs.code, 0, "{}", docs.stderr);
+    assert!(out.join("b.md").is_file());
+}
+
+// ---------------------------------------------------------------------- identity values
+
+#[test]
+fn without_identity_the_example_identity_gives_keys_but_never_values() {
+    let run = promptkit(&["render", "greeting", "--dir", "good", "--set", "day=Friday"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(run.stdout, "");
+    assert_eq!(
+        run.stderr,
+        "error: cannot render `greeting`: missing identity keys: `name`, `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give an identity with `--identity FILE.json` (solstone's `journal.json` will do), or single keys with `--set NAME=VALUE`\n  = note: the example identity in `good/promptkit.json` only declares which identity keys exist; its values are never rendered\n"
+    );
+    let tokens = promptkit(&["tokens", "greeting", "--dir", "good", "--set", "day=Friday"]);
+    assert_eq!(tokens.code, 1);
+    assert!(
+        tokens.stderr.contains("missing identity keys: `name`"),
+        "{}",
+        tokens.stderr
+    );
+    // a prompt that uses no identity key renders as before
+    let plain = promptkit(&["render", "plain", "--dir", "good"]);
+    assert_eq!((plain.code, plain.stdout.as_str()), (0, "hello world\n"));
+}
+
+#[test]
+fn without_promptkit_json_the_default_identity_keys_have_no_values_either() {
+    let dir = &scratch("no-config");
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/hi.md"), "Hi $name ($Pronouns_subject).").unwrap();
+    let p = dir.join("p");
+    let run = promptkit_in(&p, &["render", "hi"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.starts_with(
+            "error: cannot render `hi`: missing identity keys: `name`, `pronouns_subject`\n"
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("= note: with no `promptkit.json`, the identity keys are solstone's"),
+        "{}",
+        run.stderr
+    );
+    // values given one by one are used
+    let run = promptkit_in(
+        &p,
+        &[
+            "render",
+            "hi",
+            "--set",
+            "name=Ana",
+            "--set",
+            "pronouns_subject=she",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Hi Ana (She).\n");
+}
+
+#[test]
+fn a_yaml_frontmatter_is_an_error_showing_its_json_form() {
+    let dir = &scratch("yaml");
+    let p = dir.join("p");
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(
+        p.join("daily.md"),
+        "---\ntitle: Daily Summary\npriority: 10\n---\n\nSummarize $day.\n",
+    )
+    .unwrap();
+    std::fs::write(p.join("ok.md"), "Fine.").unwrap();
+    let shown = p.display();
+    let check = promptkit_in(&p, &["check"]);
+    assert_eq!(check.code, 1);
+    assert_eq!(check.stdout, "checked 2 prompts and 0 templates: 1 error\n");
+    assert_eq!(
+        check.stderr,
+        format!(
+            "error: YAML frontmatter is not supported: promptkit reads JSON frontmatter\n --> {shown}/daily.md:1:1\n  |\n1 | ---\n  | ^^^\n  = help: write it as JSON, the first line exactly `{{` and the last exactly `}}`:\n{{\n  \"title\": \"Daily Summary\",\n  \"priority\": 10\n}}\n  = note: as written, lines 1 to 4 would be sent to the model as prompt text; if the `---` lines are meant as text, start the file with a blank line\n"
+        )
+    );
+    // the YAML never reaches the text
+    let render = promptkit_in(&p, &["render", "daily", "--set", "day=Monday"]);
+    assert_eq!((render.code, render.stdout.as_str()), (1, ""));
+    assert!(render.stderr.contains(&format!("--> {shown}/daily.md:1:1")));
+    let ok = promptkit_in(&p, &["render", "ok"]);
+    assert_eq!((ok.code, ok.stdout.as_str()), (0, "Fine.\n"));
+    let list = promptkit_in(&p, &["list"]);
+    assert_eq!(list.code, 1);
+    assert!(
+        list.stdout
+            .starts_with("daily  BROKEN\n  error     YAML frontmatter is not supported"),
+        "{}",
+        list.stdout
+    );
+    assert!(
+        list.stderr.starts_with("error: 1 of 2 prompts is broken\n"),
+        "{}",
+        list.stderr
+    );
+}
+
+// ------------------------------------------------------------------------------- READMEs
+
+/// Splits a command line as a shell would here: at spaces, with `"…"` grouping.
+fn shell_words(line: &str) -> Vec<String> {
+    let mut words = Vec::new();
+    let mut word = String::new();
+    let (mut quoted, mut started) = (false, false);
+    for c in line.chars() {
+        match c {
+            '"' => (quoted, started) = (!quoted, true),
+            ' ' if !quoted => {
+                if started {
+                    words.push(std::mem::take(&mut word));
+                }
+                started = false;
+            }
+            c => (word.push(c), started = true).1,
+        }
+    }
+    if started {
+        words.push(word);
+    }
+    words
+}
+
+/// Every `$ promptkit …` line of the fenced blocks of `text` that `keep` accepts (by the
+/// heading above them and the block's number under it, from 0), with the output printed
+/// under it.
+fn readme_commands(text: &str, keep: impl Fn(&str, usize) -> bool) -> Vec<(String, String)> {
+    let mut found: Vec<(String, String)> = Vec::new();
+    let (mut heading, mut block, mut fenced, mut current) = ("", 0, false, None::<usize>);
+    for line in text.lines() {
+        if line.starts_with("```") {
+            if fenced {
+                block += 1;
+            }
+            fenced = !fenced;
+            current = None;
+            continue;
+        }
+        if !fenced {
+            if line.starts_with('#') {
+                (heading, block) = (line, 0);
+            }
+            continue;
+        }
+        if let Some(command) = line.strip_prefix("$ promptkit ") {
+            current = keep(heading, block).then(|| {
+                found.push((command.to_owned(), String::new()));
+                found.len() - 1
+            });
+        } else if line.starts_with("$ ") {
+            current = None;
+        } else if let Some(i) = current {
+            found[i].1.push_str(line);
+            found[i].1.push('\n');
+        }
+    }
+    // a blank line between two commands is not output
+    for (_, output) in &mut found {
+        let kept = output.trim_end_matches('\n').len();
+        output.truncate(kept);
+        if kept > 0 {
+            output.push('\n');
+        }
+    }
+    found
+}
+
+/// Runs `promptkit ARGS` in `dir` with stdout and stderr in one pipe, as a terminal shows
+/// them; killed after a minute.
+fn promptkit_merged(dir: &Path, args: &[&str]) -> String {
+    use std::io::Read;
+    use std::time::{Duration, Instant};
+    let (mut reader, writer) = std::io::pipe().expect("a pipe");
+    let mut command = Command::new(env!("CARGO_BIN_EXE_promptkit"));
+    command
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .stdout(writer.try_clone().expect("a pipe"))
+        .stderr(writer);
+    let mut child = command.spawn().expect("the promptkit binary runs");
+    // the parent's ends of the pipe must close, or the read below never ends
+    drop(command);
+    let read = std::thread::spawn(move || {
+        let mut text = String::new();
+        let _ = reader.read_to_string(&mut text);
+        text
+    });
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while child.try_wait().expect("wait").is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("promptkit {args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    read.join().expect("output read")
+}
+
+/// Runs each command in `dir` and compares what it prints with the README: exactly, or,
+/// where the README abridges with a `...` line, part by part in order.
+fn check_readme(readme: &Path, dir: &Path, keep: impl Fn(&str, usize) -> bool) -> usize {
+    let text = std::fs::read_to_string(readme).expect("README");
+    // `docs` writes files: its test is above
+    let commands: Vec<_> = readme_commands(&text, keep)
+        .into_iter()
+        .filter(|(command, _)| !command.starts_with("docs "))
+        .collect();
+    let readme = readme.display();
+    for (command, expected) in &commands {
+        let words = shell_words(command);
+        let args: Vec<&str> = words.iter().map(String::as_str).collect();
+        let printed = promptkit_merged(dir, &args);
+        let parts: Vec<&str> = expected.split("...\n").collect();
+        if parts.len() == 1 {
+            assert_eq!(printed, *expected, "`promptkit {command}` in {readme}");
+            continue;
+        }
+        let mut rest = printed.as_str();
+        for part in parts.iter().filter(|p| !p.is_empty()) {
+            let at = rest.find(part).unwrap_or_else(|| {
+                panic!("`promptkit {command}` in {readme}: {part:?}\nnot in\n{printed}")
+            });
+            rest = &rest[at + part.len()..];
+        }
+    }
+    commands.len()
+}
+
+#[test]
+fn the_readme_commands_print_what_the_readme_shows() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // the second block, on a broken folder, is an illustration
+    let ran = check_readme(&root.join("README.md"), &root, |heading, block| {
+        heading == "## The `promptkit` command" && block == 0
+    });
+    assert!(ran >= 4, "the README's command block was not found");
+}
+
+#[test]
+fn the_cli_readme_commands_print_what_it_shows() {
+    let readme = Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let ran = check_readme(&readme, &fixtures(), |_, _| true);
+    assert!(ran >= 10, "the README's commands were not found");
+}
+
+#[test]
+fn problems_in_value_files_point_at_their_line_and_column() {
+    let dir = &scratch("value-files");
+    std::fs::create_dir_all(dir.join("p")).unwrap();
+    std::fs::write(dir.join("p/a.md"), "$a $b").unwrap();
+    std::fs::write(dir.join("list.json"), "{\"a\": [1],\n \"b\": \"x\"}").unwrap();
+    std::fs::write(dir.join("broken.json"), "{\"a\": 1,\n \"b\": x}").unwrap();
+    let p = dir.join("p");
+    let file = |name: &str| dir.join(name).to_str().unwrap().to_owned();
+    let shown = |name: &str| dir.join(name).display().to_string();
+    let run = promptkit_in(&p, &["render", "a", "--context", &file("list.json")]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        format!(
+            "error: context value `a` in `{0}` must be a string, a number, a boolean or null\n --> {0}:1:7\n  |\n1 | {{\"a\": [1],\n  |       ^^^\n  = help: a placeholder takes one line of text; join lists before rendering\n",
+            shown("list.json")
+        )
+    );
+    let run = promptkit_in(&p, &["render", "a", "--context", &file("broken.json")]);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: `{0}` is not valid JSON: expected value\n --> {0}:2:7\n",
+            shown("broken.json")
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("= help: "), "{}", run.stderr);
+    let run = promptkit_in(&p, &["render", "a", "--identity", &file("broken.json")]);
+    assert!(
+        run.stderr.starts_with(&format!(
+            "error: cannot use identity `{0}`: malformed identity JSON: expected value\n --> {0}:2:7\n",
+            shown("broken.json")
+        )),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit_in(&p, &["render", "a", "--identity", &file("none.json")]);
+    assert!(
+        run.stderr
+            .contains("= help: the path is read from the folder the command runs in"),
         "{}",
         run.stderr
     );

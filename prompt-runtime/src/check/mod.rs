@@ -7,7 +7,7 @@ use crate::identity::Slot;
 use crate::load::PromptFile;
 use crate::meta::Meta;
 use crate::parse;
-use crate::render::{PromptContent, Value, render_to_string};
+use crate::render::{FLAG_WORDS, PromptContent, Value, parse_flag, render_to_string};
 use crate::resolve::{self, Part, Resolved, Schema, Templates, VarKind};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -166,8 +166,8 @@ pub struct RenderError {
     pub missing_context: Vec<String>,
     /// Identity keys the prompt uses that the identity lacks.
     pub missing_identity: Vec<String>,
-    /// Values given that do not fit their variable (a flag that is not `true`/`false`, a
-    /// choice that is not one of its values).
+    /// Values given that do not fit their variable (a flag that is not a word
+    /// [`parse_flag`] reads, a choice that is not one of its values).
     pub invalid: Vec<String>,
 }
 
@@ -202,8 +202,9 @@ impl std::error::Error for RenderError {}
 
 impl CheckedPrompt {
     /// Renders with context values by name. Optional variables and flags may be absent (a
-    /// missing flag is `false`); a flag's value is `true` or `false`, and an optional given
-    /// as `false` counts as absent. Every missing or unusable value is reported.
+    /// missing flag is `false`); a flag's value is a word [`parse_flag`] reads (`true`,
+    /// `no`, `0`, ...), and an optional given as a false word or as empty text counts as
+    /// absent. Every missing or unusable value is reported.
     pub fn render(
         &self,
         context: &HashMap<String, String>,
@@ -231,19 +232,22 @@ impl CheckedPrompt {
                 }
                 (VarKind::Optional, None) => Value::Absent,
                 // Read as the program reads them: a missing flag is `false`, and an optional
-                // given as `false` is off, as a `bool` field set to `false` renders (a string
-                // map cannot tell an `Option` from a `bool`).
+                // given as a false word (or nothing) is off, as a `bool` field set to `false`
+                // renders (a string map cannot tell an `Option` from a `bool`).
                 (VarKind::Flag, None) => Value::Flag(false),
-                (VarKind::Optional, Some("false")) => Value::Absent,
-                (VarKind::Flag, Some("true")) => Value::Flag(true),
-                (VarKind::Flag, Some("false")) => Value::Flag(false),
-                (VarKind::Flag, Some(other)) => {
-                    error.invalid.push(format!(
-                        "`{}` is a flag: give `true` or `false`, not {other:?}",
-                        var.name
-                    ));
+                (VarKind::Optional, Some(v)) if v.is_empty() || parse_flag(v) == Some(false) => {
                     Value::Absent
                 }
+                (VarKind::Flag, Some(v)) => match parse_flag(v) {
+                    Some(on) => Value::Flag(on),
+                    None => {
+                        error.invalid.push(format!(
+                            "`{}` is a flag: give {FLAG_WORDS}, not {v:?}",
+                            var.name
+                        ));
+                        Value::Absent
+                    }
+                },
                 (VarKind::Choice(choices), Some(v)) if !choices.iter().any(|c| c == v) => {
                     error.invalid.push(format!(
                         "`{}` must be one of {}, not {v:?}",
@@ -340,7 +344,7 @@ mod tests {
         );
         let err = p
             .render(
-                &values(&[("verbose", "yes"), ("level", "loud")]),
+                &values(&[("verbose", "maybe"), ("level", "loud")]),
                 &Identity::default(),
             )
             .unwrap_err();
@@ -350,7 +354,7 @@ mod tests {
         assert_eq!(
             err.to_string(),
             "missing context values: `day`\nmissing identity keys: `preferred`, `timezone`\n\
-             `verbose` is a flag: give `true` or `false`, not \"yes\"\n\
+             `verbose` is a flag: give `true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0` (in any case), not \"maybe\"\n\
              `level` must be one of \"lean\", \"detailed\", not \"loud\""
         );
         let identity = Identity::from_pairs([("preferred", "sam"), ("timezone", "UTC")]);
@@ -447,6 +451,45 @@ mod tests {
                 "Start: B."
             ]
         );
+    }
+
+    #[test]
+    fn flags_read_every_flag_word_and_optionals_are_off_for_a_false_word() {
+        let p = prompt(
+            "{% if verbose %}\nV\n{% endif %}\n{% if note %}\nN: $note\n{% endif %}\nend",
+            vec![
+                ContextVar::new("verbose", VarKind::Flag),
+                ContextVar::new("note", VarKind::Optional),
+            ],
+        );
+        let render = |verbose: &str, note: &str| {
+            p.render(
+                &values(&[("verbose", verbose), ("note", note)]),
+                &Identity::default(),
+            )
+            .map(|out| out.text)
+        };
+        for on in ["true", "TRUE", "True", "yes", "Yes", "on", "ON", "1"] {
+            assert_eq!(render(on, "x").as_deref(), Ok("V\nN: x\nend"), "{on}");
+        }
+        for off in ["false", "False", "FALSE", "no", "NO", "off", "Off", "0"] {
+            assert_eq!(render(off, "x").as_deref(), Ok("N: x\nend"), "{off}");
+            // an optional given a false word is absent, as `false` is
+            assert_eq!(render("1", off).as_deref(), Ok("V\nend"), "{off}");
+        }
+        // an optional given nothing is absent too; any other text is its value
+        assert_eq!(render("0", "").as_deref(), Ok("end"));
+        assert_eq!(render("0", "yes").as_deref(), Ok("N: yes\nend"));
+        for bad in ["", "maybe", "2", "t", " true", "nope"] {
+            let err = render(bad, "x").unwrap_err();
+            assert_eq!(
+                err.invalid,
+                [format!(
+                    "`verbose` is a flag: give {FLAG_WORDS}, not {bad:?}"
+                )],
+                "{bad}"
+            );
+        }
     }
 
     #[test]

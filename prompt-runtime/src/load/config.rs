@@ -9,7 +9,9 @@
 //! ```
 //!
 //! The `identity` is an example identity: its flattened keys and their uppercase-first
-//! variants are the identity schema, the names a prompt may take from the identity.
+//! variants are the identity schema, the names a prompt may take from the identity. Its
+//! values only illustrate the keys: they are never rendered (the CLI renders an identity
+//! key without `--identity` as a missing value, not as the example's).
 
 use super::json::span_in as span;
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
@@ -42,7 +44,8 @@ const KEYS: [&str; 4] = ["identity", "templates", "literals", "placeholders"];
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    /// The example identity, flattened; its names are the identity schema. Solstone's keys
+    /// The example identity, flattened; its names are the identity schema. Its values are
+    /// examples, not data to render. Solstone's keys
     /// (`name`, `preferred`, `bio`, `timezone`, `pronouns_*`) when the file gives none.
     pub identity: Identity,
     /// The templates folder, relative to the prompts folder; `"templates"` by default.

@@ -3,6 +3,7 @@
 //! The JSON is parsed by serde_json, not by looking for the first line that holds `}`, so a
 //! nested object closed on a line of its own does not cut the frontmatter short. Each value
 //! keeps its raw JSON text and its span, so that a metadata error can point at the line.
+//! A YAML frontmatter (`---` lines) is an error that shows its JSON form (see `yaml`).
 
 use super::json::{Entries, span_in};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
@@ -40,7 +41,11 @@ pub(super) fn split(source: &SourceFile) -> Result<(Option<Frontmatter>, usize),
     let text = source.text();
     let first_line = text.split('\n').next().unwrap_or("");
     if first_line != "{" {
-        return Ok((None, 0));
+        // YAML frontmatter would otherwise pass silently into the prompt text.
+        return match super::yaml::frontmatter(source) {
+            Some(yaml) => Err(yaml.into()),
+            None => Ok((None, 0)),
+        };
     }
     let mut stream = serde_json::Deserializer::from_str(text).into_iter::<Entries>();
     let entries = match stream.next() {
@@ -185,6 +190,24 @@ mod tests {
     fn duplicate_key() {
         let err = PromptFile::from_text("p.md", "{\n\"a\": 1,\n\"a\": 2\n}\nBody").unwrap_err();
         assert!(err.0[0].message().contains("`a` is given twice"), "{err}");
+    }
+
+    #[test]
+    fn yaml_frontmatter_is_an_error_with_its_json_form() {
+        let err =
+            PromptFile::from_text("prompts/y.md", "---\ntitle: Y\n---\n\nBody $day").unwrap_err();
+        let text = err.to_string();
+        assert!(
+            text.starts_with(
+                "error: YAML frontmatter is not supported: promptkit reads JSON frontmatter\n --> prompts/y.md:1:1\n  |\n1 | ---\n  | ^^^\n  = help: write it as JSON, the first line exactly `{` and the last exactly `}`:\n{\n  \"title\": \"Y\"\n}\n"
+            ),
+            "{text}"
+        );
+        // Markdown rules around text are text; so is YAML after a blank first line
+        let file = PromptFile::from_text("p.md", "---\nSome section\n---\nBody").unwrap();
+        assert_eq!(file.body_text(), "---\nSome section\n---\nBody");
+        let file = PromptFile::from_text("p.md", "\n---\ntitle: Y\n---\nBody").unwrap();
+        assert_eq!(file.body_text(), "---\ntitle: Y\n---\nBody");
     }
 
     #[test]

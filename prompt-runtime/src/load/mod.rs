@@ -8,9 +8,10 @@ pub mod config;
 mod frontmatter;
 pub(crate) mod json;
 mod project;
+mod yaml;
 
 pub use frontmatter::{Frontmatter, FrontmatterEntry};
-pub use project::Project;
+pub use project::{Project, PromptList, WALK_REPORT_LIMIT};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::parse::lexer::Syntax;

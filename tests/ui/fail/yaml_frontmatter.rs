@@ -1,0 +1,8 @@
+// A YAML frontmatter is refused with its JSON form, not rendered into the prompt.
+#[derive(promptkit::Prompt)]
+#[prompt("yaml_frontmatter")]
+struct Daily<'a> {
+    day: &'a str,
+}
+
+fn main() {}
