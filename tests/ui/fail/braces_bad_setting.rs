@@ -1,0 +1,8 @@
+// `"placeholders"` takes "dollar" or "braces"; a near miss gets a suggestion.
+#[derive(promptkit::Prompt)]
+#[prompt("braces_setting")]
+struct BracesSetting<'a> {
+    day: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+// A misspelt `{{ preferd }}` is an unknown placeholder, quoted as it is written.
+#[derive(promptkit::Prompt)]
+#[prompt("braces_typo")]
+struct BracesTypo<'a> {
+    day: &'a str,
+}
+
+fn main() {}
