@@ -310,7 +310,8 @@ fn render(criterion: &mut Criterion) {
     let context = CONTEXT;
 
     // The run-time path: open and check once, render many times.
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+    // The folder the derive read: the project's `prompts/` (see `build.rs`).
+    let dir = Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
     let project = Project::open(&dir, "prompts").expect("the prompts folder opens");
     let names = [
         ("day", context.day),
