@@ -1,19 +1,28 @@
-//! How fast is `#[derive(Prompt)]`'s `render` next to the fastest code one would write by
-//! hand for the same prompt?
+//! How fast is `#[derive(Prompt)]`'s `render` next to the fastest code one could write by
+//! hand for the same prompt, and next to two template engines?
 //!
 //! The prompt is `prompts/weekly_review.md`: about 3 KB of text, 15 substitutions (7
 //! context fields, identity keys including an uppercase-first variant, and the
-//! `daily_preamble` template, itself with 7 substitutions). Four ways to render it:
+//! `daily_preamble` template, itself with 7 substitutions). Ways to render it:
 //!
-//! - `derive`: the generated `WeeklyReview::render`;
-//! - `hand_written`: the text pieces written out below, the exact length summed, one
-//!   allocation, `push_str`s;
-//! - `format`: `format!` over the same pieces, for reference;
+//! - `limit`: the true limit. Every value arrives as a plain `&str` field (no lookups at
+//!   all), the text pieces are written out below, the exact length is summed, then one
+//!   allocation and one `push_str` per piece;
+//! - `derive`: the generated `WeeklyReview::render`, which takes the identity values from
+//!   an `Identity`;
+//! - `hand_written`: the identity values looked up in the `Identity` (once each), then
+//!   `limit`: the fastest hand-written code for the same signature as the derive's;
+//! - `askama`: an askama template of the same text (`jinja/weekly_review.txt`) over the
+//!   same `&str` fields, compiled to Rust at build time: an external anchor;
+//! - `format`: `format!` over the same pieces and values, for reference;
 //! - `runtime`: the prompt loaded and checked at run time (once, outside the timing),
-//!   rendered from a `HashMap` of values.
+//!   rendered from a `HashMap` of values;
+//! - `minijinja`: the same Jinja template loaded once by minijinja and rendered from a
+//!   context built once: the external anchor for `runtime`.
 //!
-//! All four are checked to produce the same bytes before anything is timed.
+//! All of them are checked to produce the same bytes before anything is timed.
 
+use askama::Template;
 use criterion::{Criterion, criterion_group, criterion_main};
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::{ContextVar, VarKind};
@@ -57,7 +66,7 @@ const CONTEXT: WeeklyReview<'static> = WeeklyReview {
 
 /// The prompt's text between substitutions, written out by hand from
 /// `prompts/templates/daily_preamble.md` and `prompts/weekly_review.md` (frontmatter left
-/// out, bodies stripped). `hand_written` puts a value after each piece but the last.
+/// out, bodies stripped). `limit` puts a value after each piece but the last.
 const PIECES: [&str; 22] = [
     // daily_preamble
     "You are reviewing one full day in the journal of ",
@@ -134,25 +143,43 @@ const PIECES_LEN: usize = {
     total
 };
 
-/// The identity values the prompt uses, looked up once per render.
-struct Names<'a> {
+/// Every value the prompt uses as a plain `&str` field: the context's and the identity's.
+/// The askama template renders this struct too.
+#[derive(Template)]
+#[template(path = "weekly_review.txt", escape = "none")]
+struct Values<'a> {
+    day: &'a str,
+    week_start: &'a str,
+    week_end: &'a str,
+    highlights: &'a str,
+    open_loops: &'a str,
+    mood_trend: &'a str,
+    focus_hours: &'a str,
     preferred: &'a str,
     preferred_upper: &'a str,
-    reflexive: &'a str,
-    possessive: &'a str,
-    possessive_upper: &'a str,
+    pronouns_reflexive: &'a str,
+    pronouns_possessive: &'a str,
+    pronouns_possessive_upper: &'a str,
     timezone: &'a str,
 }
 
-impl<'a> Names<'a> {
-    fn get(identity: &'a Identity) -> Self {
+impl<'a> Values<'a> {
+    /// The context's values and the identity's, each identity key looked up once.
+    fn new(c: &WeeklyReview<'a>, identity: &'a Identity) -> Self {
         let get = |key| identity.get(key).unwrap_or("");
-        Names {
+        Values {
+            day: c.day,
+            week_start: c.week_start,
+            week_end: c.week_end,
+            highlights: c.highlights,
+            open_loops: c.open_loops,
+            mood_trend: c.mood_trend,
+            focus_hours: c.focus_hours,
             preferred: get("preferred"),
             preferred_upper: get("Preferred"),
-            reflexive: get("pronouns_reflexive"),
-            possessive: get("pronouns_possessive"),
-            possessive_upper: get("Pronouns_possessive"),
+            pronouns_reflexive: get("pronouns_reflexive"),
+            pronouns_possessive: get("pronouns_possessive"),
+            pronouns_possessive_upper: get("Pronouns_possessive"),
             timezone: get("timezone"),
         }
     }
@@ -165,9 +192,8 @@ macro_rules! push_all {
     };
 }
 
-/// The fastest reasonable hand-written renderer: exact length, one allocation, copies.
-fn hand_written(c: &WeeklyReview<'_>, identity: &Identity) -> String {
-    let n = Names::get(identity);
+/// The true limit: no lookups, exact length, one allocation, copies.
+fn limit(v: &Values<'_>) -> String {
     let [
         p0,
         p1,
@@ -193,72 +219,77 @@ fn hand_written(c: &WeeklyReview<'_>, identity: &Identity) -> String {
         p21,
     ] = PIECES;
     let len = PIECES_LEN
-        + 7 * n.preferred.len()
-        + n.preferred_upper.len()
-        + n.reflexive.len()
-        + n.possessive.len()
-        + n.possessive_upper.len()
-        + n.timezone.len()
-        + 2 * c.day.len()
-        + c.week_start.len()
-        + 2 * c.week_end.len()
-        + c.highlights.len()
-        + c.open_loops.len()
-        + c.mood_trend.len()
-        + c.focus_hours.len();
+        + 7 * v.preferred.len()
+        + v.preferred_upper.len()
+        + v.pronouns_reflexive.len()
+        + v.pronouns_possessive.len()
+        + v.pronouns_possessive_upper.len()
+        + v.timezone.len()
+        + 2 * v.day.len()
+        + v.week_start.len()
+        + 2 * v.week_end.len()
+        + v.highlights.len()
+        + v.open_loops.len()
+        + v.mood_trend.len()
+        + v.focus_hours.len();
     let mut out = String::with_capacity(len);
     push_all!(
         out,
         p0,
-        n.preferred,
+        v.preferred,
         p1,
-        c.day,
+        v.day,
         p2,
-        n.preferred,
+        v.preferred,
         p3,
-        n.reflexive,
+        v.pronouns_reflexive,
         p4,
-        n.timezone,
+        v.timezone,
         p5,
-        n.preferred,
+        v.preferred,
         p6,
-        n.possessive_upper,
+        v.pronouns_possessive_upper,
         p7,
-        c.day,
+        v.day,
         p8,
-        c.week_start,
+        v.week_start,
         p9,
-        c.week_end,
+        v.week_end,
         p10,
-        n.preferred,
+        v.preferred,
         p11,
-        c.highlights,
+        v.highlights,
         p12,
-        c.open_loops,
+        v.open_loops,
         p13,
-        c.mood_trend,
+        v.mood_trend,
         p14,
-        c.focus_hours,
+        v.focus_hours,
         p15,
-        n.preferred,
+        v.preferred,
         p16,
-        n.possessive,
+        v.pronouns_possessive,
         p17,
-        n.preferred,
+        v.preferred,
         p18,
-        n.preferred_upper,
+        v.preferred_upper,
         p19,
-        n.preferred,
+        v.preferred,
         p20,
-        c.week_end,
+        v.week_end,
         p21,
     );
     out
 }
 
+/// The fastest hand-written renderer with the derive's signature: the identity values
+/// looked up once each (as the derive does), then the limit.
+fn hand_written(c: &WeeklyReview<'_>, identity: &Identity) -> String {
+    limit(&Values::new(c, identity))
+}
+
 /// `format!` over the same pieces and values.
-fn with_format(c: &WeeklyReview<'_>, identity: &Identity) -> String {
-    let n = Names::get(identity);
+fn with_format(v: &Values<'_>) -> String {
     let [
         p0,
         p1,
@@ -283,10 +314,7 @@ fn with_format(c: &WeeklyReview<'_>, identity: &Identity) -> String {
         p20,
         p21,
     ] = PIECES;
-    let (preferred, preferred_upper) = (n.preferred, n.preferred_upper);
-    let (reflexive, possessive, possessive_upper, timezone) =
-        (n.reflexive, n.possessive, n.possessive_upper, n.timezone);
-    let WeeklyReview {
+    let Values {
         day,
         week_start,
         week_end,
@@ -294,7 +322,13 @@ fn with_format(c: &WeeklyReview<'_>, identity: &Identity) -> String {
         open_loops,
         mood_trend,
         focus_hours,
-    } = c;
+        preferred,
+        preferred_upper,
+        pronouns_reflexive: reflexive,
+        pronouns_possessive: possessive,
+        pronouns_possessive_upper: possessive_upper,
+        timezone,
+    } = v;
     format!(
         "{p0}{preferred}{p1}{day}{p2}{preferred}{p3}{reflexive}{p4}{timezone}{p5}{preferred}\
          {p6}{possessive_upper}{p7}{day}{p8}{week_start}{p9}{week_end}{p10}{preferred}\
@@ -308,6 +342,7 @@ fn render(criterion: &mut Criterion) {
     let identity = Identity::from_json(include_str!("../prompts/promptkit.json"))
         .expect("prompts/promptkit.json is a valid identity");
     let context = CONTEXT;
+    let fields = Values::new(&context, &identity);
 
     // The run-time path: open and check once, render many times.
     // The folder the derive read: the project's `prompts/` (see `build.rs`).
@@ -334,12 +369,40 @@ fn render(criterion: &mut Criterion) {
         .map(|(name, value)| (name.to_string(), value.to_string()))
         .collect();
 
-    // Same bytes from all four, or the comparison means nothing.
+    // minijinja: the template loaded and its context built once, outside the timing.
+    let mut env = minijinja::Environment::new();
+    env.set_auto_escape_callback(|_| minijinja::AutoEscape::None);
+    env.add_template("weekly_review", include_str!("jinja/weekly_review.txt"))
+        .expect("the Jinja template parses");
+    let jinja = env
+        .get_template("weekly_review")
+        .expect("the template was added");
+    let jinja_context = minijinja::context! {
+        day => fields.day,
+        week_start => fields.week_start,
+        week_end => fields.week_end,
+        highlights => fields.highlights,
+        open_loops => fields.open_loops,
+        mood_trend => fields.mood_trend,
+        focus_hours => fields.focus_hours,
+        preferred => fields.preferred,
+        preferred_upper => fields.preferred_upper,
+        pronouns_reflexive => fields.pronouns_reflexive,
+        pronouns_possessive => fields.pronouns_possessive,
+        pronouns_possessive_upper => fields.pronouns_possessive_upper,
+        timezone => fields.timezone,
+    };
+
+    // Same bytes from every one, or the comparison means nothing.
     let derived = context.render(&identity).text;
+    assert_eq!(derived, limit(&fields), "limit");
     assert_eq!(derived, hand_written(&context, &identity), "hand-written");
-    assert_eq!(derived, with_format(&context, &identity), "format!");
+    assert_eq!(derived, fields.render().expect("askama renders"), "askama");
+    assert_eq!(derived, with_format(&fields), "format!");
     let runtime = checked.render(&values, &identity).expect("renders").text;
     assert_eq!(derived, runtime, "runtime");
+    let jinja_text = jinja.render(&jinja_context).expect("minijinja renders");
+    assert_eq!(derived, jinja_text, "minijinja");
     assert_eq!(
         derived.len(),
         derived.capacity(),
@@ -347,17 +410,20 @@ fn render(criterion: &mut Criterion) {
     );
 
     let mut group = criterion.benchmark_group("weekly_review (3 KB, 15 substitutions)");
+    group.bench_function("limit", |b| b.iter(|| limit(black_box(&fields))));
     group.bench_function("derive", |b| {
         b.iter(|| black_box(&context).render(black_box(&identity)))
     });
     group.bench_function("hand_written", |b| {
         b.iter(|| hand_written(black_box(&context), black_box(&identity)))
     });
-    group.bench_function("format", |b| {
-        b.iter(|| with_format(black_box(&context), black_box(&identity)))
-    });
+    group.bench_function("askama", |b| b.iter(|| black_box(&fields).render()));
+    group.bench_function("format", |b| b.iter(|| with_format(black_box(&fields))));
     group.bench_function("runtime", |b| {
         b.iter(|| checked.render(black_box(&values), black_box(&identity)))
+    });
+    group.bench_function("minijinja", |b| {
+        b.iter(|| jinja.render(black_box(&jinja_context)))
     });
     group.finish();
 }
