@@ -1,0 +1,7 @@
+//! The bodies of the fuzz targets, as plain functions: `fuzz_targets/*.rs` hand them
+//! libFuzzer's inputs, and `benches/tests/fuzz_replay.rs` replays the corpus through the
+//! same functions on stable. Each takes raw bytes and panics only on a bug.
+
+pub mod identity_json;
+pub mod pipeline;
+pub mod safe_substitute;

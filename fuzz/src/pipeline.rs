@@ -1,0 +1,132 @@
+//! A whole prompts folder from memory: a prompt, its `promptkit.json` and templates,
+//! loaded, checked and rendered as the CLI and `Project` do.
+//!
+//! Input: files, each ended by a `0xFF` byte (never part of UTF-8 text, so any text fits
+//! in a file):
+//!
+//! ```text
+//! PROMPT 0xFF PROMPTKIT_JSON 0xFF NAME \n TEMPLATE 0xFF NAME \n TEMPLATE ...
+//! ```
+//!
+//! The first file is the prompt (`prompts/fuzz.md`), the second the configuration (empty:
+//! no file, the defaults), every further one a template named by its first line
+//! (`prompts/templates/NAME.md`); a name that is not a placeholder name is skipped, as
+//! `Project::open` skips it.
+
+use prompt_runtime::check::{self, CheckedPrompt};
+use prompt_runtime::doc::{PageOptions, markdown_page};
+use prompt_runtime::load::{self, PromptFile};
+use prompt_runtime::resolve::{Schema, Templates, VarKind};
+use prompt_runtime::{Config, Identity};
+use std::collections::HashMap;
+
+/// One input: every stage must either succeed or report diagnostics that render; a prompt
+/// that checks must render, given every value, into exactly one allocation.
+pub fn run(data: &[u8]) {
+    let mut files = data.split(|&b| b == 0xFF);
+    let prompt = files.next().unwrap_or_default();
+    let config = files.next().unwrap_or_default();
+
+    let config = if config.is_empty() {
+        Config::default()
+    } else {
+        match load::decode("prompts/promptkit.json", config)
+            .and_then(|source| Config::from_source(&source))
+        {
+            Ok(config) => config,
+            Err(diagnostics) => {
+                let _ = diagnostics.to_string();
+                // Go on with the defaults, to reach the later stages.
+                Config::default()
+            }
+        }
+    };
+
+    let mut templates = Templates::new();
+    for file in files {
+        let (name, body) = match file.iter().position(|&b| b == b'\n') {
+            Some(at) => (&file[..at], &file[at + 1..]),
+            None => (file, &[][..]),
+        };
+        let Ok(name) = std::str::from_utf8(name) else {
+            continue;
+        };
+        if !prompt_runtime::parse::lexer::is_name(name) {
+            continue;
+        }
+        let path = format!("prompts/templates/{name}.md");
+        match PromptFile::from_bytes(&path, body) {
+            Ok(file) => templates.insert(name, file),
+            Err(diagnostics) => {
+                let _ = diagnostics.to_string();
+            }
+        }
+    }
+
+    let file = match PromptFile::from_bytes("prompts/fuzz.md", prompt) {
+        Ok(file) => file,
+        Err(diagnostics) => {
+            let _ = diagnostics.to_string();
+            return;
+        }
+    };
+
+    let _ = check::referenced_names(&file, &templates);
+    let identity_keys: Vec<String> = config.identity.keys().map(str::to_owned).collect();
+    let context = check::infer_context(&file, &identity_keys, &config.literals, &templates);
+    let schema = Schema {
+        context,
+        identity: identity_keys,
+        literals: config.literals.clone(),
+        missing_hint: None,
+    };
+    match check::check("fuzz", file, schema, &templates) {
+        Ok(prompt) => render_every_way(&prompt, &config.identity),
+        Err(diagnostics) => {
+            let _ = diagnostics.to_string();
+        }
+    }
+}
+
+/// Renders a checked prompt with every value given (blocks on, then off) and writes its
+/// documentation page. The example identity has every key the schema names, so a render
+/// cannot fail.
+fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
+    for on in [true, false] {
+        let values: HashMap<String, String> = prompt
+            .schema
+            .context
+            .iter()
+            .filter_map(|var| {
+                let value = match &var.kind {
+                    // A value that looks like a placeholder stays as it is.
+                    VarKind::Text => format!("<{} ${{x}} $$>", var.name),
+                    VarKind::Optional if on => format!("<{}>", var.name),
+                    VarKind::Optional => return None,
+                    VarKind::Flag => on.to_string(),
+                    VarKind::Choice(choices) => {
+                        let pick = if on { choices.first() } else { choices.last() };
+                        pick.cloned().unwrap_or_default()
+                    }
+                };
+                Some((var.name.clone(), value))
+            })
+            .collect();
+        match prompt.render(&values, identity) {
+            Ok(out) => assert_eq!(
+                out.text.len(),
+                out.text.capacity(),
+                "the text is allocated once, at its exact size"
+            ),
+            Err(error) => panic!("a checked prompt with every value fails to render: {error}"),
+        }
+    }
+    let _ = markdown_page(
+        prompt,
+        &PageOptions {
+            heading_level: 2,
+            field_types: None,
+            sections: Vec::new(),
+        },
+    );
+}
