@@ -7,7 +7,10 @@
 //! - `placeholders/N`: one prompt with N placeholders, ten to a line, over ten context
 //!   fields and two identity keys;
 //! - `template_chain/N`: a prompt that uses template `t0`, which uses `t1`, … down to
-//!   `t{N-1}`, each template one line long.
+//!   `t{N-1}`, each template one line long; N is at most `resolve::MAX_DEPTH` (100);
+//! - `template_chain_refused/N`: the same chain 1,000 and 10,000 deep, which `check`
+//!   refuses (too deep): the error must come in bounded time, without overflowing the
+//!   stack.
 //!
 //! `infer_context` (the context read off a prompt without a typed one, as the CLI and
 //! `prompt!` do before checking) is timed on the same prompts. Each prompt is checked
@@ -16,14 +19,16 @@
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use prompt_runtime::check::{check, infer_context};
 use prompt_runtime::load::PromptFile;
-use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+use prompt_runtime::resolve::{ContextVar, MAX_DEPTH, Schema, Templates, VarKind};
 use std::fmt::Write;
 use std::hint::black_box;
 
 /// The placeholder counts: N and 10 × N.
 const PLACEHOLDERS: [usize; 2] = [1_000, 10_000];
-/// The chain depths: N and 10 × N.
-const CHAIN: [usize; 2] = [100, 1_000];
+/// The chain depths: N and 10 × N, the deepest that `resolve::MAX_DEPTH` allows.
+const CHAIN: [usize; 2] = [MAX_DEPTH / 10, MAX_DEPTH];
+/// Chains too deep to check: refused with an error, in bounded time and stack.
+const TOO_DEEP: [usize; 2] = [1_000, 10_000];
 
 const FIELDS: usize = 10;
 
@@ -100,6 +105,24 @@ fn scaling(criterion: &mut Criterion) {
         }
         group.bench_with_input(
             BenchmarkId::new("template_chain", depth),
+            &file,
+            |b, file| {
+                b.iter_batched(
+                    || (file.clone(), schema()),
+                    |(file, schema)| check("chain", file, schema, black_box(&templates)),
+                    BatchSize::LargeInput,
+                )
+            },
+        );
+    }
+    for depth in TOO_DEEP {
+        let (file, templates) = chain(depth);
+        assert!(
+            check("chain", file.clone(), schema(), &templates).is_err(),
+            "a chain {depth} deep is refused"
+        );
+        group.bench_with_input(
+            BenchmarkId::new("template_chain_refused", depth),
             &file,
             |b, file| {
                 b.iter_batched(

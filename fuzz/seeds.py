@@ -40,6 +40,13 @@ PIPELINE_EXTRA = [
     ("meta-keys", '{\n"title": "T",\n"tier": 2,\n"priority": 1,\n"type": "x",\n"tools": ["a"],\n"max_output_tokens": 10,\n"thinking_budget": 5,\n"output": "md",\n"extra": {"a": 1}\n}\nBody', "", {}),
     ("config-templates-folder", "$p", '{"templates": "parts", "identity": {"a": {"b": ["x", 1, null]}}}', {"p": "$A_b"}),
     ("empty", "", "", {}),
+    ("braces-file", '{\n"placeholders": "braces"\n}\nHi {{ name }} and {{Preferred}}, {{day}} costs $5; {{ not closed', "", {}),
+    ("braces-folder", "{{greet}} {{ day }}", '{"placeholders": "braces", "identity": {"name": "Sam"}}', {"greet": "Hello {{Name}}"}),
+    ("empty-directive", "Hello $day\n{%}", "", {}),
+    # The limits on hostile input: nesting, depth, expansion.
+    ("nested-70", "{% if x %}\n" * 70 + "deep $day\n" + "{% endif %}\n" * 70, "", {}),
+    ("chain-120", "$c0", "", {f"c{i}": f"{i} $c{i + 1}" for i in range(120)}),
+    ("doubling-40", "$d0", "", {**{f"d{i}": f"$d{i + 1} $d{i + 1}" for i in range(40)}, "d40": "leaf $day"}),
 ]
 
 IDENTITY_EXTRA = [

@@ -2,10 +2,13 @@
 //! targets call (`fuzz/src/*.rs`, included by path): the targets keep compiling, and a
 //! crash once fixed stays fixed.
 //!
-//! Replayed for each target: the seed corpus (`fuzz/corpus/TARGET/seed-*`, committed) and
-//! the regressions (`fuzz/regressions/TARGET/*`, inputs that once crashed). With
-//! `PROMPTKIT_FUZZ_REPLAY_ALL=1`, also everything a local fuzzing run left in
-//! `fuzz/corpus/TARGET/` and `fuzz/artifacts/TARGET/`.
+//! For each target, these must run without a panic: the seed corpus
+//! (`fuzz/corpus/TARGET/seed-*`, committed) and the regressions (`fuzz/regressions/TARGET/`,
+//! inputs that once crashed). With `PROMPTKIT_FUZZ_REPLAY_ALL=1`, also everything a local
+//! fuzzing run left in `fuzz/corpus/TARGET/` and `fuzz/artifacts/TARGET/`.
+//!
+//! `fuzz/pending/TARGET/` holds crashes whose fix has not landed: each must still panic,
+//! so that the day one passes this test says to move it to `fuzz/regressions/TARGET/`.
 
 #[path = "../../fuzz/src/identity_json.rs"]
 mod identity_json;
@@ -16,15 +19,6 @@ mod safe_substitute;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
-
-/// Regressions that still crash, until the fix named lands: each is replayed and must
-/// still panic, so that the day it passes this test says to move it out of this list
-/// (and from then on it must pass).
-const PENDING: &[(&str, &str)] = &[(
-    "pipeline/referenced_names_directive_close_overlaps_open",
-    "`Hello $day` then a line `{%}`: `check::referenced_names` slices `text[i + 2..end]` \
-     with `end` before `i + 2` (issue 7, being fixed in the core)",
-)];
 
 fn fuzz_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
@@ -59,29 +53,28 @@ fn replay(target: &str, run: fn(&[u8])) {
         inputs.extend(files(&fuzz.join("artifacts").join(target), |_| true));
     }
 
-    let mut failures = Vec::new();
-    for path in &inputs {
+    let pending = files(&fuzz.join("pending").join(target), |_| true);
+
+    let crashes = |path: &Path| {
         let data = std::fs::read(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-        let pending = PENDING
-            .iter()
-            .find(|(id, _)| *id == format!("{target}/{name}"));
-        let crashed = catch_unwind(AssertUnwindSafe(|| run(&data))).is_err();
-        match (pending, crashed) {
-            (None, true) => failures.push(format!("{} crashes", path.display())),
-            (Some((_, why)), false) => failures.push(format!(
-                "{} no longer crashes ({why}): remove it from PENDING in {} so that it stays fixed",
-                path.display(),
-                file!()
-            )),
-            (Some(_), true) | (None, false) => {}
-        }
-    }
+        catch_unwind(AssertUnwindSafe(|| run(&data))).is_err()
+    };
+    let mut failures: Vec<String> = inputs
+        .iter()
+        .filter(|path| crashes(path))
+        .map(|path| format!("{} crashes", path.display()))
+        .collect();
+    failures.extend(pending.iter().filter(|path| !crashes(path)).map(|path| {
+        format!(
+            "{} no longer crashes: move it to fuzz/regressions/{target}/ so that it stays fixed",
+            path.display()
+        )
+    }));
     assert!(
         failures.is_empty(),
         "{} of {} inputs of `{target}`:\n{}",
         failures.len(),
-        inputs.len(),
+        inputs.len() + pending.len(),
         failures.join("\n")
     );
 }
@@ -99,16 +92,4 @@ fn safe_substitute() {
 #[test]
 fn pipeline() {
     replay("pipeline", pipeline::run);
-}
-
-#[test]
-fn every_pending_regression_is_a_file() {
-    for (id, _) in PENDING {
-        let path = fuzz_dir().join("regressions").join(id);
-        assert!(
-            path.is_file(),
-            "{} is listed in PENDING but missing",
-            path.display()
-        );
-    }
 }

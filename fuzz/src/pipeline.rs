@@ -56,7 +56,10 @@ pub fn run(data: &[u8]) {
         }
         let path = format!("prompts/templates/{name}.md");
         match PromptFile::from_bytes(&path, body) {
-            Ok(file) => templates.insert(name, file),
+            Ok(mut file) => {
+                follow_folder_syntax(&mut file, &config);
+                templates.insert(name, file)
+            }
             Err(diagnostics) => {
                 let _ = diagnostics.to_string();
             }
@@ -64,7 +67,10 @@ pub fn run(data: &[u8]) {
     }
 
     let file = match PromptFile::from_bytes("prompts/fuzz.md", prompt) {
-        Ok(file) => file,
+        Ok(mut file) => {
+            follow_folder_syntax(&mut file, &config);
+            file
+        }
         Err(diagnostics) => {
             let _ = diagnostics.to_string();
             return;
@@ -85,6 +91,14 @@ pub fn run(data: &[u8]) {
         Err(diagnostics) => {
             let _ = diagnostics.to_string();
         }
+    }
+}
+
+/// A file that does not say how its placeholders are written takes the folder's way, as
+/// `Project` loads it.
+fn follow_folder_syntax(file: &mut PromptFile, config: &Config) {
+    if !file.declares_syntax() {
+        file.syntax = config.placeholders;
     }
 }
 
