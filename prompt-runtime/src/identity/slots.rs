@@ -53,6 +53,7 @@ impl Slot {
     }
 
     /// The index into an identity's table, if the name has a slot.
+    #[inline]
     pub(super) fn index(self) -> Option<usize> {
         (self != Slot::NONE).then_some(self.0 as usize)
     }
