@@ -40,10 +40,10 @@ def render_group(group_dir):
     times = {k: v for k, v in times.items() if v is not None}
     limit = times.get("limit")
     print(group_dir.name)
-    for name in ["limit", "derive", "hand_written", "askama", "format", "runtime", "minijinja"]:
+    for name in ["limit", "derive", "hand_written_slots", "hand_written", "askama", "format", "runtime", "minijinja"]:
         if name in times:
             ratio = f"{times[name] / limit:5.2f}x limit" if limit else ""
-            print(f"  {name:<13} {show(times[name]):>10}  {ratio}")
+            print(f"  {name:<18} {show(times[name]):>10}  {ratio}")
 
 
 def scaling_group(group_dir):

@@ -10,8 +10,11 @@
 //!   allocation and one `push_str` per piece;
 //! - `derive`: the generated `WeeklyReview::render`, which takes the identity values from
 //!   an `Identity`;
-//! - `hand_written`: the identity values looked up in the `Identity` (once each), then
-//!   `limit`: the fastest hand-written code for the same signature as the derive's;
+//! - `hand_written_slots`: the identity values taken from the `Identity` by slot, as the
+//!   derive takes them (`KeySlots`), then `limit`: the fastest hand-written code with the
+//!   derive's signature;
+//! - `hand_written`: the same with each identity value looked up by name
+//!   (`Identity::get`, a `HashMap` lookup), as code written without slots would;
 //! - `askama`: an askama template of the same text (`jinja/weekly_review.txt`) over the
 //!   same `&str` fields, compiled to Rust at build time: an external anchor;
 //! - `format`: `format!` over the same pieces and values, for reference;
@@ -27,6 +30,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::{ContextVar, VarKind};
 use promptkit::Identity;
+use promptkit::identity::KeySlots;
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::path::Path;
@@ -164,9 +168,23 @@ struct Values<'a> {
 }
 
 impl<'a> Values<'a> {
-    /// The context's values and the identity's, each identity key looked up once.
+    /// The context's values and the identity's, each identity key looked up by name once
+    /// (`Identity::get`, a `HashMap` lookup).
     fn new(c: &WeeklyReview<'a>, identity: &'a Identity) -> Self {
         let get = |key| identity.get(key).unwrap_or("");
+        Values {
+            preferred: get("preferred"),
+            preferred_upper: get("Preferred"),
+            pronouns_reflexive: get("pronouns_reflexive"),
+            pronouns_possessive: get("pronouns_possessive"),
+            pronouns_possessive_upper: get("Pronouns_possessive"),
+            timezone: get("timezone"),
+            ..Values::context(c)
+        }
+    }
+
+    /// The context's values; the identity's left empty.
+    fn context(c: &WeeklyReview<'a>) -> Self {
         Values {
             day: c.day,
             week_start: c.week_start,
@@ -175,14 +193,44 @@ impl<'a> Values<'a> {
             open_loops: c.open_loops,
             mood_trend: c.mood_trend,
             focus_hours: c.focus_hours,
-            preferred: get("preferred"),
-            preferred_upper: get("Preferred"),
-            pronouns_reflexive: get("pronouns_reflexive"),
-            pronouns_possessive: get("pronouns_possessive"),
-            pronouns_possessive_upper: get("Pronouns_possessive"),
-            timezone: get("timezone"),
+            preferred: "",
+            preferred_upper: "",
+            pronouns_reflexive: "",
+            pronouns_possessive: "",
+            pronouns_possessive_upper: "",
+            timezone: "",
         }
     }
+}
+
+/// The identity values by slot, as the derive reaches them (`KeySlots`: each name
+/// numbered once per process, then one load per value), then the limit.
+fn hand_written_slots(c: &WeeklyReview<'_>, identity: &Identity) -> String {
+    static KEYS: KeySlots<6> = KeySlots::new([
+        "preferred",
+        "Preferred",
+        "pronouns_reflexive",
+        "pronouns_possessive",
+        "Pronouns_possessive",
+        "timezone",
+    ]);
+    let [
+        preferred,
+        preferred_upper,
+        pronouns_reflexive,
+        pronouns_possessive,
+        pronouns_possessive_upper,
+        timezone,
+    ] = KEYS.values(identity);
+    limit(&Values {
+        preferred,
+        preferred_upper,
+        pronouns_reflexive,
+        pronouns_possessive,
+        pronouns_possessive_upper,
+        timezone,
+        ..Values::context(c)
+    })
 }
 
 /// One `push_str` per argument, written out (no loop over an array of pieces).
@@ -282,8 +330,8 @@ fn limit(v: &Values<'_>) -> String {
     out
 }
 
-/// The fastest hand-written renderer with the derive's signature: the identity values
-/// looked up once each (as the derive does), then the limit.
+/// A hand-written renderer with the derive's signature: the identity values looked up by
+/// name once each, then the limit.
 fn hand_written(c: &WeeklyReview<'_>, identity: &Identity) -> String {
     limit(&Values::new(c, identity))
 }
@@ -397,6 +445,11 @@ fn render(criterion: &mut Criterion) {
     let derived = context.render(&identity).text;
     assert_eq!(derived, limit(&fields), "limit");
     assert_eq!(derived, hand_written(&context, &identity), "hand-written");
+    assert_eq!(
+        derived,
+        hand_written_slots(&context, &identity),
+        "hand-written, slots"
+    );
     assert_eq!(derived, fields.render().expect("askama renders"), "askama");
     assert_eq!(derived, with_format(&fields), "format!");
     let runtime = checked.render(&values, &identity).expect("renders").text;
@@ -416,6 +469,9 @@ fn render(criterion: &mut Criterion) {
     });
     group.bench_function("hand_written", |b| {
         b.iter(|| hand_written(black_box(&context), black_box(&identity)))
+    });
+    group.bench_function("hand_written_slots", |b| {
+        b.iter(|| hand_written_slots(black_box(&context), black_box(&identity)))
     });
     group.bench_function("askama", |b| b.iter(|| black_box(&fields).render()));
     group.bench_function("format", |b| b.iter(|| with_format(black_box(&fields))));
