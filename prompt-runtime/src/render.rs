@@ -156,6 +156,55 @@ pub fn walk<'a, F>(
     }
 }
 
+/// What the measuring pass of a render needs, made once per prompt: the parts without the
+/// top-level text, whose length is summed once instead of on every render.
+#[derive(Clone, Debug)]
+pub(crate) struct Measured {
+    parts: Vec<Part>,
+    fixed: usize,
+}
+
+impl Measured {
+    pub(crate) fn new(parts: &[Part]) -> Measured {
+        let mut fixed = 0;
+        let mut rest = Vec::new();
+        for part in parts {
+            match part {
+                Part::Text(text) => fixed += text.len(),
+                other => rest.push(other.clone()),
+            }
+        }
+        Measured { parts: rest, fixed }
+    }
+}
+
+/// [`render_to_string`] with the measuring pass prepared.
+pub(crate) fn render_measured<'a, F>(
+    resolved: &'a Resolved,
+    measured: &'a Measured,
+    value: &F,
+    identity: &'a Identity,
+) -> String
+where
+    F: Fn(usize) -> Value<'a>,
+{
+    const ON_STACK: usize = 64;
+    let mut inline = [false; ON_STACK];
+    let mut heap = Vec::new();
+    let flags: &mut [bool] = if resolved.line_flags <= ON_STACK {
+        &mut inline[..resolved.line_flags]
+    } else {
+        heap.resize(resolved.line_flags, false);
+        &mut heap
+    };
+    let mut measure = Measure(measured.fixed);
+    walk(&measured.parts, value, identity, flags, &mut measure);
+    flags.fill(false);
+    let mut out = String::with_capacity(measure.0);
+    walk(&resolved.parts, value, identity, flags, &mut out);
+    out
+}
+
 /// Renders a resolved prompt into a `String` allocated once, at its exact size.
 ///
 /// ```

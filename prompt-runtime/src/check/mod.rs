@@ -7,7 +7,7 @@ use crate::identity::Slot;
 use crate::load::PromptFile;
 use crate::meta::Meta;
 use crate::parse;
-use crate::render::{FLAG_WORDS, PromptContent, Value, parse_flag, render_to_string};
+use crate::render::{FLAG_WORDS, Measured, PromptContent, Value, parse_flag, render_measured};
 use crate::resolve::{self, Part, Resolved, Schema, Templates, VarKind};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -45,10 +45,21 @@ struct Ready {
     meta: &'static Meta,
     /// The identity names the prompt reads, with their slots, and the base key of each.
     identity: Vec<(Slot, String, String)>,
+    /// The measuring pass, prepared.
+    measured: Measured,
+    /// The context variables' names, sorted, each with its index.
+    names: Vec<(String, usize)>,
 }
 
 impl Ready {
-    fn new(file: &PromptFile, meta: &Meta, resolved: &Resolved) -> Ready {
+    fn new(file: &PromptFile, meta: &Meta, schema: &Schema, resolved: &Resolved) -> Ready {
+        let mut names: Vec<(String, usize)> = schema
+            .context
+            .iter()
+            .enumerate()
+            .map(|(i, var)| (var.name.clone(), i))
+            .collect();
+        names.sort_by(|a, b| by_length(&a.0, &b.0));
         let (path, meta) = shared(file.source.path(), meta);
         let mut identity = Vec::new();
         collect_identity(&resolved.parts, &mut identity);
@@ -58,8 +69,17 @@ impl Ready {
             path,
             meta,
             identity,
+            measured: Measured::new(&resolved.parts),
+            names,
         }
     }
+}
+
+/// Names ordered by length, then bytes: most comparisons are settled by the length alone.
+fn by_length(a: &str, b: &str) -> std::cmp::Ordering {
+    a.len()
+        .cmp(&b.len())
+        .then_with(|| a.as_bytes().cmp(b.as_bytes()))
 }
 
 fn collect_identity(parts: &[Part], out: &mut Vec<(Slot, String, String)>) {
@@ -148,7 +168,7 @@ pub fn check(
     };
     match (resolved, meta) {
         (Some(resolved), Some(meta)) if diagnostics.is_empty() => Ok(CheckedPrompt {
-            ready: Ready::new(&file, &meta, &resolved),
+            ready: Ready::new(&file, &meta, &schema, &resolved),
             name: name.to_owned(),
             file,
             meta,
@@ -222,9 +242,33 @@ impl CheckedPrompt {
             heap.resize(count, Value::Absent);
             &mut heap
         };
+        // The given values, found without hashing when the map holds about as many values
+        // as the prompt reads: its entries are walked and their names found by binary
+        // search. `Value::Text` marks a value given, for the loop below.
+        if context.len() <= 2 * count && self.ready.names.len() == count {
+            for (name, value) in context {
+                if let Ok(at) = self
+                    .ready
+                    .names
+                    .binary_search_by(|(known, _)| by_length(known, name))
+                    && let Some(slot) = values.get_mut(self.ready.names[at].1)
+                {
+                    *slot = Value::Text(value);
+                }
+            }
+        } else {
+            for (slot, var) in values.iter_mut().zip(&self.schema.context) {
+                if let Some(value) = context.get(&var.name) {
+                    *slot = Value::Text(value);
+                }
+            }
+        }
         let mut error = RenderError::default();
         for (slot, var) in values.iter_mut().zip(&self.schema.context) {
-            let given = context.get(&var.name).map(String::as_str);
+            let given = match *slot {
+                Value::Text(text) => Some(text),
+                _ => None,
+            };
             *slot = match (&var.kind, given) {
                 (VarKind::Text | VarKind::Choice(_), None) => {
                     error.missing_context.push(var.name.clone());
@@ -268,12 +312,20 @@ impl CheckedPrompt {
                 error.missing_identity.push(key.clone());
             }
         }
-        if error != RenderError::default() {
+        if !(error.missing_context.is_empty()
+            && error.missing_identity.is_empty()
+            && error.invalid.is_empty())
+        {
             error.missing_identity.sort();
             return Err(error);
         }
         let values = &*values;
-        let text = render_to_string(&self.resolved, &|i| values[i], identity);
+        let text = render_measured(
+            &self.resolved,
+            &self.ready.measured,
+            &|i| values[i],
+            identity,
+        );
         let (path, metadata) =
             if self.ready.path == self.file.source.path() && *self.ready.meta == self.meta {
                 (
@@ -327,6 +379,38 @@ mod tests {
         assert_eq!(out.text, "A $day and ${x} and $$ B $day and ${x} and $$");
         assert_eq!(out.text.capacity(), out.text.len());
         assert_eq!(out.path, "prompts/t.md");
+    }
+
+    #[test]
+    fn a_map_with_many_other_values_renders_the_same() {
+        // Few entries: walked and found by name; many: each variable looked up.
+        let p = prompt(
+            "$day, $mood_of_the_day, $a\n{% if note %}\n$note\n{% endif %}",
+            vec![
+                ContextVar::new("day", VarKind::Text),
+                ContextVar::new("mood_of_the_day", VarKind::Text),
+                ContextVar::new("a", VarKind::Text),
+                ContextVar::new("note", VarKind::Optional),
+            ],
+        );
+        let few = values(&[
+            ("day", "Mon"),
+            ("mood_of_the_day", "calm"),
+            ("a", "x"),
+            ("zz", "?"),
+        ]);
+        let mut many = few.clone();
+        many.extend((0..50).map(|i| (format!("other{i}"), "?".to_owned())));
+        many.insert("note".into(), "n".into());
+        let identity = Identity::default();
+        assert_eq!(p.render(&few, &identity).unwrap().text, "Mon, calm, x");
+        assert_eq!(p.render(&many, &identity).unwrap().text, "Mon, calm, x\nn");
+        let mut missing = few.clone();
+        missing.remove("a");
+        assert_eq!(
+            p.render(&missing, &identity).unwrap_err().missing_context,
+            ["a"]
+        );
     }
 
     #[test]
