@@ -16,6 +16,7 @@
 #[path = "private.rs"]
 pub mod __private;
 mod case;
+pub mod chat;
 pub mod check;
 pub mod diagnostic;
 pub mod doc;
@@ -30,6 +31,7 @@ pub mod resolve;
 pub mod suggest;
 
 pub use case::{upper_first, variant_name};
+pub use chat::{Chat, Message, Role};
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use identity::{Identity, IdentityError};
 pub use load::config::Config;
