@@ -48,6 +48,10 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
             pub fn render(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
                 ::core::unreachable!()
             }
+            #[allow(dead_code)]
+            pub fn messages(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::Chat {
+                ::core::unreachable!()
+            }
         }
     }
 }
@@ -106,11 +110,37 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         })
         .collect();
-    let body = emit::render_body(&prompt, &access, &emit::meta(&prompt.meta));
     let types: Vec<String> = fields.iter().map(|f| docs::type_name(&f.ty)).collect();
     let constants = emit::constants(&prompt, &types);
     let tracked = emit::tracked(&files);
     let doc = docs::page(&prompt, &types);
+    if prompt.resolved.is_chat() {
+        let body = emit::messages_body(&prompt, &access, &emit::meta(&prompt.meta));
+        let sections = emit::sections(&prompt);
+        return Ok(quote! {
+            const _: () = { #tracked };
+            #[allow(single_use_lifetimes, clippy::same_name_method)]
+            impl #impl_generics ::promptkit::__private::ChatPrompt for #ident #ty_generics #where_clause {
+                #constants
+                #sections
+                #[inline]
+                fn messages(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::Chat {
+                    #ident::messages(self, identity)
+                }
+            }
+            #[doc = #doc]
+            #[allow(single_use_lifetimes, clippy::same_name_method)]
+            impl #impl_generics #ident #ty_generics #where_clause {
+                /// Renders the chat prompt with this context and `identity`: one message per
+                /// section that renders text, and the messages of each history section.
+                /// Cannot fail.
+                pub fn messages(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::Chat {
+                    #body
+                }
+            }
+        });
+    }
+    let body = emit::render_body(&prompt, &access, &emit::meta(&prompt.meta));
     Ok(quote! {
         const _: () = { #tracked };
         #[allow(single_use_lifetimes, clippy::same_name_method)]
@@ -321,12 +351,34 @@ fn plain_text(ty: &Type) -> bool {
     }
 }
 
-/// `bool` is a flag, `Option<T>` optional, anything else text (through `Display`).
+/// True for `Message` named by any path (`promptkit::Message`, `Message`).
+fn is_message(ty: &Type) -> bool {
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "Message" && s.arguments.is_empty()))
+}
+
+/// `bool` is a flag, `Option<T>` optional, `&[Message]` and `Vec<Message>` messages for
+/// `{% history %}`, anything else text (through `Display`).
 fn kind_of(ty: &Type) -> VarKind {
     let ty = match ty {
         Type::Reference(r) => &*r.elem,
         other => other,
     };
+    if let Type::Slice(slice) = ty
+        && is_message(&slice.elem)
+    {
+        return VarKind::Messages;
+    }
+    if let Type::Path(p) = ty
+        && p.qself.is_none()
+        && let Some(last) = p.path.segments.last()
+        && last.ident == "Vec"
+        && let syn::PathArguments::AngleBracketed(args) = &last.arguments
+        && let Some(syn::GenericArgument::Type(inner)) = args.args.first()
+        && is_message(inner)
+    {
+        return VarKind::Messages;
+    }
     if let Type::Path(p) = ty
         && p.qself.is_none()
         && let Some(last) = p.path.segments.last()

@@ -24,6 +24,109 @@ pub struct Access {
 /// The body of `fn render(&self, identity: &Identity) -> PromptContent`.
 pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream) -> TokenStream {
     let parts = &prompt.resolved.parts;
+    let (setup, identity) = setup(parts, access);
+    let text = text_code(parts, access, &identity, prompt.resolved.line_flags);
+    let path = prompt.file.source.path();
+    quote! {
+        #[allow(unused_imports)]
+        use ::promptkit::__private::{DisplayLike as _, StrLike as _};
+        #setup
+        let __out = { #text };
+        ::promptkit::__private::PromptContent {
+            text: __out,
+            path: ::promptkit::__private::Cow::Borrowed(#path),
+            metadata: ::promptkit::__private::Cow::Borrowed({
+                static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
+                &__PROMPTKIT_META
+            }),
+        }
+    }
+}
+
+/// The body of `fn messages(&self, identity: &Identity) -> Chat` for a chat prompt: each
+/// section's text made as `render` makes a prompt's, left out when empty, and each history
+/// section's messages, the last `limit` when one is given.
+pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream) -> TokenStream {
+    let parts = &prompt.resolved.parts;
+    let (setup, identity) = setup(parts, access);
+    let flags = prompt.resolved.line_flags;
+    let mut steps = TokenStream::new();
+    let mut current = (quote!(System), "system_prompt".to_owned());
+    let mut start = 0;
+    let message = |role: &TokenStream, name: &str, segment: &[Part]| {
+        if segment.is_empty() {
+            return quote!();
+        }
+        let text = text_code(segment, access, &identity, flags);
+        quote! {
+            let __text = { #text };
+            if !__text.is_empty() {
+                __messages.push(::promptkit::__private::Message {
+                    role: ::promptkit::__private::Role::#role,
+                    content: __text,
+                    section: ::promptkit::__private::Cow::Borrowed(#name),
+                });
+            }
+        }
+    };
+    for (i, part) in parts.iter().enumerate() {
+        match part {
+            Part::Section { role, name } => {
+                steps.extend(message(&current.0, &current.1, &parts[start..i]));
+                let role = format_ident!("{}", format!("{role:?}"));
+                current = (quote!(#role), name.clone());
+                start = i + 1;
+            }
+            Part::History { index, limit, name } => {
+                steps.extend(message(&current.0, &current.1, &parts[start..i]));
+                let expr = &access[*index].expr;
+                let keep = match limit {
+                    Some(n) if *n > 0 => {
+                        let n = usize::try_from(*n).unwrap_or(usize::MAX);
+                        quote!(#n)
+                    }
+                    _ => quote!(__all.len()),
+                };
+                steps.extend(quote! {
+                    {
+                        let __all: &[::promptkit::__private::Message] = ::core::convert::AsRef::as_ref(&#expr);
+                        let __keep: usize = #keep;
+                        for __m in &__all[__all.len().saturating_sub(__keep)..] {
+                            __messages.push(::promptkit::__private::Message {
+                                role: __m.role,
+                                content: ::core::clone::Clone::clone(&__m.content),
+                                section: ::promptkit::__private::Cow::Borrowed(#name),
+                            });
+                        }
+                    }
+                });
+                current = (quote!(System), name.clone());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    steps.extend(message(&current.0, &current.1, &parts[start..]));
+    let path = prompt.file.source.path();
+    quote! {
+        #[allow(unused_imports)]
+        use ::promptkit::__private::{DisplayLike as _, StrLike as _};
+        #setup
+        let mut __messages: ::std::vec::Vec<::promptkit::__private::Message> = ::std::vec::Vec::new();
+        #steps
+        ::promptkit::__private::Chat {
+            messages: __messages,
+            path: ::promptkit::__private::Cow::Borrowed(#path),
+            metadata: ::promptkit::__private::Cow::Borrowed({
+                static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
+                &__PROMPTKIT_META
+            }),
+        }
+    }
+}
+
+/// The values a prompt's parts read, each bound once: context fields and identity names.
+fn setup(parts: &[Part], access: &[Access]) -> (TokenStream, BTreeMap<String, usize>) {
     let mut usage = Usage::default();
     usage.scan(parts);
     let mut setup = TokenStream::new();
@@ -36,6 +139,8 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
             format_ident!("__f{}", i),
         );
         match a.kind {
+            // Read by the history sections themselves.
+            VarKind::Messages => {}
             VarKind::Optional if a.plain_text.is_some() => {
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
                     let span = a.plain_text.unwrap_or_else(proc_macro2::Span::call_site);
@@ -96,36 +201,31 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
             let [#(#ids),*]: [&str; #n] = __PROMPTKIT_IDENTITY.values(identity);
         });
     }
-    let mut emitter = Gen {
-        access,
-        identity: &usage.identity,
-    };
+    (setup, usage.identity)
+}
+
+/// An expression making the text of `parts`: measured, allocated once, written.
+fn text_code(
+    parts: &[Part],
+    access: &[Access],
+    identity: &BTreeMap<String, usize>,
+    line_flags: usize,
+) -> TokenStream {
+    let mut emitter = Gen { access, identity };
     let measure = emitter.block(parts, Mode::Measure);
     let write = emitter.block(parts, Mode::Write);
     // Line flags start unset in each pass.
-    let flags: Vec<_> = (0..prompt.resolved.line_flags)
-        .map(|i| format_ident!("__l{}", i))
-        .collect();
-    let flags = quote! { #(let mut #flags = false;)* };
-    let path = prompt.file.source.path();
+    let flags: Vec<_> = (0..line_flags).map(|i| format_ident!("__l{}", i)).collect();
+    // A chat section uses the flags of its own lines only.
+    let flags = quote! { #(#[allow(unused_mut, unused_variables)] let mut #flags = false;)* };
     quote! {
-        #[allow(unused_imports)]
-        use ::promptkit::__private::{DisplayLike as _, StrLike as _};
-        #setup
         let mut __len: usize = 0;
         #flags
         #measure
         let mut __out = ::promptkit::__private::String::with_capacity(__len);
         #flags
         #write
-        ::promptkit::__private::PromptContent {
-            text: __out,
-            path: ::promptkit::__private::Cow::Borrowed(#path),
-            metadata: ::promptkit::__private::Cow::Borrowed({
-                static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
-                &__PROMPTKIT_META
-            }),
-        }
+        __out
     }
 }
 
@@ -140,7 +240,8 @@ impl Usage {
     fn scan(&mut self, parts: &[Part]) {
         for part in parts {
             match part {
-                Part::Text(_) | Part::Line { .. } => {}
+                Part::Text(_) | Part::Line { .. } | Part::Section { .. } | Part::History { .. } => {
+                }
                 Part::Context { index, .. } => self.values.push(*index),
                 Part::Identity { lookup, .. } => {
                     let next = self.identity.len();
@@ -224,6 +325,8 @@ impl Gen<'_> {
                         }
                     });
                 }
+                // Chat sections are split off before code is made for a message.
+                Part::Section { .. } | Part::History { .. } => {}
                 Part::If {
                     test,
                     then,
@@ -370,5 +473,57 @@ pub fn constants(prompt: &CheckedPrompt, types: &[String]) -> TokenStream {
         const SOURCE: &'static str = #source;
         const VARIABLES: &'static [::promptkit::__private::PromptVariable] = &[#(#variables),*];
         const IDENTITY_KEYS: &'static [&'static str] = &[#(#keys),*];
+    }
+}
+
+/// `ChatPrompt::SECTIONS`: each section's name, role (none for history) and limit.
+pub fn sections(prompt: &CheckedPrompt) -> TokenStream {
+    let mut items = Vec::new();
+    let has_preamble = prompt
+        .resolved
+        .parts
+        .iter()
+        .take_while(|p| !matches!(p, Part::Section { .. } | Part::History { .. }))
+        .next()
+        .is_some();
+    if has_preamble {
+        items.push(quote! {
+            ::promptkit::__private::ChatSection {
+                name: "system_prompt",
+                role: ::core::option::Option::Some(::promptkit::__private::Role::System),
+                limit: ::core::option::Option::None,
+            }
+        });
+    }
+    for part in &prompt.resolved.parts {
+        match part {
+            Part::Section { role, name } => {
+                let role = format_ident!("{}", format!("{role:?}"));
+                items.push(quote! {
+                    ::promptkit::__private::ChatSection {
+                        name: #name,
+                        role: ::core::option::Option::Some(::promptkit::__private::Role::#role),
+                        limit: ::core::option::Option::None,
+                    }
+                });
+            }
+            Part::History { limit, name, .. } => {
+                let limit = match limit {
+                    Some(n) => quote!(::core::option::Option::Some(#n)),
+                    None => quote!(::core::option::Option::None),
+                };
+                items.push(quote! {
+                    ::promptkit::__private::ChatSection {
+                        name: #name,
+                        role: ::core::option::Option::None,
+                        limit: #limit,
+                    }
+                });
+            }
+            _ => {}
+        }
+    }
+    quote! {
+        const SECTIONS: &'static [::promptkit::__private::ChatSection] = &[#(#items),*];
     }
 }

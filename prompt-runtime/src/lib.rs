@@ -36,7 +36,7 @@ pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use identity::{Identity, IdentityError};
 pub use load::config::Config;
 pub use meta::{Color, Extra, Meta};
-pub use prompt::{Prompt, PromptVariable, check_identity};
+pub use prompt::{ChatPrompt, ChatSection, Prompt, PromptVariable, check_identity};
 pub use python::safe_substitute;
 pub use render::PromptContent;
 pub use resolve::VarSource;

@@ -8,9 +8,10 @@
 //! falls back to [`DisplayLike`] on `&Tag<T>`.
 
 pub use crate::case::{push_upper_first, upper_first_len};
+pub use crate::chat::{Chat, Message, Role};
 pub use crate::identity::{Identity, KeySlots};
 pub use crate::meta::{Color, Extra, Meta};
-pub use crate::prompt::{Prompt, PromptVariable};
+pub use crate::prompt::{ChatPrompt, ChatSection, Prompt, PromptVariable};
 pub use crate::render::PromptContent;
 pub use crate::resolve::VarSource;
 pub use std::borrow::Cow;

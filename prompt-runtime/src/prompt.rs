@@ -26,6 +26,40 @@ pub trait Prompt {
     fn render(&self, identity: &Identity) -> PromptContent;
 }
 
+/// A chat prompt checked at compile time: a prompt with section directives. Implemented by
+/// `#[derive(promptkit::Prompt)]` in place of [`Prompt`]; every item but `messages` is a
+/// constant.
+pub trait ChatPrompt {
+    /// The prompt's name: its path under `prompts/` without `.md`.
+    const NAME: &'static str;
+    /// The prompt file, relative to the crate.
+    const PATH: &'static str;
+    /// The typed frontmatter.
+    const META: Meta;
+    /// The prompt file's text as compiled.
+    const SOURCE: &'static str;
+    /// Every name the prompt uses, where it comes from and where it is used.
+    const VARIABLES: &'static [PromptVariable];
+    /// The identity keys the prompt needs (see [`check_identity`]).
+    const IDENTITY_KEYS: &'static [&'static str];
+    /// The sections in order, the text before the first one (`system_prompt`) included.
+    const SECTIONS: &'static [ChatSection];
+
+    /// Renders the messages. Cannot fail.
+    fn messages(&self, identity: &Identity) -> crate::chat::Chat;
+}
+
+/// A section of a compiled chat prompt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChatSection {
+    /// Its name (`system_prompt`, `question`, the history field's name).
+    pub name: &'static str,
+    /// The role of its message; `None` for a history section, whose messages keep theirs.
+    pub role: Option<crate::chat::Role>,
+    /// A history section's `limit=N`.
+    pub limit: Option<u64>,
+}
+
 /// A name a compiled prompt uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct PromptVariable {

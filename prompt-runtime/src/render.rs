@@ -152,6 +152,9 @@ pub fn walk<'a, F>(
                 let branch = if holds { then } else { otherwise };
                 walk(branch, value, identity, flags, sink);
             }
+            // Sections split a chat prompt's parts into messages (see `render_messages`);
+            // they write no text.
+            Part::Section { .. } | Part::History { .. } => {}
         }
     }
 }
@@ -246,4 +249,95 @@ where
     let mut out = String::with_capacity(measure.0);
     walk(&resolved.parts, value, identity, flags, &mut out);
     out
+}
+
+/// Renders a chat prompt's parts as messages: the text before the first section is the
+/// system message `system_prompt`, each section's content is one message (left out when
+/// it renders empty), and a history section inserts the messages `history(i)` gives for
+/// context variable `i`, the last `limit` of them when a limit other than 0 is given, each
+/// tagged with the section's name. Each message's text is allocated once.
+///
+/// ```
+/// use prompt_runtime::chat::{Message, Role};
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::parse::parse;
+/// use prompt_runtime::render::{render_messages, Value};
+/// use prompt_runtime::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
+/// use prompt_runtime::Identity;
+///
+/// let file = PromptFile::from_text(
+///     "p.md",
+///     "Be brief.\n{% history turns limit=1 %}\n{% user question %}\n$q",
+/// ).unwrap();
+/// let (nodes, _) = parse(&file.source, file.body.clone(), file.parse_options());
+/// let schema = Schema {
+///     context: vec![ContextVar::new("turns", VarKind::Messages), ContextVar::new("q", VarKind::Text)],
+///     ..Schema::default()
+/// };
+/// let resolved = resolve(&file.source, &nodes, &schema, &Templates::new()).unwrap();
+/// let turns = [Message::user("hi"), Message::assistant("hello")];
+/// let values = [Value::Absent, Value::Text("And now?")];
+/// let messages = render_messages(&resolved, &|i| values[i], &|_| &turns[..], &Identity::default());
+/// let shown: Vec<(Role, &str, &str)> =
+///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_str())).collect();
+/// assert_eq!(shown, [
+///     (Role::System, "system_prompt", "Be brief."),
+///     (Role::Assistant, "turns", "hello"),
+///     (Role::User, "question", "And now?"),
+/// ]);
+/// ```
+pub fn render_messages<'a, F, H>(
+    resolved: &'a Resolved,
+    value: &F,
+    history: &H,
+    identity: &'a Identity,
+) -> Vec<crate::chat::Message>
+where
+    F: Fn(usize) -> Value<'a>,
+    H: Fn(usize) -> &'a [crate::chat::Message],
+{
+    use crate::chat::{Message, Role};
+    let mut flags = vec![false; resolved.line_flags];
+    let mut messages = Vec::new();
+    let parts = &resolved.parts;
+    let mut emit = |role: Role, name: &str, parts: &'a [Part], messages: &mut Vec<Message>| {
+        let mut measure = Measure::default();
+        walk(parts, value, identity, &mut flags, &mut measure);
+        if measure.0 == 0 {
+            return;
+        }
+        flags.fill(false);
+        let mut text = String::with_capacity(measure.0);
+        walk(parts, value, identity, &mut flags, &mut text);
+        messages.push(Message::new(role, text).in_section(name.to_owned()));
+    };
+    let mut current: (Role, &str) = (Role::System, "system_prompt");
+    let mut start = 0;
+    for (i, part) in parts.iter().enumerate() {
+        match part {
+            Part::Section { role, name } => {
+                emit(current.0, current.1, &parts[start..i], &mut messages);
+                current = (*role, name);
+                start = i + 1;
+            }
+            Part::History { index, limit, name } => {
+                emit(current.0, current.1, &parts[start..i], &mut messages);
+                let all = history(*index);
+                let keep = match limit {
+                    Some(n) if *n > 0 => usize::try_from(*n).unwrap_or(usize::MAX),
+                    _ => all.len(),
+                };
+                for m in &all[all.len().saturating_sub(keep)..] {
+                    messages.push(Message::new(m.role, m.content.clone()).in_section(name.clone()));
+                }
+                // Text after a history section and before the next one is a system message
+                // of the history's name.
+                current = (Role::System, name);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    emit(current.0, current.1, &parts[start..], &mut messages);
+    messages
 }

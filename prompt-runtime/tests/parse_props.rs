@@ -12,6 +12,7 @@ fn spans(nodes: &[Node], out: &mut Vec<std::ops::Range<usize>>) {
         match node {
             Node::Text(r) | Node::Dollar(r) => out.push(r.clone()),
             Node::Placeholder(p) => out.push(p.span.clone()),
+            Node::Section(s) => out.push(s.span.clone()),
             Node::If(block) => {
                 out.push(block.span.clone());
                 let (_, name_span) = block.condition.name();

@@ -3,7 +3,7 @@
 
 use crate::case::variant_name;
 use crate::load::PromptFile;
-use crate::parse::{self, Condition, Node};
+use crate::parse::{self, Condition, Node, SectionKind};
 use crate::resolve::{ContextVar, Templates, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -46,6 +46,7 @@ pub fn infer_context(
                     .get(&variant_name(name))
                     .is_some_and(|variant| variant.unguarded);
             let kind = match (use_.tested, unguarded) {
+                _ if use_.history => VarKind::Messages,
                 (true, true) => VarKind::Flag,
                 (true, false) => VarKind::Optional,
                 (false, _) => VarKind::Text,
@@ -140,6 +141,8 @@ struct NameUse {
     tested: bool,
     /// It is written outside every block that tests it.
     unguarded: bool,
+    /// A `{% history %}` names it.
+    history: bool,
 }
 
 /// The names a body uses, in order of first use: a prompt's, or a template's with the
@@ -160,6 +163,7 @@ impl Summary {
         self.uses.entry(name.to_owned()).or_insert(NameUse {
             tested: false,
             unguarded: false,
+            history: false,
         })
     }
 }
@@ -221,6 +225,7 @@ impl Names<'_> {
                             let inner_use = inner.uses[name];
                             let entry = summary.entry(name);
                             entry.tested |= inner_use.tested;
+                            entry.history |= inner_use.history;
                             entry.unguarded |= inner_use.unguarded && !guarded(guards, name);
                         }
                     } else if !self.known.contains(&p.name) {
@@ -244,6 +249,11 @@ impl Names<'_> {
                     }
                     if let Some(otherwise) = &block.otherwise {
                         self.collect(otherwise, guards, summary, merged);
+                    }
+                }
+                Node::Section(section) => {
+                    if let SectionKind::History { .. } = section.kind {
+                        summary.entry(&section.name).history = true;
                     }
                 }
                 Node::Text(_) | Node::Dollar(_) => {}
@@ -333,7 +343,7 @@ pub fn run_on_names(file: &PromptFile, templates: &Templates) -> Vec<crate::Diag
                         bodies.push((source, otherwise));
                     }
                 }
-                Node::Text(_) | Node::Dollar(_) => {}
+                Node::Text(_) | Node::Dollar(_) | Node::Section(_) => {}
             }
         }
     }

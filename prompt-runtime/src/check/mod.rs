@@ -7,7 +7,9 @@ use crate::identity::Slot;
 use crate::load::PromptFile;
 use crate::meta::Meta;
 use crate::parse;
-use crate::render::{FLAG_WORDS, Measured, PromptContent, Value, parse_flag, render_measured};
+use crate::render::{
+    FLAG_WORDS, Measured, PromptContent, Value, parse_flag, render_measured, render_messages,
+};
 use crate::resolve::{self, Part, Resolved, Schema, Templates, VarKind};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -92,7 +94,11 @@ fn collect_identity(parts: &[Part], out: &mut Vec<(Slot, String, String)>) {
                 collect_identity(then, out);
                 collect_identity(otherwise, out);
             }
-            Part::Text(_) | Part::Context { .. } | Part::Line { .. } => {}
+            Part::Text(_)
+            | Part::Context { .. }
+            | Part::Line { .. }
+            | Part::Section { .. }
+            | Part::History { .. } => {}
         }
     }
 }
@@ -242,6 +248,74 @@ impl CheckedPrompt {
             heap.resize(count, Value::Absent);
             &mut heap
         };
+        self.prepare(context, identity, values)?;
+        let values = &*values;
+        let text = if self.resolved.is_chat() {
+            // A chat prompt as one text: its messages in the log form of `Chat`.
+            let messages = render_messages(&self.resolved, &|i| values[i], &|_| &[], identity);
+            crate::chat::Chat {
+                messages,
+                path: Cow::Borrowed(""),
+                metadata: Cow::Owned(Meta::DEFAULT),
+            }
+            .to_string()
+        } else {
+            render_measured(
+                &self.resolved,
+                &self.ready.measured,
+                &|i| values[i],
+                identity,
+            )
+        };
+        let (path, metadata) =
+            if self.ready.path == self.file.source.path() && *self.ready.meta == self.meta {
+                (
+                    Cow::Borrowed(self.ready.path),
+                    Cow::Borrowed(self.ready.meta),
+                )
+            } else {
+                // The fields were changed after the check: render what they say now.
+                (
+                    Cow::Owned(self.file.source.path().to_owned()),
+                    Cow::Owned(self.meta.clone()),
+                )
+            };
+        Ok(PromptContent {
+            text,
+            path,
+            metadata,
+        })
+    }
+
+    /// Renders a chat prompt as messages (see [`crate::render::render_messages`]), with
+    /// `history` as the messages of every `{% history %}` section. The values are read as
+    /// [`CheckedPrompt::render`] reads them, and every missing or unusable one is reported.
+    /// A prompt without sections gives one system message.
+    pub fn messages(
+        &self,
+        context: &HashMap<String, String>,
+        history: &[crate::chat::Message],
+        identity: &Identity,
+    ) -> Result<crate::chat::Chat, RenderError> {
+        let mut values = vec![Value::Absent; self.schema.context.len()];
+        self.prepare(context, identity, &mut values)?;
+        let messages = render_messages(&self.resolved, &|i| values[i], &|_| history, identity);
+        Ok(crate::chat::Chat {
+            messages,
+            path: Cow::Owned(self.file.source.path().to_owned()),
+            metadata: Cow::Owned(self.meta.clone()),
+        })
+    }
+
+    /// Reads the given values into `values` (one per context variable, all
+    /// [`Value::Absent`] on entry) and checks them and the identity.
+    fn prepare<'c>(
+        &self,
+        context: &'c HashMap<String, String>,
+        identity: &Identity,
+        values: &mut [Value<'c>],
+    ) -> Result<(), RenderError> {
+        let count = values.len();
         // The given values, found without hashing when the map holds about as many values
         // as the prompt reads: its entries are walked and their names found by binary
         // search. `Value::Text` marks a value given, for the loop below.
@@ -275,6 +349,8 @@ impl CheckedPrompt {
                     Value::Absent
                 }
                 (VarKind::Optional, None) => Value::Absent,
+                // Messages come with the history, not the text values.
+                (VarKind::Messages, _) => Value::Absent,
                 // Read as the program reads them: a missing flag is `false`, and an optional
                 // given as a false word (or nothing) is off, as a `bool` field set to `false`
                 // renders (a string map cannot tell an `Option` from a `bool`).
@@ -319,31 +395,7 @@ impl CheckedPrompt {
             error.missing_identity.sort();
             return Err(error);
         }
-        let values = &*values;
-        let text = render_measured(
-            &self.resolved,
-            &self.ready.measured,
-            &|i| values[i],
-            identity,
-        );
-        let (path, metadata) =
-            if self.ready.path == self.file.source.path() && *self.ready.meta == self.meta {
-                (
-                    Cow::Borrowed(self.ready.path),
-                    Cow::Borrowed(self.ready.meta),
-                )
-            } else {
-                // The fields were changed after the check: render what they say now.
-                (
-                    Cow::Owned(self.file.source.path().to_owned()),
-                    Cow::Owned(self.meta.clone()),
-                )
-            };
-        Ok(PromptContent {
-            text,
-            path,
-            metadata,
-        })
+        Ok(())
     }
 }
 

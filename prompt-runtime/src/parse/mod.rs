@@ -10,7 +10,7 @@ pub mod lexer;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::suggest::closest;
-use directive::{ArgKind, Directive};
+use directive::{Arg, ArgKind, Directive};
 use lexer::Token;
 use std::ops::Range;
 
@@ -25,6 +25,35 @@ pub enum Node {
     Placeholder(Placeholder),
     /// `{% if %}` … `{% else %}` … `{% endif %}`.
     If(IfBlock),
+    /// `{% system NAME %}`, `{% user NAME %}`, `{% assistant NAME %}` or
+    /// `{% history NAME limit=N %}`: where a chat section starts. Only at the top level of
+    /// a prompt.
+    Section(Section),
+}
+
+/// The start of a chat section.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Section {
+    /// The section's name: given, or the role's word.
+    pub name: String,
+    /// What it holds.
+    pub kind: SectionKind,
+    /// The directive.
+    pub span: Range<usize>,
+}
+
+/// What a chat section holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SectionKind {
+    /// A message with this role; its content is the lines up to the next section.
+    Message(crate::chat::Role),
+    /// The messages of a context field, the last `limit` of them when a limit is given.
+    History {
+        /// The directive's `limit=N`.
+        limit: Option<u64>,
+        /// The span of the field's name.
+        name_span: Range<usize>,
+    },
 }
 
 /// A `$name` or `${name}` placeholder.
@@ -102,7 +131,15 @@ impl Default for ParseOptions {
     }
 }
 
-const KEYWORDS: [&str; 3] = ["if", "else", "endif"];
+const KEYWORDS: [&str; 7] = [
+    "if",
+    "else",
+    "endif",
+    "system",
+    "user",
+    "assistant",
+    "history",
+];
 
 struct OpenBlock {
     block: IfBlock,
@@ -160,6 +197,9 @@ pub fn parse(
     let mut stack: Vec<OpenBlock> = Vec::new();
     // `{% if %}`s past the nesting limit: reported once, balanced by their `endif`s.
     let mut excess = 0usize;
+    // Chat sections: their names so far, and whether the text after the last one is to
+    // be stripped at its start (each section's content is stripped like a body).
+    let mut sections = Sections::default();
     let mut run_start = body.start;
     let mut line_start = body.start;
     loop {
@@ -180,16 +220,33 @@ pub fn parse(
             && !trimmed[2..trimmed.len() - 2].contains("{%")
             && !trimmed[2..trimmed.len() - 2].contains("%}");
         if whole {
-            let nodes = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
-            push_text(
-                source,
-                run_start..line_start,
-                options,
-                nodes,
-                &mut diagnostics,
-            );
             let span = line_start + lead..line_start + lead + trimmed.len();
-            match directive::lex(source, span.clone()) {
+            let lexed = directive::lex(source, span.clone());
+            let starts_section = matches!(&lexed, Ok(d) if is_section(&d.keyword.text))
+                && stack.is_empty()
+                && excess == 0;
+            let mut run = run_start..line_start;
+            if sections.strip_next {
+                run.start = text[run.clone()]
+                    .find(|c: char| !c.is_whitespace())
+                    .map_or(run.end, |i| run.start + i);
+                sections.strip_next = run.is_empty();
+            }
+            if starts_section {
+                run.end = run.start + text[run.clone()].trim_end().len();
+            }
+            let nodes = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
+            push_text(source, run, options, nodes, &mut diagnostics);
+            match lexed {
+                Ok(d) if is_section(&d.keyword.text) => section(
+                    source,
+                    d,
+                    &mut root,
+                    &stack,
+                    excess,
+                    &mut sections,
+                    &mut diagnostics,
+                ),
                 Ok(d) => apply(
                     source,
                     d,
@@ -228,13 +285,13 @@ pub fn parse(
         line_start = next;
     }
     let nodes = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
-    push_text(
-        source,
-        run_start..body.end,
-        options,
-        nodes,
-        &mut diagnostics,
-    );
+    let mut run = run_start..body.end;
+    if sections.strip_next {
+        run.start = text[run.clone()]
+            .find(|c: char| !c.is_whitespace())
+            .map_or(run.end, |i| run.start + i);
+    }
+    push_text(source, run, options, nodes, &mut diagnostics);
     while let Some(open) = stack.pop() {
         let (name, _) = open.block.condition.name();
         diagnostics.push(
@@ -246,6 +303,158 @@ pub fn parse(
         parent.push(Node::If(open.block));
     }
     (root, diagnostics)
+}
+
+/// The chat sections a parse has seen.
+#[derive(Default)]
+struct Sections {
+    /// Each section's name and the span of its directive.
+    names: Vec<(String, Range<usize>)>,
+    /// The text after the last section directive is to be stripped at its start.
+    strip_next: bool,
+}
+
+fn is_section(keyword: &str) -> bool {
+    matches!(keyword, "system" | "user" | "assistant" | "history")
+}
+
+/// A section directive: checked and added at the top level.
+fn section(
+    source: &SourceFile,
+    d: Directive,
+    root: &mut Vec<Node>,
+    stack: &[OpenBlock],
+    excess: usize,
+    sections: &mut Sections,
+    diagnostics: &mut Diagnostics,
+) {
+    let keyword = d.keyword.text.as_str();
+    if !stack.is_empty() || excess > 0 {
+        diagnostics.push(
+            Diagnostic::new(format!("`{keyword}` section inside an `{{% if %}}` block"))
+                .at(source, d.span.clone())
+                .with_help("a section holds blocks, not the other way round: start the section above the `{% if %}` and put the block inside it"),
+        );
+        return;
+    }
+    let (name, kind) = if keyword == "history" {
+        let usage = "write `{% history NAME %}` or `{% history NAME limit=N %}`, NAME the context field holding the messages";
+        let (field, rest) = match d.args.split_first() {
+            Some((
+                Arg {
+                    kind: ArgKind::Name(n),
+                    span,
+                },
+                rest,
+            )) => ((n.clone(), span.clone()), rest),
+            Some((other, _)) => {
+                diagnostics.push(
+                    Diagnostic::new(format!(
+                        "`history` names a context field, found {}",
+                        other.kind.describe()
+                    ))
+                    .at(source, other.span.clone())
+                    .with_help(usage),
+                );
+                return;
+            }
+            None => {
+                diagnostics.push(
+                    Diagnostic::new(
+                        "`history` needs the name of the context field that holds the messages",
+                    )
+                    .at(source, d.span.clone())
+                    .with_help(usage),
+                );
+                return;
+            }
+        };
+        let limit = match rest {
+            [] => None,
+            [
+                Arg {
+                    kind: ArgKind::Name(l),
+                    ..
+                },
+                Arg {
+                    kind: ArgKind::Assign,
+                    ..
+                },
+                Arg {
+                    kind: ArgKind::Int(n),
+                    ..
+                },
+            ] if l == "limit" => Some(*n),
+            [first, more @ ..] => {
+                let end = more.last().unwrap_or(first).span.end;
+                diagnostics.push(
+                    Diagnostic::new("bad `limit` in `history`")
+                        .at(source, first.span.start..end)
+                        .with_help("write `limit=N` with N a whole number of messages: `{% history turns limit=10 %}`"),
+                );
+                return;
+            }
+        };
+        (
+            field.0,
+            SectionKind::History {
+                limit,
+                name_span: field.1,
+            },
+        )
+    } else {
+        let role = crate::chat::Role::from_word(keyword).unwrap_or(crate::chat::Role::System);
+        let name = match d.args.as_slice() {
+            [] => keyword.to_owned(),
+            [
+                Arg {
+                    kind: ArgKind::Name(n),
+                    ..
+                },
+            ] => n.clone(),
+            [first, more @ ..] => {
+                let end = more.last().unwrap_or(first).span.end;
+                diagnostics.push(
+                    Diagnostic::new(format!("`{keyword}` takes one name, the section's"))
+                        .at(source, first.span.start..end)
+                        .with_help(format!(
+                            "write `{{% {keyword} %}}` or `{{% {keyword} NAME %}}`"
+                        )),
+                );
+                return;
+            }
+        };
+        (name, SectionKind::Message(role))
+    };
+    // Text before the first section is the system message `system_prompt`.
+    if sections.names.is_empty()
+        && root
+            .iter()
+            .any(|n| !matches!(n, Node::Text(r) if r.is_empty()))
+    {
+        sections.names.push(("system_prompt".to_owned(), 0..0));
+    }
+    if let Some((_, first)) = sections.names.iter().find(|(n, _)| *n == name) {
+        let help = if first.is_empty() {
+            "the text before the first section is the section `system_prompt`; give this one another name".to_owned()
+        } else {
+            let (line, _) = source.line_col(first.start);
+            format!("section `{name}` starts on line {line}; give this one another name")
+        };
+        diagnostics.push(
+            Diagnostic::new(format!("a second section named `{name}`"))
+                .at(source, d.span.clone())
+                .with_help(help),
+        );
+    } else {
+        sections.names.push((name.clone(), d.span.clone()));
+    }
+    sections.strip_next = true;
+    root.push(Node::Section(Section {
+        name,
+        kind,
+        span: d.span,
+    }));
 }
 
 /// How deep `{% if %}` blocks may nest in one file. Deeper nesting is refused, with one
@@ -369,7 +578,7 @@ fn apply(
                 Diagnostic::new(format!("unknown directive `{other}`")).at(source, d.keyword.span);
             e = match closest(other, KEYWORDS) {
                 Some(k) => e.with_help(format!("did you mean `{k}`?")),
-                None => e.with_help("the directives are `if`, `else` and `endif`"),
+                None => e.with_help("the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`"),
             };
             diagnostics.push(e);
         }
@@ -437,6 +646,11 @@ fn no_args(source: &SourceFile, d: &Directive, diagnostics: &mut Diagnostics) {
 
 fn condition(source: &SourceFile, d: &Directive) -> Result<Condition, Diagnostic> {
     let usage = "write `{% if name %}` or `{% if name == \"value\" %}`";
+    if let Some(assign) = d.args.iter().find(|a| a.kind == ArgKind::Assign) {
+        return Err(Diagnostic::new("unexpected `=` in directive")
+            .at(source, assign.span.clone())
+            .with_help("did you mean `==`? a comparison is `{% if name == \"value\" %}`"));
+    }
     match d.args.as_slice() {
         [name] => match &name.kind {
             ArgKind::Name(n) => Ok(Condition::Set {

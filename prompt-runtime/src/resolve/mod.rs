@@ -207,6 +207,7 @@ impl Resolver<'_> {
                     }
                 }
                 Node::If(block) => self.block(source, block, out),
+                Node::Section(section) => self.section(source, section, out),
             }
         }
     }
@@ -249,6 +250,7 @@ impl Resolver<'_> {
             Node::Text(span) | Node::Dollar(span) => span.clone(),
             Node::Placeholder(p) => p.span.clone(),
             Node::If(block) => block.span.clone(),
+            Node::Section(section) => section.span.clone(),
         };
         let span = span.start..span.start.max(span.end.min(span.start + 1));
         let mut d = Diagnostic::new(format!(
@@ -264,6 +266,68 @@ impl Resolver<'_> {
             ));
         }
         self.diagnostics.push(d);
+    }
+
+    /// A chat section starts: its lines are a body of their own.
+    fn section(&mut self, source: &SourceFile, section: &parse::Section, out: &mut Vec<Part>) {
+        if let Some(template) = self.stack.last() {
+            self.diagnostics.push(
+                Diagnostic::new(format!(
+                    "a chat section in the template `{template}`"
+                ))
+                .at(source, section.span.clone())
+                .with_help("sections belong to the prompt: move the directive into the prompt file and keep the template's text"),
+            );
+            return;
+        }
+        self.bodies = vec![Lines::new()];
+        match &section.kind {
+            parse::SectionKind::Message(role) => out.push(Part::Section {
+                role: *role,
+                name: section.name.clone(),
+            }),
+            parse::SectionKind::History { limit, name_span } => {
+                let name = &section.name;
+                let index = match self.names.get(name) {
+                    Some(Target::Context {
+                        index,
+                        upper: false,
+                    }) => *index,
+                    Some(_) | None if self.schema.context_index(name).is_none() => {
+                        self.unknown(source, name, name_span, "history field");
+                        return;
+                    }
+                    _ => {
+                        self.diagnostics.push(
+                            Diagnostic::new(format!("`{name}` is not a context field"))
+                                .at(source, name_span.clone())
+                                .with_help("`{% history NAME %}` names a field that holds the messages (`&[Message]` or `Vec<Message>`)"),
+                        );
+                        return;
+                    }
+                };
+                self.used[index] = true;
+                self.record(name, VarSource::Context, source, name_span);
+                if self.schema.context[index].kind != VarKind::Messages {
+                    self.diagnostics.push(
+                        Diagnostic::new(format!(
+                            "`{{% history {name} %}}` needs a list of messages, but `{name}` is {}",
+                            self.schema.context[index].kind.as_str()
+                        ))
+                        .at(source, name_span.clone())
+                        .with_help(format!(
+                            "make `{name}` a `&[promptkit::Message]` or a `Vec<promptkit::Message>`"
+                        )),
+                    );
+                    return;
+                }
+                out.push(Part::History {
+                    index,
+                    limit: *limit,
+                    name: name.clone(),
+                });
+            }
+        }
     }
 
     /// Enters a block or a template, unless that nests deeper than [`MAX_DEPTH`].
@@ -298,6 +362,20 @@ impl Resolver<'_> {
                 self.used[index] = true;
                 self.record(&p.name, VarSource::Context, source, &p.span);
                 let var = &self.schema.context[index];
+                if var.kind == VarKind::Messages {
+                    self.diagnostics.push(
+                        Diagnostic::new(format!(
+                            "`{}` is a list of messages, not text",
+                            spelled(source, &p.span, &p.name)
+                        ))
+                        .at(source, p.span.clone())
+                        .with_help(format!(
+                            "insert the messages as a section of their own: `{{% history {} %}}` on a line of its own",
+                            var.name
+                        )),
+                    );
+                    return;
+                }
                 if var.kind == VarKind::Optional && !self.guards.contains(&index) {
                     self.diagnostics.push(
                         Diagnostic::new(format!(
@@ -585,6 +663,14 @@ impl Resolver<'_> {
             }
             (Condition::Equals { value, .. }, VarKind::Text | VarKind::Optional) => {
                 Some(Test::Equals(index, value.clone()))
+            }
+            (_, VarKind::Messages) => {
+                self.diagnostics.push(
+                    Diagnostic::new(format!("`{name}` is a list of messages; a condition tests optionals, flags and choices"))
+                        .at(source, span.clone())
+                        .with_help(format!("insert the messages with `{{% history {name} %}}`")),
+                );
+                None
             }
         }
     }

@@ -14,6 +14,13 @@ pub struct Resolved {
 }
 
 impl Resolved {
+    /// True for a chat prompt: one with section directives, rendered as messages.
+    pub fn is_chat(&self) -> bool {
+        self.parts
+            .iter()
+            .any(|p| matches!(p, Part::Section { .. } | Part::History { .. }))
+    }
+
     /// The identity keys the prompt needs (base keys, variants mapped back), sorted.
     pub fn identity_keys(&self) -> Vec<String> {
         let mut keys = Vec::new();
@@ -34,7 +41,11 @@ fn collect_identity(parts: &[Part], keys: &mut Vec<String>) {
                 collect_identity(then, keys);
                 collect_identity(otherwise, keys);
             }
-            Part::Text(_) | Part::Context { .. } | Part::Line { .. } => {}
+            Part::Text(_)
+            | Part::Context { .. }
+            | Part::Line { .. }
+            | Part::Section { .. }
+            | Part::History { .. } => {}
         }
     }
 }
@@ -68,6 +79,22 @@ pub enum Part {
         then: Vec<Part>,
         /// Rendered otherwise.
         otherwise: Vec<Part>,
+    },
+    /// Where a chat section starts: the parts up to the next section are its content.
+    Section {
+        /// Who speaks it.
+        role: crate::chat::Role,
+        /// The section's name.
+        name: String,
+    },
+    /// A chat section that inserts a context variable's messages.
+    History {
+        /// Index into [`Schema::context`](super::Schema::context).
+        index: usize,
+        /// Only the last this many, when given.
+        limit: Option<u64>,
+        /// The section's name (the variable's).
+        name: String,
     },
     /// The start of a line whose separator depends on blocks before it: renders `\n` when
     /// flag `flag` is set (a line of the same body was rendered before), then sets it.

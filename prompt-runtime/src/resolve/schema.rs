@@ -66,10 +66,12 @@ pub enum VarKind {
     Flag,
     /// One of the named values, for `{% if name == "value" %}`.
     Choice(Vec<String>),
+    /// A list of chat messages, for `{% history name %}`.
+    Messages,
 }
 
 impl VarKind {
-    /// `text`, `optional`, `flag` or `choice`.
+    /// `text`, `optional`, `flag`, `choice` or `messages`.
     ///
     /// ```
     /// use prompt_runtime::resolve::VarKind;
@@ -83,6 +85,7 @@ impl VarKind {
             VarKind::Optional => "optional",
             VarKind::Flag => "flag",
             VarKind::Choice(_) => "choice",
+            VarKind::Messages => "messages",
         }
     }
 }
