@@ -117,6 +117,8 @@ fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
                     VarKind::Text => format!("<{} ${{x}} $$>", var.name),
                     VarKind::Optional if on => format!("<{}>", var.name),
                     VarKind::Optional => return None,
+                    // Messages come with the history.
+                    VarKind::Messages => return None,
                     VarKind::Flag => on.to_string(),
                     VarKind::Choice(choices) => {
                         let pick = if on { choices.first() } else { choices.last() };
@@ -126,6 +128,15 @@ fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
                 Some((var.name.clone(), value))
             })
             .collect();
+        if prompt.resolved.is_chat() {
+            let history = [
+                prompt_runtime::Message::user("<earlier $x>"),
+                prompt_runtime::Message::assistant("<reply>"),
+            ];
+            if let Err(error) = prompt.messages(&values, &history, identity) {
+                panic!("a checked chat prompt with every value fails to render: {error}");
+            }
+        }
         match prompt.render(&values, identity) {
             Ok(out) => assert_eq!(
                 out.text.len(),

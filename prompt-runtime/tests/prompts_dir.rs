@@ -29,6 +29,15 @@ const EXPECTED: &[(&str, &[(&str, bool)])] = &[
         &[("day", false), ("day_YYYYMMDD", false), ("facet", true)],
     ),
     (
+        "journal_chat",
+        &[
+            ("day", false),
+            ("note", true),
+            ("turns", false),
+            ("question", false),
+        ],
+    ),
+    (
         "segment_synthesis",
         &[
             ("day", false),
@@ -95,7 +104,10 @@ fn every_prompt_passes_the_checks_with_exactly_its_context() {
                     .iter()
                     .map(|v| {
                         assert!(
-                            matches!(v.kind, VarKind::Text | VarKind::Optional),
+                            matches!(
+                                v.kind,
+                                VarKind::Text | VarKind::Optional | VarKind::Messages
+                            ),
                             "{name}: `{}` inferred as {:?}",
                             v.name,
                             v.kind

@@ -253,12 +253,14 @@ impl CheckedPrompt {
         let text = if self.resolved.is_chat() {
             // A chat prompt as one text: its messages in the log form of `Chat`.
             let messages = render_messages(&self.resolved, &|i| values[i], &|_| &[], identity);
-            crate::chat::Chat {
+            let log = crate::chat::Chat {
                 messages,
                 path: Cow::Borrowed(""),
                 metadata: Cow::Owned(Meta::DEFAULT),
             }
-            .to_string()
+            .to_string();
+            // At its exact size, as every rendered text is.
+            String::from(log.into_boxed_str())
         } else {
             render_measured(
                 &self.resolved,

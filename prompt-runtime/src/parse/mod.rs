@@ -284,12 +284,16 @@ pub fn parse(
         }
         line_start = next;
     }
+    let at_top = stack.is_empty();
     let nodes = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
     let mut run = run_start..body.end;
     if sections.strip_next {
         run.start = text[run.clone()]
             .find(|c: char| !c.is_whitespace())
             .map_or(run.end, |i| run.start + i);
+    }
+    if !sections.names.is_empty() && at_top {
+        run.end = run.start + text[run.clone()].trim_end().len();
     }
     push_text(source, run, options, nodes, &mut diagnostics);
     while let Some(open) = stack.pop() {

@@ -24,6 +24,12 @@ fn show(source: &SourceFile, nodes: &[Node]) -> String {
                     out.push_str(&format!("ELSE{{{}}}", show(source, e)));
                 }
             }
+            Node::Section(s) => match &s.kind {
+                SectionKind::Message(role) => out.push_str(&format!("§{role}:{}", s.name)),
+                SectionKind::History { limit, .. } => {
+                    out.push_str(&format!("§history:{}:{limit:?}", s.name))
+                }
+            },
         }
     }
     out
@@ -171,4 +177,63 @@ fn a_directive_that_cannot_be_read_still_opens_or_closes_its_block() {
         let (_, _, d) = parse_str(text);
         assert_eq!(d.0.len(), 1, "{text:?}: {d}");
     }
+}
+
+#[test]
+fn chat_sections_strip_their_text_and_are_named() {
+    let text = "Be brief.\n\n{% system context %}\n\nToday: $day\n\n{% history turns limit=3 %}\n{% user %}\n  $q  \n";
+    let source = SourceFile::new("p.md", text);
+    let (nodes, d) = parse(&source, 0..text.len(), ParseOptions::default());
+    assert!(d.is_empty(), "{d}");
+    assert_eq!(
+        show(&source, &nodes),
+        "[Be brief.]§system:context[Today: ]<day>§history:turns:Some(3)§user:user<q>"
+    );
+}
+
+#[test]
+fn chat_section_errors() {
+    let errors = |text: &str| {
+        let source = SourceFile::new("p.md", text);
+        let (_, d) = parse(&source, 0..text.len(), ParseOptions::default());
+        d.0.iter()
+            .map(|d| format!("{} | {}", d.message(), d.help().unwrap_or("")))
+            .collect::<Vec<_>>()
+    };
+    let found = errors("{% sytem %}\nx");
+    assert!(
+        found[0].starts_with("unknown directive `sytem` | did you mean `system`?"),
+        "{found:?}"
+    );
+    let found = errors("x\n{% user a %}\ny\n{% assistant a %}\nz\n{% user system_prompt %}");
+    assert_eq!(found.len(), 2, "{found:?}");
+    assert!(
+        found[0].starts_with("a second section named `a` | section `a` starts on line 2"),
+        "{found:?}"
+    );
+    assert!(
+        found[1].starts_with("a second section named `system_prompt`"),
+        "{found:?}"
+    );
+    let found = errors("{% if x %}\n{% user %}\nhi\n{% endif %}");
+    assert!(
+        found[0].starts_with("`user` section inside an `{% if %}` block"),
+        "{found:?}"
+    );
+    for bad in [
+        "{% history t limit=x %}",
+        "{% history t limit %}",
+        "{% history t limit=-1 %}",
+        "{% history t 3 %}",
+    ] {
+        let found = errors(bad);
+        assert!(
+            found
+                .iter()
+                .any(|f| f.contains("limit") || f.contains("unexpected")),
+            "{bad}: {found:?}"
+        );
+    }
+    assert!(errors("{% history %}")[0].starts_with("`history` needs the name"));
+    assert!(errors("{% user a b %}")[0].starts_with("`user` takes one name"));
 }
