@@ -164,11 +164,16 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
 }
 
 fn unused_field(field: &Field, path: &str) -> syn::Error {
+    let use_it = if field.kind == VarKind::Messages {
+        format!("insert its messages with `{{% history {} %}}`", field.name)
+    } else {
+        format!("use `${}` in the prompt", field.name)
+    };
     syn::Error::new(
         field.span,
         format!(
-            "field `{}` is not used by {path}\n  = help: use `${}` in the prompt, or remove the field",
-            field.name, field.name
+            "field `{}` is not used by {path}\n  = help: {use_it}, or remove the field",
+            field.name
         ),
     )
 }

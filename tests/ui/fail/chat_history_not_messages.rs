@@ -1,0 +1,9 @@
+// `{% history turns %}` needs a list of messages.
+#[derive(promptkit::Prompt)]
+#[prompt("chat_history")]
+struct ChatHistory<'a> {
+    day: &'a str,
+    turns: &'a str,
+}
+
+fn main() {}

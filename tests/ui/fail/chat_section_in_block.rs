@@ -1,0 +1,9 @@
+// A section directive inside an `{% if %}` block.
+#[derive(promptkit::Prompt)]
+#[prompt("chat_in_block")]
+struct ChatInBlock<'a> {
+    day: &'a str,
+    note: Option<&'a str>,
+}
+
+fn main() {}
