@@ -214,8 +214,20 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         })
         .collect();
     let meta = emit::meta(&prompt.meta);
-    let body = emit::render_body(&prompt, &access, &meta);
     let tracked = emit::tracked(&files);
+    if prompt.resolved.is_chat() {
+        let body = emit::messages_body(&prompt, &access, &meta);
+        return Ok(quote! {{
+            const _: () = { #tracked };
+            #(#bindings)*
+            ::promptkit::__private::InlineChat::new(
+                move |identity: &::promptkit::__private::Identity| -> ::promptkit::__private::Chat {
+                    #body
+                }
+            )
+        }});
+    }
+    let body = emit::render_body(&prompt, &access, &meta);
     Ok(quote! {{
         const _: () = { #tracked };
         #(#bindings)*

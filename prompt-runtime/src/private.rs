@@ -189,6 +189,23 @@ impl<F: Fn(&Identity) -> PromptContent> Inline<F> {
     }
 }
 
+/// The value `prompt!` evaluates to for a chat prompt.
+pub struct InlineChat<F> {
+    messages: F,
+}
+
+impl<F: Fn(&Identity) -> crate::chat::Chat> InlineChat<F> {
+    /// Wraps generated code.
+    pub fn new(messages: F) -> Self {
+        InlineChat { messages }
+    }
+
+    /// Renders the messages. Cannot fail.
+    pub fn messages(&self, identity: &Identity) -> crate::chat::Chat {
+        (self.messages)(identity)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,6 +11,7 @@ struct Chat<'a> {
 }
 
 fn main() {
+    inline();
     let identity = Identity::from_json(r#"{"preferred": "sam"}"#).unwrap();
     let prompt = Chat {
         day: "Friday",
@@ -48,4 +49,16 @@ fn main() {
     }
     .messages(&identity);
     assert_eq!(with_note.messages[1].content, "Today is Friday.\nNote: call Ana");
+}
+
+// `prompt!` on a chat prompt gives the same messages.
+#[allow(dead_code)]
+fn inline() {
+    let identity = Identity::default();
+    let turns = [Message::user("hi")];
+    let day = "Friday";
+    let note: Option<&str> = None;
+    let chat = promptkit::prompt!("chat", day, note, turns = &turns[..], question = "Q?")
+        .messages(&identity);
+    assert_eq!(chat.messages.last().map(|m| m.content.as_str()), Some("Q?"));
 }
