@@ -13,9 +13,18 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub options: RenderOptions,
 
-    /// Print `{"text", "path", "metadata"}` as JSON instead of the text.
+    /// Print `{"text", "path", "metadata"}` as JSON instead of the text; for a chat prompt,
+    /// `{"messages", "path", "metadata"}`.
     #[arg(long)]
     pub json: bool,
+}
+
+/// The JSON form of a rendered chat prompt: the messages as a chat API takes them.
+#[derive(Serialize)]
+struct ChatJson<'a> {
+    messages: &'a [prompt_runtime::Message],
+    path: &'a str,
+    metadata: &'a Meta,
 }
 
 /// The JSON form of a rendered prompt; metadata keys stay in their documented order.
@@ -28,7 +37,27 @@ struct RenderedJson<'a> {
 
 pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
     let project = open_project(dir)?;
-    let content = values::render(&project, &args.options)?;
+    let content = match values::render_any(&project, &args.options)? {
+        values::Rendered::Text(content) => content,
+        values::Rendered::Chat(chat) => {
+            let mut out = if args.json {
+                let json = ChatJson {
+                    messages: &chat.messages,
+                    path: &chat.path,
+                    metadata: &chat.metadata,
+                };
+                serde_json::to_string_pretty(&json).unwrap_or_default()
+            } else {
+                // Each message under its `Section: NAME | role=ROLE` header.
+                chat.to_string()
+            };
+            if !out.ends_with('\n') {
+                out.push('\n');
+            }
+            crate::print_stdout(&out)?;
+            return Ok(ExitCode::SUCCESS);
+        }
+    };
     let mut out = if args.json {
         let json = RenderedJson {
             text: &content.text,

@@ -60,17 +60,34 @@ struct Count<'a> {
     tokens: usize,
     bytes: usize,
     chars: usize,
+    /// For a chat prompt: how many messages were counted (their contents, summed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    messages: Option<usize>,
 }
 
 pub fn run(dir: &Path, args: &TokensArgs) -> Outcome {
     let project = open_project(dir)?;
-    let content = values::render(&project, &args.options)?;
+    let (texts, messages) = match values::render_any(&project, &args.options)? {
+        values::Rendered::Text(content) => (vec![content.text], None),
+        values::Rendered::Chat(chat) => {
+            let count = chat.messages.len();
+            (
+                chat.messages.into_iter().map(|m| m.content).collect(),
+                Some(count),
+            )
+        }
+    };
+    let mut tokens = 0;
+    for text in &texts {
+        tokens += args.encoding.count(text)?;
+    }
     let count = Count {
         name: crate::prompt_name(&args.options.name),
         encoding: args.encoding.name(),
-        tokens: args.encoding.count(&content.text)?,
-        bytes: content.text.len(),
-        chars: content.text.chars().count(),
+        tokens,
+        bytes: texts.iter().map(String::len).sum(),
+        chars: texts.iter().map(|t| t.chars().count()).sum(),
+        messages,
     };
     let out = if args.json {
         format!(
@@ -78,8 +95,15 @@ pub fn run(dir: &Path, args: &TokensArgs) -> Outcome {
             serde_json::to_string_pretty(&count).unwrap_or_default()
         )
     } else {
+        let summed = match count.messages {
+            Some(n) => format!(
+                ", the contents of {n} message{} summed",
+                if n == 1 { "" } else { "s" }
+            ),
+            None => String::new(),
+        };
         format!(
-            "{}: {} tokens ({}), {} bytes, {} chars\n",
+            "{}: {} tokens ({}), {} bytes, {} chars{summed}\n",
             count.name, count.tokens, count.encoding, count.bytes, count.chars
         )
     };

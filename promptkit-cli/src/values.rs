@@ -44,6 +44,11 @@ pub struct RenderOptions {
     /// A value by name; wins over `--context`. Repeat for more values.
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_set)]
     pub set: Vec<(String, String)>,
+
+    /// A JSON array of chat messages (`[{"role": "user", "content": "..."}]`) for the
+    /// `{% history %}` sections of a chat prompt.
+    #[arg(long, value_name = "FILE")]
+    pub history: Option<PathBuf>,
 }
 
 /// Splits `name=value` at the first `=`.
@@ -54,8 +59,75 @@ fn parse_set(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// Checks the prompt and renders it with the values the options give.
-pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptContent, Diagnostics> {
+/// A rendered prompt: a text, or a chat prompt's messages.
+pub enum Rendered {
+    /// A prompt without sections.
+    Text(PromptContent),
+    /// A chat prompt.
+    Chat(prompt_runtime::Chat),
+}
+
+/// Checks the prompt and renders it with the values the options give: a chat prompt as
+/// its messages, with `--history` for its history sections.
+pub fn render_any(project: &Project, options: &RenderOptions) -> Result<Rendered, Diagnostics> {
+    let (prompt, context, identity) = prepare(project, options)?;
+    if !prompt.resolved.is_chat() {
+        return finish(
+            project,
+            options,
+            &prompt,
+            &identity,
+            prompt.render(&context, &identity),
+        )
+        .map(Rendered::Text);
+    }
+    let history = match &options.history {
+        Some(path) => load_history(path)?,
+        None => Vec::new(),
+    };
+    let chat = prompt.messages(&context, &history, &identity);
+    finish(project, options, &prompt, &identity, chat).map(Rendered::Chat)
+}
+
+/// The messages of a `--history` file: a JSON array of `{"role", "content"}` objects.
+fn load_history(path: &Path) -> Result<Vec<prompt_runtime::Message>, Diagnostics> {
+    let shown = path.display().to_string();
+    let bytes = std::fs::read(path).map_err(|e| {
+        Diagnostics::from(
+            Diagnostic::new(format!("cannot read {shown}: {e}"))
+                .in_file(&shown)
+                .with_help("give `--history` a JSON file holding an array of messages"),
+        )
+    })?;
+    let source = prompt_runtime::load::decode(&shown, &bytes)?;
+    serde_json::from_str(source.text()).map_err(|e| {
+        let offset = source.offset(e.line(), e.column().max(1));
+        Diagnostics::from(
+            Diagnostic::new(format!("`{shown}` is not a list of chat messages: {e}"))
+                .at(&source, offset..offset + 1)
+                .with_help(r#"write an array of messages: `[{"role": "user", "content": "Hi"}]`, the role `system`, `user` or `assistant`"#),
+        )
+    })
+}
+
+fn finish<T>(
+    project: &Project,
+    options: &RenderOptions,
+    prompt: &CheckedPrompt,
+    identity: &Identity,
+    result: Result<T, prompt_runtime::check::RenderError>,
+) -> Result<T, Diagnostics> {
+    result.map_err(|error| {
+        let given = options.identity.is_some();
+        cannot_render(project, prompt, &error, identity, given).into()
+    })
+}
+
+/// The checked prompt, its context values and the identity the options give.
+fn prepare(
+    project: &Project,
+    options: &RenderOptions,
+) -> Result<(CheckedPrompt, HashMap<String, String>, Identity), Diagnostics> {
     crate::eprint_folder_warnings(project, &[]);
     let name = crate::prompt_name(&options.name);
     let prompt = project.check_inferred(name)?;
@@ -81,10 +153,8 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<PromptConten
     if !values.identity.is_empty() {
         identity = with_overrides(&identity, values.identity);
     }
-    prompt.render(&values.context, &identity).map_err(|error| {
-        let given = options.identity.is_some();
-        cannot_render(project, &prompt, &error, &identity, given).into()
-    })
+    let context = values.context;
+    Ok((prompt, context, identity))
 }
 
 /// Values sorted by what takes them.

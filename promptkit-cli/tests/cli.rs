@@ -1431,3 +1431,130 @@ fn problems_in_value_files_point_at_their_line_and_column() {
         run.stderr
     );
 }
+
+// ---------------------------------------------------------------------------------- chat
+
+/// A folder with one chat prompt: a preamble, a system section, a history, a question.
+fn chat_folder(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("agent.md"),
+        "You help.\n\n{% system context %}\nToday is $day.\n\n{% history turns limit=2 %}\n\n{% user question %}\n$question\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("turns.json"),
+        r#"[{"role": "user", "content": "one"}, {"role": "assistant", "content": "two"}, {"role": "user", "content": "three"}]"#,
+    )
+    .unwrap();
+    dir
+}
+
+#[test]
+fn render_prints_a_chat_prompts_messages_under_their_sections() {
+    let dir = chat_folder("chat_render");
+    let turns = dir.join("turns.json");
+    let turns = turns.to_str().unwrap();
+    let args = [
+        "render",
+        "agent",
+        "--set",
+        "day=Friday",
+        "--set",
+        "question=Why?",
+        "--history",
+        turns,
+    ];
+    let run = promptkit_in(&dir, &args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "Section: system_prompt | role=system\nYou help.\n\n\
+         Section: context | role=system\nToday is Friday.\n\n\
+         Section: turns | role=assistant\ntwo\n\n\
+         Section: turns | role=user\nthree\n\n\
+         Section: question | role=user\nWhy?\n"
+    );
+    let mut json_args = args.to_vec();
+    json_args.push("--json");
+    let run = promptkit_in(&dir, &json_args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let json: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(json["messages"].as_array().unwrap().len(), 5);
+    assert_eq!(
+        json["messages"][4],
+        serde_json::json!({"role": "user", "content": "Why?"})
+    );
+    assert!(json["path"].as_str().unwrap().ends_with("agent.md"));
+    // Without a history the history section is simply empty.
+    let run = promptkit_in(
+        &dir,
+        &["render", "agent", "--set", "day=F", "--set", "question=Q"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(!run.stdout.contains("Section: turns"));
+}
+
+#[test]
+fn tokens_of_a_chat_prompt_sum_its_messages_and_say_so() {
+    let dir = chat_folder("chat_tokens");
+    let turns = dir.join("turns.json");
+    let turns = turns.to_str().unwrap();
+    let run = promptkit_in(
+        &dir,
+        &[
+            "tokens",
+            "agent",
+            "--set",
+            "day=Friday",
+            "--set",
+            "question=Why?",
+            "--history",
+            turns,
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.ends_with("the contents of 5 messages summed\n"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_bad_history_file_is_an_error_in_the_file() {
+    let dir = chat_folder("chat_bad_history");
+    std::fs::write(
+        dir.join("bad.json"),
+        r#"[{"role": "robot", "content": "x"}]"#,
+    )
+    .unwrap();
+    let bad = dir.join("bad.json");
+    let bad = bad.to_str().unwrap();
+    let run = promptkit_in(
+        &dir,
+        &[
+            "render",
+            "agent",
+            "--set",
+            "day=F",
+            "--set",
+            "question=Q",
+            "--history",
+            bad,
+        ],
+    );
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("is not a list of chat messages"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.contains("bad.json:1:"), "{}", run.stderr);
+    assert!(
+        run.stderr.contains("help: write an array of messages"),
+        "{}",
+        run.stderr
+    );
+}
