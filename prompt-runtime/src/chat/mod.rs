@@ -6,6 +6,11 @@
 //! for logs. [`Message`] serializes as exactly `{"role": "...", "content": "..."}`, the
 //! shape OpenAI-style and Anthropic-style chat APIs take.
 
+mod template;
+
+pub(crate) use template::nodes as template_nodes;
+pub use template::{ChatTemplate, MARKER, TemplateSection};
+
 use crate::meta::Meta;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;

@@ -191,6 +191,11 @@ pub fn parse(
     body: Range<usize>,
     options: ParseOptions,
 ) -> (Vec<Node>, Diagnostics) {
+    // A file in didactyl's template format is read by its own front end into the same
+    // nodes: sections, `{{name}}` placeholders.
+    if let Some(read) = crate::chat::template_nodes(source, body.clone()) {
+        return read;
+    }
     let text = source.text();
     let mut diagnostics = Diagnostics::default();
     let mut root: Vec<Node> = Vec::new();
