@@ -78,6 +78,9 @@ pub fn markdown_page(prompt: &CheckedPrompt, options: &PageOptions<'_>) -> Strin
         section(level, "Metadata", &metadata_table(&prompt.meta)),
         section(level, "Variables", &variables(prompt, options.field_types)),
     ];
+    if let Some(table) = chat_sections(prompt) {
+        blocks.push(section(level, "Messages", &table));
+    }
     blocks.extend(
         options
             .sections
@@ -90,6 +93,60 @@ pub fn markdown_page(prompt: &CheckedPrompt, options: &PageOptions<'_>) -> Strin
         &fenced(prompt.file.source.text(), "markdown"),
     ));
     blocks.join("\n")
+}
+
+/// The sections of a chat prompt as a table (section, role, what it holds), or `None` for a
+/// prompt without sections.
+///
+/// ```
+/// use prompt_runtime::check::check;
+/// use prompt_runtime::doc::chat_sections;
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+///
+/// let file = PromptFile::from_text("p.md", "Be brief.\n{% history turns limit=4 %}\n{% user question %}\n$q").unwrap();
+/// let schema = Schema {
+///     context: vec![ContextVar::new("turns", VarKind::Messages), ContextVar::new("q", VarKind::Text)],
+///     ..Schema::default()
+/// };
+/// let prompt = check("p", file, schema, &Templates::new()).unwrap();
+/// let table = chat_sections(&prompt).unwrap();
+/// assert!(table.contains("| `system_prompt` | system | the text before the first section |"));
+/// assert!(table.contains("| `turns` | each message's own | the last 4 messages of `turns` |"));
+/// assert!(table.contains("| `question` | user | one message |"));
+/// ```
+pub fn chat_sections(prompt: &CheckedPrompt) -> Option<String> {
+    use crate::resolve::Part;
+    if !prompt.resolved.is_chat() {
+        return None;
+    }
+    let parts = &prompt.resolved.parts;
+    let mut rows = vec![
+        "| section | role | holds |".to_owned(),
+        "| --- | --- | --- |".to_owned(),
+    ];
+    if parts
+        .first()
+        .is_some_and(|p| !matches!(p, Part::Section { .. } | Part::History { .. }))
+    {
+        rows.push("| `system_prompt` | system | the text before the first section |".to_owned());
+    }
+    for part in parts {
+        match part {
+            Part::Section { role, name } => {
+                rows.push(format!("| `{name}` | {role} | one message |"));
+            }
+            Part::History { limit, name, .. } => {
+                let holds = match limit {
+                    Some(n) if *n > 0 => format!("the last {n} messages of `{name}`"),
+                    _ => format!("every message of `{name}`"),
+                };
+                rows.push(format!("| `{name}` | each message's own | {holds} |"));
+            }
+            _ => {}
+        }
+    }
+    Some(rows.join("\n") + "\n\nA section that renders no text is left out.")
 }
 
 /// The top of a page: the title (or the name, without one), the name and the file, and

@@ -44,6 +44,38 @@ pub struct Variables {
     pub identity: Vec<String>,
     pub template: Vec<String>,
     pub literal: Vec<String>,
+    /// A chat prompt's sections, in order, each as `name (role)`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub sections: Vec<String>,
+}
+
+/// A chat prompt's sections as `list` shows them: `question (user)`, `turns (history, last 4)`.
+fn sections_of(prompt: &CheckedPrompt) -> Vec<String> {
+    use prompt_runtime::resolve::Part;
+    let parts = &prompt.resolved.parts;
+    if !prompt.resolved.is_chat() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    if parts
+        .first()
+        .is_some_and(|p| !matches!(p, Part::Section { .. } | Part::History { .. }))
+    {
+        out.push("system_prompt (system)".to_owned());
+    }
+    for part in parts {
+        match part {
+            Part::Section { role, name } => out.push(format!("{name} ({role})")),
+            Part::History {
+                limit: Some(n),
+                name,
+                ..
+            } if *n > 0 => out.push(format!("{name} (history, last {n})")),
+            Part::History { name, .. } => out.push(format!("{name} (history)")),
+            _ => {}
+        }
+    }
+    out
 }
 
 #[derive(Serialize)]
@@ -84,6 +116,7 @@ impl Variables {
             identity: prompt.resolved.identity_keys(),
             template: named(VarSource::Template),
             literal: named(VarSource::Literal),
+            sections: sections_of(prompt),
         }
     }
 
@@ -102,6 +135,7 @@ impl Variables {
             ("identity", self.identity.clone()),
             ("template", self.template.clone()),
             ("literal", self.literal.clone()),
+            ("sections", self.sections.clone()),
         ]
         .into_iter()
         .filter(|(_, names)| !names.is_empty())
