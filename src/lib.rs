@@ -54,6 +54,40 @@
 //! with the same `render`. The arguments are moved into it (pass references to keep
 //! them). An argument that a block tests must be an `Option<T>` or a `bool`.
 //!
+//! ## Chat prompts
+//!
+//! A prompt with `{% system NAME %}`, `{% user NAME %}`, `{% assistant NAME %}` or
+//! `{% history NAME limit=N %}` lines is a chat prompt: the derive implements
+//! [`ChatPrompt`] and an inherent `messages(&self, &Identity) -> Chat`, one [`Message`] per
+//! section that renders text, history fields (`&[Message]`, `Vec<Message>`) inserted where
+//! their section stands.
+//!
+//! ```
+//! use promptkit::{Identity, Message, Prompt, Role};
+//!
+//! #[derive(Prompt)]
+//! #[prompt("journal_chat")]
+//! struct JournalChat<'a> {
+//!     day: &'a str,
+//!     note: Option<&'a str>,
+//!     turns: &'a [Message],
+//!     question: &'a str,
+//! }
+//!
+//! let turns = [Message::user("Hi"), Message::assistant("Hello")];
+//! let chat = JournalChat { day: "Friday", note: None, turns: &turns, question: "Now what?" }
+//!     .messages(&Identity::from_json(r#"{"preferred": "Sam"}"#)?);
+//! assert_eq!(chat.messages[0].section, "system_prompt");
+//! assert_eq!(chat.messages.last().map(|m| m.role), Some(Role::User));
+//! assert_eq!(
+//!     serde_json::to_string(&chat.messages[4])?,
+//!     r#"{"role":"user","content":"Now what?"}"#
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! [`chat::ChatTemplate`] reads didactyl's `---template---` format at run time.
+//!
 //! ## At start-up
 //!
 //! [`check_identity`] checks that a loaded [`Identity`] has every key your compiled
