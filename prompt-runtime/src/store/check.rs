@@ -558,7 +558,10 @@ fn prompt(
     let mut variant_enabled = domain_flags;
     for flag in &entry.variants {
         let (name, on) = flag.value.clone();
-        if !variants.iter().any(|v| v.name == name) && !variants.iter().any(|v| v.name == "default")
+        // Turning off a variant the domain lacks is harmless; turning one on claims a text.
+        if on
+            && !variants.iter().any(|v| v.name == name)
+            && !variants.iter().any(|v| v.name == "default")
         {
             problems.push(
                 Diagnostic::new(format!("variant `{name}` of prompt `{id}` is not in `{}`, which has no `default` variant to fall back on", source.path()))

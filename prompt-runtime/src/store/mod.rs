@@ -87,7 +87,14 @@ impl Defaults {
     pub fn load(dir: impl AsRef<Path>) -> Result<Defaults, Diagnostics> {
         let dir = dir.as_ref();
         let shown = dir.to_string_lossy().replace('\\', "/");
-        let mut layer = Layer::disk(dir, shown.trim_end_matches('/'));
+        Defaults::__load_as(dir, shown.trim_end_matches('/'))
+    }
+
+    /// [`Defaults::load`], with paths shown under `display` (the derive shows the folder as
+    /// its attribute writes it).
+    #[doc(hidden)]
+    pub fn __load_as(dir: &Path, display: &str) -> Result<Defaults, Diagnostics> {
+        let mut layer = Layer::disk(dir, display);
         let folder = check::build(&mut layer, None)?;
         let read = layer
             .paths_read()
