@@ -263,3 +263,6 @@ impl<'a> PromptInfo<'a> {
         seen.into_iter().map(move |i| keys[i].name.as_str())
     }
 }
+
+#[cfg(test)]
+mod tests;
