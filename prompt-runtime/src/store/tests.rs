@@ -126,7 +126,7 @@ fn manifest_fields_are_well_formed() {
     assert_eq!(text.matches("\nerror: ").count() + 1, 9, "{text}");
     assert_eq!(
         text.matches(" --> s/_meta/prompt_manifest.json:").count(),
-        10,
+        9,
         "{text}"
     );
 }
