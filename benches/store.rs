@@ -168,7 +168,7 @@ fn bench(c: &mut Criterion) {
             by_hand(
                 black_box(&parts),
                 expected.len(),
-                &(|| VALUES[4].to_owned())(),
+                VALUES[4],
                 black_box("warm"),
             )
         })

@@ -58,6 +58,9 @@ const VARIANT_FIELDS: &[&str] = &[
 ];
 const DATA_TYPES: &[&str] = &["string", "number", "list", "message_array", "boolean"];
 
+/// Enabled flags by variant name.
+type Flags = Vec<(String, bool)>;
+
 /// A value and where it was written.
 #[derive(Clone)]
 struct Spanned<T> {
@@ -208,20 +211,19 @@ fn registry_entry(
     let phase = match (field(fields, "resolve_phase"), field(fields, "type")) {
         (Some(raw), data) => {
             // PromptEngine's code: `resolve_phase` is the phase, `type` the data type.
-            if let Some(data) = data {
-                if let Some(word) = r.string(data, &format!("`type` of `{name}`")) {
-                    if !DATA_TYPES.contains(&word.as_str()) {
-                        let mut d = r.error(
-                            r.span(data),
-                            format!("`type` of placeholder `{name}` is `{word}`, not a data type"),
-                        );
-                        d = d.with_help(match closest(&word, DATA_TYPES.iter().copied()) {
-                            Some(c) => format!("did you mean `{c}`?"),
-                            None => format!("the data types are {}", list(DATA_TYPES)),
-                        });
-                        r.push(d);
-                    }
-                }
+            if let Some(data) = data
+                && let Some(word) = r.string(data, &format!("`type` of `{name}`"))
+                && !DATA_TYPES.contains(&word.as_str())
+            {
+                let mut d = r.error(
+                    r.span(data),
+                    format!("`type` of placeholder `{name}` is `{word}`, not a data type"),
+                );
+                d = d.with_help(match closest(&word, DATA_TYPES.iter().copied()) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => format!("the data types are {}", list(DATA_TYPES)),
+                });
+                r.push(d);
             }
             phase_of(r, raw, name, phase_help)?
         }
@@ -529,9 +531,7 @@ fn prompt(
             0,
         ),
     };
-    let Some(from) = layers[layer].as_deref_mut() else {
-        return None;
-    };
+    let from = layers[layer].as_deref_mut()?;
     let source = match from.read(&file.value) {
         Ok(Some(source)) => source,
         Ok(None) => {
@@ -616,19 +616,23 @@ fn domain(
     multi_turn: bool,
     keys: &[Key],
     problems: &mut Diagnostics,
-) -> Option<(Vec<Variant>, Vec<(String, bool)>)> {
+) -> Option<(Vec<Variant>, Flags)> {
     let mut r = Reader { source, problems };
     let top = r.top()?;
     let (fields, at) = if let Some(variants) = field(&top, "variants") {
-        if let Some(raw) = field(&top, "id") {
-            if let Some(written) = r.string(raw, "`id`") {
-                if written != id {
-                    let d = r
-                        .error(r.span(raw), format!("`{}` is for prompt `{written}`, not `{id}`", source.path()))
-                        .with_help(format!("write `\"id\": \"{id}\"`, or point prompt `{id}`'s `domain` at its own file"));
-                    r.push(d);
-                }
-            }
+        if let Some(raw) = field(&top, "id")
+            && let Some(written) = r.string(raw, "`id`")
+            && written != id
+        {
+            let d = r
+                .error(
+                    r.span(raw),
+                    format!("`{}` is for prompt `{written}`, not `{id}`", source.path()),
+                )
+                .with_help(format!(
+                    "write `\"id\": \"{id}\"`, or point prompt `{id}`'s `domain` at its own file"
+                ));
+            r.push(d);
         }
         (top.clone(), r.key_span(variants))
     } else {
@@ -674,10 +678,10 @@ fn domain(
             continue;
         };
         r.misspelt_fields(&fields, VARIANT_FIELDS, &what);
-        if let Some(raw) = field(&fields, "enabled") {
-            if let Some(on) = r.bool(raw, &format!("`enabled` of {what}")) {
-                flags.push((name.clone(), on));
-            }
+        if let Some(raw) = field(&fields, "enabled")
+            && let Some(on) = r.bool(raw, &format!("`enabled` of {what}"))
+        {
+            flags.push((name.clone(), on));
         }
         let place = Place {
             id,

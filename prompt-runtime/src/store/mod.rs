@@ -38,6 +38,7 @@
 //! );
 //! ```
 
+mod builder;
 mod check;
 mod error;
 mod json;
@@ -45,12 +46,11 @@ pub mod layout;
 mod parsed;
 mod persist;
 mod render;
-mod store;
 
+pub use builder::{Store, StoreBuilder};
 pub use error::StoreError;
 pub use layout::is_store_dir;
 pub use parsed::{Phase, Target};
-pub use store::{Store, StoreBuilder};
 
 use crate::Diagnostics;
 use layout::Layer;
@@ -251,10 +251,10 @@ impl<'a> PromptInfo<'a> {
             };
             for t in texts {
                 for part in &t.parts {
-                    if let Part::Key(i) = part {
-                        if !seen.contains(i) {
-                            seen.push(*i);
-                        }
+                    if let Part::Key(i) = part
+                        && !seen.contains(i)
+                    {
+                        seen.push(*i);
                     }
                 }
             }

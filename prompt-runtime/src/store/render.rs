@@ -55,7 +55,7 @@ impl<'a> Values<'a> {
             if self.cache.is_empty() {
                 self.cache.resize(self.keys.len(), None);
             }
-            return Some(self.cache[index].get_or_insert_with(|| f()).as_str());
+            return Some(self.cache[index].get_or_insert_with(f).as_str());
         }
         if let Some(value) = &self.statics[index] {
             return Some(value);
