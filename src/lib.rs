@@ -88,6 +88,31 @@
 //!
 //! [`chat::ChatTemplate`] reads didactyl's `---template---` format at run time.
 //!
+//! ## `#[derive(PromptStore)]`
+//!
+//! `#[store("folder")]` names a PromptEngine store folder under the crate's
+//! `CARGO_MANIFEST_DIR`. The macro checks it as [`store::Defaults::load`] does (every
+//! problem a compile error with the JSON file's line and column), embeds every file it read
+//! (so cargo rebuilds when one changes), and adds `defaults()`, a constant per prompt id
+//! (`system_rule` → `SYSTEM_RULE`) and `PROMPT_IDS`.
+//!
+//! ```
+//! use promptkit::PromptStore;
+//! use promptkit::store::Store;
+//!
+//! #[derive(PromptStore)]
+//! #[store("examples/persona_prompts")]
+//! struct Persona;
+//!
+//! let store = Store::builder(Persona::defaults())
+//!     .static_value("char_name", "Luna")
+//!     .computed("current_date", || "Friday".to_owned())
+//!     .open()?;
+//! let text = store.resolve_prompt(Persona::PERSONA_DESCRIPTION, "default", &[])?;
+//! assert!(text.starts_with("Luna is patient"));
+//! # Ok::<(), promptkit::store::StoreError>(())
+//! ```
+//!
 //! ## At start-up
 //!
 //! [`check_identity`] checks that a loaded [`Identity`] has every key your compiled
@@ -99,5 +124,5 @@
 //! and [`safe_substitute`] reproduces Python's `string.Template.safe_substitute` byte for
 //! byte for existing corpora.
 
-pub use prompt_macros::{Prompt, prompt};
+pub use prompt_macros::{Prompt, PromptStore, prompt};
 pub use prompt_runtime::*;

@@ -16,7 +16,7 @@ pub struct Compiled {
 /// The crate whose `prompts/` folder is read. `PROMPTKIT_MANIFEST_DIR` overrides it for
 /// promptkit's own UI tests, which trybuild builds in a scratch crate, and for its benches,
 /// whose crate reads the project's `prompts/` one level up.
-fn manifest_dir() -> Option<PathBuf> {
+pub fn manifest_dir() -> Option<PathBuf> {
     std::env::var_os("PROMPTKIT_MANIFEST_DIR")
         .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
         .map(PathBuf::from)

@@ -9,6 +9,7 @@ mod compile;
 mod derive;
 mod docs;
 mod emit;
+mod store;
 
 use proc_macro::TokenStream;
 
@@ -26,4 +27,12 @@ pub fn derive_prompt(input: TokenStream) -> TokenStream {
 pub fn prompt(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as call::CallInput);
     call::expand(&input).into()
+}
+
+/// Derives a store's embedded defaults and prompt-id constants from a PromptEngine folder,
+/// checked at compile time. See the `promptkit` crate for the full description.
+#[proc_macro_derive(PromptStore, attributes(store))]
+pub fn derive_prompt_store(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    store::expand(&input).into()
 }

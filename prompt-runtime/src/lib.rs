@@ -28,6 +28,7 @@ mod prompt;
 mod python;
 pub mod render;
 pub mod resolve;
+pub mod store;
 pub mod suggest;
 
 pub use case::{upper_first, variant_name};

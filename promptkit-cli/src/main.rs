@@ -10,6 +10,7 @@ mod docs;
 mod lint;
 mod list;
 mod render;
+mod store;
 mod style;
 mod tokens;
 mod values;
@@ -59,6 +60,8 @@ enum Command {
 
     /// Check every prompt and template; print every problem.
     ///
+    /// A folder with `_meta/prompt_manifest.json` is checked as a PromptEngine store.
+    ///
     /// Prints the same diagnostics as the compile-time macro, and warns about context
     /// variables that look like a misspelt template, identity key or literal.
     #[command(after_help = "Example:\n  promptkit check --dir prompts")]
@@ -77,7 +80,12 @@ enum Command {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    // A store folder (PromptEngine's layout) is checked, listed and rendered as a store.
+    let is_store = prompt_runtime::store::is_store_dir(&cli.dir);
     let outcome = match &cli.command {
+        Command::List(_) if is_store => store::list(&cli.dir),
+        Command::Render(args) if is_store => store::render(&cli.dir, args),
+        Command::Check if is_store => store::check(&cli.dir),
         Command::List(args) => list::run(&cli.dir, args),
         Command::Render(args) => render::run(&cli.dir, args),
         Command::Check => check::run(&cli.dir),

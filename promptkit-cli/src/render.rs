@@ -17,6 +17,11 @@ pub struct RenderArgs {
     /// `{"messages", "path", "metadata"}`.
     #[arg(long)]
     pub json: bool,
+
+    /// For a store folder: the variant to render (else `default`). The name
+    /// `system_prompt` renders the whole system prompt.
+    #[arg(long, value_name = "VARIANT")]
+    pub variant: Option<String>,
 }
 
 /// The JSON form of a rendered chat prompt: the messages as a chat API takes them.

@@ -60,3 +60,122 @@ pub(crate) fn error_position(text: &str, e: &serde_json::Error) -> (usize, Strin
     }
     (offset, message)
 }
+
+/// The byte offset, inside the raw JSON string `raw` (quotes included, as the file writes
+/// it), of byte `at` of its decoded value: what a diagnostic needs to put its caret on a
+/// placeholder inside a JSON string. Escapes are walked as JSON defines them (`\n` is one
+/// decoded byte for two raw ones, `\u00e9` two for six, a surrogate pair four for twelve);
+/// `raw` is a string serde_json already accepted.
+///
+/// An offset past the end gives the offset of the closing quote.
+pub(crate) fn string_offset(raw: &str, at: usize) -> usize {
+    let bytes = raw.as_bytes();
+    let end = raw.len().saturating_sub(1).max(1);
+    let mut i = 1;
+    let mut decoded = 0;
+    while decoded < at && i < end {
+        if bytes[i] != b'\\' {
+            let width = utf8_width(bytes[i]);
+            i += width;
+            decoded += width;
+            continue;
+        }
+        match bytes.get(i + 1) {
+            Some(b'u') => {
+                let unit = hex4(raw, i + 2);
+                let low = (raw.get(i + 6..i + 8) == Some("\\u"))
+                    .then(|| hex4(raw, i + 8))
+                    .flatten();
+                match (unit, low) {
+                    (Some(0xD800..=0xDBFF), Some(0xDC00..=0xDFFF)) => {
+                        i += 12;
+                        decoded += 4;
+                    }
+                    (Some(unit), _) => {
+                        i += 6;
+                        decoded += char::from_u32(unit).map_or(3, char::len_utf8);
+                    }
+                    (None, _) => i += 2,
+                }
+            }
+            _ => {
+                i += 2;
+                decoded += 1;
+            }
+        }
+    }
+    i.min(end)
+}
+
+fn hex4(raw: &str, at: usize) -> Option<u32> {
+    raw.get(at..at + 4)
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
+}
+
+fn utf8_width(first: u8) -> usize {
+    match first {
+        0xF0.. => 4,
+        0xE0.. => 3,
+        0xC0.. => 2,
+        _ => 1,
+    }
+}
+
+/// The byte span of the key of the object entry whose value starts at `value_start` in
+/// `text`: from its opening quote to after its closing quote. Falls back to the value's
+/// start when the text before it is not `"key" :` (it always is, in JSON serde_json read).
+pub(crate) fn key_span(text: &str, value_start: usize) -> std::ops::Range<usize> {
+    let before = text[..value_start].trim_end();
+    let Some(before) = before.strip_suffix(':') else {
+        return value_start..value_start;
+    };
+    let before = before.trim_end();
+    let close = before.len();
+    if !before.ends_with('"') || close < 2 {
+        return value_start..value_start;
+    }
+    let bytes = before.as_bytes();
+    let mut open = close - 1;
+    while open > 0 {
+        open -= 1;
+        if bytes[open] == b'"' {
+            let backslashes = bytes[..open]
+                .iter()
+                .rev()
+                .take_while(|&&b| b == b'\\')
+                .count();
+            if backslashes % 2 == 0 {
+                return open..close;
+            }
+        }
+    }
+    value_start..value_start
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decoded(raw: &str) -> String {
+        serde_json::from_str(raw).unwrap()
+    }
+
+    #[test]
+    fn offsets_inside_strings_walk_escapes() {
+        let raw = r#""a\n\"é\u00e9\ud83d\ude00{{k}}""#;
+        let text = decoded(raw);
+        let at = text.find("{{k}}").unwrap();
+        assert_eq!(&raw[string_offset(raw, at)..][..5], "{{k}}");
+        assert_eq!(string_offset(raw, 0), 1);
+        assert_eq!(string_offset(raw, 999), raw.len() - 1);
+    }
+
+    #[test]
+    fn key_spans_are_found_before_the_colon() {
+        let text = r#"{ "a\"b" : 1, "c":2 }"#;
+        let one = text.find('1').unwrap();
+        assert_eq!(&text[key_span(text, one)], r#""a\"b""#);
+        let two = text.find('2').unwrap();
+        assert_eq!(&text[key_span(text, two)], r#""c""#);
+    }
+}

@@ -1,0 +1,830 @@
+//! The checks of a store folder: registries, manifests and domain files read into the
+//! parsed [`Folder`], every problem reported at once with its file, line and column.
+//!
+//! Layers, later winning: the defaults' system manifest, the defaults' user manifest, the
+//! user folder's user manifest; likewise for the registries. A user entry overrides the
+//! fields it gives; an id the system manifest lacks is a prompt of the user's own. A domain
+//! file is read from the folder of the manifest that named it.
+
+use super::json::{Entries, Reader, field, is_word};
+use super::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY, is_inside};
+use super::parsed::{Body, Folder, Key, Part, Phase, PromptDef, Target, Text, Variant};
+use crate::chat::Role;
+use crate::parse::lexer::{Syntax, Token, is_name};
+use crate::suggest::closest;
+use crate::{Diagnostic, Diagnostics, SourceFile};
+use serde_json::value::RawValue;
+use std::ops::Range;
+
+const ENTRY_FIELDS: &[&str] = &[
+    "id",
+    "domain",
+    "domain_file",
+    "label",
+    "name",
+    "description",
+    "category",
+    "type",
+    "target",
+    "position",
+    "order",
+    "enabled",
+    "tags",
+    "requires_any",
+    "variant_condition",
+    "variants",
+];
+const REGISTRY_FIELDS: &[&str] = &[
+    "type",
+    "resolve_phase",
+    "source",
+    "source_path",
+    "key",
+    "description",
+    "function",
+    "compute_function",
+    "default",
+    "label",
+    "example",
+    "category",
+];
+const VARIANT_FIELDS: &[&str] = &[
+    "text",
+    "content",
+    "messages",
+    "enabled",
+    "label",
+    "description",
+];
+const DATA_TYPES: &[&str] = &["string", "number", "list", "message_array", "boolean"];
+
+/// Enabled flags by variant name.
+type Flags = Vec<(String, bool)>;
+
+/// A value and where it was written.
+#[derive(Clone)]
+struct Spanned<T> {
+    value: T,
+    source: SourceFile,
+    span: Range<usize>,
+}
+
+/// One manifest entry as a layer writes it: only the fields it gives.
+#[derive(Default)]
+struct Entry {
+    /// Where the id is written (the entry's key), in the manifest that first named it.
+    at: Option<Spanned<String>>,
+    /// The domain file and the layer to read it from.
+    domain: Option<(Spanned<String>, usize)>,
+    label: Option<String>,
+    description: Option<String>,
+    category: Option<String>,
+    multi_turn: Option<bool>,
+    target: Option<Target>,
+    order: Option<i64>,
+    enabled: Option<bool>,
+    requires_any: Option<Vec<Spanned<String>>>,
+    /// Enabled flags by variant name, a later layer's replacing an earlier one's.
+    variants: Vec<Spanned<(String, bool)>>,
+}
+
+/// Reads and checks the defaults folder and, if given, the user's folder.
+pub(crate) fn build(
+    defaults: &mut Layer,
+    mut user: Option<&mut Layer>,
+) -> Result<Folder, Diagnostics> {
+    let mut problems = Diagnostics::default();
+
+    // The registry first: the texts are checked against it.
+    let mut keys: Vec<Key> = Vec::new();
+    for (rel, required) in [(REGISTRY, true), (USER_REGISTRY, false)] {
+        if let Some(source) = read(defaults, rel, required, &mut problems) {
+            registry(&source, &mut keys, &mut problems);
+        }
+    }
+    if let Some(source) = user
+        .as_deref_mut()
+        .and_then(|u| read(u, USER_REGISTRY, false, &mut problems))
+    {
+        registry(&source, &mut keys, &mut problems);
+    }
+    keys.sort_by(|a, b| a.name.cmp(&b.name));
+
+    // The manifests, merged by id.
+    let mut entries: Vec<(String, Entry)> = Vec::new();
+    for (rel, required) in [(MANIFEST, true), (USER_MANIFEST, false)] {
+        if let Some(source) = read(defaults, rel, required, &mut problems) {
+            manifest(&source, 0, &mut entries, &mut problems);
+        }
+    }
+    if let Some(source) = user
+        .as_deref_mut()
+        .and_then(|u| read(u, USER_MANIFEST, false, &mut problems))
+    {
+        manifest(&source, 1, &mut entries, &mut problems);
+    }
+
+    let mut folder = Folder {
+        keys,
+        prompts: Vec::new(),
+    };
+    for (id, entry) in entries {
+        let layers: [Option<&mut Layer>; 2] = [Some(&mut *defaults), user.as_deref_mut()];
+        if let Some(prompt) = prompt(&id, entry, layers, &folder.keys, &mut problems) {
+            folder.prompts.push(prompt);
+        }
+    }
+    problems.into_result(folder)
+}
+
+/// Reads one file of the layout; a required file that is missing is a problem.
+fn read(
+    layer: &mut Layer,
+    rel: &str,
+    required: bool,
+    problems: &mut Diagnostics,
+) -> Option<SourceFile> {
+    match layer.read(rel) {
+        Ok(Some(source)) => Some(source),
+        Ok(None) => {
+            if required {
+                let shown = layer.shown(rel);
+                problems.push(
+                    Diagnostic::new(format!("`{shown}` does not exist"))
+                        .in_file(shown)
+                        .with_help("a PromptEngine folder has `_meta/prompt_manifest.json` and `_meta/placeholder_registry.json`"),
+                );
+            }
+            None
+        }
+        Err(e) => {
+            problems.extend(e);
+            None
+        }
+    }
+}
+
+/// `{"placeholders": {KEY: {...}}}` into `keys` (a later entry replaces an earlier one).
+fn registry(source: &SourceFile, keys: &mut Vec<Key>, problems: &mut Diagnostics) {
+    let mut r = Reader { source, problems };
+    let Some(top) = r.top() else { return };
+    let Some((_, placeholders)) = top.iter().find(|(k, _)| k == "placeholders") else {
+        let d = r
+            .error(
+                0..1,
+                format!("`{}` has no `placeholders` object", source.path()),
+            )
+            .with_help(r#"write `{"placeholders": {"char_name": {"resolve_phase": "static"}}}`"#);
+        r.push(d);
+        return;
+    };
+    let Some(entries) = r.object(placeholders, "`placeholders`") else {
+        return;
+    };
+    for (name, raw) in entries {
+        if !is_name(&name) {
+            let d = r
+                .error(r.key_span(raw), format!("placeholder `{name}` is not a placeholder name"))
+                .with_help("a name is ASCII letters, digits and `_`, not starting with a digit: `{{name}}` could never use it");
+            r.push(d);
+            continue;
+        }
+        let what = format!("placeholder `{name}`");
+        let Some(fields) = r.object(raw, &what) else {
+            continue;
+        };
+        r.misspelt_fields(&fields, REGISTRY_FIELDS, &what);
+        if let Some(key) = registry_entry(&mut r, &name, raw, &fields) {
+            keys.retain(|k| k.name != key.name);
+            keys.push(key);
+        }
+    }
+}
+
+fn registry_entry(
+    r: &mut Reader<'_>,
+    name: &str,
+    raw: &RawValue,
+    fields: &Entries<'_>,
+) -> Option<Key> {
+    let phase_help = "the phases are `static`, `computed` and `runtime`";
+    let phase = match (field(fields, "resolve_phase"), field(fields, "type")) {
+        (Some(raw), data) => {
+            // PromptEngine's code: `resolve_phase` is the phase, `type` the data type.
+            if let Some(data) = data
+                && let Some(word) = r.string(data, &format!("`type` of `{name}`"))
+                && !DATA_TYPES.contains(&word.as_str())
+            {
+                let mut d = r.error(
+                    r.span(data),
+                    format!("`type` of placeholder `{name}` is `{word}`, not a data type"),
+                );
+                d = d.with_help(match closest(&word, DATA_TYPES.iter().copied()) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => format!("the data types are {}", list(DATA_TYPES)),
+                });
+                r.push(d);
+            }
+            phase_of(r, raw, name, phase_help)?
+        }
+        // The seed: `type` is the phase.
+        (None, Some(raw)) => phase_of(r, raw, name, phase_help)?,
+        (None, None) => {
+            let d = r
+                .error(
+                    r.key_span(raw),
+                    format!("placeholder `{name}` has no phase"),
+                )
+                .with_help(r#"add `"resolve_phase": "static"` (or `"computed"`, `"runtime"`)"#);
+            r.push(d);
+            return None;
+        }
+    };
+    let default = match field(fields, "default") {
+        None => None,
+        Some(raw) => match raw.get().as_bytes().first() {
+            Some(b'"') => r.string(raw, "`default`"),
+            Some(b'n') => None,
+            Some(b'{' | b'[') => {
+                let d = r.error(
+                    r.span(raw),
+                    format!(
+                        "`default` of placeholder `{name}` must be a string, number or boolean"
+                    ),
+                );
+                r.push(d);
+                return None;
+            }
+            _ => Some(raw.get().to_owned()),
+        },
+    };
+    Some(Key {
+        name: name.to_owned(),
+        phase,
+        default,
+    })
+}
+
+fn phase_of(r: &mut Reader<'_>, raw: &RawValue, name: &str, help: &str) -> Option<Phase> {
+    let word = r.string(raw, &format!("the phase of `{name}`"))?;
+    match Phase::from_word(&word) {
+        Some(phase) => Some(phase),
+        None => {
+            let d = r
+                .error(
+                    r.span(raw),
+                    format!("placeholder `{name}` has phase `{word}`, which is not a phase"),
+                )
+                .with_help(match closest(&word, ["static", "computed", "runtime"]) {
+                    Some(c) => format!("did you mean `{c}`?"),
+                    None => help.to_owned(),
+                });
+            r.push(d);
+            None
+        }
+    }
+}
+
+fn list(words: &[&str]) -> String {
+    words
+        .iter()
+        .map(|w| format!("`{w}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// `{"prompts": {ID: {...}}}` merged into `entries`.
+fn manifest(
+    source: &SourceFile,
+    layer: usize,
+    entries: &mut Vec<(String, Entry)>,
+    problems: &mut Diagnostics,
+) {
+    let mut r = Reader { source, problems };
+    let Some(top) = r.top() else { return };
+    let Some((_, prompts)) = top.iter().find(|(k, _)| k == "prompts") else {
+        let d = r
+            .error(0..1, format!("`{}` has no `prompts` object", source.path()))
+            .with_help(r#"write `{"version": "2.0", "prompts": {"system_rule": {"domain": "system_rule"}}}`"#);
+        r.push(d);
+        return;
+    };
+    let Some(prompts) = r.object(prompts, "`prompts`") else {
+        return;
+    };
+    for (id, raw) in prompts {
+        let what = format!("prompt `{id}`");
+        let Some(fields) = r.object(raw, &what) else {
+            continue;
+        };
+        r.misspelt_fields(&fields, ENTRY_FIELDS, &what);
+        let at = Spanned {
+            value: id.clone(),
+            source: source.clone(),
+            span: r.key_span(raw),
+        };
+        let index = match entries.iter().position(|(i, _)| *i == id) {
+            Some(i) => i,
+            None => {
+                entries.push((
+                    id.clone(),
+                    Entry {
+                        at: Some(at),
+                        ..Entry::default()
+                    },
+                ));
+                entries.len() - 1
+            }
+        };
+        entry(&mut r, &id, layer, &fields, &mut entries[index].1);
+    }
+}
+
+/// One layer's fields of an entry, over what earlier layers gave.
+fn entry(r: &mut Reader<'_>, id: &str, layer: usize, fields: &Entries<'_>, entry: &mut Entry) {
+    for (field, raw) in fields {
+        let raw = *raw;
+        let what = format!("`{field}` of prompt `{id}`");
+        let span = r.span(raw);
+        match field.as_str() {
+            "domain" | "domain_file" => {
+                let Some(name) = r.string(raw, &what) else {
+                    continue;
+                };
+                // The seed names a domain (`system_rule`), the code a file (`system_rule.json`).
+                let file = if name.ends_with(".json") {
+                    name.clone()
+                } else {
+                    format!("{name}.json")
+                };
+                if !is_inside(&file) {
+                    let d = r
+                        .error(
+                            span,
+                            format!("domain file `{name}` of prompt `{id}` is outside the folder"),
+                        )
+                        .with_help("name a file inside the store folder, without `..`");
+                    r.push(d);
+                    continue;
+                }
+                entry.domain = Some((
+                    Spanned {
+                        value: file,
+                        source: r.source.clone(),
+                        span,
+                    },
+                    layer,
+                ));
+            }
+            "label" | "name" => entry.label = r.string(raw, &what).or(entry.label.take()),
+            "description" => entry.description = r.string(raw, &what).or(entry.description.take()),
+            "category" => {
+                let Some(category) = r.string(raw, &what) else {
+                    continue;
+                };
+                if !is_word(&category) {
+                    let d = r
+                        .error(
+                            span,
+                            format!(
+                                "category `{category}` of prompt `{id}` is not a category name"
+                            ),
+                        )
+                        .with_help(
+                            "a category is ASCII letters, digits, `_` and `-`, such as `core`",
+                        );
+                    r.push(d);
+                    continue;
+                }
+                entry.category = Some(category);
+            }
+            "type" => {
+                match r.string(raw, &what).as_deref() {
+                    Some("text") => entry.multi_turn = Some(false),
+                    Some("multi_turn") => entry.multi_turn = Some(true),
+                    Some(other) => {
+                        let d = r
+                        .error(span, format!("`type` of prompt `{id}` is `{other}`, not `text` or `multi_turn`"))
+                        .with_help(suggest_or(other, &["text", "multi_turn"]));
+                        r.push(d);
+                    }
+                    None => {}
+                }
+            }
+            "target" => {
+                let Some(word) = r.string(raw, &what) else {
+                    continue;
+                };
+                match Target::from_word(&word) {
+                    Some(target) => entry.target = Some(target),
+                    None => {
+                        let d = r
+                            .error(
+                                span,
+                                format!("`target` of prompt `{id}` is `{word}`, not a target"),
+                            )
+                            .with_help(suggest_or(&word, &["system_prompt", "message", "prefill"]));
+                        r.push(d);
+                    }
+                }
+            }
+            "order" => entry.order = r.integer(raw, &what).or(entry.order),
+            "enabled" => entry.enabled = r.bool(raw, &what).or(entry.enabled),
+            "tags" => {
+                r.strings(raw, &what);
+            }
+            "requires_any" => {
+                if let Some(keys) = r.strings(raw, &what) {
+                    let source = r.source.clone();
+                    entry.requires_any = Some(
+                        keys.into_iter()
+                            .map(|(value, span)| Spanned {
+                                value,
+                                source: source.clone(),
+                                span,
+                            })
+                            .collect(),
+                    );
+                }
+            }
+            "variants" => {
+                let Some(variants) = r.object(raw, &what) else {
+                    continue;
+                };
+                for (name, raw) in variants {
+                    if !variant_name_ok(r, &name, raw, id) {
+                        continue;
+                    }
+                    let what = format!("variant `{name}` of prompt `{id}`");
+                    let Some(fields) = r.object(raw, &what) else {
+                        continue;
+                    };
+                    r.misspelt_fields(&fields, &["enabled"], &what);
+                    let enabled = match fields.iter().find(|(k, _)| k == "enabled") {
+                        Some((_, v)) => match r.bool(v, &format!("`enabled` of {what}")) {
+                            Some(b) => b,
+                            None => continue,
+                        },
+                        None => true,
+                    };
+                    let span = r.key_span(raw);
+                    entry.variants.retain(|v| v.value.0 != name);
+                    entry.variants.push(Spanned {
+                        value: (name, enabled),
+                        source: r.source.clone(),
+                        span,
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn variant_name_ok(r: &mut Reader<'_>, name: &str, raw: &RawValue, id: &str) -> bool {
+    if is_word(name) {
+        return true;
+    }
+    let d = r
+        .error(r.key_span(raw), format!("variant name `{name}` of prompt `{id}` is not a variant name"))
+        .with_help("a variant name is ASCII letters, digits, `_` and `-`, such as `default` or `experimental`");
+    r.push(d);
+    false
+}
+
+fn suggest_or(word: &str, choices: &[&str]) -> String {
+    match closest(word, choices.iter().copied()) {
+        Some(c) => format!("did you mean `{c}`?"),
+        None => format!("write one of {}", list(choices)),
+    }
+}
+
+/// A merged entry with its domain file's variants: one prompt, checked.
+fn prompt(
+    id: &str,
+    entry: Entry,
+    mut layers: [Option<&mut Layer>; 2],
+    keys: &[Key],
+    problems: &mut Diagnostics,
+) -> Option<PromptDef> {
+    let at = entry.at.clone()?;
+    let mut requires_any = Vec::new();
+    for key in entry.requires_any.iter().flatten() {
+        match keys.binary_search_by(|k| k.name.as_str().cmp(&key.value)) {
+            Ok(i) => requires_any.push(i),
+            Err(_) => problems.push(unknown_key(
+                &key.value,
+                &key.source,
+                key.span.clone(),
+                keys,
+                "`requires_any` names",
+            )),
+        }
+    }
+    let (file, layer) = match &entry.domain {
+        Some((file, layer)) => (file.clone(), *layer),
+        None => (
+            Spanned {
+                value: format!("{id}.json"),
+                ..at.clone()
+            },
+            0,
+        ),
+    };
+    let from = layers[layer].as_deref_mut()?;
+    let source = match from.read(&file.value) {
+        Ok(Some(source)) => source,
+        Ok(None) => {
+            let shown = from.shown(&file.value);
+            let message = if entry.domain.is_some() {
+                format!("domain file `{shown}` of prompt `{id}` does not exist")
+            } else {
+                format!("prompt `{id}` names no domain file, and `{shown}` does not exist")
+            };
+            problems.push(
+                Diagnostic::new(message)
+                    .at(&file.source, file.span.clone())
+                    .with_help(format!("create `{shown}` with the prompt's variants, or name its file with `\"domain\"`")),
+            );
+            return None;
+        }
+        Err(e) => {
+            problems.extend(e);
+            return None;
+        }
+    };
+    let multi_turn = entry.multi_turn.unwrap_or(false);
+    let (variants, domain_flags) = domain(&source, id, multi_turn, keys, problems)?;
+    let mut variant_enabled = domain_flags;
+    for flag in &entry.variants {
+        let (name, on) = flag.value.clone();
+        // Turning off a variant the domain lacks is harmless; turning one on claims a text.
+        if on
+            && !variants.iter().any(|v| v.name == name)
+            && !variants.iter().any(|v| v.name == "default")
+        {
+            problems.push(
+                Diagnostic::new(format!("variant `{name}` of prompt `{id}` is not in `{}`, which has no `default` variant to fall back on", source.path()))
+                    .at(&flag.source, flag.span.clone())
+                    .with_help(match closest(&name, variants.iter().map(|v| v.name.as_str())) {
+                        Some(c) => format!("did you mean `{c}`?"),
+                        None => format!("add variant `{name}` or `default` to `{}`", source.path()),
+                    }),
+            );
+        }
+        variant_enabled.retain(|(n, _)| *n != name);
+        variant_enabled.push((name, on));
+    }
+    Some(PromptDef {
+        id: id.to_owned(),
+        label: entry.label,
+        description: entry.description,
+        category: entry.category,
+        multi_turn,
+        target: entry.target.unwrap_or(Target::SystemPrompt),
+        order: entry.order.unwrap_or(9999),
+        enabled: entry.enabled.unwrap_or(true),
+        requires_any,
+        variants,
+        variant_enabled,
+    })
+}
+
+fn unknown_key(
+    name: &str,
+    source: &SourceFile,
+    span: Range<usize>,
+    keys: &[Key],
+    what: &str,
+) -> Diagnostic {
+    let d = Diagnostic::new(format!(
+        "{what} `{name}`, which is not in the placeholder registry"
+    ))
+    .at(source, span);
+    match closest(name, keys.iter().map(|k| k.name.as_str())) {
+        Some(c) => d.with_help(format!("did you mean `{c}`?")),
+        None => d.with_help(format!("add `{name}` to `_meta/placeholder_registry.json`")),
+    }
+}
+
+/// A domain file's variants for prompt `id`, in either form: the seed's
+/// `{"id", "variants": {NAME: {"text", "enabled"}}}` or the code's
+/// `{ID: {"variants": {NAME: {"content"}}}}`. Also the enabled flags it gives.
+fn domain(
+    source: &SourceFile,
+    id: &str,
+    multi_turn: bool,
+    keys: &[Key],
+    problems: &mut Diagnostics,
+) -> Option<(Vec<Variant>, Flags)> {
+    let mut r = Reader { source, problems };
+    let top = r.top()?;
+    let (fields, at) = if let Some(variants) = field(&top, "variants") {
+        if let Some(raw) = field(&top, "id")
+            && let Some(written) = r.string(raw, "`id`")
+            && written != id
+        {
+            let d = r
+                .error(
+                    r.span(raw),
+                    format!("`{}` is for prompt `{written}`, not `{id}`", source.path()),
+                )
+                .with_help(format!(
+                    "write `\"id\": \"{id}\"`, or point prompt `{id}`'s `domain` at its own file"
+                ));
+            r.push(d);
+        }
+        (top.clone(), r.key_span(variants))
+    } else {
+        let Some(raw) = field(&top, id) else {
+            let d = r.error(
+                0..1,
+                format!("`{}` does not hold prompt `{id}`", source.path()),
+            );
+            let d = match closest(id, top.iter().map(|(k, _)| k.as_str())) {
+                Some(c) => d.with_help(format!("did you mean `{c}`?")),
+                None => d.with_help(format!("write `{{\"{id}\": {{\"variants\": {{\"default\": {{\"content\": \"...\"}}}}}}}}`")),
+            };
+            r.push(d);
+            return None;
+        };
+        let fields = r.object(raw, &format!("prompt `{id}`"))?;
+        (fields, r.key_span(raw))
+    };
+    let Some(raw) = field(&fields, "variants") else {
+        let d = r.error(
+            at,
+            format!("prompt `{id}` has no `variants` in `{}`", source.path()),
+        );
+        r.push(d);
+        return None;
+    };
+    let entries = r.object(raw, &format!("`variants` of prompt `{id}`"))?;
+    if entries.is_empty() {
+        let d = r
+            .error(r.span(raw), format!("prompt `{id}` has no variants"))
+            .with_help(r#"add a variant: `"default": {"text": "..."}`"#);
+        r.push(d);
+        return None;
+    }
+    let mut variants = Vec::new();
+    let mut flags = Vec::new();
+    for (name, raw) in entries {
+        if !variant_name_ok(&mut r, &name, raw, id) {
+            continue;
+        }
+        let what = format!("variant `{name}` of prompt `{id}`");
+        let Some(fields) = r.object(raw, &what) else {
+            continue;
+        };
+        r.misspelt_fields(&fields, VARIANT_FIELDS, &what);
+        if let Some(raw) = field(&fields, "enabled")
+            && let Some(on) = r.bool(raw, &format!("`enabled` of {what}"))
+        {
+            flags.push((name.clone(), on));
+        }
+        let place = Place {
+            id,
+            variant: &name,
+            keys,
+        };
+        let body = if multi_turn {
+            let Some(raw) = field(&fields, "messages") else {
+                let d = r
+                    .error(
+                        r.key_span(raw),
+                        format!("{what} has no `messages`, and the prompt is `multi_turn`"),
+                    )
+                    .with_help(r#"write `"messages": [{"role": "user", "content": "..."}]`"#);
+                r.push(d);
+                continue;
+            };
+            let Some(messages) = messages(&mut r, raw, &place) else {
+                continue;
+            };
+            Body::Messages(messages)
+        } else {
+            let Some(raw) = field(&fields, "text").or_else(|| field(&fields, "content")) else {
+                let d = r
+                    .error(r.key_span(raw), format!("{what} has no `text`"))
+                    .with_help(r#"write `"text": "..."` (or `"content"`); a prompt with `messages` needs `"type": "multi_turn"` in the manifest"#);
+                r.push(d);
+                continue;
+            };
+            let Some(text) = text(&mut r, raw, &place) else {
+                continue;
+            };
+            Body::Text(text)
+        };
+        variants.push(Variant { name, body });
+    }
+    Some((variants, flags))
+}
+
+/// Where a text stands, for its diagnostics.
+struct Place<'a> {
+    id: &'a str,
+    variant: &'a str,
+    keys: &'a [Key],
+}
+
+fn messages(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Vec<(Role, Text)>> {
+    let what = format!(
+        "`messages` of variant `{}` of prompt `{}`",
+        place.variant, place.id
+    );
+    let Ok(items) = serde_json::from_str::<Vec<&RawValue>>(raw.get()) else {
+        let d = r.error(
+            r.span(raw),
+            format!("{what} must be an array of `{{\"role\", \"content\"}}` objects"),
+        );
+        r.push(d);
+        return None;
+    };
+    let mut out = Vec::new();
+    let mut ok = true;
+    for item in items {
+        let Some(fields) = r.object(item, &format!("each of {what}")) else {
+            ok = false;
+            continue;
+        };
+        let role = fields.iter().find(|(k, _)| k == "role").map(|(_, v)| *v);
+        let content = fields.iter().find(|(k, _)| k == "content").map(|(_, v)| *v);
+        let (Some(role), Some(content)) = (role, content) else {
+            let d = r.error(
+                r.span(item),
+                format!("each of {what} needs a `role` and a `content`"),
+            );
+            r.push(d);
+            ok = false;
+            continue;
+        };
+        let role = match r.string(role, "`role`") {
+            Some(word) => match Role::from_word(&word) {
+                Some(role) => Some(role),
+                None => {
+                    let d = r
+                        .error(r.span(role), format!("`{word}` is not a role"))
+                        .with_help(suggest_or(&word, &["system", "user", "assistant"]));
+                    r.push(d);
+                    None
+                }
+            },
+            None => None,
+        };
+        let text = text(r, content, place);
+        match (role, text) {
+            (Some(role), Some(text)) => out.push((role, text)),
+            _ => ok = false,
+        }
+    }
+    ok.then_some(out)
+}
+
+/// A JSON string split once into literal runs and placeholders, by PromptEngine's rule
+/// (`{{key}}`, nothing else inside), every key checked against the registry.
+fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
+    let decoded = r.string(
+        raw,
+        &format!(
+            "the text of variant `{}` of prompt `{}`",
+            place.variant, place.id
+        ),
+    )?;
+    let mut parts: Vec<Part> = Vec::new();
+    let mut ok = true;
+    for token in Syntax::TightBraces.tokenize(&decoded, 0) {
+        match token {
+            Token::Placeholder { span, name, .. } => {
+                let key = &decoded[name];
+                match place.keys.binary_search_by(|k| k.name.as_str().cmp(key)) {
+                    Ok(i) => parts.push(Part::Key(i)),
+                    Err(_) => {
+                        ok = false;
+                        let at = r.inside_string(raw, span);
+                        let d = Diagnostic::new(format!(
+                            "unknown placeholder `{{{{{key}}}}}` in variant `{}` of prompt `{}`",
+                            place.variant, place.id
+                        ))
+                        .at(r.source, at);
+                        let d = match closest(key, place.keys.iter().map(|k| k.name.as_str())) {
+                            Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
+                            None => d.with_help(format!(
+                                "add `{key}` to `_meta/placeholder_registry.json`"
+                            )),
+                        };
+                        r.push(d);
+                    }
+                }
+            }
+            Token::Text(range) | Token::Escape(range) | Token::InvalidBrace(range) => {
+                let piece = &decoded[range];
+                match parts.last_mut() {
+                    Some(Part::Literal(prev)) => prev.push_str(piece),
+                    _ => parts.push(Part::Literal(piece.to_owned())),
+                }
+            }
+        }
+    }
+    ok.then_some(Text { parts })
+}

@@ -1,0 +1,112 @@
+//! What can go wrong when a store is opened, rendered or changed.
+
+use crate::Diagnostics;
+
+/// An error of [`Store`](super::Store).
+///
+/// ```
+/// use prompt_runtime::store::StoreError;
+///
+/// let e = StoreError::UnknownPrompt { id: "sytem_rule".into(), suggestion: Some("system_rule".into()) };
+/// assert_eq!(e.to_string(), "unknown prompt `sytem_rule`; did you mean `system_rule`?");
+/// ```
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum StoreError {
+    /// The user folder's files have problems (the same checks as the defaults').
+    #[error("{0}")]
+    Invalid(Diagnostics),
+    /// Values were given to the builder for placeholders the registry does not have.
+    #[error("{}", unknown_keys(.0))]
+    UnknownPlaceholders(Vec<(String, Option<String>)>),
+    /// Static or computed placeholders that have neither a value nor a registry `default`.
+    #[error(
+        "no value for {}: give each one with `static_value` or `computed`, or a `default` in the registry",
+        names("static or computed placeholder", .keys)
+    )]
+    MissingValues {
+        /// Their names.
+        keys: Vec<String>,
+    },
+    /// A render needs runtime values it was not given.
+    #[error("{} (used by {}): pass each one in `runtime`", names("missing runtime value for placeholder", .keys), ids(.prompts))]
+    MissingRuntime {
+        /// The placeholders without a value.
+        keys: Vec<String>,
+        /// The prompts that use them.
+        prompts: Vec<String>,
+    },
+    /// No prompt has this id.
+    #[error("unknown prompt `{id}`{}", did_you_mean(.suggestion))]
+    UnknownPrompt {
+        /// The id asked for.
+        id: String,
+        /// The closest id, if one is close.
+        suggestion: Option<String>,
+    },
+    /// The prompt has neither this variant nor a `default` one.
+    #[error("prompt `{id}` has no variant `{variant}` and no `default` variant{}", did_you_mean(.suggestion))]
+    UnknownVariant {
+        /// The prompt.
+        id: String,
+        /// The variant asked for.
+        variant: String,
+        /// The closest variant, if one is close.
+        suggestion: Option<String>,
+    },
+    /// A text was asked of a `multi_turn` prompt, which holds messages.
+    #[error(
+        "prompt `{id}` is `multi_turn`: it holds messages, not a text (see `get_dialog_injections`)"
+    )]
+    NotText {
+        /// The prompt.
+        id: String,
+    },
+    /// The user manifest could not be written.
+    #[error("cannot write `{path}`: {message}")]
+    Write {
+        /// The file.
+        path: String,
+        /// Why.
+        message: String,
+    },
+}
+
+fn did_you_mean(suggestion: &Option<String>) -> String {
+    suggestion
+        .as_ref()
+        .map_or_else(String::new, |s| format!("; did you mean `{s}`?"))
+}
+
+fn names(what: &str, keys: &[String]) -> String {
+    let list = keys
+        .iter()
+        .map(|k| format!("`{{{{{k}}}}}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    if keys.len() == 1 {
+        format!("{what} {list}")
+    } else {
+        format!("{what}s {list}")
+    }
+}
+
+fn ids(prompts: &[String]) -> String {
+    prompts
+        .iter()
+        .map(|p| format!("`{p}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn unknown_keys(keys: &[(String, Option<String>)]) -> String {
+    let list = keys
+        .iter()
+        .map(|(k, s)| match s {
+            Some(s) => format!("`{k}` (did you mean `{s}`?)"),
+            None => format!("`{k}`"),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!("values given for placeholders the registry does not have: {list}")
+}

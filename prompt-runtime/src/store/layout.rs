@@ -1,0 +1,161 @@
+//! The PromptEngine layout, and reading it: which files a store folder has, read once each,
+//! from the disk or from memory (the files the derive embedded).
+
+use crate::load::decode;
+use crate::{Diagnostic, Diagnostics, SourceFile};
+use std::path::{Path, PathBuf};
+
+/// The system manifest: every prompt, its metadata and its domain file.
+pub const MANIFEST: &str = "_meta/prompt_manifest.json";
+/// The user manifest: overrides of the system manifest's entries, and the user's prompts.
+pub const USER_MANIFEST: &str = "_meta/user_manifest.json";
+/// The placeholder registry.
+pub const REGISTRY: &str = "_meta/placeholder_registry.json";
+/// The user's placeholder registry: added (or overridden) placeholders.
+pub const USER_REGISTRY: &str = "_meta/user_placeholder_registry.json";
+
+/// True when `dir` is a store folder: it has `_meta/prompt_manifest.json`.
+///
+/// ```
+/// assert!(!prompt_runtime::store::is_store_dir(std::path::Path::new("prompts")));
+/// ```
+pub fn is_store_dir(dir: &Path) -> bool {
+    dir.join(MANIFEST).is_file()
+}
+
+/// One folder of a store (the defaults, or the user's folder) and the files read from it.
+#[derive(Clone, Debug)]
+pub(crate) struct Layer {
+    /// How the folder is shown in diagnostics.
+    pub display: String,
+    /// Where files not yet read are read from; `None` for files held in memory only.
+    dir: Option<PathBuf>,
+    /// Every file asked for, by path relative to the folder, in the order asked; `None`
+    /// for a file that does not exist.
+    pub files: Vec<(String, Option<SourceFile>)>,
+}
+
+impl Layer {
+    /// A folder on disk.
+    pub fn disk(dir: &Path, display: &str) -> Layer {
+        Layer {
+            display: display.to_owned(),
+            dir: Some(dir.to_owned()),
+            files: Vec::new(),
+        }
+    }
+
+    /// Files held in memory, by relative path; anything else is absent.
+    pub fn memory(display: &str, files: &[(&str, &[u8])]) -> Result<Layer, Diagnostics> {
+        let mut problems = Diagnostics::default();
+        let mut layer = Layer {
+            display: display.to_owned(),
+            dir: None,
+            files: Vec::new(),
+        };
+        for (rel, bytes) in files {
+            match decode(&layer.shown(rel), bytes) {
+                Ok(source) => layer.files.push(((*rel).to_owned(), Some(source))),
+                Err(e) => problems.extend(e),
+            }
+        }
+        problems.into_result(layer)
+    }
+
+    /// The same files, held in memory: nothing more is read from disk.
+    pub fn frozen(&self) -> Layer {
+        Layer {
+            display: self.display.clone(),
+            dir: None,
+            files: self.files.clone(),
+        }
+    }
+
+    /// The path of `rel` as diagnostics show it.
+    pub fn shown(&self, rel: &str) -> String {
+        if self.display.is_empty() {
+            rel.to_owned()
+        } else {
+            format!("{}/{rel}", self.display.trim_end_matches('/'))
+        }
+    }
+
+    /// The files on disk that were read (for the derive's rebuild tracking).
+    pub fn paths_read(&self) -> Vec<PathBuf> {
+        let Some(dir) = &self.dir else {
+            return Vec::new();
+        };
+        self.files
+            .iter()
+            .filter(|(_, source)| source.is_some())
+            .map(|(rel, _)| dir.join(rel))
+            .collect()
+    }
+
+    /// The file at `rel` (read once, then kept), `Ok(None)` when it does not exist.
+    pub fn read(&mut self, rel: &str) -> Result<Option<SourceFile>, Diagnostics> {
+        if let Some((_, source)) = self.files.iter().find(|(r, _)| r == rel) {
+            return Ok(source.clone());
+        }
+        let Some(dir) = &self.dir else {
+            return Ok(None);
+        };
+        let path = dir.join(rel);
+        let shown = self.shown(rel);
+        let source = match std::fs::read(&path) {
+            Ok(bytes) => Some(decode(&shown, &bytes)?),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) if path.is_dir() => {
+                return Err(
+                    Diagnostic::new(format!("`{shown}` is a folder, not a file: {e}"))
+                        .in_file(shown)
+                        .into(),
+                );
+            }
+            Err(e) => {
+                return Err(Diagnostic::new(format!("cannot read `{shown}`: {e}"))
+                    .in_file(shown)
+                    .into());
+            }
+        };
+        self.files.push((rel.to_owned(), source.clone()));
+        Ok(source)
+    }
+}
+
+/// True when a domain file name from a manifest stays inside the folder: relative, no
+/// `..`, no backslashes, no empty segments.
+pub(crate) fn is_inside(rel: &str) -> bool {
+    !rel.is_empty()
+        && !rel.starts_with('/')
+        && !rel.contains('\\')
+        && !rel.contains(':')
+        && rel
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != "..")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn domain_files_stay_inside() {
+        assert!(is_inside("system_rule.json"));
+        assert!(is_inside("prompts/system_rule.json"));
+        assert!(!is_inside("../x.json"));
+        assert!(!is_inside("/etc/passwd"));
+        assert!(!is_inside("a//b.json"));
+        assert!(!is_inside("C:\\x.json"));
+    }
+
+    #[test]
+    fn memory_layers_read_what_they_hold() {
+        let mut layer = Layer::memory("p", &[("_meta/a.json", b"{}")]).unwrap();
+        assert_eq!(
+            layer.read("_meta/a.json").unwrap().unwrap().path(),
+            "p/_meta/a.json"
+        );
+        assert!(layer.read("b.json").unwrap().is_none());
+    }
+}

@@ -1,0 +1,268 @@
+//! Prompt stores: PromptEngine's folders of prompts as data, checked when loaded and
+//! rendered as PromptEngine renders them, only strictly.
+//!
+//! A store folder has the PromptEngine layout ([`layout`]): `_meta/prompt_manifest.json`
+//! (every prompt: `domain` or `domain_file`, `category`, `type`, `target`, `order`,
+//! `enabled`, `requires_any`, `variants`), `_meta/placeholder_registry.json` (every
+//! `{{key}}` with its phase: the seed's `type`, or the code's `resolve_phase`), optional
+//! `_meta/user_manifest.json` and `_meta/user_placeholder_registry.json`, and a domain
+//! file per prompt (the seed's `{"id", "variants": {NAME: {"text"}}}` or the code's
+//! `{ID: {"variants": {NAME: {"content"}}}}`).
+//!
+//! The stages, one file each: [`layout`] reads the files once, `check` turns them into
+//! the parsed form (every problem at once, located in the JSON, the caret on the
+//! placeholder inside its string), `render` fills a parsed text, and [`Store`] holds the
+//! values and the enabled flags. A placeholder is `{{key}}` with nothing else inside (the
+//! one lexer's [`Syntax::TightBraces`](crate::parse::lexer::Syntax::TightBraces));
+//! anything else is text. Unlike PromptEngine, an unknown `{{key}}` is an error when the
+//! folder is loaded and a missing value an error when it is rendered: `{{key}}` never
+//! reaches a model.
+//!
+//! ```
+//! use prompt_runtime::store::{Defaults, Store};
+//!
+//! let files: &[(&str, &[u8])] = &[
+//!     ("_meta/prompt_manifest.json", br#"{"prompts": {"system_rule": {"domain": "system_rule", "order": 100}}}"#),
+//!     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static"}}}"#),
+//!     ("system_rule.json", br#"{"id": "system_rule", "variants": {"default": {"text": "You are {{char_nme}}."}}}"#),
+//! ];
+//! let problems = Defaults::from_files("persona_prompts", files).unwrap_err();
+//! assert_eq!(
+//!     problems.to_string(),
+//!     r#"error: unknown placeholder `{{char_nme}}` in variant `default` of prompt `system_rule`
+//!  --> persona_prompts/system_rule.json:1:65
+//!   |
+//! 1 | {"id": "system_rule", "variants": {"default": {"text": "You are {{char_nme}}."}}}
+//!   |                                                                 ^^^^^^^^^^^^
+//!   = help: did you mean `{{char_name}}`?"#
+//! );
+//! ```
+
+mod builder;
+mod check;
+mod error;
+mod json;
+pub mod layout;
+mod parsed;
+mod persist;
+mod render;
+
+pub use builder::{Store, StoreBuilder};
+pub use error::StoreError;
+pub use layout::is_store_dir;
+pub use parsed::{Phase, Target};
+
+use crate::Diagnostics;
+use layout::Layer;
+use parsed::{Body, Folder, Part, PromptDef};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// A checked store folder: the defaults a [`Store`] starts from. Cheap to clone.
+///
+/// From [`Defaults::load`] at run time, or from `defaults()` of a
+/// `#[derive(PromptStore)]`, which embeds the folder checked at build time.
+#[derive(Clone, Debug)]
+pub struct Defaults {
+    inner: Arc<DefaultsInner>,
+}
+
+#[derive(Debug)]
+struct DefaultsInner {
+    /// The files read, in memory: a store with a user folder checks them again with it.
+    layer: Layer,
+    folder: Arc<Folder>,
+    /// The files read from disk, by path relative to the folder and full path.
+    read: Vec<(String, PathBuf)>,
+}
+
+impl Defaults {
+    /// Reads and checks the store folder `dir`; every problem is reported at once, with
+    /// paths shown as `dir` is written.
+    ///
+    /// ```
+    /// let problems = prompt_runtime::store::Defaults::load("no/such/folder").unwrap_err();
+    /// assert!(problems.to_string().contains("`no/such/folder/_meta/prompt_manifest.json` does not exist"));
+    /// ```
+    pub fn load(dir: impl AsRef<Path>) -> Result<Defaults, Diagnostics> {
+        let dir = dir.as_ref();
+        let shown = dir.to_string_lossy().replace('\\', "/");
+        Defaults::__load_as(dir, shown.trim_end_matches('/'))
+    }
+
+    /// [`Defaults::load`], with paths shown under `display` (the derive shows the folder as
+    /// its attribute writes it).
+    #[doc(hidden)]
+    pub fn __load_as(dir: &Path, display: &str) -> Result<Defaults, Diagnostics> {
+        let mut layer = Layer::disk(dir, display);
+        let folder = check::build(&mut layer, None)?;
+        let read = layer
+            .paths_read()
+            .into_iter()
+            .zip(
+                layer
+                    .files
+                    .iter()
+                    .filter(|(_, s)| s.is_some())
+                    .map(|(r, _)| r.clone()),
+            )
+            .map(|(path, rel)| (rel, path))
+            .collect();
+        Ok(Defaults {
+            inner: Arc::new(DefaultsInner {
+                layer: layer.frozen(),
+                folder: Arc::new(folder),
+                read,
+            }),
+        })
+    }
+
+    /// Checks a store folder held in memory: `(path relative to the folder, bytes)` per
+    /// file; `display` is the folder as diagnostics show it.
+    ///
+    /// ```
+    /// use prompt_runtime::store::Defaults;
+    /// let files: &[(&str, &[u8])] = &[
+    ///     ("_meta/prompt_manifest.json", br#"{"prompts": {}}"#),
+    ///     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// ];
+    /// assert_eq!(Defaults::from_files("empty", files)?.prompt_ids().count(), 0);
+    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// ```
+    pub fn from_files(display: &str, files: &[(&str, &[u8])]) -> Result<Defaults, Diagnostics> {
+        let mut layer = Layer::memory(display, files)?;
+        let folder = check::build(&mut layer, None)?;
+        Ok(Defaults {
+            inner: Arc::new(DefaultsInner {
+                layer,
+                folder: Arc::new(folder),
+                read: Vec::new(),
+            }),
+        })
+    }
+
+    /// For `#[derive(PromptStore)]`: the files the macro checked, embedded in the binary.
+    #[doc(hidden)]
+    pub fn __embedded(display: &str, files: &[(&str, &[u8])]) -> Defaults {
+        match Defaults::from_files(display, files) {
+            Ok(defaults) => defaults,
+            // The same bytes passed the same checks when the crate was built.
+            Err(problems) => panic!(
+                "promptkit: the store `{display}` checked at build time does not load: {problems}"
+            ),
+        }
+    }
+
+    /// For `#[derive(PromptStore)]`: every file read from disk, by path relative to the
+    /// folder and full path.
+    #[doc(hidden)]
+    pub fn __files_read(&self) -> &[(String, PathBuf)] {
+        &self.inner.read
+    }
+
+    /// The prompt ids, in manifest order.
+    pub fn prompt_ids(&self) -> impl Iterator<Item = &str> {
+        self.inner.folder.prompts.iter().map(|p| p.id.as_str())
+    }
+
+    /// The prompts, in manifest order.
+    ///
+    /// ```
+    /// use prompt_runtime::store::{Defaults, Target};
+    /// let files: &[(&str, &[u8])] = &[
+    ///     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "category": "core", "order": 5}}}"#),
+    ///     ("_meta/placeholder_registry.json", br#"{"placeholders": {"k": {"type": "runtime"}}}"#),
+    ///     ("a.json", br#"{"variants": {"default": {"text": "{{k}} and {{k}}"}}}"#),
+    /// ];
+    /// let defaults = Defaults::from_files("p", files)?;
+    /// let a = defaults.prompts().next().unwrap();
+    /// assert_eq!((a.id(), a.category(), a.order(), a.target()), ("a", Some("core"), 5, Target::SystemPrompt));
+    /// assert_eq!(a.placeholders().collect::<Vec<_>>(), ["k"]);
+    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// ```
+    pub fn prompts(&self) -> impl Iterator<Item = PromptInfo<'_>> {
+        self.inner.folder.prompts.iter().map(|def| PromptInfo {
+            def,
+            folder: &self.inner.folder,
+        })
+    }
+
+    /// The registry's placeholders and their phases, by name.
+    pub fn placeholders(&self) -> impl Iterator<Item = (&str, Phase)> {
+        self.inner
+            .folder
+            .keys
+            .iter()
+            .map(|k| (k.name.as_str(), k.phase))
+    }
+}
+
+/// One prompt of a store as its manifest and domain file describe it.
+#[derive(Clone, Copy, Debug)]
+pub struct PromptInfo<'a> {
+    def: &'a PromptDef,
+    folder: &'a Folder,
+}
+
+impl<'a> PromptInfo<'a> {
+    /// The id.
+    pub fn id(&self) -> &'a str {
+        &self.def.id
+    }
+    /// The manifest's `label` (or `name`).
+    pub fn label(&self) -> Option<&'a str> {
+        self.def.label.as_deref()
+    }
+    /// The manifest's `description`.
+    pub fn description(&self) -> Option<&'a str> {
+        self.def.description.as_deref()
+    }
+    /// The manifest's `category`.
+    pub fn category(&self) -> Option<&'a str> {
+        self.def.category.as_deref()
+    }
+    /// Where it goes.
+    pub fn target(&self) -> Target {
+        self.def.target
+    }
+    /// True for a `multi_turn` prompt (messages, not a text).
+    pub fn is_multi_turn(&self) -> bool {
+        self.def.multi_turn
+    }
+    /// The `order` (9999 when not given).
+    pub fn order(&self) -> i64 {
+        self.def.order
+    }
+    /// The manifests' `enabled` (system and user layers merged).
+    pub fn enabled(&self) -> bool {
+        self.def.enabled
+    }
+    /// The variants its domain file holds.
+    pub fn variants(&self) -> impl Iterator<Item = &'a str> {
+        self.def.variants.iter().map(|v| v.name.as_str())
+    }
+    /// Every placeholder its variants use, each once, in order of first use.
+    pub fn placeholders(&self) -> impl Iterator<Item = &'a str> {
+        let mut seen: Vec<usize> = Vec::new();
+        for v in &self.def.variants {
+            let texts: Vec<_> = match &v.body {
+                Body::Text(t) => vec![t],
+                Body::Messages(m) => m.iter().map(|(_, t)| t).collect(),
+            };
+            for t in texts {
+                for part in &t.parts {
+                    if let Part::Key(i) = part
+                        && !seen.contains(i)
+                    {
+                        seen.push(*i);
+                    }
+                }
+            }
+        }
+        let keys = &self.folder.keys;
+        seen.into_iter().map(move |i| keys[i].name.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,181 @@
+//! The parsed form of a store folder: what the checks hand to rendering. Every text is
+//! split into literal runs and placeholders once, here, so rendering parses nothing.
+
+use crate::chat::Role;
+
+/// When a placeholder gets its value (PromptEngine's `resolve_phase`, the seed's `type`).
+///
+/// ```
+/// use prompt_runtime::store::Phase;
+/// assert_eq!(Phase::from_word("computed"), Some(Phase::Computed));
+/// assert_eq!(Phase::Runtime.as_str(), "runtime");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Phase {
+    /// Given once (`static_value`) and fixed until changed.
+    Static,
+    /// A function called on every render (`computed`).
+    Computed,
+    /// Given by the caller of each render (`runtime`).
+    Runtime,
+}
+
+impl Phase {
+    /// `static`, `computed` or `runtime`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Static => "static",
+            Phase::Computed => "computed",
+            Phase::Runtime => "runtime",
+        }
+    }
+
+    /// The phase named by `word`.
+    pub fn from_word(word: &str) -> Option<Phase> {
+        match word {
+            "static" => Some(Phase::Static),
+            "computed" => Some(Phase::Computed),
+            "runtime" => Some(Phase::Runtime),
+            _ => None,
+        }
+    }
+}
+
+/// Where a prompt goes (PromptEngine's `target`).
+///
+/// ```
+/// use prompt_runtime::store::Target;
+/// assert_eq!(Target::from_word("prefill"), Some(Target::Prefill));
+/// assert_eq!(Target::SystemPrompt.as_str(), "system_prompt");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Target {
+    /// A part of the system prompt (the default).
+    SystemPrompt,
+    /// A user message of the chat sequence.
+    Message,
+    /// An assistant message that starts the model's answer.
+    Prefill,
+}
+
+impl Target {
+    /// `system_prompt`, `message` or `prefill`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Target::SystemPrompt => "system_prompt",
+            Target::Message => "message",
+            Target::Prefill => "prefill",
+        }
+    }
+
+    /// The target named by `word`.
+    pub fn from_word(word: &str) -> Option<Target> {
+        match word {
+            "system_prompt" => Some(Target::SystemPrompt),
+            "message" => Some(Target::Message),
+            "prefill" => Some(Target::Prefill),
+            _ => None,
+        }
+    }
+}
+
+/// One registry entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Key {
+    pub name: String,
+    pub phase: Phase,
+    /// The registry's `default`, as text.
+    pub default: Option<String>,
+}
+
+/// A text split once: literal runs and placeholders (indexes into [`Folder::keys`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Text {
+    pub parts: Vec<Part>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Part {
+    Literal(String),
+    Key(usize),
+}
+
+/// What a variant holds: a text (`type: text`), or messages (`type: multi_turn`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Body {
+    Text(Text),
+    Messages(Vec<(Role, Text)>),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Variant {
+    pub name: String,
+    pub body: Body,
+}
+
+/// One prompt: its manifest entry (system and user layers merged) and its domain's variants.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct PromptDef {
+    pub id: String,
+    pub label: Option<String>,
+    pub description: Option<String>,
+    pub category: Option<String>,
+    pub multi_turn: bool,
+    pub target: Target,
+    /// PromptEngine's default is 9999.
+    pub order: i64,
+    pub enabled: bool,
+    /// Keys of which one must have a non-empty runtime value for the prompt to be used.
+    pub requires_any: Vec<usize>,
+    pub variants: Vec<Variant>,
+    /// Enabled flags by variant name: the manifests' over the domain file's.
+    pub variant_enabled: Vec<(String, bool)>,
+}
+
+impl PromptDef {
+    /// The variant rendered for `name`: its own, else `default`.
+    pub fn variant(&self, name: &str) -> Option<&Variant> {
+        self.variants
+            .iter()
+            .find(|v| v.name == name)
+            .or_else(|| self.variants.iter().find(|v| v.name == "default"))
+    }
+
+    /// Whether variant `name` is enabled: its flag, else the flag of the variant rendered
+    /// in its place (`default`), else enabled.
+    pub fn variant_is_enabled(flags: &[(String, bool)], name: &str) -> bool {
+        let find = |n: &str| flags.iter().find(|(v, _)| v == n).map(|(_, on)| *on);
+        find(name).or_else(|| find("default")).unwrap_or(true)
+    }
+
+    /// Every variant name known: the domain's and the manifests'.
+    pub fn variant_names(&self) -> impl Iterator<Item = &str> {
+        self.variants.iter().map(|v| v.name.as_str()).chain(
+            self.variant_enabled
+                .iter()
+                .map(|(n, _)| n.as_str())
+                .filter(|n| !self.variants.iter().any(|v| v.name == *n)),
+        )
+    }
+}
+
+/// A whole store folder, checked.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Folder {
+    /// The registry, system and user entries merged, sorted by name.
+    pub keys: Vec<Key>,
+    /// The prompts in manifest order (the system manifest's, then new user entries).
+    pub prompts: Vec<PromptDef>,
+}
+
+impl Folder {
+    pub fn key(&self, name: &str) -> Option<usize> {
+        self.keys
+            .binary_search_by(|k| k.name.as_str().cmp(name))
+            .ok()
+    }
+
+    pub fn prompt(&self, id: &str) -> Option<usize> {
+        self.prompts.iter().position(|p| p.id == id)
+    }
+}

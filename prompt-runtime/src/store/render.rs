@@ -1,0 +1,163 @@
+//! Rendering a parsed text: placeholders filled from the layered values (static →
+//! computed → runtime, the later winning; the registry's `default` when a static or
+//! computed key has no value), then PromptEngine's post-processing. Nothing is parsed here.
+
+use super::parsed::{Key, Part, Text};
+
+/// A computed placeholder's function: called on every render that uses it.
+pub(crate) type Computed = Box<dyn Fn() -> String + Send + Sync>;
+
+/// The values of one render call.
+pub(crate) struct Values<'a> {
+    pub keys: &'a [Key],
+    /// Per key: the static value given to the builder.
+    pub statics: &'a [Option<String>],
+    /// Per key: the computed function given to the builder.
+    pub computed: &'a [Option<Computed>],
+    pub runtime: &'a [(&'a str, &'a str)],
+    /// Per key: a computed value already called for in this render (each function runs
+    /// once per call however often its key is used).
+    cache: Vec<Option<String>>,
+}
+
+impl<'a> Values<'a> {
+    pub fn new(
+        keys: &'a [Key],
+        statics: &'a [Option<String>],
+        computed: &'a [Option<Computed>],
+        runtime: &'a [(&'a str, &'a str)],
+    ) -> Self {
+        Values {
+            keys,
+            statics,
+            computed,
+            runtime,
+            cache: Vec::new(),
+        }
+    }
+
+    /// The runtime value of `name` (the last one given wins).
+    pub fn runtime(&self, name: &str) -> Option<&'a str> {
+        self.runtime
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == name)
+            .map(|(_, v)| *v)
+    }
+
+    /// The value of key `index`, `None` when nothing gives one.
+    pub fn get(&mut self, index: usize) -> Option<&str> {
+        let key = &self.keys[index];
+        if let Some(value) = self.runtime(&key.name) {
+            return Some(value);
+        }
+        if let Some(f) = &self.computed[index] {
+            if self.cache.is_empty() {
+                self.cache.resize(self.keys.len(), None);
+            }
+            return Some(self.cache[index].get_or_insert_with(f).as_str());
+        }
+        if let Some(value) = &self.statics[index] {
+            return Some(value);
+        }
+        // The registry's default, for a key of any phase that nothing else gave.
+        key.default.as_deref()
+    }
+}
+
+/// Appends `text` rendered with `values` to `out`; keys without a value are added to
+/// `missing` (and render as nothing: the caller refuses the result).
+pub(crate) fn render(
+    text: &Text,
+    values: &mut Values<'_>,
+    out: &mut String,
+    missing: &mut Vec<usize>,
+) {
+    for part in &text.parts {
+        match part {
+            Part::Literal(s) => out.push_str(s),
+            Part::Key(i) => match values.get(*i) {
+                Some(value) => out.push_str(value),
+                None => {
+                    if !missing.contains(i) {
+                        missing.push(*i);
+                    }
+                }
+            },
+        }
+    }
+}
+
+/// Python's `str.isspace`: Unicode white space and the four ASCII separators.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
+/// PromptEngine's post-processing, appended to `out`: runs of three or more newlines
+/// become two, and the text is stripped (`re.sub(r"\n{3,}", "\n\n", t).strip()`).
+///
+/// Returns whether anything was appended.
+pub(crate) fn tidy_into(text: &str, out: &mut String) -> bool {
+    let mut rest = text.trim_matches(is_space);
+    if rest.is_empty() {
+        return false;
+    }
+    while let Some(at) = rest.find("\n\n\n") {
+        out.push_str(&rest[..at + 2]);
+        rest = rest[at..].trim_start_matches('\n');
+    }
+    out.push_str(rest);
+    true
+}
+
+/// [`tidy_into`] into a new string.
+#[cfg(test)]
+fn tidy(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    tidy_into(text, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::Phase;
+
+    #[test]
+    fn three_newlines_or_more_become_two_then_stripped() {
+        assert_eq!(tidy("\n\n a\n\n\n\nb\n\nc\n\n\n"), "a\n\nb\n\nc");
+        assert_eq!(tidy(" \t\n"), "");
+        assert_eq!(tidy("a\n \n\n\nb"), "a\n \n\nb");
+        assert_eq!(tidy("\u{1f}x\u{a0}"), "x");
+    }
+
+    #[test]
+    fn values_layer_static_computed_runtime() {
+        let keys = vec![
+            Key {
+                name: "a".into(),
+                phase: Phase::Static,
+                default: Some("da".into()),
+            },
+            Key {
+                name: "b".into(),
+                phase: Phase::Computed,
+                default: None,
+            },
+            Key {
+                name: "c".into(),
+                phase: Phase::Runtime,
+                default: None,
+            },
+        ];
+        let statics = vec![Some("sa".to_owned()), Some("sb".to_owned()), None];
+        let computed: Vec<Option<Computed>> = vec![None, Some(Box::new(|| "cb".to_owned())), None];
+        let mut v = Values::new(&keys, &statics, &computed, &[("a", "ra")]);
+        assert_eq!(v.get(0), Some("ra"));
+        assert_eq!(v.get(1), Some("cb"));
+        assert_eq!(v.get(2), None);
+        let none = vec![None, None, None];
+        let mut v = Values::new(&keys, &none, &computed, &[]);
+        assert_eq!(v.get(0), Some("da"));
+    }
+}

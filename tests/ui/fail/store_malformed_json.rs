@@ -1,0 +1,9 @@
+use promptkit::PromptStore;
+
+#[derive(PromptStore)]
+#[store("stores/badjson")]
+struct Persona;
+
+fn main() {
+    let _ = Persona::defaults();
+}

@@ -1,0 +1,8 @@
+use promptkit::PromptStore;
+
+#[derive(PromptStore)]
+struct Persona;
+
+fn main() {
+    let _ = Persona::defaults();
+}

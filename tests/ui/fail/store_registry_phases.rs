@@ -1,0 +1,9 @@
+use promptkit::PromptStore;
+
+#[derive(PromptStore)]
+#[store("stores/registry")]
+struct Persona;
+
+fn main() {
+    let _ = Persona::defaults();
+}

@@ -1,0 +1,9 @@
+use promptkit::PromptStore;
+
+#[derive(PromptStore)]
+#[store("stores/typo")]
+struct Persona;
+
+fn main() {
+    let _ = Persona::defaults();
+}
