@@ -284,6 +284,24 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             }
             (None, kind) => kind,
         };
+        // `guidance` is reserved for the level: `lean` or `detailed`.
+        let kind = if name == prompt_runtime::guidance::GUIDANCE {
+            if !is_guidance(&field.ty) {
+                fail(syn::Error::new(
+                    field.ty.span(),
+                    "a field named `guidance` holds the guidance level: give it the type `promptkit::Guidance`\n  = help: `guidance` is reserved for `{% if guidance == \"detailed\" %}` fences; name another field otherwise (or rename it with `#[prompt(rename = \"...\")]`)",
+                ));
+                continue;
+            }
+            VarKind::Choice(
+                prompt_runtime::guidance::LEVELS
+                    .iter()
+                    .map(|l| (*l).to_owned())
+                    .collect(),
+            )
+        } else {
+            kind
+        };
         out.push(Field {
             span: ident.span(),
             ident,
@@ -354,6 +372,16 @@ fn plain_text(ty: &Type) -> bool {
         Some(segment) if segment.ident == "Option" => single_argument(segment).is_some_and(text),
         _ => text(ty),
     }
+}
+
+/// True for `Guidance` (or a reference to it) named by any path.
+fn is_guidance(ty: &Type) -> bool {
+    let ty = match ty {
+        Type::Reference(r) => &*r.elem,
+        other => other,
+    };
+    matches!(ty, Type::Path(p) if p.qself.is_none()
+        && p.path.segments.last().is_some_and(|s| s.ident == "Guidance" && s.arguments.is_empty()))
 }
 
 /// True for `Message` named by any path (`promptkit::Message`, `Message`).

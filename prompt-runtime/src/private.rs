@@ -9,6 +9,7 @@
 
 pub use crate::case::{push_upper_first, upper_first_len};
 pub use crate::chat::{Chat, Message, Role};
+pub use crate::guidance::Guidance;
 pub use crate::identity::{Identity, KeySlots};
 pub use crate::meta::{Color, Extra, Meta};
 pub use crate::prompt::{ChatPrompt, ChatSection, Prompt, PromptVariable};

@@ -47,6 +47,13 @@ pub fn infer_context(
                     .is_some_and(|variant| variant.unguarded);
             let kind = match (use_.tested, unguarded) {
                 _ if use_.history => VarKind::Messages,
+                // The reserved level: `lean` or `detailed`, `detailed` when not given.
+                _ if name == crate::guidance::GUIDANCE => VarKind::Choice(
+                    crate::guidance::LEVELS
+                        .iter()
+                        .map(|l| (*l).to_owned())
+                        .collect(),
+                ),
                 (true, true) => VarKind::Flag,
                 (true, false) => VarKind::Optional,
                 (false, _) => VarKind::Text,

@@ -346,6 +346,10 @@ impl CheckedPrompt {
                 _ => None,
             };
             *slot = match (&var.kind, given) {
+                // A render that forgot the level gets more scaffolding, never less.
+                (VarKind::Choice(_), None) if var.name == crate::guidance::GUIDANCE => {
+                    Value::Text(crate::guidance::Guidance::Detailed.as_str())
+                }
                 (VarKind::Text | VarKind::Choice(_), None) => {
                     error.missing_context.push(var.name.clone());
                     Value::Absent

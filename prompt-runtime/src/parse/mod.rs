@@ -78,6 +78,10 @@ pub struct IfBlock {
     pub then: Vec<Node>,
     /// The lines after `{% else %}`, if there is one.
     pub otherwise: Option<Vec<Node>>,
+    /// The `{% else %}` directive, if there is one.
+    pub else_span: Option<Range<usize>>,
+    /// `{% else "why" %}`: the reason a guidance fence is a registered either-or.
+    pub else_reason: Option<String>,
 }
 
 /// The condition of an `{% if %}`.
@@ -159,6 +163,8 @@ impl OpenBlock {
                 span,
                 then: Vec::new(),
                 otherwise: None,
+                else_span: None,
+                else_reason: None,
             },
             else_span: None,
         }
@@ -523,6 +529,8 @@ fn apply(
                         span: d.span,
                         then: Vec::new(),
                         otherwise: None,
+                        else_span: None,
+                        else_reason: None,
                     },
                     else_span: None,
                 },
@@ -543,7 +551,29 @@ fn apply(
             }
         },
         "else" => {
-            no_args(source, &d, diagnostics);
+            // `{% else "why" %}` registers a guidance either-or; nothing else takes arguments.
+            let reason = match d.args.as_slice() {
+                [] => None,
+                [
+                    Arg {
+                        kind: ArgKind::Str(why),
+                        span,
+                    },
+                ] => {
+                    if why.trim().is_empty() {
+                        diagnostics.push(
+                            Diagnostic::new("an empty reason in `{% else \"...\" %}`")
+                                .at(source, span.clone())
+                                .with_help("say why the steering inverts at lean: `{% else \"small models need the worked example\" %}`"),
+                        );
+                    }
+                    Some(why.clone())
+                }
+                _ => {
+                    no_args(source, &d, diagnostics);
+                    None
+                }
+            };
             match stack.last_mut() {
                 None => diagnostics.push(
                     Diagnostic::new("`{% else %}` without an open `{% if %}`")
@@ -562,7 +592,9 @@ fn apply(
                         );
                     }
                     None => {
-                        open.else_span = Some(d.span);
+                        open.else_span = Some(d.span.clone());
+                        open.block.else_span = Some(d.span);
+                        open.block.else_reason = reason;
                         open.block.otherwise = Some(Vec::new());
                     }
                 },

@@ -268,6 +268,30 @@ impl Resolver<'_> {
         self.diagnostics.push(d);
     }
 
+    /// lean ⊆ detailed: no line may render at lean that cannot render at detailed. A block
+    /// on `guidance == "lean"`, or an `{% else %}` on `guidance == "detailed"`, renders
+    /// lines only at lean, which is refused unless the block registers the either-or with
+    /// `{% else "why the steering inverts" %}`.
+    fn guidance_fence(&mut self, source: &SourceFile, block: &parse::IfBlock, value: &str) {
+        if block.else_reason.is_some() {
+            return;
+        }
+        let register = "if the steering must invert at lean, register the either-or with `{% else \"why\" %}`, the reason kept next to the text it excuses";
+        match (value, &block.else_span) {
+            ("lean", _) => self.diagnostics.push(
+                Diagnostic::new("`{% if guidance == \"lean\" %}` renders lines at lean that detailed lacks")
+                    .at(source, block.span.clone())
+                    .with_help(format!("lean is what remains when the detailed fences are left out: fence the other text with `{{% if guidance == \"detailed\" %}}`; {register}")),
+            ),
+            ("detailed", Some(else_span)) => self.diagnostics.push(
+                Diagnostic::new("an `{% else %}` on a guidance fence renders lines at lean that detailed lacks")
+                    .at(source, else_span.clone())
+                    .with_help(format!("move the lean text out of the block, where both levels render it; {register}")),
+            ),
+            _ => {}
+        }
+    }
+
     /// A chat section starts: its lines are a body of their own.
     fn section(&mut self, source: &SourceFile, section: &parse::Section, out: &mut Vec<Part>) {
         if let Some(template) = self.stack.last() {
@@ -525,6 +549,11 @@ impl Resolver<'_> {
             Some(Test::Set(i) | Test::Equals(i, _)) => Some(*i),
             None => None,
         };
+        if let Some(Test::Equals(i, value)) = &test
+            && self.schema.context[*i].name == crate::guidance::GUIDANCE
+        {
+            self.guidance_fence(source, block, value);
+        }
         // Each branch starts on a new line; whether a line came before is known for sure
         // only if it was so before the block, and after it only if both branches render one.
         let entry = match self.lines().started {

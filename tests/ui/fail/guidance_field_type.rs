@@ -1,0 +1,9 @@
+// `guidance` is reserved for the level.
+#[derive(promptkit::Prompt)]
+#[prompt("levels_typo")]
+struct Levels<'a> {
+    topic: &'a str,
+    guidance: &'a str,
+}
+
+fn main() {}
