@@ -153,3 +153,17 @@ fn weekly_review_with_a_display_value() {
     assert_eq!(*compiled.metadata, WeeklyReview::META);
     assert!(promptkit::check_identity(&id, &[WeeklyReview::IDENTITY_KEYS]).is_ok());
 }
+
+#[test]
+fn the_compiled_version_is_the_run_time_version() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+    let project = Project::open(&dir, "prompts").unwrap();
+    let checked = project.check_inferred("weekly_review").unwrap();
+    let at_run_time = promptkit::check::version(&checked, &project.templates);
+    assert_eq!(<WeeklyReview as Prompt>::VERSION, at_run_time);
+    assert_eq!(at_run_time.len(), 16);
+    assert_ne!(
+        <WeeklyReview as Prompt>::VERSION,
+        <SegmentSynthesis as Prompt>::VERSION
+    );
+}

@@ -39,6 +39,7 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
             const SOURCE: &'static str = "";
             const VARIABLES: &'static [::promptkit::__private::PromptVariable] = &[];
             const IDENTITY_KEYS: &'static [&'static str] = &[];
+            const VERSION: &'static str = "";
             fn render(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
                 ::core::unreachable!()
             }
@@ -111,7 +112,8 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         })
         .collect();
     let types: Vec<String> = fields.iter().map(|f| docs::type_name(&f.ty)).collect();
-    let constants = emit::constants(&prompt, &types);
+    let version = prompt_runtime::check::version(&prompt, &project.templates);
+    let constants = emit::constants(&prompt, &types, &version);
     let tracked = emit::tracked(&files);
     let doc = docs::page(&prompt, &types);
     if prompt.resolved.is_chat() {

@@ -434,8 +434,8 @@ pub fn tracked(files: &[PathBuf]) -> TokenStream {
     }
 }
 
-/// The `Prompt` trait's constants.
-pub fn constants(prompt: &CheckedPrompt, types: &[String]) -> TokenStream {
+/// The `Prompt` trait's constants; `version` is [`prompt_runtime::check::version`].
+pub fn constants(prompt: &CheckedPrompt, types: &[String], version: &str) -> TokenStream {
     let name = &prompt.name;
     let path = prompt.file.source.path();
     let source = prompt.file.source.text();
@@ -473,6 +473,7 @@ pub fn constants(prompt: &CheckedPrompt, types: &[String]) -> TokenStream {
         const SOURCE: &'static str = #source;
         const VARIABLES: &'static [::promptkit::__private::PromptVariable] = &[#(#variables),*];
         const IDENTITY_KEYS: &'static [&'static str] = &[#(#keys),*];
+        const VERSION: &'static str = #version;
     }
 }
 

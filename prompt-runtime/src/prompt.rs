@@ -20,6 +20,10 @@ pub trait Prompt {
     const VARIABLES: &'static [PromptVariable];
     /// The identity keys the prompt needs (see [`check_identity`]).
     const IDENTITY_KEYS: &'static [&'static str];
+    /// A hex digest of what the prompt renders from (its file and every template it uses),
+    /// the same on every OS and build: for tracing, evaluations and cache keys (see
+    /// [`crate::check::version`]).
+    const VERSION: &'static str;
 
     /// Renders the prompt. Cannot fail; an identity key the identity lacks renders as
     /// empty text, so check the identity once at start-up with [`check_identity`].
@@ -44,6 +48,8 @@ pub trait ChatPrompt {
     const IDENTITY_KEYS: &'static [&'static str];
     /// The sections in order, the text before the first one (`system_prompt`) included.
     const SECTIONS: &'static [ChatSection];
+    /// A hex digest of what the prompt renders from, as [`Prompt::VERSION`].
+    const VERSION: &'static str;
 
     /// Renders the messages. Cannot fail.
     fn messages(&self, identity: &Identity) -> crate::chat::Chat;

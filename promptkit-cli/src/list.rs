@@ -28,6 +28,9 @@ struct Listed {
     ok: bool,
     title: Option<String>,
     schedule: Option<String>,
+    /// What the prompt renders from, as a digest (`Prompt::VERSION` of the compiled prompt).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    version: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     variables: Option<Variables>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -187,6 +190,7 @@ fn listed(project: &Project, name: &str) -> Listed {
             ok: true,
             title: prompt.meta.title.as_deref().map(str::to_owned),
             schedule: prompt.meta.schedule.as_deref().map(str::to_owned),
+            version: Some(prompt_runtime::check::version(&prompt, &project.templates)),
             variables: Some(Variables::of(&prompt)),
             metadata: Some(prompt.meta),
             error: None,
@@ -199,6 +203,7 @@ fn listed(project: &Project, name: &str) -> Listed {
                 ok: false,
                 title: meta.title.as_deref().map(str::to_owned),
                 schedule: meta.schedule.as_deref().map(str::to_owned),
+                version: None,
                 variables: None,
                 metadata: None,
                 error: Some(broken(&problems)),

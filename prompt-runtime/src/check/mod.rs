@@ -185,6 +185,60 @@ pub fn check(
     }
 }
 
+/// A hex digest of what a checked prompt renders from: its file (frontmatter included)
+/// and every template it uses, at any depth. The same on every OS and build (the text is
+/// normalised when loaded), and different when the prompt or any template it uses changes:
+/// for tracing, evaluations and cache keys. Compiled prompts have it as `Prompt::VERSION`.
+///
+/// ```
+/// use prompt_runtime::check::{check, version};
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::resolve::{Schema, Templates};
+///
+/// let mut templates = Templates::new();
+/// templates.insert("sig", PromptFile::from_text("t/sig.md", "-- A").unwrap());
+/// let prompt = |text: &str, templates: &Templates| {
+///     check("p", PromptFile::from_text("p.md", text).unwrap(), Schema::default(), templates).unwrap()
+/// };
+/// let a = version(&prompt("Hi\n$sig", &templates), &templates);
+/// assert_eq!(a.len(), 16);
+/// assert_eq!(a, version(&prompt("Hi\r\n$sig", &templates), &templates));
+/// let mut edited = Templates::new();
+/// edited.insert("sig", PromptFile::from_text("t/sig.md", "-- B").unwrap());
+/// assert_ne!(a, version(&prompt("Hi\n$sig", &edited), &edited));
+/// ```
+pub fn version(prompt: &CheckedPrompt, templates: &Templates) -> String {
+    // FNV-1a, 64 bits: small, stable across platforms and releases, and enough to tell
+    // versions of one prompt apart (this is not a security digest).
+    fn feed(hash: &mut u64, bytes: &[u8]) {
+        for &b in bytes {
+            *hash ^= u64::from(b);
+            *hash = hash.wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    feed(&mut hash, b"promptkit version 1\0");
+    feed(&mut hash, prompt.file.source.text().as_bytes());
+    let mut used: Vec<&str> = prompt
+        .resolved
+        .variables
+        .iter()
+        .filter(|v| v.source == crate::resolve::VarSource::Template)
+        .map(|v| v.name.as_str())
+        .collect();
+    used.sort_unstable();
+    used.dedup();
+    for name in used {
+        if let Some(template) = templates.get(name) {
+            feed(&mut hash, b"\0");
+            feed(&mut hash, name.as_bytes());
+            feed(&mut hash, b"\0");
+            feed(&mut hash, template.file.source.text().as_bytes());
+        }
+    }
+    format!("{hash:016x}")
+}
+
 /// Values that a render at run time lacked or could not use; every one is listed.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct RenderError {
