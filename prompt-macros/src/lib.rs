@@ -9,6 +9,7 @@ mod compile;
 mod derive;
 mod docs;
 mod emit;
+mod family;
 
 use proc_macro::TokenStream;
 
