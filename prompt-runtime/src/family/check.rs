@@ -37,7 +37,7 @@ pub(crate) fn problems(name: &str, folder: &str, members: &[Written<'_>]) -> Vec
                     ))
                     .in_file(other.source.path())
                     .with_help(format!(
-                        "give `{}` rules (`\"match\": [\"type=meeting\"]`): a family has one default, and `{}` wins every tie with it",
+                        "give `{}` rules (`\"match\": [\"type=meeting\"]`) or remove it: a family has one default, and this one is never chosen (`{}` sorts first)",
                         other.member.id, first.member.id
                     )),
                 );
