@@ -106,6 +106,22 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
     for member in family.members() {
         let lit = LitStr::new(&member.id, name.span());
         match compile::check(&project, &lit, context.clone(), hint.clone()) {
+            Ok(c) if c.prompt.resolved.is_chat() => {
+                // Every member renders through the one `render`: text, not messages.
+                used.iter_mut().for_each(|u| *u = true);
+                combine(
+                    &mut errors,
+                    syn::Error::new(
+                        name.span(),
+                        format!(
+                            "`{}` is a chat prompt (it has sections): the members of a family are text prompts\n  = help: write {} without `{{% system %}}`/`{{% user %}}`/`{{% history %}}` sections, or move it out of `{folder}` and derive it on its own",
+                            member.id,
+                            c.prompt.file.source.path(),
+                            folder = format!("prompts/{}/", name.value()),
+                        ),
+                    ),
+                );
+            }
             Ok(c) => {
                 for (i, u) in used.iter_mut().enumerate() {
                     *u |= !c.prompt.resolved.unused.contains(&i);
