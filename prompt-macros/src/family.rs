@@ -114,10 +114,10 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
                     syn::Error::new(
                         name.span(),
                         format!(
-                            "`{}` is a chat prompt (it has sections): the members of a family are text prompts\n  = help: write {} without `{{% system %}}`/`{{% user %}}`/`{{% history %}}` sections, or move it out of `{folder}` and derive it on its own",
+                            "`{}` is a chat prompt (it has sections): the members of a family are text prompts\n  = help: write {} without `{{% system %}}`/`{{% user %}}`/`{{% history %}}` sections, or move it out of `prompts/{}/` and derive it on its own",
                             member.id,
                             c.prompt.file.source.path(),
-                            folder = format!("prompts/{}/", name.value()),
+                            name.value(),
                         ),
                     ),
                 );
@@ -230,7 +230,7 @@ fn generate(
         let id = &m.id;
         quote!(#i => #id,)
     });
-    let default_name = &members[default].id;
+    let default_name = members.get(default).map_or("", |m| m.id.as_str());
     let arms = compiled
         .iter()
         .enumerate()

@@ -63,6 +63,11 @@ impl Project {
     /// # Ok::<(), prompt_runtime::Diagnostics>(())
     /// ```
     pub fn family(&self, name: &str) -> Result<Family, Diagnostics> {
+        // `summarize/` names the folder as much as `summarize` does.
+        let name = match name.strip_suffix('/') {
+            Some(bare) if !bare.is_empty() => bare,
+            _ => name,
+        };
         let folder = format!("{}/{name}", self.display);
         let relative = Path::new(name);
         let escapes = name.is_empty()
@@ -230,6 +235,7 @@ mod tests {
         assert_eq!(pick(&[]), "summarize/default");
         // a folder without rules is a family only when named
         assert_eq!(project.family("agents").unwrap().members().len(), 1);
+        assert_eq!(project.family("summarize/").unwrap(), family);
     }
 
     #[test]
