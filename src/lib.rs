@@ -111,6 +111,35 @@
 //! let text = store.resolve_prompt(Persona::PERSONA_DESCRIPTION, "default", &[])?;
 //! assert!(text.starts_with("Luna is patient"));
 //! # Ok::<(), promptkit::store::StoreError>(())
+//! ## `#[prompt(family = "...")]`
+//!
+//! A family is a folder of prompts, `prompts/summarize/*.md`, each member with frontmatter
+//! `"match"` rules over a document's [`Tags`] (keep's rules: the most specific member
+//! wins, a tie goes to the name that sorts first, the member without rules is the
+//! default). The derive checks every member against the struct and generates an inherent
+//! `select(&Tags) -> &'static str`, `render(&self, &Tags, &Identity) -> PromptContent`
+//! (the chosen member's text, path and metadata) and the `MEMBERS` and `IDENTITY_KEYS`
+//! constants. A family without a default, two members with the same rules and a
+//! malformed rule are compile errors. See [`family`] for the run-time side.
+//!
+//! ```
+//! use promptkit::{Identity, Tags};
+//!
+//! #[derive(promptkit::Prompt)]
+//! #[prompt(family = "summarize")] // prompts/summarize/*.md
+//! struct Summarize<'a> {
+//!     text: &'a str,
+//!     sprint: Option<&'a str>,
+//! }
+//!
+//! let tags: Tags = [("type", "meeting"), ("project", "myapp")].into_iter().collect();
+//! assert_eq!(Summarize::select(&tags), "summarize/myapp_meetings");
+//! let identity = Identity::from_json(r#"{"preferred": "Sam"}"#)?;
+//! let out = Summarize { text: "Notes.", sprint: None }.render(&tags, &identity);
+//! assert_eq!(out.path, "prompts/summarize/myapp_meetings.md");
+//! assert!(out.text.ends_with("Notes."));
+//! assert_eq!(Summarize::select(&Tags::new()), "summarize/default");
+//! # Ok::<(), promptkit::IdentityError>(())
 //! ```
 //!
 //! ## At start-up

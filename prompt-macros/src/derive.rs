@@ -9,17 +9,18 @@ use quote::quote;
 use syn::spanned::Spanned;
 use syn::{Data, DeriveInput, Fields, LitStr, Type};
 
-struct Field {
-    ident: syn::Ident,
-    name: String,
-    ty: Type,
-    kind: VarKind,
-    span: Span,
+pub(crate) struct Field {
+    pub ident: syn::Ident,
+    pub name: String,
+    pub ty: Type,
+    pub kind: VarKind,
+    pub span: Span,
 }
 
 pub fn expand(input: &DeriveInput) -> TokenStream {
     match try_expand(input) {
         Ok(tokens) => tokens,
+        Err(error) if crate::family::is_family(input) => crate::family::fallback(input, error),
         Err(error) => fallback(input, error),
     }
 }
@@ -58,6 +59,9 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
 }
 
 fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+    if let Some(family) = crate::family::family_name(input)? {
+        return crate::family::expand(input, &family, &fields(input)?);
+    }
     let name = prompt_name(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
@@ -205,7 +209,7 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
     })
 }
 
-fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
+pub(crate) fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
     let Data::Struct(data) = &input.data else {
         return Err(syn::Error::new(
             input.ident.span(),
@@ -324,7 +328,7 @@ fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
 /// general path, which is correct, only larger. The generated code still asks the type
 /// system (`PlainText`), so a bare name that is not std's type is an error on the field,
 /// not wrong code.
-fn plain_text(ty: &Type) -> bool {
+pub(crate) fn plain_text(ty: &Type) -> bool {
     /// The last segment of a path that is bare or starts at `std`, `alloc` or `core`.
     fn std_segment(ty: &Type) -> Option<&syn::PathSegment> {
         let Type::Path(p) = ty else { return None };

@@ -9,6 +9,7 @@ mod compile;
 mod derive;
 mod docs;
 mod emit;
+mod family;
 mod store;
 
 use proc_macro::TokenStream;

@@ -46,6 +46,13 @@ const EXPECTED: &[(&str, &[(&str, bool)])] = &[
             ("note", true),
         ],
     ),
+    ("summarize/conversation", &[("text", false)]),
+    ("summarize/default", &[("text", false)]),
+    ("summarize/meeting", &[("text", false)]),
+    (
+        "summarize/myapp_meetings",
+        &[("sprint", true), ("text", false)],
+    ),
     (
         "weekly_review",
         &[

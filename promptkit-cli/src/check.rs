@@ -6,6 +6,9 @@
 //! prompts include it. A template is also checked on its own, so one that no prompt uses
 //! yet is checked too.
 //!
+//! Each family (a folder with `"match"` rules) is checked too: rules well formed, one
+//! default member, no two members with the same rules.
+//!
 //! A template file whose name is not a placeholder name is an error here (the folder has a
 //! problem), though the other commands only warn about it; a folder link that leads out
 //! of the folder is a warning (it is not followed).
@@ -53,6 +56,13 @@ pub fn run(dir: &Path) -> Outcome {
             Err(problems) => errors.extend(problems),
         }
     }
+    // Families: rules well formed, one default, no two members with the same rules.
+    let families = project.families();
+    for name in &families {
+        if let Err(problems) = project.family(name) {
+            errors.extend(problems);
+        }
+    }
     let mut templates = 0;
     for (name, template) in project.templates.iter() {
         templates += 1;
@@ -73,11 +83,23 @@ pub fn run(dir: &Path) -> Outcome {
         }
     }
     print(&errors, &warnings);
-    let mut summary = format!(
-        "checked {} and {}: ",
-        plural(names.len(), "prompt"),
-        plural(templates, "template")
-    );
+    let mut summary = match families.len() {
+        0 => format!(
+            "checked {} and {}: ",
+            plural(names.len(), "prompt"),
+            plural(templates, "template")
+        ),
+        n => format!(
+            "checked {}, {} and {}: ",
+            plural(names.len(), "prompt"),
+            if n == 1 {
+                "1 family".to_owned()
+            } else {
+                format!("{n} families")
+            },
+            plural(templates, "template")
+        ),
+    };
     if errors.is_empty() {
         summary.push_str("no errors");
     } else {

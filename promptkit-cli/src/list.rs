@@ -4,6 +4,7 @@ use crate::style::Style;
 use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
+use prompt_runtime::family::Family;
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarSource;
 use prompt_runtime::{Diagnostic, Diagnostics, Meta};
@@ -37,6 +38,83 @@ struct Listed {
     metadata: Option<Meta>,
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<Broken>,
+    /// The family the prompt is a member of.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    family: Option<String>,
+    /// A member's rule lines (empty for the default); absent when the family is broken.
+    #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
+    rules: Option<Vec<String>>,
+}
+
+/// The families of the folder, each read and checked.
+struct Families(Vec<(String, Result<Family, Diagnostics>)>);
+
+impl Families {
+    fn of(project: &Project) -> Families {
+        Families(
+            project
+                .families()
+                .into_iter()
+                .map(|name| {
+                    let family = project.family(&name);
+                    (name, family)
+                })
+                .collect(),
+        )
+    }
+
+    /// Marks each member of a family with it and its rules.
+    fn mark(&self, listed: &mut Listed) {
+        let Some((folder, _)) = listed.name.rsplit_once('/') else {
+            return;
+        };
+        let Some((name, family)) = self.0.iter().find(|(name, _)| name == folder) else {
+            return;
+        };
+        listed.family = Some(name.clone());
+        listed.rules = family.as_ref().ok().and_then(|f| {
+            let member = f.members().iter().find(|m| m.id == listed.name)?;
+            Some(member.rules.lines.iter().map(ToString::to_string).collect())
+        });
+    }
+
+    fn broken(&self) -> usize {
+        self.0.iter().filter(|(_, f)| f.is_err()).count()
+    }
+
+    /// One block per family: its members with their rules, in id order, or its problem.
+    fn text(&self, style: Style) -> String {
+        let mut out = String::new();
+        for (name, family) in &self.0 {
+            match family {
+                Ok(family) => {
+                    let _ = writeln!(out, "family {name}");
+                    let width = family
+                        .members()
+                        .iter()
+                        .map(|m| m.id.len())
+                        .max()
+                        .unwrap_or(0);
+                    for m in family.members() {
+                        let _ = writeln!(out, "  {:<width$}  {}", m.id, m.rules);
+                    }
+                }
+                Err(problems) => {
+                    let _ = writeln!(out, "family {name}  {}", style.alarm("BROKEN"));
+                    let error = broken(problems);
+                    let more = match error.count {
+                        1 => String::new(),
+                        n => format!(" (and {} more)", n - 1),
+                    };
+                    let _ = writeln!(out, "  {:<9} {}{more}", "error", error.message);
+                    if let Some(location) = &error.location {
+                        let _ = writeln!(out, "  {:<9} {location}", "at");
+                    }
+                }
+            }
+        }
+        out
+    }
 }
 
 /// The names a prompt uses, by what provides them: the context variables (inferred) are
@@ -194,6 +272,8 @@ fn listed(project: &Project, name: &str) -> Listed {
             variables: Some(Variables::of(&prompt)),
             metadata: Some(prompt.meta),
             error: None,
+            family: None,
+            rules: None,
         },
         Err(problems) => {
             let meta = meta_of_broken(project, name);
@@ -207,6 +287,8 @@ fn listed(project: &Project, name: &str) -> Listed {
                 variables: None,
                 metadata: None,
                 error: Some(broken(&problems)),
+                family: None,
+                rules: None,
             }
         }
     }
@@ -224,10 +306,15 @@ fn broken(problems: &Diagnostics) -> Broken {
 pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     let project = open_project(dir)?;
     let walked = project.prompts();
+    let families = Families::of(&project);
     let all: Vec<Listed> = walked
         .names
         .iter()
-        .map(|name| listed(&project, name))
+        .map(|name| {
+            let mut listed = listed(&project, name);
+            families.mark(&mut listed);
+            listed
+        })
         .collect();
     let broken = all.iter().filter(|p| !p.ok).count();
     let out = if args.json {
@@ -235,11 +322,25 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
         json.push('\n');
         json
     } else {
-        text(&all, Style::stdout())
+        text(&all, Style::stdout()) + &families.text(Style::stdout())
     };
     crate::print_stdout(&out)?;
     crate::eprint_folder_warnings(&project, &walked.warnings);
     let mut problems = walked.errors;
+    if families.broken() > 0 {
+        let n = families.broken();
+        let (noun, verb) = if n == 1 {
+            ("family", "is")
+        } else {
+            ("families", "are")
+        };
+        problems.push(
+            Diagnostic::new(format!("{n} {noun} {verb} broken")).with_help(format!(
+                "run `promptkit check --dir {}` to see every problem",
+                project.display
+            )),
+        );
+    }
     if broken == 0 {
         return problems.into_result(ExitCode::SUCCESS);
     }
@@ -274,6 +375,16 @@ fn text(all: &[Listed], style: Style) -> String {
         };
         if let Some(schedule) = &p.schedule {
             field("schedule", schedule);
+        }
+        if let Some(rules) = &p.rules {
+            field(
+                "match",
+                &if rules.is_empty() {
+                    "(default)".to_owned()
+                } else {
+                    rules.join(" | ")
+                },
+            );
         }
         if let Some(variables) = &p.variables {
             for (source, names) in variables.groups() {

@@ -17,7 +17,7 @@ use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::load::Project;
 use prompt_runtime::render::PromptContent;
 use prompt_runtime::suggest::closest;
-use prompt_runtime::{Diagnostic, Diagnostics, Identity, SourceFile};
+use prompt_runtime::{Diagnostic, Diagnostics, Identity, SourceFile, Tags};
 use serde_json::value::RawValue;
 use std::collections::BTreeMap;
 use std::collections::HashMap;
@@ -49,6 +49,90 @@ pub struct RenderOptions {
     /// `{% history %}` sections of a chat prompt.
     #[arg(long, value_name = "FILE")]
     pub history: Option<PathBuf>,
+
+    /// A tag of the document, to choose a member of a family (`--tag type=meeting`): the
+    /// most specific member whose rules hold is rendered. Repeat for more tags; a key may
+    /// take several values.
+    #[arg(long = "tag", value_name = "KEY=VALUE", value_parser = parse_tag)]
+    pub tag: Vec<(String, String)>,
+}
+
+/// Splits `key=value` at the first `=`: a tag name, then a value.
+fn parse_tag(text: &str) -> Result<(String, String), String> {
+    match text.split_once('=') {
+        Some((key, value)) if prompt_runtime::parse::lexer::is_name(key) && !value.is_empty() => {
+            Ok((key.to_owned(), value.to_owned()))
+        }
+        _ => Err(format!(
+            "expected KEY=VALUE (a tag name, `=`, a value), found {text:?}"
+        )),
+    }
+}
+
+/// The member of family `name` that `tags` choose, reported on stderr with the rule that
+/// chose it; `None` when `name` is a prompt (and no tags are given).
+fn family_member(
+    project: &Project,
+    name: &str,
+    tags: &[(String, String)],
+) -> Result<Option<String>, Diagnostics> {
+    if project.prompt_path(name).is_ok() {
+        if tags.is_empty() {
+            return Ok(None);
+        }
+        return Err(Diagnostic::new(format!(
+            "`{name}` is a prompt, not a family: `--tag` chooses among the members of a family"
+        ))
+        .with_help(format!(
+            "leave out `--tag`, or name a family (a folder of prompts with `\"match\"` rules): {}",
+            families_text(project)
+        ))
+        .into());
+    }
+    if tags.is_empty() && !project.families().iter().any(|f| f == name) {
+        return Ok(None);
+    }
+    let family = project.family(name)?;
+    let tags: Tags = tags.iter().cloned().collect();
+    let Some(choice) = family.choose(&tags) else {
+        // A family read from a prompts folder has a default, so this is not reached.
+        return Err(Diagnostic::new(family.require(&tags).err().map_or_else(
+            || format!("no member of family `{name}` matches"),
+            |e| e.to_string(),
+        ))
+        .into());
+    };
+    let id = &choice.member.id;
+    let why = match (choice.line, tags.is_empty()) {
+        (Some(line), _) => {
+            let pairs = if choice.specificity == 1 {
+                "pair"
+            } else {
+                "pairs"
+            };
+            format!(
+                "`{id}` by its rule `{line}` ({} {pairs})",
+                choice.specificity
+            )
+        }
+        (None, true) => format!("its default `{id}`: no tags given"),
+        (None, false) => format!("its default `{id}`: no member's rules hold for tags {tags}"),
+    };
+    eprintln!("note: family `{name}` chose {why}");
+    Ok(Some(choice.member.id.clone()))
+}
+
+/// The folder's families, for a help line.
+fn families_text(project: &Project) -> String {
+    let families = project.families();
+    if families.is_empty() {
+        return "this folder has none".to_owned();
+    }
+    families
+        .iter()
+        .map(|f| format!("`{f}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// Splits `name=value` at the first `=`.
@@ -130,7 +214,8 @@ fn prepare(
 ) -> Result<(CheckedPrompt, HashMap<String, String>, Identity), Diagnostics> {
     crate::eprint_folder_warnings(project, &[]);
     let name = crate::prompt_name(&options.name);
-    let prompt = project.check_inferred(name)?;
+    let member = family_member(project, name, &options.tag)?;
+    let prompt = project.check_inferred(member.as_deref().unwrap_or(name))?;
     let mut identity = match &options.identity {
         Some(path) => load_identity(path)?,
         None => Identity::default(),

@@ -1373,9 +1373,10 @@ fn the_readme_commands_print_what_the_readme_shows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     // the second block, on a broken folder, is an illustration
     let ran = check_readme(&root.join("README.md"), &root, |heading, block| {
-        heading == "## The `promptkit` command" && block == 0
+        (heading == "## The `promptkit` command" && block == 0)
+            || (heading == "## Prompt families" && block == 2)
     });
-    assert!(ran >= 4, "the README's command block was not found");
+    assert!(ran >= 7, "the README's command blocks were not found");
 }
 
 #[test]
@@ -1554,6 +1555,260 @@ fn a_bad_history_file_is_an_error_in_the_file() {
     assert!(run.stderr.contains("bad.json:1:"), "{}", run.stderr);
     assert!(
         run.stderr.contains("help: write an array of messages"),
+        "{}",
+        run.stderr
+    );
+}
+
+// ------------------------------------------------------------------------------ families
+
+/// A prompts folder with a family `summarize` and a plain prompt.
+fn family_folder(name: &str, extra: &[(&str, &str)]) -> PathBuf {
+    let dir = scratch(name);
+    let files = [
+        ("summarize/default.md", "Summarize: $text"),
+        (
+            "summarize/meeting.md",
+            "{\n  \"match\": [\"type=meeting\"]\n}\n\nMeeting: $text",
+        ),
+        (
+            "summarize/myapp.md",
+            "{\n  \"title\": \"Myapp\",\n  \"match\": [\"type=meeting project=myapp\", \"type=standup\"]\n}\n\nMyapp: $text",
+        ),
+        ("plain.md", "Plain."),
+    ];
+    for (path, text) in files.iter().chain(extra) {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn render_with_tags_renders_the_most_specific_member_and_says_why() {
+    let dir = &family_folder("family-render", &[]);
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "summarize",
+            "--tag",
+            "type=meeting",
+            "--tag",
+            "project=myapp",
+            "--set",
+            "text=notes",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Myapp: notes\n");
+    assert_eq!(
+        run.stderr,
+        "note: family `summarize` chose `summarize/myapp` by its rule `type=meeting project=myapp` (2 pairs)\n"
+    );
+    // the second line of a member's rules, and a tag with two values
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "summarize",
+            "--tag",
+            "type=x",
+            "--tag",
+            "type=standup",
+            "--set",
+            "text=n",
+            "--json",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let out = json(&run.stdout);
+    assert!(
+        out["path"]
+            .as_str()
+            .unwrap()
+            .ends_with("/summarize/myapp.md"),
+        "{out}"
+    );
+    assert_eq!(out["metadata"]["title"], "Myapp");
+    assert!(
+        run.stderr.contains("by its rule `type=standup` (1 pair)"),
+        "{}",
+        run.stderr
+    );
+    // no rule holds: the default, and no tags at all: the default too
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "summarize",
+            "--tag",
+            "type=paper",
+            "--set",
+            "text=n",
+        ],
+    );
+    assert_eq!(run.stdout, "Summarize: n\n");
+    assert_eq!(
+        run.stderr,
+        "note: family `summarize` chose its default `summarize/default`: no member's rules hold for tags type=paper\n"
+    );
+    let run = promptkit_in(dir, &["render", "summarize", "--set", "text=n"]);
+    assert_eq!((run.code, run.stdout.as_str()), (0, "Summarize: n\n"));
+    assert!(run.stderr.ends_with("no tags given\n"), "{}", run.stderr);
+    // a member can still be rendered by its own name, without a note
+    let run = promptkit_in(dir, &["render", "summarize/meeting", "--set", "text=n"]);
+    assert_eq!(
+        (run.stdout.as_str(), run.stderr.as_str()),
+        ("Meeting: n\n", "")
+    );
+    // tokens takes the same options
+    let run = promptkit_in(
+        dir,
+        &[
+            "tokens",
+            "summarize",
+            "--tag",
+            "type=meeting",
+            "--set",
+            "text=n",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("chose `summarize/meeting`"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn a_tag_without_equals_is_a_usage_error_and_tags_on_a_prompt_are_refused() {
+    let dir = &family_folder("family-usage", &[]);
+    for bad in ["type", "=meeting", "type=", "1x=y"] {
+        let run = promptkit_in(
+            dir,
+            &["render", "summarize", "--tag", bad, "--set", "text=n"],
+        );
+        assert_eq!(run.code, 2, "--tag {bad}: {}", run.stderr);
+        assert!(run.stderr.contains("expected KEY=VALUE"), "{}", run.stderr);
+        assert_eq!(run.stdout, "");
+    }
+    let run = promptkit_in(dir, &["render", "plain", "--tag", "type=meeting"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "error: `plain` is a prompt, not a family: `--tag` chooses among the members of a family\n  = help: leave out `--tag`, or name a family (a folder of prompts with `\"match\"` rules): `summarize`\n"
+    );
+    let run = promptkit_in(dir, &["render", "sumarize", "--tag", "type=meeting"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("/sumarize/` not found\n  = help: did you mean `summarize`?"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn list_shows_each_family_with_its_members_rules() {
+    let dir = &family_folder("family-list", &[]);
+    let run = promptkit_in(dir, &["list"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("summarize/myapp  Myapp\n  match     type=meeting project=myapp | type=standup\n  context   text\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.ends_with(
+            "family summarize\n  summarize/default  (default)\n  summarize/meeting  type=meeting\n  summarize/myapp    type=meeting project=myapp | type=standup\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    let run = promptkit_in(dir, &["list", "--json"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let all = json(&run.stdout);
+    let by_name = |name: &str| {
+        all.as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["name"] == name)
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(by_name("summarize/myapp")["family"], "summarize");
+    assert_eq!(
+        by_name("summarize/myapp")["match"],
+        serde_json::json!(["type=meeting project=myapp", "type=standup"])
+    );
+    assert_eq!(by_name("summarize/default")["match"], serde_json::json!([]));
+    assert!(by_name("plain").get("family").is_none());
+}
+
+#[test]
+fn check_checks_every_family_and_list_marks_a_broken_one() {
+    let dir = &family_folder(
+        "family-check",
+        &[
+            ("summarize/other_default.md", "Other: $text"),
+            (
+                "summarize/same.md",
+                "{\n  \"match\": [\"project=myapp type=meeting\", \"type=standup\"]\n}\n\nSame: $text",
+            ),
+            (
+                "analyze/paper.md",
+                "{\n  \"match\": [\"type = paper\"]\n}\n\nPaper: $text",
+            ),
+            (
+                "reports/weekly.md",
+                "{\n  \"match\": [\"type=weekly\"]\n}\n\nWeekly: $text",
+            ),
+        ],
+    );
+    let shown = dir.display().to_string();
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stdout,
+        "checked 8 prompts, 3 families and 0 templates: 4 errors\n"
+    );
+    let expected = format!(
+        "\
+error: malformed match rule `type = paper`
+ --> {shown}/analyze/paper.md:2:14
+  |
+2 |   \"match\": [\"type = paper\"]
+  |              ^^^^^^^^^^^^
+  = help: write `type=paper`, without spaces around `=`
+  = note: a rule is `key=value` pairs separated by spaces, all of which must hold; each string of the list is an alternative
+
+error: family `reports` has no default member
+ --> {shown}/reports/
+  = help: add a prompt without `\"match\"` to `{shown}/reports/` (`{shown}/reports/default.md`): it is chosen when no member's rules hold, so a prompt is always chosen
+
+error: `summarize/other_default` and `summarize/default` are both defaults of family `summarize`: neither has `\"match\"` rules
+ --> {shown}/summarize/other_default.md
+  = help: give `summarize/other_default` rules (`\"match\": [\"type=meeting\"]`) or remove it: a family has one default, and this one is never chosen (`summarize/default` sorts first)
+
+error: `summarize/same` has the same match rules as `summarize/myapp`, so it is never chosen
+ --> {shown}/summarize/same.md:2:12
+"
+    );
+    assert!(run.stderr.starts_with(&expected), "{}", run.stderr);
+    let run = promptkit_in(dir, &["list"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout.contains(&format!(
+            "family analyze  BROKEN\n  error     malformed match rule `type = paper`\n  at        {shown}/analyze/paper.md:2:14\n"
+        )),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stderr.contains("error: 3 families are broken"),
         "{}",
         run.stderr
     );

@@ -1,0 +1,321 @@
+//! `#[derive(Prompt)] #[prompt(family = "summarize")]`: every member of `prompts/summarize/`
+//! checked against the one struct; the selection generated over constants.
+
+use crate::compile::{self, Compiled};
+use crate::derive::Field;
+use crate::emit::{self, Access};
+use proc_macro2::{Literal, TokenStream};
+use prompt_runtime::family::Family;
+use prompt_runtime::resolve::ContextVar;
+use quote::quote;
+use std::collections::BTreeSet;
+use syn::parse::ParseStream;
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+const FORM: &str =
+    "expected the family's folder: `#[prompt(family = \"summarize\")]` for `prompts/summarize/`";
+
+/// True for an attribute that starts `#[prompt(family ...`.
+fn names_family(attr: &syn::Attribute) -> bool {
+    let Ok(list) = attr.meta.require_list() else {
+        return false;
+    };
+    matches!(list.tokens.clone().into_iter().next(), Some(proc_macro2::TokenTree::Ident(i)) if i == "family")
+}
+
+fn prompt_attrs(input: &DeriveInput) -> impl Iterator<Item = &syn::Attribute> {
+    input.attrs.iter().filter(|a| a.path().is_ident("prompt"))
+}
+
+/// True when the struct names a family (to choose the right fallback on error).
+pub fn is_family(input: &DeriveInput) -> bool {
+    prompt_attrs(input).any(names_family)
+}
+
+/// The family's name when the struct has `#[prompt(family = "...")]`.
+pub fn family_name(input: &DeriveInput) -> syn::Result<Option<LitStr>> {
+    let Some(attr) = prompt_attrs(input).find(|a| names_family(a)) else {
+        return Ok(None);
+    };
+    if let Some(other) = prompt_attrs(input).find(|a| !std::ptr::eq(*a, attr)) {
+        return Err(syn::Error::new(
+            other.meta.span(),
+            "only one `#[prompt(...)]` is allowed: a struct is a prompt (`#[prompt(\"name\")]`) or a family (`#[prompt(family = \"name\")]`)",
+        ));
+    }
+    let lit = attr
+        .parse_args_with(|input: ParseStream<'_>| {
+            let _: syn::Ident = input.parse()?;
+            let _: syn::Token![=] = input.parse()?;
+            let lit: LitStr = input.parse()?;
+            if !input.is_empty() {
+                return Err(input.error(FORM));
+            }
+            Ok(lit)
+        })
+        .map_err(|e| syn::Error::new(e.span(), FORM))?;
+    Ok(Some(lit))
+}
+
+/// On error, the items a family's users call, so that they see the error and not a
+/// cascade of "`select` not found".
+pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let error = error.to_compile_error();
+    quote! {
+        #error
+        #[allow(dead_code)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            pub const MEMBERS: &'static [::promptkit::family::CompiledMember] = &[];
+            pub const IDENTITY_KEYS: &'static [&'static str] = &[];
+            pub fn select(_: &::promptkit::Tags) -> &'static str {
+                ""
+            }
+            pub fn render(&self, _: &::promptkit::Tags, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                ::core::unreachable!()
+            }
+        }
+    }
+}
+
+fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
+    match all {
+        Some(all) => all.combine(e),
+        None => *all = Some(e),
+    }
+}
+
+pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Result<TokenStream> {
+    let project = compile::open(name)?;
+    let family: Family = project
+        .family(&name.value())
+        .map_err(|d| compile::to_error(name, d))?;
+    let context: Vec<ContextVar> = fields
+        .iter()
+        .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))
+        .collect();
+    let hint = format!(
+        "add a field `{{}}` to `{}`, a key to the identity in prompts/promptkit.json, or a template `prompts/{}/{{}}.md`",
+        input.ident, project.config.templates
+    );
+    let mut errors: Option<syn::Error> = None;
+    let mut used = vec![false; fields.len()];
+    let mut compiled: Vec<Compiled> = Vec::new();
+    for member in family.members() {
+        let lit = LitStr::new(&member.id, name.span());
+        match compile::check(&project, &lit, context.clone(), hint.clone()) {
+            Ok(c) if c.prompt.resolved.is_chat() => {
+                // Every member renders through the one `render`: text, not messages.
+                used.iter_mut().for_each(|u| *u = true);
+                combine(
+                    &mut errors,
+                    syn::Error::new(
+                        name.span(),
+                        format!(
+                            "`{}` is a chat prompt (it has sections): the members of a family are text prompts\n  = help: write {} without `{{% system %}}`/`{{% user %}}`/`{{% history %}}` sections, or move it out of `prompts/{}/` and derive it on its own",
+                            member.id,
+                            c.prompt.file.source.path(),
+                            name.value(),
+                        ),
+                    ),
+                );
+            }
+            Ok(c) => {
+                for (i, u) in used.iter_mut().enumerate() {
+                    *u |= !c.prompt.resolved.unused.contains(&i);
+                }
+                compiled.push(c);
+            }
+            Err(e) => {
+                combine(&mut errors, e);
+                // A member that fails may still use fields: do not call them unused.
+                let names = compile::referenced_names(&project, &lit);
+                for (f, u) in fields.iter().zip(used.iter_mut()) {
+                    *u |= names.as_ref().is_none_or(|n| {
+                        n.contains(&f.name) || n.contains(&prompt_runtime::variant_name(&f.name))
+                    });
+                }
+            }
+        }
+    }
+    let folder = format!("prompts/{}/", name.value());
+    for (f, u) in fields.iter().zip(&used) {
+        if !u {
+            combine(
+                &mut errors,
+                syn::Error::new(
+                    f.span,
+                    format!(
+                        "field `{}` is not used by any member of family `{}` ({folder})\n  = help: use `${}` in one of its prompts, or remove the field",
+                        f.name,
+                        name.value(),
+                        f.name
+                    ),
+                ),
+            );
+        }
+    }
+    if let Some(e) = errors {
+        return Err(e);
+    }
+    Ok(generate(input, name, fields, &family, &compiled))
+}
+
+fn generate(
+    input: &DeriveInput,
+    name: &LitStr,
+    fields: &[Field],
+    family: &Family,
+    compiled: &[Compiled],
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let access: Vec<Access> = fields
+        .iter()
+        .map(|f| {
+            let field = &f.ident;
+            Access {
+                expr: quote!(self.#field),
+                kind: f.kind.clone(),
+                plain_text: crate::derive::plain_text(&f.ty).then(|| f.ty.span()),
+            }
+        })
+        .collect();
+    let members = family.members();
+    let default = members
+        .iter()
+        .position(|m| m.rules.is_default())
+        .unwrap_or(0);
+
+    // MEMBERS: names, paths and rules as constants.
+    let member_consts = members.iter().zip(compiled).map(|(m, c)| {
+        let (id, path) = (&m.id, c.prompt.file.source.path());
+        let lines = m.rules.lines.iter().map(|line| {
+            let pairs = line.pairs.iter().map(|p| {
+                let (k, v) = (&p.key, &p.value);
+                quote!((#k, #v))
+            });
+            quote!(&[#(#pairs),*])
+        });
+        quote! {
+            ::promptkit::family::CompiledMember { name: #id, path: #path, rules: &[#(#lines),*] }
+        }
+    });
+
+    // The selection: keep's comparisons, in id order, over constants.
+    let candidates = members
+        .iter()
+        .enumerate()
+        .filter(|(_, m)| !m.rules.is_default())
+        .map(|(i, m)| {
+            let lines = m.rules.lines.iter().map(|line| {
+                let tests = line.pairs.iter().map(|p| {
+                    let (k, v) = (&p.key, &p.value);
+                    quote!(::promptkit::Tags::has(tags, #k, #v))
+                });
+                let count = line.pairs.len();
+                quote!(if #(#tests)&&* { #count })
+            });
+            quote! {
+                let __s: usize = #(#lines else)* { 0 };
+                if __s > __most {
+                    __most = __s;
+                    __best = #i;
+                }
+            }
+        });
+    let names = members.iter().enumerate().map(|(i, m)| {
+        let id = &m.id;
+        quote!(#i => #id,)
+    });
+    let default_name = members.get(default).map_or("", |m| m.id.as_str());
+    let arms = compiled
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != default)
+        .map(|(i, c)| {
+            let body = emit::render_body(&c.prompt, &access, &emit::meta(&c.prompt.meta));
+            quote!(#i => { #body })
+        });
+    let default_body = compiled
+        .get(default)
+        .map(|c| emit::render_body(&c.prompt, &access, &emit::meta(&c.prompt.meta)))
+        .unwrap_or_default();
+
+    let mut files: Vec<std::path::PathBuf> = Vec::new();
+    let mut keys: BTreeSet<String> = BTreeSet::new();
+    for c in compiled {
+        for f in &c.files {
+            if !files.contains(f) {
+                files.push(f.clone());
+            }
+        }
+        keys.extend(c.prompt.resolved.identity_keys());
+    }
+    let tracked = emit::tracked(&files);
+    let doc = page(name, family);
+    let default_index = Literal::usize_unsuffixed(default);
+    quote! {
+        const _: () = { #tracked };
+        #[doc = #doc]
+        #[allow(dead_code, single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The family's members in id order: name, file and rules (each rule line a
+            /// list of `(key, value)` pairs; none for the default).
+            pub const MEMBERS: &'static [::promptkit::family::CompiledMember] = &[#(#member_consts),*];
+
+            /// Every identity key a member uses, for `promptkit::check_identity`.
+            pub const IDENTITY_KEYS: &'static [&'static str] = &[#(#keys),*];
+
+            /// The member chosen for `tags` (`summarize/conversation`): the most specific
+            /// member whose rules hold, a tie to the name that sorts first, else the default.
+            pub fn select(tags: &::promptkit::Tags) -> &'static str {
+                match Self::__promptkit_member(tags) {
+                    #(#names)*
+                    _ => #default_name,
+                }
+            }
+
+            #[doc(hidden)]
+            fn __promptkit_member(tags: &::promptkit::Tags) -> usize {
+                let mut __best: usize = #default_index;
+                let mut __most: usize = 0;
+                #(#candidates)*
+                __best
+            }
+
+            /// Renders the member chosen for `tags` with this context and `identity`; the
+            /// result's `path` and `metadata` are the member's. Cannot fail.
+            pub fn render(&self, tags: &::promptkit::Tags, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                match Self::__promptkit_member(tags) {
+                    #(#arms)*
+                    _ => { #default_body }
+                }
+            }
+        }
+    }
+}
+
+/// The rustdoc of the generated items: the family's members and their rules.
+fn page(name: &LitStr, family: &Family) -> String {
+    let mut doc = format!(
+        "Prompt family `prompts/{}/`: `select(&tags)` chooses a member, `render(&tags, &identity)` renders it.\n\n| member | match rules |\n|---|---|\n",
+        name.value()
+    );
+    for m in family.members() {
+        let rules = if m.rules.is_default() {
+            "*(default)*".to_owned()
+        } else {
+            m.rules
+                .lines
+                .iter()
+                .map(|l| format!("`{l}`"))
+                .collect::<Vec<_>>()
+                .join(" or ")
+        };
+        doc.push_str(&format!("| `{}` | {rules} |\n", m.id));
+    }
+    doc
+}

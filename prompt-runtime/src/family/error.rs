@@ -1,0 +1,48 @@
+//! keep's error when no member of a family matches a document's tags.
+
+use super::Tags;
+use std::fmt;
+
+/// No member's rules hold for the tags and the family has no default: keep's
+/// `no matching prompt doc`, with the tags and every candidate's rules.
+///
+/// ```
+/// use prompt_runtime::family::Family;
+/// use prompt_runtime::Tags;
+///
+/// let family = Family::from_keep_docs([("paper", "type=paper\n## Prompt\nP")]);
+/// let err = family.require(&Tags::new()).unwrap_err();
+/// assert_eq!(err.candidates, [("paper".to_owned(), "type=paper".to_owned())]);
+/// assert!(err.to_string().starts_with("no matching prompt doc for tags (no tags)"));
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NoMatchingPrompt {
+    /// The family's name (may be empty).
+    pub family: String,
+    /// The tags that matched nothing.
+    pub tags: Tags,
+    /// Each candidate's id and rules, in id order.
+    pub candidates: Vec<(String, String)>,
+}
+
+impl fmt::Display for NoMatchingPrompt {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("no matching prompt doc")?;
+        if !self.family.is_empty() {
+            write!(f, " in `{}`", self.family)?;
+        }
+        write!(f, " for tags {}; candidates: ", self.tags)?;
+        if self.candidates.is_empty() {
+            return f.write_str("none");
+        }
+        for (i, (id, rules)) in self.candidates.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "`{id}` ({rules})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for NoMatchingPrompt {}

@@ -1,0 +1,329 @@
+//! The families of a prompts folder: `prompts/FAMILY/*.md`, rules in each frontmatter.
+//!
+//! A folder is a family when the derive names it or when one of its prompts has a
+//! `"match"` key; other folders stay plain namespaces of prompts (`agents/helper`). A
+//! family's members are the prompts directly in its folder, not in its subfolders.
+
+use super::check::{self, Written};
+use super::{Family, Member, declares_rules, match_key};
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::load::{Project, PromptFile};
+use std::path::{Component, Path};
+
+/// The folder a prompt is directly in (`summarize` for `summarize/default`).
+fn folder_of(name: &str) -> Option<&str> {
+    name.rsplit_once('/').map(|(folder, _)| folder)
+}
+
+impl Project {
+    /// The folders that are families: those with a prompt whose frontmatter has a
+    /// `"match"` key, sorted. Prompts that cannot be read are passed over here
+    /// (`promptkit check` reports them).
+    ///
+    /// ```no_run
+    /// use prompt_runtime::load::Project;
+    ///
+    /// let project = Project::open("prompts".as_ref(), "prompts")?;
+    /// assert_eq!(project.families(), ["summarize"]);
+    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// ```
+    pub fn families(&self) -> Vec<String> {
+        let mut found: Vec<String> = Vec::new();
+        for name in &self.prompts().names {
+            let Some(folder) = folder_of(name) else {
+                continue;
+            };
+            if found.last().is_some_and(|f| f == folder) || found.iter().any(|f| f == folder) {
+                continue;
+            }
+            if self.load_prompt(name).is_ok_and(|f| declares_rules(&f)) {
+                found.push(folder.to_owned());
+            }
+        }
+        found.sort();
+        found
+    }
+
+    /// Reads family `name`: the prompts directly in `prompts/NAME/`, each with the rules
+    /// of its frontmatter `"match"`, checked: rules well formed, exactly one default
+    /// member, no two members with the same rules. Every problem is reported.
+    ///
+    /// The selection is the one [`Family::select`] documents, and the one the derive
+    /// generates, so a family chooses the same member at compile time and at run time.
+    ///
+    /// ```no_run
+    /// use prompt_runtime::load::Project;
+    /// use prompt_runtime::Tags;
+    ///
+    /// let project = Project::open("prompts".as_ref(), "prompts")?;
+    /// let family = project.family("summarize")?;
+    /// let tags: Tags = [("type", "meeting")].into_iter().collect();
+    /// let member = family.select(&tags).expect("a checked family has a default");
+    /// let prompt = project.check_inferred(&member.id)?;
+    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// ```
+    pub fn family(&self, name: &str) -> Result<Family, Diagnostics> {
+        // `summarize/` names the folder as much as `summarize` does.
+        let name = match name.strip_suffix('/') {
+            Some(bare) if !bare.is_empty() => bare,
+            _ => name,
+        };
+        let folder = format!("{}/{name}", self.display);
+        let relative = Path::new(name);
+        let escapes = name.is_empty()
+            || relative.is_absolute()
+            || name.contains('\\')
+            || relative
+                .components()
+                .any(|c| !matches!(c, Component::Normal(_)));
+        if escapes {
+            return Err(Diagnostic::new(format!(
+                "family name `{name}` must stay inside `{}/`",
+                self.display
+            ))
+            .with_help("name the family by its folder under the prompts folder, without `.`, `..` or a leading `/` (`summarize`)")
+            .into());
+        }
+        if relative.starts_with(&self.config.templates) {
+            return Err(Diagnostic::new(format!(
+                "`{folder}/` is the templates folder, not a family"
+            ))
+            .with_help("put the family's prompts in a folder of their own (`prompts/summarize/`)")
+            .into());
+        }
+        let dir = self.dir.join(name);
+        let inside = match (dir.canonicalize(), self.dir.canonicalize()) {
+            (Ok(d), Ok(root)) => d.starts_with(root),
+            _ => false,
+        };
+        let names = self.prompts().names;
+        if !dir.is_dir() || !inside {
+            let mut d = Diagnostic::new(format!("family folder `{folder}/` not found"));
+            let mut folders: Vec<&str> = names.iter().filter_map(|n| folder_of(n)).collect();
+            folders.dedup();
+            d = if self.dir.join(format!("{name}.md")).is_file() {
+                d.with_help(format!(
+                    "`{folder}.md` is a prompt, not a family: name it with `#[prompt(\"{name}\")]`"
+                ))
+            } else if let Some(s) = crate::suggest::closest(name, folders.iter().copied()) {
+                d.with_help(format!("did you mean `{s}`?"))
+            } else {
+                d.with_help(format!(
+                    "create `{folder}/` with a prompt file per member, one of them without `\"match\"` (the default)"
+                ))
+            };
+            return Err(d.into());
+        }
+        let mut problems = Diagnostics::default();
+        let mut files: Vec<(String, PromptFile)> = Vec::new();
+        for id in names.iter().filter(|n| folder_of(n) == Some(name)) {
+            match self.load_prompt(id) {
+                Ok(file) => files.push((id.clone(), file)),
+                Err(e) => problems.extend(e),
+            }
+        }
+        if files.is_empty() && problems.is_empty() {
+            return Err(Diagnostic::new(format!("family folder `{folder}/` holds no prompts"))
+                .in_file(format!("{folder}/"))
+                .with_help(format!(
+                    "add a `.md` file per member to `{folder}/`, one of them without `\"match\"` (the default)"
+                ))
+                .into());
+        }
+        let mut members = Vec::new();
+        let mut spans = Vec::new();
+        for (id, file) in &files {
+            match match_key::read(file) {
+                Ok((rules, at)) => {
+                    members.push(Member {
+                        id: id.clone(),
+                        prompt: file.body_text().to_owned(),
+                        rules,
+                    });
+                    spans.push((file, at));
+                }
+                Err(e) => problems.extend(e),
+            }
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        // `names` is sorted, so the members are in id order already.
+        let written: Vec<Written<'_>> = members
+            .iter()
+            .zip(&spans)
+            .map(|(member, (file, at))| Written {
+                member,
+                source: &file.source,
+                rules_at: at.clone(),
+            })
+            .collect();
+        problems.extend(check::problems(name, &folder, &written));
+        problems.into_result(Family::new(name, members))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::Tags;
+    use crate::load::Project;
+    use std::path::PathBuf;
+
+    struct Scratch(PathBuf);
+
+    impl Scratch {
+        fn new(name: &str, files: &[(&str, &str)]) -> Scratch {
+            let dir = std::env::temp_dir()
+                .join(format!("promptkit-family-{name}-{}", std::process::id()));
+            let _ = std::fs::remove_dir_all(&dir);
+            for (path, text) in files {
+                let path = dir.join("prompts").join(path);
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                std::fs::write(path, text).unwrap();
+            }
+            Scratch(dir)
+        }
+        fn open(&self) -> Project {
+            Project::open(&self.0.join("prompts"), "prompts").unwrap()
+        }
+    }
+
+    impl Drop for Scratch {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+
+    fn rules(r: &str) -> String {
+        format!("{{\n\"match\": [{r}]\n}}\n\nBody")
+    }
+
+    #[test]
+    fn a_folder_with_rules_is_a_family_and_selects_like_keep() {
+        let s = Scratch::new(
+            "select",
+            &[
+                ("summarize/default.md", "Summarize $text."),
+                ("summarize/meeting.md", &rules("\"type=meeting\"")),
+                (
+                    "summarize/myapp.md",
+                    &rules("\"type=meeting project=myapp\""),
+                ),
+                ("summarize/deeper/not_a_member.md", "x"),
+                ("agents/helper.md", "Help."),
+                ("plain.md", "Plain."),
+            ],
+        );
+        let project = s.open();
+        assert_eq!(project.families(), ["summarize"]);
+        let family = project.family("summarize").unwrap();
+        let ids: Vec<&str> = family.members().iter().map(|m| m.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["summarize/default", "summarize/meeting", "summarize/myapp"]
+        );
+        assert_eq!(family.members()[0].prompt, "Summarize $text.");
+        let pick = |pairs: &[(&str, &str)]| {
+            let tags: Tags = pairs.iter().copied().collect();
+            family.select(&tags).unwrap().id.clone()
+        };
+        assert_eq!(
+            pick(&[("type", "meeting"), ("project", "myapp")]),
+            "summarize/myapp"
+        );
+        assert_eq!(pick(&[("type", "meeting")]), "summarize/meeting");
+        assert_eq!(pick(&[]), "summarize/default");
+        // a folder without rules is a family only when named
+        assert_eq!(project.family("agents").unwrap().members().len(), 1);
+        assert_eq!(project.family("summarize/").unwrap(), family);
+    }
+
+    #[test]
+    fn no_default_two_defaults_and_duplicate_rules_are_errors() {
+        let s = Scratch::new(
+            "errors",
+            &[
+                ("a/one.md", &rules("\"type=x\"")),
+                ("a/two.md", &rules("\"type=y\"")),
+                ("b/one.md", "One."),
+                ("b/two.md", "Two."),
+                ("c/default.md", "D."),
+                ("c/one.md", &rules("\"type=x project=p\"")),
+                ("c/two.md", &rules("\"project=p  type=x\"")),
+            ],
+        );
+        let project = s.open();
+        let e = project.family("a").unwrap_err();
+        assert_eq!(e.0[0].message(), "family `a` has no default member");
+        assert_eq!(
+            e.0[0].help(),
+            Some(
+                "add a prompt without `\"match\"` to `prompts/a/` (`prompts/a/default.md`): it is chosen when no member's rules hold, so a prompt is always chosen"
+            )
+        );
+        let e = project.family("b").unwrap_err();
+        assert_eq!(
+            e.0[0].message(),
+            "`b/two` and `b/one` are both defaults of family `b`: neither has `\"match\"` rules"
+        );
+        let e = project.family("c").unwrap_err();
+        assert_eq!(
+            e.0[0].message(),
+            "`c/two` has the same match rules as `c/one`, so it is never chosen"
+        );
+        assert_eq!(e.0[0].location().unwrap().line, 2);
+    }
+
+    #[test]
+    fn a_missing_or_misnamed_family_says_what_it_is() {
+        let s = Scratch::new(
+            "missing",
+            &[
+                ("summarize/default.md", "D."),
+                ("plain.md", "P."),
+                ("templates/t.md", "T."),
+            ],
+        );
+        let project = s.open();
+        let e = project.family("sumarize").unwrap_err();
+        assert_eq!(
+            e.0[0].message(),
+            "family folder `prompts/sumarize/` not found"
+        );
+        assert_eq!(e.0[0].help(), Some("did you mean `summarize`?"));
+        let e = project.family("plain").unwrap_err();
+        assert_eq!(
+            e.0[0].help(),
+            Some(
+                "`prompts/plain.md` is a prompt, not a family: name it with `#[prompt(\"plain\")]`"
+            )
+        );
+        for name in ["../x", "", "/etc"] {
+            let e = project.family(name).unwrap_err();
+            assert!(e.0[0].message().contains("must stay inside"), "{name}: {e}");
+        }
+        let e = project.family("templates").unwrap_err();
+        assert!(e.0[0].message().contains("templates folder"), "{e}");
+    }
+
+    #[test]
+    fn a_malformed_rule_is_reported_with_the_others() {
+        let s = Scratch::new(
+            "malformed",
+            &[
+                ("f/default.md", "D."),
+                ("f/paper.md", &rules("\"type = paper\"")),
+                ("f/other.md", &rules("\"kind\"")),
+            ],
+        );
+        let e = s.open().family("f").unwrap_err();
+        let messages: Vec<&str> = e.0.iter().map(|d| d.message()).collect();
+        assert_eq!(
+            messages,
+            [
+                "`kind` in match rule `kind` is not a `key=value` pair",
+                "malformed match rule `type = paper`"
+            ]
+        );
+    }
+}

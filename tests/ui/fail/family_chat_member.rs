@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt(family = "fam_chat")]
+struct Greeting<'a> {
+    who: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt(family = "fma")]
+struct Summarize<'a> {
+    who: &'a str,
+}
+
+fn main() {}

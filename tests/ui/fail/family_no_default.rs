@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt(family = "fam_nodefault")]
+struct Summarize<'a> {
+    who: &'a str,
+}
+
+fn main() {}

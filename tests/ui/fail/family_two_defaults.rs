@@ -1,0 +1,7 @@
+#[derive(promptkit::Prompt)]
+#[prompt(family = "fam_two_defaults")]
+struct Summarize<'a> {
+    who: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+#[derive(promptkit::Prompt)]
+#[prompt(family = "fam")]
+struct Greeting<'a> {
+    who: &'a str,
+    note: Option<&'a str>,
+    mood: &'a str,
+}
+
+fn main() {}
