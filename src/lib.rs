@@ -111,6 +111,8 @@
 //! let text = store.resolve_prompt(Persona::PERSONA_DESCRIPTION, "default", &[])?;
 //! assert!(text.starts_with("Luna is patient"));
 //! # Ok::<(), promptkit::store::StoreError>(())
+//! ```
+//!
 //! ## `#[prompt(family = "...")]`
 //!
 //! A family is a folder of prompts, `prompts/summarize/*.md`, each member with frontmatter
