@@ -43,6 +43,7 @@ PIPELINE_EXTRA = [
     ("braces-file", '{\n"placeholders": "braces"\n}\nHi {{ name }} and {{Preferred}}, {{day}} costs $5; {{ not closed', "", {}),
     ("braces-folder", "{{greet}} {{ day }}", '{"placeholders": "braces", "identity": {"name": "Sam"}}', {"greet": "Hello {{Name}}"}),
     ("empty-directive", "Hello $day\n{%}", "", {}),
+    ("chat-sections", "{% system rules %}\nYou help $preferred.\n{% history past limit=3 %}\n{% user %}\n{% if note %}\n$note\n{% endif %}\n$question\n{% assistant %}\nSure.", "", {"t": "{% user %}\nin a template"}),
     # The limits on hostile input: nesting, depth, expansion.
     ("nested-70", "{% if x %}\n" * 70 + "deep $day\n" + "{% endif %}\n" * 70, "", {}),
     ("chain-120", "$c0", "", {f"c{i}": f"{i} $c{i + 1}" for i in range(120)}),

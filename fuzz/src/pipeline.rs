@@ -13,6 +13,7 @@
 //! (`prompts/templates/NAME.md`); a name that is not a placeholder name is skipped, as
 //! `Project::open` skips it.
 
+use prompt_runtime::chat::Message;
 use prompt_runtime::check::{self, CheckedPrompt};
 use prompt_runtime::doc::{PageOptions, markdown_page};
 use prompt_runtime::load::{self, PromptFile};
@@ -102,8 +103,8 @@ fn follow_folder_syntax(file: &mut PromptFile, config: &Config) {
     }
 }
 
-/// Renders a checked prompt with every value given (blocks on, then off) and writes its
-/// documentation page. The example identity has every key the schema names, so a render
+/// Renders a checked prompt with every value given (blocks on, then off), as text and as
+/// chat messages (with a history, then without), and writes its documentation page. The example identity has every key the schema names, so a render
 /// cannot fail.
 fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
     for on in [true, false] {
@@ -124,6 +125,8 @@ fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
                         let pick = if on { choices.first() } else { choices.last() };
                         pick.cloned().unwrap_or_default()
                     }
+                    // A history's messages are given apart from the text values.
+                    VarKind::Messages => return None,
                 };
                 Some((var.name.clone(), value))
             })
@@ -138,12 +141,22 @@ fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
             }
         }
         match prompt.render(&values, identity) {
-            Ok(out) => assert_eq!(
+            // A chat prompt's text is its messages written out, not measured first.
+            Ok(out) if !prompt.resolved.is_chat() => assert_eq!(
                 out.text.len(),
                 out.text.capacity(),
                 "the text is allocated once, at its exact size"
             ),
+            Ok(_) => {}
             Err(error) => panic!("a checked prompt with every value fails to render: {error}"),
+        }
+        let history = [
+            Message::user("a message with $day and {% if x %} in it"),
+            Message::assistant(""),
+        ];
+        let history = if on { &history[..] } else { &[] };
+        if let Err(error) = prompt.messages(&values, history, identity) {
+            panic!("a checked prompt with every value fails to render as messages: {error}");
         }
     }
     let _ = markdown_page(
