@@ -13,7 +13,6 @@
 //! (`prompts/templates/NAME.md`); a name that is not a placeholder name is skipped, as
 //! `Project::open` skips it.
 
-use prompt_runtime::chat::Message;
 use prompt_runtime::check::{self, CheckedPrompt};
 use prompt_runtime::doc::{PageOptions, markdown_page};
 use prompt_runtime::load::{self, PromptFile};
@@ -104,7 +103,7 @@ fn follow_folder_syntax(file: &mut PromptFile, config: &Config) {
 }
 
 /// Renders a checked prompt with every value given (blocks on, then off), as text and as
-/// chat messages (with a history, then without), and writes its documentation page. The example identity has every key the schema names, so a render
+/// messages, and writes its documentation page. The example identity has every key the schema names, so a render
 /// cannot fail.
 fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
     for on in [true, false] {
@@ -125,38 +124,27 @@ fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
                         let pick = if on { choices.first() } else { choices.last() };
                         pick.cloned().unwrap_or_default()
                     }
-                    // A history's messages are given apart from the text values.
-                    VarKind::Messages => return None,
                 };
                 Some((var.name.clone(), value))
             })
             .collect();
-        if prompt.resolved.is_chat() {
-            let history = [
-                prompt_runtime::Message::user("<earlier $x>"),
-                prompt_runtime::Message::assistant("<reply>"),
-            ];
-            if let Err(error) = prompt.messages(&values, &history, identity) {
-                panic!("a checked chat prompt with every value fails to render: {error}");
-            }
-        }
-        match prompt.render(&values, identity) {
-            // A chat prompt's text is its messages written out, not measured first.
-            Ok(out) if !prompt.resolved.is_chat() => assert_eq!(
-                out.text.len(),
-                out.text.capacity(),
-                "the text is allocated once, at its exact size"
-            ),
-            Ok(_) => {}
-            Err(error) => panic!("a checked prompt with every value fails to render: {error}"),
-        }
+        // As messages too (a prompt without sections gives one system message), with a
+        // history and then without one.
         let history = [
-            Message::user("a message with $day and {% if x %} in it"),
-            Message::assistant(""),
+            prompt_runtime::Message::user("<earlier $x {% if x %}>"),
+            prompt_runtime::Message::assistant(""),
         ];
         let history = if on { &history[..] } else { &[] };
         if let Err(error) = prompt.messages(&values, history, identity) {
             panic!("a checked prompt with every value fails to render as messages: {error}");
+        }
+        match prompt.render(&values, identity) {
+            Ok(out) => assert_eq!(
+                out.text.len(),
+                out.text.capacity(),
+                "the text is allocated once, at its exact size"
+            ),
+            Err(error) => panic!("a checked prompt with every value fails to render: {error}"),
         }
     }
     let _ = markdown_page(
