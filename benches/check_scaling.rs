@@ -2,7 +2,7 @@
 //!
 //! `check` (parse, resolve, metadata) on generated in-memory prompts, each at a size N and
 //! at 10 × N. Linear work takes about 10 times as long at 10 × N; quadratic work about 100
-//! times. Two shapes:
+//! times. The shapes:
 //!
 //! - `placeholders/N`: one prompt with N placeholders, ten to a line, over ten context
 //!   fields and two identity keys;
@@ -14,7 +14,7 @@
 //!
 //! `infer_context` (the context read off a prompt without a typed one, as the CLI and
 //! `prompt!` do before checking) is timed on the same prompts. Each prompt is checked
-//! once, and must pass, before it is timed.
+//! once before it is timed, and must pass (or, too deep, be refused).
 
 use criterion::{BatchSize, BenchmarkId, Criterion, criterion_group, criterion_main};
 use prompt_runtime::check::{check, infer_context};

@@ -43,6 +43,7 @@ PIPELINE_EXTRA = [
     ("braces-file", '{\n"placeholders": "braces"\n}\nHi {{ name }} and {{Preferred}}, {{day}} costs $5; {{ not closed', "", {}),
     ("braces-folder", "{{greet}} {{ day }}", '{"placeholders": "braces", "identity": {"name": "Sam"}}', {"greet": "Hello {{Name}}"}),
     ("empty-directive", "Hello $day\n{%}", "", {}),
+    ("chat-sections", "{% system rules %}\nYou help $preferred.\n{% history past limit=3 %}\n{% user %}\n{% if note %}\n$note\n{% endif %}\n$question\n{% assistant %}\nSure.", "", {"t": "{% user %}\nin a template"}),
     # The limits on hostile input: nesting, depth, expansion.
     ("nested-70", "{% if x %}\n" * 70 + "deep $day\n" + "{% endif %}\n" * 70, "", {}),
     ("chain-120", "$c0", "", {f"c{i}": f"{i} $c{i + 1}" for i in range(120)}),
@@ -68,6 +69,16 @@ IDENTITY_EXTRA = [
     '{"identity": {"x": "\u00dfig \u01c6 \u0130"}, "templates": "t", "literals": ["HOME", "x"]}',
     '{"identity": {}, "template": "t", "literals": "HOME"}',
     '{"literals": ["HOME", "HOME", "bad name"], "templates": "../up"}',
+]
+
+
+CHAT_TEMPLATE_EXTRA = [
+    "You are Didi, a patient tutor.\nKeep answers short.\n---template---\n- section: admin_identity\n  role: system\n  limit: 0\n  content: |\n\n    Your administrator is {{admin_name}} ({{ admin_pubkey }}).\n\n      Indented lines keep their extra indent.\n\n- section: history\n  role: expand\n  limit: 2\n- section: question\n  role: user\n  content: {{question}}\n",
+    "just a personality, no marker",
+    "P\n---template---\n- section: a\n  role: sytem\n  limti: x\n  content: {{ unclosed\n- section: a\n  role: expand\n  limit: 99999999999999999999999\n",
+    "\ufeffP\r\n---template---\r\n- section: q\r\n  role: assistant\r\n  content: |\r\n    {{a}}{{b}} {{ c }} {{}} {{1}} $x\r\n",
+    "---template---\n",
+    "P\n---template---\n---template---\n- section:\n- section: h\n  role: expand\n  limit: -1\n",
 ]
 
 
@@ -105,7 +116,7 @@ def folder_seeds():
 
 
 def main():
-    for target in ["pipeline", "identity_json", "safe_substitute"]:
+    for target in ["pipeline", "identity_json", "safe_substitute", "chat_template"]:
         folder = FUZZ / "corpus" / target
         for old in folder.glob("seed-*") if folder.is_dir() else []:
             old.unlink()
@@ -128,6 +139,17 @@ def main():
     for i, text in enumerate(IDENTITY_EXTRA):
         write("identity_json", f"extra-{i:02}", text.encode())
     print(f"identity_json: {len(jsons) + len(IDENTITY_EXTRA)} seeds")
+
+    # didactyl templates: the UI-test prompts in the format, the runtime test's templates,
+    # and what those lack.
+    count = 0
+    for path in sorted((REPO / "tests/ui/prompts").glob("didactyl*.md")):
+        write("chat_template", f"ui-{path.stem}", path.read_bytes())
+        count += 1
+    for i, text in enumerate(CHAT_TEMPLATE_EXTRA):
+        write("chat_template", f"extra-{i:02}", text.encode())
+        count += 1
+    print(f"chat_template: {count} seeds")
 
     # Every 80th of the Python vectors: about 40, spread over the generator's cases.
     vectors = json.loads((REPO / "prompt-runtime/tests/python/vectors.json").read_text())

@@ -10,6 +10,8 @@
 //! `fuzz/pending/TARGET/` holds crashes whose fix has not landed: each must still panic,
 //! so that the day one passes this test says to move it to `fuzz/regressions/TARGET/`.
 
+#[path = "../../fuzz/src/chat_template.rs"]
+mod chat_template;
 #[path = "../../fuzz/src/identity_json.rs"]
 mod identity_json;
 #[path = "../../fuzz/src/pipeline.rs"]
@@ -92,4 +94,9 @@ fn safe_substitute() {
 #[test]
 fn pipeline() {
     replay("pipeline", pipeline::run);
+}
+
+#[test]
+fn chat_template() {
+    replay("chat_template", chat_template::run);
 }

@@ -2,6 +2,7 @@
 //! libFuzzer's inputs, and `benches/tests/fuzz_replay.rs` replays the corpus through the
 //! same functions on stable. Each takes raw bytes and panics only on a bug.
 
+pub mod chat_template;
 pub mod identity_json;
 pub mod pipeline;
 pub mod safe_substitute;

@@ -102,8 +102,8 @@ fn follow_folder_syntax(file: &mut PromptFile, config: &Config) {
     }
 }
 
-/// Renders a checked prompt with every value given (blocks on, then off) and writes its
-/// documentation page. The example identity has every key the schema names, so a render
+/// Renders a checked prompt with every value given (blocks on, then off), as text and as
+/// messages, and writes its documentation page. The example identity has every key the schema names, so a render
 /// cannot fail.
 fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
     for on in [true, false] {
@@ -128,14 +128,15 @@ fn render_every_way(prompt: &CheckedPrompt, identity: &Identity) {
                 Some((var.name.clone(), value))
             })
             .collect();
-        if prompt.resolved.is_chat() {
-            let history = [
-                prompt_runtime::Message::user("<earlier $x>"),
-                prompt_runtime::Message::assistant("<reply>"),
-            ];
-            if let Err(error) = prompt.messages(&values, &history, identity) {
-                panic!("a checked chat prompt with every value fails to render: {error}");
-            }
+        // As messages too (a prompt without sections gives one system message), with a
+        // history and then without one.
+        let history = [
+            prompt_runtime::Message::user("<earlier $x {% if x %}>"),
+            prompt_runtime::Message::assistant(""),
+        ];
+        let history = if on { &history[..] } else { &[] };
+        if let Err(error) = prompt.messages(&values, history, identity) {
+            panic!("a checked prompt with every value fails to render as messages: {error}");
         }
         match prompt.render(&values, identity) {
             Ok(out) => assert_eq!(
