@@ -70,6 +70,8 @@ struct Resolver<'a> {
     expanded: usize,
     /// The depth or size limit was crossed (and reported): resolve no further.
     stopped: bool,
+    /// Each template's size once inlined (as [`MAX_EXPANDED`] counts), found once.
+    sizes: HashMap<String, usize>,
 }
 
 /// Resolves a parsed prompt against a schema and the project's templates.
@@ -153,6 +155,7 @@ pub fn resolve(
         depth: 0,
         expanded: 0,
         stopped: false,
+        sizes: HashMap::new(),
     };
     let mut parts = Vec::new();
     resolver.nodes(source, nodes, &mut parts);
@@ -241,6 +244,55 @@ impl Resolver<'_> {
             line,
             col,
         });
+    }
+
+    /// How much template `name` holds once inlined, counted as [`MAX_EXPANDED`] counts;
+    /// each template is sized once. A cycle or a chain past [`MAX_DEPTH`] counts as
+    /// nothing here: resolving reports it.
+    fn template_size(&mut self, name: &str, depth: usize) -> usize {
+        if let Some(&size) = self.sizes.get(name) {
+            return size;
+        }
+        let Some(template) = self.templates.get(name) else {
+            return 0;
+        };
+        if depth > MAX_DEPTH {
+            return 0;
+        }
+        // Marks the template while it is sized, so that a cycle ends.
+        self.sizes.insert(name.to_owned(), 0);
+        let size = self.nodes_size(&template.nodes, depth);
+        self.sizes.insert(name.to_owned(), size);
+        size
+    }
+
+    fn nodes_size(&mut self, nodes: &[Node], depth: usize) -> usize {
+        // Blocks and templates nest together here too, as `enter` counts them.
+        if depth > MAX_DEPTH {
+            return 0;
+        }
+        let mut size = 0usize;
+        for node in nodes {
+            let more = match node {
+                Node::Text(span) => span.len(),
+                Node::Placeholder(p)
+                    if matches!(self.names.get(&p.name), Some(Target::Template)) =>
+                {
+                    1usize.saturating_add(self.template_size(&p.name, depth + 1))
+                }
+                Node::If(block) => {
+                    let then = self.nodes_size(&block.then, depth + 1);
+                    let otherwise = block
+                        .otherwise
+                        .as_ref()
+                        .map_or(0, |nodes| self.nodes_size(nodes, depth + 1));
+                    1usize.saturating_add(then).saturating_add(otherwise)
+                }
+                _ => 1,
+            };
+            size = size.saturating_add(more);
+        }
+        size
     }
 
     /// The prompt crossed [`MAX_EXPANDED`] while `node` was being inlined.
@@ -476,6 +528,12 @@ impl Resolver<'_> {
             self.reported.insert(p.name.clone());
             self.diagnostics
                 .extend(template.diagnostics.0.iter().cloned());
+        }
+        // Refused before anything is inlined when it cannot fit: a template used twice in
+        // one used twice in one … is sized without being expanded.
+        if self.expanded.saturating_add(self.template_size(&p.name, 0)) > MAX_EXPANDED {
+            self.too_large(source, &Node::Placeholder(p.clone()));
+            return;
         }
         if !self.enter(source, &p.span, "template") {
             return;
