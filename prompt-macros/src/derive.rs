@@ -74,6 +74,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         input.ident, project.config.templates
     );
     let path = format!("prompts/{}.md", name.value());
+    declared_agrees(&project, &name, &fields, &input.ident)?;
     let Compiled { prompt, files } = match compile::check(&project, &name, context, hint) {
         Ok(compiled) => compiled,
         Err(mut errors) => {
@@ -167,6 +168,63 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     })
+}
+
+/// With `"context": [...]` in the frontmatter, the struct and the declaration must agree:
+/// every field declared, every declared name a field.
+fn declared_agrees(
+    project: &prompt_runtime::load::Project,
+    name: &LitStr,
+    fields: &[Field],
+    ident: &syn::Ident,
+) -> syn::Result<()> {
+    let Ok(file) = project.load_prompt(&name.value()) else {
+        // The prompt's own check reports why it cannot be read.
+        return Ok(());
+    };
+    let declared = match prompt_runtime::check::declared_context(&file) {
+        Ok(Some(declared)) => declared,
+        Ok(None) => return Ok(()),
+        Err(problems) => return Err(compile::to_error(name, problems)),
+    };
+    let path = file.source.path().to_owned();
+    let mut errors: Option<syn::Error> = None;
+    let mut add = |e: syn::Error| match &mut errors {
+        Some(all) => all.combine(e),
+        None => errors = Some(e),
+    };
+    for field in fields {
+        if !declared.iter().any(|(n, _)| *n == field.name) {
+            add(syn::Error::new(
+                field.span,
+                format!(
+                    "field `{}` is not in the `context` that {path} declares\n  = help: add \"{}\" to its `\"context\"` list, or remove the field",
+                    field.name, field.name
+                ),
+            ));
+        }
+    }
+    let mut missing = prompt_runtime::Diagnostics::default();
+    for (declared_name, span) in &declared {
+        if !fields.iter().any(|f| f.name == *declared_name) {
+            missing.push(
+                prompt_runtime::Diagnostic::new(format!(
+                    "`{declared_name}` is declared in `context` but `{ident}` has no field `{declared_name}`"
+                ))
+                .at(&file.source, span.clone())
+                .with_help(format!(
+                    "add a field `{declared_name}` to `{ident}`, or remove it from the declaration"
+                )),
+            );
+        }
+    }
+    if !missing.is_empty() {
+        add(compile::to_error(name, missing));
+    }
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 fn unused_field(field: &Field, path: &str) -> syn::Error {

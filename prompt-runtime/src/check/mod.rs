@@ -16,7 +16,10 @@ use std::collections::HashMap;
 use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
+mod declared;
 mod infer;
+
+pub use declared::declared_context;
 
 pub use infer::{infer_context, referenced_names, run_on_names};
 
@@ -172,6 +175,15 @@ pub fn check(
             None
         }
     };
+    if let Some(resolved) = &resolved {
+        match declared::is_static(&file) {
+            Ok(true) => diagnostics.extend(declared::static_violations(
+                &file, &schema, resolved, templates,
+            )),
+            Ok(false) => {}
+            Err(problem) => diagnostics.push(problem),
+        }
+    }
     match (resolved, meta) {
         (Some(resolved), Some(meta)) if diagnostics.is_empty() => Ok(CheckedPrompt {
             ready: Ready::new(&file, &meta, &schema, &resolved),

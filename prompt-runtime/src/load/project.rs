@@ -234,8 +234,21 @@ impl Project {
     pub fn check_inferred(&self, name: &str) -> Result<CheckedPrompt, Diagnostics> {
         let file = self.load_prompt(name)?;
         let schema = self.schema(Vec::new());
-        let context =
+        let mut context =
             check::infer_context(&file, &schema.identity, &schema.literals, &self.templates);
+        // A declared context is the whole context: any other name that is no identity key,
+        // template or literal is then an unknown placeholder, with a suggestion.
+        if let Some(declared) = check::declared_context(&file)? {
+            context.retain(|var| declared.iter().any(|(name, _)| *name == var.name));
+            for (name, _) in &declared {
+                if !context.iter().any(|var| var.name == *name) {
+                    context.push(crate::resolve::ContextVar::new(
+                        name.clone(),
+                        crate::resolve::VarKind::Text,
+                    ));
+                }
+            }
+        }
         check::check(name, file, self.schema(context), &self.templates)
     }
 

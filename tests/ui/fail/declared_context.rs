@@ -1,0 +1,9 @@
+// The struct and the prompt's declared `context` must agree.
+#[derive(promptkit::Prompt)]
+#[prompt("declared")]
+struct Declared<'a> {
+    day: &'a str,
+    mood: &'a str,
+}
+
+fn main() {}

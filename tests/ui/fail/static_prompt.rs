@@ -1,0 +1,9 @@
+// A static prompt may not use an identity key or a free-text value, even in a template.
+#[derive(promptkit::Prompt)]
+#[prompt("static_prompt")]
+struct Static<'a> {
+    guidance: promptkit::Guidance,
+    day: &'a str,
+}
+
+fn main() {}
