@@ -8,6 +8,9 @@ use crate::resolve::{Resolved, Schema, Templates, VarKind, VarSource};
 use serde_json::value::RawValue;
 use std::ops::Range;
 
+/// Declared context names, each with the span of its string in the file.
+pub type Declared = Vec<(String, Range<usize>)>;
+
 /// The names a prompt declares with `"context": [...]`, each with its span; `Ok(None)`
 /// without the key.
 ///
@@ -21,9 +24,7 @@ use std::ops::Range;
 /// let bad = PromptFile::from_text("p.md", "{\n\"context\": [\"day\", \"no te\"]\n}\nx").unwrap();
 /// assert_eq!(declared_context(&bad).unwrap_err().0[0].message(), "`no te` is not a placeholder name");
 /// ```
-pub fn declared_context(
-    file: &PromptFile,
-) -> Result<Option<Vec<(String, Range<usize>)>>, Diagnostics> {
+pub fn declared_context(file: &PromptFile) -> Result<Option<Declared>, Diagnostics> {
     let Some(entry) = file.frontmatter.as_ref().and_then(|f| f.get("context")) else {
         return Ok(None);
     };
