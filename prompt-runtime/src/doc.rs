@@ -81,6 +81,9 @@ pub fn markdown_page(prompt: &CheckedPrompt, options: &PageOptions<'_>) -> Strin
     if let Some(table) = chat_sections(prompt) {
         blocks.push(section(level, "Messages", &table));
     }
+    if let Some(table) = either_ors(prompt) {
+        blocks.push(section(level, "Guidance either-ors", &table));
+    }
     blocks.extend(
         options
             .sections
@@ -93,6 +96,67 @@ pub fn markdown_page(prompt: &CheckedPrompt, options: &PageOptions<'_>) -> Strin
         &fenced(prompt.file.source.text(), "markdown"),
     ));
     blocks.join("\n")
+}
+
+/// The registered guidance either-ors of a prompt's file (`{% else "why" %}`), with their
+/// lines and reasons, or `None` when it has none.
+///
+/// ```
+/// use prompt_runtime::check::check;
+/// use prompt_runtime::doc::either_ors;
+/// use prompt_runtime::load::PromptFile;
+/// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+///
+/// let text = "{% if guidance == \"detailed\" %}\nShow steps.\n{% else \"small models copy examples\" %}\nAnswer only.\n{% endif %}";
+/// let file = PromptFile::from_text("p.md", text).unwrap();
+/// let schema = Schema {
+///     context: vec![ContextVar::new("guidance", VarKind::Choice(vec!["lean".into(), "detailed".into()]))],
+///     ..Schema::default()
+/// };
+/// let prompt = check("p", file, schema, &Templates::new()).unwrap();
+/// assert!(either_ors(&prompt).unwrap().contains("| 3 | small models copy examples |"));
+/// ```
+pub fn either_ors(prompt: &CheckedPrompt) -> Option<String> {
+    use crate::parse::Node;
+    let (nodes, _) = crate::parse::parse(
+        &prompt.file.source,
+        prompt.file.body.clone(),
+        prompt.file.parse_options(),
+    );
+    let mut rows = Vec::new();
+    // An explicit stack: blocks nest at most `parse::MAX_NESTING` deep, but no recursion
+    // is needed at all.
+    let mut bodies: Vec<&[Node]> = vec![&nodes];
+    while let Some(body) = bodies.pop() {
+        for node in body {
+            if let Node::If(block) = node {
+                if let (Some(reason), Some(span)) = (&block.else_reason, &block.else_span) {
+                    let (line, _) = prompt.file.source.line_col(span.start);
+                    rows.push((line, table_cell(reason)));
+                }
+                bodies.push(&block.then);
+                if let Some(otherwise) = &block.otherwise {
+                    bodies.push(otherwise);
+                }
+            }
+        }
+    }
+    if rows.is_empty() {
+        return None;
+    }
+    rows.sort();
+    let mut out = vec![
+        "Text that renders at lean but not at detailed, each registered with its reason:"
+            .to_owned(),
+        String::new(),
+        "| line | reason |".to_owned(),
+        "| --- | --- |".to_owned(),
+    ];
+    out.extend(
+        rows.into_iter()
+            .map(|(line, reason)| format!("| {line} | {reason} |")),
+    );
+    Some(out.join("\n"))
 }
 
 /// The sections of a chat prompt as a table (section, role, what it holds), or `None` for a

@@ -37,6 +37,7 @@ const EXPECTED: &[(&str, &[(&str, bool)])] = &[
             ("question", false),
         ],
     ),
+    ("research_answer", &[("guidance", false)]),
     (
         "segment_synthesis",
         &[
@@ -113,7 +114,10 @@ fn every_prompt_passes_the_checks_with_exactly_its_context() {
                         assert!(
                             matches!(
                                 v.kind,
-                                VarKind::Text | VarKind::Optional | VarKind::Messages
+                                VarKind::Text
+                                    | VarKind::Optional
+                                    | VarKind::Messages
+                                    | VarKind::Choice(_)
                             ),
                             "{name}: `{}` inferred as {:?}",
                             v.name,
