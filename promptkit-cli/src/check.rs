@@ -138,7 +138,8 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
     if args.strict {
         summary.push_str(&match strict_errors {
             0 => " (--strict: no warnings)".to_owned(),
-            n => format!(" (--strict: {} counted as errors)", plural(n, "warning")),
+            1 => " (--strict: 1 warning counted as an error)".to_owned(),
+            n => format!(" (--strict: {n} warnings counted as errors)"),
         });
     }
     summary.push('\n');
