@@ -17,17 +17,11 @@ use crate::tokens::Encoding;
 use crate::values::{self, Extra, RenderOptions, Rendered};
 use crate::{Outcome, open_project};
 use clap::{ArgGroup, Args};
-use prompt_runtime::{Diagnostic, Diagnostics};
+use prompt_runtime::guidance::GUIDANCE;
+use prompt_runtime::{Diagnostic, Diagnostics, Guidance};
 use similar::{ChangeTag, TextDiff};
 use std::path::Path;
 use std::process::ExitCode;
-
-/// The name of the value that holds the guidance level.
-const GUIDANCE: &str = "guidance";
-/// The level with every fence open: the A side of `--guidance`.
-const DETAILED: &str = "detailed";
-/// The level with the detailed fences closed: the B side of `--guidance`.
-const LEAN: &str = "lean";
 
 /// Lines of context around each change, as `diff -u` and git show.
 const CONTEXT_LINES: usize = 3;
@@ -116,16 +110,17 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
         // A prompt that never names `guidance` takes no such value; both sides then render
         // the same.
         let fenced = values::uses(&project, options, GUIDANCE)?;
-        let level = |name: &'static str| Side {
-            name,
+        let level = |level: Guidance| Side {
+            name: level.as_str(),
             flag: "--guidance",
             values: if fenced {
-                vec![(GUIDANCE.to_owned(), name.to_owned())]
+                vec![(GUIDANCE.to_owned(), level.to_string())]
             } else {
                 Vec::new()
             },
         };
-        (level(DETAILED), level(LEAN), fenced)
+        // A, with every fence open, then B, with the detailed fences closed.
+        (level(Guidance::Detailed), level(Guidance::Lean), fenced)
     } else {
         let side = |name, flag, values: &[(String, String)]| Side {
             name,
@@ -162,7 +157,7 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
             if n == 1 { "" } else { "s" }
         ))
         .with_help(
-            "a line renders at lean only through a `{% else %}` on a guidance fence, a `{% if guidance == \"lean\" %}` block or a `$guidance` in the text: move it inside `{% if guidance == \"detailed\" %}`, or out of the fences for both levels",
+            "a line renders at lean only where the prompt inverts the steering on purpose (`{% else \"why\" %}`) or writes `$guidance` in its text: move it inside `{% if guidance == \"detailed\" %}`, or out of the fences for both levels",
         )
         .with_note("the `+` lines of the diff are what lean adds")
         .into());

@@ -1998,7 +1998,7 @@ fn diff_exits_1_when_lean_adds_a_line() {
     std::fs::create_dir_all(dir).unwrap();
     std::fs::write(
         dir.join("flip.md"),
-        "{% if guidance == \"detailed\" %}\nThink it through.\n{% else %}\nBe brief.\n{% endif %}\nAnswer.\n",
+        "{% if guidance == \"detailed\" %}\nThink it through.\n{% else \"small models need the short form\" %}\nBe brief.\n{% endif %}\nAnswer.\n",
     )
     .unwrap();
     let run = promptkit_in(dir, &["diff", "flip", "--guidance"]);
