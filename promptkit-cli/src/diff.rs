@@ -97,8 +97,14 @@ fn pair(name: &str, value: &str) -> String {
 pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
     let project = open_project(dir)?;
     crate::eprint_folder_warnings(&project, &[]);
-    let options = &args.options;
-    let prompt = crate::prompt_name(&options.name);
+    // A family's member is chosen once, so both sides render the same prompt.
+    let member = values::chosen(&project, &args.options)?;
+    let options = &RenderOptions {
+        name: member.clone(),
+        tag: Vec::new(),
+        ..args.options.clone()
+    };
+    let prompt = member.as_str();
     let (a, b, fenced) = if args.guidance {
         if let Some((_, value)) = options.set.iter().find(|(k, _)| k == GUIDANCE) {
             return Err(Diagnostic::new(format!(

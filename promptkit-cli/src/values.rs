@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The prompt to render and the values to render it with.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct RenderOptions {
     /// The prompt's name: its path under the prompts folder without `.md` (`agents/helper`).
     pub name: String,
@@ -281,6 +281,14 @@ fn prepare(
     }
     let context = values.context;
     Ok((prompt, context, identity))
+}
+
+/// The prompt the options name: itself, or the member of the family it names that the
+/// `--tag`s choose (reported on stderr, once).
+pub fn chosen(project: &Project, options: &RenderOptions) -> Result<String, Diagnostics> {
+    let name = crate::prompt_name(&options.name);
+    let member = family_member(project, name, &options.tag)?;
+    Ok(member.unwrap_or_else(|| name.to_owned()))
 }
 
 /// Whether the prompt the options name uses a value called `name` (as a context variable

@@ -2123,6 +2123,43 @@ fn diff_errors_name_the_flag_and_usage_errors_exit_2() {
     }
 }
 
+#[test]
+fn diff_of_a_family_renders_the_member_the_tags_choose_on_both_sides() {
+    let dir = &scratch("diff-family");
+    std::fs::create_dir_all(dir.join("summarize")).unwrap();
+    std::fs::write(dir.join("summarize/default.md"), "Summarize: $text\n").unwrap();
+    std::fs::write(
+        dir.join("summarize/meeting.md"),
+        "{\n  \"match\": [\"type=meeting\"]\n}\n\n{% if guidance == \"detailed\" %}\nLead with the decisions.\n{% endif %}\nSummarize the meeting: $text\n",
+    )
+    .unwrap();
+    let run = promptkit_in(
+        dir,
+        &[
+            "diff",
+            "summarize",
+            "--tag",
+            "type=meeting",
+            "--set",
+            "text=notes",
+            "--guidance",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // chosen once, for both sides
+    assert_eq!(
+        run.stderr,
+        "note: family `summarize` chose `summarize/meeting` by its rule `type=meeting` (1 pair)\n"
+    );
+    assert!(
+        run.stdout.starts_with(
+            "--- summarize/meeting (guidance=detailed)\n+++ summarize/meeting (guidance=lean)\n@@ -1,2 +1 @@\n-Lead with the decisions.\n Summarize the meeting: notes\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
 /// Runs `promptkit ARGS` under `script`, so that its stdout is a terminal.
 #[cfg(target_os = "linux")]
 fn promptkit_on_a_terminal(args: &[&str], no_color: Option<&str>) -> Option<String> {
