@@ -12,16 +12,30 @@
 //! A template file whose name is not a placeholder name is an error here (the folder has a
 //! problem), though the other commands only warn about it; a folder link that leads out
 //! of the folder is a warning (it is not followed).
+//!
+//! With `--strict` every warning is an error: it is printed as one and fails the check, for
+//! CI on folders whose prompts declare no context, where a misspelt name is only a warning.
 
 use crate::style::{Style, warning_text};
 use crate::{Outcome, lint, open_project};
+use clap::Args;
 use prompt_runtime::check::{self, infer_context};
 use prompt_runtime::{Diagnostic, Diagnostics};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
 
-pub fn run(dir: &Path) -> Outcome {
+#[derive(Debug, Args)]
+pub struct CheckArgs {
+    /// Treat every warning as an error (exit 1), for CI.
+    #[arg(long)]
+    pub strict: bool,
+}
+
+/// Said once, under the first warning that `--strict` makes an error.
+const STRICT_NOTE: &str = "`--strict` makes every warning an error";
+
+pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
     let project = match open_project(dir) {
         Ok(project) => project,
         Err(problems) => {
@@ -82,6 +96,19 @@ pub fn run(dir: &Path) -> Outcome {
             errors.extend(problems);
         }
     }
+    // With `--strict`, each warning is an error, printed after the other errors; the note
+    // under the first says why.
+    let mut strict_errors = 0;
+    if args.strict {
+        strict_errors = warnings.len();
+        for (i, warning) in std::mem::take(&mut warnings).into_iter().enumerate() {
+            errors.push(if i == 0 {
+                warning.with_note(STRICT_NOTE)
+            } else {
+                warning
+            });
+        }
+    }
     print(&errors, &warnings);
     let mut summary = match families.len() {
         0 => format!(
@@ -107,6 +134,13 @@ pub fn run(dir: &Path) -> Outcome {
     }
     if !warnings.is_empty() {
         summary.push_str(&format!(", {}", plural(warnings.len(), "warning")));
+    }
+    if args.strict {
+        summary.push_str(&match strict_errors {
+            0 => " (--strict: no warnings)".to_owned(),
+            1 => " (--strict: 1 warning counted as an error)".to_owned(),
+            n => format!(" (--strict: {n} warnings counted as errors)"),
+        });
     }
     summary.push('\n');
     crate::print_stdout(&summary)?;

@@ -1,11 +1,12 @@
-//! `promptkit`: list, render, check, document and count the tokens of the prompts in a
-//! prompts folder, with the same language and the same diagnostics as the compile-time
+//! `promptkit`: list, render, check, diff, document and count the tokens of the prompts in
+//! a prompts folder, with the same language and the same diagnostics as the compile-time
 //! macro.
 //!
 //! Exit codes: 0 when all went well, 1 for problems in the prompts (diagnostics, missing
 //! values, unreadable files), 2 for usage errors (clap's own).
 
 mod check;
+mod diff;
 mod docs;
 mod lint;
 mod list;
@@ -64,8 +65,21 @@ enum Command {
     ///
     /// Prints the same diagnostics as the compile-time macro, and warns about context
     /// variables that look like a misspelt template, identity key or literal.
-    #[command(after_help = "Example:\n  promptkit check --dir prompts")]
-    Check,
+    #[command(
+        after_help = "Example:\n  promptkit check --dir prompts\n  promptkit check --dir prompts --strict"
+    )]
+    Check(check::CheckArgs),
+
+    /// Render a prompt twice and print a line diff of the two renders and their tokens.
+    ///
+    /// `--guidance` compares the prompt at `guidance=detailed` with `guidance=lean`: the
+    /// `-` lines are what lean drops, and a `+` line (lean adding a line that detailed
+    /// lacks) is an error (exit 1). `--a NAME=VALUE` and `--b NAME=VALUE` compare any other
+    /// values: each side gets its own on top of the shared `--set` and `--context` values.
+    #[command(
+        after_help = "Example:\n  promptkit diff analyst --set day=Monday --guidance\n  promptkit diff analyst --set day=Monday --guidance --encoding cl100k_base\n  promptkit diff analyst --set day=Monday --set guidance=lean --a verbose=yes --b verbose=no\n  promptkit diff greeting --identity journal.json --a day=Monday --b day=Saturday"
+    )]
+    Diff(diff::DiffArgs),
 
     /// Write a Markdown page per prompt and an index.
     #[command(after_help = "Example:\n  promptkit docs --dir prompts --out target/prompt-docs")]
@@ -85,10 +99,11 @@ fn main() -> ExitCode {
     let outcome = match &cli.command {
         Command::List(_) if is_store => store::list(&cli.dir),
         Command::Render(args) if is_store => store::render(&cli.dir, args),
-        Command::Check if is_store => store::check(&cli.dir),
+        Command::Check(_) if is_store => store::check(&cli.dir),
         Command::List(args) => list::run(&cli.dir, args),
         Command::Render(args) => render::run(&cli.dir, args),
-        Command::Check => check::run(&cli.dir),
+        Command::Check(args) => check::run(&cli.dir, args),
+        Command::Diff(args) => diff::run(&cli.dir, args),
         Command::Docs(args) => docs::run(&cli.dir, args),
         Command::Tokens(args) => tokens::run(&cli.dir, args),
     };

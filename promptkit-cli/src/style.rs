@@ -12,6 +12,9 @@ const BOLD_RED: &str = "\x1b[1;31m";
 const BOLD_YELLOW: &str = "\x1b[1;33m";
 const BOLD_BLUE: &str = "\x1b[1;34m";
 const BOLD_GREEN: &str = "\x1b[1;32m";
+const RED: &str = "\x1b[31m";
+const GREEN: &str = "\x1b[32m";
+const CYAN: &str = "\x1b[36m";
 
 /// Whether to paint a stream.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -30,6 +33,12 @@ impl Style {
         Style::when(std::io::stdout().is_terminal())
     }
 
+    /// Never color (for tests of what a pipe receives).
+    #[cfg(test)]
+    pub fn plain() -> Style {
+        Style { color: false }
+    }
+
     fn when(terminal: bool) -> Style {
         let refused = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
         Style {
@@ -40,6 +49,26 @@ impl Style {
     /// `text` in bold red, for "broken" and the like.
     pub fn alarm(self, text: &str) -> String {
         self.paint(BOLD_RED, text)
+    }
+
+    /// A diff's `---`/`+++` header line, bold.
+    pub fn diff_header(self, line: &str) -> String {
+        self.paint(BOLD, line)
+    }
+
+    /// A diff's `@@` hunk line, cyan.
+    pub fn hunk(self, line: &str) -> String {
+        self.paint(CYAN, line)
+    }
+
+    /// A diff's `-` line (the text only the first side has), red.
+    pub fn deleted(self, line: &str) -> String {
+        self.paint(RED, line)
+    }
+
+    /// A diff's `+` line (the text only the second side has), green.
+    pub fn inserted(self, line: &str) -> String {
+        self.paint(GREEN, line)
     }
 
     fn paint(self, code: &str, text: &str) -> String {
@@ -153,6 +182,18 @@ mod tests {
     use super::Style;
 
     const TEXT: &str = "error: unknown directive `endfi`\n --> p/typo.md:6:4\n  |\n6 | {% endfi %} | x\n  |    ^^^^^\n  = help: did you mean `endif`?";
+
+    #[test]
+    fn diff_lines_are_red_green_and_cyan_only_in_color() {
+        let color = Style { color: true };
+        assert_eq!(color.deleted("-a"), "\x1b[31m-a\x1b[0m");
+        assert_eq!(color.inserted("+a"), "\x1b[32m+a\x1b[0m");
+        assert_eq!(color.hunk("@@ -1 +1 @@"), "\x1b[36m@@ -1 +1 @@\x1b[0m");
+        assert_eq!(color.diff_header("--- a"), "\x1b[1m--- a\x1b[0m");
+        let plain = Style { color: false };
+        assert_eq!(plain.deleted("-a"), "-a");
+        assert_eq!(plain.hunk("@@ -1 +1 @@"), "@@ -1 +1 @@");
+    }
 
     #[test]
     fn plain_style_changes_nothing() {

@@ -1,5 +1,5 @@
-//! The values a prompt is rendered with, shared by `render` and `tokens`: a context file,
-//! `--set` pairs and an identity file.
+//! The values a prompt is rendered with, shared by `render`, `tokens` and `diff`: a context
+//! file, `--set` pairs and an identity file (and, for `diff`, each side's own pairs).
 //!
 //! A value is given by name. A context variable of the prompt takes it; so does an identity
 //! key the prompt uses, which then overrides the identity's value. `--set` wins over the
@@ -25,7 +25,7 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The prompt to render and the values to render it with.
-#[derive(Debug, Args)]
+#[derive(Clone, Debug, Args)]
 pub struct RenderOptions {
     /// The prompt's name: its path under the prompts folder without `.md` (`agents/helper`).
     pub name: String,
@@ -136,7 +136,7 @@ fn families_text(project: &Project) -> String {
 }
 
 /// Splits `name=value` at the first `=`.
-fn parse_set(text: &str) -> Result<(String, String), String> {
+pub fn parse_set(text: &str) -> Result<(String, String), String> {
     match text.split_once('=') {
         Some((name, value)) if !name.is_empty() => Ok((name.to_owned(), value.to_owned())),
         _ => Err(format!("expected NAME=VALUE, found {text:?}")),
@@ -151,10 +151,49 @@ pub enum Rendered {
     Chat(prompt_runtime::Chat),
 }
 
+impl Rendered {
+    /// What a reader sees: the text, or a chat prompt's messages under their
+    /// `Section: NAME | role=ROLE` headers (the `Chat` log form).
+    pub fn log(&self) -> String {
+        match self {
+            Rendered::Text(content) => content.text.clone(),
+            Rendered::Chat(chat) => chat.to_string(),
+        }
+    }
+
+    /// What a model is sent: the text, or each message's content.
+    pub fn contents(&self) -> Vec<&str> {
+        match self {
+            Rendered::Text(content) => vec![content.text.as_str()],
+            Rendered::Chat(chat) => chat.messages.iter().map(|m| m.content.as_str()).collect(),
+        }
+    }
+}
+
+/// Values given on top of the render options by one flag (`diff`'s `--a` and `--b`): they
+/// win over `--set` and the context file.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Extra<'a> {
+    /// The flag that gave them, for messages (`--a`).
+    pub flag: &'a str,
+    pub values: &'a [(String, String)],
+}
+
 /// Checks the prompt and renders it with the values the options give: a chat prompt as
 /// its messages, with `--history` for its history sections.
 pub fn render_any(project: &Project, options: &RenderOptions) -> Result<Rendered, Diagnostics> {
-    let (prompt, context, identity) = prepare(project, options)?;
+    crate::eprint_folder_warnings(project, &[]);
+    render_with(project, options, Extra::default())
+}
+
+/// [`render_any`] with `extra` values on top, and without the folder's warnings (the
+/// caller prints them once, however many times it renders).
+pub fn render_with(
+    project: &Project,
+    options: &RenderOptions,
+    extra: Extra<'_>,
+) -> Result<Rendered, Diagnostics> {
+    let (prompt, context, identity) = prepare(project, options, extra)?;
     if !prompt.resolved.is_chat() {
         return finish(
             project,
@@ -211,8 +250,8 @@ fn finish<T>(
 fn prepare(
     project: &Project,
     options: &RenderOptions,
+    extra: Extra<'_>,
 ) -> Result<(CheckedPrompt, HashMap<String, String>, Identity), Diagnostics> {
-    crate::eprint_folder_warnings(project, &[]);
     let name = crate::prompt_name(&options.name);
     let member = family_member(project, name, &options.tag)?;
     let prompt = project.check_inferred(member.as_deref().unwrap_or(name))?;
@@ -227,9 +266,11 @@ fn prepare(
         }
     }
     let mut problems = Diagnostics::default();
-    for (key, value) in &options.set {
+    let given = options.set.iter().map(|pair| ("--set", pair));
+    let extra_given = extra.values.iter().map(|pair| (extra.flag, pair));
+    for (flag, (key, value)) in given.chain(extra_given) {
         if !values.give(key, value.clone()) {
-            problems.push(values.unknown(key, value));
+            problems.push(values.unknown(flag, key, value));
         }
     }
     if !problems.is_empty() {
@@ -240,6 +281,22 @@ fn prepare(
     }
     let context = values.context;
     Ok((prompt, context, identity))
+}
+
+/// The prompt the options name: itself, or the member of the family it names that the
+/// `--tag`s choose (reported on stderr, once).
+pub fn chosen(project: &Project, options: &RenderOptions) -> Result<String, Diagnostics> {
+    let name = crate::prompt_name(&options.name);
+    let member = family_member(project, name, &options.tag)?;
+    Ok(member.unwrap_or_else(|| name.to_owned()))
+}
+
+/// Whether the prompt the options name uses a value called `name` (as a context variable
+/// or an identity key), so that a command can give it only where it means something.
+pub fn uses(project: &Project, options: &RenderOptions, name: &str) -> Result<bool, Diagnostics> {
+    let prompt = project.check_inferred(crate::prompt_name(&options.name))?;
+    let used = Values::new(&prompt).names().any(|n| n == name);
+    Ok(used)
 }
 
 /// Values sorted by what takes them.
@@ -280,9 +337,9 @@ impl<'a> Values<'a> {
         context.chain(self.identity_keys.iter().map(String::as_str))
     }
 
-    fn unknown(&self, key: &str, value: &str) -> Diagnostic {
+    fn unknown(&self, flag: &str, key: &str, value: &str) -> Diagnostic {
         let d = Diagnostic::new(format!(
-            "prompt `{}` uses no value named `{key}` (from `--set {key}={value}`)",
+            "prompt `{}` uses no value named `{key}` (from `{flag} {key}={value}`)",
             self.prompt.name
         ));
         match closest(key, self.names()) {

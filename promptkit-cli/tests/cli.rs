@@ -3,7 +3,8 @@
 //!
 //! `tests/fixtures/good` is a clean project (config, templates, frontmatter, an optional
 //! block, a subfolder prompt); `tests/fixtures/broken` has several errors across files;
-//! `tests/fixtures/values` holds context and identity files.
+//! `tests/fixtures/values` holds context and identity files; `tests/fixtures/guidance` has
+//! a prompt with guidance fences and a flag, and one without fences.
 
 use prompt_runtime::load::Project;
 use serde_json::Value;
@@ -570,6 +571,15 @@ fn output_has_no_escape_codes_off_a_terminal_or_with_no_color() {
             &["check", "--dir", "broken"][..],
             &["list", "--dir", "broken"][..],
             &["render", "greeting", "--dir", "good"][..],
+            &[
+                "diff",
+                "analyst",
+                "--dir",
+                "guidance",
+                "--set",
+                "day=Monday",
+                "--guidance",
+            ][..],
         ] {
             let run = promptkit_with(args, env);
             assert!(!run.stderr.contains('\x1b'), "{args:?}: {}", run.stderr);
@@ -733,7 +743,7 @@ fn tokens_takes_the_render_options() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for command in ["list", "render", "check", "docs", "tokens"] {
+    for command in ["list", "render", "check", "diff", "docs", "tokens"] {
         let run = promptkit(&[command, "--help"]);
         assert_eq!(run.code, 0, "{command}");
         assert!(
@@ -1812,4 +1822,453 @@ error: `summarize/same` has the same match rules as `summarize/myapp`, so it is 
         "{}",
         run.stderr
     );
+}
+
+// ---------------------------------------------------------------------------------- diff
+
+const ANALYST_GUIDANCE_DIFF: &str = "\
+--- analyst (guidance=detailed)
++++ analyst (guidance=lean)
+@@ -1,8 +1,3 @@
+ You are a market analyst. Today is Monday.
+ 
+-## How to work
+-Read the filings before the news, and the news before the forums.
+-Check every figure against its source, and name the source.
+ Answer in three short paragraphs.
+-
+-When a figure cannot be checked, say so instead of guessing.
+detailed: 60 tokens | lean: 16 tokens | lean drops 44 tokens (73.3%)
+";
+
+#[test]
+fn diff_guidance_shows_what_lean_drops_and_both_token_counts() {
+    let run = promptkit(&[
+        "diff",
+        "analyst",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+        "--guidance",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stderr, "");
+    assert_eq!(run.stdout, ANALYST_GUIDANCE_DIFF);
+    // The counts are those of `tokens` at each level.
+    for (level, count) in [("detailed", "60"), ("lean", "16")] {
+        let set = format!("guidance={level}");
+        let tokens = promptkit(&[
+            "tokens",
+            "analyst",
+            "--dir",
+            "guidance",
+            "--set",
+            "day=Monday",
+            "--set",
+            &set,
+        ]);
+        assert!(
+            tokens
+                .stdout
+                .starts_with(&format!("analyst: {count} tokens (o200k_base)")),
+            "{}",
+            tokens.stdout
+        );
+    }
+    let run = promptkit(&[
+        "diff",
+        "analyst",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+        "--guidance",
+        "--encoding",
+        "cl100k_base",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // this English text has the same counts in both encodings
+    assert_eq!(run.stdout, ANALYST_GUIDANCE_DIFF);
+}
+
+#[test]
+fn diff_guidance_of_a_prompt_without_fences_says_the_levels_are_the_same() {
+    let run = promptkit(&[
+        "diff",
+        "summary",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+        "--guidance",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "no guidance fences: lean and detailed are the same\n\
+         detailed: 13 tokens | lean: 13 tokens | lean drops 0 tokens (0.0%)\n"
+    );
+}
+
+#[test]
+fn diff_a_b_compares_two_sets_of_values_on_top_of_the_shared_ones() {
+    let run = promptkit(&[
+        "diff",
+        "analyst",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+        "--set",
+        "guidance=lean",
+        "--a",
+        "verbose=yes",
+        "--b",
+        "verbose=no",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "\
+--- analyst (A: verbose=yes)
++++ analyst (B: verbose=no)
+@@ -1,4 +1,3 @@
+ You are a market analyst. Today is Monday.
+ 
+ Answer in three short paragraphs.
+-List every source at the end.
+A: 23 tokens | B: 16 tokens | B drops 7 tokens (30.4%)
+"
+    );
+    // A side without values of its own renders with the shared ones; B may add lines.
+    let run = promptkit(&[
+        "diff",
+        "analyst",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+        "--a",
+        "guidance=lean",
+        "--b",
+        "guidance=lean",
+        "--b",
+        "verbose=on",
+        "--b",
+        "day=Tuesday",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "\
+--- analyst (A: guidance=lean)
++++ analyst (B: guidance=lean verbose=on day=Tuesday)
+@@ -1,3 +1,4 @@
+-You are a market analyst. Today is Monday.
++You are a market analyst. Today is Tuesday.
+ 
+ Answer in three short paragraphs.
++List every source at the end.
+A: 16 tokens | B: 23 tokens | B adds 7 tokens (43.8%)
+"
+    );
+    let run = promptkit(&[
+        "diff",
+        "analyst",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+        "--set",
+        "guidance=lean",
+        "--b",
+        "verbose=off",
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "A and B render the same\nA: 16 tokens | B: 16 tokens | B drops 0 tokens (0.0%)\n"
+    );
+}
+
+#[test]
+fn diff_exits_1_when_lean_adds_a_line() {
+    let dir = &scratch("diff-lean-adds");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("flip.md"),
+        "{% if guidance == \"detailed\" %}\nThink it through.\n{% else \"small models need the short form\" %}\nBe brief.\n{% endif %}\nAnswer.\n",
+    )
+    .unwrap();
+    let run = promptkit_in(dir, &["diff", "flip", "--guidance"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "\
+--- flip (guidance=detailed)
++++ flip (guidance=lean)
+@@ -1,2 +1,2 @@
+-Think it through.
++Be brief.
+ Answer.
+detailed: 6 tokens | lean: 5 tokens | lean drops 1 token (16.7%)
+"
+    );
+    assert!(
+        run.stderr.starts_with(
+            "error: lean adds 1 line that detailed does not render: lean must be a subset of detailed\n  = help: "
+        ),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .ends_with("  = note: the `+` lines of the diff are what lean adds\n"),
+        "{}",
+        run.stderr
+    );
+    // The general form compares any values: a `+` line there is no error.
+    let run = promptkit_in(
+        dir,
+        &[
+            "diff",
+            "flip",
+            "--a",
+            "guidance=detailed",
+            "--b",
+            "guidance=lean",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("\n+Be brief.\n"), "{}", run.stdout);
+}
+
+#[test]
+fn diff_of_a_chat_prompt_compares_its_log_form() {
+    let dir = &scratch("diff-chat");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("agent.md"),
+        "You help.\n\n{% system rules %}\n{% if guidance == \"detailed\" %}\nExplain each step.\n{% endif %}\nBe kind.\n\n{% user question %}\n$question\n",
+    )
+    .unwrap();
+    let run = promptkit_in(
+        dir,
+        &["diff", "agent", "--guidance", "--set", "question=Why?"],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "\
+--- agent (guidance=detailed)
++++ agent (guidance=lean)
+@@ -2,7 +2,6 @@
+ You help.
+ 
+ Section: rules | role=system
+-Explain each step.
+ Be kind.
+ 
+ Section: question | role=user
+detailed: 12 tokens | lean: 8 tokens | lean drops 4 tokens (33.3%)
+"
+    );
+}
+
+#[test]
+fn diff_errors_name_the_flag_and_usage_errors_exit_2() {
+    let base = [
+        "diff",
+        "analyst",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+    ];
+    let with = |more: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend(more);
+        promptkit(&args)
+    };
+    let run = with(&["--guidance", "--set", "guidance=lean"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "error: `--guidance` gives `guidance` to each side, so `--set guidance=lean` would be overridden\n  = help: drop `--set guidance=...`; to compare other values, use `--a NAME=VALUE --b NAME=VALUE`\n"
+    );
+    let run = with(&["--set", "guidance=lean", "--a", "verbos=yes"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "error: prompt `analyst` uses no value named `verbos` (from `--a verbos=yes`)\n  = help: did you mean `verbose`?\n"
+    );
+    // The same missing value on both sides is reported once.
+    let run = promptkit(&["diff", "analyst", "--dir", "guidance", "--guidance"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(run.stderr.matches("error:").count(), 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("missing context values: `day`"),
+        "{}",
+        run.stderr
+    );
+    for usage in [
+        &[][..],
+        &["--guidance", "--a", "verbose=yes"][..],
+        &["--a", "verbose"][..],
+    ] {
+        let run = with(usage);
+        assert_eq!(run.code, 2, "{usage:?}: {}", run.stderr);
+        assert_eq!(run.stdout, "");
+    }
+}
+
+#[test]
+fn diff_of_a_family_renders_the_member_the_tags_choose_on_both_sides() {
+    let dir = &scratch("diff-family");
+    std::fs::create_dir_all(dir.join("summarize")).unwrap();
+    std::fs::write(dir.join("summarize/default.md"), "Summarize: $text\n").unwrap();
+    std::fs::write(
+        dir.join("summarize/meeting.md"),
+        "{\n  \"match\": [\"type=meeting\"]\n}\n\n{% if guidance == \"detailed\" %}\nLead with the decisions.\n{% endif %}\nSummarize the meeting: $text\n",
+    )
+    .unwrap();
+    let run = promptkit_in(
+        dir,
+        &[
+            "diff",
+            "summarize",
+            "--tag",
+            "type=meeting",
+            "--set",
+            "text=notes",
+            "--guidance",
+        ],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // chosen once, for both sides
+    assert_eq!(
+        run.stderr,
+        "note: family `summarize` chose `summarize/meeting` by its rule `type=meeting` (1 pair)\n"
+    );
+    assert!(
+        run.stdout.starts_with(
+            "--- summarize/meeting (guidance=detailed)\n+++ summarize/meeting (guidance=lean)\n@@ -1,2 +1 @@\n-Lead with the decisions.\n Summarize the meeting: notes\n"
+        ),
+        "{}",
+        run.stdout
+    );
+}
+
+/// Runs `promptkit ARGS` under `script`, so that its stdout is a terminal.
+#[cfg(target_os = "linux")]
+fn promptkit_on_a_terminal(args: &[&str], no_color: Option<&str>) -> Option<String> {
+    let script = Path::new("/usr/bin/script");
+    if !script.exists() {
+        eprintln!("no `script` here: the terminal test is skipped");
+        return None;
+    }
+    let line: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_promptkit"))
+        .chain(args.iter().copied())
+        .map(|w| format!("'{w}'"))
+        .collect();
+    let mut command = Command::new(script);
+    command
+        .args(["-qec", &line.join(" "), "/dev/null"])
+        .current_dir(fixtures())
+        .env_remove("NO_COLOR");
+    if let Some(value) = no_color {
+        command.env("NO_COLOR", value);
+    }
+    let run = finish(command, args);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    Some(run.stdout.replace("\r\n", "\n"))
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn diff_is_in_color_on_a_terminal_unless_no_color_is_set() {
+    let args = [
+        "diff",
+        "analyst",
+        "--dir",
+        "guidance",
+        "--set",
+        "day=Monday",
+        "--guidance",
+    ];
+    let Some(painted) = promptkit_on_a_terminal(&args, None) else {
+        return;
+    };
+    let lines: Vec<&str> = painted.lines().collect();
+    assert_eq!(lines[0], "\x1b[1m--- analyst (guidance=detailed)\x1b[0m");
+    assert_eq!(lines[2], "\x1b[36m@@ -1,8 +1,3 @@\x1b[0m");
+    assert_eq!(lines[3], " You are a market analyst. Today is Monday.");
+    assert_eq!(lines[5], "\x1b[31m-## How to work\x1b[0m");
+    for no_color in ["1", ""] {
+        let text = promptkit_on_a_terminal(&args, Some(no_color)).unwrap_or_default();
+        if no_color.is_empty() {
+            // an empty NO_COLOR does not refuse color
+            assert_eq!(text, painted);
+        } else {
+            assert_eq!(text, ANALYST_GUIDANCE_DIFF);
+        }
+    }
+}
+
+// ------------------------------------------------------------------------ check --strict
+
+#[test]
+fn check_strict_makes_every_warning_an_error() {
+    let dir = &scratch("check-strict");
+    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    std::fs::write(dir.join("a.md"), "$headr\n").unwrap();
+    std::fs::write(dir.join("templates/header.md"), "Hi.\n").unwrap();
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "checked 1 prompt and 1 template: no errors, 1 warning\n"
+    );
+    assert!(
+        run.stderr.starts_with("warning: `$headr`"),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit_in(dir, &["check", "--strict"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "checked 1 prompt and 1 template: 1 error (--strict: 1 warning counted as an error)\n"
+    );
+    assert_eq!(
+        run.stderr,
+        format!(
+            "\
+error: `$headr` is not a template, an identity key or a literal, so it is read as a context value
+ --> {}/a.md:1:1
+  |
+1 | $headr
+  | ^^^^^^
+  = help: did you mean `$header`?
+  = note: `--strict` makes every warning an error
+",
+            dir.display()
+        )
+    );
+    let run = promptkit(&["check", "--dir", "good", "--strict"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "checked 4 prompts and 2 templates: no errors (--strict: no warnings)\n"
+    );
+    let run = promptkit(&["check", "--dir", "broken", "--strict"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stdout
+            .ends_with(": 7 errors (--strict: 1 warning counted as an error)\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stderr.contains("warning:"), "{}", run.stderr);
 }
