@@ -144,6 +144,30 @@
 //! # Ok::<(), promptkit::IdentityError>(())
 //! ```
 //!
+//! ## Guidance levels
+//!
+//! A field named `guidance` has the type [`Guidance`]; `{% if guidance == "detailed" %}`
+//! fences hold the coaching and lean is what remains. The derive proves that lean renders
+//! no line detailed lacks (a `guidance == "lean"` block or an `{% else %}` on a detailed
+//! fence is an error unless registered as `{% else "why" %}`), refuses per-request values
+//! in a `"cache": "static"` prompt, and gives every prompt a [`Prompt::VERSION`].
+//!
+//! ```
+//! use promptkit::{Guidance, Identity, Prompt};
+//!
+//! #[derive(Prompt)]
+//! #[prompt("research_answer")]
+//! struct ResearchAnswer {
+//!     guidance: Guidance,
+//! }
+//!
+//! let identity = Identity::default();
+//! let detailed = ResearchAnswer { guidance: Guidance::Detailed }.render(&identity);
+//! let lean = ResearchAnswer { guidance: Guidance::resolve([None, Some("lean")]) }.render(&identity);
+//! assert!(detailed.text.len() > lean.text.len());
+//! assert_eq!(<ResearchAnswer as Prompt>::VERSION.len(), 16);
+//! ```
+//!
 //! ## At start-up
 //!
 //! [`check_identity`] checks that a loaded [`Identity`] has every key your compiled
