@@ -2272,3 +2272,33 @@ error: `$headr` is not a template, an identity key or a literal, so it is read a
     );
     assert!(!run.stderr.contains("warning:"), "{}", run.stderr);
 }
+
+#[test]
+fn a_declared_context_makes_a_misspelt_name_an_error_in_check() {
+    let dir = scratch("declared_context");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("p.md"),
+        "{\n  \"context\": [\"day\"]\n}\nToday is $day and $dya.\n",
+    )
+    .unwrap();
+    let run = promptkit_in(&dir, &["check"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("unknown placeholder `$dya`"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("did you mean `$day`?"),
+        "{}",
+        run.stderr
+    );
+    std::fs::write(
+        dir.join("p.md"),
+        "{\n  \"context\": [\"day\"]\n}\nToday is $day.\n",
+    )
+    .unwrap();
+    let run = promptkit_in(&dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+}
