@@ -108,10 +108,11 @@ impl ChatTemplate {
     /// Every `{{name}}` the sections use, in order, each once.
     pub fn names(&self) -> Vec<&str> {
         let mut names: Vec<&str> = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for section in &self.sections {
             for piece in &section.content {
                 if let Piece::Var { name, .. } = piece
-                    && !names.contains(&name.as_str())
+                    && seen.insert(name.as_str())
                 {
                     names.push(name);
                 }
@@ -136,12 +137,13 @@ impl ChatTemplate {
     /// ```
     pub fn check(&self, known: &[&str]) -> Result<(), Diagnostics> {
         let mut diagnostics = Diagnostics::default();
+        let lookup: std::collections::HashSet<&str> = known.iter().copied().collect();
         for section in &self.sections {
             for piece in &section.content {
                 let Piece::Var { name, span } = piece else {
                     continue;
                 };
-                if known.contains(&name.as_str()) {
+                if lookup.contains(name.as_str()) {
                     continue;
                 }
                 let d = Diagnostic::new(format!("unknown placeholder `{{{{{name}}}}}`"))
