@@ -82,6 +82,86 @@ CHAT_TEMPLATE_EXTRA = [
 ]
 
 
+# keep's documents, as keep's docs and prompt-runtime's doc tests write them: (name, tags,
+# [(id, content)]).
+KEEP_EXTRA = [
+    ("summarize", "type=meeting project=myapp", [
+        (".prompt/summarize/default", "## Prompt\nSummarize in under 100 words."),
+        (".prompt/summarize/meetings", "type=meeting\n\n## Prompt\nList the decisions."),
+        (".prompt/summarize/myapp-meetings", "type=meeting project=myapp\n\n## Prompt\nList the action items."),
+    ]),
+    ("analyze", "type=paper topic=code", [
+        (".prompt/analyze/conversation", "type=conversation\n\n## Prompt\n\nExtract every fact stated in this conversation."),
+        (".prompt/analyze/paper", "type=paper\n\n## Prompt\n\nDecompose this paper along its actual sections.\n### Output\nOne bullet per section."),
+    ]),
+    ("sections", "topic=code", [
+        ("code", "# Code docs\ntopic=code\n\n## Prompt\n\nSummarize this code documentation.\n### Focus\nThe API."),
+        ("draft", "topic=code\nno prompt section yet"),
+        ("notes", "type=meeting project=myapp\n\n## Prompt\n\nSummarize.\n### Format\nBullets.\n\n## Notes\ntype=ignored\n"),
+    ]),
+    ("lines", "type=meeting project=x type=standup", [
+        ("m", "type=paper\ntype=meeting project=x\n## Prompt\nM"),
+        ("n", "a=1\na=1 b=2\n## Prompt\nformat=markdown\n"),
+        ("o", "## Prompt\r\n\r\n  Only this.  \r\n"),
+    ]),
+    ("malformed", "q=a=b lang=\u65e5\u672c", [
+        ("a", '{\n"match": ["type = paper", "type= paper project =x"]\n}\n\nBody'),
+        ("b", '{\n"match": ["a b", 3, "t\\u0061g="]\n}\n\nBody'),
+        ("c", '{\n"match": ["1st=x", "my-tag=x", "  ", "=x", "type=x\u3000bad", "q=a=b  lang=\u65e5\u672c"]\n}\n\nBody'),
+        ("d", '{\n"match": "type=meeting"\n}\n\nBody'),
+        ("e", '{\n"match": []\n}\n\nBody'),
+        ("f", '{\n"match": {"type": "x"}\n}\n\nBody'),
+        ("same", '{\n"match": ["y=2 x=1 x=1", "z=3"]\n}\n\nBody'),
+        ("same2", '{\n"match": ["x=1 y=2", "z=3"]\n}\n\nBody'),
+    ]),
+    ("empty", "", []),
+    ("duplicate-ids", "t=1", [("x", "t=1\n## Prompt\nA"), ("x", "## Prompt\nB"), ("", "")]),
+]
+
+# Store folders that the test folders do not show: each (name, {path: text}).
+STORE_EXTRA = [
+    ("doc-unknown-key", {
+        "_meta/prompt_manifest.json": '{"prompts": {"system_rule": {"domain": "system_rule", "order": 100}}}',
+        "_meta/placeholder_registry.json": '{"placeholders": {"char_name": {"type": "static"}}}',
+        "system_rule.json": '{"id": "system_rule", "variants": {"default": {"text": "You are {{char_nme}}."}}}',
+    }),
+    ("doc-two-forms", {
+        "_meta/prompt_manifest.json": '{"prompts": {\n "rules": {"domain": "rules", "order": 2},\n "persona": {"domain_file": "persona.json", "order": 1}}}',
+        "_meta/placeholder_registry.json": '{"placeholders": {\n "char_name": {"type": "static"},\n "mood": {"resolve_phase": "runtime", "type": "string"}}}',
+        "rules.json": '{"id": "rules", "variants": {"default": {"text": "Stay in character, {{char_name}}."}}}',
+        "persona.json": '{"persona": {"variants": {"default": {"content": "You are {{char_name}}, feeling {{mood}}.\\n\\n\\n\\n"}}}}',
+    }),
+    ("doc-multi-turn", {
+        "_meta/prompt_manifest.json": '{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message"}, "reply_start": {"domain": "reply_start", "target": "prefill", "requires_any": ["q"]}}}',
+        "_meta/placeholder_registry.json": '{"placeholders": {"char_name": {"type": "static", "default": "Luna"}, "q": {"type": "runtime"}}}',
+        "example.json": '{"variants": {"experimental": {"messages": [{"role": "user", "content": "Who are you? {{q}}"}, {"role": "assistant", "content": "I am {{char_name}}."}]}}}',
+        "reply_start.json": '{"variants": {"default": {"text": "Well, {{ q }} {{q}}{{char_name}}"}, "short": {"text": "  \\n\\n\\n "}}}',
+    }),
+    ("doc-user-layer", {
+        "_meta/prompt_manifest.json": '{"prompts": {"a": {"domain": "a", "enabled": false}, "b": {"domain": "b", "category": "core", "order": -5}}}',
+        "_meta/placeholder_registry.json": '{"placeholders": {"k": {"type": "computed"}, "s": {"type": "static", "default": ""}}}',
+        "_meta/user_manifest.json": '{"prompts": {"a": {"enabled": true, "variants": {"default": {"enabled": false}}}, "c": {"domain_file": "sub/c.json"}}}',
+        "_meta/user_placeholder_registry.json": '{"placeholders": {"u": {"resolve_phase": "runtime"}}}',
+        "a.json": '{"variants": {"default": {"text": "A {{k}}"}, "x": {"text": "AX {{u}}"}}}',
+        "b.json": '{"variants": {"default": {"text": "{{s}}"}}}',
+        "sub/c.json": '{"c": {"variants": {"default": {"content": "C {{k}}{{u}}{{s}}"}}}}',
+    }),
+    ("doc-escapes", {
+        "_meta/prompt_manifest.json": '{"prompts": {"e": {"domain": "e"}}}',
+        "_meta/placeholder_registry.json": '{"placeholders": {"\\u006b2": {"type": "static"}, "k": {"type": "static"}}}',
+        "e.json": '{"variants": {"default": {"text": "\\u007b\\u007bk}} {{k}\\u007d \\ud83d\\ude00 {{k\\u0032}} {{k2}} {{caf\u00e9}} {{k}}"}}}',
+    }),
+    ("empty", {
+        "_meta/prompt_manifest.json": '{"prompts": {}}',
+        "_meta/placeholder_registry.json": '{"placeholders": {}}',
+    }),
+    ("outside", {
+        "_meta/prompt_manifest.json": '{"prompts": {"x": {"domain_file": "../x.json"}, "y": {"domain_file": "a//b.json"}, "z": {"domain_file": "C:\\\\x.json"}}}',
+        "_meta/placeholder_registry.json": '{"placeholders": {"bad name": {"type": "sometimes"}}}',
+    }),
+]
+
+
 def write(target, name, data):
     folder = FUZZ / "corpus" / target
     folder.mkdir(parents=True, exist_ok=True)
@@ -115,8 +195,58 @@ def folder_seeds():
     return count
 
 
+def keep_input(tags, docs):
+    return SEP.join([tags] + [doc_id.encode() + b"\n" + content for doc_id, content in docs])
+
+
+def store_input(files):
+    return SEP.join(path.encode() + b"\n" + body for path, body in files)
+
+
+def keep_seeds():
+    """Families of the prompts folders (each member's frontmatter `"match"`), tagged with
+    every pair of their rules, and keep's documents."""
+    count = 0
+    for folder in [REPO / "prompts/summarize"] + sorted((REPO / "tests/ui/prompts").glob("fam*")):
+        members = [(p.stem, p.read_bytes()) for p in sorted(folder.glob("*.md"))]
+        tags = b" ".join(sorted({
+            pair.encode()
+            for _, text in members
+            for line in text.decode(errors="replace").splitlines()
+            if '"match"' in line
+            for pair in line.replace('"', " ").replace(",", " ").replace("[", " ").replace("]", " ").split()
+            if "=" in pair
+        }))
+        tag = folder.relative_to(REPO).as_posix().replace("/", "_")
+        write("keep_docs", f"folder-{tag}", keep_input(tags, members))
+        count += 1
+    for name, tags, docs in KEEP_EXTRA:
+        write("keep_docs", f"extra-{name}", keep_input(tags.encode(), [(i, c.encode()) for i, c in docs]))
+        count += 1
+    return count
+
+
+def store_seeds():
+    """The store folders of the examples and the tests, then what they do not show."""
+    count = 0
+    folders = [REPO / "examples/persona_prompts", REPO / "tests/stores/code_style"]
+    folders += sorted(p for p in (REPO / "tests/ui/stores").iterdir() if p.is_dir())
+    for folder in folders:
+        files = [
+            (p.relative_to(folder).as_posix(), p.read_bytes())
+            for p in sorted(folder.rglob("*"))
+            if p.is_file() and not p.is_symlink()
+        ]
+        write("store_folder", f"{folder.parent.name}-{folder.name}", store_input(files))
+        count += 1
+    for name, files in STORE_EXTRA:
+        write("store_folder", f"extra-{name}", store_input([(p, t.encode()) for p, t in files.items()]))
+        count += 1
+    return count
+
+
 def main():
-    for target in ["pipeline", "identity_json", "safe_substitute", "chat_template"]:
+    for target in ["pipeline", "identity_json", "safe_substitute", "chat_template", "keep_docs", "store_folder"]:
         folder = FUZZ / "corpus" / target
         for old in folder.glob("seed-*") if folder.is_dir() else []:
             old.unlink()
@@ -150,6 +280,9 @@ def main():
         write("chat_template", f"extra-{i:02}", text.encode())
         count += 1
     print(f"chat_template: {count} seeds")
+
+    print(f"keep_docs: {keep_seeds()} seeds")
+    print(f"store_folder: {store_seeds()} seeds")
 
     # Every 80th of the Python vectors: about 40, spread over the generator's cases.
     vectors = json.loads((REPO / "prompt-runtime/tests/python/vectors.json").read_text())

@@ -14,10 +14,14 @@
 mod chat_template;
 #[path = "../../fuzz/src/identity_json.rs"]
 mod identity_json;
+#[path = "../../fuzz/src/keep_docs.rs"]
+mod keep_docs;
 #[path = "../../fuzz/src/pipeline.rs"]
 mod pipeline;
 #[path = "../../fuzz/src/safe_substitute.rs"]
 mod safe_substitute;
+#[path = "../../fuzz/src/store_folder.rs"]
+mod store_folder;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
@@ -99,4 +103,14 @@ fn pipeline() {
 #[test]
 fn chat_template() {
     replay("chat_template", chat_template::run);
+}
+
+#[test]
+fn keep_docs() {
+    replay("keep_docs", keep_docs::run);
+}
+
+#[test]
+fn store_folder() {
+    replay("store_folder", store_folder::run);
 }

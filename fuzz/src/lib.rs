@@ -4,5 +4,7 @@
 
 pub mod chat_template;
 pub mod identity_json;
+pub mod keep_docs;
 pub mod pipeline;
 pub mod safe_substitute;
+pub mod store_folder;
