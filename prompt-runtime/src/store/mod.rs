@@ -38,8 +38,10 @@
 //! );
 //! ```
 
+mod atomic;
 mod builder;
 mod check;
+mod edit;
 mod error;
 mod json;
 pub mod layout;
