@@ -95,11 +95,10 @@ pub(crate) fn write(path: &Path, bytes: &[u8], faults: &Faults) -> Result<(), Wr
         in_place: false,
     })?;
     let temp = temp_path(path);
-    match write_steps(&temp, path, dir, bytes, faults) {
+    let mut in_place = false;
+    match write_steps(&temp, path, dir, bytes, faults, &mut in_place) {
         Ok(()) => Ok(()),
         Err((error, crashed)) => {
-            // After the rename the temp name is gone.
-            let in_place = !temp.exists();
             if !crashed && !in_place {
                 let _ = std::fs::remove_file(&temp);
             }
@@ -114,6 +113,7 @@ fn write_steps(
     dir: &Path,
     bytes: &[u8],
     faults: &Faults,
+    renamed: &mut bool,
 ) -> Result<(), (io::Error, bool)> {
     let io = |e: io::Error| (e, false);
     check(faults, Step::CreateTemp, temp)?;
@@ -129,6 +129,7 @@ fn write_steps(
     drop(file);
     check(faults, Step::Rename, path)?;
     std::fs::rename(temp, path).map_err(io)?;
+    *renamed = true;
     check(faults, Step::SyncDir, dir)?;
     sync_dir(dir).map_err(io)
 }

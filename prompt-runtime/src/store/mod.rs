@@ -268,3 +268,6 @@ impl<'a> PromptInfo<'a> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod durability_tests;
