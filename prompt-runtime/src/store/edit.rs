@@ -7,7 +7,7 @@
 //! variant's text, named by the prompt's user manifest entry. The defaults are never
 //! written.
 
-use super::atomic::{self, Faults};
+use super::atomic::{self, Faults, WriteError};
 use super::builder::{State, Store};
 use super::check;
 use super::error::StoreError;
@@ -78,7 +78,7 @@ impl Store {
             };
             let source = source.map(SourceFile::text).unwrap_or_default();
             let domain = with_text(source, id, variant, text)?;
-            Ok(store.write_domain(state, prompt, domain)?)
+            store.write_domain(state, prompt, domain)
         })
     }
 
@@ -323,18 +323,16 @@ impl Store {
                 Diagnostic::new("an edit changed the placeholder registry").into(),
             ));
         }
-        let committed = match &self.user_dir {
-            None => Ok(()),
-            Some(dir) => write_files(dir, &user, &change, &self.faults),
-        };
-        match committed {
-            Ok(()) => {}
-            // The commit point is on disk: the store shows what a fresh open reads.
-            Err((e, true)) => {
+        if let Some(dir) = &self.user_dir
+            && let Err((i, e)) = write_files(dir, &change, &self.faults)
+        {
+            let error = write_error(&user, &change.writes[i].0)(e.error.to_string());
+            if i + 1 == change.writes.len() && e.in_place {
+                // The commit point is on disk (only the folder flush failed): the store
+                // shows what a fresh open reads.
                 self.swap(folder, user);
-                return Err(e);
             }
-            Err((e, false)) => return Err(e),
+            return Err(error);
         }
         self.swap(folder, user);
         if let Some(dir) = &self.user_dir {
@@ -352,25 +350,15 @@ impl Store {
     }
 }
 
-/// Writes the change's files in order. On an error, also says whether the commit point
-/// (the last write) reached the disk.
-fn write_files(
-    dir: &Path,
-    user: &Layer,
-    change: &Change,
-    faults: &Faults,
-) -> Result<(), (StoreError, bool)> {
-    let last = change.writes.len().saturating_sub(1);
+/// Writes the change's files in order; on an error, which one failed.
+fn write_files(dir: &Path, change: &Change, faults: &Faults) -> Result<(), (usize, WriteError)> {
     for (i, (rel, text)) in change.writes.iter().enumerate() {
         let path = dir.join(rel);
-        let result = match text {
+        match text {
             Some(text) => atomic::write(&path, text.as_bytes(), faults),
             None => atomic::remove(&path, faults),
-        };
-        if let Err(e) = result {
-            let fail = write_error(user, rel);
-            return Err((fail(e.error.to_string()), i == last && e.in_place));
         }
+        .map_err(|e| (i, e))?;
     }
     Ok(())
 }
