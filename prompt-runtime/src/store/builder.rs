@@ -151,25 +151,6 @@ impl State {
 /// `Store` is `Send + Sync`: share it between threads in an `Arc`; the edits
 /// ([`Store::update_prompt`], [`Store::set_enabled`], …) take `&self`.
 ///
-/// # Durability and concurrency
-///
-/// - An edit is checked in full (the same checks as [`Defaults::load`]) before anything is
-///   written; a refused edit changes nothing, in memory or on disk.
-/// - Every file is written atomically: a temporary file in the same folder, written,
-///   `fsync`ed, renamed over the old one, then the folder `fsync`ed. An edit that touches
-///   two files (a new user domain file, then the user manifest that names it) writes the
-///   manifest last: a crash at any point leaves the old state or the new one, at worst
-///   with an unreferenced file behind, never a mix or an empty file.
-/// - Renders never wait for the disk: they take the current state (an `Arc`, swapped under
-///   a short lock once an edit's files are written) and render from it, so a render sees
-///   the store before an edit or after it, never half of it.
-/// - Edits within one process are serialised (one writer at a time, each starting from
-///   the state the last one left): edits of different prompts all survive, and of two
-///   edits of one prompt the later one wins whole.
-/// - **Not yet:** two processes (or two `Store`s) on one user folder are not locked
-///   against each other; the later writer of the user manifest wins and can undo the
-///   other's change. Open one `Store` per user folder.
-///
 /// ```
 /// use prompt_runtime::store::{Defaults, Store};
 ///
@@ -194,6 +175,29 @@ impl State {
 /// assert_eq!(e.to_string(), "missing runtime value for placeholder `{{mood}}` (used by `persona`): pass each one in `runtime`");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Durability and concurrency
+///
+/// - An edit is checked in full (the same checks as [`Defaults::load`]) before anything is
+///   written; a refused edit changes nothing, in memory or on disk.
+/// - Every file is written atomically: a temporary file in the same folder, written,
+///   `fsync`ed, renamed over the old one, then the folder `fsync`ed. An edit that touches
+///   two files (a new user domain file, then the user manifest that names it) writes the
+///   manifest last: a crash at any point leaves the old state or the new one, at worst
+///   with an unreferenced file behind, never a mix or an empty file.
+/// - Renders never wait for the disk: they take the current state (an `Arc`, swapped under
+///   a short lock once an edit's files are written) and render from it, so a render sees
+///   the store before an edit or after it, never half of it.
+/// - Edits within one process are serialised (one writer at a time, each starting from
+///   the state the last one left): edits of different prompts all survive, and of two
+///   edits of one prompt the later one wins whole.
+/// - An I/O error is returned as [`StoreError::Write`] and the store keeps showing what a
+///   fresh open would read: the old state, or the new one when only the final folder
+///   flush failed (the rename is done; it may not survive a power cut).
+/// - **Not yet:** two processes (or two `Store`s) on one user folder are not locked
+///   against each other. A store edits from the user layer it read at open, not from the
+///   disk, so the later writer of the user manifest wins and undoes the other's changes
+///   to it. Open one `Store` per user folder.
 pub struct Store {
     /// The defaults' files, in memory: every edit is checked over them.
     pub(super) defaults: Layer,

@@ -394,7 +394,7 @@ fn user_domain_file(id: &str) -> String {
 
 fn json_string(text: &str) -> Result<String, StoreError> {
     serde_json::to_string(text).map_err(|e| StoreError::Write {
-        path: String::new(),
+        path: "(a JSON string)".to_owned(),
         message: e.to_string(),
     })
 }
