@@ -64,6 +64,8 @@ impl StoreBuilder {
                 Layer::in_memory("(user layer)"),
             ),
             Some(dir) => {
+                // Not while another store writes the folder: its files belong together.
+                let _folder = super::folder_lock::shared(dir);
                 let mut defaults = self.defaults.inner.layer.clone();
                 let mut user = Layer::disk(dir, &dir.to_string_lossy());
                 let folder =
@@ -194,10 +196,13 @@ impl State {
 /// - An I/O error is returned as [`StoreError::Write`] and the store keeps showing what a
 ///   fresh open would read: the old state, or the new one when only the final folder
 ///   flush failed (the rename is done; it may not survive a power cut).
-/// - **Not yet:** two processes (or two `Store`s) on one user folder are not locked
-///   against each other. A store edits from the user layer it read at open, not from the
-///   disk, so the later writer of the user manifest wins and undoes the other's changes
-///   to it. Open one `Store` per user folder.
+/// - Across processes (or `Store`s) on one user folder: an edit holds an exclusive
+///   advisory lock on `_meta/.promptkit.lock` (`flock`, `LockFileEx`) and reads the folder
+///   again before it plans, so no process loses another's edit; an open holds the lock
+///   shared while it reads. A store shows another's edits after its own next edit or
+///   [`Store::reload`]. The lock is advisory: a program writing the folder without it (a
+///   hand edit, PromptEngine itself) is not kept out, and network file systems may not
+///   honour it.
 pub struct Store {
     /// The defaults' files, in memory: every edit is checked over them.
     pub(super) defaults: Layer,

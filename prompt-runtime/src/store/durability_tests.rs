@@ -90,7 +90,7 @@ fn files(dir: &Path) -> Vec<PathBuf> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else {
+            } else if !path.ends_with(super::folder_lock::LOCK) {
                 out.push(path);
             }
         }

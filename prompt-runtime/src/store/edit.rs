@@ -1,6 +1,7 @@
 //! Changing a store while it is in use: every edit is a [`Change`] to the user layer's
-//! files, checked over the defaults by the same checks as a fresh open, then written
-//! (atomically, the commit point last) and swapped in whole.
+//! files as they are on disk now (read again under the folder's lock), checked over the
+//! defaults by the same checks as a fresh open, then written (atomically, the commit
+//! point last) and swapped in whole.
 //!
 //! The user layer is the user folder's `_meta/user_manifest.json` and one domain file per
 //! edited prompt, `prompts/<id>.json`: a copy of the prompt's domain file with the edited
@@ -9,12 +10,12 @@
 
 use super::atomic::{self, Faults, WriteError};
 use super::builder::{State, Store};
-use super::check;
 use super::error::StoreError;
 use super::json::is_word;
 use super::layout::{Layer, USER_MANIFEST};
 use super::parsed::{Folder, PromptDef};
 use super::persist::{remove_path, set_path};
+use super::{check, folder_lock};
 use crate::load::json::object_entries;
 use crate::parse::lexer::{Syntax, Token};
 use crate::suggest::closest;
@@ -306,7 +307,18 @@ impl Store {
         plan: impl FnOnce(&Store, &State) -> Result<Change, StoreError>,
     ) -> Result<(), StoreError> {
         let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
-        let state = self.current();
+        // Another process (or store) may have written the folder since: edit from what is
+        // on disk now, and keep it from writing until this edit is done.
+        let _folder = match &self.user_dir {
+            Some(dir) => Some(folder_lock::exclusive(dir).map_err(|e| {
+                write_error(&self.current().user, folder_lock::LOCK)(e.to_string())
+            })?),
+            None => None,
+        };
+        let state = match &self.user_dir {
+            Some(dir) => self.reread(dir)?,
+            None => self.current(),
+        };
         let change = plan(self, &state)?;
         let mut user = state.user.clone();
         for (rel, text) in &change.writes {
@@ -344,9 +356,60 @@ impl Store {
         Ok(())
     }
 
-    fn swap(&self, folder: Folder, user: Layer) {
+    /// Reads the user folder again (another process or store may have changed it) and
+    /// shows what it holds; edits made elsewhere become visible here. Waits while a
+    /// writer holds the folder's lock; a store without a user folder has nothing to read.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// # ];
+    /// # let user = std::env::temp_dir().join(format!("pk-reload-doc-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// let defaults = Defaults::from_files("p", files)?;
+    /// let editor = Store::builder(defaults.clone()).user_dir(&user).open()?;
+    /// let chat = Store::builder(defaults).user_dir(&user).open()?;
+    /// editor.update_prompt("a", "default", "Changed.")?;
+    /// assert_eq!(chat.resolve_prompt("a", "default", &[])?, "A");
+    /// chat.reload()?;
+    /// assert_eq!(chat.resolve_prompt("a", "default", &[])?, "Changed.");
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reload(&self) -> Result<(), StoreError> {
+        let Some(dir) = &self.user_dir else {
+            return Ok(());
+        };
+        let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        let _folder = folder_lock::shared(dir);
+        self.reread(dir).map(drop)
+    }
+
+    /// The user folder as it is on disk now, swapped in. The registries must be as they
+    /// were: the static and computed values are indexed by placeholder.
+    fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
+        let mut defaults = self.defaults.clone();
+        let mut user = Layer::disk(dir, &dir.to_string_lossy());
+        let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+        if folder.keys != self.current().folder.keys {
+            return Err(StoreError::Invalid(
+                Diagnostic::new(format!(
+                    "the placeholder registry of `{}` changed on disk: open the store again",
+                    dir.to_string_lossy()
+                ))
+                .into(),
+            ));
+        }
+        Ok(self.swap(folder, user))
+    }
+
+    fn swap(&self, folder: Folder, user: Layer) -> Arc<State> {
         let next = Arc::new(State::new(Arc::new(folder), user.frozen()));
-        *self.state.write().unwrap_or_else(|e| e.into_inner()) = next;
+        *self.state.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&next);
+        next
     }
 }
 

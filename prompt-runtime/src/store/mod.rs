@@ -45,6 +45,7 @@ mod builder;
 mod check;
 mod edit;
 mod error;
+mod folder_lock;
 mod json;
 pub mod layout;
 mod parsed;
