@@ -309,15 +309,15 @@ impl Store {
         let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
         // Another process (or store) may have written the folder since: edit from what is
         // on disk now, and keep it from writing until this edit is done.
-        let _folder = match &self.user_dir {
-            Some(dir) => Some(folder_lock::exclusive(dir).map_err(|e| {
-                write_error(&self.current().user, folder_lock::LOCK)(e.to_string())
-            })?),
-            None => None,
-        };
-        let state = match &self.user_dir {
-            Some(dir) => self.reread(dir)?,
-            None => self.current(),
+        let (_folder, state) = match &self.user_dir {
+            Some(dir) => {
+                let lock = folder_lock::exclusive(dir).map_err(|e| StoreError::Write {
+                    path: dir.join(folder_lock::LOCK).to_string_lossy().into_owned(),
+                    message: e.to_string(),
+                })?;
+                (Some(lock), self.reread(dir)?)
+            }
+            None => (None, self.current()),
         };
         let change = plan(self, &state)?;
         let mut user = state.user.clone();
