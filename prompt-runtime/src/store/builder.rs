@@ -1,10 +1,10 @@
 //! [`Store`]: a checked folder with its values, rendered as PromptEngine renders it, only
 //! strictly; and its builder.
 
+use super::atomic::{Faults, no_faults};
 use super::error::StoreError;
-use super::layout::{Layer, USER_MANIFEST};
+use super::layout::Layer;
 use super::parsed::{Body, Folder, Phase, PromptDef, Target};
-use super::persist::{set_path, write_atomic};
 use super::render::{Computed, Values, render, tidy_into};
 use super::{Defaults, check};
 use crate::chat::Message;
@@ -19,6 +19,7 @@ pub struct StoreBuilder {
     user_dir: Option<PathBuf>,
     statics: Vec<(String, String)>,
     computed: Vec<(String, Computed)>,
+    faults: Faults,
 }
 
 impl StoreBuilder {
@@ -47,15 +48,29 @@ impl StoreBuilder {
         self
     }
 
+    /// Makes steps of the store's writes fail, for the failure-injection tests.
+    #[cfg(test)]
+    pub(crate) fn faults(mut self, faults: Faults) -> Self {
+        self.faults = faults;
+        self
+    }
+
     /// Reads the user folder, checks it, and checks that every static and computed
     /// placeholder has a value or a registry `default` (listing all that do not).
     pub fn open(self) -> Result<Store, StoreError> {
-        let folder = match &self.user_dir {
-            None => Arc::clone(&self.defaults.inner.folder),
+        let (folder, user) = match &self.user_dir {
+            None => (
+                Arc::clone(&self.defaults.inner.folder),
+                Layer::in_memory("(user layer)"),
+            ),
             Some(dir) => {
+                // Not while another store writes the folder: its files belong together.
+                let _folder = super::folder_lock::shared(dir);
                 let mut defaults = self.defaults.inner.layer.clone();
                 let mut user = Layer::disk(dir, &dir.to_string_lossy());
-                Arc::new(check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?)
+                let folder =
+                    check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+                (Arc::new(folder), user.frozen())
             }
         };
         let n = folder.keys.len();
@@ -97,40 +112,46 @@ impl StoreBuilder {
         if !missing.is_empty() {
             return Err(StoreError::MissingValues { keys: missing });
         }
-        let mut by_order: Vec<usize> = (0..folder.prompts.len()).collect();
-        by_order.sort_by_key(|&i| folder.prompts[i].order);
-        let flags = folder
-            .prompts
-            .iter()
-            .map(|p| Flags {
-                enabled: p.enabled,
-                variants: p.variant_enabled.clone(),
-            })
-            .collect();
         Ok(Store {
-            folder,
+            defaults: self.defaults.inner.layer.clone(),
+            default_folder: Arc::clone(&self.defaults.inner.folder),
             statics,
             computed,
-            by_order,
-            flags: RwLock::new(flags),
-            user_manifest: self.user_dir.map(|d| d.join(USER_MANIFEST)),
+            state: RwLock::new(Arc::new(State::new(folder, user))),
+            user_dir: self.user_dir,
             writing: Mutex::new(()),
+            faults: self.faults,
         })
     }
 }
 
-/// The enabled flags of one prompt, as they are now.
-#[derive(Clone, Debug)]
-struct Flags {
-    enabled: bool,
-    variants: Vec<(String, bool)>,
+/// What a render reads: one consistent version of the store, swapped whole by an edit.
+#[derive(Debug)]
+pub(super) struct State {
+    pub folder: Arc<Folder>,
+    /// Prompt indexes by `order`, stable: ties keep manifest order.
+    pub by_order: Vec<usize>,
+    /// The user layer as written (on disk, or in memory only): every file the checks read.
+    pub user: Layer,
+}
+
+impl State {
+    pub fn new(folder: Arc<Folder>, user: Layer) -> State {
+        let mut by_order: Vec<usize> = (0..folder.prompts.len()).collect();
+        by_order.sort_by_key(|&i| folder.prompts[i].order);
+        State {
+            folder,
+            by_order,
+            user,
+        }
+    }
 }
 
 /// A store of prompts: PromptEngine's folder, checked, with its placeholder values.
 ///
 /// Texts were parsed when the folder was loaded: rendering walks them and copies bytes.
-/// `Store` is `Send + Sync`: share it between threads in an `Arc`; [`Store::set_enabled`]
-/// takes `&self`.
+/// `Store` is `Send + Sync`: share it between threads in an `Arc`; the edits
+/// ([`Store::update_prompt`], [`Store::set_enabled`], …) take `&self`.
 ///
 /// ```
 /// use prompt_runtime::store::{Defaults, Store};
@@ -156,24 +177,55 @@ struct Flags {
 /// assert_eq!(e.to_string(), "missing runtime value for placeholder `{{mood}}` (used by `persona`): pass each one in `runtime`");
 /// # Ok::<(), Box<dyn std::error::Error>>(())
 /// ```
+///
+/// # Durability and concurrency
+///
+/// - An edit is checked in full (the same checks as [`Defaults::load`]) before anything is
+///   written; a refused edit changes nothing, in memory or on disk.
+/// - Every file is written atomically: a temporary file in the same folder, written,
+///   `fsync`ed, renamed over the old one, then the folder `fsync`ed. An edit that touches
+///   two files (a new user domain file, then the user manifest that names it) writes the
+///   manifest last: a crash at any point leaves the old state or the new one, at worst
+///   with an unreferenced file behind, never a mix or an empty file.
+/// - Renders never wait for the disk: they take the current state (an `Arc`, swapped under
+///   a short lock once an edit's files are written) and render from it, so a render sees
+///   the store before an edit or after it, never half of it.
+/// - Edits within one process are serialised (one writer at a time, each starting from
+///   the state the last one left): edits of different prompts all survive, and of two
+///   edits of one prompt the later one wins whole.
+/// - An I/O error is returned as [`StoreError::Write`] and the store keeps showing what a
+///   fresh open would read: the old state, or the new one when only the final folder
+///   flush failed (the rename is done; it may not survive a power cut).
+/// - Across processes (or `Store`s) on one user folder: an edit holds an exclusive
+///   advisory lock on `_meta/.promptkit.lock` (`flock`, `LockFileEx`) and reads the folder
+///   again before it plans, so no process loses another's edit; an open holds the lock
+///   shared while it reads. A store shows another's edits after its own next edit or
+///   [`Store::reload`]. The lock is advisory: a program writing the folder without it (a
+///   hand edit, PromptEngine itself) is not kept out, and network file systems may not
+///   honour it.
 pub struct Store {
-    folder: Arc<Folder>,
+    /// The defaults' files, in memory: every edit is checked over them.
+    pub(super) defaults: Layer,
+    /// The defaults' prompts alone: which prompts have a default.
+    pub(super) default_folder: Arc<Folder>,
     statics: Vec<Option<String>>,
     computed: Vec<Option<Computed>>,
-    /// Prompt indexes by `order`, stable: ties keep manifest order.
-    by_order: Vec<usize>,
-    flags: RwLock<Vec<Flags>>,
-    user_manifest: Option<PathBuf>,
-    /// Held while the user manifest is read, changed and written.
-    writing: Mutex<()>,
+    /// The current state; a render clones the `Arc` and lets go of the lock at once.
+    pub(super) state: RwLock<Arc<State>>,
+    /// Where the user layer is written; `None` keeps edits in memory.
+    pub(super) user_dir: Option<PathBuf>,
+    /// Held by an edit from reading the state to swapping in the new one.
+    pub(super) writing: Mutex<()>,
+    pub(super) faults: Faults,
 }
 
 impl std::fmt::Debug for Store {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let state = self.current();
         f.debug_struct("Store")
-            .field("prompts", &self.folder.prompts.len())
-            .field("placeholders", &self.folder.keys.len())
-            .field("user_manifest", &self.user_manifest)
+            .field("prompts", &state.folder.prompts.len())
+            .field("placeholders", &state.folder.keys.len())
+            .field("user_dir", &self.user_dir)
             .finish_non_exhaustive()
     }
 }
@@ -186,25 +238,31 @@ impl Store {
             user_dir: None,
             statics: Vec::new(),
             computed: Vec::new(),
+            faults: no_faults(),
         }
     }
 
-    fn values<'a>(&'a self, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {
-        Values::new(&self.folder.keys, &self.statics, &self.computed, runtime)
+    /// The state renders read now. The lock is held only to clone the `Arc`.
+    pub(super) fn current(&self) -> Arc<State> {
+        Arc::clone(&self.state.read().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn find(&self, id: &str) -> Result<&PromptDef, StoreError> {
-        match self.folder.prompt(id) {
-            Some(i) => Ok(&self.folder.prompts[i]),
+    fn values<'a>(&'a self, folder: &'a Folder, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {
+        Values::new(&folder.keys, &self.statics, &self.computed, runtime)
+    }
+
+    pub(super) fn find<'f>(folder: &'f Folder, id: &str) -> Result<&'f PromptDef, StoreError> {
+        match folder.prompt(id) {
+            Some(i) => Ok(&folder.prompts[i]),
             None => Err(StoreError::UnknownPrompt {
                 id: id.to_owned(),
-                suggestion: closest(id, self.folder.prompts.iter().map(|p| p.id.as_str()))
+                suggestion: closest(id, folder.prompts.iter().map(|p| p.id.as_str()))
                     .map(str::to_owned),
             }),
         }
     }
 
-    fn unknown_variant(prompt: &PromptDef, variant: &str) -> StoreError {
+    pub(super) fn unknown_variant(prompt: &PromptDef, variant: &str) -> StoreError {
         StoreError::UnknownVariant {
             id: prompt.id.clone(),
             variant: variant.to_owned(),
@@ -235,31 +293,36 @@ impl Store {
         variant: &str,
         runtime: &[(&str, &str)],
     ) -> Result<String, StoreError> {
-        let prompt = self.find(id)?;
+        let state = self.current();
+        let prompt = Self::find(&state.folder, id)?;
         let chosen = prompt
             .variant(variant)
             .ok_or_else(|| Self::unknown_variant(prompt, variant))?;
         let Body::Text(text) = &chosen.body else {
             return Err(StoreError::NotText { id: id.to_owned() });
         };
-        let mut values = self.values(runtime);
+        let mut values = self.values(&state.folder, runtime);
         let mut raw = String::new();
         let mut missing = Vec::new();
         render(text, &mut values, &mut raw, &mut missing);
-        self.refuse_missing(&missing, vec![id.to_owned()])?;
+        Self::refuse_missing(&state.folder, &missing, vec![id.to_owned()])?;
         let mut out = String::with_capacity(raw.len());
         tidy_into(&raw, &mut out);
         Ok(out)
     }
 
-    fn refuse_missing(&self, missing: &[usize], prompts: Vec<String>) -> Result<(), StoreError> {
+    fn refuse_missing(
+        folder: &Folder,
+        missing: &[usize],
+        prompts: Vec<String>,
+    ) -> Result<(), StoreError> {
         if missing.is_empty() {
             return Ok(());
         }
         Err(StoreError::MissingRuntime {
             keys: missing
                 .iter()
-                .map(|&i| self.folder.keys[i].name.clone())
+                .map(|&i| folder.keys[i].name.clone())
                 .collect(),
             prompts,
         })
@@ -267,14 +330,13 @@ impl Store {
 
     /// Whether prompt `index` is used for `variant` now: it and the variant are enabled,
     /// and, with `requires_any`, one of the listed runtime values is not empty.
-    fn used(&self, flags: &[Flags], index: usize, variant: &str, runtime: &[(&str, &str)]) -> bool {
-        let prompt = &self.folder.prompts[index];
-        let flags = &flags[index];
-        flags.enabled
-            && PromptDef::variant_is_enabled(&flags.variants, variant)
+    fn used(folder: &Folder, index: usize, variant: &str, runtime: &[(&str, &str)]) -> bool {
+        let prompt = &folder.prompts[index];
+        prompt.enabled
+            && PromptDef::variant_is_enabled(&prompt.variant_enabled, variant)
             && (prompt.requires_any.is_empty()
                 || prompt.requires_any.iter().any(|&k| {
-                    let name = self.folder.keys[k].name.as_str();
+                    let name = folder.keys[k].name.as_str();
                     runtime.iter().any(|(n, v)| *n == name && !v.is_empty())
                 }))
     }
@@ -290,15 +352,16 @@ impl Store {
         variant: &str,
         runtime: &[(&str, &str)],
     ) -> Result<String, StoreError> {
-        let flags = self.flags.read().unwrap_or_else(|e| e.into_inner());
-        let mut values = self.values(runtime);
+        let state = self.current();
+        let folder = &state.folder;
+        let mut values = self.values(folder, runtime);
         let mut out = String::new();
         let mut scratch = String::new();
         let mut missing = Vec::new();
         let mut users = Vec::new();
-        for &i in &self.by_order {
-            let prompt = &self.folder.prompts[i];
-            if prompt.target != Target::SystemPrompt || !self.used(&flags, i, variant, runtime) {
+        for &i in &state.by_order {
+            let prompt = &folder.prompts[i];
+            if prompt.target != Target::SystemPrompt || !Self::used(folder, i, variant, runtime) {
                 continue;
             }
             let Some(Body::Text(text)) = prompt.variant(variant).map(|v| &v.body) else {
@@ -318,7 +381,7 @@ impl Store {
                 out.truncate(at);
             }
         }
-        self.refuse_missing(&missing, users)?;
+        Self::refuse_missing(folder, &missing, users)?;
         Ok(out)
     }
 
@@ -367,14 +430,15 @@ impl Store {
         runtime: &[(&str, &str)],
         take: impl Fn(&PromptDef) -> bool,
     ) -> Result<Vec<Message>, StoreError> {
-        let flags = self.flags.read().unwrap_or_else(|e| e.into_inner());
-        let mut values = self.values(runtime);
+        let state = self.current();
+        let folder = &state.folder;
+        let mut values = self.values(folder, runtime);
         let mut out = Vec::new();
         let mut missing = Vec::new();
         let mut users = Vec::new();
-        for &i in &self.by_order {
-            let prompt = &self.folder.prompts[i];
-            if !take(prompt) || !self.used(&flags, i, variant, runtime) {
+        for &i in &state.by_order {
+            let prompt = &folder.prompts[i];
+            if !take(prompt) || !Self::used(folder, i, variant, runtime) {
                 continue;
             }
             let before = missing.len();
@@ -383,7 +447,7 @@ impl Store {
                 users.push(prompt.id.clone());
             }
         }
-        self.refuse_missing(&missing, users)?;
+        Self::refuse_missing(folder, &missing, users)?;
         Ok(out)
     }
 
@@ -453,66 +517,6 @@ impl Store {
             p.multi_turn || p.target != Target::SystemPrompt
         })?);
         Ok(out)
-    }
-
-    /// Turns variant `variant` of prompt `id` on or off for [`Store::build_system_prompt`]
-    /// and the message sequences, and writes it to the user manifest of the
-    /// [`user_dir`](StoreBuilder::user_dir) (a store without one keeps it in memory). The
-    /// rest of the user manifest is kept as written.
-    ///
-    /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}, "b": {"domain": "b"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
-    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// store.set_enabled("a", "default", false)?;
-    /// assert_eq!(store.build_system_prompt("default", &[])?, "B");
-    /// assert_eq!(store.resolve_prompt("a", "default", &[])?, "A");
-    /// assert!(store.set_enabled("a", "defualt", true).is_err());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn set_enabled(&self, id: &str, variant: &str, enabled: bool) -> Result<(), StoreError> {
-        let prompt = self.find(id)?;
-        if !prompt.variant_names().any(|v| v == variant) {
-            return Err(Self::unknown_variant(prompt, variant));
-        }
-        let index = self.folder.prompt(id).unwrap_or_default();
-        let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(path) = &self.user_manifest {
-            let shown = path.to_string_lossy().into_owned();
-            let fail = |message: String| StoreError::Write {
-                path: shown.clone(),
-                message,
-            };
-            let old = match std::fs::read_to_string(path) {
-                Ok(text) => text,
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-                Err(e) => return Err(fail(e.to_string())),
-            };
-            let old = crate::load::normalize(&old);
-            let path_in = ["prompts", id, "variants", variant, "enabled"];
-            let new = set_path(&old, &path_in, if enabled { "true" } else { "false" }, 0)
-                .map_err(fail)?;
-            write_atomic(path, &format!("{new}\n")).map_err(|e| fail(e.to_string()))?;
-        }
-        let mut flags = self.flags.write().unwrap_or_else(|e| e.into_inner());
-        let variants = &mut flags[index].variants;
-        variants.retain(|(n, _)| n != variant);
-        variants.push((variant.to_owned(), enabled));
-        Ok(())
-    }
-
-    /// Whether variant `variant` of prompt `id` is used now (the prompt and the variant
-    /// enabled; `requires_any` aside), `None` for an unknown id.
-    pub fn is_enabled(&self, id: &str, variant: &str) -> Option<bool> {
-        let index = self.folder.prompt(id)?;
-        let flags = self.flags.read().unwrap_or_else(|e| e.into_inner());
-        let f = &flags[index];
-        Some(f.enabled && PromptDef::variant_is_enabled(&f.variants, variant))
     }
 }
 

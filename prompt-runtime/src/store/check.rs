@@ -586,6 +586,7 @@ fn prompt(
         enabled: entry.enabled.unwrap_or(true),
         requires_any,
         variants,
+        domain: (file.value, layer),
         variant_enabled,
     })
 }

@@ -13,7 +13,8 @@ use crate::Diagnostics;
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum StoreError {
-    /// The user folder's files have problems (the same checks as the defaults').
+    /// The user folder's files, or an edit, have problems (the same checks as the
+    /// defaults'); a refused edit changed nothing.
     #[error("{0}")]
     Invalid(Diagnostics),
     /// Values were given to the builder for placeholders the registry does not have.
@@ -62,7 +63,33 @@ pub enum StoreError {
         /// The prompt.
         id: String,
     },
-    /// The user manifest could not be written.
+    /// [`Store::create_prompt`](super::Store::create_prompt) was given an id in use.
+    #[error("prompt `{id}` exists already")]
+    PromptExists {
+        /// The id.
+        id: String,
+    },
+    /// A new prompt's id is not a name.
+    #[error("`{id}` is not a prompt id: use ASCII letters, digits, `_` and `-`")]
+    BadPromptId {
+        /// The id.
+        id: String,
+    },
+    /// Only the user's own prompts can be deleted.
+    #[error(
+        "prompt `{id}` is one of the defaults: reset it with `reset_prompt_to_default`, or turn it off with `set_enabled`"
+    )]
+    NotUserPrompt {
+        /// The id.
+        id: String,
+    },
+    /// A prompt of the user's own has no default to reset to.
+    #[error("prompt `{id}` is the user's own and has no default: remove it with `delete_prompt`")]
+    NoDefault {
+        /// The id.
+        id: String,
+    },
+    /// A file of the user layer could not be written.
     #[error("cannot write `{path}`: {message}")]
     Write {
         /// The file.

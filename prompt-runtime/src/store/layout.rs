@@ -45,6 +45,15 @@ impl Layer {
         }
     }
 
+    /// A folder held in memory only, with no files yet.
+    pub fn in_memory(display: &str) -> Layer {
+        Layer {
+            display: display.to_owned(),
+            dir: None,
+            files: Vec::new(),
+        }
+    }
+
     /// Files held in memory, by relative path; anything else is absent.
     pub fn memory(display: &str, files: &[(&str, &[u8])]) -> Result<Layer, Diagnostics> {
         let mut problems = Diagnostics::default();
@@ -90,6 +99,24 @@ impl Layer {
             .filter(|(_, source)| source.is_some())
             .map(|(rel, _)| dir.join(rel))
             .collect()
+    }
+
+    /// The file at `rel` if it was read (or set) and exists.
+    pub fn get(&self, rel: &str) -> Option<&SourceFile> {
+        self.files
+            .iter()
+            .find(|(r, _)| r == rel)
+            .and_then(|(_, s)| s.as_ref())
+    }
+
+    /// Replaces the file at `rel` in memory (`None`: it does not exist); the disk is not
+    /// touched.
+    pub fn set(&mut self, rel: &str, text: Option<&str>) {
+        let source = text.map(|t| SourceFile::new(self.shown(rel), t));
+        match self.files.iter_mut().find(|(r, _)| r == rel) {
+            Some((_, s)) => *s = source,
+            None => self.files.push((rel.to_owned(), source)),
+        }
     }
 
     /// The file at `rel` (read once, then kept), `Ok(None)` when it does not exist.

@@ -12,7 +12,9 @@
 //! The stages, one file each: [`layout`] reads the files once, `check` turns them into
 //! the parsed form (every problem at once, located in the JSON, the caret on the
 //! placeholder inside its string), `render` fills a parsed text, and [`Store`] holds the
-//! values and the enabled flags. A placeholder is `{{key}}` with nothing else inside (the
+//! values and the current state. `edit` changes the user layer ([`Store::update_prompt`],
+//! [`Store::reset_prompt_to_default`], [`Store::factory_reset`], …): each change is checked
+//! like a fresh open before `atomic` writes it (see [`Store`] for the guarantees). A placeholder is `{{key}}` with nothing else inside (the
 //! one lexer's [`Syntax::TightBraces`](crate::parse::lexer::Syntax::TightBraces));
 //! anything else is text. Unlike PromptEngine, an unknown `{{key}}` is an error when the
 //! folder is loaded and a missing value an error when it is rendered: `{{key}}` never
@@ -38,9 +40,12 @@
 //! );
 //! ```
 
+mod atomic;
 mod builder;
 mod check;
+mod edit;
 mod error;
+mod folder_lock;
 mod json;
 pub mod layout;
 mod parsed;
@@ -266,3 +271,6 @@ impl<'a> PromptInfo<'a> {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod durability_tests;

@@ -128,6 +128,9 @@ pub(crate) struct PromptDef {
     /// Keys of which one must have a non-empty runtime value for the prompt to be used.
     pub requires_any: Vec<usize>,
     pub variants: Vec<Variant>,
+    /// The domain file (relative to its folder) and its layer: 0 the defaults, 1 the
+    /// user's folder.
+    pub domain: (String, usize),
     /// Enabled flags by variant name: the manifests' over the domain file's.
     pub variant_enabled: Vec<(String, bool)>,
 }

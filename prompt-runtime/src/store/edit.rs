@@ -1,0 +1,521 @@
+//! Changing a store while it is in use: every edit is a [`Change`] to the user layer's
+//! files as they are on disk now (read again under the folder's lock), checked over the
+//! defaults by the same checks as a fresh open, then written (atomically, the commit
+//! point last) and swapped in whole.
+//!
+//! The user layer is the user folder's `_meta/user_manifest.json` and one domain file per
+//! edited prompt, `prompts/<id>.json`: a copy of the prompt's domain file with the edited
+//! variant's text, named by the prompt's user manifest entry. The defaults are never
+//! written.
+
+use super::atomic::{self, Faults, WriteError};
+use super::builder::{State, Store};
+use super::error::StoreError;
+use super::json::is_word;
+use super::layout::{Layer, USER_MANIFEST};
+use super::parsed::{Folder, PromptDef};
+use super::persist::{remove_path, set_path};
+use super::{check, folder_lock};
+use crate::load::json::object_entries;
+use crate::parse::lexer::{Syntax, Token};
+use crate::suggest::closest;
+use crate::{Diagnostic, Diagnostics, SourceFile};
+use std::path::Path;
+use std::sync::Arc;
+
+/// What an edit does to the user layer's files.
+#[derive(Default)]
+struct Change {
+    /// Files written (`Some`) or removed (`None`), in order. Every one but the last is a
+    /// file nothing names yet; the last one is the commit point.
+    writes: Vec<(String, Option<String>)>,
+    /// Files nothing names any more once the commit is written: removed after it, and a
+    /// failure to remove one changes nothing a store reads.
+    cleanup: Vec<String>,
+}
+
+impl Store {
+    /// Replaces the text of variant `variant` of prompt `id` (in the user layer: the
+    /// defaults are never modified). The text is checked first: a `{{key}}` the registry
+    /// lacks is refused with its line and column in `text` and a suggestion, and then
+    /// nothing changes, in memory or on disk. The next render uses the new text.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"system_rule": {"domain": "system_rule"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static", "default": "Luna"}}}"#),
+    /// #     ("system_rule.json", br#"{"id": "system_rule", "variants": {"default": {"text": "You are {{char_name}}."}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// let e = store.update_prompt("system_rule", "default", "Be kind.\nYou are {{char_nmae}}.").unwrap_err();
+    /// assert_eq!(e.to_string(), "error: unknown placeholder `{{char_nmae}}` in the new text of variant `default` of prompt `system_rule`
+    ///  --> system_rule/default (edit):2:9
+    ///   |
+    /// 2 | You are {{char_nmae}}.
+    ///   |         ^^^^^^^^^^^^^
+    ///   = help: did you mean `{{char_name}}`?");
+    /// assert_eq!(store.resolve_prompt("system_rule", "default", &[])?, "You are Luna.");
+    ///
+    /// store.update_prompt("system_rule", "default", "You are {{char_name}}, always.")?;
+    /// assert_eq!(store.resolve_prompt("system_rule", "default", &[])?, "You are Luna, always.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn update_prompt(&self, id: &str, variant: &str, text: &str) -> Result<(), StoreError> {
+        self.commit(|store, state| {
+            let prompt = Store::find(&state.folder, id)?;
+            if prompt.multi_turn {
+                return Err(StoreError::NotText { id: id.to_owned() });
+            }
+            if !prompt.variant_names().any(|v| v == variant) {
+                return Err(Store::unknown_variant(prompt, variant));
+            }
+            check_text(&state.folder, id, variant, text)?;
+            let (rel, layer) = &prompt.domain;
+            let source = if *layer == 1 {
+                state.user.get(rel)
+            } else {
+                store.defaults.get(rel)
+            };
+            let source = source.map(SourceFile::text).unwrap_or_default();
+            let domain = with_text(source, id, variant, text)?;
+            store.write_domain(state, prompt, domain)
+        })
+    }
+
+    /// Adds a prompt of the user's own: a text prompt with a `default` variant, for the
+    /// system prompt, after the others (`order` 9999). `text` is checked as by
+    /// [`Store::update_prompt`]; an id that is taken or not a name is refused.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// store.create_prompt("mine", "Mine.")?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "A\n\nMine.");
+    /// assert!(store.create_prompt("a", "again").is_err());
+    /// store.delete_prompt("mine")?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "A");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn create_prompt(&self, id: &str, text: &str) -> Result<(), StoreError> {
+        self.commit(|_, state| {
+            if !is_word(id) {
+                return Err(StoreError::BadPromptId { id: id.to_owned() });
+            }
+            if state.folder.prompt(id).is_some() {
+                return Err(StoreError::PromptExists { id: id.to_owned() });
+            }
+            check_text(&state.folder, id, "default", text)?;
+            let rel = user_domain_file(id);
+            let domain = format!(
+                "{{\n  \"id\": {},\n  \"variants\": {{\n    \"default\": {{\n      \"text\": {}\n    }}\n  }}\n}}\n",
+                json_string(id)?,
+                json_string(text)?
+            );
+            let manifest = manifest_with(state, &["prompts", id, "domain"], &json_string(&rel)?)?;
+            Ok(Change {
+                writes: vec![(rel, Some(domain)), (USER_MANIFEST.to_owned(), Some(manifest))],
+                cleanup: Vec::new(),
+            })
+        })
+    }
+
+    /// Removes a prompt of the user's own (one [`Store::create_prompt`] made, or the user
+    /// manifest adds); a prompt of the defaults is refused (see
+    /// [`Store::reset_prompt_to_default`]).
+    pub fn delete_prompt(&self, id: &str) -> Result<(), StoreError> {
+        self.commit(|store, state| {
+            let prompt = Store::find(&state.folder, id)?;
+            if store.default_folder.prompt(id).is_some() {
+                return Err(StoreError::NotUserPrompt { id: id.to_owned() });
+            }
+            store.drop_entry(state, prompt)
+        })
+    }
+
+    /// Undoes every user change to prompt `id`: its edited texts and its enabled flags.
+    /// A prompt of the user's own has no default and is refused (see
+    /// [`Store::delete_prompt`]).
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// store.update_prompt("a", "default", "Changed.")?;
+    /// store.set_enabled("a", "default", false)?;
+    /// store.reset_prompt_to_default("a")?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "A");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reset_prompt_to_default(&self, id: &str) -> Result<(), StoreError> {
+        self.commit(|store, state| {
+            let prompt = Store::find(&state.folder, id)?;
+            if store.default_folder.prompt(id).is_none() {
+                return Err(StoreError::NoDefault { id: id.to_owned() });
+            }
+            store.drop_entry(state, prompt)
+        })
+    }
+
+    /// Undoes every user change: the user manifest (edits, enabled flags, the user's own
+    /// prompts) is removed, then the domain files it named. The user placeholder registry
+    /// is kept (the store does not edit it yet).
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}, "b": {"domain": "b"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// store.update_prompt("a", "default", "Changed.")?;
+    /// store.set_enabled("b", "default", false)?;
+    /// store.create_prompt("mine", "Mine.")?;
+    /// store.factory_reset()?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "A\n\nB");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn factory_reset(&self) -> Result<(), StoreError> {
+        self.commit(|_, state| {
+            let cleanup = state
+                .folder
+                .prompts
+                .iter()
+                .filter(|p| p.domain.1 == 1)
+                .map(|p| p.domain.0.clone())
+                .collect();
+            Ok(Change {
+                writes: vec![(USER_MANIFEST.to_owned(), None)],
+                cleanup,
+            })
+        })
+    }
+
+    /// Turns variant `variant` of prompt `id` on or off for [`Store::build_system_prompt`]
+    /// and the message sequences, and writes it to the user manifest of the
+    /// [`user_dir`](super::StoreBuilder::user_dir) (a store without one keeps it in
+    /// memory). The rest of the user manifest is kept as written.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}, "b": {"domain": "b"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// store.set_enabled("a", "default", false)?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "B");
+    /// assert_eq!(store.resolve_prompt("a", "default", &[])?, "A");
+    /// assert!(store.set_enabled("a", "defualt", true).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn set_enabled(&self, id: &str, variant: &str, enabled: bool) -> Result<(), StoreError> {
+        self.commit(|_, state| {
+            let prompt = Store::find(&state.folder, id)?;
+            if !prompt.variant_names().any(|v| v == variant) {
+                return Err(Store::unknown_variant(prompt, variant));
+            }
+            let on = if enabled { "true" } else { "false" };
+            let manifest =
+                manifest_with(state, &["prompts", id, "variants", variant, "enabled"], on)?;
+            Ok(Change {
+                writes: vec![(USER_MANIFEST.to_owned(), Some(manifest))],
+                cleanup: Vec::new(),
+            })
+        })
+    }
+
+    /// Whether variant `variant` of prompt `id` is used now (the prompt and the variant
+    /// enabled; `requires_any` aside), `None` for an unknown id.
+    pub fn is_enabled(&self, id: &str, variant: &str) -> Option<bool> {
+        let state = self.current();
+        let prompt = &state.folder.prompts[state.folder.prompt(id)?];
+        Some(prompt.enabled && PromptDef::variant_is_enabled(&prompt.variant_enabled, variant))
+    }
+
+    /// The change that writes `domain` as prompt `prompt`'s user domain file: in place
+    /// when the user manifest already names one, else as `prompts/<id>.json`, then the
+    /// manifest naming it.
+    fn write_domain(
+        &self,
+        state: &State,
+        prompt: &PromptDef,
+        domain: String,
+    ) -> Result<Change, StoreError> {
+        let (rel, layer) = &prompt.domain;
+        if *layer == 1 {
+            return Ok(Change {
+                writes: vec![(rel.clone(), Some(domain))],
+                cleanup: Vec::new(),
+            });
+        }
+        let rel = user_domain_file(&prompt.id);
+        let manifest = manifest_with(
+            state,
+            &["prompts", &prompt.id, "domain"],
+            &json_string(&rel)?,
+        )?;
+        Ok(Change {
+            writes: vec![
+                (rel, Some(domain)),
+                (USER_MANIFEST.to_owned(), Some(manifest)),
+            ],
+            cleanup: Vec::new(),
+        })
+    }
+
+    /// The change that removes prompt `prompt`'s user manifest entry, then its user domain
+    /// file.
+    fn drop_entry(&self, state: &State, prompt: &PromptDef) -> Result<Change, StoreError> {
+        let fail = write_error(&state.user, USER_MANIFEST);
+        let old = state
+            .user
+            .get(USER_MANIFEST)
+            .map(SourceFile::text)
+            .unwrap_or_default();
+        let new = remove_path(old, &["prompts", &prompt.id], 0).map_err(fail)?;
+        let mut change = Change::default();
+        if new != old && !old.trim().is_empty() {
+            change
+                .writes
+                .push((USER_MANIFEST.to_owned(), Some(format!("{new}\n"))));
+        }
+        if prompt.domain.1 == 1 {
+            change.cleanup.push(prompt.domain.0.clone());
+        }
+        Ok(change)
+    }
+
+    /// Runs one edit: under the writer lock, `plan` turns the current state into a
+    /// [`Change`]; the changed user layer is checked over the defaults; the files are
+    /// written; the new state is swapped in. A refused plan or check changes nothing.
+    fn commit(
+        &self,
+        plan: impl FnOnce(&Store, &State) -> Result<Change, StoreError>,
+    ) -> Result<(), StoreError> {
+        let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        // Another process (or store) may have written the folder since: edit from what is
+        // on disk now, and keep it from writing until this edit is done.
+        let (_folder, state) = match &self.user_dir {
+            Some(dir) => {
+                let lock = folder_lock::exclusive(dir).map_err(|e| StoreError::Write {
+                    path: dir.join(folder_lock::LOCK).to_string_lossy().into_owned(),
+                    message: e.to_string(),
+                })?;
+                (Some(lock), self.reread(dir)?)
+            }
+            None => (None, self.current()),
+        };
+        let change = plan(self, &state)?;
+        let mut user = state.user.clone();
+        for (rel, text) in &change.writes {
+            user.set(rel, text.as_deref());
+        }
+        for rel in &change.cleanup {
+            user.set(rel, None);
+        }
+        let mut defaults = self.defaults.clone();
+        let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+        if folder.keys != state.folder.keys {
+            // The edits never touch the registries; the values are indexed by key.
+            return Err(StoreError::Invalid(
+                Diagnostic::new("an edit changed the placeholder registry").into(),
+            ));
+        }
+        if let Some(dir) = &self.user_dir
+            && let Err((i, e)) = write_files(dir, &change, &self.faults)
+        {
+            let error = write_error(&user, &change.writes[i].0)(e.error.to_string());
+            if i + 1 == change.writes.len() && e.in_place {
+                // The commit point is on disk (only the folder flush failed): the store
+                // shows what a fresh open reads.
+                self.swap(folder, user);
+            }
+            return Err(error);
+        }
+        self.swap(folder, user);
+        if let Some(dir) = &self.user_dir {
+            for rel in &change.cleanup {
+                // Nothing names the file any more; one left behind is harmless.
+                let _ = atomic::remove(&dir.join(rel), &self.faults);
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the user folder again (another process or store may have changed it) and
+    /// shows what it holds; edits made elsewhere become visible here. Waits while a
+    /// writer holds the folder's lock; a store without a user folder has nothing to read.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// # ];
+    /// # let user = std::env::temp_dir().join(format!("pk-reload-doc-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// let defaults = Defaults::from_files("p", files)?;
+    /// let editor = Store::builder(defaults.clone()).user_dir(&user).open()?;
+    /// let chat = Store::builder(defaults).user_dir(&user).open()?;
+    /// editor.update_prompt("a", "default", "Changed.")?;
+    /// assert_eq!(chat.resolve_prompt("a", "default", &[])?, "A");
+    /// chat.reload()?;
+    /// assert_eq!(chat.resolve_prompt("a", "default", &[])?, "Changed.");
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reload(&self) -> Result<(), StoreError> {
+        let Some(dir) = &self.user_dir else {
+            return Ok(());
+        };
+        let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        let _folder = folder_lock::shared(dir);
+        self.reread(dir).map(drop)
+    }
+
+    /// The user folder as it is on disk now, swapped in. The registries must be as they
+    /// were: the static and computed values are indexed by placeholder.
+    fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
+        let mut defaults = self.defaults.clone();
+        let mut user = Layer::disk(dir, &dir.to_string_lossy());
+        let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+        if folder.keys != self.current().folder.keys {
+            return Err(StoreError::Invalid(
+                Diagnostic::new(format!(
+                    "the placeholder registry of `{}` changed on disk: open the store again",
+                    dir.to_string_lossy()
+                ))
+                .into(),
+            ));
+        }
+        Ok(self.swap(folder, user))
+    }
+
+    fn swap(&self, folder: Folder, user: Layer) -> Arc<State> {
+        let next = Arc::new(State::new(Arc::new(folder), user.frozen()));
+        *self.state.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&next);
+        next
+    }
+}
+
+/// Writes the change's files in order; on an error, which one failed.
+fn write_files(dir: &Path, change: &Change, faults: &Faults) -> Result<(), (usize, WriteError)> {
+    for (i, (rel, text)) in change.writes.iter().enumerate() {
+        let path = dir.join(rel);
+        match text {
+            Some(text) => atomic::write(&path, text.as_bytes(), faults),
+            None => atomic::remove(&path, faults),
+        }
+        .map_err(|e| (i, e))?;
+    }
+    Ok(())
+}
+
+fn write_error<'a>(user: &'a Layer, rel: &'a str) -> impl Fn(String) -> StoreError + 'a {
+    move |message| StoreError::Write {
+        path: user.shown(rel),
+        message,
+    }
+}
+
+/// The user manifest with `value` (JSON text) at `path`.
+fn manifest_with(state: &State, path: &[&str], value: &str) -> Result<String, StoreError> {
+    let old = state
+        .user
+        .get(USER_MANIFEST)
+        .map(SourceFile::text)
+        .unwrap_or_default();
+    let new = set_path(old, path, value, 0).map_err(write_error(&state.user, USER_MANIFEST))?;
+    Ok(format!("{new}\n"))
+}
+
+/// The user domain file of prompt `id`: `prompts/<id>.json`, the id hex-encoded (and
+/// `_`-prefixed) when it is not a plain name, so no id reaches outside the folder.
+fn user_domain_file(id: &str) -> String {
+    if is_word(id) {
+        format!("prompts/{id}.json")
+    } else {
+        let hex: String = id.bytes().map(|b| format!("{b:02x}")).collect();
+        format!("prompts/_{hex}.json")
+    }
+}
+
+fn json_string(text: &str) -> Result<String, StoreError> {
+    serde_json::to_string(text).map_err(|e| StoreError::Write {
+        path: "(a JSON string)".to_owned(),
+        message: e.to_string(),
+    })
+}
+
+/// Checks a new text against the registry with the one lexer: every unknown `{{key}}`,
+/// located in `text`, with a suggestion.
+fn check_text(folder: &Folder, id: &str, variant: &str, text: &str) -> Result<(), StoreError> {
+    let source = SourceFile::new(format!("{id}/{variant} (edit)"), text);
+    let mut problems = Diagnostics::default();
+    for token in Syntax::TightBraces.tokenize(text, 0) {
+        let Token::Placeholder { span, name, .. } = token else {
+            continue;
+        };
+        let key = &text[name];
+        if folder.key(key).is_some() {
+            continue;
+        }
+        let d = Diagnostic::new(format!(
+            "unknown placeholder `{{{{{key}}}}}` in the new text of variant `{variant}` of prompt `{id}`"
+        ))
+        .at(&source, span);
+        problems.push(
+            match closest(key, folder.keys.iter().map(|k| k.name.as_str())) {
+                Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
+                None => d.with_help(format!("add `{key}` to `_meta/placeholder_registry.json`")),
+            },
+        );
+    }
+    problems.into_result(()).map_err(StoreError::Invalid)
+}
+
+/// `domain` (a domain file's JSON, in either form) with variant `variant` of prompt `id`
+/// holding `text`: the variant's `content` when it is written that way, else its `text`.
+fn with_text(domain: &str, id: &str, variant: &str, text: &str) -> Result<String, StoreError> {
+    let fail = |message: String| StoreError::Write {
+        path: format!("the domain file of prompt `{id}`"),
+        message,
+    };
+    let top = if domain.trim().is_empty() {
+        Vec::new()
+    } else {
+        object_entries(domain).map_err(|e| fail(e.to_string()))?
+    };
+    let seed_form = top.is_empty() || top.iter().any(|(k, _)| k == "variants");
+    let mut path: Vec<&str> = if seed_form { vec![] } else { vec![id] };
+    path.extend(["variants", variant]);
+    let parsed: serde_json::Value = if domain.trim().is_empty() {
+        serde_json::Value::Null
+    } else {
+        serde_json::from_str(domain).map_err(|e| fail(e.to_string()))?
+    };
+    let fields = path.iter().fold(&parsed, |v, k| &v[*k]);
+    let key = if fields.get("content").is_some() && fields.get("text").is_none() {
+        "content"
+    } else {
+        "text"
+    };
+    path.push(key);
+    let new = set_path(domain, &path, &json_string(text)?, 0).map_err(fail)?;
+    Ok(format!("{new}\n"))
+}

@@ -1,0 +1,48 @@
+//! The advisory lock on a user folder, `_meta/.promptkit.lock`, so two processes (or two
+//! [`Store`](super::Store)s) on one folder take turns: an edit holds it exclusively from
+//! reading the folder to its last write, an open holds it shared while it reads. The lock
+//! is `flock`/`LockFileEx` through `fs4` (std has file locks only from Rust 1.89, past
+//! this workspace's `rust-version`); it is released when the file is closed, so a crashed
+//! process never leaves it held.
+
+use fs4::fs_std::FileExt;
+use std::fs::{File, OpenOptions};
+use std::io;
+use std::path::Path;
+
+/// The lock file, relative to the user folder.
+pub(crate) const LOCK: &str = "_meta/.promptkit.lock";
+
+/// A held lock; dropping it lets go.
+#[derive(Debug)]
+pub(crate) struct FolderLock {
+    _file: File,
+}
+
+/// Waits for the exclusive lock on `dir` (creating the lock file and its folder).
+pub(crate) fn exclusive(dir: &Path) -> io::Result<FolderLock> {
+    let file = open(dir, true)?;
+    FileExt::lock_exclusive(&file)?;
+    Ok(FolderLock { _file: file })
+}
+
+/// Waits for a shared lock on `dir`; `None` when the folder has no lock file and none
+/// can be made (a folder not there yet, or read-only: no store writes to it then).
+pub(crate) fn shared(dir: &Path) -> Option<FolderLock> {
+    let file = open(dir, dir.is_dir()).ok()?;
+    FileExt::lock_shared(&file).ok()?;
+    Some(FolderLock { _file: file })
+}
+
+fn open(dir: &Path, create: bool) -> io::Result<File> {
+    let path = dir.join(LOCK);
+    if create && let Some(parent) = path.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(create)
+        .truncate(false)
+        .open(path)
+}
