@@ -1,11 +1,9 @@
 //! The advisory lock on a user folder, `_meta/.promptkit.lock`, so two processes (or two
 //! [`Store`](super::Store)s) on one folder take turns: an edit holds it exclusively from
 //! reading the folder to its last write, an open holds it shared while it reads. The lock
-//! is `flock`/`LockFileEx` through `fs4` (std has file locks only from Rust 1.89, past
-//! this workspace's `rust-version`); it is released when the file is closed, so a crashed
-//! process never leaves it held.
+//! is std's `File::lock` (`flock` on Unix, `LockFileEx` on Windows); it is released when
+//! the file is closed, so a crashed process never leaves it held.
 
-use fs4::fs_std::FileExt;
 use std::fs::{File, OpenOptions};
 use std::io;
 use std::path::Path;
@@ -22,7 +20,7 @@ pub(crate) struct FolderLock {
 /// Waits for the exclusive lock on `dir` (creating the lock file and its folder).
 pub(crate) fn exclusive(dir: &Path) -> io::Result<FolderLock> {
     let file = open(dir, true)?;
-    FileExt::lock_exclusive(&file)?;
+    file.lock()?;
     Ok(FolderLock { _file: file })
 }
 
@@ -30,7 +28,7 @@ pub(crate) fn exclusive(dir: &Path) -> io::Result<FolderLock> {
 /// can be made (a folder not there yet, or read-only: no store writes to it then).
 pub(crate) fn shared(dir: &Path) -> Option<FolderLock> {
     let file = open(dir, dir.is_dir()).ok()?;
-    FileExt::lock_shared(&file).ok()?;
+    file.lock_shared().ok()?;
     Some(FolderLock { _file: file })
 }
 
