@@ -133,6 +133,35 @@ impl SourceFile {
             .map_or(end, |(i, _)| start + i)
     }
 
+    /// The span of what is written at a 1-based line and column: a placeholder (`$name`,
+    /// `${name}`, `{{ name }}`) or a name (in a condition), at least one byte, clamped to
+    /// the text. For pointing a diagnostic at a recorded use.
+    ///
+    /// ```
+    /// let source = prompt_runtime::SourceFile::new("p.md", "a $day b\n{{ x }}");
+    /// assert_eq!(&source.text()[source.span_at(1, 3)], "$day");
+    /// assert_eq!(&source.text()[source.span_at(2, 1)], "{{ x }}");
+    /// ```
+    pub fn span_at(&self, line: usize, col: usize) -> Range<usize> {
+        let text = self.text();
+        let start = self.offset(line, col);
+        let rest = &text[start..];
+        let name_len = |s: &str| {
+            s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(s.len())
+        };
+        let len = if rest.starts_with("{{") {
+            rest.find("}}").map_or(2, |i| i + 2)
+        } else if let Some(braced) = rest.strip_prefix("${") {
+            braced.find('}').map_or(2, |i| i + 3)
+        } else if let Some(plain) = rest.strip_prefix('$') {
+            1 + name_len(plain)
+        } else {
+            name_len(rest).max(1)
+        };
+        start..floor_char_boundary(text, start + len)
+    }
+
     /// The byte range of the line holding `offset`, without its line end.
     fn line_range(&self, offset: usize) -> Range<usize> {
         let text = self.text();

@@ -191,6 +191,21 @@ pub(crate) fn render_measured<'a, F>(
 where
     F: Fn(usize) -> Value<'a>,
 {
+    two_passes(resolved, &measured.parts, measured.fixed, value, identity)
+}
+
+/// Measures `measure` (plus `fixed` bytes), allocates once, writes `resolved`'s parts.
+/// The line flags live on the stack for the usual few: the text is the one allocation.
+fn two_passes<'a, F>(
+    resolved: &'a Resolved,
+    measure: &'a [Part],
+    fixed: usize,
+    value: &F,
+    identity: &'a Identity,
+) -> String
+where
+    F: Fn(usize) -> Value<'a>,
+{
     const ON_STACK: usize = 64;
     let mut inline = [false; ON_STACK];
     let mut heap = Vec::new();
@@ -200,10 +215,10 @@ where
         heap.resize(resolved.line_flags, false);
         &mut heap
     };
-    let mut measure = Measure(measured.fixed);
-    walk(&measured.parts, value, identity, flags, &mut measure);
+    let mut length = Measure(fixed);
+    walk(measure, value, identity, flags, &mut length);
     flags.fill(false);
-    let mut out = String::with_capacity(measure.0);
+    let mut out = String::with_capacity(length.0);
     walk(&resolved.parts, value, identity, flags, &mut out);
     out
 }
@@ -233,22 +248,7 @@ pub fn render_to_string<'a, F>(resolved: &'a Resolved, value: &F, identity: &'a 
 where
     F: Fn(usize) -> Value<'a>,
 {
-    // The line flags live on the stack for the usual few: the text is the one allocation.
-    const ON_STACK: usize = 64;
-    let mut inline = [false; ON_STACK];
-    let mut heap = Vec::new();
-    let flags: &mut [bool] = if resolved.line_flags <= ON_STACK {
-        &mut inline[..resolved.line_flags]
-    } else {
-        heap.resize(resolved.line_flags, false);
-        &mut heap
-    };
-    let mut measure = Measure::default();
-    walk(&resolved.parts, value, identity, flags, &mut measure);
-    flags.fill(false);
-    let mut out = String::with_capacity(measure.0);
-    walk(&resolved.parts, value, identity, flags, &mut out);
-    out
+    two_passes(resolved, &resolved.parts, 0, value, identity)
 }
 
 /// Renders a chat prompt's parts as messages: the text before the first section is the

@@ -72,26 +72,9 @@ fn source_of(project: &Project, prompt: &CheckedPrompt, path: &str) -> Option<So
         .cloned()
 }
 
-/// The span of the placeholder (`$name`, `${name}`) or condition name at a 1-based line and
-/// column (in characters).
+/// The span of the placeholder or condition name at a 1-based line and column.
 fn span_at(source: &SourceFile, line: usize, col: usize) -> std::ops::Range<usize> {
-    let text = source.text();
-    let start = source.offset(line, col);
-    let rest = &text[start..];
-    let name_len = |s: &str| {
-        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(s.len())
-    };
-    let len = if rest.starts_with("{{") {
-        rest.find("}}").map_or(2, |i| i + 2)
-    } else if let Some(braced) = rest.strip_prefix("${") {
-        braced.find('}').map_or(2, |i| i + 3)
-    } else if let Some(plain) = rest.strip_prefix('$') {
-        1 + name_len(plain)
-    } else {
-        name_len(rest)
-    };
-    start..start + len
+    source.span_at(line, col)
 }
 
 #[cfg(test)]

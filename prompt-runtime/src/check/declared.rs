@@ -2,7 +2,7 @@
 //! prompt renders the same bytes on every turn, so a provider can cache it) and
 //! `"context": ["day", "note"]` (the context values it takes, declared).
 
-use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::load::PromptFile;
 use crate::resolve::{Resolved, Schema, Templates, VarKind, VarSource};
 use serde_json::value::RawValue;
@@ -132,7 +132,7 @@ pub(super) fn static_violations(
                 if !(rest.starts_with('$') || rest.starts_with("{{")) {
                     continue;
                 }
-                d = d.at(source, written_span(source, place.line, place.col));
+                d = d.at(source, source.span_at(place.line, place.col));
             }
             diagnostics.push(d.with_help(
                 "a prompt marked `\"cache\": \"static\"` must render the same bytes on every turn, so that the model provider can cache it; a value that changes per request breaks the cache: move it to a per-request message, or make it a choice, a flag or the guidance level",
@@ -140,25 +140,4 @@ pub(super) fn static_violations(
         }
     }
     diagnostics
-}
-
-/// The span of the placeholder or name written at a 1-based line and column.
-fn written_span(source: &SourceFile, line: usize, col: usize) -> Range<usize> {
-    let text = source.text();
-    let start = source.offset(line, col);
-    let rest = &text[start..];
-    let name_len = |s: &str| {
-        s.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
-            .unwrap_or(s.len())
-    };
-    let len = if rest.starts_with("{{") {
-        rest.find("}}").map_or(2, |i| i + 2)
-    } else if let Some(braced) = rest.strip_prefix("${") {
-        braced.find('}').map_or(2, |i| i + 3)
-    } else if let Some(plain) = rest.strip_prefix('$') {
-        1 + name_len(plain)
-    } else {
-        name_len(rest).max(1)
-    };
-    start..(start + len).min(text.len())
 }
