@@ -44,7 +44,7 @@ impl StoreBuilder {
         key: impl Into<String>,
         f: impl Fn() -> String + Send + Sync + 'static,
     ) -> Self {
-        self.computed.push((key.into(), Box::new(f)));
+        self.computed.push((key.into(), Arc::new(f)));
         self
     }
 
@@ -73,29 +73,85 @@ impl StoreBuilder {
                 (Arc::new(folder), user.frozen())
             }
         };
-        let n = folder.keys.len();
-        let mut statics: Vec<Option<String>> = vec![None; n];
-        let mut computed: Vec<Option<Computed>> = (0..n).map(|_| None).collect();
         let mut unknown = Vec::new();
-        let mut unknown_key = |key: &str| {
-            let suggestion =
-                closest(key, folder.keys.iter().map(|k| k.name.as_str())).map(str::to_owned);
-            unknown.push((key.to_owned(), suggestion));
-        };
-        for (key, value) in self.statics {
-            match folder.key(&key) {
-                Some(i) => statics[i] = Some(value),
-                None => unknown_key(&key),
-            }
-        }
-        for (key, f) in self.computed {
-            match folder.key(&key) {
-                Some(i) => computed[i] = Some(f),
-                None => unknown_key(&key),
+        for key in self
+            .statics
+            .iter()
+            .map(|(k, _)| k)
+            .chain(self.computed.iter().map(|(k, _)| k))
+        {
+            if folder.key(key).is_none() {
+                let suggestion =
+                    closest(key, folder.keys.iter().map(|k| k.name.as_str())).map(str::to_owned);
+                unknown.push((key.clone(), suggestion));
             }
         }
         if !unknown.is_empty() {
             return Err(StoreError::UnknownPlaceholders(unknown));
+        }
+        let given = Given {
+            statics: self.statics,
+            computed: self.computed,
+        };
+        let state = State::new(folder, user, &given)?;
+        Ok(Store {
+            defaults: self.defaults.inner.layer.clone(),
+            default_folder: Arc::clone(&self.defaults.inner.folder),
+            given,
+            state: RwLock::new(Arc::new(state)),
+            user_dir: self.user_dir,
+            writing: Mutex::new(()),
+            faults: self.faults,
+        })
+    }
+}
+
+/// The values given to the builder, by placeholder name: indexed again for every state,
+/// since an edit may add or remove a user placeholder.
+pub(super) struct Given {
+    statics: Vec<(String, String)>,
+    computed: Vec<(String, Computed)>,
+}
+
+/// What a render reads: one consistent version of the store, swapped whole by an edit.
+pub(super) struct State {
+    pub folder: Arc<Folder>,
+    /// Prompt indexes by `order`, stable: ties keep manifest order.
+    pub by_order: Vec<usize>,
+    /// The user layer as written (on disk, or in memory only): every file the checks read.
+    pub user: Layer,
+    /// Per key of `folder`: the static value given to the builder.
+    statics: Vec<Option<String>>,
+    /// Per key of `folder`: the computed function given to the builder.
+    computed: Vec<Option<Computed>>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("folder", &self.folder)
+            .field("user", &self.user)
+            .finish_non_exhaustive()
+    }
+}
+
+impl State {
+    /// The state of `folder`: its values indexed by key. Every static and computed key
+    /// needs a value or a registry `default` (all that lack one are listed); a value for
+    /// a key the folder no longer has (a removed user placeholder) is unused.
+    pub fn new(folder: Arc<Folder>, user: Layer, given: &Given) -> Result<State, StoreError> {
+        let n = folder.keys.len();
+        let mut statics: Vec<Option<String>> = vec![None; n];
+        let mut computed: Vec<Option<Computed>> = vec![None; n];
+        for (key, value) in &given.statics {
+            if let Some(i) = folder.key(key) {
+                statics[i] = Some(value.clone());
+            }
+        }
+        for (key, f) in &given.computed {
+            if let Some(i) = folder.key(key) {
+                computed[i] = Some(Arc::clone(f));
+            }
         }
         let missing: Vec<String> = folder
             .keys
@@ -112,38 +168,19 @@ impl StoreBuilder {
         if !missing.is_empty() {
             return Err(StoreError::MissingValues { keys: missing });
         }
-        Ok(Store {
-            defaults: self.defaults.inner.layer.clone(),
-            default_folder: Arc::clone(&self.defaults.inner.folder),
-            statics,
-            computed,
-            state: RwLock::new(Arc::new(State::new(folder, user))),
-            user_dir: self.user_dir,
-            writing: Mutex::new(()),
-            faults: self.faults,
-        })
-    }
-}
-
-/// What a render reads: one consistent version of the store, swapped whole by an edit.
-#[derive(Debug)]
-pub(super) struct State {
-    pub folder: Arc<Folder>,
-    /// Prompt indexes by `order`, stable: ties keep manifest order.
-    pub by_order: Vec<usize>,
-    /// The user layer as written (on disk, or in memory only): every file the checks read.
-    pub user: Layer,
-}
-
-impl State {
-    pub fn new(folder: Arc<Folder>, user: Layer) -> State {
         let mut by_order: Vec<usize> = (0..folder.prompts.len()).collect();
         by_order.sort_by_key(|&i| folder.prompts[i].order);
-        State {
+        Ok(State {
             folder,
             by_order,
             user,
-        }
+            statics,
+            computed,
+        })
+    }
+
+    pub(super) fn values<'a>(&'a self, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {
+        Values::new(&self.folder.keys, &self.statics, &self.computed, runtime)
     }
 }
 
@@ -208,8 +245,8 @@ pub struct Store {
     pub(super) defaults: Layer,
     /// The defaults' prompts alone: which prompts have a default.
     pub(super) default_folder: Arc<Folder>,
-    statics: Vec<Option<String>>,
-    computed: Vec<Option<Computed>>,
+    /// The static values and computed functions, by name.
+    pub(super) given: Given,
     /// The current state; a render clones the `Arc` and lets go of the lock at once.
     pub(super) state: RwLock<Arc<State>>,
     /// Where the user layer is written; `None` keeps edits in memory.
@@ -247,18 +284,18 @@ impl Store {
         Arc::clone(&self.state.read().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn values<'a>(&'a self, folder: &'a Folder, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {
-        Values::new(&folder.keys, &self.statics, &self.computed, runtime)
-    }
-
     pub(super) fn find<'f>(folder: &'f Folder, id: &str) -> Result<&'f PromptDef, StoreError> {
         match folder.prompt(id) {
             Some(i) => Ok(&folder.prompts[i]),
-            None => Err(StoreError::UnknownPrompt {
-                id: id.to_owned(),
-                suggestion: closest(id, folder.prompts.iter().map(|p| p.id.as_str()))
-                    .map(str::to_owned),
-            }),
+            None => Err(Self::unknown_prompt(folder, id)),
+        }
+    }
+
+    pub(super) fn unknown_prompt(folder: &Folder, id: &str) -> StoreError {
+        StoreError::UnknownPrompt {
+            id: id.to_owned(),
+            suggestion: closest(id, folder.prompts.iter().map(|p| p.id.as_str()))
+                .map(str::to_owned),
         }
     }
 
@@ -301,7 +338,7 @@ impl Store {
         let Body::Text(text) = &chosen.body else {
             return Err(StoreError::NotText { id: id.to_owned() });
         };
-        let mut values = self.values(&state.folder, runtime);
+        let mut values = state.values(runtime);
         let mut raw = String::new();
         let mut missing = Vec::new();
         render(text, &mut values, &mut raw, &mut missing);
@@ -354,7 +391,7 @@ impl Store {
     ) -> Result<String, StoreError> {
         let state = self.current();
         let folder = &state.folder;
-        let mut values = self.values(folder, runtime);
+        let mut values = state.values(runtime);
         let mut out = String::new();
         let mut scratch = String::new();
         let mut missing = Vec::new();
@@ -432,7 +469,7 @@ impl Store {
     ) -> Result<Vec<Message>, StoreError> {
         let state = self.current();
         let folder = &state.folder;
-        let mut values = self.values(folder, runtime);
+        let mut values = state.values(runtime);
         let mut out = Vec::new();
         let mut missing = Vec::new();
         let mut users = Vec::new();
