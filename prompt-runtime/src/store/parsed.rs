@@ -154,7 +154,7 @@ impl PromptDef {
     /// Whether key `index` is used by a text or a message of any variant, or by
     /// `requires_any`.
     pub fn uses_key(&self, index: usize) -> bool {
-        let in_text = |t: &Text| t.parts.iter().any(|p| *p == Part::Key(index));
+        let in_text = |t: &Text| t.parts.contains(&Part::Key(index));
         self.requires_any.contains(&index)
             || self.variants.iter().any(|v| match &v.body {
                 Body::Text(t) => in_text(t),
