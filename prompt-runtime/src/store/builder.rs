@@ -57,15 +57,32 @@ impl StoreBuilder {
 
     /// Reads the user folder, checks it, and checks that every static and computed
     /// placeholder has a value or a registry `default` (listing all that do not).
+    ///
+    /// A user folder in an older layout (a PromptEngine folder with a single
+    /// `_meta/prompt_manifest.json` and no user manifest) is upgraded first, keeping every
+    /// customization, with a backup of the old manifest written before anything else (see
+    /// [`Store::migration_backup`]); an upgrade that fails its checks writes nothing. The
+    /// temporary files of a write that crashed before its rename are removed.
     pub fn open(self) -> Result<Store, StoreError> {
+        let mut migrated = None;
         let (folder, user) = match &self.user_dir {
             None => (
                 Arc::clone(&self.defaults.inner.folder),
                 Layer::in_memory("(user layer)"),
             ),
             Some(dir) => {
+                // An older layout is upgraded first (under the exclusive lock).
+                if super::migrate::needed(dir) {
+                    migrated = super::migrate::run(dir, &self.defaults.inner.layer, &self.faults)?;
+                }
                 // Not while another store writes the folder: its files belong together.
-                let _folder = super::folder_lock::shared(dir);
+                let folder_lock = super::folder_lock::shared(dir);
+                if folder_lock.is_some() {
+                    // No write is under way: a temporary file here is a crashed write's.
+                    for sub in ["_meta", "prompts", "", super::migrate::BACKUPS] {
+                        super::atomic::sweep(&dir.join(sub));
+                    }
+                }
                 let mut defaults = self.defaults.inner.layer.clone();
                 let mut user = Layer::disk(dir, &dir.to_string_lossy());
                 let folder =
@@ -98,6 +115,7 @@ impl StoreBuilder {
             defaults: self.defaults.inner.layer.clone(),
             default_folder: Arc::clone(&self.defaults.inner.folder),
             given,
+            migrated,
             state: RwLock::new(Arc::new(state)),
             user_dir: self.user_dir,
             writing: Mutex::new(()),
@@ -233,6 +251,8 @@ impl State {
 /// - An I/O error is returned as [`StoreError::Write`] and the store keeps showing what a
 ///   fresh open would read: the old state, or the new one when only the final folder
 ///   flush failed (the rename is done; it may not survive a power cut).
+/// - A crash can leave a write's temporary file (`.NAME.PID.N.tmp`) behind, never in a
+///   file's place; the next open removes it.
 /// - Across processes (or `Store`s) on one user folder: an edit holds an exclusive
 ///   advisory lock on `_meta/.promptkit.lock` (`flock`, `LockFileEx`) and reads the folder
 ///   again before it plans, so no process loses another's edit; an open holds the lock
@@ -247,6 +267,8 @@ pub struct Store {
     pub(super) default_folder: Arc<Folder>,
     /// The static values and computed functions, by name.
     pub(super) given: Given,
+    /// The backup written when `open` upgraded an older user folder.
+    migrated: Option<PathBuf>,
     /// The current state; a render clones the `Arc` and lets go of the lock at once.
     pub(super) state: RwLock<Arc<State>>,
     /// Where the user layer is written; `None` keeps edits in memory.
@@ -277,6 +299,13 @@ impl Store {
             computed: Vec::new(),
             faults: no_faults(),
         }
+    }
+
+    /// The backup of the old manifest, when [`StoreBuilder::open`] upgraded the user
+    /// folder from an older layout (a PromptEngine folder with a single manifest; see the
+    /// README's store section): `_meta/_backups/pre_migration_YYYYmmdd_HHMMSS.json`.
+    pub fn migration_backup(&self) -> Option<&std::path::Path> {
+        self.migrated.as_deref()
     }
 
     /// The state renders read now. The lock is held only to clone the `Arc`.

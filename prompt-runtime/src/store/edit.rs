@@ -167,8 +167,8 @@ impl Store {
     }
 
     /// Undoes every user change: the user manifest (edits, enabled flags, orders, the
-    /// user's own prompts) is removed, then the domain files it named and the user
-    /// placeholder registry. A crash after the manifest is removed can leave those files
+    /// user's own prompts) is emptied, then the domain files it named and the user
+    /// placeholder registry are removed. A crash after the manifest is removed can leave those files
     /// behind; no prompt uses them then, and the next factory reset removes them.
     ///
     /// ```
@@ -197,8 +197,10 @@ impl Store {
                 .map(|p| p.domain.0.clone())
                 .chain([USER_REGISTRY.to_owned()])
                 .collect();
+            // An empty user manifest, not none: a folder without one that holds an old
+            // single manifest would be migrated again at the next open.
             Ok(Change {
-                writes: vec![(USER_MANIFEST.to_owned(), None)],
+                writes: vec![(USER_MANIFEST.to_owned(), Some(EMPTY_MANIFEST.to_owned()))],
                 cleanup,
             })
         })
@@ -590,6 +592,9 @@ fn user_domain_file(id: &str) -> String {
         format!("prompts/_{hex}.json")
     }
 }
+
+/// The user manifest of a user layer without changes.
+const EMPTY_MANIFEST: &str = "{\"prompts\": {}}\n";
 
 /// The user manifest's text now (empty when there is none).
 fn user_manifest(state: &State) -> &str {
