@@ -19,10 +19,16 @@ use std::ops::Range;
 /// that names the chain, so that nothing can run out of stack on it.
 pub const MAX_DEPTH: usize = 100;
 
-/// The most a prompt may hold once its templates are inlined: bytes of text, plus one for
-/// each substitution. A template used twice in one used twice in one … grows exponentially;
-/// such a prompt is refused when it crosses this limit, before anything is rendered.
+/// The most a prompt may hold once its templates are inlined: bytes of text, plus
+/// [`NODE_COST`] for each substitution and block. A template used twice in one used twice
+/// in one … grows exponentially; such a prompt is refused when it crosses this limit,
+/// before anything is rendered.
 pub const MAX_EXPANDED: usize = 4 << 20;
+
+/// What each substitution and block counts towards [`MAX_EXPANDED`]: resolving, checking
+/// and rendering cost more per substitution than per byte of text, so at most 256 Ki of
+/// them fit (a real prompt has hundreds).
+pub const NODE_COST: usize = 16;
 
 mod lines;
 mod resolved;
@@ -179,7 +185,7 @@ impl Resolver<'_> {
             }
             self.expanded += match node {
                 Node::Text(span) => span.len(),
-                _ => 1,
+                _ => NODE_COST,
             };
             if self.expanded > MAX_EXPANDED {
                 self.too_large(source, node);
@@ -278,7 +284,7 @@ impl Resolver<'_> {
                 Node::Placeholder(p)
                     if matches!(self.names.get(&p.name), Some(Target::Template)) =>
                 {
-                    1usize.saturating_add(self.template_size(&p.name, depth + 1))
+                    NODE_COST.saturating_add(self.template_size(&p.name, depth + 1))
                 }
                 Node::If(block) => {
                     let then = self.nodes_size(&block.then, depth + 1);
@@ -286,9 +292,9 @@ impl Resolver<'_> {
                         .otherwise
                         .as_ref()
                         .map_or(0, |nodes| self.nodes_size(nodes, depth + 1));
-                    1usize.saturating_add(then).saturating_add(otherwise)
+                    NODE_COST.saturating_add(then).saturating_add(otherwise)
                 }
-                _ => 1,
+                _ => NODE_COST,
             };
             size = size.saturating_add(more);
         }
