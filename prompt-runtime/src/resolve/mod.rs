@@ -57,6 +57,8 @@ struct Resolver<'a> {
     guards: Vec<usize>,
     /// Templates being inlined, outermost first.
     stack: Vec<String>,
+    /// The names in `stack`, for a membership test in one lookup.
+    on_stack: HashSet<String>,
     /// Where each template of `stack` is used: the file and span of its placeholder.
     used_at: Vec<(SourceFile, Range<usize>)>,
     /// How lines are joined in the bodies being resolved: the prompt's, then one per
@@ -152,6 +154,7 @@ pub fn resolve(
         used: vec![false; schema.context.len()],
         guards: Vec::new(),
         stack: Vec::new(),
+        on_stack: HashSet::new(),
         used_at: Vec::new(),
         bodies: vec![Lines::new()],
         line_flags: 0,
@@ -502,7 +505,13 @@ impl Resolver<'_> {
         out: &mut Vec<Part>,
         spliced: bool,
     ) {
-        if let Some(start) = self.stack.iter().position(|t| *t == p.name) {
+        // The set answers "is it on the stack?" in one lookup, however deep the chain.
+        if let Some(start) = self
+            .on_stack
+            .contains(&p.name)
+            .then(|| self.stack.iter().position(|t| *t == p.name))
+            .flatten()
+        {
             // One cycle is one error wherever the walk entered it: it is told from its
             // first name in sorted order, at the use of that name that closes it.
             let members = &self.stack[start..];
@@ -545,6 +554,7 @@ impl Resolver<'_> {
             return;
         }
         self.stack.push(p.name.clone());
+        self.on_stack.insert(p.name.clone());
         self.used_at.push((source.clone(), p.span.clone()));
         if spliced {
             self.nodes(&template.file.source, &template.nodes, out);
@@ -553,7 +563,9 @@ impl Resolver<'_> {
             self.nodes(&template.file.source, &template.nodes, out);
             self.bodies.pop();
         }
-        self.stack.pop();
+        if let Some(name) = self.stack.pop() {
+            self.on_stack.remove(&name);
+        }
         self.used_at.pop();
         self.depth -= 1;
     }
