@@ -1,0 +1,1 @@
+//! Hot reload (written below).
