@@ -1,7 +1,8 @@
 //! Checking a prompt against a compiled struct at run time: the context is exactly the
 //! struct's fields, with their kinds, and every rule the derive applies holds.
 
-use super::{CheckedPrompt, declared_context, run_on_names};
+use super::{CheckedPrompt, declared_context, referenced_names, run_on_names};
+use crate::case::variant_name;
 use crate::context::ContextField;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::load::Project;
@@ -104,10 +105,11 @@ pub fn check_typed(
     let context: Vec<ContextVar> = fields.iter().map(ContextField::to_var).collect();
     let mut schema = project.schema(context);
     schema.missing_hint = Some(missing_field_hint(struct_name, &project.config.templates));
-    match super::check(name, file, schema, &project.templates) {
+    let context = schema.context.clone();
+    match super::check(name, file.clone(), schema, &project.templates) {
         Ok(prompt) => {
             for &i in &prompt.resolved.unused {
-                if let Some(var) = prompt.schema.context.get(i) {
+                if let Some(var) = context.get(i) {
                     diagnostics.push(unused_field(var, struct_name, &path));
                 }
             }
@@ -115,6 +117,14 @@ pub fn check_typed(
         }
         Err(problems) => {
             diagnostics.extend(problems);
+            // Unused fields too, not only once the other problems are fixed; a name in a
+            // line that failed to parse counts as used.
+            let used = referenced_names(&file, &project.templates);
+            for var in &context {
+                if !used.contains(&var.name) && !used.contains(&variant_name(&var.name)) {
+                    diagnostics.push(unused_field(var, struct_name, &path));
+                }
+            }
             Err(diagnostics)
         }
     }
@@ -200,6 +210,17 @@ mod tests {
         );
         let unknown = &err.0[found.iter().position(|m| m.contains("$dya")).unwrap()];
         assert_eq!(unknown.help(), Some("did you mean `$day`?"));
+
+        let s = Scratch::new("unused-too", "Only $dya.");
+        let err = s.check(FIELDS).unwrap_err();
+        assert_eq!(
+            messages(&err),
+            [
+                "unknown placeholder `$dya`",
+                "field `day` of `Greeting` is not used by prompts/p.md",
+                "field `note` of `Greeting` is not used by prompts/p.md",
+            ]
+        );
 
         let s = Scratch::new("unused", "Only $day.");
         let err = s.check(FIELDS).unwrap_err();
