@@ -146,7 +146,11 @@ fn an_unchanged_file_keeps_the_compiled_code_and_a_good_edit_renders_the_new_tex
 
     // A frontmatter key that changes nothing rendered: the reloaded text renders, through
     // the run-time renderer, exactly what the compiled code does.
-    root.edit(DAILY, "\"schedule\": \"daily\",", "\"schedule\": \"daily\",\n  \"owner\": \"me\",");
+    root.edit(
+        DAILY,
+        "\"schedule\": \"daily\",",
+        "\"schedule\": \"daily\",\n  \"owner\": \"me\",",
+    );
     assert_eq!(hot.reload(), Ok(true));
     assert!(hot.is_reloaded());
     assert_ne!(hot.version(), DailySummary::VERSION);
@@ -166,10 +170,18 @@ fn an_unchanged_file_keeps_the_compiled_code_and_a_good_edit_renders_the_new_tex
         "# Daily Summary for $day",
         "# $Day_yyyymmdd: the day in one page",
     );
-    root.edit(DAILY, "\"title\": \"Daily Summary\"", "\"title\": \"One page a day\"");
+    root.edit(
+        DAILY,
+        "\"title\": \"Daily Summary\"",
+        "\"title\": \"One page a day\"",
+    );
     assert_eq!(hot.reload(), Ok(true));
     let out = hot.render(&friday(Some("health")), &identity);
-    assert!(out.text.contains("\n# 20260124: the day in one page\n"), "{}", out.text);
+    assert!(
+        out.text.contains("\n# 20260124: the day in one page\n"),
+        "{}",
+        out.text
+    );
     assert!(out.text.contains("Focus on the **health** facet."));
     assert_eq!(out.metadata.title.as_deref(), Some("One page a day"));
     assert_eq!(out.path, DAILY);
@@ -196,7 +208,11 @@ fn a_bad_edit_is_refused_where_it_stands_and_the_previous_text_keeps_rendering()
     let original = root.read(DAILY);
 
     // An unknown name, with the suggestion the derive gives: the compiled text renders.
-    root.edit(DAILY, "# Daily Summary for $day", "# Daily Summary for $dya");
+    root.edit(
+        DAILY,
+        "# Daily Summary for $day",
+        "# Daily Summary for $dya",
+    );
     let problems = hot.reload().unwrap_err();
     assert_eq!(
         first(&problems),
@@ -204,7 +220,10 @@ fn a_bad_edit_is_refused_where_it_stands_and_the_previous_text_keeps_rendering()
     );
     assert_eq!(problems.0[0].help(), Some("did you mean `$day`?"));
     let shown = problems.to_string();
-    assert!(shown.contains("--> prompts/daily_summary.md:11:21"), "{shown}");
+    assert!(
+        shown.contains("--> prompts/daily_summary.md:11:21"),
+        "{shown}"
+    );
     assert!(shown.contains("# Daily Summary for $dya"), "{shown}");
     assert_eq!(hot.last_error(), Some(problems));
     assert_eq!(hot.render(&friday(None), &identity), compiled);
@@ -256,14 +275,21 @@ fn a_bad_edit_is_refused_where_it_stands_and_the_previous_text_keeps_rendering()
         ),
     ];
     for (from, to, message) in bad_edits {
-        root.write(DAILY, original.replace("two minutes", "one minute").replacen(from, to, 1));
+        root.write(
+            DAILY,
+            original
+                .replace("two minutes", "one minute")
+                .replacen(from, to, 1),
+        );
         let problems = hot.reload().unwrap_err();
         let (found, path, line, col) = first(&problems);
         assert!(found.starts_with(message), "{to}: {problems}");
         assert_eq!(path, DAILY, "{to}");
         assert!(line > 0 && col > 0, "{to}");
         assert!(
-            problems.to_string().contains(&format!("--> {DAILY}:{line}:{col}")),
+            problems
+                .to_string()
+                .contains(&format!("--> {DAILY}:{line}:{col}")),
             "{problems}"
         );
         assert_eq!(hot.render(&friday(None), &identity).text, good, "{to}");
@@ -275,7 +301,11 @@ fn a_bad_edit_is_refused_where_it_stands_and_the_previous_text_keeps_rendering()
     let end = original.find("{% endif %}\n").unwrap() + "{% endif %}\n".len();
     root.write(
         DAILY,
-        format!("{}Cover the whole day.\n{}", &original[..start], &original[end..]),
+        format!(
+            "{}Cover the whole day.\n{}",
+            &original[..start],
+            &original[end..]
+        ),
     );
     let problems = hot.reload().unwrap_err();
     assert_eq!(
@@ -438,9 +468,7 @@ fn disabled_never_reads_the_disk() {
     // Even with an edited folder right there.
     let root = Root::new("disabled");
     root.edit(DAILY, "two minutes", "one minute");
-    let hot = HotPrompt::<DailySummary>::builder()
-        .root(&root.0)
-        .build();
+    let hot = HotPrompt::<DailySummary>::builder().root(&root.0).build();
     assert_eq!(hot.reload(), Ok(false));
     assert_eq!(hot.render(&friday(None), &identity), compiled);
     // On, it is on in a debug build only, unless allowed in release.
@@ -489,7 +517,11 @@ fn reload_if_changed_reads_only_after_a_change_and_reports_a_failure_once() {
 
     root.edit(DAILY, "two minutes", "one minute");
     assert_eq!(hot.reload_if_changed(), Ok(true));
-    assert!(hot.render(&friday(None), &identity).text.contains("one minute"));
+    assert!(
+        hot.render(&friday(None), &identity)
+            .text
+            .contains("one minute")
+    );
     assert_eq!(hot.reload_if_changed(), Ok(false));
 
     // A failure is reported by the call that sees the change, then not again.
@@ -497,11 +529,19 @@ fn reload_if_changed_reads_only_after_a_change_and_reports_a_failure_once() {
     assert!(hot.reload_if_changed().is_err());
     assert_eq!(hot.reload_if_changed(), Ok(false));
     assert!(hot.last_error().is_some());
-    assert!(hot.render(&friday(None), &identity).text.contains("one minute"));
+    assert!(
+        hot.render(&friday(None), &identity)
+            .text
+            .contains("one minute")
+    );
 
     // A template edit is a change too.
     root.edit(DAILY, "one $minute", "one minute");
-    assert_eq!(hot.reload_if_changed(), Ok(false), "the same text as before");
+    assert_eq!(
+        hot.reload_if_changed(),
+        Ok(false),
+        "the same text as before"
+    );
     assert!(hot.last_error().is_none());
     root.edit(
         "prompts/templates/daily_preamble.md",
@@ -544,7 +584,10 @@ fn concurrent_renders_during_reloads_never_see_a_torn_state() {
     // Each version's title and body agree: a render that mixed two would show it.
     let version = |n: usize| {
         original
-            .replace("\"title\": \"Daily Summary\"", &format!("\"title\": \"v{n}\""))
+            .replace(
+                "\"title\": \"Daily Summary\"",
+                &format!("\"title\": \"v{n}\""),
+            )
             .replace("# Daily Summary for $day", &format!("# v{n} for $day"))
     };
     let compiled = friday(None).render(&identity).text;
@@ -634,10 +677,22 @@ fn flags_and_choices_render_as_the_compiled_code_does() {
     root.edit(agent, "## Verbose mode", "## Verbose mode ($verbose)");
     assert_eq!(hot.reload(), Ok(true));
     for verbose in [true, false] {
-        let out = hot.render(&JournalAssistant { now: "9:40 AM", verbose }, &identity);
+        let out = hot.render(
+            &JournalAssistant {
+                now: "9:40 AM",
+                verbose,
+            },
+            &identity,
+        );
         assert_eq!(out.text.contains("## Verbose mode (true)"), verbose);
-        assert!(out.text.contains("It is now 9:40 AM (America/Los_Angeles)."));
-        assert!(out.text.contains("cd \"$HOME/journal\""), "literals stay literal");
+        assert!(
+            out.text
+                .contains("It is now 9:40 AM (America/Los_Angeles).")
+        );
+        assert!(
+            out.text.contains("cd \"$HOME/journal\""),
+            "literals stay literal"
+        );
     }
     // A flag is no choice.
     root.edit(agent, "{% if verbose %}", "{% if verbose == \"yes\" %}");
@@ -656,7 +711,11 @@ fn flags_and_choices_render_as_the_compiled_code_does() {
     };
     root.edit(research, "Before you write:", "Before you answer:");
     assert_eq!(hot.reload(), Ok(true));
-    assert!(hot.render(&detailed, &identity).text.contains("Before you answer:"));
+    assert!(
+        hot.render(&detailed, &identity)
+            .text
+            .contains("Before you answer:")
+    );
     assert_eq!(
         hot.render(&lean, &identity).text,
         lean.render(&identity).text
@@ -686,7 +745,11 @@ fn flags_and_choices_render_as_the_compiled_code_does() {
         problems.0[0].message().contains("used in a static prompt"),
         "{problems}"
     );
-    assert!(hot.render(&detailed, &identity).text.contains("Before you answer:"));
+    assert!(
+        hot.render(&detailed, &identity)
+            .text
+            .contains("Before you answer:")
+    );
 }
 
 #[test]
@@ -717,9 +780,16 @@ fn chat_prompts_reload_their_messages_and_stay_chat_prompts() {
         question: "What now?",
     };
     assert_eq!(hot.reload(), Ok(false));
-    assert_eq!(hot.messages(&context, &identity), context.messages(&identity));
+    assert_eq!(
+        hot.messages(&context, &identity),
+        context.messages(&identity)
+    );
 
-    root.edit(file, "{% history turns limit=4 %}", "{% history turns limit=2 %}");
+    root.edit(
+        file,
+        "{% history turns limit=4 %}",
+        "{% history turns limit=2 %}",
+    );
     root.edit(file, "Today is $day.", "It is $Day.");
     assert_eq!(hot.reload(), Ok(true));
     let chat = hot.messages(&context, &identity);

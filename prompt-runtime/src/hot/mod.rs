@@ -631,3 +631,6 @@ impl Core {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
