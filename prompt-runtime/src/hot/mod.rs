@@ -107,6 +107,10 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 /// The largest file a reload reads, in bytes: the prompt file, `promptkit.json` or a
 /// template (4 MiB, [`crate::resolve::MAX_EXPANDED`], the most a prompt may hold with its
 /// templates inlined). A larger one is refused before it is read.
+///
+/// ```
+/// assert_eq!(prompt_runtime::hot::MAX_FILE, 4 * 1024 * 1024);
+/// ```
 pub const MAX_FILE: u64 = crate::resolve::MAX_EXPANDED as u64;
 
 /// A `#[derive(Prompt)]` prompt that can be reloaded from its file at run time.
@@ -435,7 +439,7 @@ enum Current {
     /// The compiled prompt's generated code.
     Compiled,
     /// A text that passed the check at its last reload.
-    Reloaded(Reloaded),
+    Reloaded(Box<Reloaded>),
 }
 
 struct Reloaded {
@@ -598,7 +602,7 @@ impl Core {
         if version == target.version {
             return Ok(Current::Compiled);
         }
-        Ok(Current::Reloaded(Reloaded { prompt, version }))
+        Ok(Current::Reloaded(Box::new(Reloaded { prompt, version })))
     }
 
     fn last_error(&self) -> Option<Diagnostics> {
