@@ -11,8 +11,8 @@
 //! then on; one that fails is refused with the same located diagnostics the derive and the
 //! CLI print (`--> prompts/greeting.md:3:14`), and the version that rendered before keeps
 //! rendering: the compiled one, or the last text that passed. A missing file, a folder in
-//! its place, bad UTF-8 or a file of more than [`MAX_FILE`] bytes is such an error too;
-//! nothing in a file makes it panic.
+//! its place, bad UTF-8, a device or a pipe, or a file of more than [`MAX_FILE`] bytes is
+//! such an error too; nothing in a file makes it panic.
 //!
 //! Reloading is off by default, and off in a release build even when enabled unless
 //! [`HotBuilder::in_release`] says otherwise: what ships renders what was compiled.
@@ -98,7 +98,7 @@ use crate::load::Project;
 use crate::prompt::{ChatPrompt, Prompt};
 use crate::render::{PromptContent, Value, render_messages, render_to_string};
 use crate::swap::Swapped;
-use stamp::Stamp;
+use stamp::{Refusal, Stamp};
 use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::path::PathBuf;
@@ -284,7 +284,9 @@ macro_rules! shared {
             /// is read). On `Err`, the diagnostics (also kept for
             /// [`last_error`](Self::last_error)); the version that rendered before keeps
             /// rendering. A text identical to the compiled one (the same
-            /// [`Prompt::VERSION`]) renders through the compiled code again.
+            /// [`Prompt::VERSION`]) renders through the compiled code again. One reload of a
+            /// prompt runs at a time: this waits for one under way in another thread
+            /// (renders never wait).
             ///
             /// ```
             #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
@@ -568,18 +570,23 @@ impl Core {
             .with_help("give the builder the folder that holds `prompts/`: `.root(env!(\"CARGO_MANIFEST_DIR\"))`")
             .into());
         };
-        if let Some((path, len)) = stamp.larger_than(MAX_FILE) {
+        if let Some((path, refusal)) = stamp.refusal(MAX_FILE) {
             let shown = path
                 .strip_prefix(root)
                 .unwrap_or(path)
                 .to_string_lossy()
                 .replace('\\', "/");
-            return Err(Diagnostic::new(format!(
-                "`{shown}` is {len} bytes, more than a reload reads ({MAX_FILE})"
-            ))
-            .in_file(shown)
-            .with_help("a prompt with its templates inlined holds at most 4 MiB")
-            .into());
+            let d = match refusal {
+                Refusal::TooLarge(len) => Diagnostic::new(format!(
+                    "`{shown}` is {len} bytes, more than a reload reads ({MAX_FILE})"
+                ))
+                .with_help("a prompt with its templates inlined holds at most 4 MiB"),
+                Refusal::NotAFile => Diagnostic::new(format!(
+                    "`{shown}` is not a file (a device, a pipe or a socket), so it is not read"
+                ))
+                .with_help("make it a plain file"),
+            };
+            return Err(d.in_file(shown).into());
         }
         let project = Project::open(&root.join("prompts"), "prompts")?;
         watch.templates.clone_from(&project.config.templates);

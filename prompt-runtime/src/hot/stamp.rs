@@ -15,16 +15,41 @@ pub(super) struct Stamp(Vec<(PathBuf, Option<FileStamp>)>);
 pub(super) struct FileStamp {
     modified: Option<SystemTime>,
     len: u64,
-    is_dir: bool,
+    kind: Kind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    File,
+    Folder,
+    /// A device, a pipe, a socket: reading one may never end (`/dev/zero`, a pipe
+    /// without a writer).
+    Other,
+}
+
+/// Why a file is not read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Refusal {
+    /// Longer than the limit: its length.
+    TooLarge(u64),
+    /// Neither a file nor a folder.
+    NotAFile,
 }
 
 fn file_stamp(path: &Path) -> Option<FileStamp> {
     // Followed through links, as the reload reads them.
     let meta = std::fs::metadata(path).ok()?;
+    let kind = if meta.is_file() {
+        Kind::File
+    } else if meta.is_dir() {
+        Kind::Folder
+    } else {
+        Kind::Other
+    };
     Some(FileStamp {
         modified: meta.modified().ok(),
         len: meta.len(),
-        is_dir: meta.is_dir(),
+        kind,
     })
 }
 
@@ -56,10 +81,14 @@ impl Stamp {
         Stamp(files)
     }
 
-    /// The first file (not folder) longer than `limit` bytes, with its length.
-    pub(super) fn larger_than(&self, limit: u64) -> Option<(&Path, u64)> {
+    /// The first file that a reload must not read: one longer than `limit` bytes, or one
+    /// that is neither a file nor a folder.
+    pub(super) fn refusal(&self, limit: u64) -> Option<(&Path, Refusal)> {
         self.0.iter().find_map(|(path, stamp)| match stamp {
-            Some(s) if !s.is_dir && s.len > limit => Some((path.as_path(), s.len)),
+            Some(s) if s.kind == Kind::File && s.len > limit => {
+                Some((path.as_path(), Refusal::TooLarge(s.len)))
+            }
+            Some(s) if s.kind == Kind::Other => Some((path.as_path(), Refusal::NotAFile)),
             _ => None,
         })
     }
@@ -87,13 +116,32 @@ mod tests {
         let with_template = take();
         assert_ne!(edited, with_template);
         assert_eq!(with_template.0.len(), 4);
-        assert_eq!(with_template.larger_than(1), Some((prompt.as_path(), 2)));
-        assert_eq!(with_template.larger_than(2), None);
+        assert_eq!(
+            with_template.refusal(1),
+            Some((prompt.as_path(), Refusal::TooLarge(2)))
+        );
+        assert_eq!(with_template.refusal(2), None);
         std::fs::remove_file(&prompt).unwrap();
         let removed = take();
         assert_eq!(removed.0[0].1, None);
         std::fs::create_dir(&prompt).unwrap();
         assert_ne!(removed, take());
+        assert_eq!(take().refusal(1), None, "a folder is no file to refuse");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_refused() {
+        let dir = std::env::temp_dir().join(format!("promptkit-stamp-dev-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.join("promptkit.json")).unwrap();
+        let stamp = Stamp::take(&dir, &dir.join("p.md"), "templates");
+        assert_eq!(
+            stamp.refusal(u64::MAX),
+            Some((dir.join("promptkit.json").as_path(), Refusal::NotAFile))
+        );
         let _ = std::fs::remove_dir_all(&dir);
     }
 }
