@@ -284,7 +284,9 @@ macro_rules! shared {
             /// is read). On `Err`, the diagnostics (also kept for
             /// [`last_error`](Self::last_error)); the version that rendered before keeps
             /// rendering. A text identical to the compiled one (the same
-            /// [`Prompt::VERSION`]) renders through the compiled code again. One reload of a
+            /// [`Prompt::VERSION`]: the prompt file and the templates it uses) renders
+            /// through the compiled code again, even if `promptkit.json` changed how it
+            /// would read since the build (its literals or default placeholder syntax). One reload of a
             /// prompt runs at a time: this waits for one under way in another thread
             /// (renders never wait).
             ///
@@ -542,15 +544,16 @@ impl Core {
             Ok(next) => {
                 *last_error = None;
                 drop(last_error);
-                let same = match (&next, &*self.current.current()) {
-                    (Current::Compiled, Current::Compiled) => true,
-                    (Current::Reloaded(a), Current::Reloaded(b)) => a.version == b.version,
-                    _ => false,
+                let current = self.current.current();
+                let changed = match (&next, &*current) {
+                    (Current::Compiled, Current::Compiled) => return Ok(false),
+                    (Current::Reloaded(a), Current::Reloaded(b)) => a.version != b.version,
+                    _ => true,
                 };
-                if !same {
-                    self.current.replace(next);
-                }
-                Ok(!same)
+                // Swapped even when the version is the same: `promptkit.json` may have
+                // changed how the same text reads (its literals, its placeholder syntax).
+                self.current.replace(next);
+                Ok(changed)
             }
             Err(problems) => {
                 *last_error = Some(problems.clone());
