@@ -48,6 +48,7 @@ mod error;
 mod folder_lock;
 mod json;
 pub mod layout;
+mod migrate;
 mod parsed;
 mod persist;
 mod render;
@@ -274,3 +275,6 @@ mod tests;
 
 #[cfg(test)]
 mod durability_tests;
+
+#[cfg(test)]
+mod migrate_tests;
