@@ -35,8 +35,8 @@ pub(crate) fn declares_rules(file: &PromptFile) -> bool {
 /// let (rules, _) = read_match(&file).unwrap();
 /// assert_eq!(rules.lines.len(), 2);
 ///
-/// let bad = PromptFile::from_text("prompts/summarize/bad.md", "{\"match\": [\"type meeting\"]}\nx").unwrap();
-/// assert!(read_match(&bad).unwrap_err().to_string().contains("prompts/summarize/bad.md:1:"));
+/// let bad = PromptFile::from_text("prompts/summarize/bad.md", "{\n  \"match\": [\"type meeting\"]\n}\nx").unwrap();
+/// assert!(read_match(&bad).unwrap_err().to_string().contains("prompts/summarize/bad.md:2:"));
 /// ```
 pub fn read_match(file: &PromptFile) -> Result<(Rules, Option<Range<usize>>), Diagnostics> {
     let Some(entry) = file.frontmatter.as_ref().and_then(|f| f.get(MATCH_KEY)) else {
