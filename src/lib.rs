@@ -173,6 +173,48 @@
 //! [`check_identity`] checks that a loaded [`Identity`] has every key your compiled
 //! prompts use, listing every missing key.
 //!
+//! ## Hot reload in development
+//!
+//! With the `hot-reload` feature (`promptkit = { version = "0.1", features = ["hot-reload"] }`),
+//! `promptkit::hot::HotPrompt` wraps a derived prompt so that, when the application turns it
+//! on, an edit of its file shows on the next render without a rebuild: the new text is
+//! checked against the compiled struct (every field, its kind, the identity schema, the
+//! templates) and swapped in whole, or refused with located diagnostics while the compiled
+//! (or last good) text keeps rendering. Off by default, and off in a release build unless
+//! the builder says `in_release(true)`. `HotChat` does the same for chat prompts; families
+//! are not supported. The derive gives every prompt struct an impl of [`ContextValues`]
+//! (its fields by name, as data) for this.
+//!
+//! ```
+//! # #[cfg(feature = "hot-reload")] {
+//! use promptkit::hot::HotPrompt;
+//! use promptkit::{Identity, Prompt};
+//!
+//! #[derive(Prompt)]
+//! #[prompt("daily_summary")]
+//! struct DailySummary<'a> {
+//!     day: &'a str,
+//!     #[prompt(rename = "day_YYYYMMDD")]
+//!     day_yyyymmdd: &'a str,
+//!     facet: Option<&'a str>,
+//! }
+//!
+//! let hot = HotPrompt::<DailySummary>::builder()
+//!     .root(env!("CARGO_MANIFEST_DIR")) // the folder of `prompts/`
+//!     .enabled(true)
+//!     .build();
+//! // Per request: reads the files only when one changed; a refused edit is reported once.
+//! if let Err(problems) = hot.reload_if_changed() {
+//!     eprintln!("{problems}");
+//! }
+//! let context = DailySummary { day: "Friday", day_yyyymmdd: "20260124", facet: None };
+//! let identity = Identity::from_json(r#"{"preferred": "Sam"}"#)?;
+//! // The files are as compiled, so the compiled code renders.
+//! assert_eq!(hot.render(&context, &identity), context.render(&identity));
+//! # }
+//! # Ok::<(), promptkit::IdentityError>(())
+//! ```
+//!
 //! ## Prompts that arrive at run time
 //!
 //! [`load::Project`] and [`check::check`] run the same checks on text loaded at run time,

@@ -31,8 +31,10 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
+    let values = crate::values::fallback(input);
     quote! {
         #error
+        #values
         impl #impl_generics ::promptkit::__private::Prompt for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
             const PATH: &'static str = "";
@@ -69,9 +71,9 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))
         .collect();
-    let hint = format!(
-        "add a field `{{}}` to `{}`, a key to the identity in prompts/promptkit.json, or a template `prompts/{}/{{}}.md`",
-        input.ident, project.config.templates
+    let hint = prompt_runtime::check::missing_field_hint(
+        &input.ident.to_string(),
+        &project.config.templates,
     );
     let path = format!("prompts/{}.md", name.value());
     declared_agrees(&project, &name, &fields, &input.ident)?;
@@ -121,11 +123,13 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let constants = emit::constants(&prompt, &types, &version);
     let tracked = emit::tracked(&files);
     let doc = docs::page(&prompt, &types);
+    let values = crate::values::expand(input, &fields);
     if prompt.resolved.is_chat() {
         let body = emit::messages_body(&prompt, &access, &emit::meta(&prompt.meta));
         let sections = emit::sections(&prompt);
         return Ok(quote! {
             const _: () = { #tracked };
+            #values
             #[allow(single_use_lifetimes, clippy::same_name_method)]
             impl #impl_generics ::promptkit::__private::ChatPrompt for #ident #ty_generics #where_clause {
                 #constants
@@ -150,6 +154,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let body = emit::render_body(&prompt, &access, &emit::meta(&prompt.meta));
     Ok(quote! {
         const _: () = { #tracked };
+        #values
         #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics ::promptkit::__private::Prompt for #ident #ty_generics #where_clause {
             #constants

@@ -64,8 +64,10 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
+    let values = crate::values::fallback(input);
     quote! {
         #error
+        #values
         #[allow(dead_code)]
         impl #impl_generics #ident #ty_generics #where_clause {
             pub const MEMBERS: &'static [::promptkit::family::CompiledMember] = &[];
@@ -257,8 +259,10 @@ fn generate(
     let tracked = emit::tracked(&files);
     let doc = page(name, family);
     let default_index = Literal::usize_unsuffixed(default);
+    let values = crate::values::expand(input, fields);
     quote! {
         const _: () = { #tracked };
+        #values
         #[doc = #doc]
         #[allow(dead_code, single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics #ident #ty_generics #where_clause {

@@ -11,6 +11,7 @@ mod docs;
 mod emit;
 mod family;
 mod store;
+mod values;
 
 use proc_macro::TokenStream;
 

@@ -18,10 +18,13 @@ pub mod __private;
 mod case;
 pub mod chat;
 pub mod check;
+pub mod context;
 pub mod diagnostic;
 pub mod doc;
 pub mod family;
 pub mod guidance;
+#[cfg(feature = "hot-reload")]
+pub mod hot;
 pub mod identity;
 pub mod load;
 pub mod meta;
@@ -32,9 +35,11 @@ pub mod render;
 pub mod resolve;
 pub mod store;
 pub mod suggest;
+mod swap;
 
 pub use case::{upper_first, variant_name};
 pub use chat::{Chat, Message, Role};
+pub use context::ContextValues;
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use family::Tags;
 pub use guidance::Guidance;

@@ -9,6 +9,7 @@
 
 pub use crate::case::{push_upper_first, upper_first_len};
 pub use crate::chat::{Chat, Message, Role};
+pub use crate::context::{ContextField, ContextValue, ContextValues, FieldKind};
 pub use crate::guidance::Guidance;
 pub use crate::identity::{Identity, KeySlots};
 pub use crate::meta::{Color, Extra, Meta};
@@ -17,6 +18,7 @@ pub use crate::render::PromptContent;
 pub use crate::resolve::VarSource;
 pub use std::borrow::Cow;
 pub use std::string::String;
+pub use std::vec::Vec;
 
 use std::fmt::Display;
 

@@ -18,10 +18,12 @@ use std::sync::{Mutex, OnceLock};
 
 mod declared;
 mod infer;
+mod typed;
 
 pub use declared::declared_context;
 
 pub use infer::{infer_context, referenced_names, run_on_names};
+pub use typed::{check_typed, missing_field_hint};
 
 /// A prompt that passed every check: ready to render.
 #[derive(Clone, Debug)]

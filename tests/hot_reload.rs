@@ -1,0 +1,842 @@
+//! Hot reload (`--features hot-reload`): derived prompts compiled from `prompts/`, reloaded
+//! from an edited copy of that folder in a scratch directory.
+
+#![cfg(feature = "hot-reload")]
+
+use promptkit::hot::{HotChat, HotPrompt};
+use promptkit::{Diagnostics, Guidance, Identity, Message, Prompt};
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use std::sync::atomic::{AtomicBool, Ordering};
+
+#[derive(Prompt)]
+#[prompt("daily_summary")]
+struct DailySummary<'a> {
+    day: &'a str,
+    #[prompt(rename = "day_YYYYMMDD")]
+    day_yyyymmdd: &'a str,
+    facet: Option<String>,
+}
+
+#[derive(Prompt)]
+#[prompt("agents/journal_assistant")]
+struct JournalAssistant<'a> {
+    now: &'a str,
+    verbose: bool,
+}
+
+#[derive(Prompt)]
+#[prompt("research_answer")]
+struct ResearchAnswer {
+    guidance: Guidance,
+}
+
+#[derive(Prompt)]
+#[prompt("journal_chat")]
+struct JournalChat<'a> {
+    day: &'a str,
+    note: Option<&'a str>,
+    turns: &'a [Message],
+    question: &'a str,
+}
+
+const DAILY: &str = "prompts/daily_summary.md";
+
+/// A copy of this crate's `prompts/` under a scratch root, removed when dropped.
+struct Root(PathBuf);
+
+impl Root {
+    fn new(name: &str) -> Root {
+        let root = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("hot-{name}"));
+        let _ = fs::remove_dir_all(&root);
+        copy_dir(
+            &Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts"),
+            &root.join("prompts"),
+        );
+        Root(root)
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
+    }
+
+    fn read(&self, rel: &str) -> String {
+        fs::read_to_string(self.path(rel)).unwrap()
+    }
+
+    /// Writes `rel` whole: a temporary file renamed over it, as editors save.
+    fn write(&self, rel: &str, text: impl AsRef<[u8]>) {
+        let path = self.path(rel);
+        let temp = path.with_extension("md.tmp");
+        fs::write(&temp, text).unwrap();
+        fs::rename(&temp, &path).unwrap();
+    }
+
+    /// Rewrites `rel` with `from` replaced by `to` (which must be there).
+    fn edit(&self, rel: &str, from: &str, to: &str) {
+        let text = self.read(rel);
+        assert!(text.contains(from), "{rel} has no {from:?}");
+        self.write(rel, text.replacen(from, to, 1));
+    }
+
+    fn daily(&self) -> HotPrompt<DailySummary<'static>> {
+        HotPrompt::<DailySummary>::builder()
+            .root(&self.0)
+            .enabled(true)
+            .build()
+    }
+}
+
+impl Drop for Root {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir_all(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+fn identity() -> Identity {
+    Identity::from_json(include_str!("../prompts/promptkit.json")).unwrap()
+}
+
+fn friday(facet: Option<&str>) -> DailySummary<'static> {
+    DailySummary {
+        day: "Friday, January 24, 2026",
+        day_yyyymmdd: "20260124",
+        facet: facet.map(str::to_owned),
+    }
+}
+
+/// The first diagnostic's message and where it points.
+fn first(problems: &Diagnostics) -> (String, String, usize, usize) {
+    let d = &problems.0[0];
+    let at = d.location().expect("a located diagnostic");
+    (d.message().to_owned(), at.path.clone(), at.line, at.col)
+}
+
+#[test]
+fn an_unchanged_file_keeps_the_compiled_code_and_a_good_edit_renders_the_new_text() {
+    // The reloaded text through the run-time renderer needs the real promptkit runtime
+    // only: this test shows it renders what the compiled code renders.
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("good-edit");
+    let hot = root.daily();
+    let identity = identity();
+    let compiled = friday(Some("work")).render(&identity);
+    assert_eq!(hot.render(&friday(Some("work")), &identity), compiled);
+
+    // The files are as compiled: the compiled code keeps rendering.
+    assert_eq!(hot.reload(), Ok(false));
+    assert!(!hot.is_reloaded());
+    assert_eq!(hot.version(), DailySummary::VERSION);
+
+    // A frontmatter key that changes nothing rendered: the reloaded text renders, through
+    // the run-time renderer, exactly what the compiled code does.
+    root.edit(
+        DAILY,
+        "\"schedule\": \"daily\",",
+        "\"schedule\": \"daily\",\n  \"owner\": \"me\",",
+    );
+    assert_eq!(hot.reload(), Ok(true));
+    assert!(hot.is_reloaded());
+    assert_ne!(hot.version(), DailySummary::VERSION);
+    for facet in [None, Some("work"), Some("")] {
+        let context = friday(facet);
+        let reloaded = hot.render(&context, &identity);
+        let compiled = context.render(&identity);
+        assert_eq!(reloaded.text, compiled.text, "{facet:?}");
+        assert_eq!(reloaded.path, compiled.path);
+        assert_eq!(reloaded.metadata.title, compiled.metadata.title);
+        assert_eq!(reloaded.metadata.extra.get("owner"), Some("\"me\""));
+    }
+
+    // The text changes: the new text renders, with the renamed field and the option.
+    root.edit(
+        DAILY,
+        "# Daily Summary for $day",
+        "# $Day_yyyymmdd: the day in one page",
+    );
+    root.edit(
+        DAILY,
+        "\"title\": \"Daily Summary\"",
+        "\"title\": \"One page a day\"",
+    );
+    assert_eq!(hot.reload(), Ok(true));
+    let out = hot.render(&friday(Some("health")), &identity);
+    assert!(
+        out.text.contains("\n# 20260124: the day in one page\n"),
+        "{}",
+        out.text
+    );
+    assert!(out.text.contains("Focus on the **health** facet."));
+    assert_eq!(out.metadata.title.as_deref(), Some("One page a day"));
+    assert_eq!(out.path, DAILY);
+    assert!(hot.last_error().is_none());
+    // A second reload of the same files changes nothing.
+    assert_eq!(hot.reload(), Ok(false));
+
+    // Back to the compiled text: the compiled code renders again.
+    root.write(DAILY, DailySummary::SOURCE);
+    assert_eq!(hot.reload(), Ok(true));
+    assert!(!hot.is_reloaded());
+    assert_eq!(hot.render(&friday(Some("work")), &identity), compiled);
+}
+
+#[test]
+fn a_bad_edit_is_refused_where_it_stands_and_the_previous_text_keeps_rendering() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("bad-edit");
+    let hot = root.daily();
+    let identity = identity();
+    let compiled = friday(None).render(&identity);
+    let original = root.read(DAILY);
+
+    // An unknown name, with the suggestion the derive gives: the compiled text renders.
+    root.edit(
+        DAILY,
+        "# Daily Summary for $day",
+        "# Daily Summary for $dya",
+    );
+    let problems = hot.reload().unwrap_err();
+    assert_eq!(
+        first(&problems),
+        ("unknown placeholder `$dya`".into(), DAILY.into(), 11, 21)
+    );
+    assert_eq!(problems.0[0].help(), Some("did you mean `$day`?"));
+    let shown = problems.to_string();
+    assert!(
+        shown.contains("--> prompts/daily_summary.md:11:21"),
+        "{shown}"
+    );
+    assert!(shown.contains("# Daily Summary for $dya"), "{shown}");
+    assert_eq!(hot.last_error(), Some(problems));
+    assert_eq!(hot.render(&friday(None), &identity), compiled);
+    assert!(!hot.is_reloaded());
+
+    // A good edit, then bad ones: the good edit keeps rendering.
+    root.write(DAILY, original.replace("two minutes", "one minute"));
+    assert_eq!(hot.reload(), Ok(true));
+    assert!(hot.last_error().is_none());
+    let good = hot.render(&friday(None), &identity).text;
+    assert!(good.contains("can read in one minute"));
+
+    let bad_edits: [(&str, &str, &str); 6] = [
+        // a new name the struct lacks, with the derive's help
+        (
+            "# Daily Summary for $day",
+            "# Daily Summary for $day in $weather",
+            "unknown placeholder `$weather`",
+        ),
+        // a misspelt template
+        (
+            "$daily_preamble",
+            "$daily_preambel",
+            "unknown placeholder `$daily_preambel`",
+        ),
+        // a block closed twice
+        (
+            "{% endif %}",
+            "{% endif %}\n{% endif %}",
+            "`{% endif %}` without an open `{% if %}`",
+        ),
+        // a block on a value that is always there
+        (
+            "{% if facet %}",
+            "{% if day %}",
+            "`{% if day %}` tests `day`, which is always present",
+        ),
+        // the optional outside its block
+        (
+            "# Daily Summary for $day",
+            "# Daily Summary for $day and $facet",
+            "`$facet` is optional and may be absent, but it is used outside `{% if facet %}`",
+        ),
+        // a frontmatter value of the wrong type
+        (
+            "\"thinking_budget\": 4096",
+            "\"thinking_budget\": \"lots\"",
+            "frontmatter key `thinking_budget` must be a non-negative integer",
+        ),
+    ];
+    for (from, to, message) in bad_edits {
+        root.write(
+            DAILY,
+            original
+                .replace("two minutes", "one minute")
+                .replacen(from, to, 1),
+        );
+        let problems = hot.reload().unwrap_err();
+        let (found, path, line, col) = first(&problems);
+        assert!(found.starts_with(message), "{to}: {problems}");
+        assert_eq!(path, DAILY, "{to}");
+        assert!(line > 0 && col > 0, "{to}");
+        assert!(
+            problems
+                .to_string()
+                .contains(&format!("--> {DAILY}:{line}:{col}")),
+            "{problems}"
+        );
+        assert_eq!(hot.render(&friday(None), &identity).text, good, "{to}");
+        assert_eq!(hot.last_error(), Some(problems));
+    }
+
+    // A field the text no longer uses is refused too: the struct would not compile.
+    let start = original.find("{% if facet %}").unwrap();
+    let end = original.find("{% endif %}\n").unwrap() + "{% endif %}\n".len();
+    root.write(
+        DAILY,
+        format!(
+            "{}Cover the whole day.\n{}",
+            &original[..start],
+            &original[end..]
+        ),
+    );
+    let problems = hot.reload().unwrap_err();
+    assert_eq!(
+        problems.0[0].message(),
+        "field `facet` of `DailySummary` is not used by prompts/daily_summary.md"
+    );
+    assert_eq!(hot.render(&friday(None), &identity).text, good);
+
+    // A template the prompt uses, broken: refused at its own line.
+    root.write(DAILY, &original);
+    root.edit(
+        "prompts/templates/daily_preamble.md",
+        "recorded on $day.",
+        "recorded on $dday.",
+    );
+    let problems = hot.reload().unwrap_err();
+    assert_eq!(
+        first(&problems),
+        (
+            "unknown placeholder `$dday`".into(),
+            "prompts/templates/daily_preamble.md".into(),
+            1,
+            74
+        )
+    );
+    assert_eq!(hot.render(&friday(None), &identity).text, good);
+    // Fixed: the template's edit renders.
+    root.edit(
+        "prompts/templates/daily_preamble.md",
+        "recorded on $dday.",
+        "written on $day.",
+    );
+    assert_eq!(hot.reload(), Ok(true));
+    assert!(
+        hot.render(&friday(None), &identity)
+            .text
+            .contains("written on Friday, January 24, 2026.")
+    );
+}
+
+#[test]
+fn a_file_that_goes_away_or_cannot_be_read_keeps_the_last_good_text() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("gone");
+    let hot = root.daily();
+    let identity = identity();
+    let original = root.read(DAILY);
+    root.edit(DAILY, "two minutes", "one minute");
+    assert_eq!(hot.reload(), Ok(true));
+    let good = hot.render(&friday(None), &identity);
+
+    let refused = |why: &str| {
+        let problems = hot.reload().unwrap_err();
+        assert_eq!(hot.render(&friday(None), &identity), good, "{why}");
+        assert_eq!(hot.last_error().as_ref(), Some(&problems), "{why}");
+        problems.0[0].message().to_owned()
+    };
+    fs::remove_file(root.path(DAILY)).unwrap();
+    assert_eq!(
+        refused("deleted"),
+        "prompt file `prompts/daily_summary.md` not found"
+    );
+    fs::create_dir(root.path(DAILY)).unwrap();
+    assert_eq!(
+        refused("a folder"),
+        "prompt file `prompts/daily_summary.md` not found"
+    );
+    fs::remove_dir(root.path(DAILY)).unwrap();
+    root.write(DAILY, b"# Daily \xff\xfe summary for $day\n".as_slice());
+    assert!(refused("bad UTF-8").contains("UTF-8"));
+    root.write(DAILY, vec![b'x'; (promptkit::hot::MAX_FILE + 1) as usize]);
+    assert_eq!(
+        refused("huge"),
+        format!(
+            "`prompts/daily_summary.md` is {} bytes, more than a reload reads ({})",
+            promptkit::hot::MAX_FILE + 1,
+            promptkit::hot::MAX_FILE
+        )
+    );
+    root.write(DAILY, "");
+    refused("empty: the fields are unused");
+    fs::remove_dir_all(root.path("prompts/templates")).unwrap();
+    root.write(DAILY, &original);
+    assert!(refused("no templates").contains("`$daily_preamble`"));
+    fs::remove_dir_all(root.path("prompts")).unwrap();
+    assert_eq!(
+        refused("no folder"),
+        "the prompts folder `prompts` does not exist"
+    );
+    fs::write(root.path("prompts"), "a file").unwrap();
+    assert_eq!(
+        refused("a file"),
+        "the prompts folder `prompts` is not a folder"
+    );
+}
+
+#[test]
+fn a_broken_promptkit_json_is_refused_and_its_identity_keys_are_the_schema() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("config");
+    let hot = root.daily();
+    let identity = identity();
+    let config = root.read("prompts/promptkit.json");
+    root.write("prompts/promptkit.json", "{\"identity\": {\"preferred\": ");
+    assert!(hot.reload().is_err());
+    root.write("prompts/promptkit.json", &config);
+    // A key the identity schema lacks is unknown; added to promptkit.json, it is known.
+    root.edit(DAILY, "two minutes", "two minutes, in $language");
+    let problems = hot.reload().unwrap_err();
+    assert_eq!(problems.0[0].message(), "unknown placeholder `$language`");
+    root.edit(
+        "prompts/promptkit.json",
+        "\"timezone\": \"America/Los_Angeles\",",
+        "\"timezone\": \"America/Los_Angeles\",\n    \"language\": \"English\",",
+    );
+    assert_eq!(hot.reload(), Ok(true));
+    assert!(hot.identity_keys().contains(&"language".to_owned()));
+    assert!(!DailySummary::IDENTITY_KEYS.contains(&"language"));
+    // An identity without the key renders it empty, as compiled prompts do.
+    let out = hot.render(&friday(None), &identity);
+    assert!(out.text.contains("two minutes, in ."), "{}", out.text);
+    let with = Identity::from_json(&root.read("prompts/promptkit.json")).unwrap();
+    let keys = hot.identity_keys();
+    let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
+    assert!(identity.check_keys(&keys).is_err());
+    assert!(with.check_keys(&keys).is_ok());
+    assert!(
+        hot.render(&friday(None), &with)
+            .text
+            .contains("two minutes, in English.")
+    );
+}
+
+#[test]
+fn disabled_never_reads_the_disk() {
+    let identity = identity();
+    let compiled = friday(None).render(&identity);
+    let nowhere = Path::new(env!("CARGO_TARGET_TMPDIR")).join("hot-nowhere");
+    let off = [
+        HotPrompt::<DailySummary>::builder()
+            .root(&nowhere)
+            .enabled(false)
+            .build(),
+        // off by default
+        HotPrompt::<DailySummary>::builder().root(&nowhere).build(),
+        HotPrompt::<DailySummary>::builder().build(),
+    ];
+    for hot in off {
+        assert!(!hot.is_enabled());
+        assert_eq!(hot.reload(), Ok(false));
+        assert_eq!(hot.reload_if_changed(), Ok(false));
+        assert_eq!(hot.last_error(), None);
+        assert_eq!(hot.render(&friday(None), &identity), compiled);
+        assert_eq!(hot.version(), DailySummary::VERSION);
+    }
+    // Even with an edited folder right there.
+    let root = Root::new("disabled");
+    root.edit(DAILY, "two minutes", "one minute");
+    let hot = HotPrompt::<DailySummary>::builder().root(&root.0).build();
+    assert_eq!(hot.reload(), Ok(false));
+    assert_eq!(hot.render(&friday(None), &identity), compiled);
+    // On, it is on in a debug build only, unless allowed in release.
+    let on = HotPrompt::<DailySummary>::builder()
+        .root(&root.0)
+        .enabled(true)
+        .build();
+    assert_eq!(on.is_enabled(), cfg!(debug_assertions));
+    let forced = HotPrompt::<DailySummary>::builder()
+        .root(&root.0)
+        .enabled(true)
+        .in_release(true)
+        .build();
+    assert!(forced.is_enabled());
+    assert_eq!(forced.reload(), Ok(true));
+}
+
+#[test]
+fn without_a_root_a_reload_says_so_once_per_change() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let hot = HotPrompt::<DailySummary>::builder().enabled(true).build();
+    let problems = hot.reload_if_changed().unwrap_err();
+    assert_eq!(
+        problems.0[0].message(),
+        "cannot reload `prompts/daily_summary.md`: the hot prompt has no root folder"
+    );
+    assert_eq!(hot.reload_if_changed(), Ok(false));
+    assert!(hot.reload().is_err());
+    assert!(hot.last_error().is_some());
+}
+
+#[test]
+fn reload_if_changed_reads_only_after_a_change_and_reports_a_failure_once() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("if-changed");
+    let hot = root.daily();
+    let identity = identity();
+    // The first call reads; the files are as compiled.
+    assert_eq!(hot.reload_if_changed(), Ok(false));
+    assert!(!hot.is_reloaded());
+    assert_eq!(hot.reload_if_changed(), Ok(false));
+
+    root.edit(DAILY, "two minutes", "one minute");
+    assert_eq!(hot.reload_if_changed(), Ok(true));
+    assert!(
+        hot.render(&friday(None), &identity)
+            .text
+            .contains("one minute")
+    );
+    assert_eq!(hot.reload_if_changed(), Ok(false));
+
+    // A failure is reported by the call that sees the change, then not again.
+    root.edit(DAILY, "one minute", "one $minute");
+    assert!(hot.reload_if_changed().is_err());
+    assert_eq!(hot.reload_if_changed(), Ok(false));
+    assert!(hot.last_error().is_some());
+    assert!(
+        hot.render(&friday(None), &identity)
+            .text
+            .contains("one minute")
+    );
+
+    // A template edit is a change too.
+    root.edit(DAILY, "one $minute", "one minute");
+    assert_eq!(
+        hot.reload_if_changed(),
+        Ok(false),
+        "the same text as before"
+    );
+    assert!(hot.last_error().is_none());
+    root.edit(
+        "prompts/templates/daily_preamble.md",
+        "recorded on $day.",
+        "written down on $day.",
+    );
+    assert_eq!(hot.reload_if_changed(), Ok(true));
+    assert!(
+        hot.render(&friday(None), &identity)
+            .text
+            .contains("written down on Friday")
+    );
+
+    // Unchanged time and length read as no change: nothing is read, nothing refused.
+    let path = root.path(DAILY);
+    let before = fs::metadata(&path).unwrap().modified().unwrap();
+    let text = root.read(DAILY).replacen("one minute", "one $mnute", 1);
+    fs::write(&path, &text).unwrap();
+    fs::File::options()
+        .write(true)
+        .open(&path)
+        .unwrap()
+        .set_modified(before)
+        .unwrap();
+    assert_eq!(hot.reload_if_changed(), Ok(false));
+    assert!(hot.last_error().is_none());
+    // `reload` always reads.
+    assert!(hot.reload().is_err());
+}
+
+#[test]
+fn concurrent_renders_during_reloads_never_see_a_torn_state() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("concurrent");
+    let hot = root.daily();
+    let identity = identity();
+    let original = root.read(DAILY);
+    // Each version's title and body agree: a render that mixed two would show it.
+    let version = |n: usize| {
+        original
+            .replace(
+                "\"title\": \"Daily Summary\"",
+                &format!("\"title\": \"v{n}\""),
+            )
+            .replace("# Daily Summary for $day", &format!("# v{n} for $day"))
+    };
+    let compiled = friday(None).render(&identity).text;
+    let expected: Vec<String> = (0..3)
+        .map(|n| compiled.replace("# Daily Summary for", &format!("# v{n} for")))
+        .collect();
+    let done = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let readers: Vec<_> = (0..2)
+            .map(|_| {
+                scope.spawn(|| {
+                    let mut renders = 0_usize;
+                    let mut seen = std::collections::BTreeSet::new();
+                    while !done.load(Ordering::Relaxed) || renders < 100 {
+                        let out = hot.render(&friday(None), &identity);
+                        seen.insert(out.metadata.title.clone());
+                        match out.metadata.title.as_deref() {
+                            Some("Daily Summary") => assert_eq!(out.text, compiled),
+                            Some(title) => {
+                                let n: usize = title[1..].parse().unwrap();
+                                assert_eq!(out.text, expected[n]);
+                            }
+                            None => panic!("a render without a title"),
+                        }
+                        renders += 1;
+                    }
+                    (renders, seen.len())
+                })
+            })
+            .collect();
+        for i in 0..150 {
+            let n = i % 3;
+            if i % 10 == 9 {
+                root.write(DAILY, version(n).replace("$day", "$dya"));
+                assert!(hot.reload().is_err());
+            } else {
+                root.write(DAILY, version(n));
+                hot.reload().unwrap();
+            }
+            if i % 2 == 0 {
+                hot.reload_if_changed().unwrap();
+            }
+        }
+        done.store(true, Ordering::Relaxed);
+        for reader in readers {
+            let (renders, versions) = reader.join().unwrap();
+            assert!(renders >= 100);
+            // the readers ran during the reloads, not only before or after them
+            assert!(versions >= 2, "{versions} versions seen");
+        }
+    });
+}
+
+/// A `static`, named with `'static`, renders values that borrow for less.
+static DAILY_HOT: LazyLock<HotPrompt<DailySummary<'static>>> =
+    LazyLock::new(|| HotPrompt::<DailySummary>::builder().build());
+
+#[test]
+fn a_hot_prompt_is_send_sync_and_renders_borrowed_values() {
+    fn send_sync<T: Send + Sync>() {}
+    send_sync::<HotPrompt<DailySummary<'static>>>();
+    send_sync::<HotChat<JournalChat<'static>>>();
+    let day = String::from("Saturday");
+    let out = DAILY_HOT.render(
+        &DailySummary {
+            day: &day,
+            day_yyyymmdd: &day,
+            facet: None,
+        },
+        &identity(),
+    );
+    assert!(out.text.contains("# Daily Summary for Saturday"));
+}
+
+#[test]
+fn flags_and_choices_render_as_the_compiled_code_does() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("kinds");
+    let identity = identity();
+    let agent = "prompts/agents/journal_assistant.md";
+    let hot = HotPrompt::<JournalAssistant>::builder()
+        .root(&root.0)
+        .enabled(true)
+        .build();
+    root.edit(agent, "## Verbose mode", "## Verbose mode ($verbose)");
+    assert_eq!(hot.reload(), Ok(true));
+    for verbose in [true, false] {
+        let out = hot.render(
+            &JournalAssistant {
+                now: "9:40 AM",
+                verbose,
+            },
+            &identity,
+        );
+        assert_eq!(out.text.contains("## Verbose mode (true)"), verbose);
+        assert!(
+            out.text
+                .contains("It is now 9:40 AM (America/Los_Angeles).")
+        );
+        assert!(
+            out.text.contains("cd \"$HOME/journal\""),
+            "literals stay literal"
+        );
+    }
+    // A flag is no choice.
+    root.edit(agent, "{% if verbose %}", "{% if verbose == \"yes\" %}");
+    assert!(hot.reload().is_err());
+
+    let research = "prompts/research_answer.md";
+    let hot = HotPrompt::<ResearchAnswer>::builder()
+        .root(&root.0)
+        .enabled(true)
+        .build();
+    let detailed = ResearchAnswer {
+        guidance: Guidance::Detailed,
+    };
+    let lean = ResearchAnswer {
+        guidance: Guidance::Lean,
+    };
+    root.edit(research, "Before you write:", "Before you answer:");
+    assert_eq!(hot.reload(), Ok(true));
+    assert!(
+        hot.render(&detailed, &identity)
+            .text
+            .contains("Before you answer:")
+    );
+    assert_eq!(
+        hot.render(&lean, &identity).text,
+        lean.render(&identity).text
+    );
+    // Lines only lean renders are refused, as at build time; so is an unknown level.
+    root.edit(
+        research,
+        "{% if guidance == \"detailed\" %}\n\nBefore",
+        "{% if guidance == \"lean\" %}\n\nBefore",
+    );
+    let problems = hot.reload().unwrap_err();
+    assert!(problems.0[0].message().contains("lean"), "{problems}");
+    root.edit(
+        research,
+        "{% if guidance == \"lean\" %}\n\nBefore",
+        "{% if guidance == \"verbose\" %}\n\nBefore",
+    );
+    assert!(hot.reload().is_err());
+    // A per-request value in a static prompt is refused.
+    root.edit(
+        research,
+        "{% if guidance == \"verbose\" %}\n\nBefore",
+        "{% if guidance == \"detailed\" %}\n\n$preferred, before",
+    );
+    let problems = hot.reload().unwrap_err();
+    assert!(
+        problems.0[0].message().contains("used in a static prompt"),
+        "{problems}"
+    );
+    assert!(
+        hot.render(&detailed, &identity)
+            .text
+            .contains("Before you answer:")
+    );
+}
+
+#[test]
+fn chat_prompts_reload_their_messages_and_stay_chat_prompts() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("chat");
+    let identity = identity();
+    let file = "prompts/journal_chat.md";
+    let hot = HotChat::<JournalChat>::builder()
+        .root(&root.0)
+        .enabled(true)
+        .build();
+    let turns: Vec<Message> = (0..6)
+        .map(|i| {
+            if i % 2 == 0 {
+                Message::user(format!("q{i}"))
+            } else {
+                Message::assistant(format!("a{i}"))
+            }
+        })
+        .collect();
+    let context = JournalChat {
+        day: "Friday",
+        note: Some("call Ana"),
+        turns: &turns,
+        question: "What now?",
+    };
+    assert_eq!(hot.reload(), Ok(false));
+    assert_eq!(
+        hot.messages(&context, &identity),
+        context.messages(&identity)
+    );
+
+    root.edit(
+        file,
+        "{% history turns limit=4 %}",
+        "{% history turns limit=2 %}",
+    );
+    root.edit(file, "Today is $day.", "It is $Day.");
+    assert_eq!(hot.reload(), Ok(true));
+    let chat = hot.messages(&context, &identity);
+    let shown: Vec<(&str, &str)> = chat
+        .messages
+        .iter()
+        .map(|m| (&*m.section, m.content.as_str()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (
+                "system_prompt",
+                "You are the journal assistant of Jordan. Answer from what the journal holds, in a few sentences, and say so plainly when it holds nothing on the question."
+            ),
+            (
+                "context",
+                "It is Friday.\nA note from Jordan for today: \"call Ana\""
+            ),
+            ("turns", "q4"),
+            ("turns", "a5"),
+            ("question", "What now?"),
+        ]
+    );
+    assert_eq!(chat.path, file);
+
+    // A history field must stay a history; a chat prompt must stay one.
+    root.edit(file, "{% history turns limit=2 %}", "$turns");
+    assert!(hot.reload().is_err());
+    root.write(
+        file,
+        "You are the assistant of $preferred. $day $question\n{% if note %}\n$note\n{% endif %}",
+    );
+    let problems = hot.reload().unwrap_err();
+    let messages: Vec<&str> = problems.0.iter().map(|d| d.message()).collect();
+    assert!(
+        messages.contains(&"field `turns` of `JournalChat` is not used by prompts/journal_chat.md"),
+        "{problems}"
+    );
+    assert_eq!(hot.messages(&context, &identity), chat);
+
+    // A text prompt that grew sections is refused: the struct was compiled as text.
+    let daily = root.daily();
+    root.edit(DAILY, "## Structure", "{% user %}\n## Structure");
+    let problems = daily.reload().unwrap_err();
+    assert_eq!(
+        problems.0[0].message(),
+        "prompts/daily_summary.md has chat sections, but `DailySummary` was compiled as a text prompt"
+    );
+}
