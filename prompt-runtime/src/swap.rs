@@ -3,11 +3,8 @@
 //! checking: all without a lock), then swaps it in; a reader holds the lock only to clone
 //! an `Arc`, so it never waits for the disk and never sees half of an edit.
 //!
-//! Hot reload (`hot`) uses it; the store's state (`store::Store`) has the same shape and
-//! can move onto it.
-
-// Without the `hot-reload` feature nothing uses it yet.
-#![cfg_attr(not(feature = "hot-reload"), allow(dead_code))]
+//! The store's state (`store::Store`: every edit, import and reload) and hot reload
+//! (`hot`) both swap through it.
 
 use std::sync::{Arc, RwLock};
 

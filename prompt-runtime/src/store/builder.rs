@@ -10,7 +10,8 @@ use super::{Defaults, check};
 use crate::chat::Message;
 use crate::suggest::closest;
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex, RwLock};
+use crate::swap::Swapped;
+use std::sync::{Arc, Mutex};
 
 /// Builds a [`Store`]: the defaults, the user's folder, the static values and the computed
 /// functions. See [`Store::builder`].
@@ -116,7 +117,7 @@ impl StoreBuilder {
             default_folder: Arc::clone(&self.defaults.inner.folder),
             given,
             migrated,
-            state: RwLock::new(Arc::new(state)),
+            state: Swapped::new(state),
             user_dir: self.user_dir,
             writing: Mutex::new(()),
             faults: self.faults,
@@ -270,7 +271,7 @@ pub struct Store {
     /// The backup written when `open` upgraded an older user folder.
     migrated: Option<PathBuf>,
     /// The current state; a render clones the `Arc` and lets go of the lock at once.
-    pub(super) state: RwLock<Arc<State>>,
+    pub(super) state: Swapped<State>,
     /// Where the user layer is written; `None` keeps edits in memory.
     pub(super) user_dir: Option<PathBuf>,
     /// Held by an edit from reading the state to swapping in the new one.
@@ -310,7 +311,7 @@ impl Store {
 
     /// The state renders read now. The lock is held only to clone the `Arc`.
     pub(super) fn current(&self) -> Arc<State> {
-        Arc::clone(&self.state.read().unwrap_or_else(|e| e.into_inner()))
+        self.state.current()
     }
 
     pub(super) fn find<'f>(folder: &'f Folder, id: &str) -> Result<&'f PromptDef, StoreError> {

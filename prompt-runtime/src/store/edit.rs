@@ -546,7 +546,7 @@ impl Store {
 
     fn swap(&self, next: State) -> Arc<State> {
         let next = Arc::new(next);
-        *self.state.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&next);
+        self.state.replace(Arc::clone(&next));
         next
     }
 }
