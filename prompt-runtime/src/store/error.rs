@@ -89,6 +89,16 @@ pub enum StoreError {
         /// The id.
         id: String,
     },
+    /// An archive given to `Store::import_prompts` (feature `archive`) was refused
+    /// (not a zip file, an entry a user layer cannot hold, over a size limit, …), or one
+    /// could not be exported. A refused import changed nothing.
+    #[error("archive `{path}`: {message}")]
+    Archive {
+        /// The archive, as given.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// A file of the user layer could not be written.
     #[error("cannot write `{path}`: {message}")]
     Write {
