@@ -301,3 +301,28 @@ fn store_import_refuses_a_broken_archive_and_changes_nothing() {
     assert!(!dir.join("outside.json").exists());
     assert_eq!(tree(&user), before);
 }
+
+#[test]
+fn store_export_writes_to_a_bare_file_name_in_the_current_folder() {
+    let dir = scratch("bare-name");
+    customized(&dir.join("user_prompts"));
+    let defaults = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/persona_prompts");
+    let out = Command::new(env!("CARGO_BIN_EXE_promptkit"))
+        .args([
+            "store",
+            "export",
+            "backup.zip",
+            "--dir",
+            defaults,
+            "--user",
+            "user_prompts",
+        ])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(dir.join("backup.zip").is_file());
+}
