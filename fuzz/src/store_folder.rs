@@ -1,8 +1,10 @@
 //! A PromptEngine store folder from memory: `Defaults::from_files` (manifests, registries
 //! and domain files, checked), then a `Store` with a value for every static and computed
 //! key, rendered every way it renders: `resolve_prompt`, `build_system_prompt`,
-//! `get_chat_message_sequence`, `get_dialog_injections`, and `set_enabled` (in memory:
-//! the store has no user folder, so nothing is written).
+//! `get_chat_message_sequence`, `get_dialog_injections`, `set_enabled`, and every edit
+//! (`reorder_prompts`, `add_placeholder`, `create_prompt`, `update_prompt`,
+//! `reset_prompt_to_default`, `delete_prompt`, `remove_placeholder`, `factory_reset`; in
+//! memory: the store has no user folder, so nothing is written).
 //!
 //! Input: files, each ended by a `0xFF` byte (never part of UTF-8 text), each named by its
 //! first line, the path relative to the folder:
@@ -147,11 +149,74 @@ pub fn run(data: &[u8]) {
             }
         }
     }
-    for variant in &variants {
-        if let Ok(text) = store.build_system_prompt(variant, &all) {
+    rerender(&store, &variants, &all);
+
+    // The edits (in memory): each is accepted or refused whole, and the store renders
+    // after either.
+    let reversed: Vec<&str> = ids.iter().rev().map(String::as_str).collect();
+    edited(&store, store.reorder_prompts(&reversed), &variants, &all);
+    let mut twice: Vec<&str> = ids.iter().take(1).map(String::as_str).collect();
+    twice.extend(ids.first().map(String::as_str));
+    assert!(
+        twice.len() < 2 || store.reorder_prompts(&twice).is_err(),
+        "an id listed twice is refused"
+    );
+    // The input's own text as a new placeholder's value, a new prompt and an edit.
+    let text = String::from_utf8_lossy(data);
+    let sample: String = text.chars().take(200).collect();
+    edited(
+        &store,
+        store.add_placeholder("fuzz_key", &sample),
+        &variants,
+        &all,
+    );
+    let added = store.user_placeholders().iter().any(|k| k == "fuzz_key");
+    edited(
+        &store,
+        store.create_prompt("fuzz_prompt", &sample),
+        &variants,
+        &all,
+    );
+    if let Some(id) = ids.first() {
+        edited(
+            &store,
+            store.update_prompt(id, "default", &sample),
+            &variants,
+            &all,
+        );
+        edited(&store, store.reset_prompt_to_default(id), &variants, &all);
+    }
+    edited(&store, store.delete_prompt("fuzz_prompt"), &variants, &all);
+    if added {
+        let removed = store.remove_placeholder("fuzz_key");
+        edited(&store, removed, &variants, &all);
+    }
+    edited(&store, store.factory_reset(), &variants, &all);
+    assert!(
+        store.user_placeholders().is_empty(),
+        "a factory reset removes the user placeholders"
+    );
+}
+
+/// After an edit, accepted or refused: the error renders, and so does the store.
+fn edited(
+    store: &Store,
+    result: Result<(), StoreError>,
+    variants: &[String],
+    all: &[(&str, &str)],
+) {
+    if let Err(error) = result {
+        let _ = error.to_string();
+    }
+    rerender(store, variants, all);
+}
+
+fn rerender(store: &Store, variants: &[String], all: &[(&str, &str)]) {
+    for variant in variants {
+        if let Ok(text) = store.build_system_prompt(variant, all) {
             assert_tidy(&text);
         }
-        if let Ok(messages) = store.get_chat_message_sequence(variant, &all) {
+        if let Ok(messages) = store.get_chat_message_sequence(variant, all) {
             check_messages(&messages);
         }
     }

@@ -43,8 +43,10 @@ pub use slots::{KeySlots, MAX_SLOTS, Slot};
 pub struct Identity {
     entries: Vec<Entry>,
     index: HashMap<String, usize>,
-    /// Per [`Slot`], the entry's index plus one (0: this identity lacks the name).
-    by_slot: Vec<u32>,
+    /// Per [`Slot`], the value of the entry with that name (`None`: this identity lacks
+    /// it). A copy of the entries' values, so that a compiled prompt reaches each one with
+    /// a single bounds-checked load.
+    by_slot: Vec<Option<Box<str>>>,
 }
 
 impl PartialEq for Identity {
@@ -227,13 +229,13 @@ impl Identity {
                 });
             }
         }
-        let mut by_slot = Vec::new();
-        for (i, entry) in entries.iter().enumerate() {
+        let mut by_slot: Vec<Option<Box<str>>> = Vec::new();
+        for entry in &entries {
             if let Some(slot) = Slot::of(&entry.name).index() {
                 if by_slot.len() <= slot {
-                    by_slot.resize(slot + 1, 0);
+                    by_slot.resize(slot + 1, None);
                 }
-                by_slot[slot] = i as u32 + 1;
+                by_slot[slot] = Some(entry.value.as_str().into());
             }
         }
         Identity {
@@ -259,12 +261,15 @@ impl Identity {
         match slot.index() {
             // A name numbered after this identity was built is not one of its names: every
             // name of an identity is numbered when it is built.
-            Some(slot) => match self.by_slot.get(slot) {
-                Some(&entry) if entry != 0 => Some(self.entries[entry as usize - 1].value.as_str()),
-                _ => None,
-            },
+            Some(slot) => self.by_slot.get(slot).and_then(|v| v.as_deref()),
             None => self.get(name),
         }
+    }
+
+    /// The values by slot, for [`KeySlots::values`].
+    #[inline]
+    pub(crate) fn slot_table(&self) -> &[Option<Box<str>>] {
+        &self.by_slot
     }
 
     /// The text for a key or a variant.

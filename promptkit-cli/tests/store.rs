@@ -179,7 +179,16 @@ fn store_export_reset_import_round_trips_the_user_layer() {
         out,
         format!("reset `{u}` to the defaults: every edit, flag and user prompt removed\n")
     );
-    assert!(tree(&user).is_empty(), "{:?}", tree(&user).keys());
+    // an empty user manifest is left, so that an old single-manifest folder is not
+    // migrated again
+    let reset = tree(&user);
+    assert_eq!(
+        reset.keys().collect::<Vec<_>>(),
+        ["_meta/user_manifest.json"]
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&reset["_meta/user_manifest.json"]).unwrap();
+    assert_eq!(manifest, serde_json::json!({"prompts": {}}));
 
     let (code, out, err) =
         run(&[&["store", "import", &zip, "--mode", "replace"][..], &store].concat());

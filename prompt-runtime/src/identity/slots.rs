@@ -93,13 +93,27 @@ impl<const N: usize> KeySlots<N> {
 
     /// Each name's value in `identity`, empty text for a name it lacks (check identities
     /// once at start-up with [`crate::check_identity`]).
-    #[inline]
+    #[inline(always)]
     pub fn values<'i>(&self, identity: &'i super::Identity) -> [&'i str; N] {
         let slots = self.slots();
+        let table = identity.slot_table();
         let mut values = [""; N];
         for (k, value) in values.iter_mut().enumerate() {
-            *value = identity.at(slots[k], self.names[k]).unwrap_or("");
+            // `Slot::NONE` is past the end of every table: the bounds check covers it.
+            *value = match table.get(slots[k].0 as usize) {
+                Some(Some(v)) => v,
+                Some(None) => "",
+                None => beyond_table(identity, slots[k], self.names[k]),
+            };
         }
         values
     }
+}
+
+/// A name past an identity's table: one it lacks, or one without a slot (looked up by
+/// name). Out of line: compiled prompts' names are in the table.
+#[cold]
+#[inline(never)]
+fn beyond_table<'i>(identity: &'i super::Identity, slot: Slot, name: &str) -> &'i str {
+    identity.at(slot, name).unwrap_or("")
 }

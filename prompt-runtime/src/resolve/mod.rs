@@ -19,10 +19,16 @@ use std::ops::Range;
 /// that names the chain, so that nothing can run out of stack on it.
 pub const MAX_DEPTH: usize = 100;
 
-/// The most a prompt may hold once its templates are inlined: bytes of text, plus one for
-/// each substitution. A template used twice in one used twice in one … grows exponentially;
-/// such a prompt is refused when it crosses this limit, before anything is rendered.
+/// The most a prompt may hold once its templates are inlined: bytes of text, plus
+/// [`NODE_COST`] for each substitution and block. A template used twice in one used twice
+/// in one … grows exponentially; such a prompt is refused when it crosses this limit,
+/// before anything is rendered.
 pub const MAX_EXPANDED: usize = 4 << 20;
+
+/// What each substitution and block counts towards [`MAX_EXPANDED`]: resolving, checking
+/// and rendering cost more per substitution than per byte of text, so at most 256 Ki of
+/// them fit (a real prompt has hundreds).
+pub const NODE_COST: usize = 16;
 
 mod lines;
 mod resolved;
@@ -51,6 +57,8 @@ struct Resolver<'a> {
     guards: Vec<usize>,
     /// Templates being inlined, outermost first.
     stack: Vec<String>,
+    /// The names in `stack`, for a membership test in one lookup.
+    on_stack: HashSet<String>,
     /// Where each template of `stack` is used: the file and span of its placeholder.
     used_at: Vec<(SourceFile, Range<usize>)>,
     /// How lines are joined in the bodies being resolved: the prompt's, then one per
@@ -146,6 +154,7 @@ pub fn resolve(
         used: vec![false; schema.context.len()],
         guards: Vec::new(),
         stack: Vec::new(),
+        on_stack: HashSet::new(),
         used_at: Vec::new(),
         bodies: vec![Lines::new()],
         line_flags: 0,
@@ -179,7 +188,7 @@ impl Resolver<'_> {
             }
             self.expanded += match node {
                 Node::Text(span) => span.len(),
-                _ => 1,
+                _ => NODE_COST,
             };
             if self.expanded > MAX_EXPANDED {
                 self.too_large(source, node);
@@ -278,7 +287,7 @@ impl Resolver<'_> {
                 Node::Placeholder(p)
                     if matches!(self.names.get(&p.name), Some(Target::Template)) =>
                 {
-                    1usize.saturating_add(self.template_size(&p.name, depth + 1))
+                    NODE_COST.saturating_add(self.template_size(&p.name, depth + 1))
                 }
                 Node::If(block) => {
                     let then = self.nodes_size(&block.then, depth + 1);
@@ -286,9 +295,9 @@ impl Resolver<'_> {
                         .otherwise
                         .as_ref()
                         .map_or(0, |nodes| self.nodes_size(nodes, depth + 1));
-                    1usize.saturating_add(then).saturating_add(otherwise)
+                    NODE_COST.saturating_add(then).saturating_add(otherwise)
                 }
-                _ => 1,
+                _ => NODE_COST,
             };
             size = size.saturating_add(more);
         }
@@ -496,7 +505,13 @@ impl Resolver<'_> {
         out: &mut Vec<Part>,
         spliced: bool,
     ) {
-        if let Some(start) = self.stack.iter().position(|t| *t == p.name) {
+        // The set answers "is it on the stack?" in one lookup, however deep the chain.
+        if let Some(start) = self
+            .on_stack
+            .contains(&p.name)
+            .then(|| self.stack.iter().position(|t| *t == p.name))
+            .flatten()
+        {
             // One cycle is one error wherever the walk entered it: it is told from its
             // first name in sorted order, at the use of that name that closes it.
             let members = &self.stack[start..];
@@ -539,6 +554,7 @@ impl Resolver<'_> {
             return;
         }
         self.stack.push(p.name.clone());
+        self.on_stack.insert(p.name.clone());
         self.used_at.push((source.clone(), p.span.clone()));
         if spliced {
             self.nodes(&template.file.source, &template.nodes, out);
@@ -547,7 +563,9 @@ impl Resolver<'_> {
             self.nodes(&template.file.source, &template.nodes, out);
             self.bodies.pop();
         }
-        self.stack.pop();
+        if let Some(name) = self.stack.pop() {
+            self.on_stack.remove(&name);
+        }
         self.used_at.pop();
         self.depth -= 1;
     }

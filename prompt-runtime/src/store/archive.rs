@@ -295,13 +295,18 @@ impl Store {
         let bytes = read_capped(path).map_err(&refuse)?;
         let unpacked = zipped::unpack(&bytes).map_err(&refuse)?;
         let archived = self.check_archive(unpacked, &shown)?;
-        let mut summary = None;
+        let mut planned = None;
         self.commit(|_, state| {
-            let (change, done) = plan::plan(state, &archived, mode)?;
-            summary = Some(done);
+            let (change, done, rest) = plan::plan(state, &archived, mode)?;
+            planned = Some((done, rest));
             Ok(change)
         })?;
-        let mut summary = summary.ok_or_else(|| refuse("the import was not planned".into()))?;
+        let (mut summary, rest) =
+            planned.ok_or_else(|| refuse("the import was not planned".into()))?;
+        if let Some(rest) = rest {
+            // What the user registry loses, once no text needs it (see `plan`).
+            self.commit(|_, state| plan::rest_change(state, &rest))?;
+        }
         summary.defaults_differ = archived
             .defaults_digest
             .is_some_and(|d| d != self.defaults_digest());

@@ -89,10 +89,34 @@ fn temp_path(path: &Path) -> PathBuf {
     dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()))
 }
 
-/// True for a name [`write`] uses for its temporary files.
-#[cfg(test)]
+/// True for a name [`write`] uses for its temporary files: `.NAME.PID.N.tmp`.
 pub(crate) fn is_temp_name(name: &str) -> bool {
-    name.starts_with('.') && name.ends_with(".tmp")
+    let Some(inner) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        return false;
+    };
+    let mut parts = inner.rsplitn(3, '.');
+    let digits =
+        |s: Option<&str>| s.is_some_and(|s| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit()));
+    digits(parts.next()) && digits(parts.next()) && parts.next().is_some_and(|n| !n.is_empty())
+}
+
+/// Removes the temporary files a write left in `dir` (not in its subfolders) when its
+/// process died before the rename: the new file never took the old one's place, so
+/// nothing reads them. Call only while no write can be under way in `dir` (with the
+/// folder's lock held). Returns how many were removed.
+pub(crate) fn sweep(dir: &Path) -> usize {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for entry in entries.flatten() {
+        let is_file = entry.file_type().is_ok_and(|t| t.is_file());
+        let stale = is_file && entry.file_name().to_str().is_some_and(is_temp_name);
+        if stale && std::fs::remove_file(entry.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
 
 /// Writes `bytes` to `path` atomically (see the module doc); the folders on the way are
@@ -181,6 +205,46 @@ fn sync_dir(dir: &Path) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn temp_names_are_recognised_exactly() {
+        let temp = temp_path(Path::new("/x/_meta/user_manifest.json"));
+        let name = temp
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        assert!(is_temp_name(name), "{name}");
+        assert!(is_temp_name(".a.json.12.0.tmp"));
+        for other in [
+            ".a.json.tmp",
+            "a.json.1.2.tmp",
+            ".a.json.x.2.tmp",
+            "..1.2.tmp",
+            ".tmp",
+            ".a.1.2.tmpx",
+        ] {
+            assert!(!is_temp_name(other), "{other}");
+        }
+    }
+
+    #[test]
+    fn a_sweep_removes_only_left_over_temp_files() {
+        let dir = scratch("sweep");
+        std::fs::create_dir_all(dir.join(".b.json.1.1.tmp")).unwrap();
+        std::fs::write(dir.join("a.json"), "{}").unwrap();
+        std::fs::write(dir.join(".a.json.4242.7.tmp"), "{\"half").unwrap();
+        std::fs::write(dir.join(".hidden"), "keep").unwrap();
+        assert_eq!(sweep(&dir), 1);
+        let mut left: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, [".b.json.1.1.tmp", ".hidden", "a.json"]);
+        assert_eq!(sweep(&dir.join("missing")), 0);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 
     fn scratch(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("pk-atomic-{name}-{}", std::process::id()));

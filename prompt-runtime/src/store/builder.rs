@@ -44,7 +44,7 @@ impl StoreBuilder {
         key: impl Into<String>,
         f: impl Fn() -> String + Send + Sync + 'static,
     ) -> Self {
-        self.computed.push((key.into(), Box::new(f)));
+        self.computed.push((key.into(), Arc::new(f)));
         self
     }
 
@@ -57,15 +57,32 @@ impl StoreBuilder {
 
     /// Reads the user folder, checks it, and checks that every static and computed
     /// placeholder has a value or a registry `default` (listing all that do not).
+    ///
+    /// A user folder in an older layout (a PromptEngine folder with a single
+    /// `_meta/prompt_manifest.json` and no user manifest) is upgraded first, keeping every
+    /// customization, with a backup of the old manifest written before anything else (see
+    /// [`Store::migration_backup`]); an upgrade that fails its checks writes nothing. The
+    /// temporary files of a write that crashed before its rename are removed.
     pub fn open(self) -> Result<Store, StoreError> {
+        let mut migrated = None;
         let (folder, user) = match &self.user_dir {
             None => (
                 Arc::clone(&self.defaults.inner.folder),
                 Layer::in_memory("(user layer)"),
             ),
             Some(dir) => {
+                // An older layout is upgraded first (under the exclusive lock).
+                if super::migrate::needed(dir) {
+                    migrated = super::migrate::run(dir, &self.defaults.inner.layer, &self.faults)?;
+                }
                 // Not while another store writes the folder: its files belong together.
-                let _folder = super::folder_lock::shared(dir);
+                let folder_lock = super::folder_lock::shared(dir);
+                if folder_lock.is_some() {
+                    // No write is under way: a temporary file here is a crashed write's.
+                    for sub in ["_meta", "prompts", "", super::migrate::BACKUPS] {
+                        super::atomic::sweep(&dir.join(sub));
+                    }
+                }
                 let mut defaults = self.defaults.inner.layer.clone();
                 let mut user = Layer::disk(dir, &dir.to_string_lossy());
                 let folder =
@@ -73,29 +90,86 @@ impl StoreBuilder {
                 (Arc::new(folder), user.frozen())
             }
         };
-        let n = folder.keys.len();
-        let mut statics: Vec<Option<String>> = vec![None; n];
-        let mut computed: Vec<Option<Computed>> = (0..n).map(|_| None).collect();
         let mut unknown = Vec::new();
-        let mut unknown_key = |key: &str| {
-            let suggestion =
-                closest(key, folder.keys.iter().map(|k| k.name.as_str())).map(str::to_owned);
-            unknown.push((key.to_owned(), suggestion));
-        };
-        for (key, value) in self.statics {
-            match folder.key(&key) {
-                Some(i) => statics[i] = Some(value),
-                None => unknown_key(&key),
-            }
-        }
-        for (key, f) in self.computed {
-            match folder.key(&key) {
-                Some(i) => computed[i] = Some(f),
-                None => unknown_key(&key),
+        for key in self
+            .statics
+            .iter()
+            .map(|(k, _)| k)
+            .chain(self.computed.iter().map(|(k, _)| k))
+        {
+            if folder.key(key).is_none() {
+                let suggestion =
+                    closest(key, folder.keys.iter().map(|k| k.name.as_str())).map(str::to_owned);
+                unknown.push((key.clone(), suggestion));
             }
         }
         if !unknown.is_empty() {
             return Err(StoreError::UnknownPlaceholders(unknown));
+        }
+        let given = Given {
+            statics: self.statics,
+            computed: self.computed,
+        };
+        let state = State::new(folder, user, &given)?;
+        Ok(Store {
+            defaults: self.defaults.inner.layer.clone(),
+            default_folder: Arc::clone(&self.defaults.inner.folder),
+            given,
+            migrated,
+            state: RwLock::new(Arc::new(state)),
+            user_dir: self.user_dir,
+            writing: Mutex::new(()),
+            faults: self.faults,
+        })
+    }
+}
+
+/// The values given to the builder, by placeholder name: indexed again for every state,
+/// since an edit may add or remove a user placeholder.
+pub(super) struct Given {
+    statics: Vec<(String, String)>,
+    computed: Vec<(String, Computed)>,
+}
+
+/// What a render reads: one consistent version of the store, swapped whole by an edit.
+pub(super) struct State {
+    pub folder: Arc<Folder>,
+    /// Prompt indexes by `order`, stable: ties keep manifest order.
+    pub by_order: Vec<usize>,
+    /// The user layer as written (on disk, or in memory only): every file the checks read.
+    pub user: Layer,
+    /// Per key of `folder`: the static value given to the builder.
+    statics: Vec<Option<String>>,
+    /// Per key of `folder`: the computed function given to the builder.
+    computed: Vec<Option<Computed>>,
+}
+
+impl std::fmt::Debug for State {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("State")
+            .field("folder", &self.folder)
+            .field("user", &self.user)
+            .finish_non_exhaustive()
+    }
+}
+
+impl State {
+    /// The state of `folder`: its values indexed by key. Every static and computed key
+    /// needs a value or a registry `default` (all that lack one are listed); a value for
+    /// a key the folder no longer has (a removed user placeholder) is unused.
+    pub fn new(folder: Arc<Folder>, user: Layer, given: &Given) -> Result<State, StoreError> {
+        let n = folder.keys.len();
+        let mut statics: Vec<Option<String>> = vec![None; n];
+        let mut computed: Vec<Option<Computed>> = vec![None; n];
+        for (key, value) in &given.statics {
+            if let Some(i) = folder.key(key) {
+                statics[i] = Some(value.clone());
+            }
+        }
+        for (key, f) in &given.computed {
+            if let Some(i) = folder.key(key) {
+                computed[i] = Some(Arc::clone(f));
+            }
         }
         let missing: Vec<String> = folder
             .keys
@@ -112,38 +186,19 @@ impl StoreBuilder {
         if !missing.is_empty() {
             return Err(StoreError::MissingValues { keys: missing });
         }
-        Ok(Store {
-            defaults: self.defaults.inner.layer.clone(),
-            default_folder: Arc::clone(&self.defaults.inner.folder),
-            statics,
-            computed,
-            state: RwLock::new(Arc::new(State::new(folder, user))),
-            user_dir: self.user_dir,
-            writing: Mutex::new(()),
-            faults: self.faults,
-        })
-    }
-}
-
-/// What a render reads: one consistent version of the store, swapped whole by an edit.
-#[derive(Debug)]
-pub(super) struct State {
-    pub folder: Arc<Folder>,
-    /// Prompt indexes by `order`, stable: ties keep manifest order.
-    pub by_order: Vec<usize>,
-    /// The user layer as written (on disk, or in memory only): every file the checks read.
-    pub user: Layer,
-}
-
-impl State {
-    pub fn new(folder: Arc<Folder>, user: Layer) -> State {
         let mut by_order: Vec<usize> = (0..folder.prompts.len()).collect();
         by_order.sort_by_key(|&i| folder.prompts[i].order);
-        State {
+        Ok(State {
             folder,
             by_order,
             user,
-        }
+            statics,
+            computed,
+        })
+    }
+
+    pub(super) fn values<'a>(&'a self, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {
+        Values::new(&self.folder.keys, &self.statics, &self.computed, runtime)
     }
 }
 
@@ -196,6 +251,8 @@ impl State {
 /// - An I/O error is returned as [`StoreError::Write`] and the store keeps showing what a
 ///   fresh open would read: the old state, or the new one when only the final folder
 ///   flush failed (the rename is done; it may not survive a power cut).
+/// - A crash can leave a write's temporary file (`.NAME.PID.N.tmp`) behind, never in a
+///   file's place; the next open removes it.
 /// - Across processes (or `Store`s) on one user folder: an edit holds an exclusive
 ///   advisory lock on `_meta/.promptkit.lock` (`flock`, `LockFileEx`) and reads the folder
 ///   again before it plans, so no process loses another's edit; an open holds the lock
@@ -208,8 +265,10 @@ pub struct Store {
     pub(super) defaults: Layer,
     /// The defaults' prompts alone: which prompts have a default.
     pub(super) default_folder: Arc<Folder>,
-    statics: Vec<Option<String>>,
-    computed: Vec<Option<Computed>>,
+    /// The static values and computed functions, by name.
+    pub(super) given: Given,
+    /// The backup written when `open` upgraded an older user folder.
+    migrated: Option<PathBuf>,
     /// The current state; a render clones the `Arc` and lets go of the lock at once.
     pub(super) state: RwLock<Arc<State>>,
     /// Where the user layer is written; `None` keeps edits in memory.
@@ -242,23 +301,30 @@ impl Store {
         }
     }
 
+    /// The backup of the old manifest, when [`StoreBuilder::open`] upgraded the user
+    /// folder from an older layout (a PromptEngine folder with a single manifest; see the
+    /// README's store section): `_meta/_backups/pre_migration_YYYYmmdd_HHMMSS.json`.
+    pub fn migration_backup(&self) -> Option<&std::path::Path> {
+        self.migrated.as_deref()
+    }
+
     /// The state renders read now. The lock is held only to clone the `Arc`.
     pub(super) fn current(&self) -> Arc<State> {
         Arc::clone(&self.state.read().unwrap_or_else(|e| e.into_inner()))
     }
 
-    fn values<'a>(&'a self, folder: &'a Folder, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {
-        Values::new(&folder.keys, &self.statics, &self.computed, runtime)
-    }
-
     pub(super) fn find<'f>(folder: &'f Folder, id: &str) -> Result<&'f PromptDef, StoreError> {
         match folder.prompt(id) {
             Some(i) => Ok(&folder.prompts[i]),
-            None => Err(StoreError::UnknownPrompt {
-                id: id.to_owned(),
-                suggestion: closest(id, folder.prompts.iter().map(|p| p.id.as_str()))
-                    .map(str::to_owned),
-            }),
+            None => Err(Self::unknown_prompt(folder, id)),
+        }
+    }
+
+    pub(super) fn unknown_prompt(folder: &Folder, id: &str) -> StoreError {
+        StoreError::UnknownPrompt {
+            id: id.to_owned(),
+            suggestion: closest(id, folder.prompts.iter().map(|p| p.id.as_str()))
+                .map(str::to_owned),
         }
     }
 
@@ -301,7 +367,7 @@ impl Store {
         let Body::Text(text) = &chosen.body else {
             return Err(StoreError::NotText { id: id.to_owned() });
         };
-        let mut values = self.values(&state.folder, runtime);
+        let mut values = state.values(runtime);
         let mut raw = String::new();
         let mut missing = Vec::new();
         render(text, &mut values, &mut raw, &mut missing);
@@ -354,7 +420,7 @@ impl Store {
     ) -> Result<String, StoreError> {
         let state = self.current();
         let folder = &state.folder;
-        let mut values = self.values(folder, runtime);
+        let mut values = state.values(runtime);
         let mut out = String::new();
         let mut scratch = String::new();
         let mut missing = Vec::new();
@@ -432,7 +498,7 @@ impl Store {
     ) -> Result<Vec<Message>, StoreError> {
         let state = self.current();
         let folder = &state.folder;
-        let mut values = self.values(folder, runtime);
+        let mut values = state.values(runtime);
         let mut out = Vec::new();
         let mut missing = Vec::new();
         let mut users = Vec::new();

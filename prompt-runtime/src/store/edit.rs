@@ -12,12 +12,12 @@ use super::atomic::{self, Faults, WriteError};
 use super::builder::{State, Store};
 use super::error::StoreError;
 use super::json::is_word;
-use super::layout::{Layer, USER_MANIFEST};
+use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
 use super::parsed::{Folder, PromptDef};
 use super::persist::{remove_path, set_path};
 use super::{check, folder_lock};
 use crate::load::json::object_entries;
-use crate::parse::lexer::{Syntax, Token};
+use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
 use std::path::Path;
@@ -166,9 +166,10 @@ impl Store {
         })
     }
 
-    /// Undoes every user change: the user manifest (edits, enabled flags, the user's own
-    /// prompts) is removed, then the domain files it named. The user placeholder registry
-    /// is kept (the store does not edit it yet).
+    /// Undoes every user change: the user manifest (edits, enabled flags, orders, the
+    /// user's own prompts) is emptied, then the domain files it named and the user
+    /// placeholder registry are removed. A crash after the manifest is removed can leave those files
+    /// behind; no prompt uses them then, and the next factory reset removes them.
     ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, Store};
@@ -194,9 +195,12 @@ impl Store {
                 .iter()
                 .filter(|p| p.domain.1 == 1)
                 .map(|p| p.domain.0.clone())
+                .chain([USER_REGISTRY.to_owned()])
                 .collect();
+            // An empty user manifest, not none: a folder without one that holds an old
+            // single manifest would be migrated again at the next open.
             Ok(Change {
-                writes: vec![(USER_MANIFEST.to_owned(), None)],
+                writes: vec![(USER_MANIFEST.to_owned(), Some(EMPTY_MANIFEST.to_owned()))],
                 cleanup,
             })
         })
@@ -236,6 +240,152 @@ impl Store {
                 cleanup: Vec::new(),
             })
         })
+    }
+
+    /// Puts prompts in a new order: the prompts listed come first, in the order given,
+    /// then every other prompt in its order now. Each prompt's `order` is written to the
+    /// user manifest (10, 20, 30, …), so [`Store::build_system_prompt`] and the message
+    /// sequences follow it; [`Store::reset_prompt_to_default`] gives a prompt its
+    /// default order back. An unknown id (with a suggestion) or an id listed twice is
+    /// refused, and then nothing changes.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "order": 1}, "b": {"domain": "b", "order": 2}, "c": {"domain": "c", "order": 3}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
+    /// #     ("c.json", br#"{"variants": {"default": {"text": "C"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// store.reorder_prompts(&["c", "a"])?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "C\n\nA\n\nB");
+    /// assert!(store.reorder_prompts(&["c", "x"]).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn reorder_prompts(&self, ids: &[&str]) -> Result<(), StoreError> {
+        self.commit(|_, state| {
+            let folder = &state.folder;
+            let mut sequence: Vec<usize> = Vec::with_capacity(folder.prompts.len());
+            for id in ids {
+                let i = folder
+                    .prompt(id)
+                    .ok_or_else(|| Store::unknown_prompt(folder, id))?;
+                if sequence.contains(&i) {
+                    return Err(StoreError::DuplicateInOrder {
+                        id: (*id).to_owned(),
+                    });
+                }
+                sequence.push(i);
+            }
+            let rest: Vec<usize> = state
+                .by_order
+                .iter()
+                .copied()
+                .filter(|i| !sequence.contains(i))
+                .collect();
+            sequence.extend(rest);
+            let mut manifest = user_manifest(state).to_owned();
+            for (n, &i) in sequence.iter().enumerate() {
+                let order = ((n + 1) * 10).to_string();
+                let path = ["prompts", folder.prompts[i].id.as_str(), "order"];
+                manifest = set_path(&manifest, &path, &order, 0)
+                    .map_err(write_error(&state.user, USER_MANIFEST))?;
+            }
+            Ok(Change {
+                writes: vec![(USER_MANIFEST.to_owned(), Some(format!("{manifest}\n")))],
+                cleanup: Vec::new(),
+            })
+        })
+    }
+
+    /// Adds a placeholder of the user's own: `{{key}}`, a static value, written to the
+    /// user folder's `_meta/user_placeholder_registry.json` with `value` as its
+    /// `default`. Texts may use it from the next edit on. A key the registry has, or one
+    /// that is not a name, is refused.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// assert!(store.update_prompt("a", "default", "Hi {{nickname}}").is_err());
+    /// store.add_placeholder("nickname", "Lu")?;
+    /// store.update_prompt("a", "default", "Hi {{nickname}}")?;
+    /// assert_eq!(store.resolve_prompt("a", "default", &[])?, "Hi Lu");
+    /// // in use: refused until no text uses it
+    /// assert!(store.remove_placeholder("nickname").is_err());
+    /// store.reset_prompt_to_default("a")?;
+    /// store.remove_placeholder("nickname")?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn add_placeholder(&self, key: &str, value: &str) -> Result<(), StoreError> {
+        self.commit(|_, state| {
+            if !is_name(key) {
+                return Err(StoreError::BadPlaceholder {
+                    key: key.to_owned(),
+                });
+            }
+            if state.folder.key(key).is_some() {
+                return Err(StoreError::PlaceholderExists {
+                    key: key.to_owned(),
+                    user: user_placeholders(state).iter().any(|k| k == key),
+                });
+            }
+            let entry = format!(
+                "{{\"resolve_phase\": \"static\", \"type\": \"string\", \"default\": {}}}",
+                json_string(value)?
+            );
+            let registry = registry_with(state, Some(&entry), key)?;
+            Ok(Change {
+                writes: vec![(USER_REGISTRY.to_owned(), Some(registry))],
+                cleanup: Vec::new(),
+            })
+        })
+    }
+
+    /// Removes a placeholder of the user's own (one [`Store::add_placeholder`] added, or
+    /// the user registry holds). One of the defaults' placeholders, or one that a prompt
+    /// still uses (in a text or its `requires_any`), is refused, naming the prompts.
+    pub fn remove_placeholder(&self, key: &str) -> Result<(), StoreError> {
+        self.commit(|_, state| {
+            let mine = user_placeholders(state);
+            if !mine.iter().any(|k| k == key) {
+                return Err(StoreError::NotUserPlaceholder {
+                    key: key.to_owned(),
+                    suggestion: closest(key, mine.iter().map(String::as_str)).map(str::to_owned),
+                });
+            }
+            if let Some(index) = state.folder.key(key) {
+                let users: Vec<String> = state
+                    .folder
+                    .prompts
+                    .iter()
+                    .filter(|p| p.uses_key(index))
+                    .map(|p| p.id.clone())
+                    .collect();
+                if !users.is_empty() {
+                    return Err(StoreError::PlaceholderInUse {
+                        key: key.to_owned(),
+                        prompts: users,
+                    });
+                }
+            }
+            let registry = registry_with(state, None, key)?;
+            Ok(Change {
+                writes: vec![(USER_REGISTRY.to_owned(), Some(registry))],
+                cleanup: Vec::new(),
+            })
+        })
+    }
+
+    /// The placeholders of the user's own: the user registry's keys, in its order.
+    pub fn user_placeholders(&self) -> Vec<String> {
+        user_placeholders(&self.current())
     }
 
     /// Whether variant `variant` of prompt `id` is used now (the prompt and the variant
@@ -329,12 +479,9 @@ impl Store {
         }
         let mut defaults = self.defaults.clone();
         let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
-        if folder.keys != state.folder.keys {
-            // The edits never touch the registries; the values are indexed by key.
-            return Err(StoreError::Invalid(
-                Diagnostic::new("an edit changed the placeholder registry").into(),
-            ));
-        }
+        // Every static and computed key of the new folder needs a value (an added user
+        // placeholder brings its own `default`).
+        let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
         if let Some(dir) = &self.user_dir
             && let Err((i, e)) = write_files(dir, &change, &self.faults)
         {
@@ -342,11 +489,11 @@ impl Store {
             if i + 1 == change.writes.len() && e.in_place {
                 // The commit point is on disk (only the folder flush failed): the store
                 // shows what a fresh open reads.
-                self.swap(folder, user);
+                self.swap(next);
             }
             return Err(error);
         }
-        self.swap(folder, user);
+        self.swap(next);
         if let Some(dir) = &self.user_dir {
             for rel in &change.cleanup {
                 // Nothing names the file any more; one left behind is harmless.
@@ -388,26 +535,17 @@ impl Store {
         self.reread(dir).map(drop)
     }
 
-    /// The user folder as it is on disk now, swapped in. The registries must be as they
-    /// were: the static and computed values are indexed by placeholder.
+    /// The user folder as it is on disk now, swapped in.
     pub(super) fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
         let mut defaults = self.defaults.clone();
         let mut user = Layer::disk(dir, &dir.to_string_lossy());
         let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
-        if folder.keys != self.current().folder.keys {
-            return Err(StoreError::Invalid(
-                Diagnostic::new(format!(
-                    "the placeholder registry of `{}` changed on disk: open the store again",
-                    dir.to_string_lossy()
-                ))
-                .into(),
-            ));
-        }
-        Ok(self.swap(folder, user))
+        let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
+        Ok(self.swap(next))
     }
 
-    fn swap(&self, folder: Folder, user: Layer) -> Arc<State> {
-        let next = Arc::new(State::new(Arc::new(folder), user.frozen()));
+    fn swap(&self, next: State) -> Arc<State> {
+        let next = Arc::new(next);
         *self.state.write().unwrap_or_else(|e| e.into_inner()) = Arc::clone(&next);
         next
     }
@@ -453,6 +591,48 @@ pub(super) fn user_domain_file(id: &str) -> String {
         let hex: String = id.bytes().map(|b| format!("{b:02x}")).collect();
         format!("prompts/_{hex}.json")
     }
+}
+
+/// The user manifest of a user layer without changes.
+const EMPTY_MANIFEST: &str = "{\"prompts\": {}}\n";
+
+/// The user manifest's text now (empty when there is none).
+fn user_manifest(state: &State) -> &str {
+    state
+        .user
+        .get(USER_MANIFEST)
+        .map(SourceFile::text)
+        .unwrap_or_default()
+}
+
+/// The keys of the user registry, in its order.
+fn user_placeholders(state: &State) -> Vec<String> {
+    let Some(text) = state.user.get(USER_REGISTRY).map(SourceFile::text) else {
+        return Vec::new();
+    };
+    let Ok(top) = object_entries(text) else {
+        return Vec::new();
+    };
+    top.iter()
+        .find(|(k, _)| k == "placeholders")
+        .and_then(|(_, raw)| object_entries(raw.get()).ok())
+        .map(|entries| entries.into_iter().map(|(k, _)| k).collect())
+        .unwrap_or_default()
+}
+
+/// The user registry with `entry` (JSON text) for `key`, or without `key`.
+fn registry_with(state: &State, entry: Option<&str>, key: &str) -> Result<String, StoreError> {
+    let old = state
+        .user
+        .get(USER_REGISTRY)
+        .map(SourceFile::text)
+        .unwrap_or_default();
+    let new = match entry {
+        Some(entry) => set_path(old, &["placeholders", key], entry, 0),
+        None => remove_path(old, &["placeholders", key], 0),
+    }
+    .map_err(write_error(&state.user, USER_REGISTRY))?;
+    Ok(format!("{new}\n"))
 }
 
 pub(super) fn json_string(text: &str) -> Result<String, StoreError> {

@@ -99,6 +99,45 @@ pub enum StoreError {
         /// What is wrong with it.
         message: String,
     },
+    /// [`Store::add_placeholder`](super::Store::add_placeholder) was given a key the
+    /// registry has already.
+    #[error("placeholder `{{{{{key}}}}}` exists already{}", if *.user { " (a user placeholder: remove it first to change it)" } else { " in the registry" })]
+    PlaceholderExists {
+        /// The key.
+        key: String,
+        /// Whether it is the user's own (else the defaults').
+        user: bool,
+    },
+    /// A new placeholder's key is not a name `{{key}}` could use.
+    #[error(
+        "`{key}` is not a placeholder name: use ASCII letters, digits and `_`, not starting with a digit"
+    )]
+    BadPlaceholder {
+        /// The key.
+        key: String,
+    },
+    /// Only placeholders the user added can be removed.
+    #[error("placeholder `{{{{{key}}}}}` is not one the user added{}", did_you_mean(.suggestion))]
+    NotUserPlaceholder {
+        /// The key.
+        key: String,
+        /// The closest user placeholder, if one is close.
+        suggestion: Option<String>,
+    },
+    /// A placeholder still used by prompts cannot be removed.
+    #[error("placeholder `{{{{{key}}}}}` is used by {}: change those texts first", ids(.prompts))]
+    PlaceholderInUse {
+        /// The key.
+        key: String,
+        /// The prompts that use it (in a text or in `requires_any`).
+        prompts: Vec<String>,
+    },
+    /// [`Store::reorder_prompts`](super::Store::reorder_prompts) was given an id twice.
+    #[error("prompt `{id}` is listed twice in the new order")]
+    DuplicateInOrder {
+        /// The id.
+        id: String,
+    },
     /// A file of the user layer could not be written.
     #[error("cannot write `{path}`: {message}")]
     Write {

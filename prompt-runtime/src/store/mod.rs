@@ -50,6 +50,7 @@ mod error;
 mod folder_lock;
 mod json;
 pub mod layout;
+mod migrate;
 mod parsed;
 mod persist;
 mod render;
@@ -281,3 +282,6 @@ mod tests;
 
 #[cfg(test)]
 mod durability_tests;
+
+#[cfg(test)]
+mod migrate_tests;

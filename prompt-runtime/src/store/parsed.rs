@@ -151,6 +151,17 @@ impl PromptDef {
         find(name).or_else(|| find("default")).unwrap_or(true)
     }
 
+    /// Whether key `index` is used by a text or a message of any variant, or by
+    /// `requires_any`.
+    pub fn uses_key(&self, index: usize) -> bool {
+        let in_text = |t: &Text| t.parts.contains(&Part::Key(index));
+        self.requires_any.contains(&index)
+            || self.variants.iter().any(|v| match &v.body {
+                Body::Text(t) => in_text(t),
+                Body::Messages(m) => m.iter().any(|(_, t)| in_text(t)),
+            })
+    }
+
     /// Every variant name known: the domain's and the manifests'.
     pub fn variant_names(&self) -> impl Iterator<Item = &str> {
         self.variants.iter().map(|v| v.name.as_str()).chain(

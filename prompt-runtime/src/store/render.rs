@@ -5,7 +5,7 @@
 use super::parsed::{Key, Part, Text};
 
 /// A computed placeholder's function: called on every render that uses it.
-pub(crate) type Computed = Box<dyn Fn() -> String + Send + Sync>;
+pub(crate) type Computed = std::sync::Arc<dyn Fn() -> String + Send + Sync>;
 
 /// The values of one render call.
 pub(crate) struct Values<'a> {
@@ -55,7 +55,7 @@ impl<'a> Values<'a> {
             if self.cache.is_empty() {
                 self.cache.resize(self.keys.len(), None);
             }
-            return Some(self.cache[index].get_or_insert_with(f).as_str());
+            return Some(self.cache[index].get_or_insert_with(|| f()).as_str());
         }
         if let Some(value) = &self.statics[index] {
             return Some(value);
@@ -151,7 +151,8 @@ mod tests {
             },
         ];
         let statics = vec![Some("sa".to_owned()), Some("sb".to_owned()), None];
-        let computed: Vec<Option<Computed>> = vec![None, Some(Box::new(|| "cb".to_owned())), None];
+        let computed: Vec<Option<Computed>> =
+            vec![None, Some(std::sync::Arc::new(|| "cb".to_owned())), None];
         let mut v = Values::new(&keys, &statics, &computed, &[("a", "ra")]);
         assert_eq!(v.get(0), Some("ra"));
         assert_eq!(v.get(1), Some("cb"));

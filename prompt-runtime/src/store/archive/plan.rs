@@ -4,8 +4,16 @@
 //! The order is the edit path's: first the archive's domain files, each under a name no
 //! file of the user layer has now (`prompts/<id>.json`, or `prompts/<id>.<n>.json` beside
 //! one in use), so nothing the store reads changes before the commit point; then the user
-//! placeholder registry, when it changes; last the user manifest that names the new files.
-//! The files it no longer names are removed after it.
+//! placeholder registry with what the archive adds (placeholders no text of the store
+//! uses now, so its renders stay as they are); last the user manifest that names the new
+//! files, the commit point. The files it no longer names are removed after it.
+//!
+//! What the registry loses — placeholders the archive drops ([`ImportMode::Replace`]), or
+//! changes while a text of the store uses them — would break or change the texts before
+//! the commit point, so it is a second edit ([`Rest`]) once the manifest is written: a
+//! crash between the two leaves the imported prompts with placeholders nothing uses any
+//! more (the renders are the imported ones) or, for a placeholder whose definition
+//! changes while texts on both sides use it, its old definition.
 
 use super::{Archived, ArchivedPrompt, ImportMode, ImportSummary};
 use crate::SourceFile;
@@ -15,13 +23,30 @@ use crate::store::error::StoreError;
 use crate::store::layout::{USER_MANIFEST, USER_REGISTRY};
 use crate::store::persist::{remove_path, set_path};
 
-/// The change that imports `archive` into the user layer of `state` by `mode`, and what
-/// it imports.
+/// What the user registry still has to lose or change once the manifest is written.
+#[derive(Debug, Default)]
+pub(super) struct Rest {
+    /// Placeholders to remove.
+    removed: Vec<String>,
+    /// Placeholders to set to the archive's entry (JSON text).
+    changed: Vec<(String, String)>,
+    /// The user registry goes as a whole (`Replace` with an archive without one).
+    drop_file: bool,
+}
+
+impl Rest {
+    fn is_empty(&self) -> bool {
+        self.removed.is_empty() && self.changed.is_empty() && !self.drop_file
+    }
+}
+
+/// The change that imports `archive` into the user layer of `state` by `mode`, what it
+/// imports, and the registry's rest (see the module doc), if any.
 pub(super) fn plan(
     state: &State,
     archive: &Archived,
     mode: ImportMode,
-) -> Result<(Change, ImportSummary), StoreError> {
+) -> Result<(Change, ImportSummary, Option<Rest>), StoreError> {
     let fail_manifest = write_error(&state.user, USER_MANIFEST);
     let fail_registry = write_error(&state.user, USER_REGISTRY);
     let text_of = |rel: &str| state.user.get(rel).map(SourceFile::text);
@@ -135,10 +160,42 @@ pub(super) fn plan(
         }
     };
 
-    // The registry before the manifest: the manifest's texts may use a placeholder the
-    // archive adds.
-    if changed(current_registry, registry.as_deref()) {
-        writes.push((USER_REGISTRY.to_owned(), registry));
+    // Before the manifest, what the archive adds and changes that no text uses now (the
+    // manifest's texts may use it); the rest after it.
+    let final_keys = super::entries_of(registry.as_deref(), "placeholders");
+    let used_now = |name: &str| {
+        state
+            .folder
+            .key(name)
+            .is_some_and(|i| state.folder.prompts.iter().any(|p| p.uses_key(i)))
+    };
+    let mut before = current_registry.unwrap_or_default().trim_end().to_owned();
+    let mut rest = Rest {
+        drop_file: registry.is_none() && current_registry.is_some(),
+        ..Rest::default()
+    };
+    for (name, entry) in &final_keys {
+        let now = current_keys.iter().find(|(k, _)| k == name).map(|(_, e)| e);
+        if now.is_some_and(|now| same_json(now, entry)) {
+            continue;
+        }
+        if now.is_some() && used_now(name) {
+            rest.changed.push((name.clone(), entry.clone()));
+        } else {
+            before =
+                set_path(&before, &["placeholders", name], entry, 0).map_err(&fail_registry)?;
+        }
+    }
+    if !rest.drop_file {
+        rest.removed = current_keys
+            .iter()
+            .filter(|(k, _)| !final_keys.iter().any(|(f, _)| f == k))
+            .map(|(k, _)| k.clone())
+            .collect();
+    }
+    let before = (!before.is_empty()).then(|| format!("{before}\n"));
+    if changed(current_registry, before.as_deref()) {
+        writes.push((USER_REGISTRY.to_owned(), before));
     }
     if changed(current_manifest, manifest.as_deref()) {
         writes.push((USER_MANIFEST.to_owned(), manifest));
@@ -162,7 +219,45 @@ pub(super) fn plan(
             cleanup.push(rel.clone());
         }
     }
-    Ok((Change { writes, cleanup }, summary))
+    let rest = (!rest.is_empty()).then_some(rest);
+    Ok((Change { writes, cleanup }, summary, rest))
+}
+
+/// The second edit of an import: the user registry of `state` without the placeholders
+/// the archive dropped, and with the ones it changes.
+pub(super) fn rest_change(state: &State, rest: &Rest) -> Result<Change, StoreError> {
+    let fail = write_error(&state.user, USER_REGISTRY);
+    let Some(now) = state.user.get(USER_REGISTRY).map(SourceFile::text) else {
+        return Ok(Change::default());
+    };
+    let new = if rest.drop_file {
+        None
+    } else {
+        let mut text = now.trim_end().to_owned();
+        for key in &rest.removed {
+            text = remove_path(&text, &["placeholders", key], 0).map_err(&fail)?;
+        }
+        for (key, entry) in &rest.changed {
+            text = set_path(&text, &["placeholders", key], entry, 0).map_err(&fail)?;
+        }
+        Some(format!("{text}\n"))
+    };
+    let mut change = Change::default();
+    if changed(Some(now), new.as_deref()) {
+        change.writes.push((USER_REGISTRY.to_owned(), new));
+    }
+    Ok(change)
+}
+
+/// True when two JSON texts hold the same value (object keys in any order).
+fn same_json(a: &str, b: &str) -> bool {
+    match (
+        serde_json::from_str::<serde_json::Value>(a),
+        serde_json::from_str::<serde_json::Value>(b),
+    ) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => a == b,
+    }
 }
 
 /// The user domain file prompt `id` reads now, if it has one.
