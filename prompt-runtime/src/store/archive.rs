@@ -259,8 +259,12 @@ impl Store {
     /// defaults, as it would in a user folder.
     ///
     /// Domain files are written as `prompts/<id>.json` (a fresh name beside a file in use),
-    /// never where the archive says; then the user manifest, last, as every edit writes
-    /// (see [`Store`]): a crash at any point leaves the user layer as it was or as imported.
+    /// never where the archive says; then the user placeholders it adds; then the user
+    /// manifest, last, as every edit writes (see [`Store`]): a crash at any point leaves the
+    /// user layer as it was or as imported. What the user registry loses (placeholders a
+    /// `Replace` drops, changes of ones texts use) is a second edit after that: a crash
+    /// between the two leaves an unused placeholder behind, or the old definition of one
+    /// that texts on both sides use.
     ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, ImportMode, Store, StoreError};
