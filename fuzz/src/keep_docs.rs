@@ -1,5 +1,5 @@
 //! Prompt families: keep's documents read with `Family::from_keep_docs`, the frontmatter
-//! `"match"` rules of a prompts folder's members read with `RuleLine::parse`, and the
+//! `"match"` rules of a prompts folder's members read with `family::read_match`, and the
 //! selection (`select`, `choose`, `require`) over both, for tags from the input.
 //!
 //! Input: parts, each ended by a `0xFF` byte (never part of UTF-8 text):
@@ -14,12 +14,12 @@
 //! `prompts/fam/ID.md` whose frontmatter `"match"` (a list of strings) gives its rules.
 //! Parts that are not UTF-8 are read lossily.
 //!
-//! The reader of `"match"` inside prompt-runtime (spans of each rule in the file) is only
-//! reached through `Project::family`, which reads a folder from disk; here the strings
-//! of the list go through `RuleLine::parse` and `Rules::parse_lines`, which it calls.
+//! The frontmatter is read twice: by `family::read_match` (the reader `Project::family`
+//! uses, which locates each rule in the file), and as a list of JSON strings through
+//! `RuleLine::parse` and `Rules::parse_lines`; the two must agree.
 
 use prompt_runtime::Tags;
-use prompt_runtime::family::{Family, MATCH_KEY, Member, RuleLine, Rules};
+use prompt_runtime::family::{Family, MATCH_KEY, Member, RuleLine, Rules, read_match};
 use prompt_runtime::load::PromptFile;
 
 /// One input: reading never panics, and every selection is keep's: the chosen member's
@@ -96,21 +96,49 @@ fn frontmatter_members(docs: &[(String, String)]) -> Vec<Member> {
                 continue;
             }
         };
+        // The reader a prompts folder's family uses, which locates each rule in the file:
+        // it must agree with reading the list as JSON strings below.
+        let read = read_match(&file);
+        if let Err(diagnostics) = &read {
+            let _ = diagnostics.to_string();
+        }
         let rules = match file.frontmatter.as_ref().and_then(|f| f.get(MATCH_KEY)) {
-            None => Rules::default(),
+            None => {
+                assert_eq!(
+                    read.ok().map(|r| r.0),
+                    Some(Rules::default()),
+                    "no key, no rules"
+                );
+                Rules::default()
+            }
             Some(entry) => {
                 let Some(lines) = string_list(&entry.json) else {
+                    assert!(
+                        read.is_err(),
+                        "a `match` that is no list of strings is refused"
+                    );
                     continue;
                 };
+                if lines.is_empty() {
+                    // An empty list would make a default that says it has rules.
+                    assert!(read.is_err(), "an empty `match` is refused");
+                    continue;
+                }
                 for line in &lines {
                     check_rule_text(line);
                 }
                 match Rules::parse_lines(lines.iter().map(String::as_str)) {
                     Ok(rules) => {
                         assert_eq!(rules.lines.len(), lines.len(), "one rule line per string");
+                        assert_eq!(
+                            read.as_ref().ok().map(|r| &r.0),
+                            Some(&rules),
+                            "read_match reads what the strings say"
+                        );
                         rules
                     }
                     Err((at, error)) => {
+                        assert!(read.is_err(), "read_match refuses a malformed rule");
                         assert!(at < lines.len(), "the failing line is one of the list");
                         assert_eq!(
                             RuleLine::parse(&lines[at]).err(),

@@ -212,7 +212,13 @@ fn factory_reset_undoes_every_edit_flag_and_user_prompt() {
             .unwrap(),
         fresh
     );
-    assert!(tree(&user).is_empty(), "{:?}", tree(&user).keys());
+    // Nothing is left but an empty user manifest (so an old single-manifest folder is not
+    // migrated again).
+    let left = tree(&user);
+    assert_eq!(
+        left.into_iter().collect::<Vec<_>>(),
+        [(user.join("_meta/user_manifest.json"), b"{\"prompts\": {}}\n".to_vec())]
+    );
     assert_eq!(
         persona(&user)
             .build_system_prompt("default", &[("mood", "calm")])

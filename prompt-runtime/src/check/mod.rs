@@ -388,13 +388,16 @@ impl CheckedPrompt {
         // as the prompt reads: its entries are walked and their names found by binary
         // search. `Value::Text` marks a value given, for the loop below.
         if context.len() <= 2 * count && self.ready.names.len() == count {
+            let names = &self.ready.names;
             for (name, value) in context {
-                if let Ok(at) = self
-                    .ready
-                    .names
-                    .binary_search_by(|(known, _)| by_length(known, name))
-                    && let Some(slot) = values.get_mut(self.ready.names[at].1)
-                {
+                // Sorted by length first: the names of this length, then one equality test
+                // each (usually one name).
+                let from = names.partition_point(|(known, _)| known.len() < name.len());
+                let found = names[from..]
+                    .iter()
+                    .take_while(|(known, _)| known.len() == name.len())
+                    .find(|(known, _)| known == name);
+                if let Some(slot) = found.and_then(|&(_, i)| values.get_mut(i)) {
                     *slot = Value::Text(value);
                 }
             }

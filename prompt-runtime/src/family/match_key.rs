@@ -21,8 +21,24 @@ pub(crate) fn declares_rules(file: &PromptFile) -> bool {
         .is_some_and(|f| f.get(MATCH_KEY).is_some())
 }
 
-/// The file's rules and the span of its `"match"` value; no key: no rules (the default).
-pub(crate) fn read(file: &PromptFile) -> Result<(Rules, Option<Range<usize>>), Diagnostics> {
+/// The rules of a family member's frontmatter `"match"` list, as a prompts folder's
+/// family reads them, and the span of the `"match"` value; a file without the key has no
+/// rules (it is the family's default). A malformed rule, or a value that is not a list of
+/// strings, is an error at its line and column in the file.
+///
+/// ```
+/// use prompt_runtime::family::read_match;
+/// use prompt_runtime::load::PromptFile;
+///
+/// let file = PromptFile::from_text("prompts/summarize/meeting.md",
+///     "{\n  \"match\": [\"type=meeting project=myapp\", \"type=standup\"]\n}\nSummarize.").unwrap();
+/// let (rules, _) = read_match(&file).unwrap();
+/// assert_eq!(rules.lines.len(), 2);
+///
+/// let bad = PromptFile::from_text("prompts/summarize/bad.md", "{\n  \"match\": [\"type meeting\"]\n}\nx").unwrap();
+/// assert!(read_match(&bad).unwrap_err().to_string().contains("prompts/summarize/bad.md:2:"));
+/// ```
+pub fn read_match(file: &PromptFile) -> Result<(Rules, Option<Range<usize>>), Diagnostics> {
     let Some(entry) = file.frontmatter.as_ref().and_then(|f| f.get(MATCH_KEY)) else {
         return Ok((Rules::default(), None));
     };
@@ -107,7 +123,7 @@ mod tests {
     fn rules(frontmatter: &str) -> Result<Rules, Diagnostics> {
         let text = format!("{{\n{frontmatter}\n}}\n\nBody");
         let file = PromptFile::from_text("prompts/summarize/x.md", &text).unwrap();
-        read(&file).map(|(rules, _)| rules)
+        read_match(&file).map(|(rules, _)| rules)
     }
 
     #[test]

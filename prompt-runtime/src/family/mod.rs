@@ -42,7 +42,7 @@ mod tags;
 
 pub use compiled::CompiledMember;
 pub use error::NoMatchingPrompt;
-pub use match_key::MATCH_KEY;
+pub use match_key::{MATCH_KEY, read_match};
 pub use rules::{Pair, RuleError, RuleLine, Rules};
 pub use tags::Tags;
 

@@ -133,7 +133,7 @@ impl Project {
         let mut members = Vec::new();
         let mut spans = Vec::new();
         for (id, file) in &files {
-            match match_key::read(file) {
+            match match_key::read_match(file) {
                 Ok((rules, at)) => {
                     members.push(Member {
                         id: id.clone(),
