@@ -217,7 +217,10 @@ fn factory_reset_undoes_every_edit_flag_and_user_prompt() {
     let left = tree(&user);
     assert_eq!(
         left.into_iter().collect::<Vec<_>>(),
-        [(user.join("_meta/user_manifest.json"), b"{\"prompts\": {}}\n".to_vec())]
+        [(
+            user.join("_meta/user_manifest.json"),
+            b"{\"prompts\": {}}\n".to_vec()
+        )]
     );
     assert_eq!(
         persona(&user)
