@@ -10,7 +10,9 @@ Input formats are described in `fuzz/src/*.rs`: files and parts are ended by a 0
 Python 3, standard library only.
 """
 
+import io
 import json
+import zipfile
 from pathlib import Path
 
 FUZZ = Path(__file__).resolve().parent
@@ -245,8 +247,69 @@ def store_seeds():
     return count
 
 
+ARCHIVE_METADATA = '{"format": "promptkit-store-archive", "format_version": 1, "promptkit_version": "0.1.0"}'
+ARCHIVE_MANIFEST = """{"prompts": {
+  "greeting": {"domain": "prompts/greeting.json", "order": 5},
+  "rules": {"variants": {"default": {"enabled": false}}},
+  "theirs": {"domain": "prompts/theirs.json"}
+}}"""
+ARCHIVE_GREETING = '{"id": "greeting", "variants": {"default": {"text": "Hey {{char_name}}."}, "short": {"text": "Hey."}}}'
+ARCHIVE_THEIRS = '{"id": "theirs", "variants": {"default": {"text": "Theirs, {{mood}}."}}}'
+ARCHIVE_LAYER = [
+    ("metadata.json", ARCHIVE_METADATA),
+    ("_meta/user_manifest.json", ARCHIVE_MANIFEST),
+    ("prompts/greeting.json", ARCHIVE_GREETING),
+    ("prompts/theirs.json", ARCHIVE_THEIRS),
+]
+
+# Archives for the `store_archive` target's defaults (`fuzz/src/store_archive.rs`): a
+# user layer as `export_prompts` writes it, and what an import must refuse. Most are
+# stored, not deflated, so that the fuzzer's mutations reach the JSON inside.
+ARCHIVE_EXTRA = [
+    ("layer-stored", ARCHIVE_LAYER, zipfile.ZIP_STORED),
+    ("layer-deflated", ARCHIVE_LAYER, zipfile.ZIP_DEFLATED),
+    ("empty-layer", [("metadata.json", ARCHIVE_METADATA)], zipfile.ZIP_STORED),
+    ("code-form", [
+        ("metadata.json", ARCHIVE_METADATA),
+        ("_meta/user_manifest.json", '{"prompts": {"rules": {"domain_file": "prompts/rules.json", "requires_any": []}}}'),
+        ("prompts/rules.json", '{"rules": {"variants": {"default": {"content": "Calm, {{char_name}}."}}}}'),
+    ], zipfile.ZIP_STORED),
+    ("user-registry", [
+        ("metadata.json", ARCHIVE_METADATA),
+        ("_meta/user_placeholder_registry.json", '{"placeholders": {"char_name": {"type": "static", "default": "Luna"}}}'),
+        ("_meta/user_manifest.json", '{"prompts": {"example": {"enabled": false}}}'),
+    ], zipfile.ZIP_STORED),
+    ("folders", [("_meta/", ""), ("prompts/", "")] + ARCHIVE_LAYER, zipfile.ZIP_STORED),
+    ("typo", ARCHIVE_LAYER[:3] + [("prompts/theirs.json", ARCHIVE_THEIRS.replace("mood", "mod"))], zipfile.ZIP_STORED),
+    ("dotdot", ARCHIVE_LAYER + [("../outside.json", "{}")], zipfile.ZIP_STORED),
+    ("unnamed", ARCHIVE_LAYER + [("prompts/other.json", "{}")], zipfile.ZIP_STORED),
+    ("no-metadata", ARCHIVE_LAYER[1:], zipfile.ZIP_STORED),
+    ("symlink", ARCHIVE_LAYER + [("prompts/link.json", "/etc/passwd", 0o120777)], zipfile.ZIP_STORED),
+]
+
+
+def archive_input(entries, method):
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as zip_file:
+        for entry in entries:
+            name, text = entry[0], entry[1]
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = method
+            mode = entry[2] if len(entry) > 2 else (0o40755 if name.endswith("/") else 0o100644)
+            info.external_attr = mode << 16
+            zip_file.writestr(info, text)
+    return out.getvalue()
+
+
+def archive_seeds():
+    for name, entries, method in ARCHIVE_EXTRA:
+        write("store_archive", name, archive_input(entries, method))
+    write("store_archive", "not-a-zip", ARCHIVE_MANIFEST.encode())
+    return len(ARCHIVE_EXTRA) + 1
+
+
 def main():
-    for target in ["pipeline", "identity_json", "safe_substitute", "chat_template", "keep_docs", "store_folder"]:
+    for target in ["pipeline", "identity_json", "safe_substitute", "chat_template", "keep_docs", "store_folder", "store_archive"]:
         folder = FUZZ / "corpus" / target
         for old in folder.glob("seed-*") if folder.is_dir() else []:
             old.unlink()
@@ -283,6 +346,7 @@ def main():
 
     print(f"keep_docs: {keep_seeds()} seeds")
     print(f"store_folder: {store_seeds()} seeds")
+    print(f"store_archive: {archive_seeds()} seeds")
 
     # Every 80th of the Python vectors: about 40, spread over the generator's cases.
     vectors = json.loads((REPO / "prompt-runtime/tests/python/vectors.json").read_text())

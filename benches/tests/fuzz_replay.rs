@@ -20,6 +20,8 @@ mod keep_docs;
 mod pipeline;
 #[path = "../../fuzz/src/safe_substitute.rs"]
 mod safe_substitute;
+#[path = "../../fuzz/src/store_archive.rs"]
+mod store_archive;
 #[path = "../../fuzz/src/store_folder.rs"]
 mod store_folder;
 
@@ -113,4 +115,9 @@ fn keep_docs() {
 #[test]
 fn store_folder() {
     replay("store_folder", store_folder::run);
+}
+
+#[test]
+fn store_archive() {
+    replay("store_archive", store_archive::run);
 }

@@ -7,4 +7,5 @@ pub mod identity_json;
 pub mod keep_docs;
 pub mod pipeline;
 pub mod safe_substitute;
+pub mod store_archive;
 pub mod store_folder;

@@ -12,6 +12,7 @@ mod lint;
 mod list;
 mod render;
 mod store;
+mod store_edit;
 mod style;
 mod tokens;
 mod values;
@@ -90,6 +91,19 @@ enum Command {
         after_help = "Example:\n  promptkit tokens greeting --set day=Friday --encoding cl100k_base"
     )]
     Tokens(tokens::TokensArgs),
+
+    /// Export, import or reset the user layer of a store folder (`--dir`: the defaults,
+    /// `--user`: the user folder).
+    ///
+    /// `export` writes the user layer to a zip archive; `import` checks a whole archive
+    /// before it changes anything, then merges it (`--mode merge`, the default), lets it
+    /// win (`overwrite`) or makes the user layer the archive's (`replace`); `reset` undoes
+    /// one prompt's customizations, or all of them with `--all`. The defaults are never
+    /// written.
+    #[command(
+        after_help = "Example:\n  promptkit store export backup.zip --dir examples/persona_prompts --user user_prompts\n  promptkit store reset --all --dir examples/persona_prompts --user user_prompts\n  promptkit store import backup.zip --mode replace --dir examples/persona_prompts --user user_prompts"
+    )]
+    Store(store_edit::StoreArgs),
 }
 
 fn main() -> ExitCode {
@@ -106,6 +120,7 @@ fn main() -> ExitCode {
         Command::Diff(args) => diff::run(&cli.dir, args),
         Command::Docs(args) => docs::run(&cli.dir, args),
         Command::Tokens(args) => tokens::run(&cli.dir, args),
+        Command::Store(args) => store_edit::run(&cli.dir, args),
     };
     match outcome {
         Ok(code) => code,

@@ -78,3 +78,260 @@ fn list_and_render_a_store() {
     assert_eq!(code, 1);
     assert!(err.contains("did you mean `weekday`?"), "{err}");
 }
+
+/// A fresh folder under the target dir.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("cli-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Every file under `dir` with its bytes, by path relative to it; the lock file aside.
+fn tree(dir: &std::path::Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    let mut out = std::collections::BTreeMap::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let rel = path
+                .strip_prefix(dir)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            if path.is_dir() {
+                stack.push(path);
+            } else if rel != "_meta/.promptkit.lock" {
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A user folder over `examples/persona_prompts`: an edited text, a flag off, a prompt of
+/// the user's own, as PromptEngine's editor would leave them.
+fn customized(user: &std::path::Path) {
+    std::fs::create_dir_all(user.join("_meta")).unwrap();
+    std::fs::create_dir_all(user.join("prompts")).unwrap();
+    std::fs::write(
+        user.join("_meta/user_manifest.json"),
+        r#"{"prompts": {
+  "system_rule": {"domain": "prompts/system_rule.json", "order": 700},
+  "time_sense": {"variants": {"default": {"enabled": false}}},
+  "mine": {"domain": "prompts/mine.json"}
+}}
+"#,
+    )
+    .unwrap();
+    std::fs::write(
+        user.join("prompts/system_rule.json"),
+        r#"{"id": "system_rule", "variants": {"default": {"text": "Edited, {{char_name}}."}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        user.join("prompts/mine.json"),
+        r#"{"id": "mine", "variants": {"default": {"text": "Mine."}}}"#,
+    )
+    .unwrap();
+}
+
+#[test]
+fn store_export_reset_import_round_trips_the_user_layer() {
+    let dir = scratch("round-trip");
+    let user = dir.join("user");
+    customized(&user);
+    let (u, zip) = (
+        user.to_string_lossy().into_owned(),
+        dir.join("backup.zip").to_string_lossy().into_owned(),
+    );
+    let store = ["--dir", "examples/persona_prompts", "--user", u.as_str()];
+    let customized_files = tree(&user);
+
+    let (code, out, err) = run(&[&["store", "export", &zip][..], &store].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "exported the user layer of `{u}` to `{zip}`: 3 prompts (system_rule, time_sense, mine), 0 user placeholders (4 files)\n"
+        )
+    );
+
+    let (code, _, err) = run(&[&["store", "reset"][..], &store].concat());
+    assert_eq!(code, 2, "a factory reset needs --all");
+    assert!(err.contains("<PROMPT_ID|--all>"), "{err}");
+    let (code, out, _) = run(&[&["store", "reset", "system_rule"][..], &store].concat());
+    assert_eq!(
+        (code, out),
+        (0, format!("reset `system_rule` to its default in `{u}`\n"))
+    );
+    assert!(!user.join("prompts/system_rule.json").exists());
+    let (code, _, err) = run(&[&["store", "reset", "mine"][..], &store].concat());
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("has no default: remove it with `delete_prompt`"),
+        "{err}"
+    );
+    let (code, out, _) = run(&[&["store", "reset", "--all"][..], &store].concat());
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        format!("reset `{u}` to the defaults: every edit, flag and user prompt removed\n")
+    );
+    // an empty user manifest is left, so that an old single-manifest folder is not
+    // migrated again
+    let reset = tree(&user);
+    assert_eq!(
+        reset.keys().collect::<Vec<_>>(),
+        ["_meta/user_manifest.json"]
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&reset["_meta/user_manifest.json"]).unwrap();
+    assert_eq!(manifest, serde_json::json!({"prompts": {}}));
+
+    let (code, out, err) =
+        run(&[&["store", "import", &zip, "--mode", "replace"][..], &store].concat());
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "imported `{zip}` into `{u}` (replace): 3 prompts (system_rule, time_sense, mine)\n"
+        )
+    );
+    let back = tree(&user);
+    assert_eq!(
+        back.keys().collect::<Vec<_>>(),
+        [
+            "_meta/user_manifest.json",
+            "prompts/mine.json",
+            "prompts/system_rule.json"
+        ]
+    );
+    for file in ["prompts/mine.json", "prompts/system_rule.json"] {
+        assert_eq!(back[file], customized_files[file], "{file}");
+    }
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&back["_meta/user_manifest.json"]).unwrap();
+    assert_eq!(manifest["prompts"]["system_rule"]["order"], 700);
+    assert_eq!(
+        manifest["prompts"]["time_sense"]["variants"]["default"]["enabled"],
+        false
+    );
+
+    // merge, again: everything is customized already
+    let (code, out, _) = run(&[&["store", "import", &zip][..], &store].concat());
+    assert_eq!(code, 0);
+    assert_eq!(
+        out,
+        format!(
+            "imported `{zip}` into `{u}` (merge): 0 prompts\nskipped 3 prompts (system_rule, time_sense, mine), customized already\n"
+        )
+    );
+    assert_eq!(tree(&user), back);
+}
+
+#[test]
+fn store_import_refuses_a_broken_archive_and_changes_nothing() {
+    use std::io::Write;
+    let dir = scratch("refused");
+    let user = dir.join("user");
+    customized(&user);
+    let u = user.to_string_lossy().into_owned();
+    let store = ["--dir", "examples/persona_prompts", "--user", u.as_str()];
+    let before = tree(&user);
+
+    let text = dir.join("notes.zip");
+    std::fs::write(&text, "not a zip").unwrap();
+    let text = text.to_string_lossy().into_owned();
+    let (code, out, err) = run(&[&["store", "import", &text][..], &store].concat());
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert_eq!(
+        err,
+        format!(
+            "error: archive `{text}`: not a zip archive, or a damaged one: invalid Zip archive: Could not find EOCD; nothing was imported\n"
+        )
+    );
+
+    // a valid archive but for a misspelt placeholder, and one whose entry leaves the folder
+    let build = |name: &str, entries: &[(&str, &str)]| {
+        let path = dir.join(name);
+        let mut zip = zip::ZipWriter::new(std::fs::File::create(&path).unwrap());
+        for (entry, data) in entries {
+            zip.start_file(*entry, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            zip.write_all(data.as_bytes()).unwrap();
+        }
+        zip.finish().unwrap();
+        path.to_string_lossy().into_owned()
+    };
+    let metadata = r#"{"format": "promptkit-store-archive", "format_version": 1}"#;
+    let manifest = r#"{"prompts": {"mine": {"domain": "prompts/mine.json"}}}"#;
+    let typo = build(
+        "typo.zip",
+        &[
+            ("metadata.json", metadata),
+            ("_meta/user_manifest.json", manifest),
+            (
+                "prompts/mine.json",
+                r#"{"variants": {"default": {"text": "Hi {{char_nmae}}"}}}"#,
+            ),
+        ],
+    );
+    let (code, _, err) = run(&[
+        &["store", "import", &typo, "--mode", "overwrite"][..],
+        &store,
+    ]
+    .concat());
+    assert_eq!(code, 1);
+    assert!(
+        err.starts_with(
+            "error: unknown placeholder `{{char_nmae}}` in variant `default` of prompt `mine`\n"
+        ),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!(" --> {typo}/prompts/mine.json:1:39\n")),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `{{char_name}}`?"), "{err}");
+
+    let evil = build(
+        "evil.zip",
+        &[("metadata.json", metadata), ("../../outside.json", "{}")],
+    );
+    let (code, _, err) =
+        run(&[&["store", "import", &evil, "--mode", "replace"][..], &store].concat());
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("entry `../../outside.json` is refused: its name has a `..` segment"),
+        "{err}"
+    );
+    assert!(!dir.join("outside.json").exists());
+    assert_eq!(tree(&user), before);
+}
+
+#[test]
+fn store_export_writes_to_a_bare_file_name_in_the_current_folder() {
+    let dir = scratch("bare-name");
+    customized(&dir.join("user_prompts"));
+    let defaults = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/persona_prompts");
+    let out = Command::new(env!("CARGO_BIN_EXE_promptkit"))
+        .args([
+            "store",
+            "export",
+            "backup.zip",
+            "--dir",
+            defaults,
+            "--user",
+            "user_prompts",
+        ])
+        .current_dir(&dir)
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    assert!(err.is_empty(), "{err}");
+    assert!(dir.join("backup.zip").is_file());
+}

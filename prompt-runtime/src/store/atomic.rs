@@ -70,11 +70,20 @@ fn check(faults: &Faults, step: Step, path: &Path) -> Result<(), (io::Error, boo
     }
 }
 
+/// The folder a file is in: `.` for a bare file name (whose parent is the empty path,
+/// which cannot be opened to flush it).
+fn folder_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    }
+}
+
 /// Temp names are unique within the process (pid + counter), and start with `.` and end
 /// with `.tmp` so nothing reading the layout ever takes one for a store file.
 fn temp_path(path: &Path) -> PathBuf {
     static NEXT: AtomicU64 = AtomicU64::new(0);
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let n = NEXT.fetch_add(1, Ordering::Relaxed);
     dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()))
@@ -113,7 +122,7 @@ pub(crate) fn sweep(dir: &Path) -> usize {
 /// Writes `bytes` to `path` atomically (see the module doc); the folders on the way are
 /// created.
 pub(crate) fn write(path: &Path, bytes: &[u8], faults: &Faults) -> Result<(), WriteError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     std::fs::create_dir_all(dir).map_err(|error| WriteError {
         error,
         in_place: false,
@@ -160,7 +169,7 @@ fn write_steps(
 
 /// Removes `path` (a missing file is fine) and flushes its folder.
 pub(crate) fn remove(path: &Path, faults: &Faults) -> Result<(), WriteError> {
-    let dir = path.parent().unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     let before = |error: io::Error| WriteError {
         error,
         in_place: false,

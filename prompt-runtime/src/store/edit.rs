@@ -25,13 +25,13 @@ use std::sync::Arc;
 
 /// What an edit does to the user layer's files.
 #[derive(Default)]
-struct Change {
+pub(super) struct Change {
     /// Files written (`Some`) or removed (`None`), in order. Every one but the last is a
     /// file nothing names yet; the last one is the commit point.
-    writes: Vec<(String, Option<String>)>,
+    pub writes: Vec<(String, Option<String>)>,
     /// Files nothing names any more once the commit is written: removed after it, and a
     /// failure to remove one changes nothing a store reads.
-    cleanup: Vec<String>,
+    pub cleanup: Vec<String>,
 }
 
 impl Store {
@@ -452,7 +452,7 @@ impl Store {
     /// Runs one edit: under the writer lock, `plan` turns the current state into a
     /// [`Change`]; the changed user layer is checked over the defaults; the files are
     /// written; the new state is swapped in. A refused plan or check changes nothing.
-    fn commit(
+    pub(super) fn commit(
         &self,
         plan: impl FnOnce(&Store, &State) -> Result<Change, StoreError>,
     ) -> Result<(), StoreError> {
@@ -536,7 +536,7 @@ impl Store {
     }
 
     /// The user folder as it is on disk now, swapped in.
-    fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
+    pub(super) fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
         let mut defaults = self.defaults.clone();
         let mut user = Layer::disk(dir, &dir.to_string_lossy());
         let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
@@ -564,7 +564,7 @@ fn write_files(dir: &Path, change: &Change, faults: &Faults) -> Result<(), (usiz
     Ok(())
 }
 
-fn write_error<'a>(user: &'a Layer, rel: &'a str) -> impl Fn(String) -> StoreError + 'a {
+pub(super) fn write_error<'a>(user: &'a Layer, rel: &'a str) -> impl Fn(String) -> StoreError + 'a {
     move |message| StoreError::Write {
         path: user.shown(rel),
         message,
@@ -584,7 +584,7 @@ fn manifest_with(state: &State, path: &[&str], value: &str) -> Result<String, St
 
 /// The user domain file of prompt `id`: `prompts/<id>.json`, the id hex-encoded (and
 /// `_`-prefixed) when it is not a plain name, so no id reaches outside the folder.
-fn user_domain_file(id: &str) -> String {
+pub(super) fn user_domain_file(id: &str) -> String {
     if is_word(id) {
         format!("prompts/{id}.json")
     } else {
@@ -635,7 +635,7 @@ fn registry_with(state: &State, entry: Option<&str>, key: &str) -> Result<String
     Ok(format!("{new}\n"))
 }
 
-fn json_string(text: &str) -> Result<String, StoreError> {
+pub(super) fn json_string(text: &str) -> Result<String, StoreError> {
     serde_json::to_string(text).map_err(|e| StoreError::Write {
         path: "(a JSON string)".to_owned(),
         message: e.to_string(),

@@ -89,6 +89,16 @@ pub enum StoreError {
         /// The id.
         id: String,
     },
+    /// An archive given to `Store::import_prompts` (feature `archive`) was refused
+    /// (not a zip file, an entry a user layer cannot hold, over a size limit, …), or one
+    /// could not be exported. A refused import changed nothing.
+    #[error("archive `{path}`: {message}")]
+    Archive {
+        /// The archive, as given.
+        path: String,
+        /// What is wrong with it.
+        message: String,
+    },
     /// [`Store::add_placeholder`](super::Store::add_placeholder) was given a key the
     /// registry has already.
     #[error("placeholder `{{{{{key}}}}}` exists already{}", if *.user { " (a user placeholder: remove it first to change it)" } else { " in the registry" })]

@@ -40,6 +40,8 @@
 //! );
 //! ```
 
+#[cfg(feature = "archive")]
+mod archive;
 mod atomic;
 mod builder;
 mod check;
@@ -53,6 +55,11 @@ mod parsed;
 mod persist;
 mod render;
 
+#[cfg(feature = "archive")]
+pub use archive::{
+    ExportSummary, ImportMode, ImportSummary, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES,
+    MAX_ENTRY_BYTES,
+};
 pub use builder::{Store, StoreBuilder};
 pub use error::StoreError;
 pub use layout::is_store_dir;
