@@ -9,8 +9,8 @@ use super::render::{Computed, Values, render, tidy_into};
 use super::{Defaults, check};
 use crate::chat::Message;
 use crate::suggest::closest;
-use std::path::PathBuf;
 use crate::swap::Swapped;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// Builds a [`Store`]: the defaults, the user's folder, the static values and the computed
