@@ -33,5 +33,24 @@ fn main() -> Result<(), StoreError> {
     for message in store.get_dialog_injections("experimental", &[])? {
         println!("{}: {}", message.role, message.content);
     }
+
+    // Edits while in use (this store has no user folder, so they stay in memory): each is
+    // checked first, and a refused one changes nothing.
+    println!("\n=== edited: a user placeholder, a new text, a new order");
+    store.add_placeholder("nickname", "Lu")?;
+    store.update_prompt(
+        Persona::SYSTEM_RULE,
+        "default",
+        "You are {{char_name}} ({{nickname}} to friends). Stay in character.",
+    )?;
+    store.reorder_prompts(&[Persona::TIME_SENSE])?;
+    println!(
+        "{}",
+        store.build_system_prompt("default", &[("mood", "warm")])?
+    );
+    if let Err(refused) = store.update_prompt(Persona::SYSTEM_RULE, "default", "Hi {{nickame}}") {
+        println!("\n=== refused\n{refused}");
+    }
+    store.factory_reset()?;
     Ok(())
 }
