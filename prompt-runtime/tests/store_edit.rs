@@ -493,3 +493,42 @@ fn two_processes_on_one_folder_lose_no_edit() {
         );
     }
 }
+
+#[test]
+fn user_placeholders_and_orders_reach_another_store_on_the_folder() {
+    let user = scratch("placeholders");
+    let editor = persona(&user);
+    let chat = persona(&user);
+    editor.add_placeholder("nickname", "Lu").unwrap();
+    editor
+        .update_prompt("system_rule", "default", "Call me {{nickname}}.")
+        .unwrap();
+    editor
+        .reorder_prompts(&["system_rule", "time_sense"])
+        .unwrap();
+    // The other store reads the new registry with the new text (its values are indexed
+    // again by name), and the new order.
+    chat.reload().unwrap();
+    let system = chat
+        .build_system_prompt("default", &[("mood", "calm")])
+        .unwrap();
+    assert!(
+        system.starts_with("Call me Lu.\n\nToday is today."),
+        "{system}"
+    );
+    assert_eq!(chat.user_placeholders(), ["nickname"]);
+    // In use, so it cannot go; once no text uses it, it can.
+    assert!(matches!(
+        chat.remove_placeholder("nickname"),
+        Err(StoreError::PlaceholderInUse { .. })
+    ));
+    chat.reset_prompt_to_default("system_rule").unwrap();
+    chat.remove_placeholder("nickname").unwrap();
+    let fresh = persona(&user);
+    assert!(fresh.user_placeholders().is_empty());
+    assert!(
+        fresh
+            .update_prompt("system_rule", "default", "{{nickname}}")
+            .is_err()
+    );
+}
