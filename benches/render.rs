@@ -34,7 +34,7 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use promptkit::Identity;
 use std::hint::black_box;
 use weekly_review::{
-    CONTEXT, Values, hand_written, hand_written_slots, limit, run_time, with_format,
+    CONTEXT, IDENTITY_KEYS, Values, hand_written, hand_written_slots, limit, run_time, with_format,
 };
 
 fn render(criterion: &mut Criterion) {
@@ -101,6 +101,13 @@ fn render(criterion: &mut Criterion) {
     });
     group.bench_function("hand_written_slots", |b| {
         b.iter(|| hand_written_slots(black_box(&context), black_box(&identity)))
+    });
+    // What the derive adds to the limit, alone: its six identity values by slot.
+    group.bench_function("identity_lookups", |b| {
+        b.iter(|| {
+            let values = IDENTITY_KEYS.values(black_box(&identity));
+            values.iter().map(|v| v.len()).sum::<usize>()
+        })
     });
     group.bench_function("askama", |b| b.iter(|| black_box(&fields).render()));
     group.bench_function("format", |b| b.iter(|| with_format(black_box(&fields))));

@@ -182,17 +182,20 @@ impl<'a> Values<'a> {
     }
 }
 
+/// The prompt's identity names, as the derive lists them (`KeySlots`: each name numbered
+/// once per process, then one load per value).
+pub(crate) static IDENTITY_KEYS: KeySlots<6> = KeySlots::new([
+    "preferred",
+    "Preferred",
+    "pronouns_reflexive",
+    "pronouns_possessive",
+    "Pronouns_possessive",
+    "timezone",
+]);
+
 /// The identity values by slot, as the derive reaches them (`KeySlots`: each name
 /// numbered once per process, then one load per value), then the limit.
 pub(crate) fn hand_written_slots(c: &WeeklyReview<'_>, identity: &Identity) -> String {
-    static KEYS: KeySlots<6> = KeySlots::new([
-        "preferred",
-        "Preferred",
-        "pronouns_reflexive",
-        "pronouns_possessive",
-        "Pronouns_possessive",
-        "timezone",
-    ]);
     let [
         preferred,
         preferred_upper,
@@ -200,7 +203,7 @@ pub(crate) fn hand_written_slots(c: &WeeklyReview<'_>, identity: &Identity) -> S
         pronouns_possessive,
         pronouns_possessive_upper,
         timezone,
-    ] = KEYS.values(identity);
+    ] = IDENTITY_KEYS.values(identity);
     limit(&Values {
         preferred,
         preferred_upper,
