@@ -203,3 +203,15 @@ fn a_prompt_file_in_the_format_checks_and_renders_like_any_prompt() {
     );
     assert!(shown.contains("did you mean `{{question}}`?"), "{shown}");
 }
+
+#[test]
+fn only_spaces_and_tabs_indent_a_content_block() {
+    // U+1680 and U+3000 are white space to Unicode but content here: the block is
+    // dedented by its ASCII indentation only, and a line whose white space is shorter
+    // (a blank line of other white space) loses only what it has.
+    let text = "P\n---template---\n- section: q\n  role: user\n  content: |\n    one\n\u{1680}\n  \u{3000}two\n";
+    let template = ChatTemplate::parse(text).unwrap().unwrap();
+    let messages = template.messages(|_| None, &[]);
+    let q = messages.iter().find(|m| &*m.section == "q").expect("section q");
+    assert_eq!(q.content, "  one\n\u{1680}\n\u{3000}two");
+}

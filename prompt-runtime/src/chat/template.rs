@@ -423,15 +423,25 @@ fn close_block(
         return;
     };
     let kept = &lines[first..=last];
+    // Indentation is ASCII spaces and tabs (as Python's `textwrap.dedent` counts it), so
+    // the cut is always at a character boundary; other white space (U+1680, U+3000, …)
+    // is content. A line shorter in indentation than the block (a blank one) loses only
+    // what it has.
+    let leading = |l: &Range<usize>| {
+        text[l.clone()]
+            .bytes()
+            .take_while(|b| *b == b' ' || *b == b'\t')
+            .count()
+    };
     let indent = kept
         .iter()
         .filter(|l| !blank(l))
-        .map(|l| text[l.clone()].len() - text[l.clone()].trim_start().len())
+        .map(leading)
         .min()
         .unwrap_or(0);
     let dedented: Vec<Range<usize>> = kept
         .iter()
-        .map(|l| (l.start + indent).min(l.end)..l.end)
+        .map(|l| l.start + indent.min(leading(l))..l.end)
         .collect();
     if let Some(section) = sections.last_mut() {
         section.content = pieces(source, &dedented, diagnostics);
