@@ -212,6 +212,9 @@ fn only_spaces_and_tabs_indent_a_content_block() {
     let text = "P\n---template---\n- section: q\n  role: user\n  content: |\n    one\n\u{1680}\n  \u{3000}two\n";
     let template = ChatTemplate::parse(text).unwrap().unwrap();
     let messages = template.messages(|_| None, &[]);
-    let q = messages.iter().find(|m| &*m.section == "q").expect("section q");
+    let q = messages
+        .iter()
+        .find(|m| &*m.section == "q")
+        .expect("section q");
     assert_eq!(q.content, "  one\n\u{1680}\n\u{3000}two");
 }
