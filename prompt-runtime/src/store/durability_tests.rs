@@ -3,10 +3,10 @@
 //! reads as the state before the edit or after it, never a mix, an empty or a broken file.
 
 use super::atomic::{Fault, Faults, Step, is_temp_name};
+use super::test_support::{fault_at, files};
 use super::{Defaults, Store, StoreError};
-use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::path::Path;
+use std::sync::atomic::Ordering;
 
 fn defaults() -> Defaults {
     let files: &[(&str, &[u8])] = &[
@@ -100,23 +100,6 @@ fn but_placeholders(snapshot: &[String]) -> Vec<String> {
         .cloned()
         .collect()
 }
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if !path.ends_with(super::folder_lock::LOCK) {
-                out.push(path);
-            }
-        }
-    }
-    out
-}
-
 fn is_temp(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
@@ -140,11 +123,7 @@ fn a_failure_at_any_step_of_any_edit_leaves_the_old_state_or_the_new_one() {
                 // the first and the second write of an edit
                 for nth in 0..2 {
                     prepare(&dir);
-                    let seen = Arc::new(AtomicUsize::new(0));
-                    let count = Arc::clone(&seen);
-                    let faults: Faults = Arc::new(move |s, _| {
-                        (s == step && count.fetch_add(1, Ordering::SeqCst) == nth).then_some(fault)
-                    });
+                    let (faults, seen) = fault_at(step, nth, fault);
                     let store = open(&dir, Some(faults));
                     let result = edit(&store);
                     let case = format!("{name}, {step:?} #{nth}, {fault:?}");

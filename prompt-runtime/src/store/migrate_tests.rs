@@ -3,10 +3,10 @@
 //! write leaves a folder that the next open migrates the same way.
 
 use super::atomic::{Fault, Faults, Step};
+use super::test_support::{fault_at, tree};
 use super::{Defaults, Store, StoreError};
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 fn defaults() -> Defaults {
     let files: &[(&str, &[u8])] = &[
@@ -65,25 +65,6 @@ fn open(dir: &Path, faults: Option<Faults>) -> Result<Store, StoreError> {
     }
     builder.open()
 }
-
-fn all_files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut out = Vec::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if !path.ends_with(super::folder_lock::LOCK) {
-                let bytes = std::fs::read(&path).unwrap();
-                out.push((path, bytes));
-            }
-        }
-    }
-    out.sort();
-    out
-}
-
 fn scratch(name: &str) -> PathBuf {
     std::env::temp_dir().join(format!("pk-migrate-{name}-{}", std::process::id()))
 }
@@ -150,7 +131,7 @@ fn a_migration_that_fails_its_checks_writes_nothing() {
         r#"{"variants": {"default": {"text": "Mine, {{char_nmae}}."}}}"#,
     )
     .unwrap();
-    let before = all_files(&dir);
+    let before = tree(&dir).into_iter().collect::<Vec<_>>();
     let e = open(&dir, None).unwrap_err();
     let text = e.to_string();
     assert!(
@@ -159,7 +140,7 @@ fn a_migration_that_fails_its_checks_writes_nothing() {
     );
     assert!(text.contains("did you mean `{{char_name}}`?"), "{text}");
     assert!(text.contains("so nothing was written"), "{text}");
-    assert_eq!(all_files(&dir), before);
+    assert_eq!(tree(&dir).into_iter().collect::<Vec<_>>(), before);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -176,11 +157,7 @@ fn a_crash_during_a_migration_leaves_a_folder_the_next_open_migrates_the_same() 
         for fault in [Fault::Fail, Fault::Crash] {
             for nth in 0..3 {
                 old_folder(&dir);
-                let seen = Arc::new(AtomicUsize::new(0));
-                let count = Arc::clone(&seen);
-                let faults: Faults = Arc::new(move |s, _| {
-                    (s == step && count.fetch_add(1, Ordering::SeqCst) == nth).then_some(fault)
-                });
+                let (faults, seen) = fault_at(step, nth, fault);
                 let result = open(&dir, Some(faults));
                 if seen.load(Ordering::SeqCst) <= nth {
                     assert!(result.is_ok(), "{step:?} #{nth}");
@@ -191,7 +168,7 @@ fn a_crash_during_a_migration_leaves_a_folder_the_next_open_migrates_the_same() 
                 // the next open (and the sweep of a crashed write's temporary file)
                 let store = open(&dir, None).unwrap_or_else(|e| panic!("{step:?} #{nth}: {e}"));
                 assert_eq!(store.build_system_prompt("default", &[]).unwrap(), clean);
-                for (path, _) in all_files(&dir) {
+                for (path, _) in tree(&dir).into_iter().collect::<Vec<_>>() {
                     let name = path.file_name().unwrap().to_string_lossy().into_owned();
                     assert!(
                         !name.ends_with(".tmp"),

@@ -285,3 +285,6 @@ mod durability_tests;
 
 #[cfg(test)]
 mod migrate_tests;
+
+#[cfg(test)]
+mod test_support;

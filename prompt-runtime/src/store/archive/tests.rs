@@ -4,11 +4,11 @@
 
 use super::ImportMode;
 use crate::store::atomic::{Fault, Faults, Step, is_temp_name};
+use crate::store::test_support::{fault_at, files, tree};
 use crate::store::{Defaults, Store, StoreError};
-use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::Ordering;
 
 fn defaults() -> Defaults {
     let files: &[(&str, &[u8])] = &[
@@ -65,23 +65,6 @@ fn snapshot(store: &Store) -> Vec<String> {
                 store.resolve_prompt(&p.id, v, &[("mood", "calm")]),
                 store.is_enabled(&p.id, v)
             ));
-        }
-    }
-    out
-}
-
-/// Every file under `dir` with its bytes; the lock file aside.
-fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if !path.ends_with(crate::store::folder_lock::LOCK) {
-                out.insert(path.clone(), std::fs::read(&path).unwrap());
-            }
         }
     }
     out
@@ -296,11 +279,6 @@ fn an_import_into_memory_changes_memory_only() {
     assert_eq!(snapshot(&other), snapshot(&store));
     let _ = std::fs::remove_dir_all(&root);
 }
-
-fn files(dir: &Path) -> Vec<PathBuf> {
-    tree(dir).into_keys().collect()
-}
-
 fn is_temp(path: &Path) -> bool {
     path.file_name()
         .and_then(|n| n.to_str())
@@ -331,11 +309,7 @@ fn a_failure_at_any_step_of_an_import_leaves_the_old_state_or_the_new_one() {
                 // an import writes up to three domain files and the manifest, then removes
                 for nth in 0..5 {
                     prepare(&dir);
-                    let seen = Arc::new(AtomicUsize::new(0));
-                    let count = Arc::clone(&seen);
-                    let faults: Faults = Arc::new(move |s, _| {
-                        (s == step && count.fetch_add(1, Ordering::SeqCst) == nth).then_some(fault)
-                    });
+                    let (faults, seen) = fault_at(step, nth, fault);
                     let store = open(&dir, Some(faults));
                     let result = store.import_prompts_with(theirs, mode);
                     let case = format!("{theirs:?} {mode:?}, {step:?} #{nth}, {fault:?}");
