@@ -20,7 +20,8 @@ use std::ops::Range;
 pub const MAX_DEPTH: usize = 100;
 
 /// The most a prompt may hold once its templates are inlined: bytes of text, plus
-/// [`NODE_COST`] for each substitution and block. A template used twice in one used twice
+/// [`NODE_COST`] for each substitution and block and [`INLINE_COST`] for each template
+/// inlined. A template used twice in one used twice
 /// in one … grows exponentially; such a prompt is refused when it crosses this limit,
 /// before anything is rendered.
 pub const MAX_EXPANDED: usize = 4 << 20;
@@ -29,6 +30,11 @@ pub const MAX_EXPANDED: usize = 4 << 20;
 /// and rendering cost more per substitution than per byte of text, so at most 256 Ki of
 /// them fit (a real prompt has hundreds).
 pub const NODE_COST: usize = 16;
+
+/// What inlining a template counts towards [`MAX_EXPANDED`] besides its text and its
+/// [`NODE_COST`]: each inlining is checked (cycles, depth, size) and recorded, so at most
+/// 64 Ki of them fit (a real prompt inlines a handful).
+pub const INLINE_COST: usize = 64;
 
 mod lines;
 mod resolved;
@@ -287,7 +293,7 @@ impl Resolver<'_> {
                 Node::Placeholder(p)
                     if matches!(self.names.get(&p.name), Some(Target::Template)) =>
                 {
-                    NODE_COST.saturating_add(self.template_size(&p.name, depth + 1))
+                    (NODE_COST + INLINE_COST).saturating_add(self.template_size(&p.name, depth + 1))
                 }
                 Node::If(block) => {
                     let then = self.nodes_size(&block.then, depth + 1);
@@ -546,6 +552,7 @@ impl Resolver<'_> {
         }
         // Refused before anything is inlined when it cannot fit: a template used twice in
         // one used twice in one … is sized without being expanded.
+        self.expanded = self.expanded.saturating_add(INLINE_COST);
         if self.expanded.saturating_add(self.template_size(&p.name, 0)) > MAX_EXPANDED {
             self.too_large(source, &Node::Placeholder(p.clone()));
             return;
