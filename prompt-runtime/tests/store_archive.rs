@@ -323,15 +323,33 @@ fn bad_json_and_unknown_placeholders_are_located_in_the_archive() {
 }
 
 #[test]
-fn metadata_is_required_and_read() {
+fn metadata_is_optional_but_read_when_there() {
     let s = setup("metadata");
+    // A user layer zipped by hand, without `metadata.json`, imports as the export does.
     let without: Vec<_> = s
         .entries
         .iter()
         .filter(|(n, _)| n != "metadata.json")
         .cloned()
         .collect();
-    refused_with(&s, "no-metadata", &zip(&without), "has no `metadata.json`");
+    let bare = s.dir.join("bare.zip");
+    std::fs::write(&bare, zip(&without)).unwrap();
+    let by_hand = persona(&s.dir.join("by-hand"));
+    let done = by_hand.import_prompts(&bare).unwrap();
+    assert!(
+        done.exported_by.is_none() && !done.defaults_differ,
+        "{done:?}"
+    );
+    let exported = persona(&s.dir.join("exported"));
+    exported.import_prompts(s.dir.join("honest.zip")).unwrap();
+    assert_eq!(
+        by_hand
+            .build_system_prompt("default", &[("mood", "calm")])
+            .unwrap(),
+        exported
+            .build_system_prompt("default", &[("mood", "calm")])
+            .unwrap()
+    );
     let newer = br#"{"format": "promptkit-store-archive", "format_version": 2}"#;
     let e = refused(
         &s,

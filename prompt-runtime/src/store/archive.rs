@@ -244,8 +244,9 @@ impl Store {
         self.import_prompts_with(path, ImportMode::Merge)
     }
 
-    /// Reads the zip archive at `path` (one [`Store::export_prompts`] wrote) into the user
-    /// layer, combined with it by `mode`.
+    /// Reads the zip archive at `path` (one [`Store::export_prompts`] wrote, or a user
+    /// layer zipped by hand: `metadata.json` is optional, and checked when present) into
+    /// the user layer, combined with it by `mode`.
     ///
     /// The whole archive is checked before anything changes, and a broken or hostile one is
     /// refused with nothing changed, in memory or on disk: a file that is not a zip or is
@@ -383,14 +384,16 @@ impl Store {
                 files.push((name.as_str(), bytes.as_slice()));
             }
         }
-        let Some(metadata) = metadata else {
-            return Err(refuse(format!(
-                "it has no `{METADATA}`: not an archive of a promptkit store"
-            )));
+        // `metadata.json` is optional (a user layer zipped by hand has none); when there is
+        // one, it must be this format's.
+        let (exported_by, defaults_digest) = match metadata {
+            None => (None, None),
+            Some(metadata) => {
+                let source = decode(&format!("{shown}/{METADATA}"), metadata)
+                    .map_err(StoreError::Invalid)?;
+                read_metadata(&source).map_err(StoreError::Invalid)?
+            }
         };
-        let source =
-            decode(&format!("{shown}/{METADATA}"), metadata).map_err(StoreError::Invalid)?;
-        let (exported_by, defaults_digest) = read_metadata(&source).map_err(StoreError::Invalid)?;
 
         let mut layer = Layer::memory(shown, &files).map_err(StoreError::Invalid)?;
         let mut defaults = self.defaults.clone();
