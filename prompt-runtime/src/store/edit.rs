@@ -268,24 +268,19 @@ impl Store {
         self.commit(|_, state| {
             let folder = &state.folder;
             let mut sequence: Vec<usize> = Vec::with_capacity(folder.prompts.len());
+            let mut placed = vec![false; folder.prompts.len()];
             for id in ids {
                 let i = folder
                     .prompt(id)
                     .ok_or_else(|| Store::unknown_prompt(folder, id))?;
-                if sequence.contains(&i) {
+                if std::mem::replace(&mut placed[i], true) {
                     return Err(StoreError::DuplicateInOrder {
                         id: (*id).to_owned(),
                     });
                 }
                 sequence.push(i);
             }
-            let rest: Vec<usize> = state
-                .by_order
-                .iter()
-                .copied()
-                .filter(|i| !sequence.contains(i))
-                .collect();
-            sequence.extend(rest);
+            sequence.extend(state.by_order.iter().copied().filter(|&i| !placed[i]));
             let mut manifest = user_manifest(state).to_owned();
             for (n, &i) in sequence.iter().enumerate() {
                 let order = ((n + 1) * 10).to_string();
