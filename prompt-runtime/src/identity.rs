@@ -43,10 +43,14 @@ pub use slots::{KeySlots, MAX_SLOTS, Slot};
 pub struct Identity {
     entries: Vec<Entry>,
     index: HashMap<String, usize>,
-    /// Per [`Slot`], the value of the entry with that name (`None`: this identity lacks
-    /// it). A copy of the entries' values, so that a compiled prompt reaches each one with
-    /// a single bounds-checked load.
-    by_slot: Vec<Option<Box<str>>>,
+    /// Per [`Slot`], the value of the entry with that name, empty where this identity
+    /// lacks it (`has_slot` tells the two apart). A copy of the entries' values, so that a
+    /// compiled prompt reaches each one with a single bounds-checked load, and with no
+    /// test for a missing value on its path: the optimizer cannot follow an empty value
+    /// through the render, where a `None` arm gave it a second copy of each step.
+    by_slot: Vec<Box<str>>,
+    /// Per [`Slot`], whether this identity has the name.
+    has_slot: Vec<bool>,
 }
 
 impl PartialEq for Identity {
@@ -229,19 +233,23 @@ impl Identity {
                 });
             }
         }
-        let mut by_slot: Vec<Option<Box<str>>> = Vec::new();
+        let mut by_slot: Vec<Box<str>> = Vec::new();
+        let mut has_slot = Vec::new();
         for entry in &entries {
             if let Some(slot) = Slot::of(&entry.name).index() {
                 if by_slot.len() <= slot {
-                    by_slot.resize(slot + 1, None);
+                    by_slot.resize(slot + 1, Box::default());
+                    has_slot.resize(slot + 1, false);
                 }
-                by_slot[slot] = Some(entry.value.as_str().into());
+                by_slot[slot] = entry.value.as_str().into();
+                has_slot[slot] = true;
             }
         }
         Identity {
             entries,
             index,
             by_slot,
+            has_slot,
         }
     }
 
@@ -261,14 +269,17 @@ impl Identity {
         match slot.index() {
             // A name numbered after this identity was built is not one of its names: every
             // name of an identity is numbered when it is built.
-            Some(slot) => self.by_slot.get(slot).and_then(|v| v.as_deref()),
+            Some(slot) => match self.has_slot.get(slot) {
+                Some(true) => Some(&self.by_slot[slot]),
+                _ => None,
+            },
             None => self.get(name),
         }
     }
 
     /// The values by slot, for [`KeySlots::values`].
     #[inline]
-    pub(crate) fn slot_table(&self) -> &[Option<Box<str>>] {
+    pub(crate) fn slot_table(&self) -> &[Box<str>] {
         &self.by_slot
     }
 

@@ -100,9 +100,9 @@ impl<const N: usize> KeySlots<N> {
         let mut values = [""; N];
         for (k, value) in values.iter_mut().enumerate() {
             // `Slot::NONE` is past the end of every table: the bounds check covers it.
+            // A name the identity lacks has an empty value in the table.
             *value = match table.get(slots[k].0 as usize) {
-                Some(Some(v)) => v,
-                Some(None) => "",
+                Some(v) => v,
                 None => beyond_table(identity, slots[k], self.names[k]),
             };
         }
