@@ -27,10 +27,12 @@
 //!
 //! The prompt and the hand-written renderers are in `weekly_review.rs`.
 
+mod layouts;
 mod weekly_review;
 
 use askama::Template;
 use criterion::{Criterion, criterion_group, criterion_main};
+use layouts::Layouts;
 use promptkit::Identity;
 use std::hint::black_box;
 use weekly_review::{
@@ -120,5 +122,67 @@ fn render(criterion: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, render);
+/// The main ways again, each over the same [`layouts::COUNT`] memory layouts (see
+/// `layouts.rs`): the mean over placements, where `render` times one placement per way.
+fn render_over_layouts(criterion: &mut Criterion) {
+    let layouts = Layouts::new(&CONTEXT, include_str!("../prompts/promptkit.json"));
+    let contexts = layouts.contexts();
+    let fields = layouts.fields(&contexts);
+    let (checked, _) = run_time(&CONTEXT);
+    let identity = |k: usize| &layouts.owned[k].identity;
+
+    // Every way, every layout: the same bytes.
+    for k in 0..layouts::COUNT {
+        let derived = contexts[k].render(identity(k)).text;
+        assert_eq!(derived, limit(&fields[k]), "limit, layout {k}");
+        assert_eq!(
+            derived,
+            hand_written_slots(&contexts[k], identity(k)),
+            "hand-written, slots, layout {k}"
+        );
+        assert_eq!(
+            derived,
+            fields[k].render().expect("askama renders"),
+            "askama, layout {k}"
+        );
+        let runtime = checked
+            .render(&layouts.owned[k].values, identity(k))
+            .expect("renders")
+            .text;
+        assert_eq!(derived, runtime, "runtime, layout {k}");
+    }
+
+    let mut group =
+        criterion.benchmark_group(format!("weekly_review over {} layouts", layouts::COUNT));
+    group.bench_function("limit", |b| {
+        b.iter_custom(|n| layouts.time(n, |k| limit(black_box(&fields[k]))))
+    });
+    group.bench_function("derive", |b| {
+        b.iter_custom(|n| {
+            layouts.time(n, |k| {
+                black_box(&contexts[k]).render(black_box(identity(k)))
+            })
+        })
+    });
+    group.bench_function("hand_written_slots", |b| {
+        b.iter_custom(|n| {
+            layouts.time(n, |k| {
+                hand_written_slots(black_box(&contexts[k]), black_box(identity(k)))
+            })
+        })
+    });
+    group.bench_function("askama", |b| {
+        b.iter_custom(|n| layouts.time(n, |k| black_box(&fields[k]).render()))
+    });
+    group.bench_function("runtime", |b| {
+        b.iter_custom(|n| {
+            layouts.time(n, |k| {
+                checked.render(black_box(&layouts.owned[k].values), black_box(identity(k)))
+            })
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, render, render_over_layouts);
 criterion_main!(benches);

@@ -373,7 +373,26 @@ pub(crate) fn with_format(v: &Values<'_>) -> String {
 pub(crate) fn run_time(context: &WeeklyReview<'_>) -> (CheckedPrompt, HashMap<String, String>) {
     let dir = Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
     let project = Project::open(&dir, "prompts").expect("the prompts folder opens");
-    let names = [
+    let vars = named(context)
+        .iter()
+        .map(|(name, _)| ContextVar::new(*name, VarKind::Text))
+        .collect();
+    let checked = project
+        .check("weekly_review", vars)
+        .expect("weekly_review checks");
+    (checked, context_values(context))
+}
+
+/// The context's values by name, as the run-time renderer takes them.
+pub(crate) fn context_values(context: &WeeklyReview<'_>) -> HashMap<String, String> {
+    named(context)
+        .iter()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect()
+}
+
+fn named<'a>(context: &WeeklyReview<'a>) -> [(&'static str, &'a str); 7] {
+    [
         ("day", context.day),
         ("week_start", context.week_start),
         ("week_end", context.week_end),
@@ -381,17 +400,5 @@ pub(crate) fn run_time(context: &WeeklyReview<'_>) -> (CheckedPrompt, HashMap<St
         ("open_loops", context.open_loops),
         ("mood_trend", context.mood_trend),
         ("focus_hours", context.focus_hours),
-    ];
-    let vars = names
-        .iter()
-        .map(|(name, _)| ContextVar::new(*name, VarKind::Text))
-        .collect();
-    let checked = project
-        .check("weekly_review", vars)
-        .expect("weekly_review checks");
-    let values = names
-        .iter()
-        .map(|(name, value)| (name.to_string(), value.to_string()))
-        .collect();
-    (checked, values)
+    ]
 }

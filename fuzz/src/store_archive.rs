@@ -148,6 +148,9 @@ fn user_folder(dir: &Path) -> PathBuf {
     user
 }
 
+/// An edited store and its renders before any import.
+type Kept = Option<(Store, Vec<String>)>;
+
 thread_local! {
     /// Per import mode, an edited in-memory store with its renders, kept from one input to
     /// the next while imports into it are refused. A refused import does not touch the
@@ -155,7 +158,7 @@ thread_local! {
     /// store a fresh open and the edits would give; opening and editing three stores per
     /// input cost most of the target's time. An accepted import uses the store up: the
     /// next input opens and edits a new one.
-    static EDITED: RefCell<[Option<(Store, Vec<String>)>; 3]> = const { RefCell::new([None, None, None]) };
+    static EDITED: RefCell<[Kept; 3]> = const { RefCell::new([None, None, None]) };
 }
 
 /// The edited store for import mode `slot`: the kept one, or a new one.
