@@ -11,7 +11,7 @@
 //! allocated behind a pad of pseudo-random size: criterion's time is the mean over the
 //! layouts, and a ratio compares code with code.
 
-use crate::weekly_review::{IDENTITY_KEYS, Values, WeeklyReview, context_values};
+use crate::weekly_review::{Values, WeeklyReview, context_values};
 use promptkit::Identity;
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -113,32 +113,13 @@ impl Layouts {
             .collect()
     }
 
-    /// Each layout's values as plain fields for `limit` and askama: the context's copies
-    /// and the identity's values where the derive reads them (by slot), so that the limit
-    /// is handed the very bytes the derive copies.
+    /// Each layout's values as plain fields for `limit` and askama (`Values::handed`: the
+    /// very bytes the derive copies).
     pub(crate) fn fields<'a>(&'a self, contexts: &[WeeklyReview<'a>]) -> Vec<Values<'a>> {
         self.owned
             .iter()
             .zip(contexts)
-            .map(|(o, c)| {
-                let [
-                    preferred,
-                    preferred_upper,
-                    pronouns_reflexive,
-                    pronouns_possessive,
-                    pronouns_possessive_upper,
-                    timezone,
-                ] = IDENTITY_KEYS.values(&o.identity);
-                Values {
-                    preferred,
-                    preferred_upper,
-                    pronouns_reflexive,
-                    pronouns_possessive,
-                    pronouns_possessive_upper,
-                    timezone,
-                    ..Values::context(c)
-                }
-            })
+            .map(|(o, c)| Values::handed(c, &o.identity))
             .collect()
     }
 

@@ -43,7 +43,7 @@ fn render(criterion: &mut Criterion) {
     let identity = Identity::from_json(include_str!("../prompts/promptkit.json"))
         .expect("prompts/promptkit.json is a valid identity");
     let context = CONTEXT;
-    let fields = Values::new(&context, &identity);
+    let fields = Values::handed(&context, &identity);
 
     // The run-time path: open and check once, render many times.
     let (checked, values) = run_time(&context);

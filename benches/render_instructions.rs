@@ -26,7 +26,7 @@ fn main() {
     let identity = Identity::from_json(include_str!("../prompts/promptkit.json"))
         .expect("prompts/promptkit.json is a valid identity");
     let context = CONTEXT;
-    let fields = Values::new(&context, &identity);
+    let fields = Values::handed(&context, &identity);
     let mut args = std::env::args().skip(1);
     let way = args.next().unwrap_or_default();
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(20_000);

@@ -162,6 +162,29 @@ impl<'a> Values<'a> {
         }
     }
 
+    /// The context's values and the identity's, each identity value taken from where the
+    /// derive reads it (its slot in `identity`, `KeySlots`), so that a way handed these
+    /// fields copies the very bytes the derive copies.
+    pub(crate) fn handed(c: &WeeklyReview<'a>, identity: &'a Identity) -> Self {
+        let [
+            preferred,
+            preferred_upper,
+            pronouns_reflexive,
+            pronouns_possessive,
+            pronouns_possessive_upper,
+            timezone,
+        ] = IDENTITY_KEYS.values(identity);
+        Values {
+            preferred,
+            preferred_upper,
+            pronouns_reflexive,
+            pronouns_possessive,
+            pronouns_possessive_upper,
+            timezone,
+            ..Values::context(c)
+        }
+    }
+
     /// The context's values; the identity's left empty.
     pub(crate) fn context(c: &WeeklyReview<'a>) -> Self {
         Values {
@@ -196,23 +219,7 @@ pub(crate) static IDENTITY_KEYS: KeySlots<6> = KeySlots::new([
 /// The identity values by slot, as the derive reaches them (`KeySlots`: each name
 /// numbered once per process, then one load per value), then the limit.
 pub(crate) fn hand_written_slots(c: &WeeklyReview<'_>, identity: &Identity) -> String {
-    let [
-        preferred,
-        preferred_upper,
-        pronouns_reflexive,
-        pronouns_possessive,
-        pronouns_possessive_upper,
-        timezone,
-    ] = IDENTITY_KEYS.values(identity);
-    limit(&Values {
-        preferred,
-        preferred_upper,
-        pronouns_reflexive,
-        pronouns_possessive,
-        pronouns_possessive_upper,
-        timezone,
-        ..Values::context(c)
-    })
+    limit(&Values::handed(c, identity))
 }
 
 /// One `push_str` per argument, written out (no loop over an array of pieces).
