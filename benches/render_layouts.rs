@@ -1,13 +1,15 @@
-//! The derive and `hand_written_slots` against the limit, layout by layout (see
-//! `layouts.rs`): in each of the [`layouts::COUNT`] layouts the three ways run in turn, a
-//! round of N renders each, and each way's best round of R counts, so that a burst of
-//! other work on the machine lands on one round and not on one way.
+//! The main ways of rendering against the limit, layout by layout (see `layouts.rs`): in
+//! each of the [`layouts::COUNT`] layouts the ways run in turn, a round of N renders each,
+//! and each way's best of R rounds counts, so that a burst of other work on the machine
+//! lands on one round of every way rather than on one way, as it can when criterion times
+//! each way for seconds, one after the other.
 //!
 //! ```sh
 //! cargo run --release -p promptkit-benches --example render_layouts -- 20000 15
 //! ```
 //!
-//! Prints each layout's times and ratios, then the median ratio over the layouts.
+//! Prints each layout's times (ns per render) and ratios to the limit, then each way's
+//! median ratio over the layouts.
 
 // Shared with `render.rs`, which uses all of them; this example needs a few.
 #[allow(dead_code)]
@@ -15,9 +17,12 @@ mod layouts;
 #[allow(dead_code)]
 mod weekly_review;
 
+use askama::Template;
 use std::hint::black_box;
 use std::time::Instant;
-use weekly_review::{CONTEXT, hand_written_slots, limit};
+use weekly_review::{CONTEXT, hand_written_slots, limit, run_time};
+
+const WAYS: [&str; 5] = ["limit", "derive", "slots", "askama", "runtime"];
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -26,16 +31,30 @@ fn main() {
     let layouts = layouts::Layouts::new(&CONTEXT, include_str!("../prompts/promptkit.json"));
     let contexts = layouts.contexts();
     let fields = layouts.fields(&contexts);
+    let (checked, _) = run_time(&CONTEXT);
     let identity = |k: usize| &layouts.owned[k].identity;
+    let values = |k: usize| &layouts.owned[k].values;
     for k in 0..layouts::COUNT {
+        let derived = contexts[k].render(identity(k)).text;
+        assert_eq!(derived, limit(&fields[k]), "limit, layout {k}");
         assert_eq!(
-            contexts[k].render(identity(k)).text,
-            limit(&fields[k]),
-            "layout {k}"
+            derived,
+            hand_written_slots(&contexts[k], identity(k)),
+            "slots, layout {k}"
         );
+        assert_eq!(
+            derived,
+            fields[k].render().expect("askama renders"),
+            "askama, layout {k}"
+        );
+        let runtime = checked
+            .render(values(k), identity(k))
+            .expect("renders")
+            .text;
+        assert_eq!(derived, runtime, "runtime, layout {k}");
     }
 
-    // ns per render of one round.
+    // ns per render over one round of `n`.
     let round = |render: &dyn Fn()| {
         let start = Instant::now();
         for _ in 0..n {
@@ -43,46 +62,50 @@ fn main() {
         }
         start.elapsed().as_nanos() as f64 / f64::from(n)
     };
-    let mut ratios = (Vec::new(), Vec::new());
-    println!("layout   limit  derive   slots  derive/limit  slots/limit");
+    let mut ratios: Vec<Vec<f64>> = vec![Vec::new(); WAYS.len()];
+    println!("layout {}", WAYS.map(|w| format!("{w:>8}")).join(""));
     for k in 0..layouts::COUNT {
-        let mut best = [f64::MAX; 3];
+        let ways: [&dyn Fn(); 5] = [
+            &|| drop(black_box(limit(black_box(&fields[k])))),
+            &|| {
+                drop(black_box(
+                    black_box(&contexts[k]).render(black_box(identity(k))),
+                ))
+            },
+            &|| {
+                drop(black_box(hand_written_slots(
+                    black_box(&contexts[k]),
+                    black_box(identity(k)),
+                )))
+            },
+            &|| drop(black_box(black_box(&fields[k]).render())),
+            &|| {
+                drop(black_box(
+                    checked.render(black_box(values(k)), black_box(identity(k))),
+                ))
+            },
+        ];
+        let mut best = [f64::MAX; WAYS.len()];
         for _ in 0..rounds {
-            let times = [
-                round(&|| drop(black_box(limit(black_box(&fields[k]))))),
-                round(&|| {
-                    drop(black_box(
-                        black_box(&contexts[k]).render(black_box(identity(k))),
-                    ))
-                }),
-                round(&|| {
-                    drop(black_box(hand_written_slots(
-                        black_box(&contexts[k]),
-                        black_box(identity(k)),
-                    )))
-                }),
-            ];
-            for (b, t) in best.iter_mut().zip(times) {
-                *b = b.min(t);
+            for (b, way) in best.iter_mut().zip(ways) {
+                *b = b.min(round(way));
             }
         }
-        let [l, d, s] = best;
-        println!(
-            "{k:6} {l:7.1} {d:7.1} {s:7.1}  {:12.3}  {:11.3}",
-            d / l,
-            s / l
-        );
-        ratios.0.push(d / l);
-        ratios.1.push(s / l);
+        let line: String = best.iter().map(|t| format!("{t:8.1}")).collect();
+        let shown: String = best[1..]
+            .iter()
+            .zip(&WAYS[1..])
+            .map(|(t, w)| format!("  {w}/limit {:.3}", t / best[0]))
+            .collect();
+        println!("{k:6} {line} {shown}");
+        for (r, t) in ratios.iter_mut().zip(best) {
+            r.push(t / best[0]);
+        }
     }
-    let median = |v: &mut Vec<f64>| {
-        v.sort_by(f64::total_cmp);
-        v[v.len() / 2]
-    };
-    println!(
-        "median over {} layouts: derive/limit {:.3}, slots/limit {:.3}",
-        layouts::COUNT,
-        median(&mut ratios.0),
-        median(&mut ratios.1)
-    );
+    print!("median over {} layouts:", layouts::COUNT);
+    for (way, r) in WAYS.iter().zip(&mut ratios).skip(1) {
+        r.sort_by(f64::total_cmp);
+        print!("  {way}/limit {:.3}", r[r.len() / 2]);
+    }
+    println!();
 }
