@@ -34,16 +34,17 @@ fn text(i: usize) -> String {
     )
 }
 
-fn store() -> Store {
+/// A store of `n` prompts in memory, defaults only.
+fn store(n: usize) -> Store {
     let mut manifest = String::from("{\"prompts\": {");
     let mut domains = Vec::new();
-    for i in 0..30 {
+    for i in 0..n {
         if i > 0 {
             manifest.push(',');
         }
         manifest.push_str(&format!(
             "\"p{i}\": {{\"domain\": \"p{i}\", \"order\": {}}}",
-            30 - i
+            n - i
         ));
         let body = serde_json::to_string(&text(i)).unwrap();
         domains.push((
@@ -129,7 +130,7 @@ fn python_style(texts: &[String], values: &[(&str, String)]) -> String {
 }
 
 fn bench(c: &mut Criterion) {
-    let store = store();
+    let store = store(30);
     let runtime = [("mood", "warm")];
     let expected = store.build_system_prompt("default", &runtime).unwrap();
 
@@ -194,5 +195,32 @@ fn bench(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench);
+/// `reorder_prompts` at N and 10 N prompts: each edit checks the whole store again and
+/// writes every prompt's `order` into the user manifest, in one pass (linear: about 10
+/// times the time at 10 N; set one at a time, the writes made it quadratic).
+fn reorder(c: &mut Criterion) {
+    let mut group = c.benchmark_group("store_reorder");
+    group.sample_size(10);
+    for n in [200, 2000] {
+        let store = store(n);
+        let first = format!("p{}", n - 1);
+        let last = "p0".to_owned();
+        store.reorder_prompts(&[&last]).unwrap();
+        let text = store
+            .build_system_prompt("default", &[("mood", "warm")])
+            .unwrap();
+        assert!(text.starts_with("Rule 0."), "p0 comes first once reordered");
+        group.bench_function(n.to_string(), |b| {
+            let mut flip = false;
+            b.iter(|| {
+                flip = !flip;
+                let id = if flip { &first } else { &last };
+                store.reorder_prompts(&[id.as_str()]).unwrap()
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench, reorder);
 criterion_main!(benches);

@@ -196,7 +196,7 @@ impl Store {
         let mut files = vec![(METADATA.to_owned(), String::new())];
         let mut layer: Vec<(String, String)> = state
             .user
-            .files
+            .files()
             .iter()
             .filter_map(|(rel, source)| Some((rel.clone(), source.as_ref()?.text().to_owned())))
             .collect();

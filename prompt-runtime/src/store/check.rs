@@ -14,6 +14,7 @@ use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
 use serde_json::value::RawValue;
+use std::collections::HashMap;
 use std::ops::Range;
 
 const ENTRY_FIELDS: &[&str] = &[
@@ -312,6 +313,12 @@ fn manifest(
     let Some(prompts) = r.object(prompts, "`prompts`") else {
         return;
     };
+    // Where each id already is, so that merging N entries is not N scans of the list.
+    let mut index_of: HashMap<String, usize> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, (id, _))| (id.clone(), i))
+        .collect();
     for (id, raw) in prompts {
         let what = format!("prompt `{id}`");
         let Some(fields) = r.object(raw, &what) else {
@@ -323,9 +330,10 @@ fn manifest(
             source: source.clone(),
             span: r.key_span(raw),
         };
-        let index = match entries.iter().position(|(i, _)| *i == id) {
-            Some(i) => i,
+        let index = match index_of.get(&id) {
+            Some(&i) => i,
             None => {
+                index_of.insert(id.clone(), entries.len());
                 entries.push((
                     id.clone(),
                     Entry {

@@ -14,7 +14,7 @@ use super::error::StoreError;
 use super::json::is_word;
 use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
 use super::parsed::{Folder, PromptDef};
-use super::persist::{remove_path, set_path};
+use super::persist::{remove_path, set_path, set_paths};
 use super::{check, folder_lock};
 use crate::load::json::object_entries;
 use crate::parse::lexer::{Syntax, Token, is_name};
@@ -281,13 +281,20 @@ impl Store {
                 sequence.push(i);
             }
             sequence.extend(state.by_order.iter().copied().filter(|&i| !placed[i]));
-            let mut manifest = user_manifest(state).to_owned();
-            for (n, &i) in sequence.iter().enumerate() {
-                let order = ((n + 1) * 10).to_string();
-                let path = ["prompts", folder.prompts[i].id.as_str(), "order"];
-                manifest = set_path(&manifest, &path, &order, 0)
-                    .map_err(write_error(&state.user, USER_MANIFEST))?;
-            }
+            let orders: Vec<([&str; 3], String)> = sequence
+                .iter()
+                .enumerate()
+                .map(|(n, &i)| {
+                    let path = ["prompts", folder.prompts[i].id.as_str(), "order"];
+                    (path, ((n + 1) * 10).to_string())
+                })
+                .collect();
+            let edits: Vec<(&[&str], &str)> = orders
+                .iter()
+                .map(|(path, order)| (&path[..], order.as_str()))
+                .collect();
+            let manifest = set_paths(user_manifest(state), &edits, 0)
+                .map_err(write_error(&state.user, USER_MANIFEST))?;
             Ok(Change {
                 writes: vec![(USER_MANIFEST.to_owned(), Some(format!("{manifest}\n")))],
                 cleanup: Vec::new(),

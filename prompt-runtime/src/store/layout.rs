@@ -3,6 +3,7 @@
 
 use crate::load::decode;
 use crate::{Diagnostic, Diagnostics, SourceFile};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 /// The system manifest: every prompt, its metadata and its domain file.
@@ -32,7 +33,10 @@ pub(crate) struct Layer {
     dir: Option<PathBuf>,
     /// Every file asked for, by path relative to the folder, in the order asked; `None`
     /// for a file that does not exist.
-    pub files: Vec<(String, Option<SourceFile>)>,
+    files: Vec<(String, Option<SourceFile>)>,
+    /// Where each path is in `files` (its first entry): a store of N prompts reads N
+    /// domain files, and a scan of the list for each made opening it quadratic.
+    index: HashMap<String, usize>,
 }
 
 impl Layer {
@@ -42,6 +46,7 @@ impl Layer {
             display: display.to_owned(),
             dir: Some(dir.to_owned()),
             files: Vec::new(),
+            index: HashMap::new(),
         }
     }
 
@@ -51,20 +56,17 @@ impl Layer {
             display: display.to_owned(),
             dir: None,
             files: Vec::new(),
+            index: HashMap::new(),
         }
     }
 
     /// Files held in memory, by relative path; anything else is absent.
     pub fn memory(display: &str, files: &[(&str, &[u8])]) -> Result<Layer, Diagnostics> {
         let mut problems = Diagnostics::default();
-        let mut layer = Layer {
-            display: display.to_owned(),
-            dir: None,
-            files: Vec::new(),
-        };
+        let mut layer = Layer::in_memory(display);
         for (rel, bytes) in files {
             match decode(&layer.shown(rel), bytes) {
-                Ok(source) => layer.files.push(((*rel).to_owned(), Some(source))),
+                Ok(source) => layer.push(rel, Some(source)),
                 Err(e) => problems.extend(e),
             }
         }
@@ -77,6 +79,7 @@ impl Layer {
             display: self.display.clone(),
             dir: None,
             files: self.files.clone(),
+            index: self.index.clone(),
         }
     }
 
@@ -103,26 +106,38 @@ impl Layer {
 
     /// The file at `rel` if it was read (or set) and exists.
     pub fn get(&self, rel: &str) -> Option<&SourceFile> {
-        self.files
-            .iter()
-            .find(|(r, _)| r == rel)
-            .and_then(|(_, s)| s.as_ref())
+        let &i = self.index.get(rel)?;
+        self.files[i].1.as_ref()
+    }
+
+    /// Every file asked for (or set), in the order first asked; `None` for one that does
+    /// not exist.
+    pub fn files(&self) -> &[(String, Option<SourceFile>)] {
+        &self.files
+    }
+
+    /// Records `rel` as read, unless it already is (its first entry stays).
+    fn push(&mut self, rel: &str, source: Option<SourceFile>) {
+        if !self.index.contains_key(rel) {
+            self.index.insert(rel.to_owned(), self.files.len());
+        }
+        self.files.push((rel.to_owned(), source));
     }
 
     /// Replaces the file at `rel` in memory (`None`: it does not exist); the disk is not
     /// touched.
     pub fn set(&mut self, rel: &str, text: Option<&str>) {
         let source = text.map(|t| SourceFile::new(self.shown(rel), t));
-        match self.files.iter_mut().find(|(r, _)| r == rel) {
-            Some((_, s)) => *s = source,
-            None => self.files.push((rel.to_owned(), source)),
+        match self.index.get(rel) {
+            Some(&i) => self.files[i].1 = source,
+            None => self.push(rel, source),
         }
     }
 
     /// The file at `rel` (read once, then kept), `Ok(None)` when it does not exist.
     pub fn read(&mut self, rel: &str) -> Result<Option<SourceFile>, Diagnostics> {
-        if let Some((_, source)) = self.files.iter().find(|(r, _)| r == rel) {
-            return Ok(source.clone());
+        if let Some(&i) = self.index.get(rel) {
+            return Ok(self.files[i].1.clone());
         }
         let Some(dir) = &self.dir else {
             return Ok(None);
@@ -145,7 +160,7 @@ impl Layer {
                     .into());
             }
         };
-        self.files.push((rel.to_owned(), source.clone()));
+        self.push(rel, source.clone());
         Ok(source)
     }
 }

@@ -22,12 +22,13 @@
 use super::atomic::{self, Faults};
 use super::error::StoreError;
 use super::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY};
-use super::persist::set_path;
+use super::persist::set_paths;
 use super::{check, folder_lock};
 use crate::load::json::object_entries;
 use crate::{Diagnostic, SourceFile};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 
 /// The backups' folder, relative to the user folder.
@@ -128,24 +129,29 @@ struct Plan {
 impl Plan {
     fn new(old: &mut Layer, defaults: &Layer, manifest: &SourceFile) -> Result<Plan, Diagnostic> {
         let default_entries = prompts_of(defaults.get(MANIFEST).map(SourceFile::text));
-        let mut out = String::new();
+        // The first entry of each id, as a lookup of the list would find it.
+        let mut default_by_id: HashMap<&str, &RawValue> = HashMap::new();
+        for (id, raw) in &default_entries {
+            default_by_id.entry(id.as_str()).or_insert(raw);
+        }
+        // Every value the new manifest sets, `(prompt id, field or none, JSON)`, set in one
+        // pass at the end: one at a time, each would rewrite the whole manifest.
+        let mut sets: Vec<(String, Option<String>, String)> = Vec::new();
         for (id, raw) in prompts_of(Some(manifest.text())) {
             let fields = object_entries(raw.get()).map_err(|e| {
                 Diagnostic::new(format!("prompt `{id}` of the old manifest: {e}"))
                     .in_file(manifest.path().to_owned())
             })?;
-            let default = default_entries.iter().find(|(d, _)| *d == id);
-            let Some((_, default_raw)) = default else {
+            let Some(default_raw) = default_by_id.get(id.as_str()) else {
                 // The user's own prompt: as written, its domain file named (a user entry
                 // without one would be looked for in the defaults).
-                out = set_path(&out, &["prompts", &id], raw.get(), 0).map_err(Diagnostic::new)?;
-                if !fields
+                let named = fields
                     .iter()
-                    .any(|(k, _)| k == "domain" || k == "domain_file")
-                {
-                    let rel = json(&domain_file(&id, &fields));
-                    out = set_path(&out, &["prompts", &id, "domain_file"], &rel, 0)
-                        .map_err(Diagnostic::new)?;
+                    .any(|(k, _)| k == "domain" || k == "domain_file");
+                let rel = (!named).then(|| json(&domain_file(&id, &fields)));
+                sets.push((id.clone(), None, raw.get().to_owned()));
+                if let Some(rel) = rel {
+                    sets.push((id, Some("domain_file".to_owned()), rel));
                 }
                 continue;
             };
@@ -174,10 +180,23 @@ impl Plan {
                 overrides.push(("domain_file".to_owned(), json(&rel)));
             }
             for (name, value) in overrides {
-                out =
-                    set_path(&out, &["prompts", &id, &name], &value, 0).map_err(Diagnostic::new)?;
+                sets.push((id.clone(), Some(name), value));
             }
         }
+        let paths: Vec<Vec<&str>> = sets
+            .iter()
+            .map(|(id, field, _)| {
+                let mut path = vec!["prompts", id.as_str()];
+                path.extend(field.as_deref());
+                path
+            })
+            .collect();
+        let edits: Vec<(&[&str], &str)> = paths
+            .iter()
+            .zip(&sets)
+            .map(|(path, (_, _, value))| (&path[..], value.as_str()))
+            .collect();
+        let mut out = set_paths("", &edits, 0).map_err(Diagnostic::new)?;
         if out.is_empty() {
             out = "{\"prompts\": {}}".to_owned();
         }
@@ -185,23 +204,41 @@ impl Plan {
 
         // Placeholders the user added or changed.
         let old_user_registry = read(old, USER_REGISTRY)?.map(|s| s.text().to_owned());
-        let mut registry = old_user_registry.clone().unwrap_or_default();
-        let mut changed = false;
+        let mut added: Vec<(String, String)> = Vec::new();
         if let Some(active) = read(old, REGISTRY)? {
             let defaults_keys = placeholders_of(defaults.get(REGISTRY).map(SourceFile::text));
+            let mut defaults_by_key: HashMap<&str, Vec<&RawValue>> = HashMap::new();
+            for (key, raw) in &defaults_keys {
+                defaults_by_key.entry(key.as_str()).or_default().push(raw);
+            }
             let user_keys = placeholders_of(old_user_registry.as_deref());
+            let user_keys: HashSet<&str> = user_keys.iter().map(|(k, _)| k.as_str()).collect();
             for (key, raw) in placeholders_of(Some(active.text())) {
-                let known = defaults_keys
-                    .iter()
-                    .any(|(k, d)| *k == key && same_json(d.get(), raw.get()));
-                if known || user_keys.iter().any(|(k, _)| *k == key) {
+                let known = defaults_by_key
+                    .get(key.as_str())
+                    .is_some_and(|ds| ds.iter().any(|d| same_json(d.get(), raw.get())));
+                if known || user_keys.contains(key.as_str()) {
                     continue;
                 }
-                registry = set_path(&registry, &["placeholders", &key], raw.get(), 0)
-                    .map_err(Diagnostic::new)?;
-                changed = true;
+                added.push((key, raw.get().to_owned()));
             }
         }
+        let changed = !added.is_empty();
+        let registry = if changed {
+            let paths: Vec<[&str; 2]> = added
+                .iter()
+                .map(|(key, _)| ["placeholders", key.as_str()])
+                .collect();
+            let edits: Vec<(&[&str], &str)> = paths
+                .iter()
+                .zip(&added)
+                .map(|(path, (_, value))| (&path[..], value.as_str()))
+                .collect();
+            set_paths(old_user_registry.as_deref().unwrap_or_default(), &edits, 0)
+                .map_err(Diagnostic::new)?
+        } else {
+            String::new()
+        };
         Ok(Plan {
             manifest,
             registry: changed.then(|| format!("{registry}\n")),

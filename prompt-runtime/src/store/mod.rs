@@ -114,7 +114,7 @@ impl Defaults {
             .into_iter()
             .zip(
                 layer
-                    .files
+                    .files()
                     .iter()
                     .filter(|(_, s)| s.is_some())
                     .map(|(r, _)| r.clone()),

@@ -4,6 +4,7 @@
 //! [`atomic`](super::atomic).
 
 use crate::load::json::object_entries;
+use std::collections::{HashMap, HashSet};
 
 /// `json` (an object, or empty for none yet) with `value` (JSON text) at `path`; missing
 /// objects on the way are created. Objects rebuilt on the way are indented two spaces a
@@ -14,28 +15,74 @@ pub(crate) fn set_path(
     value: &str,
     depth: usize,
 ) -> Result<String, String> {
-    // The value replaces whatever was at the end of the path, object or not.
-    let Some((head, rest)) = path.split_first() else {
-        return Ok(value.to_owned());
-    };
+    set_paths(json, &[(path, value)], depth)
+}
+
+/// `json` with every `(path, value)` of `edits` set as [`set_path`] sets one, in order (a
+/// later edit of the same path wins; new keys come in the order first set), in one pass:
+/// each object on the way is read and written once, however many edits reach into it, so
+/// that setting a field of each of N prompts costs time in proportion to the file, not N
+/// times it.
+pub(crate) fn set_paths(
+    json: &str,
+    edits: &[(&[&str], &str)],
+    depth: usize,
+) -> Result<String, String> {
+    // An edit of the whole value (an empty path) replaces what the edits before it made.
+    let mut current = std::borrow::Cow::Borrowed(json);
+    let mut run: Vec<(&[&str], &str)> = Vec::new();
+    for &(path, value) in edits {
+        if path.is_empty() {
+            run.clear();
+            current = std::borrow::Cow::Borrowed(value);
+        } else {
+            run.push((path, value));
+        }
+    }
+    if run.is_empty() {
+        return Ok(current.into_owned());
+    }
+    set_in_object(&current, &run, depth)
+}
+
+/// `json`, an object (or empty), with `edits` (each with a non-empty path) set.
+fn set_in_object(json: &str, edits: &[(&[&str], &str)], depth: usize) -> Result<String, String> {
+    // The edits by their first key, the keys in the order first set.
+    let mut by_head: HashMap<&str, Vec<(&[&str], &str)>> = HashMap::new();
+    let mut heads: Vec<&str> = Vec::new();
+    for &(path, value) in edits {
+        let Some((head, rest)) = path.split_first() else {
+            continue;
+        };
+        by_head
+            .entry(head)
+            .or_insert_with(|| {
+                heads.push(head);
+                Vec::new()
+            })
+            .push((rest, value));
+    }
     let entries = if json.trim().is_empty() {
         Vec::new()
     } else {
         object_entries(json).map_err(|e| e.to_string())?
     };
-    let mut fields: Vec<(String, String)> = Vec::new();
-    let mut found = false;
+    let mut fields: Vec<(String, String)> = Vec::with_capacity(entries.len() + heads.len());
+    let mut found: HashSet<&str> = HashSet::new();
     for (key, raw) in entries {
-        let text = if key == *head {
-            found = true;
-            set_path(raw.get(), rest, value, depth + 1)?
-        } else {
-            raw.get().to_owned()
+        let text = match by_head.get_key_value(key.as_str()) {
+            Some((&head, inner)) => {
+                found.insert(head);
+                set_paths(raw.get(), inner, depth + 1)?
+            }
+            None => raw.get().to_owned(),
         };
         fields.push((key, text));
     }
-    if !found {
-        fields.push(((*head).to_owned(), set_path("", rest, value, depth + 1)?));
+    for head in heads {
+        if !found.contains(head) {
+            fields.push((head.to_owned(), set_paths("", &by_head[head], depth + 1)?));
+        }
     }
     object(&fields, depth)
 }
@@ -131,6 +178,42 @@ mod tests {
             same,
             serde_json::from_str::<serde_json::Value>(json).unwrap()
         );
+    }
+
+    /// Many edits in one pass give what the same edits one at a time give, byte for byte.
+    #[test]
+    fn set_paths_is_set_path_in_sequence() {
+        let json = r#"{"version": "2.0", "prompts": {"b": {"order": 1}, "a": {"variants": {"x": {"enabled": true}}}, "b": {"twice": 1}}, "tail": [1, 2]}"#;
+        let edits: &[(&[&str], &str)] = &[
+            (&["prompts", "a", "order"], "20"),
+            (&["prompts", "b", "order"], "10"),
+            (&["prompts", "new", "order"], "30"),
+            (&["prompts", "a", "variants", "x", "enabled"], "false"),
+            (&["prompts", "a", "order"], "25"),
+            (&["other"], "{}"),
+            (&["other", "deep", "er"], "\"s\""),
+            (&["prompts", "new"], "{\"replaced\": true}"),
+            (&["prompts", "new", "order"], "35"),
+            (&["version"], "\"3.0\""),
+        ];
+        for start in ["", json, "{}"] {
+            for n in 0..=edits.len() {
+                let mut one_by_one = start.to_owned();
+                for (path, value) in &edits[..n] {
+                    one_by_one = set_path(&one_by_one, path, value, 0).unwrap();
+                }
+                let at_once = set_paths(start, &edits[..n], 0).unwrap();
+                if n == 0 {
+                    assert_eq!(at_once, start);
+                } else {
+                    assert_eq!(at_once, one_by_one, "{n} edits of {start:?}");
+                }
+            }
+        }
+        // An edit of the whole value starts over.
+        let whole = set_paths(json, &[(&["a"], "1"), (&[], "{}"), (&["b"], "2")], 0).unwrap();
+        assert_eq!(whole, "{\n  \"b\": 2\n}");
+        assert!(set_paths("[1]", &[(&["a"], "1"), (&["b"], "2")], 0).is_err());
     }
 
     #[test]

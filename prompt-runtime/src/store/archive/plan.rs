@@ -21,7 +21,8 @@ use crate::store::builder::State;
 use crate::store::edit::{Change, json_string, user_domain_file, write_error};
 use crate::store::error::StoreError;
 use crate::store::layout::{USER_MANIFEST, USER_REGISTRY};
-use crate::store::persist::{remove_path, set_path};
+use crate::store::persist::{remove_path, set_path, set_paths};
+use std::collections::HashMap;
 
 /// What the user registry still has to lose or change once the manifest is written.
 #[derive(Debug, Default)]
@@ -86,7 +87,7 @@ pub(super) fn plan(
     // The domain files: a new file for each, unless the same text is in place already.
     let mut taken: Vec<String> = state
         .user
-        .files
+        .files()
         .iter()
         .filter(|(_, source)| source.is_some())
         .map(|(rel, _)| rel.clone())
@@ -124,14 +125,21 @@ pub(super) fn plan(
             }
         },
         ImportMode::Merge | ImportMode::Overwrite => {
-            let mut text = current_manifest.unwrap_or_default().trim_end().to_owned();
+            let rel_of: HashMap<&str, &str> =
+                named.iter().map(|(id, rel)| (*id, rel.as_str())).collect();
+            let mut entries: Vec<([&str; 2], String)> = Vec::with_capacity(chosen.len());
             for prompt in &chosen {
-                let rel = named.iter().find(|(id, _)| *id == prompt.id);
-                let entry = with_domain(&prompt.entry, rel.map(|(_, r)| r.as_str()))
-                    .map_err(&fail_manifest)?;
-                text =
-                    set_path(&text, &["prompts", &prompt.id], &entry, 0).map_err(&fail_manifest)?;
+                let rel = rel_of.get(prompt.id.as_str()).copied();
+                let entry = with_domain(&prompt.entry, rel).map_err(&fail_manifest)?;
+                entries.push((["prompts", prompt.id.as_str()], entry));
             }
+            // In one pass: set one at a time, each entry rewrote the whole manifest.
+            let edits: Vec<(&[&str], &str)> = entries
+                .iter()
+                .map(|(path, entry)| (&path[..], entry.as_str()))
+                .collect();
+            let current = current_manifest.unwrap_or_default();
+            let text = set_paths(current.trim_end(), &edits, 0).map_err(&fail_manifest)?;
             (!text.is_empty()).then(|| format!("{text}\n"))
         }
     };
