@@ -11,7 +11,9 @@
 //! allocated behind a pad of pseudo-random size: criterion's time is the mean over the
 //! layouts, and a ratio compares code with code.
 
-use crate::weekly_review::{Values, WeeklyReview, context_values};
+use crate::weekly_review::{Values, WeeklyReview, context_values, hand_written_slots, limit};
+use askama::Template;
+use prompt_runtime::check::CheckedPrompt;
 use promptkit::Identity;
 use std::collections::HashMap;
 use std::hint::black_box;
@@ -121,6 +123,36 @@ impl Layouts {
             .zip(contexts)
             .map(|(o, c)| Values::handed(c, &o.identity))
             .collect()
+    }
+
+    /// Asserts that every way gives the same bytes in every layout: the derive, `limit`
+    /// and askama over `fields`, `hand_written_slots`, and `checked` (the run-time
+    /// renderer) over each layout's values.
+    pub(crate) fn assert_every_way_agrees(
+        &self,
+        contexts: &[WeeklyReview<'_>],
+        fields: &[Values<'_>],
+        checked: &CheckedPrompt,
+    ) {
+        for (k, owned) in self.owned.iter().enumerate() {
+            let derived = contexts[k].render(&owned.identity).text;
+            assert_eq!(derived, limit(&fields[k]), "limit, layout {k}");
+            assert_eq!(
+                derived,
+                hand_written_slots(&contexts[k], &owned.identity),
+                "hand-written, slots, layout {k}"
+            );
+            assert_eq!(
+                derived,
+                fields[k].render().expect("askama renders"),
+                "askama, layout {k}"
+            );
+            let runtime = checked
+                .render(&owned.values, &owned.identity)
+                .expect("renders")
+                .text;
+            assert_eq!(derived, runtime, "runtime, layout {k}");
+        }
     }
 
     /// Times `iters` renders spread evenly over the layouts: `render(k)` renders layout `k`,

@@ -132,25 +132,7 @@ fn render_over_layouts(criterion: &mut Criterion) {
     let identity = |k: usize| &layouts.owned[k].identity;
 
     // Every way, every layout: the same bytes.
-    for k in 0..layouts::COUNT {
-        let derived = contexts[k].render(identity(k)).text;
-        assert_eq!(derived, limit(&fields[k]), "limit, layout {k}");
-        assert_eq!(
-            derived,
-            hand_written_slots(&contexts[k], identity(k)),
-            "hand-written, slots, layout {k}"
-        );
-        assert_eq!(
-            derived,
-            fields[k].render().expect("askama renders"),
-            "askama, layout {k}"
-        );
-        let runtime = checked
-            .render(&layouts.owned[k].values, identity(k))
-            .expect("renders")
-            .text;
-        assert_eq!(derived, runtime, "runtime, layout {k}");
-    }
+    layouts.assert_every_way_agrees(&contexts, &fields, &checked);
 
     let mut group =
         criterion.benchmark_group(format!("weekly_review over {} layouts", layouts::COUNT));

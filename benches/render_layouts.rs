@@ -34,25 +34,7 @@ fn main() {
     let (checked, _) = run_time(&CONTEXT);
     let identity = |k: usize| &layouts.owned[k].identity;
     let values = |k: usize| &layouts.owned[k].values;
-    for k in 0..layouts::COUNT {
-        let derived = contexts[k].render(identity(k)).text;
-        assert_eq!(derived, limit(&fields[k]), "limit, layout {k}");
-        assert_eq!(
-            derived,
-            hand_written_slots(&contexts[k], identity(k)),
-            "slots, layout {k}"
-        );
-        assert_eq!(
-            derived,
-            fields[k].render().expect("askama renders"),
-            "askama, layout {k}"
-        );
-        let runtime = checked
-            .render(values(k), identity(k))
-            .expect("renders")
-            .text;
-        assert_eq!(derived, runtime, "runtime, layout {k}");
-    }
+    layouts.assert_every_way_agrees(&contexts, &fields, &checked);
 
     // ns per render over one round of `n`.
     let round = |render: &dyn Fn()| {
