@@ -1,8 +1,12 @@
 //! The PromptEngine layout, and reading it: which files a store folder has, read once each,
 //! from the disk or from memory (the files the derive embedded).
+//!
+//! A file on disk is read through [`Root`]: only from inside the layer's folder (a domain
+//! file or a `_meta` folder linked out of it is refused, naming the link), only a regular
+//! file, at most [`MAX_FILE`](crate::load::MAX_FILE) bytes.
 
-use crate::load::decode;
-use crate::{Diagnostic, Diagnostics, SourceFile};
+use crate::load::{Root, decode};
+use crate::{Diagnostics, SourceFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -142,23 +146,11 @@ impl Layer {
         let Some(dir) = &self.dir else {
             return Ok(None);
         };
-        let path = dir.join(rel);
-        let shown = self.shown(rel);
-        let source = match std::fs::read(&path) {
-            Ok(bytes) => Some(decode(&shown, &bytes)?),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) if path.is_dir() => {
-                return Err(
-                    Diagnostic::new(format!("`{shown}` is a folder, not a file: {e}"))
-                        .in_file(shown)
-                        .into(),
-                );
-            }
-            Err(e) => {
-                return Err(Diagnostic::new(format!("cannot read `{shown}`: {e}"))
-                    .in_file(shown)
-                    .into());
-            }
+        // Inside the folder, a regular file, within the size limit (see `load::root`).
+        let root = Root::new(dir, &self.display);
+        let source = match root.read(rel)? {
+            Some(bytes) => Some(decode(&self.shown(rel), &bytes)?),
+            None => None,
         };
         self.push(rel, source.clone());
         Ok(source)
