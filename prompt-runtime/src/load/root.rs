@@ -70,6 +70,8 @@ pub struct Root {
 pub struct ReadError {
     shown: String,
     why: Why,
+    /// Refused for a write (a store's user folder), not a read.
+    write: bool,
 }
 
 #[derive(Debug)]
@@ -117,10 +119,11 @@ impl std::fmt::Display for ReadError {
                     write!(f, ", which leads to `{}`", resolved.display())?;
                 }
                 write!(f, ", outside `{root}/`, so ")?;
-                if link == shown {
-                    write!(f, "it is not read")
-                } else {
-                    write!(f, "`{shown}` is not read")
+                match (link == shown, self.write) {
+                    (true, false) => write!(f, "it is not read"),
+                    (false, false) => write!(f, "`{shown}` is not read"),
+                    (true, true) => write!(f, "nothing is written through it"),
+                    (false, true) => write!(f, "`{shown}` is not written"),
                 }
             }
             Why::Dangling { link, target } if *link == *shown => write!(
@@ -130,8 +133,9 @@ impl std::fmt::Display for ReadError {
             ),
             Why::Dangling { link, target } => write!(
                 f,
-                "`{link}` is a link to `{}`, which does not exist, so `{shown}` is not read",
-                target.display()
+                "`{link}` is a link to `{}`, which does not exist, so `{shown}` is not {}",
+                target.display(),
+                if self.write { "written" } else { "read" }
             ),
             Why::NotAFile { what, target: None } => {
                 write!(
@@ -192,6 +196,9 @@ impl ReadError {
     /// What to do about it.
     pub fn help(&self) -> Option<&'static str> {
         Some(match &self.why {
+            Why::LeavesRoot { .. } | Why::Dangling { .. } if self.write => {
+                "a user folder's files and folders stay inside it: replace the link with a folder or file of its own"
+            }
             Why::LeavesRoot { .. } => {
                 "keep the file inside the folder: copy it in, or point the link at a file inside"
             }
@@ -268,6 +275,7 @@ impl Root {
         let io = |e: io::Error| ReadError {
             shown: shown.clone(),
             why: Why::Io(e),
+            write: false,
         };
         if rel
             .components()
@@ -294,6 +302,7 @@ impl Root {
                     root: self.display.clone(),
                 },
                 shown,
+                write: false,
             })),
             Err(e) if e.kind() == io::ErrorKind::NotFound => match self.culprit(rel, &real_root) {
                 Some(refused) => Err(refused),
@@ -318,12 +327,25 @@ impl Root {
                     what: kind_of(&meta),
                     target: None,
                 },
+                write: false,
             }),
             Err(e) => Err(ReadError {
                 shown: self.shown(rel),
                 why: Why::Io(e),
+                write: false,
             }),
         }
+    }
+
+    /// Refuses a write of `rel` that would reach outside the root: through a folder on
+    /// the way, or the file itself, that is a link leading out of the root or to nothing
+    /// (opening it would create its target). A file or folder that does not exist yet is
+    /// no problem: it is created inside. For the writes of a store's user folder.
+    pub(crate) fn check_write(&self, rel: impl AsRef<Path>) -> Result<(), ReadError> {
+        self.resolve(rel).map(drop).map_err(|mut e| {
+            e.write = true;
+            e
+        })
     }
 
     /// True when `rel` itself is a link (so a message names where it leads).
@@ -366,6 +388,7 @@ impl Root {
             return Some(ReadError {
                 shown: self.shown(rel),
                 why,
+                write: false,
             });
         }
         None
@@ -417,6 +440,7 @@ fn read_regular(
     let refuse = |why: Why| ReadError {
         shown: shown.to_owned(),
         why,
+        write: false,
     };
     let check = |meta: &Metadata| -> Result<(), ReadError> {
         if !meta.is_file() {

@@ -81,7 +81,11 @@ impl StoreBuilder {
                 if folder_lock.is_some() {
                     // No write is under way: a temporary file here is a crashed write's.
                     for sub in ["_meta", "prompts", "", super::migrate::BACKUPS] {
-                        super::atomic::sweep(&dir.join(sub));
+                        // Never a folder linked out of the user folder: its files are
+                        // not the store's to remove.
+                        if super::atomic::confine(dir, sub).is_ok() {
+                            super::atomic::sweep(&dir.join(sub));
+                        }
                     }
                 }
                 let mut defaults = self.defaults.inner.layer.clone();
