@@ -15,6 +15,7 @@ use super::atomic::{self, Faults, WriteError};
 use super::builder::{State, Store};
 use super::error::StoreError;
 use super::file_name::fresh_domain_file;
+#[cfg(feature = "archive")]
 pub(super) use super::file_name::user_domain_file;
 use super::json::is_word;
 use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
