@@ -482,3 +482,40 @@ fn prompts_kept_apart_by_id_in_one_file_share_it_and_keep_their_texts() {
     );
     assert!(dir.join("user/prompts/x.json").exists());
 }
+
+#[cfg(feature = "archive")]
+#[test]
+fn an_import_through_a_prompts_folder_linked_out_writes_nothing() {
+    let dir = scratch("import-out");
+    let clean = dir.join("clean");
+    let store = Store::builder(defaults(&dir))
+        .user_dir(&clean)
+        .open()
+        .unwrap();
+    store.update_prompt("a", "default", "Edited").unwrap();
+    store.export_prompts(dir.join("backup.zip")).unwrap();
+    std::fs::create_dir_all(dir.join("outside/prompts")).unwrap();
+    symlink(dir.join("outside/prompts"), dir.join("user/prompts")).unwrap();
+    let store = open(&dir).unwrap();
+    let e = store
+        .import_prompts(dir.join("backup.zip"))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!(
+            "`{}` is a link to `{}`",
+            dir.join("user/prompts").display(),
+            dir.join("outside/prompts").display()
+        )),
+        "{e}"
+    );
+    assert!(listing(&dir.join("outside/prompts")).is_empty());
+    assert!(!dir.join("user/_meta/user_manifest.json").exists());
+    assert_eq!(store.resolve_prompt("a", "default", &[]).unwrap(), "A");
+    // an archive that is a FIFO is refused without blocking
+    if mkfifo(&dir.join("pipe.zip")) {
+        let pipe = dir.join("pipe.zip");
+        let e = within(move || store.import_prompts(pipe).unwrap_err().to_string());
+        assert!(e.contains("is a FIFO (named pipe)"), "{e}");
+    }
+}
