@@ -69,7 +69,8 @@ pub struct Root {
 #[derive(Debug)]
 pub struct ReadError {
     shown: String,
-    why: Why,
+    /// Boxed: the error stays small on the `Ok` path of every read.
+    why: Box<Why>,
     /// Refused for a write (a store's user folder), not a read.
     write: bool,
 }
@@ -107,7 +108,7 @@ enum Why {
 impl std::fmt::Display for ReadError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let shown = &self.shown;
-        match &self.why {
+        match &*self.why {
             Why::LeavesRoot {
                 link,
                 target,
@@ -177,17 +178,17 @@ impl ReadError {
 
     /// True when the file is larger than the limit.
     pub fn is_too_large(&self) -> bool {
-        matches!(self.why, Why::TooLarge { .. })
+        matches!(*self.why, Why::TooLarge { .. })
     }
 
     /// True when the file does not exist (only [`read_file`] reports that as an error).
     pub fn is_not_found(&self) -> bool {
-        matches!(&self.why, Why::Io(e) if e.kind() == io::ErrorKind::NotFound)
+        matches!(&*self.why, Why::Io(e) if e.kind() == io::ErrorKind::NotFound)
     }
 
     /// The I/O error, when the file could not be read at all (rather than being refused).
     pub fn io_error(&self) -> Option<&io::Error> {
-        match &self.why {
+        match &*self.why {
             Why::Io(e) => Some(e),
             _ => None,
         }
@@ -195,7 +196,7 @@ impl ReadError {
 
     /// What to do about it.
     pub fn help(&self) -> Option<&'static str> {
-        Some(match &self.why {
+        Some(match &*self.why {
             Why::LeavesRoot { .. } | Why::Dangling { .. } if self.write => {
                 "a user folder's files and folders stay inside it: replace the link with a folder or file of its own"
             }
@@ -274,7 +275,7 @@ impl Root {
         let shown = self.shown(rel);
         let io = |e: io::Error| ReadError {
             shown: shown.clone(),
-            why: Why::Io(e),
+            why: Box::new(Why::Io(e)),
             write: false,
         };
         if rel
@@ -295,12 +296,12 @@ impl Root {
         match path.canonicalize() {
             Ok(real) if real.starts_with(&real_root) => Ok(Some(real)),
             Ok(real) => Err(self.culprit(rel, &real_root).unwrap_or(ReadError {
-                why: Why::LeavesRoot {
+                why: Box::new(Why::LeavesRoot {
                     link: shown.clone(),
                     target: real,
                     resolved: None,
                     root: self.display.clone(),
-                },
+                }),
                 shown,
                 write: false,
             })),
@@ -323,15 +324,15 @@ impl Root {
             Ok(meta) if meta.is_dir() => Ok(Some(self.dir.join(rel))),
             Ok(meta) => Err(ReadError {
                 shown: self.shown(rel),
-                why: Why::NotAFile {
+                why: Box::new(Why::NotAFile {
                     what: kind_of(&meta),
                     target: None,
-                },
+                }),
                 write: false,
             }),
             Err(e) => Err(ReadError {
                 shown: self.shown(rel),
-                why: Why::Io(e),
+                why: Box::new(Why::Io(e)),
                 write: false,
             }),
         }
@@ -387,7 +388,7 @@ impl Root {
             };
             return Some(ReadError {
                 shown: self.shown(rel),
-                why,
+                why: Box::new(why),
                 write: false,
             });
         }
@@ -439,7 +440,7 @@ fn read_regular(
 ) -> Result<Vec<u8>, ReadError> {
     let refuse = |why: Why| ReadError {
         shown: shown.to_owned(),
-        why,
+        why: Box::new(why),
         write: false,
     };
     let check = |meta: &Metadata| -> Result<(), ReadError> {
