@@ -17,6 +17,10 @@
 //!   is read, and the read itself stops one byte past the limit, so a file that grows
 //!   while it is read cannot pass either.
 //!
+//! The check is made on the paths, then the file is opened: a folder on the way swapped
+//! for a link in between (by someone who can write inside the folder) is not caught; the
+//! last name is opened without following a link, and the opened file's kind is checked.
+//!
 //! Files a user names on purpose outside any folder (the CLI's `--identity` and
 //! `--history` JSON files) are read with [`read_file`]: regular files within the limit,
 //! wherever they are.
