@@ -353,7 +353,7 @@ impl Root {
         })
     }
 
-    /// True when `rel` itself is a link (so a message names where it leads).
+    /// Where `rel` leads when it is itself a link, so that a message can say so.
     fn through_link(&self, rel: &Path, real: &Path) -> Option<PathBuf> {
         let path = self.dir.join(rel);
         path.symlink_metadata()
