@@ -66,6 +66,9 @@ pub const MAX_FILE: u64 = crate::resolve::MAX_EXPANDED as u64;
 pub struct Root {
     dir: PathBuf,
     display: String,
+    /// The folder's resolved path, once found: a store reads a file per prompt from one
+    /// root, and resolving the root again for each was most of the cost of a read.
+    real: std::sync::OnceLock<PathBuf>,
 }
 
 /// Why a file was not read. Its [`Display`](std::fmt::Display) is the whole message; a
@@ -239,6 +242,7 @@ impl Root {
         Root {
             dir: dir.into(),
             display: display.into(),
+            real: std::sync::OnceLock::new(),
         }
     }
 
@@ -291,10 +295,14 @@ impl Root {
                 "the path must stay inside the folder (no `..`, not absolute)",
             )));
         }
-        let real_root = match self.dir.canonicalize() {
-            Ok(real) => real,
-            Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(io(e)),
+        let real_root = match self.real.get() {
+            Some(real) => real.clone(),
+            None => match self.dir.canonicalize() {
+                // Not kept while the folder is missing: it may be made later.
+                Ok(real) => self.real.get_or_init(|| real).clone(),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+                Err(e) => return Err(io(e)),
+            },
         };
         let path = self.dir.join(rel);
         match path.canonicalize() {

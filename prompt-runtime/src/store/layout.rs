@@ -35,6 +35,8 @@ pub(crate) struct Layer {
     pub display: String,
     /// Where files not yet read are read from; `None` for files held in memory only.
     dir: Option<PathBuf>,
+    /// `dir` as the root every read stays inside.
+    root: Option<Root>,
     /// Every file asked for, by path relative to the folder, in the order asked; `None`
     /// for a file that does not exist.
     files: Vec<(String, Option<SourceFile>)>,
@@ -49,6 +51,7 @@ impl Layer {
         Layer {
             display: display.to_owned(),
             dir: Some(dir.to_owned()),
+            root: Some(Root::new(dir, display)),
             files: Vec::new(),
             index: HashMap::new(),
         }
@@ -59,6 +62,7 @@ impl Layer {
         Layer {
             display: display.to_owned(),
             dir: None,
+            root: None,
             files: Vec::new(),
             index: HashMap::new(),
         }
@@ -82,6 +86,7 @@ impl Layer {
         Layer {
             display: self.display.clone(),
             dir: None,
+            root: None,
             files: self.files.clone(),
             index: self.index.clone(),
         }
@@ -143,11 +148,10 @@ impl Layer {
         if let Some(&i) = self.index.get(rel) {
             return Ok(self.files[i].1.clone());
         }
-        let Some(dir) = &self.dir else {
+        let Some(root) = &self.root else {
             return Ok(None);
         };
         // Inside the folder, a regular file, within the size limit (see `load::root`).
-        let root = Root::new(dir, &self.display);
         let source = match root.read(rel)? {
             Some(bytes) => Some(decode(&self.shown(rel), &bytes)?),
             None => None,
