@@ -519,3 +519,58 @@ fn an_import_through_a_prompts_folder_linked_out_writes_nothing() {
         assert!(e.contains("is a FIFO (named pipe)"), "{e}");
     }
 }
+
+#[test]
+fn a_user_folder_written_with_the_old_file_names_still_opens_and_edits_in_place() {
+    let dir = scratch("old-names");
+    let defaults = store_with(&dir, &["a.b"]);
+    // the name an earlier promptkit gave prompt `a.b`: `_` and its id in hex
+    write(
+        &dir.join("user"),
+        &[
+            (
+                "_meta/user_manifest.json",
+                r#"{"prompts": {"a.b": {"domain": "prompts/_612e62.json"}}}"#,
+            ),
+            (
+                "prompts/_612e62.json",
+                r#"{"variants": {"default": {"text": "old edit"}}}"#,
+            ),
+        ],
+    );
+    let user = dir.join("user");
+    let store = Store::builder(defaults.clone())
+        .user_dir(&user)
+        .open()
+        .unwrap();
+    assert_eq!(
+        store.resolve_prompt("a.b", "default", &[]).unwrap(),
+        "old edit"
+    );
+    store.update_prompt("a.b", "default", "new edit").unwrap();
+    let store = Store::builder(defaults).user_dir(&user).open().unwrap();
+    assert_eq!(
+        store.resolve_prompt("a.b", "default", &[]).unwrap(),
+        "new edit"
+    );
+    assert_eq!(listing(&user.join("prompts")), ["_612e62.json"]);
+}
+
+#[test]
+fn the_defaults_may_not_share_a_single_prompt_file_either() {
+    let files: &[(&str, &[u8])] = &[
+        (
+            "_meta/prompt_manifest.json",
+            br#"{"prompts": {"a": {"domain": "x"}, "b": {"domain": "x.json"}}}"#,
+        ),
+        ("_meta/placeholder_registry.json", REGISTRY.as_bytes()),
+        ("x.json", br#"{"variants": {"default": {"text": "X"}}}"#),
+    ];
+    let e = Defaults::from_files("p", files).unwrap_err().to_string();
+    assert!(
+        e.starts_with(
+            "error: prompts `a` and `b` share the domain file `p/x.json`: an edit of one would change the other\n --> p/_meta/prompt_manifest.json:1:52"
+        ),
+        "{e}"
+    );
+}
