@@ -14,7 +14,7 @@
 use crate::lint;
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
-use prompt_runtime::load::Project;
+use prompt_runtime::load::{MAX_FILE, Project, read_file};
 use prompt_runtime::render::PromptContent;
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics, Identity, SourceFile, Tags};
@@ -215,12 +215,14 @@ pub fn render_with(
 /// The messages of a `--history` file: a JSON array of `{"role", "content"}` objects.
 fn load_history(path: &Path) -> Result<Vec<prompt_runtime::Message>, Diagnostics> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostics::from(
+    // A file the user names, read wherever it is: only a regular file within the limit.
+    let bytes = read_file(path, &shown, MAX_FILE).map_err(|e| match e.io_error() {
+        Some(e) => Diagnostics::from(
             Diagnostic::new(format!("cannot read {shown}: {e}"))
                 .in_file(&shown)
                 .with_help("give `--history` a JSON file holding an array of messages"),
-        )
+        ),
+        None => Diagnostics::from(e),
     })?;
     let source = prompt_runtime::load::decode(&shown, &bytes)?;
     serde_json::from_str(source.text()).map_err(|e| {
@@ -428,10 +430,14 @@ fn cannot_render(
 /// reported with its byte offset.
 fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostic::new(format!("cannot read {what} `{shown}`: {e}"))
-            .in_file(&shown)
-            .with_help("the path is read from the folder the command runs in")
+    // A file the user names, read wherever it is: only a regular file within the limit.
+    let bytes = read_file(path, &shown, MAX_FILE).map_err(|e| match e.io_error() {
+        Some(e) => Diagnostics::from(
+            Diagnostic::new(format!("cannot read {what} `{shown}`: {e}"))
+                .in_file(&shown)
+                .with_help("the path is read from the folder the command runs in"),
+        ),
+        None => Diagnostics::from(e),
     })?;
     prompt_runtime::load::decode(&shown, &bytes)
 }
