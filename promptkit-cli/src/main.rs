@@ -1,6 +1,6 @@
-//! `promptkit`: list, render, check, diff, document and count the tokens of the prompts in
-//! a prompts folder, with the same language and the same diagnostics as the compile-time
-//! macro.
+//! `promptkit`: list, render, check, diff, document (`docs`) and count the tokens of the
+//! prompts in a prompts folder, with the same language and the same diagnostics as the
+//! compile-time macro; and export, import or reset a store's user layer (`store`).
 //!
 //! Exit codes: 0 when all went well, 1 for problems in the prompts (diagnostics, missing
 //! values, unreadable files), 2 for usage errors (clap's own).

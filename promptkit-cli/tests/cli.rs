@@ -743,7 +743,7 @@ fn tokens_takes_the_render_options() {
 
 #[test]
 fn every_command_has_help_with_an_example() {
-    for command in ["list", "render", "check", "diff", "docs", "tokens"] {
+    for command in ["list", "render", "check", "diff", "docs", "tokens", "store"] {
         let run = promptkit(&[command, "--help"]);
         assert_eq!(run.code, 0, "{command}");
         assert!(
@@ -755,6 +755,58 @@ fn every_command_has_help_with_an_example() {
     let top = promptkit(&["--help"]);
     assert_eq!(top.code, 0);
     assert!(top.stdout.contains("Example:"), "{}", top.stdout);
+}
+
+/// The subcommands as `promptkit --help` lists them, `help` left out.
+fn subcommands() -> Vec<String> {
+    let top = promptkit(&["--help"]);
+    let listed = top
+        .stdout
+        .split_once("Commands:\n")
+        .expect("a Commands section")
+        .1;
+    let names: Vec<String> = listed
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|name| *name != "help")
+        .map(str::to_owned)
+        .collect();
+    assert!(names.len() >= 7, "{}", top.stdout);
+    names
+}
+
+#[test]
+fn the_blurb_and_the_readmes_name_every_subcommand() {
+    let top = promptkit(&["--help"]);
+    let blurb = top.stdout.lines().next().unwrap_or_default();
+    let words = |text: &str| -> Vec<String> {
+        text.split(|c: char| !c.is_ascii_alphanumeric())
+            .map(str::to_owned)
+            .collect()
+    };
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    let layout = readme
+        .lines()
+        .find(|l| l.starts_with("promptkit-cli/"))
+        .expect("the README's layout names promptkit-cli/");
+    let cli_readme =
+        std::fs::read_to_string(root.join("promptkit-cli/README.md")).expect("CLI README");
+    for name in subcommands() {
+        assert!(
+            words(blurb).contains(&name),
+            "`--help` blurb lacks `{name}`: {blurb}"
+        );
+        assert!(
+            words(layout).contains(&name),
+            "README layout lacks `{name}`: {layout}"
+        );
+        assert!(
+            cli_readme.contains(&format!("## `promptkit {name}")),
+            "promptkit-cli/README.md has no section for `{name}`"
+        );
+    }
 }
 
 #[test]
