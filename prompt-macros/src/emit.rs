@@ -251,6 +251,7 @@ impl Usage {
                     test,
                     then,
                     otherwise,
+                    ..
                 } => {
                     let (Test::Set(i) | Test::Equals(i, _)) = test;
                     self.tested.push(*i);
@@ -331,6 +332,7 @@ impl Gen<'_> {
                     test,
                     then,
                     otherwise,
+                    ..
                 } => {
                     flush(&mut text, &mut out);
                     let then = self.block(then, mode);

@@ -74,8 +74,9 @@ enum Command {
     /// Render a prompt twice and print a line diff of the two renders and their tokens.
     ///
     /// `--guidance` compares the prompt at `guidance=detailed` with `guidance=lean`: the
-    /// `-` lines are what lean drops, and a `+` line (lean adding a line that detailed
-    /// lacks) is an error (exit 1). `--a NAME=VALUE` and `--b NAME=VALUE` compare any other
+    /// `-` lines are what lean drops; a `+` line (lean adding a line that detailed lacks) is
+    /// listed when an either-or registers it (`{% else "why" %}`), and an error otherwise
+    /// (exit 1). `--a NAME=VALUE` and `--b NAME=VALUE` compare any other
     /// values: each side gets its own on top of the shared `--set` and `--context` values.
     #[command(
         after_help = "Example:\n  promptkit diff analyst --set day=Monday --guidance\n  promptkit diff analyst --set day=Monday --guidance --encoding cl100k_base\n  promptkit diff analyst --set day=Monday --set guidance=lean --a verbose=yes --b verbose=no\n  promptkit diff greeting --identity journal.json --a day=Monday --b day=Saturday"

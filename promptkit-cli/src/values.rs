@@ -193,7 +193,19 @@ pub fn render_with(
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<Rendered, Diagnostics> {
+    render_adjusted(project, options, extra, |prompt| prompt)
+}
+
+/// [`render_with`] of the checked prompt as `adjust` makes it (`diff --guidance` mutes the
+/// registered either-ors).
+pub fn render_adjusted(
+    project: &Project,
+    options: &RenderOptions,
+    extra: Extra<'_>,
+    adjust: impl FnOnce(CheckedPrompt) -> CheckedPrompt,
+) -> Result<Rendered, Diagnostics> {
     let (prompt, context, identity) = prepare(project, options, extra)?;
+    let prompt = adjust(prompt);
     if !prompt.resolved.is_chat() {
         return finish(
             project,
