@@ -2320,6 +2320,59 @@ fn diff_is_in_color_on_a_terminal_unless_no_color_is_set() {
 // ------------------------------------------------------------------------ check --strict
 
 #[test]
+fn check_reports_jinja_and_handlebars_syntax_in_a_braces_prompt() {
+    let dir = &scratch("check-braces-jinja");
+    std::fs::create_dir_all(dir).unwrap();
+    // PromptEngine's literal forms (`{{"json": …}}`, `{{{who}}}`) stay text.
+    std::fs::write(
+        dir.join("a.md"),
+        "{\n  \"placeholders\": \"braces\"\n}\n\nHi {{ user.name }}, {{\"json\": {{who}}}} {{{who}}}.\n{% for t in tools %}\n{# note #}\n{% endfor %}\n",
+    )
+    .unwrap();
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout, "checked 1 prompt and 0 templates: 4 errors\n");
+    let keep = "  = note: to send this text to the model as written, give the file `$name` placeholders (`\"placeholders\": \"dollar\"` in its frontmatter), where `{{` is plain text\n";
+    assert_eq!(
+        run.stderr,
+        format!(
+            "\
+error: `{{{{ user.name }}}}` is a path into `user`, which braces placeholders do not read
+ --> {dir}/a.md:5:4
+  |
+5 | Hi {{{{ user.name }}}}, {{{{\"json\": {{{{who}}}}}}}} {{{{{{who}}}}}}.
+  |    ^^^^^^^^^^^^^^^
+  = help: write `{{{{user_name}}}}`: an identity's nested keys are flattened with `_`, and a context value is one field; promptkit's braces placeholders are `{{{{name}}}}`, one name, and Jinja templates (`.j2`) are not read yet
+{keep}
+error: unknown directive `for`
+ --> {dir}/a.md:6:4
+  |
+6 | {{% for t in tools %}}
+  |    ^^^
+  = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`
+  = note: `for` is a Jinja tag; Jinja templates (`.j2`) are not read yet
+
+error: `{{# note #}}` is a Jinja comment, which a braces prompt does not read: it would reach the model
+ --> {dir}/a.md:7:1
+  |
+7 | {{# note #}}
+  | ^^^^^^^^^^
+  = help: a prompt has no comments: remove it, or keep the note in the frontmatter's `\"description\"`
+{keep}
+error: unknown directive `endfor`
+ --> {dir}/a.md:8:4
+  |
+8 | {{% endfor %}}
+  |    ^^^^^^
+  = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`
+  = note: `endfor` is a Jinja tag; Jinja templates (`.j2`) are not read yet
+",
+            dir = dir.display()
+        )
+    );
+}
+
+#[test]
 fn check_strict_makes_every_warning_an_error() {
     let dir = &scratch("check-strict");
     std::fs::create_dir_all(dir.join("templates")).unwrap();
