@@ -2373,6 +2373,86 @@ error: unknown directive `endfor`
 }
 
 #[test]
+fn check_warns_about_frontmatter_near_misses_and_misspelt_keys() {
+    let dir = &scratch("check-frontmatter");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("a.md"),
+        "{ \n  \"title\": \"Daily\"\n}\n\nSummarize the day.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("b.md"),
+        "{\"title\": \"Weekly\"}\nSummarize the week.\n",
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("c.md"),
+        "{\n  \"titel\": \"Monthly\",\n  \"owner\": \"me\"\n}\n\nSummarize the month.\n",
+    )
+    .unwrap();
+    // A prompt that opens with a JSON example whose keys promptkit does not read is fine.
+    std::fs::write(
+        dir.join("d.md"),
+        "{\"name\": \"Ada\", \"age\": 36}\nExtract these fields from the text.\n",
+    )
+    .unwrap();
+    let expected = |kind: &str, note: &str| {
+        format!(
+            "\
+{kind}: this looks like frontmatter but is sent to the model as text: its first line has white space after the `{{`
+ --> {dir}/a.md:1:1
+  |
+1 | {{ 
+  | ^^
+  = help: frontmatter is a JSON object whose first line, the file's first, is exactly `{{` and whose closing line is exactly `}}`:
+{{
+  \"title\": \"Daily\"
+}}
+{note}
+{kind}: this looks like frontmatter but is sent to the model as text: it opens on a line that holds more than `{{`
+ --> {dir}/b.md:1:1
+  |
+1 | {{\"title\": \"Weekly\"}}
+  | ^^^^^^^^^^^^^^^^^^^
+  = help: frontmatter is a JSON object whose first line, the file's first, is exactly `{{` and whose closing line is exactly `}}`:
+{{
+  \"title\": \"Weekly\"
+}}
+
+{kind}: frontmatter key `titel` is not one promptkit reads, so it is kept in `extra`
+ --> {dir}/c.md:2:3
+  |
+2 |   \"titel\": \"Monthly\",
+  |   ^^^^^^^
+  = help: did you mean `title`?
+",
+            dir = dir.display()
+        )
+    };
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "checked 4 prompts and 0 templates: no errors, 3 warnings\n"
+    );
+    assert_eq!(run.stderr, expected("warning", ""));
+    let run = promptkit_in(dir, &["check", "--strict"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stdout,
+        "checked 4 prompts and 0 templates: 3 errors (--strict: 3 warnings counted as errors)\n"
+    );
+    assert_eq!(
+        run.stderr,
+        expected(
+            "error",
+            "  = note: `--strict` makes every warning an error\n"
+        )
+    );
+}
+
+#[test]
 fn check_strict_makes_every_warning_an_error() {
     let dir = &scratch("check-strict");
     std::fs::create_dir_all(dir.join("templates")).unwrap();

@@ -17,10 +17,12 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 mod declared;
+mod frontmatter;
 mod infer;
 mod typed;
 
 pub use declared::declared_context;
+pub use frontmatter::{FRONTMATTER_KEYS, frontmatter_warnings};
 
 pub use infer::{infer_context, referenced_names, run_on_names};
 pub use typed::{check_typed, missing_field_hint};

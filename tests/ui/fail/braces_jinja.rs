@@ -3,8 +3,7 @@
 #[derive(promptkit::Prompt)]
 #[prompt("braces_jinja")]
 struct BracesJinja<'a> {
-    user_name: &'a str,
-    max_iterations: u32,
+    day: &'a str,
 }
 
 fn main() {}
