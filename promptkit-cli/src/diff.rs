@@ -75,7 +75,12 @@ impl Side {
 
     /// The side in its `---`/`+++` header: the prompt and the values it alone gets.
     fn header(&self, prompt: &str, guidance: bool) -> String {
-        let shown: Vec<String> = self.values.iter().map(|(k, v)| pair(k, v)).collect();
+        let prompt = crate::style::shown(prompt);
+        let shown: Vec<String> = self
+            .values
+            .iter()
+            .map(|(k, v)| crate::style::shown(&pair(k, v)).into_owned())
+            .collect();
         if guidance {
             format!("{prompt} ({})", shown.join(" "))
         } else if shown.is_empty() {

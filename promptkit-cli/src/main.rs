@@ -152,11 +152,8 @@ fn eprint_folder_warnings(project: &Project, walked: &[prompt_runtime::Diagnosti
 fn display_dir(dir: &std::path::Path) -> String {
     let shown = dir.to_string_lossy().replace('\\', "/");
     let trimmed = shown.trim_end_matches('/');
-    if trimmed.is_empty() {
-        shown
-    } else {
-        trimmed.to_owned()
-    }
+    let trimmed = if trimmed.is_empty() { &shown } else { trimmed };
+    style::shown(trimmed).into_owned()
 }
 
 /// `agents/helper.md` names the same prompt as `agents/helper`.

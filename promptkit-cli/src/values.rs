@@ -118,7 +118,11 @@ fn family_member(
         (None, true) => format!("its default `{id}`: no tags given"),
         (None, false) => format!("its default `{id}`: no member's rules hold for tags {tags}"),
     };
-    eprintln!("note: family `{name}` chose {why}");
+    eprintln!(
+        "note: family `{}` chose {}",
+        crate::style::shown(name),
+        crate::style::shown(&why)
+    );
     Ok(Some(choice.member.id.clone()))
 }
 

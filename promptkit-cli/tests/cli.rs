@@ -2452,6 +2452,50 @@ fn check_warns_about_frontmatter_near_misses_and_misspelt_keys() {
     );
 }
 
+/// Names come from whoever wrote the folder: a template named to clear the screen, or a
+/// prompt whose name holds a newline, prints escaped in `list`, `check` and diagnostics.
+#[cfg(unix)]
+#[test]
+fn names_with_control_characters_print_escaped() {
+    let dir = &scratch("control-names");
+    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    std::fs::write(dir.join("templates/\u{1b}[2J.md"), "Hi.\n").unwrap();
+    std::fs::write(
+        dir.join("a\nb.md"),
+        "{\n  \"title\": \"T\\u001b[31mred\"\n}\n\nHello.\n",
+    )
+    .unwrap();
+    std::fs::write(dir.join("ok.md"), "x\n").unwrap();
+    let warning = format!(
+        "\
+warning: template `{dir}/templates/\\u{{1b}}[2J.md` cannot be used: `\\u{{1b}}[2J` is not a placeholder name
+ --> {dir}/templates/\\u{{1b}}[2J.md
+  = help: rename it `_2J.md` and use it as `$_2J`: a template's name is letters, digits and `_`, not starting with a digit
+  = note: it is left out; prompts that do not use it are not affected
+",
+        dir = dir.display()
+    );
+    let run = promptkit_in(dir, &["list"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "a\\nb  T\\u{1b}[31mred\nok\n");
+    assert_eq!(run.stderr, format!("{warning}\n"));
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stdout, "checked 2 prompts and 0 templates: 1 error\n");
+    assert_eq!(run.stderr, warning.replacen("warning:", "error:", 1));
+    // No control character reaches the terminal from either command.
+    for args in [&["list"][..], &["check"], &["list", "--json"]] {
+        let run = promptkit_in(dir, args);
+        let raw = |text: &str| text.chars().any(|c| c.is_control() && c != '\n');
+        assert!(
+            !raw(&run.stdout) && !raw(&run.stderr),
+            "{args:?}: {:?} {:?}",
+            run.stdout,
+            run.stderr
+        );
+    }
+}
+
 #[test]
 fn check_strict_makes_every_warning_an_error() {
     let dir = &scratch("check-strict");
