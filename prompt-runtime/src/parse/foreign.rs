@@ -56,12 +56,13 @@ const OPERATORS: [&str; 13] = [
 pub fn find(text: &str, base: usize) -> Vec<Foreign> {
     let bytes = text.as_bytes();
     let mut found = Vec::new();
+    let mut next = Next::new(text);
     let mut i = 0;
     while let Some(n) = text[i..].find('{') {
         let at = i + n;
         let piece = match bytes.get(at + 1) {
-            Some(b'#') => comment(text, at),
-            Some(b'{') => expression(text, at),
+            Some(b'#') => comment(text, at, &mut next),
+            Some(b'{') => expression(text, at, &mut next),
             _ => None,
         };
         match piece {
@@ -79,10 +80,77 @@ pub fn find(text: &str, base: usize) -> Vec<Foreign> {
     found
 }
 
+/// Where the next line end and closing marks are, each found once: the scan moves forward
+/// only, so a line of ten thousand `{{` without a `}}` is read once, not once per `{{`.
+struct Next<'a> {
+    text: &'a str,
+    newline: Memo,
+    close: Memo,
+    comment_close: Memo,
+    handlebars_comment_close: Memo,
+}
+
+/// The first place of a pattern at or after the last offset asked for.
+#[derive(Default)]
+struct Memo {
+    /// The offset searched from and what was found there.
+    cached: Option<(usize, Option<usize>)>,
+}
+
+impl Memo {
+    fn find(&mut self, text: &str, pattern: &str, from: usize) -> Option<usize> {
+        match self.cached {
+            // Nothing from an earlier offset: nothing from this one either. Something at
+            // or after this offset is the first one here too.
+            Some((searched, None)) if searched <= from => None,
+            Some((searched, Some(p))) if searched <= from && p >= from => Some(p),
+            _ => {
+                let found = text.get(from..)?.find(pattern).map(|i| from + i);
+                #[cfg(test)]
+                tests::SCANNED.with(|s| {
+                    s.set(s.get() + found.map_or(text.len(), |p| p + pattern.len()) - from)
+                });
+                self.cached = Some((from, found));
+                found
+            }
+        }
+    }
+}
+
+impl<'a> Next<'a> {
+    fn new(text: &'a str) -> Self {
+        Next {
+            text,
+            newline: Memo::default(),
+            close: Memo::default(),
+            comment_close: Memo::default(),
+            handlebars_comment_close: Memo::default(),
+        }
+    }
+
+    fn line_end(&mut self, from: usize) -> usize {
+        self.newline
+            .find(self.text, "\n", from)
+            .unwrap_or(self.text.len())
+    }
+
+    /// The first `pattern` from `from` on, if it comes before `limit`.
+    fn before(
+        memo: &mut Memo,
+        text: &str,
+        pattern: &str,
+        from: usize,
+        limit: usize,
+    ) -> Option<usize> {
+        memo.find(text, pattern, from)
+            .filter(|&p| p + pattern.len() <= limit)
+    }
+}
+
 /// `{# … #}`, a Jinja comment, which may span lines. Without its `#}` it is no comment
 /// (Markdown's `{#id}`).
-fn comment(text: &str, at: usize) -> Option<(usize, String, String)> {
-    let close = text[at + 2..].find("#}")? + at + 2;
+fn comment(text: &str, at: usize, next: &mut Next<'_>) -> Option<(usize, String, String)> {
+    let close = next.comment_close.find(text, "#}", at + 2)?;
     let end = close + 2;
     Some((
         end,
@@ -95,9 +163,9 @@ fn comment(text: &str, at: usize) -> Option<(usize, String, String)> {
 }
 
 /// `{{ … }}` with the other engine's syntax inside, up to its `}}` on the same line.
-fn expression(text: &str, at: usize) -> Option<(usize, String, String)> {
+fn expression(text: &str, at: usize, next: &mut Next<'_>) -> Option<(usize, String, String)> {
     let bytes = text.as_bytes();
-    let line_end = text[at..].find('\n').map_or(text.len(), |n| at + n);
+    let line_end = next.line_end(at);
     let mut start = at + 2;
     // `{{-` and `{{~`: whitespace control, Jinja's and Handlebars'.
     let mut trim = match bytes.get(start) {
@@ -109,10 +177,16 @@ fn expression(text: &str, at: usize) -> Option<(usize, String, String)> {
     }
     // A Handlebars comment may hold `}}`: `{{!-- a }} b --}}`.
     if text[start..line_end].starts_with("!--") {
-        let close = text[start + 3..line_end].find("--}}")? + start + 3;
+        let close = Next::before(
+            &mut next.handlebars_comment_close,
+            text,
+            "--}}",
+            start + 3,
+            line_end,
+        )?;
         return Some(handlebars_comment(text, at, close + 4));
     }
-    let close = text[start..line_end].find("}}")? + start;
+    let close = Next::before(&mut next.close, text, "}}", start, line_end)?;
     let end = close + 2;
     let whole = shown(&text[at..end]);
     let inner = &text[start..close];
@@ -467,6 +541,43 @@ mod tests {
             [
                 "{{ a.b }} => a path into `a`",
                 "{{ c | d }} => a Jinja filter expression"
+            ]
+        );
+    }
+
+    thread_local! {
+        /// Bytes the searches for line ends and closing marks have read, in this thread.
+        pub(super) static SCANNED: std::cell::Cell<usize> = const { std::cell::Cell::new(0) };
+    }
+
+    #[test]
+    fn unclosed_openings_are_read_in_linear_time() {
+        // Each `{{` and `{#` looks for its close, which is found once and not once per
+        // opening: the searches read each byte a bounded number of times, however many
+        // openings wait for a close that never comes.
+        for text in [
+            "{{ a {# ".repeat(20_000),
+            "{{ a\n".repeat(20_000),
+            "{{ ".repeat(20_000) + "}}",
+            "{{!-- ".repeat(20_000),
+            "{# ".repeat(20_000) + "#}",
+        ] {
+            SCANNED.with(|s| s.set(0));
+            let _ = find(&text, 0);
+            let scanned = SCANNED.with(|s| s.get());
+            assert!(
+                scanned <= 4 * text.len(),
+                "{scanned} bytes read for {} ({:?}…)",
+                text.len(),
+                &text[..12]
+            );
+        }
+        // Later closes are still found after a memo moved past earlier ones.
+        assert_eq!(
+            kinds("{{ a\n{{ b.c }} {{ d }} {{ e | f }}"),
+            [
+                "{{ b.c }} => a path into `b`",
+                "{{ e | f }} => a Jinja filter expression"
             ]
         );
     }
