@@ -771,6 +771,9 @@ fn push_text(
     }
     let text = source.text();
     let braces = options.strict && options.syntax == lexer::Syntax::Braces;
+    // Each `${` underlines up to its line's `}`: searched for once per run, not per `${`.
+    let mut newline = lexer::Forward::default();
+    let mut closing = lexer::Forward::default();
     for token in options.syntax.tokenize(&text[range.clone()], range.start) {
         match token {
             Token::Text(span) => {
@@ -808,12 +811,11 @@ fn push_text(
             Token::InvalidBrace(span) => {
                 if options.strict {
                     // Underline up to the closing brace if the line has one, else the `${`.
-                    let line_end = text[span.start..]
-                        .find('\n')
-                        .map_or(text.len(), |i| span.start + i);
-                    let end = text[span.start..line_end]
-                        .find('}')
-                        .map_or(span.start + 2, |i| span.start + i + 1);
+                    let line_end = newline.find(text, "\n", span.start).unwrap_or(text.len());
+                    let end = closing
+                        .find(text, "}", span.start)
+                        .filter(|&i| i < line_end)
+                        .map_or(span.start + 2, |i| i + 1);
                     diagnostics.push(
                         Diagnostic::new("`${` must be followed by a name and `}`")
                             .at(source, span.start..end.min(range.end.max(span.start + 2)))
