@@ -200,9 +200,9 @@ pub fn tokenize_braces(text: &str, base: usize, spaces: bool) -> Vec<Token> {
         // Only with spaces is an unclosed `{{name` an error: PromptEngine reads it as text.
         let unclosed = spaces && {
             let line_end = newline.find(text, "\n", at).unwrap_or(text.len());
-            !closing
+            closing
                 .find(text, "}}", name_end)
-                .is_some_and(|p| p + 2 <= line_end)
+                .is_none_or(|p| p + 2 > line_end)
         };
         if unclosed {
             if text_start < at {
