@@ -97,7 +97,7 @@ pub(crate) fn build(
     let mut problems = Diagnostics::default();
 
     // The registry first: the texts are checked against it.
-    let mut keys: Vec<Key> = Vec::new();
+    let mut keys: HashMap<String, Key> = HashMap::new();
     for (rel, required) in [(REGISTRY, true), (USER_REGISTRY, false)] {
         if let Some(source) = read(defaults, rel, required, &mut problems) {
             registry(&source, &mut keys, &mut problems);
@@ -109,7 +109,8 @@ pub(crate) fn build(
     {
         registry(&source, &mut keys, &mut problems);
     }
-    keys.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut keys: Vec<Key> = keys.into_values().collect();
+    keys.sort_unstable_by(|a, b| a.name.cmp(&b.name));
 
     // The manifests, merged by id.
     let mut entries: Vec<(String, Entry)> = Vec::new();
@@ -165,8 +166,9 @@ fn read(
     }
 }
 
-/// `{"placeholders": {KEY: {...}}}` into `keys` (a later entry replaces an earlier one).
-fn registry(source: &SourceFile, keys: &mut Vec<Key>, problems: &mut Diagnostics) {
+/// `{"placeholders": {KEY: {...}}}` into `keys` (a later entry replaces an earlier one),
+/// by name: a registry of N keys is read in time in proportion to N.
+fn registry(source: &SourceFile, keys: &mut HashMap<String, Key>, problems: &mut Diagnostics) {
     let mut r = Reader { source, problems };
     let Some(top) = r.top() else { return };
     let Some((_, placeholders)) = top.iter().find(|(k, _)| k == "placeholders") else {
@@ -196,8 +198,7 @@ fn registry(source: &SourceFile, keys: &mut Vec<Key>, problems: &mut Diagnostics
         };
         r.misspelt_fields(&fields, REGISTRY_FIELDS, &what);
         if let Some(key) = registry_entry(&mut r, &name, raw, &fields) {
-            keys.retain(|k| k.name != key.name);
-            keys.push(key);
+            keys.insert(key.name.clone(), key);
         }
     }
 }

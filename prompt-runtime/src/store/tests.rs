@@ -186,3 +186,40 @@ fn required_files_are_named() {
         "{e}"
     );
 }
+
+/// A registry of N keys is read in time in proportion to N: each key replaced an earlier
+/// one of its name by scanning all the keys read so far (40,000 keys: 3 s).
+#[test]
+fn a_large_registry_is_read_in_linear_time() {
+    fn files(n: usize) -> Vec<(&'static str, Vec<u8>)> {
+        let mut registry = String::from(r#"{"placeholders": {"#);
+        for i in 0..n {
+            if i > 0 {
+                registry.push_str(", ");
+            }
+            registry.push_str(&format!(r#""key_{i}": {{"resolve_phase": "static"}}"#));
+        }
+        registry.push_str("}}");
+        vec![
+            (
+                "_meta/prompt_manifest.json",
+                br#"{"prompts": {"a": {"domain": "a"}}}"#.to_vec(),
+            ),
+            ("_meta/placeholder_registry.json", registry.into_bytes()),
+            (
+                "a.json",
+                br#"{"variants": {"default": {"text": "{{key_0}}"}}}"#.to_vec(),
+            ),
+        ]
+    }
+    let open = |files: &[(&str, Vec<u8>)]| {
+        let files: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (*p, &b[..])).collect();
+        Defaults::from_files("s", &files).expect("the store opens");
+    };
+    let (small, large) = (files(1_000), files(10_000));
+    let ratio = crate::scaling::ratio(|| open(&small), || open(&large));
+    assert!(
+        ratio < crate::scaling::LINEAR,
+        "10 × the keys: {ratio:.1} × the time"
+    );
+}
