@@ -3,7 +3,8 @@
 //! Linear work takes about 10 times as long on 10 × N, quadratic work about 100 times.
 //! A wall-clock threshold would flake on a loaded machine; a ratio of two runs made side
 //! by side, each the fastest of a few, does not: a busy moment slows one run of several,
-//! and both sizes meet the same machine. Tests assert a generous bound ([`LINEAR`]).
+//! and both sizes meet the same machine. A ratio over the bound is measured again (up to
+//! three times): load passes, quadratic work fails every time.
 
 use std::time::{Duration, Instant};
 
@@ -17,16 +18,33 @@ fn timed(work: &mut impl FnMut()) -> Duration {
     start.elapsed()
 }
 
-/// How many times longer `large` (the work on 10 × N) takes than `small` (on N): each
-/// run once to warm up, then the fastest of three of each, taken in turns.
-pub(crate) fn ratio(mut small: impl FnMut(), mut large: impl FnMut()) -> f64 {
-    small();
-    large();
+/// How many times longer `large` (the work on 10 × N) takes than `small` (on N): the
+/// fastest of five runs of each, taken in turns.
+fn ratio(small: &mut impl FnMut(), large: &mut impl FnMut()) -> f64 {
     let mut best_small = Duration::MAX;
     let mut best_large = Duration::MAX;
-    for _ in 0..3 {
-        best_small = best_small.min(timed(&mut small));
-        best_large = best_large.min(timed(&mut large));
+    for _ in 0..5 {
+        best_small = best_small.min(timed(small));
+        best_large = best_large.min(timed(large));
     }
     best_large.as_secs_f64() / best_small.as_secs_f64().max(1e-9)
+}
+
+/// Asserts that `large`, the work of `small` on 10 × the input, takes less than
+/// [`LINEAR`] × its time; `what` names the input in the message.
+pub(crate) fn assert_linear(what: &str, mut small: impl FnMut(), mut large: impl FnMut()) {
+    small();
+    large();
+    let mut seen = Vec::new();
+    for _ in 0..3 {
+        let r = ratio(&mut small, &mut large);
+        if r < LINEAR {
+            return;
+        }
+        seen.push(format!("{r:.1}"));
+    }
+    panic!(
+        "10 × {what} took {} × the time (linear work stays under {LINEAR})",
+        seen.join(", ")
+    );
 }

@@ -217,9 +217,5 @@ fn a_large_registry_is_read_in_linear_time() {
         Defaults::from_files("s", &files).expect("the store opens");
     };
     let (small, large) = (files(1_000), files(10_000));
-    let ratio = crate::scaling::ratio(|| open(&small), || open(&large));
-    assert!(
-        ratio < crate::scaling::LINEAR,
-        "10 × the keys: {ratio:.1} × the time"
-    );
+    crate::scaling::assert_linear("the keys", || open(&small), || open(&large));
 }
