@@ -232,7 +232,12 @@ impl Project {
     /// Loads and checks prompt `name`, taking its context variables from the names it uses
     /// (see [`check::infer_context`]): for prompts without a typed context.
     pub fn check_inferred(&self, name: &str) -> Result<CheckedPrompt, Diagnostics> {
-        let file = self.load_prompt(name)?;
+        self.check_loaded(name, self.load_prompt(name)?)
+    }
+
+    /// [`Project::check_inferred`] for prompt `name` loaded already (by
+    /// [`Project::load_prompt`]), for a caller that reads the file for more than the check.
+    pub fn check_loaded(&self, name: &str, file: PromptFile) -> Result<CheckedPrompt, Diagnostics> {
         let schema = self.schema(Vec::new());
         let mut context =
             check::infer_context(&file, &schema.identity, &schema.literals, &self.templates);
