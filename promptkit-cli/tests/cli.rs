@@ -2380,3 +2380,60 @@ fn check_still_checks_templates_nothing_uses() {
     );
     assert!(run.stdout.ends_with(": 2 errors\n"), "{}", run.stdout);
 }
+
+/// An identity nested 20,000 objects deep aborted `render --identity` (a stack overflow),
+/// and a `promptkit.json` identity 50,000 deep aborted `check` after 18 s: each is one
+/// error naming the key.
+#[test]
+fn an_identity_nested_deep_is_an_error_not_an_abort() {
+    let nested =
+        |levels: usize| format!("{}\"x\"{}", "{\"a\": ".repeat(levels), "}".repeat(levels));
+    let dir = scratch("deep-identity");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("p.md"), "Hi $name\n").unwrap();
+    std::fs::write(dir.join("identity.json"), nested(20_000)).unwrap();
+    let shown = dir.to_str().unwrap();
+    let identity = dir.join("identity.json");
+    let run = promptkit(&[
+        "render",
+        "p",
+        "--dir",
+        shown,
+        "--identity",
+        identity.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("holds an object nested more than 64 levels deep"),
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+    std::fs::write(
+        dir.join("promptkit.json"),
+        format!(
+            "{{\"identity\": {{\"name\": \"Sam\", \"deep\": {}}}}}",
+            nested(50_000)
+        ),
+    )
+    .unwrap();
+    let run = promptkit(&["check", "--dir", shown]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("error: ").count(),
+        1,
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+    assert!(
+        run.stderr
+            .contains("holds an object nested more than 64 levels deep"),
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+    assert!(
+        run.stderr.contains("promptkit.json:1:"),
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+}
