@@ -2,9 +2,10 @@
 //!
 //! Linear work takes about 10 times as long on 10 × N, quadratic work about 100 times.
 //! A wall-clock threshold would flake on a loaded machine; a ratio of two runs made side
-//! by side, each the fastest of a few, does not: a busy moment slows one run of several,
-//! and both sizes meet the same machine. A ratio over the bound is measured again (up to
-//! three times): load passes, quadratic work fails every time.
+//! by side, each the fastest of a few and timed on the CPU where Linux tells it, does not:
+//! a busy moment slows one run of several, and both sizes meet the same machine. A ratio
+//! over the bound is measured again (up to three times): load passes, quadratic work
+//! fails every time.
 
 use std::time::{Duration, Instant};
 
@@ -12,10 +13,25 @@ use std::time::{Duration, Instant};
 /// of quadratic work.
 pub(crate) const LINEAR: f64 = 30.0;
 
+/// The time this thread has run on a CPU, where Linux tells it (`schedstat`'s first
+/// field, in nanoseconds): on a loaded machine a run waits for a CPU for longer than it
+/// runs, and the longer run of the two waits more often.
+fn cpu_time() -> Option<Duration> {
+    // The kernel brings a running thread's count up to date when it yields.
+    std::thread::yield_now();
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    let nanos: u64 = stat.split_whitespace().next()?.parse().ok()?;
+    (nanos > 0).then(|| Duration::from_nanos(nanos))
+}
+
+/// How long `work` runs: on a CPU where that can be known, else by the clock.
 fn timed(work: &mut impl FnMut()) -> Duration {
-    let start = Instant::now();
+    let (start, clock) = (cpu_time(), Instant::now());
     work();
-    start.elapsed()
+    match (start, cpu_time()) {
+        (Some(start), Some(end)) => end.saturating_sub(start),
+        _ => clock.elapsed(),
+    }
 }
 
 /// How many times longer `large` (the work on 10 × N) takes than `small` (on N): the
