@@ -8,6 +8,7 @@ pub mod config;
 mod frontmatter;
 pub(crate) mod json;
 mod project;
+mod real_path;
 mod yaml;
 
 pub use frontmatter::{Frontmatter, FrontmatterEntry};

@@ -181,7 +181,10 @@ impl Project {
             };
             return Err(d);
         }
-        let inside = match (path.canonicalize(), self.dir.canonicalize()) {
+        let inside = match (
+            super::real_path::real_file_path(&path),
+            self.dir.canonicalize(),
+        ) {
             (Ok(file), Ok(dir)) => file.starts_with(dir),
             _ => false,
         };
@@ -367,7 +370,7 @@ struct Walk<'a> {
     display: &'a str,
     skip: PathBuf,
     names: Vec<String>,
-    visited: HashSet<PathBuf>,
+    visited: HashSet<FolderId>,
     unreadable: Capped,
     not_utf8: Capped,
     links_out: Capped,
@@ -381,9 +384,11 @@ impl Walk<'_> {
 
     fn folder(&mut self, dir: &Path) {
         // Links are not followed, so only a bind mount could bring the walk back here;
-        // reading a folder once is cheap insurance all the same.
-        if let Ok(real) = dir.canonicalize()
-            && !self.visited.insert(real)
+        // reading a folder once is cheap insurance all the same. A folder is known by its
+        // device and inode (one question to the kernel), not by its canonical path (one
+        // per component: N² for a folder N deep, N³ for a tree N deep).
+        if let Some(id) = folder_id(dir)
+            && !self.visited.insert(id)
         {
             return;
         }
@@ -458,6 +463,27 @@ impl Walk<'_> {
             .with_help(LINK_OUT_HELP)
         });
     }
+}
+
+/// What tells two folders apart: the device and inode where there are such, else the
+/// canonical path.
+#[derive(PartialEq, Eq, Hash)]
+enum FolderId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    #[cfg_attr(unix, allow(dead_code))]
+    Path(PathBuf),
+}
+
+fn folder_id(dir: &Path) -> Option<FolderId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(meta) = std::fs::metadata(dir) {
+            return Some(FolderId::Inode(meta.dev(), meta.ino()));
+        }
+    }
+    dir.canonicalize().ok().map(FolderId::Path)
 }
 
 /// Why a template file cannot be used, with a name it could have.

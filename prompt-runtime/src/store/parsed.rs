@@ -153,6 +153,7 @@ impl PromptDef {
 
     /// Every key used by a text or a message of any variant, or by `requires_any` (a key
     /// may come more than once): [`PromptDef::uses_key`] for all keys in one pass.
+    #[cfg_attr(not(feature = "archive"), allow(dead_code))]
     pub fn used_keys(&self) -> Vec<usize> {
         let mut keys = self.requires_any.clone();
         let mut add = |t: &Text| {
