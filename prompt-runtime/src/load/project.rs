@@ -471,7 +471,6 @@ impl Walk<'_> {
 enum FolderId {
     #[cfg(unix)]
     Inode(u64, u64),
-    #[cfg_attr(unix, allow(dead_code))]
     Path(PathBuf),
 }
 
