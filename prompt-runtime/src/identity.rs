@@ -102,6 +102,15 @@ pub enum IdentityError {
         /// The flattened key.
         key: String,
     },
+    /// An object nested deeper than [`MAX_DEPTH`] levels.
+    #[error(
+        "identity key `{key}` holds an object nested more than {limit} levels deep",
+        limit = MAX_DEPTH
+    )]
+    TooDeep {
+        /// The flattened key of the object that is one level too deep.
+        key: String,
+    },
     /// Keys the prompts use that the identity lacks, all of them.
     #[error(
         "identity is missing {} used by the prompts: {}",
@@ -131,7 +140,8 @@ impl Identity {
     /// object whose `"identity"` key holds it (as solstone's `config/journal.json` does);
     /// an `"identity"` key that holds anything but an object is an error.
     ///
-    /// Nested objects are flattened with `_` at any depth. Strings are taken as they are;
+    /// Nested objects are flattened with `_`, up to [`MAX_DEPTH`] levels deep (deeper is
+    /// [`IdentityError::TooDeep`]). Strings are taken as they are;
     /// numbers and booleans as the file writes them (`1.5`, `1e3`, `true`: never rounded,
     /// where Python would print `1000.0`); `null` becomes empty text;
     /// an array of strings, numbers, booleans or nulls becomes its items joined with `", "`.
@@ -381,81 +391,178 @@ pub(crate) struct FlatPair {
     pub(crate) span: Range<usize>,
 }
 
+/// How deep an identity's objects may nest: the identity object is level 1, so
+/// `{"pronouns": {"subject": "they"}}` is 2 deep. Real identities are a few levels deep;
+/// an object deeper than this is an error naming its key
+/// ([`IdentityError::TooDeep`]), so that no identity can take the flattening anywhere
+/// near the limits of memory or time.
+///
+/// ```
+/// use prompt_runtime::identity::MAX_DEPTH;
+/// use prompt_runtime::{Identity, IdentityError};
+///
+/// let nested = |levels: usize| {
+///     format!("{}\"x\"{}", "{\"a\": ".repeat(levels), "}".repeat(levels))
+/// };
+/// assert!(Identity::from_json(&nested(MAX_DEPTH)).is_ok());
+/// let err = Identity::from_json(&nested(MAX_DEPTH + 1)).unwrap_err();
+/// assert!(matches!(err, IdentityError::TooDeep { .. }), "{err}");
+/// ```
+pub const MAX_DEPTH: usize = 64;
+
 /// Flattens the JSON object `object`, which borrows from `source`. Collects every error,
 /// each with the byte span of the value at fault.
+///
+/// One pass over the text, with a stack of the objects open rather than a call per level:
+/// however the identity nests, it costs time in proportion to its text (and the keys it
+/// makes) and no stack.
 pub(crate) fn flatten(
     source: &str,
     object: &RawValue,
 ) -> Result<Vec<FlatPair>, Vec<(IdentityError, Range<usize>)>> {
-    let mut flat = Flattener {
-        base: source.as_ptr() as usize,
-        pairs: Vec::new(),
-        seen: HashSet::new(),
-        errors: Vec::new(),
-    };
-    if !object.get().starts_with('{') {
-        let error = IdentityError::NotAnObject {
-            found: kind(object.get()),
-        };
-        return Err(vec![(error, flat.span(object))]);
+    let base = object.get().as_ptr() as usize - source.as_ptr() as usize;
+    let text = object.get();
+    if !text.starts_with('{') {
+        let error = IdentityError::NotAnObject { found: kind(text) };
+        return Err(vec![(error, base..base + text.len())]);
     }
-    flat.object("", object);
-    if flat.errors.is_empty() {
-        Ok(flat.pairs)
-    } else {
-        Err(flat.errors)
-    }
-}
-
-struct Flattener {
-    base: usize,
-    pairs: Vec<FlatPair>,
-    seen: HashSet<String>,
-    errors: Vec<(IdentityError, Range<usize>)>,
-}
-
-impl Flattener {
-    fn span(&self, raw: &RawValue) -> Range<usize> {
-        let start = raw.get().as_ptr() as usize - self.base;
-        start..start + raw.get().len()
-    }
-
-    fn object(&mut self, prefix: &str, raw: &RawValue) {
-        // `raw` was validated as JSON when it was read, so its entries parse.
-        let Ok(entries) = object_entries(raw.get()) else {
-            return;
-        };
-        for (key, value) in entries {
-            let key = if prefix.is_empty() {
-                key
-            } else {
-                format!("{prefix}_{key}")
-            };
-            if value.get().starts_with('{') {
-                self.object(&key, value);
-                continue;
+    let bytes = text.as_bytes();
+    let mut pairs = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
+    let mut errors = Vec::new();
+    // The key of the innermost open object (`a_b` inside `{"a": {"b": {`), and for each
+    // open object the length of its parent's: leaving an object truncates back to it.
+    let mut prefix = String::new();
+    let mut open: Vec<usize> = Vec::new();
+    let mut at = 1;
+    // `text` is JSON that serde_json accepted: a key, a `:` and a value after each `{` or
+    // `,`. Anything else ends the walk rather than panicking.
+    loop {
+        at = skip_space(bytes, at);
+        match bytes.get(at) {
+            Some(b',') => at += 1,
+            Some(b'}') => {
+                at += 1;
+                match open.pop() {
+                    Some(len) => prefix.truncate(len),
+                    None => break,
+                }
             }
-            let span = self.span(value);
-            let text = match scalar_text(value.get()) {
-                Some(text) => text,
-                None => match array_text(value.get()) {
-                    Some(text) => text,
+            Some(b'"') => {
+                let key_end = string_end(bytes, at);
+                let key: String = serde_json::from_str(&text[at..key_end]).unwrap_or_default();
+                at = skip_space(bytes, key_end);
+                if bytes.get(at) != Some(&b':') {
+                    break;
+                }
+                at = skip_space(bytes, at + 1);
+                if bytes.get(at) == Some(&b'{') && open.len() + 1 < MAX_DEPTH {
+                    // The prefix grows in place: a chain of objects costs its keys' length
+                    // once, not once per level.
+                    open.push(prefix.len());
+                    if !prefix.is_empty() {
+                        prefix.push('_');
+                    }
+                    prefix.push_str(&key);
+                    at += 1;
+                    continue;
+                }
+                let key = if prefix.is_empty() {
+                    key
+                } else {
+                    format!("{prefix}_{key}")
+                };
+                let value_end = value_end(bytes, at);
+                let span = base + at..base + value_end;
+                if bytes.get(at) == Some(&b'{') {
+                    // At its `{`: the object itself may run for megabytes.
+                    let brace = span.start..span.start + 1;
+                    errors.push((IdentityError::TooDeep { key }, brace));
+                    at = value_end;
+                    continue;
+                }
+                let raw = &text[at..value_end];
+                at = value_end;
+                let value = match scalar_text(raw).or_else(|| array_text(raw)) {
+                    Some(value) => value,
                     None => {
-                        self.errors.push((IdentityError::NestedArray { key }, span));
+                        errors.push((IdentityError::NestedArray { key }, span));
                         continue;
                     }
-                },
-            };
-            if !self.seen.insert(key.clone()) {
-                self.errors
-                    .push((IdentityError::DuplicateKey { key }, span));
-                continue;
+                };
+                if !seen.insert(key.clone()) {
+                    errors.push((IdentityError::DuplicateKey { key }, span));
+                    continue;
+                }
+                pairs.push(FlatPair { key, value, span });
             }
-            self.pairs.push(FlatPair {
-                key,
-                value: text,
-                span,
-            });
+            _ => break,
+        }
+    }
+    if errors.is_empty() {
+        Ok(pairs)
+    } else {
+        Err(errors)
+    }
+}
+
+fn skip_space(bytes: &[u8], mut at: usize) -> usize {
+    while bytes
+        .get(at)
+        .is_some_and(|b| matches!(b, b' ' | b'\t' | b'\n' | b'\r'))
+    {
+        at += 1;
+    }
+    at
+}
+
+/// The end of the string whose opening quote is at `at`: after its closing quote.
+fn string_end(bytes: &[u8], mut at: usize) -> usize {
+    at += 1;
+    while let Some(&b) = bytes.get(at) {
+        match b {
+            b'\\' => at += 2,
+            b'"' => return at + 1,
+            _ => at += 1,
+        }
+    }
+    bytes.len()
+}
+
+/// The end of the JSON value that starts at `at`. Objects and arrays are skipped by
+/// counting brackets (strings skipped whole), not by descending into them.
+fn value_end(bytes: &[u8], mut at: usize) -> usize {
+    match bytes.get(at) {
+        Some(b'"') => string_end(bytes, at),
+        Some(b'{' | b'[') => {
+            let mut depth = 0usize;
+            while let Some(&b) = bytes.get(at) {
+                match b {
+                    b'"' => {
+                        at = string_end(bytes, at);
+                        continue;
+                    }
+                    b'{' | b'[' => depth += 1,
+                    b'}' | b']' => {
+                        depth -= 1;
+                        if depth == 0 {
+                            return at + 1;
+                        }
+                    }
+                    _ => {}
+                }
+                at += 1;
+            }
+            bytes.len()
+        }
+        _ => {
+            while bytes
+                .get(at)
+                .is_some_and(|b| !matches!(b, b',' | b'}' | b']' | b' ' | b'\t' | b'\n' | b'\r'))
+            {
+                at += 1;
+            }
+            at
         }
     }
 }
@@ -509,6 +616,7 @@ fn json_error(text: &str, e: &serde_json::Error) -> IdentityError {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::load::json::Entries;
 
     fn all(identity: &Identity) -> Vec<(String, String)> {
         identity
@@ -689,6 +797,74 @@ mod tests {
         assert_eq!(
             format!("{id:?}"),
             r#"{"a": "3", "A": "3", "b": "2", "B": "2"}"#
+        );
+    }
+
+    /// `levels` objects, one in another, around one string.
+    fn nested(levels: usize) -> String {
+        format!("{}\"x\"{}", "{\"a\": ".repeat(levels), "}".repeat(levels))
+    }
+
+    /// An identity nested 20,000 objects deep (140 KB) overflowed the stack, one call a
+    /// level; on a test thread's small stack, 50,000 levels are an error naming the key.
+    #[test]
+    fn an_identity_nested_too_deep_is_one_error_not_a_stack_overflow() {
+        let at_limit = Identity::from_json(&nested(MAX_DEPTH)).unwrap();
+        let key = vec!["a"; MAX_DEPTH].join("_");
+        assert_eq!(at_limit.keys().collect::<Vec<_>>(), [key.as_str()]);
+        for levels in [MAX_DEPTH + 1, 20_000, 50_000] {
+            let err = Identity::from_json(&nested(levels)).unwrap_err();
+            let key = vec!["a"; MAX_DEPTH].join("_");
+            assert_eq!(err, IdentityError::TooDeep { key: key.clone() }, "{levels}");
+            assert_eq!(
+                err.to_string(),
+                format!("identity key `{key}` holds an object nested more than 64 levels deep")
+            );
+        }
+        // under an `identity` key, and beside keys that are fine
+        let json = format!(
+            r#"{{"identity": {{"name": "Sam", "deep": {}}}}}"#,
+            nested(50_000)
+        );
+        let errors = flatten(
+            &json,
+            serde_json::from_str::<Entries<'_>>(&json).unwrap().0[0].1,
+        )
+        .err()
+        .unwrap();
+        assert_eq!(errors.len(), 1);
+        assert_eq!(&json[errors[0].1.clone()], "{");
+    }
+
+    /// One pass over the text: 10,000 levels took 0.9 s and 147 MB, each level parsed
+    /// again and its key prefix rebuilt. Ten times the keys, or ten times the depth of
+    /// each, costs about ten times the time.
+    #[test]
+    fn flattening_costs_time_in_proportion_to_the_identity() {
+        let wide = |n: usize| {
+            let entries: Vec<String> = (0..n)
+                .map(|i| format!(r#""k{i}": {{"a": {{"b": "v{i}", "c": [1, "two", null]}}}}"#))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        };
+        let (small, large) = (wide(200), wide(2_000));
+        crate::scaling::assert_linear(
+            "the keys",
+            || assert_eq!(Identity::from_json(&small).unwrap().keys().count(), 400),
+            || assert_eq!(Identity::from_json(&large).unwrap().keys().count(), 4_000),
+        );
+        // 100 chains 6 deep, and 100 chains 60 deep
+        let deep = |levels: usize| {
+            let entries: Vec<String> = (0..100)
+                .map(|i| format!(r#""k{i}": {}"#, nested(levels)))
+                .collect();
+            format!("{{{}}}", entries.join(", "))
+        };
+        let (shallow, deeper) = (deep(6), deep(60));
+        crate::scaling::assert_linear(
+            "the depth",
+            || assert_eq!(Identity::from_json(&shallow).unwrap().keys().count(), 100),
+            || assert_eq!(Identity::from_json(&deeper).unwrap().keys().count(), 100),
         );
     }
 

@@ -36,6 +36,8 @@ mod prompt;
 mod python;
 pub mod render;
 pub mod resolve;
+#[cfg(test)]
+mod scaling;
 pub mod store;
 pub mod suggest;
 mod swap;

@@ -226,3 +226,56 @@ fn a_template_cycle_is_one_error_wherever_it_is_entered() {
         "{shown}"
     );
 }
+
+/// `levels` objects, one in another, around one string: `{"a": {"a": … "x" … }}`.
+fn nested_object(levels: usize) -> String {
+    format!("{}\"x\"{}", "{\"a\": ".repeat(levels), "}".repeat(levels))
+}
+
+/// An identity 20,000 objects deep (140 KB) aborted `Identity::from_json` on a stack
+/// overflow; now it is one error naming the key, at any depth.
+#[test]
+fn an_identity_nested_deep_is_one_error() {
+    use prompt_runtime::IdentityError;
+    use prompt_runtime::identity::MAX_DEPTH;
+    for levels in [20_000, 50_000] {
+        let err = Identity::from_json(&nested_object(levels)).unwrap_err();
+        let IdentityError::TooDeep { key } = &err else {
+            panic!("{err}");
+        };
+        assert_eq!(key.split('_').count(), MAX_DEPTH);
+    }
+}
+
+/// A `promptkit.json` whose identity nests 50,000 objects aborted `check` after 18 s, and
+/// rustc (SIGSEGV) in the derive: both open the folder with `Project::open`, as here, on a
+/// test thread's 2 MiB of stack (rustc's main thread has 8 MiB).
+#[test]
+fn a_configuration_with_an_identity_nested_deep_is_one_located_error() {
+    let dir = std::env::temp_dir().join(format!("promptkit-deep-identity-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let config = format!(
+        "{{\n  \"identity\": {{\"name\": \"Sam\", \"deep\": {}}}\n}}\n",
+        nested_object(50_000)
+    );
+    std::fs::write(dir.join("promptkit.json"), &config).unwrap();
+    std::fs::write(dir.join("p.md"), "Hi $name\n").unwrap();
+    let result = prompt_runtime::load::Project::open(&dir, "prompts");
+    let _ = std::fs::remove_dir_all(&dir);
+    let errors = result.unwrap_err();
+    assert_eq!(errors.0.len(), 1, "{errors}");
+    let error = &errors.0[0];
+    // The identity is level 1, `deep` level 2: the 64th object of the chain is too deep.
+    let key = format!("deep_{}", vec!["a"; 63].join("_"));
+    assert_eq!(
+        error.message(),
+        format!("identity key `{key}` holds an object nested more than 64 levels deep")
+    );
+    let at = error.location().expect("located");
+    assert_eq!(at.path, "prompts/promptkit.json");
+    let before = "  \"identity\": {\"name\": \"Sam\", \"deep\": ";
+    assert_eq!((at.line, at.col), (2, before.len() + 6 * 63 + 1));
+    assert_eq!(&config[at.span.clone()], "{");
+    assert!(error.help().is_some());
+}

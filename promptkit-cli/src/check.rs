@@ -3,8 +3,9 @@
 //!
 //! The folder is opened once: configuration and templates are read and parsed once, and
 //! each prompt file is read once. A template's problems are reported once, however many
-//! prompts include it. A template is also checked on its own, so one that no prompt uses
-//! yet is checked too.
+//! prompts include it. A template that no prompt or other template uses is also checked
+//! on its own, so one that no prompt uses yet is checked too (a template in a cycle that
+//! nothing else uses, too: the first of it by name).
 //!
 //! Each family (a folder with `"match"` rules) is checked too: rules well formed, one
 //! default member, no two members with the same rules.
@@ -57,8 +58,23 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
     let mut warnings: Vec<Diagnostic> = walked.warnings;
     let mut seen: std::collections::HashSet<Diagnostic> = warnings.iter().cloned().collect();
     let names = walked.names;
+    // The templates the prompts (and then the templates checked on their own) use: each
+    // is checked within them, so one checked again on its own would only repeat their
+    // problems, and a chain too deep would be reported once for each of its templates.
+    let mut reached = std::collections::BTreeSet::new();
+    let identity_key = |name: &str| project.config.identity.get(name).is_some();
     for name in &names {
-        match project.check_inferred(name) {
+        let file = match project.load_prompt(name) {
+            Ok(file) => file,
+            Err(problems) => {
+                errors.extend(problems);
+                continue;
+            }
+        };
+        let (nodes, _) =
+            prompt_runtime::parse::parse(&file.source, file.body.clone(), file.parse_options());
+        project.templates.reach(&nodes, identity_key, &mut reached);
+        match project.check_loaded(name, file) {
             Ok(prompt) => {
                 let run_ons = prompt_runtime::check::run_on_names(&prompt.file, &project.templates);
                 let frontmatter = prompt_runtime::check::frontmatter_warnings(&prompt.file);
@@ -90,6 +106,12 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
                 warnings.push(w);
             }
         }
+        if reached.contains(name) {
+            continue;
+        }
+        project
+            .templates
+            .reach(template.nodes(), identity_key, &mut reached);
         let schema = project.schema(Vec::new());
         let context = infer_context(
             &template.file,

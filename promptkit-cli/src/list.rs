@@ -73,7 +73,12 @@ impl Families {
         };
         listed.family = Some(name.clone());
         listed.rules = family.as_ref().ok().and_then(|f| {
-            let member = f.members().iter().find(|m| m.id == listed.name)?;
+            // Members are in id order: found by halving, not a scan per prompt listed.
+            let members = f.members();
+            let at = members
+                .binary_search_by(|m| m.id.as_str().cmp(&listed.name))
+                .ok()?;
+            let member = &members[at];
             Some(member.rules.lines.iter().map(ToString::to_string).collect())
         });
     }

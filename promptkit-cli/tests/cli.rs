@@ -2580,3 +2580,134 @@ fn a_declared_context_makes_a_misspelt_name_an_error_in_check() {
     let run = promptkit_in(&dir, &["check"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+// ------------------------------------------------------------------ one root cause, once
+
+/// A chain of templates past the depth limit is one problem: every template past the
+/// limit reported its own 100-name chain (10,000 deep: 9,901 errors, 51 s).
+#[test]
+fn check_reports_a_chain_of_templates_too_deep_once() {
+    let dir = scratch("deep-template-chain");
+    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    let n = 1_000;
+    for i in 0..n {
+        let text = if i + 1 < n {
+            format!("line {i} $t{}\n", i + 1)
+        } else {
+            "end\n".to_owned()
+        };
+        std::fs::write(dir.join(format!("templates/t{i}.md")), text).unwrap();
+    }
+    let shown = dir.to_str().unwrap();
+    // From a prompt, and from the chain's first template when no prompt uses it.
+    for with_prompt in [true, false] {
+        if with_prompt {
+            std::fs::write(dir.join("p.md"), "Start $t0\n").unwrap();
+        } else {
+            std::fs::remove_file(dir.join("p.md")).unwrap();
+        }
+        let run = promptkit(&["check", "--dir", shown]);
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert_eq!(
+            run.stderr.matches("error: ").count(),
+            1,
+            "{}",
+            &run.stderr[..run.stderr.len().min(2_000)]
+        );
+        assert!(
+            run.stderr
+                .contains("error: blocks and templates nested more than 100 deep"),
+            "{}",
+            run.stderr
+        );
+        assert!(run.stdout.ends_with(": 1 error\n"), "{}", run.stdout);
+    }
+}
+
+/// A template that nothing uses is still checked on its own, and so is a cycle that
+/// nothing else uses: skipping the templates the prompts answer for skips no problem.
+#[test]
+fn check_still_checks_templates_nothing_uses() {
+    let dir = scratch("unused-templates");
+    std::fs::create_dir_all(dir.join("templates")).unwrap();
+    for (name, text) in [
+        ("used", "Used.\n"),
+        ("lonely", "Lonely $nope{% if %}\n"),
+        ("ping", "Ping $pong\n"),
+        ("pong", "Pong $ping\n"),
+    ] {
+        std::fs::write(dir.join(format!("templates/{name}.md")), text).unwrap();
+    }
+    std::fs::write(dir.join("p.md"), "Hi $used\n").unwrap();
+    let run = promptkit(&["check", "--dir", dir.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("templates/lonely.md:1:13"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr
+            .contains("error: template cycle: ping -> pong -> ping"),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stdout.ends_with(": 2 errors\n"), "{}", run.stdout);
+}
+
+/// An identity nested 20,000 objects deep aborted `render --identity` (a stack overflow),
+/// and a `promptkit.json` identity 50,000 deep aborted `check` after 18 s: each is one
+/// error naming the key.
+#[test]
+fn an_identity_nested_deep_is_an_error_not_an_abort() {
+    let nested =
+        |levels: usize| format!("{}\"x\"{}", "{\"a\": ".repeat(levels), "}".repeat(levels));
+    let dir = scratch("deep-identity");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("p.md"), "Hi $name\n").unwrap();
+    std::fs::write(dir.join("identity.json"), nested(20_000)).unwrap();
+    let shown = dir.to_str().unwrap();
+    let identity = dir.join("identity.json");
+    let run = promptkit(&[
+        "render",
+        "p",
+        "--dir",
+        shown,
+        "--identity",
+        identity.to_str().unwrap(),
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .contains("holds an object nested more than 64 levels deep"),
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+    std::fs::write(
+        dir.join("promptkit.json"),
+        format!(
+            "{{\"identity\": {{\"name\": \"Sam\", \"deep\": {}}}}}",
+            nested(50_000)
+        ),
+    )
+    .unwrap();
+    let run = promptkit(&["check", "--dir", shown]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(
+        run.stderr.matches("error: ").count(),
+        1,
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+    assert!(
+        run.stderr
+            .contains("holds an object nested more than 64 levels deep"),
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+    assert!(
+        run.stderr.contains("promptkit.json:1:"),
+        "{}",
+        &run.stderr[..run.stderr.len().min(2_000)]
+    );
+}

@@ -23,7 +23,8 @@ pub fn infer_context(
         .flat_map(|k| [k.clone(), variant_name(k)])
         .collect();
     known.extend(literals.iter().cloned());
-    known.extend(templates.names().map(str::to_owned));
+    // Templates are known too, looked up where they are: copying their names here made
+    // each prompt cost time in proportion to the whole project.
     let (nodes, _) = parse::parse(&file.source, file.body.clone(), file.parse_options());
     let found = Names::new(templates, &known).summarize(&nodes);
     // `$Note` is the variant of `note` when both are found: one variable.
@@ -242,7 +243,9 @@ impl Names<'_> {
                 }
                 Node::If(block) => {
                     let (name, _) = block.condition.name();
-                    let testable = !name.is_empty() && !self.known.iter().any(|k| k == name);
+                    let testable = !name.is_empty()
+                        && !self.known.iter().any(|k| k == name)
+                        && self.templates.get(name).is_none();
                     if testable {
                         let entry = summary.entry(name);
                         if matches!(block.condition, Condition::Set { .. }) {

@@ -262,12 +262,14 @@ impl Rules {
     /// True when the two hold for exactly the same tags in the same way: the same lines in
     /// the same order, each with the same pairs in any order.
     pub fn same_as(&self, other: &Rules) -> bool {
-        self.lines.len() == other.lines.len()
-            && self
-                .lines
-                .iter()
-                .zip(&other.lines)
-                .all(|(a, b)| a.canonical() == b.canonical())
+        self.canonical() == other.canonical()
+    }
+
+    /// Each line's pairs sorted and without repeats, the lines in order: two members'
+    /// rules hold alike exactly when these are equal (see [`Rules::same_as`]), so they
+    /// can be a map's key.
+    pub(crate) fn canonical(&self) -> Vec<Vec<&Pair>> {
+        self.lines.iter().map(RuleLine::canonical).collect()
     }
 }
 

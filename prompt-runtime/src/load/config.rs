@@ -227,6 +227,9 @@ fn read_identity(source: &SourceFile, value: &RawValue) -> Result<Identity, Vec<
                     IdentityError::NestedArray { .. } => {
                         "use an array of strings, or an object of keys"
                     }
+                    IdentityError::TooDeep { .. } => {
+                        "an identity is flattened to names: nest its objects a few levels deep"
+                    }
                     _ => "give each flattened key once",
                 };
                 Diagnostic::new(error.to_string())

@@ -11,6 +11,7 @@ pub mod config;
 mod frontmatter;
 pub(crate) mod json;
 mod project;
+mod real_path;
 pub mod root;
 mod yaml;
 

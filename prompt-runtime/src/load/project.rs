@@ -238,7 +238,12 @@ impl Project {
     /// Loads and checks prompt `name`, taking its context variables from the names it uses
     /// (see [`check::infer_context`]): for prompts without a typed context.
     pub fn check_inferred(&self, name: &str) -> Result<CheckedPrompt, Diagnostics> {
-        let file = self.load_prompt(name)?;
+        self.check_loaded(name, self.load_prompt(name)?)
+    }
+
+    /// [`Project::check_inferred`] for prompt `name` loaded already (by
+    /// [`Project::load_prompt`]), for a caller that reads the file for more than the check.
+    pub fn check_loaded(&self, name: &str, file: PromptFile) -> Result<CheckedPrompt, Diagnostics> {
         let schema = self.schema(Vec::new());
         let mut context =
             check::infer_context(&file, &schema.identity, &schema.literals, &self.templates);
@@ -368,7 +373,7 @@ struct Walk<'a> {
     display: &'a str,
     skip: PathBuf,
     names: Vec<String>,
-    visited: HashSet<PathBuf>,
+    visited: HashSet<FolderId>,
     unreadable: Capped,
     not_utf8: Capped,
     links_out: Capped,
@@ -382,9 +387,11 @@ impl Walk<'_> {
 
     fn folder(&mut self, dir: &Path) {
         // Links are not followed, so only a bind mount could bring the walk back here;
-        // reading a folder once is cheap insurance all the same.
-        if let Ok(real) = dir.canonicalize()
-            && !self.visited.insert(real)
+        // reading a folder once is cheap insurance all the same. A folder is known by its
+        // device and inode (one question to the kernel), not by its canonical path (one
+        // per component: N² for a folder N deep, N³ for a tree N deep).
+        if let Some(id) = folder_id(dir)
+            && !self.visited.insert(id)
         {
             return;
         }
@@ -459,6 +466,26 @@ impl Walk<'_> {
             .with_help(LINK_OUT_HELP)
         });
     }
+}
+
+/// What tells two folders apart: the device and inode where there are such, else the
+/// canonical path.
+#[derive(PartialEq, Eq, Hash)]
+enum FolderId {
+    #[cfg(unix)]
+    Inode(u64, u64),
+    Path(PathBuf),
+}
+
+fn folder_id(dir: &Path) -> Option<FolderId> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let Ok(meta) = std::fs::metadata(dir) {
+            return Some(FolderId::Inode(meta.dev(), meta.ino()));
+        }
+    }
+    dir.canonicalize().ok().map(FolderId::Path)
 }
 
 /// Why a template file cannot be used, with a name it could have.

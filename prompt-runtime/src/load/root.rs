@@ -305,7 +305,14 @@ impl Root {
             },
         };
         let path = self.dir.join(rel);
-        match path.canonicalize() {
+        // A regular file is named by the kernel once opened (linear in its path; the C
+        // library's `realpath` walks the path again for each component, which made
+        // `list` on a deep tree cubic); anything else is resolved by `canonicalize`.
+        let real = match std::fs::metadata(&path) {
+            Ok(meta) if meta.is_file() => super::real_path::real_file_path(&path),
+            _ => path.canonicalize(),
+        };
+        match real {
             Ok(real) if real.starts_with(&real_root) => Ok(Some(real)),
             Ok(real) => Err(self.culprit(rel, &real_root).unwrap_or(ReadError {
                 why: Box::new(Why::LeavesRoot {

@@ -120,9 +120,9 @@ pub fn resolve(
     for literal in &schema.literals {
         names.insert(literal.clone(), Target::Literal);
     }
-    for name in templates.names() {
-        names.insert(name.to_owned(), Target::Template);
-    }
+    // Templates are not copied in: a project's templates are looked up where they are
+    // (see `Resolver::target`), so that resolving one prompt costs nothing per template
+    // it does not use, and checking each of N templates on its own is not N² work.
     // Within a layer an exact name wins over a variant, and when two names give the same
     // variant (`day_ABC`, `day_abc`) the first does, as `Identity` builds it at run time.
     let mut variants = HashMap::new();
@@ -187,6 +187,17 @@ pub fn resolve(
 }
 
 impl Resolver<'_> {
+    /// What `name` binds to: the context over the identity over a template over a
+    /// literal, an exact name over a variant within a layer.
+    fn target(&self, name: &str) -> Option<Target> {
+        match self.names.get(name) {
+            Some(Target::Literal) | None if self.templates.get(name).is_some() => {
+                Some(Target::Template)
+            }
+            found => found.cloned(),
+        }
+    }
+
     fn nodes(&mut self, source: &SourceFile, nodes: &[Node], out: &mut Vec<Part>) {
         for (i, node) in nodes.iter().enumerate() {
             if self.stopped {
@@ -213,7 +224,7 @@ impl Resolver<'_> {
                             Some(Node::Text(next)) => source.text()[next.clone()].starts_with('\n'),
                             Some(_) => false,
                         };
-                    if alone && matches!(self.names.get(&p.name), Some(Target::Template)) {
+                    if alone && matches!(self.target(&p.name), Some(Target::Template)) {
                         // A template alone on its line lends its lines to this body: one
                         // that renders no line leaves no blank line either.
                         self.record(&p.name, VarSource::Template, source, &p.span);
@@ -290,9 +301,7 @@ impl Resolver<'_> {
         for node in nodes {
             let more = match node {
                 Node::Text(span) => span.len(),
-                Node::Placeholder(p)
-                    if matches!(self.names.get(&p.name), Some(Target::Template)) =>
-                {
+                Node::Placeholder(p) if matches!(self.target(&p.name), Some(Target::Template)) => {
                     (NODE_COST + INLINE_COST).saturating_add(self.template_size(&p.name, depth + 1))
                 }
                 Node::If(block) => {
@@ -379,11 +388,11 @@ impl Resolver<'_> {
             }),
             parse::SectionKind::History { limit, name_span } => {
                 let name = &section.name;
-                let index = match self.names.get(name) {
+                let index = match self.target(name) {
                     Some(Target::Context {
                         index,
                         upper: false,
-                    }) => *index,
+                    }) => index,
                     Some(_) | None if self.schema.context_index(name).is_none() => {
                         self.unknown(source, name, name_span, "history field");
                         return;
@@ -444,7 +453,7 @@ impl Resolver<'_> {
     }
 
     fn placeholder(&mut self, source: &SourceFile, p: &parse::Placeholder, out: &mut Vec<Part>) {
-        let Some(target) = self.names.get(&p.name).cloned() else {
+        let Some(target) = self.target(&p.name) else {
             self.unknown(source, &p.name, &p.span, "placeholder");
             return;
         };
@@ -588,7 +597,8 @@ impl Resolver<'_> {
         };
         let shown = write(name);
         let mut d = Diagnostic::new(format!("unknown {what} `{shown}`")).at(source, span.clone());
-        let suggestion = closest(name, self.names.keys().map(String::as_str));
+        let known = self.names.keys().map(String::as_str);
+        let suggestion = closest(name, known.chain(self.templates.names()));
         let hint = self
             .schema
             .missing_hint
@@ -693,8 +703,8 @@ impl Resolver<'_> {
         name: &str,
         span: &Range<usize>,
     ) -> Option<Test> {
-        let target = match self.names.get(name) {
-            Some(t) => t.clone(),
+        let target = match self.target(name) {
+            Some(t) => t,
             None => {
                 self.unknown(source, name, span, "name in condition");
                 return None;

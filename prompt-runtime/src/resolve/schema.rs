@@ -5,7 +5,7 @@ use crate::case::variant_name;
 use crate::diagnostic::Diagnostics;
 use crate::load::PromptFile;
 use crate::parse::{self, Node};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 /// What a prompt may refer to besides templates.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -145,5 +145,62 @@ impl Templates {
     /// All templates, sorted by name.
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Template)> {
         self.map.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// Adds to `reached` every template that `nodes` use, directly or through other
+    /// templates, at any depth (nothing is resolved, so no depth limit applies): the
+    /// templates a check of `nodes` answers for. A `$name` for which `bound_elsewhere`
+    /// holds (an identity key, which wins over a template) is no use of a template.
+    ///
+    /// A template in `reached` already is not walked again, so a set shared by many calls
+    /// costs time in proportion to the templates, once: `promptkit check` learns which
+    /// templates no prompt or template uses, to check those on their own.
+    ///
+    /// ```
+    /// use prompt_runtime::load::PromptFile;
+    /// use prompt_runtime::parse::{parse, ParseOptions};
+    /// use prompt_runtime::resolve::Templates;
+    /// use std::collections::BTreeSet;
+    ///
+    /// let mut templates = Templates::new();
+    /// for (name, text) in [("a", "A $b"), ("b", "B {% if x %}$c{% endif %}"), ("c", "C"), ("d", "D")] {
+    ///     templates.insert(name, PromptFile::from_text(&format!("t/{name}.md"), text).unwrap());
+    /// }
+    /// let prompt = PromptFile::from_text("p.md", "$a and $name").unwrap();
+    /// let (nodes, _) = parse(&prompt.source, prompt.body.clone(), ParseOptions::default());
+    /// let mut reached = BTreeSet::new();
+    /// templates.reach(&nodes, |_| false, &mut reached);
+    /// assert_eq!(reached.into_iter().collect::<Vec<_>>(), ["a", "b", "c"]);
+    /// ```
+    pub fn reach(
+        &self,
+        nodes: &[Node],
+        bound_elsewhere: impl Fn(&str) -> bool,
+        reached: &mut BTreeSet<String>,
+    ) {
+        // A work list, not recursion: a chain of templates may be any length.
+        let mut todo: Vec<&[Node]> = vec![nodes];
+        while let Some(nodes) = todo.pop() {
+            for node in nodes {
+                match node {
+                    Node::Placeholder(p) => {
+                        if let Some(template) = self.map.get(&p.name)
+                            && !bound_elsewhere(&p.name)
+                            && !reached.contains(&p.name)
+                        {
+                            reached.insert(p.name.clone());
+                            todo.push(template.nodes());
+                        }
+                    }
+                    Node::If(block) => {
+                        todo.push(&block.then);
+                        if let Some(otherwise) = &block.otherwise {
+                            todo.push(otherwise);
+                        }
+                    }
+                    Node::Text(_) | Node::Dollar(_) | Node::Section(_) => {}
+                }
+            }
+        }
     }
 }

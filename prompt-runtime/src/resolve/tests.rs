@@ -277,3 +277,43 @@ fn a_variant_two_keys_share_belongs_to_the_first_as_at_run_time() {
     let identity = crate::Identity::from_json(r#"{"day_ABC": "one", "day_abc": "two"}"#).unwrap();
     assert_eq!(identity.get("Day_abc"), Some("One"));
 }
+
+/// Checking each of N templates on its own (as `promptkit check` checks a template nothing
+/// uses) costs time in proportion to N: each check copied every template's name into its
+/// tables first, N² work in all (a 10,000-deep chain: 51 s).
+#[test]
+fn checking_each_template_costs_nothing_per_template_it_does_not_use() {
+    let project = |n: usize| {
+        let mut t = Templates::new();
+        for i in 0..n {
+            // Chains of ten, each template a line.
+            let text = if i % 10 == 9 {
+                format!("line {i} $day\n")
+            } else {
+                format!("line {i} $t{}\n", i + 1)
+            };
+            t.insert(
+                format!("t{i}"),
+                PromptFile::from_text(&format!("prompts/templates/t{i}.md"), &text).unwrap(),
+            );
+        }
+        t
+    };
+    let check_each = |templates: &Templates| {
+        for (name, template) in templates.iter() {
+            let context = crate::check::infer_context(&template.file, &[], &[], templates);
+            let schema = Schema {
+                context,
+                ..Schema::default()
+            };
+            crate::check::check(name, template.file.clone(), schema, templates)
+                .expect("each template checks");
+        }
+    };
+    let (small, large) = (project(300), project(3_000));
+    crate::scaling::assert_linear(
+        "the templates",
+        || check_each(&small),
+        || check_each(&large),
+    );
+}

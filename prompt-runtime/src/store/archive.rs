@@ -31,6 +31,7 @@ use super::{atomic, check, folder_lock};
 use crate::load::decode;
 use crate::load::json::object_entries;
 use crate::{Diagnostics, SourceFile};
+use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -406,7 +407,7 @@ impl Store {
         let folder = check::build(&mut defaults, Some(&mut layer)).map_err(StoreError::Invalid)?;
 
         // Every entry must be a file of the user layer (or a folder on the way to one).
-        let mut expected: Vec<&str> = vec![USER_MANIFEST, USER_REGISTRY];
+        let mut expected: HashSet<&str> = HashSet::from([USER_MANIFEST, USER_REGISTRY]);
         expected.extend(
             folder
                 .prompts
@@ -424,9 +425,19 @@ impl Store {
                 return Err(refuse(format!("entry `{name}` is refused: {why}")));
             }
         }
+        // Every folder on the way to a file: a folder entry must be one of them.
+        let mut holding: HashSet<&str> = HashSet::new();
+        for (name, _) in &files {
+            let mut path: &str = name;
+            while let Some((parent, _)) = path.rsplit_once('/') {
+                if !holding.insert(parent) {
+                    break;
+                }
+                path = parent;
+            }
+        }
         for name in &unpacked.folders {
-            let prefix = format!("{name}/");
-            if !files.iter().any(|(f, _)| f.starts_with(&prefix)) {
+            if !holding.contains(name.as_str()) {
                 return Err(refuse(format!(
                     "entry `{name}/` is refused: a folder with no file of the user layer in it"
                 )));
@@ -435,24 +446,34 @@ impl Store {
 
         let manifest = layer.get(USER_MANIFEST).map(|s| s.text().to_owned());
         let registry = layer.get(USER_REGISTRY).map(|s| s.text().to_owned());
+        // By id and by name, so that an archive of N entries is read in time in
+        // proportion to N.
+        let by_id: HashMap<&str, usize> = folder
+            .prompts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id.as_str(), i))
+            .collect();
         let mut prompts: Vec<ArchivedPrompt> = Vec::new();
+        let mut ids: HashSet<String> = HashSet::new();
         for (id, entry) in entries_of(manifest.as_deref(), "prompts") {
-            if prompts.iter().any(|p| p.id == id) {
+            if !ids.insert(id.clone()) {
                 return Err(refuse(format!(
                     "prompt `{id}` is listed twice in `{USER_MANIFEST}`"
                 )));
             }
-            let domain = folder
-                .prompt(&id)
-                .map(|i| &folder.prompts[i].domain)
+            let domain = by_id
+                .get(id.as_str())
+                .map(|&i| &folder.prompts[i].domain)
                 .filter(|(_, layer)| *layer == 1)
                 .and_then(|(rel, _)| layer.get(rel))
                 .map(|s| s.text().to_owned());
             prompts.push(ArchivedPrompt { id, entry, domain });
         }
         let mut placeholders: Vec<(String, String)> = Vec::new();
+        let mut names: HashSet<String> = HashSet::new();
         for (name, entry) in entries_of(registry.as_deref(), "placeholders") {
-            if placeholders.iter().any(|(n, _)| *n == name) {
+            if !names.insert(name.clone()) {
                 return Err(refuse(format!(
                     "placeholder `{name}` is listed twice in `{USER_REGISTRY}`"
                 )));

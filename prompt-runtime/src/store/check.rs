@@ -16,7 +16,7 @@ use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
 use serde_json::value::RawValue;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ops::Range;
 
 const ENTRY_FIELDS: &[&str] = &[
@@ -99,7 +99,7 @@ pub(crate) fn build(
     let mut problems = Diagnostics::default();
 
     // The registry first: the texts are checked against it.
-    let mut keys: Vec<Key> = Vec::new();
+    let mut keys: HashMap<String, Key> = HashMap::new();
     for (rel, required) in [(REGISTRY, true), (USER_REGISTRY, false)] {
         if let Some(source) = read(defaults, rel, required, &mut problems) {
             registry(&source, &mut keys, &mut problems);
@@ -111,7 +111,8 @@ pub(crate) fn build(
     {
         registry(&source, &mut keys, &mut problems);
     }
-    keys.sort_by(|a, b| a.name.cmp(&b.name));
+    let mut keys: Vec<Key> = keys.into_values().collect();
+    keys.sort_unstable_by(|a, b| a.name.cmp(&b.name));
 
     // The manifests, merged by id.
     let mut entries: Vec<(String, Entry)> = Vec::new();
@@ -236,8 +237,28 @@ fn read(
     }
 }
 
-/// `{"placeholders": {KEY: {...}}}` into `keys` (a later entry replaces an earlier one).
-fn registry(source: &SourceFile, keys: &mut Vec<Key>, problems: &mut Diagnostics) {
+/// The last of the items with each name, in the order of those last ones: what replacing
+/// an item of the same name (removing it, then pushing the new one) one at a time leaves,
+/// in time in proportion to the items rather than their square.
+pub(super) fn last_of_each<T>(items: Vec<T>, name: impl Fn(&T) -> &str) -> Vec<T> {
+    let mut last: HashMap<&str, usize> = HashMap::new();
+    for (i, item) in items.iter().enumerate() {
+        last.insert(name(item), i);
+    }
+    let keep: Vec<bool> = (0..items.len())
+        .map(|i| last.get(name(&items[i])) == Some(&i))
+        .collect();
+    drop(last);
+    items
+        .into_iter()
+        .zip(keep)
+        .filter_map(|(item, keep)| keep.then_some(item))
+        .collect()
+}
+
+/// `{"placeholders": {KEY: {...}}}` into `keys` (a later entry replaces an earlier one),
+/// by name: a registry of N keys is read in time in proportion to N.
+fn registry(source: &SourceFile, keys: &mut HashMap<String, Key>, problems: &mut Diagnostics) {
     let mut r = Reader { source, problems };
     let Some(top) = r.top() else { return };
     let Some((_, placeholders)) = top.iter().find(|(k, _)| k == "placeholders") else {
@@ -267,8 +288,7 @@ fn registry(source: &SourceFile, keys: &mut Vec<Key>, problems: &mut Diagnostics
         };
         r.misspelt_fields(&fields, REGISTRY_FIELDS, &what);
         if let Some(key) = registry_entry(&mut r, &name, raw, &fields) {
-            keys.retain(|k| k.name != key.name);
-            keys.push(key);
+            keys.insert(key.name.clone(), key);
         }
     }
 }
@@ -547,7 +567,7 @@ fn entry(r: &mut Reader<'_>, id: &str, layer: usize, fields: &Entries<'_>, entry
                         None => true,
                     };
                     let span = r.key_span(raw);
-                    entry.variants.retain(|v| v.value.0 != name);
+                    // Repeats are dropped once all the manifests are read (`last_of_each`).
                     entry.variants.push(Spanned {
                         value: (name, enabled),
                         source: r.source.clone(),
@@ -635,13 +655,12 @@ fn prompt(
     let multi_turn = entry.multi_turn.unwrap_or(false);
     let (variants, domain_flags) = domain(&source, id, multi_turn, keys, problems)?;
     let mut variant_enabled = domain_flags;
-    for flag in &entry.variants {
+    let named: HashSet<&str> = variants.iter().map(|v| v.name.as_str()).collect();
+    let flags = last_of_each(entry.variants, |flag| flag.value.0.as_str());
+    for flag in &flags {
         let (name, on) = flag.value.clone();
         // Turning off a variant the domain lacks is harmless; turning one on claims a text.
-        if on
-            && !variants.iter().any(|v| v.name == name)
-            && !variants.iter().any(|v| v.name == "default")
-        {
+        if on && !named.contains(name.as_str()) && !named.contains("default") {
             problems.push(
                 Diagnostic::new(format!("variant `{name}` of prompt `{id}` is not in `{}`, which has no `default` variant to fall back on", source.path()))
                     .at(&flag.source, flag.span.clone())
@@ -651,9 +670,9 @@ fn prompt(
                     }),
             );
         }
-        variant_enabled.retain(|(n, _)| *n != name);
         variant_enabled.push((name, on));
     }
+    let variant_enabled = last_of_each(variant_enabled, |(name, _)| name.as_str());
     Some(PromptDef {
         id: id.to_owned(),
         label: entry.label,

@@ -151,6 +151,26 @@ impl PromptDef {
         find(name).or_else(|| find("default")).unwrap_or(true)
     }
 
+    /// Every key used by a text or a message of any variant, or by `requires_any` (a key
+    /// may come more than once): [`PromptDef::uses_key`] for all keys in one pass.
+    #[cfg_attr(not(feature = "archive"), allow(dead_code))]
+    pub fn used_keys(&self) -> Vec<usize> {
+        let mut keys = self.requires_any.clone();
+        let mut add = |t: &Text| {
+            keys.extend(t.parts.iter().filter_map(|part| match part {
+                Part::Key(index) => Some(*index),
+                _ => None,
+            }));
+        };
+        for variant in &self.variants {
+            match &variant.body {
+                Body::Text(t) => add(t),
+                Body::Messages(m) => m.iter().for_each(|(_, t)| add(t)),
+            }
+        }
+        keys
+    }
+
     /// Whether key `index` is used by a text or a message of any variant, or by
     /// `requires_any`.
     pub fn uses_key(&self, index: usize) -> bool {

@@ -108,6 +108,53 @@ pub(crate) fn remove_path(json: &str, path: &[&str], depth: usize) -> Result<Str
     object(&fields, depth)
 }
 
+/// `json` without the value at each of `paths`, as [`remove_path`] removes them one at
+/// a time, in one pass: each object on the way is read and written once, however many
+/// removals reach into it.
+#[cfg_attr(not(feature = "archive"), allow(dead_code))]
+pub(crate) fn remove_paths(json: &str, paths: &[&[&str]], depth: usize) -> Result<String, String> {
+    if paths.is_empty() {
+        return Ok(json.to_owned());
+    }
+    if json.trim().is_empty() {
+        return Ok(String::new());
+    }
+    // The removals by their first key: a path of one key drops that key, a longer one
+    // reaches into its value. A path with no key removes nothing (as `remove_path`).
+    let mut dropped: HashSet<&str> = HashSet::new();
+    let mut inner: HashMap<&str, Vec<&[&str]>> = HashMap::new();
+    let mut rebuilt = false;
+    for path in paths {
+        match path.split_first() {
+            None => {}
+            Some((head, [])) => {
+                dropped.insert(head);
+                rebuilt = true;
+            }
+            Some((head, rest)) => {
+                inner.entry(head).or_default().push(rest);
+                rebuilt = true;
+            }
+        }
+    }
+    if !rebuilt {
+        return Ok(json.to_owned());
+    }
+    let entries = object_entries(json).map_err(|e| e.to_string())?;
+    let mut fields: Vec<(String, String)> = Vec::new();
+    for (key, raw) in entries {
+        if dropped.contains(key.as_str()) {
+            continue;
+        }
+        let text = match inner.get(key.as_str()) {
+            Some(rest) => remove_paths(raw.get(), rest, depth + 1)?,
+            None => raw.get().to_owned(),
+        };
+        fields.push((key, text));
+    }
+    object(&fields, depth)
+}
+
 fn object(fields: &[(String, String)], depth: usize) -> Result<String, String> {
     if fields.is_empty() {
         return Ok("{}".to_owned());
@@ -214,6 +261,35 @@ mod tests {
         let whole = set_paths(json, &[(&["a"], "1"), (&[], "{}"), (&["b"], "2")], 0).unwrap();
         assert_eq!(whole, "{\n  \"b\": 2\n}");
         assert!(set_paths("[1]", &[(&["a"], "1"), (&["b"], "2")], 0).is_err());
+    }
+
+    /// Many removals in one pass give what the same removals one at a time give.
+    #[test]
+    fn remove_paths_is_remove_path_in_sequence() {
+        let json = r#"{"version": "2.0", "placeholders": {"a": {"x": 1}, "b": 2, "c": {"y": {"z": 3}}}, "tail": [1, 2]}"#;
+        let paths: &[&[&str]] = &[
+            &["placeholders", "b"],
+            &["placeholders", "missing"],
+            &["placeholders", "c", "y", "z"],
+            &["placeholders", "a"],
+            &["nothing", "here"],
+            &["tail"],
+            &["placeholders", "a", "x"],
+        ];
+        for start in ["", json, "{}"] {
+            for n in 0..=paths.len() {
+                let mut one_by_one = start.to_owned();
+                for path in &paths[..n] {
+                    one_by_one = remove_path(&one_by_one, path, 0).unwrap();
+                }
+                let at_once = remove_paths(start, &paths[..n], 0).unwrap();
+                if n == 0 {
+                    assert_eq!(at_once, start);
+                } else {
+                    assert_eq!(at_once, one_by_one, "{n} removals of {start:?}");
+                }
+            }
+        }
     }
 
     #[test]

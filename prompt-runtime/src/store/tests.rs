@@ -186,3 +186,81 @@ fn required_files_are_named() {
         "{e}"
     );
 }
+
+/// A registry of N keys is read in time in proportion to N: each key replaced an earlier
+/// one of its name by scanning all the keys read so far (40,000 keys: 3 s).
+#[test]
+fn a_large_registry_is_read_in_linear_time() {
+    fn files(n: usize) -> Vec<(&'static str, Vec<u8>)> {
+        let mut registry = String::from(r#"{"placeholders": {"#);
+        for i in 0..n {
+            if i > 0 {
+                registry.push_str(", ");
+            }
+            registry.push_str(&format!(r#""key_{i}": {{"resolve_phase": "static"}}"#));
+        }
+        registry.push_str("}}");
+        vec![
+            (
+                "_meta/prompt_manifest.json",
+                br#"{"prompts": {"a": {"domain": "a"}}}"#.to_vec(),
+            ),
+            ("_meta/placeholder_registry.json", registry.into_bytes()),
+            (
+                "a.json",
+                br#"{"variants": {"default": {"text": "{{key_0}}"}}}"#.to_vec(),
+            ),
+        ]
+    }
+    let open = |files: &[(&str, Vec<u8>)]| {
+        let files: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (*p, &b[..])).collect();
+        Defaults::from_files("s", &files).expect("the store opens");
+    };
+    let (small, large) = (files(1_000), files(10_000));
+    crate::scaling::assert_linear("the keys", || open(&small), || open(&large));
+}
+
+/// A manifest's variant flags are read in time in proportion to them: each replaced an
+/// earlier flag of its name by scanning all the prompt's flags, and was checked against
+/// every variant of the domain file by a scan.
+#[test]
+fn many_variant_flags_are_read_in_linear_time() {
+    fn files(n: usize) -> Vec<(&'static str, Vec<u8>)> {
+        let flags: Vec<String> = (0..n)
+            .map(|i| format!(r#""v{i}": {{"enabled": {}}}"#, i % 3 == 0))
+            .collect();
+        let manifest = format!(
+            r#"{{"prompts": {{"a": {{"domain": "a", "variants": {{{}}}}}}}}}"#,
+            flags.join(", ")
+        );
+        vec![
+            ("_meta/prompt_manifest.json", manifest.into_bytes()),
+            (
+                "_meta/placeholder_registry.json",
+                br#"{"placeholders": {}}"#.to_vec(),
+            ),
+            (
+                "a.json",
+                br#"{"variants": {"default": {"text": "A"}}}"#.to_vec(),
+            ),
+        ]
+    }
+    let open = |files: &[(&str, Vec<u8>)]| {
+        let files: Vec<(&str, &[u8])> = files.iter().map(|(p, b)| (*p, &b[..])).collect();
+        Defaults::from_files("s", &files).expect("the store opens");
+    };
+    let (small, large) = (files(1_000), files(10_000));
+    crate::scaling::assert_linear("the flags", || open(&small), || open(&large));
+}
+
+#[test]
+fn a_repeated_variant_flag_keeps_the_last_in_the_place_of_the_last() {
+    let items = vec![("a", 1), ("b", 2), ("a", 3), ("c", 4), ("b", 5)];
+    let mut one_by_one: Vec<(&str, i32)> = Vec::new();
+    for item in &items {
+        one_by_one.retain(|(n, _)| *n != item.0);
+        one_by_one.push(*item);
+    }
+    assert_eq!(super::check::last_of_each(items, |(n, _)| n), one_by_one);
+    assert_eq!(one_by_one, [("a", 3), ("c", 4), ("b", 5)]);
+}

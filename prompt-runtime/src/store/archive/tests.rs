@@ -451,3 +451,63 @@ fn an_archive_can_add_a_user_placeholder() {
     assert_eq!(snapshot(&open(&user, None)), snapshot(&target));
     let _ = std::fs::remove_dir_all(&root);
 }
+
+/// An import of N user placeholders costs time in proportion to N: each was a scan of the
+/// ones before it and a rewrite of the whole registry (10,000: 38 s; 20,000: 170 s;
+/// 150,000 did not finish in 15 minutes). Merged into an empty user folder, and replacing
+/// a folder with N other placeholders (each removed).
+#[test]
+fn importing_many_placeholders_costs_time_in_proportion_to_them() {
+    fn registry(prefix: &str, n: usize) -> String {
+        let entries: Vec<String> = (0..n)
+            .map(|i| format!(r#""{prefix}{i}": {{"resolve_phase": "static", "default": "v{i}"}}"#))
+            .collect();
+        format!("{{\"placeholders\": {{{}}}}}", entries.join(",\n"))
+    }
+    let root = scratch("many-placeholders");
+    let setup = |name: &str, prefix: &str, n: usize| {
+        let dir = root.join(name);
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(dir.join("_meta")).unwrap();
+        std::fs::write(
+            dir.join("_meta/user_placeholder_registry.json"),
+            registry(prefix, n),
+        )
+        .unwrap();
+        dir
+    };
+    for n in [100, 1_000] {
+        let from = setup(&format!("from{n}"), "p", n);
+        open(&from, None)
+            .export_prompts(root.join(format!("{n}.zip")))
+            .unwrap();
+    }
+    let import = |n: usize, mode: ImportMode| {
+        let user = match mode {
+            ImportMode::Replace => setup("into", "old", n),
+            _ => {
+                let dir = root.join("into");
+                let _ = std::fs::remove_dir_all(&dir);
+                dir
+            }
+        };
+        let done = open(&user, None)
+            .import_prompts_with(root.join(format!("{n}.zip")), mode)
+            .unwrap();
+        assert_eq!(done.placeholders_imported.len(), n);
+        if mode == ImportMode::Replace {
+            let kept =
+                std::fs::read_to_string(user.join("_meta/user_placeholder_registry.json")).unwrap();
+            assert!(!kept.contains("\"old0\""), "{kept}");
+            assert!(kept.contains("\"p0\""), "{kept}");
+        }
+    };
+    for mode in [ImportMode::Merge, ImportMode::Replace] {
+        crate::scaling::assert_linear(
+            "the placeholders",
+            || import(100, mode),
+            || import(1_000, mode),
+        );
+    }
+    let _ = std::fs::remove_dir_all(&root);
+}
