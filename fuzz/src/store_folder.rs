@@ -105,7 +105,7 @@ pub fn run(data: &[u8]) {
                 Ok(text) => assert_tidy(text),
                 Err(error) => check_error(error, complete),
             }
-            match store.get_chat_message_sequence(variant, runtime) {
+            match store.render_chat_message_sequence(variant, runtime) {
                 Ok(messages) => {
                     check_messages(&messages);
                     if let Ok(text) = &system
@@ -216,7 +216,7 @@ fn rerender(store: &Store, variants: &[String], all: &[(&str, &str)]) {
         if let Ok(text) = store.build_system_prompt(variant, all) {
             assert_tidy(&text);
         }
-        if let Ok(messages) = store.get_chat_message_sequence(variant, all) {
+        if let Ok(messages) = store.render_chat_message_sequence(variant, all) {
             check_messages(&messages);
         }
     }

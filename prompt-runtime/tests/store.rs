@@ -158,7 +158,7 @@ fn dialog_injections_and_the_message_sequence() {
         ]
     );
     let sequence = store
-        .get_chat_message_sequence("experimental", &[])
+        .render_chat_message_sequence("experimental", &[])
         .unwrap();
     assert_eq!(sequence.len(), 3);
     assert_eq!(sequence[0].role, Role::System);
@@ -198,7 +198,7 @@ fn code_style_folder_with_its_user_manifest_and_registry() {
         "Good day. My name is Ada \u{2014} call me Bo."
     );
     let sequence = store
-        .get_chat_message_sequence("default", &[("history_summary", "-")])
+        .render_chat_message_sequence("default", &[("history_summary", "-")])
         .unwrap();
     let roles: Vec<Role> = sequence.iter().map(|m| m.role).collect();
     assert_eq!(

@@ -48,6 +48,8 @@ const REGISTRY_FIELDS: &[&str] = &[
     "label",
     "example",
     "category",
+    "name",
+    "join_separator",
 ];
 const VARIANT_FIELDS: &[&str] = &[
     "text",
@@ -56,6 +58,16 @@ const VARIANT_FIELDS: &[&str] = &[
     "enabled",
     "label",
     "description",
+];
+/// PromptEngine's `VALID_POSITIONS` (its validator reports any other value).
+const POSITIONS: &[&str] = &[
+    "system_prompt",
+    "system_prompt_append",
+    "first_assistant",
+    "consent_dialog",
+    "user_message",
+    "prefill",
+    "history",
 ];
 const DATA_TYPES: &[&str] = &["string", "number", "list", "message_array", "boolean"];
 
@@ -85,6 +97,8 @@ struct Entry {
     order: Option<i64>,
     enabled: Option<bool>,
     requires_any: Option<Vec<Spanned<String>>>,
+    position: Option<String>,
+    variant_condition: Option<String>,
     /// Enabled flags by variant name, a later layer's replacing an earlier one's.
     variants: Vec<Spanned<(String, bool)>>,
 }
@@ -256,13 +270,30 @@ fn registry_entry(
                 r.push(d);
                 return None;
             }
-            _ => Some(raw.get().to_owned()),
+            // A number or a boolean, as PromptEngine's `str(default)` prints it.
+            _ => serde_json::from_str::<serde_json::Value>(raw.get())
+                .ok()
+                .map(|v| crate::python::value::str_of(&v)),
         },
     };
+    let text = |r: &mut Reader<'_>, f: &str| {
+        field(fields, f).and_then(|raw| r.string(raw, &format!("`{f}` of placeholder `{name}`")))
+    };
+    let source = text(r, "source");
+    let source_path = text(r, "source_path");
+    let join_separator = text(r, "join_separator");
+    let compute_function = text(r, "compute_function").or_else(|| text(r, "function"));
+    let list = field(fields, "type").is_some_and(|t| t.get() == "\"list\"")
+        && field(fields, "resolve_phase").is_some();
     Some(Key {
         name: name.to_owned(),
         phase,
         default,
+        source,
+        source_path,
+        list,
+        join_separator,
+        compute_function: compute_function.filter(|f| !f.is_empty()),
     })
 }
 
@@ -437,6 +468,33 @@ fn entry(r: &mut Reader<'_>, id: &str, layer: usize, fields: &Entries<'_>, entry
                 }
             }
             "order" => entry.order = r.integer(raw, &what).or(entry.order),
+            "position" => {
+                let Some(word) = r.string(raw, &what) else {
+                    continue;
+                };
+                if !POSITIONS.contains(&word.as_str()) {
+                    let d = r
+                        .error(
+                            span,
+                            format!("`position` of prompt `{id}` is `{word}`, not a position"),
+                        )
+                        .with_help(suggest_or(&word, POSITIONS));
+                    r.push(d);
+                    continue;
+                }
+                entry.position = Some(word);
+            }
+            "variant_condition" => {
+                // `null` or `""` is no condition, as PromptEngine's truthiness test reads it.
+                if raw.get() == "null" {
+                    entry.variant_condition = None;
+                    continue;
+                }
+                let Some(word) = r.string(raw, &what) else {
+                    continue;
+                };
+                entry.variant_condition = (!word.is_empty()).then_some(word);
+            }
             "enabled" => entry.enabled = r.bool(raw, &what).or(entry.enabled),
             "tags" => {
                 r.strings(raw, &what);
@@ -593,6 +651,8 @@ fn prompt(
         order: entry.order.unwrap_or(9999),
         enabled: entry.enabled.unwrap_or(true),
         requires_any,
+        position: entry.position,
+        variant_condition: entry.variant_condition,
         variants,
         domain: (file.value, layer),
         variant_enabled,

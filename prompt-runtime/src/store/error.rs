@@ -20,9 +20,21 @@ pub enum StoreError {
     /// Values were given to the builder for placeholders the registry does not have.
     #[error("{}", unknown_keys(.0))]
     UnknownPlaceholders(Vec<(String, Option<String>)>),
+    /// A source document ([`StoreBuilder::source`](super::StoreBuilder::source)) or a
+    /// compute function ([`StoreBuilder::compute_function`](super::StoreBuilder::compute_function))
+    /// that no registry entry names.
+    #[error("no placeholder of the registry names the {what} `{name}`{}", did_you_mean(.suggestion))]
+    UnknownSource {
+        /// `source` or `compute function`.
+        what: &'static str,
+        /// The name given to the builder.
+        name: String,
+        /// The closest name the registry uses, if one is close.
+        suggestion: Option<String>,
+    },
     /// Static or computed placeholders that have neither a value nor a registry `default`.
     #[error(
-        "no value for {}: give each one with `static_value` or `computed`, or a `default` in the registry",
+        "no value for {}: give each one with `static_value`, `source`, `computed` or `compute_function`, or a `default` in the registry",
         names("static or computed placeholder", .keys)
     )]
     MissingValues {

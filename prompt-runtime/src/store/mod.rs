@@ -42,6 +42,7 @@
 
 #[cfg(feature = "archive")]
 mod archive;
+mod assemble;
 mod atomic;
 mod builder;
 mod check;
@@ -60,6 +61,7 @@ pub use archive::{
     ExportSummary, ImportMode, ImportSummary, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES,
     MAX_ENTRY_BYTES,
 };
+pub use assemble::{PromptEntry, SequenceEntry};
 pub use builder::{Store, StoreBuilder};
 pub use error::StoreError;
 pub use layout::is_store_dir;

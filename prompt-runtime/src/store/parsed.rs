@@ -86,6 +86,17 @@ pub(crate) struct Key {
     pub phase: Phase,
     /// The registry's `default`, as text.
     pub default: Option<String>,
+    /// The registry's `source` (`persona_config`, `user_profile`): the document a static
+    /// value is read from ([`StoreBuilder::source`](super::StoreBuilder::source)).
+    pub source: Option<String>,
+    /// Where in the source document the value is.
+    pub source_path: Option<String>,
+    /// The data type is `list`: a list value is joined with `join_separator`.
+    pub list: bool,
+    pub join_separator: Option<String>,
+    /// The registry's `compute_function`: the name a computed value is registered under
+    /// ([`StoreBuilder::compute_function`](super::StoreBuilder::compute_function)).
+    pub compute_function: Option<String>,
 }
 
 /// A text split once: literal runs and placeholders (indexes into [`Folder::keys`]).
@@ -127,6 +138,11 @@ pub(crate) struct PromptDef {
     pub enabled: bool,
     /// Keys of which one must have a non-empty runtime value for the prompt to be used.
     pub requires_any: Vec<usize>,
+    /// The manifest's `position` (`system_prompt_append`, `first_assistant`, …).
+    pub position: Option<String>,
+    /// The only variant this prompt is used for, when set (PromptEngine's
+    /// `variant_condition`).
+    pub variant_condition: Option<String>,
     pub variants: Vec<Variant>,
     /// The domain file (relative to its folder) and its layer: 0 the defaults, 1 the
     /// user's folder.
@@ -136,6 +152,18 @@ pub(crate) struct PromptDef {
 }
 
 impl PromptDef {
+    /// Whether the prompt is used for `variant` at all: PromptEngine's `variant_condition`.
+    pub fn serves(&self, variant: &str) -> bool {
+        self.variant_condition
+            .as_deref()
+            .is_none_or(|c| c == variant)
+    }
+
+    /// The position, with PromptEngine's default for a system prompt part.
+    pub fn position_or_default(&self) -> &str {
+        self.position.as_deref().unwrap_or("system_prompt")
+    }
+
     /// The variant rendered for `name`: its own, else `default`.
     pub fn variant(&self, name: &str) -> Option<&Variant> {
         self.variants

@@ -1,6 +1,7 @@
 //! Rendering a parsed text: placeholders filled from the layered values (static →
 //! computed → runtime, the later winning; the registry's `default` when a static or
-//! computed key has no value), then PromptEngine's post-processing. Nothing is parsed here.
+//! computed key has no value, never for a runtime key), then PromptEngine's
+//! post-processing. Nothing is parsed here.
 
 use super::parsed::{Key, Part, Text};
 
@@ -60,8 +61,13 @@ impl<'a> Values<'a> {
         if let Some(value) = &self.statics[index] {
             return Some(value);
         }
-        // The registry's default, for a key of any phase that nothing else gave.
-        key.default.as_deref()
+        // The registry's default, for a static or computed key that nothing else gave. A
+        // runtime key has only the caller's value, as in PromptEngine (which leaves
+        // `{{key}}` in the text where promptkit refuses the render).
+        match key.phase {
+            super::Phase::Runtime => None,
+            _ => key.default.as_deref(),
+        }
     }
 }
 
@@ -133,22 +139,20 @@ mod tests {
 
     #[test]
     fn values_layer_static_computed_runtime() {
+        let key = |name: &str, phase, default: Option<&str>| Key {
+            name: name.into(),
+            phase,
+            default: default.map(str::to_owned),
+            source: None,
+            source_path: None,
+            list: false,
+            join_separator: None,
+            compute_function: None,
+        };
         let keys = vec![
-            Key {
-                name: "a".into(),
-                phase: Phase::Static,
-                default: Some("da".into()),
-            },
-            Key {
-                name: "b".into(),
-                phase: Phase::Computed,
-                default: None,
-            },
-            Key {
-                name: "c".into(),
-                phase: Phase::Runtime,
-                default: None,
-            },
+            key("a", Phase::Static, Some("da")),
+            key("b", Phase::Computed, None),
+            key("c", Phase::Runtime, Some("dc")),
         ];
         let statics = vec![Some("sa".to_owned()), Some("sb".to_owned()), None];
         let computed: Vec<Option<Computed>> =
@@ -156,6 +160,7 @@ mod tests {
         let mut v = Values::new(&keys, &statics, &computed, &[("a", "ra")]);
         assert_eq!(v.get(0), Some("ra"));
         assert_eq!(v.get(1), Some("cb"));
+        // a runtime key never takes the registry's default
         assert_eq!(v.get(2), None);
         let none = vec![None, None, None];
         let mut v = Values::new(&keys, &none, &computed, &[]);
