@@ -404,3 +404,82 @@ fn an_unknown_position_is_refused_with_a_suggestion() {
     );
     assert!(e.contains("did you mean `system_prompt_append`?"), "{e}");
 }
+
+/// A user folder in a fresh temporary directory.
+fn user_folder(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pk-assembly-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("_meta")).unwrap();
+    std::fs::create_dir_all(dir.join("prompts")).unwrap();
+    dir
+}
+
+#[test]
+fn one_prompt_with_an_unknown_placeholder_is_refused_and_the_rest_serve() {
+    let dir = user_folder("broken");
+    std::fs::write(
+        dir.join("_meta/user_manifest.json"),
+        r#"{"prompts": {"in_character": {"domain_file": "prompts/in_character.json"}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("prompts/in_character.json"),
+        r#"{"variants": {"default": {"content": "(as {{char_name}}, feeling {{user_mood}})"}}}"#,
+    )
+    .unwrap();
+    let builder = || {
+        Store::builder(defaults())
+            .user_dir(&dir)
+            .source("persona_config", json!({}))
+            .source("user_profile", json!({}))
+    };
+    let store = builder().open().unwrap();
+    let problems = store.problems();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].0, "in_character");
+    let shown = problems[0].1.to_string();
+    assert!(
+        shown.contains("unknown placeholder `{{user_mood}}`"),
+        "{shown}"
+    );
+    assert!(shown.contains("prompts/in_character.json:1:"), "{shown}");
+    // the system prompt does not take the prefill: it serves
+    assert!(
+        store
+            .build_system_prompt("default", &[])
+            .unwrap()
+            .starts_with("You are Assistant")
+    );
+    // the prefill does, and so does rendering the prompt itself
+    for e in [
+        store.build_prefill("default", &[]).unwrap_err(),
+        store
+            .resolve_prompt("in_character", "default", &[])
+            .unwrap_err(),
+    ] {
+        assert!(
+            matches!(&e, StoreError::Refused { id, .. } if id == "in_character"),
+            "{e}"
+        );
+        assert!(e.to_string().contains("{{user_mood}}"), "{e}");
+    }
+    // an edit elsewhere is not held up by it
+    store
+        .update_prompt("voice", "default", "Be brief.")
+        .unwrap();
+    // all or nothing when asked
+    assert!(matches!(
+        builder().strict(true).open(),
+        Err(StoreError::Invalid(_))
+    ));
+    // fixing its text brings it back
+    store
+        .update_prompt("in_character", "default", "(as {{char_name}})")
+        .unwrap();
+    assert!(store.problems().is_empty());
+    assert_eq!(
+        store.build_prefill("default", &[]).unwrap(),
+        "(as Assistant)"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

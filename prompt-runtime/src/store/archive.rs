@@ -397,7 +397,9 @@ impl Store {
 
         let mut layer = Layer::memory(shown, &files).map_err(StoreError::Invalid)?;
         let mut defaults = self.defaults.clone();
-        let folder = check::build(&mut defaults, Some(&mut layer)).map_err(StoreError::Invalid)?;
+        // The archive's layer must be whole: a prompt it cannot serve is refused with it.
+        let folder = check::build(&mut defaults, Some(&mut layer), check::Mode::Strict)
+            .map_err(StoreError::Invalid)?;
 
         // Every entry must be a file of the user layer (or a folder on the way to one).
         let mut expected: Vec<&str> = vec![USER_MANIFEST, USER_REGISTRY];

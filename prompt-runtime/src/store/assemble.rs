@@ -144,6 +144,7 @@ impl Store {
     ) -> Result<String, StoreError> {
         let state = self.current();
         let prompt = Self::find(&state.folder, id)?;
+        Self::refused(&state.folder, prompt)?;
         let chosen = prompt
             .variant(variant)
             .ok_or_else(|| Self::unknown_variant(prompt, variant))?;
@@ -186,6 +187,7 @@ impl Store {
             if !Self::serving(prompt, variant) || !take(prompt) {
                 continue;
             }
+            Self::refused(folder, prompt)?;
             let Some(Body::Text(text)) = prompt.variant(variant).map(|v| &v.body) else {
                 continue;
             };
@@ -205,6 +207,60 @@ impl Store {
         }
         missing.refuse(folder)?;
         Ok(out)
+    }
+
+    /// A prompt refused when the folder was read is an error wherever it would render.
+    fn refused(folder: &Folder, prompt: &PromptDef) -> Result<(), StoreError> {
+        if !prompt.broken {
+            return Ok(());
+        }
+        let index = folder.prompt(&prompt.id).unwrap_or(usize::MAX);
+        Err(StoreError::Refused {
+            id: prompt.id.clone(),
+            problems: folder.problems_of(index).cloned().unwrap_or_default(),
+        })
+    }
+
+    /// The prompts refused when the folder was read, each with its problems (located in
+    /// its files, with suggestions), in manifest order. Empty unless the store was opened
+    /// prompt by prompt (the default; see [`StoreBuilder::strict`](super::StoreBuilder::strict)).
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store, StoreError};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "order": 1}, "b": {"domain": "b", "order": 2}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"mood": {"resolve_phase": "runtime"}}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
+    /// # ];
+    /// # let user = std::env::temp_dir().join(format!("pk-problems-doc-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// # std::fs::create_dir_all(user.join("_meta")).unwrap();
+    /// # std::fs::create_dir_all(user.join("prompts")).unwrap();
+    /// // the user saved a misspelt `{{moood}}` into prompt `b`
+    /// std::fs::write(user.join("_meta/user_manifest.json"), r#"{"prompts": {"b": {"domain_file": "prompts/b.json"}}}"#)?;
+    /// std::fs::write(user.join("prompts/b.json"), r#"{"variants": {"default": {"text": "B {{moood}}"}}}"#)?;
+    /// let store = Store::builder(Defaults::from_files("p", files)?).user_dir(&user).open()?;
+    /// let problems = store.problems();
+    /// assert_eq!(problems[0].0, "b");
+    /// assert!(problems[0].1.to_string().contains("did you mean `{{mood}}`?"));
+    /// assert!(matches!(store.resolve_prompt("b", "default", &[]), Err(StoreError::Refused { .. })));
+    /// assert!(matches!(store.build_system_prompt("default", &[]), Err(StoreError::Refused { .. })));
+    /// assert_eq!(store.resolve_prompt("a", "default", &[])?, "A");
+    /// // all or nothing, as the defaults and the derive are checked
+    /// let strict = Store::builder(Defaults::from_files("p", files)?).user_dir(&user).strict(true).open();
+    /// assert!(matches!(strict, Err(StoreError::Invalid(_))));
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn problems(&self) -> Vec<(String, crate::Diagnostics)> {
+        let state = self.current();
+        state
+            .folder
+            .broken
+            .iter()
+            .map(|(i, d)| (state.folder.prompts[*i].id.clone(), d.clone()))
+            .collect()
     }
 
     /// Whether a prompt takes part in assemblies for `variant`: it is enabled, its variant
@@ -473,6 +529,7 @@ impl Store {
             if !Self::serving(prompt, variant) || !take(prompt) {
                 continue;
             }
+            Self::refused(folder, prompt)?;
             let before = missing.keys.len();
             Self::messages(prompt, variant, &mut values, &mut out, &mut missing.keys);
             if missing.keys.len() > before {

@@ -21,10 +21,22 @@ pub struct StoreBuilder {
     computed: Vec<(String, Computed)>,
     sources: Vec<(String, Arc<serde_json::Value>)>,
     functions: Vec<(String, Computed)>,
+    strict: bool,
     faults: Faults,
 }
 
 impl StoreBuilder {
+    /// All or nothing: with `true`, a problem in any prompt (an unknown `{{key}}` saved
+    /// into its text, a missing domain file) refuses the whole folder, as
+    /// [`Defaults::load`] and `#[derive(PromptStore)]` do. By default such a prompt alone
+    /// is refused: [`StoreBuilder::open`] succeeds, [`Store::problems`] lists it with its
+    /// diagnostics, rendering it (or an assembly that takes it) returns them, and every
+    /// other prompt serves.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
     /// The user's folder: its `_meta/user_manifest.json` and
     /// `_meta/user_placeholder_registry.json` are read (when they exist) over the
     /// defaults, and [`Store::set_enabled`] writes its user manifest.
@@ -115,6 +127,14 @@ impl StoreBuilder {
         self
     }
 
+    fn mode(&self) -> check::Mode {
+        if self.strict {
+            check::Mode::Strict
+        } else {
+            check::Mode::PerPrompt
+        }
+    }
+
     /// Makes steps of the store's writes fail, for the failure-injection tests.
     #[cfg(test)]
     pub(crate) fn faults(mut self, faults: Faults) -> Self {
@@ -131,6 +151,7 @@ impl StoreBuilder {
     /// [`Store::migration_backup`]); an upgrade that fails its checks writes nothing. The
     /// temporary files of a write that crashed before its rename are removed.
     pub fn open(self) -> Result<Store, StoreError> {
+        let mode = self.mode();
         let mut migrated = None;
         let (folder, user) = match &self.user_dir {
             None => (
@@ -140,7 +161,12 @@ impl StoreBuilder {
             Some(dir) => {
                 // An older layout is upgraded first (under the exclusive lock).
                 if super::migrate::needed(dir) {
-                    migrated = super::migrate::run(dir, &self.defaults.inner.layer, &self.faults)?;
+                    migrated = super::migrate::run(
+                        dir,
+                        &self.defaults.inner.layer,
+                        &self.faults,
+                        self.mode(),
+                    )?;
                 }
                 // Not while another store writes the folder: its files belong together.
                 let folder_lock = super::folder_lock::shared(dir);
@@ -152,8 +178,8 @@ impl StoreBuilder {
                 }
                 let mut defaults = self.defaults.inner.layer.clone();
                 let mut user = Layer::disk(dir, &dir.to_string_lossy());
-                let folder =
-                    check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+                let folder = check::build(&mut defaults, Some(&mut user), self.mode())
+                    .map_err(StoreError::Invalid)?;
                 (Arc::new(folder), user.frozen())
             }
         };
@@ -219,6 +245,7 @@ impl StoreBuilder {
             state: Swapped::new(state),
             user_dir: self.user_dir,
             writing: Mutex::new(()),
+            mode,
             faults: self.faults,
         })
     }
@@ -419,6 +446,8 @@ pub struct Store {
     pub(super) user_dir: Option<PathBuf>,
     /// Held by an edit from reading the state to swapping in the new one.
     pub(super) writing: Mutex<()>,
+    /// Whether a prompt's problems refuse the folder or only that prompt.
+    pub(super) mode: check::Mode,
     pub(super) faults: Faults,
 }
 
@@ -443,6 +472,7 @@ impl Store {
             computed: Vec::new(),
             sources: Vec::new(),
             functions: Vec::new(),
+            strict: false,
             faults: no_faults(),
         }
     }

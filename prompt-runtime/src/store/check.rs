@@ -103,10 +103,22 @@ struct Entry {
     variants: Vec<Spanned<(String, bool)>>,
 }
 
+/// What a problem inside one prompt (its domain file, its texts, its `requires_any`) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// It refuses the whole folder (the defaults, the derive, `strict(true)`).
+    Strict,
+    /// It refuses that prompt only: the prompt is kept with its problems
+    /// ([`Folder::broken`]), so that rendering it, or an assembly that takes it, reports
+    /// them while every other prompt serves.
+    PerPrompt,
+}
+
 /// Reads and checks the defaults folder and, if given, the user's folder.
 pub(crate) fn build(
     defaults: &mut Layer,
     mut user: Option<&mut Layer>,
+    mode: Mode,
 ) -> Result<Folder, Diagnostics> {
     let mut problems = Diagnostics::default();
 
@@ -142,12 +154,25 @@ pub(crate) fn build(
     let mut folder = Folder {
         keys,
         prompts: Vec::new(),
+        broken: Vec::new(),
     };
     for (id, entry) in entries {
         let layers: [Option<&mut Layer>; 2] = [Some(&mut *defaults), user.as_deref_mut()];
-        if let Some(prompt) = prompt(&id, entry, layers, &folder.keys, &mut problems) {
-            folder.prompts.push(prompt);
+        let mut own = Diagnostics::default();
+        let Some(mut prompt) = prompt(&id, entry, layers, &folder.keys, &mut own) else {
+            problems.extend(own);
+            continue;
+        };
+        if !own.is_empty() {
+            match mode {
+                Mode::Strict => problems.extend(own),
+                Mode::PerPrompt => {
+                    prompt.broken = true;
+                    folder.broken.push((folder.prompts.len(), own));
+                }
+            }
         }
+        folder.prompts.push(prompt);
     }
     problems.into_result(folder)
 }
@@ -598,8 +623,9 @@ fn prompt(
         ),
     };
     let from = layers[layer].as_deref_mut()?;
+    let multi_turn = entry.multi_turn.unwrap_or(false);
     let source = match from.read(&file.value) {
-        Ok(Some(source)) => source,
+        Ok(Some(source)) => Some(source),
         Ok(None) => {
             let shown = from.shown(&file.value);
             let message = if entry.domain.is_some() {
@@ -612,15 +638,22 @@ fn prompt(
                     .at(&file.source, file.span.clone())
                     .with_help(format!("create `{shown}` with the prompt's variants, or name its file with `\"domain\"`")),
             );
-            return None;
+            None
         }
         Err(e) => {
             problems.extend(e);
-            return None;
+            None
         }
     };
-    let multi_turn = entry.multi_turn.unwrap_or(false);
-    let (variants, domain_flags) = domain(&source, id, multi_turn, keys, problems)?;
+    // A prompt whose domain does not read is kept without variants: the caller decides
+    // whether its problems refuse the folder or only the prompt.
+    let (variants, domain_flags) = source
+        .as_ref()
+        .and_then(|source| domain(source, id, multi_turn, keys, problems))
+        .unwrap_or_default();
+    let domain_path = source
+        .as_ref()
+        .map_or_else(|| file.value.clone(), |s| s.path().to_owned());
     let mut variant_enabled = domain_flags;
     for flag in &entry.variants {
         let (name, on) = flag.value.clone();
@@ -630,11 +663,11 @@ fn prompt(
             && !variants.iter().any(|v| v.name == "default")
         {
             problems.push(
-                Diagnostic::new(format!("variant `{name}` of prompt `{id}` is not in `{}`, which has no `default` variant to fall back on", source.path()))
+                Diagnostic::new(format!("variant `{name}` of prompt `{id}` is not in `{domain_path}`, which has no `default` variant to fall back on"))
                     .at(&flag.source, flag.span.clone())
                     .with_help(match closest(&name, variants.iter().map(|v| v.name.as_str())) {
                         Some(c) => format!("did you mean `{c}`?"),
-                        None => format!("add variant `{name}` or `default` to `{}`", source.path()),
+                        None => format!("add variant `{name}` or `default` to `{domain_path}`"),
                     }),
             );
         }
@@ -656,6 +689,7 @@ fn prompt(
         variants,
         domain: (file.value, layer),
         variant_enabled,
+        broken: false,
     })
 }
 

@@ -67,7 +67,9 @@ impl Store {
             if prompt.multi_turn {
                 return Err(StoreError::NotText { id: id.to_owned() });
             }
-            if !prompt.variant_names().any(|v| v == variant) {
+            // A refused prompt may have lost its variants to its problems: any variant
+            // name may be written to fix it.
+            if !prompt.broken && !prompt.variant_names().any(|v| v == variant) {
                 return Err(Store::unknown_variant(prompt, variant));
             }
             check_text(&state.folder, id, variant, text)?;
@@ -480,7 +482,12 @@ impl Store {
             user.set(rel, None);
         }
         let mut defaults = self.defaults.clone();
-        let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+        let folder =
+            check::build(&mut defaults, Some(&mut user), self.mode).map_err(StoreError::Invalid)?;
+        // A prompt refused before may stay refused; an edit never refuses another one.
+        if let Some(problems) = newly_broken(&state.folder, &folder) {
+            return Err(StoreError::Invalid(problems));
+        }
         // Every static and computed key of the new folder needs a value (an added user
         // placeholder brings its own `default`).
         let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
@@ -541,7 +548,8 @@ impl Store {
     pub(super) fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
         let mut defaults = self.defaults.clone();
         let mut user = Layer::disk(dir, &dir.to_string_lossy());
-        let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+        let folder =
+            check::build(&mut defaults, Some(&mut user), self.mode).map_err(StoreError::Invalid)?;
         let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
         Ok(self.swap(next))
     }
@@ -551,6 +559,18 @@ impl Store {
         self.state.replace(Arc::clone(&next));
         next
     }
+}
+
+/// The problems of the prompts `new` refuses that `old` did not refuse (or did not have).
+fn newly_broken(old: &Folder, new: &Folder) -> Option<crate::Diagnostics> {
+    let mut problems = crate::Diagnostics::default();
+    for (i, diagnostics) in &new.broken {
+        let id = &new.prompts[*i].id;
+        if !old.prompt(id).is_some_and(|j| old.prompts[j].broken) {
+            problems.extend(diagnostics.clone());
+        }
+    }
+    (!problems.is_empty()).then_some(problems)
 }
 
 /// Writes the change's files in order; on an error, which one failed.

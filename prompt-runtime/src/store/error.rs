@@ -49,6 +49,16 @@ pub enum StoreError {
         /// The prompts that use them.
         prompts: Vec<String>,
     },
+    /// The prompt was refused when the folder was read (see
+    /// [`Store::problems`](super::Store::problems)): it is not rendered, alone or in an
+    /// assembly, until its problems are fixed.
+    #[error("prompt `{id}` is refused until its problems are fixed:\n{problems}")]
+    Refused {
+        /// The prompt.
+        id: String,
+        /// Its problems, located in its files.
+        problems: Diagnostics,
+    },
     /// No prompt has this id.
     #[error("unknown prompt `{id}`{}", did_you_mean(.suggestion))]
     UnknownPrompt {

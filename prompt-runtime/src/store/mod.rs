@@ -110,7 +110,7 @@ impl Defaults {
     #[doc(hidden)]
     pub fn __load_as(dir: &Path, display: &str) -> Result<Defaults, Diagnostics> {
         let mut layer = Layer::disk(dir, display);
-        let folder = check::build(&mut layer, None)?;
+        let folder = check::build(&mut layer, None, check::Mode::Strict)?;
         let read = layer
             .paths_read()
             .into_iter()
@@ -146,7 +146,7 @@ impl Defaults {
     /// ```
     pub fn from_files(display: &str, files: &[(&str, &[u8])]) -> Result<Defaults, Diagnostics> {
         let mut layer = Layer::memory(display, files)?;
-        let folder = check::build(&mut layer, None)?;
+        let folder = check::build(&mut layer, None, check::Mode::Strict)?;
         Ok(Defaults {
             inner: Arc::new(DefaultsInner {
                 layer,

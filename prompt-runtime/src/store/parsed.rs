@@ -149,6 +149,8 @@ pub(crate) struct PromptDef {
     pub domain: (String, usize),
     /// Enabled flags by variant name: the manifests' over the domain file's.
     pub variant_enabled: Vec<(String, bool)>,
+    /// The prompt has problems and is refused (its diagnostics are in [`Folder::broken`]).
+    pub broken: bool,
 }
 
 impl PromptDef {
@@ -202,13 +204,29 @@ impl PromptDef {
 }
 
 /// A whole store folder, checked.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Folder {
     /// The registry, system and user entries merged, sorted by name.
     pub keys: Vec<Key>,
     /// The prompts in manifest order (the system manifest's, then new user entries).
     pub prompts: Vec<PromptDef>,
+    /// The refused prompts (indexes into `prompts`) with their problems, when the folder
+    /// was checked prompt by prompt.
+    pub broken: Vec<(usize, crate::Diagnostics)>,
 }
+
+impl PartialEq for Folder {
+    fn eq(&self, other: &Folder) -> bool {
+        let problems = |f: &Folder| -> Vec<(usize, String)> {
+            f.broken.iter().map(|(i, d)| (*i, d.to_string())).collect()
+        };
+        self.keys == other.keys
+            && self.prompts == other.prompts
+            && problems(self) == problems(other)
+    }
+}
+
+impl Eq for Folder {}
 
 impl Folder {
     pub fn key(&self, name: &str) -> Option<usize> {
@@ -219,5 +237,13 @@ impl Folder {
 
     pub fn prompt(&self, id: &str) -> Option<usize> {
         self.prompts.iter().position(|p| p.id == id)
+    }
+
+    /// The problems of refused prompt `index`.
+    pub fn problems_of(&self, index: usize) -> Option<&crate::Diagnostics> {
+        self.broken
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, d)| d)
     }
 }
