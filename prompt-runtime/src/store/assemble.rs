@@ -8,7 +8,7 @@
 use super::builder::{State, Store};
 use super::error::StoreError;
 use super::parsed::{Body, Folder, PromptDef, Target};
-use super::render::{Values, render, tidy_into};
+use super::render::{Values, render, tidy_into, tidy_tail};
 use crate::chat::Message;
 use std::collections::BTreeMap;
 
@@ -179,8 +179,9 @@ impl Store {
     ) -> Result<String, StoreError> {
         let folder = &state.folder;
         let mut values = state.values(runtime);
-        let mut out = String::new();
-        let mut scratch = String::new();
+        // The last assembly's length: renders of one store are alike, so one allocation
+        // usually holds the whole text.
+        let mut out = String::with_capacity(state.length_hint());
         let mut missing = Missing::default();
         for &i in &state.by_order {
             let prompt = &folder.prompts[i];
@@ -191,21 +192,23 @@ impl Store {
             let Some(Body::Text(text)) = prompt.variant(variant).map(|v| &v.body) else {
                 continue;
             };
-            scratch.clear();
             let before = missing.keys.len();
-            render(text, &mut values, &mut scratch, &mut missing.keys);
-            if missing.keys.len() > before {
-                missing.prompts.push(prompt.id.clone());
-            }
             let at = out.len();
             if at > 0 {
                 out.push_str("\n\n");
             }
-            if !tidy_into(&scratch, &mut out) {
+            // Rendered in place, then tidied where it stands.
+            let start = out.len();
+            render(text, &mut values, &mut out, &mut missing.keys);
+            if missing.keys.len() > before {
+                missing.prompts.push(prompt.id.clone());
+            }
+            if !tidy_tail(&mut out, start) {
                 out.truncate(at);
             }
         }
         missing.refuse(folder)?;
+        state.note_length(out.len());
         Ok(out)
     }
 

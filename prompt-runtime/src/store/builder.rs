@@ -301,6 +301,8 @@ pub(super) struct State {
     statics: Vec<Option<String>>,
     /// Per key of `folder`: the computed function given to the builder.
     computed: Vec<Option<Computed>>,
+    /// The length of the last text an assembly built: the next one's first capacity.
+    length_hint: std::sync::atomic::AtomicUsize,
 }
 
 impl std::fmt::Debug for State {
@@ -365,7 +367,20 @@ impl State {
             user,
             statics,
             computed,
+            length_hint: std::sync::atomic::AtomicUsize::new(0),
         })
+    }
+
+    pub(super) fn length_hint(&self) -> usize {
+        // Bounded, so that one huge render does not make every later one allocate as much.
+        self.length_hint
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .min(1 << 20)
+    }
+
+    pub(super) fn note_length(&self, len: usize) {
+        self.length_hint
+            .store(len, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(super) fn values<'a>(&'a self, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {

@@ -104,15 +104,41 @@ fn is_space(c: char) -> bool {
 ///
 /// Returns whether anything was appended.
 pub(crate) fn tidy_into(text: &str, out: &mut String) -> bool {
-    let mut rest = text.trim_matches(is_space);
+    let rest = text.trim_matches(is_space);
     if rest.is_empty() {
         return false;
     }
+    collapse_into(rest, out);
+    true
+}
+
+/// `text` appended to `out` with every run of three or more newlines made two.
+fn collapse_into(text: &str, out: &mut String) {
+    let mut rest = text;
     while let Some(at) = rest.find("\n\n\n") {
         out.push_str(&rest[..at + 2]);
         rest = rest[at..].trim_start_matches('\n');
     }
     out.push_str(rest);
+}
+
+/// [`tidy_into`] in place: the text `out[start..]` tidied where it stands. Returns whether
+/// anything is left of it. The common case (nothing to strip at the start, no run of three
+/// newlines) moves no byte.
+pub(crate) fn tidy_tail(out: &mut String, start: usize) -> bool {
+    let kept = out[start..].trim_end_matches(is_space).len();
+    out.truncate(start + kept);
+    let lead = kept - out[start..].trim_start_matches(is_space).len();
+    if lead > 0 {
+        out.drain(start..start + lead);
+    }
+    if out.len() == start {
+        return false;
+    }
+    if let Some(first) = out[start..].find("\n\n\n") {
+        let tail = out.split_off(start + first);
+        collapse_into(&tail, out);
+    }
     true
 }
 
@@ -128,6 +154,28 @@ fn tidy(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::store::Phase;
+
+    #[test]
+    fn tidying_in_place_is_tidying_into_a_new_string() {
+        for text in [
+            "\n\n a\n\n\n\nb\n\nc\n\n\n",
+            " \t\n",
+            "",
+            "a\n \n\n\nb",
+            "\u{1f}x\u{a0}",
+            "plain",
+            "x\n\n\n",
+            "\n\n\n\ny",
+        ] {
+            let mut out = String::from("head");
+            let kept = {
+                out.push_str(text);
+                tidy_tail(&mut out, 4)
+            };
+            assert_eq!(out, format!("head{}", tidy(text)), "{text:?}");
+            assert_eq!(kept, !tidy(text).is_empty(), "{text:?}");
+        }
+    }
 
     #[test]
     fn three_newlines_or_more_become_two_then_stripped() {
