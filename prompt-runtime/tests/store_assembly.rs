@@ -483,3 +483,25 @@ fn one_prompt_with_an_unknown_placeholder_is_refused_and_the_rest_serve() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_runtime_value_overrides_a_static_one_in_every_assembly() {
+    let store = store();
+    let text = store
+        .build_system_prompt("default", &[("char_name", "Zed")])
+        .unwrap();
+    assert!(text.starts_with("You are Zed, 27 years old"), "{text}");
+    assert_eq!(
+        store
+            .build_prefill("default", &[("char_name", "Zed")])
+            .unwrap(),
+        "(as Zed)"
+    );
+    // and the fixed values come back for the next render without it
+    assert!(
+        store
+            .build_system_prompt("default", &[])
+            .unwrap()
+            .starts_with("You are Mia")
+    );
+}

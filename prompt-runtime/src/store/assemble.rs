@@ -183,14 +183,25 @@ impl Store {
         // usually holds the whole text.
         let mut out = String::with_capacity(state.length_hint());
         let mut missing = Missing::default();
+        let bakeable = state.bakeable(runtime);
+        let plan = state.plan(variant);
         for &i in &state.by_order {
             let prompt = &folder.prompts[i];
             if !Self::serving(prompt, variant) || !take(prompt) {
                 continue;
             }
             Self::refused(folder, prompt)?;
-            let Some(Body::Text(text)) = prompt.variant(variant).map(|v| &v.body) else {
+            let Some(chosen) = plan[i] else {
                 continue;
+            };
+            let text = match (
+                bakeable,
+                state.baked(i, chosen),
+                &prompt.variants[chosen].body,
+            ) {
+                (true, Some(baked), _) => baked,
+                (_, _, Body::Text(text)) => text,
+                _ => continue,
             };
             let before = missing.keys.len();
             let at = out.len();
@@ -199,11 +210,11 @@ impl Store {
             }
             // Rendered in place, then tidied where it stands.
             let start = out.len();
-            render(text, &mut values, &mut out, &mut missing.keys);
+            let may_run = render(text, &mut values, &mut out, &mut missing.keys);
             if missing.keys.len() > before {
                 missing.prompts.push(prompt.id.clone());
             }
-            if !tidy_tail(&mut out, start) {
+            if !tidy_tail(&mut out, start, may_run) {
                 out.truncate(at);
             }
         }

@@ -303,6 +303,15 @@ pub(super) struct State {
     computed: Vec<Option<Computed>>,
     /// The length of the last text an assembly built: the next one's first capacity.
     length_hint: std::sync::atomic::AtomicUsize,
+    /// Per key: its value when it is the same in every render (a static value or a
+    /// registry `default` with no computed function), unless a runtime value overrides it.
+    fixed: Vec<Option<String>>,
+    /// Per prompt, per variant: its text with the fixed values merged into the literals
+    /// (`None` for messages), rendered when no runtime value names a fixed key.
+    baked: Vec<Vec<Option<super::parsed::Text>>>,
+    /// Per variant name any prompt has: each prompt's variant rendered for it
+    /// ([`PromptDef::variant_index`]); the last entry, named `""`, is for every other name.
+    plans: Vec<(String, Vec<Option<usize>>)>,
 }
 
 impl std::fmt::Debug for State {
@@ -361,6 +370,47 @@ impl State {
         }
         let mut by_order: Vec<usize> = (0..folder.prompts.len()).collect();
         by_order.sort_by_key(|&i| folder.prompts[i].order);
+        let fixed: Vec<Option<String>> = folder
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| match k.phase {
+                Phase::Runtime => None,
+                _ if computed[i].is_some() => None,
+                _ => statics[i].clone().or_else(|| k.default.clone()),
+            })
+            .collect();
+        let baked = folder
+            .prompts
+            .iter()
+            .map(|p| {
+                p.variants
+                    .iter()
+                    .map(|v| match &v.body {
+                        super::parsed::Body::Text(t) => Some(t.baked(&fixed)),
+                        super::parsed::Body::Messages(_) => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut names: Vec<&str> = folder
+            .prompts
+            .iter()
+            .flat_map(|p| p.variants.iter().map(|v| v.name.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        let plan = |name: &str| -> Vec<Option<usize>> {
+            folder
+                .prompts
+                .iter()
+                .map(|p| p.variant_index(name))
+                .collect()
+        };
+        let mut plans: Vec<(String, Vec<Option<usize>>)> =
+            names.iter().map(|n| ((*n).to_owned(), plan(n))).collect();
+        // A name no prompt has: `default` everywhere (the empty name is no variant name).
+        plans.push((String::new(), plan("")));
         Ok(State {
             folder,
             by_order,
@@ -368,7 +418,33 @@ impl State {
             statics,
             computed,
             length_hint: std::sync::atomic::AtomicUsize::new(0),
+            fixed,
+            baked,
+            plans,
         })
+    }
+
+    /// Each prompt's variant rendered for `variant`, by prompt index.
+    pub(super) fn plan(&self, variant: &str) -> &[Option<usize>] {
+        let found = self.plans[..self.plans.len() - 1]
+            .binary_search_by(|(n, _)| n.as_str().cmp(variant))
+            .unwrap_or(self.plans.len() - 1);
+        &self.plans[found].1
+    }
+
+    /// Whether a render with these runtime values may use the baked texts: none of them
+    /// overrides a fixed value.
+    pub(super) fn bakeable(&self, runtime: &[(&str, &str)]) -> bool {
+        runtime.iter().all(|(name, _)| {
+            self.folder
+                .key(name)
+                .is_none_or(|i| self.fixed[i].is_none())
+        })
+    }
+
+    /// Prompt `prompt`'s text of variant `variant` with the fixed values merged in.
+    pub(super) fn baked(&self, prompt: usize, variant: usize) -> Option<&super::parsed::Text> {
+        self.baked.get(prompt)?.get(variant)?.as_ref()
     }
 
     pub(super) fn length_hint(&self) -> usize {

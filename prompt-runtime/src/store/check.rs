@@ -929,5 +929,8 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
             }
         }
     }
-    ok.then_some(Text { parts })
+    let literal_run = parts
+        .iter()
+        .any(|p| matches!(p, Part::Literal(s) if s.contains("\n\n\n")));
+    ok.then_some(Text { parts, literal_run })
 }

@@ -103,6 +103,8 @@ pub(crate) struct Key {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Text {
     pub parts: Vec<Part>,
+    /// A literal run holds three newlines in a row: a render always has runs to collapse.
+    pub literal_run: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -168,10 +170,15 @@ impl PromptDef {
 
     /// The variant rendered for `name`: its own, else `default`.
     pub fn variant(&self, name: &str) -> Option<&Variant> {
+        self.variant_index(name).map(|i| &self.variants[i])
+    }
+
+    /// The index of [`PromptDef::variant`] in `variants`.
+    pub fn variant_index(&self, name: &str) -> Option<usize> {
         self.variants
             .iter()
-            .find(|v| v.name == name)
-            .or_else(|| self.variants.iter().find(|v| v.name == "default"))
+            .position(|v| v.name == name)
+            .or_else(|| self.variants.iter().position(|v| v.name == "default"))
     }
 
     /// Whether variant `name` is enabled: its flag, else the flag of the variant rendered
@@ -227,6 +234,34 @@ impl PartialEq for Folder {
 }
 
 impl Eq for Folder {}
+
+impl Text {
+    /// This text with the keys `fixed` gives a value merged into the literal runs around
+    /// them: what every render of it would copy anyway.
+    pub fn baked(&self, fixed: &[Option<String>]) -> Text {
+        let mut parts: Vec<Part> = Vec::with_capacity(self.parts.len());
+        for part in &self.parts {
+            let piece = match part {
+                Part::Literal(s) => s.as_str(),
+                Part::Key(i) => match &fixed[*i] {
+                    Some(value) => value.as_str(),
+                    None => {
+                        parts.push(Part::Key(*i));
+                        continue;
+                    }
+                },
+            };
+            match parts.last_mut() {
+                Some(Part::Literal(prev)) => prev.push_str(piece),
+                _ => parts.push(Part::Literal(piece.to_owned())),
+            }
+        }
+        let literal_run = parts
+            .iter()
+            .any(|p| matches!(p, Part::Literal(s) if s.contains("\n\n\n")));
+        Text { parts, literal_run }
+    }
+}
 
 impl Folder {
     pub fn key(&self, name: &str) -> Option<usize> {
