@@ -505,3 +505,130 @@ fn a_runtime_value_overrides_a_static_one_in_every_assembly() {
             .starts_with("You are Mia")
     );
 }
+
+/// Writes `files` under a fresh temporary folder.
+fn folder_of(name: &str, files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("pk-folder-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn a_folder_opened_in_place_shows_what_promptengine_shows() {
+    // As PersonaUI leaves its folder: the active files edited in place (a new text, a prompt
+    // turned off, a new order), `_defaults/` untouched, an empty user manifest.
+    let manifest = |rules_order: u32, note_on: bool| {
+        format!(
+            r#"{{"prompts": {{
+  "rules": {{"domain_file": "rules.json", "order": {rules_order}, "category": "system"}},
+  "note": {{"domain_file": "note.json", "order": 200, "enabled": {note_on}, "category": "context"}},
+  "style": {{"domain_file": "style.json", "order": 300, "category": "system"}}}}}}"#
+        )
+    };
+    let registry = r#"{"placeholders": {"char_name": {"resolve_phase": "static", "source": "persona_config", "source_path": "persona_settings.name", "default": "Assistant"}}}"#;
+    let defaults_manifest = manifest(100, true);
+    let active_manifest = manifest(400, false);
+    let dir = folder_of(
+        "in-place",
+        &[
+            ("_defaults/_meta/prompt_manifest.json", &defaults_manifest),
+            ("_defaults/_meta/placeholder_registry.json", registry),
+            (
+                "_defaults/rules.json",
+                r#"{"rules": {"variants": {"default": {"content": "Stock rules for {{char_name}}."}}}}"#,
+            ),
+            (
+                "_defaults/note.json",
+                r#"{"note": {"variants": {"default": {"content": "A note."}}}}"#,
+            ),
+            (
+                "_defaults/style.json",
+                r#"{"style": {"variants": {"default": {"content": "Stock style."}}}}"#,
+            ),
+            ("_meta/prompt_manifest.json", &active_manifest),
+            (
+                "_meta/user_manifest.json",
+                r#"{"version": "2.0", "prompts": {}}"#,
+            ),
+            ("_meta/placeholder_registry.json", registry),
+            (
+                "rules.json",
+                r#"{"rules": {"variants": {"default": {"content": "Edited rules for {{char_name}}."}}}}"#,
+            ),
+            (
+                "note.json",
+                r#"{"note": {"variants": {"default": {"content": "A note."}}}}"#,
+            ),
+            (
+                "style.json",
+                r#"{"style": {"variants": {"default": {"content": "Stock style."}}}}"#,
+            ),
+        ],
+    );
+    let store = Store::open_folder(&dir).unwrap();
+    assert_eq!(
+        store.build_system_prompt("default", &[]).unwrap(),
+        "Stock style.\n\nEdited rules for Assistant."
+    );
+    let store = Store::folder_builder(&dir)
+        .unwrap()
+        .source(
+            "persona_config",
+            json!({"persona_settings": {"name": "Luna"}}),
+        )
+        .open()
+        .unwrap();
+    assert_eq!(
+        store.resolve_prompt("rules", "default", &[]).unwrap(),
+        "Edited rules for Luna."
+    );
+
+    // A user manifest entry for an id of the system manifest replaces it whole, as
+    // PromptEngine merges them: `style` loses its order (9999) and its category.
+    std::fs::write(
+        dir.join("_meta/user_manifest.json"),
+        r#"{"prompts": {"style": {"domain_file": "style.json"}, "mine": {"domain_file": "mine.json", "order": 10}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("mine.json"),
+        r#"{"mine": {"variants": {"default": {"content": "Mine."}}}}"#,
+    )
+    .unwrap();
+    store.reload().unwrap();
+    assert_eq!(
+        store.build_system_prompt("default", &[]).unwrap(),
+        "Mine.\n\nEdited rules for Luna.\n\nStock style."
+    );
+    let style = &store.get_prompts_by_target(Target::SystemPrompt)[2];
+    assert_eq!(
+        (style.id.as_str(), style.order, style.category.as_deref()),
+        ("style", 9999, None)
+    );
+
+    // edits are not written in PromptEngine's form yet: refused, nothing written
+    let before = std::fs::read(dir.join("rules.json")).unwrap();
+    let e = store.update_prompt("rules", "default", "New.").unwrap_err();
+    assert!(matches!(e, StoreError::InPlace { .. }), "{e}");
+    assert_eq!(std::fs::read(dir.join("rules.json")).unwrap(), before);
+
+    // a prompt with an unknown placeholder is refused alone, or the folder with strict
+    std::fs::write(
+        dir.join("note.json"),
+        r#"{"note": {"variants": {"default": {"content": "{{char_nam}}"}}}}"#,
+    )
+    .unwrap();
+    let store = Store::open_folder(&dir).unwrap();
+    assert_eq!(store.problems().len(), 1);
+    assert!(store.get_prompts_by_category("context")[0].id == "note");
+    assert!(matches!(
+        Store::folder_builder(&dir).unwrap().strict(true).open(),
+        Err(StoreError::Invalid(_))
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+}

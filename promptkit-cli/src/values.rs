@@ -544,3 +544,36 @@ mod tests {
         assert!(parse_set("=x").is_err());
     }
 }
+
+/// The most a file named on the command line (`--source`) may hold.
+pub const MAX_USER_FILE: u64 = 16 << 20;
+
+/// The bytes of a file named on the command line: a regular file (a pipe or a device is
+/// refused before it is opened, so nothing blocks or reads forever) of at most
+/// [`MAX_USER_FILE`] bytes, enforced while reading.
+pub fn read_user_file(path: &Path) -> Result<Vec<u8>, String> {
+    use std::io::Read as _;
+    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+    if !meta.is_file() {
+        return Err("it is not a regular file".to_owned());
+    }
+    if meta.len() > MAX_USER_FILE {
+        return Err(format!(
+            "it is {} bytes, more than the {} MiB a file given here may hold",
+            meta.len(),
+            MAX_USER_FILE >> 20
+        ));
+    }
+    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_USER_FILE + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read it: {e}"))?;
+    if bytes.len() as u64 > MAX_USER_FILE {
+        return Err(format!(
+            "it grew past {} MiB while read",
+            MAX_USER_FILE >> 20
+        ));
+    }
+    Ok(bytes)
+}

@@ -479,6 +479,54 @@ impl Store {
         })
     }
 
+    /// The messages of one prompt's variant (else its `default` variant): a `multi_turn`
+    /// prompt's messages, or a text prompt's text as one message (an assistant message for
+    /// a `prefill` target, else a user message). Empty messages are dropped.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use prompt_runtime::Message;
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("example.json", br#"{"variants": {"default": {"messages": [
+    /// #         {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// assert_eq!(store.prompt_messages("example", "default", &[])?, [
+    ///     Message::user("Hi").in_section("example"),
+    ///     Message::assistant("Hello!").in_section("example"),
+    /// ]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prompt_messages(
+        &self,
+        id: &str,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<Vec<Message>, StoreError> {
+        let state = self.current();
+        let folder = &state.folder;
+        let prompt = Self::find(folder, id)?;
+        Self::refused(folder, prompt)?;
+        if prompt.variant(variant).is_none() {
+            return Err(Self::unknown_variant(prompt, variant));
+        }
+        let mut out = Vec::new();
+        if !prompt.serves(variant) {
+            return Ok(out);
+        }
+        let mut values = state.values(runtime);
+        let mut missing = Vec::new();
+        Self::messages(prompt, variant, &mut values, &mut out, &mut missing);
+        Missing {
+            keys: missing,
+            prompts: vec![id.to_owned()],
+        }
+        .refuse(folder)?;
+        Ok(out)
+    }
+
     /// PromptEngine's `get_consent_dialog`: the dialog injections for `variant`
     /// ([`Store::get_dialog_injections`] without runtime values), `None` when there are
     /// none.
@@ -682,11 +730,26 @@ impl Store {
         self.entries(|p| p.category.as_deref() == Some(category))
     }
 
+    /// PromptEngine's `get_all_prompts`: every prompt the store has now (the defaults' and
+    /// the user's own), in manifest order.
+    pub fn get_all_prompts(&self) -> Vec<PromptEntry> {
+        let state = self.current();
+        let order: Vec<usize> = (0..state.folder.prompts.len()).collect();
+        Self::entries_in(&state, &order, |_| true)
+    }
+
     fn entries(&self, take: impl Fn(&PromptDef) -> bool) -> Vec<PromptEntry> {
         let state = self.current();
+        Self::entries_in(&state, &state.by_order, take)
+    }
+
+    fn entries_in(
+        state: &State,
+        order: &[usize],
+        take: impl Fn(&PromptDef) -> bool,
+    ) -> Vec<PromptEntry> {
         let folder = &state.folder;
-        state
-            .by_order
+        order
             .iter()
             .map(|&i| &folder.prompts[i])
             .filter(|p| take(p))

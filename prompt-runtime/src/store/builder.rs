@@ -22,6 +22,8 @@ pub struct StoreBuilder {
     sources: Vec<(String, Arc<serde_json::Value>)>,
     functions: Vec<(String, Computed)>,
     strict: bool,
+    /// Set by [`Store::folder_builder`]: the PromptEngine folder read in place.
+    in_place: Option<PathBuf>,
     faults: Faults,
 }
 
@@ -127,6 +129,12 @@ impl StoreBuilder {
         self
     }
 
+    /// The defaults this builder opens over: their prompts and placeholders, to decide
+    /// which values to give before opening.
+    pub fn defaults(&self) -> &Defaults {
+        &self.defaults
+    }
+
     fn mode(&self) -> check::Mode {
         if self.strict {
             check::Mode::Strict
@@ -152,6 +160,22 @@ impl StoreBuilder {
     /// temporary files of a write that crashed before its rename are removed.
     pub fn open(self) -> Result<Store, StoreError> {
         let mode = self.mode();
+        if let Some(dir) = &self.in_place {
+            if self.user_dir.is_some() {
+                return Err(StoreError::InPlace {
+                    path: dir.to_string_lossy().into_owned(),
+                    what: "a user folder (`user_dir`)",
+                });
+            }
+            let folder = &self.defaults.inner.folder;
+            if self.strict && !folder.broken.is_empty() {
+                let mut all = crate::Diagnostics::default();
+                for (_, d) in &folder.broken {
+                    all.extend(d.clone());
+                }
+                return Err(StoreError::Invalid(all));
+            }
+        }
         let mut migrated = None;
         let (folder, user) = match &self.user_dir {
             None => (
@@ -246,6 +270,7 @@ impl StoreBuilder {
             user_dir: self.user_dir,
             writing: Mutex::new(()),
             mode,
+            in_place: self.in_place,
             faults: self.faults,
         })
     }
@@ -539,6 +564,8 @@ pub struct Store {
     pub(super) writing: Mutex<()>,
     /// Whether a prompt's problems refuse the folder or only that prompt.
     pub(super) mode: check::Mode,
+    /// The PromptEngine folder read in place ([`Store::open_folder`]).
+    pub(super) in_place: Option<PathBuf>,
     pub(super) faults: Faults,
 }
 
@@ -564,8 +591,57 @@ impl Store {
             sources: Vec::new(),
             functions: Vec::new(),
             strict: false,
+            in_place: None,
             faults: no_faults(),
         }
+    }
+
+    /// Opens a PromptEngine folder as PromptEngine itself uses it — PersonaUI's
+    /// `src/instructions/prompts/`, which PersonaUI edits in place: its own
+    /// `_meta/prompt_manifest.json` and `_meta/user_manifest.json` (a user entry replacing
+    /// the whole entry of its id, as PromptEngine merges them), its registries and its domain
+    /// files, so the store shows exactly the prompts, texts, orders and flags PromptEngine
+    /// shows (its `_defaults/` is PromptEngine's reset source and is not read). A prompt
+    /// with problems is refused alone ([`Store::problems`]). Without values: static and
+    /// computed placeholders take their registry defaults; use
+    /// [`Store::folder_builder`] to hand the store its sources and functions.
+    ///
+    /// Edits of such a store are refused for now ([`StoreError::InPlace`]): PromptEngine
+    /// writes whole entries into the folder's own manifests and domain files, which
+    /// promptkit's edits do not write yet. Edit through PromptEngine, then
+    /// [`Store::reload`].
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Store, StoreError};
+    /// # let dir = std::env::temp_dir().join(format!("pk-open-folder-doc-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # std::fs::create_dir_all(dir.join("_meta"))?;
+    /// std::fs::write(dir.join("_meta/prompt_manifest.json"), r#"{"prompts": {
+    ///     "rules": {"domain_file": "rules.json", "order": 1},
+    ///     "mine": {"domain_file": "rules.json", "order": 2, "enabled": false}}}"#)?;
+    /// // the user manifest's entry is the whole entry: `mine` is on (PromptEngine's default)
+    /// std::fs::write(dir.join("_meta/user_manifest.json"), r#"{"prompts": {"mine": {"domain_file": "mine.json"}}}"#)?;
+    /// std::fs::write(dir.join("_meta/placeholder_registry.json"), r#"{"placeholders": {"char_name": {"resolve_phase": "static", "default": "Luna"}}}"#)?;
+    /// std::fs::write(dir.join("rules.json"), r#"{"rules": {"variants": {"default": {"content": "Be {{char_name}}."}}}}"#)?;
+    /// std::fs::write(dir.join("mine.json"), r#"{"mine": {"variants": {"default": {"content": "Mine."}}}}"#)?;
+    /// let store = Store::open_folder(&dir)?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "Be Luna.\n\nMine.");
+    /// assert!(matches!(store.update_prompt("rules", "default", "x"), Err(StoreError::InPlace { .. })));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_folder(path: impl AsRef<std::path::Path>) -> Result<Store, StoreError> {
+        Store::folder_builder(path)?.open()
+    }
+
+    /// The builder of [`Store::open_folder`], to give values ([`StoreBuilder::source`],
+    /// [`StoreBuilder::compute_function`], …) or [`StoreBuilder::strict`] first.
+    pub fn folder_builder(path: impl AsRef<std::path::Path>) -> Result<StoreBuilder, StoreError> {
+        let path = path.as_ref();
+        let defaults = Defaults::load_folder(path).map_err(StoreError::Invalid)?;
+        let mut builder = Store::builder(defaults);
+        builder.in_place = Some(path.to_path_buf());
+        Ok(builder)
     }
 
     /// The backup of the old manifest, when [`StoreBuilder::open`] upgraded the user

@@ -117,8 +117,20 @@ pub(crate) enum Mode {
 /// Reads and checks the defaults folder and, if given, the user's folder.
 pub(crate) fn build(
     defaults: &mut Layer,
+    user: Option<&mut Layer>,
+    mode: Mode,
+) -> Result<Folder, Diagnostics> {
+    build_with(defaults, user, mode, false)
+}
+
+/// [`build`]; with `whole_entries`, a user manifest's entry replaces the entry of its id
+/// whole, as PromptEngine merges its two manifests, instead of overriding the fields it
+/// gives (promptkit's user layer).
+pub(crate) fn build_with(
+    defaults: &mut Layer,
     mut user: Option<&mut Layer>,
     mode: Mode,
+    whole_entries: bool,
 ) -> Result<Folder, Diagnostics> {
     let mut problems = Diagnostics::default();
 
@@ -141,14 +153,15 @@ pub(crate) fn build(
     let mut entries: Vec<(String, Entry)> = Vec::new();
     for (rel, required) in [(MANIFEST, true), (USER_MANIFEST, false)] {
         if let Some(source) = read(defaults, rel, required, &mut problems) {
-            manifest(&source, 0, &mut entries, &mut problems);
+            let replace = whole_entries && rel == USER_MANIFEST;
+            manifest(&source, 0, replace, &mut entries, &mut problems);
         }
     }
     if let Some(source) = user
         .as_deref_mut()
         .and_then(|u| read(u, USER_MANIFEST, false, &mut problems))
     {
-        manifest(&source, 1, &mut entries, &mut problems);
+        manifest(&source, 1, whole_entries, &mut entries, &mut problems);
     }
 
     let mut folder = Folder {
@@ -354,6 +367,7 @@ fn list(words: &[&str]) -> String {
 fn manifest(
     source: &SourceFile,
     layer: usize,
+    replace: bool,
     entries: &mut Vec<(String, Entry)>,
     problems: &mut Diagnostics,
 ) {
@@ -400,6 +414,17 @@ fn manifest(
                 entries.len() - 1
             }
         };
+        if replace {
+            // PromptEngine's merge: the later entry is the whole entry (it keeps its place).
+            entries[index].1 = Entry {
+                at: Some(Spanned {
+                    value: id.clone(),
+                    source: source.clone(),
+                    span: r.key_span(raw),
+                }),
+                ..Entry::default()
+            };
+        }
         entry(&mut r, &id, layer, &fields, &mut entries[index].1);
     }
 }

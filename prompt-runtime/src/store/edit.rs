@@ -460,6 +460,12 @@ impl Store {
         &self,
         plan: impl FnOnce(&Store, &State) -> Result<Change, StoreError>,
     ) -> Result<(), StoreError> {
+        if let Some(dir) = &self.in_place {
+            return Err(StoreError::InPlace {
+                path: dir.to_string_lossy().into_owned(),
+                what: "an edit",
+            });
+        }
         let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
         // Another process (or store) may have written the folder since: edit from what is
         // on disk now, and keep it from writing until this edit is done.
@@ -536,6 +542,19 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reload(&self) -> Result<(), StoreError> {
+        if let Some(dir) = &self.in_place {
+            // PromptEngine (PersonaUI) writes the folder itself: read it again whole.
+            let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+            let defaults = super::Defaults::load_folder(dir).map_err(StoreError::Invalid)?;
+            let folder = Arc::clone(&defaults.inner.folder);
+            let next = State::new(
+                folder,
+                super::layout::Layer::in_memory("(user layer)"),
+                &self.given,
+            )?;
+            self.swap(next);
+            return Ok(());
+        }
         let Some(dir) = &self.user_dir else {
             return Ok(());
         };

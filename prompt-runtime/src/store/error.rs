@@ -59,6 +59,16 @@ pub enum StoreError {
         /// Its problems, located in its files.
         problems: Diagnostics,
     },
+    /// A store opened with [`Store::open_folder`] was asked for what it does not do yet.
+    #[error(
+        "`{path}` is a PromptEngine folder opened in place: {what} is not supported on it yet; edit it with PromptEngine and call `reload`, or open its `_defaults/` with a user folder"
+    )]
+    InPlace {
+        /// The folder.
+        path: String,
+        /// What was asked.
+        what: &'static str,
+    },
     /// No prompt has this id.
     #[error("unknown prompt `{id}`{}", did_you_mean(.suggestion))]
     UnknownPrompt {

@@ -105,6 +105,30 @@ impl Defaults {
         Defaults::__load_as(dir, shown.trim_end_matches('/'))
     }
 
+    /// A PromptEngine folder as PromptEngine itself reads it ([`Store::open_folder`]): its
+    /// own manifests (a user manifest entry replacing the whole entry of its id) and
+    /// registries, prompt by prompt: a prompt with problems is kept and listed by
+    /// [`Defaults::problems`] (see [`StoreBuilder::strict`]).
+    pub fn load_folder(dir: impl AsRef<Path>) -> Result<Defaults, Diagnostics> {
+        let dir = dir.as_ref();
+        let shown = dir.to_string_lossy().replace('\\', "/");
+        Defaults::__load_folder_as(dir, shown.trim_end_matches('/'))
+    }
+
+    /// [`Defaults::load_folder`], with paths shown under `display`.
+    #[doc(hidden)]
+    pub fn __load_folder_as(dir: &Path, display: &str) -> Result<Defaults, Diagnostics> {
+        let mut layer = Layer::disk(dir, display);
+        let folder = check::build_with(&mut layer, None, check::Mode::PerPrompt, true)?;
+        Ok(Defaults {
+            inner: Arc::new(DefaultsInner {
+                layer: layer.frozen(),
+                folder: Arc::new(folder),
+                read: Vec::new(),
+            }),
+        })
+    }
+
     /// [`Defaults::load`], with paths shown under `display` (the derive shows the folder as
     /// its attribute writes it).
     #[doc(hidden)]
@@ -173,6 +197,17 @@ impl Defaults {
     #[doc(hidden)]
     pub fn __files_read(&self) -> &[(String, PathBuf)] {
         &self.inner.read
+    }
+
+    /// The prompts refused by [`Defaults::load_folder`], each with its problems (always
+    /// empty for [`Defaults::load`], which refuses the whole folder instead).
+    pub fn problems(&self) -> Vec<(String, Diagnostics)> {
+        let folder = &self.inner.folder;
+        folder
+            .broken
+            .iter()
+            .map(|(i, d)| (folder.prompts[*i].id.clone(), d.clone()))
+            .collect()
     }
 
     /// The prompt ids, in manifest order.
