@@ -122,7 +122,7 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
     let fail = |e: StoreError| -> Diagnostics {
         match e {
             StoreError::Invalid(problems) => problems,
-            StoreError::Refused { problems, .. } => problems,
+            StoreError::Refused { problems, .. } => *problems,
             other => Diagnostics::from(Diagnostic::new(other.to_string())),
         }
     };

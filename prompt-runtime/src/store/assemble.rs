@@ -231,7 +231,7 @@ impl Store {
         let index = folder.prompt(&prompt.id).unwrap_or(usize::MAX);
         Err(StoreError::Refused {
             id: prompt.id.clone(),
-            problems: folder.problems_of(index).cloned().unwrap_or_default(),
+            problems: Box::new(folder.problems_of(index).cloned().unwrap_or_default()),
         })
     }
 

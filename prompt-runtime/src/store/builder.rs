@@ -290,7 +290,7 @@ pub(super) struct Given {
 impl Given {
     /// A static key's value from its source document, as PromptEngine reads it; `None`
     /// when the builder was given no document of that name.
-    fn from_source(&self, key: &Key) -> Option<String> {
+    fn source_value(&self, key: &Key) -> Option<String> {
         let source = key.source.as_deref()?;
         let (_, document) = self.sources.iter().rev().find(|(n, _)| n == source)?;
         let path = key.source_path.as_deref().unwrap_or("");
@@ -363,7 +363,7 @@ impl State {
         }
         for (i, key) in folder.keys.iter().enumerate() {
             match key.phase {
-                Phase::Static if statics[i].is_none() => statics[i] = given.from_source(key),
+                Phase::Static if statics[i].is_none() => statics[i] = given.source_value(key),
                 Phase::Computed => {
                     computed[i] = key.compute_function.as_deref().and_then(|name| {
                         let (_, f) = given.functions.iter().rev().find(|(n, _)| n == name)?;

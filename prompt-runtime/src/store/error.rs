@@ -57,7 +57,7 @@ pub enum StoreError {
         /// The prompt.
         id: String,
         /// Its problems, located in its files.
-        problems: Diagnostics,
+        problems: Box<Diagnostics>,
     },
     /// A store opened with [`Store::open_folder`] was asked for what it does not do yet.
     #[error(
