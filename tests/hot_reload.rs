@@ -404,6 +404,57 @@ fn a_file_that_goes_away_or_cannot_be_read_keeps_the_last_good_text() {
     );
 }
 
+/// The folder rule holds for reloads: a template swapped for a link out of `prompts/`, a
+/// FIFO or a device is refused, naming it, and the last good text keeps rendering.
+#[cfg(unix)]
+#[test]
+fn a_reload_reads_nothing_outside_the_folder_and_no_special_file() {
+    if !cfg!(debug_assertions) {
+        return;
+    }
+    let root = Root::new("links");
+    let hot = root.daily();
+    let identity = identity();
+    let good = hot.render(&friday(None), &identity);
+    let template = root.path("prompts/templates/daily_preamble.md");
+    let outside = root.path("outside.md");
+    fs::write(&outside, "SECRET-OUTSIDE $day").unwrap();
+    fs::remove_file(&template).unwrap();
+    std::os::unix::fs::symlink(&outside, &template).unwrap();
+    let problems = hot.reload().unwrap_err();
+    assert_eq!(
+        problems.0[0].message(),
+        format!(
+            "`prompts/templates/daily_preamble.md` is a link to `{}`, outside `prompts/`, so it is not read",
+            outside.display()
+        )
+    );
+    assert!(!problems.to_string().contains("SECRET"), "{problems}");
+    assert_eq!(hot.render(&friday(None), &identity), good);
+    // a FIFO does not block the reload
+    fs::remove_file(&template).unwrap();
+    let made = std::process::Command::new("mkfifo").arg(&template).status();
+    if made.is_ok_and(|s| s.success()) {
+        let problems = hot.reload().unwrap_err();
+        assert!(
+            problems.0[0]
+                .message()
+                .contains("is not a file (a device, a pipe or a socket)"),
+            "{problems}"
+        );
+        fs::remove_file(&template).unwrap();
+    }
+    // a link inside the folder is followed
+    fs::write(root.path("prompts/preamble.txt"), "Inside preamble.").unwrap();
+    std::os::unix::fs::symlink("../preamble.txt", &template).unwrap();
+    assert_eq!(hot.reload(), Ok(true));
+    assert!(
+        hot.render(&friday(None), &identity)
+            .text
+            .starts_with("Inside preamble.")
+    );
+}
+
 #[test]
 fn a_broken_promptkit_json_is_refused_and_its_identity_keys_are_the_schema() {
     if !cfg!(debug_assertions) {

@@ -16,7 +16,7 @@ const MANIFEST: &str = r#"{"version": "2.0", "prompts": {
   "recap_system":  {"domain_file": "recap_system.json", "category": "summary", "order": 100},
   "autofill_core": {"domain_file": "autofill_core.json", "category": "spec_autofill", "order": 100},
   "cortex_rules":  {"domain_file": "cortex_rules.json", "category": "cortex", "order": 100},
-  "off_rule":      {"domain_file": "identity.json", "category": "system", "order": 50, "enabled": false},
+  "off_rule":      {"domain_file": "off_rule.json", "category": "system", "order": 50, "enabled": false},
   "chat_log":      {"domain_file": "chat_log.json", "target": "message", "position": "history", "category": "context", "order": 200},
   "opening":       {"domain_file": "opening.json", "target": "message", "position": "first_assistant", "category": "context", "order": 150},
   "musing":        {"domain_file": "musing.json", "target": "message", "position": "user_message", "category": "afterthought", "order": 100},
@@ -67,6 +67,7 @@ fn files() -> Vec<(String, Vec<u8>)> {
             "Speak warmly to {{user_name}}, who likes {{user_likes}}.",
         ),
         ("beta_hint", "You may try new things."),
+        ("off_rule", "This rule is off."),
         (
             "memory",
             "What you remember:\n{{memory_notes}}\n\n\n\n{{soul_notes}}",

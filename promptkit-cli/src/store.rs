@@ -88,24 +88,18 @@ const ASSEMBLIES: &[&str] = &[
     "chat",
 ];
 
-/// A `--source NAME=FILE.json` document.
+/// A `--source NAME=FILE.json` document: a file the user names, read wherever it is (a
+/// regular file within the size limit).
 fn read_source(name: &str, path: &str) -> Result<serde_json::Value, Diagnostics> {
-    let shown = path.to_owned();
-    let refuse = |why: String| {
-        Diagnostics::from(
-            Diagnostic::new(format!("`--source {name}={shown}`: {why}"))
-                .in_file(&shown)
-                .with_help("give a JSON file, such as PersonaUI's persona_config.json or user_profile.json"),
-        )
-    };
-    let bytes = crate::values::read_user_file(Path::new(path)).map_err(refuse)?;
-    let source = prompt_runtime::load::decode(&shown, &bytes)?;
+    let source = crate::values::read_text(Path::new(path), &format!("the `{name}` source"))?;
     serde_json::from_str(source.text()).map_err(|e| {
         let offset = source.offset(e.line(), e.column().max(1));
         Diagnostics::from(
-            Diagnostic::new(format!("`{shown}` is not JSON: {e}"))
+            Diagnostic::new(format!("`{path}` (`--source {name}=…`) is not JSON: {e}"))
                 .at(&source, offset..offset + 1)
-                .with_help("a source document is a JSON object"),
+                .with_help(
+                    "a source document is a JSON object, such as PersonaUI's persona_config.json",
+                ),
         )
     })
 }

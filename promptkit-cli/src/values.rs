@@ -14,7 +14,7 @@
 use crate::lint;
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
-use prompt_runtime::load::Project;
+use prompt_runtime::load::{MAX_FILE, Project, read_file};
 use prompt_runtime::render::PromptContent;
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics, Identity, SourceFile, Tags};
@@ -215,12 +215,14 @@ pub fn render_with(
 /// The messages of a `--history` file: a JSON array of `{"role", "content"}` objects.
 fn load_history(path: &Path) -> Result<Vec<prompt_runtime::Message>, Diagnostics> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostics::from(
+    // A file the user names, read wherever it is: only a regular file within the limit.
+    let bytes = read_file(path, &shown, MAX_FILE).map_err(|e| match e.io_error() {
+        Some(e) => Diagnostics::from(
             Diagnostic::new(format!("cannot read {shown}: {e}"))
                 .in_file(&shown)
                 .with_help("give `--history` a JSON file holding an array of messages"),
-        )
+        ),
+        None => Diagnostics::from(e),
     })?;
     let source = prompt_runtime::load::decode(&shown, &bytes)?;
     serde_json::from_str(source.text()).map_err(|e| {
@@ -426,12 +428,16 @@ fn cannot_render(
 
 /// A file's text, decoded as prompts are: BOM dropped, CRLF read as LF, and invalid UTF-8
 /// reported with its byte offset.
-fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
+pub fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
     let shown = path.display().to_string();
-    let bytes = std::fs::read(path).map_err(|e| {
-        Diagnostic::new(format!("cannot read {what} `{shown}`: {e}"))
-            .in_file(&shown)
-            .with_help("the path is read from the folder the command runs in")
+    // A file the user names, read wherever it is: only a regular file within the limit.
+    let bytes = read_file(path, &shown, MAX_FILE).map_err(|e| match e.io_error() {
+        Some(e) => Diagnostics::from(
+            Diagnostic::new(format!("cannot read {what} `{shown}`: {e}"))
+                .in_file(&shown)
+                .with_help("the path is read from the folder the command runs in"),
+        ),
+        None => Diagnostics::from(e),
     })?;
     prompt_runtime::load::decode(&shown, &bytes)
 }
@@ -543,37 +549,4 @@ mod tests {
         assert!(parse_set("note").is_err());
         assert!(parse_set("=x").is_err());
     }
-}
-
-/// The most a file named on the command line (`--source`) may hold.
-pub const MAX_USER_FILE: u64 = 16 << 20;
-
-/// The bytes of a file named on the command line: a regular file (a pipe or a device is
-/// refused before it is opened, so nothing blocks or reads forever) of at most
-/// [`MAX_USER_FILE`] bytes, enforced while reading.
-pub fn read_user_file(path: &Path) -> Result<Vec<u8>, String> {
-    use std::io::Read as _;
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
-    if !meta.is_file() {
-        return Err("it is not a regular file".to_owned());
-    }
-    if meta.len() > MAX_USER_FILE {
-        return Err(format!(
-            "it is {} bytes, more than the {} MiB a file given here may hold",
-            meta.len(),
-            MAX_USER_FILE >> 20
-        ));
-    }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_USER_FILE + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    if bytes.len() as u64 > MAX_USER_FILE {
-        return Err(format!(
-            "it grew past {} MiB while read",
-            MAX_USER_FILE >> 20
-        ));
-    }
-    Ok(bytes)
 }

@@ -91,13 +91,10 @@ impl Project {
             .with_help("put the family's prompts in a folder of their own (`prompts/summarize/`)")
             .into());
         }
-        let dir = self.dir.join(name);
-        let inside = match (dir.canonicalize(), self.dir.canonicalize()) {
-            (Ok(d), Ok(root)) => d.starts_with(root),
-            _ => false,
-        };
+        // A family folder linked out of the prompts folder is refused by name.
+        let dir = self.root().folder(name).map_err(crate::Diagnostics::from)?;
         let names = self.prompts().names;
-        if !dir.is_dir() || !inside {
+        if dir.is_none() {
             let mut d = Diagnostic::new(format!("family folder `{folder}/` not found"));
             let mut folders: Vec<&str> = names.iter().filter_map(|n| folder_of(n)).collect();
             folders.dedup();

@@ -105,13 +105,14 @@ use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
 /// The largest file a reload reads, in bytes: the prompt file, `promptkit.json` or a
-/// template (4 MiB, [`crate::resolve::MAX_EXPANDED`], the most a prompt may hold with its
-/// templates inlined). A larger one is refused before it is read.
+/// template. The one limit of every read, [`crate::load::MAX_FILE`] (4 MiB,
+/// [`crate::resolve::MAX_EXPANDED`], the most a prompt may hold with its templates
+/// inlined), under the name it had first. A larger one is refused before it is read.
 ///
 /// ```
 /// assert_eq!(prompt_runtime::hot::MAX_FILE, 4 * 1024 * 1024);
 /// ```
-pub const MAX_FILE: u64 = crate::resolve::MAX_EXPANDED as u64;
+pub const MAX_FILE: u64 = crate::load::MAX_FILE;
 
 /// A `#[derive(Prompt)]` prompt that can be reloaded from its file at run time.
 ///

@@ -108,14 +108,9 @@ impl Config {
     pub fn load(prompts_dir: &Path, display_dir: &str) -> Result<Config, Diagnostics> {
         let path = prompts_dir.join(FILE_NAME);
         let display = format!("{display_dir}/{FILE_NAME}");
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Config::default()),
-            Err(e) => {
-                return Err(Diagnostic::new(format!("cannot read `{display}`: {e}"))
-                    .in_file(display)
-                    .into());
-            }
+        // Inside the folder, a regular file, within the size limit (see `load::root`).
+        let Some(bytes) = super::Root::new(prompts_dir, display_dir).read(FILE_NAME)? else {
+            return Ok(Config::default());
         };
         let source = super::decode(&display, &bytes)?;
         let mut config = Config::from_source(&source)?;

@@ -3,15 +3,20 @@
 //! Text is normalised so that a prompt renders to the same bytes on every OS: a UTF-8
 //! byte-order mark is dropped and CRLF becomes LF. All spans in later stages are byte
 //! offsets into this normalised text.
+//!
+//! Every file is read through [`Root`] (or [`read_file`] for a file the user names on
+//! purpose): only from inside its folder, only a regular file, at most [`MAX_FILE`] bytes.
 
 pub mod config;
 mod frontmatter;
 pub(crate) mod json;
 mod project;
+pub mod root;
 mod yaml;
 
 pub use frontmatter::{Frontmatter, FrontmatterEntry};
 pub use project::{Project, PromptList, WALK_REPORT_LIMIT};
+pub use root::{MAX_FILE, ReadError, Root, read_file};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::parse::lexer::Syntax;

@@ -5,6 +5,7 @@
 
 use super::PromptFile;
 use super::config::Config;
+use super::root::Root;
 use crate::check::{self, CheckedPrompt};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::parse::lexer::is_name;
@@ -69,9 +70,11 @@ impl Project {
         }
         let mut templates = Templates::new();
         let mut skipped = Vec::new();
-        let template_dir = dir.join(&config.templates);
+        let root = Root::new(dir, display);
         let template_display = format!("{display}/{}", config.templates);
-        if template_dir.is_dir() {
+        // A templates folder linked out of the prompts folder is refused, not listed.
+        let template_dir = root.folder(&config.templates)?;
+        if let Some(template_dir) = template_dir {
             let mut entries: Vec<PathBuf> = match std::fs::read_dir(&template_dir) {
                 Ok(read) => read.filter_map(|e| e.ok().map(|e| e.path())).collect(),
                 Err(e) => {
@@ -84,7 +87,9 @@ impl Project {
             };
             entries.sort();
             for path in entries {
-                if path.extension().is_none_or(|e| e != "md") || !path.is_file() {
+                // A folder named `x.md` holds no template; anything else named `*.md` is
+                // read, so that a link out, a FIFO or a device is reported, not passed over.
+                if path.extension().is_none_or(|e| e != "md") || path.is_dir() {
                     continue;
                 }
                 let Some(stem) = path.file_stem().and_then(|s| s.to_str()) else {
@@ -109,8 +114,18 @@ impl Project {
                     skipped.push(unusable_template(&shown, &stem));
                     continue;
                 }
+                let rel = Path::new(&config.templates).join(format!("{stem}.md"));
+                let bytes = match root.read(&rel) {
+                    Ok(Some(bytes)) => bytes,
+                    // Removed since the folder was listed.
+                    Ok(None) => continue,
+                    Err(refused) => {
+                        diagnostics.push(refused.into());
+                        continue;
+                    }
+                };
                 files.push(path.clone());
-                match read(&path, &shown).and_then(|bytes| PromptFile::from_bytes(&shown, &bytes)) {
+                match PromptFile::from_bytes(&shown, &bytes) {
                     Ok(mut file) => {
                         if !file.declares_syntax() {
                             file.syntax = config.placeholders;
@@ -160,16 +175,11 @@ impl Project {
                 ),
             );
         }
-        let path = self.dir.join(format!("{name}.md"));
-        if path.is_symlink() && !path.exists() {
-            return Err(
-                Diagnostic::new(format!("prompt file `{shown}` is a symlink to nothing"))
-                    .with_help(
-                        "point the symlink at a prompt file inside the folder, or remove it",
-                    ),
-            );
-        }
-        if !path.is_file() {
+        let rel = format!("{name}.md");
+        let path = self.dir.join(&rel);
+        // A link that leads out of the folder (or to nothing) is refused by name.
+        let resolved = self.root().resolve(&rel).map_err(Diagnostic::from)?;
+        if resolved.is_none_or(|real| real.is_dir()) {
             let mut d = Diagnostic::new(format!("prompt file `{shown}` not found"));
             let names = self.prompt_names().unwrap_or_default();
             d = match crate::suggest::closest(name, names.iter().map(String::as_str)) {
@@ -181,27 +191,23 @@ impl Project {
             };
             return Err(d);
         }
-        let inside = match (path.canonicalize(), self.dir.canonicalize()) {
-            (Ok(file), Ok(dir)) => file.starts_with(dir),
-            _ => false,
-        };
-        if !inside {
-            return Err(Diagnostic::new(format!(
-                "prompt file `{shown}` resolves outside `{}/`",
-                self.display
-            ))
-            .with_help(
-                "a prompt must live inside the prompts folder; a symlink may not lead out of it",
-            ));
-        }
         Ok(path)
+    }
+
+    /// The prompts folder as a [`Root`]: every file of the project is read through it.
+    pub fn root(&self) -> Root {
+        Root::new(&self.dir, &self.display)
     }
 
     /// Loads prompt `name`.
     pub fn load_prompt(&self, name: &str) -> Result<PromptFile, Diagnostics> {
-        let path = self.prompt_path(name)?;
+        self.prompt_path(name)?;
         let shown = format!("{}/{name}.md", self.display);
-        let bytes = read(&path, &shown)?;
+        let Some(bytes) = self.root().read(format!("{name}.md"))? else {
+            return Err(Diagnostic::new(format!("prompt file `{shown}` not found"))
+                .in_file(shown)
+                .into());
+        };
         let mut file = PromptFile::from_bytes(&shown, &bytes)?;
         if !file.declares_syntax() {
             file.syntax = self.config.placeholders;
@@ -529,14 +535,6 @@ fn unaccented(c: char) -> Option<&'static str> {
     })
 }
 
-fn read(path: &Path, shown: &str) -> Result<Vec<u8>, Diagnostics> {
-    std::fs::read(path).map_err(|e| {
-        Diagnostic::new(format!("cannot read `{shown}`: {e}"))
-            .in_file(shown)
-            .into()
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -624,10 +622,15 @@ mod tests {
         std::os::unix::fs::symlink(s.0.join("secret.md"), s.0.join("prompts/link.md")).unwrap();
         let project = s.open().unwrap();
         let e = project.prompt_path("link").unwrap_err();
+        let real = s.0.join("secret.md");
         assert_eq!(
             e.message(),
-            "prompt file `prompts/link.md` resolves outside `prompts/`"
+            format!(
+                "`prompts/link.md` is a link to `{}`, outside `prompts/`, so it is not read",
+                real.display()
+            )
         );
+        assert!(project.load_prompt("link").is_err());
     }
 
     #[cfg(unix)]
@@ -647,7 +650,7 @@ mod tests {
         let e = project.prompt_path("dangling").unwrap_err();
         assert_eq!(
             e.message(),
-            "prompt file `prompts/dangling.md` is a symlink to nothing"
+            "`prompts/dangling.md` is a link to `nowhere.md`, which does not exist"
         );
     }
 

@@ -31,7 +31,6 @@ use super::{atomic, check, folder_lock};
 use crate::load::decode;
 use crate::load::json::object_entries;
 use crate::{Diagnostics, SourceFile};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -466,20 +465,23 @@ impl Store {
     }
 }
 
-/// The archive file's bytes, refused past [`zipped::MAX_FILE_BYTES`].
+/// The archive file's bytes, refused past [`zipped::MAX_FILE_BYTES`] (by its size first,
+/// then while reading) and refused when it is no regular file (a FIFO, a device): the
+/// user names it, so it may be anywhere, but it is read as every file is (`load::root`).
 fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read it: {e}"))?;
-    let mut bytes = Vec::new();
-    file.take(zipped::MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read it: {e}"))?;
-    if bytes.len() as u64 > zipped::MAX_FILE_BYTES {
-        return Err(format!(
-            "the file is larger than {} MiB",
-            zipped::MAX_FILE_BYTES >> 20
-        ));
-    }
-    Ok(bytes)
+    let shown = path.to_string_lossy();
+    crate::load::read_file(path, &shown, zipped::MAX_FILE_BYTES).map_err(|e| {
+        if e.is_too_large() {
+            format!(
+                "the file is larger than {} MiB",
+                zipped::MAX_FILE_BYTES >> 20
+            )
+        } else if let Some(io) = e.io_error() {
+            format!("cannot read it: {io}")
+        } else {
+            e.to_string()
+        }
+    })
 }
 
 /// `metadata.json`: its format and version checked; the promptkit version that wrote it

@@ -7,6 +7,8 @@
 //! Each step goes through a [`Faults`] hook so tests can fail any one of them and check
 //! what a fresh open reads; outside tests the hook never fails.
 
+use super::error::StoreError;
+use crate::load::Root;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -117,6 +119,21 @@ pub(crate) fn sweep(dir: &Path) -> usize {
         }
     }
     removed
+}
+
+/// Refuses a write of `rel` in the user folder `dir` that would reach outside it: a
+/// folder on the way, or the file itself, that is a link leading out of the folder (or
+/// to nothing). Every write and removal of a user folder is checked with it first (see
+/// `load::root`); the defaults are never written.
+pub(crate) fn confine(dir: &Path, rel: impl AsRef<Path>) -> Result<(), StoreError> {
+    let root = Root::new(dir, dir.to_string_lossy());
+    root.check_write(&rel).map_err(|e| StoreError::Write {
+        path: root.shown(&rel),
+        message: match e.help() {
+            Some(help) => format!("{e}; nothing was written ({help})"),
+            None => format!("{e}; nothing was written"),
+        },
+    })
 }
 
 /// Writes `bytes` to `path` atomically (see the module doc); the folders on the way are

@@ -197,7 +197,11 @@ impl StoreBuilder {
                 if folder_lock.is_some() {
                     // No write is under way: a temporary file here is a crashed write's.
                     for sub in ["_meta", "prompts", "", super::migrate::BACKUPS] {
-                        super::atomic::sweep(&dir.join(sub));
+                        // Never a folder linked out of the user folder: its files are
+                        // not the store's to remove.
+                        if super::atomic::confine(dir, sub).is_ok() {
+                            super::atomic::sweep(&dir.join(sub));
+                        }
                     }
                 }
                 let mut defaults = self.defaults.inner.layer.clone();
@@ -540,6 +544,12 @@ impl State {
 ///   flush failed (the rename is done; it may not survive a power cut).
 /// - A crash can leave a write's temporary file (`.NAME.PID.N.tmp`) behind, never in a
 ///   file's place; the next open removes it.
+/// - Nothing is read outside the defaults' folder and the user folder, and nothing is
+///   written outside the user folder: a link on the way that leads out (`prompts/` or
+///   `_meta/` linked elsewhere, a linked lock file) is refused by name, and an edit that
+///   would write through one writes nothing. Each prompt's user domain file is its own:
+///   an edit of one prompt never writes into another's file (see the README's store
+///   section for the names).
 /// - Across processes (or `Store`s) on one user folder: an edit holds an exclusive
 ///   advisory lock on `_meta/.promptkit.lock` (`flock`, `LockFileEx`) and reads the folder
 ///   again before it plans, so no process loses another's edit; an open holds the lock

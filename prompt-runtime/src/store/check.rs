@@ -4,7 +4,9 @@
 //! Layers, later winning: the defaults' system manifest, the defaults' user manifest, the
 //! user folder's user manifest; likewise for the registries. A user entry overrides the
 //! fields it gives; an id the system manifest lacks is a prompt of the user's own. A domain
-//! file is read from the folder of the manifest that named it.
+//! file is read from the folder of the manifest that named it. Two prompts of one layer
+//! may share a domain file only when it keeps them apart by id (the code's form); a file
+//! of the seed's form holds one prompt, and a second reader is refused.
 
 use super::json::{Entries, Reader, field, is_word};
 use super::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY, is_inside};
@@ -169,7 +171,10 @@ pub(crate) fn build_with(
         prompts: Vec::new(),
         broken: Vec::new(),
     };
+    // Who reads each domain file first, by layer and file, and where the entry names it.
+    let mut readers: HashMap<(String, usize), (String, Spanned<String>)> = HashMap::new();
     for (id, entry) in entries {
+        let named = named_file(&id, &entry);
         let layers: [Option<&mut Layer>; 2] = [Some(&mut *defaults), user.as_deref_mut()];
         let mut own = Diagnostics::default();
         let Some(mut prompt) = prompt(&id, entry, layers, &folder.keys, &mut own) else {
@@ -185,9 +190,76 @@ pub(crate) fn build_with(
                 }
             }
         }
+        // Two prompts writing one file refuse the whole layer, in every mode: an edit of
+        // either would change the other.
+        if let Some(named) = named {
+            let layer = if prompt.domain.1 == 1 {
+                user.as_deref()
+            } else {
+                Some(&*defaults)
+            };
+            match readers.entry(prompt.domain.clone()) {
+                std::collections::hash_map::Entry::Vacant(slot) => {
+                    slot.insert((id.clone(), named));
+                }
+                std::collections::hash_map::Entry::Occupied(first) => {
+                    let (first_id, first_at) = first.get();
+                    if let Some(d) = shared_file(layer, &prompt, first_id, first_at, &named) {
+                        problems.push(d);
+                    }
+                }
+            }
+        }
         folder.prompts.push(prompt);
     }
     problems.into_result(folder)
+}
+
+/// Where entry `id` names its domain file (its `domain`, else its id: `{id}.json`).
+fn named_file(id: &str, entry: &Entry) -> Option<Spanned<String>> {
+    match &entry.domain {
+        Some((file, _)) => Some(file.clone()),
+        None => entry.at.clone().map(|at| Spanned {
+            value: format!("{id}.json"),
+            ..at
+        }),
+    }
+}
+
+/// Two prompts of one layer reading one domain file: refused when the file holds one
+/// prompt (the seed's `{"variants": …}`), whose text both would read and an edit of either
+/// would change. A file in the code's form keeps each prompt under its own id, as
+/// PromptEngine's duplicate of a prompt writes it; an edit of one then leaves the other's
+/// entry as it is.
+fn shared_file(
+    layer: Option<&Layer>,
+    prompt: &PromptDef,
+    first_id: &str,
+    first_at: &Spanned<String>,
+    named: &Spanned<String>,
+) -> Option<Diagnostic> {
+    let source = layer?.get(&prompt.domain.0)?;
+    let one_prompt = crate::load::json::object_entries(source.text())
+        .is_ok_and(|top| top.iter().any(|(k, _)| k == "variants"));
+    if !one_prompt {
+        return None;
+    }
+    let id = &prompt.id;
+    let (line, col) = first_at.source.line_col(first_at.span.start);
+    Some(
+        Diagnostic::new(format!(
+            "prompts `{first_id}` and `{id}` share the domain file `{}`: an edit of one would change the other",
+            source.path()
+        ))
+        .at(&named.source, named.span.clone())
+        .with_help(format!(
+            "give prompt `{id}` a file of its own, or hold both in one file under their ids: `{{\"{first_id}\": {{\"variants\": …}}, \"{id}\": {{\"variants\": …}}}}`"
+        ))
+        .with_note(format!(
+            "prompt `{first_id}` names it at {}:{line}:{col}",
+            first_at.source.path()
+        )),
+    )
 }
 
 /// Reads one file of the layout; a required file that is missing is a problem.

@@ -5,12 +5,18 @@
 //!
 //! The user layer is the user folder's `_meta/user_manifest.json` and one domain file per
 //! edited prompt, `prompts/<id>.json`: a copy of the prompt's domain file with the edited
-//! variant's text, named by the prompt's user manifest entry. The defaults are never
+//! variant's text, named by the prompt's user manifest entry. A new file gets a name no
+//! other prompt's file has (see `file_name`), so an edit of one prompt never writes into
+//! another's file. Every write stays inside the user folder (`atomic::confine`): a link
+//! on the way that leads out is refused, and nothing is written. The defaults are never
 //! written.
 
 use super::atomic::{self, Faults, WriteError};
 use super::builder::{State, Store};
 use super::error::StoreError;
+use super::file_name::fresh_domain_file;
+#[cfg(feature = "archive")]
+pub(super) use super::file_name::user_domain_file;
 use super::json::is_word;
 use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
 use super::parsed::{Folder, PromptDef};
@@ -113,7 +119,7 @@ impl Store {
                 return Err(StoreError::PromptExists { id: id.to_owned() });
             }
             check_text(&state.folder, id, "default", text)?;
-            let rel = user_domain_file(id);
+            let rel = fresh_domain_file(&state.folder, id);
             let domain = format!(
                 "{{\n  \"id\": {},\n  \"variants\": {{\n    \"default\": {{\n      \"text\": {}\n    }}\n  }}\n}}\n",
                 json_string(id)?,
@@ -416,7 +422,8 @@ impl Store {
                 cleanup: Vec::new(),
             });
         }
-        let rel = user_domain_file(&prompt.id);
+        // Never a file another prompt of the user layer names: it would lose its text.
+        let rel = fresh_domain_file(&state.folder, &prompt.id);
         let manifest = manifest_with(
             state,
             &["prompts", &prompt.id, "domain"],
@@ -447,7 +454,14 @@ impl Store {
                 .writes
                 .push((USER_MANIFEST.to_owned(), Some(format!("{new}\n"))));
         }
-        if prompt.domain.1 == 1 {
+        // A file another prompt still reads (PromptEngine keeps a duplicated prompt in
+        // its original's file, each under its own id) stays.
+        let shared = state
+            .folder
+            .prompts
+            .iter()
+            .any(|p| p.id != prompt.id && p.domain == prompt.domain);
+        if prompt.domain.1 == 1 && !shared {
             change.cleanup.push(prompt.domain.0.clone());
         }
         Ok(change)
@@ -497,6 +511,12 @@ impl Store {
         // Every static and computed key of the new folder needs a value (an added user
         // placeholder brings its own `default`).
         let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
+        // Nothing is written when one write would reach outside the user folder.
+        if let Some(dir) = &self.user_dir {
+            for (rel, _) in &change.writes {
+                atomic::confine(dir, rel)?;
+            }
+        }
         if let Some(dir) = &self.user_dir
             && let Err((i, e)) = write_files(dir, &change, &self.faults)
         {
@@ -511,8 +531,11 @@ impl Store {
         self.swap(next);
         if let Some(dir) = &self.user_dir {
             for rel in &change.cleanup {
-                // Nothing names the file any more; one left behind is harmless.
-                let _ = atomic::remove(&dir.join(rel), &self.faults);
+                // Nothing names the file any more; one left behind is harmless (and one
+                // behind a link out of the user folder is not the store's to remove).
+                if atomic::confine(dir, rel).is_ok() {
+                    let _ = atomic::remove(&dir.join(rel), &self.faults);
+                }
             }
         }
         Ok(())
@@ -621,17 +644,6 @@ fn manifest_with(state: &State, path: &[&str], value: &str) -> Result<String, St
         .unwrap_or_default();
     let new = set_path(old, path, value, 0).map_err(write_error(&state.user, USER_MANIFEST))?;
     Ok(format!("{new}\n"))
-}
-
-/// The user domain file of prompt `id`: `prompts/<id>.json`, the id hex-encoded (and
-/// `_`-prefixed) when it is not a plain name, so no id reaches outside the folder.
-pub(super) fn user_domain_file(id: &str) -> String {
-    if is_word(id) {
-        format!("prompts/{id}.json")
-    } else {
-        let hex: String = id.bytes().map(|b| format!("{b:02x}")).collect();
-        format!("prompts/_{hex}.json")
-    }
 }
 
 /// The user manifest of a user layer without changes.

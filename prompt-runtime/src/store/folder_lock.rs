@@ -33,6 +33,13 @@ pub(crate) fn shared(dir: &Path) -> Option<FolderLock> {
 }
 
 fn open(dir: &Path, create: bool) -> io::Result<File> {
+    // A lock file (or `_meta`) linked out of the folder would be created out there.
+    if let Err(refused) = super::atomic::confine(dir, LOCK) {
+        return Err(io::Error::other(match refused {
+            super::StoreError::Write { message, .. } => message,
+            other => other.to_string(),
+        }));
+    }
     let path = dir.join(LOCK);
     if create && let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;

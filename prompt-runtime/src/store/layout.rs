@@ -1,8 +1,12 @@
 //! The PromptEngine layout, and reading it: which files a store folder has, read once each,
 //! from the disk or from memory (the files the derive embedded).
+//!
+//! A file on disk is read through [`Root`]: only from inside the layer's folder (a domain
+//! file or a `_meta` folder linked out of it is refused, naming the link), only a regular
+//! file, at most [`MAX_FILE`](crate::load::MAX_FILE) bytes.
 
-use crate::load::decode;
-use crate::{Diagnostic, Diagnostics, SourceFile};
+use crate::load::{Root, decode};
+use crate::{Diagnostics, SourceFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -31,6 +35,8 @@ pub(crate) struct Layer {
     pub display: String,
     /// Where files not yet read are read from; `None` for files held in memory only.
     dir: Option<PathBuf>,
+    /// `dir` as the root every read stays inside.
+    root: Option<Root>,
     /// Every file asked for, by path relative to the folder, in the order asked; `None`
     /// for a file that does not exist.
     files: Vec<(String, Option<SourceFile>)>,
@@ -45,6 +51,7 @@ impl Layer {
         Layer {
             display: display.to_owned(),
             dir: Some(dir.to_owned()),
+            root: Some(Root::new(dir, display)),
             files: Vec::new(),
             index: HashMap::new(),
         }
@@ -55,6 +62,7 @@ impl Layer {
         Layer {
             display: display.to_owned(),
             dir: None,
+            root: None,
             files: Vec::new(),
             index: HashMap::new(),
         }
@@ -78,6 +86,7 @@ impl Layer {
         Layer {
             display: self.display.clone(),
             dir: None,
+            root: None,
             files: self.files.clone(),
             index: self.index.clone(),
         }
@@ -139,26 +148,13 @@ impl Layer {
         if let Some(&i) = self.index.get(rel) {
             return Ok(self.files[i].1.clone());
         }
-        let Some(dir) = &self.dir else {
+        let Some(root) = &self.root else {
             return Ok(None);
         };
-        let path = dir.join(rel);
-        let shown = self.shown(rel);
-        let source = match std::fs::read(&path) {
-            Ok(bytes) => Some(decode(&shown, &bytes)?),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) if path.is_dir() => {
-                return Err(
-                    Diagnostic::new(format!("`{shown}` is a folder, not a file: {e}"))
-                        .in_file(shown)
-                        .into(),
-                );
-            }
-            Err(e) => {
-                return Err(Diagnostic::new(format!("cannot read `{shown}`: {e}"))
-                    .in_file(shown)
-                    .into());
-            }
+        // Inside the folder, a regular file, within the size limit (see `load::root`).
+        let source = match root.read(rel)? {
+            Some(bytes) => Some(decode(&self.shown(rel), &bytes)?),
+            None => None,
         };
         self.push(rel, source.clone());
         Ok(source)

@@ -106,9 +106,18 @@ pub(crate) fn run(
             .join(BACKUPS)
             .join(format!("pre_migration_{stamp}_{n}.json"));
     }
+    let beside = backup.with_extension("user_placeholder_registry.json");
+    // Nothing is written when one write would reach outside the user folder.
+    for path in [
+        &backup,
+        &beside,
+        &dir.join(USER_REGISTRY),
+        &dir.join(USER_MANIFEST),
+    ] {
+        atomic::confine(dir, path.strip_prefix(dir).unwrap_or(path))?;
+    }
     write(&backup, manifest.text())?;
     if let (Some(_), Some(old_registry)) = (&plan.registry, &plan.old_user_registry) {
-        let beside = backup.with_extension("user_placeholder_registry.json");
         write(&beside, old_registry)?;
     }
     if let Some(registry) = &plan.registry {

@@ -48,6 +48,7 @@ mod builder;
 mod check;
 mod edit;
 mod error;
+mod file_name;
 mod folder_lock;
 mod json;
 pub mod layout;

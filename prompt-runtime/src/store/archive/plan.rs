@@ -274,8 +274,8 @@ fn user_domain(state: &State, id: &str) -> Option<String> {
     (prompt.domain.1 == 1).then(|| prompt.domain.0.clone())
 }
 
-/// `prompts/<id>.json`, or `prompts/<id>.<n>.json` with the first `n` not `taken`. (An id
-/// that is a name never holds a `.`; the others are hex-encoded: no two ids share a name.)
+/// `prompts/<id>.json`, or `prompts/<id>.<n>.json` with the first `n` not `taken`. (No
+/// name `user_domain_file` gives holds a `.`, and no two ids share one.)
 fn fresh_name(id: &str, taken: &[String]) -> String {
     let first = user_domain_file(id);
     if !taken.contains(&first) {
@@ -316,7 +316,7 @@ mod tests {
         let taken = vec!["prompts/a.json".to_owned(), "prompts/a.1.json".to_owned()];
         assert_eq!(fresh_name("b", &taken), "prompts/b.json");
         assert_eq!(fresh_name("a", &taken), "prompts/a.2.json");
-        assert_eq!(fresh_name("../x", &[]), "prompts/_2e2e2f78.json");
+        assert_eq!(fresh_name("../x", &[]), "prompts/%2E%2E%2Fx.json");
     }
 
     #[test]

@@ -1,0 +1,10 @@
+// A store's domain file linked to the build's environment: never read, never embedded.
+use promptkit::PromptStore;
+
+#[derive(PromptStore)]
+#[store("stores/environ")]
+struct Persona;
+
+fn main() {
+    let _ = Persona::defaults();
+}

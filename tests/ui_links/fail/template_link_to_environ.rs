@@ -1,0 +1,8 @@
+// A template linked to the build's environment: never read, never compiled in.
+#[derive(promptkit::Prompt)]
+#[prompt("greet")]
+struct Greet<'a> {
+    name: &'a str,
+}
+
+fn main() {}
