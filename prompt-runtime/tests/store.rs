@@ -110,10 +110,20 @@ fn resolve_prompt_layers_values_and_refuses_what_is_missing() {
         e.to_string(),
         "unknown prompt `system_rul`; did you mean `system_rule`?"
     );
-    let e = store
-        .resolve_prompt("example_dialog", "experimental", &[])
-        .unwrap_err();
-    assert!(matches!(e, StoreError::NotText { .. }), "{e}");
+    // a multi_turn prompt has no text, as in PromptEngine; its messages come apart
+    assert_eq!(
+        store
+            .resolve_prompt("example_dialog", "experimental", &[])
+            .unwrap(),
+        ""
+    );
+    assert_eq!(
+        store
+            .prompt_messages("example_dialog", "experimental", &[])
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[test]

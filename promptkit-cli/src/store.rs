@@ -170,7 +170,7 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
         other => fail(other),
     })?;
     let name = options.name.as_str();
-    let is_prompt = store.get_all_prompts().iter().any(|p| p.id == name);
+    let entry = store.get_all_prompts().into_iter().find(|p| p.id == name);
     enum Out {
         Text(String),
         Messages(Vec<prompt_runtime::Message>),
@@ -178,16 +178,18 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
     }
     let out = if args.sequence {
         Out::Plan(store.get_chat_message_sequence(variant))
-    } else if is_prompt || !ASSEMBLIES.contains(&name) {
-        match store.resolve_prompt(name, variant, &runtime) {
-            Ok(text) => Out::Text(text),
-            Err(StoreError::NotText { .. }) => Out::Messages(
-                store
-                    .prompt_messages(name, variant, &runtime)
-                    .map_err(fail)?,
-            ),
-            Err(e) => return Err(fail(e)),
-        }
+    } else if entry.as_ref().is_some_and(|e| e.multi_turn) {
+        Out::Messages(
+            store
+                .prompt_messages(name, variant, &runtime)
+                .map_err(fail)?,
+        )
+    } else if entry.is_some() || !ASSEMBLIES.contains(&name) {
+        Out::Text(
+            store
+                .resolve_prompt(name, variant, &runtime)
+                .map_err(fail)?,
+        )
     } else {
         match name {
             "system_prompt" => Out::Text(

@@ -471,7 +471,7 @@ fn render_gives_every_assembly_of_a_store_folder() {
     ]);
     assert_eq!(code, 1);
     assert!(
-        err.contains("`--source persona_config=/dev/null/none.json`: cannot read it"),
+        err.contains("cannot read the `persona_config` source `/dev/null/none.json`"),
         "{err}"
     );
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());

@@ -121,7 +121,8 @@ impl Store {
     /// One prompt's text for `variant` (else its `default` variant), placeholders filled
     /// (static → computed → runtime, the later winning), runs of 3+ newlines made 2, and
     /// stripped. Enabled flags do not matter here; a prompt whose `variant_condition` names
-    /// another variant renders as `""`, as in PromptEngine.
+    /// another variant, and a `multi_turn` prompt (whose messages
+    /// [`Store::prompt_messages`] gives), render as `""`, as in PromptEngine.
     ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, Store, StoreError};
@@ -148,8 +149,10 @@ impl Store {
         let chosen = prompt
             .variant(variant)
             .ok_or_else(|| Self::unknown_variant(prompt, variant))?;
+        // A `multi_turn` prompt has no text: `""`, as PromptEngine's `resolve_prompt` gives
+        // (its messages: `prompt_messages`, `get_dialog_injections`).
         let Body::Text(text) = &chosen.body else {
-            return Err(StoreError::NotText { id: id.to_owned() });
+            return Ok(String::new());
         };
         if !prompt.serves(variant) {
             return Ok(String::new());

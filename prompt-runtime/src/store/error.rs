@@ -88,9 +88,7 @@ pub enum StoreError {
         suggestion: Option<String>,
     },
     /// A text was asked of a `multi_turn` prompt, which holds messages.
-    #[error(
-        "prompt `{id}` is `multi_turn`: it holds messages, not a text (see `get_dialog_injections`)"
-    )]
+    #[error("prompt `{id}` is `multi_turn`: it holds messages, not a text (see `prompt_messages`)")]
     NotText {
         /// The prompt.
         id: String,
