@@ -612,11 +612,66 @@ fn a_folder_opened_in_place_shows_what_promptengine_shows() {
         ("style", 9999, None)
     );
 
-    // edits are not written in PromptEngine's form yet: refused, nothing written
-    let before = std::fs::read(dir.join("rules.json")).unwrap();
-    let e = store.update_prompt("rules", "default", "New.").unwrap_err();
-    assert!(matches!(e, StoreError::InPlace { .. }), "{e}");
-    assert_eq!(std::fs::read(dir.join("rules.json")).unwrap(), before);
+    // edits are written where PromptEngine keeps them, in its form
+    store
+        .update_prompt("rules", "default", "New rules, {{char_name}}.")
+        .unwrap();
+    store.set_enabled("note", "default", true).unwrap();
+    store.reorder_prompts(&["rules"]).unwrap();
+    store.create_prompt("extra", "An extra rule.").unwrap();
+    let read = |rel: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(dir.join(rel)).unwrap()).unwrap()
+    };
+    assert_eq!(
+        read("rules.json")["rules"]["variants"]["default"]["content"],
+        "New rules, {{char_name}}."
+    );
+    let system = read("_meta/prompt_manifest.json");
+    assert_eq!(system["prompts"]["note"]["enabled"], true);
+    assert_eq!(system["prompts"]["rules"]["order"], 10);
+    // `style` is the user manifest's: its order goes there, and its entry stays whole
+    let user = read("_meta/user_manifest.json");
+    assert_eq!(
+        user["prompts"]["style"],
+        json!({"domain_file": "style.json", "order": 40})
+    );
+    assert_eq!(
+        user["prompts"]["extra"],
+        json!({"name": "extra", "description": "", "category": "custom", "type": "text",
+               "target": "system_prompt", "position": "system_prompt", "order": 50,
+               "enabled": true, "domain_file": "extra.json"})
+    );
+    assert_eq!(
+        read("extra.json"),
+        json!({"extra": {"variants": {"default": {"content": "An extra rule."}}}})
+    );
+    // a fresh open reads the same
+    let again = Store::folder_builder(&dir)
+        .unwrap()
+        .source(
+            "persona_config",
+            json!({"persona_settings": {"name": "Luna"}}),
+        )
+        .open()
+        .unwrap();
+    assert_eq!(
+        again.build_system_prompt("default", &[]).unwrap(),
+        store.build_system_prompt("default", &[]).unwrap()
+    );
+    // the edits promptkit does not write in PromptEngine's form yet are refused
+    let before = std::fs::read(dir.join("_meta/user_manifest.json")).unwrap();
+    assert!(matches!(
+        store.delete_prompt("extra"),
+        Err(StoreError::InPlace { .. })
+    ));
+    assert!(matches!(
+        store.factory_reset(),
+        Err(StoreError::InPlace { .. })
+    ));
+    assert_eq!(
+        std::fs::read(dir.join("_meta/user_manifest.json")).unwrap(),
+        before
+    );
 
     // a prompt with an unknown placeholder is refused alone, or the folder with strict
     std::fs::write(

@@ -185,6 +185,7 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn export_prompts(&self, path: impl AsRef<Path>) -> Result<ExportSummary, StoreError> {
+        self.not_in_place("`export_prompts`")?;
         let path = path.as_ref();
         let shown = path.to_string_lossy().into_owned();
         let refuse = |message: String| StoreError::Archive {
@@ -290,6 +291,7 @@ impl Store {
         path: impl AsRef<Path>,
         mode: ImportMode,
     ) -> Result<ImportSummary, StoreError> {
+        self.not_in_place("`import_prompts`")?;
         let path = path.as_ref();
         let shown = path.to_string_lossy().replace('\\', "/");
         let refuse = |message: String| StoreError::Archive {

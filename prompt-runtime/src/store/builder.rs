@@ -178,6 +178,11 @@ impl StoreBuilder {
         }
         let mut migrated = None;
         let (folder, user) = match &self.user_dir {
+            // A folder opened in place is its own layer: its edits are written into it.
+            None if self.in_place.is_some() => (
+                Arc::clone(&self.defaults.inner.folder),
+                self.defaults.inner.layer.clone(),
+            ),
             None => (
                 Arc::clone(&self.defaults.inner.folder),
                 Layer::in_memory("(user layer)"),
@@ -616,10 +621,14 @@ impl Store {
     /// computed placeholders take their registry defaults; use
     /// [`Store::folder_builder`] to hand the store its sources and functions.
     ///
-    /// Edits of such a store are refused for now ([`StoreError::InPlace`]): PromptEngine
-    /// writes whole entries into the folder's own manifests and domain files, which
-    /// promptkit's edits do not write yet. Edit through PromptEngine, then
-    /// [`Store::reload`].
+    /// Its edits are written into the folder as PromptEngine writes them, so PromptEngine
+    /// reads them as its own: [`Store::update_prompt`] into the prompt's domain file,
+    /// [`Store::set_enabled`] (the prompt's one `enabled`: PromptEngine has no flag per
+    /// variant) and [`Store::reorder_prompts`] into the manifest that holds the prompt's
+    /// entry, [`Store::create_prompt`] as a whole entry of the user manifest with every
+    /// field PromptEngine's validator asks for and a domain file `ID.json`. The other edits
+    /// (resets, deletes, placeholders, archives) are refused for now
+    /// ([`StoreError::InPlace`]). [`Store::reload`] reads what PromptEngine wrote since.
     ///
     /// ```
     /// # use prompt_runtime::store::{Store, StoreError};
@@ -636,7 +645,9 @@ impl Store {
     /// std::fs::write(dir.join("mine.json"), r#"{"mine": {"variants": {"default": {"content": "Mine."}}}}"#)?;
     /// let store = Store::open_folder(&dir)?;
     /// assert_eq!(store.build_system_prompt("default", &[])?, "Be Luna.\n\nMine.");
-    /// assert!(matches!(store.update_prompt("rules", "default", "x"), Err(StoreError::InPlace { .. })));
+    /// store.update_prompt("rules", "default", "Be kind, {{char_name}}.")?;
+    /// assert!(std::fs::read_to_string(dir.join("rules.json"))?.contains(r#""content": "Be kind, {{char_name}}.""#));
+    /// assert!(matches!(store.factory_reset(), Err(StoreError::InPlace { .. })));
     /// # let _ = std::fs::remove_dir_all(&dir);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```

@@ -50,6 +50,7 @@ mod edit;
 mod error;
 mod file_name;
 mod folder_lock;
+mod in_place;
 mod json;
 pub mod layout;
 mod migrate;
