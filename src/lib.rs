@@ -38,7 +38,8 @@
 //! (subfolders with `/`; paths leaving `prompts/` are refused). Each field is the context
 //! variable of the same name (`#[prompt(rename = "day_YYYYMMDD")]` for other names). A
 //! field may be any `Display` type; string-like values (`&str`, `String`, `Cow<str>`) are
-//! copied without formatting. `bool` and `Option<T>` fields drive `{% if field %}`; an
+//! copied without formatting. A type that is neither (`Vec<u32>`) is a compile error at the
+//! field, naming the placeholder that renders it and the types accepted. `bool` and `Option<T>` fields drive `{% if field %}`; an
 //! `Option<T>` may only be used inside such a block. `#[prompt(one_of("lean", "detailed"))]`
 //! makes a field a choice: `{% if level == "lean" %}` is then checked against its values
 //! (a value outside them at run time matches no branch). Every field must be used.

@@ -204,12 +204,13 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         .args
         .iter()
         .enumerate()
-        .map(|(i, _)| {
+        .map(|(i, arg)| {
             let id = format_ident!("__a{}", i);
             Access {
                 expr: quote!(#id),
                 kind: prompt.schema.context[i].kind.clone(),
                 plain_text: None,
+                span: arg.expr.span(),
             }
         })
         .collect();

@@ -50,14 +50,28 @@ pub fn check(
     let file = project
         .load_prompt(&prompt_name)
         .map_err(|d| to_error(name, d))?;
-    // `$naïve` renders as `$na` then `ïve`, as in Python: in compiled code, an error.
-    let run_ons = prompt_runtime::check::run_on_names(&file, &project.templates);
+    // What the CLI only warns about is an error in compiled code: `$naïve` renders as
+    // `$na` then `ïve`, as in Python; a frontmatter near-miss is sent as text; a misspelt
+    // frontmatter key is kept in `extra`.
+    let mut lints = prompt_runtime::check::run_on_names(&file, &project.templates);
+    lints.extend(prompt_runtime::check::frontmatter_warnings(&file));
     let prompt = match prompt_runtime::check::check(&prompt_name, file, schema, &project.templates)
     {
-        Ok(prompt) if run_ons.is_empty() => prompt,
-        Ok(_) => return Err(to_error(name, run_ons.into())),
+        Ok(prompt) => {
+            for variable in &prompt.resolved.variables {
+                if variable.source == prompt_runtime::VarSource::Template
+                    && let Some(template) = project.templates.get(&variable.name)
+                {
+                    lints.extend(prompt_runtime::check::frontmatter_warnings(&template.file));
+                }
+            }
+            if !lints.is_empty() {
+                return Err(to_error(name, lints.into()));
+            }
+            prompt
+        }
         Err(mut problems) => {
-            problems.extend(run_ons);
+            problems.extend(lints);
             return Err(to_error(name, problems));
         }
     };

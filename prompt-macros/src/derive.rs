@@ -115,6 +115,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
                 expr: quote!(self.#field),
                 kind: f.kind.clone(),
                 plain_text: plain_text(&f.ty).then(|| f.ty.span()),
+                span: f.ty.span(),
             }
         })
         .collect();

@@ -19,12 +19,15 @@ pub struct Access {
     /// or an `Option` of one): it is borrowed through `PlainText`, without the `Tag`
     /// dispatch, which keeps the expansion smaller and quicker to compile.
     pub plain_text: Option<proc_macro2::Span>,
+    /// Where a type that cannot render is reported: the field's type, or the `prompt!`
+    /// argument.
+    pub span: proc_macro2::Span,
 }
 
 /// The body of `fn render(&self, identity: &Identity) -> PromptContent`.
 pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream) -> TokenStream {
     let parts = &prompt.resolved.parts;
-    let (setup, identity) = setup(parts, access);
+    let (setup, identity) = setup(prompt, parts, access);
     let text = text_code(parts, access, &identity, prompt.resolved.line_flags);
     let path = prompt.file.source.path();
     quote! {
@@ -48,7 +51,7 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
 /// section's messages, the last `limit` when one is given.
 pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream) -> TokenStream {
     let parts = &prompt.resolved.parts;
-    let (setup, identity) = setup(parts, access);
+    let (setup, identity) = setup(prompt, parts, access);
     let flags = prompt.resolved.line_flags;
     let mut steps = TokenStream::new();
     let mut current = (quote!(System), "system_prompt".to_owned());
@@ -125,8 +128,67 @@ pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStre
     }
 }
 
+/// The text of context variable `i`'s `value` (a reference to it): borrowed when it is
+/// string-like, formatted when it is `Display`. A type that is neither is reported at the
+/// field, naming the placeholder and the types accepted, by a last-resort method that
+/// method resolution picks only then and whose bound nothing meets.
+fn text_of(prompt: &CheckedPrompt, i: usize, a: &Access, value: TokenStream) -> TokenStream {
+    let name = &prompt.schema.context[i].name;
+    let written = prompt.file.syntax.write(name);
+    let upper = prompt_runtime::variant_name(name);
+    let used = prompt
+        .resolved
+        .variables
+        .iter()
+        .find(|v| {
+            v.source == prompt_runtime::VarSource::Context && (v.name == *name || v.name == upper)
+        })
+        .and_then(|v| v.uses.first())
+        .map(|u| format!(" ({}:{}:{})", u.path, u.line, u.col))
+        .unwrap_or_default();
+    let message = format!("`{{Self}}` cannot be rendered as the placeholder `{written}`{used}");
+    let label = format!("the type of `{name}`, which `{written}` renders");
+    let note = "a placeholder takes text: `&str`, `String`, `Cow<str>`, a number, `bool`, `char`, or any type that implements `Display` or `AsRef<str>` (an `Option` of one, inside `{% if %}`); join a list into a `String` first, or implement `Display` for your type";
+    quote_spanned! {a.span=>
+        {
+            #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
+            trait __PromptkitRenders {}
+            // Never used: rustc lists them as the types that do render, where it would
+            // otherwise suggest implementing the trait.
+            impl __PromptkitRenders for str {}
+            impl __PromptkitRenders for ::promptkit::__private::String {}
+            impl __PromptkitRenders for ::promptkit::__private::Cow<'_, str> {}
+            impl __PromptkitRenders for i64 {}
+            impl __PromptkitRenders for u64 {}
+            impl __PromptkitRenders for f64 {}
+            impl __PromptkitRenders for bool {}
+            impl __PromptkitRenders for char {}
+            trait __PromptkitUnrenderable<'a> {
+                type Inner: ?::core::marker::Sized;
+                fn prompt_text(self) -> ::promptkit::__private::Cow<'a, str>
+                where
+                    Self::Inner: __PromptkitRenders;
+            }
+            impl<'a, T: ?::core::marker::Sized> __PromptkitUnrenderable<'a> for ::promptkit::__private::Tag<'a, T> {
+                type Inner = T;
+                fn prompt_text(self) -> ::promptkit::__private::Cow<'a, str>
+                where
+                    T: __PromptkitRenders,
+                {
+                    ::core::unreachable!()
+                }
+            }
+            (&::promptkit::__private::Tag(#value)).prompt_text()
+        }
+    }
+}
+
 /// The values a prompt's parts read, each bound once: context fields and identity names.
-fn setup(parts: &[Part], access: &[Access]) -> (TokenStream, BTreeMap<String, usize>) {
+fn setup(
+    prompt: &CheckedPrompt,
+    parts: &[Part],
+    access: &[Access],
+) -> (TokenStream, BTreeMap<String, usize>) {
     let mut usage = Usage::default();
     usage.scan(parts);
     let mut setup = TokenStream::new();
@@ -151,9 +213,10 @@ fn setup(parts: &[Part], access: &[Access]) -> (TokenStream, BTreeMap<String, us
             }
             VarKind::Optional => {
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
+                    let text = text_of(prompt, i, a, quote!(__x));
                     setup.extend(quote! {
                         let #o = ::promptkit::__private::Guard::guard(&#expr)
-                            .map(|__x| (&::promptkit::__private::Tag(__x)).prompt_text());
+                            .map(|__x| #text);
                     });
                 }
             }
@@ -180,8 +243,9 @@ fn setup(parts: &[Part], access: &[Access]) -> (TokenStream, BTreeMap<String, us
             }
             VarKind::Text | VarKind::Choice(_) => {
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
+                    let text = text_of(prompt, i, a, quote!(&#expr));
                     setup.extend(quote! {
-                        let #v = (&::promptkit::__private::Tag(&#expr)).prompt_text();
+                        let #v = #text;
                         let #c: &str = &#v;
                     });
                 }
@@ -251,6 +315,7 @@ impl Usage {
                     test,
                     then,
                     otherwise,
+                    ..
                 } => {
                     let (Test::Set(i) | Test::Equals(i, _)) = test;
                     self.tested.push(*i);
@@ -331,6 +396,7 @@ impl Gen<'_> {
                     test,
                     then,
                     otherwise,
+                    ..
                 } => {
                     flush(&mut text, &mut out);
                     let then = self.block(then, mode);

@@ -182,6 +182,7 @@ fn generate(
                 expr: quote!(self.#field),
                 kind: f.kind.clone(),
                 plain_text: crate::derive::plain_text(&f.ty).then(|| f.ty.span()),
+                span: f.ty.span(),
             }
         })
         .collect();

@@ -34,7 +34,8 @@ pub fn expand(input: &DeriveInput, fields: &[Field]) -> TokenStream {
         let name = &f.name;
         let field = &f.ident;
         // The `Tag` dispatch for every type, even plain text: a type the derive mistook
-        // for std's (`struct String`) is reported once, by `render`, not here again.
+        // for std's (`struct String`), or one that cannot render at all, is reported once,
+        // by `render`, not here again.
         let value = match &f.kind {
             VarKind::Text | VarKind::Choice(_) => quote! {
                 ::promptkit::__private::ContextValue::Text(
@@ -69,7 +70,7 @@ pub fn expand(input: &DeriveInput, fields: &[Field]) -> TokenStream {
             const CONTEXT: &'static [::promptkit::__private::ContextField] = &[#(#context),*];
             fn context_values(&self) -> ::promptkit::__private::Vec<(&'static str, ::promptkit::__private::ContextValue<'_>)> {
                 #[allow(unused_imports)]
-                use ::promptkit::__private::{DisplayLike as _, StrLike as _};
+                use ::promptkit::__private::{DisplayLike as _, StrLike as _, Unreported as _};
                 ::promptkit::__private::Vec::from([#(#values),*])
             }
         }

@@ -213,6 +213,39 @@ fn excerpt(line: &str, caret: Range<usize>) -> (String, Range<usize>) {
     (shown, start..end)
 }
 
+/// `text` with its control characters written as Rust escapes (`\u{1b}`, `\n`, `\t`), and
+/// the invisible ones that reorder or hide text (bidirectional controls, zero-width
+/// characters) too; `keep` names the ones left as they are. A file named `\x1b[2J.md`
+/// cannot clear the screen it is reported on, nor a name with a newline fake a line.
+///
+/// ```
+/// use prompt_runtime::diagnostic::escape_controls;
+/// assert_eq!(escape_controls("\u{1b}[2J.md", &[]), "\\u{1b}[2J.md");
+/// assert_eq!(escape_controls("a\nb\tc", &['\t']), "a\\nb\tc");
+/// assert_eq!(escape_controls("naïve \\ \"x\"", &[]), "naïve \\ \"x\"");
+/// assert_eq!(escape_controls("abc\u{202e}", &[]), "abc\\u{202e}");
+/// ```
+pub fn escape_controls<'a>(text: &'a str, keep: &[char]) -> std::borrow::Cow<'a, str> {
+    let hidden = |c: char| {
+        !keep.contains(&c)
+            && (c.is_control()
+                || matches!(c, '\u{200b}'..='\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' | '\u{feff}'))
+    };
+    if !text.chars().any(hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if hidden(c) {
+            // `escape_debug` writes `\n`, `\t`, `\r`, `\0` and `\u{..}` for the others.
+            out.extend(c.escape_debug());
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 fn floor_char_boundary(text: &str, offset: usize) -> usize {
     let mut offset = offset.min(text.len());
     while !text.is_char_boundary(offset) {
@@ -355,40 +388,48 @@ impl Diagnostic {
     }
 }
 
+// Names, paths and source lines come from files and folders anyone may have written:
+// their control characters are shown escaped (see `escape_controls`), so that printing a
+// diagnostic cannot drive the terminal or fake a line. Tabs in a source line stay, for the
+// caret's alignment; helps and notes keep the line breaks they are written with.
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "error: {}", self.message)?;
+        write!(f, "error: {}", escape_controls(&self.message, &[]))?;
         let mut gutter = 2;
         if let Some(loc) = &self.location {
+            let path = escape_controls(&loc.path, &[]);
             if loc.line == 0 {
-                write!(f, "\n --> {}", loc.path)?;
+                write!(f, "\n --> {path}")?;
             } else {
                 let number = loc.line.to_string();
                 gutter = number.len() + 1;
                 let pad = " ".repeat(gutter);
                 write!(
                     f,
-                    "\n{}--> {}:{}:{}",
+                    "\n{}--> {path}:{}:{}",
                     " ".repeat(gutter - 1),
-                    loc.path,
                     loc.line,
                     loc.col
                 )?;
-                write!(f, "\n{pad}|\n{number} | {}", loc.source_line)?;
-                let lead: String = loc.source_line[..loc.caret.start]
+                let line = &loc.source_line;
+                let before = escape_controls(&line[..loc.caret.start], &['\t']);
+                let under = escape_controls(&line[loc.caret.clone()], &['\t']);
+                let after = escape_controls(&line[loc.caret.end..], &['\t']);
+                write!(f, "\n{pad}|\n{number} | {before}{under}{after}")?;
+                let lead: String = before
                     .chars()
                     .map(|c| if c == '\t' { '\t' } else { ' ' })
                     .collect();
-                let width = loc.source_line[loc.caret.clone()].chars().count().max(1);
+                let width = under.chars().count().max(1);
                 write!(f, "\n{pad}| {lead}{}", "^".repeat(width))?;
             }
         }
         let pad = " ".repeat(gutter);
         if let Some(help) = &self.help {
-            write!(f, "\n{pad}= help: {help}")?;
+            write!(f, "\n{pad}= help: {}", escape_controls(help, &['\n']))?;
         }
         for note in &self.notes {
-            write!(f, "\n{pad}= note: {note}")?;
+            write!(f, "\n{pad}= note: {}", escape_controls(note, &['\n']))?;
         }
         Ok(())
     }
@@ -582,6 +623,20 @@ impl std::error::Error for Diagnostics {}
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn control_characters_in_paths_messages_and_lines_are_shown_escaped() {
+        let source = SourceFile::new("p/\u{1b}[2J\n.md", "a\u{7}\tb $x\u{1b} c");
+        // The caret stands under `x` and the escaped ESC after it.
+        let d = Diagnostic::new("`\u{1b}[2J` is bad")
+            .at(&source, 6..8)
+            .with_help("one\ntwo\u{1b}")
+            .with_note("n\u{9b}");
+        assert_eq!(
+            d.to_string(),
+            "error: `\\u{1b}[2J` is bad\n --> p/\\u{1b}[2J\\n.md:1:7\n  |\n1 | a\\u{7}\tb $x\\u{1b} c\n  |       \t   ^^^^^^^\n  = help: one\ntwo\\u{1b}\n  = note: n\\u{9b}"
+        );
+    }
 
     #[test]
     fn line_col_counts_characters() {

@@ -11,6 +11,8 @@
 // docs, whose links otherwise stay `[check_identity]` in brackets. Keep the version in step
 // with Cargo.toml.
 #![doc(html_root_url = "https://docs.rs/prompt-runtime/0.1.0")]
+// docs.rs builds with `--cfg docsrs` on nightly: each feature-gated item gets its badge.
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 #[doc(hidden)]
 #[path = "private.rs"]
@@ -24,6 +26,7 @@ pub mod doc;
 pub mod family;
 pub mod guidance;
 #[cfg(feature = "hot-reload")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
 pub mod hot;
 pub mod identity;
 pub mod load;

@@ -5,7 +5,8 @@
 //! `AsRef<str>`) are borrowed as they are, every other `Display` value is formatted once.
 //! The choice is made by method resolution on the concrete type ("autoref
 //! specialisation"): `(&Tag(&v)).prompt_text()` finds [`StrLike`] on `Tag<T>` first and
-//! falls back to [`DisplayLike`] on `&Tag<T>`.
+//! falls back to [`DisplayLike`] on `&Tag<T>`. The derive adds a last resort, on `Tag<T>`
+//! by value, whose bound nothing meets: a type that is neither is reported at its field.
 
 pub use crate::case::{push_upper_first, upper_first_len};
 pub use crate::chat::{Chat, Message, Role};
@@ -116,6 +117,16 @@ pub fn plain_option<T: PlainText>(value: &Option<T>) -> Option<&str> {
 /// Wraps a value for the text conversion.
 pub struct Tag<'a, T: ?Sized>(pub &'a T);
 
+// A `Tag` is a reference: copied, it may be taken by value by the derive's last-resort
+// method (the one that reports a type that cannot render).
+impl<T: ?Sized> Clone for Tag<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: ?Sized> Copy for Tag<'_, T> {}
+
 /// Borrowed text for string-like values. The text borrows from the value, not from the
 /// `Tag`, so the `Tag` may be a temporary.
 pub trait StrLike<'a> {
@@ -140,6 +151,21 @@ impl<'a, T: Display + ?Sized> DisplayLike<'a> for &Tag<'a, T> {
     #[inline]
     fn prompt_text(&self) -> Cow<'a, str> {
         Cow::Owned(self.0.to_string())
+    }
+}
+
+/// The last resort of the dispatch in `ContextValues`, on `Tag<T>` by value: a type that
+/// is neither text nor `Display` is reported once, by the derive's `render`, whose last
+/// resort names the field; here it only keeps that from being a second error.
+pub trait Unreported<'a> {
+    /// Never called: the program does not compile.
+    fn prompt_text(self) -> Cow<'a, str>;
+}
+
+impl<'a, T: ?Sized> Unreported<'a> for Tag<'a, T> {
+    #[inline]
+    fn prompt_text(self) -> Cow<'a, str> {
+        Cow::Borrowed("")
     }
 }
 

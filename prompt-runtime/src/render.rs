@@ -140,6 +140,7 @@ pub fn walk<'a, F>(
                 test,
                 then,
                 otherwise,
+                ..
             } => {
                 let holds = match test {
                     Test::Set(i) => match value(*i) {

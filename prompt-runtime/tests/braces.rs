@@ -42,7 +42,7 @@ fn braces_resolve_like_dollars() {
     greeting.syntax = Syntax::Braces;
     templates.insert("greeting", greeting);
     let file = braces(
-        "{{greeting}}, it is {{day}} ({{ Day }}), costs $5 and ${x}.\n{% if note %}\nNote: {{note}}\n{% endif %}\n{{#each}} {{ }}",
+        "{{greeting}}, it is {{day}} ({{ Day }}), costs $5 and ${x}.\n{% if note %}\nNote: {{note}}\n{% endif %}\n{{ }} {{1}} {{\"k\": 1}} {{{day}}}",
     );
     let prompt = check(
         "b",
@@ -60,7 +60,7 @@ fn braces_resolve_like_dollars() {
         .unwrap();
     assert_eq!(
         out.text,
-        "Hi Sam, it is friday (Friday), costs $5 and ${x}.\n{{#each}} {{ }}"
+        "Hi Sam, it is friday (Friday), costs $5 and ${x}.\n{{ }} {{1}} {{\"k\": 1}} {friday}"
     );
 }
 
@@ -136,4 +136,106 @@ fn a_folder_default_applies_unless_a_file_says_otherwise() {
         "Dear Bo, {{who}}"
     );
     let _ = fs::remove_dir_all(&dir);
+}
+
+/// A folder of braces prompts copied from Jinja and Handlebars projects: what those engines
+/// read as an expression, a tag or a comment is an error where it stands, at run time as
+/// in the derive and the CLI; PromptEngine's literal texts stay text.
+#[test]
+fn jinja_and_handlebars_syntax_in_a_braces_folder_is_an_error_where_it_stands() {
+    let dir = std::env::temp_dir().join(format!("promptkit-braces-jinja-{}", std::process::id()));
+    let _ = fs::remove_dir_all(&dir);
+    fs::create_dir_all(dir.join("templates")).unwrap();
+    fs::write(dir.join("promptkit.json"), r#"{"placeholders": "braces"}"#).unwrap();
+    fs::write(dir.join("templates/sig.md"), "-- {{ user.name }}").unwrap();
+    fs::write(
+        dir.join("agent.md"),
+        "Run at most {{ max_iterations | default(15) }} times.\n{# for the team #}\n{{#each tools}}\n{{sig}}",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("literal.md"),
+        "{{\"description\": \"{{who}}\"}} and {{{who}}} and {{ 15 }}",
+    )
+    .unwrap();
+    fs::write(
+        dir.join("dollar.md"),
+        "{\n\"placeholders\": \"dollar\"\n}\n$who: {{ user.name | upper }} {# x #}",
+    )
+    .unwrap();
+    let project = Project::open(&dir, "prompts").expect("opens");
+    let shown = project.check_inferred("agent").unwrap_err().to_string();
+    for (message, at) in [
+        (
+            "error: `{{ max_iterations | default(15) }}` is a Jinja filter expression, which braces placeholders do not read",
+            "prompts/agent.md:1:13",
+        ),
+        (
+            "error: `{# for the team #}` is a Jinja comment, which a braces prompt does not read: it would reach the model",
+            "prompts/agent.md:2:1",
+        ),
+        (
+            "error: `{{#each tools}}` is a Handlebars block",
+            "prompts/agent.md:3:1",
+        ),
+        (
+            "error: `{{ user.name }}` is a path into `user`, which braces placeholders do not read",
+            "prompts/templates/sig.md:1:4",
+        ),
+    ] {
+        assert!(
+            shown.contains(&format!("{message}\n --> {at}\n")),
+            "{message}:\n{shown}"
+        );
+    }
+    assert!(
+        shown.contains("help: write `{{max_iterations}}` and give the value, filtered or defaulted in the code, as a context field"),
+        "{shown}"
+    );
+    let identity = Identity::default();
+    let literal = project.check_inferred("literal").unwrap();
+    assert_eq!(
+        literal
+            .render(&values(&[("who", "Bo")]), &identity)
+            .unwrap()
+            .text,
+        "{{\"description\": \"Bo\"}} and {Bo} and {{ 15 }}"
+    );
+    // With `$name` placeholders, `{{` is plain text: the way to keep such text as written.
+    let dollar = project.check_inferred("dollar").unwrap();
+    assert_eq!(
+        dollar
+            .render(&values(&[("who", "Bo")]), &identity)
+            .unwrap()
+            .text,
+        "Bo: {{ user.name | upper }} {# x #}"
+    );
+    let _ = fs::remove_dir_all(&dir);
+}
+
+/// A store's texts follow PromptEngine's rule, which the Jinja and Handlebars errors of
+/// braces prompts leave alone: only `{{name}}` is a placeholder, all else is its text.
+#[test]
+fn store_texts_keep_what_looks_like_jinja_as_promptengine_does() {
+    use prompt_runtime::store::{Defaults, Store};
+    let text = r#"Hi {{char_name}}: {{ user.name }} {# note #} {{ n | default(15) }} {{#each x}} {{"description": 1}} {{{char_name}}}"#;
+    let domain = serde_json::json!({"variants": {"default": {"text": text}}}).to_string();
+    let files: &[(&str, &[u8])] = &[
+        (
+            "_meta/prompt_manifest.json",
+            br#"{"prompts": {"a": {"domain": "a"}}}"#,
+        ),
+        (
+            "_meta/placeholder_registry.json",
+            br#"{"placeholders": {"char_name": {"resolve_phase": "static", "default": "Ava"}}}"#,
+        ),
+        ("a.json", domain.as_bytes()),
+    ];
+    let store = Store::builder(Defaults::from_files("s", files).expect("defaults"))
+        .open()
+        .expect("opens");
+    assert_eq!(
+        store.build_system_prompt("default", &[]).unwrap(),
+        r#"Hi Ava: {{ user.name }} {# note #} {{ n | default(15) }} {{#each x}} {{"description": 1}} {Ava}"#
+    );
 }

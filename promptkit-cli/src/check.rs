@@ -61,7 +61,12 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
         match project.check_inferred(name) {
             Ok(prompt) => {
                 let run_ons = prompt_runtime::check::run_on_names(&prompt.file, &project.templates);
-                for w in lint::warnings(&project, &prompt).into_iter().chain(run_ons) {
+                let frontmatter = prompt_runtime::check::frontmatter_warnings(&prompt.file);
+                for w in lint::warnings(&project, &prompt)
+                    .into_iter()
+                    .chain(run_ons)
+                    .chain(frontmatter)
+                {
                     if seen.insert(w.clone()) {
                         warnings.push(w);
                     }
@@ -80,6 +85,11 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
     let mut templates = 0;
     for (name, template) in project.templates.iter() {
         templates += 1;
+        for w in prompt_runtime::check::frontmatter_warnings(&template.file) {
+            if seen.insert(w.clone()) {
+                warnings.push(w);
+            }
+        }
         let schema = project.schema(Vec::new());
         let context = infer_context(
             &template.file,

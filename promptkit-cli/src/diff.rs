@@ -3,8 +3,9 @@
 //!
 //! `--guidance` is the case LangAlpha's `render_prompt.py --diff` serves: A is the prompt at
 //! `guidance=detailed`, B at `guidance=lean`, so the `-` lines are the coaching that lean
-//! drops. Lean must be a subset of detailed: a `+` line is a line that renders at lean only,
-//! and the command says so on stderr and exits 1. `--a NAME=VALUE` and `--b NAME=VALUE`
+//! drops. Lean must be a subset of detailed: a `+` line renders at lean only. One that a
+//! registered either-or (`{% else "why" %}`) renders is listed as registered; any other is
+//! an error on stderr, and the exit code is 1. `--a NAME=VALUE` and `--b NAME=VALUE`
 //! compare any other values (a flag, a choice), each side's values on top of the shared
 //! render options.
 //!
@@ -38,7 +39,7 @@ pub struct DiffArgs {
     pub options: RenderOptions,
 
     /// Compare the prompt at `guidance=detailed` (A) with `guidance=lean` (B); exit 1 if
-    /// lean renders a line that detailed does not.
+    /// lean renders a line that detailed does not and no either-or registers.
     #[arg(long, conflicts_with_all = ["a", "b"])]
     pub guidance: bool,
 
@@ -74,7 +75,12 @@ impl Side {
 
     /// The side in its `---`/`+++` header: the prompt and the values it alone gets.
     fn header(&self, prompt: &str, guidance: bool) -> String {
-        let shown: Vec<String> = self.values.iter().map(|(k, v)| pair(k, v)).collect();
+        let prompt = crate::style::shown(prompt);
+        let shown: Vec<String> = self
+            .values
+            .iter()
+            .map(|(k, v)| crate::style::shown(&pair(k, v)).into_owned())
+            .collect();
         if guidance {
             format!("{prompt} ({})", shown.join(" "))
         } else if shown.is_empty() {
@@ -155,15 +161,32 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
         diff.paint(Style::stdout())
     };
     out.push_str(&token_line(a.name, b.name, tokens));
-    crate::print_stdout(&out)?;
+    // At lean, a registered either-or (`{% else "why" %}`) renders lines detailed lacks on
+    // purpose; only the lines that remain with those branches muted are lean's mistakes.
+    let mut unregistered = 0;
     if args.guidance && diff.inserted > 0 {
-        let n = diff.inserted;
+        let mut reasons = Vec::new();
+        let muted = values::render_adjusted(&project, options, b.extra(), |prompt| {
+            reasons = prompt.either_ors().into_iter().map(str::to_owned).collect();
+            prompt.without_either_ors()
+        })?;
+        unregistered = LineDiff::new(&terminated(first.log()), &terminated(muted.log()), "", "")
+            .inserted
+            .min(diff.inserted);
+        let registered = diff.inserted - unregistered;
+        if registered > 0 {
+            out.push_str(&registered_lines(registered, &reasons));
+        }
+    }
+    crate::print_stdout(&out)?;
+    if unregistered > 0 {
+        let n = unregistered;
         return Err(Diagnostic::new(format!(
-            "lean adds {n} line{} that detailed does not render: lean must be a subset of detailed",
+            "lean adds {n} line{} that detailed does not render and no either-or registers: lean must be a subset of detailed",
             if n == 1 { "" } else { "s" }
         ))
         .with_help(
-            "a line renders at lean only where the prompt inverts the steering on purpose (`{% else \"why\" %}`) or writes `$guidance` in its text: move it inside `{% if guidance == \"detailed\" %}`, or out of the fences for both levels",
+            "only an inversion registered with `{% else \"why\" %}` on a `{% if guidance == \"detailed\" %}` fence may render a line at lean alone; a line from `$guidance` in the text, say, is not: move it inside the fence, or out of the fences for both levels",
         )
         .with_note("the `+` lines of the diff are what lean adds")
         .into());
@@ -195,6 +218,21 @@ fn render_both(
             Err(problems)
         }
     }
+}
+
+/// `lean adds 1 line, registered as an either-or:` and each registration as written.
+fn registered_lines(n: usize, reasons: &[String]) -> String {
+    let mut out = if n == 1 {
+        "lean adds 1 line, registered as an either-or:\n".to_owned()
+    } else if reasons.len() == 1 {
+        format!("lean adds {n} lines, registered as an either-or:\n")
+    } else {
+        format!("lean adds {n} lines, registered as either-ors:\n")
+    };
+    for reason in reasons {
+        out.push_str(&format!("  {{% else {reason:?} %}}\n"));
+    }
+    out
 }
 
 /// The text with a final newline, so that the last line compares as any other and the

@@ -86,7 +86,7 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     crate::print_stdout(&format!(
         "wrote {} pages and index.md to {}\n",
         entries.len(),
-        args.out.display()
+        crate::style::shown(&args.out.display().to_string())
     ))?;
     let mut problems = walked.errors;
     if broken == 0 {

@@ -1,6 +1,6 @@
 //! `promptkit list`: every prompt with its title, schedule and variables by source.
 
-use crate::style::Style;
+use crate::style::{Style, shown};
 use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
@@ -88,27 +88,24 @@ impl Families {
         for (name, family) in &self.0 {
             match family {
                 Ok(family) => {
-                    let _ = writeln!(out, "family {name}");
-                    let width = family
-                        .members()
-                        .iter()
-                        .map(|m| m.id.len())
-                        .max()
-                        .unwrap_or(0);
-                    for m in family.members() {
-                        let _ = writeln!(out, "  {:<width$}  {}", m.id, m.rules);
+                    let _ = writeln!(out, "family {}", shown(name));
+                    let ids: Vec<_> = family.members().iter().map(|m| shown(&m.id)).collect();
+                    let width = ids.iter().map(|id| id.len()).max().unwrap_or(0);
+                    for (m, id) in family.members().iter().zip(&ids) {
+                        let rules = m.rules.to_string();
+                        let _ = writeln!(out, "  {id:<width$}  {}", shown(&rules));
                     }
                 }
                 Err(problems) => {
-                    let _ = writeln!(out, "family {name}  {}", style.alarm("BROKEN"));
+                    let _ = writeln!(out, "family {}  {}", shown(name), style.alarm("BROKEN"));
                     let error = broken(problems);
                     let more = match error.count {
                         1 => String::new(),
                         n => format!(" (and {} more)", n - 1),
                     };
-                    let _ = writeln!(out, "  {:<9} {}{more}", "error", error.message);
+                    let _ = writeln!(out, "  {:<9} {}{more}", "error", shown(&error.message));
                     if let Some(location) = &error.location {
-                        let _ = writeln!(out, "  {:<9} {location}", "at");
+                        let _ = writeln!(out, "  {:<9} {}", "at", shown(location));
                     }
                 }
             }
@@ -362,16 +359,16 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
 fn text(all: &[Listed], style: Style) -> String {
     let mut out = String::new();
     for p in all {
-        out.push_str(&p.name);
+        out.push_str(&shown(&p.name));
         if let Some(title) = &p.title {
-            let _ = write!(out, "  {title}");
+            let _ = write!(out, "  {}", shown(title));
         }
         if !p.ok {
             let _ = write!(out, "  {}", style.alarm("BROKEN"));
         }
         out.push('\n');
         let mut field = |label: &str, value: &str| {
-            let _ = writeln!(out, "  {label:<9} {value}");
+            let _ = writeln!(out, "  {label:<9} {}", shown(value));
         };
         if let Some(schedule) = &p.schedule {
             field("schedule", schedule);

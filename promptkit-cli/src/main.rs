@@ -1,6 +1,6 @@
-//! `promptkit`: list, render, check, diff, document and count the tokens of the prompts in
-//! a prompts folder, with the same language and the same diagnostics as the compile-time
-//! macro.
+//! `promptkit`: list, render, check, diff, document (`docs`) and count the tokens of the
+//! prompts in a prompts folder, with the same language and the same diagnostics as the
+//! compile-time macro; and export, import or reset a store's user layer (`store`).
 //!
 //! Exit codes: 0 when all went well, 1 for problems in the prompts (diagnostics, missing
 //! values, unreadable files), 2 for usage errors (clap's own).
@@ -74,8 +74,9 @@ enum Command {
     /// Render a prompt twice and print a line diff of the two renders and their tokens.
     ///
     /// `--guidance` compares the prompt at `guidance=detailed` with `guidance=lean`: the
-    /// `-` lines are what lean drops, and a `+` line (lean adding a line that detailed
-    /// lacks) is an error (exit 1). `--a NAME=VALUE` and `--b NAME=VALUE` compare any other
+    /// `-` lines are what lean drops; a `+` line (lean adding a line that detailed lacks) is
+    /// listed when an either-or registers it (`{% else "why" %}`), and an error otherwise
+    /// (exit 1). `--a NAME=VALUE` and `--b NAME=VALUE` compare any other
     /// values: each side gets its own on top of the shared `--set` and `--context` values.
     #[command(
         after_help = "Example:\n  promptkit diff analyst --set day=Monday --guidance\n  promptkit diff analyst --set day=Monday --guidance --encoding cl100k_base\n  promptkit diff analyst --set day=Monday --set guidance=lean --a verbose=yes --b verbose=no\n  promptkit diff greeting --identity journal.json --a day=Monday --b day=Saturday"
@@ -151,11 +152,8 @@ fn eprint_folder_warnings(project: &Project, walked: &[prompt_runtime::Diagnosti
 fn display_dir(dir: &std::path::Path) -> String {
     let shown = dir.to_string_lossy().replace('\\', "/");
     let trimmed = shown.trim_end_matches('/');
-    if trimmed.is_empty() {
-        shown
-    } else {
-        trimmed.to_owned()
-    }
+    let trimmed = if trimmed.is_empty() { &shown } else { trimmed };
+    style::shown(trimmed).into_owned()
 }
 
 /// `agents/helper.md` names the same prompt as `agents/helper`.

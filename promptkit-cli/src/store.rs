@@ -2,6 +2,7 @@
 //! the same loader and checks as `#[derive(PromptStore)]`, so the same diagnostics.
 
 use crate::render::RenderArgs;
+use crate::style::shown;
 use crate::{Outcome, display_dir};
 use prompt_runtime::store::{Defaults, Phase, Store, StoreError};
 use prompt_runtime::suggest::closest;
@@ -56,22 +57,27 @@ pub fn list(dir: &Path) -> Outcome {
     let defaults = load_folder(dir)?;
     let mut out = String::new();
     for p in defaults.prompts() {
-        let _ = writeln!(out, "{}  {}", p.id(), p.label().unwrap_or_default());
+        let _ = writeln!(
+            out,
+            "{}  {}",
+            shown(p.id()),
+            shown(p.label().unwrap_or_default())
+        );
         let _ = writeln!(
             out,
             "  {}  order {}{}{}",
             p.target().as_str(),
             p.order(),
             p.category()
-                .map(|c| format!(", category {c}"))
+                .map(|c| format!(", category {}", shown(c)))
                 .unwrap_or_default(),
             if p.enabled() { "" } else { ", disabled" }
         );
         let variants: Vec<&str> = p.variants().collect();
-        let _ = writeln!(out, "  variants  {}", variants.join(", "));
+        let _ = writeln!(out, "  variants  {}", shown(&variants.join(", ")));
         let keys: Vec<&str> = p.placeholders().collect();
         if !keys.is_empty() {
-            let _ = writeln!(out, "  uses      {}", keys.join(", "));
+            let _ = writeln!(out, "  uses      {}", shown(&keys.join(", ")));
         }
     }
     crate::print_stdout(&out)?;

@@ -2,6 +2,7 @@
 //! archive, read back from one, or reset to the defaults — through the library's `Store`,
 //! so with its checks, atomic writes and folder lock.
 
+use crate::style::shown;
 use crate::{Outcome, display_dir};
 use clap::{Args, Subcommand, ValueEnum};
 use prompt_runtime::store::{Defaults, ImportMode, Phase, Store, StoreError};
@@ -120,7 +121,7 @@ fn export(dir: &Path, user: &Path, out: &Path) -> Outcome {
     crate::print_stdout(&format!(
         "exported the user layer of `{}` to `{}`: {}, {} ({} file{})\n",
         display_dir(user),
-        out.display(),
+        shown(&out.display().to_string()),
         counted(&written.prompt_ids, "prompt"),
         counted(&written.placeholders, "user placeholder"),
         written.files.len(),
@@ -135,13 +136,13 @@ fn import(dir: &Path, user: &Path, archive: &Path, mode: ImportMode) -> Outcome 
     if done.defaults_differ {
         crate::style::eprint_warnings(&[Diagnostic::new(format!(
             "`{}` was exported over other defaults (their manifest or registry differ from `{}`'s); it was checked against these",
-            archive.display(),
+            shown(&archive.display().to_string()),
             display_dir(dir)
         ))]);
     }
     let mut out = format!(
         "imported `{}` into `{}` ({}): {}\n",
-        archive.display(),
+        shown(&archive.display().to_string()),
         display_dir(user),
         mode.as_str(),
         counted(&done.imported, "prompt")
@@ -183,7 +184,8 @@ fn reset_one(dir: &Path, user: &Path, id: &str) -> Outcome {
         .reset_prompt_to_default(id)
         .map_err(problems)?;
     crate::print_stdout(&format!(
-        "reset `{id}` to its default in `{}`\n",
+        "reset `{}` to its default in `{}`\n",
+        shown(id),
         display_dir(user)
     ))?;
     Ok(ExitCode::SUCCESS)
@@ -247,6 +249,10 @@ fn counted(names: &[String], what: &str) -> String {
     if names.is_empty() {
         format!("0 {what}s")
     } else {
-        format!("{} {what}{plural} ({})", names.len(), names.join(", "))
+        format!(
+            "{} {what}{plural} ({})",
+            names.len(),
+            shown(&names.join(", "))
+        )
     }
 }

@@ -169,6 +169,14 @@ pub fn eprint_warnings(warnings: &[Diagnostic]) {
 }
 
 /// The diagnostic's text as a warning: the language's text with its first word changed.
+/// A name, a path or another piece of a file as the CLI prints it: control characters
+/// escaped (`\u{1b}`), so that a file named to drive the terminal, or with a newline to
+/// fake a line, prints as what it is. The one helper for every name printed; diagnostics
+/// escape theirs the same way when displayed.
+pub fn shown(text: &str) -> std::borrow::Cow<'_, str> {
+    prompt_runtime::diagnostic::escape_controls(text, &[])
+}
+
 pub fn warning_text(d: &Diagnostic) -> String {
     let text = d.to_string();
     match text.strip_prefix("error:") {

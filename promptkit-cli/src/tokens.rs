@@ -107,7 +107,11 @@ pub fn run(dir: &Path, args: &TokensArgs) -> Outcome {
         };
         format!(
             "{}: {} tokens ({}), {} bytes, {} chars{summed}\n",
-            count.name, count.tokens, count.encoding, count.bytes, count.chars
+            crate::style::shown(count.name),
+            count.tokens,
+            count.encoding,
+            count.bytes,
+            count.chars
         )
     };
     crate::print_stdout(&out)?;

@@ -118,7 +118,11 @@ fn family_member(
         (None, true) => format!("its default `{id}`: no tags given"),
         (None, false) => format!("its default `{id}`: no member's rules hold for tags {tags}"),
     };
-    eprintln!("note: family `{name}` chose {why}");
+    eprintln!(
+        "note: family `{}` chose {}",
+        crate::style::shown(name),
+        crate::style::shown(&why)
+    );
     Ok(Some(choice.member.id.clone()))
 }
 
@@ -193,7 +197,19 @@ pub fn render_with(
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<Rendered, Diagnostics> {
+    render_adjusted(project, options, extra, |prompt| prompt)
+}
+
+/// [`render_with`] of the checked prompt as `adjust` makes it (`diff --guidance` mutes the
+/// registered either-ors).
+pub fn render_adjusted(
+    project: &Project,
+    options: &RenderOptions,
+    extra: Extra<'_>,
+    adjust: impl FnOnce(CheckedPrompt) -> CheckedPrompt,
+) -> Result<Rendered, Diagnostics> {
     let (prompt, context, identity) = prepare(project, options, extra)?;
+    let prompt = adjust(prompt);
     if !prompt.resolved.is_chat() {
         return finish(
             project,

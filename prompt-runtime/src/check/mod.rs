@@ -17,10 +17,12 @@ use std::fmt;
 use std::sync::{Mutex, OnceLock};
 
 mod declared;
+mod frontmatter;
 mod infer;
 mod typed;
 
 pub use declared::declared_context;
+pub use frontmatter::{FRONTMATTER_KEYS, frontmatter_warnings};
 
 pub use infer::{infer_context, referenced_names, run_on_names};
 pub use typed::{check_typed, missing_field_hint};
@@ -295,6 +297,89 @@ impl fmt::Display for RenderError {
 impl std::error::Error for RenderError {}
 
 impl CheckedPrompt {
+    /// The reasons of the registered guidance either-ors (`{% else "why" %}` on a
+    /// `guidance == "detailed"` fence), templates included, in the order they render.
+    ///
+    /// ```
+    /// use prompt_runtime::check::check;
+    /// use prompt_runtime::load::PromptFile;
+    /// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+    ///
+    /// let text = "{% if guidance == \"detailed\" %}\nShow steps.\n{% else \"small models copy examples\" %}\nAnswer only.\n{% endif %}";
+    /// let schema = Schema {
+    ///     context: vec![ContextVar::new("guidance", VarKind::Choice(vec!["lean".into(), "detailed".into()]))],
+    ///     ..Schema::default()
+    /// };
+    /// let prompt = check("p", PromptFile::from_text("p.md", text).unwrap(), schema, &Templates::new()).unwrap();
+    /// assert_eq!(prompt.either_ors(), ["small models copy examples"]);
+    /// let muted = prompt.without_either_ors();
+    /// let lean = std::collections::HashMap::from([("guidance".to_owned(), "lean".to_owned())]);
+    /// assert_eq!(prompt.render(&lean, &Default::default()).unwrap().text, "Answer only.");
+    /// assert_eq!(muted.render(&lean, &Default::default()).unwrap().text, "Show steps.");
+    /// ```
+    pub fn either_ors(&self) -> Vec<&str> {
+        let mut reasons = Vec::new();
+        // An explicit stack, as blocks and templates nest up to `resolve::MAX_DEPTH`.
+        let mut bodies: Vec<std::slice::Iter<'_, Part>> = vec![self.resolved.parts.iter()];
+        while let Some(body) = bodies.last_mut() {
+            let Some(part) = body.next() else {
+                bodies.pop();
+                continue;
+            };
+            if let Part::If {
+                then,
+                otherwise,
+                either_or,
+                ..
+            } = part
+            {
+                if let Some(reason) = either_or {
+                    reasons.push(reason.as_str());
+                }
+                bodies.push(otherwise.iter());
+                bodies.push(then.iter());
+            }
+        }
+        reasons
+    }
+
+    /// The prompt without its inversions: each registered either-or renders its detailed
+    /// branch at every level, in place of its `{% else "why" %}` branch. A line it renders
+    /// at lean that detailed lacks is one no either-or registers; `promptkit diff
+    /// --guidance` tells a registered inversion from a mistake with it. See
+    /// [`CheckedPrompt::either_ors`].
+    pub fn without_either_ors(&self) -> CheckedPrompt {
+        // The detailed branch, not nothing: both branches start in the same line state, so
+        // the parts of one render exactly as well in the other's place, separators included.
+        fn mute(parts: &mut [Part]) {
+            for part in parts {
+                if let Part::If {
+                    then,
+                    otherwise,
+                    either_or,
+                    ..
+                } = part
+                {
+                    mute(then);
+                    mute(otherwise);
+                    if either_or.is_some() {
+                        *otherwise = then.clone();
+                    }
+                }
+            }
+        }
+        let mut resolved = self.resolved.clone();
+        mute(&mut resolved.parts);
+        CheckedPrompt {
+            ready: Ready::new(&self.file, &self.meta, &self.schema, &resolved),
+            name: self.name.clone(),
+            file: self.file.clone(),
+            meta: self.meta.clone(),
+            schema: self.schema.clone(),
+            resolved,
+        }
+    }
+
     /// Renders with context values by name. Optional variables and flags may be absent (a
     /// missing flag is `false`); a flag's value is a word [`parse_flag`] reads (`true`,
     /// `no`, `0`, ...), and an optional given as a false word or as empty text counts as

@@ -4,8 +4,11 @@
 //! [`directive`] reads `{% ... %}` lines. This module builds the node tree from them: text,
 //! placeholders, `$$`, and `{% if %}` blocks, which wrap whole lines. A directive's line,
 //! newline included, renders to nothing, so a false branch leaves no blank line behind.
+//! In a braces prompt, [`foreign`] finds the Jinja and Handlebars syntax that would
+//! otherwise be copied into the text.
 
 pub mod directive;
+pub mod foreign;
 pub mod lexer;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
@@ -143,6 +146,33 @@ const KEYWORDS: [&str; 7] = [
     "user",
     "assistant",
     "history",
+];
+
+/// Jinja's tags that are no directive here: named in a note, so that a template copied
+/// from Jinja says what it is. (`else` and `endif` are directives; `elif` is not.)
+const JINJA_TAGS: [&str; 22] = [
+    "for",
+    "endfor",
+    "elif",
+    "set",
+    "endset",
+    "macro",
+    "endmacro",
+    "call",
+    "endcall",
+    "include",
+    "import",
+    "from",
+    "extends",
+    "block",
+    "endblock",
+    "raw",
+    "endraw",
+    "with",
+    "endwith",
+    "filter",
+    "endfilter",
+    "break",
 ];
 
 struct OpenBlock {
@@ -621,6 +651,11 @@ fn apply(
                 Some(k) => e.with_help(format!("did you mean `{k}`?")),
                 None => e.with_help("the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`"),
             };
+            if JINJA_TAGS.contains(&other) {
+                e = e.with_note(format!(
+                    "`{other}` is a Jinja tag; Jinja templates (`.j2`) are not read yet"
+                ));
+            }
             diagnostics.push(e);
         }
     }
@@ -735,9 +770,25 @@ fn push_text(
         return;
     }
     let text = source.text();
+    let braces = options.strict && options.syntax == lexer::Syntax::Braces;
+    // Each `${` underlines up to its line's `}`: searched for once per run, not per `${`.
+    let mut newline = lexer::Forward::default();
+    let mut closing = lexer::Forward::default();
     for token in options.syntax.tokenize(&text[range.clone()], range.start) {
         match token {
-            Token::Text(span) => push_literal(nodes, span),
+            Token::Text(span) => {
+                if braces {
+                    for found in foreign::find(&text[span.clone()], span.start) {
+                        diagnostics.push(
+                            Diagnostic::new(found.message)
+                                .at(source, found.span)
+                                .with_help(found.help)
+                                .with_note(foreign::KEEP_AS_TEXT),
+                        );
+                    }
+                }
+                push_literal(nodes, span)
+            }
             Token::Escape(span) => nodes.push(Node::Dollar(span)),
             Token::Placeholder { span, name, braced } => {
                 nodes.push(Node::Placeholder(Placeholder {
@@ -760,12 +811,11 @@ fn push_text(
             Token::InvalidBrace(span) => {
                 if options.strict {
                     // Underline up to the closing brace if the line has one, else the `${`.
-                    let line_end = text[span.start..]
-                        .find('\n')
-                        .map_or(text.len(), |i| span.start + i);
-                    let end = text[span.start..line_end]
-                        .find('}')
-                        .map_or(span.start + 2, |i| span.start + i + 1);
+                    let line_end = newline.find(text, "\n", span.start).unwrap_or(text.len());
+                    let end = closing
+                        .find(text, "}", span.start)
+                        .filter(|&i| i < line_end)
+                        .map_or(span.start + 2, |i| i + 1);
                     diagnostics.push(
                         Diagnostic::new("`${` must be followed by a name and `}`")
                             .at(source, span.start..end.min(range.end.max(span.start + 2)))

@@ -237,3 +237,22 @@ fn chat_section_errors() {
     assert!(errors("{% history %}")[0].starts_with("`history` needs the name"));
     assert!(errors("{% user a b %}")[0].starts_with("`user` takes one name"));
 }
+
+#[test]
+fn many_bad_dollar_braces_on_one_line_are_read_in_linear_time() {
+    // Each `${` is underlined up to its line's `}`: the line end and the `}` are searched
+    // for once, not once per `${`.
+    use crate::parse::lexer::SCANNED;
+    for text in ["${ ".repeat(20_000), "${ ".repeat(20_000) + "}"] {
+        let source = SourceFile::new("p.md", text.as_str());
+        SCANNED.with(|s| s.set(0));
+        let (_, diagnostics) = parse(&source, 0..text.len(), ParseOptions::default());
+        let scanned = SCANNED.with(|s| s.get());
+        assert!(
+            (text.len() / 2..=4 * text.len()).contains(&scanned),
+            "{scanned} bytes read for {}",
+            text.len()
+        );
+        assert!(!diagnostics.is_empty());
+    }
+}

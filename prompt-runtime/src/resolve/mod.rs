@@ -670,10 +670,18 @@ impl Resolver<'_> {
         lines.at_line_start = true;
         lines.spliced = false;
         if let Some(test) = test {
+            // Only a guidance fence registers an either-or: elsewhere a reason is not read.
+            let either_or = match &test {
+                Test::Equals(i, _) if self.schema.context[*i].name == crate::guidance::GUIDANCE => {
+                    block.else_reason.clone()
+                }
+                _ => None,
+            };
             out.push(Part::If {
                 test,
                 then,
                 otherwise,
+                either_or,
             });
         }
     }

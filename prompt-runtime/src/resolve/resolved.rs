@@ -79,6 +79,9 @@ pub enum Part {
         then: Vec<Part>,
         /// Rendered otherwise.
         otherwise: Vec<Part>,
+        /// On a guidance fence with `{% else "why" %}`: the reason, for the registered
+        /// either-or whose `otherwise` renders at lean what detailed lacks.
+        either_or: Option<String>,
     },
     /// Where a chat section starts: the parts up to the next section are its content.
     Section {

@@ -52,6 +52,9 @@ const METADATA: &str = "metadata.json";
 /// assert_eq!(ImportMode::from_word("overwrite"), Some(ImportMode::Overwrite));
 /// assert_eq!(ImportMode::Replace.as_str(), "replace");
 /// ```
+///
+/// Needs the `archive` feature.
+#[cfg_attr(docsrs, doc(cfg(feature = "archive")))]
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum ImportMode {
     /// The user layer becomes the archive's: customizations the archive lacks are gone.
@@ -86,7 +89,8 @@ impl ImportMode {
     }
 }
 
-/// What [`Store::export_prompts`] wrote.
+/// What [`Store::export_prompts`] wrote. Needs the `archive` feature.
+#[cfg_attr(docsrs, doc(cfg(feature = "archive")))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ExportSummary {
@@ -100,7 +104,8 @@ pub struct ExportSummary {
     pub placeholders: Vec<String>,
 }
 
-/// What [`Store::import_prompts`] changed.
+/// What [`Store::import_prompts`] changed. Needs the `archive` feature.
+#[cfg_attr(docsrs, doc(cfg(feature = "archive")))]
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
 pub struct ImportSummary {
@@ -150,6 +155,7 @@ pub(super) struct ArchivedPrompt {
     pub domain: Option<String>,
 }
 
+#[cfg_attr(docsrs, doc(cfg(feature = "archive")))]
 impl Store {
     /// Writes the user layer to a zip archive at `path`: the user manifest, the user
     /// placeholder registry, every domain file the user manifest names, and
@@ -158,7 +164,7 @@ impl Store {
     /// other defaults says so in [`ImportSummary::defaults_differ`]). The user folder is
     /// read again first (as [`Store::reload`] does), so edits of other processes are in it.
     /// The archive is written atomically, as every file of a store is: a crash leaves no
-    /// half-written zip at `path`.
+    /// half-written zip at `path`. Needs the `archive` feature.
     ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, ImportMode, Store};
@@ -240,13 +246,14 @@ impl Store {
 
     /// [`Store::import_prompts_with`] in [`ImportMode::Merge`]: the archive's
     /// customizations are added for the prompts the user layer does not customize yet.
+    /// Needs the `archive` feature.
     pub fn import_prompts(&self, path: impl AsRef<Path>) -> Result<ImportSummary, StoreError> {
         self.import_prompts_with(path, ImportMode::Merge)
     }
 
     /// Reads the zip archive at `path` (one [`Store::export_prompts`] wrote, or a user
     /// layer zipped by hand: `metadata.json` is optional, and checked when present) into
-    /// the user layer, combined with it by `mode`.
+    /// the user layer, combined with it by `mode`. Needs the `archive` feature.
     ///
     /// The whole archive is checked before anything changes, and a broken or hostile one is
     /// refused with nothing changed, in memory or on disk: a file that is not a zip or is

@@ -20,11 +20,16 @@ use zip::result::ZipError;
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, DateTime, ZipArchive, ZipWriter};
 
-/// The most entries an archive may hold (files and folders).
+/// The most entries an archive may hold (files and folders). Needs the `archive` feature.
+#[cfg_attr(docsrs, doc(cfg(feature = "archive")))]
 pub const MAX_ARCHIVE_ENTRIES: usize = 4096;
-/// The most bytes one entry of an archive may hold, uncompressed: 16 MiB.
+/// The most bytes one entry of an archive may hold, uncompressed: 16 MiB. Needs the
+/// `archive` feature.
+#[cfg_attr(docsrs, doc(cfg(feature = "archive")))]
 pub const MAX_ENTRY_BYTES: u64 = 16 << 20;
 /// The most bytes all entries of an archive may hold together, uncompressed: 64 MiB.
+/// Needs the `archive` feature.
+#[cfg_attr(docsrs, doc(cfg(feature = "archive")))]
 pub const MAX_ARCHIVE_BYTES: u64 = 64 << 20;
 /// The most bytes the archive file itself may have: its data and headers.
 pub(super) const MAX_FILE_BYTES: u64 = MAX_ARCHIVE_BYTES + (8 << 20);

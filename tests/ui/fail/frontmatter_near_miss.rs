@@ -1,0 +1,9 @@
+// A JSON object at the top that breaks the frontmatter rule (first line exactly `{`,
+// closing line exactly `}`) would reach the model as text: an error in compiled prompts.
+#[derive(promptkit::Prompt)]
+#[prompt("frontmatter_near_miss")]
+struct NearMiss<'a> {
+    day: &'a str,
+}
+
+fn main() {}
