@@ -85,7 +85,10 @@ fn renders(store: &Store, ids: &[String]) -> Vec<String> {
     let runtime = [("mood", "calm")];
     let mut out = vec![
         format!("{:?}", store.build_system_prompt("default", &runtime)),
-        format!("{:?}", store.get_chat_message_sequence("default", &runtime)),
+        format!(
+            "{:?}",
+            store.render_chat_message_sequence("default", &runtime)
+        ),
     ];
     for id in ids {
         for variant in ["default", "short"] {

@@ -1,8 +1,8 @@
 //! A PromptEngine store folder from memory: `Defaults::from_files` (manifests, registries
 //! and domain files, checked), then a `Store` with a value for every static and computed
 //! key, rendered every way it renders: `resolve_prompt`, `build_system_prompt`,
-//! `get_chat_message_sequence`, `get_dialog_injections`, `set_enabled`, and every edit
-//! (`reorder_prompts`, `add_placeholder`, `create_prompt`, `update_prompt`,
+//! `render_chat_message_sequence`, `get_dialog_injections`, the other assemblies and the
+//! plan, `set_enabled`, and every edit (`reorder_prompts`, `add_placeholder`, `create_prompt`, `update_prompt`,
 //! `reset_prompt_to_default`, `delete_prompt`, `remove_placeholder`, `factory_reset`; in
 //! memory: the store has no user folder, so nothing is written).
 //!
@@ -105,7 +105,7 @@ pub fn run(data: &[u8]) {
                 Ok(text) => assert_tidy(text),
                 Err(error) => check_error(error, complete),
             }
-            match store.get_chat_message_sequence(variant, runtime) {
+            match store.render_chat_message_sequence(variant, runtime) {
                 Ok(messages) => {
                     check_messages(&messages);
                     if let Ok(text) = &system
@@ -125,6 +125,24 @@ pub fn run(data: &[u8]) {
                 Ok(messages) => check_messages(&messages),
                 Err(error) => check_error(&error, complete),
             }
+            for text in [
+                store.get_system_prompt_append(variant, runtime),
+                store.build_prefill(variant, runtime),
+                store.get_first_assistant_content(variant, runtime),
+                store.build_system_prompt_filtered(variant, runtime, "summary"),
+                store.build_prefill_filtered(variant, runtime, "summary"),
+            ] {
+                match text {
+                    Ok(text) => assert_tidy(&text),
+                    Err(error) => check_error(&error, complete),
+                }
+            }
+            let plan = store.get_chat_message_sequence(variant);
+            assert!(
+                plan.windows(2).all(|w| w[0].order <= w[1].order),
+                "the plan is in order: {plan:?}"
+            );
+            store.get_current_values(variant, runtime);
         }
     }
 
@@ -216,7 +234,7 @@ fn rerender(store: &Store, variants: &[String], all: &[(&str, &str)]) {
         if let Ok(text) = store.build_system_prompt(variant, all) {
             assert_tidy(&text);
         }
-        if let Ok(messages) = store.get_chat_message_sequence(variant, all) {
+        if let Ok(messages) = store.render_chat_message_sequence(variant, all) {
             check_messages(&messages);
         }
     }

@@ -110,10 +110,20 @@ fn resolve_prompt_layers_values_and_refuses_what_is_missing() {
         e.to_string(),
         "unknown prompt `system_rul`; did you mean `system_rule`?"
     );
-    let e = store
-        .resolve_prompt("example_dialog", "experimental", &[])
-        .unwrap_err();
-    assert!(matches!(e, StoreError::NotText { .. }), "{e}");
+    // a multi_turn prompt has no text, as in PromptEngine; its messages come apart
+    assert_eq!(
+        store
+            .resolve_prompt("example_dialog", "experimental", &[])
+            .unwrap(),
+        ""
+    );
+    assert_eq!(
+        store
+            .prompt_messages("example_dialog", "experimental", &[])
+            .unwrap()
+            .len(),
+        2
+    );
 }
 
 #[test]
@@ -158,7 +168,7 @@ fn dialog_injections_and_the_message_sequence() {
         ]
     );
     let sequence = store
-        .get_chat_message_sequence("experimental", &[])
+        .render_chat_message_sequence("experimental", &[])
         .unwrap();
     assert_eq!(sequence.len(), 3);
     assert_eq!(sequence[0].role, Role::System);
@@ -198,7 +208,7 @@ fn code_style_folder_with_its_user_manifest_and_registry() {
         "Good day. My name is Ada \u{2014} call me Bo."
     );
     let sequence = store
-        .get_chat_message_sequence("default", &[("history_summary", "-")])
+        .render_chat_message_sequence("default", &[("history_summary", "-")])
         .unwrap();
     let roles: Vec<Role> = sequence.iter().map(|m| m.role).collect();
     assert_eq!(

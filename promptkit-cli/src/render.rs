@@ -18,10 +18,32 @@ pub struct RenderArgs {
     #[arg(long)]
     pub json: bool,
 
-    /// For a store folder: the variant to render (else `default`). The name
-    /// `system_prompt` renders the whole system prompt.
+    /// For a store folder: the variant to render (else `default`). Besides a prompt's id,
+    /// the name may be an assembly: `system_prompt`, `system_prompt_append`, `prefill`,
+    /// `first_assistant`, `dialog_injections`, `chat` (the whole message sequence).
     #[arg(long, value_name = "VARIANT")]
     pub variant: Option<String>,
+
+    /// For a store folder: the category filter of `system_prompt` or `prefill`
+    /// (PromptEngine's `category_filter`, e.g. `summary`).
+    #[arg(long, value_name = "CATEGORY")]
+    pub category: Option<String>,
+
+    /// For a store folder: print the chat's assembly plan (`[{"id", "position",
+    /// "order"}]`, PromptEngine's `get_chat_message_sequence`) instead of a render; the
+    /// name is then `chat`.
+    #[arg(long)]
+    pub sequence: bool,
+
+    /// For a store folder: a source document of static values, `NAME=FILE.json` (the
+    /// registry's `source`, e.g. `persona_config=persona.json`). Repeat for more.
+    #[arg(long = "source", value_name = "NAME=FILE.json", value_parser = crate::values::parse_set)]
+    pub sources: Vec<(String, String)>,
+
+    /// For a store folder: a user folder to preview over it (its user manifest, user
+    /// registry and domain files), as `Store::builder(..).user_dir(..)` reads it.
+    #[arg(long, value_name = "DIR")]
+    pub user: Option<std::path::PathBuf>,
 }
 
 /// The JSON form of a rendered chat prompt: the messages as a chat API takes them.

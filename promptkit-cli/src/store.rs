@@ -4,7 +4,7 @@
 use crate::render::RenderArgs;
 use crate::style::shown;
 use crate::{Outcome, display_dir};
-use prompt_runtime::store::{Defaults, Phase, Store};
+use prompt_runtime::store::{Defaults, Phase, Store, StoreError};
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use std::fmt::Write as _;
@@ -15,8 +15,21 @@ fn load(dir: &Path) -> Result<Defaults, Diagnostics> {
     Defaults::__load_as(dir, &display_dir(dir))
 }
 
+/// The folder as PromptEngine reads it (`Store::open_folder`).
+fn load_folder(dir: &Path) -> Result<Defaults, Diagnostics> {
+    Defaults::__load_folder_as(dir, &display_dir(dir))
+}
+
 pub fn check(dir: &Path) -> Outcome {
-    match load(dir) {
+    // Every prompt's problems at once: a check refuses what a store would refuse.
+    let loaded = load_folder(dir).and_then(|defaults| {
+        let mut all = Diagnostics::default();
+        for (_, problems) in defaults.problems() {
+            all.extend(problems);
+        }
+        all.into_result(defaults)
+    });
+    match loaded {
         Ok(defaults) => {
             let variants: usize = defaults.prompts().map(|p| p.variants().count()).sum();
             let keys = defaults.placeholders().count();
@@ -41,7 +54,7 @@ pub fn check(dir: &Path) -> Outcome {
 }
 
 pub fn list(dir: &Path) -> Outcome {
-    let defaults = load(dir)?;
+    let defaults = load_folder(dir)?;
     let mut out = String::new();
     for p in defaults.prompts() {
         let _ = writeln!(
@@ -71,21 +84,58 @@ pub fn list(dir: &Path) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The names `render` takes for PromptEngine's assemblies (a prompt with the same id wins).
+const ASSEMBLIES: &[&str] = &[
+    "system_prompt",
+    "system_prompt_append",
+    "prefill",
+    "first_assistant",
+    "dialog_injections",
+    "chat",
+];
+
+/// A `--source NAME=FILE.json` document: a file the user names, read wherever it is (a
+/// regular file within the size limit).
+fn read_source(name: &str, path: &str) -> Result<serde_json::Value, Diagnostics> {
+    let source = crate::values::read_text(Path::new(path), &format!("the `{name}` source"))?;
+    serde_json::from_str(source.text()).map_err(|e| {
+        let offset = source.offset(e.line(), e.column().max(1));
+        Diagnostics::from(
+            Diagnostic::new(format!("`{path}` (`--source {name}=…`) is not JSON: {e}"))
+                .at(&source, offset..offset + 1)
+                .with_help(
+                    "a source document is a JSON object, such as PersonaUI's persona_config.json",
+                ),
+        )
+    })
+}
+
 pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
-    let defaults = load(dir)?;
     let options = &args.options;
     if options.context.is_some() || options.identity.is_some() {
         return Err(Diagnostic::new(
             "`--context` and `--identity` are not used for a store folder",
         )
-        .with_help("give placeholder values with `--set NAME=VALUE`")
+        .with_help("give placeholder values with `--set NAME=VALUE` and `--source NAME=FILE.json`")
         .into());
     }
-    let phases: Vec<(String, Phase)> = defaults
+    let fail = |e: StoreError| -> Diagnostics {
+        match e {
+            StoreError::Invalid(problems) => problems,
+            StoreError::Refused { problems, .. } => *problems,
+            other => Diagnostics::from(Diagnostic::new(other.to_string())),
+        }
+    };
+    // The folder as PromptEngine reads it; with `--user`, its layer over the folder.
+    let mut builder = match &args.user {
+        None => Store::folder_builder(dir).map_err(fail)?,
+        Some(user) => Store::builder(load(dir)?).user_dir(user),
+    };
+    let phases: Vec<(String, Phase)> = builder
+        .defaults()
         .placeholders()
         .map(|(k, p)| (k.to_owned(), p))
         .collect();
-    let mut builder = Store::builder(defaults);
     let mut runtime: Vec<(&str, &str)> = Vec::new();
     let mut problems = Diagnostics::default();
     for (key, value) in &options.set {
@@ -103,19 +153,114 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
             }
         }
     }
+    for (name, path) in &args.sources {
+        match read_source(name, path) {
+            Ok(document) => builder = builder.source(name, document),
+            Err(e) => problems.extend(e),
+        }
+    }
     if !problems.is_empty() {
         return Err(problems);
     }
     let variant = args.variant.as_deref().unwrap_or("default");
-    let fail =
-        |e: prompt_runtime::store::StoreError| Diagnostics::from(Diagnostic::new(e.to_string()));
-    let store = builder.open().map_err(fail)?;
-    let mut text = if options.name == "system_prompt" {
-        store.build_system_prompt(variant, &runtime).map_err(fail)?
+    let category = args.category.as_deref().unwrap_or("");
+    let store = builder.open().map_err(|e| match e {
+        StoreError::MissingValues { keys } => Diagnostics::from(
+            Diagnostic::new(format!(
+                "no value for the static or computed placeholder{} {}",
+                if keys.len() == 1 { "" } else { "s" },
+                keys.iter().map(|k| format!("`{{{{{k}}}}}`")).collect::<Vec<_>>().join(", ")
+            ))
+            .with_help("give each with `--set NAME=VALUE`, or its source document with `--source NAME=FILE.json`"),
+        ),
+        other => fail(other),
+    })?;
+    let name = options.name.as_str();
+    let entry = store.get_all_prompts().into_iter().find(|p| p.id == name);
+    enum Out {
+        Text(String),
+        Messages(Vec<prompt_runtime::Message>),
+        Plan(Vec<prompt_runtime::store::SequenceEntry>),
+    }
+    let out = if args.sequence {
+        Out::Plan(store.get_chat_message_sequence(variant))
+    } else if entry.as_ref().is_some_and(|e| e.multi_turn) {
+        Out::Messages(
+            store
+                .prompt_messages(name, variant, &runtime)
+                .map_err(fail)?,
+        )
+    } else if entry.is_some() || !ASSEMBLIES.contains(&name) {
+        Out::Text(
+            store
+                .resolve_prompt(name, variant, &runtime)
+                .map_err(fail)?,
+        )
     } else {
-        store
-            .resolve_prompt(&options.name, variant, &runtime)
-            .map_err(fail)?
+        match name {
+            "system_prompt" => Out::Text(
+                store
+                    .build_system_prompt_filtered(variant, &runtime, category)
+                    .map_err(fail)?,
+            ),
+            "system_prompt_append" => Out::Text(
+                store
+                    .get_system_prompt_append(variant, &runtime)
+                    .map_err(fail)?,
+            ),
+            "prefill" => Out::Text(
+                store
+                    .build_prefill_filtered(variant, &runtime, category)
+                    .map_err(fail)?,
+            ),
+            "first_assistant" => Out::Text(
+                store
+                    .get_first_assistant_content(variant, &runtime)
+                    .map_err(fail)?,
+            ),
+            "dialog_injections" => Out::Messages(
+                store
+                    .get_dialog_injections(variant, &runtime)
+                    .map_err(fail)?,
+            ),
+            _ => Out::Messages(
+                store
+                    .render_chat_message_sequence(variant, &runtime)
+                    .map_err(fail)?,
+            ),
+        }
+    };
+    let mut text = match (&out, args.json) {
+        (Out::Text(t), true) => {
+            serde_json::to_string_pretty(&serde_json::json!({ "text": t })).unwrap_or_default()
+        }
+        (Out::Text(t), false) => t.clone(),
+        (Out::Messages(m), true) => {
+            serde_json::to_string_pretty(&serde_json::json!({ "messages": m })).unwrap_or_default()
+        }
+        (Out::Messages(m), false) => {
+            // Each message under its `Section: NAME | role=ROLE` header, as chat prompts.
+            let mut lines = String::new();
+            for (i, message) in m.iter().enumerate() {
+                if i > 0 {
+                    lines.push_str("\n\n");
+                }
+                let _ = write!(
+                    lines,
+                    "Section: {} | role={}\n{}",
+                    message.section, message.role, message.content
+                );
+            }
+            lines
+        }
+        (Out::Plan(plan), true) => serde_json::to_string_pretty(plan).unwrap_or_default(),
+        (Out::Plan(plan), false) => {
+            let mut lines = String::new();
+            for e in plan {
+                let _ = writeln!(lines, "{:>5}  {:<16} {}", e.order, e.position, e.id);
+            }
+            lines
+        }
     };
     if !text.ends_with('\n') {
         text.push('\n');

@@ -444,7 +444,7 @@ fn cannot_render(
 
 /// A file's text, decoded as prompts are: BOM dropped, CRLF read as LF, and invalid UTF-8
 /// reported with its byte offset.
-fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
+pub fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
     let shown = path.display().to_string();
     // A file the user names, read wherever it is: only a regular file within the limit.
     let bytes = read_file(path, &shown, MAX_FILE).map_err(|e| match e.io_error() {

@@ -335,3 +335,180 @@ fn store_export_writes_to_a_bare_file_name_in_the_current_folder() {
     assert!(err.is_empty(), "{err}");
     assert!(dir.join("backup.zip").is_file());
 }
+
+/// A PersonaUI-shaped folder in a fresh temporary directory, with a persona source file
+/// beside it; returns (folder, source file).
+fn persona_folder(name: &str) -> (std::path::PathBuf, std::path::PathBuf) {
+    let root = std::env::temp_dir().join(format!("pk-cli-store-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let dir = root.join("prompts");
+    let files: &[(&str, &str)] = &[
+        (
+            "_meta/prompt_manifest.json",
+            r#"{"prompts": {
+  "rules": {"domain_file": "rules.json", "order": 100, "category": "system"},
+  "recap": {"domain_file": "recap.json", "order": 50, "category": "summary"},
+  "note": {"domain_file": "note.json", "order": 800, "position": "system_prompt_append", "category": "afterthought"},
+  "opening": {"domain_file": "opening.json", "target": "message", "position": "first_assistant", "category": "context", "order": 150},
+  "in_character": {"domain_file": "in_character.json", "target": "prefill", "category": "prefill", "order": 300},
+  "consent": {"domain_file": "consent.json", "type": "multi_turn", "target": "message", "category": "dialog_injection", "order": 10}
+}}"#,
+        ),
+        (
+            "_meta/placeholder_registry.json",
+            r#"{"placeholders": {
+  "char_name": {"resolve_phase": "static", "source": "persona_config", "source_path": "persona_settings.name", "default": "Assistant"},
+  "elapsed": {"resolve_phase": "runtime", "type": "string"}
+}}"#,
+        ),
+        (
+            "_meta/user_manifest.json",
+            r#"{"version": "2.0", "prompts": {}}"#,
+        ),
+        (
+            "rules.json",
+            r#"{"rules": {"variants": {"default": {"content": "You are {{char_name}}."}}}}"#,
+        ),
+        (
+            "recap.json",
+            r#"{"recap": {"variants": {"default": {"content": "Summarize."}}}}"#,
+        ),
+        (
+            "note.json",
+            r#"{"note": {"variants": {"default": {"content": "After {{elapsed}}, add a thought."}}}}"#,
+        ),
+        (
+            "opening.json",
+            r#"{"opening": {"variants": {"default": {"content": "Hello!"}}}}"#,
+        ),
+        (
+            "in_character.json",
+            r#"{"in_character": {"variants": {"default": {"content": "(as {{char_name}})"}}}}"#,
+        ),
+        (
+            "consent.json",
+            r#"{"consent": {"variants": {"default": {"messages": [{"role": "user", "content": "Ready?"}, {"role": "assistant", "content": "Yes."}]}}}}"#,
+        ),
+    ];
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let source = root.join("persona_config.json");
+    std::fs::write(&source, r#"{"persona_settings": {"name": "Luna"}}"#).unwrap();
+    (dir, source)
+}
+
+#[test]
+fn render_gives_every_assembly_of_a_store_folder() {
+    let (dir, source) = persona_folder("assemblies");
+    let d = dir.to_str().unwrap();
+    let render = |extra: &[&str]| {
+        let mut args = vec!["render"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&["--dir", d]);
+        run(&args)
+    };
+    assert_eq!(
+        render(&["system_prompt"]),
+        (0, "You are Assistant.\n".into(), String::new())
+    );
+    let source_arg = format!("persona_config={}", source.display());
+    assert_eq!(
+        render(&["system_prompt", "--source", &source_arg]).1,
+        "You are Luna.\n"
+    );
+    assert_eq!(
+        render(&["system_prompt", "--category", "summary"]).1,
+        "Summarize.\n"
+    );
+    assert_eq!(
+        render(&["system_prompt_append", "--set", "elapsed=an hour"]).1,
+        "After an hour, add a thought.\n"
+    );
+    assert_eq!(render(&["prefill"]).1, "(as Assistant)\n");
+    assert_eq!(render(&["first_assistant"]).1, "Hello!\n");
+    // the plan, as PromptEngine's get_chat_message_sequence
+    assert_eq!(
+        render(&["chat", "--sequence"]).1,
+        "  150  first_assistant  opening\n  300  prefill          in_character\n"
+    );
+    let (code, out, _) = render(&["chat", "--sequence", "--json"]);
+    assert_eq!(code, 0);
+    let plan: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(
+        plan[0],
+        serde_json::json!({"id": "opening", "position": "first_assistant", "order": 150})
+    );
+    // --json: a text, or a multi_turn prompt's messages
+    let (_, out, _) = render(&["rules", "--json"]);
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&out).unwrap(),
+        serde_json::json!({"text": "You are Assistant."})
+    );
+    let (code, out, err) = render(&["consent", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&out).unwrap()["messages"],
+        serde_json::json!([{"role": "user", "content": "Ready?"}, {"role": "assistant", "content": "Yes."}])
+    );
+    assert_eq!(
+        render(&["consent"]).1,
+        "Section: consent | role=user\nReady?\n\nSection: consent | role=assistant\nYes.\n"
+    );
+    // a missing runtime value names the key; a bad source file is located
+    let (code, _, err) = render(&["system_prompt_append"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("missing runtime value for placeholder `{{elapsed}}`"),
+        "{err}"
+    );
+    let (code, _, err) = render(&[
+        "system_prompt",
+        "--source",
+        "persona_config=/dev/null/none.json",
+    ]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("cannot read the `persona_config` source `/dev/null/none.json`"),
+        "{err}"
+    );
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+#[test]
+fn a_store_folder_is_read_as_promptengine_reads_it_and_checked_prompt_by_prompt() {
+    let (dir, _) = persona_folder("in-place");
+    let d = dir.to_str().unwrap();
+    // a user entry replaces the system entry whole: `rules` loses its order and category
+    std::fs::write(
+        dir.join("_meta/user_manifest.json"),
+        r#"{"prompts": {"rules": {"domain_file": "rules.json"}}}"#,
+    )
+    .unwrap();
+    let (code, out, _) = run(&["list", "--dir", d]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("rules  \n  system_prompt  order 9999\n"),
+        "{out}"
+    );
+    // one broken prompt: check names it, the others still render
+    std::fs::write(
+        dir.join("recap.json"),
+        r#"{"recap": {"variants": {"default": {"content": "{{char_nam}}"}}}}"#,
+    )
+    .unwrap();
+    let (code, out, err) = run(&["check", "--dir", d]);
+    assert_eq!(code, 1);
+    assert!(out.ends_with(": 1 error\n"), "{out}");
+    assert!(err.contains("did you mean `{{char_name}}`?"), "{err}");
+    assert_eq!(
+        run(&["render", "rules", "--dir", d]).1,
+        "You are Assistant.\n"
+    );
+    let (code, _, err) = run(&["render", "recap", "--dir", d]);
+    assert_eq!(code, 1);
+    assert!(err.contains("unknown placeholder `{{char_nam}}`"), "{err}");
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}

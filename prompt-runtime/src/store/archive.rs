@@ -192,6 +192,7 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn export_prompts(&self, path: impl AsRef<Path>) -> Result<ExportSummary, StoreError> {
+        self.not_in_place("`export_prompts`")?;
         let path = path.as_ref();
         let shown = path.to_string_lossy().into_owned();
         let refuse = |message: String| StoreError::Archive {
@@ -298,6 +299,7 @@ impl Store {
         path: impl AsRef<Path>,
         mode: ImportMode,
     ) -> Result<ImportSummary, StoreError> {
+        self.not_in_place("`import_prompts`")?;
         let path = path.as_ref();
         let shown = path.to_string_lossy().replace('\\', "/");
         let refuse = |message: String| StoreError::Archive {
@@ -404,7 +406,9 @@ impl Store {
 
         let mut layer = Layer::memory(shown, &files).map_err(StoreError::Invalid)?;
         let mut defaults = self.defaults.clone();
-        let folder = check::build(&mut defaults, Some(&mut layer)).map_err(StoreError::Invalid)?;
+        // The archive's layer must be whole: a prompt it cannot serve is refused with it.
+        let folder = check::build(&mut defaults, Some(&mut layer), check::Mode::Strict)
+            .map_err(StoreError::Invalid)?;
 
         // Every entry must be a file of the user layer (or a folder on the way to one).
         let mut expected: HashSet<&str> = HashSet::from([USER_MANIFEST, USER_REGISTRY]);

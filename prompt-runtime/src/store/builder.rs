@@ -4,10 +4,9 @@
 use super::atomic::{Faults, no_faults};
 use super::error::StoreError;
 use super::layout::Layer;
-use super::parsed::{Body, Folder, Phase, PromptDef, Target};
-use super::render::{Computed, Values, render, tidy_into};
+use super::parsed::{Folder, Key, Phase, PromptDef};
+use super::render::{Computed, Values};
 use super::{Defaults, check};
-use crate::chat::Message;
 use crate::suggest::closest;
 use crate::swap::Swapped;
 use std::path::PathBuf;
@@ -20,10 +19,26 @@ pub struct StoreBuilder {
     user_dir: Option<PathBuf>,
     statics: Vec<(String, String)>,
     computed: Vec<(String, Computed)>,
+    sources: Vec<(String, Arc<serde_json::Value>)>,
+    functions: Vec<(String, Computed)>,
+    strict: bool,
+    /// Set by [`Store::folder_builder`]: the PromptEngine folder read in place.
+    in_place: Option<PathBuf>,
     faults: Faults,
 }
 
 impl StoreBuilder {
+    /// All or nothing: with `true`, a problem in any prompt (an unknown `{{key}}` saved
+    /// into its text, a missing domain file) refuses the whole folder, as
+    /// [`Defaults::load`] and `#[derive(PromptStore)]` do. By default such a prompt alone
+    /// is refused: [`StoreBuilder::open`] succeeds, [`Store::problems`] lists it with its
+    /// diagnostics, rendering it (or an assembly that takes it) returns them, and every
+    /// other prompt serves.
+    pub fn strict(mut self, strict: bool) -> Self {
+        self.strict = strict;
+        self
+    }
+
     /// The user's folder: its `_meta/user_manifest.json` and
     /// `_meta/user_placeholder_registry.json` are read (when they exist) over the
     /// defaults, and [`Store::set_enabled`] writes its user manifest.
@@ -49,6 +64,85 @@ impl StoreBuilder {
         self
     }
 
+    /// A source document (PromptEngine's `persona_config`, `user_profile`, …): every static
+    /// placeholder whose registry entry names `source: NAME` takes its value from it, at
+    /// the entry's `source_path`, converted as PromptEngine converts it:
+    ///
+    /// - `user_profile` is looked up by the whole path as one key, any other source by a
+    ///   dotted path through its objects (`persona_settings.name`), as PromptEngine does;
+    /// - a missing or `null` value gives the registry's `default` (`""` without one);
+    /// - a list of a `"type": "list"` placeholder is joined with its `join_separator`
+    ///   (`", "` by default), each item as Python's `str()` prints it; any other value is
+    ///   printed as Python's `str()` prints it (`True`, `18`, `1.5`, `['a', 'b']`).
+    ///
+    /// A [`StoreBuilder::static_value`] for the same key wins. A source that no registry
+    /// entry names is refused by [`StoreBuilder::open`], with a suggestion.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"p": {"domain": "p"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {
+    /// #         "char_name": {"resolve_phase": "static", "source": "persona_config", "source_path": "persona_settings.name", "default": "Assistant"},
+    /// #         "char_age": {"resolve_phase": "static", "type": "number", "source": "persona_config", "source_path": "persona_settings.age", "default": 18},
+    /// #         "likes": {"resolve_phase": "static", "type": "list", "source": "user_profile", "source_path": "user_interested_in"}}}"#),
+    /// #     ("p.json", br#"{"variants": {"default": {"text": "{{char_name}} ({{char_age}}) likes {{likes}}."}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?)
+    ///     .source("persona_config", serde_json::json!({"persona_settings": {"name": "Mia"}}))
+    ///     .source("user_profile", serde_json::json!({"user_interested_in": ["tea", "chess"]}))
+    ///     .open()?;
+    /// assert_eq!(store.resolve_prompt("p", "default", &[])?, "Mia (18) likes tea, chess.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn source(mut self, name: impl Into<String>, document: serde_json::Value) -> Self {
+        self.sources.push((name.into(), Arc::new(document)));
+        self
+    }
+
+    /// A computed function by the name the registry's `compute_function` gives
+    /// (`build_character_description`, `get_time_context.current_date`, …): every computed
+    /// placeholder naming it calls `f` on each render that uses it. A
+    /// [`StoreBuilder::computed`] for the same key wins. A name that no registry entry
+    /// uses is refused by [`StoreBuilder::open`], with a suggestion.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"p": {"domain": "p"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {
+    /// #         "current_date": {"resolve_phase": "computed", "compute_function": "get_time_context.current_date", "default": ""}}}"#),
+    /// #     ("p.json", br#"{"variants": {"default": {"text": "Today is {{current_date}}."}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?)
+    ///     .compute_function("get_time_context.current_date", || "24.01.2026".to_owned())
+    ///     .open()?;
+    /// assert_eq!(store.resolve_prompt("p", "default", &[])?, "Today is 24.01.2026.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn compute_function(
+        mut self,
+        name: impl Into<String>,
+        f: impl Fn() -> String + Send + Sync + 'static,
+    ) -> Self {
+        self.functions.push((name.into(), Arc::new(f)));
+        self
+    }
+
+    /// The defaults this builder opens over: their prompts and placeholders, to decide
+    /// which values to give before opening.
+    pub fn defaults(&self) -> &Defaults {
+        &self.defaults
+    }
+
+    fn mode(&self) -> check::Mode {
+        if self.strict {
+            check::Mode::Strict
+        } else {
+            check::Mode::PerPrompt
+        }
+    }
+
     /// Makes steps of the store's writes fail, for the failure-injection tests.
     #[cfg(test)]
     pub(crate) fn faults(mut self, faults: Faults) -> Self {
@@ -65,8 +159,30 @@ impl StoreBuilder {
     /// [`Store::migration_backup`]); an upgrade that fails its checks writes nothing. The
     /// temporary files of a write that crashed before its rename are removed.
     pub fn open(self) -> Result<Store, StoreError> {
+        let mode = self.mode();
+        if let Some(dir) = &self.in_place {
+            if self.user_dir.is_some() {
+                return Err(StoreError::InPlace {
+                    path: dir.to_string_lossy().into_owned(),
+                    what: "a user folder (`user_dir`)",
+                });
+            }
+            let folder = &self.defaults.inner.folder;
+            if self.strict && !folder.broken.is_empty() {
+                let mut all = crate::Diagnostics::default();
+                for (_, d) in &folder.broken {
+                    all.extend(d.clone());
+                }
+                return Err(StoreError::Invalid(all));
+            }
+        }
         let mut migrated = None;
         let (folder, user) = match &self.user_dir {
+            // A folder opened in place is its own layer: its edits are written into it.
+            None if self.in_place.is_some() => (
+                Arc::clone(&self.defaults.inner.folder),
+                self.defaults.inner.layer.clone(),
+            ),
             None => (
                 Arc::clone(&self.defaults.inner.folder),
                 Layer::in_memory("(user layer)"),
@@ -74,7 +190,12 @@ impl StoreBuilder {
             Some(dir) => {
                 // An older layout is upgraded first (under the exclusive lock).
                 if super::migrate::needed(dir) {
-                    migrated = super::migrate::run(dir, &self.defaults.inner.layer, &self.faults)?;
+                    migrated = super::migrate::run(
+                        dir,
+                        &self.defaults.inner.layer,
+                        &self.faults,
+                        self.mode(),
+                    )?;
                 }
                 // Not while another store writes the folder: its files belong together.
                 let folder_lock = super::folder_lock::shared(dir);
@@ -90,8 +211,8 @@ impl StoreBuilder {
                 }
                 let mut defaults = self.defaults.inner.layer.clone();
                 let mut user = Layer::disk(dir, &dir.to_string_lossy());
-                let folder =
-                    check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+                let folder = check::build(&mut defaults, Some(&mut user), self.mode())
+                    .map_err(StoreError::Invalid)?;
                 (Arc::new(folder), user.frozen())
             }
         };
@@ -111,9 +232,42 @@ impl StoreBuilder {
         if !unknown.is_empty() {
             return Err(StoreError::UnknownPlaceholders(unknown));
         }
+        for (what, names, known) in [
+            (
+                "source",
+                self.sources
+                    .iter()
+                    .map(|(n, _)| n.as_str())
+                    .collect::<Vec<_>>(),
+                folder
+                    .keys
+                    .iter()
+                    .filter_map(|k| k.source.as_deref())
+                    .collect::<Vec<_>>(),
+            ),
+            (
+                "compute function",
+                self.functions.iter().map(|(n, _)| n.as_str()).collect(),
+                folder
+                    .keys
+                    .iter()
+                    .filter_map(|k| k.compute_function.as_deref())
+                    .collect(),
+            ),
+        ] {
+            if let Some(name) = names.iter().find(|n| !known.contains(n)) {
+                return Err(StoreError::UnknownSource {
+                    what,
+                    name: (*name).to_owned(),
+                    suggestion: closest(name, known.iter().copied()).map(str::to_owned),
+                });
+            }
+        }
         let given = Given {
             statics: self.statics,
             computed: self.computed,
+            sources: self.sources,
+            functions: self.functions,
         };
         let state = State::new(folder, user, &given)?;
         Ok(Store {
@@ -124,6 +278,8 @@ impl StoreBuilder {
             state: Swapped::new(state),
             user_dir: self.user_dir,
             writing: Mutex::new(()),
+            mode,
+            in_place: self.in_place,
             faults: self.faults,
         })
     }
@@ -134,6 +290,38 @@ impl StoreBuilder {
 pub(super) struct Given {
     statics: Vec<(String, String)>,
     computed: Vec<(String, Computed)>,
+    /// Source documents by name, for static values.
+    sources: Vec<(String, Arc<serde_json::Value>)>,
+    /// Computed functions by the registry's `compute_function` name.
+    functions: Vec<(String, Computed)>,
+}
+
+impl Given {
+    /// A static key's value from its source document, as PromptEngine reads it; `None`
+    /// when the builder was given no document of that name.
+    fn source_value(&self, key: &Key) -> Option<String> {
+        let source = key.source.as_deref()?;
+        let (_, document) = self.sources.iter().rev().find(|(n, _)| n == source)?;
+        let path = key.source_path.as_deref().unwrap_or("");
+        let raw = if source == "user_profile" {
+            document.get(path)
+        } else {
+            path.split('.')
+                .try_fold(&**document, |value, part| value.as_object()?.get(part))
+        };
+        Some(match raw {
+            None | Some(serde_json::Value::Null) => key.default.clone().unwrap_or_default(),
+            Some(serde_json::Value::Array(items)) if key.list => {
+                let separator = key.join_separator.as_deref().unwrap_or(", ");
+                items
+                    .iter()
+                    .map(crate::python::value::str_of)
+                    .collect::<Vec<_>>()
+                    .join(separator)
+            }
+            Some(value) => crate::python::value::str_of(value),
+        })
+    }
 }
 
 /// What a render reads: one consistent version of the store, swapped whole by an edit.
@@ -147,6 +335,17 @@ pub(super) struct State {
     statics: Vec<Option<String>>,
     /// Per key of `folder`: the computed function given to the builder.
     computed: Vec<Option<Computed>>,
+    /// The length of the last text an assembly built: the next one's first capacity.
+    length_hint: std::sync::atomic::AtomicUsize,
+    /// Per key: its value when it is the same in every render (a static value or a
+    /// registry `default` with no computed function), unless a runtime value overrides it.
+    fixed: Vec<Option<String>>,
+    /// Per prompt, per variant: its text with the fixed values merged into the literals
+    /// (`None` for messages), rendered when no runtime value names a fixed key.
+    baked: Vec<Vec<Option<super::parsed::Text>>>,
+    /// Per variant name any prompt has: each prompt's variant rendered for it
+    /// ([`PromptDef::variant_index`]); the last entry, named `""`, is for every other name.
+    plans: Vec<(String, Vec<Option<usize>>)>,
 }
 
 impl std::fmt::Debug for State {
@@ -171,6 +370,18 @@ impl State {
                 statics[i] = Some(value.clone());
             }
         }
+        for (i, key) in folder.keys.iter().enumerate() {
+            match key.phase {
+                Phase::Static if statics[i].is_none() => statics[i] = given.source_value(key),
+                Phase::Computed => {
+                    computed[i] = key.compute_function.as_deref().and_then(|name| {
+                        let (_, f) = given.functions.iter().rev().find(|(n, _)| n == name)?;
+                        Some(Arc::clone(f))
+                    })
+                }
+                _ => {}
+            }
+        }
         for (key, f) in &given.computed {
             if let Some(i) = folder.key(key) {
                 computed[i] = Some(Arc::clone(f));
@@ -193,13 +404,93 @@ impl State {
         }
         let mut by_order: Vec<usize> = (0..folder.prompts.len()).collect();
         by_order.sort_by_key(|&i| folder.prompts[i].order);
+        let fixed: Vec<Option<String>> = folder
+            .keys
+            .iter()
+            .enumerate()
+            .map(|(i, k)| match k.phase {
+                Phase::Runtime => None,
+                _ if computed[i].is_some() => None,
+                _ => statics[i].clone().or_else(|| k.default.clone()),
+            })
+            .collect();
+        let baked = folder
+            .prompts
+            .iter()
+            .map(|p| {
+                p.variants
+                    .iter()
+                    .map(|v| match &v.body {
+                        super::parsed::Body::Text(t) => Some(t.baked(&fixed)),
+                        super::parsed::Body::Messages(_) => None,
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut names: Vec<&str> = folder
+            .prompts
+            .iter()
+            .flat_map(|p| p.variants.iter().map(|v| v.name.as_str()))
+            .collect();
+        names.sort_unstable();
+        names.dedup();
+        let plan = |name: &str| -> Vec<Option<usize>> {
+            folder
+                .prompts
+                .iter()
+                .map(|p| p.variant_index(name))
+                .collect()
+        };
+        let mut plans: Vec<(String, Vec<Option<usize>>)> =
+            names.iter().map(|n| ((*n).to_owned(), plan(n))).collect();
+        // A name no prompt has: `default` everywhere (the empty name is no variant name).
+        plans.push((String::new(), plan("")));
         Ok(State {
             folder,
             by_order,
             user,
             statics,
             computed,
+            length_hint: std::sync::atomic::AtomicUsize::new(0),
+            fixed,
+            baked,
+            plans,
         })
+    }
+
+    /// Each prompt's variant rendered for `variant`, by prompt index.
+    pub(super) fn plan(&self, variant: &str) -> &[Option<usize>] {
+        let found = self.plans[..self.plans.len() - 1]
+            .binary_search_by(|(n, _)| n.as_str().cmp(variant))
+            .unwrap_or(self.plans.len() - 1);
+        &self.plans[found].1
+    }
+
+    /// Whether a render with these runtime values may use the baked texts: none of them
+    /// overrides a fixed value.
+    pub(super) fn bakeable(&self, runtime: &[(&str, &str)]) -> bool {
+        runtime.iter().all(|(name, _)| {
+            self.folder
+                .key(name)
+                .is_none_or(|i| self.fixed[i].is_none())
+        })
+    }
+
+    /// Prompt `prompt`'s text of variant `variant` with the fixed values merged in.
+    pub(super) fn baked(&self, prompt: usize, variant: usize) -> Option<&super::parsed::Text> {
+        self.baked.get(prompt)?.get(variant)?.as_ref()
+    }
+
+    pub(super) fn length_hint(&self) -> usize {
+        // Bounded, so that one huge render does not make every later one allocate as much.
+        self.length_hint
+            .load(std::sync::atomic::Ordering::Relaxed)
+            .min(1 << 20)
+    }
+
+    pub(super) fn note_length(&self, len: usize) {
+        self.length_hint
+            .store(len, std::sync::atomic::Ordering::Relaxed);
     }
 
     pub(super) fn values<'a>(&'a self, runtime: &'a [(&'a str, &'a str)]) -> Values<'a> {
@@ -286,6 +577,10 @@ pub struct Store {
     pub(super) user_dir: Option<PathBuf>,
     /// Held by an edit from reading the state to swapping in the new one.
     pub(super) writing: Mutex<()>,
+    /// Whether a prompt's problems refuse the folder or only that prompt.
+    pub(super) mode: check::Mode,
+    /// The PromptEngine folder read in place ([`Store::open_folder`]).
+    pub(super) in_place: Option<PathBuf>,
     pub(super) faults: Faults,
 }
 
@@ -308,8 +603,66 @@ impl Store {
             user_dir: None,
             statics: Vec::new(),
             computed: Vec::new(),
+            sources: Vec::new(),
+            functions: Vec::new(),
+            strict: false,
+            in_place: None,
             faults: no_faults(),
         }
+    }
+
+    /// Opens a PromptEngine folder as PromptEngine itself uses it — PersonaUI's
+    /// `src/instructions/prompts/`, which PersonaUI edits in place: its own
+    /// `_meta/prompt_manifest.json` and `_meta/user_manifest.json` (a user entry replacing
+    /// the whole entry of its id, as PromptEngine merges them), its registries and its domain
+    /// files, so the store shows exactly the prompts, texts, orders and flags PromptEngine
+    /// shows (its `_defaults/` is PromptEngine's reset source and is not read). A prompt
+    /// with problems is refused alone ([`Store::problems`]). Without values: static and
+    /// computed placeholders take their registry defaults; use
+    /// [`Store::folder_builder`] to hand the store its sources and functions.
+    ///
+    /// Its edits are written into the folder as PromptEngine writes them, so PromptEngine
+    /// reads them as its own: [`Store::update_prompt`] into the prompt's domain file,
+    /// [`Store::set_enabled`] (the prompt's one `enabled`: PromptEngine has no flag per
+    /// variant) and [`Store::reorder_prompts`] into the manifest that holds the prompt's
+    /// entry, [`Store::create_prompt`] as a whole entry of the user manifest with every
+    /// field PromptEngine's validator asks for and a domain file `ID.json`. The other edits
+    /// (resets, deletes, placeholders, archives) are refused for now
+    /// ([`StoreError::InPlace`]). [`Store::reload`] reads what PromptEngine wrote since.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Store, StoreError};
+    /// # let dir = std::env::temp_dir().join(format!("pk-open-folder-doc-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # std::fs::create_dir_all(dir.join("_meta"))?;
+    /// std::fs::write(dir.join("_meta/prompt_manifest.json"), r#"{"prompts": {
+    ///     "rules": {"domain_file": "rules.json", "order": 1},
+    ///     "mine": {"domain_file": "rules.json", "order": 2, "enabled": false}}}"#)?;
+    /// // the user manifest's entry is the whole entry: `mine` is on (PromptEngine's default)
+    /// std::fs::write(dir.join("_meta/user_manifest.json"), r#"{"prompts": {"mine": {"domain_file": "mine.json"}}}"#)?;
+    /// std::fs::write(dir.join("_meta/placeholder_registry.json"), r#"{"placeholders": {"char_name": {"resolve_phase": "static", "default": "Luna"}}}"#)?;
+    /// std::fs::write(dir.join("rules.json"), r#"{"rules": {"variants": {"default": {"content": "Be {{char_name}}."}}}}"#)?;
+    /// std::fs::write(dir.join("mine.json"), r#"{"mine": {"variants": {"default": {"content": "Mine."}}}}"#)?;
+    /// let store = Store::open_folder(&dir)?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "Be Luna.\n\nMine.");
+    /// store.update_prompt("rules", "default", "Be kind, {{char_name}}.")?;
+    /// assert!(std::fs::read_to_string(dir.join("rules.json"))?.contains(r#""content": "Be kind, {{char_name}}.""#));
+    /// assert!(matches!(store.factory_reset(), Err(StoreError::InPlace { .. })));
+    /// # let _ = std::fs::remove_dir_all(&dir);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn open_folder(path: impl AsRef<std::path::Path>) -> Result<Store, StoreError> {
+        Store::folder_builder(path)?.open()
+    }
+
+    /// The builder of [`Store::open_folder`], to give values ([`StoreBuilder::source`],
+    /// [`StoreBuilder::compute_function`], …) or [`StoreBuilder::strict`] first.
+    pub fn folder_builder(path: impl AsRef<std::path::Path>) -> Result<StoreBuilder, StoreError> {
+        let path = path.as_ref();
+        let defaults = Defaults::load_folder(path).map_err(StoreError::Invalid)?;
+        let mut builder = Store::builder(defaults);
+        builder.in_place = Some(path.to_path_buf());
+        Ok(builder)
     }
 
     /// The backup of the old manifest, when [`StoreBuilder::open`] upgraded the user
@@ -345,255 +698,6 @@ impl Store {
             variant: variant.to_owned(),
             suggestion: closest(variant, prompt.variant_names()).map(str::to_owned),
         }
-    }
-
-    /// One prompt's text for `variant` (else its `default` variant), placeholders filled
-    /// (static → computed → runtime, the later winning), runs of 3+ newlines made 2, and
-    /// stripped. Enabled flags do not matter here.
-    ///
-    /// ```
-    /// # use prompt_runtime::store::{Defaults, Store, StoreError};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"greeting": {"domain": "greeting"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"user_name": {"type": "static", "default": "friend"}}}"#),
-    /// #     ("greeting.json", br#"{"variants": {"default": {"text": "Hello, {{user_name}}!"}, "short": {"text": "Hi {{user_name}}"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// assert_eq!(store.resolve_prompt("greeting", "experimental", &[])?, "Hello, friend!");
-    /// assert_eq!(store.resolve_prompt("greeting", "short", &[("user_name", "Alex")])?, "Hi Alex");
-    /// assert!(matches!(store.resolve_prompt("greting", "default", &[]), Err(StoreError::UnknownPrompt { .. })));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn resolve_prompt(
-        &self,
-        id: &str,
-        variant: &str,
-        runtime: &[(&str, &str)],
-    ) -> Result<String, StoreError> {
-        let state = self.current();
-        let prompt = Self::find(&state.folder, id)?;
-        let chosen = prompt
-            .variant(variant)
-            .ok_or_else(|| Self::unknown_variant(prompt, variant))?;
-        let Body::Text(text) = &chosen.body else {
-            return Err(StoreError::NotText { id: id.to_owned() });
-        };
-        let mut values = state.values(runtime);
-        let mut raw = String::new();
-        let mut missing = Vec::new();
-        render(text, &mut values, &mut raw, &mut missing);
-        Self::refuse_missing(&state.folder, &missing, vec![id.to_owned()])?;
-        let mut out = String::with_capacity(raw.len());
-        tidy_into(&raw, &mut out);
-        Ok(out)
-    }
-
-    fn refuse_missing(
-        folder: &Folder,
-        missing: &[usize],
-        prompts: Vec<String>,
-    ) -> Result<(), StoreError> {
-        if missing.is_empty() {
-            return Ok(());
-        }
-        Err(StoreError::MissingRuntime {
-            keys: missing
-                .iter()
-                .map(|&i| folder.keys[i].name.clone())
-                .collect(),
-            prompts,
-        })
-    }
-
-    /// Whether prompt `index` is used for `variant` now: it and the variant are enabled,
-    /// and, with `requires_any`, one of the listed runtime values is not empty.
-    fn used(folder: &Folder, index: usize, variant: &str, runtime: &[(&str, &str)]) -> bool {
-        let prompt = &folder.prompts[index];
-        prompt.enabled
-            && PromptDef::variant_is_enabled(&prompt.variant_enabled, variant)
-            && (prompt.requires_any.is_empty()
-                || prompt.requires_any.iter().any(|&k| {
-                    let name = folder.keys[k].name.as_str();
-                    runtime.iter().any(|(n, v)| *n == name && !v.is_empty())
-                }))
-    }
-
-    /// The system prompt for `variant`: the text prompts whose target is the system prompt
-    /// and that are enabled for the variant, by `order` (ties in manifest order), each
-    /// rendered as by [`Store::resolve_prompt`], empty ones dropped, joined with a blank
-    /// line. Every missing runtime value is reported at once.
-    ///
-    /// See [`Store`] for an example.
-    pub fn build_system_prompt(
-        &self,
-        variant: &str,
-        runtime: &[(&str, &str)],
-    ) -> Result<String, StoreError> {
-        let state = self.current();
-        let folder = &state.folder;
-        let mut values = state.values(runtime);
-        let mut out = String::new();
-        let mut scratch = String::new();
-        let mut missing = Vec::new();
-        let mut users = Vec::new();
-        for &i in &state.by_order {
-            let prompt = &folder.prompts[i];
-            if prompt.target != Target::SystemPrompt || !Self::used(folder, i, variant, runtime) {
-                continue;
-            }
-            let Some(Body::Text(text)) = prompt.variant(variant).map(|v| &v.body) else {
-                continue;
-            };
-            scratch.clear();
-            let before = missing.len();
-            render(text, &mut values, &mut scratch, &mut missing);
-            if missing.len() > before {
-                users.push(prompt.id.clone());
-            }
-            let at = out.len();
-            if at > 0 {
-                out.push_str("\n\n");
-            }
-            if !tidy_into(&scratch, &mut out) {
-                out.truncate(at);
-            }
-        }
-        Self::refuse_missing(folder, &missing, users)?;
-        Ok(out)
-    }
-
-    /// The messages of one prompt's variant: a text prompt gives one message (a user
-    /// message, an assistant one for a `prefill` target), a `multi_turn` prompt its
-    /// messages. Empty messages are dropped.
-    fn messages(
-        &self,
-        prompt: &PromptDef,
-        variant: &str,
-        values: &mut Values<'_>,
-        out: &mut Vec<Message>,
-        missing: &mut Vec<usize>,
-    ) {
-        let Some(chosen) = prompt.variant(variant) else {
-            return;
-        };
-        let mut push = |role, text, missing: &mut Vec<usize>, values: &mut Values<'_>| {
-            let mut raw = String::new();
-            render(text, values, &mut raw, missing);
-            let mut content = String::with_capacity(raw.len());
-            if tidy_into(&raw, &mut content) {
-                out.push(Message::new(role, content).in_section(prompt.id.clone()));
-            }
-        };
-        match &chosen.body {
-            Body::Text(text) => {
-                let role = if prompt.target == Target::Prefill {
-                    crate::Role::Assistant
-                } else {
-                    crate::Role::User
-                };
-                push(role, text, missing, values);
-            }
-            Body::Messages(messages) => {
-                for (role, text) in messages {
-                    push(*role, text, missing, values);
-                }
-            }
-        }
-    }
-
-    fn sequence(
-        &self,
-        variant: &str,
-        runtime: &[(&str, &str)],
-        take: impl Fn(&PromptDef) -> bool,
-    ) -> Result<Vec<Message>, StoreError> {
-        let state = self.current();
-        let folder = &state.folder;
-        let mut values = state.values(runtime);
-        let mut out = Vec::new();
-        let mut missing = Vec::new();
-        let mut users = Vec::new();
-        for &i in &state.by_order {
-            let prompt = &folder.prompts[i];
-            if !take(prompt) || !Self::used(folder, i, variant, runtime) {
-                continue;
-            }
-            let before = missing.len();
-            self.messages(prompt, variant, &mut values, &mut out, &mut missing);
-            if missing.len() > before {
-                users.push(prompt.id.clone());
-            }
-        }
-        Self::refuse_missing(folder, &missing, users)?;
-        Ok(out)
-    }
-
-    /// PromptEngine's dialog injections: the messages of the enabled `multi_turn` prompts
-    /// (example exchanges), by `order`.
-    ///
-    /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
-    /// # use prompt_runtime::{Message, Role};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static", "default": "Luna"}}}"#),
-    /// #     ("example.json", br#"{"variants": {"experimental": {"messages": [
-    /// #         {"role": "user", "content": "Who are you?"}, {"role": "assistant", "content": "I am {{char_name}}."}]}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// let messages = store.get_dialog_injections("experimental", &[])?;
-    /// assert_eq!(messages, [
-    ///     Message::user("Who are you?").in_section("example"),
-    ///     Message::assistant("I am Luna.").in_section("example"),
-    /// ]);
-    /// assert!(store.get_dialog_injections("default", &[])?.is_empty());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn get_dialog_injections(
-        &self,
-        variant: &str,
-        runtime: &[(&str, &str)],
-    ) -> Result<Vec<Message>, StoreError> {
-        self.sequence(variant, runtime, |p| p.multi_turn)
-    }
-
-    /// The whole message sequence for `variant`: the system prompt as a system message
-    /// (when not empty), then, by `order`, every enabled prompt that is not part of it:
-    /// `multi_turn` prompts' messages, text prompts targeting `message` (a user message) or
-    /// `prefill` (an assistant message).
-    ///
-    /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
-    /// # use prompt_runtime::Role;
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "rules": {"domain": "rules"},
-    /// #         "reply_start": {"domain": "reply_start", "target": "prefill"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("rules.json", br#"{"variants": {"default": {"text": "Be kind."}}}"#),
-    /// #     ("reply_start.json", br#"{"variants": {"default": {"text": "Well,"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// let sequence = store.get_chat_message_sequence("default", &[])?;
-    /// let roles: Vec<Role> = sequence.iter().map(|m| m.role).collect();
-    /// assert_eq!(roles, [Role::System, Role::Assistant]);
-    /// assert_eq!(sequence[0].content, "Be kind.");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    pub fn get_chat_message_sequence(
-        &self,
-        variant: &str,
-        runtime: &[(&str, &str)],
-    ) -> Result<Vec<Message>, StoreError> {
-        let system = self.build_system_prompt(variant, runtime)?;
-        let mut out = Vec::new();
-        if !system.is_empty() {
-            out.push(Message::system(system).in_section("system_prompt"));
-        }
-        out.extend(self.sequence(variant, runtime, |p| {
-            p.multi_turn || p.target != Target::SystemPrompt
-        })?);
-        Ok(out)
     }
 }
 

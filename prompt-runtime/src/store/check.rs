@@ -50,6 +50,8 @@ const REGISTRY_FIELDS: &[&str] = &[
     "label",
     "example",
     "category",
+    "name",
+    "join_separator",
 ];
 const VARIANT_FIELDS: &[&str] = &[
     "text",
@@ -58,6 +60,16 @@ const VARIANT_FIELDS: &[&str] = &[
     "enabled",
     "label",
     "description",
+];
+/// PromptEngine's `VALID_POSITIONS` (its validator reports any other value).
+const POSITIONS: &[&str] = &[
+    "system_prompt",
+    "system_prompt_append",
+    "first_assistant",
+    "consent_dialog",
+    "user_message",
+    "prefill",
+    "history",
 ];
 const DATA_TYPES: &[&str] = &["string", "number", "list", "message_array", "boolean"];
 
@@ -87,14 +99,40 @@ struct Entry {
     order: Option<i64>,
     enabled: Option<bool>,
     requires_any: Option<Vec<Spanned<String>>>,
+    position: Option<String>,
+    variant_condition: Option<String>,
     /// Enabled flags by variant name, a later layer's replacing an earlier one's.
     variants: Vec<Spanned<(String, bool)>>,
+}
+
+/// What a problem inside one prompt (its domain file, its texts, its `requires_any`) does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mode {
+    /// It refuses the whole folder (the defaults, the derive, `strict(true)`).
+    Strict,
+    /// It refuses that prompt only: the prompt is kept with its problems
+    /// ([`Folder::broken`]), so that rendering it, or an assembly that takes it, reports
+    /// them while every other prompt serves.
+    PerPrompt,
 }
 
 /// Reads and checks the defaults folder and, if given, the user's folder.
 pub(crate) fn build(
     defaults: &mut Layer,
+    user: Option<&mut Layer>,
+    mode: Mode,
+) -> Result<Folder, Diagnostics> {
+    build_with(defaults, user, mode, false)
+}
+
+/// [`build`]; with `whole_entries`, a user manifest's entry replaces the entry of its id
+/// whole, as PromptEngine merges its two manifests, instead of overriding the fields it
+/// gives (promptkit's user layer).
+pub(crate) fn build_with(
+    defaults: &mut Layer,
     mut user: Option<&mut Layer>,
+    mode: Mode,
+    whole_entries: bool,
 ) -> Result<Folder, Diagnostics> {
     let mut problems = Diagnostics::default();
 
@@ -118,28 +156,43 @@ pub(crate) fn build(
     let mut entries: Vec<(String, Entry)> = Vec::new();
     for (rel, required) in [(MANIFEST, true), (USER_MANIFEST, false)] {
         if let Some(source) = read(defaults, rel, required, &mut problems) {
-            manifest(&source, 0, &mut entries, &mut problems);
+            let replace = whole_entries && rel == USER_MANIFEST;
+            manifest(&source, 0, replace, &mut entries, &mut problems);
         }
     }
     if let Some(source) = user
         .as_deref_mut()
         .and_then(|u| read(u, USER_MANIFEST, false, &mut problems))
     {
-        manifest(&source, 1, &mut entries, &mut problems);
+        manifest(&source, 1, whole_entries, &mut entries, &mut problems);
     }
 
     let mut folder = Folder {
         keys,
         prompts: Vec::new(),
+        broken: Vec::new(),
     };
     // Who reads each domain file first, by layer and file, and where the entry names it.
     let mut readers: HashMap<(String, usize), (String, Spanned<String>)> = HashMap::new();
     for (id, entry) in entries {
         let named = named_file(&id, &entry);
         let layers: [Option<&mut Layer>; 2] = [Some(&mut *defaults), user.as_deref_mut()];
-        let Some(prompt) = prompt(&id, entry, layers, &folder.keys, &mut problems) else {
+        let mut own = Diagnostics::default();
+        let Some(mut prompt) = prompt(&id, entry, layers, &folder.keys, &mut own) else {
+            problems.extend(own);
             continue;
         };
+        if !own.is_empty() {
+            match mode {
+                Mode::Strict => problems.extend(own),
+                Mode::PerPrompt => {
+                    prompt.broken = true;
+                    folder.broken.push((folder.prompts.len(), own));
+                }
+            }
+        }
+        // Two prompts writing one file refuse the whole layer, in every mode: an edit of
+        // either would change the other.
         if let Some(named) = named {
             let layer = if prompt.domain.1 == 1 {
                 user.as_deref()
@@ -347,13 +400,30 @@ fn registry_entry(
                 r.push(d);
                 return None;
             }
-            _ => Some(raw.get().to_owned()),
+            // A number or a boolean, as PromptEngine's `str(default)` prints it.
+            _ => serde_json::from_str::<serde_json::Value>(raw.get())
+                .ok()
+                .map(|v| crate::python::value::str_of(&v)),
         },
     };
+    let text = |r: &mut Reader<'_>, f: &str| {
+        field(fields, f).and_then(|raw| r.string(raw, &format!("`{f}` of placeholder `{name}`")))
+    };
+    let source = text(r, "source");
+    let source_path = text(r, "source_path");
+    let join_separator = text(r, "join_separator");
+    let compute_function = text(r, "compute_function").or_else(|| text(r, "function"));
+    let list = field(fields, "type").is_some_and(|t| t.get() == "\"list\"")
+        && field(fields, "resolve_phase").is_some();
     Some(Key {
         name: name.to_owned(),
         phase,
         default,
+        source,
+        source_path,
+        list,
+        join_separator,
+        compute_function: compute_function.filter(|f| !f.is_empty()),
     })
 }
 
@@ -389,6 +459,7 @@ fn list(words: &[&str]) -> String {
 fn manifest(
     source: &SourceFile,
     layer: usize,
+    replace: bool,
     entries: &mut Vec<(String, Entry)>,
     problems: &mut Diagnostics,
 ) {
@@ -435,6 +506,17 @@ fn manifest(
                 entries.len() - 1
             }
         };
+        if replace {
+            // PromptEngine's merge: the later entry is the whole entry (it keeps its place).
+            entries[index].1 = Entry {
+                at: Some(Spanned {
+                    value: id.clone(),
+                    source: source.clone(),
+                    span: r.key_span(raw),
+                }),
+                ..Entry::default()
+            };
+        }
         entry(&mut r, &id, layer, &fields, &mut entries[index].1);
     }
 }
@@ -528,6 +610,33 @@ fn entry(r: &mut Reader<'_>, id: &str, layer: usize, fields: &Entries<'_>, entry
                 }
             }
             "order" => entry.order = r.integer(raw, &what).or(entry.order),
+            "position" => {
+                let Some(word) = r.string(raw, &what) else {
+                    continue;
+                };
+                if !POSITIONS.contains(&word.as_str()) {
+                    let d = r
+                        .error(
+                            span,
+                            format!("`position` of prompt `{id}` is `{word}`, not a position"),
+                        )
+                        .with_help(suggest_or(&word, POSITIONS));
+                    r.push(d);
+                    continue;
+                }
+                entry.position = Some(word);
+            }
+            "variant_condition" => {
+                // `null` or `""` is no condition, as PromptEngine's truthiness test reads it.
+                if raw.get() == "null" {
+                    entry.variant_condition = None;
+                    continue;
+                }
+                let Some(word) = r.string(raw, &what) else {
+                    continue;
+                };
+                entry.variant_condition = (!word.is_empty()).then_some(word);
+            }
             "enabled" => entry.enabled = r.bool(raw, &what).or(entry.enabled),
             "tags" => {
                 r.strings(raw, &what);
@@ -631,8 +740,9 @@ fn prompt(
         ),
     };
     let from = layers[layer].as_deref_mut()?;
+    let multi_turn = entry.multi_turn.unwrap_or(false);
     let source = match from.read(&file.value) {
-        Ok(Some(source)) => source,
+        Ok(Some(source)) => Some(source),
         Ok(None) => {
             let shown = from.shown(&file.value);
             let message = if entry.domain.is_some() {
@@ -645,15 +755,22 @@ fn prompt(
                     .at(&file.source, file.span.clone())
                     .with_help(format!("create `{shown}` with the prompt's variants, or name its file with `\"domain\"`")),
             );
-            return None;
+            None
         }
         Err(e) => {
             problems.extend(e);
-            return None;
+            None
         }
     };
-    let multi_turn = entry.multi_turn.unwrap_or(false);
-    let (variants, domain_flags) = domain(&source, id, multi_turn, keys, problems)?;
+    // A prompt whose domain does not read is kept without variants: the caller decides
+    // whether its problems refuse the folder or only the prompt.
+    let (variants, domain_flags) = source
+        .as_ref()
+        .and_then(|source| domain(source, id, multi_turn, keys, problems))
+        .unwrap_or_default();
+    let domain_path = source
+        .as_ref()
+        .map_or_else(|| file.value.clone(), |s| s.path().to_owned());
     let mut variant_enabled = domain_flags;
     let named: HashSet<&str> = variants.iter().map(|v| v.name.as_str()).collect();
     let flags = last_of_each(entry.variants, |flag| flag.value.0.as_str());
@@ -662,11 +779,11 @@ fn prompt(
         // Turning off a variant the domain lacks is harmless; turning one on claims a text.
         if on && !named.contains(name.as_str()) && !named.contains("default") {
             problems.push(
-                Diagnostic::new(format!("variant `{name}` of prompt `{id}` is not in `{}`, which has no `default` variant to fall back on", source.path()))
+                Diagnostic::new(format!("variant `{name}` of prompt `{id}` is not in `{domain_path}`, which has no `default` variant to fall back on"))
                     .at(&flag.source, flag.span.clone())
                     .with_help(match closest(&name, variants.iter().map(|v| v.name.as_str())) {
                         Some(c) => format!("did you mean `{c}`?"),
-                        None => format!("add variant `{name}` or `default` to `{}`", source.path()),
+                        None => format!("add variant `{name}` or `default` to `{domain_path}`"),
                     }),
             );
         }
@@ -683,9 +800,12 @@ fn prompt(
         order: entry.order.unwrap_or(9999),
         enabled: entry.enabled.unwrap_or(true),
         requires_any,
+        position: entry.position,
+        variant_condition: entry.variant_condition,
         variants,
         domain: (file.value, layer),
         variant_enabled,
+        broken: false,
     })
 }
 
@@ -925,5 +1045,8 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
             }
         }
     }
-    ok.then_some(Text { parts })
+    let literal_run = parts
+        .iter()
+        .any(|p| matches!(p, Part::Literal(s) if s.contains("\n\n\n")));
+    ok.then_some(Text { parts, literal_run })
 }

@@ -69,11 +69,16 @@ impl Store {
     /// ```
     pub fn update_prompt(&self, id: &str, variant: &str, text: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
+            if store.in_place.is_some() {
+                return super::in_place::update(state, id, variant, text);
+            }
             let prompt = Store::find(&state.folder, id)?;
             if prompt.multi_turn {
                 return Err(StoreError::NotText { id: id.to_owned() });
             }
-            if !prompt.variant_names().any(|v| v == variant) {
+            // A refused prompt may have lost its variants to its problems: any variant
+            // name may be written to fix it.
+            if !prompt.broken && !prompt.variant_names().any(|v| v == variant) {
                 return Err(Store::unknown_variant(prompt, variant));
             }
             check_text(&state.folder, id, variant, text)?;
@@ -109,12 +114,15 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn create_prompt(&self, id: &str, text: &str) -> Result<(), StoreError> {
-        self.commit(|_, state| {
+        self.commit(|store, state| {
             if !is_word(id) {
                 return Err(StoreError::BadPromptId { id: id.to_owned() });
             }
             if state.folder.prompt(id).is_some() {
                 return Err(StoreError::PromptExists { id: id.to_owned() });
+            }
+            if store.in_place.is_some() {
+                return super::in_place::create(state, id, text);
             }
             check_text(&state.folder, id, "default", text)?;
             let rel = fresh_domain_file(&state.folder, id);
@@ -136,6 +144,7 @@ impl Store {
     /// [`Store::reset_prompt_to_default`]).
     pub fn delete_prompt(&self, id: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
+            store.not_in_place("`delete_prompt`")?;
             let prompt = Store::find(&state.folder, id)?;
             if store.default_folder.prompt(id).is_some() {
                 return Err(StoreError::NotUserPrompt { id: id.to_owned() });
@@ -164,6 +173,7 @@ impl Store {
     /// ```
     pub fn reset_prompt_to_default(&self, id: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
+            store.not_in_place("`reset_prompt_to_default`")?;
             let prompt = Store::find(&state.folder, id)?;
             if store.default_folder.prompt(id).is_none() {
                 return Err(StoreError::NoDefault { id: id.to_owned() });
@@ -194,7 +204,8 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn factory_reset(&self) -> Result<(), StoreError> {
-        self.commit(|_, state| {
+        self.commit(|store, state| {
+            store.not_in_place("`factory_reset`")?;
             let cleanup = state
                 .folder
                 .prompts
@@ -233,7 +244,10 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn set_enabled(&self, id: &str, variant: &str, enabled: bool) -> Result<(), StoreError> {
-        self.commit(|_, state| {
+        self.commit(|store, state| {
+            if store.in_place.is_some() {
+                return super::in_place::set_enabled(state, id, variant, enabled);
+            }
             let prompt = Store::find(&state.folder, id)?;
             if !prompt.variant_names().any(|v| v == variant) {
                 return Err(Store::unknown_variant(prompt, variant));
@@ -271,7 +285,7 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reorder_prompts(&self, ids: &[&str]) -> Result<(), StoreError> {
-        self.commit(|_, state| {
+        self.commit(|store, state| {
             let folder = &state.folder;
             let mut sequence: Vec<usize> = Vec::with_capacity(folder.prompts.len());
             let mut placed = vec![false; folder.prompts.len()];
@@ -295,6 +309,13 @@ impl Store {
                     (path, ((n + 1) * 10).to_string())
                 })
                 .collect();
+            if store.in_place.is_some() {
+                let orders: Vec<(String, String)> = orders
+                    .iter()
+                    .map(|(path, order)| (path[1].to_owned(), order.clone()))
+                    .collect();
+                return super::in_place::reorder(state, &orders);
+            }
             let edits: Vec<(&[&str], &str)> = orders
                 .iter()
                 .map(|(path, order)| (&path[..], order.as_str()))
@@ -332,7 +353,8 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_placeholder(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.commit(|_, state| {
+        self.commit(|store, state| {
+            store.not_in_place("`add_placeholder`")?;
             if !is_name(key) {
                 return Err(StoreError::BadPlaceholder {
                     key: key.to_owned(),
@@ -360,7 +382,8 @@ impl Store {
     /// the user registry holds). One of the defaults' placeholders, or one that a prompt
     /// still uses (in a text or its `requires_any`), is refused, naming the prompts.
     pub fn remove_placeholder(&self, key: &str) -> Result<(), StoreError> {
-        self.commit(|_, state| {
+        self.commit(|store, state| {
+            store.not_in_place("`remove_placeholder`")?;
             let mine = user_placeholders(state);
             if !mine.iter().any(|k| k == key) {
                 return Err(StoreError::NotUserPlaceholder {
@@ -473,9 +496,11 @@ impl Store {
         plan: impl FnOnce(&Store, &State) -> Result<Change, StoreError>,
     ) -> Result<(), StoreError> {
         let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
+        // The folder written: the user folder, or the PromptEngine folder opened in place.
+        let target = self.user_dir.as_ref().or(self.in_place.as_ref());
         // Another process (or store) may have written the folder since: edit from what is
         // on disk now, and keep it from writing until this edit is done.
-        let (_folder, state) = match &self.user_dir {
+        let (_folder, state) = match target {
             Some(dir) => {
                 let lock = folder_lock::exclusive(dir).map_err(|e| StoreError::Write {
                     path: dir.join(folder_lock::LOCK).to_string_lossy().into_owned(),
@@ -493,18 +518,21 @@ impl Store {
         for rel in &change.cleanup {
             user.set(rel, None);
         }
-        let mut defaults = self.defaults.clone();
-        let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+        let folder = self.check_layers(&mut user).map_err(StoreError::Invalid)?;
+        // A prompt refused before may stay refused; an edit never refuses another one.
+        if let Some(problems) = newly_broken(&state.folder, &folder) {
+            return Err(StoreError::Invalid(problems));
+        }
         // Every static and computed key of the new folder needs a value (an added user
         // placeholder brings its own `default`).
         let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
         // Nothing is written when one write would reach outside the user folder.
-        if let Some(dir) = &self.user_dir {
+        if let Some(dir) = target {
             for (rel, _) in &change.writes {
                 atomic::confine(dir, rel)?;
             }
         }
-        if let Some(dir) = &self.user_dir
+        if let Some(dir) = target
             && let Err((i, e)) = write_files(dir, &change, &self.faults)
         {
             let error = write_error(&user, &change.writes[i].0)(e.error.to_string());
@@ -516,7 +544,7 @@ impl Store {
             return Err(error);
         }
         self.swap(next);
-        if let Some(dir) = &self.user_dir {
+        if let Some(dir) = target {
             for rel in &change.cleanup {
                 // Nothing names the file any more; one left behind is harmless (and one
                 // behind a link out of the user folder is not the store's to remove).
@@ -552,7 +580,8 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn reload(&self) -> Result<(), StoreError> {
-        let Some(dir) = &self.user_dir else {
+        // A folder opened in place is read again whole (PromptEngine writes it too).
+        let Some(dir) = self.user_dir.as_ref().or(self.in_place.as_ref()) else {
             return Ok(());
         };
         let _writing = self.writing.lock().unwrap_or_else(|e| e.into_inner());
@@ -562,11 +591,31 @@ impl Store {
 
     /// The user folder as it is on disk now, swapped in.
     pub(super) fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
-        let mut defaults = self.defaults.clone();
         let mut user = Layer::disk(dir, &dir.to_string_lossy());
-        let folder = check::build(&mut defaults, Some(&mut user)).map_err(StoreError::Invalid)?;
+        let folder = self.check_layers(&mut user).map_err(StoreError::Invalid)?;
         let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
         Ok(self.swap(next))
+    }
+
+    /// The checked folder of a user layer over the defaults; for a folder opened in
+    /// place, of the folder alone, read as PromptEngine reads it.
+    fn check_layers(&self, user: &mut Layer) -> Result<Folder, crate::Diagnostics> {
+        if self.in_place.is_some() {
+            return check::build_with(user, None, self.mode, true);
+        }
+        let mut defaults = self.defaults.clone();
+        check::build(&mut defaults, Some(user), self.mode)
+    }
+
+    /// Refuses an edit that a folder opened in place cannot take yet.
+    pub(super) fn not_in_place(&self, what: &'static str) -> Result<(), StoreError> {
+        match &self.in_place {
+            Some(dir) => Err(StoreError::InPlace {
+                path: dir.to_string_lossy().into_owned(),
+                what,
+            }),
+            None => Ok(()),
+        }
     }
 
     fn swap(&self, next: State) -> Arc<State> {
@@ -574,6 +623,18 @@ impl Store {
         self.state.replace(Arc::clone(&next));
         next
     }
+}
+
+/// The problems of the prompts `new` refuses that `old` did not refuse (or did not have).
+fn newly_broken(old: &Folder, new: &Folder) -> Option<crate::Diagnostics> {
+    let mut problems = crate::Diagnostics::default();
+    for (i, diagnostics) in &new.broken {
+        let id = &new.prompts[*i].id;
+        if !old.prompt(id).is_some_and(|j| old.prompts[j].broken) {
+            problems.extend(diagnostics.clone());
+        }
+    }
+    (!problems.is_empty()).then_some(problems)
 }
 
 /// Writes the change's files in order; on an error, which one failed.
@@ -658,7 +719,12 @@ pub(super) fn json_string(text: &str) -> Result<String, StoreError> {
 
 /// Checks a new text against the registry with the one lexer: every unknown `{{key}}`,
 /// located in `text`, with a suggestion.
-fn check_text(folder: &Folder, id: &str, variant: &str, text: &str) -> Result<(), StoreError> {
+pub(super) fn check_text(
+    folder: &Folder,
+    id: &str,
+    variant: &str,
+    text: &str,
+) -> Result<(), StoreError> {
     let source = SourceFile::new(format!("{id}/{variant} (edit)"), text);
     let mut problems = Diagnostics::default();
     for token in Syntax::TightBraces.tokenize(text, 0) {
@@ -685,7 +751,12 @@ fn check_text(folder: &Folder, id: &str, variant: &str, text: &str) -> Result<()
 
 /// `domain` (a domain file's JSON, in either form) with variant `variant` of prompt `id`
 /// holding `text`: the variant's `content` when it is written that way, else its `text`.
-fn with_text(domain: &str, id: &str, variant: &str, text: &str) -> Result<String, StoreError> {
+pub(super) fn with_text(
+    domain: &str,
+    id: &str,
+    variant: &str,
+    text: &str,
+) -> Result<String, StoreError> {
     let fail = |message: String| StoreError::Write {
         path: format!("the domain file of prompt `{id}`"),
         message,

@@ -20,9 +20,21 @@ pub enum StoreError {
     /// Values were given to the builder for placeholders the registry does not have.
     #[error("{}", unknown_keys(.0))]
     UnknownPlaceholders(Vec<(String, Option<String>)>),
+    /// A source document ([`StoreBuilder::source`](super::StoreBuilder::source)) or a
+    /// compute function ([`StoreBuilder::compute_function`](super::StoreBuilder::compute_function))
+    /// that no registry entry names.
+    #[error("no placeholder of the registry names the {what} `{name}`{}", did_you_mean(.suggestion))]
+    UnknownSource {
+        /// `source` or `compute function`.
+        what: &'static str,
+        /// The name given to the builder.
+        name: String,
+        /// The closest name the registry uses, if one is close.
+        suggestion: Option<String>,
+    },
     /// Static or computed placeholders that have neither a value nor a registry `default`.
     #[error(
-        "no value for {}: give each one with `static_value` or `computed`, or a `default` in the registry",
+        "no value for {}: give each one with `static_value`, `source`, `computed` or `compute_function`, or a `default` in the registry",
         names("static or computed placeholder", .keys)
     )]
     MissingValues {
@@ -36,6 +48,26 @@ pub enum StoreError {
         keys: Vec<String>,
         /// The prompts that use them.
         prompts: Vec<String>,
+    },
+    /// The prompt was refused when the folder was read (see
+    /// [`Store::problems`](super::Store::problems)): it is not rendered, alone or in an
+    /// assembly, until its problems are fixed.
+    #[error("prompt `{id}` is refused until its problems are fixed:\n{problems}")]
+    Refused {
+        /// The prompt.
+        id: String,
+        /// Its problems, located in its files.
+        problems: Box<Diagnostics>,
+    },
+    /// A store opened with [`Store::open_folder`] was asked for what it does not do yet.
+    #[error(
+        "`{path}` is a PromptEngine folder opened in place: {what} is not supported on it yet; edit it with PromptEngine and call `reload`, or open its `_defaults/` with a user folder"
+    )]
+    InPlace {
+        /// The folder.
+        path: String,
+        /// What was asked.
+        what: &'static str,
     },
     /// No prompt has this id.
     #[error("unknown prompt `{id}`{}", did_you_mean(.suggestion))]
@@ -56,9 +88,7 @@ pub enum StoreError {
         suggestion: Option<String>,
     },
     /// A text was asked of a `multi_turn` prompt, which holds messages.
-    #[error(
-        "prompt `{id}` is `multi_turn`: it holds messages, not a text (see `get_dialog_injections`)"
-    )]
+    #[error("prompt `{id}` is `multi_turn`: it holds messages, not a text (see `prompt_messages`)")]
     NotText {
         /// The prompt.
         id: String,

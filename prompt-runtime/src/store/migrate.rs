@@ -45,6 +45,7 @@ pub(crate) fn run(
     dir: &Path,
     defaults: &Layer,
     faults: &Faults,
+    mode: check::Mode,
 ) -> Result<Option<PathBuf>, StoreError> {
     let _lock = folder_lock::exclusive(dir).map_err(|e| StoreError::Write {
         path: dir.join(folder_lock::LOCK).to_string_lossy().into_owned(),
@@ -77,7 +78,7 @@ pub(crate) fn run(
         user.set(USER_REGISTRY, Some(registry));
     }
     let mut defaults = defaults.clone();
-    check::build(&mut defaults, Some(&mut user)).map_err(|problems| {
+    check::build(&mut defaults, Some(&mut user), mode).map_err(|problems| {
         let mut problems = problems;
         problems.0.push(
             Diagnostic::new(format!(

@@ -132,7 +132,11 @@ fn a_migration_that_fails_its_checks_writes_nothing() {
     )
     .unwrap();
     let before = tree(&dir).into_iter().collect::<Vec<_>>();
-    let e = open(&dir, None).unwrap_err();
+    let e = Store::builder(defaults())
+        .user_dir(&dir)
+        .strict(true)
+        .open()
+        .unwrap_err();
     let text = e.to_string();
     assert!(
         text.contains("unknown placeholder `{{char_nmae}}`"),
@@ -141,6 +145,42 @@ fn a_migration_that_fails_its_checks_writes_nothing() {
     assert!(text.contains("did you mean `{{char_name}}`?"), "{text}");
     assert!(text.contains("so nothing was written"), "{text}");
     assert_eq!(tree(&dir).into_iter().collect::<Vec<_>>(), before);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_migration_keeps_a_broken_prompt_refused_and_the_others_serving() {
+    let dir = scratch("broken");
+    old_folder(&dir);
+    std::fs::write(
+        dir.join("mine.json"),
+        r#"{"variants": {"default": {"text": "Mine, {{char_nmae}}."}}}"#,
+    )
+    .unwrap();
+    let store = open(&dir, None).unwrap();
+    assert!(store.migration_backup().is_some());
+    let problems = store.problems();
+    assert_eq!(problems.len(), 1);
+    assert_eq!(problems[0].0, "mine");
+    assert!(
+        problems[0]
+            .1
+            .to_string()
+            .contains("did you mean `{{char_name}}`?")
+    );
+    assert!(matches!(
+        store.resolve_prompt("mine", "default", &[]),
+        Err(StoreError::Refused { .. })
+    ));
+    // the migrated layer still holds the prompt: fixing its text brings it back
+    store
+        .update_prompt("mine", "default", "Mine, {{char_name}}.")
+        .unwrap();
+    assert!(store.problems().is_empty());
+    assert_eq!(
+        store.resolve_prompt("mine", "default", &[]).unwrap(),
+        "Mine, Luna."
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 

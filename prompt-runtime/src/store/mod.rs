@@ -42,6 +42,7 @@
 
 #[cfg(feature = "archive")]
 mod archive;
+mod assemble;
 mod atomic;
 mod builder;
 mod check;
@@ -49,6 +50,7 @@ mod edit;
 mod error;
 mod file_name;
 mod folder_lock;
+mod in_place;
 mod json;
 pub mod layout;
 mod migrate;
@@ -61,6 +63,7 @@ pub use archive::{
     ExportSummary, ImportMode, ImportSummary, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES,
     MAX_ENTRY_BYTES,
 };
+pub use assemble::{PromptEntry, SequenceEntry};
 pub use builder::{Store, StoreBuilder};
 pub use error::StoreError;
 pub use layout::is_store_dir;
@@ -104,12 +107,36 @@ impl Defaults {
         Defaults::__load_as(dir, shown.trim_end_matches('/'))
     }
 
+    /// A PromptEngine folder as PromptEngine itself reads it ([`Store::open_folder`]): its
+    /// own manifests (a user manifest entry replacing the whole entry of its id) and
+    /// registries, prompt by prompt: a prompt with problems is kept and listed by
+    /// [`Defaults::problems`] (see [`StoreBuilder::strict`]).
+    pub fn load_folder(dir: impl AsRef<Path>) -> Result<Defaults, Diagnostics> {
+        let dir = dir.as_ref();
+        let shown = dir.to_string_lossy().replace('\\', "/");
+        Defaults::__load_folder_as(dir, shown.trim_end_matches('/'))
+    }
+
+    /// [`Defaults::load_folder`], with paths shown under `display`.
+    #[doc(hidden)]
+    pub fn __load_folder_as(dir: &Path, display: &str) -> Result<Defaults, Diagnostics> {
+        let mut layer = Layer::disk(dir, display);
+        let folder = check::build_with(&mut layer, None, check::Mode::PerPrompt, true)?;
+        Ok(Defaults {
+            inner: Arc::new(DefaultsInner {
+                layer: layer.frozen(),
+                folder: Arc::new(folder),
+                read: Vec::new(),
+            }),
+        })
+    }
+
     /// [`Defaults::load`], with paths shown under `display` (the derive shows the folder as
     /// its attribute writes it).
     #[doc(hidden)]
     pub fn __load_as(dir: &Path, display: &str) -> Result<Defaults, Diagnostics> {
         let mut layer = Layer::disk(dir, display);
-        let folder = check::build(&mut layer, None)?;
+        let folder = check::build(&mut layer, None, check::Mode::Strict)?;
         let read = layer
             .paths_read()
             .into_iter()
@@ -145,7 +172,7 @@ impl Defaults {
     /// ```
     pub fn from_files(display: &str, files: &[(&str, &[u8])]) -> Result<Defaults, Diagnostics> {
         let mut layer = Layer::memory(display, files)?;
-        let folder = check::build(&mut layer, None)?;
+        let folder = check::build(&mut layer, None, check::Mode::Strict)?;
         Ok(Defaults {
             inner: Arc::new(DefaultsInner {
                 layer,
@@ -172,6 +199,17 @@ impl Defaults {
     #[doc(hidden)]
     pub fn __files_read(&self) -> &[(String, PathBuf)] {
         &self.inner.read
+    }
+
+    /// The prompts refused by [`Defaults::load_folder`], each with its problems (always
+    /// empty for [`Defaults::load`], which refuses the whole folder instead).
+    pub fn problems(&self) -> Vec<(String, Diagnostics)> {
+        let folder = &self.inner.folder;
+        folder
+            .broken
+            .iter()
+            .map(|(i, d)| (folder.prompts[*i].id.clone(), d.clone()))
+            .collect()
     }
 
     /// The prompt ids, in manifest order.

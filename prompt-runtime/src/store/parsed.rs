@@ -86,12 +86,25 @@ pub(crate) struct Key {
     pub phase: Phase,
     /// The registry's `default`, as text.
     pub default: Option<String>,
+    /// The registry's `source` (`persona_config`, `user_profile`): the document a static
+    /// value is read from ([`StoreBuilder::source`](super::StoreBuilder::source)).
+    pub source: Option<String>,
+    /// Where in the source document the value is.
+    pub source_path: Option<String>,
+    /// The data type is `list`: a list value is joined with `join_separator`.
+    pub list: bool,
+    pub join_separator: Option<String>,
+    /// The registry's `compute_function`: the name a computed value is registered under
+    /// ([`StoreBuilder::compute_function`](super::StoreBuilder::compute_function)).
+    pub compute_function: Option<String>,
 }
 
 /// A text split once: literal runs and placeholders (indexes into [`Folder::keys`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(crate) struct Text {
     pub parts: Vec<Part>,
+    /// A literal run holds three newlines in a row: a render always has runs to collapse.
+    pub literal_run: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -127,21 +140,45 @@ pub(crate) struct PromptDef {
     pub enabled: bool,
     /// Keys of which one must have a non-empty runtime value for the prompt to be used.
     pub requires_any: Vec<usize>,
+    /// The manifest's `position` (`system_prompt_append`, `first_assistant`, …).
+    pub position: Option<String>,
+    /// The only variant this prompt is used for, when set (PromptEngine's
+    /// `variant_condition`).
+    pub variant_condition: Option<String>,
     pub variants: Vec<Variant>,
     /// The domain file (relative to its folder) and its layer: 0 the defaults, 1 the
     /// user's folder.
     pub domain: (String, usize),
     /// Enabled flags by variant name: the manifests' over the domain file's.
     pub variant_enabled: Vec<(String, bool)>,
+    /// The prompt has problems and is refused (its diagnostics are in [`Folder::broken`]).
+    pub broken: bool,
 }
 
 impl PromptDef {
+    /// Whether the prompt is used for `variant` at all: PromptEngine's `variant_condition`.
+    pub fn serves(&self, variant: &str) -> bool {
+        self.variant_condition
+            .as_deref()
+            .is_none_or(|c| c == variant)
+    }
+
+    /// The position, with PromptEngine's default for a system prompt part.
+    pub fn position_or_default(&self) -> &str {
+        self.position.as_deref().unwrap_or("system_prompt")
+    }
+
     /// The variant rendered for `name`: its own, else `default`.
     pub fn variant(&self, name: &str) -> Option<&Variant> {
+        self.variant_index(name).map(|i| &self.variants[i])
+    }
+
+    /// The index of [`PromptDef::variant`] in `variants`.
+    pub fn variant_index(&self, name: &str) -> Option<usize> {
         self.variants
             .iter()
-            .find(|v| v.name == name)
-            .or_else(|| self.variants.iter().find(|v| v.name == "default"))
+            .position(|v| v.name == name)
+            .or_else(|| self.variants.iter().position(|v| v.name == "default"))
     }
 
     /// Whether variant `name` is enabled: its flag, else the flag of the variant rendered
@@ -194,12 +231,56 @@ impl PromptDef {
 }
 
 /// A whole store folder, checked.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Folder {
     /// The registry, system and user entries merged, sorted by name.
     pub keys: Vec<Key>,
     /// The prompts in manifest order (the system manifest's, then new user entries).
     pub prompts: Vec<PromptDef>,
+    /// The refused prompts (indexes into `prompts`) with their problems, when the folder
+    /// was checked prompt by prompt.
+    pub broken: Vec<(usize, crate::Diagnostics)>,
+}
+
+impl PartialEq for Folder {
+    fn eq(&self, other: &Folder) -> bool {
+        let problems = |f: &Folder| -> Vec<(usize, String)> {
+            f.broken.iter().map(|(i, d)| (*i, d.to_string())).collect()
+        };
+        self.keys == other.keys
+            && self.prompts == other.prompts
+            && problems(self) == problems(other)
+    }
+}
+
+impl Eq for Folder {}
+
+impl Text {
+    /// This text with the keys `fixed` gives a value merged into the literal runs around
+    /// them: what every render of it would copy anyway.
+    pub fn baked(&self, fixed: &[Option<String>]) -> Text {
+        let mut parts: Vec<Part> = Vec::with_capacity(self.parts.len());
+        for part in &self.parts {
+            let piece = match part {
+                Part::Literal(s) => s.as_str(),
+                Part::Key(i) => match &fixed[*i] {
+                    Some(value) => value.as_str(),
+                    None => {
+                        parts.push(Part::Key(*i));
+                        continue;
+                    }
+                },
+            };
+            match parts.last_mut() {
+                Some(Part::Literal(prev)) => prev.push_str(piece),
+                _ => parts.push(Part::Literal(piece.to_owned())),
+            }
+        }
+        let literal_run = parts
+            .iter()
+            .any(|p| matches!(p, Part::Literal(s) if s.contains("\n\n\n")));
+        Text { parts, literal_run }
+    }
 }
 
 impl Folder {
@@ -211,5 +292,13 @@ impl Folder {
 
     pub fn prompt(&self, id: &str) -> Option<usize> {
         self.prompts.iter().position(|p| p.id == id)
+    }
+
+    /// The problems of refused prompt `index`.
+    pub fn problems_of(&self, index: usize) -> Option<&crate::Diagnostics> {
+        self.broken
+            .iter()
+            .find(|(i, _)| *i == index)
+            .map(|(_, d)| d)
     }
 }

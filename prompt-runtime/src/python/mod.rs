@@ -38,3 +38,5 @@ pub fn safe_substitute(text: &str, vars: &HashMap<String, String>) -> String {
     }
     out
 }
+
+pub(crate) mod value;

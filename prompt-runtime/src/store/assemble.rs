@@ -1,0 +1,819 @@
+//! PromptEngine's assembly operations over a [`Store`]: one prompt, the system prompt and
+//! its append, the prefill, the first assistant message, the dialog injections, the chat
+//! sequence's plan, and the lists an editor shows. Each selects prompts exactly as
+//! PromptEngine's `engine.py` does (targets, positions, categories, `variant_condition`,
+//! `requires_any`, `order`), and renders them with promptkit's checks: every missing
+//! runtime value of an assembly is reported at once, never left as `{{key}}`.
+
+use super::builder::{State, Store};
+use super::error::StoreError;
+use super::parsed::{Body, Folder, PromptDef, Target};
+use super::render::{Values, render, tidy_into, tidy_tail};
+use crate::chat::Message;
+use std::collections::BTreeMap;
+
+/// Categories whose system-prompt parts are not part of a chat's system prompt unless a
+/// category filter asks for them (PromptEngine's `NON_CHAT_CATEGORIES`).
+const NON_CHAT_SYSTEM: &[&str] = &["summary", "spec_autofill", "cortex"];
+/// The same for the prefill.
+const NON_CHAT_PREFILL: &[&str] = &["summary", "spec_autofill"];
+/// Message prompts of these categories are not in the chat sequence.
+const NOT_IN_SEQUENCE: &[&str] = &["afterthought", "utility", "summary"];
+
+/// One step of the chat's assembly plan ([`Store::get_chat_message_sequence`]): which
+/// prompt goes where. Serializes as PromptEngine's `{"id", "position", "order"}`.
+///
+/// ```
+/// let entry = prompt_runtime::store::SequenceEntry {
+///     id: "remember".into(),
+///     position: "prefill".into(),
+///     order: 300,
+/// };
+/// assert_eq!(
+///     serde_json::to_string(&entry)?,
+///     r#"{"id":"remember","position":"prefill","order":300}"#
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct SequenceEntry {
+    /// The prompt's id.
+    pub id: String,
+    /// `first_assistant`, `history` or `prefill`.
+    pub position: String,
+    /// The prompt's `order` (9999 when the manifest gives none).
+    pub order: i64,
+}
+
+/// A prompt's manifest entry as the store sees it now (system and user layers merged):
+/// what [`Store::get_prompts_by_target`] and [`Store::get_prompts_by_category`] list.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct PromptEntry {
+    /// The id.
+    pub id: String,
+    /// The manifest's `name` (or `label`).
+    pub label: Option<String>,
+    /// The manifest's `description`.
+    pub description: Option<String>,
+    /// The manifest's `category`.
+    pub category: Option<String>,
+    /// Where it goes.
+    pub target: Target,
+    /// The manifest's `position`, when given.
+    pub position: Option<String>,
+    /// The `order` (9999 when not given).
+    pub order: i64,
+    /// The manifests' `enabled`.
+    pub enabled: bool,
+    /// `multi_turn` (messages) rather than `text`.
+    pub multi_turn: bool,
+    /// The only variant the prompt is used for, when set.
+    pub variant_condition: Option<String>,
+    /// The variants its domain file holds.
+    pub variants: Vec<String>,
+    /// The placeholders named by `requires_any`.
+    pub requires_any: Vec<String>,
+}
+
+impl serde::Serialize for Target {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+/// Python's `str.isspace`, for PromptEngine's `.strip()`.
+fn is_space(c: char) -> bool {
+    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
+}
+
+fn in_category(prompt: &PromptDef, categories: &[&str]) -> bool {
+    prompt
+        .category
+        .as_deref()
+        .is_some_and(|c| categories.contains(&c))
+}
+
+/// What an assembly collects besides its text: the runtime values it lacked, and which
+/// prompts needed them.
+#[derive(Default)]
+struct Missing {
+    keys: Vec<usize>,
+    prompts: Vec<String>,
+}
+
+impl Missing {
+    fn refuse(self, folder: &Folder) -> Result<(), StoreError> {
+        if self.keys.is_empty() {
+            return Ok(());
+        }
+        Err(StoreError::MissingRuntime {
+            keys: self
+                .keys
+                .iter()
+                .map(|&i| folder.keys[i].name.clone())
+                .collect(),
+            prompts: self.prompts,
+        })
+    }
+}
+
+impl Store {
+    /// One prompt's text for `variant` (else its `default` variant), placeholders filled
+    /// (static → computed → runtime, the later winning), runs of 3+ newlines made 2, and
+    /// stripped. Enabled flags do not matter here; a prompt whose `variant_condition` names
+    /// another variant, and a `multi_turn` prompt (whose messages
+    /// [`Store::prompt_messages`] gives), render as `""`, as in PromptEngine.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store, StoreError};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"greeting": {"domain": "greeting"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"user_name": {"type": "static", "default": "friend"}}}"#),
+    /// #     ("greeting.json", br#"{"variants": {"default": {"text": "Hello, {{user_name}}!"}, "short": {"text": "Hi {{user_name}}"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// assert_eq!(store.resolve_prompt("greeting", "experimental", &[])?, "Hello, friend!");
+    /// assert_eq!(store.resolve_prompt("greeting", "short", &[("user_name", "Alex")])?, "Hi Alex");
+    /// assert!(matches!(store.resolve_prompt("greting", "default", &[]), Err(StoreError::UnknownPrompt { .. })));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn resolve_prompt(
+        &self,
+        id: &str,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<String, StoreError> {
+        let state = self.current();
+        let prompt = Self::find(&state.folder, id)?;
+        Self::refused(&state.folder, prompt)?;
+        let chosen = prompt
+            .variant(variant)
+            .ok_or_else(|| Self::unknown_variant(prompt, variant))?;
+        // A `multi_turn` prompt has no text: `""`, as PromptEngine's `resolve_prompt` gives
+        // (its messages: `prompt_messages`, `get_dialog_injections`).
+        let Body::Text(text) = &chosen.body else {
+            return Ok(String::new());
+        };
+        if !prompt.serves(variant) {
+            return Ok(String::new());
+        }
+        let mut values = state.values(runtime);
+        let mut raw = String::new();
+        let mut missing = Vec::new();
+        render(text, &mut values, &mut raw, &mut missing);
+        Missing {
+            keys: missing,
+            prompts: vec![id.to_owned()],
+        }
+        .refuse(&state.folder)?;
+        let mut out = String::with_capacity(raw.len());
+        tidy_into(&raw, &mut out);
+        Ok(out)
+    }
+
+    /// The text prompts `take` accepts, among the enabled ones that serve `variant`, by
+    /// `order` (ties in manifest order), each rendered as by [`Store::resolve_prompt`],
+    /// empty ones dropped, joined with a blank line.
+    fn join(
+        state: &State,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        take: impl Fn(&PromptDef) -> bool,
+    ) -> Result<String, StoreError> {
+        let folder = &state.folder;
+        let mut values = state.values(runtime);
+        // The last assembly's length: renders of one store are alike, so one allocation
+        // usually holds the whole text.
+        let mut out = String::with_capacity(state.length_hint());
+        let mut missing = Missing::default();
+        let bakeable = state.bakeable(runtime);
+        let plan = state.plan(variant);
+        for &i in &state.by_order {
+            let prompt = &folder.prompts[i];
+            if !Self::serving(prompt, variant) || !take(prompt) {
+                continue;
+            }
+            Self::refused(folder, prompt)?;
+            let Some(chosen) = plan[i] else {
+                continue;
+            };
+            let text = match (
+                bakeable,
+                state.baked(i, chosen),
+                &prompt.variants[chosen].body,
+            ) {
+                (true, Some(baked), _) => baked,
+                (_, _, Body::Text(text)) => text,
+                _ => continue,
+            };
+            let before = missing.keys.len();
+            let at = out.len();
+            if at > 0 {
+                out.push_str("\n\n");
+            }
+            // Rendered in place, then tidied where it stands.
+            let start = out.len();
+            let may_run = render(text, &mut values, &mut out, &mut missing.keys);
+            if missing.keys.len() > before {
+                missing.prompts.push(prompt.id.clone());
+            }
+            if !tidy_tail(&mut out, start, may_run) {
+                out.truncate(at);
+            }
+        }
+        missing.refuse(folder)?;
+        state.note_length(out.len());
+        Ok(out)
+    }
+
+    /// A prompt refused when the folder was read is an error wherever it would render.
+    fn refused(folder: &Folder, prompt: &PromptDef) -> Result<(), StoreError> {
+        if !prompt.broken {
+            return Ok(());
+        }
+        let index = folder.prompt(&prompt.id).unwrap_or(usize::MAX);
+        Err(StoreError::Refused {
+            id: prompt.id.clone(),
+            problems: Box::new(folder.problems_of(index).cloned().unwrap_or_default()),
+        })
+    }
+
+    /// The prompts refused when the folder was read, each with its problems (located in
+    /// its files, with suggestions), in manifest order. Empty unless the store was opened
+    /// prompt by prompt (the default; see [`StoreBuilder::strict`](super::StoreBuilder::strict)).
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store, StoreError};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "order": 1}, "b": {"domain": "b", "order": 2}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"mood": {"resolve_phase": "runtime"}}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
+    /// # ];
+    /// # let user = std::env::temp_dir().join(format!("pk-problems-doc-{}", std::process::id()));
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// # std::fs::create_dir_all(user.join("_meta")).unwrap();
+    /// # std::fs::create_dir_all(user.join("prompts")).unwrap();
+    /// // the user saved a misspelt `{{moood}}` into prompt `b`
+    /// std::fs::write(user.join("_meta/user_manifest.json"), r#"{"prompts": {"b": {"domain_file": "prompts/b.json"}}}"#)?;
+    /// std::fs::write(user.join("prompts/b.json"), r#"{"variants": {"default": {"text": "B {{moood}}"}}}"#)?;
+    /// let store = Store::builder(Defaults::from_files("p", files)?).user_dir(&user).open()?;
+    /// let problems = store.problems();
+    /// assert_eq!(problems[0].0, "b");
+    /// assert!(problems[0].1.to_string().contains("did you mean `{{mood}}`?"));
+    /// assert!(matches!(store.resolve_prompt("b", "default", &[]), Err(StoreError::Refused { .. })));
+    /// assert!(matches!(store.build_system_prompt("default", &[]), Err(StoreError::Refused { .. })));
+    /// assert_eq!(store.resolve_prompt("a", "default", &[])?, "A");
+    /// // all or nothing, as the defaults and the derive are checked
+    /// let strict = Store::builder(Defaults::from_files("p", files)?).user_dir(&user).strict(true).open();
+    /// assert!(matches!(strict, Err(StoreError::Invalid(_))));
+    /// # let _ = std::fs::remove_dir_all(&user);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn problems(&self) -> Vec<(String, crate::Diagnostics)> {
+        let state = self.current();
+        state
+            .folder
+            .broken
+            .iter()
+            .map(|(i, d)| (state.folder.prompts[*i].id.clone(), d.clone()))
+            .collect()
+    }
+
+    /// Whether a prompt takes part in assemblies for `variant`: it is enabled, its variant
+    /// is not turned off ([`Store::set_enabled`]), and its `variant_condition` allows it.
+    fn serving(prompt: &PromptDef, variant: &str) -> bool {
+        prompt.enabled
+            && PromptDef::variant_is_enabled(&prompt.variant_enabled, variant)
+            && prompt.serves(variant)
+    }
+
+    /// PromptEngine's `requires_any`: one of the listed runtime values is not empty once
+    /// stripped (a prompt without the list always passes).
+    fn requirements_met(folder: &Folder, prompt: &PromptDef, runtime: &[(&str, &str)]) -> bool {
+        prompt.requires_any.is_empty()
+            || prompt.requires_any.iter().any(|&k| {
+                let name = folder.keys[k].name.as_str();
+                runtime
+                    .iter()
+                    .rev()
+                    .find(|(n, _)| *n == name)
+                    .is_some_and(|(_, v)| !v.trim_matches(is_space).is_empty())
+            })
+    }
+
+    /// The system prompt for `variant`, as PromptEngine's `build_system_prompt` builds it:
+    /// the enabled text prompts whose target is the system prompt, except those at
+    /// position `system_prompt_append` ([`Store::get_system_prompt_append`]) and those of
+    /// the categories `summary`, `spec_autofill` and `cortex`; with `requires_any`, only
+    /// when one of the listed runtime values is not blank; with a `variant_condition`,
+    /// only for that variant. By `order` (ties in manifest order), each rendered as by
+    /// [`Store::resolve_prompt`], empty ones dropped, joined with a blank line. Every
+    /// missing runtime value is reported at once.
+    ///
+    /// See [`Store`] for an example.
+    pub fn build_system_prompt(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<String, StoreError> {
+        self.build_system_prompt_filtered(variant, runtime, "")
+    }
+
+    /// [`Store::build_system_prompt`] with PromptEngine's `category_filter`: only the parts
+    /// of `category`, which may be one of the categories the plain system prompt leaves
+    /// out (`summary`, `spec_autofill`, `cortex`). An empty `category` is no filter.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
+    /// #         "rules": {"domain": "rules", "category": "system", "order": 1},
+    /// #         "summarize": {"domain": "summarize", "category": "summary", "order": 2}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("rules.json", br#"{"variants": {"default": {"text": "Be kind."}}}"#),
+    /// #     ("summarize.json", br#"{"variants": {"default": {"text": "Summarize the chat."}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "Be kind.");
+    /// assert_eq!(store.build_system_prompt_filtered("default", &[], "summary")?, "Summarize the chat.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build_system_prompt_filtered(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        category: &str,
+    ) -> Result<String, StoreError> {
+        let state = self.current();
+        let folder = &state.folder;
+        Self::join(&state, variant, runtime, |p| {
+            p.target == Target::SystemPrompt
+                && p.position_or_default() != "system_prompt_append"
+                && if category.is_empty() {
+                    !in_category(p, NON_CHAT_SYSTEM)
+                } else {
+                    p.category.as_deref() == Some(category)
+                }
+                && Self::requirements_met(folder, p, runtime)
+        })
+    }
+
+    /// PromptEngine's `get_system_prompt_append`: the enabled system-prompt parts at
+    /// position `system_prompt_append` (of any category), joined as the system prompt is.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
+    /// #         "rules": {"domain": "rules"},
+    /// #         "note": {"domain": "note", "position": "system_prompt_append", "category": "afterthought"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("rules.json", br#"{"variants": {"default": {"text": "Be kind."}}}"#),
+    /// #     ("note.json", br#"{"variants": {"default": {"text": "You may add a thought later."}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// assert_eq!(store.build_system_prompt("default", &[])?, "Be kind.");
+    /// assert_eq!(store.get_system_prompt_append("default", &[])?, "You may add a thought later.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn get_system_prompt_append(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<String, StoreError> {
+        let state = self.current();
+        Self::join(&state, variant, runtime, |p| {
+            p.target == Target::SystemPrompt
+                && p.position.as_deref() == Some("system_prompt_append")
+        })
+    }
+
+    /// PromptEngine's `build_prefill`: the enabled prompts whose target is `prefill`,
+    /// except those of the categories `summary` and `spec_autofill`, joined as the system
+    /// prompt is.
+    pub fn build_prefill(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<String, StoreError> {
+        self.build_prefill_filtered(variant, runtime, "")
+    }
+
+    /// [`Store::build_prefill`] with PromptEngine's `category_filter`: only the prefill
+    /// prompts of `category`. An empty `category` is no filter.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
+    /// #         "remember": {"domain": "remember", "target": "prefill", "category": "prefill"},
+    /// #         "summary_start": {"domain": "summary_start", "target": "prefill", "category": "summary"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("remember.json", br#"{"variants": {"default": {"text": "(staying in character)"}}}"#),
+    /// #     ("summary_start.json", br#"{"variants": {"default": {"text": "Summary:"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// assert_eq!(store.build_prefill("default", &[])?, "(staying in character)");
+    /// assert_eq!(store.build_prefill_filtered("default", &[], "summary")?, "Summary:");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn build_prefill_filtered(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        category: &str,
+    ) -> Result<String, StoreError> {
+        let state = self.current();
+        Self::join(&state, variant, runtime, |p| {
+            p.target == Target::Prefill
+                && if category.is_empty() {
+                    !in_category(p, NON_CHAT_PREFILL)
+                } else {
+                    p.category.as_deref() == Some(category)
+                }
+        })
+    }
+
+    /// PromptEngine's `get_first_assistant_content`: the enabled message prompts at
+    /// position `first_assistant`, joined as the system prompt is.
+    pub fn get_first_assistant_content(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<String, StoreError> {
+        let state = self.current();
+        Self::join(&state, variant, runtime, |p| {
+            p.target == Target::Message && p.position.as_deref() == Some("first_assistant")
+        })
+    }
+
+    /// PromptEngine's dialog injections: the messages of the enabled `multi_turn` prompts
+    /// of category `dialog_injection` that serve `variant`, by `order`, placeholders
+    /// filled (PromptEngine passes these texts on unfilled; promptkit renders them, and
+    /// drops a message that renders empty).
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use prompt_runtime::{Message, Role};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message", "category": "dialog_injection"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static", "default": "Luna"}}}"#),
+    /// #     ("example.json", br#"{"variants": {"experimental": {"messages": [
+    /// #         {"role": "user", "content": "Who are you?"}, {"role": "assistant", "content": "I am {{char_name}}."}]}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// let messages = store.get_dialog_injections("experimental", &[])?;
+    /// assert_eq!(messages, [
+    ///     Message::user("Who are you?").in_section("example"),
+    ///     Message::assistant("I am Luna.").in_section("example"),
+    /// ]);
+    /// assert!(store.get_dialog_injections("default", &[])?.is_empty());
+    /// assert_eq!(store.get_consent_dialog("default")?, None);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn get_dialog_injections(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<Vec<Message>, StoreError> {
+        self.messages_of(variant, runtime, |p| {
+            p.multi_turn && p.category.as_deref() == Some("dialog_injection")
+        })
+    }
+
+    /// The messages of one prompt's variant (else its `default` variant): a `multi_turn`
+    /// prompt's messages, or a text prompt's text as one message (an assistant message for
+    /// a `prefill` target, else a user message). Empty messages are dropped.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use prompt_runtime::Message;
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("example.json", br#"{"variants": {"default": {"messages": [
+    /// #         {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// assert_eq!(store.prompt_messages("example", "default", &[])?, [
+    ///     Message::user("Hi").in_section("example"),
+    ///     Message::assistant("Hello!").in_section("example"),
+    /// ]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn prompt_messages(
+        &self,
+        id: &str,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<Vec<Message>, StoreError> {
+        let state = self.current();
+        let folder = &state.folder;
+        let prompt = Self::find(folder, id)?;
+        Self::refused(folder, prompt)?;
+        if prompt.variant(variant).is_none() {
+            return Err(Self::unknown_variant(prompt, variant));
+        }
+        let mut out = Vec::new();
+        if !prompt.serves(variant) {
+            return Ok(out);
+        }
+        let mut values = state.values(runtime);
+        let mut missing = Vec::new();
+        Self::messages(prompt, variant, &mut values, &mut out, &mut missing);
+        Missing {
+            keys: missing,
+            prompts: vec![id.to_owned()],
+        }
+        .refuse(folder)?;
+        Ok(out)
+    }
+
+    /// PromptEngine's `get_consent_dialog`: the dialog injections for `variant`
+    /// ([`Store::get_dialog_injections`] without runtime values), `None` when there are
+    /// none.
+    pub fn get_consent_dialog(&self, variant: &str) -> Result<Option<Vec<Message>>, StoreError> {
+        let messages = self.get_dialog_injections(variant, &[])?;
+        Ok((!messages.is_empty()).then_some(messages))
+    }
+
+    /// The messages of one prompt's variant: a text prompt gives one message (a user
+    /// message, an assistant one for a `prefill` target), a `multi_turn` prompt its
+    /// messages. Empty messages are dropped.
+    fn messages(
+        prompt: &PromptDef,
+        variant: &str,
+        values: &mut Values<'_>,
+        out: &mut Vec<Message>,
+        missing: &mut Vec<usize>,
+    ) {
+        let Some(chosen) = prompt.variant(variant) else {
+            return;
+        };
+        let mut push = |role, text, missing: &mut Vec<usize>, values: &mut Values<'_>| {
+            let mut raw = String::new();
+            render(text, values, &mut raw, missing);
+            let mut content = String::with_capacity(raw.len());
+            if tidy_into(&raw, &mut content) {
+                out.push(Message::new(role, content).in_section(prompt.id.clone()));
+            }
+        };
+        match &chosen.body {
+            Body::Text(text) => {
+                let role = if prompt.target == Target::Prefill {
+                    crate::Role::Assistant
+                } else {
+                    crate::Role::User
+                };
+                push(role, text, missing, values);
+            }
+            Body::Messages(messages) => {
+                for (role, text) in messages {
+                    push(*role, text, missing, values);
+                }
+            }
+        }
+    }
+
+    /// The messages of the prompts `take` accepts, among those that serve `variant`, by
+    /// `order`.
+    fn messages_of(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        take: impl Fn(&PromptDef) -> bool,
+    ) -> Result<Vec<Message>, StoreError> {
+        let state = self.current();
+        let folder = &state.folder;
+        let mut values = state.values(runtime);
+        let mut out = Vec::new();
+        let mut missing = Missing::default();
+        for &i in &state.by_order {
+            let prompt = &folder.prompts[i];
+            if !Self::serving(prompt, variant) || !take(prompt) {
+                continue;
+            }
+            Self::refused(folder, prompt)?;
+            let before = missing.keys.len();
+            Self::messages(prompt, variant, &mut values, &mut out, &mut missing.keys);
+            if missing.keys.len() > before {
+                missing.prompts.push(prompt.id.clone());
+            }
+        }
+        missing.refuse(folder)?;
+        Ok(out)
+    }
+
+    /// PromptEngine's `get_chat_message_sequence`: the plan of the chat's messages around
+    /// the system prompt, by `order` (ties: message prompts first, each in manifest
+    /// order). The enabled message prompts at position `first_assistant` or `history`
+    /// (except those of the categories `afterthought`, `utility` and `summary`) and the
+    /// enabled prefill prompts (except `summary`), each only for its
+    /// `variant_condition`. [`Store::render_chat_message_sequence`] renders messages.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, SequenceEntry, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
+    /// #         "history": {"domain": "history", "target": "message", "position": "history", "category": "context", "order": 200},
+    /// #         "remember": {"domain": "remember", "target": "prefill", "position": "prefill", "category": "prefill", "order": 100},
+    /// #         "title": {"domain": "title", "target": "message", "position": "user_message", "category": "utility"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("history.json", br#"{"variants": {"default": {"text": "The conversation so far."}}}"#),
+    /// #     ("remember.json", br#"{"variants": {"default": {"text": "(in character)"}}}"#),
+    /// #     ("title.json", br#"{"variants": {"default": {"text": "Give the chat a title."}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// let plan = store.get_chat_message_sequence("default");
+    /// assert_eq!(serde_json::to_string(&plan)?,
+    ///     r#"[{"id":"remember","position":"prefill","order":100},{"id":"history","position":"history","order":200}]"#);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn get_chat_message_sequence(&self, variant: &str) -> Vec<SequenceEntry> {
+        let state = self.current();
+        let folder = &state.folder;
+        let mut plan = Vec::new();
+        for (target, first) in [(Target::Message, true), (Target::Prefill, false)] {
+            for &i in &state.by_order {
+                let prompt = &folder.prompts[i];
+                if prompt.target != target || !Self::serving(prompt, variant) {
+                    continue;
+                }
+                let position = if first {
+                    match prompt.position.as_deref() {
+                        Some(p @ ("first_assistant" | "history"))
+                            if !in_category(prompt, NOT_IN_SEQUENCE) =>
+                        {
+                            p
+                        }
+                        _ => continue,
+                    }
+                } else if in_category(prompt, &["summary"]) {
+                    continue;
+                } else {
+                    "prefill"
+                };
+                plan.push(SequenceEntry {
+                    id: prompt.id.clone(),
+                    position: position.to_owned(),
+                    order: prompt.order,
+                });
+            }
+        }
+        // Stable: entries of one order keep message prompts first, as PromptEngine's sort.
+        plan.sort_by_key(|e| e.order);
+        plan
+    }
+
+    /// The whole message sequence for `variant`, rendered: the system prompt as a system
+    /// message (when not empty), then, by `order`, every enabled prompt that serves the
+    /// variant and is not part of it: `multi_turn` prompts' messages, text prompts
+    /// targeting `message` (a user message) or `prefill` (an assistant message).
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use prompt_runtime::Role;
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
+    /// #         "rules": {"domain": "rules"},
+    /// #         "reply_start": {"domain": "reply_start", "target": "prefill"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("rules.json", br#"{"variants": {"default": {"text": "Be kind."}}}"#),
+    /// #     ("reply_start.json", br#"{"variants": {"default": {"text": "Well,"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// let sequence = store.render_chat_message_sequence("default", &[])?;
+    /// let roles: Vec<Role> = sequence.iter().map(|m| m.role).collect();
+    /// assert_eq!(roles, [Role::System, Role::Assistant]);
+    /// assert_eq!(sequence[0].content, "Be kind.");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn render_chat_message_sequence(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> Result<Vec<Message>, StoreError> {
+        let system = self.build_system_prompt(variant, runtime)?;
+        let mut out = Vec::new();
+        if !system.is_empty() {
+            out.push(Message::system(system).in_section("system_prompt"));
+        }
+        out.extend(self.messages_of(variant, runtime, |p| {
+            p.multi_turn || p.target != Target::SystemPrompt
+        })?);
+        Ok(out)
+    }
+
+    /// PromptEngine's `get_prompts_by_target`: the enabled prompts with this target, by
+    /// `order`.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store, Target};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
+    /// #         "b": {"domain": "b", "order": 2}, "a": {"domain": "a", "order": 1},
+    /// #         "off": {"domain": "a", "enabled": false}, "start": {"domain": "a", "target": "prefill"}}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
+    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
+    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// let ids: Vec<String> = store.get_prompts_by_target(Target::SystemPrompt).into_iter().map(|p| p.id).collect();
+    /// assert_eq!(ids, ["a", "b"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn get_prompts_by_target(&self, target: Target) -> Vec<PromptEntry> {
+        self.entries(|p| p.enabled && p.target == target)
+    }
+
+    /// PromptEngine's `get_prompts_by_category`: every prompt of `category`, enabled or
+    /// not, by `order`.
+    pub fn get_prompts_by_category(&self, category: &str) -> Vec<PromptEntry> {
+        self.entries(|p| p.category.as_deref() == Some(category))
+    }
+
+    /// PromptEngine's `get_all_prompts`: every prompt the store has now (the defaults' and
+    /// the user's own), in manifest order.
+    pub fn get_all_prompts(&self) -> Vec<PromptEntry> {
+        let state = self.current();
+        let order: Vec<usize> = (0..state.folder.prompts.len()).collect();
+        Self::entries_in(&state, &order, |_| true)
+    }
+
+    fn entries(&self, take: impl Fn(&PromptDef) -> bool) -> Vec<PromptEntry> {
+        let state = self.current();
+        Self::entries_in(&state, &state.by_order, take)
+    }
+
+    fn entries_in(
+        state: &State,
+        order: &[usize],
+        take: impl Fn(&PromptDef) -> bool,
+    ) -> Vec<PromptEntry> {
+        let folder = &state.folder;
+        order
+            .iter()
+            .map(|&i| &folder.prompts[i])
+            .filter(|p| take(p))
+            .map(|p| PromptEntry {
+                id: p.id.clone(),
+                label: p.label.clone(),
+                description: p.description.clone(),
+                category: p.category.clone(),
+                target: p.target,
+                position: p.position.clone(),
+                order: p.order,
+                enabled: p.enabled,
+                multi_turn: p.multi_turn,
+                variant_condition: p.variant_condition.clone(),
+                variants: p.variants.iter().map(|v| v.name.clone()).collect(),
+                requires_any: p
+                    .requires_any
+                    .iter()
+                    .map(|&k| folder.keys[k].name.clone())
+                    .collect(),
+            })
+            .collect()
+    }
+
+    /// PromptEngine's `get_current_values`, for an editor's preview: what every static and
+    /// computed placeholder resolves to now (computed functions are called), with the
+    /// `runtime` values over them, by name. A runtime placeholder without a runtime value
+    /// is absent.
+    ///
+    /// ```
+    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # let files: &[(&str, &[u8])] = &[
+    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {}}"#),
+    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {
+    /// #         "char_name": {"resolve_phase": "static", "default": "Assistant"},
+    /// #         "mood": {"resolve_phase": "runtime", "default": "calm"}}}"#),
+    /// # ];
+    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
+    /// let values = store.get_current_values("default", &[]);
+    /// assert_eq!(values.get("char_name").map(String::as_str), Some("Assistant"));
+    /// assert_eq!(values.get("mood"), None);
+    /// let values = store.get_current_values("default", &[("mood", "cheerful")]);
+    /// assert_eq!(values["mood"], "cheerful");
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn get_current_values(
+        &self,
+        _variant: &str,
+        runtime: &[(&str, &str)],
+    ) -> BTreeMap<String, String> {
+        let state = self.current();
+        let mut values = state.values(&[]);
+        let mut out = BTreeMap::new();
+        for (i, key) in state.folder.keys.iter().enumerate() {
+            if let Some(value) = values.get(i) {
+                out.insert(key.name.clone(), value.to_owned());
+            }
+        }
+        for (name, value) in runtime {
+            out.insert((*name).to_owned(), (*value).to_owned());
+        }
+        out
+    }
+}

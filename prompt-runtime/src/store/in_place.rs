@@ -1,0 +1,174 @@
+//! Edits of a store opened with [`Store::open_folder`], written as PromptEngine writes
+//! them, into the folder itself: a text into its domain file (the entry of its id), a flag
+//! or an order into the manifest that holds the prompt's entry (the system manifest for the
+//! folder's own prompts, the user manifest for the user's), a new prompt as a whole entry
+//! of the user manifest with every field PromptEngine's validator asks for and a domain
+//! file of its own. PromptEngine reads every file written here as it reads its own.
+//!
+//! Each plan returns the files to write; [`Store::commit`](super::builder::Store) checks
+//! the folder with them before anything is written, as for every edit.
+
+use super::builder::{State, Store};
+use super::edit::{Change, check_text, json_string, with_text, write_error};
+use super::error::StoreError;
+use super::file_name::user_domain_file;
+use super::layout::{MANIFEST, USER_MANIFEST};
+use super::persist::{set_path, set_paths};
+use crate::SourceFile;
+
+/// The manifest that holds prompt `id`'s entry: the user manifest when it names it.
+fn owner(state: &State, id: &str) -> &'static str {
+    let named = state
+        .user
+        .get(USER_MANIFEST)
+        .and_then(|m| crate::load::json::object_entries(m.text()).ok())
+        .and_then(|top| {
+            top.into_iter()
+                .find(|(k, _)| k == "prompts")
+                .and_then(|(_, raw)| crate::load::json::object_entries(raw.get()).ok())
+        })
+        .is_some_and(|prompts| prompts.iter().any(|(k, _)| k == id));
+    if named { USER_MANIFEST } else { MANIFEST }
+}
+
+fn text_of<'s>(state: &'s State, rel: &str) -> &'s str {
+    state
+        .user
+        .get(rel)
+        .map(SourceFile::text)
+        .unwrap_or_default()
+}
+
+/// A domain file name for new prompt `id` beside the folder's others (PromptEngine's
+/// `ID.json`, named as [`user_domain_file`] names them): one no prompt reads and no file
+/// holds, compared ignoring ASCII case.
+fn fresh_file(state: &State, id: &str) -> String {
+    let named = user_domain_file(id);
+    let first = named.strip_prefix("prompts/").unwrap_or(&named).to_owned();
+    let taken = |name: &str| {
+        state.user.get(name).is_some()
+            || state
+                .folder
+                .prompts
+                .iter()
+                .any(|p| p.domain.0.eq_ignore_ascii_case(name))
+    };
+    if !taken(&first) {
+        return first;
+    }
+    let stem = first.strip_suffix(".json").unwrap_or(&first).to_owned();
+    (1usize..)
+        .map(|n| format!("{stem}.{n}.json"))
+        .find(|name| !taken(name))
+        .unwrap_or(first)
+}
+
+/// `update_prompt`: the text goes into the prompt's domain file, in the form it has.
+pub(super) fn update(
+    state: &State,
+    id: &str,
+    variant: &str,
+    text: &str,
+) -> Result<Change, StoreError> {
+    let prompt = Store::find(&state.folder, id)?;
+    if prompt.multi_turn {
+        return Err(StoreError::NotText { id: id.to_owned() });
+    }
+    if !prompt.broken && !prompt.variant_names().any(|v| v == variant) {
+        return Err(Store::unknown_variant(prompt, variant));
+    }
+    check_text(&state.folder, id, variant, text)?;
+    let rel = prompt.domain.0.clone();
+    let domain = with_text(text_of(state, &rel), id, variant, text)?;
+    Ok(Change {
+        writes: vec![(rel, Some(domain))],
+        cleanup: Vec::new(),
+    })
+}
+
+/// `set_enabled`: PromptEngine has one `enabled` per prompt, so the flag is the entry's,
+/// for every variant.
+pub(super) fn set_enabled(
+    state: &State,
+    id: &str,
+    variant: &str,
+    enabled: bool,
+) -> Result<Change, StoreError> {
+    let prompt = Store::find(&state.folder, id)?;
+    if !prompt.variant_names().any(|v| v == variant) {
+        return Err(Store::unknown_variant(prompt, variant));
+    }
+    let rel = owner(state, id);
+    let on = if enabled { "true" } else { "false" };
+    let new = set_path(text_of(state, rel), &["prompts", id, "enabled"], on, 0)
+        .map_err(write_error(&state.user, rel))?;
+    Ok(Change {
+        writes: vec![(rel.to_owned(), Some(format!("{new}\n")))],
+        cleanup: Vec::new(),
+    })
+}
+
+/// `reorder_prompts`: each prompt's `order` into the manifest that holds its entry.
+pub(super) fn reorder(state: &State, orders: &[(String, String)]) -> Result<Change, StoreError> {
+    let mut writes = Vec::new();
+    for rel in [MANIFEST, USER_MANIFEST] {
+        let paths: Vec<[&str; 3]> = orders
+            .iter()
+            .filter(|(id, _)| owner(state, id) == rel)
+            .map(|(id, _)| ["prompts", id.as_str(), "order"])
+            .collect();
+        if paths.is_empty() {
+            continue;
+        }
+        let values = orders
+            .iter()
+            .filter(|(id, _)| owner(state, id) == rel)
+            .map(|(_, order)| order.as_str());
+        let edits: Vec<(&[&str], &str)> = paths.iter().map(|p| &p[..]).zip(values).collect();
+        let new =
+            set_paths(text_of(state, rel), &edits, 0).map_err(write_error(&state.user, rel))?;
+        writes.push((rel.to_owned(), Some(format!("{new}\n"))));
+    }
+    Ok(Change {
+        writes,
+        cleanup: Vec::new(),
+    })
+}
+
+/// `create_prompt`: a domain file of its own in PromptEngine's form, then a whole entry in
+/// the user manifest (the commit point), with the fields PromptEngine's validator requires.
+pub(super) fn create(state: &State, id: &str, text: &str) -> Result<Change, StoreError> {
+    check_text(&state.folder, id, "default", text)?;
+    let rel = fresh_file(state, id);
+    let domain = format!(
+        "{{\n  {}: {{\n    \"variants\": {{\n      \"default\": {{\n        \"content\": {}\n      }}\n    }}\n  }}\n}}\n",
+        json_string(id)?,
+        json_string(text)?
+    );
+    let order = state
+        .folder
+        .prompts
+        .iter()
+        .map(|p| p.order)
+        .filter(|&o| o < 9999)
+        .max()
+        .map_or(9999, |o| o + 10);
+    let entry = format!(
+        "{{\"name\": {}, \"description\": \"\", \"category\": \"custom\", \"type\": \"text\", \"target\": \"system_prompt\", \"position\": \"system_prompt\", \"order\": {order}, \"enabled\": true, \"domain_file\": {}}}",
+        json_string(id)?,
+        json_string(&rel)?
+    );
+    let old = match text_of(state, USER_MANIFEST) {
+        t if t.trim().is_empty() => "{\"version\": \"2.0\", \"prompts\": {}}",
+        t => t,
+    };
+    let manifest = set_path(old, &["prompts", id], &entry, 0)
+        .map_err(write_error(&state.user, USER_MANIFEST))?;
+    Ok(Change {
+        writes: vec![
+            (rel, Some(domain)),
+            (USER_MANIFEST.to_owned(), Some(format!("{manifest}\n"))),
+        ],
+        cleanup: Vec::new(),
+    })
+}
