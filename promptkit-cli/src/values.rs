@@ -426,7 +426,7 @@ fn cannot_render(
 
 /// A file's text, decoded as prompts are: BOM dropped, CRLF read as LF, and invalid UTF-8
 /// reported with its byte offset.
-fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
+pub fn read_text(path: &Path, what: &str) -> Result<SourceFile, Diagnostics> {
     let shown = path.display().to_string();
     let bytes = std::fs::read(path).map_err(|e| {
         Diagnostic::new(format!("cannot read {what} `{shown}`: {e}"))

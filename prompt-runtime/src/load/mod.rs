@@ -6,6 +6,7 @@
 
 pub mod config;
 mod frontmatter;
+mod jinja;
 pub(crate) mod json;
 mod project;
 mod yaml;

@@ -29,12 +29,14 @@ mod lexer;
 mod parser;
 mod render;
 mod set;
+mod settings;
 mod value;
 
 #[cfg(test)]
 mod tests;
 
 pub use set::{ReadError, Templates};
+pub(crate) use settings::read as read_settings;
 
 use crate::diagnostic::{Diagnostic, SourceFile};
 
@@ -69,6 +71,13 @@ pub struct Template {
 impl Template {
     /// Parses `source` with `options`, or says where it goes outside the supported subset.
     pub fn parse(source: &SourceFile, options: Options) -> Result<Template, Diagnostic> {
+        // Loading made CRLF into LF; a carriage return left alone is a line end to Jinja2,
+        // which would then differ from the text's own bytes: refused rather than guessed.
+        if let Some(at) = source.text().find('\r') {
+            return Err(Diagnostic::new("a carriage return without a line feed")
+                .at(source, at..at + 1)
+                .with_help("Jinja2 reads it as a line end: write a newline (`\\n`) instead"));
+        }
         let segments = lexer::lex(source, &options)?;
         let nodes = parser::parse(source, &segments)?;
         Ok(Template {

@@ -1,0 +1,72 @@
+//! `render` of a Jinja prompt (`prompts/NAME.md.j2`): values as JSON, rendered as Jinja2
+//! renders them with the folder's `"jinja"` options.
+
+use crate::values::{RenderOptions, read_text};
+use prompt_runtime::load::Project;
+use prompt_runtime::{Diagnostic, Diagnostics};
+use serde_json::{Map, Value};
+
+/// The prompt name without a Jinja file ending (`system.md.j2` → `system`).
+pub fn prompt_name(name: &str) -> &str {
+    name.strip_suffix(".md.j2")
+        .or_else(|| name.strip_suffix(".j2"))
+        .unwrap_or(name)
+}
+
+/// Whether the options name a Jinja prompt of the folder, and its file if so.
+pub fn file_of(project: &Project, options: &RenderOptions) -> Option<String> {
+    project.jinja_file(prompt_name(&options.name))
+}
+
+/// Renders the Jinja prompt the options name: `--context` is a JSON object whose values
+/// may be anything JSON holds (`null` is Python's `None`, not an absent value); `--set`
+/// gives strings. Returns the file's display path and the text.
+pub fn render(project: &Project, options: &RenderOptions) -> Result<(String, String), Diagnostics> {
+    let name = prompt_name(&options.name);
+    if project.dir.join(format!("{name}.md")).is_file() {
+        return Err(Diagnostic::new(format!(
+            "both `{0}/{name}.md` and a Jinja template `{0}/{name}.md.j2` exist",
+            project.display
+        ))
+        .with_help("keep one of them: a prompt's name must say which file it is")
+        .into());
+    }
+    if options.identity.is_some() {
+        return Err(
+            Diagnostic::new("`--identity` does not apply to a Jinja prompt")
+                .with_help("give its values with `--context FILE.json` or `--set NAME=VALUE`")
+                .into(),
+        );
+    }
+    let mut values = match &options.context {
+        Some(path) => context_object(path)?,
+        None => Map::new(),
+    };
+    for (key, value) in &options.set {
+        values.insert(key.clone(), Value::String(value.clone()));
+    }
+    let (file, templates) = project.load_jinja(name)?;
+    let text = templates.render(&file, &Value::Object(values))?;
+    Ok((format!("{}/{file}", project.display), text))
+}
+
+fn context_object(path: &std::path::Path) -> Result<Map<String, Value>, Diagnostics> {
+    let source = read_text(path, "the context")?;
+    match serde_json::from_str::<Value>(source.text()) {
+        Ok(Value::Object(map)) => Ok(map),
+        Ok(_) => Err(
+            Diagnostic::new(format!("`{}` must hold a JSON object", source.path()))
+                .at(&source, 0..source.text().len().min(1))
+                .with_help(r#"write the values as {"name": "value", "user": {"name": "Ada"}, ...}"#)
+                .into(),
+        ),
+        Err(e) => {
+            let offset = source.offset(e.line(), e.column().max(1));
+            Err(
+                Diagnostic::new(format!("`{}` is not valid JSON: {e}", source.path()))
+                    .at(&source, offset..offset + 1)
+                    .into(),
+            )
+        }
+    }
+}

@@ -1,0 +1,98 @@
+//! `promptkit` on a Jinja folder shaped like LangAlpha's (`tests/fixtures/jinja`, written
+//! for these tests): `.md.j2` prompts with includes in subfolders, a guidance fence,
+//! LangAlpha's environment options in `promptkit.json`. Each expected text is what Jinja2
+//! 3.1.6 renders from the same files and values.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn folder() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/jinja")
+}
+
+fn promptkit(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_promptkit"))
+        .args(args)
+        .current_dir(folder())
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the promptkit binary runs")
+}
+
+/// The `text` of `render NAME --json` with the fixture's values and `extra` arguments.
+fn rendered(name: &str, extra: &[&str]) -> String {
+    let mut args = vec!["render", name, "--json"];
+    args.extend_from_slice(extra);
+    let out = promptkit(&args);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(
+        json["path"],
+        format!(
+            "prompts/{}",
+            if name.ends_with(".j2") {
+                name.to_owned()
+            } else {
+                format!("{name}.md.j2")
+            }
+        )
+    );
+    json["text"].as_str().expect("text").to_owned()
+}
+
+#[test]
+fn renders_a_fenced_system_prompt_with_includes_as_jinja2_at_both_levels() {
+    let lean = rendered(
+        "system",
+        &["--context", "values.json", "--set", "guidance=lean"],
+    );
+    assert_eq!(
+        lean,
+        "# Research assistant\n\nToday is 2026-03-02.\nYou are Scout, a careful researcher.\n\n\n## Tools (2)\n\n1. `search` (slow)\n2. `read`\n\n## About the user\n\n- **Name**: Ada\n- **risk**: low\n- **style**: value\n- Watching 17 symbols in 2 lists\nBe brief.\n"
+    );
+    let detailed = rendered(
+        "system",
+        &["--context", "values.json", "--set", "guidance=detailed"],
+    );
+    assert_eq!(
+        detailed,
+        "# Research assistant\n\nToday is 2026-03-02.\nYou are Scout, a careful researcher.\n\n## How to work\n\nThink it through before answering, and name your sources.\n\n## Tools (2)\n\n1. `search` (slow)\n2. `read`\n\n## About the user\n\n- **Name**: Ada\n- **risk**: low\n- **style**: value\n- Watching 17 symbols in 2 lists\nBe brief.\n"
+    );
+    // Without a level the fence's default, detailed, holds; blocks that are off need no values.
+    assert_eq!(
+        rendered("system", &["--set", "date=d"]),
+        "# Research assistant\n\nToday is d.\nYou are Scout, a careful researcher.\n\n## How to work\n\nThink it through before answering, and name your sources.\nBe thorough.\n"
+    );
+}
+
+#[test]
+fn renders_a_prompt_in_a_subfolder_with_whitespace_control_and_raw() {
+    assert_eq!(
+        rendered("roles/analyst", &["--set", "guidance=lean"]),
+        "You are an analyst.\nLimit: 10 steps.\nWrite {{ and }} literally."
+    );
+    assert_eq!(
+        rendered("roles/analyst.md.j2", &[]),
+        "You are an analyst: explain each number you give.\nLimit: 10 steps.\nWrite {{ and }} literally."
+    );
+    // The plain output ends in one newline, as every render's does.
+    let out = promptkit(&["render", "roles/analyst"]);
+    assert!(out.stdout.ends_with(b"literally.\n"));
+}
+
+#[test]
+fn a_value_the_template_prints_but_nobody_gave_is_an_error_at_its_use() {
+    let out = promptkit(&["render", "system"]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: `date` is not defined\n --> prompts/system.md.j2:3:13\n  |\n3 | Today is {{ date }}.\n  |             ^^^^\n  = help: give it a value, or write `date | default(…)` to make it optional"
+        ),
+        "{stderr}"
+    );
+}
