@@ -70,14 +70,14 @@ fn renders_a_fenced_system_prompt_with_includes_as_jinja2_at_both_levels() {
 }
 
 #[test]
-fn renders_a_prompt_in_a_subfolder_with_whitespace_control_and_raw() {
+fn renders_a_prompt_in_a_subfolder_with_a_registered_either_or_whitespace_control_and_raw() {
     assert_eq!(
         rendered("roles/analyst", &["--set", "guidance=lean"]),
-        "You are an analyst.\nLimit: 10 steps.\nWrite {{ and }} literally."
+        "You are an analyst.\n\nLimit: 10 steps.\nWrite {{ and }} literally."
     );
     assert_eq!(
         rendered("roles/analyst.md.j2", &[]),
-        "You are an analyst: explain each number you give.\nLimit: 10 steps.\nWrite {{ and }} literally."
+        "You are an analyst: explain each number you give.\n\nLimit: 10 steps.\nWrite {{ and }} literally."
     );
     // The plain output ends in one newline, as every render's does.
     let out = promptkit(&["render", "roles/analyst"]);

@@ -24,6 +24,9 @@ pub(crate) enum Segment {
         tag: Range<usize>,
         inner: Range<usize>,
     },
+    /// `{# … #}`: renders nothing, but a guidance fence's `{% else %}` is registered by
+    /// the comment right after it. `inner` is the comment's text.
+    Comment { inner: Range<usize> },
 }
 
 /// Whitespace as Python's `str.isspace` (and `\s` in its `re`) sees it: Rust's
@@ -174,6 +177,7 @@ impl Lexer<'_> {
         let mut i = body;
         while i < self.text.len() {
             if let Some(end) = self.close_at(i, "#}", Open::Comment) {
+                self.segments.push(Segment::Comment { inner: body..i });
                 return Ok(self.finish(end));
             }
             i += self.text[i..].chars().next().map_or(1, char::len_utf8);

@@ -25,6 +25,7 @@
 //! except unassigned code points, which Python also escapes.
 
 mod expr;
+mod fence;
 mod lexer;
 mod parser;
 mod render;
@@ -38,7 +39,7 @@ mod tests;
 pub use set::{ReadError, Templates};
 pub(crate) use settings::read as read_settings;
 
-use crate::diagnostic::{Diagnostic, SourceFile};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 
 /// Jinja2's environment options that change what a template renders. The defaults are
 /// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.
@@ -70,16 +71,24 @@ pub struct Template {
 
 impl Template {
     /// Parses `source` with `options`, or says where it goes outside the supported subset.
-    pub fn parse(source: &SourceFile, options: Options) -> Result<Template, Diagnostic> {
+    pub fn parse(source: &SourceFile, options: Options) -> Result<Template, Diagnostics> {
         // Loading made CRLF into LF; a carriage return left alone is a line end to Jinja2,
         // which would then differ from the text's own bytes: refused rather than guessed.
         if let Some(at) = source.text().find('\r') {
             return Err(Diagnostic::new("a carriage return without a line feed")
                 .at(source, at..at + 1)
-                .with_help("Jinja2 reads it as a line end: write a newline (`\\n`) instead"));
+                .with_help("Jinja2 reads it as a line end: write a newline (`\\n`) instead")
+                .into());
         }
         let segments = lexer::lex(source, &options)?;
         let nodes = parser::parse(source, &segments)?;
+        let mut fences = Vec::new();
+        fence::check(source, &nodes, &mut fences);
+        if !fences.is_empty() {
+            let mut all = Diagnostics::default();
+            fences.into_iter().for_each(|d| all.push(d));
+            return Err(all);
+        }
         Ok(Template {
             source: source.clone(),
             nodes,

@@ -36,10 +36,17 @@ pub(crate) enum Node {
 pub(crate) struct If {
     /// Each `if`/`elif` condition with its body, in order.
     pub branches: Vec<(Expr, Vec<Node>)>,
+    /// The `{% if %}` and `{% elif %}` tags, one per branch.
+    pub tags: Vec<Range<usize>>,
     /// The `else` body, with the `else` tag's span.
     pub otherwise: Option<(Range<usize>, Vec<Node>)>,
+    /// The text of a comment right after `{% else %}` (`{# either-or: why #}`), which
+    /// registers an either-or on a guidance fence.
+    pub else_comment: Option<String>,
     /// The `{% if %}` tag.
     pub span: Range<usize>,
+    /// The `{% endif %}` tag.
+    pub end: Range<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -117,6 +124,7 @@ impl<'a> Reader<'a> {
         let mut nodes = Vec::new();
         while let Some(segment) = self.segments.get(self.pos) {
             match segment {
+                Segment::Comment { .. } => self.pos += 1,
                 Segment::Text(span) => {
                     nodes.push(Node::Text(span.clone()));
                     self.pos += 1;
@@ -224,51 +232,59 @@ impl<'a> Reader<'a> {
 
     fn if_block(&mut self, parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
         self.nest(&tag)?;
-        let first = self.condition(parser, &tag, "if")?;
+        let mut condition = self.condition(parser, &tag, "if")?;
         let mut branches = Vec::new();
-        let mut condition = first;
-        let otherwise = loop {
-            let (body, end) = self.body(&["elif", "else", "endif"])?;
+        let mut tags = vec![tag.clone()];
+        let unclosed = "this `{% if %}` is never closed with `{% endif %}`";
+        let (otherwise, else_comment, end) = loop {
+            let (body, stop) = self.body(&["elif", "else", "endif"])?;
             branches.push((condition, body));
-            let Some((word, _)) = end else {
-                return Err(self.error(tag, "this `{% if %}` is never closed with `{% endif %}`"));
+            let Some((word, _)) = stop else {
+                return Err(self.error(tag, unclosed));
             };
             let (parser, stop) = self.stop_tag()?;
             match word.as_str() {
                 "elif" => {
                     condition = self.condition(parser, &stop, "elif")?;
+                    tags.push(stop);
                 }
                 "else" => {
                     parser.finish("after `else`")?;
+                    let comment = match self.segments.get(self.pos) {
+                        Some(Segment::Comment { inner }) => {
+                            Some(self.source.text()[inner.clone()].trim().to_owned())
+                        }
+                        _ => None,
+                    };
                     let (body, end) = self.body(&["endif", "elif", "else"])?;
                     match end {
                         Some((w, _)) if w == "endif" => {
-                            let (parser, _) = self.stop_tag()?;
+                            let (parser, end) = self.stop_tag()?;
                             parser.finish("after `endif`")?;
-                            break Some((stop, body));
+                            break (Some((stop, body)), comment, end);
                         }
                         Some((w, span)) => {
                             return Err(
                                 self.error(span, format!("`{{% {w} %}}` after `{{% else %}}`"))
                             );
                         }
-                        None => {
-                            return Err(self
-                                .error(tag, "this `{% if %}` is never closed with `{% endif %}`"));
-                        }
+                        None => return Err(self.error(tag, unclosed)),
                     }
                 }
                 _ => {
                     parser.finish("after `endif`")?;
-                    break None;
+                    break (None, None, stop);
                 }
             }
         };
         self.depth -= 1;
         Ok(Node::If(If {
             branches,
+            tags,
             otherwise,
+            else_comment,
             span: tag,
+            end,
         }))
     }
 

@@ -146,8 +146,8 @@ impl Templates {
                 Ok(template) => {
                     self.templates.insert(name.to_owned(), template);
                 }
-                Err(error) => {
-                    errors.push(error);
+                Err(found) => {
+                    found.0.into_iter().for_each(|d| errors.push(d));
                     return;
                 }
             }

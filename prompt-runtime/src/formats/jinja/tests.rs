@@ -473,3 +473,58 @@ fn hostile_templates_end_in_errors_not_crashes() {
         let _ = error(bad);
     }
 }
+
+/// The first error of parsing `template` as the only file, if any.
+fn fence_error(template: &str) -> Option<String> {
+    load("tlk", template, &[]).err().map(|e| e[0].to_string())
+}
+
+#[test]
+fn guidance_fences_are_checked_as_lean_within_detailed() {
+    let fence = "{% if guidance | default(\"detailed\") == \"detailed\" %}";
+    let ok = format!("Rules.\n{fence}\nCoach here.\n{{% endif %}}\n");
+    assert_eq!(fence_error(&ok), None);
+    let set = load("tlk", &ok, &[]).unwrap();
+    assert_eq!(
+        set.render("main.j2", &serde_json::json!({"guidance": "lean"})),
+        Ok("Rules.\n".into())
+    );
+    assert_eq!(
+        set.render("main.j2", &serde_json::json!({})),
+        Ok("Rules.\nCoach here.\n".into())
+    );
+    let registered = format!(
+        "A.\n{fence}\nDelegate rarely.\n{{% else %}}{{# either-or: small models need the push #}}\nDelegate often.\n{{% endif %}}\n"
+    );
+    assert_eq!(fence_error(&registered), None);
+    let indented = format!("A.\n  {fence}\n  Coach.\n  {{% endif %}}\n");
+    assert_eq!(fence_error(&indented), None);
+    // Not a guidance test at all: a plain flag.
+    assert_eq!(fence_error("{% if detailed %}\nx\n{% endif %}\n"), None);
+
+    let cases = [
+        (format!("{fence}\nA\n{{% else %}}\nB\n{{% endif %}}\n"), "error: an `{% else %}` on a guidance fence renders lines at lean that detailed lacks", "3:1"),
+        (format!("{fence}\nA\n{{% else %}}{{# just a note #}}\nB\n{{% endif %}}\n"), "error: an `{% else %}` on a guidance fence renders lines at lean that detailed lacks", "3:1"),
+        (format!("{fence}\nA\n{{% elif x %}}\nB\n{{% endif %}}\n"), "error: an `{% elif %}` after a guidance fence renders lines at lean that detailed lacks", "3:1"),
+        ("{% if guidance | default(\"detailed\") == \"detialed\" %}\nA\n{% endif %}\n".to_owned(), "error: `detialed` is not a guidance level", "1:41"),
+        ("{% if guidance == \"detailed\" %}\nA\n{% endif %}\n".to_owned(), "error: a guidance fence needs `| default(\"detailed\")`", "1:7"),
+        ("{% if guidance | default(\"lean\") == \"detailed\" %}\nA\n{% endif %}\n".to_owned(), "error: a guidance fence defaults to \"detailed\"", "1:7"),
+        ("{% if guidance | default(\"detailed\") == \"lean\" %}\nA\n{% endif %}\n".to_owned(), "error: a guidance fence on \"lean\" renders lines at lean that detailed lacks", "1:1"),
+        (format!("Use the tools{fence}, one at a time{{% endif %}}.\n"), "error: a guidance fence in the middle of a line", "1:14"),
+        (format!("Tools.\n{}\nA\n{{% endif %}}\n", fence.replace("{%", "{%-")), "error: a guidance fence in the middle of a line", "2:1"),
+        ("{% if guidance != \"lean\" %}\nA\n{% endif %}\n".to_owned(), "error: a guidance fence compares with `==`, once", "1:7"),
+        ("{% if guidance %}\nA\n{% endif %}\n".to_owned(), "error: `guidance` is tested here, but not as a guidance fence", "1:7"),
+        ("{% for x in xs %}\n{% if x and guidance | default(\"detailed\") == \"detailed\" %}\nA\n{% endif %}\n{% endfor %}\n".to_owned(), "error: `guidance` is tested here, but not as a guidance fence", "2:7"),
+    ];
+    let mut wrong = Vec::new();
+    for (template, message, place) in &cases {
+        let got = fence_error(template).unwrap_or_default();
+        let first = got.lines().next().unwrap_or_default();
+        if first != *message || !got.contains(&format!("prompts/main.j2:{place}\n")) {
+            wrong.push(format!(
+                "{template:?}\n  want {message} at {place}\n  got  {got}"
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
