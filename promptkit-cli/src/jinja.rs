@@ -2,6 +2,7 @@
 //! renders them with the folder's `"jinja"` options.
 
 use crate::values::{RenderOptions, read_text};
+use prompt_runtime::formats::jinja::Templates;
 use prompt_runtime::load::Project;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use serde_json::{Map, Value};
@@ -46,6 +47,7 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<(String, Str
         values.insert(key.clone(), Value::String(value.clone()));
     }
     let (file, templates) = project.load_jinja(name)?;
+    check_values(&templates, &file, &values, &options.set)?;
     let text = templates.render(&file, &Value::Object(values))?;
     Ok((format!("{}/{file}", project.display), text))
 }
@@ -68,5 +70,49 @@ fn context_object(path: &std::path::Path) -> Result<Map<String, Value>, Diagnost
                     .into(),
             )
         }
+    }
+}
+
+/// Before rendering: every `--set` name is one the prompt reads (or `guidance`), and every
+/// value it cannot render without is given, each missing one reported at its use.
+fn check_values(
+    templates: &Templates,
+    file: &str,
+    values: &Map<String, Value>,
+    set: &[(String, String)],
+) -> Result<(), Diagnostics> {
+    let uses = templates.uses(file);
+    let mut problems = Diagnostics::default();
+    for (key, _) in set {
+        if key == prompt_runtime::guidance::GUIDANCE || uses.iter().any(|u| &u.name == key) {
+            continue;
+        }
+        let mut d = Diagnostic::new(format!("`--set {key}`: `{file}` reads no value `{key}`"));
+        d = match prompt_runtime::suggest::closest(key, uses.iter().map(|u| u.name.as_str())) {
+            Some(close) => d.with_help(format!("did you mean `{close}`?")),
+            None => d.with_help("`promptkit list` shows the values each prompt reads"),
+        };
+        problems.push(d);
+    }
+    for missing in uses
+        .iter()
+        .filter(|u| u.required && !values.contains_key(&u.name))
+    {
+        let Some(template) = templates.get(&missing.file) else {
+            continue;
+        };
+        problems.push(
+            Diagnostic::new(format!("`{}` has no value", missing.name))
+                .at(template.source(), missing.span.clone())
+                .with_help(format!(
+                    "give it with `--set {0}=VALUE` or `--context FILE.json`, or write `{0} | default(…)` to make it optional",
+                    missing.name
+                )),
+        );
+    }
+    if problems.is_empty() {
+        Ok(())
+    } else {
+        Err(problems)
     }
 }

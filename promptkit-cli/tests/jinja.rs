@@ -91,8 +91,52 @@ fn a_value_the_template_prints_but_nobody_gave_is_an_error_at_its_use() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "error: `date` is not defined\n --> prompts/system.md.j2:3:13\n  |\n3 | Today is {{ date }}.\n  |             ^^^^\n  = help: give it a value, or write `date | default(…)` to make it optional"
+            "error: `date` has no value\n --> prompts/system.md.j2:3:13\n  |\n3 | Today is {{ date }}.\n  |             ^^^^\n  = help: give it with `--set date=VALUE` or `--context FILE.json`, or write `date | default(…)` to make it optional"
         ),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn an_unknown_set_name_is_an_error_with_a_suggestion() {
+    let out = promptkit(&[
+        "render",
+        "system",
+        "--set",
+        "date=d",
+        "--set",
+        "tools_enabeld=true",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains(
+            "error: `--set tools_enabeld`: `system.md.j2` reads no value `tools_enabeld`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("help: did you mean `tools_enabled`?"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_value_given_but_wrong_in_shape_is_an_error_at_its_use() {
+    let scratch = std::env::temp_dir().join(format!("promptkit-jinja-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let values = scratch.join("values.json");
+    std::fs::write(
+        &values,
+        r#"{"date": "d", "tools_enabled": true, "tools": 3}"#,
+    )
+    .unwrap();
+    let out = promptkit(&["render", "system", "--context", values.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&scratch);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: an int has no length\n --> prompts/components/tools.md.j2:1:14"),
         "{stderr}"
     );
 }

@@ -31,6 +31,7 @@ mod parser;
 mod render;
 mod set;
 mod settings;
+mod uses;
 mod value;
 
 #[cfg(test)]
@@ -38,6 +39,7 @@ mod tests;
 
 pub use set::{ReadError, Templates};
 pub(crate) use settings::read as read_settings;
+pub use uses::NameUse;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 

@@ -9,7 +9,7 @@ use super::Template;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
 use super::parser::{For, Node};
 use super::set::Templates;
-use super::value::{contains, equal, order, truthy, type_name, write_json, write_str};
+use super::value::{a_type, contains, equal, order, truthy, write_json, write_str};
 use crate::diagnostic::Diagnostic;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
@@ -126,10 +126,7 @@ impl<'a> Renderer<'a> {
                     return Err(self.error(
                         template,
                         map,
-                        format!(
-                            "`.items()` needs a dict, and this is a {}",
-                            type_name(&value)
-                        ),
+                        format!("`.items()` needs a dict, and this is {}", a_type(&value)),
                     ));
                 };
                 entries
@@ -236,7 +233,7 @@ impl<'a> Renderer<'a> {
                 return Err(self.error(
                     template,
                     expr,
-                    format!("a {} cannot be looped over", type_name(&other)),
+                    format!("{} cannot be looped over", a_type(&other)),
                 ));
             }
         })
@@ -378,14 +375,14 @@ impl<'a> Renderer<'a> {
                         return Err(self.error(
                             template,
                             expr,
-                            format!("`.startswith` needs a string, not a {}", type_name(other)),
+                            format!("`.startswith` needs a string, not {}", a_type(other)),
                         ));
                     }
                     (other, _) => {
                         return Err(self.error(
                             template,
                             expr,
-                            format!("a {} has no `.startswith`", type_name(other)),
+                            format!("{} has no `.startswith`", a_type(other)),
                         ));
                     }
                 }
@@ -396,7 +393,7 @@ impl<'a> Renderer<'a> {
                     return Err(self.error(
                         template,
                         expr,
-                        format!("a {} has no `.split`", type_name(&value)),
+                        format!("{} has no `.split`", a_type(&value)),
                     ));
                 };
                 let pieces: Vec<Value> = match sep {
@@ -428,7 +425,7 @@ impl<'a> Renderer<'a> {
                                 return Err(self.error(
                                     template,
                                     sep_expr,
-                                    format!("`.split` needs a string, not a {}", type_name(other)),
+                                    format!("`.split` needs a string, not {}", a_type(other)),
                                 ));
                             }
                         }
@@ -472,7 +469,7 @@ impl<'a> Renderer<'a> {
             None => Err(self.error(
                 template,
                 expr,
-                format!("cannot order a {} and a {}", type_name(l), type_name(r)),
+                format!("cannot order {} and {}", a_type(l), a_type(r)),
             )),
         };
         let within = |needle: &Value, haystack: &Value| {
@@ -480,11 +477,7 @@ impl<'a> Renderer<'a> {
                 self.error(
                     template,
                     expr,
-                    format!(
-                        "cannot look for a {} in a {}",
-                        type_name(needle),
-                        type_name(haystack)
-                    ),
+                    format!("cannot look for {} in {}", a_type(needle), a_type(haystack)),
                 )
             })
         };
@@ -554,8 +547,8 @@ impl<'a> Renderer<'a> {
                                     template,
                                     chars_expr,
                                     format!(
-                                        "`trim` needs a string of characters, not a {}",
-                                        type_name(other)
+                                        "`trim` needs a string of characters, not {}",
+                                        a_type(other)
                                     ),
                                 ));
                             }
@@ -572,7 +565,7 @@ impl<'a> Renderer<'a> {
                     return Err(self.error(
                         template,
                         whole,
-                        format!("a {} has no length", type_name(other)),
+                        format!("{} has no length", a_type(other)),
                     ));
                 }
             }),

@@ -93,7 +93,7 @@ impl Templates {
             other => {
                 return Err(Diagnostic::new(format!(
                     "a template's values must be a JSON object of names, not {}",
-                    super::value::type_name(other)
+                    super::value::a_type(other)
                 )));
             }
         };

@@ -345,16 +345,16 @@ fn run_time_type_errors_are_located() {
     };
     assert_eq!(
         message("{% if s < n %}{% endif %}"),
-        "error: cannot order a str and a int"
+        "error: cannot order a str and an int"
     );
     assert_eq!(
         message("{% if s in n %}{% endif %}"),
-        "error: cannot look for a str in a int"
+        "error: cannot look for a str in an int"
     );
-    assert_eq!(message("{{ n | length }}"), "error: a int has no length");
+    assert_eq!(message("{{ n | length }}"), "error: an int has no length");
     assert_eq!(
         message("{% for x in n %}{% endfor %}"),
-        "error: a int cannot be looped over"
+        "error: an int cannot be looped over"
     );
     assert_eq!(
         message("{% for k, v in s.items() %}{% endfor %}"),
@@ -527,4 +527,62 @@ fn guidance_fences_are_checked_as_lean_within_detailed() {
         }
     }
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// `(name, required)` for each name `template` reads, beside `files`.
+fn uses(template: &str, files: &[(&str, &str)]) -> Vec<(String, bool)> {
+    let set = load("", template, files).unwrap();
+    set.uses("main.j2")
+        .into_iter()
+        .map(|u| (u.name, u.required))
+        .collect()
+}
+
+#[test]
+fn names_are_required_only_where_rendering_needs_them() {
+    let t = "{{ date }} {{ tz | default('UTC') }}\n{% if memo %}{{ memo_text }}{% endif %}\n{% if user.locale and not user.locale.startswith('en') %}{{ user.locale }}{% endif %}\n{% for item in items %}{{ item.name }} {{ loop.index }}{% endfor %}\n{% set shown = 'x' %}{{ shown }}{% if flag is defined %}{{ flag }}{% endif %}";
+    assert_eq!(
+        uses(t, &[]),
+        [
+            ("date".to_owned(), true),
+            ("tz".to_owned(), false),
+            ("memo".to_owned(), false),
+            ("memo_text".to_owned(), false),
+            ("user".to_owned(), true),
+            ("items".to_owned(), true),
+            ("flag".to_owned(), false),
+        ]
+    );
+    // Through an include, whose own `set` and loop names are its own.
+    let files = [(
+        "part.j2",
+        "{% for k, v in prefs.items() %}{{ k }}{{ v }}{% endfor %}{{ title }}",
+    )];
+    assert_eq!(
+        uses(
+            "{% include 'part.j2' %}{% if extra %}{% include 'part.j2' %}{% endif %}",
+            &files
+        ),
+        [
+            ("prefs".to_owned(), true),
+            ("title".to_owned(), true),
+            ("extra".to_owned(), false)
+        ]
+    );
+    let set = load(
+        "",
+        "{% if a %}{{ user.name }}{% endif %}{{ user.name }}",
+        &[],
+    )
+    .unwrap();
+    let user = &set.uses("main.j2")[1];
+    assert_eq!(
+        (
+            user.name.as_str(),
+            user.path.clone(),
+            user.required,
+            user.span.clone()
+        ),
+        ("user", vec!["name".to_owned()], true, 39..48)
+    );
 }

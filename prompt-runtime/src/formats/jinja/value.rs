@@ -264,6 +264,13 @@ pub(crate) fn contains(haystack: &Value, needle: &Value) -> Option<bool> {
     }
 }
 
+/// Python's name for a value's type with its article (`a str`, `an int`), for messages.
+pub(crate) fn a_type(value: &Value) -> String {
+    let name = type_name(value);
+    let article = if name == "int" { "an" } else { "a" };
+    format!("{article} {name}")
+}
+
 /// Python's name for a value's type, for messages.
 pub(crate) fn type_name(value: &Value) -> &'static str {
     match value {
