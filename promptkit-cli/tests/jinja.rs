@@ -140,3 +140,84 @@ fn a_value_given_but_wrong_in_shape_is_an_error_at_its_use() {
         "{stderr}"
     );
 }
+
+#[test]
+fn check_and_list_read_the_jinja_prompts() {
+    let out = promptkit(&["check"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "checked 5 prompts and 0 templates: no errors\n"
+    );
+    let out = promptkit(&["list", "--json"]);
+    assert!(out.status.success());
+    let all: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let system = all
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "system")
+        .expect("system is listed");
+    assert_eq!(system["path"], "prompts/system.md.j2");
+    let context: Vec<String> = system["variables"]["context"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| {
+            format!(
+                "{} {}",
+                c["name"].as_str().unwrap(),
+                c["kind"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_eq!(
+        context,
+        [
+            "date text",
+            "agent_name optional",
+            "guidance optional",
+            "tools_enabled optional",
+            "tools optional",
+            "profile optional"
+        ]
+    );
+}
+
+#[test]
+fn check_reports_a_bad_fence_and_an_unsupported_tag_in_a_folder() {
+    let dir = std::env::temp_dir().join(format!("promptkit-jinja-check-{}", std::process::id()));
+    let prompts = dir.join("prompts");
+    std::fs::create_dir_all(prompts.join("parts")).unwrap();
+    std::fs::write(
+        prompts.join("a.md.j2"),
+        "Facts.\n{% if guidance == \"detailed\" %}\nCoach.\n{% endif %}\n",
+    )
+    .unwrap();
+    std::fs::write(prompts.join("parts/b.j2"), "{% macro m() %}{% endmacro %}").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_promptkit"))
+        .args(["check", "--dir", prompts.to_str().unwrap()])
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("error: a guidance fence needs `| default(\"detailed\")`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("a.md.j2:2:7"), "{stderr}");
+    assert!(
+        stderr.contains("error: `{% macro %}` is not supported by promptkit's Jinja front end"),
+        "{stderr}"
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout)
+            .ends_with("checked 2 prompts and 0 templates: 2 errors\n")
+    );
+}

@@ -56,7 +56,10 @@ impl Project {
     pub fn jinja_names(&self) -> Vec<String> {
         let mut names = Vec::new();
         let mut seen = std::collections::HashSet::new();
-        walk(&self.dir, &self.dir, &mut names, &mut seen, 0);
+        let Ok(root) = self.dir.canonicalize() else {
+            return names;
+        };
+        walk(&root, &root, &mut names, &mut seen, 0);
         names.sort();
         names.dedup();
         names
@@ -104,8 +107,9 @@ fn read_inside(root: &Path, display: &str, name: &str) -> Result<crate::SourceFi
     super::decode(&shown, &bytes).map_err(|mut all| all.0.drain(..).next())
 }
 
-/// Collects `*.j2` prompt names under `dir`, following folder links once each and never
-/// deeper than 32 folders.
+/// Collects `*.j2` prompt names under `dir` (inside the canonical `root`), following
+/// folder links once each, only those that stay inside `root` (the folder walk of the
+/// Markdown prompts warns about the others), never deeper than 32 folders.
 fn walk(
     root: &Path,
     dir: &Path,
@@ -114,24 +118,28 @@ fn walk(
     depth: usize,
 ) {
     let Ok(real) = dir.canonicalize() else { return };
-    if depth > 32 || !seen.insert(real) {
+    if depth > 32 || !real.starts_with(root) || !seen.insert(real) {
         return;
     }
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
     let mut entries: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    entries.sort();
+    // Real folders before links to folders: a linked folder inside is listed under its
+    // own name, once.
+    entries.sort_by_key(|p| (p.is_symlink(), p.clone()));
     for path in entries {
         if path.is_dir() {
             walk(root, &path, names, seen, depth + 1);
             continue;
         }
+        // Named by where it is found, not where a link leads, as Markdown prompts are.
         let Some(relative) = path.strip_prefix(root).ok().and_then(|p| p.to_str()) else {
             continue;
         };
         let relative = relative.replace(std::path::MAIN_SEPARATOR, "/");
-        if !path.is_file() {
+        let inside = path.canonicalize().is_ok_and(|real| real.starts_with(root));
+        if !path.is_file() || !inside {
             continue;
         }
         if let Some(stem) = ENDINGS.iter().find_map(|e| relative.strip_suffix(e)) {
@@ -202,6 +210,19 @@ mod tests {
             templates.render(&file, &values).unwrap(),
             "# Agent\nUse search, read.\nend\n"
         );
+    }
+
+    #[test]
+    fn folder_links_out_of_the_folder_are_not_walked() {
+        let s = Scratch::new("links");
+        s.write("outside/x.j2", "outside");
+        s.write("prompts/a.j2", "A");
+        s.write("prompts/real/b.j2", "B");
+        std::os::unix::fs::symlink("/", s.0.join("prompts/root")).unwrap();
+        std::os::unix::fs::symlink("..", s.0.join("prompts/up")).unwrap();
+        std::os::unix::fs::symlink(s.0.join("outside/x.j2"), s.0.join("prompts/x.j2")).unwrap();
+        std::os::unix::fs::symlink("real", s.0.join("prompts/alias")).unwrap();
+        assert_eq!(s.project().jinja_names(), ["a", "real/b"]);
     }
 
     #[test]
