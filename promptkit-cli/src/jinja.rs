@@ -116,3 +116,28 @@ fn check_values(
         Err(problems)
     }
 }
+
+/// Whether the Jinja prompt the options name reads a value called `name`, through its
+/// includes.
+pub fn uses(project: &Project, options: &RenderOptions, name: &str) -> Result<bool, Diagnostics> {
+    let (file, templates) = project.load_jinja(prompt_name(&options.name))?;
+    Ok(templates.uses(&file).iter().any(|u| u.name == name))
+}
+
+/// [`render`] with `extra` values on top of `--set`, as the other commands take it.
+pub fn rendered(
+    project: &Project,
+    options: &RenderOptions,
+    extra: crate::values::Extra<'_>,
+) -> Result<crate::values::Rendered, Diagnostics> {
+    let mut options = options.clone();
+    options.set.extend(extra.values.iter().cloned());
+    let (path, text) = render(project, &options)?;
+    Ok(crate::values::Rendered::Text(
+        prompt_runtime::PromptContent {
+            text,
+            path: path.into(),
+            metadata: std::borrow::Cow::Owned(prompt_runtime::Meta::default()),
+        },
+    ))
+}

@@ -221,3 +221,44 @@ fn check_reports_a_bad_fence_and_an_unsupported_tag_in_a_folder() {
             .ends_with("checked 2 prompts and 0 templates: 2 errors\n")
     );
 }
+
+#[test]
+fn diff_guidance_shows_what_lean_drops_from_a_jinja_prompt() {
+    let out = promptkit(&["diff", "system", "--guidance", "--context", "values.json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.starts_with("--- system (guidance=detailed)\n+++ system (guidance=lean)\n"),
+        "{stdout}"
+    );
+    let removed: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with('-') && !l.starts_with("---"))
+        .collect();
+    assert_eq!(
+        removed,
+        [
+            "-## How to work",
+            "-",
+            "-Think it through before answering, and name your sources."
+        ]
+    );
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.starts_with('+') && !l.starts_with("+++")),
+        "{stdout}"
+    );
+    // The registered either-or is shown, and lean's line is reported as lean's own.
+    let out = promptkit(&["diff", "roles/analyst", "--guidance"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stdout).contains("+You are an analyst.\n"));
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("lean adds 1 line that detailed does not render")
+    );
+}
