@@ -503,6 +503,12 @@ impl<'a> Renderer<'a> {
     ) -> Result<Val<'a>, Diagnostic> {
         if filter == Filter::Default {
             let value = self.eval(template, inner)?;
+            // Python evaluates a call's arguments first: a fallback that fails fails even
+            // when the value is there.
+            let fallback = match args.first() {
+                Some(fallback) => self.eval(template, fallback)?,
+                None => Val::owned(Value::String(String::new())),
+            };
             let boolean = match args.get(1) {
                 Some(flag) => self.test(template, flag)?,
                 None => false,
@@ -511,13 +517,7 @@ impl<'a> Renderer<'a> {
                 Val::Undefined => true,
                 Val::Defined(v) => boolean && !truthy(v),
             };
-            if !use_default {
-                return Ok(value);
-            }
-            return Ok(match args.first() {
-                Some(fallback) => self.eval(template, fallback)?,
-                None => Val::owned(Value::String(String::new())),
-            });
+            return Ok(if use_default { fallback } else { value });
         }
         let value = self.defined(template, inner)?;
         let text = |value: &Value| {

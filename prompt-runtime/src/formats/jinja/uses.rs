@@ -3,7 +3,8 @@
 //!
 //! A name is *required* when the template reads it outside every `{% if %}` and
 //! `{% for %}` body and not under `| default(…)`, `is defined` or as a bare test (`{% if
-//! name %}`): rendering would fail without it. Everything else is optional: a value used
+//! name %}`): rendering would fail without it. `user.name | default(…)` still requires
+//! `user`, as Jinja2 does. Everything else is optional: a value used
 //! only inside a block that may be off need not be given when it is off (LangAlpha never
 //! passes `subagent_summary` when its block is off). Loop variables and `set` names are
 //! the template's own, not values.
@@ -140,8 +141,10 @@ impl<'a> Walk<'a> {
                 }
             }
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, required)),
+            // `a.b | default(x)` makes `a.b` optional, not `a`: Jinja2 fails reading `b` of
+            // an `a` that is not there.
             ExprKind::Filter(inner, Filter::Default, args) => {
-                self.expr(file, inner, false);
+                self.expr(file, inner, required && reads_into(inner));
                 args.iter().for_each(|e| self.expr(file, e, required));
             }
             ExprKind::Filter(inner, _, args) => {
@@ -198,6 +201,10 @@ impl<'a> Walk<'a> {
             }),
         }
     }
+}
+
+fn reads_into(expr: &Expr) -> bool {
+    matches!(expr.kind, ExprKind::Attr(..) | ExprKind::Item(..))
 }
 
 /// `a.b.c` as the name `a`, the path `[b, c]` and the span of the whole; `None` when the
