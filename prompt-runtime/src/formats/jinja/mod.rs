@@ -37,6 +37,7 @@ mod value;
 #[cfg(test)]
 mod tests;
 
+pub use render::{MAX_OUTPUT, MAX_STEPS};
 pub use set::{ReadError, Templates};
 pub(crate) use settings::read as read_settings;
 pub use uses::NameUse;

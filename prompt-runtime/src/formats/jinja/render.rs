@@ -45,12 +45,25 @@ pub(crate) fn render(
     template: &Template,
     context: &Map<String, Value>,
 ) -> Result<String, Diagnostic> {
+    render_limited(set, template, context, MAX_STEPS)
+}
+
+/// [`render`] with another step limit, so that the limit is tested without 50 million
+/// steps.
+pub(crate) fn render_limited(
+    set: &Templates,
+    template: &Template,
+    context: &Map<String, Value>,
+    max_steps: usize,
+) -> Result<String, Diagnostic> {
     let mut renderer = Renderer {
         set,
         context,
         frames: vec![Vec::new()],
         loops: Vec::new(),
         out: String::with_capacity(template.source.text().len()),
+        steps: 0,
+        max_steps,
     };
     renderer.nodes(template, &template.nodes)?;
     Ok(renderer.out)
@@ -65,7 +78,18 @@ struct Renderer<'a> {
     frames: Vec<Vec<(&'a str, Val<'a>)>>,
     loops: Vec<LoopState>,
     out: String,
+    /// Nodes rendered and loop items visited so far, against [`MAX_STEPS`].
+    steps: usize,
+    max_steps: usize,
 }
+
+/// The most text one render may produce: loops nested in loops over a long list could
+/// otherwise ask for more memory than there is.
+pub const MAX_OUTPUT: usize = 64 << 20;
+
+/// The most nodes and loop items one render may visit: nested loops whose bodies print
+/// nothing could otherwise run for ever.
+pub const MAX_STEPS: usize = 50_000_000;
 
 type Done = Result<(), Diagnostic>;
 
@@ -76,6 +100,10 @@ impl<'a> Renderer<'a> {
 
     fn nodes(&mut self, template: &'a Template, nodes: &'a [Node]) -> Done {
         for node in nodes {
+            self.steps += 1;
+            if self.steps > self.max_steps || self.out.len() > MAX_OUTPUT {
+                return Err(self.too_much(template, node));
+            }
             match node {
                 Node::Text(span) => self.out.push_str(&template.source.text()[span.clone()]),
                 Node::Output(expr) => {
@@ -116,6 +144,25 @@ impl<'a> Renderer<'a> {
             }
         }
         Ok(())
+    }
+
+    fn too_much(&self, template: &Template, node: &Node) -> Diagnostic {
+        let span = match node {
+            Node::Text(span) | Node::Include { span, .. } | Node::Set { span, .. } => span.clone(),
+            Node::Output(expr) => expr.span.clone(),
+            Node::If(block) => block.span.clone(),
+            Node::For(each) => each.iter.span.clone(),
+        };
+        let message = if self.out.len() > MAX_OUTPUT {
+            format!("the render is larger than {} MiB", MAX_OUTPUT >> 20)
+        } else {
+            format!("the render takes more than {} steps", self.max_steps)
+        };
+        Diagnostic::new(message)
+            .at(&template.source, span)
+            .with_help(
+                "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
+            )
     }
 
     fn for_loop(&mut self, template: &'a Template, each: &'a For) -> Done {
@@ -161,6 +208,7 @@ impl<'a> Renderer<'a> {
         }
         let length = kept.len();
         for (index0, item) in kept.into_iter().enumerate() {
+            self.steps += 1;
             let frame = self.bind(template, each, &item)?;
             self.frames.push(frame);
             self.loops.push(LoopState { index0, length });

@@ -450,6 +450,20 @@ fn hostile_templates_end_in_errors_not_crashes() {
         "{}",
         errors[0]
     );
+    // Loops in loops: refused when they would run too long or produce too much.
+    let many = serde_json::json!({ "xs": (0..40).collect::<Vec<_>>() });
+    let wide = "{% for a in xs %}".repeat(4) + &"x".repeat(40_000) + &"{% endfor %}".repeat(4);
+    let output = render("", &wide, many.clone()).unwrap_err();
+    assert!(
+        output.contains("the render is larger than 64 MiB"),
+        "{output}"
+    );
+    let silent = "{% for a in xs %}".repeat(9) + &"{% endfor %}".repeat(9);
+    let set = load("", &silent, &[]).unwrap();
+    let template = set.get("main.j2").unwrap();
+    let values = many.as_object().unwrap();
+    let steps = super::render::render_limited(&set, template, values, 100_000).unwrap_err();
+    assert_eq!(steps.message(), "the render takes more than 100000 steps");
     for bad in [
         "{{",
         "{%",
