@@ -9,8 +9,9 @@
 //! - `tojson`: Jinja2 writes `", "` and `": "` between items, minijinja nothing;
 //! - a value that is not defined: promptkit refuses to print it where both print nothing,
 //!   so the generator prints only names it gives or ones under `default`;
-//! - `.startswith(…)` and `.split(…)`: minijinja has no string methods without its
-//!   `pycompat` add-on (another crate), so they are left to the Jinja2 cases.
+//! - `.startswith(…)`, `.split(…)` and `.items()`: minijinja has no methods on strings and
+//!   maps without its `pycompat` add-on (another crate), so they are left to the Jinja2
+//!   cases.
 
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
