@@ -223,7 +223,8 @@ impl Lexer<'_> {
                 b')' | b']' | b'}' => depth = depth.saturating_sub(1),
                 _ => {}
             }
-            i += 1;
+            // A whole character: `close_at` slices the text at `i`.
+            i += self.text[i..].chars().next().map_or(1, char::len_utf8);
         }
         let what = if open == Open::Var {
             "this `{{` is never closed with `}}`"

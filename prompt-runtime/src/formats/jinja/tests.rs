@@ -450,6 +450,47 @@ fn hostile_templates_end_in_errors_not_crashes() {
         "{}",
         errors[0]
     );
+    // Blocks nested in each file, across a chain of includes: bounded together.
+    let deep: Vec<(String, String)> = (0..6)
+        .map(|i| {
+            let body = format!(
+                "{}{{% include 'd{}.j2' %}}{}",
+                "{% if a %}".repeat(60),
+                i + 1,
+                "{% endif %}".repeat(60)
+            );
+            (format!("d{i}.j2"), body)
+        })
+        .chain(std::iter::once(("d6.j2".to_owned(), "end".to_owned())))
+        .collect();
+    let files: Vec<(&str, &str)> = deep.iter().map(|(a, b)| (a.as_str(), b.as_str())).collect();
+    let errors = load("", "{% include 'd0.j2' %}", &files).unwrap_err();
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert_eq!(
+        errors[0].message(),
+        "blocks nest more than 200 deep with the templates this includes"
+    );
+    // A diamond of includes 30 levels deep: each file walked once, not 2^30 times.
+    let diamond: Vec<(String, String)> = (0..30)
+        .map(|i| {
+            (
+                format!("m{i}.j2"),
+                format!("{{% include 'm{0}.j2' %}}{{% include 'm{0}.j2' %}}", i + 1),
+            )
+        })
+        .chain(std::iter::once(("m30.j2".to_owned(), "x".to_owned())))
+        .collect();
+    let files: Vec<(&str, &str)> = diamond
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let set = load("", "{% include 'm0.j2' %}", &files).unwrap();
+    assert_eq!(set.names().count(), 32);
+    assert!(set.uses("main.j2").is_empty());
+    let empty = serde_json::Map::new();
+    let main = set.get("main.j2").unwrap();
+    let refused = super::render::render_limited(&set, main, &empty, 100_000).unwrap_err();
+    assert_eq!(refused.message(), "the render takes more than 100000 steps");
     // Loops in loops: refused when they would run too long or produce too much.
     let many = serde_json::json!({ "xs": (0..40).collect::<Vec<_>>() });
     let wide = "{% for a in xs %}".repeat(4) + &"x".repeat(40_000) + &"{% endfor %}".repeat(4);
@@ -599,4 +640,28 @@ fn names_are_required_only_where_rendering_needs_them() {
         ),
         ("user", vec!["name".to_owned()], true, 39..48)
     );
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig { cases: 2000, ..Default::default() })]
+
+    /// Whatever a file says, loading and rendering it ends in text or an error, never a
+    /// panic: the pieces below are what the lexer and parser branch on.
+    #[test]
+    fn any_text_loads_and_renders_without_panicking(
+        pieces in proptest::collection::vec(proptest::sample::select(vec![
+            "{{", "}}", "{%", "%}", "{#", "#}", "-", "+", " ", "\n", "'", "\"", "\\", "é", "😀",
+            "if", "elif", "else", "endif", "for", "endfor", "in", "raw", "endraw", "set", "=",
+            "include", "x", "xs", "loop", ".", "index", "[", "]", "(", ")", ",", "|", "default",
+            "upper", "is", "defined", "not", "and", "or", "==", "<", "1", "2.5", "items", "\r",
+        ]), 0..40),
+        flags in proptest::sample::select(vec!["", "t", "l", "k", "tlk", "tl"]),
+    ) {
+        let template = pieces.concat();
+        if let Ok(set) = load(flags, &template, &[]) {
+            let values = serde_json::json!({"x": "é", "xs": [1, "a", null, {"k": [true]}]});
+            let _ = set.render("main.j2", &values);
+            let _ = set.uses("main.j2");
+        }
+    }
 }

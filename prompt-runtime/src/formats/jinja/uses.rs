@@ -38,6 +38,7 @@ impl Templates {
             set: self,
             bound: Vec::new(),
             out: Vec::new(),
+            walked: std::collections::HashSet::new(),
         };
         if let Some(template) = self.get(entry) {
             walk.nodes(entry, &template.nodes, false);
@@ -51,6 +52,10 @@ struct Walk<'a> {
     /// Names the templates bind themselves (loop variables, `set`), innermost last.
     bound: Vec<String>,
     out: Vec<NameUse>,
+    /// Includes already walked, by name, whether conditional, and the names bound around
+    /// them: walking one again would find nothing new, and a diamond of includes would
+    /// otherwise be walked once per path.
+    walked: std::collections::HashSet<(String, bool, Vec<String>)>,
 }
 
 impl<'a> Walk<'a> {
@@ -83,6 +88,12 @@ impl<'a> Walk<'a> {
                     }
                 }
                 Node::Include { name, .. } => {
+                    let mut bound = self.bound.clone();
+                    bound.sort();
+                    bound.dedup();
+                    if !self.walked.insert((name.clone(), conditional, bound)) {
+                        continue;
+                    }
                     if let Some(included) = self.set.get(name) {
                         let depth = self.bound.len();
                         self.nodes(name, &included.nodes, conditional);
