@@ -11,6 +11,10 @@ use super::parser::{For, Node};
 use super::set::Templates;
 use super::value::{a_type, contains, equal, order, truthy, write_json, write_str};
 use crate::diagnostic::Diagnostic;
+
+/// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
+/// moves faster.
+type Error = Box<Diagnostic>;
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
@@ -61,11 +65,19 @@ pub(crate) fn render_limited(
         context,
         frames: vec![Vec::new()],
         loops: Vec::new(),
-        out: String::with_capacity(template.source.text().len()),
+        // A little more than last time, so a render a few bytes longer does not grow.
+        out: String::with_capacity(
+            template
+                .source
+                .text()
+                .len()
+                .max(set.last_len.get() + set.last_len.get() / 8),
+        ),
         steps: 0,
         max_steps,
     };
-    renderer.nodes(template, &template.nodes)?;
+    renderer.nodes(template, &template.nodes).map_err(|e| *e)?;
+    set.last_len.set(renderer.out.len().min(MAX_OUTPUT));
     Ok(renderer.out)
 }
 
@@ -91,11 +103,11 @@ pub const MAX_OUTPUT: usize = 64 << 20;
 /// nothing could otherwise run for ever.
 pub const MAX_STEPS: usize = 50_000_000;
 
-type Done = Result<(), Diagnostic>;
+type Done = Result<(), Error>;
 
 impl<'a> Renderer<'a> {
-    fn error(&self, template: &Template, expr: &Expr, message: impl Into<String>) -> Diagnostic {
-        Diagnostic::new(message).at(&template.source, expr.span.clone())
+    fn error(&self, template: &Template, expr: &Expr, message: impl Into<String>) -> Error {
+        Box::new(Diagnostic::new(message).at(&template.source, expr.span.clone()))
     }
 
     fn nodes(&mut self, template: &'a Template, nodes: &'a [Node]) -> Done {
@@ -126,8 +138,10 @@ impl<'a> Renderer<'a> {
                 Node::For(each) => self.for_loop(template, each)?,
                 Node::Include { name, span } => {
                     let Some(included) = self.set.get(name) else {
-                        return Err(Diagnostic::new(format!("`{name}` was not loaded"))
-                            .at(&template.source, span.clone()));
+                        return Err(Box::new(
+                            Diagnostic::new(format!("`{name}` was not loaded"))
+                                .at(&template.source, span.clone()),
+                        ));
                     };
                     self.frames.push(Vec::new());
                     let result = self.nodes(included, &included.nodes);
@@ -146,7 +160,7 @@ impl<'a> Renderer<'a> {
         Ok(())
     }
 
-    fn too_much(&self, template: &Template, node: &Node) -> Diagnostic {
+    fn too_much(&self, template: &Template, node: &Node) -> Error {
         let span = match node {
             Node::Text(span) | Node::Include { span, .. } | Node::Set { span, .. } => span.clone(),
             Node::Output(expr) => expr.span.clone(),
@@ -158,11 +172,13 @@ impl<'a> Renderer<'a> {
         } else {
             format!("the render takes more than {} steps", self.max_steps)
         };
-        Diagnostic::new(message)
-            .at(&template.source, span)
-            .with_help(
-                "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
-            )
+        Box::new(
+            Diagnostic::new(message)
+                .at(&template.source, span)
+                .with_help(
+                    "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
+                ),
+        )
     }
 
     fn for_loop(&mut self, template: &'a Template, each: &'a For) -> Done {
@@ -226,7 +242,7 @@ impl<'a> Renderer<'a> {
         template: &'a Template,
         each: &'a For,
         item: &Val<'a>,
-    ) -> Result<Vec<(&'a str, Val<'a>)>, Diagnostic> {
+    ) -> Result<Vec<(&'a str, Val<'a>)>, Error> {
         if let [(name, _)] = each.targets.as_slice() {
             return Ok(vec![(name.as_str(), item.clone())]);
         }
@@ -262,7 +278,7 @@ impl<'a> Renderer<'a> {
         template: &Template,
         expr: &Expr,
         value: Cow<'a, Value>,
-    ) -> Result<Vec<Val<'a>>, Diagnostic> {
+    ) -> Result<Vec<Val<'a>>, Error> {
         Ok(match value {
             Cow::Borrowed(Value::Array(items)) => items.iter().map(Val::borrowed).collect(),
             Cow::Owned(Value::Array(items)) => items.into_iter().map(Val::owned).collect(),
@@ -300,33 +316,29 @@ impl<'a> Renderer<'a> {
     }
 
     /// The value of `expr`, which must be defined.
-    fn defined(
-        &self,
-        template: &'a Template,
-        expr: &'a Expr,
-    ) -> Result<Cow<'a, Value>, Diagnostic> {
+    fn defined(&self, template: &'a Template, expr: &'a Expr) -> Result<Cow<'a, Value>, Error> {
         match self.eval(template, expr)? {
             Val::Defined(value) => Ok(value),
             Val::Undefined => Err(self.undefined(template, expr)),
         }
     }
 
-    fn undefined(&self, template: &Template, expr: &Expr) -> Diagnostic {
+    fn undefined(&self, template: &Template, expr: &Expr) -> Error {
         let written = &template.source.text()[expr.span.clone()];
-        self.error(template, expr, format!("`{written}` is not defined"))
-            .with_help(format!(
-                "give it a value, or write `{written} | default(…)` to make it optional"
-            ))
+        let error = self.error(template, expr, format!("`{written}` is not defined"));
+        Box::new(error.with_help(format!(
+            "give it a value, or write `{written} | default(…)` to make it optional"
+        )))
     }
 
-    fn test(&self, template: &'a Template, expr: &'a Expr) -> Result<bool, Diagnostic> {
+    fn test(&self, template: &'a Template, expr: &'a Expr) -> Result<bool, Error> {
         Ok(match self.eval(template, expr)? {
             Val::Undefined => false,
             Val::Defined(value) => truthy(&value),
         })
     }
 
-    fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Diagnostic> {
+    fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
         Ok(match &expr.kind {
             ExprKind::Literal(value) => Val::borrowed(value),
             ExprKind::List(items) => {
@@ -340,13 +352,13 @@ impl<'a> Renderer<'a> {
             ExprKind::Attr(inner, attr) => {
                 let value = self.defined(template, inner)?;
                 if value.is_object() && DICT_METHODS.contains(&attr.as_str()) {
-                    return Err(self
-                        .error(
-                            template,
-                            expr,
-                            format!("`.{attr}` is a dict method in Jinja2, not the key `{attr}`"),
-                        )
-                        .with_help(format!("write `[\"{attr}\"]` to read the key")));
+                    let error = self.error(
+                        template,
+                        expr,
+                        format!("`.{attr}` is a dict method in Jinja2, not the key `{attr}`"),
+                    );
+                    let help = format!("write `[\"{attr}\"]` to read the key");
+                    return Err(Box::new(error.with_help(help)));
                 }
                 member(value, Key::Attr(attr))
             }
@@ -494,7 +506,7 @@ impl<'a> Renderer<'a> {
         op: CmpOp,
         left: &Val<'a>,
         right: &Val<'a>,
-    ) -> Result<bool, Diagnostic> {
+    ) -> Result<bool, Error> {
         let (l, r) = match (left, right) {
             (Val::Defined(l), Val::Defined(r)) => (l, r),
             // Jinja2's undefined equals only another undefined, and is in nothing and
@@ -548,7 +560,7 @@ impl<'a> Renderer<'a> {
         inner: &'a Expr,
         filter: Filter,
         args: &'a [Expr],
-    ) -> Result<Val<'a>, Diagnostic> {
+    ) -> Result<Val<'a>, Error> {
         if filter == Filter::Default {
             let value = self.eval(template, inner)?;
             // Python evaluates a call's arguments first: a fallback that fails fails even

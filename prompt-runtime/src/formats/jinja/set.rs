@@ -48,6 +48,28 @@ struct Below {
 pub struct Templates {
     options: Options,
     templates: BTreeMap<String, Template>,
+    /// The length of the last render, so the next one allocates its text once.
+    pub(super) last_len: LastLen,
+}
+
+/// A length remembered between renders, shared by threads rendering the same templates.
+#[derive(Debug, Default)]
+pub(super) struct LastLen(std::sync::atomic::AtomicUsize);
+
+impl LastLen {
+    pub(super) fn get(&self) -> usize {
+        self.0.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    pub(super) fn set(&self, len: usize) {
+        self.0.store(len, std::sync::atomic::Ordering::Relaxed);
+    }
+}
+
+impl Clone for LastLen {
+    fn clone(&self) -> Self {
+        LastLen(std::sync::atomic::AtomicUsize::new(self.get()))
+    }
 }
 
 /// What a reader gives back for a name it cannot read: `None` when there is no such file
@@ -66,6 +88,7 @@ impl Templates {
         let mut set = Templates {
             options,
             templates: BTreeMap::new(),
+            last_len: LastLen::default(),
         };
         let mut errors = Diagnostics::default();
         let mut walk = Walk {
