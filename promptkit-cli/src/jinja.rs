@@ -32,6 +32,18 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<(String, Str
         .with_help("keep one of them: a prompt's name must say which file it is")
         .into());
     }
+    if !options.tag.is_empty() {
+        return Err(Diagnostic::new(
+            "`--tag` chooses a member of a family; a Jinja prompt is not one",
+        )
+        .with_help("drop `--tag`, or name the member to render")
+        .into());
+    }
+    if options.history.is_some() {
+        return Err(
+            Diagnostic::new("`--history` is for chat prompts; a Jinja prompt is one text").into(),
+        );
+    }
     if options.identity.is_some() {
         return Err(
             Diagnostic::new("`--identity` does not apply to a Jinja prompt")

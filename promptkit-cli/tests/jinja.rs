@@ -262,3 +262,25 @@ fn diff_guidance_shows_what_lean_drops_from_a_jinja_prompt() {
             .contains("lean adds 1 line that detailed does not render")
     );
 }
+
+#[test]
+fn options_that_mean_nothing_for_a_jinja_prompt_are_refused() {
+    for (args, message) in [
+        (
+            &["render", "system", "--identity", "values.json"][..],
+            "`--identity` does not apply to a Jinja prompt",
+        ),
+        (
+            &["render", "system", "--tag", "type=x"][..],
+            "`--tag` chooses a member of a family; a Jinja prompt is not one",
+        ),
+    ] {
+        let out = promptkit(args);
+        assert_eq!(out.status.code(), Some(1), "{args:?}");
+        assert!(
+            String::from_utf8_lossy(&out.stderr).contains(message),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
