@@ -24,6 +24,7 @@
 //! insertion order; `repr` of a string escapes the characters Python does not print
 //! except unassigned code points, which Python also escapes.
 
+mod cache;
 mod expr;
 mod fence;
 mod lexer;
@@ -70,6 +71,8 @@ pub struct Options {
 pub struct Template {
     source: SourceFile,
     nodes: Vec<parser::Node>,
+    /// Marked `{# cache: static #}` by its first comment, before any text.
+    static_cache: bool,
 }
 
 impl Template {
@@ -92,10 +95,21 @@ impl Template {
             fences.into_iter().for_each(|d| all.push(d));
             return Err(all);
         }
+        let static_cache = matches!(
+            segments.first(),
+            Some(lexer::Segment::Comment { inner }) if source.text()[inner.clone()].trim() == cache::MARK
+        );
         Ok(Template {
             source: source.clone(),
             nodes,
+            static_cache,
         })
+    }
+
+    /// Whether it is marked `{# cache: static #}`: it must render the same bytes on every
+    /// turn at a level, and loading it checks that it writes no value into its text.
+    pub fn is_static(&self) -> bool {
+        self.static_cache
     }
 
     /// The file it was read from.

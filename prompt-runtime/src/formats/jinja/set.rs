@@ -99,6 +99,9 @@ impl Templates {
             reported: (false, false),
         };
         set.visit(entry, None, 0, &mut walk);
+        if errors.0.is_empty() && set.get(entry).is_some_and(Template::is_static) {
+            super::cache::check(&set, entry, &mut errors);
+        }
         if errors.0.is_empty() {
             Ok(set)
         } else {

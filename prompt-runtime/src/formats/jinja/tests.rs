@@ -665,3 +665,31 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn a_static_prompt_tests_values_but_writes_none() {
+    let files = [("part.j2", "{% for x in xs %}{{ x }}{% endfor %}")];
+    let ok = "{# cache: static #}\nRules.\n{% if flag %}Flagged.{% endif %}\n{% if guidance | default(\"detailed\") == \"detailed\" %}\nCoach.\n{% endif %}\nLevel: {{ guidance | default('detailed') }}.\n";
+    assert!(load("", ok, &files).is_ok());
+    let writes =
+        "{# cache: static #}\nHi {{ name }}.\n{% if flag %}{% include 'part.j2' %}{% endif %}";
+    let errors = load("", writes, &files).unwrap_err();
+    let found: Vec<String> = errors
+        .iter()
+        .map(|d| {
+            let at = d
+                .location()
+                .map(|l| format!("{}:{}:{}", l.path, l.line, l.col));
+            format!("{} at {}", d.message(), at.unwrap_or_default())
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            "`name` is written into a static prompt at prompts/main.j2:2:7",
+            "`xs` is written into a static prompt at prompts/part.j2:1:13",
+        ]
+    );
+    // Not the first comment, or after text: not a mark.
+    assert!(load("", "Hi {{ name }}{# cache: static #}", &[]).is_ok());
+}
