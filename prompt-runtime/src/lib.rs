@@ -24,6 +24,7 @@ pub mod context;
 pub mod diagnostic;
 pub mod doc;
 pub mod family;
+pub mod formats;
 pub mod guidance;
 #[cfg(feature = "hot-reload")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]

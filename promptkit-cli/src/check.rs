@@ -91,6 +91,14 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
             Err(problems) => errors.extend(problems),
         }
     }
+    // Jinja prompts (`*.j2`), each with its includes: syntax, subset and guidance fences.
+    let jinja = project.jinja_names();
+    for name in &jinja {
+        if let Err(problems) = project.load_jinja(name) {
+            errors.extend(problems);
+        }
+    }
+    let prompts = names.len() + jinja.len();
     // Families: rules well formed, one default, no two members with the same rules.
     let families = project.families();
     for name in &families {
@@ -145,12 +153,12 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
     let mut summary = match families.len() {
         0 => format!(
             "checked {} and {}: ",
-            plural(names.len(), "prompt"),
+            plural(prompts, "prompt"),
             plural(templates, "template")
         ),
         n => format!(
             "checked {}, {} and {}: ",
-            plural(names.len(), "prompt"),
+            plural(prompts, "prompt"),
             if n == 1 {
                 "1 family".to_owned()
             } else {

@@ -121,7 +121,11 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
         }
         // A prompt that never names `guidance` takes no such value; both sides then render
         // the same.
-        let fenced = values::uses(&project, options, GUIDANCE)?;
+        let fenced = if crate::jinja::file_of(&project, options).is_some() {
+            crate::jinja::uses(&project, options, GUIDANCE)?
+        } else {
+            values::uses(&project, options, GUIDANCE)?
+        };
         let level = |level: Guidance| Side {
             name: level.as_str(),
             flag: "--guidance",
@@ -201,10 +205,14 @@ fn render_both(
     a: &Side,
     b: &Side,
 ) -> Result<(Rendered, Rendered), Diagnostics> {
-    match (
-        values::render_with(project, options, a.extra()),
-        values::render_with(project, options, b.extra()),
-    ) {
+    let render = |side: &Side| {
+        if crate::jinja::file_of(project, options).is_some() {
+            crate::jinja::rendered(project, options, side.extra())
+        } else {
+            values::render_with(project, options, side.extra())
+        }
+    };
+    match (render(a), render(b)) {
         (Ok(first), Ok(second)) => Ok((first, second)),
         (first, second) => {
             let mut problems = Diagnostics::default();

@@ -296,6 +296,52 @@ fn listed(project: &Project, name: &str) -> Listed {
     }
 }
 
+/// A Jinja prompt (`NAME.md.j2`): the values it reads, required or optional, as context.
+fn listed_jinja(project: &Project, name: &str) -> Listed {
+    let file = project
+        .jinja_file(name)
+        .unwrap_or_else(|| format!("{name}.md.j2"));
+    let path = format!("{}/{file}", project.display);
+    let (variables, error) = match project.load_jinja(name) {
+        Ok((file, templates)) => {
+            let context = templates
+                .uses(&file)
+                .into_iter()
+                .map(|u| ContextName {
+                    name: u.name,
+                    kind: if u.required { "text" } else { "optional" },
+                })
+                .collect();
+            let variables = Variables {
+                context,
+                identity: Vec::new(),
+                template: templates
+                    .names()
+                    .filter(|n| *n != file)
+                    .map(str::to_owned)
+                    .collect(),
+                literal: Vec::new(),
+                sections: Vec::new(),
+            };
+            (Some(variables), None)
+        }
+        Err(problems) => (None, Some(broken(&problems))),
+    };
+    Listed {
+        name: name.to_owned(),
+        path,
+        ok: error.is_none(),
+        title: None,
+        schedule: None,
+        version: None,
+        variables,
+        metadata: None,
+        error,
+        family: None,
+        rules: None,
+    }
+}
+
 fn broken(problems: &Diagnostics) -> Broken {
     let first = problems.0.first();
     Broken {
@@ -309,7 +355,7 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     let project = open_project(dir)?;
     let walked = project.prompts();
     let families = Families::of(&project);
-    let all: Vec<Listed> = walked
+    let mut all: Vec<Listed> = walked
         .names
         .iter()
         .map(|name| {
@@ -318,6 +364,12 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
             listed
         })
         .collect();
+    all.extend(
+        project
+            .jinja_names()
+            .iter()
+            .map(|name| listed_jinja(&project, name)),
+    );
     let broken = all.iter().filter(|p| !p.ok).count();
     let out = if args.json {
         let mut json = serde_json::to_string_pretty(&all).unwrap_or_default();

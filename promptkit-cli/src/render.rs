@@ -64,6 +64,9 @@ struct RenderedJson<'a> {
 
 pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
     let project = open_project(dir)?;
+    if crate::jinja::file_of(&project, &args.options).is_some() {
+        return jinja(&project, args);
+    }
     let content = match values::render_any(&project, &args.options)? {
         values::Rendered::Text(content) => content,
         values::Rendered::Chat(chat) => {
@@ -96,6 +99,33 @@ pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
         content.text
     };
     // One newline at the end, for the shell prompt's sake, unless the text has one already.
+    if !out.ends_with('\n') {
+        out.push('\n');
+    }
+    crate::print_stdout(&out)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `render` of a Jinja prompt: its text exactly as Jinja2 renders it (in `--json`; the
+/// plain output gets the one closing newline every render gets).
+fn jinja(project: &prompt_runtime::load::Project, args: &RenderArgs) -> Outcome {
+    if args.variant.is_some() {
+        return Err(prompt_runtime::Diagnostic::new(
+            "`--variant` is for store folders, not Jinja prompts",
+        )
+        .into());
+    }
+    let (path, text) = crate::jinja::render(project, &args.options)?;
+    let mut out = if args.json {
+        let json = RenderedJson {
+            text: &text,
+            path: &path,
+            metadata: &Meta::default(),
+        };
+        serde_json::to_string_pretty(&json).unwrap_or_default()
+    } else {
+        text
+    };
     if !out.ends_with('\n') {
         out.push('\n');
     }

@@ -26,7 +26,7 @@ use std::path::{Path, PathBuf};
 /// The configuration file's name inside the prompts folder.
 pub const FILE_NAME: &str = "promptkit.json";
 
-const KEYS: [&str; 4] = ["identity", "templates", "literals", "placeholders"];
+const KEYS: [&str; 5] = ["identity", "templates", "literals", "placeholders", "jinja"];
 
 /// The project configuration: what `prompts/promptkit.json` says, or the defaults.
 ///
@@ -57,6 +57,9 @@ pub struct Config {
     /// How the folder's prompts and templates write placeholders unless their frontmatter
     /// says otherwise: `"placeholders": "braces"` for `{{name}}`; `$name` by default.
     pub placeholders: crate::parse::lexer::Syntax,
+    /// Jinja2's environment options for the folder's `.j2` templates (`"jinja": {
+    /// "trim_blocks": true, … }`); Jinja2's defaults (all off) when absent.
+    pub jinja: crate::formats::jinja::Options,
 }
 
 impl Default for Config {
@@ -79,6 +82,7 @@ impl Default for Config {
             literals: Vec::new(),
             path: None,
             placeholders: crate::parse::lexer::Syntax::Dollar,
+            jinja: crate::formats::jinja::Options::default(),
         }
     }
 }
@@ -176,6 +180,10 @@ impl Config {
                         Err(found) => diagnostics.push(found),
                     }
                 }
+                "jinja" => match crate::formats::jinja::read_settings(source, value) {
+                    Ok(options) => config.jinja = options,
+                    Err(found) => diagnostics.extend(found),
+                },
                 "literals" => match read_literals(source, value) {
                     Ok(literals) => {
                         config.literals = literals.iter().map(|(name, _)| name.clone()).collect();
@@ -190,7 +198,7 @@ impl Config {
                     d = match suggest::closest(&key, KEYS) {
                         Some(known) => d.with_help(format!("did you mean `{known}`?")),
                         None => d.with_help(
-                            "the keys are `identity`, `templates`, `literals` and `placeholders`",
+                            "the keys are `identity`, `templates`, `literals`, `placeholders` and `jinja`",
                         ),
                     };
                     diagnostics.push(d);
@@ -445,7 +453,7 @@ mod tests {
         assert_eq!(err.0[0].help(), Some("did you mean `identity`?"));
         assert_eq!(
             err.0[1].help(),
-            Some("the keys are `identity`, `templates`, `literals` and `placeholders`")
+            Some("the keys are `identity`, `templates`, `literals`, `placeholders` and `jinja`")
         );
         let loc = err.0[0].location().unwrap();
         assert_eq!((loc.line, loc.col, loc.span.len()), (2, 3, 9));

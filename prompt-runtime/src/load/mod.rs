@@ -9,6 +9,7 @@
 
 pub mod config;
 mod frontmatter;
+mod jinja;
 pub(crate) mod json;
 mod project;
 mod real_path;

@@ -1,0 +1,131 @@
+//! The Jinja front end: `*.j2` and `*.md.j2` templates, read and rendered byte for byte
+//! as Jinja2 does, for a supported subset; everything else is a located error saying it
+//! is not supported, never text passed through.
+//!
+//! Supported: `{{ expr }}` with names, `a.b`, `a[b]`, string/number/boolean/`none`
+//! literals and lists, the filters `default(v[, true])`, `join(sep)`, `trim`, `upper`,
+//! `lower`, `length`, `tojson`; `.startswith(…)`, `.split(…)`, and `.items()` as a loop's
+//! iterable; `{% if %}`/`{% elif %}`/`{% else %}` with `==`, `!=`, `<`, `<=`, `>`, `>=`,
+//! `in`, `not in`, `and`, `or`, `not`, `is [not] defined`, `is [not] none`;
+//! `{% for x in xs [if cond] %}` and `{% for k, v in m.items() %}` with `{% else %}` and
+//! `loop.index`, `loop.index0`, `loop.first`, `loop.last`, `loop.length`,
+//! `loop.revindex`, `loop.revindex0`; `{% include "name" %}` relative to `prompts/`;
+//! `{% set name = value %}`; `{% raw %}`; comments; `-`/`+` whitespace control; and the
+//! environment options of [`Options`].
+//!
+//! Where promptkit is stricter than Jinja2, on purpose: printing, looping over or
+//! filtering (other than with `default`) a value that is not defined is an error, where
+//! Jinja2 prints nothing; `loop` is refused outside a `for` of the same file; `d.items`
+//! and other dict method names read as attributes are refused (Jinja2 gives the method,
+//! not the key); include names may not hold `..` or `\`; include cycles are refused.
+//!
+//! Known differences: dicts come as `serde_json` maps, which keep keys sorted, so a
+//! dict's `items()`, its `repr` and its loop order follow key order where Python follows
+//! insertion order; `repr` of a string escapes the characters Python does not print
+//! except unassigned code points, which Python also escapes.
+
+mod cache;
+mod expr;
+mod fence;
+mod lexer;
+mod parser;
+mod render;
+mod set;
+mod settings;
+mod uses;
+mod value;
+
+#[cfg(test)]
+mod tests;
+
+pub use render::{MAX_OUTPUT, MAX_STEPS};
+pub use set::{ReadError, Templates};
+pub(crate) use settings::read as read_settings;
+pub use uses::NameUse;
+
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+
+/// Jinja2's environment options that change what a template renders. The defaults are
+/// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.
+///
+/// ```
+/// let langalpha = prompt_runtime::formats::jinja::Options {
+///     trim_blocks: true,
+///     lstrip_blocks: true,
+///     keep_trailing_newline: true,
+/// };
+/// assert_ne!(langalpha, Default::default());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Remove the first newline after a block tag (`{% … %}`) or comment.
+    pub trim_blocks: bool,
+    /// Strip spaces and tabs from the start of a line up to a block tag or comment.
+    pub lstrip_blocks: bool,
+    /// Keep a template's final newline (Jinja2 drops one by default).
+    pub keep_trailing_newline: bool,
+}
+
+/// One parsed template.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Template {
+    source: SourceFile,
+    nodes: Vec<parser::Node>,
+    /// Marked `{# cache: static #}` by its first comment, before any text.
+    static_cache: bool,
+}
+
+impl Template {
+    /// Parses `source` with `options`, or says where it goes outside the supported subset.
+    pub fn parse(source: &SourceFile, options: Options) -> Result<Template, Diagnostics> {
+        // Loading made CRLF into LF; a carriage return left alone is a line end to Jinja2,
+        // which would then differ from the text's own bytes: refused rather than guessed.
+        if let Some(at) = source.text().find('\r') {
+            return Err(Diagnostic::new("a carriage return without a line feed")
+                .at(source, at..at + 1)
+                .with_help("Jinja2 reads it as a line end: write a newline (`\\n`) instead")
+                .into());
+        }
+        let segments = lexer::lex(source, &options)?;
+        let nodes = parser::parse(source, &segments)?;
+        let mut fences = Vec::new();
+        fence::check(source, &nodes, &mut fences);
+        if !fences.is_empty() {
+            let mut all = Diagnostics::default();
+            fences.into_iter().for_each(|d| all.push(d));
+            return Err(all);
+        }
+        let static_cache = matches!(
+            segments.first(),
+            Some(lexer::Segment::Comment { inner }) if source.text()[inner.clone()].trim() == cache::MARK
+        );
+        Ok(Template {
+            source: source.clone(),
+            nodes,
+            static_cache,
+        })
+    }
+
+    /// Whether it is marked `{# cache: static #}`: it must render the same bytes on every
+    /// turn at a level, and loading it checks that it writes no value into its text.
+    pub fn is_static(&self) -> bool {
+        self.static_cache
+    }
+
+    /// The file it was read from.
+    pub fn source(&self) -> &SourceFile {
+        &self.source
+    }
+
+    /// The names of the templates it includes directly, in order.
+    pub fn includes(&self) -> Vec<String> {
+        let mut found = Vec::new();
+        set::includes_of(&self.nodes, &mut found);
+        found.into_iter().map(|(name, _)| name).collect()
+    }
+}
+
+/// Whether a file name is a Jinja template: `*.j2` (which covers `*.md.j2`).
+pub fn is_template(file_name: &str) -> bool {
+    file_name.ends_with(".j2")
+}

@@ -1,0 +1,736 @@
+//! Rendering a parsed template over `serde_json` values, as Jinja2 renders it.
+//!
+//! Strictness where Jinja2 is silent: printing, iterating or filtering (other than with
+//! `default`) a value that is not defined is an error naming the expression, where Jinja2
+//! prints nothing. Testing one (`{% if x %}`, `x is defined`, `==`) behaves as in Jinja2,
+//! so a value guarded by its block need not be given when the block is off.
+
+use super::Template;
+use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
+use super::parser::{For, Node};
+use super::set::Templates;
+use super::value::{a_type, contains, equal, order, truthy, write_json, write_str};
+use crate::diagnostic::Diagnostic;
+
+/// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
+/// moves faster.
+type Error = Box<Diagnostic>;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// A value while rendering: borrowed from the context or the template where it can be.
+#[derive(Clone, Debug)]
+enum Val<'a> {
+    /// Not defined: the name, attribute or item is absent. Holds nothing; the expression
+    /// it came from names it in errors.
+    Undefined,
+    Defined(Cow<'a, Value>),
+}
+
+impl<'a> Val<'a> {
+    fn borrowed(value: &'a Value) -> Self {
+        Val::Defined(Cow::Borrowed(value))
+    }
+
+    fn owned(value: Value) -> Self {
+        Val::Defined(Cow::Owned(value))
+    }
+}
+
+struct LoopState {
+    index0: usize,
+    length: usize,
+}
+
+/// Renders `template` of `set` over `context`.
+pub(crate) fn render(
+    set: &Templates,
+    template: &Template,
+    context: &Map<String, Value>,
+) -> Result<String, Diagnostic> {
+    render_limited(set, template, context, MAX_STEPS)
+}
+
+/// [`render`] with another step limit, so that the limit is tested without 50 million
+/// steps.
+pub(crate) fn render_limited(
+    set: &Templates,
+    template: &Template,
+    context: &Map<String, Value>,
+    max_steps: usize,
+) -> Result<String, Diagnostic> {
+    let mut renderer = Renderer {
+        set,
+        context,
+        frames: vec![Vec::new()],
+        loops: Vec::new(),
+        // A little more than last time, so a render a few bytes longer does not grow.
+        out: String::with_capacity(
+            template
+                .source
+                .text()
+                .len()
+                .max(set.last_len.get() + set.last_len.get() / 8),
+        ),
+        steps: 0,
+        max_steps,
+    };
+    renderer.nodes(template, &template.nodes).map_err(|e| *e)?;
+    set.last_len.set(renderer.out.len().min(MAX_OUTPUT));
+    Ok(renderer.out)
+}
+
+struct Renderer<'a> {
+    set: &'a Templates,
+    context: &'a Map<String, Value>,
+    /// Scopes, innermost last: one per template being rendered (an include's `set`s stay
+    /// in it) and one per loop iteration (a loop body's `set`s are gone at its end, as in
+    /// Jinja2, and each iteration starts afresh).
+    frames: Vec<Vec<(&'a str, Val<'a>)>>,
+    loops: Vec<LoopState>,
+    out: String,
+    /// Nodes rendered and loop items visited so far, against [`MAX_STEPS`].
+    steps: usize,
+    max_steps: usize,
+}
+
+/// The most text one render may produce: loops nested in loops over a long list could
+/// otherwise ask for more memory than there is.
+pub const MAX_OUTPUT: usize = 64 << 20;
+
+/// The most nodes and loop items one render may visit: nested loops whose bodies print
+/// nothing could otherwise run for ever.
+pub const MAX_STEPS: usize = 50_000_000;
+
+type Done = Result<(), Error>;
+
+impl<'a> Renderer<'a> {
+    fn error(&self, template: &Template, expr: &Expr, message: impl Into<String>) -> Error {
+        Box::new(Diagnostic::new(message).at(&template.source, expr.span.clone()))
+    }
+
+    fn nodes(&mut self, template: &'a Template, nodes: &'a [Node]) -> Done {
+        for node in nodes {
+            self.steps += 1;
+            if self.steps > self.max_steps || self.out.len() > MAX_OUTPUT {
+                return Err(self.too_much(template, node));
+            }
+            match node {
+                Node::Text(span) => self.out.push_str(&template.source.text()[span.clone()]),
+                Node::Output(expr) => {
+                    let value = self.defined(template, expr)?;
+                    write_str(&mut self.out, &value);
+                }
+                Node::If(block) => {
+                    let mut taken = false;
+                    for (condition, body) in &block.branches {
+                        if self.test(template, condition)? {
+                            self.nodes(template, body)?;
+                            taken = true;
+                            break;
+                        }
+                    }
+                    if !taken && let Some((_, body)) = &block.otherwise {
+                        self.nodes(template, body)?;
+                    }
+                }
+                Node::For(each) => self.for_loop(template, each)?,
+                Node::Include { name, span } => {
+                    let Some(included) = self.set.get(name) else {
+                        return Err(Box::new(
+                            Diagnostic::new(format!("`{name}` was not loaded"))
+                                .at(&template.source, span.clone()),
+                        ));
+                    };
+                    self.frames.push(Vec::new());
+                    let result = self.nodes(included, &included.nodes);
+                    self.frames.pop();
+                    result?;
+                }
+                Node::Set { name, value, .. } => {
+                    let value = self.eval(template, value)?;
+                    if let Some(frame) = self.frames.last_mut() {
+                        frame.retain(|(n, _)| *n != name.as_str());
+                        frame.push((name, value));
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn too_much(&self, template: &Template, node: &Node) -> Error {
+        let span = match node {
+            Node::Text(span) | Node::Include { span, .. } | Node::Set { span, .. } => span.clone(),
+            Node::Output(expr) => expr.span.clone(),
+            Node::If(block) => block.span.clone(),
+            Node::For(each) => each.iter.span.clone(),
+        };
+        let message = if self.out.len() > MAX_OUTPUT {
+            format!("the render is larger than {} MiB", MAX_OUTPUT >> 20)
+        } else {
+            format!("the render takes more than {} steps", self.max_steps)
+        };
+        Box::new(
+            Diagnostic::new(message)
+                .at(&template.source, span)
+                .with_help(
+                    "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
+                ),
+        )
+    }
+
+    fn for_loop(&mut self, template: &'a Template, each: &'a For) -> Done {
+        let items = match &each.iter.kind {
+            ExprKind::Items(map) => {
+                let value = self.defined(template, map)?;
+                let Value::Object(entries) = &*value else {
+                    return Err(self.error(
+                        template,
+                        map,
+                        format!("`.items()` needs a dict, and this is {}", a_type(&value)),
+                    ));
+                };
+                entries
+                    .iter()
+                    .map(|(k, v)| Value::Array(vec![Value::String(k.clone()), v.clone()]))
+                    .map(Val::owned)
+                    .collect::<Vec<_>>()
+            }
+            _ => {
+                let value = self.defined(template, &each.iter)?;
+                self.iterate(template, &each.iter, value)?
+            }
+        };
+        // The loop filter runs first: `loop.length` and `loop.index` count what passes.
+        let mut kept = Vec::with_capacity(items.len());
+        for item in items {
+            if let Some(filter) = &each.filter {
+                self.frames.push(self.bind(template, each, &item)?);
+                let pass = self.test(template, filter);
+                self.frames.pop();
+                if !pass? {
+                    continue;
+                }
+            }
+            kept.push(item);
+        }
+        if kept.is_empty() {
+            if let Some(otherwise) = &each.otherwise {
+                self.nodes(template, otherwise)?;
+            }
+            return Ok(());
+        }
+        let length = kept.len();
+        for (index0, item) in kept.into_iter().enumerate() {
+            self.steps += 1;
+            let frame = self.bind(template, each, &item)?;
+            self.frames.push(frame);
+            self.loops.push(LoopState { index0, length });
+            let result = self.nodes(template, &each.body);
+            self.loops.pop();
+            self.frames.pop();
+            result?;
+        }
+        Ok(())
+    }
+
+    /// The loop variables for one item: the item itself, or its two halves for `k, v`.
+    fn bind(
+        &self,
+        template: &'a Template,
+        each: &'a For,
+        item: &Val<'a>,
+    ) -> Result<Vec<(&'a str, Val<'a>)>, Error> {
+        if let [(name, _)] = each.targets.as_slice() {
+            return Ok(vec![(name.as_str(), item.clone())]);
+        }
+        let parts: Option<Vec<Val<'a>>> = match item {
+            Val::Defined(Cow::Borrowed(Value::Array(pair))) if pair.len() == each.targets.len() => {
+                Some(pair.iter().map(Val::borrowed).collect())
+            }
+            Val::Defined(Cow::Owned(Value::Array(pair))) if pair.len() == each.targets.len() => {
+                Some(pair.iter().cloned().map(Val::owned).collect())
+            }
+            _ => None,
+        };
+        let Some(parts) = parts else {
+            return Err(self.error(
+                template,
+                &each.iter,
+                format!(
+                    "each item must be a pair to unpack into {} loop variables",
+                    each.targets.len()
+                ),
+            ));
+        };
+        Ok(each
+            .targets
+            .iter()
+            .map(|(n, _)| n.as_str())
+            .zip(parts)
+            .collect())
+    }
+
+    fn iterate(
+        &self,
+        template: &Template,
+        expr: &Expr,
+        value: Cow<'a, Value>,
+    ) -> Result<Vec<Val<'a>>, Error> {
+        Ok(match value {
+            Cow::Borrowed(Value::Array(items)) => items.iter().map(Val::borrowed).collect(),
+            Cow::Owned(Value::Array(items)) => items.into_iter().map(Val::owned).collect(),
+            // A dict iterates over its keys, a string over its characters.
+            Cow::Borrowed(Value::Object(map)) => map
+                .keys()
+                .map(|k| Val::owned(Value::String(k.clone())))
+                .collect(),
+            Cow::Owned(Value::Object(map)) => map
+                .into_iter()
+                .map(|(k, _)| Val::owned(Value::String(k)))
+                .collect(),
+            Cow::Borrowed(Value::String(s)) => chars(s),
+            Cow::Owned(Value::String(s)) => chars(&s),
+            other => {
+                return Err(self.error(
+                    template,
+                    expr,
+                    format!("{} cannot be looped over", a_type(&other)),
+                ));
+            }
+        })
+    }
+
+    fn lookup(&self, name: &str) -> Val<'a> {
+        for frame in self.frames.iter().rev() {
+            if let Some((_, value)) = frame.iter().rev().find(|(n, _)| *n == name) {
+                return value.clone();
+            }
+        }
+        match self.context.get(name) {
+            Some(value) => Val::borrowed(value),
+            None => Val::Undefined,
+        }
+    }
+
+    /// The value of `expr`, which must be defined.
+    fn defined(&self, template: &'a Template, expr: &'a Expr) -> Result<Cow<'a, Value>, Error> {
+        match self.eval(template, expr)? {
+            Val::Defined(value) => Ok(value),
+            Val::Undefined => Err(self.undefined(template, expr)),
+        }
+    }
+
+    fn undefined(&self, template: &Template, expr: &Expr) -> Error {
+        let written = &template.source.text()[expr.span.clone()];
+        let error = self.error(template, expr, format!("`{written}` is not defined"));
+        Box::new(error.with_help(format!(
+            "give it a value, or write `{written} | default(…)` to make it optional"
+        )))
+    }
+
+    fn test(&self, template: &'a Template, expr: &'a Expr) -> Result<bool, Error> {
+        Ok(match self.eval(template, expr)? {
+            Val::Undefined => false,
+            Val::Defined(value) => truthy(&value),
+        })
+    }
+
+    fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
+        Ok(match &expr.kind {
+            ExprKind::Literal(value) => Val::borrowed(value),
+            ExprKind::List(items) => {
+                let mut values = Vec::with_capacity(items.len());
+                for item in items {
+                    values.push(self.defined(template, item)?.into_owned());
+                }
+                Val::owned(Value::Array(values))
+            }
+            ExprKind::Name(name) => self.lookup(name),
+            ExprKind::Attr(inner, attr) => {
+                let value = self.defined(template, inner)?;
+                if value.is_object() && DICT_METHODS.contains(&attr.as_str()) {
+                    let error = self.error(
+                        template,
+                        expr,
+                        format!("`.{attr}` is a dict method in Jinja2, not the key `{attr}`"),
+                    );
+                    let help = format!("write `[\"{attr}\"]` to read the key");
+                    return Err(Box::new(error.with_help(help)));
+                }
+                member(value, Key::Attr(attr))
+            }
+            ExprKind::Item(inner, key) => {
+                let value = self.defined(template, inner)?;
+                let key = self.defined(template, key)?;
+                member(value, Key::Item(&key))
+            }
+            ExprKind::Loop(attr) => {
+                let Some(state) = self.loops.last() else {
+                    return Ok(Val::Undefined);
+                };
+                let value = match attr {
+                    LoopAttr::Index => Value::from(state.index0 + 1),
+                    LoopAttr::Index0 => Value::from(state.index0),
+                    LoopAttr::First => Value::Bool(state.index0 == 0),
+                    LoopAttr::Last => Value::Bool(state.index0 + 1 == state.length),
+                    LoopAttr::Length => Value::from(state.length),
+                    LoopAttr::Revindex => Value::from(state.length - state.index0),
+                    LoopAttr::Revindex0 => Value::from(state.length - state.index0 - 1),
+                };
+                Val::owned(value)
+            }
+            ExprKind::Filter(inner, filter, args) => {
+                self.filter(template, expr, inner, *filter, args)?
+            }
+            ExprKind::Test(inner, test, negated) => {
+                let value = self.eval(template, inner)?;
+                let result = match (test, &value) {
+                    (Test::Defined, v) => matches!(v, Val::Defined(_)),
+                    (Test::Undefined, v) => matches!(v, Val::Undefined),
+                    (Test::None, Val::Defined(v)) => v.is_null(),
+                    (Test::None, Val::Undefined) => false,
+                };
+                Val::owned(Value::Bool(result != *negated))
+            }
+            ExprKind::Not(inner) => Val::owned(Value::Bool(!self.test(template, inner)?)),
+            // Python's `and`/`or` give one of their operands, not a boolean.
+            ExprKind::And(a, b) => {
+                let left = self.eval(template, a)?;
+                if truthy_val(&left) {
+                    self.eval(template, b)?
+                } else {
+                    left
+                }
+            }
+            ExprKind::Or(a, b) => {
+                let left = self.eval(template, a)?;
+                if truthy_val(&left) {
+                    left
+                } else {
+                    self.eval(template, b)?
+                }
+            }
+            ExprKind::Compare(first, chain) => {
+                let mut left = self.eval(template, first)?;
+                for (op, right_expr) in chain {
+                    let right = self.eval(template, right_expr)?;
+                    if !self.compare(template, expr, *op, &left, &right)? {
+                        return Ok(Val::owned(Value::Bool(false)));
+                    }
+                    left = right;
+                }
+                Val::owned(Value::Bool(true))
+            }
+            ExprKind::StartsWith(inner, prefix) => {
+                let value = self.defined(template, inner)?;
+                let prefix = self.defined(template, prefix)?;
+                match (&*value, &*prefix) {
+                    (Value::String(s), Value::String(p)) => {
+                        Val::owned(Value::Bool(s.starts_with(p.as_str())))
+                    }
+                    (Value::String(_), other) => {
+                        return Err(self.error(
+                            template,
+                            expr,
+                            format!("`.startswith` needs a string, not {}", a_type(other)),
+                        ));
+                    }
+                    (other, _) => {
+                        return Err(self.error(
+                            template,
+                            expr,
+                            format!("{} has no `.startswith`", a_type(other)),
+                        ));
+                    }
+                }
+            }
+            ExprKind::Split(inner, sep) => {
+                let value = self.defined(template, inner)?;
+                let Value::String(s) = &*value else {
+                    return Err(self.error(
+                        template,
+                        expr,
+                        format!("{} has no `.split`", a_type(&value)),
+                    ));
+                };
+                let pieces: Vec<Value> = match sep {
+                    None => s
+                        .split(super::lexer::py_space)
+                        .filter(|p| !p.is_empty())
+                        .map(|p| Value::String(p.to_owned()))
+                        .collect(),
+                    Some(sep_expr) => {
+                        let sep = self.defined(template, sep_expr)?;
+                        match &*sep {
+                            Value::String(sep) if !sep.is_empty() => s
+                                .split(sep.as_str())
+                                .map(|p| Value::String(p.to_owned()))
+                                .collect(),
+                            Value::String(_) => {
+                                return Err(self.error(
+                                    template,
+                                    sep_expr,
+                                    "`.split` needs a separator that is not empty",
+                                ));
+                            }
+                            Value::Null => s
+                                .split(super::lexer::py_space)
+                                .filter(|p| !p.is_empty())
+                                .map(|p| Value::String(p.to_owned()))
+                                .collect(),
+                            other => {
+                                return Err(self.error(
+                                    template,
+                                    sep_expr,
+                                    format!("`.split` needs a string, not {}", a_type(other)),
+                                ));
+                            }
+                        }
+                    }
+                };
+                Val::owned(Value::Array(pieces))
+            }
+            ExprKind::Items(_) => {
+                return Err(self.error(template, expr, "`.items()` is supported only in `for`"));
+            }
+        })
+    }
+
+    fn compare(
+        &self,
+        template: &Template,
+        expr: &Expr,
+        op: CmpOp,
+        left: &Val<'a>,
+        right: &Val<'a>,
+    ) -> Result<bool, Error> {
+        let (l, r) = match (left, right) {
+            (Val::Defined(l), Val::Defined(r)) => (l, r),
+            // Jinja2's undefined equals only another undefined, and is in nothing and
+            // holds nothing; ordering it is an error there too.
+            _ => {
+                let both = matches!((left, right), (Val::Undefined, Val::Undefined));
+                return match op {
+                    CmpOp::Eq => Ok(both),
+                    CmpOp::Ne => Ok(!both),
+                    CmpOp::In => Ok(false),
+                    CmpOp::NotIn => Ok(true),
+                    _ => {
+                        Err(self.error(template, expr, "cannot order a value that is not defined"))
+                    }
+                };
+            }
+        };
+        let ordered = |want: fn(Ordering) -> bool| match order(l, r) {
+            Some(o) => Ok(want(o)),
+            None => Err(self.error(
+                template,
+                expr,
+                format!("cannot order {} and {}", a_type(l), a_type(r)),
+            )),
+        };
+        let within = |needle: &Value, haystack: &Value| {
+            contains(haystack, needle).ok_or_else(|| {
+                self.error(
+                    template,
+                    expr,
+                    format!("cannot look for {} in {}", a_type(needle), a_type(haystack)),
+                )
+            })
+        };
+        match op {
+            CmpOp::Eq => Ok(equal(l, r)),
+            CmpOp::Ne => Ok(!equal(l, r)),
+            CmpOp::Lt => ordered(Ordering::is_lt),
+            CmpOp::Le => ordered(Ordering::is_le),
+            CmpOp::Gt => ordered(Ordering::is_gt),
+            CmpOp::Ge => ordered(Ordering::is_ge),
+            CmpOp::In => within(l, r),
+            CmpOp::NotIn => within(l, r).map(|found| !found),
+        }
+    }
+
+    fn filter(
+        &self,
+        template: &'a Template,
+        whole: &Expr,
+        inner: &'a Expr,
+        filter: Filter,
+        args: &'a [Expr],
+    ) -> Result<Val<'a>, Error> {
+        if filter == Filter::Default {
+            let value = self.eval(template, inner)?;
+            // Python evaluates a call's arguments first: a fallback that fails fails even
+            // when the value is there.
+            let fallback = match args.first() {
+                Some(fallback) => self.eval(template, fallback)?,
+                None => Val::owned(Value::String(String::new())),
+            };
+            let boolean = match args.get(1) {
+                Some(flag) => self.test(template, flag)?,
+                None => false,
+            };
+            let use_default = match &value {
+                Val::Undefined => true,
+                Val::Defined(v) => boolean && !truthy(v),
+            };
+            return Ok(if use_default { fallback } else { value });
+        }
+        let value = self.defined(template, inner)?;
+        let text = |value: &Value| {
+            let mut s = String::new();
+            write_str(&mut s, value);
+            s
+        };
+        Ok(Val::owned(match filter {
+            Filter::Default => unreachable_default(),
+            Filter::Upper => Value::String(text(&value).to_uppercase()),
+            Filter::Lower => Value::String(text(&value).to_lowercase()),
+            Filter::Trim => {
+                let s = text(&value);
+                match args.first() {
+                    None => Value::String(s.trim_matches(super::lexer::py_space).to_owned()),
+                    Some(chars_expr) => {
+                        let chars = self.defined(template, chars_expr)?;
+                        let set: Vec<char> = match &*chars {
+                            Value::String(c) => c.chars().collect(),
+                            Value::Null => {
+                                return Ok(Val::owned(Value::String(
+                                    s.trim_matches(super::lexer::py_space).to_owned(),
+                                )));
+                            }
+                            other => {
+                                return Err(self.error(
+                                    template,
+                                    chars_expr,
+                                    format!(
+                                        "`trim` needs a string of characters, not {}",
+                                        a_type(other)
+                                    ),
+                                ));
+                            }
+                        };
+                        Value::String(s.trim_matches(|c| set.contains(&c)).to_owned())
+                    }
+                }
+            }
+            Filter::Length => Value::from(match &*value {
+                Value::String(s) => s.chars().count(),
+                Value::Array(a) => a.len(),
+                Value::Object(m) => m.len(),
+                other => {
+                    return Err(self.error(
+                        template,
+                        whole,
+                        format!("{} has no length", a_type(other)),
+                    ));
+                }
+            }),
+            Filter::Join => {
+                let sep = match args.first() {
+                    Some(sep) => text(&*self.defined(template, sep)?),
+                    None => String::new(),
+                };
+                let items = self.iterate(template, inner, value)?;
+                let mut out = String::new();
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(&sep);
+                    }
+                    if let Val::Defined(v) = item {
+                        write_str(&mut out, v);
+                    }
+                }
+                Value::String(out)
+            }
+            Filter::Tojson => {
+                let mut out = String::new();
+                write_json(&mut out, &value);
+                Value::String(out)
+            }
+        }))
+    }
+}
+
+fn unreachable_default() -> Value {
+    // `default` returned above; kept total rather than panicking.
+    Value::Null
+}
+
+fn truthy_val(value: &Val<'_>) -> bool {
+    match value {
+        Val::Undefined => false,
+        Val::Defined(v) => truthy(v),
+    }
+}
+
+fn chars<'a>(s: &str) -> Vec<Val<'a>> {
+    s.chars()
+        .map(|c| Val::owned(Value::String(c.to_string())))
+        .collect()
+}
+
+/// What `a.b` or `a[b]` asks of `a`.
+#[derive(Clone, Copy)]
+enum Key<'k> {
+    Attr(&'k str),
+    Item(&'k Value),
+}
+
+/// Dict methods: Jinja2 gives these for `d.items` and the like before any key of that
+/// name, so promptkit refuses to read a key that way.
+const DICT_METHODS: [&str; 11] = [
+    "clear",
+    "copy",
+    "fromkeys",
+    "get",
+    "items",
+    "keys",
+    "pop",
+    "popitem",
+    "setdefault",
+    "update",
+    "values",
+];
+
+/// `value.attr` or `value[key]` as Jinja2's `getattr`/`getitem`: a dict's key, a list's
+/// index (negative from the end); anything else is not defined.
+fn child<'v>(value: &'v Value, key: Key<'_>) -> Option<&'v Value> {
+    match (value, key) {
+        (Value::Object(map), Key::Attr(k)) => map.get(k),
+        (Value::Object(map), Key::Item(Value::String(k))) => map.get(k.as_str()),
+        (Value::Array(items), Key::Item(Value::Number(n))) => {
+            let i = n.as_i64()?;
+            let len = i64::try_from(items.len()).ok()?;
+            let at = if i < 0 { i + len } else { i };
+            items.get(usize::try_from(at).ok()?)
+        }
+        (Value::Array(items), Key::Item(Value::Bool(b))) => items.get(usize::from(*b)),
+        _ => None,
+    }
+}
+
+/// A string's character by index (`s[0]`, `s[-1]`), as Python gives it.
+fn char_at(s: &str, key: Key<'_>) -> Option<Value> {
+    let Key::Item(Value::Number(n)) = key else {
+        return None;
+    };
+    let i = n.as_i64()?;
+    let len = i64::try_from(s.chars().count()).ok()?;
+    let at = usize::try_from(if i < 0 { i + len } else { i }).ok()?;
+    s.chars().nth(at).map(|c| Value::String(c.to_string()))
+}
+
+/// A member of a borrowed or owned value, borrowed or owned alike.
+fn member<'a>(value: Cow<'a, Value>, key: Key<'_>) -> Val<'a> {
+    if let Value::String(s) = &*value {
+        return char_at(s, key).map_or(Val::Undefined, Val::owned);
+    }
+    match value {
+        Cow::Borrowed(v) => child(v, key).map_or(Val::Undefined, Val::borrowed),
+        Cow::Owned(v) => child(&v, key).map_or(Val::Undefined, |found| Val::owned(found.clone())),
+    }
+}
