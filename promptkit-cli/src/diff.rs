@@ -168,7 +168,12 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
     // At lean, a registered either-or (`{% else "why" %}`) renders lines detailed lacks on
     // purpose; only the lines that remain with those branches muted are lean's mistakes.
     let mut unregistered = 0;
-    if args.guidance && diff.inserted > 0 {
+    let jinja = crate::jinja::file_of(&project, options).is_some();
+    if args.guidance && diff.inserted > 0 && jinja {
+        // The Jinja front end cannot render a prompt with its either-ors muted yet: every
+        // line lean adds is reported.
+        unregistered = diff.inserted;
+    } else if args.guidance && diff.inserted > 0 {
         let mut reasons = Vec::new();
         let muted = values::render_adjusted(&project, options, b.extra(), |prompt| {
             reasons = prompt.either_ors().into_iter().map(str::to_owned).collect();

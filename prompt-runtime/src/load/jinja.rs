@@ -213,7 +213,10 @@ mod tests {
         let errors = s.project().load_jinja("a").unwrap_err();
         assert_eq!(
             errors.0[0].message(),
-            "`prompts/link.j2` resolves outside `prompts/`"
+            format!(
+                "`prompts/link.j2` is a link to `{}`, outside `prompts/`, so it is not read",
+                s.0.join("secret.j2").display()
+            )
         );
         s.write("prompts/b.j2", "{% include 'fifo.j2' %}");
         let fifo = s.0.join("prompts/fifo.j2");
@@ -222,7 +225,7 @@ mod tests {
             let errors = s.project().load_jinja("b").unwrap_err();
             assert_eq!(
                 errors.0[0].message(),
-                "`prompts/fifo.j2` is not a regular file"
+                "`prompts/fifo.j2` is a FIFO (named pipe), not a regular file, so it is not read"
             );
         }
     }

@@ -4,171 +4,33 @@
 //! PromptEngine turns a placeholder's source value into text with `str(raw)` (and joins a
 //! list with `str(item)`), so a store renders these bytes where PromptEngine does.
 
-use serde_json::{Number, Value};
+use crate::formats::jinja::value::write_str;
+use serde_json::Value;
+
+// One implementation of Python's printing serves the store and the Jinja front end (which
+// Jinja2's own renders test case by case); these are its `String` forms.
 
 /// `str(value)`: a string as it is, everything else as [`repr`].
-///
-/// ```ignore
-/// assert_eq!(str_of(&json!(true)), "True");
-/// ```
 pub(crate) fn str_of(value: &Value) -> String {
-    match value {
-        Value::String(s) => s.clone(),
-        other => repr(other),
-    }
-}
-
-/// `repr(value)`.
-pub(crate) fn repr(value: &Value) -> String {
     let mut out = String::new();
-    repr_into(value, &mut out);
+    write_str(&mut out, value);
     out
 }
 
-fn repr_into(value: &Value, out: &mut String) {
-    // Nesting is bounded by serde_json's recursion limit (128) when the value was parsed.
-    match value {
-        Value::Null => out.push_str("None"),
-        Value::Bool(true) => out.push_str("True"),
-        Value::Bool(false) => out.push_str("False"),
-        Value::Number(n) => out.push_str(&number(n)),
-        Value::String(s) => string_repr(s, out),
-        Value::Array(items) => {
-            out.push('[');
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                repr_into(item, out);
-            }
-            out.push(']');
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (k, v)) in map.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                string_repr(k, out);
-                out.push_str(": ");
-                repr_into(v, out);
-            }
-            out.push('}');
-        }
-    }
+/// `repr(value)`.
+#[cfg(test)]
+pub(crate) fn repr(value: &Value) -> String {
+    let mut out = String::new();
+    crate::formats::jinja::value::write_repr(&mut out, value);
+    out
 }
 
-/// A JSON number as Python prints what `json.load` made of it: an integer as its digits, a
-/// number with a fraction or an exponent as a float's `repr`.
-pub(crate) fn number(n: &Number) -> String {
-    if let Some(i) = n.as_i64() {
-        return i.to_string();
-    }
-    if let Some(u) = n.as_u64() {
-        return u.to_string();
-    }
-    float_repr(n.as_f64().unwrap_or(f64::NAN))
-}
-
-/// Python's `repr(float)`: the shortest digits that read back as the same float, in fixed
-/// notation with at least one decimal when the decimal exponent is in `-4..16`, else in
-/// scientific notation with a signed exponent of at least two digits.
+/// Python's `repr(float)`.
+#[cfg(test)]
 pub(crate) fn float_repr(x: f64) -> String {
-    if x.is_nan() {
-        return "nan".into();
-    }
-    if x.is_infinite() {
-        return if x > 0.0 { "inf" } else { "-inf" }.into();
-    }
-    if x == 0.0 {
-        return if x.is_sign_negative() { "-0.0" } else { "0.0" }.into();
-    }
-    // Rust's `{:e}` gives the shortest round-trip digits: `d.ddde[-]X`.
-    let sci = format!("{:e}", x.abs());
-    let (mantissa, exp) = sci.split_once('e').unwrap_or((&sci, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let digits: String = mantissa.chars().filter(char::is_ascii_digit).collect();
-    let sign = if x < 0.0 { "-" } else { "" };
-    if (-4..16).contains(&exp) {
-        let point = exp + 1; // digits before the decimal point
-        let body = if point <= 0 {
-            format!("0.{}{digits}", "0".repeat((-point) as usize))
-        } else if point as usize >= digits.len() {
-            format!("{digits}{}.0", "0".repeat(point as usize - digits.len()))
-        } else {
-            let (int, frac) = digits.split_at(point as usize);
-            format!("{int}.{frac}")
-        };
-        format!("{sign}{body}")
-    } else {
-        let (first, rest) = digits.split_at(1);
-        let frac = if rest.is_empty() {
-            String::new()
-        } else {
-            format!(".{rest}")
-        };
-        let esign = if exp < 0 { '-' } else { '+' };
-        format!("{sign}{first}{frac}e{esign}{:02}", exp.abs())
-    }
-}
-
-/// Python's `repr(str)`: single quotes unless the text holds `'` and no `"`; backslash,
-/// the quote, `\n`, `\r`, `\t` escaped; other characters Python does not print as they
-/// are written as `\xNN`, `\uNNNN` or `\UNNNNNNNN`.
-fn string_repr(s: &str, out: &mut String) {
-    let quote = if s.contains('\'') && !s.contains('"') {
-        '"'
-    } else {
-        '\''
-    };
-    out.push(quote);
-    for c in s.chars() {
-        match c {
-            '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            '\t' => out.push_str("\\t"),
-            c if c == quote => {
-                out.push('\\');
-                out.push(c);
-            }
-            c if !printable(c) => {
-                let n = c as u32;
-                if n < 0x100 {
-                    out.push_str(&format!("\\x{n:02x}"));
-                } else if n < 0x10000 {
-                    out.push_str(&format!("\\u{n:04x}"));
-                } else {
-                    out.push_str(&format!("\\U{n:08x}"));
-                }
-            }
-            c => out.push(c),
-        }
-    }
-    out.push(quote);
-}
-
-/// Python's `str.isprintable` for one character, for the characters a prompt's values
-/// hold: controls (Cc), the format characters (Cf) that occur in text, the line and
-/// paragraph separators (Zl, Zp), surrogates and private use, and every space separator
-/// (Zs) but the ASCII space are not printable.
-fn printable(c: char) -> bool {
-    let n = c as u32;
-    !(n < 0x20
-        || (0x7f..=0xa0).contains(&n)
-        || n == 0xad
-        || n == 0x1680
-        || (0x2000..=0x200f).contains(&n)
-        || (0x2028..=0x202f).contains(&n)
-        || (0x205f..=0x2064).contains(&n)
-        || (0x2066..=0x206f).contains(&n)
-        || n == 0x3000
-        || n == 0xfeff
-        || (0xfff9..=0xfffb).contains(&n)
-        || (0xe000..=0xf8ff).contains(&n)
-        || n >= 0xf0000
-        || n == 0x061c
-        || n == 0x180e)
+    let mut out = String::new();
+    crate::formats::jinja::value::write_float(&mut out, x);
+    out
 }
 
 #[cfg(test)]

@@ -713,10 +713,12 @@ impl Store {
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
     /// #         "b": {"domain": "b", "order": 2}, "a": {"domain": "a", "order": 1},
-    /// #         "off": {"domain": "a", "enabled": false}, "start": {"domain": "a", "target": "prefill"}}}"#),
+    /// #         "off": {"domain": "off", "enabled": false}, "start": {"domain": "start", "target": "prefill"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
     /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
     /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
+    /// #     ("off.json", br#"{"variants": {"default": {"text": "Off"}}}"#),
+    /// #     ("start.json", br#"{"variants": {"default": {"text": "Well,"}}}"#),
     /// # ];
     /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
     /// let ids: Vec<String> = store.get_prompts_by_target(Target::SystemPrompt).into_iter().map(|p| p.id).collect();

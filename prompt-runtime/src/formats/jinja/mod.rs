@@ -33,7 +33,7 @@ mod render;
 mod set;
 mod settings;
 mod uses;
-mod value;
+pub(crate) mod value;
 
 #[cfg(test)]
 mod tests;
