@@ -22,6 +22,7 @@ pub mod context;
 pub mod diagnostic;
 pub mod doc;
 pub mod family;
+pub mod formats;
 pub mod guidance;
 #[cfg(feature = "hot-reload")]
 pub mod hot;

@@ -33,7 +33,6 @@
 mod check;
 mod compiled;
 mod error;
-mod keep;
 mod match_key;
 mod project;
 mod rules;
@@ -47,6 +46,7 @@ pub use rules::{Pair, RuleError, RuleLine, Rules};
 pub use tags::Tags;
 
 pub(crate) use match_key::declares_rules;
+pub(crate) use rules::is_key;
 
 /// One member of a family: its id, its prompt text and its rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,11 +107,12 @@ impl Family {
         }
     }
 
-    /// Reads keep's prompt documents, `(id, content)` pairs: each document's rule lines (a
-    /// line counts only when every token on it is `key=value`) and its `## Prompt` section
-    /// (from that heading to the next `## ` heading or the end, stripped; `###` headings
-    /// stay in). A document without a `## Prompt` section is no candidate, as in keep: it
-    /// is left out (see [`Family::skipped`]).
+    /// Reads keep's prompt documents, `(id, content)` pairs, as keep reads them (see
+    /// [`formats::keep`](crate::formats::keep)): rule lines from the whole document (a
+    /// line counts only when every token on it is `key=value`), and the `## Prompt`
+    /// section (from that exact heading to the next `## ` heading or the end, stripped;
+    /// `###` headings stay in). A document whose section is missing or empty is no
+    /// candidate, as in keep: it is left out (see [`Family::skipped`]).
     ///
     /// ```
     /// use prompt_runtime::family::Family;
@@ -120,8 +121,9 @@ impl Family {
     /// let family = Family::from_keep_docs([
     ///     ("code", "# Code docs\ntopic=code\n\n## Prompt\n\nSummarize this code documentation.\n### Focus\nThe API."),
     ///     ("draft", "topic=code\nno prompt section yet"),
+    ///     ("empty", "topic=code\n## Prompt\n"),
     /// ]);
-    /// assert_eq!(family.skipped(), ["draft"]);
+    /// assert_eq!(family.skipped(), ["draft", "empty"]);
     /// let code: Tags = [("topic", "code")].into_iter().collect();
     /// assert_eq!(family.select(&code).unwrap().prompt, "Summarize this code documentation.\n### Focus\nThe API.");
     /// // no default here, so a document about something else matches nothing
@@ -139,7 +141,7 @@ impl Family {
         for (id, content) in docs {
             let id = id.into();
             ids.push(id.clone());
-            let doc = keep::read(content.as_ref());
+            let doc = crate::formats::keep::read(content.as_ref());
             match doc.prompt {
                 Some(prompt) => members.push(Member {
                     id,
@@ -160,7 +162,8 @@ impl Family {
         &self.members
     }
 
-    /// The ids of keep documents left out for want of a `## Prompt` section, sorted.
+    /// The ids of keep documents left out for want of a `## Prompt` section with text,
+    /// sorted.
     pub fn skipped(&self) -> &[String] {
         &self.skipped
     }

@@ -74,10 +74,11 @@ pub(crate) fn is_key(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Each whitespace-separated token of `text` with its byte range in `text`.
+/// Each whitespace-separated token (Python's whitespace) of `text` with its byte range in `text`.
 fn tokens(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
-    // `split_whitespace` hands out slices of `text`, so a slice's offset is its range.
-    text.split_whitespace().map(move |token| {
+    // Python's whitespace, as keep splits; the slices are of `text`, so a slice's offset
+    // is its range.
+    crate::formats::keep::pyspace::split(text).map(move |token| {
         let start = token.as_ptr() as usize - text.as_ptr() as usize;
         (start..start + token.len(), token)
     })
@@ -102,12 +103,21 @@ impl RuleLine {
     /// assert!(RuleLine::keep("Summarize this code documentation.").is_none());
     /// assert!(RuleLine::keep("topic=code and more").is_none());
     /// assert!(RuleLine::keep("   ").is_none());
+    /// // a key written twice keeps its last value and counts once
+    /// assert_eq!(RuleLine::keep("type=a type=b").unwrap().to_string(), "type=b");
     /// ```
     pub fn keep(text: &str) -> Option<RuleLine> {
-        let pairs: Option<Vec<Pair>> = tokens(text).map(|(_, t)| pair(t)).collect();
-        pairs
-            .filter(|p| !p.is_empty())
-            .map(|pairs| RuleLine { pairs })
+        let mut pairs: Vec<Pair> = Vec::new();
+        for (_, token) in tokens(text) {
+            let found = pair(token)?;
+            // keep gathers a line into a map: a repeated key keeps its first place and its
+            // last value, and counts once
+            match pairs.iter_mut().find(|p| p.key == found.key) {
+                Some(p) => p.value = found.value,
+                None => pairs.push(found),
+            }
+        }
+        (!pairs.is_empty()).then_some(RuleLine { pairs })
     }
 
     /// A rule as a prompt's frontmatter `"match"` writes it; a malformed one is an error
