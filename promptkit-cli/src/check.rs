@@ -6,8 +6,9 @@
 //! prompts include it. A template is also checked on its own, so one that no prompt uses
 //! yet is checked too.
 //!
-//! Each family (a folder with `"match"` rules) is checked too: rules well formed, one
-//! default member, no two members with the same rules.
+//! Each family (a folder with `"match"` rules) is checked too: rules well formed, no two
+//! members with the same rules; a line of a member's prompt that keep would read as a
+//! match rule (`format=markdown`) is a warning.
 //!
 //! A template file whose name is not a placeholder name is an error here (the folder has a
 //! problem), though the other commands only warn about it; a folder link that leads out
@@ -70,11 +71,19 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
             Err(problems) => errors.extend(problems),
         }
     }
-    // Families: rules well formed, one default, no two members with the same rules.
+    // Families: rules well formed, no two members with the same rules; a line of a
+    // member's prompt that keep would read as a rule is a warning.
     let families = project.families();
     for name in &families {
-        if let Err(problems) = project.family(name) {
-            errors.extend(problems);
+        match project.family(name) {
+            Ok(family) => {
+                for w in project.family_warnings(&family) {
+                    if seen.insert(w.clone()) {
+                        warnings.push(w);
+                    }
+                }
+            }
+            Err(problems) => errors.extend(problems),
         }
     }
     let mut templates = 0;

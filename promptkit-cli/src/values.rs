@@ -89,7 +89,14 @@ fn family_member(
         ))
         .into());
     }
-    if tags.is_empty() && !project.families().iter().any(|f| f == name) {
+    // A folder of prompts is a family even when none of them has rules (keep's `tag`
+    // family is one default): rendering it chooses, as keep does.
+    let holds_prompts = project
+        .prompts()
+        .names
+        .iter()
+        .any(|n| n.rsplit_once('/').is_some_and(|(folder, _)| folder == name));
+    if tags.is_empty() && !holds_prompts && !project.families().iter().any(|f| f == name) {
         return Ok(None);
     }
     let family = project.family(name)?;
@@ -115,7 +122,17 @@ fn family_member(
                 choice.specificity
             )
         }
-        (None, true) => format!("its default `{id}`: no tags given"),
+        (None, true) => {
+            let others: Vec<String> = family
+                .members()
+                .iter()
+                .map(|m| format!("`{}`", m.id))
+                .collect();
+            format!(
+                "its default `{id}`: no tags given; choose a member with `--tag KEY=VALUE`, or render one by name: {}",
+                others.join(", ")
+            )
+        }
         (None, false) => format!("its default `{id}`: no member's rules hold for tags {tags}"),
     };
     eprintln!("note: family `{name}` chose {why}");

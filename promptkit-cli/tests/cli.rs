@@ -1670,7 +1670,13 @@ fn render_with_tags_renders_the_most_specific_member_and_says_why() {
     );
     let run = promptkit_in(dir, &["render", "summarize", "--set", "text=n"]);
     assert_eq!((run.code, run.stdout.as_str()), (0, "Summarize: n\n"));
-    assert!(run.stderr.ends_with("no tags given\n"), "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(
+            "no tags given; choose a member with `--tag KEY=VALUE`, or render one by name: `summarize/default`, `summarize/meeting`, `summarize/myapp`\n"
+        ),
+        "{}",
+        run.stderr
+    );
     // a member can still be rendered by its own name, without a note
     let run = promptkit_in(dir, &["render", "summarize/meeting", "--set", "text=n"]);
     assert_eq!(
@@ -1762,6 +1768,96 @@ fn list_shows_each_family_with_its_members_rules() {
     assert!(by_name("plain").get("family").is_none());
 }
 
+/// keep's `analyze` (two members without rules, one looked up by id) and `tag` (one
+/// member, no rules at all) laid out as a prompts folder.
+#[test]
+fn members_without_rules_are_rendered_by_name_and_a_folder_without_rules_is_a_family() {
+    let dir = &scratch("family-keep-layout");
+    for (path, text) in [
+        ("analyze/default.md", "Analyze: $text"),
+        ("analyze/incremental.md", "Analyze the new parts: $text"),
+        (
+            "analyze/paper.md",
+            "{\n  \"match\": [\"type=paper\"]\n}\n\nPaper: $text",
+        ),
+        ("tag/default.md", "Tag it."),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = promptkit_in(dir, &["list"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = promptkit_in(dir, &["render", "analyze/incremental", "--set", "text=t"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "Analyze the new parts: t\n", "")
+    );
+    // the fallback is the first member without rules, by name
+    let run = promptkit_in(
+        dir,
+        &["render", "analyze", "--tag", "type=note", "--set", "text=t"],
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (0, "Analyze: t\n"));
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "analyze",
+            "--tag",
+            "type=paper ",
+            "--set",
+            "text=t",
+        ],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "Paper: t\n"),
+        "{}",
+        run.stderr
+    );
+    // a folder whose prompts have no rules is still a family: it says so, and how to choose
+    let run = promptkit_in(dir, &["render", "tag"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "Tag it.\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr,
+        "note: family `tag` chose its default `tag/default`: no tags given; choose a member with `--tag KEY=VALUE`, or render one by name: `tag/default`\n"
+    );
+}
+
+#[test]
+fn check_warns_about_a_rule_shaped_line_in_a_members_prompt() {
+    let dir = &family_folder(
+        "family-rule-in-prompt",
+        &[(
+            "summarize/terse.md",
+            "{\n  \"match\": [\"style=terse\"]\n}\n\nBe terse.\nformat=markdown\n$text",
+        )],
+    );
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "warning: line `format=markdown` of `summarize/terse`'s prompt reads as a match rule to keep\n --> {}/summarize/terse.md:6:1",
+            dir.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.ends_with("no errors, 1 warning\n"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn check_checks_every_family_and_list_marks_a_broken_one() {
     let dir = &family_folder(
@@ -1787,7 +1883,7 @@ fn check_checks_every_family_and_list_marks_a_broken_one() {
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stdout,
-        "checked 8 prompts, 3 families and 0 templates: 4 errors\n"
+        "checked 8 prompts, 3 families and 0 templates: 3 errors\n"
     );
     let expected = format!(
         "\
@@ -1802,10 +1898,6 @@ error: malformed match rule `type = paper`
 error: family `reports` has no default member
  --> {shown}/reports/
   = help: add a prompt without `\"match\"` to `{shown}/reports/` (`{shown}/reports/default.md`): it is chosen when no member's rules hold, so a prompt is always chosen
-
-error: `summarize/other_default` and `summarize/default` are both defaults of family `summarize`: neither has `\"match\"` rules
- --> {shown}/summarize/other_default.md
-  = help: give `summarize/other_default` rules (`\"match\": [\"type=meeting\"]`) or remove it: a family has one default, and this one is never chosen (`summarize/default` sorts first)
 
 error: `summarize/same` has the same match rules as `summarize/myapp`, so it is never chosen
  --> {shown}/summarize/same.md:2:12

@@ -8,8 +8,11 @@
 //!   rules in the frontmatter (`"match": ["type=meeting project=myapp"]`). The derive
 //!   (`#[prompt(family = "summarize")]`) checks every member at compile time and generates
 //!   the selection; [`Project::family`](crate::load::Project::family) reads the same folder
-//!   at run time with the same selection. Such a family must have exactly one default
-//!   member (no rules) and no two members with the same rules, so selection never fails;
+//!   at run time with the same selection. Such a family must have a default member (no
+//!   rules) and no two members with the same rules, so selection never fails. Several
+//!   members may be without rules, as in keep (`analyze/default` and
+//!   `analyze/incremental`): the first by id is the fallback, the others are taken by id
+//!   ([`Family::member`]);
 //! - keep's documents, read at run time with [`Family::from_keep_docs`]; as in keep, a
 //!   family without a default may match nothing ([`Family::require`] gives keep's error).
 //!
@@ -168,7 +171,40 @@ impl Family {
         &self.skipped
     }
 
-    /// The member without rules, if there is one.
+    /// The member with this id (`.prompt/analyze/incremental`, or `analyze/incremental`
+    /// in a prompts folder), as keep looks some prompts up by id rather than by tags. The
+    /// id may also be given without the family's folder (`incremental`).
+    ///
+    /// ```
+    /// use prompt_runtime::family::Family;
+    ///
+    /// let family = Family::from_keep_docs([
+    ///     (".prompt/analyze/default", "## Prompt\nAnalyze."),
+    ///     (".prompt/analyze/incremental", "## Prompt\nAnalyze the new parts."),
+    /// ]);
+    /// assert_eq!(family.member(".prompt/analyze/incremental").unwrap().prompt, "Analyze the new parts.");
+    /// assert_eq!(family.member("incremental").unwrap().id, ".prompt/analyze/incremental");
+    /// assert!(family.member("paper").is_none());
+    /// // selection falls back to the first by id
+    /// assert_eq!(family.select(&Default::default()).unwrap().id, ".prompt/analyze/default");
+    /// ```
+    pub fn member(&self, id: &str) -> Option<&Member> {
+        let exact = self
+            .members
+            .binary_search_by(|m| m.id.as_str().cmp(id))
+            .ok()
+            .and_then(|i| self.members.get(i));
+        exact.or_else(|| {
+            if self.name.is_empty() {
+                return None;
+            }
+            let full = format!("{}/{id}", self.name);
+            self.members.iter().find(|m| m.id == full)
+        })
+    }
+
+    /// The member without rules that selection falls back to (the first by id), if there
+    /// is one.
     ///
     /// ```
     /// let family = prompt_runtime::family::Family::from_keep_docs([("default", "## Prompt\nHi.")]);

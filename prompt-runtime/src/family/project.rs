@@ -163,6 +163,42 @@ impl Project {
     }
 }
 
+impl Project {
+    /// Warnings about family `family`'s members: a line of a member's prompt that keep
+    /// would read as a match rule (keep reads rule lines from the whole document, its
+    /// `## Prompt` section included), so the member would not be chosen as written if it
+    /// went back to keep. Members that cannot be read are passed over (`family` reports
+    /// them).
+    pub fn family_warnings(&self, family: &Family) -> Vec<Diagnostic> {
+        let mut found = Vec::new();
+        for member in family.members() {
+            let Ok(file) = self.load_prompt(&member.id) else {
+                continue;
+            };
+            let mut at = file.body.start;
+            for line in file.body_text().split('\n') {
+                let span = at..at + line.len();
+                at = span.end + 1;
+                let Some(rule) = crate::formats::keep::rule_line(line) else {
+                    continue;
+                };
+                found.push(
+                    Diagnostic::new(format!(
+                        "line `{}` of `{}`'s prompt reads as a match rule to keep",
+                        line.trim(),
+                        member.id
+                    ))
+                    .at(&file.source, span)
+                    .with_help(format!(
+                        "keep reads rule lines from the whole document, its `## Prompt` section included, so there this member would also match `{rule}`: write rules in `\"match\"`, and word prompt text so that not every word is `key=value` (`Format: markdown`)"
+                    )),
+                );
+            }
+        }
+        found
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use crate::Tags;
@@ -239,7 +275,7 @@ mod tests {
     }
 
     #[test]
-    fn no_default_two_defaults_and_duplicate_rules_are_errors() {
+    fn no_default_and_duplicate_rules_are_errors_but_several_defaults_are_not() {
         let s = Scratch::new(
             "errors",
             &[
@@ -261,17 +297,41 @@ mod tests {
                 "add a prompt without `\"match\"` to `prompts/a/` (`prompts/a/default.md`): it is chosen when no member's rules hold, so a prompt is always chosen"
             )
         );
-        let e = project.family("b").unwrap_err();
-        assert_eq!(
-            e.0[0].message(),
-            "`b/two` and `b/one` are both defaults of family `b`: neither has `\"match\"` rules"
-        );
+        // keep's `analyze/default` and `analyze/incremental`: the first by id is the
+        // fallback, the other is taken by id
+        let b = project.family("b").unwrap();
+        assert_eq!(b.select(&Tags::new()).unwrap().id, "b/one");
+        assert_eq!(b.member("two").unwrap().prompt, "Two.");
+        assert_eq!(b.member("b/two").unwrap().id, "b/two");
         let e = project.family("c").unwrap_err();
         assert_eq!(
             e.0[0].message(),
             "`c/two` has the same match rules as `c/one`, so it is never chosen"
         );
         assert_eq!(e.0[0].location().unwrap().line, 2);
+    }
+
+    #[test]
+    fn a_rule_shaped_line_in_a_members_prompt_is_a_warning() {
+        let s = Scratch::new(
+            "warn",
+            &[
+                (
+                    "w/default.md",
+                    "Summarize.\nformat=markdown\nSee type=x docs.\n",
+                ),
+                ("w/x.md", &rules("\"type=x\"")),
+            ],
+        );
+        let project = s.open();
+        let family = project.family("w").unwrap();
+        let warnings = project.family_warnings(&family);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(
+            warnings[0].message(),
+            "line `format=markdown` of `w/default`'s prompt reads as a match rule to keep"
+        );
+        assert_eq!(warnings[0].location().unwrap().line, 2);
     }
 
     #[test]

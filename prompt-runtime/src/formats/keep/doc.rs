@@ -37,7 +37,7 @@ fn section(text: &str) -> Option<Range<usize>> {
 }
 
 /// The rule line keep reads from one line of a document, if it is one.
-fn rule_line(line: &str) -> Option<RuleLine> {
+pub(crate) fn rule_line(line: &str) -> Option<RuleLine> {
     let line = pyspace::strip(line);
     // `key=*` (an item must carry the tag) and `key=` (context) are other kinds of line
     // to keep's parser, and never match rules.

@@ -22,5 +22,5 @@ mod normalize;
 pub(crate) mod pyspace;
 
 pub use doc::prompt_rule_lines;
-pub(crate) use doc::read;
+pub(crate) use doc::{read, rule_line};
 pub use normalize::normalize_tag_value;
