@@ -35,6 +35,7 @@
 
 mod check;
 mod compiled;
+mod doc_tags;
 mod error;
 mod match_key;
 mod project;
@@ -43,6 +44,7 @@ mod select;
 mod tags;
 
 pub use compiled::CompiledMember;
+pub use doc_tags::UnsupportedCondition;
 pub use error::NoMatchingPrompt;
 pub use match_key::{MATCH_KEY, read_match};
 pub use rules::{Pair, RuleError, RuleLine, Rules};
@@ -84,6 +86,8 @@ pub struct Family {
     pub name: String,
     members: Vec<Member>,
     skipped: Vec<String>,
+    // keep's prompt-doc `scope` of each member (by index), when read with tags.
+    scopes: Vec<Option<String>>,
 }
 
 impl Family {
@@ -107,6 +111,7 @@ impl Family {
             name: name.into(),
             members,
             skipped: Vec::new(),
+            scopes: Vec::new(),
         }
     }
 
@@ -250,13 +255,7 @@ impl Family {
     /// assert_eq!(choice.specificity, 2);
     /// ```
     pub fn choose(&self, tags: &Tags) -> Option<Choice<'_>> {
-        let chosen = select::choose(self.members.iter().map(|m| &m.rules), tags)?;
-        let member = self.members.get(chosen.index)?;
-        Some(Choice {
-            member,
-            line: chosen.line.and_then(|l| member.rules.lines.get(l)),
-            specificity: chosen.specificity,
-        })
+        self.choose_for(tags, None)
     }
 
     /// Like [`select`](Family::select), with keep's error when nothing matches, for callers

@@ -17,10 +17,12 @@
 //!   ([`normalize_tag_value`]: stripped, NFC, `http(s)://` URLs canonicalized).
 
 mod doc;
+mod fnmatch;
 mod http_uri;
 mod normalize;
 pub(crate) mod pyspace;
 
 pub use doc::prompt_rule_lines;
 pub(crate) use doc::{read, rule_line};
+pub(crate) use fnmatch::fnmatch;
 pub use normalize::normalize_tag_value;
