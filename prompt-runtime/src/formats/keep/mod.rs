@@ -15,14 +15,21 @@
 //!   separators U+001C..U+001F;
 //! - a document's tag values are normalized before they are compared
 //!   ([`normalize_tag_value`]: stripped, NFC, `http(s)://` URLs canonicalized).
+//!
+//! keep's agent prompts (`.prompt/agent/*`) are templates of their own: [`AgentPrompt`]
+//! reads and renders them as keep's `expand_prompt` does, after [`expand_includes`].
 
+mod agent;
 mod doc;
 mod fnmatch;
 mod http_uri;
+mod include;
 mod normalize;
 pub(crate) mod pyspace;
 
+pub use agent::{AgentKind, AgentPart, AgentPlaceholder, AgentPrompt};
 pub use doc::prompt_rule_lines;
 pub(crate) use doc::{read, rule_line};
 pub(crate) use fnmatch::fnmatch;
+pub use include::{IncludeError, expand_includes};
 pub use normalize::normalize_tag_value;
