@@ -61,6 +61,9 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
     for name in &names {
         match project.check_inferred(name) {
             Ok(prompt) => {
+                if let Some(problem) = crate::keep::include_problem(&project, &prompt.file, name) {
+                    errors.push(problem);
+                }
                 let run_ons = prompt_runtime::check::run_on_names(&prompt.file, &project.templates);
                 for w in lint::warnings(&project, &prompt).into_iter().chain(run_ons) {
                     if seen.insert(w.clone()) {

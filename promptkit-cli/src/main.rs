@@ -8,6 +8,7 @@
 mod check;
 mod diff;
 mod docs;
+mod keep;
 mod lint;
 mod list;
 mod render;

@@ -210,7 +210,13 @@ pub fn render_with(
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<Rendered, Diagnostics> {
-    let (prompt, context, identity) = prepare(project, options, extra)?;
+    let name = crate::prompt_name(&options.name);
+    let member = family_member(project, name, &options.tag)?;
+    let name = member.as_deref().unwrap_or(name);
+    if let Some(content) = crate::keep::render(project, name, options, extra)? {
+        return Ok(Rendered::Text(content));
+    }
+    let (prompt, context, identity) = prepare(project, name, options, extra)?;
     if !prompt.resolved.is_chat() {
         return finish(
             project,
@@ -266,12 +272,11 @@ fn finish<T>(
 /// The checked prompt, its context values and the identity the options give.
 fn prepare(
     project: &Project,
+    name: &str,
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<(CheckedPrompt, HashMap<String, String>, Identity), Diagnostics> {
-    let name = crate::prompt_name(&options.name);
-    let member = family_member(project, name, &options.tag)?;
-    let prompt = project.check_inferred(member.as_deref().unwrap_or(name))?;
+    let prompt = project.check_inferred(name)?;
     let mut identity = match &options.identity {
         Some(path) => load_identity(path)?,
         None => Identity::default(),
@@ -495,7 +500,7 @@ fn load_identity(path: &Path) -> Result<Identity, Diagnostics> {
 
 /// The context file's values, by name (in serde_json's map order, which is sorted; the
 /// order does not matter: each value goes to its own variable).
-fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
+pub fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
     let source = read_text(path, "the context")?;
     let text = source.text();
     let shown = source.path();

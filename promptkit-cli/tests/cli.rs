@@ -2398,3 +2398,84 @@ fn a_declared_context_makes_a_misspelt_name_an_error_in_check() {
     let run = promptkit_in(&dir, &["check"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
 }
+
+// ------------------------------------------------------------------------- keep agent prompts
+
+/// keep's agent prompts laid out as a prompts folder, `"placeholders": "keep"`.
+fn keep_agent_folder(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    for (path, text) in [
+        (
+            "agent/system.md",
+            "{\n  \"placeholders\": \"keep\"\n}\n\nYou keep notes.",
+        ),
+        (
+            "agent/reflect.md",
+            "{\n  \"title\": \".prompt/agent/reflect\",\n  \"placeholders\": \"keep\"\n}\n\n{{include:agent/system}}\n\nQuestion: {text}\n\n{get}\n{find:deep:3000}\n\n\n\nLinks: {edges|(none)}\n{similar}\n",
+        ),
+        (
+            "agent/broken.md",
+            "{\n  \"placeholders\": \"keep\"\n}\n\n{{include:agent/missing}}",
+        ),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn render_fills_a_keep_agent_prompt_as_keep_does() {
+    let dir = &keep_agent_folder("keep-agent");
+    let run = promptkit_in(dir, &["render", "agent/reflect", "--set", "text=hello"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // the include, the value, empty context and search, the blank-line run collapsed, the
+    // fallback of a binding that did not fire, the stripped end
+    assert_eq!(
+        run.stdout,
+        "You keep notes.\n\nQuestion: hello\n\nLinks: (none)\n"
+    );
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "agent/reflect",
+            "--set",
+            "text=t",
+            "--set",
+            "edges=a -> b",
+            "--set",
+            "find=found",
+        ],
+    );
+    assert_eq!(
+        run.stdout,
+        "You keep notes.\n\nQuestion: t\n\nfound\n\nLinks: a -> b\n"
+    );
+    let run = promptkit_in(dir, &["render", "agent/reflect", "--set", "txt=x"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "error: keep agent prompt `agent/reflect` has no placeholder `{txt}` (from `--set txt=x`)\n  = help: did you mean `text`?\n"
+    );
+    let run = promptkit_in(dir, &["render", "agent/broken"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.starts_with(
+            "error: cannot render `agent/broken`: prompt include not found: .prompt/agent/missing"
+        ),
+        "{}",
+        run.stderr
+    );
+    // check reports the missing include, and only it
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.ends_with(": 1 error\n"), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("prompt include not found: .prompt/agent/missing"),
+        "{}",
+        run.stderr
+    );
+}

@@ -281,14 +281,25 @@ impl AgentPrompt {
     /// value is blank renders its fallback when it has one. Then runs of three or more
     /// line breaks become two, and the text is stripped.
     pub fn render(&self, mut values: impl FnMut(&str, &[&str]) -> Option<String>) -> String {
+        self.render_each(|p| {
+            let args: Vec<&str> = p.args.iter().map(String::as_str).collect();
+            values(&p.name, &args)
+        })
+    }
+
+    /// Like [`render`](AgentPrompt::render), with each placeholder itself handed to
+    /// `value`: for a caller whose values depend on more than the name (keep takes
+    /// `{text|…}` from a binding named `text`, never from the request's text).
+    pub fn render_each(
+        &self,
+        mut value: impl FnMut(&AgentPlaceholder) -> Option<String>,
+    ) -> String {
         let mut out = String::with_capacity(self.template.len());
         for part in &self.parts {
             match part {
                 AgentPart::Text(range) => out.push_str(&self.template[range.clone()]),
                 AgentPart::Placeholder(p) => {
-                    let args: Vec<&str> = p.args.iter().map(String::as_str).collect();
-                    let value = values(&p.name, &args);
-                    let text = match (p.kind, value, &p.fallback) {
+                    let text = match (p.kind, value(p), &p.fallback) {
                         (AgentKind::Binding, Some(v), Some(fallback))
                             if pyspace::strip(&v).is_empty() =>
                         {
