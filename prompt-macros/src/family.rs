@@ -97,6 +97,23 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
     let family: Family = project
         .family(&name.value())
         .map_err(|d| compile::to_error(name, d))?;
+    if let Some((member, scope)) = family
+        .members()
+        .iter()
+        .zip(family.scopes())
+        .find_map(|(m, s)| s.as_deref().map(|s| (m, s)))
+    {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "member `{}` of family `{}` has a `\"scope\"` (`{scope}`): a scoped member is chosen by the item's id, which `select(&tags)` does not take\n  = help: choose among scoped members at run time (`Project::family(\"{}\")?.select_for(&tags, Some(item_id))`, or `promptkit render {} --item-id ID`), or remove `\"scope\"` to derive the family",
+                member.id,
+                name.value(),
+                name.value(),
+                name.value()
+            ),
+        ));
+    }
     let context: Vec<ContextVar> = fields
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))

@@ -55,6 +55,11 @@ pub struct RenderOptions {
     /// take several values.
     #[arg(long = "tag", value_name = "KEY=VALUE", value_parser = parse_tag)]
     pub tag: Vec<(String, String)>,
+
+    /// The id of the item the prompt is for, which a family member's `"scope"` glob is
+    /// matched against (keep's `scope`: `*@*.*` for an email address).
+    #[arg(long = "item-id", value_name = "ID")]
+    pub item_id: Option<String>,
 }
 
 /// Splits `key=value` at the first `=`: a tag name, then a value.
@@ -75,9 +80,10 @@ fn family_member(
     project: &Project,
     name: &str,
     tags: &[(String, String)],
+    item_id: Option<&str>,
 ) -> Result<Option<String>, Diagnostics> {
     if project.prompt_path(name).is_ok() {
-        if tags.is_empty() {
+        if tags.is_empty() && item_id.is_none() {
             return Ok(None);
         }
         return Err(Diagnostic::new(format!(
@@ -96,21 +102,48 @@ fn family_member(
         .names
         .iter()
         .any(|n| n.rsplit_once('/').is_some_and(|(folder, _)| folder == name));
-    if tags.is_empty() && !holds_prompts && !project.families().iter().any(|f| f == name) {
+    if tags.is_empty()
+        && item_id.is_none()
+        && !holds_prompts
+        && !project.families().iter().any(|f| f == name)
+    {
         return Ok(None);
     }
     let family = project.family(name)?;
     let tags: Tags = tags.iter().cloned().collect();
-    let Some(choice) = family.choose(&tags) else {
-        // A family read from a prompts folder has a default, so this is not reached.
-        return Err(Diagnostic::new(family.require(&tags).err().map_or_else(
+    let Some(choice) = family.choose_for(&tags, item_id) else {
+        // Only a family with scoped members can choose nothing: keep's error.
+        let d = Diagnostic::new(family.require(&tags).err().map_or_else(
             || format!("no member of family `{name}` matches"),
             |e| e.to_string(),
-        ))
-        .into());
+        ));
+        let d = match item_id {
+            None => {
+                d.with_help("its members are scoped to items: give the item's id with `--item-id`")
+            }
+            Some(id) => d.with_help(format!(
+                "no member's scope matches `{id}`, and no unscoped member's rules hold"
+            )),
+        };
+        return Err(d.into());
     };
     let id = &choice.member.id;
+    let scope = family
+        .scopes()
+        .get(
+            family
+                .members()
+                .iter()
+                .position(|m| m.id == *id)
+                .unwrap_or(usize::MAX),
+        )
+        .and_then(Option::as_deref);
     let why = match (choice.line, tags.is_empty()) {
+        (None, _) if scope.is_some() => format!(
+            "`{id}` by its scope `{}` ({} characters besides `*` and `?`)",
+            scope.unwrap_or_default(),
+            choice.specificity
+        ),
         (Some(line), _) => {
             let pairs = if choice.specificity == 1 {
                 "pair"
@@ -211,7 +244,7 @@ pub fn render_with(
     extra: Extra<'_>,
 ) -> Result<Rendered, Diagnostics> {
     let name = crate::prompt_name(&options.name);
-    let member = family_member(project, name, &options.tag)?;
+    let member = family_member(project, name, &options.tag, options.item_id.as_deref())?;
     let name = member.as_deref().unwrap_or(name);
     if let Some(content) = crate::keep::render(project, name, options, extra)? {
         return Ok(Rendered::Text(content));
@@ -309,7 +342,7 @@ fn prepare(
 /// `--tag`s choose (reported on stderr, once).
 pub fn chosen(project: &Project, options: &RenderOptions) -> Result<String, Diagnostics> {
     let name = crate::prompt_name(&options.name);
-    let member = family_member(project, name, &options.tag)?;
+    let member = family_member(project, name, &options.tag, options.item_id.as_deref())?;
     Ok(member.unwrap_or_else(|| name.to_owned()))
 }
 

@@ -2479,3 +2479,56 @@ fn render_fills_a_keep_agent_prompt_as_keep_does() {
         run.stderr
     );
 }
+
+/// keep's `supernode` family: every member scoped, chosen by the item's id.
+#[test]
+fn render_chooses_a_scoped_member_by_the_item_id() {
+    let dir = &scratch("family-scoped");
+    for (path, text) in [
+        ("supernode/default.md", "{\n  \"scope\": \"*\"\n}\n\nFacts."),
+        (
+            "supernode/email.md",
+            "{\n  \"scope\": \"*@*.*\"\n}\n\nContact.",
+        ),
+        (
+            "supernode/url.md",
+            "{\n  \"scope\": \"http*://*\"\n}\n\nPage.",
+        ),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = promptkit_in(
+        dir,
+        &["render", "supernode", "--item-id", "ann@example.org"],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "Contact.\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr,
+        "note: family `supernode` chose `supernode/email` by its scope `*@*.*` (2 characters besides `*` and `?`)\n"
+    );
+    let run = promptkit_in(dir, &["render", "supernode", "--item-id", "notes/today"]);
+    assert_eq!(run.stdout, "Facts.\n");
+    // without an item no member is a candidate: keep's error
+    let run = promptkit_in(dir, &["render", "supernode"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .starts_with("error: no matching prompt doc in `supernode` for tags (no tags)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("give the item's id with `--item-id`"),
+        "{}",
+        run.stderr
+    );
+}

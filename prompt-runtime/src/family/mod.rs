@@ -40,6 +40,7 @@ mod error;
 mod match_key;
 mod project;
 mod rules;
+mod scope_key;
 mod select;
 mod tags;
 
@@ -48,6 +49,7 @@ pub use doc_tags::UnsupportedCondition;
 pub use error::NoMatchingPrompt;
 pub use match_key::{MATCH_KEY, read_match};
 pub use rules::{Pair, RuleError, RuleLine, Rules};
+pub use scope_key::{SCOPE_KEY, read_scope};
 pub use tags::Tags;
 
 pub(crate) use match_key::declares_rules;

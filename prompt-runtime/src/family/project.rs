@@ -45,8 +45,11 @@ impl Project {
     }
 
     /// Reads family `name`: the prompts directly in `prompts/NAME/`, each with the rules
-    /// of its frontmatter `"match"`, checked: rules well formed, exactly one default
-    /// member, no two members with the same rules. Every problem is reported.
+    /// of its frontmatter `"match"` and its `"scope"` (keep's glob over the item's id;
+    /// see [`Family::select_for`]), checked: rules well formed, a default member (of
+    /// several, the first by id is the fallback), no two members with the same rules.
+    /// Scoped members are chosen by their scope and are left out of those checks. Every
+    /// problem is reported.
     ///
     /// The selection is the one [`Family::select`] documents, and the one the derive
     /// generates, so a family chooses the same member at compile time and at run time.
@@ -132,7 +135,15 @@ impl Project {
         }
         let mut members = Vec::new();
         let mut spans = Vec::new();
+        let mut scopes = Vec::new();
         for (id, file) in &files {
+            let scope = match super::read_scope(file) {
+                Ok(scope) => scope,
+                Err(e) => {
+                    problems.extend(e);
+                    continue;
+                }
+            };
             match match_key::read_match(file) {
                 Ok((rules, at)) => {
                     members.push(Member {
@@ -141,6 +152,7 @@ impl Project {
                         rules,
                     });
                     spans.push((file, at));
+                    scopes.push(scope);
                 }
                 Err(e) => problems.extend(e),
             }
@@ -148,18 +160,28 @@ impl Project {
         if !problems.is_empty() {
             return Err(problems);
         }
-        // `names` is sorted, so the members are in id order already.
+        // `names` is sorted, so the members are in id order already. A scoped member is
+        // chosen by its scope, not its rules: the checks are of the others. A family of
+        // scoped members only may choose nothing without an item, as keep's does.
         let written: Vec<Written<'_>> = members
             .iter()
             .zip(&spans)
-            .map(|(member, (file, at))| Written {
+            .zip(&scopes)
+            .filter(|(_, scope)| scope.is_none())
+            .map(|((member, (file, at)), _)| Written {
                 member,
                 source: &file.source,
                 rules_at: at.clone(),
             })
             .collect();
-        problems.extend(check::problems(name, &folder, &written));
-        problems.into_result(Family::new(name, members))
+        if !written.is_empty() {
+            problems.extend(check::problems(name, &folder, &written));
+        }
+        let mut family = Family::new(name, members);
+        if scopes.iter().any(Option::is_some) {
+            family.scopes = scopes;
+        }
+        problems.into_result(family)
     }
 }
 
@@ -309,6 +331,38 @@ mod tests {
             "`c/two` has the same match rules as `c/one`, so it is never chosen"
         );
         assert_eq!(e.0[0].location().unwrap().line, 2);
+    }
+
+    #[test]
+    fn scoped_members_are_chosen_by_the_items_id_and_left_out_of_the_checks() {
+        let s = Scratch::new(
+            "scoped",
+            &[
+                ("sn/default.md", "{\n\"scope\": \"*\"\n}\n\nFacts."),
+                ("sn/email.md", "{\n\"scope\": \"*@*.*\"\n}\n\nContact."),
+                ("sn/url.md", "{\n\"scope\": \"http*://*\"\n}\n\nPage."),
+                ("bad/a.md", "{\n\"scope\": 3\n}\n\nA."),
+            ],
+        );
+        let project = s.open();
+        assert_eq!(project.families(), ["bad", "sn"]);
+        let sn = project.family("sn").unwrap();
+        let pick = |id: Option<&str>| sn.select_for(&Tags::new(), id).map(|m| m.id.clone());
+        assert_eq!(pick(Some("bo@example.com")).as_deref(), Some("sn/email"));
+        assert_eq!(
+            pick(Some("https://example.com/")).as_deref(),
+            Some("sn/url")
+        );
+        assert_eq!(pick(Some("note")).as_deref(), Some("sn/default"));
+        // as in keep, scoped members need an item
+        assert_eq!(pick(None), None);
+        let e = project.family("bad").unwrap_err();
+        assert!(
+            e.0[0]
+                .message()
+                .starts_with("frontmatter key `scope` must be a string"),
+            "{e}"
+        );
     }
 
     #[test]
