@@ -84,6 +84,15 @@ fn tokens(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
     })
 }
 
+/// Adds a pair to a line as keep gathers a line into a map: a repeated key keeps its first
+/// place and its last value, and counts once.
+fn gather(pairs: &mut Vec<Pair>, found: Pair) {
+    match pairs.iter_mut().find(|p| p.key == found.key) {
+        Some(p) => p.value = found.value,
+        None => pairs.push(found),
+    }
+}
+
 fn pair(token: &str) -> Option<Pair> {
     let (key, value) = token.split_once('=')?;
     (is_key(key) && !value.is_empty()).then(|| Pair {
@@ -109,19 +118,14 @@ impl RuleLine {
     pub fn keep(text: &str) -> Option<RuleLine> {
         let mut pairs: Vec<Pair> = Vec::new();
         for (_, token) in tokens(text) {
-            let found = pair(token)?;
-            // keep gathers a line into a map: a repeated key keeps its first place and its
-            // last value, and counts once
-            match pairs.iter_mut().find(|p| p.key == found.key) {
-                Some(p) => p.value = found.value,
-                None => pairs.push(found),
-            }
+            gather(&mut pairs, pair(token)?);
         }
         (!pairs.is_empty()).then_some(RuleLine { pairs })
     }
 
     /// A rule as a prompt's frontmatter `"match"` writes it; a malformed one is an error
-    /// that says where and shows the `key=value` form.
+    /// that says where and shows the `key=value` form. A key written twice keeps its last
+    /// value, as in keep.
     pub fn parse(text: &str) -> Result<RuleLine, RuleError> {
         let all = 0..text.len();
         if text.trim().is_empty() {
@@ -137,7 +141,7 @@ impl RuleLine {
         let mut pairs = Vec::new();
         for (range, token) in &found {
             if let Some(p) = pair(token) {
-                pairs.push(p);
+                gather(&mut pairs, p);
                 continue;
             }
             if let Some(joined) = &joined {
@@ -347,6 +351,13 @@ mod tests {
         // a non-ASCII space separates tokens too, and spans stay on its boundaries
         let e = err("type=x\u{3000}bad");
         assert_eq!(&"type=x\u{3000}bad"[e.span], "bad");
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_last_value_in_both_readings() {
+        let line = RuleLine::parse("type=a project=x type=b").unwrap();
+        assert_eq!(line.to_string(), "type=b project=x");
+        assert_eq!(RuleLine::keep("type=a project=x type=b"), Some(line));
     }
 
     #[test]
