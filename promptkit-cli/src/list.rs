@@ -95,8 +95,16 @@ impl Families {
                         .map(|m| m.id.len())
                         .max()
                         .unwrap_or(0);
-                    for m in family.members() {
-                        let _ = writeln!(out, "  {:<width$}  {}", m.id, m.rules);
+                    for (i, m) in family.members().iter().enumerate() {
+                        // a scoped member is chosen by its scope, its rules unread
+                        match family.scopes().get(i).and_then(Option::as_deref) {
+                            Some(scope) => {
+                                let _ = writeln!(out, "  {:<width$}  scope {scope}", m.id);
+                            }
+                            None => {
+                                let _ = writeln!(out, "  {:<width$}  {}", m.id, m.rules);
+                            }
+                        }
                     }
                 }
                 Err(problems) => {

@@ -2501,6 +2501,14 @@ fn render_chooses_a_scoped_member_by_the_item_id() {
     }
     let run = promptkit_in(dir, &["check"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = promptkit_in(dir, &["list"]);
+    assert!(
+        run.stdout.contains(
+            "family supernode\n  supernode/default  scope *\n  supernode/email    scope *@*.*\n"
+        ),
+        "{}",
+        run.stdout
+    );
     let run = promptkit_in(
         dir,
         &["render", "supernode", "--item-id", "ann@example.org"],
