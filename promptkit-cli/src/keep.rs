@@ -14,6 +14,9 @@ use prompt_runtime::{Diagnostic, Diagnostics};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
+/// What keep's `render_prompt` takes besides the template's bindings.
+const REQUEST_VALUES: [&str; 3] = ["text", "since", "until"];
+
 /// The rendered prompt when `name` is a keep agent prompt; `None` for any other prompt.
 pub fn render(
     project: &Project,
@@ -32,7 +35,14 @@ pub fn render(
     let path = file.source.path().to_owned();
     let template = expanded(project, name, &file).map_err(Diagnostics::from)?;
     let prompt = AgentPrompt::parse(&template);
-    let names = prompt.names();
+    // keep's request values are taken by every agent prompt (`text` is also the query of
+    // its state doc), whether or not the template shows them
+    let mut names = prompt.names();
+    for request in REQUEST_VALUES {
+        if !names.contains(&request) {
+            names.push(request);
+        }
+    }
     let mut values: HashMap<String, String> = HashMap::new();
     let mut problems = Diagnostics::default();
     let from_file = match &options.context {
@@ -89,16 +99,15 @@ pub fn include_problem(project: &Project, file: &PromptFile, name: &str) -> Opti
 
 fn unknown(prompt: &str, names: &[&str], flag: &str, key: &str, value: &str) -> Diagnostic {
     let d = Diagnostic::new(format!(
-        "keep agent prompt `{prompt}` has no placeholder `{{{key}}}` (from `{flag} {key}={value}`)"
+        "keep agent prompt `{prompt}` takes no value `{key}` (from `{flag} {key}={value}`)"
     ));
     match closest(key, names.iter().copied()) {
         Some(s) => d.with_help(format!("did you mean `{s}`?")),
-        None if names.is_empty() => d.with_help("this prompt has no placeholders"),
         None => d.with_help(format!(
-            "its placeholders are {}",
+            "it takes {}",
             names
                 .iter()
-                .map(|n| format!("`{{{n}}}`"))
+                .map(|n| format!("`{n}`"))
                 .collect::<Vec<_>>()
                 .join(", ")
         )),

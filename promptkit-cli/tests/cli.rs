@@ -2457,7 +2457,33 @@ fn render_fills_a_keep_agent_prompt_as_keep_does() {
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stderr,
-        "error: keep agent prompt `agent/reflect` has no placeholder `{txt}` (from `--set txt=x`)\n  = help: did you mean `text`?\n"
+        "error: keep agent prompt `agent/reflect` takes no value `txt` (from `--set txt=x`)\n  = help: did you mean `text`?\n"
+    );
+    // keep's request values are taken whether or not the template shows them
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "agent/system",
+            "--set",
+            "text=q",
+            "--set",
+            "since=P1D",
+        ],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "You keep notes.\n"),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit_in(dir, &["render", "agent/system", "--set", "edges=x"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .ends_with("= help: it takes `text`, `since`, `until`\n"),
+        "{}",
+        run.stderr
     );
     let run = promptkit_in(dir, &["render", "agent/broken"]);
     assert_eq!(run.code, 1);
