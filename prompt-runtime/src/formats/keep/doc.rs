@@ -41,10 +41,10 @@ pub(crate) fn rule_line(line: &str) -> Option<RuleLine> {
     let line = pyspace::strip(line);
     // `key=*` (an item must carry the tag) and `key=` (context) are other kinds of line
     // to keep's parser, and never match rules.
-    if let Some(key) = line.strip_suffix("=*").or_else(|| line.strip_suffix('=')) {
-        if is_key(key) {
-            return None;
-        }
+    if let Some(key) = line.strip_suffix("=*").or_else(|| line.strip_suffix('='))
+        && is_key(key)
+    {
+        return None;
     }
     RuleLine::keep(line)
 }

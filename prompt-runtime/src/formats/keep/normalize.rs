@@ -22,10 +22,10 @@ pub fn normalize_tag_value(value: &str) -> String {
         .take(8)
         .collect::<String>()
         .to_ascii_lowercase();
-    if prefix.starts_with("http://") || prefix.starts_with("https://") {
-        if let Some(canonical) = http_uri::normalize(&value) {
-            return canonical;
-        }
+    if (prefix.starts_with("http://") || prefix.starts_with("https://"))
+        && let Some(canonical) = http_uri::normalize(&value)
+    {
+        return canonical;
     }
     value
 }
