@@ -44,6 +44,13 @@ struct Listed {
     /// A member's rule lines (empty for the default); absent when the family is broken.
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     rules: Option<Vec<String>>,
+    /// A member's `"scope"` (keep's glob over the item's id), which chooses it instead of
+    /// its rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<String>,
+    /// For a keep agent prompt (`"placeholders": "keep"`), the names its placeholders use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    keep: Option<Vec<String>>,
 }
 
 /// The families of the folder, each read and checked.
@@ -75,6 +82,10 @@ impl Families {
         listed.rules = family.as_ref().ok().and_then(|f| {
             let member = f.members().iter().find(|m| m.id == listed.name)?;
             Some(member.rules.lines.iter().map(ToString::to_string).collect())
+        });
+        listed.scope = family.as_ref().ok().and_then(|f| {
+            let at = f.members().iter().position(|m| m.id == listed.name)?;
+            f.scopes().get(at).cloned().flatten()
         });
     }
 
@@ -278,10 +289,18 @@ fn listed(project: &Project, name: &str) -> Listed {
             schedule: prompt.meta.schedule.as_deref().map(str::to_owned),
             version: Some(prompt_runtime::check::version(&prompt, &project.templates)),
             variables: Some(Variables::of(&prompt)),
+            keep: (prompt.file.syntax == prompt_runtime::parse::lexer::Syntax::Keep).then(|| {
+                prompt_runtime::formats::keep::AgentPrompt::parse(prompt.file.body_text())
+                    .names()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect()
+            }),
             metadata: Some(prompt.meta),
             error: None,
             family: None,
             rules: None,
+            scope: None,
         },
         Err(problems) => {
             let meta = meta_of_broken(project, name);
@@ -297,6 +316,8 @@ fn listed(project: &Project, name: &str) -> Listed {
                 error: Some(broken(&problems)),
                 family: None,
                 rules: None,
+                scope: None,
+                keep: None,
             }
         }
     }
@@ -384,13 +405,25 @@ fn text(all: &[Listed], style: Style) -> String {
         if let Some(schedule) = &p.schedule {
             field("schedule", schedule);
         }
-        if let Some(rules) = &p.rules {
+        if let Some(scope) = &p.scope {
+            field("scope", scope);
+        } else if let Some(rules) = &p.rules {
             field(
                 "match",
                 &if rules.is_empty() {
                     "(default)".to_owned()
                 } else {
                     rules.join(" | ")
+                },
+            );
+        }
+        if let Some(names) = &p.keep {
+            field(
+                "keep",
+                &if names.is_empty() {
+                    "(no placeholders)".to_owned()
+                } else {
+                    names.join(", ")
                 },
             );
         }

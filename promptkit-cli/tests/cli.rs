@@ -2494,6 +2494,14 @@ fn render_fills_a_keep_agent_prompt_as_keep_does() {
         "{}",
         run.stderr
     );
+    let run = promptkit_in(dir, &["list"]);
+    assert!(
+        run.stdout.contains(
+            "agent/reflect  .prompt/agent/reflect\n  keep      text, get, find, edges, similar\n"
+        ),
+        "{}",
+        run.stdout
+    );
     // check reports the missing include, and only it
     let run = promptkit_in(dir, &["check"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
@@ -2532,6 +2540,11 @@ fn render_chooses_a_scoped_member_by_the_item_id() {
         run.stdout.contains(
             "family supernode\n  supernode/default  scope *\n  supernode/email    scope *@*.*\n"
         ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("supernode/email\n  scope     *@*.*\n"),
         "{}",
         run.stdout
     );
