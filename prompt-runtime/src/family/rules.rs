@@ -2,6 +2,7 @@
 //! lines are alternatives (OR). No negation, no wildcards: keep's rules, exactly.
 
 use super::Tags;
+use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -84,12 +85,24 @@ fn tokens(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
     })
 }
 
-/// Adds a pair to a line as keep gathers a line into a map: a repeated key keeps its first
-/// place and its last value, and counts once.
-fn gather(pairs: &mut Vec<Pair>, found: Pair) {
-    match pairs.iter_mut().find(|p| p.key == found.key) {
-        Some(p) => p.value = found.value,
-        None => pairs.push(found),
+/// A line's pairs as keep gathers a line into a map: a repeated key keeps its first place
+/// and its last value, and counts once.
+#[derive(Default)]
+struct Gathered {
+    pairs: Vec<Pair>,
+    // key -> index in `pairs`, so that a line of many pairs is read in linear time
+    at: HashMap<String, usize>,
+}
+
+impl Gathered {
+    fn add(&mut self, found: Pair) {
+        match self.at.get(&found.key) {
+            Some(&i) => self.pairs[i].value = found.value,
+            None => {
+                self.at.insert(found.key.clone(), self.pairs.len());
+                self.pairs.push(found);
+            }
+        }
     }
 }
 
@@ -116,10 +129,11 @@ impl RuleLine {
     /// assert_eq!(RuleLine::keep("type=a type=b").unwrap().to_string(), "type=b");
     /// ```
     pub fn keep(text: &str) -> Option<RuleLine> {
-        let mut pairs: Vec<Pair> = Vec::new();
+        let mut gathered = Gathered::default();
         for (_, token) in tokens(text) {
-            gather(&mut pairs, pair(token)?);
+            gathered.add(pair(token)?);
         }
+        let pairs = gathered.pairs;
         (!pairs.is_empty()).then_some(RuleLine { pairs })
     }
 
@@ -138,10 +152,10 @@ impl RuleLine {
         let found: Vec<(Range<usize>, &str)> = tokens(text).collect();
         // `type = paper`, `type= paper`, `type =paper`: spaces around `=`.
         let joined = join_spaced_equals(&found);
-        let mut pairs = Vec::new();
+        let mut pairs = Gathered::default();
         for (range, token) in &found {
             if let Some(p) = pair(token) {
-                gather(&mut pairs, p);
+                pairs.add(p);
                 continue;
             }
             if let Some(joined) = &joined {
@@ -177,7 +191,7 @@ impl RuleLine {
                 help,
             });
         }
-        Ok(RuleLine { pairs })
+        Ok(RuleLine { pairs: pairs.pairs })
     }
 
     /// True when every pair holds for `tags`.
@@ -358,6 +372,38 @@ mod tests {
         let line = RuleLine::parse("type=a project=x type=b").unwrap();
         assert_eq!(line.to_string(), "type=b project=x");
         assert_eq!(RuleLine::keep("type=a project=x type=b"), Some(line));
+    }
+
+    /// The best of three timings of `f`.
+    fn best_of_three(mut f: impl FnMut()) -> std::time::Duration {
+        (0..3)
+            .map(|_| {
+                let t = std::time::Instant::now();
+                f();
+                t.elapsed()
+            })
+            .min()
+            .unwrap_or_default()
+    }
+
+    #[test]
+    fn a_line_of_many_pairs_reads_in_linear_time() {
+        let line = |n: usize| {
+            (0..n)
+                .map(|i| format!("k{i}=v"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (small, large) = (line(5_000), line(50_000));
+        let t_small = best_of_three(|| assert!(RuleLine::keep(&small).is_some()));
+        let t_large = best_of_three(|| {
+            assert_eq!(RuleLine::keep(&large).map(|l| l.pairs.len()), Some(50_000))
+        });
+        // linear is about 10x; a scan per pair (quadratic) would be about 100x
+        assert!(
+            t_large < t_small * 30,
+            "{t_small:?} for 5,000 pairs, {t_large:?} for 50,000"
+        );
     }
 
     #[test]

@@ -108,8 +108,9 @@ fn find_at(text: &str) -> Option<(usize, Vec<String>)> {
 }
 
 /// `{name}` or `{name|fallback}` at the start of `text`, as keep's
-/// `\{([a-z_]+)(?:\|([^}]*))?\}` reads it: the length, the name and the fallback.
-fn binding_at(text: &str) -> Option<(usize, &str, Option<&str>)> {
+/// `\{([a-z_]+)(?:\|([^}]*))?\}` reads it: the length, the name and the fallback. `close`
+/// is where the first `}` of `text` is, if it has one.
+fn binding_at(text: &str, close: Option<usize>) -> Option<(usize, &str, Option<&str>)> {
     let rest = text.strip_prefix('{')?;
     let name_len = rest
         .bytes()
@@ -123,15 +124,18 @@ fn binding_at(text: &str) -> Option<(usize, &str, Option<&str>)> {
         return Some((1 + name_len + 1, name, None));
     }
     let fallback = after.strip_prefix('|')?;
-    let end = fallback.find('}')?;
+    // the `{`, the name and the `|` hold no `}`: the first one ends the fallback
+    let end = close? - (1 + name_len + 1);
     Some((1 + name_len + 1 + end + 1, name, Some(&fallback[..end])))
 }
 
-/// Splits the text segments of `parts` where `found` finds a placeholder.
+/// Splits the text segments of `parts` where `found` finds a placeholder. `found` is given
+/// the text from a `{` to the segment's end, and where its first `}` is: found once for
+/// many `{`, so that a long text of `{a|` without `}` is read in linear time.
 fn pass(
     template: &str,
     parts: Vec<AgentPart>,
-    mut found: impl FnMut(&str) -> Option<(usize, AgentPlaceholder)>,
+    mut found: impl FnMut(&str, Option<usize>) -> Option<(usize, AgentPlaceholder)>,
 ) -> Vec<AgentPart> {
     let mut out = Vec::new();
     for part in parts {
@@ -141,9 +145,20 @@ fn pass(
         };
         let mut start = range.start;
         let mut at = range.start;
+        // the next `}` at or after `at`: unknown, at an index, or none left
+        let mut close: Option<Option<usize>> = None;
         while let Some(offset) = template[at..range.end].find('{') {
             let brace = at + offset;
-            match found(&template[brace..range.end]) {
+            let next = match close {
+                Some(Some(c)) if c >= brace => Some(c),
+                Some(None) => None,
+                _ => {
+                    let c = template[brace..range.end].find('}').map(|o| brace + o);
+                    close = Some(c);
+                    c
+                }
+            };
+            match found(&template[brace..range.end], next.map(|c| c - brace)) {
                 Some((len, mut placeholder)) => {
                     if start < brace {
                         out.push(AgentPart::Text(start..brace));
@@ -177,15 +192,15 @@ impl AgentPrompt {
         };
         // keep's passes, in its order: `{get}`, then `{find…}`, then the other names
         let parts = vec![AgentPart::Text(0..template.len())];
-        let parts = pass(template, parts, |t| {
+        let parts = pass(template, parts, |t, _| {
             t.starts_with("{get}")
                 .then(|| (5, placeholder(AgentKind::Get, "get", Vec::new(), None)))
         });
-        let parts = pass(template, parts, |t| {
+        let parts = pass(template, parts, |t, _| {
             find_at(t).map(|(len, args)| (len, placeholder(AgentKind::Find, "find", args, None)))
         });
-        let parts = pass(template, parts, |t| {
-            binding_at(t).map(|(len, name, fallback)| {
+        let parts = pass(template, parts, |t, close| {
+            binding_at(t, close).map(|(len, name, fallback)| {
                 let kind = if fallback.is_none() && matches!(name, "text" | "since" | "until") {
                     AgentKind::Value
                 } else {
@@ -412,6 +427,27 @@ mod tests {
         assert_eq!(
             p.render(|_, _| Some("x\n\n\n\ny\u{1c}".to_owned())),
             "x\n\ny"
+        );
+    }
+
+    #[test]
+    fn a_long_text_of_unclosed_fallbacks_reads_in_linear_time() {
+        let time = |n: usize| {
+            let text = "{a|".repeat(n);
+            (0..3)
+                .map(|_| {
+                    let t = std::time::Instant::now();
+                    assert!(AgentPrompt::parse(&text).placeholders().next().is_none());
+                    t.elapsed()
+                })
+                .min()
+                .unwrap_or_default()
+        };
+        let (small, large) = (time(20_000), time(200_000));
+        // linear is about 10x; looking for `}` from each `{` (quadratic) about 100x
+        assert!(
+            large < small * 30,
+            "{small:?} for 20,000, {large:?} for 200,000"
         );
     }
 

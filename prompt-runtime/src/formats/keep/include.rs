@@ -13,6 +13,10 @@ pub enum IncludeError {
     Cycle(String),
     /// Includes nest deeper than keep allows (3).
     TooDeep,
+    /// The expanded text would pass [`MAX_EXPANDED`] bytes (a document including another
+    /// many times, at each of three levels). keep sets no such limit; promptkit does, so
+    /// that hostile documents cannot exhaust memory.
+    TooLarge,
 }
 
 impl fmt::Display for IncludeError {
@@ -23,6 +27,10 @@ impl fmt::Display for IncludeError {
                 write!(f, "prompt include cycle: {id} already on the chain")
             }
             IncludeError::TooDeep => write!(f, "prompt include depth exceeded (max {MAX_DEPTH})"),
+            IncludeError::TooLarge => write!(
+                f,
+                "prompt includes expand past {MAX_EXPANDED} bytes: a document is included too many times"
+            ),
         }
     }
 }
@@ -30,6 +38,9 @@ impl fmt::Display for IncludeError {
 impl std::error::Error for IncludeError {}
 
 const MAX_DEPTH: usize = 3;
+
+/// The most bytes an agent prompt's includes may expand to: 16 MiB, far past any prompt.
+pub const MAX_EXPANDED: usize = 16 << 20;
 
 /// `{{include:NAME}}` at the start of `text`: its length and NAME
 /// (`[a-zA-Z0-9][a-zA-Z0-9/_-]*`, so no `.`, no space, no way out of `.prompt/`).
@@ -109,10 +120,16 @@ fn expand(
         chain.pop();
         out.push_str(&body[copied..start]);
         out.push_str(&expanded);
+        if out.len() > MAX_EXPANDED {
+            return Err(IncludeError::TooLarge);
+        }
         copied = start + len;
         at = copied;
     }
     out.push_str(&body[copied..]);
+    if out.len() > MAX_EXPANDED {
+        return Err(IncludeError::TooLarge);
+    }
     Ok(out)
 }
 
@@ -140,6 +157,25 @@ mod tests {
         assert_eq!(
             expand_includes("top", "[{{include:a}}]", shallow).unwrap(),
             "[A B no section: the whole text]"
+        );
+    }
+
+    #[test]
+    fn includes_that_multiply_stop_at_the_size_limit() {
+        // each level includes the next 100 times: 10^4 copies of 10 KB, refused early
+        let docs = |name: &str| -> Option<String> {
+            let n: usize = name.strip_prefix("m")?.parse().ok()?;
+            if n == 3 {
+                return Some("x".repeat(10_000));
+            }
+            Some(format!(
+                "## Prompt\n{}",
+                format!("{{{{include:m{}}}}}", n + 1).repeat(100)
+            ))
+        };
+        assert_eq!(
+            expand_includes("top", "{{include:m1}}", docs),
+            Err(IncludeError::TooLarge)
         );
     }
 

@@ -31,5 +31,5 @@ pub use agent::{AgentKind, AgentPart, AgentPlaceholder, AgentPrompt};
 pub use doc::prompt_rule_lines;
 pub(crate) use doc::{read, rule_line};
 pub(crate) use fnmatch::fnmatch;
-pub use include::{IncludeError, expand_includes};
+pub use include::{IncludeError, MAX_EXPANDED, expand_includes};
 pub use normalize::normalize_tag_value;
