@@ -125,6 +125,26 @@ fn render_gives_the_chosen_members_text_path_and_metadata() {
     assert_eq!(prompt.render(&context, &identity()).unwrap().text, out.text);
 }
 
+#[test]
+fn each_member_is_a_constant_and_renders_by_name_whatever_the_tags() {
+    assert_eq!(Summarize::MYAPP_MEETINGS, Summarize::MEMBERS[3]);
+    assert_eq!(Summarize::CONVERSATION.name, "summarize/conversation");
+    assert!(Summarize::DEFAULT.is_default());
+    let s = Summarize {
+        text: "Notes.",
+        sprint: None,
+    };
+    let by_name = s.render_member(&Summarize::MEETING, &identity()).unwrap();
+    let by_tags = s.render(&tags(&[("type", "meeting")]), &identity());
+    assert_eq!(by_name, by_tags);
+    assert_eq!(by_name.path, "prompts/summarize/meeting.md");
+    // a tag value padded as keep pads it still chooses the member
+    assert_eq!(
+        Summarize::select(&tags(&[("type", " meeting\u{a0}")])),
+        "summarize/meeting"
+    );
+}
+
 /// Keys and values from the family's rules, and others that no rule names.
 fn tag_strategy() -> impl Strategy<Value = Vec<(String, String)>> {
     let key = prop::sample::select(vec!["type", "project", "topic", "lang"]);

@@ -17,9 +17,16 @@
 //! The frontmatter is read twice: by `family::read_match` (the reader `Project::family`
 //! uses, which locates each rule in the file), and as a list of JSON strings through
 //! `RuleLine::parse` and `Rules::parse_lines`; the two must agree.
+//!
+//! The same documents go through keep's other readers too: with document tags (each
+//! document scoped by the next one's id), `select_for` without an item is `select`, and
+//! with one it chooses a member whose scope matches or a candidate by rules; and each
+//! document as an agent prompt, its includes naming the others, renders twice alike with
+//! no run of three line breaks left.
 
 use prompt_runtime::Tags;
 use prompt_runtime::family::{Family, MATCH_KEY, Member, RuleLine, Rules, read_match};
+use prompt_runtime::formats::keep::{AgentPrompt, expand_includes};
 use prompt_runtime::load::PromptFile;
 
 /// One input: reading never panics, and every selection is keep's: the chosen member's
@@ -55,6 +62,9 @@ pub fn run(data: &[u8]) {
             );
         }
     }
+
+    check_doc_tags(&docs, &keep, &tags_text);
+    check_agent_prompts(&docs);
 
     let members = frontmatter_members(&docs);
     let folder = Family::new("fam", members);
@@ -293,5 +303,80 @@ fn check_selection(family: &Family, tags: &Tags) {
             assert!(std::ptr::eq(first, member), "a tie goes to the first id");
             assert_eq!(family.require(tags).ok(), Some(member), "require agrees");
         }
+    }
+}
+
+/// Each document scoped by the next one's id, chosen for an item named by the tags' text.
+fn check_doc_tags(docs: &[(String, String)], keep: &Family, item: &str) {
+    let with_tags = docs.iter().enumerate().map(|(i, (id, doc))| {
+        let scope = docs.get(i + 1).map_or("", |(next, _)| next.as_str());
+        let tags: Tags = [("scope", scope)].into_iter().collect();
+        (id.clone(), doc.clone(), tags)
+    });
+    let Ok(scoped) = Family::from_keep_docs_with_tags(with_tags) else {
+        panic!("no `_when` tag was given, so nothing is refused");
+    };
+    assert_eq!(
+        scoped.members(),
+        keep.members(),
+        "the tags change no member"
+    );
+    let tags = Tags::new();
+    let unscoped = scoped
+        .members()
+        .iter()
+        .zip(scoped.scopes())
+        .filter(|(_, s)| s.is_none())
+        .map(|(m, _)| m.clone())
+        .collect::<Vec<_>>();
+    let plain = Family::new("", unscoped);
+    assert_eq!(
+        scoped.select_for(&tags, None).map(|m| &m.id),
+        plain.select(&tags).map(|m| &m.id),
+        "without an item, scoped members are out"
+    );
+    if let Some(choice) = scoped.choose_for(&tags, Some(item)) {
+        let i = scoped
+            .members()
+            .iter()
+            .position(|m| std::ptr::eq(m, choice.member))
+            .expect("the chosen is a member");
+        if let Some(scope) = &scoped.scopes()[i] {
+            let plain_len = scope.chars().filter(|c| !matches!(c, '*' | '?')).count();
+            assert_eq!(choice.specificity, plain_len, "a scope's specificity");
+            assert!(!item.is_empty(), "a scope needs an item");
+        }
+    }
+}
+
+/// Each document as an agent prompt; its includes name the other documents.
+fn check_agent_prompts(docs: &[(String, String)]) {
+    for (id, doc) in docs.iter().take(8) {
+        let lookup = |name: &str| {
+            docs.iter()
+                .find(|(other, _)| other == name)
+                .map(|(_, d)| d.clone())
+        };
+        let template = match expand_includes(&format!(".prompt/{id}"), doc, lookup) {
+            Ok(t) => t,
+            Err(e) => {
+                let _ = e.to_string();
+                continue;
+            }
+        };
+        let prompt = AgentPrompt::parse(&template);
+        let value =
+            |name: &str, args: &[&str]| name.len().is_multiple_of(2).then(|| args.join("\n\n\n"));
+        let once = prompt.render(value);
+        assert_eq!(
+            prompt.render(value),
+            once,
+            "rendering is a function of the values"
+        );
+        assert!(
+            !once.contains("\n\n\n"),
+            "no run of three line breaks is left"
+        );
+        let _ = prompt.check("fuzz", &["text"]);
     }
 }

@@ -50,6 +50,15 @@ pub fn check(
     let file = project
         .load_prompt(&prompt_name)
         .map_err(|d| to_error(name, d))?;
+    if file.syntax == prompt_runtime::parse::lexer::Syntax::Keep {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`{}` is a keep agent prompt (`\"placeholders\": \"keep\"`): the derive does not read keep's `{{name}}` placeholders\n  = help: render it at run time with `promptkit::formats::keep::AgentPrompt` (or `promptkit render {prompt_name}`), or write it with `$name` placeholders to derive it",
+                file.source.path()
+            ),
+        ));
+    }
     // What the CLI only warns about is an error in compiled code: `$naïve` renders as
     // `$na` then `ïve`, as in Python; a frontmatter near-miss is sent as text; a misspelt
     // frontmatter key is kept in `extra`.
@@ -96,6 +105,10 @@ pub fn referenced_names(
     name: &LitStr,
 ) -> Option<std::collections::BTreeSet<String>> {
     let file = project.load_prompt(&name.value()).ok()?;
+    // keep's `{name}` placeholders are not read here: which fields it uses is unknown
+    if file.syntax == prompt_runtime::parse::lexer::Syntax::Keep {
+        return None;
+    }
     Some(prompt_runtime::check::referenced_names(
         &file,
         &project.templates,

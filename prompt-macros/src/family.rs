@@ -78,6 +78,9 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
             pub fn render(&self, _: &::promptkit::Tags, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
                 ::core::unreachable!()
             }
+            pub fn render_member(&self, _: &::promptkit::family::CompiledMember, _: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
+                ::core::option::Option::None
+            }
         }
     }
 }
@@ -94,6 +97,23 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
     let family: Family = project
         .family(&name.value())
         .map_err(|d| compile::to_error(name, d))?;
+    if let Some((member, scope)) = family
+        .members()
+        .iter()
+        .zip(family.scopes())
+        .find_map(|(m, s)| s.as_deref().map(|s| (m, s)))
+    {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "member `{}` of family `{}` has a `\"scope\"` (`{scope}`): a scoped member is chosen by the item's id, which `select(&tags)` does not take\n  = help: choose among scoped members at run time (`Project::family(\"{}\")?.select_for(&tags, Some(item_id))`, or `promptkit render {} --item-id ID`), or remove `\"scope\"` to derive the family",
+                member.id,
+                name.value(),
+                name.value(),
+                name.value()
+            ),
+        ));
+    }
     let context: Vec<ContextVar> = fields
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))
@@ -159,10 +179,91 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
             );
         }
     }
+    let constants = match member_constants(name, &family) {
+        Ok(c) => c,
+        Err(e) => {
+            combine(&mut errors, e);
+            Vec::new()
+        }
+    };
     if let Some(e) = errors {
         return Err(e);
     }
-    Ok(generate(input, name, fields, &family, &compiled))
+    Ok(generate(
+        input, name, fields, &family, &compiled, &constants,
+    ))
+}
+
+/// Items the generated impl has already, which no member's constant may take.
+const TAKEN: [&str; 2] = ["MEMBERS", "IDENTITY_KEYS"];
+
+/// The constant a member is named by: its file name in upper case, each character that
+/// is not an ASCII letter or digit a `_` (`myapp-meetings` is `MYAPP_MEETINGS`), with a
+/// `_` in front of a leading digit.
+fn constant_name(member: &str) -> String {
+    let mut out: String = member
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert(0, '_');
+    }
+    out
+}
+
+/// Each member's constant, in id order; an error when two members (or a member and an
+/// item of the impl) would take the same name, or a name holds no letter or digit.
+fn member_constants(name: &LitStr, family: &Family) -> syn::Result<Vec<syn::Ident>> {
+    let folder = name.value();
+    let mut taken: Vec<(String, String)> = TAKEN
+        .iter()
+        .map(|t| ((*t).to_owned(), String::new()))
+        .collect();
+    let mut out = Vec::new();
+    for member in family.members() {
+        let file = member
+            .id
+            .strip_prefix(&format!("{folder}/"))
+            .unwrap_or(&member.id);
+        let constant = constant_name(file);
+        if !constant.chars().any(|c| c.is_ascii_alphanumeric()) {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "member `{}` of family `{folder}` cannot be named by a constant: its name `{file}` has no ASCII letter or digit\n  = help: rename `prompts/{folder}/{file}.md` (say `prompts/{folder}/default.md`): each member is a constant named after its file",
+                    member.id
+                ),
+            ));
+        }
+        if let Some((_, other)) = taken.iter().find(|(c, _)| *c == constant) {
+            let message = if other.is_empty() {
+                format!(
+                    "member `{}` of family `{folder}` would be the constant `{constant}`, which the derive generates already",
+                    member.id
+                )
+            } else {
+                format!(
+                    "members `{other}` and `{}` of family `{folder}` would both be the constant `{constant}`",
+                    member.id
+                )
+            };
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "{message}\n  = help: rename `prompts/{folder}/{file}.md`: each member is a constant named after its file (upper case, `_` for each character that is not an ASCII letter or digit)"
+                ),
+            ));
+        }
+        taken.push((constant.clone(), member.id.clone()));
+        out.push(syn::Ident::new(&constant, name.span()));
+    }
+    Ok(out)
 }
 
 fn generate(
@@ -171,6 +272,7 @@ fn generate(
     fields: &[Field],
     family: &Family,
     compiled: &[Compiled],
+    constants: &[syn::Ident],
 ) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -205,6 +307,34 @@ fn generate(
         quote! {
             ::promptkit::family::CompiledMember { name: #id, path: #path, rules: &[#(#lines),*] }
         }
+    });
+
+    // One constant per member, so that a member is also taken by name (keep looks some up
+    // by id, `analyze/incremental`).
+    let member_items: Vec<TokenStream> = members
+        .iter()
+        .zip(compiled)
+        .zip(constants)
+        .map(|((m, c), constant)| {
+            let (id, path) = (&m.id, c.prompt.file.source.path());
+            let lines = m.rules.lines.iter().map(|line| {
+                let pairs = line.pairs.iter().map(|p| {
+                    let (k, v) = (&p.key, &p.value);
+                    quote!((#k, #v))
+                });
+                quote!(&[#(#pairs),*])
+            });
+            let doc = format!("The member `{id}` (`{path}`): `render_member(&{constant}, …)` renders it.");
+            quote! {
+                #[doc = #doc]
+                pub const #constant: ::promptkit::family::CompiledMember =
+                    ::promptkit::family::CompiledMember { name: #id, path: #path, rules: &[#(#lines),*] };
+            }
+        })
+        .collect();
+    let by_name = members.iter().enumerate().map(|(i, m)| {
+        let id = &m.id;
+        quote!(#id => ::core::option::Option::Some(#i),)
     });
 
     // The selection: keep's comparisons, in id order, over constants.
@@ -258,7 +388,7 @@ fn generate(
         keys.extend(c.prompt.resolved.identity_keys());
     }
     let tracked = emit::tracked(&files);
-    let doc = page(name, family);
+    let doc = page(name, family, constants);
     let default_index = Literal::usize_unsuffixed(default);
     let values = crate::values::expand(input, fields);
     quote! {
@@ -294,22 +424,40 @@ fn generate(
             /// Renders the member chosen for `tags` with this context and `identity`; the
             /// result's `path` and `metadata` are the member's. Cannot fail.
             pub fn render(&self, tags: &::promptkit::Tags, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
-                match Self::__promptkit_member(tags) {
+                self.__promptkit_render(Self::__promptkit_member(tags), identity)
+            }
+
+            /// Renders one member by name, whatever the tags (`render_member(&Self::INCREMENTAL,
+            /// &identity)`); `None` for a member of another family.
+            pub fn render_member(&self, member: &::promptkit::family::CompiledMember, identity: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
+                let index: ::core::option::Option<usize> = match member.name {
+                    #(#by_name)*
+                    _ => ::core::option::Option::None,
+                };
+                index.map(|i| self.__promptkit_render(i, identity))
+            }
+
+            #[doc(hidden)]
+            #[inline]
+            fn __promptkit_render(&self, member: usize, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                match member {
                     #(#arms)*
                     _ => { #default_body }
                 }
             }
+
+            #(#member_items)*
         }
     }
 }
 
 /// The rustdoc of the generated items: the family's members and their rules.
-fn page(name: &LitStr, family: &Family) -> String {
+fn page(name: &LitStr, family: &Family, constants: &[syn::Ident]) -> String {
     let mut doc = format!(
-        "Prompt family `prompts/{}/`: `select(&tags)` chooses a member, `render(&tags, &identity)` renders it.\n\n| member | match rules |\n|---|---|\n",
+        "Prompt family `prompts/{}/`: `select(&tags)` chooses a member, `render(&tags, &identity)` renders it; `render_member(&Self::NAME, &identity)` renders one by name. Of members without rules, the first is the default.\n\n| member | constant | match rules |\n|---|---|---|\n",
         name.value()
     );
-    for m in family.members() {
+    for (m, constant) in family.members().iter().zip(constants) {
         let rules = if m.rules.is_default() {
             "*(default)*".to_owned()
         } else {
@@ -320,7 +468,7 @@ fn page(name: &LitStr, family: &Family) -> String {
                 .collect::<Vec<_>>()
                 .join(" or ")
         };
-        doc.push_str(&format!("| `{}` | {rules} |\n", m.id));
+        doc.push_str(&format!("| `{}` | `{constant}` | {rules} |\n", m.id));
     }
     doc
 }

@@ -92,7 +92,8 @@ fn a_bad_setting_is_an_error_with_a_suggestion() {
     let err = PromptFile::from_text("p.md", "{\n\"placeholders\": \"brace\"\n}\nx").unwrap_err();
     let shown = err.to_string();
     assert!(
-        shown.contains("`placeholders` must be \"dollar\" or \"braces\", found \"brace\""),
+        shown
+            .contains("`placeholders` must be \"dollar\", \"braces\" or \"keep\", found \"brace\""),
         "{shown}"
     );
     assert!(shown.contains("did you mean \"braces\"?"), "{shown}");

@@ -7,8 +7,9 @@
 //! on its own, so one that no prompt uses yet is checked too (a template in a cycle that
 //! nothing else uses, too: the first of it by name).
 //!
-//! Each family (a folder with `"match"` rules) is checked too: rules well formed, one
-//! default member, no two members with the same rules.
+//! Each family (a folder with `"match"` rules) is checked too: rules well formed, no two
+//! members with the same rules; a line of a member's prompt that keep would read as a
+//! match rule (`format=markdown`) is a warning.
 //!
 //! A template file whose name is not a placeholder name is an error here (the folder has a
 //! problem), though the other commands only warn about it; a folder link that leads out
@@ -76,6 +77,9 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
         project.templates.reach(&nodes, identity_key, &mut reached);
         match project.check_loaded(name, file) {
             Ok(prompt) => {
+                if let Some(problem) = crate::keep::include_problem(&project, &prompt.file, name) {
+                    errors.push(problem);
+                }
                 let run_ons = prompt_runtime::check::run_on_names(&prompt.file, &project.templates);
                 let frontmatter = prompt_runtime::check::frontmatter_warnings(&prompt.file);
                 for w in lint::warnings(&project, &prompt)
@@ -99,11 +103,19 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
         }
     }
     let prompts = names.len() + jinja.len();
-    // Families: rules well formed, one default, no two members with the same rules.
+    // Families: rules well formed, no two members with the same rules; a line of a
+    // member's prompt that keep would read as a rule is a warning.
     let families = project.families();
     for name in &families {
-        if let Err(problems) = project.family(name) {
-            errors.extend(problems);
+        match project.family(name) {
+            Ok(family) => {
+                for w in project.family_warnings(&family) {
+                    if seen.insert(w.clone()) {
+                        warnings.push(w);
+                    }
+                }
+            }
+            Err(problems) => errors.extend(problems),
         }
     }
     let mut templates = 0;

@@ -108,6 +108,7 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
     let options = &RenderOptions {
         name: member.clone(),
         tag: Vec::new(),
+        item_id: None,
         ..args.options.clone()
     };
     let prompt = member.as_str();

@@ -44,6 +44,13 @@ struct Listed {
     /// A member's rule lines (empty for the default); absent when the family is broken.
     #[serde(rename = "match", skip_serializing_if = "Option::is_none")]
     rules: Option<Vec<String>>,
+    /// A member's `"scope"` (keep's glob over the item's id), which chooses it instead of
+    /// its rules.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    scope: Option<String>,
+    /// For a keep agent prompt (`"placeholders": "keep"`), the names its placeholders use.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    keep: Option<Vec<String>>,
 }
 
 /// The families of the folder, each read and checked.
@@ -81,6 +88,10 @@ impl Families {
             let member = &members[at];
             Some(member.rules.lines.iter().map(ToString::to_string).collect())
         });
+        listed.scope = family.as_ref().ok().and_then(|f| {
+            let at = f.members().iter().position(|m| m.id == listed.name)?;
+            f.scopes().get(at).cloned().flatten()
+        });
     }
 
     fn broken(&self) -> usize {
@@ -96,9 +107,17 @@ impl Families {
                     let _ = writeln!(out, "family {}", shown(name));
                     let ids: Vec<_> = family.members().iter().map(|m| shown(&m.id)).collect();
                     let width = ids.iter().map(|id| id.len()).max().unwrap_or(0);
-                    for (m, id) in family.members().iter().zip(&ids) {
-                        let rules = m.rules.to_string();
-                        let _ = writeln!(out, "  {id:<width$}  {}", shown(&rules));
+                    for (i, (m, id)) in family.members().iter().zip(&ids).enumerate() {
+                        // a scoped member is chosen by its scope, its rules unread
+                        match family.scopes().get(i).and_then(Option::as_deref) {
+                            Some(scope) => {
+                                let _ = writeln!(out, "  {id:<width$}  scope {}", shown(scope));
+                            }
+                            None => {
+                                let rules = m.rules.to_string();
+                                let _ = writeln!(out, "  {id:<width$}  {}", shown(&rules));
+                            }
+                        }
                     }
                 }
                 Err(problems) => {
@@ -272,10 +291,18 @@ fn listed(project: &Project, name: &str) -> Listed {
             schedule: prompt.meta.schedule.as_deref().map(str::to_owned),
             version: Some(prompt_runtime::check::version(&prompt, &project.templates)),
             variables: Some(Variables::of(&prompt)),
+            keep: (prompt.file.syntax == prompt_runtime::parse::lexer::Syntax::Keep).then(|| {
+                prompt_runtime::formats::keep::AgentPrompt::parse(prompt.file.body_text())
+                    .names()
+                    .into_iter()
+                    .map(str::to_owned)
+                    .collect()
+            }),
             metadata: Some(prompt.meta),
             error: None,
             family: None,
             rules: None,
+            scope: None,
         },
         Err(problems) => {
             let meta = meta_of_broken(project, name);
@@ -291,6 +318,8 @@ fn listed(project: &Project, name: &str) -> Listed {
                 error: Some(broken(&problems)),
                 family: None,
                 rules: None,
+                scope: None,
+                keep: None,
             }
         }
     }
@@ -339,6 +368,8 @@ fn listed_jinja(project: &Project, name: &str) -> Listed {
         error,
         family: None,
         rules: None,
+        scope: None,
+        keep: None,
     }
 }
 
@@ -430,13 +461,25 @@ fn text(all: &[Listed], style: Style) -> String {
         if let Some(schedule) = &p.schedule {
             field("schedule", schedule);
         }
-        if let Some(rules) = &p.rules {
+        if let Some(scope) = &p.scope {
+            field("scope", scope);
+        } else if let Some(rules) = &p.rules {
             field(
                 "match",
                 &if rules.is_empty() {
                     "(default)".to_owned()
                 } else {
                     rules.join(" | ")
+                },
+            );
+        }
+        if let Some(names) = &p.keep {
+            field(
+                "keep",
+                &if names.is_empty() {
+                    "(no placeholders)".to_owned()
+                } else {
+                    names.join(", ")
                 },
             );
         }

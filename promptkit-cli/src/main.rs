@@ -9,6 +9,7 @@ mod check;
 mod diff;
 mod docs;
 mod jinja;
+mod keep;
 mod lint;
 mod list;
 mod render;

@@ -55,6 +55,11 @@ pub struct RenderOptions {
     /// take several values.
     #[arg(long = "tag", value_name = "KEY=VALUE", value_parser = parse_tag)]
     pub tag: Vec<(String, String)>,
+
+    /// The id of the item the prompt is for, which a family member's `"scope"` glob is
+    /// matched against (keep's `scope`: `*@*.*` for an email address).
+    #[arg(long = "item-id", value_name = "ID")]
+    pub item_id: Option<String>,
 }
 
 /// Splits `key=value` at the first `=`: a tag name, then a value.
@@ -75,9 +80,10 @@ fn family_member(
     project: &Project,
     name: &str,
     tags: &[(String, String)],
+    item_id: Option<&str>,
 ) -> Result<Option<String>, Diagnostics> {
     if project.prompt_path(name).is_ok() {
-        if tags.is_empty() {
+        if tags.is_empty() && item_id.is_none() {
             return Ok(None);
         }
         return Err(Diagnostic::new(format!(
@@ -89,21 +95,55 @@ fn family_member(
         ))
         .into());
     }
-    if tags.is_empty() && !project.families().iter().any(|f| f == name) {
+    // A folder of prompts is a family even when none of them has rules (keep's `tag`
+    // family is one default): rendering it chooses, as keep does.
+    let holds_prompts = project
+        .prompts()
+        .names
+        .iter()
+        .any(|n| n.rsplit_once('/').is_some_and(|(folder, _)| folder == name));
+    if tags.is_empty()
+        && item_id.is_none()
+        && !holds_prompts
+        && !project.families().iter().any(|f| f == name)
+    {
         return Ok(None);
     }
     let family = project.family(name)?;
     let tags: Tags = tags.iter().cloned().collect();
-    let Some(choice) = family.choose(&tags) else {
-        // A family read from a prompts folder has a default, so this is not reached.
-        return Err(Diagnostic::new(family.require(&tags).err().map_or_else(
+    let Some(choice) = family.choose_for(&tags, item_id) else {
+        // Only a family with scoped members can choose nothing: keep's error.
+        let d = Diagnostic::new(family.require(&tags).err().map_or_else(
             || format!("no member of family `{name}` matches"),
             |e| e.to_string(),
-        ))
-        .into());
+        ));
+        let d = match item_id {
+            None => {
+                d.with_help("its members are scoped to items: give the item's id with `--item-id`")
+            }
+            Some(id) => d.with_help(format!(
+                "no member's scope matches `{id}`, and no unscoped member's rules hold"
+            )),
+        };
+        return Err(d.into());
     };
     let id = &choice.member.id;
+    let scope = family
+        .scopes()
+        .get(
+            family
+                .members()
+                .iter()
+                .position(|m| m.id == *id)
+                .unwrap_or(usize::MAX),
+        )
+        .and_then(Option::as_deref);
     let why = match (choice.line, tags.is_empty()) {
+        (None, _) if scope.is_some() => format!(
+            "`{id}` by its scope `{}` ({} characters besides `*` and `?`)",
+            scope.unwrap_or_default(),
+            choice.specificity
+        ),
         (Some(line), _) => {
             let pairs = if choice.specificity == 1 {
                 "pair"
@@ -115,7 +155,17 @@ fn family_member(
                 choice.specificity
             )
         }
-        (None, true) => format!("its default `{id}`: no tags given"),
+        (None, true) => {
+            let others: Vec<String> = family
+                .members()
+                .iter()
+                .map(|m| format!("`{}`", m.id))
+                .collect();
+            format!(
+                "its default `{id}`: no tags given; choose a member with `--tag KEY=VALUE`, or render one by name: {}",
+                others.join(", ")
+            )
+        }
         (None, false) => format!("its default `{id}`: no member's rules hold for tags {tags}"),
     };
     eprintln!(
@@ -208,7 +258,13 @@ pub fn render_adjusted(
     extra: Extra<'_>,
     adjust: impl FnOnce(CheckedPrompt) -> CheckedPrompt,
 ) -> Result<Rendered, Diagnostics> {
-    let (prompt, context, identity) = prepare(project, options, extra)?;
+    let name = crate::prompt_name(&options.name);
+    let member = family_member(project, name, &options.tag, options.item_id.as_deref())?;
+    let name = member.as_deref().unwrap_or(name);
+    if let Some(content) = crate::keep::render(project, name, options, extra)? {
+        return Ok(Rendered::Text(content));
+    }
+    let (prompt, context, identity) = prepare(project, name, options, extra)?;
     let prompt = adjust(prompt);
     if !prompt.resolved.is_chat() {
         return finish(
@@ -267,12 +323,11 @@ fn finish<T>(
 /// The checked prompt, its context values and the identity the options give.
 fn prepare(
     project: &Project,
+    name: &str,
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<(CheckedPrompt, HashMap<String, String>, Identity), Diagnostics> {
-    let name = crate::prompt_name(&options.name);
-    let member = family_member(project, name, &options.tag)?;
-    let prompt = project.check_inferred(member.as_deref().unwrap_or(name))?;
+    let prompt = project.check_inferred(name)?;
     let mut identity = match &options.identity {
         Some(path) => load_identity(path)?,
         None => Identity::default(),
@@ -305,7 +360,7 @@ fn prepare(
 /// `--tag`s choose (reported on stderr, once).
 pub fn chosen(project: &Project, options: &RenderOptions) -> Result<String, Diagnostics> {
     let name = crate::prompt_name(&options.name);
-    let member = family_member(project, name, &options.tag)?;
+    let member = family_member(project, name, &options.tag, options.item_id.as_deref())?;
     Ok(member.unwrap_or_else(|| name.to_owned()))
 }
 
@@ -500,7 +555,7 @@ fn load_identity(path: &Path) -> Result<Identity, Diagnostics> {
 
 /// The context file's values, by name (in serde_json's map order, which is sorted; the
 /// order does not matter: each value goes to its own variable).
-fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
+pub fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
     let source = read_text(path, "the context")?;
     let text = source.text();
     let shown = source.path();

@@ -1722,7 +1722,13 @@ fn render_with_tags_renders_the_most_specific_member_and_says_why() {
     );
     let run = promptkit_in(dir, &["render", "summarize", "--set", "text=n"]);
     assert_eq!((run.code, run.stdout.as_str()), (0, "Summarize: n\n"));
-    assert!(run.stderr.ends_with("no tags given\n"), "{}", run.stderr);
+    assert!(
+        run.stderr.ends_with(
+            "no tags given; choose a member with `--tag KEY=VALUE`, or render one by name: `summarize/default`, `summarize/meeting`, `summarize/myapp`\n"
+        ),
+        "{}",
+        run.stderr
+    );
     // a member can still be rendered by its own name, without a note
     let run = promptkit_in(dir, &["render", "summarize/meeting", "--set", "text=n"]);
     assert_eq!(
@@ -1814,6 +1820,96 @@ fn list_shows_each_family_with_its_members_rules() {
     assert!(by_name("plain").get("family").is_none());
 }
 
+/// keep's `analyze` (two members without rules, one looked up by id) and `tag` (one
+/// member, no rules at all) laid out as a prompts folder.
+#[test]
+fn members_without_rules_are_rendered_by_name_and_a_folder_without_rules_is_a_family() {
+    let dir = &scratch("family-keep-layout");
+    for (path, text) in [
+        ("analyze/default.md", "Analyze: $text"),
+        ("analyze/incremental.md", "Analyze the new parts: $text"),
+        (
+            "analyze/paper.md",
+            "{\n  \"match\": [\"type=paper\"]\n}\n\nPaper: $text",
+        ),
+        ("tag/default.md", "Tag it."),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = promptkit_in(dir, &["list"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = promptkit_in(dir, &["render", "analyze/incremental", "--set", "text=t"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str(), run.stderr.as_str()),
+        (0, "Analyze the new parts: t\n", "")
+    );
+    // the fallback is the first member without rules, by name
+    let run = promptkit_in(
+        dir,
+        &["render", "analyze", "--tag", "type=note", "--set", "text=t"],
+    );
+    assert_eq!((run.code, run.stdout.as_str()), (0, "Analyze: t\n"));
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "analyze",
+            "--tag",
+            "type=paper ",
+            "--set",
+            "text=t",
+        ],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "Paper: t\n"),
+        "{}",
+        run.stderr
+    );
+    // a folder whose prompts have no rules is still a family: it says so, and how to choose
+    let run = promptkit_in(dir, &["render", "tag"]);
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "Tag it.\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr,
+        "note: family `tag` chose its default `tag/default`: no tags given; choose a member with `--tag KEY=VALUE`, or render one by name: `tag/default`\n"
+    );
+}
+
+#[test]
+fn check_warns_about_a_rule_shaped_line_in_a_members_prompt() {
+    let dir = &family_folder(
+        "family-rule-in-prompt",
+        &[(
+            "summarize/terse.md",
+            "{\n  \"match\": [\"style=terse\"]\n}\n\nBe terse.\nformat=markdown\n$text",
+        )],
+    );
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stderr.contains(&format!(
+            "warning: line `format=markdown` of `summarize/terse`'s prompt reads as a match rule to keep\n --> {}/summarize/terse.md:6:1",
+            dir.display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stdout.ends_with("no errors, 1 warning\n"),
+        "{}",
+        run.stdout
+    );
+}
+
 #[test]
 fn check_checks_every_family_and_list_marks_a_broken_one() {
     let dir = &family_folder(
@@ -1839,7 +1935,7 @@ fn check_checks_every_family_and_list_marks_a_broken_one() {
     assert_eq!(run.code, 1);
     assert_eq!(
         run.stdout,
-        "checked 8 prompts, 3 families and 0 templates: 4 errors\n"
+        "checked 8 prompts, 3 families and 0 templates: 3 errors\n"
     );
     let expected = format!(
         "\
@@ -1854,10 +1950,6 @@ error: malformed match rule `type = paper`
 error: family `reports` has no default member
  --> {shown}/reports/
   = help: add a prompt without `\"match\"` to `{shown}/reports/` (`{shown}/reports/default.md`): it is chosen when no member's rules hold, so a prompt is always chosen
-
-error: `summarize/other_default` and `summarize/default` are both defaults of family `summarize`: neither has `\"match\"` rules
- --> {shown}/summarize/other_default.md
-  = help: give `summarize/other_default` rules (`\"match\": [\"type=meeting\"]`) or remove it: a family has one default, and this one is never chosen (`summarize/default` sorts first)
 
 error: `summarize/same` has the same match rules as `summarize/myapp`, so it is never chosen
  --> {shown}/summarize/same.md:2:12
@@ -2709,5 +2801,186 @@ fn an_identity_nested_deep_is_an_error_not_an_abort() {
         run.stderr.contains("promptkit.json:1:"),
         "{}",
         &run.stderr[..run.stderr.len().min(2_000)]
+    );
+}
+
+// ------------------------------------------------------------------------- keep agent prompts
+
+/// keep's agent prompts laid out as a prompts folder, `"placeholders": "keep"`.
+fn keep_agent_folder(name: &str) -> PathBuf {
+    let dir = scratch(name);
+    for (path, text) in [
+        (
+            "agent/system.md",
+            "{\n  \"placeholders\": \"keep\"\n}\n\nYou keep notes.",
+        ),
+        (
+            "agent/reflect.md",
+            "{\n  \"title\": \".prompt/agent/reflect\",\n  \"placeholders\": \"keep\"\n}\n\n{{include:agent/system}}\n\nQuestion: {text}\n\n{get}\n{find:deep:3000}\n\n\n\nLinks: {edges|(none)}\n{similar}\n",
+        ),
+        (
+            "agent/broken.md",
+            "{\n  \"placeholders\": \"keep\"\n}\n\n{{include:agent/missing}}",
+        ),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+#[test]
+fn render_fills_a_keep_agent_prompt_as_keep_does() {
+    let dir = &keep_agent_folder("keep-agent");
+    let run = promptkit_in(dir, &["render", "agent/reflect", "--set", "text=hello"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    // the include, the value, empty context and search, the blank-line run collapsed, the
+    // fallback of a binding that did not fire, the stripped end
+    assert_eq!(
+        run.stdout,
+        "You keep notes.\n\nQuestion: hello\n\nLinks: (none)\n"
+    );
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "agent/reflect",
+            "--set",
+            "text=t",
+            "--set",
+            "edges=a -> b",
+            "--set",
+            "find=found",
+        ],
+    );
+    assert_eq!(
+        run.stdout,
+        "You keep notes.\n\nQuestion: t\n\nfound\n\nLinks: a -> b\n"
+    );
+    let run = promptkit_in(dir, &["render", "agent/reflect", "--set", "txt=x"]);
+    assert_eq!(run.code, 1);
+    assert_eq!(
+        run.stderr,
+        "error: keep agent prompt `agent/reflect` takes no value `txt` (from `--set txt=x`)\n  = help: did you mean `text`?\n"
+    );
+    // keep's request values are taken whether or not the template shows them
+    let run = promptkit_in(
+        dir,
+        &[
+            "render",
+            "agent/system",
+            "--set",
+            "text=q",
+            "--set",
+            "since=P1D",
+        ],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "You keep notes.\n"),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit_in(dir, &["render", "agent/system", "--set", "edges=x"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .ends_with("= help: it takes `text`, `since`, `until`\n"),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit_in(dir, &["render", "agent/broken"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.starts_with(
+            "error: cannot render `agent/broken`: prompt include not found: .prompt/agent/missing"
+        ),
+        "{}",
+        run.stderr
+    );
+    let run = promptkit_in(dir, &["list"]);
+    assert!(
+        run.stdout.contains(
+            "agent/reflect  .prompt/agent/reflect\n  keep      text, get, find, edges, similar\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    // check reports the missing include, and only it
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stdout.ends_with(": 1 error\n"), "{}", run.stdout);
+    assert!(
+        run.stderr
+            .contains("prompt include not found: .prompt/agent/missing"),
+        "{}",
+        run.stderr
+    );
+}
+
+/// keep's `supernode` family: every member scoped, chosen by the item's id.
+#[test]
+fn render_chooses_a_scoped_member_by_the_item_id() {
+    let dir = &scratch("family-scoped");
+    for (path, text) in [
+        ("supernode/default.md", "{\n  \"scope\": \"*\"\n}\n\nFacts."),
+        (
+            "supernode/email.md",
+            "{\n  \"scope\": \"*@*.*\"\n}\n\nContact.",
+        ),
+        (
+            "supernode/url.md",
+            "{\n  \"scope\": \"http*://*\"\n}\n\nPage.",
+        ),
+    ] {
+        let path = dir.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let run = promptkit_in(dir, &["check"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = promptkit_in(dir, &["list"]);
+    assert!(
+        run.stdout.contains(
+            "family supernode\n  supernode/default  scope *\n  supernode/email    scope *@*.*\n"
+        ),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("supernode/email\n  scope     *@*.*\n"),
+        "{}",
+        run.stdout
+    );
+    let run = promptkit_in(
+        dir,
+        &["render", "supernode", "--item-id", "ann@example.org"],
+    );
+    assert_eq!(
+        (run.code, run.stdout.as_str()),
+        (0, "Contact.\n"),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(
+        run.stderr,
+        "note: family `supernode` chose `supernode/email` by its scope `*@*.*` (2 characters besides `*` and `?`)\n"
+    );
+    let run = promptkit_in(dir, &["render", "supernode", "--item-id", "notes/today"]);
+    assert_eq!(run.stdout, "Facts.\n");
+    // without an item no member is a candidate: keep's error
+    let run = promptkit_in(dir, &["render", "supernode"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .starts_with("error: no matching prompt doc in `supernode` for tags (no tags)"),
+        "{}",
+        run.stderr
+    );
+    assert!(
+        run.stderr.contains("give the item's id with `--item-id`"),
+        "{}",
+        run.stderr
     );
 }

@@ -1,6 +1,7 @@
-//! The checks of a family read from a prompts folder: one default, no two members with
-//! the same rules. With them, selection always finds a member, so a derived family's
-//! `render` cannot fail.
+//! The checks of a family read from a prompts folder: a default (a member without rules;
+//! of several, the first by id is the fallback, the others are chosen by id), no two
+//! members with the same rules. With them, selection always finds a member, so a derived
+//! family's `render` cannot fail.
 
 use super::Member;
 use super::rules::Pair;
@@ -23,29 +24,16 @@ pub(crate) fn problems(name: &str, folder: &str, members: &[Written<'_>]) -> Vec
         .iter()
         .filter(|w| w.member.rules.is_default())
         .collect();
-    match defaults.split_first() {
-        None => found.push(
+    // Several members may lack rules (keep looks some up by id, `analyze/incremental`):
+    // the first by id is the one selection falls back to.
+    if defaults.is_empty() {
+        found.push(
             Diagnostic::new(format!("family `{name}` has no default member"))
                 .in_file(format!("{folder}/"))
                 .with_help(format!(
                     "add a prompt without `\"match\"` to `{folder}/` (`{folder}/default.md`): it is chosen when no member's rules hold, so a prompt is always chosen"
                 )),
-        ),
-        Some((first, others)) => {
-            for other in others {
-                found.push(
-                    Diagnostic::new(format!(
-                        "`{}` and `{}` are both defaults of family `{name}`: neither has `\"match\"` rules",
-                        other.member.id, first.member.id
-                    ))
-                    .in_file(other.source.path())
-                    .with_help(format!(
-                        "give `{}` rules (`\"match\": [\"type=meeting\"]`) or remove it: a family has one default, and this one is never chosen (`{}` sorts first)",
-                        other.member.id, first.member.id
-                    )),
-                );
-            }
-        }
+        );
     }
     // Each member's rules in canonical form, the first member with each form kept: a
     // later member finds the first earlier one with the same rules in one look-up, where

@@ -8,8 +8,11 @@
 //!   rules in the frontmatter (`"match": ["type=meeting project=myapp"]`). The derive
 //!   (`#[prompt(family = "summarize")]`) checks every member at compile time and generates
 //!   the selection; [`Project::family`](crate::load::Project::family) reads the same folder
-//!   at run time with the same selection. Such a family must have exactly one default
-//!   member (no rules) and no two members with the same rules, so selection never fails;
+//!   at run time with the same selection. Such a family must have a default member (no
+//!   rules) and no two members with the same rules, so selection never fails. Several
+//!   members may be without rules, as in keep (`analyze/default` and
+//!   `analyze/incremental`): the first by id is the fallback, the others are taken by id
+//!   ([`Family::member`]);
 //! - keep's documents, read at run time with [`Family::from_keep_docs`]; as in keep, a
 //!   family without a default may match nothing ([`Family::require`] gives keep's error).
 //!
@@ -32,21 +35,25 @@
 
 mod check;
 mod compiled;
+mod doc_tags;
 mod error;
-mod keep;
 mod match_key;
 mod project;
 mod rules;
+mod scope_key;
 mod select;
 mod tags;
 
 pub use compiled::CompiledMember;
+pub use doc_tags::UnsupportedCondition;
 pub use error::NoMatchingPrompt;
 pub use match_key::{MATCH_KEY, read_match};
 pub use rules::{Pair, RuleError, RuleLine, Rules};
+pub use scope_key::{SCOPE_KEY, read_scope};
 pub use tags::Tags;
 
 pub(crate) use match_key::declares_rules;
+pub(crate) use rules::is_key;
 
 /// One member of a family: its id, its prompt text and its rules.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,6 +88,8 @@ pub struct Family {
     pub name: String,
     members: Vec<Member>,
     skipped: Vec<String>,
+    // keep's prompt-doc `scope` of each member (by index), when read with tags.
+    scopes: Vec<Option<String>>,
 }
 
 impl Family {
@@ -104,14 +113,16 @@ impl Family {
             name: name.into(),
             members,
             skipped: Vec::new(),
+            scopes: Vec::new(),
         }
     }
 
-    /// Reads keep's prompt documents, `(id, content)` pairs: each document's rule lines (a
-    /// line counts only when every token on it is `key=value`) and its `## Prompt` section
-    /// (from that heading to the next `## ` heading or the end, stripped; `###` headings
-    /// stay in). A document without a `## Prompt` section is no candidate, as in keep: it
-    /// is left out (see [`Family::skipped`]).
+    /// Reads keep's prompt documents, `(id, content)` pairs, as keep reads them (see
+    /// [`formats::keep`](crate::formats::keep)): rule lines from the whole document (a
+    /// line counts only when every token on it is `key=value`), and the `## Prompt`
+    /// section (from that exact heading to the next `## ` heading or the end, stripped;
+    /// `###` headings stay in). A document whose section is missing or empty is no
+    /// candidate, as in keep: it is left out (see [`Family::skipped`]).
     ///
     /// ```
     /// use prompt_runtime::family::Family;
@@ -120,8 +131,9 @@ impl Family {
     /// let family = Family::from_keep_docs([
     ///     ("code", "# Code docs\ntopic=code\n\n## Prompt\n\nSummarize this code documentation.\n### Focus\nThe API."),
     ///     ("draft", "topic=code\nno prompt section yet"),
+    ///     ("empty", "topic=code\n## Prompt\n"),
     /// ]);
-    /// assert_eq!(family.skipped(), ["draft"]);
+    /// assert_eq!(family.skipped(), ["draft", "empty"]);
     /// let code: Tags = [("topic", "code")].into_iter().collect();
     /// assert_eq!(family.select(&code).unwrap().prompt, "Summarize this code documentation.\n### Focus\nThe API.");
     /// // no default here, so a document about something else matches nothing
@@ -139,7 +151,7 @@ impl Family {
         for (id, content) in docs {
             let id = id.into();
             ids.push(id.clone());
-            let doc = keep::read(content.as_ref());
+            let doc = crate::formats::keep::read(content.as_ref());
             match doc.prompt {
                 Some(prompt) => members.push(Member {
                     id,
@@ -160,12 +172,46 @@ impl Family {
         &self.members
     }
 
-    /// The ids of keep documents left out for want of a `## Prompt` section, sorted.
+    /// The ids of keep documents left out for want of a `## Prompt` section with text,
+    /// sorted.
     pub fn skipped(&self) -> &[String] {
         &self.skipped
     }
 
-    /// The member without rules, if there is one.
+    /// The member with this id (`.prompt/analyze/incremental`, or `analyze/incremental`
+    /// in a prompts folder), as keep looks some prompts up by id rather than by tags. The
+    /// id may also be given without the family's folder (`incremental`).
+    ///
+    /// ```
+    /// use prompt_runtime::family::Family;
+    ///
+    /// let family = Family::from_keep_docs([
+    ///     (".prompt/analyze/default", "## Prompt\nAnalyze."),
+    ///     (".prompt/analyze/incremental", "## Prompt\nAnalyze the new parts."),
+    /// ]);
+    /// assert_eq!(family.member(".prompt/analyze/incremental").unwrap().prompt, "Analyze the new parts.");
+    /// assert_eq!(family.member("incremental").unwrap().id, ".prompt/analyze/incremental");
+    /// assert!(family.member("paper").is_none());
+    /// // selection falls back to the first by id
+    /// assert_eq!(family.select(&Default::default()).unwrap().id, ".prompt/analyze/default");
+    /// ```
+    pub fn member(&self, id: &str) -> Option<&Member> {
+        let exact = self
+            .members
+            .binary_search_by(|m| m.id.as_str().cmp(id))
+            .ok()
+            .and_then(|i| self.members.get(i));
+        exact.or_else(|| {
+            if self.name.is_empty() {
+                return None;
+            }
+            let full = format!("{}/{id}", self.name);
+            self.members.iter().find(|m| m.id == full)
+        })
+    }
+
+    /// The member without rules that selection falls back to (the first by id), if there
+    /// is one.
     ///
     /// ```
     /// let family = prompt_runtime::family::Family::from_keep_docs([("default", "## Prompt\nHi.")]);
@@ -211,13 +257,7 @@ impl Family {
     /// assert_eq!(choice.specificity, 2);
     /// ```
     pub fn choose(&self, tags: &Tags) -> Option<Choice<'_>> {
-        let chosen = select::choose(self.members.iter().map(|m| &m.rules), tags)?;
-        let member = self.members.get(chosen.index)?;
-        Some(Choice {
-            member,
-            line: chosen.line.and_then(|l| member.rules.lines.get(l)),
-            specificity: chosen.specificity,
-        })
+        self.choose_for(tags, None)
     }
 
     /// Like [`select`](Family::select), with keep's error when nothing matches, for callers

@@ -45,8 +45,11 @@ impl Project {
     }
 
     /// Reads family `name`: the prompts directly in `prompts/NAME/`, each with the rules
-    /// of its frontmatter `"match"`, checked: rules well formed, exactly one default
-    /// member, no two members with the same rules. Every problem is reported.
+    /// of its frontmatter `"match"` and its `"scope"` (keep's glob over the item's id;
+    /// see [`Family::select_for`]), checked: rules well formed, a default member (of
+    /// several, the first by id is the fallback), no two members with the same rules.
+    /// Scoped members are chosen by their scope and are left out of those checks. Every
+    /// problem is reported.
     ///
     /// The selection is the one [`Family::select`] documents, and the one the derive
     /// generates, so a family chooses the same member at compile time and at run time.
@@ -129,7 +132,15 @@ impl Project {
         }
         let mut members = Vec::new();
         let mut spans = Vec::new();
+        let mut scopes = Vec::new();
         for (id, file) in &files {
+            let scope = match super::read_scope(file) {
+                Ok(scope) => scope,
+                Err(e) => {
+                    problems.extend(e);
+                    continue;
+                }
+            };
             match match_key::read_match(file) {
                 Ok((rules, at)) => {
                     members.push(Member {
@@ -138,6 +149,7 @@ impl Project {
                         rules,
                     });
                     spans.push((file, at));
+                    scopes.push(scope);
                 }
                 Err(e) => problems.extend(e),
             }
@@ -145,18 +157,64 @@ impl Project {
         if !problems.is_empty() {
             return Err(problems);
         }
-        // `names` is sorted, so the members are in id order already.
+        // `names` is sorted, so the members are in id order already. A scoped member is
+        // chosen by its scope, not its rules: the checks are of the others. A family of
+        // scoped members only may choose nothing without an item, as keep's does.
         let written: Vec<Written<'_>> = members
             .iter()
             .zip(&spans)
-            .map(|(member, (file, at))| Written {
+            .zip(&scopes)
+            .filter(|(_, scope)| scope.is_none())
+            .map(|((member, (file, at)), _)| Written {
                 member,
                 source: &file.source,
                 rules_at: at.clone(),
             })
             .collect();
-        problems.extend(check::problems(name, &folder, &written));
-        problems.into_result(Family::new(name, members))
+        if !written.is_empty() {
+            problems.extend(check::problems(name, &folder, &written));
+        }
+        let mut family = Family::new(name, members);
+        if scopes.iter().any(Option::is_some) {
+            family.scopes = scopes;
+        }
+        problems.into_result(family)
+    }
+}
+
+impl Project {
+    /// Warnings about family `family`'s members: a line of a member's prompt that keep
+    /// would read as a match rule (keep reads rule lines from the whole document, its
+    /// `## Prompt` section included), so the member would not be chosen as written if it
+    /// went back to keep. Members that cannot be read are passed over (`family` reports
+    /// them).
+    pub fn family_warnings(&self, family: &Family) -> Vec<Diagnostic> {
+        let mut found = Vec::new();
+        for member in family.members() {
+            let Ok(file) = self.load_prompt(&member.id) else {
+                continue;
+            };
+            let mut at = file.body.start;
+            for line in file.body_text().split('\n') {
+                let span = at..at + line.len();
+                at = span.end + 1;
+                let Some(rule) = crate::formats::keep::rule_line(line) else {
+                    continue;
+                };
+                found.push(
+                    Diagnostic::new(format!(
+                        "line `{}` of `{}`'s prompt reads as a match rule to keep",
+                        line.trim(),
+                        member.id
+                    ))
+                    .at(&file.source, span)
+                    .with_help(format!(
+                        "keep reads rule lines from the whole document, its `## Prompt` section included, so there this member would also match `{rule}`: write rules in `\"match\"`, and word prompt text so that not every word is `key=value` (`Format: markdown`)"
+                    )),
+                );
+            }
+        }
+        found
     }
 }
 
@@ -236,7 +294,7 @@ mod tests {
     }
 
     #[test]
-    fn no_default_two_defaults_and_duplicate_rules_are_errors() {
+    fn no_default_and_duplicate_rules_are_errors_but_several_defaults_are_not() {
         let s = Scratch::new(
             "errors",
             &[
@@ -258,17 +316,73 @@ mod tests {
                 "add a prompt without `\"match\"` to `prompts/a/` (`prompts/a/default.md`): it is chosen when no member's rules hold, so a prompt is always chosen"
             )
         );
-        let e = project.family("b").unwrap_err();
-        assert_eq!(
-            e.0[0].message(),
-            "`b/two` and `b/one` are both defaults of family `b`: neither has `\"match\"` rules"
-        );
+        // keep's `analyze/default` and `analyze/incremental`: the first by id is the
+        // fallback, the other is taken by id
+        let b = project.family("b").unwrap();
+        assert_eq!(b.select(&Tags::new()).unwrap().id, "b/one");
+        assert_eq!(b.member("two").unwrap().prompt, "Two.");
+        assert_eq!(b.member("b/two").unwrap().id, "b/two");
         let e = project.family("c").unwrap_err();
         assert_eq!(
             e.0[0].message(),
             "`c/two` has the same match rules as `c/one`, so it is never chosen"
         );
         assert_eq!(e.0[0].location().unwrap().line, 2);
+    }
+
+    #[test]
+    fn scoped_members_are_chosen_by_the_items_id_and_left_out_of_the_checks() {
+        let s = Scratch::new(
+            "scoped",
+            &[
+                ("sn/default.md", "{\n\"scope\": \"*\"\n}\n\nFacts."),
+                ("sn/email.md", "{\n\"scope\": \"*@*.*\"\n}\n\nContact."),
+                ("sn/url.md", "{\n\"scope\": \"http*://*\"\n}\n\nPage."),
+                ("bad/a.md", "{\n\"scope\": 3\n}\n\nA."),
+            ],
+        );
+        let project = s.open();
+        assert_eq!(project.families(), ["bad", "sn"]);
+        let sn = project.family("sn").unwrap();
+        let pick = |id: Option<&str>| sn.select_for(&Tags::new(), id).map(|m| m.id.clone());
+        assert_eq!(pick(Some("bo@example.com")).as_deref(), Some("sn/email"));
+        assert_eq!(
+            pick(Some("https://example.com/")).as_deref(),
+            Some("sn/url")
+        );
+        assert_eq!(pick(Some("note")).as_deref(), Some("sn/default"));
+        // as in keep, scoped members need an item
+        assert_eq!(pick(None), None);
+        let e = project.family("bad").unwrap_err();
+        assert!(
+            e.0[0]
+                .message()
+                .starts_with("frontmatter key `scope` must be a string"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_rule_shaped_line_in_a_members_prompt_is_a_warning() {
+        let s = Scratch::new(
+            "warn",
+            &[
+                (
+                    "w/default.md",
+                    "Summarize.\nformat=markdown\nSee type=x docs.\n",
+                ),
+                ("w/x.md", &rules("\"type=x\"")),
+            ],
+        );
+        let project = s.open();
+        let family = project.family("w").unwrap();
+        let warnings = project.family_warnings(&family);
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert_eq!(
+            warnings[0].message(),
+            "line `format=markdown` of `w/default`'s prompt reads as a match rule to keep"
+        );
+        assert_eq!(warnings[0].location().unwrap().line, 2);
     }
 
     #[test]

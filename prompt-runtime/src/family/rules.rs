@@ -2,6 +2,7 @@
 //! lines are alternatives (OR). No negation, no wildcards: keep's rules, exactly.
 
 use super::Tags;
+use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;
 
@@ -74,13 +75,35 @@ pub(crate) fn is_key(text: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// Each whitespace-separated token of `text` with its byte range in `text`.
+/// Each whitespace-separated token (Python's whitespace) of `text` with its byte range in `text`.
 fn tokens(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
-    // `split_whitespace` hands out slices of `text`, so a slice's offset is its range.
-    text.split_whitespace().map(move |token| {
+    // Python's whitespace, as keep splits; the slices are of `text`, so a slice's offset
+    // is its range.
+    crate::formats::keep::pyspace::split(text).map(move |token| {
         let start = token.as_ptr() as usize - text.as_ptr() as usize;
         (start..start + token.len(), token)
     })
+}
+
+/// A line's pairs as keep gathers a line into a map: a repeated key keeps its first place
+/// and its last value, and counts once.
+#[derive(Default)]
+struct Gathered {
+    pairs: Vec<Pair>,
+    // key -> index in `pairs`, so that a line of many pairs is read in linear time
+    at: HashMap<String, usize>,
+}
+
+impl Gathered {
+    fn add(&mut self, found: Pair) {
+        match self.at.get(&found.key) {
+            Some(&i) => self.pairs[i].value = found.value,
+            None => {
+                self.at.insert(found.key.clone(), self.pairs.len());
+                self.pairs.push(found);
+            }
+        }
+    }
 }
 
 fn pair(token: &str) -> Option<Pair> {
@@ -102,16 +125,21 @@ impl RuleLine {
     /// assert!(RuleLine::keep("Summarize this code documentation.").is_none());
     /// assert!(RuleLine::keep("topic=code and more").is_none());
     /// assert!(RuleLine::keep("   ").is_none());
+    /// // a key written twice keeps its last value and counts once
+    /// assert_eq!(RuleLine::keep("type=a type=b").unwrap().to_string(), "type=b");
     /// ```
     pub fn keep(text: &str) -> Option<RuleLine> {
-        let pairs: Option<Vec<Pair>> = tokens(text).map(|(_, t)| pair(t)).collect();
-        pairs
-            .filter(|p| !p.is_empty())
-            .map(|pairs| RuleLine { pairs })
+        let mut gathered = Gathered::default();
+        for (_, token) in tokens(text) {
+            gathered.add(pair(token)?);
+        }
+        let pairs = gathered.pairs;
+        (!pairs.is_empty()).then_some(RuleLine { pairs })
     }
 
     /// A rule as a prompt's frontmatter `"match"` writes it; a malformed one is an error
-    /// that says where and shows the `key=value` form.
+    /// that says where and shows the `key=value` form. A key written twice keeps its last
+    /// value, as in keep.
     pub fn parse(text: &str) -> Result<RuleLine, RuleError> {
         let all = 0..text.len();
         if text.trim().is_empty() {
@@ -124,10 +152,10 @@ impl RuleLine {
         let found: Vec<(Range<usize>, &str)> = tokens(text).collect();
         // `type = paper`, `type= paper`, `type =paper`: spaces around `=`.
         let joined = join_spaced_equals(&found);
-        let mut pairs = Vec::new();
+        let mut pairs = Gathered::default();
         for (range, token) in &found {
             if let Some(p) = pair(token) {
-                pairs.push(p);
+                pairs.add(p);
                 continue;
             }
             if let Some(joined) = &joined {
@@ -163,7 +191,7 @@ impl RuleLine {
                 help,
             });
         }
-        Ok(RuleLine { pairs })
+        Ok(RuleLine { pairs: pairs.pairs })
     }
 
     /// True when every pair holds for `tags`.
@@ -339,6 +367,47 @@ mod tests {
         // a non-ASCII space separates tokens too, and spans stay on its boundaries
         let e = err("type=x\u{3000}bad");
         assert_eq!(&"type=x\u{3000}bad"[e.span], "bad");
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_its_last_value_in_both_readings() {
+        let line = RuleLine::parse("type=a project=x type=b").unwrap();
+        assert_eq!(line.to_string(), "type=b project=x");
+        assert_eq!(RuleLine::keep("type=a project=x type=b"), Some(line));
+    }
+
+    #[test]
+    fn a_line_of_many_pairs_reads_in_linear_time() {
+        let line = |n: usize| {
+            (0..n)
+                .map(|i| format!("k{i}=v"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        };
+        let (small, large) = (line(5_000), line(50_000));
+        let time = |text: &str| {
+            let t = std::time::Instant::now();
+            assert!(RuleLine::keep(text).is_some());
+            t.elapsed()
+        };
+        // Linear is about 10x, a scan per pair (quadratic) about 100x. The two sizes are
+        // timed in turn, best of five each, and a loaded machine gets three tries: a
+        // quadratic reader fails every one.
+        let ratios: Vec<f64> = (0..3)
+            .map(|_| {
+                let (mut s, mut l) = (std::time::Duration::MAX, std::time::Duration::MAX);
+                for _ in 0..5 {
+                    s = s.min(time(&small));
+                    l = l.min(time(&large));
+                }
+                l.as_secs_f64() / s.as_secs_f64().max(1e-9)
+            })
+            .collect();
+        assert!(
+            ratios.iter().any(|r| *r < 30.0),
+            "50,000 pairs over 5,000: {ratios:?}"
+        );
+        assert_eq!(RuleLine::keep(&large).map(|l| l.pairs.len()), Some(50_000));
     }
 
     #[test]

@@ -18,27 +18,54 @@ pub(crate) struct Chosen {
     pub specificity: usize,
 }
 
+/// How a member takes part, besides its rules (keep's prompt-doc `scope` tag).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Gate {
+    /// By its rules.
+    Rules,
+    /// Not at all (its scope does not match the item, or there is no item).
+    Out,
+    /// By its scope, which matched the item: this specificity, its rules unread.
+    Scope(usize),
+}
+
 /// Chooses among members' rules given in id order.
+#[cfg(test)]
 pub(crate) fn choose<'a>(
     members: impl IntoIterator<Item = &'a Rules>,
     tags: &Tags,
 ) -> Option<Chosen> {
+    choose_gated(members.into_iter().map(|r| (r, Gate::Rules)), tags)
+}
+
+/// Chooses among members given in id order, each with its gate.
+pub(crate) fn choose_gated<'a>(
+    members: impl IntoIterator<Item = (&'a Rules, Gate)>,
+    tags: &Tags,
+) -> Option<Chosen> {
     let mut best: Option<Chosen> = None;
-    for (index, rules) in members.into_iter().enumerate() {
-        let candidate = if rules.is_default() {
-            Chosen {
+    for (index, (rules, gate)) in members.into_iter().enumerate() {
+        let candidate = match gate {
+            Gate::Out => continue,
+            Gate::Scope(specificity) => Chosen {
+                index,
+                line: None,
+                specificity,
+            },
+            Gate::Rules if rules.is_default() => Chosen {
                 index,
                 line: None,
                 specificity: 0,
-            }
-        } else {
-            let Some((line, held)) = rules.first_holding(tags) else {
-                continue;
-            };
-            Chosen {
-                index,
-                line: Some(line),
-                specificity: held.pairs.len(),
+            },
+            Gate::Rules => {
+                let Some((line, held)) = rules.first_holding(tags) else {
+                    continue;
+                };
+                Chosen {
+                    index,
+                    line: Some(line),
+                    specificity: held.pairs.len(),
+                }
             }
         };
         if best.is_none_or(|b| candidate.specificity > b.specificity) {

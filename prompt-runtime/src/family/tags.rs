@@ -5,8 +5,12 @@ use std::fmt;
 
 /// A document's tags: each key holds one or more values (keep's tags are multi-valued).
 ///
-/// A rule pair `key=value` holds when `key` has `value` among its values. Keys and values
-/// are compared byte for byte; the order values were added in does not matter.
+/// A rule pair `key=value` holds when `key` has `value` among its values. A value is
+/// normalized as keep normalizes a document's tags when it is added (stripped of Python's
+/// whitespace, NFC, `http(s)://` URLs canonicalized: see
+/// [`normalize_tag_value`](crate::formats::keep::normalize_tag_value)); then keys and
+/// values compare byte for byte with the rule's, which is taken as written. The order
+/// values were added in does not matter.
 ///
 /// ```
 /// use prompt_runtime::Tags;
@@ -22,6 +26,10 @@ use std::fmt;
 ///     .into_iter()
 ///     .collect();
 /// assert_eq!(same, tags);
+///
+/// // padded, decomposed or URL-cased values match as they do in keep
+/// let padded: Tags = [("type", "paper "), ("url", "HTTP://Example.org:80")].into_iter().collect();
+/// assert!(padded.has("type", "paper") && padded.has("url", "http://example.org/"));
 /// ```
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Tags {
@@ -39,7 +47,8 @@ impl Tags {
         Tags::default()
     }
 
-    /// Adds `value` to the values of `key` (a value already there is not added twice).
+    /// Adds `value`, normalized, to the values of `key` (a value already there is not
+    /// added twice).
     ///
     /// ```
     /// let mut tags = prompt_runtime::Tags::new();
@@ -47,7 +56,7 @@ impl Tags {
     /// assert_eq!(tags.values("topic"), ["code"]);
     /// ```
     pub fn insert(&mut self, key: impl Into<String>, value: impl Into<String>) -> &mut Tags {
-        let value = value.into();
+        let value = crate::formats::keep::normalize_tag_value(&value.into());
         let values = self.values.entry(key.into()).or_default();
         if !values.contains(&value) {
             values.push(value);
@@ -167,5 +176,20 @@ mod tests {
         assert!(tags.is_empty());
         assert_eq!(tags.to_string(), "(no tags)");
         assert!(!tags.has("type", ""));
+    }
+
+    #[test]
+    fn values_that_normalize_alike_are_one_value() {
+        let tags: Tags = [
+            ("type", "paper"),
+            ("type", " paper\u{1f}"),
+            ("n", "e\u{301}"),
+        ]
+        .into_iter()
+        .collect();
+        assert_eq!(tags.values("type"), ["paper"]);
+        assert!(tags.has("n", "\u{e9}"));
+        // the rule's value is not normalized: a padded rule value matches nothing
+        assert!(!tags.has("type", "paper "));
     }
 }

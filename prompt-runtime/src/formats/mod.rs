@@ -5,3 +5,4 @@
 //! byte-identical, since providers cache prompt prefixes by bytes.
 
 pub mod jinja;
+pub mod keep;

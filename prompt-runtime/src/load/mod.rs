@@ -26,7 +26,8 @@ use crate::suggest::closest;
 use std::ops::Range;
 
 /// Reads a `"placeholders"` setting (a prompt's frontmatter or `promptkit.json`): the JSON
-/// string `"dollar"` (`$name`) or `"braces"` (`{{name}}`).
+/// string `"dollar"` (`$name`), `"braces"` (`{{name}}`) or `"keep"` (keep's agent prompts:
+/// `{name}`, `{name|fallback}`).
 pub(crate) fn syntax_setting(
     source: &SourceFile,
     json: &str,
@@ -36,18 +37,19 @@ pub(crate) fn syntax_setting(
     match value.as_deref() {
         Some("dollar") => Ok(Syntax::Dollar),
         Some("braces") => Ok(Syntax::Braces),
+        Some("keep") => Ok(Syntax::Keep),
         Some(other) => {
             let d = Diagnostic::new(format!(
-                "`placeholders` must be \"dollar\" or \"braces\", found {json}"
+                "`placeholders` must be \"dollar\", \"braces\" or \"keep\", found {json}"
             ))
             .at(source, span);
-            Err(match closest(other, ["dollar", "braces"]) {
+            Err(match closest(other, ["dollar", "braces", "keep"]) {
                 Some(s) => d.with_help(format!("did you mean \"{s}\"?")),
                 None => d.with_help("write `\"placeholders\": \"braces\"` for `{{name}}`, or leave it out for `$name`"),
             })
         }
         None => Err(Diagnostic::new(format!(
-            "`placeholders` must be the string \"dollar\" or \"braces\", found {json}"
+            "`placeholders` must be the string \"dollar\", \"braces\" or \"keep\", found {json}"
         ))
         .at(source, span)
         .with_help(

@@ -118,6 +118,11 @@ pub enum Syntax {
     /// `{{name}}` with nothing inside but the name, PromptEngine's rule: anything else,
     /// `{{ name }}` or an unclosed `{{name` included, is text.
     TightBraces,
+    /// keep's agent prompts (frontmatter `"placeholders": "keep"`): `{name}`,
+    /// `{name|fallback}`, `{find:deep:3000}`, read and rendered by
+    /// [`AgentPrompt`](crate::formats::keep::AgentPrompt). To this lexer the whole body
+    /// is text.
+    Keep,
 }
 
 impl Syntax {
@@ -127,6 +132,8 @@ impl Syntax {
             Syntax::Dollar => tokenize(text, base),
             Syntax::Braces => tokenize_braces(text, base, true),
             Syntax::TightBraces => tokenize_braces(text, base, false),
+            Syntax::Keep if text.is_empty() => Vec::new(),
+            Syntax::Keep => vec![Token::Text(base..base + text.len())],
         }
     }
 
@@ -141,6 +148,7 @@ impl Syntax {
         match self {
             Syntax::Dollar => format!("${name}"),
             Syntax::Braces | Syntax::TightBraces => format!("{{{{{name}}}}}"),
+            Syntax::Keep => format!("{{{name}}}"),
         }
     }
 }

@@ -1,0 +1,6 @@
+// `my-notes.md` and `my_notes.md` would both be the constant `MY_NOTES`.
+#[derive(promptkit::Prompt)]
+#[prompt(family = "fam_const_clash")]
+struct Notes {}
+
+fn main() {}
