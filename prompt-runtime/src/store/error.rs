@@ -59,7 +59,7 @@ pub enum StoreError {
         /// Its problems, located in its files.
         problems: Box<Diagnostics>,
     },
-    /// A store opened with [`Store::open_folder`] was asked for what it does not do yet.
+    /// A store opened with [`Store::open_folder`](super::Store::open_folder) was asked for what it does not do yet.
     #[error(
         "`{path}` is a PromptEngine folder opened in place: {what} is not supported on it yet; edit it with PromptEngine and call `reload`, or open its `_defaults/` with a user folder"
     )]
