@@ -45,6 +45,31 @@ pub struct SequenceEntry {
     pub order: i64,
 }
 
+/// A [`Target`], or its name (`"system_prompt"`, `"message"`, `"prefill"`), for
+/// [`Store::get_prompts_by_target`].
+pub trait TargetName {
+    /// The target, `None` for a name that is no target.
+    fn target(&self) -> Option<Target>;
+}
+
+impl TargetName for Target {
+    fn target(&self) -> Option<Target> {
+        Some(*self)
+    }
+}
+
+impl TargetName for &str {
+    fn target(&self) -> Option<Target> {
+        Target::from_word(self)
+    }
+}
+
+impl TargetName for String {
+    fn target(&self) -> Option<Target> {
+        Target::from_word(self)
+    }
+}
+
 /// A prompt's manifest entry as the store sees it now (system and user layers merged):
 /// what [`Store::get_prompts_by_target`] and [`Store::get_prompts_by_category`] list.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
@@ -723,9 +748,17 @@ impl Store {
     /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
     /// let ids: Vec<String> = store.get_prompts_by_target(Target::SystemPrompt).into_iter().map(|p| p.id).collect();
     /// assert_eq!(ids, ["a", "b"]);
+    /// assert_eq!(store.get_prompts_by_target("prefill")[0].id, "start");
+    /// assert!(store.get_prompts_by_target("sidebar").is_empty());
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
-    pub fn get_prompts_by_target(&self, target: Target) -> Vec<PromptEntry> {
+    ///
+    /// The target is a [`Target`] or its name, as PromptEngine takes it
+    /// (`get_prompts_by_target("prefill")`); a name that is no target lists nothing.
+    pub fn get_prompts_by_target(&self, target: impl TargetName) -> Vec<PromptEntry> {
+        let Some(target) = target.target() else {
+            return Vec::new();
+        };
         self.entries(|p| p.enabled && p.target == target)
     }
 

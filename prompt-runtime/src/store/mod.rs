@@ -63,7 +63,7 @@ pub use archive::{
     ExportSummary, ImportMode, ImportSummary, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES,
     MAX_ENTRY_BYTES,
 };
-pub use assemble::{PromptEntry, SequenceEntry};
+pub use assemble::{PromptEntry, SequenceEntry, TargetName};
 pub use builder::{Store, StoreBuilder};
 pub use error::StoreError;
 pub use layout::is_store_dir;
