@@ -444,6 +444,11 @@ fn one_prompt_with_an_unknown_placeholder_is_refused_and_the_rest_serve() {
         "{shown}"
     );
     assert!(shown.contains("prompts/in_character.json:1:"), "{shown}");
+    // a text of the user layer takes a new key from the user registry
+    assert!(
+        shown.contains("help: add `user_mood` to `_meta/user_placeholder_registry.json`"),
+        "{shown}"
+    );
     // the system prompt does not take the prefill: it serves
     assert!(
         store
@@ -468,6 +473,16 @@ fn one_prompt_with_an_unknown_placeholder_is_refused_and_the_rest_serve() {
     store
         .update_prompt("voice", "default", "Be brief.")
         .unwrap();
+    let e = store
+        .update_prompt("voice", "default", "Be {{zzz_unknown}}.")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(
+            "add `zzz_unknown` to `_meta/user_placeholder_registry.json` (`Store::add_placeholder`)"
+        ),
+        "{e}"
+    );
     // all or nothing when asked
     assert!(matches!(
         builder().strict(true).open(),

@@ -766,7 +766,11 @@ fn prompt(
     // whether its problems refuse the folder or only the prompt.
     let (variants, domain_flags) = source
         .as_ref()
-        .and_then(|source| domain(source, id, multi_turn, keys, problems))
+        .and_then(|source| {
+            // A text of the user layer takes its new keys from the user registry.
+            let registry = if layer == 1 { USER_REGISTRY } else { REGISTRY };
+            domain(source, id, multi_turn, keys, registry, problems)
+        })
         .unwrap_or_default();
     let domain_path = source
         .as_ref()
@@ -834,6 +838,7 @@ fn domain(
     id: &str,
     multi_turn: bool,
     keys: &[Key],
+    registry: &str,
     problems: &mut Diagnostics,
 ) -> Option<(Vec<Variant>, Flags)> {
     let mut r = Reader { source, problems };
@@ -906,6 +911,7 @@ fn domain(
             id,
             variant: &name,
             keys,
+            registry,
         };
         let body = if multi_turn {
             let Some(raw) = field(&fields, "messages") else {
@@ -945,6 +951,8 @@ struct Place<'a> {
     id: &'a str,
     variant: &'a str,
     keys: &'a [Key],
+    /// The registry a new key of this text belongs in.
+    registry: &'a str,
 }
 
 fn messages(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Vec<(Role, Text)>> {
@@ -1028,9 +1036,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
                         .at(r.source, at);
                         let d = match closest(key, place.keys.iter().map(|k| k.name.as_str())) {
                             Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
-                            None => d.with_help(format!(
-                                "add `{key}` to `_meta/placeholder_registry.json`"
-                            )),
+                            None => d.with_help(format!("add `{key}` to `{}`", place.registry)),
                         };
                         r.push(d);
                     }

@@ -742,7 +742,10 @@ pub(super) fn check_text(
         problems.push(
             match closest(key, folder.keys.iter().map(|k| k.name.as_str())) {
                 Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
-                None => d.with_help(format!("add `{key}` to `_meta/placeholder_registry.json`")),
+                // An edit is the user's: its new keys are the user registry's.
+                None => d.with_help(format!(
+                    "add `{key}` to `{USER_REGISTRY}` (`Store::add_placeholder`)"
+                )),
             },
         );
     }
