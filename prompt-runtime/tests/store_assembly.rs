@@ -673,14 +673,27 @@ fn a_folder_opened_in_place_shows_what_promptengine_shows() {
         again.build_system_prompt("default", &[]).unwrap(),
         store.build_system_prompt("default", &[]).unwrap()
     );
+    // deleting: only a prompt of the user manifest, as PromptEngine; its file goes with it
+    assert!(matches!(
+        store.delete_prompt("rules"),
+        Err(StoreError::NotUserPrompt { .. })
+    ));
+    store.delete_prompt("extra").unwrap();
+    assert!(!dir.join("extra.json").exists());
+    assert!(
+        read("_meta/user_manifest.json")["prompts"]
+            .get("extra")
+            .is_none()
+    );
+    assert!(store.get_all_prompts().iter().all(|p| p.id != "extra"));
     // the edits promptkit does not write in PromptEngine's form yet are refused
     let before = std::fs::read(dir.join("_meta/user_manifest.json")).unwrap();
     assert!(matches!(
-        store.delete_prompt("extra"),
+        store.factory_reset(),
         Err(StoreError::InPlace { .. })
     ));
     assert!(matches!(
-        store.factory_reset(),
+        store.add_placeholder("nick", "Lu"),
         Err(StoreError::InPlace { .. })
     ));
     assert_eq!(

@@ -626,9 +626,10 @@ impl Store {
     /// [`Store::set_enabled`] (the prompt's one `enabled`: PromptEngine has no flag per
     /// variant) and [`Store::reorder_prompts`] into the manifest that holds the prompt's
     /// entry, [`Store::create_prompt`] as a whole entry of the user manifest with every
-    /// field PromptEngine's validator asks for and a domain file `ID.json`. The other edits
-    /// (resets, deletes, placeholders, archives) are refused for now
-    /// ([`StoreError::InPlace`]). [`Store::reload`] reads what PromptEngine wrote since.
+    /// field PromptEngine's validator asks for and a domain file `ID.json`, and
+    /// [`Store::delete_prompt`] of a prompt of the user manifest (its entry, then its part of
+    /// its domain file). The other edits (resets, placeholders, archives) are refused for
+    /// now ([`StoreError::InPlace`]). [`Store::reload`] reads what PromptEngine wrote since.
     ///
     /// ```
     /// # use prompt_runtime::store::{Store, StoreError};

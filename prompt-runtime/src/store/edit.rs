@@ -144,7 +144,9 @@ impl Store {
     /// [`Store::reset_prompt_to_default`]).
     pub fn delete_prompt(&self, id: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
-            store.not_in_place("`delete_prompt`")?;
+            if store.in_place.is_some() {
+                return super::in_place::delete(state, id);
+            }
             let prompt = Store::find(&state.folder, id)?;
             if store.default_folder.prompt(id).is_some() {
                 return Err(StoreError::NotUserPrompt { id: id.to_owned() });

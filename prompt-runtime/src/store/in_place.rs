@@ -13,7 +13,7 @@ use super::edit::{Change, check_text, json_string, with_text, write_error};
 use super::error::StoreError;
 use super::file_name::user_domain_file;
 use super::layout::{MANIFEST, USER_MANIFEST};
-use super::persist::{set_path, set_paths};
+use super::persist::{remove_path, set_path, set_paths};
 use crate::SourceFile;
 
 /// The manifest that holds prompt `id`'s entry: the user manifest when it names it.
@@ -171,4 +171,35 @@ pub(super) fn create(state: &State, id: &str, text: &str) -> Result<Change, Stor
         ],
         cleanup: Vec::new(),
     })
+}
+
+/// `delete_prompt`: as PromptEngine deletes, only a prompt of the user manifest. Its entry
+/// leaves the user manifest (the commit point), then its part of its domain file: the
+/// file goes when it held nothing else, else it is written without the prompt's entry.
+pub(super) fn delete(state: &State, id: &str) -> Result<Change, StoreError> {
+    let prompt = Store::find(&state.folder, id)?;
+    if owner(state, id) != USER_MANIFEST {
+        return Err(StoreError::NotUserPrompt { id: id.to_owned() });
+    }
+    let manifest = remove_path(text_of(state, USER_MANIFEST), &["prompts", id], 0)
+        .map_err(write_error(&state.user, USER_MANIFEST))?;
+    let mut change = Change {
+        writes: vec![(USER_MANIFEST.to_owned(), Some(format!("{manifest}\n")))],
+        cleanup: Vec::new(),
+    };
+    let rel = prompt.domain.0.clone();
+    let shared = state
+        .folder
+        .prompts
+        .iter()
+        .any(|p| p.id != id && p.domain.0 == rel);
+    if shared {
+        // Another prompt reads the file under its own id: only this prompt's entry goes.
+        let rest =
+            remove_path(text_of(state, &rel), &[id], 0).map_err(write_error(&state.user, &rel))?;
+        change.writes.push((rel, Some(format!("{rest}\n"))));
+    } else {
+        change.cleanup.push(rel);
+    }
+    Ok(change)
 }
