@@ -673,6 +673,39 @@ fn a_folder_opened_in_place_shows_what_promptengine_shows() {
         again.build_system_prompt("default", &[]).unwrap(),
         store.build_system_prompt("default", &[]).unwrap()
     );
+    // a placeholder of the user's goes to the folder's user registry, where PromptEngine
+    // keeps its own
+    store.add_placeholder("nick", "Lu").unwrap();
+    assert_eq!(
+        read("_meta/user_placeholder_registry.json")["placeholders"]["nick"]["default"],
+        "Lu"
+    );
+    store
+        .update_prompt("style", "default", "Call them {{nick}}.")
+        .unwrap();
+    assert!(store.remove_placeholder("nick").is_err());
+    store
+        .update_prompt("style", "default", "Stock style.")
+        .unwrap();
+    store.remove_placeholder("nick").unwrap();
+    // a reset takes the prompt's text and entry from `_defaults/`, as PromptEngine
+    store.reset_prompt_to_default("rules").unwrap();
+    assert_eq!(
+        read("rules.json")["rules"]["variants"]["default"]["content"],
+        "Stock rules for {{char_name}}."
+    );
+    assert_eq!(
+        read("_meta/prompt_manifest.json")["prompts"]["rules"],
+        json!({"domain_file": "rules.json", "order": 100, "category": "system"})
+    );
+    assert_eq!(
+        store.resolve_prompt("rules", "default", &[]).unwrap(),
+        "Stock rules for Luna."
+    );
+    assert!(matches!(
+        store.reset_prompt_to_default("extra"),
+        Err(StoreError::NoDefault { .. })
+    ));
     // deleting: only a prompt of the user manifest, as PromptEngine; its file goes with it
     assert!(matches!(
         store.delete_prompt("rules"),
@@ -692,10 +725,7 @@ fn a_folder_opened_in_place_shows_what_promptengine_shows() {
         store.factory_reset(),
         Err(StoreError::InPlace { .. })
     ));
-    assert!(matches!(
-        store.add_placeholder("nick", "Lu"),
-        Err(StoreError::InPlace { .. })
-    ));
+
     assert_eq!(
         std::fs::read(dir.join("_meta/user_manifest.json")).unwrap(),
         before

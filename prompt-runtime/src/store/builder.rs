@@ -628,8 +628,10 @@ impl Store {
     /// entry, [`Store::create_prompt`] as a whole entry of the user manifest with every
     /// field PromptEngine's validator asks for and a domain file `ID.json`, and
     /// [`Store::delete_prompt`] of a prompt of the user manifest (its entry, then its part of
-    /// its domain file). The other edits (resets, placeholders, archives) are refused for
-    /// now ([`StoreError::InPlace`]). [`Store::reload`] reads what PromptEngine wrote since.
+    /// its domain file), [`Store::reset_prompt_to_default`] from the folder's `_defaults/`
+    /// (its domain entry and its manifest entry, as PromptEngine resets), and the user's
+    /// placeholders in the folder's `_meta/user_placeholder_registry.json`.
+    /// [`Store::factory_reset`] and archives are refused for now ([`StoreError::InPlace`]). [`Store::reload`] reads what PromptEngine wrote since.
     ///
     /// ```
     /// # use prompt_runtime::store::{Store, StoreError};

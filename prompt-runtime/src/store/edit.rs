@@ -175,7 +175,9 @@ impl Store {
     /// ```
     pub fn reset_prompt_to_default(&self, id: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
-            store.not_in_place("`reset_prompt_to_default`")?;
+            if let Some(dir) = &store.in_place {
+                return super::in_place::reset(dir, state, id);
+            }
             let prompt = Store::find(&state.folder, id)?;
             if store.default_folder.prompt(id).is_none() {
                 return Err(StoreError::NoDefault { id: id.to_owned() });
@@ -356,7 +358,6 @@ impl Store {
     /// ```
     pub fn add_placeholder(&self, key: &str, value: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
-            store.not_in_place("`add_placeholder`")?;
             if !is_name(key) {
                 return Err(StoreError::BadPlaceholder {
                     key: key.to_owned(),
@@ -385,7 +386,6 @@ impl Store {
     /// still uses (in a text or its `requires_any`), is refused, naming the prompts.
     pub fn remove_placeholder(&self, key: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
-            store.not_in_place("`remove_placeholder`")?;
             let mine = user_placeholders(state);
             if !mine.iter().any(|k| k == key) {
                 return Err(StoreError::NotUserPlaceholder {

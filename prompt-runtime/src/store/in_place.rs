@@ -203,3 +203,69 @@ pub(super) fn delete(state: &State, id: &str) -> Result<Change, StoreError> {
     }
     Ok(change)
 }
+
+/// The folder PromptEngine resets from, inside the folder opened in place.
+const DEFAULTS: &str = "_defaults";
+
+/// `reset_prompt_to_default`: as PromptEngine resets a prompt of the system manifest, its
+/// entry in its domain file and its manifest entry become `_defaults/`'s again (each read
+/// through the folder's reader). A prompt of the user manifest has no default and is
+/// refused, as by every store (PromptEngine deletes it; `delete_prompt` does that).
+pub(super) fn reset(dir: &std::path::Path, state: &State, id: &str) -> Result<Change, StoreError> {
+    let prompt = Store::find(&state.folder, id)?;
+    if owner(state, id) == USER_MANIFEST {
+        return Err(StoreError::NoDefault { id: id.to_owned() });
+    }
+    let root = crate::load::Root::new(dir, dir.to_string_lossy());
+    let read = |rel: &str| -> Result<String, StoreError> {
+        let fail = |message: String| StoreError::Write {
+            path: dir.join(rel).to_string_lossy().into_owned(),
+            message,
+        };
+        match root.read(rel) {
+            Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|e| fail(e.to_string())),
+            Ok(None) => Err(fail(format!(
+                "PromptEngine's reset source does not exist, so prompt `{id}` has no default"
+            ))),
+            Err(e) => Err(fail(e.to_string())),
+        }
+    };
+    let rel = prompt.domain.0.clone();
+    let default_domain = read(&format!("{DEFAULTS}/{rel}"))?;
+    // A domain file of PromptEngine's code holds its prompts by id; the seed's form is the
+    // prompt itself.
+    let domain = match entry_of(&default_domain, &[id]) {
+        Some(entry) => set_path(text_of(state, &rel), &[id], &entry, 0)
+            .map_err(write_error(&state.user, &rel))?,
+        None => default_domain.trim_end().to_owned(),
+    };
+    let default_manifest = read(&format!("{DEFAULTS}/{MANIFEST}"))?;
+    let Some(entry) = entry_of(&default_manifest, &["prompts", id]) else {
+        return Err(StoreError::NoDefault { id: id.to_owned() });
+    };
+    let manifest = set_path(text_of(state, MANIFEST), &["prompts", id], &entry, 0)
+        .map_err(write_error(&state.user, MANIFEST))?;
+    Ok(Change {
+        writes: vec![
+            (rel, Some(format!("{domain}\n"))),
+            (MANIFEST.to_owned(), Some(format!("{manifest}\n"))),
+        ],
+        cleanup: Vec::new(),
+    })
+}
+
+/// The JSON text at `path` (object keys) in `text`, as written there.
+fn entry_of(text: &str, path: &[&str]) -> Option<String> {
+    let mut current = text.to_owned();
+    for key in path {
+        let next = crate::load::json::object_entries(&current)
+            .ok()?
+            .into_iter()
+            .find(|(k, _)| k == key)?
+            .1
+            .get()
+            .to_owned();
+        current = next;
+    }
+    Some(current)
+}
