@@ -357,7 +357,7 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn add_placeholder(&self, key: &str, value: &str) -> Result<(), StoreError> {
-        self.commit(|store, state| {
+        self.commit(|_, state| {
             if !is_name(key) {
                 return Err(StoreError::BadPlaceholder {
                     key: key.to_owned(),
@@ -385,7 +385,7 @@ impl Store {
     /// the user registry holds). One of the defaults' placeholders, or one that a prompt
     /// still uses (in a text or its `requires_any`), is refused, naming the prompts.
     pub fn remove_placeholder(&self, key: &str) -> Result<(), StoreError> {
-        self.commit(|store, state| {
+        self.commit(|_, state| {
             let mine = user_placeholders(state);
             if !mine.iter().any(|k| k == key) {
                 return Err(StoreError::NotUserPlaceholder {
