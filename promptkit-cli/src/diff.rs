@@ -169,17 +169,26 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
     // At lean, a registered either-or (`{% else "why" %}`) renders lines detailed lacks on
     // purpose; only the lines that remain with those branches muted are lean's mistakes.
     let mut unregistered = 0;
-    let jinja = crate::jinja::file_of(&project, options).is_some();
-    if args.guidance && diff.inserted > 0 && jinja {
-        // The Jinja front end cannot render a prompt with its either-ors muted yet: every
-        // line lean adds is reported.
-        unregistered = diff.inserted;
-    } else if args.guidance && diff.inserted > 0 {
+    if args.guidance && diff.inserted > 0 {
         let mut reasons = Vec::new();
-        let muted = values::render_adjusted(&project, options, b.extra(), |prompt| {
-            reasons = prompt.either_ors().into_iter().map(str::to_owned).collect();
-            prompt.without_either_ors()
-        })?;
+        let muted = if crate::jinja::file_of(&project, options).is_some() {
+            let (muted, why) = crate::jinja::rendered_muted(&project, options, b.extra())?;
+            // Shown as a Jinja template registers them.
+            reasons = why
+                .into_iter()
+                .map(|why| format!("{{% else %}}{{# either-or: {why} #}}"))
+                .collect();
+            muted
+        } else {
+            values::render_adjusted(&project, options, b.extra(), |prompt| {
+                reasons = prompt
+                    .either_ors()
+                    .into_iter()
+                    .map(|why| format!("{{% else {why:?} %}}"))
+                    .collect();
+                prompt.without_either_ors()
+            })?
+        };
         unregistered = LineDiff::new(&terminated(first.log()), &terminated(muted.log()), "", "")
             .inserted
             .min(diff.inserted);
@@ -235,6 +244,7 @@ fn render_both(
 }
 
 /// `lean adds 1 line, registered as an either-or:` and each registration as written.
+/// `reasons` are the registrations as the prompt writes them.
 fn registered_lines(n: usize, reasons: &[String]) -> String {
     let mut out = if n == 1 {
         "lean adds 1 line, registered as an either-or:\n".to_owned()
@@ -243,8 +253,8 @@ fn registered_lines(n: usize, reasons: &[String]) -> String {
     } else {
         format!("lean adds {n} lines, registered as either-ors:\n")
     };
-    for reason in reasons {
-        out.push_str(&format!("  {{% else {reason:?} %}}\n"));
+    for registration in reasons {
+        out.push_str(&format!("  {registration}\n"));
     }
     out
 }

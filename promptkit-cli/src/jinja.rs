@@ -23,6 +23,16 @@ pub fn file_of(project: &Project, options: &RenderOptions) -> Option<String> {
 /// may be anything JSON holds (`null` is Python's `None`, not an absent value); `--set`
 /// gives strings. Returns the file's display path and the text.
 pub fn render(project: &Project, options: &RenderOptions) -> Result<(String, String), Diagnostics> {
+    render_adjusted(project, options, |templates| templates)
+}
+
+/// [`render`] of the templates as `adjust` makes them (`diff --guidance` mutes the
+/// registered either-ors).
+fn render_adjusted(
+    project: &Project,
+    options: &RenderOptions,
+    adjust: impl FnOnce(Templates) -> Templates,
+) -> Result<(String, String), Diagnostics> {
     let name = prompt_name(&options.name);
     if project.dir.join(format!("{name}.md")).is_file() {
         return Err(Diagnostic::new(format!(
@@ -60,6 +70,7 @@ pub fn render(project: &Project, options: &RenderOptions) -> Result<(String, Str
     }
     let (file, templates) = project.load_jinja(name)?;
     check_values(&templates, &file, &values, &options.set)?;
+    let templates = adjust(templates);
     let text = templates.render(&file, &Value::Object(values))?;
     Ok((format!("{}/{file}", project.display), text))
 }
@@ -134,6 +145,29 @@ fn check_values(
 pub fn uses(project: &Project, options: &RenderOptions, name: &str) -> Result<bool, Diagnostics> {
     let (file, templates) = project.load_jinja(prompt_name(&options.name))?;
     Ok(templates.uses(&file).iter().any(|u| u.name == name))
+}
+
+/// [`rendered`] with every registered either-or muted (its lean branch left out), and the
+/// reasons they were registered with: what lean adds then is what nothing registers.
+pub fn rendered_muted(
+    project: &Project,
+    options: &RenderOptions,
+    extra: crate::values::Extra<'_>,
+) -> Result<(crate::values::Rendered, Vec<String>), Diagnostics> {
+    let mut options = options.clone();
+    options.set.extend(extra.values.iter().cloned());
+    let mut reasons = Vec::new();
+    let (path, text) = render_adjusted(project, &options, |templates| {
+        let (muted, why) = templates.without_either_ors();
+        reasons = why;
+        muted
+    })?;
+    let content = prompt_runtime::PromptContent {
+        text,
+        path: path.into(),
+        metadata: std::borrow::Cow::Owned(prompt_runtime::Meta::default()),
+    };
+    Ok((crate::values::Rendered::Text(content), reasons))
 }
 
 /// [`render`] with `extra` values on top of `--set`, as the other commands take it.

@@ -181,3 +181,46 @@ fn whole_lines(source: &SourceFile, block: &If, out: &mut Vec<Diagnostic>) {
         );
     }
 }
+
+/// Leaves out the `else` branch of every registered either-or in `nodes` (see
+/// `Templates::without_either_ors`), collecting the reasons.
+pub(crate) fn mute_either_ors(source: &SourceFile, nodes: &mut [Node], reasons: &mut Vec<String>) {
+    for node in nodes {
+        match node {
+            Node::If(block) => {
+                let why = block
+                    .else_comment
+                    .as_deref()
+                    .and_then(|c| c.strip_prefix(REGISTER))
+                    .map(str::trim)
+                    .filter(|why| !why.is_empty())
+                    .map(str::to_owned);
+                let fenced = block
+                    .branches
+                    .iter()
+                    .any(|(condition, _)| matches!(level(source, condition), Ok(Some(_))));
+                for (_, body) in &mut block.branches {
+                    mute_either_ors(source, body, reasons);
+                }
+                match why {
+                    Some(why) if fenced && block.otherwise.is_some() => {
+                        block.otherwise = None;
+                        reasons.push(why);
+                    }
+                    _ => {
+                        if let Some((_, body)) = &mut block.otherwise {
+                            mute_either_ors(source, body, reasons);
+                        }
+                    }
+                }
+            }
+            Node::For(each) => {
+                mute_either_ors(source, &mut each.body, reasons);
+                if let Some(body) = &mut each.otherwise {
+                    mute_either_ors(source, body, reasons);
+                }
+            }
+            Node::Text(_) | Node::Output(_) | Node::Include { .. } | Node::Set { .. } => {}
+        }
+    }
+}

@@ -109,6 +109,25 @@ impl Templates {
         }
     }
 
+    /// These templates with every registered either-or (`{% else %}{# either-or: why #}`
+    /// on a guidance fence) muted: its `else` branch left out, so at lean the block renders
+    /// nothing where it rendered the inversion. With the reasons, in template order. What
+    /// lean still adds over detailed then is what nothing registers (`promptkit diff
+    /// --guidance`).
+    pub fn without_either_ors(&self) -> (Templates, Vec<String>) {
+        let mut reasons = Vec::new();
+        let mut templates = self.templates.clone();
+        for template in templates.values_mut() {
+            super::fence::mute_either_ors(&template.source, &mut template.nodes, &mut reasons);
+        }
+        let muted = Templates {
+            options: self.options,
+            templates,
+            last_len: LastLen::default(),
+        };
+        (muted, reasons)
+    }
+
     /// The environment options the templates were read with.
     pub fn options(&self) -> Options {
         self.options
