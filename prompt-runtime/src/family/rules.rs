@@ -385,27 +385,11 @@ mod tests {
                 .join(" ")
         };
         let (small, large) = (line(5_000), line(50_000));
-        let time = |text: &str| {
-            let t = std::time::Instant::now();
-            assert!(RuleLine::keep(text).is_some());
-            t.elapsed()
-        };
-        // Linear is about 10x, a scan per pair (quadratic) about 100x. The two sizes are
-        // timed in turn, best of five each, and a loaded machine gets three tries: a
-        // quadratic reader fails every one.
-        let ratios: Vec<f64> = (0..3)
-            .map(|_| {
-                let (mut s, mut l) = (std::time::Duration::MAX, std::time::Duration::MAX);
-                for _ in 0..5 {
-                    s = s.min(time(&small));
-                    l = l.min(time(&large));
-                }
-                l.as_secs_f64() / s.as_secs_f64().max(1e-9)
-            })
-            .collect();
-        assert!(
-            ratios.iter().any(|r| *r < 30.0),
-            "50,000 pairs over 5,000: {ratios:?}"
+        // Linear is about 10x, a scan per pair (quadratic) about 100x.
+        crate::scaling::assert_linear(
+            "a rule line of 50,000 pairs over 5,000",
+            || assert!(RuleLine::keep(&small).is_some()),
+            || assert!(RuleLine::keep(&large).is_some()),
         );
         assert_eq!(RuleLine::keep(&large).map(|l| l.pairs.len()), Some(50_000));
     }
