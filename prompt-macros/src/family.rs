@@ -199,8 +199,8 @@ const TAKEN: [&str; 2] = ["MEMBERS", "IDENTITY_KEYS"];
 
 /// The constant a member is named by: its file name in upper case, each character that
 /// is not an ASCII letter or digit a `_` (`myapp-meetings` is `MYAPP_MEETINGS`), with a
-/// `_` in front of a leading digit.
-fn constant_name(member: &str) -> String {
+/// `_` in front of a leading digit. A store's prompt constants are named the same way.
+pub(crate) fn constant_name(member: &str) -> String {
     let mut out: String = member
         .chars()
         .map(|c| {

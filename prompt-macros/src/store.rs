@@ -58,19 +58,7 @@ fn folder(input: &DeriveInput) -> syn::Result<LitStr> {
 
 /// The constant name of a prompt id: `system_rule` → `SYSTEM_RULE`.
 fn constant(id: &str) -> Option<syn::Ident> {
-    let mut name: String = id
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() {
-                c.to_ascii_uppercase()
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if name.starts_with(|c: char| c.is_ascii_digit()) {
-        name.insert(0, '_');
-    }
+    let name = crate::family::constant_name(id);
     syn::parse_str::<syn::Ident>(&name)
         .ok()
         .map(|_| format_ident!("{}", name))
