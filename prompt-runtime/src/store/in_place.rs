@@ -16,9 +16,9 @@ use super::layout::{MANIFEST, USER_MANIFEST};
 use super::persist::{remove_path, set_path, set_paths};
 use crate::SourceFile;
 
-/// The manifest that holds prompt `id`'s entry: the user manifest when it names it.
-fn owner(state: &State, id: &str) -> &'static str {
-    let named = state
+/// The ids the user manifest names, read once per edit.
+fn user_ids(state: &State) -> std::collections::HashSet<String> {
+    state
         .user
         .get(USER_MANIFEST)
         .and_then(|m| crate::load::json::object_entries(m.text()).ok())
@@ -27,8 +27,21 @@ fn owner(state: &State, id: &str) -> &'static str {
                 .find(|(k, _)| k == "prompts")
                 .and_then(|(_, raw)| crate::load::json::object_entries(raw.get()).ok())
         })
-        .is_some_and(|prompts| prompts.iter().any(|(k, _)| k == id));
-    if named { USER_MANIFEST } else { MANIFEST }
+        .map(|prompts| prompts.into_iter().map(|(k, _)| k).collect())
+        .unwrap_or_default()
+}
+
+/// The manifest that holds prompt `id`'s entry: the user manifest when it names it.
+fn owner(state: &State, id: &str) -> &'static str {
+    owner_in(&user_ids(state), id)
+}
+
+fn owner_in(user: &std::collections::HashSet<String>, id: &str) -> &'static str {
+    if user.contains(id) {
+        USER_MANIFEST
+    } else {
+        MANIFEST
+    }
 }
 
 fn text_of<'s>(state: &'s State, rel: &str) -> &'s str {
@@ -111,10 +124,12 @@ pub(super) fn set_enabled(
 /// `reorder_prompts`: each prompt's `order` into the manifest that holds its entry.
 pub(super) fn reorder(state: &State, orders: &[(String, String)]) -> Result<Change, StoreError> {
     let mut writes = Vec::new();
+    // One read of the user manifest for every prompt placed, not one per prompt.
+    let user = user_ids(state);
     for rel in [MANIFEST, USER_MANIFEST] {
         let paths: Vec<[&str; 3]> = orders
             .iter()
-            .filter(|(id, _)| owner(state, id) == rel)
+            .filter(|(id, _)| owner_in(&user, id) == rel)
             .map(|(id, _)| ["prompts", id.as_str(), "order"])
             .collect();
         if paths.is_empty() {
@@ -122,7 +137,7 @@ pub(super) fn reorder(state: &State, orders: &[(String, String)]) -> Result<Chan
         }
         let values = orders
             .iter()
-            .filter(|(id, _)| owner(state, id) == rel)
+            .filter(|(id, _)| owner_in(&user, id) == rel)
             .map(|(_, order)| order.as_str());
         let edits: Vec<(&[&str], &str)> = paths.iter().map(|p| &p[..]).zip(values).collect();
         let new =
