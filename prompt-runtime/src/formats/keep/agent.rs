@@ -258,17 +258,41 @@ impl AgentPrompt {
     /// ```
     pub fn check(&self, path: &str, declared: &[&str]) -> Result<(), Diagnostics> {
         let source = SourceFile::new(path, self.template.clone());
+        self.check_located(declared, |d, span| d.at(&source, span))
+    }
+
+    /// Like [`check`](AgentPrompt::check), with each problem placed by `locate`, given the
+    /// diagnostic and the placeholder's span in the template: for a template whose
+    /// includes were expanded, to point into the file that wrote the placeholder (see
+    /// [`TracedExpansion::origin`](super::TracedExpansion::origin)).
+    ///
+    /// ```
+    /// use prompt_runtime::formats::keep::AgentPrompt;
+    /// use prompt_runtime::SourceFile;
+    ///
+    /// let file = SourceFile::new("prompts/agent/ask.md", "{\n}\n\nAsk {txt}");
+    /// let prompt = AgentPrompt::parse("Ask {txt}");
+    /// let err = prompt.check_located(&["text"], |d, span| d.at(&file, span.start + 5..span.end + 5)).unwrap_err();
+    /// assert!(err.to_string().contains("prompts/agent/ask.md:4:5"));
+    /// ```
+    pub fn check_located(
+        &self,
+        declared: &[&str],
+        mut locate: impl FnMut(Diagnostic, Range<usize>) -> Diagnostic,
+    ) -> Result<(), Diagnostics> {
         let mut problems = Diagnostics::default();
         for p in self.placeholders() {
             if declared.contains(&p.name.as_str()) {
                 continue;
             }
-            let d = Diagnostic::new(format!(
-                "`{}` names `{}`, which is not a declared value",
-                &self.template[p.span.clone()],
-                p.name
-            ))
-            .at(&source, p.span.clone());
+            let d = locate(
+                Diagnostic::new(format!(
+                    "`{}` names `{}`, which is not a declared value",
+                    &self.template[p.span.clone()],
+                    p.name
+                )),
+                p.span.clone(),
+            );
             let help = match crate::suggest::closest(&p.name, declared.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None if declared.is_empty() => {
@@ -315,8 +339,7 @@ impl AgentPrompt {
                 AgentPart::Text(range) => out.push_str(&self.template[range.clone()]),
                 AgentPart::Placeholder(p) => {
                     let text = match (p.kind, value(p), &p.fallback) {
-                        (AgentKind::Binding, Some(v), Some(fallback))
-                            if pyspace::strip(&v).is_empty() =>
+                        (AgentKind::Binding, Some(v), Some(fallback)) if is_blank(&v) =>
                         {
                             fallback.clone()
                         }
@@ -331,9 +354,14 @@ impl AgentPrompt {
     }
 }
 
+/// True when a binding's value counts as not given: blank to Python's `strip`.
+pub(crate) fn is_blank(value: &str) -> bool {
+    pyspace::strip(value).is_empty()
+}
+
 /// keep's clean-up: every run of two or more line breaks is two (its loop replaces
 /// `\n\n\n` by `\n\n` until none is left), then Python's strip.
-fn clean_up(text: &str) -> String {
+pub(crate) fn clean_up(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut breaks = 0;
     for c in text.chars() {
