@@ -67,6 +67,10 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let name = prompt_name(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
+    // keep's agent prompts (`"placeholders": "keep"`) have a derive of their own
+    if let Some(tokens) = crate::keep_agent::derive(input, &name, &fields, &project) {
+        return Ok(tokens);
+    }
     let context = fields
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))

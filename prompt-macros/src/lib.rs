@@ -10,6 +10,7 @@ mod derive;
 mod docs;
 mod emit;
 mod family;
+mod keep_agent;
 mod store;
 mod values;
 
