@@ -22,6 +22,7 @@ use prompt_runtime::formats::keep::{
 use prompt_runtime::load::{Project, PromptFile};
 use prompt_runtime::parse::lexer::Syntax;
 use prompt_runtime::resolve::VarKind;
+use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
 use std::collections::BTreeMap;
@@ -139,7 +140,11 @@ impl Read<'_> {
                 let d = Diagnostic::new(format!("cannot expand `{written}`: {}", e.error))
                     .with_help("an include names another prompt of this folder (`{{include:agent/system}}` is `prompts/agent/system.md`), at most three deep, never one on its own chain");
                 let d = self.at(d, e.at.doc.as_deref(), e.at.offset..e.at.offset + e.len);
-                return Err((self.error(d), true));
+                // the retrievals the prompt's own text shows decide `render`'s form
+                let retrieves = AgentPrompt::parse(self.top.body_text())
+                    .placeholders()
+                    .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+                return Err((self.error(d), retrieves));
             }
         };
         let prompt = AgentPrompt::parse(&expanded.text);
@@ -162,13 +167,6 @@ impl Read<'_> {
         }
 
         // Every placeholder filled: retrievals by the closure, the others by a field.
-        let mut declared: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
-        declared.extend(["get", "find"]);
-        if let Err(problems) =
-            prompt.check_located(&declared, |d, span| self.at_template(d, &expanded, span))
-        {
-            combine(&mut errors, compile::to_error(self.name, problems));
-        }
         let mut problems = Diagnostics::default();
         let mut fills: Vec<Option<Fill<'_>>> = Vec::new();
         let mut used = vec![false; fields.len()];
@@ -178,13 +176,32 @@ impl Read<'_> {
                 continue;
             }
             let Some(i) = fields.iter().position(|f| f.name == p.name) else {
-                if matches!(p.name.as_str(), "get" | "find") {
+                let written = &expanded.text[p.span.clone()];
+                if !matches!(p.name.as_str(), "get" | "find") {
+                    let help = match closest(&p.name, fields.iter().map(|f| f.name.as_str())) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "add a field `{}` to `{}` (an `Option` when the value may be missing), or remove the placeholder",
+                            p.name, input.ident
+                        ),
+                    };
+                    problems.push(
+                        self.at_template(
+                            Diagnostic::new(format!(
+                                "`{written}` names `{}`, which is no field of `{}`",
+                                p.name, input.ident
+                            )),
+                            &expanded,
+                            p.span.clone(),
+                        )
+                        .with_help(help),
+                    );
+                } else {
                     // `{find|none}` is a binding named `find`, as in keep, not a retrieval
                     problems.push(
                         self.at_template(
                             Diagnostic::new(format!(
-                                "`{}` is a binding named `{}`, not a retrieval: keep reads a retrieval only as `{{get}}` or `{{find…}}`, without a fallback",
-                                &expanded.text[p.span.clone()],
+                                "`{written}` is a binding named `{}`, not a retrieval: keep reads a retrieval only as `{{get}}` or `{{find…}}`, without a fallback",
                                 p.name
                             )),
                             &expanded,

@@ -258,41 +258,17 @@ impl AgentPrompt {
     /// ```
     pub fn check(&self, path: &str, declared: &[&str]) -> Result<(), Diagnostics> {
         let source = SourceFile::new(path, self.template.clone());
-        self.check_located(declared, |d, span| d.at(&source, span))
-    }
-
-    /// Like [`check`](AgentPrompt::check), with each problem placed by `locate`, given the
-    /// diagnostic and the placeholder's span in the template: for a template whose
-    /// includes were expanded, to point into the file that wrote the placeholder (see
-    /// [`TracedExpansion::origin`](super::TracedExpansion::origin)).
-    ///
-    /// ```
-    /// use prompt_runtime::formats::keep::AgentPrompt;
-    /// use prompt_runtime::SourceFile;
-    ///
-    /// let file = SourceFile::new("prompts/agent/ask.md", "{\n}\n\nAsk {txt}");
-    /// let prompt = AgentPrompt::parse("Ask {txt}");
-    /// let err = prompt.check_located(&["text"], |d, span| d.at(&file, span.start + 5..span.end + 5)).unwrap_err();
-    /// assert!(err.to_string().contains("prompts/agent/ask.md:4:5"));
-    /// ```
-    pub fn check_located(
-        &self,
-        declared: &[&str],
-        mut locate: impl FnMut(Diagnostic, Range<usize>) -> Diagnostic,
-    ) -> Result<(), Diagnostics> {
         let mut problems = Diagnostics::default();
         for p in self.placeholders() {
             if declared.contains(&p.name.as_str()) {
                 continue;
             }
-            let d = locate(
-                Diagnostic::new(format!(
-                    "`{}` names `{}`, which is not a declared value",
-                    &self.template[p.span.clone()],
-                    p.name
-                )),
-                p.span.clone(),
-            );
+            let d = Diagnostic::new(format!(
+                "`{}` names `{}`, which is not a declared value",
+                &self.template[p.span.clone()],
+                p.name
+            ))
+            .at(&source, p.span.clone());
             let help = match crate::suggest::closest(&p.name, declared.iter().copied()) {
                 Some(s) => format!("did you mean `{s}`?"),
                 None if declared.is_empty() => {
