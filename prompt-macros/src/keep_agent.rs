@@ -99,7 +99,12 @@ impl Read<'_> {
     }
 
     /// Places `d` at `span` of the expanded template.
-    fn at_template(&self, d: Diagnostic, expanded: &TracedExpansion, span: Range<usize>) -> Diagnostic {
+    fn at_template(
+        &self,
+        d: Diagnostic,
+        expanded: &TracedExpansion,
+        span: Range<usize>,
+    ) -> Diagnostic {
         match expanded.origin(span) {
             Some((doc, range)) => self.at(d, doc.as_deref(), range),
             None => d.in_file(self.top.source.path()),
@@ -154,7 +159,10 @@ impl Read<'_> {
         let mut errors: Option<syn::Error> = None;
 
         // The frontmatter as every prompt's: typed metadata, near-misses are errors.
-        let meta = match self.project.check_loaded(&self.name.value(), self.top.clone()) {
+        let meta = match self
+            .project
+            .check_loaded(&self.name.value(), self.top.clone())
+        {
             Ok(checked) => Some(checked.meta),
             Err(problems) => {
                 combine(&mut errors, compile::to_error(self.name, problems));
@@ -261,7 +269,10 @@ impl Read<'_> {
                         field.name
                     )
                 } else {
-                    format!("use `{{{}}}` in the prompt, or remove the field", field.name)
+                    format!(
+                        "use `{{{}}}` in the prompt, or remove the field",
+                        field.name
+                    )
                 };
                 combine(
                     &mut errors,
@@ -482,7 +493,10 @@ fn page(name: &str, path: &str, prompt: &AgentPrompt, fills: &[Option<Fill<'_>>]
             },
             None => String::new(),
         };
-        doc.push_str(&format!("| `{}` | {by} |\n", written.replace(['`', '|', '\n'], " ")));
+        doc.push_str(&format!(
+            "| `{}` | {by} |\n",
+            written.replace(['`', '|', '\n'], " ")
+        ));
     }
     doc
 }

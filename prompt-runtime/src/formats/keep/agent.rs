@@ -315,8 +315,7 @@ impl AgentPrompt {
                 AgentPart::Text(range) => out.push_str(&self.template[range.clone()]),
                 AgentPart::Placeholder(p) => {
                     let text = match (p.kind, value(p), &p.fallback) {
-                        (AgentKind::Binding, Some(v), Some(fallback)) if is_blank(&v) =>
-                        {
+                        (AgentKind::Binding, Some(v), Some(fallback)) if is_blank(&v) => {
                             fallback.clone()
                         }
                         (AgentKind::Binding, None, Some(fallback)) => fallback.clone(),

@@ -127,7 +127,10 @@ impl TracedExpansion {
     /// let (doc, range) = expanded.origin(12..18).unwrap();
     /// assert_eq!((doc, range), (None, 16..22));
     /// ```
-    pub fn origin(&self, span: std::ops::Range<usize>) -> Option<(Option<String>, std::ops::Range<usize>)> {
+    pub fn origin(
+        &self,
+        span: std::ops::Range<usize>,
+    ) -> Option<(Option<String>, std::ops::Range<usize>)> {
         let index = self
             .pieces
             .partition_point(|(start, _)| *start <= span.start)
@@ -159,6 +162,19 @@ pub struct TracedIncludeError {
 
 /// Like [`expand_includes`], keeping where each piece of the text was written (for
 /// errors at a placeholder's own line and column) and where an include failed.
+///
+/// ```
+/// use prompt_runtime::formats::keep::{expand_includes_traced, IncludeError};
+///
+/// let docs = |name: &str| match name {
+///     "agent/system" => Some("## Prompt\nBe brief. {{include:agent/gone}}".to_owned()),
+///     _ => None,
+/// };
+/// let err = expand_includes_traced(".prompt/agent/ask", "{{include:agent/system}}", docs).unwrap_err();
+/// assert_eq!(err.error, IncludeError::NotFound(".prompt/agent/gone".to_owned()));
+/// // the failed include is in `agent/system`, 20 bytes into the text `docs` gave for it
+/// assert_eq!((err.at.doc.as_deref(), err.at.offset, err.len), (Some("agent/system"), 20, 22));
+/// ```
 pub fn expand_includes_traced(
     id: &str,
     body: &str,
@@ -366,8 +382,14 @@ mod tests {
         let at = expanded.text.find(".\n{end}").unwrap();
         assert_eq!(expanded.origin(at..at + 4), None);
         let err = expand_includes_traced("ask", "{{include:bad}}", docs).unwrap_err();
-        assert_eq!(err.error, IncludeError::NotFound(".prompt/nowhere".to_owned()));
-        assert_eq!((err.at.doc.as_deref(), err.at.offset, err.len), (Some("bad"), 12, 19));
+        assert_eq!(
+            err.error,
+            IncludeError::NotFound(".prompt/nowhere".to_owned())
+        );
+        assert_eq!(
+            (err.at.doc.as_deref(), err.at.offset, err.len),
+            (Some("bad"), 12, 19)
+        );
         // past the depth, the first `{{include:` is the culprit, well formed or not
         let deep = |name: &str| match name {
             "a" => Some("{{include:b}}".to_owned()),
@@ -376,7 +398,10 @@ mod tests {
             _ => None,
         };
         let err = expand_includes_traced("top", "{{include:a}}", deep).unwrap_err();
-        assert_eq!((err.error, err.at.doc.as_deref(), err.at.offset), (IncludeError::TooDeep, Some("c"), 2));
+        assert_eq!(
+            (err.error, err.at.doc.as_deref(), err.at.offset),
+            (IncludeError::TooDeep, Some("c"), 2)
+        );
     }
 
     #[test]
