@@ -18,6 +18,7 @@
 //! result again, writes it atomically (the user manifest last) and swaps it in. Nothing
 //! changes, in memory or on disk, until all of that has passed.
 
+mod engine;
 mod plan;
 mod zipped;
 
@@ -192,8 +193,10 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn export_prompts(&self, path: impl AsRef<Path>) -> Result<ExportSummary, StoreError> {
-        self.not_in_place("`export_prompts`")?;
         let path = path.as_ref();
+        if let Some(dir) = &self.in_place {
+            return self.export_in_place(dir, path);
+        }
         let shown = path.to_string_lossy().into_owned();
         let refuse = |message: String| StoreError::Archive {
             path: shown.clone(),
@@ -299,8 +302,10 @@ impl Store {
         path: impl AsRef<Path>,
         mode: ImportMode,
     ) -> Result<ImportSummary, StoreError> {
-        self.not_in_place("`import_prompts`")?;
         let path = path.as_ref();
+        if let Some(dir) = &self.in_place {
+            return self.import_in_place(dir, path, mode);
+        }
         let shown = path.to_string_lossy().replace('\\', "/");
         let refuse = |message: String| StoreError::Archive {
             path: shown.clone(),

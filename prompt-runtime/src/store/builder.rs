@@ -3,7 +3,7 @@
 
 use super::atomic::{Faults, no_faults};
 use super::error::StoreError;
-use super::layout::Layer;
+use super::layout::{Layer, MANIFEST};
 use super::parsed::{Folder, Key, Phase, PromptDef};
 use super::render::{Computed, Values};
 use super::{Defaults, check};
@@ -158,14 +158,52 @@ impl StoreBuilder {
     /// customization, with a backup of the old manifest written before anything else (see
     /// [`Store::migration_backup`]); an upgrade that fails its checks writes nothing. The
     /// temporary files of a write that crashed before its rename are removed.
-    pub fn open(self) -> Result<Store, StoreError> {
+    pub fn open(mut self) -> Result<Store, StoreError> {
         let mode = self.mode();
-        if let Some(dir) = &self.in_place {
+        // A user folder that holds PromptEngine's own manifest is a PromptEngine folder:
+        // it is read and written as PromptEngine keeps it (as `Store::open_folder`), with
+        // the given defaults in the role of its `_defaults/`.
+        let mut reset_from = None;
+        if self.in_place.is_none()
+            && let Some(dir) = &self.user_dir
+            && super::layout::is_store_dir(dir)
+        {
+            reset_from = Some(self.defaults.inner.layer.clone());
+            self.in_place = self.user_dir.take();
+        }
+        let mut migrated = None;
+        if let Some(dir) = self.in_place.clone() {
             if self.user_dir.is_some() {
                 return Err(StoreError::InPlace {
                     path: dir.to_string_lossy().into_owned(),
                     what: "a user folder (`user_dir`)",
                 });
+            }
+            // A folder promptkit wrote before (it has the lock file): a temporary file of
+            // a crashed write is removed while no write is under way. A folder promptkit
+            // never wrote gets no lock file from a read.
+            if dir.join(super::folder_lock::LOCK).is_file()
+                && let Some(_shared) = super::folder_lock::shared(&dir)
+            {
+                for sub in ["_meta", "", super::migrate::BACKUPS] {
+                    if super::atomic::confine(&dir, sub).is_ok() {
+                        super::atomic::sweep(&dir.join(sub));
+                    }
+                }
+            }
+            // PromptEngine's one-time migration of its single-manifest layout, against its
+            // factory defaults' manifest.
+            let ground = match &reset_from {
+                Some(layer) => layer.get(MANIFEST).map(|f| f.text().to_owned()),
+                None => super::in_place::defaults_file(&dir, MANIFEST),
+            };
+            if super::migrate::needed(&dir, ground.as_deref())
+                && let Some(ground) = &ground
+            {
+                migrated = super::migrate::run(&dir, ground, &self.faults)?;
+            }
+            if migrated.is_some() || reset_from.is_some() {
+                self.defaults = Defaults::load_folder(&dir).map_err(StoreError::Invalid)?;
             }
             let folder = &self.defaults.inner.folder;
             if self.strict && !folder.broken.is_empty() {
@@ -176,7 +214,6 @@ impl StoreBuilder {
                 return Err(StoreError::Invalid(all));
             }
         }
-        let mut migrated = None;
         let (folder, user) = match &self.user_dir {
             // A folder opened in place is its own layer: its edits are written into it.
             None if self.in_place.is_some() => (
@@ -188,20 +225,11 @@ impl StoreBuilder {
                 Layer::in_memory("(user layer)"),
             ),
             Some(dir) => {
-                // An older layout is upgraded first (under the exclusive lock).
-                if super::migrate::needed(dir) {
-                    migrated = super::migrate::run(
-                        dir,
-                        &self.defaults.inner.layer,
-                        &self.faults,
-                        self.mode(),
-                    )?;
-                }
                 // Not while another store writes the folder: its files belong together.
                 let folder_lock = super::folder_lock::shared(dir);
                 if folder_lock.is_some() {
                     // No write is under way: a temporary file here is a crashed write's.
-                    for sub in ["_meta", "prompts", "", super::migrate::BACKUPS] {
+                    for sub in ["_meta", "prompts", ""] {
                         // Never a folder linked out of the user folder: its files are
                         // not the store's to remove.
                         if super::atomic::confine(dir, sub).is_ok() {
@@ -275,6 +303,7 @@ impl StoreBuilder {
             default_folder: Arc::clone(&self.defaults.inner.folder),
             given,
             migrated,
+            reset_from,
             state: Swapped::new(state),
             user_dir: self.user_dir,
             writing: Mutex::new(()),
@@ -581,6 +610,9 @@ pub struct Store {
     pub(super) mode: check::Mode,
     /// The PromptEngine folder read in place ([`Store::open_folder`]).
     pub(super) in_place: Option<PathBuf>,
+    /// For a PromptEngine folder given as a user folder: the given defaults, its factory
+    /// defaults (reset source) in place of its `_defaults/`.
+    pub(super) reset_from: Option<Layer>,
     pub(super) faults: Faults,
 }
 
