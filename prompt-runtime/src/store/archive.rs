@@ -168,6 +168,11 @@ impl Store {
     /// The archive is written atomically, as every file of a store is: a crash leaves no
     /// half-written zip at `path`. Needs the `archive` feature.
     ///
+    /// On a folder opened in place ([`Store::open_folder`]) the archive is PromptEngine's
+    /// own: the folder's manifests and registries under `_meta/`, its domain files under
+    /// `prompts/`, and PromptEngine's `metadata.json`; [`ExportSummary::prompt_ids`] then
+    /// lists every prompt of the folder.
+    ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, ImportMode, Store};
     /// # let files: &[(&str, &[u8])] = &[
@@ -277,6 +282,15 @@ impl Store {
     /// `Replace` drops, changes of ones texts use) is a second edit after that: a crash
     /// between the two leaves an unused placeholder behind, or the old definition of one
     /// that texts on both sides use.
+    ///
+    /// On a folder opened in place ([`Store::open_folder`]) the archive is PromptEngine's
+    /// (one that PromptEngine or [`Store::export_prompts`] wrote): its files are written into
+    /// the folder as PromptEngine's import modes write them — `Replace` every file (and the
+    /// user manifest removed when the archive has none), `Merge` only the files the folder
+    /// lacks, `Overwrite` every file it has — and [`ImportSummary::imported`],
+    /// [`ImportSummary::skipped`] and [`ImportSummary::removed`] list files, not prompts.
+    /// Nothing is written unless every entry reads as JSON and the folder it makes passes the
+    /// store's checks.
     ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, ImportMode, Store, StoreError};
