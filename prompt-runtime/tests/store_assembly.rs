@@ -719,16 +719,15 @@ fn a_folder_opened_in_place_shows_what_promptengine_shows() {
             .is_none()
     );
     assert!(store.get_all_prompts().iter().all(|p| p.id != "extra"));
-    // the edits promptkit does not write in PromptEngine's form yet are refused
-    let before = std::fs::read(dir.join("_meta/user_manifest.json")).unwrap();
-    assert!(matches!(
-        store.factory_reset(),
-        Err(StoreError::InPlace { .. })
-    ));
-
+    // a factory reset copies `_defaults/` back, as PromptEngine's full reset
+    store.factory_reset().unwrap();
     assert_eq!(
-        std::fs::read(dir.join("_meta/user_manifest.json")).unwrap(),
-        before
+        std::fs::read(dir.join("_meta/prompt_manifest.json")).unwrap(),
+        std::fs::read(dir.join("_defaults/_meta/prompt_manifest.json")).unwrap()
+    );
+    assert_eq!(
+        store.build_system_prompt("default", &[]).unwrap(),
+        "Stock rules for Luna.\n\nA note.\n\nStock style."
     );
 
     // a prompt with an unknown placeholder is refused alone, or the folder with strict

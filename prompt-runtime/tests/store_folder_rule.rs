@@ -259,13 +259,14 @@ fn a_lock_file_linked_out_is_not_created() {
 #[test]
 fn a_migration_with_its_backups_folder_linked_out_writes_nothing() {
     let dir = scratch("migrate-out");
-    // an old single-manifest user folder: `a` turned off in place
+    // an old single-manifest PromptEngine folder: `a` turned off in place, and a prompt of
+    // the user's (`mine`), which the migration would move to a user manifest
     write(
         &dir.join("user"),
         &[
             (
                 "_meta/prompt_manifest.json",
-                r#"{"prompts": {"a": {"domain": "a", "enabled": false}, "b": {"domain": "b"}}}"#,
+                r#"{"prompts": {"a": {"domain": "a", "enabled": false}, "b": {"domain": "b"}, "mine": {"domain": "a"}}}"#,
             ),
             ("_meta/placeholder_registry.json", REGISTRY),
             ("a.json", r#"{"variants": {"default": {"text": "A"}}}"#),

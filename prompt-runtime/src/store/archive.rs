@@ -18,6 +18,7 @@
 //! result again, writes it atomically (the user manifest last) and swaps it in. Nothing
 //! changes, in memory or on disk, until all of that has passed.
 
+mod engine;
 mod plan;
 mod zipped;
 
@@ -167,6 +168,11 @@ impl Store {
     /// The archive is written atomically, as every file of a store is: a crash leaves no
     /// half-written zip at `path`. Needs the `archive` feature.
     ///
+    /// On a folder opened in place ([`Store::open_folder`]) the archive is PromptEngine's
+    /// own: the folder's manifests and registries under `_meta/`, its domain files under
+    /// `prompts/`, and PromptEngine's `metadata.json`; [`ExportSummary::prompt_ids`] then
+    /// lists every prompt of the folder.
+    ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, ImportMode, Store};
     /// # let files: &[(&str, &[u8])] = &[
@@ -192,8 +198,10 @@ impl Store {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn export_prompts(&self, path: impl AsRef<Path>) -> Result<ExportSummary, StoreError> {
-        self.not_in_place("`export_prompts`")?;
         let path = path.as_ref();
+        if let Some(dir) = &self.in_place {
+            return self.export_in_place(dir, path);
+        }
         let shown = path.to_string_lossy().into_owned();
         let refuse = |message: String| StoreError::Archive {
             path: shown.clone(),
@@ -275,6 +283,15 @@ impl Store {
     /// between the two leaves an unused placeholder behind, or the old definition of one
     /// that texts on both sides use.
     ///
+    /// On a folder opened in place ([`Store::open_folder`]) the archive is PromptEngine's
+    /// (one that PromptEngine or [`Store::export_prompts`] wrote): its files are written into
+    /// the folder as PromptEngine's import modes write them — `Replace` every file (and the
+    /// user manifest removed when the archive has none), `Merge` only the files the folder
+    /// lacks, `Overwrite` every file it has — and [`ImportSummary::imported`],
+    /// [`ImportSummary::skipped`] and [`ImportSummary::removed`] list files, not prompts.
+    /// Nothing is written unless every entry reads as JSON and the folder it makes passes the
+    /// store's checks.
+    ///
     /// ```
     /// # use prompt_runtime::store::{Defaults, ImportMode, Store, StoreError};
     /// # let files: &[(&str, &[u8])] = &[
@@ -299,8 +316,10 @@ impl Store {
         path: impl AsRef<Path>,
         mode: ImportMode,
     ) -> Result<ImportSummary, StoreError> {
-        self.not_in_place("`import_prompts`")?;
         let path = path.as_ref();
+        if let Some(dir) = &self.in_place {
+            return self.import_in_place(dir, path, mode);
+        }
         let shown = path.to_string_lossy().replace('\\', "/");
         let refuse = |message: String| StoreError::Archive {
             path: shown.clone(),

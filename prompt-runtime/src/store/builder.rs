@@ -3,7 +3,7 @@
 
 use super::atomic::{Faults, no_faults};
 use super::error::StoreError;
-use super::layout::Layer;
+use super::layout::{Layer, MANIFEST};
 use super::parsed::{Folder, Key, Phase, PromptDef};
 use super::render::{Computed, Values};
 use super::{Defaults, check};
@@ -42,6 +42,12 @@ impl StoreBuilder {
     /// The user's folder: its `_meta/user_manifest.json` and
     /// `_meta/user_placeholder_registry.json` are read (when they exist) over the
     /// defaults, and [`Store::set_enabled`] writes its user manifest.
+    ///
+    /// A folder that holds its own `_meta/prompt_manifest.json` is a PromptEngine folder
+    /// (PersonaUI's, edited in place by PromptEngine): it is read and written as
+    /// [`Store::open_folder`] reads and writes it, so that PromptEngine reads every file
+    /// the store writes there, with these defaults in the role of its `_defaults/` (the
+    /// reset source, and what its one-time migration compares with).
     pub fn user_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.user_dir = Some(dir.into());
         self
@@ -153,19 +159,58 @@ impl StoreBuilder {
     /// Reads the user folder, checks it, and checks that every static and computed
     /// placeholder has a value or a registry `default` (listing all that do not).
     ///
-    /// A user folder in an older layout (a PromptEngine folder with a single
-    /// `_meta/prompt_manifest.json` and no user manifest) is upgraded first, keeping every
-    /// customization, with a backup of the old manifest written before anything else (see
-    /// [`Store::migration_backup`]); an upgrade that fails its checks writes nothing. The
-    /// temporary files of a write that crashed before its rename are removed.
-    pub fn open(self) -> Result<Store, StoreError> {
+    /// A PromptEngine folder (see [`StoreBuilder::user_dir`] and [`Store::open_folder`]) in
+    /// PromptEngine's older layout, a single `_meta/prompt_manifest.json` and no user
+    /// manifest, is migrated first as PromptEngine migrates it: the user's own prompts
+    /// (those the factory defaults' manifest lacks) move whole into a user manifest, after
+    /// a backup of the old manifest (see [`Store::migration_backup`]). The temporary files
+    /// of a write that crashed before its rename are removed.
+    pub fn open(mut self) -> Result<Store, StoreError> {
         let mode = self.mode();
-        if let Some(dir) = &self.in_place {
+        // A user folder that holds PromptEngine's own manifest is a PromptEngine folder:
+        // it is read and written as PromptEngine keeps it (as `Store::open_folder`), with
+        // the given defaults in the role of its `_defaults/`.
+        let mut reset_from = None;
+        if self.in_place.is_none()
+            && let Some(dir) = &self.user_dir
+            && super::layout::is_store_dir(dir)
+        {
+            reset_from = Some(self.defaults.inner.layer.clone());
+            self.in_place = self.user_dir.take();
+        }
+        let mut migrated = None;
+        if let Some(dir) = self.in_place.clone() {
             if self.user_dir.is_some() {
                 return Err(StoreError::InPlace {
                     path: dir.to_string_lossy().into_owned(),
                     what: "a user folder (`user_dir`)",
                 });
+            }
+            // A folder promptkit wrote before (it has the lock file): a temporary file of
+            // a crashed write is removed while no write is under way. A folder promptkit
+            // never wrote gets no lock file from a read.
+            if dir.join(super::folder_lock::LOCK).is_file()
+                && let Some(_shared) = super::folder_lock::shared(&dir)
+            {
+                for sub in ["_meta", "", super::migrate::BACKUPS] {
+                    if super::atomic::confine(&dir, sub).is_ok() {
+                        super::atomic::sweep(&dir.join(sub));
+                    }
+                }
+            }
+            // PromptEngine's one-time migration of its single-manifest layout, against its
+            // factory defaults' manifest.
+            let ground = match &reset_from {
+                Some(layer) => layer.get(MANIFEST).map(|f| f.text().to_owned()),
+                None => super::in_place::defaults_file(&dir, MANIFEST),
+            };
+            if super::migrate::needed(&dir, ground.as_deref())
+                && let Some(ground) = &ground
+            {
+                migrated = super::migrate::run(&dir, ground, &self.faults)?;
+            }
+            if migrated.is_some() || reset_from.is_some() {
+                self.defaults = Defaults::load_folder(&dir).map_err(StoreError::Invalid)?;
             }
             let folder = &self.defaults.inner.folder;
             if self.strict && !folder.broken.is_empty() {
@@ -176,7 +221,6 @@ impl StoreBuilder {
                 return Err(StoreError::Invalid(all));
             }
         }
-        let mut migrated = None;
         let (folder, user) = match &self.user_dir {
             // A folder opened in place is its own layer: its edits are written into it.
             None if self.in_place.is_some() => (
@@ -188,20 +232,11 @@ impl StoreBuilder {
                 Layer::in_memory("(user layer)"),
             ),
             Some(dir) => {
-                // An older layout is upgraded first (under the exclusive lock).
-                if super::migrate::needed(dir) {
-                    migrated = super::migrate::run(
-                        dir,
-                        &self.defaults.inner.layer,
-                        &self.faults,
-                        self.mode(),
-                    )?;
-                }
                 // Not while another store writes the folder: its files belong together.
                 let folder_lock = super::folder_lock::shared(dir);
                 if folder_lock.is_some() {
                     // No write is under way: a temporary file here is a crashed write's.
-                    for sub in ["_meta", "prompts", "", super::migrate::BACKUPS] {
+                    for sub in ["_meta", "prompts", ""] {
                         // Never a folder linked out of the user folder: its files are
                         // not the store's to remove.
                         if super::atomic::confine(dir, sub).is_ok() {
@@ -275,6 +310,7 @@ impl StoreBuilder {
             default_folder: Arc::clone(&self.defaults.inner.folder),
             given,
             migrated,
+            reset_from,
             state: Swapped::new(state),
             user_dir: self.user_dir,
             writing: Mutex::new(()),
@@ -581,6 +617,9 @@ pub struct Store {
     pub(super) mode: check::Mode,
     /// The PromptEngine folder read in place ([`Store::open_folder`]).
     pub(super) in_place: Option<PathBuf>,
+    /// For a PromptEngine folder given as a user folder: the given defaults, its factory
+    /// defaults (reset source) in place of its `_defaults/`.
+    pub(super) reset_from: Option<Layer>,
     pub(super) faults: Faults,
 }
 
@@ -629,9 +668,19 @@ impl Store {
     /// field PromptEngine's validator asks for and a domain file `ID.json`, and
     /// [`Store::delete_prompt`] of a prompt of the user manifest (its entry, then its part of
     /// its domain file), [`Store::reset_prompt_to_default`] from the folder's `_defaults/`
-    /// (its domain entry and its manifest entry, as PromptEngine resets), and the user's
-    /// placeholders in the folder's `_meta/user_placeholder_registry.json`.
-    /// [`Store::factory_reset`] and archives are refused for now ([`StoreError::InPlace`]). [`Store::reload`] reads what PromptEngine wrote since.
+    /// (its domain entry and its manifest entry, as PromptEngine resets), the user's
+    /// placeholders in the folder's `_meta/user_placeholder_registry.json`,
+    /// [`Store::factory_reset`] as PromptEngine's full reset (every file of `_defaults/` and
+    /// `_defaults/_meta/` copied back, the user manifest emptied), and archives in
+    /// PromptEngine's own form (feature `archive`: [`Store::export_prompts`] writes the zip
+    /// PromptEngine's export writes, [`Store::import_prompts_with`] writes one as its import
+    /// modes do). [`Store::reload`] reads what PromptEngine wrote since.
+    ///
+    /// A folder in PromptEngine's older layout (one manifest, no user manifest) is migrated
+    /// when it opens, as PromptEngine migrates it: the prompts `_defaults/`'s manifest lacks
+    /// move whole into a new user manifest, after a backup of the manifest
+    /// ([`Store::migration_backup`]); nothing else is written, and the folder shows the same.
+    /// A folder promptkit never wrote is only read (no lock file, no user manifest).
     ///
     /// ```
     /// # use prompt_runtime::store::{Store, StoreError};
@@ -650,7 +699,9 @@ impl Store {
     /// assert_eq!(store.build_system_prompt("default", &[])?, "Be Luna.\n\nMine.");
     /// store.update_prompt("rules", "default", "Be kind, {{char_name}}.")?;
     /// assert!(std::fs::read_to_string(dir.join("rules.json"))?.contains(r#""content": "Be kind, {{char_name}}.""#));
-    /// assert!(matches!(store.factory_reset(), Err(StoreError::InPlace { .. })));
+    /// // the user's prompt goes with a factory reset; without `_defaults/` it is refused
+    /// assert!(store.factory_reset().is_err());
+    /// assert!(matches!(Store::folder_builder(&dir)?.user_dir(&dir).open(), Err(StoreError::InPlace { .. })));
     /// # let _ = std::fs::remove_dir_all(&dir);
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
@@ -668,9 +719,9 @@ impl Store {
         Ok(builder)
     }
 
-    /// The backup of the old manifest, when [`StoreBuilder::open`] upgraded the user
-    /// folder from an older layout (a PromptEngine folder with a single manifest; see the
-    /// README's store section): `_meta/_backups/pre_migration_YYYYmmdd_HHMMSS.json`.
+    /// The backup of the old manifest, when [`StoreBuilder::open`] migrated a PromptEngine
+    /// folder from its older single-manifest layout, as PromptEngine does (see the README's
+    /// store section): `_meta/_backups/pre_migration_YYYYmmdd_HHMMSS.json`.
     pub fn migration_backup(&self) -> Option<&std::path::Path> {
         self.migrated.as_deref()
     }

@@ -726,6 +726,12 @@ fn prompt(
                 key.span.clone(),
                 keys,
                 "`requires_any` names",
+                // A key the user manifest names belongs in the user's registry.
+                if is_user_manifest(&key.source) {
+                    USER_REGISTRY
+                } else {
+                    REGISTRY
+                },
             )),
         }
     }
@@ -767,8 +773,13 @@ fn prompt(
     let (variants, domain_flags) = source
         .as_ref()
         .and_then(|source| {
-            // A text of the user layer takes its new keys from the user registry.
-            let registry = if layer == 1 { USER_REGISTRY } else { REGISTRY };
+            // A text of the user layer, or of a prompt of the user manifest, takes its new
+            // keys from the user registry.
+            let registry = if layer == 1 || is_user_manifest(&at.source) {
+                USER_REGISTRY
+            } else {
+                REGISTRY
+            };
             domain(source, id, multi_turn, keys, registry, problems)
         })
         .unwrap_or_default();
@@ -813,12 +824,18 @@ fn prompt(
     })
 }
 
+/// True when `source` is a user manifest: the prompts it names are the user's.
+fn is_user_manifest(source: &SourceFile) -> bool {
+    source.path().ends_with(USER_MANIFEST)
+}
+
 fn unknown_key(
     name: &str,
     source: &SourceFile,
     span: Range<usize>,
     keys: &[Key],
     what: &str,
+    registry: &str,
 ) -> Diagnostic {
     let d = Diagnostic::new(format!(
         "{what} `{name}`, which is not in the placeholder registry"
@@ -826,7 +843,7 @@ fn unknown_key(
     .at(source, span);
     match closest(name, keys.iter().map(|k| k.name.as_str())) {
         Some(c) => d.with_help(format!("did you mean `{c}`?")),
-        None => d.with_help(format!("add `{name}` to `_meta/placeholder_registry.json`")),
+        None => d.with_help(format!("add `{name}` to `{registry}`")),
     }
 }
 

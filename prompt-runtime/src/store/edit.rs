@@ -175,8 +175,8 @@ impl Store {
     /// ```
     pub fn reset_prompt_to_default(&self, id: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
-            if let Some(dir) = &store.in_place {
-                return super::in_place::reset(dir, state, id);
+            if store.in_place.is_some() {
+                return super::in_place::reset(store, state, id);
             }
             let prompt = Store::find(&state.folder, id)?;
             if store.default_folder.prompt(id).is_none() {
@@ -209,7 +209,9 @@ impl Store {
     /// ```
     pub fn factory_reset(&self) -> Result<(), StoreError> {
         self.commit(|store, state| {
-            store.not_in_place("`factory_reset`")?;
+            if store.in_place.is_some() {
+                return super::in_place::factory_reset(store);
+            }
             let cleanup = state
                 .folder
                 .prompts
@@ -607,17 +609,6 @@ impl Store {
         }
         let mut defaults = self.defaults.clone();
         check::build(&mut defaults, Some(user), self.mode)
-    }
-
-    /// Refuses an edit that a folder opened in place cannot take yet.
-    pub(super) fn not_in_place(&self, what: &'static str) -> Result<(), StoreError> {
-        match &self.in_place {
-            Some(dir) => Err(StoreError::InPlace {
-                path: dir.to_string_lossy().into_owned(),
-                what,
-            }),
-            None => Ok(()),
-        }
     }
 
     fn swap(&self, next: State) -> Arc<State> {

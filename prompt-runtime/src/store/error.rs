@@ -59,9 +59,10 @@ pub enum StoreError {
         /// Its problems, located in its files.
         problems: Box<Diagnostics>,
     },
-    /// A store opened with [`Store::open_folder`](super::Store::open_folder) was asked for what it does not do yet.
+    /// A store opened with [`Store::open_folder`](super::Store::open_folder) was given what
+    /// only a store over separate defaults takes (a user folder).
     #[error(
-        "`{path}` is a PromptEngine folder opened in place: {what} is not supported on it yet; edit it with PromptEngine and call `reload`, or open its `_defaults/` with a user folder"
+        "`{path}` is a PromptEngine folder opened in place, its own user layer: {what} cannot be added to it; give the folder itself as the user folder, or open it with `Store::open_folder` alone"
     )]
     InPlace {
         /// The folder.

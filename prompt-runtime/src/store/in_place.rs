@@ -12,9 +12,10 @@ use super::builder::{State, Store};
 use super::edit::{Change, check_text, json_string, with_text, write_error};
 use super::error::StoreError;
 use super::file_name::user_domain_file;
-use super::layout::{MANIFEST, USER_MANIFEST};
+use super::layout::{Layer, MANIFEST, USER_MANIFEST};
 use super::persist::{remove_path, set_path, set_paths};
 use crate::SourceFile;
+use std::path::Path;
 
 /// The ids the user manifest names, read once per edit.
 fn user_ids(state: &State) -> std::collections::HashSet<String> {
@@ -222,31 +223,148 @@ pub(super) fn delete(state: &State, id: &str) -> Result<Change, StoreError> {
 /// The folder PromptEngine resets from, inside the folder opened in place.
 const DEFAULTS: &str = "_defaults";
 
-/// `reset_prompt_to_default`: as PromptEngine resets a prompt of the system manifest, its
-/// entry in its domain file and its manifest entry become `_defaults/`'s again (each read
-/// through the folder's reader). A prompt of the user manifest has no default and is
-/// refused, as by every store (PromptEngine deletes it; `delete_prompt` does that).
-pub(super) fn reset(dir: &std::path::Path, state: &State, id: &str) -> Result<Change, StoreError> {
-    let prompt = Store::find(&state.folder, id)?;
-    if owner(state, id) == USER_MANIFEST {
-        return Err(StoreError::NoDefault { id: id.to_owned() });
-    }
+/// File `rel` of the folder's `_defaults/`, read through the folder's one reader; `None`
+/// when it does not exist or cannot be read as text.
+pub(super) fn defaults_file(dir: &Path, rel: &str) -> Option<String> {
     let root = crate::load::Root::new(dir, dir.to_string_lossy());
-    let read = |rel: &str| -> Result<String, StoreError> {
+    let bytes = root.read(format!("{DEFAULTS}/{rel}")).ok()??;
+    String::from_utf8(bytes).ok()
+}
+
+/// The factory defaults of a folder opened in place: its `_defaults/`, or the defaults
+/// given to the builder when the folder was given as a user folder.
+struct Factory<'s> {
+    dir: &'s Path,
+    given: Option<&'s Layer>,
+}
+
+impl Factory<'_> {
+    fn of(store: &Store) -> Option<Factory<'_>> {
+        Some(Factory {
+            dir: store.in_place.as_deref()?,
+            given: store.reset_from.as_ref(),
+        })
+    }
+
+    /// Where a file of the factory defaults is said to be.
+    fn shown(&self, rel: &str) -> String {
+        match self.given {
+            Some(layer) => layer.shown(rel),
+            None => self
+                .dir
+                .join(DEFAULTS)
+                .join(rel)
+                .to_string_lossy()
+                .into_owned(),
+        }
+    }
+
+    /// File `rel` of the factory defaults, an error naming it when it is missing.
+    fn read(&self, id: &str, rel: &str) -> Result<String, StoreError> {
         let fail = |message: String| StoreError::Write {
-            path: dir.join(rel).to_string_lossy().into_owned(),
+            path: self.shown(rel),
             message,
         };
-        match root.read(rel) {
+        if let Some(layer) = self.given {
+            return match layer.get(rel) {
+                Some(file) => Ok(file.text().to_owned()),
+                None => Err(fail(format!(
+                    "the defaults have no such file, so prompt `{id}` has no default"
+                ))),
+            };
+        }
+        let root = crate::load::Root::new(self.dir, self.dir.to_string_lossy());
+        match root.read(format!("{DEFAULTS}/{rel}")) {
             Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|e| fail(e.to_string())),
             Ok(None) => Err(fail(format!(
                 "PromptEngine's reset source does not exist, so prompt `{id}` has no default"
             ))),
             Err(e) => Err(fail(e.to_string())),
         }
+    }
+
+    /// Every JSON file PromptEngine's factory reset copies: the domain files at the top of
+    /// the factory defaults and the files of their `_meta/`, by path relative to the
+    /// folder, with their text.
+    fn files(&self) -> Result<Vec<(String, String)>, StoreError> {
+        let copied = |rel: &str| {
+            rel.ends_with(".json")
+                && match rel.split_once('/') {
+                    None => true,
+                    Some((first, rest)) => first == "_meta" && !rest.contains('/'),
+                }
+        };
+        if let Some(layer) = self.given {
+            let mut files: Vec<(String, String)> = layer
+                .files()
+                .iter()
+                .filter(|(rel, _)| copied(rel))
+                .filter_map(|(rel, file)| Some((rel.clone(), file.as_ref()?.text().to_owned())))
+                .collect();
+            files.sort();
+            files.dedup_by(|a, b| a.0 == b.0);
+            return Ok(files);
+        }
+        let root = crate::load::Root::new(self.dir, self.dir.to_string_lossy());
+        let mut files = Vec::new();
+        for sub in ["", "_meta"] {
+            let at = self.dir.join(DEFAULTS).join(sub);
+            let fail = |message: String| StoreError::Write {
+                path: at.to_string_lossy().into_owned(),
+                message,
+            };
+            let entries = match std::fs::read_dir(&at) {
+                Ok(entries) => entries,
+                Err(e) if sub.is_empty() => {
+                    return Err(fail(format!(
+                        "PromptEngine's factory reset copies the folder's `_defaults/`, which cannot be read: {e}"
+                    )));
+                }
+                Err(_) => continue,
+            };
+            let mut names: Vec<String> = entries
+                .filter_map(Result::ok)
+                .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
+                .filter_map(|e| e.file_name().into_string().ok())
+                .map(|name| {
+                    if sub.is_empty() {
+                        name
+                    } else {
+                        format!("{sub}/{name}")
+                    }
+                })
+                .filter(|rel| copied(rel))
+                .collect();
+            names.sort();
+            for rel in names {
+                // Through the one reader: a file linked out of the folder is refused.
+                let bytes = root
+                    .read(format!("{DEFAULTS}/{rel}"))
+                    .map_err(|e| fail(e.to_string()))?;
+                let Some(bytes) = bytes else { continue };
+                let text = String::from_utf8(bytes).map_err(|e| fail(format!("`{rel}`: {e}")))?;
+                files.push((rel, text));
+            }
+        }
+        Ok(files)
+    }
+}
+
+/// `reset_prompt_to_default`: as PromptEngine resets a prompt of the system manifest, its
+/// entry in its domain file and its manifest entry become the factory defaults' again
+/// (`_defaults/`, each read through the folder's reader). A prompt of the user manifest
+/// has no default and is refused, as by every store (PromptEngine deletes it;
+/// `delete_prompt` does that).
+pub(super) fn reset(store: &Store, state: &State, id: &str) -> Result<Change, StoreError> {
+    let prompt = Store::find(&state.folder, id)?;
+    if owner(state, id) == USER_MANIFEST {
+        return Err(StoreError::NoDefault { id: id.to_owned() });
+    }
+    let Some(factory) = Factory::of(store) else {
+        return Err(StoreError::NoDefault { id: id.to_owned() });
     };
     let rel = prompt.domain.0.clone();
-    let default_domain = read(&format!("{DEFAULTS}/{rel}"))?;
+    let default_domain = factory.read(id, &rel)?;
     // A domain file of PromptEngine's code holds its prompts by id; the seed's form is the
     // prompt itself.
     let domain = match entry_of(&default_domain, &[id]) {
@@ -254,7 +372,7 @@ pub(super) fn reset(dir: &std::path::Path, state: &State, id: &str) -> Result<Ch
             .map_err(write_error(&state.user, &rel))?,
         None => default_domain.trim_end().to_owned(),
     };
-    let default_manifest = read(&format!("{DEFAULTS}/{MANIFEST}"))?;
+    let default_manifest = factory.read(id, MANIFEST)?;
     let Some(entry) = entry_of(&default_manifest, &["prompts", id]) else {
         return Err(StoreError::NoDefault { id: id.to_owned() });
     };
@@ -265,6 +383,48 @@ pub(super) fn reset(dir: &std::path::Path, state: &State, id: &str) -> Result<Ch
             (rel, Some(format!("{domain}\n"))),
             (MANIFEST.to_owned(), Some(format!("{manifest}\n"))),
         ],
+        cleanup: Vec::new(),
+    })
+}
+
+/// The user manifest PromptEngine leaves after a factory reset (it removes the user
+/// manifest and writes this one when it reads the folder again).
+const EMPTY_USER_MANIFEST: &str = "{\n  \"version\": \"1\",\n  \"prompts\": {}\n}\n";
+
+/// `factory_reset`: PromptEngine's full factory reset. Every domain file of the factory
+/// defaults and every file of their `_meta/` is copied over the folder's, and the user
+/// manifest is emptied (the user's prompts go; their domain files and the user's
+/// placeholder registry stay, unread by any prompt, as PromptEngine leaves them).
+pub(super) fn factory_reset(store: &Store) -> Result<Change, StoreError> {
+    let Some(factory) = Factory::of(store) else {
+        return Ok(Change {
+            writes: Vec::new(),
+            cleanup: Vec::new(),
+        });
+    };
+    let mut writes: Vec<(String, Option<String>)> = Vec::new();
+    let mut manifest = None;
+    for (rel, text) in factory.files()? {
+        match rel.as_str() {
+            USER_MANIFEST => {}
+            MANIFEST => manifest = Some(text),
+            _ => writes.push((rel, Some(text))),
+        }
+    }
+    let Some(manifest) = manifest else {
+        return Err(StoreError::Write {
+            path: factory.shown(MANIFEST),
+            message: "PromptEngine's factory reset needs the factory defaults' manifest, which does not exist".to_owned(),
+        });
+    };
+    // The manifest, then the user manifest last: the commit point.
+    writes.push((MANIFEST.to_owned(), Some(manifest)));
+    writes.push((
+        USER_MANIFEST.to_owned(),
+        Some(EMPTY_USER_MANIFEST.to_owned()),
+    ));
+    Ok(Change {
+        writes,
         cleanup: Vec::new(),
     })
 }
