@@ -222,5 +222,5 @@
 //! and [`safe_substitute`] reproduces Python's `string.Template.safe_substitute` byte for
 //! byte for existing corpora.
 
-pub use prompt_macros::{Prompt, PromptStore, prompt};
+pub use prompt_macros::{Prompt, PromptStore, PromptValue, prompt};
 pub use prompt_runtime::*;

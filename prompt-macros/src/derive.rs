@@ -67,6 +67,9 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let name = prompt_name(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
+    if let Some(file) = project.jinja_file(&name.value()) {
+        return crate::jinja::expand(input, &name, &fields, &project, &file);
+    }
     let context = fields
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))

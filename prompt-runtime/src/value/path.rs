@@ -16,7 +16,7 @@
 //!     fields: &[FieldShape { name: "name", shape: &<String as PromptValue>::SHAPE }],
 //! };
 //! assert!(check(&USER, "user", &[Step::Field("name")], 0, "").is_empty());
-//! let wrong = check(&USER, "user", &[Step::Field("nmae")], 0, "\n --> x.j2:1:4");
+//! let wrong = check(&USER, "user", &[Step::Field("nmae")], 0, "\n --> x.j2:1:4\n  = help: ");
 //! assert_eq!(
 //!     wrong.as_str(),
 //!     "no field `nmae` in `Profile` (read as `user.nmae`)\n --> x.j2:1:4\n  = help: did you mean `name`?"
@@ -99,8 +99,9 @@ impl Message {
 
 /// Checks `steps` into a value of `shape`. The value is written `shown` in the template,
 /// and its first `skip` steps are how `shown` was reached (a loop variable's list): they
-/// are not written. `location` is the diagnostic's location block (`\n --> file:line:col`
-/// and the line with its caret). Returns the diagnostic, empty when the path exists.
+/// are not written. `location` is the diagnostic's location block (`\n --> file:line:col`,
+/// the line with its caret) up to its help (`\n  = help: `), which is written after it.
+/// Returns the diagnostic, empty when the path exists.
 pub const fn check(
     shape: &Shape,
     shown: &str,
@@ -124,6 +125,9 @@ pub const fn check(
         };
         match next {
             Some(next) => at = next,
+            // A step of the loop's own (`skip`) is reported at the loop, where the
+            // iterable is read.
+            None if i < skip => return Message::EMPTY,
             None => return wrong(at, shown, steps, skip, i, location),
         }
         i += 1;
@@ -175,8 +179,7 @@ const fn wrong(
             .push("` (read as `")
             .push_path(shown, steps, skip, i + 1)
             .push("`)")
-            .push(location)
-            .push("\n  = help: ");
+            .push(location);
         return match closest(fields, missing) {
             Some(close) => message.push("did you mean `").push(close).push("`?"),
             None if fields.is_empty() => message.push("`").push(name).push("` has no fields"),
@@ -235,10 +238,7 @@ const fn wrong(
             .push("`)"),
         _ => message.push(": ").push(reads),
     };
-    message
-        .push(location)
-        .push("\n  = help: ")
-        .push(help)
+    message.push(location).push(help)
 }
 
 /// The field closest to `name`, if it is close enough to be a likely typo: a few edits
@@ -347,26 +347,40 @@ mod tests {
         let m = check(&TRIP, "s", &[Step::Element, Step::Field("nihgts")], 1, "@");
         assert_eq!(
             m.as_str(),
-            "no field `nihgts` in `City` (read as `s.nihgts`)@\n  = help: did you mean `nights`?"
+            "no field `nihgts` in `City` (read as `s.nihgts`)@did you mean `nights`?"
         );
         let m = check(&CITY, "c", &[Step::Field("population")], 0, "@");
         assert_eq!(
             m.as_str(),
-            "no field `population` in `City` (read as `c.population`)@\n  = help: its fields are `name`, `nights`"
+            "no field `population` in `City` (read as `c.population`)@its fields are `name`, `nights`"
         );
     }
 
     #[test]
     fn reading_into_text_or_a_list_says_what_it_is() {
-        let m = check(&CITY, "c", &[Step::Field("name"), Step::Field("first")], 0, "@");
+        let m = check(
+            &CITY,
+            "c",
+            &[Step::Field("name"), Step::Field("first")],
+            0,
+            "@",
+        );
         assert_eq!(
             m.as_str(),
-            "`c.name` is text: it has no field `first` (read as `c.name.first`)@\n  = help: fields are read from a struct that derives `PromptValue`, or from a map"
+            "`c.name` is text: it has no field `first` (read as `c.name.first`)@fields are read from a struct that derives `PromptValue`, or from a map"
         );
         let m = check(&CITY, "c", &[Step::Value], 0, "@");
-        assert!(m.as_str().starts_with("`c` is a struct (`City`): it has no `items()`@"));
+        assert!(
+            m.as_str()
+                .starts_with("`c` is a struct (`City`): it has no `items()`@")
+        );
+        // At the loop's variable, a step of the loop's own is the loop's to report.
+        assert!(check(&CITY, "v", &[Step::Value, Step::Field("x")], 1, "").is_empty());
         let m = check(&TRIP, "trip", &[Step::Field("name")], 0, "");
-        assert!(m.as_str().starts_with("`trip` is a list: it has no field `name`"));
+        assert!(
+            m.as_str()
+                .starts_with("`trip` is a list: it has no field `name`")
+        );
     }
 
     #[test]
