@@ -235,34 +235,6 @@ impl<F: Fn(&Identity) -> crate::chat::Chat> InlineChat<F> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    // `(&Tag(&v))` is written as the generated code writes it: the borrow is what lets
-    // method resolution pick `StrLike` before `DisplayLike`.
-    #[allow(clippy::needless_borrow)]
-    #[test]
-    fn string_like_values_are_borrowed_and_others_formatted() {
-        let s = String::from("x");
-        let r: &str = "y";
-        assert!(matches!((&Tag(&s)).prompt_text(), Cow::Borrowed("x")));
-        assert!(matches!((&Tag(&r)).prompt_text(), Cow::Borrowed("y")));
-        let n = 42_u32;
-        assert_eq!((&Tag(&n)).prompt_text(), "42");
-        let flag = true;
-        assert_eq!((&Tag(&flag)).prompt_text(), "true");
-    }
-
-    #[test]
-    fn guards() {
-        assert_eq!(Some(3).guard(), Some(&3));
-        assert_eq!(None::<u8>.guard(), None);
-        assert_eq!(true.guard(), Some(&true));
-        assert_eq!(false.guard(), None);
-    }
-}
-
 pub use crate::formats::jinja::Options as JinjaOptions;
 pub use crate::value::path::{Message as PathMessage, Step, check as check_path};
 pub use crate::value::{FieldShape, PromptValue, Shape};
@@ -310,4 +282,32 @@ pub fn render_jinja(
         path: Cow::Borrowed(entry.path),
         metadata: Cow::Owned(Meta::default()),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // `(&Tag(&v))` is written as the generated code writes it: the borrow is what lets
+    // method resolution pick `StrLike` before `DisplayLike`.
+    #[allow(clippy::needless_borrow)]
+    #[test]
+    fn string_like_values_are_borrowed_and_others_formatted() {
+        let s = String::from("x");
+        let r: &str = "y";
+        assert!(matches!((&Tag(&s)).prompt_text(), Cow::Borrowed("x")));
+        assert!(matches!((&Tag(&r)).prompt_text(), Cow::Borrowed("y")));
+        let n = 42_u32;
+        assert_eq!((&Tag(&n)).prompt_text(), "42");
+        let flag = true;
+        assert_eq!((&Tag(&flag)).prompt_text(), "true");
+    }
+
+    #[test]
+    fn guards() {
+        assert_eq!(Some(3).guard(), Some(&3));
+        assert_eq!(None::<u8>.guard(), None);
+        assert_eq!(true.guard(), Some(&true));
+        assert_eq!(false.guard(), None);
+    }
 }
