@@ -28,44 +28,35 @@ pub fn expand(
     file: &str,
 ) -> syn::Result<TokenStream> {
     let prompt_name = name.value();
-    if project.dir.join(format!("{prompt_name}.md")).is_file() {
-        return Err(syn::Error::new(
-            name.span(),
-            format!(
-                "both `{0}/{prompt_name}.md` and a Jinja template `{0}/{file}` exist\n  = help: keep one of them: a prompt's name must say which file it is",
-                project.display
-            ),
-        ));
-    }
+    one_file(project, name, file)?;
     let (file, templates) = project
         .load_jinja(&prompt_name)
         .map_err(|d| compile::to_error(name, d))?;
     let ident = &input.ident;
-    check_names(&templates, &file, fields, ident, name)?;
+    let given: Vec<Given> = fields
+        .iter()
+        .map(|f| Given {
+            name: f.name.clone(),
+            span: f.span,
+            optional: f.kind == VarKind::Optional,
+        })
+        .collect();
+    check_names(
+        &templates,
+        &file,
+        &given,
+        &format!("a field of `{ident}`"),
+        name,
+        "field",
+    )?;
 
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let path_checks = path_checks(&templates, &file, fields, input);
-    let mut tracked = vec![project.dir.join(&file)];
-    tracked.extend(templates.names().map(|n| project.dir.join(n)));
-    tracked.extend(project.config.path.iter().cloned());
-    tracked.dedup();
-    let tracked = crate::emit::tracked(&tracked);
-    // The entry first: `render_jinja` loads from it.
-    let mut names: Vec<&str> = vec![file.as_str()];
-    names.extend(templates.names().filter(|n| *n != file));
-    let files = names.iter().filter_map(|n| {
-        let source = templates.get(n)?.source();
-        let (path, text) = (source.path(), source.text());
-        Some(quote! {
-            ::promptkit::__private::JinjaFile { name: #n, path: #path, text: #text }
-        })
-    });
-    let options = templates.options();
-    let (trim, lstrip, keep) = (
-        options.trim_blocks,
-        options.lstrip_blocks,
-        options.keep_trailing_newline,
-    );
+    let Loaded {
+        tracked,
+        files,
+        options,
+    } = loaded(project, &file, &templates);
     let values = fields.iter().map(|f| {
         let field = &f.ident;
         let key = &f.name;
@@ -98,29 +89,88 @@ pub fn expand(
                 const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
                 let mut __values = ::promptkit::__private::JsonMap::new();
                 #(#values)*
-                ::promptkit::__private::render_jinja(
-                    &LOADED,
-                    FILES,
-                    ::promptkit::__private::JinjaOptions {
-                        trim_blocks: #trim,
-                        lstrip_blocks: #lstrip,
-                        keep_trailing_newline: #keep,
-                    },
-                    __values,
-                )
+                ::promptkit::__private::render_jinja(&LOADED, FILES, #options, __values)
             }
         }
     })
 }
 
-/// Every name the templates read is a field (or `guidance`, which the fence defaults);
-/// an `Option` field is read only under a guard or a default; every field is read.
-fn check_names(
+/// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
+fn one_file(project: &Project, name: &LitStr, file: &str) -> syn::Result<()> {
+    let prompt_name = name.value();
+    if project.dir.join(format!("{prompt_name}.md")).is_file() {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "both `{0}/{prompt_name}.md` and a Jinja template `{0}/{file}` exist\n  = help: keep one of them: a prompt's name must say which file it is",
+                project.display
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What the templates need to render at run time: the files to track, the texts the check
+/// read (entry first) and the options.
+pub struct Loaded {
+    pub tracked: TokenStream,
+    pub files: Vec<TokenStream>,
+    pub options: TokenStream,
+}
+
+pub fn loaded(project: &Project, file: &str, templates: &Templates) -> Loaded {
+    let mut tracked = vec![project.dir.join(file)];
+    tracked.extend(templates.names().map(|n| project.dir.join(n)));
+    tracked.extend(project.config.path.iter().cloned());
+    tracked.dedup();
+    let tracked = crate::emit::tracked(&tracked);
+    // The entry first: `render_jinja` loads from it.
+    let mut names: Vec<&str> = vec![file];
+    names.extend(templates.names().filter(|n| *n != file));
+    let files = names
+        .iter()
+        .filter_map(|n| {
+            let source = templates.get(n)?.source();
+            let (path, text) = (source.path(), source.text());
+            Some(quote! {
+                ::promptkit::__private::JinjaFile { name: #n, path: #path, text: #text }
+            })
+        })
+        .collect();
+    let o = templates.options();
+    let (trim, lstrip, keep) = (o.trim_blocks, o.lstrip_blocks, o.keep_trailing_newline);
+    let options = quote! {
+        ::promptkit::__private::JinjaOptions {
+            trim_blocks: #trim,
+            lstrip_blocks: #lstrip,
+            keep_trailing_newline: #keep,
+        }
+    };
+    Loaded {
+        tracked,
+        files,
+        options,
+    }
+}
+
+/// A value the derive's struct or `prompt!`'s arguments give.
+pub struct Given {
+    pub name: String,
+    pub span: proc_macro2::Span,
+    /// An `Option`, which may be read only under a guard or a default.
+    pub optional: bool,
+}
+
+/// Every name the templates read is given (or is `guidance`, which the fence defaults);
+/// an `Option` is read only under a guard or a default; every value given is read.
+/// `what` says what a given value is ("a field of `Agent`"), `kind` names one ("field").
+pub fn check_names(
     templates: &Templates,
     file: &str,
-    fields: &[Field],
-    ident: &syn::Ident,
+    fields: &[Given],
+    what: &str,
     name: &LitStr,
+    kind: &str,
 ) -> syn::Result<()> {
     let uses = templates.uses(file);
     let mut problems = Diagnostics::default();
@@ -142,21 +192,21 @@ fn check_names(
         ) {
             Some(close) => format!("did you mean `{close}`?"),
             None => format!(
-                "add a field `{}` to `{ident}` (an `Option` if the prompt may go without it)",
+                "give a {kind} `{}` (an `Option` if the prompt may go without it)",
                 path.name
             ),
         };
         problems.push(at(
             &path.file,
             path.span.clone(),
-            Diagnostic::new(format!("`{}` is not a field of `{ident}`", path.name)).with_help(help),
+            Diagnostic::new(format!("`{}` is not {what}", path.name)).with_help(help),
         ));
     }
     for u in &uses {
         let Some(field) = fields.iter().find(|f| f.name == u.name) else {
             continue;
         };
-        if u.required && field.kind == VarKind::Optional {
+        if u.required && field.optional {
             problems.push(at(
                 &u.file,
                 u.span.clone(),
@@ -186,7 +236,7 @@ fn check_names(
         let e = syn::Error::new(
             field.span,
             format!(
-                "field `{}` is not used by {path}\n  = help: read it in the template (`{{{{ {} }}}}`), or remove the field",
+                "{kind} `{}` is not used by {path}\n  = help: read it in the template (`{{{{ {} }}}}`), or remove the {kind}",
                 field.name, field.name
             ),
         );
@@ -228,11 +278,7 @@ fn path_checks(
             let location = location(templates, &p)?;
             let shown = &p.shown;
             let skip = p.skip;
-            let steps = p.steps.iter().map(|s| match s {
-                PathStep::Field(name) => quote!(::promptkit::__private::Step::Field(#name)),
-                PathStep::Element => quote!(::promptkit::__private::Step::Element),
-                PathStep::Value => quote!(::promptkit::__private::Step::Value),
-            });
+            let steps = steps(&p.steps);
             Some(quote! {
                 const _: () = {
                     const MESSAGE: ::promptkit::__private::PathMessage = ::promptkit::__private::check_path(
@@ -284,4 +330,103 @@ fn static_lifetimes(ty: &syn::Type) -> syn::Type {
     let mut ty = ty.clone();
     syn::visit_mut::VisitMut::visit_type_mut(&mut Static, &mut ty);
     ty
+}
+
+/// `prompt!("name", a = x, …)` of a Jinja prompt: the names checked against the
+/// arguments, each path into an argument checked against its type's shape, and a value
+/// whose `render()` renders. The arguments' types are not known to the macro, so a path is
+/// checked in a `const` block of a function generic over the argument's type: the error
+/// shows once that function is compiled (`cargo build`, not `cargo check`).
+pub fn expand_call(
+    name: &LitStr,
+    args: &[(String, proc_macro2::Span, &syn::Expr)],
+    project: &Project,
+) -> syn::Result<TokenStream> {
+    let prompt_name = name.value();
+    let Some(file) = project.jinja_file(&prompt_name) else {
+        return Err(syn::Error::new(name.span(), "not a Jinja prompt"));
+    };
+    one_file(project, name, &file)?;
+    let (file, templates) = project
+        .load_jinja(&prompt_name)
+        .map_err(|d| compile::to_error(name, d))?;
+    let given: Vec<Given> = args
+        .iter()
+        .map(|(n, span, _)| Given {
+            name: n.clone(),
+            span: *span,
+            optional: false,
+        })
+        .collect();
+    check_names(&templates, &file, &given, "an argument", name, "argument")?;
+    let Loaded {
+        tracked,
+        files,
+        options,
+    } = loaded(project, &file, &templates);
+    let paths = templates.paths(&file);
+    let mut seen = std::collections::HashSet::new();
+    let mut bindings = Vec::new();
+    for (i, (arg, _, expr)) in args.iter().enumerate() {
+        let binding = quote::format_ident!("__arg_{}", i);
+        let checks: Vec<TokenStream> = paths
+            .iter()
+            .filter(|p| p.name == *arg && !p.steps.is_empty())
+            .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
+            .filter_map(|p| {
+                let location = location(&templates, p)?;
+                let (shown, skip, steps) = (&p.shown, p.skip, steps(&p.steps));
+                Some(quote! {
+                    const {
+                        let message = ::promptkit::__private::check_path(
+                            &<T as ::promptkit::__private::PromptValue>::SHAPE,
+                            #shown,
+                            &[#(#steps),*],
+                            #skip,
+                            #location,
+                        );
+                        if !message.is_empty() {
+                            ::core::panic!("{}", message.as_str());
+                        }
+                    }
+                })
+            })
+            .collect();
+        bindings.push(quote! {
+            let #binding = &(#expr);
+            {
+                #[allow(non_snake_case)]
+                fn __paths<T: ::promptkit::__private::PromptValue + ?Sized>(_: &T) {
+                    #(#checks)*
+                }
+                __paths(#binding);
+            }
+            if let ::core::option::Option::Some(__value) =
+                ::promptkit::__private::PromptValue::to_value(#binding)
+            {
+                __values.insert(::promptkit::__private::String::from(#arg), __value);
+            }
+        });
+    }
+    Ok(quote! {{
+        const _: () = { #tracked };
+        static LOADED: ::std::sync::OnceLock<
+            ::core::result::Result<::promptkit::formats::jinja::Templates, ::promptkit::Diagnostics>,
+        > = ::std::sync::OnceLock::new();
+        const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
+        let mut __values = ::promptkit::__private::JsonMap::new();
+        #(#bindings)*
+        ::promptkit::__private::InlineJinja::new(&LOADED, FILES, #options, __values)
+    }})
+}
+
+fn steps(steps: &[PathStep]) -> Vec<TokenStream> {
+    steps
+        .iter()
+        .map(|s| match s {
+            PathStep::Field(name) => quote!(::promptkit::__private::Step::Field(#name)),
+            PathStep::Element => quote!(::promptkit::__private::Step::Element),
+            PathStep::Value => quote!(::promptkit::__private::Step::Value),
+        })
+        .collect()
 }

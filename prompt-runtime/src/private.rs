@@ -235,6 +235,40 @@ impl<F: Fn(&Identity) -> crate::chat::Chat> InlineChat<F> {
     }
 }
 
+/// The value `prompt!` evaluates to for a Jinja prompt: the arguments' values, rendered by
+/// `render()`.
+pub struct InlineJinja {
+    loaded:
+        &'static std::sync::OnceLock<Result<crate::formats::jinja::Templates, crate::Diagnostics>>,
+    files: &'static [JinjaFile],
+    options: crate::formats::jinja::Options,
+    values: serde_json::Map<std::string::String, serde_json::Value>,
+}
+
+impl InlineJinja {
+    /// Wraps the generated statics with the arguments' values.
+    pub fn new(
+        loaded: &'static std::sync::OnceLock<
+            Result<crate::formats::jinja::Templates, crate::Diagnostics>,
+        >,
+        files: &'static [JinjaFile],
+        options: crate::formats::jinja::Options,
+        values: serde_json::Map<std::string::String, serde_json::Value>,
+    ) -> Self {
+        InlineJinja {
+            loaded,
+            files,
+            options,
+            values,
+        }
+    }
+
+    /// Renders the prompt, byte for byte as Jinja2 renders it.
+    pub fn render(&self) -> Result<PromptContent, crate::Diagnostic> {
+        render_jinja(self.loaded, self.files, self.options, self.values.clone())
+    }
+}
+
 pub use crate::formats::jinja::Options as JinjaOptions;
 pub use crate::value::path::{Message as PathMessage, Step, check as check_path};
 pub use crate::value::{FieldShape, PromptValue, Shape};

@@ -114,6 +114,24 @@ fn main() {
         watchlist: &watchlist,
         tools,
     };
+    let tools_again: BTreeMap<String, Tool> = agent
+        .tools
+        .iter()
+        .map(|(k, v)| (k.clone(), Tool { about: v.about.clone(), cost: v.cost }))
+        .collect();
+    // `prompt!` reads the same prompt with the arguments' own types: the same bytes.
+    let inline = promptkit::prompt!(
+        "agent",
+        agent_name = "Quill",
+        user_profile = Profile { name: "Ines".into(), region: "EU".into() },
+        current_date = "2026-03-01",
+        guidance = Guidance::Lean,
+        subagent_summary = None::<&str>,
+        sources = ["10-K"],
+        watchlist = &watchlist[..],
+        tools = tools_again,
+    );
+    assert_eq!(inline.render().unwrap().text, agent.render().unwrap().text);
     assert_eq!(
         agent.render().unwrap().text,
         "You are Quill, a research assistant for Ines.\n\
