@@ -84,6 +84,11 @@ pub struct FieldShape {
 /// tools.insert("search".to_owned(), 2);
 /// assert_eq!(tools.to_value(), Some(serde_json::json!({"search": 2})));
 /// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value a template can read",
+    label = "a template reads this value",
+    note = "a struct a template reads by field derives it: `#[derive(promptkit::PromptValue)]`"
+)]
 pub trait PromptValue {
     /// What the value is, for the derive's checks of the paths a prompt reads into it.
     const SHAPE: Shape;
