@@ -99,7 +99,7 @@
 //! template never reads is an error. A field can be a struct the template reads by path
 //! (`traveller.name`), a list (`&[T]`, `Vec<T>`) it loops over, or a map
 //! (`BTreeMap<String, V>`, `HashMap<String, V>`) it reads with `items()`: such a struct
-//! derives [`PromptValue`](value::PromptValue), and a path into it that does not exist is
+//! derives [`PromptValue`], and a path into it that does not exist is
 //! a compile error at the prompt's line and column, with the closest field. The generated
 //! `render(&self)` renders byte for byte as Jinja2 (and as [`formats::jinja::Templates`]
 //! at run time) and returns an error only where Jinja2 would fail too.
