@@ -180,7 +180,10 @@ pub fn check_names(
         None => d,
     };
     let mut unknown = std::collections::HashSet::new();
-    for path in templates.paths(file) {
+    let paths = templates
+        .paths(file)
+        .map_err(|d| compile::to_error(name, d.into()))?;
+    for path in paths {
         let known = fields.iter().any(|f| f.name == path.name)
             || path.name == prompt_runtime::guidance::GUIDANCE;
         if known || !unknown.insert(path.name.clone()) {
@@ -269,6 +272,8 @@ fn path_checks(
     let mut seen = std::collections::HashSet::new();
     templates
         .paths(file)
+        // `check_names` reported a walk too large to check.
+        .unwrap_or_default()
         .into_iter()
         .filter(|p| !p.steps.is_empty())
         .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
@@ -364,7 +369,8 @@ pub fn expand_call(
         files,
         options,
     } = loaded(project, &file, &templates);
-    let paths = templates.paths(&file);
+    // `check_names` reported a walk too large to check.
+    let paths = templates.paths(&file).unwrap_or_default();
     let mut seen = std::collections::HashSet::new();
     let mut bindings = Vec::new();
     for (i, (arg, _, expr)) in args.iter().enumerate() {

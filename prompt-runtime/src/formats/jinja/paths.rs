@@ -8,6 +8,8 @@
 use super::expr::{Expr, ExprKind};
 use super::parser::Node;
 use super::set::Templates;
+use super::uses::MAX_INCLUDE_WALKS;
+use crate::diagnostic::Diagnostic;
 use serde_json::Value;
 use std::ops::Range;
 
@@ -44,7 +46,10 @@ const MAX_PATHS: usize = 10_000;
 
 impl Templates {
     /// Every path template `entry` and those it includes read into the values, in order
-    /// of use (a name alone is a path with no steps).
+    /// of use (a name alone is a path with no steps). An error when the templates hold
+    /// more than can be walked: more than 10,000 paths, or includes that expand to more than
+    /// 10,000 include sites (each level including the next under new loop variables):
+    /// a check over part of them would not be a check.
     ///
     /// ```
     /// use prompt_runtime::formats::jinja::{Options, PathStep, Templates};
@@ -55,23 +60,32 @@ impl Templates {
     ///     Ok(SourceFile::new("prompts/t.j2", text))
     /// })
     /// .unwrap();
-    /// let paths = templates.paths("t.j2");
+    /// let paths = templates.paths("t.j2").unwrap();
     /// assert_eq!(paths[0].steps, [PathStep::Element]); // the loop reads `stops` as a list
     /// assert_eq!(paths[1].name, "stops");
     /// assert_eq!(paths[1].shown, "s");
     /// assert_eq!(paths[1].steps, [PathStep::Element, PathStep::Field("city".into())]);
     /// ```
-    pub fn paths(&self, entry: &str) -> Vec<PathUse> {
+    pub fn paths(&self, entry: &str) -> Result<Vec<PathUse>, Diagnostic> {
         let mut walk = Walk {
             set: self,
             bound: Vec::new(),
             out: Vec::new(),
             walked: std::collections::HashSet::new(),
+            includes: 0,
+            cut: false,
         };
         if let Some(template) = self.get(entry) {
             walk.nodes(entry, &template.nodes);
         }
-        walk.out
+        if walk.cut {
+            let shown = self.get(entry).map_or(entry, |t| t.source().path());
+            return Err(Diagnostic::new(format!(
+                "`{shown}` and its includes read more than {MAX_PATHS} paths or expand to more than {MAX_INCLUDE_WALKS} includes: too many to check each one"
+            ))
+            .in_file(shown));
+        }
+        Ok(walk.out)
     }
 }
 
@@ -83,6 +97,10 @@ struct Walk<'a> {
     bound: Vec<Bound>,
     out: Vec<PathUse>,
     walked: std::collections::HashSet<(String, Vec<Bound>)>,
+    /// Includes walked, against [`MAX_INCLUDE_WALKS`].
+    includes: usize,
+    /// Whether a limit cut the walk short.
+    cut: bool,
 }
 
 impl<'a> Walk<'a> {
@@ -103,11 +121,7 @@ impl<'a> Walk<'a> {
                 Node::For(each) => {
                     // The iterable is read as a list (or, through `items()`, a map).
                     match self.iterable(file, &each.iter) {
-                        Some(iterable) => {
-                            if self.out.len() < MAX_PATHS {
-                                self.out.push(iterable);
-                            }
-                        }
+                        Some(iterable) => self.push(iterable),
                         None => self.expr(file, &each.iter),
                     }
                     let depth = self.bound.len();
@@ -141,10 +155,15 @@ impl<'a> Walk<'a> {
                     }
                 }
                 Node::Include { name, .. } => {
-                    let key = (name.clone(), self.bound.clone());
-                    if self.out.len() >= MAX_PATHS || !self.walked.insert(key) {
+                    if self.out.len() >= MAX_PATHS || self.includes >= MAX_INCLUDE_WALKS {
+                        self.cut = true;
                         continue;
                     }
+                    let key = (name.clone(), self.bound.clone());
+                    if !self.walked.insert(key) {
+                        continue;
+                    }
+                    self.includes += 1;
                     if let Some(included) = self.set.get(name) {
                         let depth = self.bound.len();
                         self.nodes(name, &included.nodes);
@@ -212,13 +231,21 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn expr(&mut self, file: &str, expr: &Expr) {
+    fn push(&mut self, path: PathUse) {
         if self.out.len() >= MAX_PATHS {
+            self.cut = true;
+        } else {
+            self.out.push(path);
+        }
+    }
+
+    fn expr(&mut self, file: &str, expr: &Expr) {
+        if self.cut {
             return;
         }
         if let Some((name, steps, span)) = chain(expr) {
             if let Some((root, steps, skip)) = self.resolve(name, steps) {
-                self.out.push(PathUse {
+                self.push(PathUse {
                     name: root,
                     shown: name.to_owned(),
                     steps,
@@ -304,6 +331,7 @@ mod tests {
         .unwrap();
         templates
             .paths(files[0].0)
+            .unwrap()
             .into_iter()
             .map(|p| (p.name, p.shown, p.steps, p.skip, p.file))
             .collect()
@@ -390,5 +418,41 @@ mod tests {
         )]);
         let names: Vec<_> = found.iter().map(|p| (p.0.as_str(), p.2.len())).collect();
         assert_eq!(names, [("user", 1), ("m", 0), ("key", 0), ("loop_free", 0)]);
+    }
+}
+
+#[cfg(test)]
+mod hostile {
+    use super::*;
+    use crate::SourceFile;
+    use crate::formats::jinja::Options;
+
+    /// Each level includes the next twice, under different loop variables: walked naively,
+    /// 2^30 includes.
+    #[test]
+    fn includes_doubling_at_each_level_are_walked_in_bounded_time() {
+        let levels = 30;
+        let files: Vec<(String, String)> = (0..levels)
+            .map(|i| {
+                let next = format!("l{}.j2", i + 1);
+                let text = if i + 1 == levels {
+                    "{{ leaf }}".to_owned()
+                } else {
+                    format!(
+                        "{{% for a{i} in xs %}}{{% include '{next}' %}}{{% endfor %}}{{% for b{i} in xs %}}{{% include '{next}' %}}{{% endfor %}}"
+                    )
+                };
+                (format!("l{i}.j2"), text)
+            })
+            .collect();
+        let templates = Templates::load("l0.j2", Options::default(), &mut |name: &str| {
+            let (_, text) = files.iter().find(|(n, _)| n == name).ok_or(None)?;
+            Ok(SourceFile::new(format!("prompts/{name}"), text.clone()))
+        })
+        .unwrap();
+        // Both walks stop at their limit; the derive's is an error, not a partial check.
+        assert!(templates.uses("l0.j2").iter().any(|u| u.name == "xs"));
+        let error = templates.paths("l0.j2").unwrap_err();
+        assert!(error.to_string().contains("too many to check"), "{error}");
     }
 }
