@@ -3,8 +3,9 @@
 //! loop filter), twelve guidance fences, LangAlpha's environment options)?
 //!
 //! Both load the templates once, outside the timing, and render from the same values;
-//! they are checked to produce the same bytes first. There is no compiled (derived) Jinja
-//! render yet to time next to a hand-written builder.
+//! they are checked to produce the same bytes first. The derive of a `.j2` prompt renders
+//! through this run-time renderer (after converting its fields to JSON): there is no
+//! generated Jinja render yet to time next to a hand-written builder.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use prompt_runtime::SourceFile;

@@ -89,6 +89,62 @@
 //!
 //! [`chat::ChatTemplate`] reads didactyl's `---template---` format at run time.
 //!
+//! ## Jinja prompts and `#[derive(PromptValue)]`
+//!
+//! When `#[prompt("name")]` finds `prompts/name.md.j2` (or `name.j2`), the derive reads it
+//! with the Jinja front end ([`formats::jinja`]): the supported subset, includes, cycles
+//! and guidance fences are checked as the CLI checks them, and every name the template
+//! reads, through its includes, must be a field (`guidance` aside: its fence defaults it).
+//! A field read without a guard or `| default(…)` must not be an `Option`; a field the
+//! template never reads is an error. A field can be a struct the template reads by path
+//! (`traveller.name`), a list (`&[T]`, `Vec<T>`) it loops over, or a map
+//! (`BTreeMap<String, V>`, `HashMap<String, V>`) it reads with `items()`: such a struct
+//! derives [`PromptValue`], and a path into it that does not exist is
+//! a compile error at the prompt's line and column, with the closest field. The generated
+//! `render(&self)` renders byte for byte as Jinja2 (and as [`formats::jinja::Templates`]
+//! at run time) and returns an error only where Jinja2 would fail too.
+//!
+//! ```
+//! use promptkit::{Guidance, PromptValue};
+//!
+//! #[derive(PromptValue)]
+//! struct Traveller<'a> {
+//!     name: &'a str,
+//! }
+//!
+//! #[derive(PromptValue)]
+//! struct Stop<'a> {
+//!     city: &'a str,
+//!     nights: Option<u8>,
+//! }
+//!
+//! #[derive(promptkit::Prompt)]
+//! #[prompt("trip_planner")] // prompts/trip_planner.md.j2
+//! struct TripPlanner<'a> {
+//!     guidance: Guidance,
+//!     traveller: Traveller<'a>,
+//!     stops: &'a [Stop<'a>],
+//!     currency: Option<&'a str>,
+//! }
+//!
+//! let stops = [Stop { city: "Lyon", nights: Some(2) }];
+//! let lean = TripPlanner {
+//!     guidance: Guidance::Lean,
+//!     traveller: Traveller { name: "Sam" },
+//!     stops: &stops,
+//!     currency: Some("chf"),
+//! };
+//! let text = lean.render()?.text;
+//! assert!(text.starts_with("# Trip planner\n\nYou plan trips for Sam.\n"));
+//! assert!(text.contains("- Prices in CHF.\n"));
+//! assert!(text.contains("- 1. Lyon (2 nights)\n"));
+//! assert!(!text.contains("## How to plan"));
+//! # Ok::<(), promptkit::Diagnostic>(())
+//! ```
+//!
+//! `prompt!("trip_planner", guidance = …, traveller = …, …)` reads the same file with the
+//! arguments' own types and evaluates to a value whose `render()` renders it.
+//!
 //! ## `#[derive(PromptStore)]`
 //!
 //! `#[store("folder")]` names a PromptEngine store folder under the crate's
@@ -222,5 +278,5 @@
 //! and [`safe_substitute`] reproduces Python's `string.Template.safe_substitute` byte for
 //! byte for existing corpora.
 
-pub use prompt_macros::{Prompt, PromptStore, prompt};
+pub use prompt_macros::{Prompt, PromptStore, PromptValue, prompt};
 pub use prompt_runtime::*;

@@ -80,6 +80,14 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         seen.push(n);
     }
     let project = compile::open(name)?;
+    if project.jinja_file(&name.value()).is_some() {
+        let args: Vec<(String, proc_macro2::Span, &Expr)> = input
+            .args
+            .iter()
+            .map(|a| (a.name.unraw().to_string(), a.name.span(), &a.expr))
+            .collect();
+        return crate::jinja::expand_call(name, &args, &project);
+    }
     // Which names a block tests: those arguments are optional (`Option<T>` or `bool`).
     let file = project
         .load_prompt(&name.value())

@@ -67,6 +67,9 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let name = prompt_name(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
+    if let Some(file) = project.jinja_file(&name.value()) {
+        return crate::jinja::expand(input, &name, &fields, &project, &file);
+    }
     // keep's agent prompts (`"placeholders": "keep"`) have a derive of their own
     if let Some(tokens) = crate::keep_agent::derive(input, &name, &fields, &project) {
         return Ok(tokens);

@@ -10,7 +10,9 @@ mod derive;
 mod docs;
 mod emit;
 mod family;
+mod jinja;
 mod keep_agent;
+mod prompt_value;
 mod store;
 mod values;
 
@@ -38,4 +40,12 @@ pub fn prompt(input: TokenStream) -> TokenStream {
 pub fn derive_prompt_store(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     store::expand(&input).into()
+}
+
+/// Derives `promptkit::PromptValue` for a struct a template reads by field
+/// (`user.name`). See the `promptkit` crate for the full description.
+#[proc_macro_derive(PromptValue, attributes(prompt))]
+pub fn derive_prompt_value(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    prompt_value::expand(&input).into()
 }

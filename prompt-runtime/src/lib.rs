@@ -42,6 +42,7 @@ mod scaling;
 pub mod store;
 pub mod suggest;
 mod swap;
+pub mod value;
 
 pub use case::{upper_first, variant_name};
 pub use chat::{Chat, Message, Role};
@@ -56,3 +57,4 @@ pub use prompt::{ChatPrompt, ChatSection, Prompt, PromptVariable, check_identity
 pub use python::safe_substitute;
 pub use render::PromptContent;
 pub use resolve::VarSource;
+pub use value::PromptValue;

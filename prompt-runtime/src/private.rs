@@ -256,6 +256,89 @@ impl<F: Fn(&Identity) -> crate::chat::Chat> InlineChat<F> {
     }
 }
 
+/// The value `prompt!` evaluates to for a Jinja prompt: the arguments' values, rendered by
+/// `render()`.
+pub struct InlineJinja {
+    loaded:
+        &'static std::sync::OnceLock<Result<crate::formats::jinja::Templates, crate::Diagnostics>>,
+    files: &'static [JinjaFile],
+    options: crate::formats::jinja::Options,
+    values: serde_json::Map<std::string::String, serde_json::Value>,
+}
+
+impl InlineJinja {
+    /// Wraps the generated statics with the arguments' values.
+    pub fn new(
+        loaded: &'static std::sync::OnceLock<
+            Result<crate::formats::jinja::Templates, crate::Diagnostics>,
+        >,
+        files: &'static [JinjaFile],
+        options: crate::formats::jinja::Options,
+        values: serde_json::Map<std::string::String, serde_json::Value>,
+    ) -> Self {
+        InlineJinja {
+            loaded,
+            files,
+            options,
+            values,
+        }
+    }
+
+    /// Renders the prompt, byte for byte as Jinja2 renders it.
+    pub fn render(&self) -> Result<PromptContent, crate::Diagnostic> {
+        render_jinja(self.loaded, self.files, self.options, self.values.clone())
+    }
+}
+
+pub use crate::formats::jinja::Options as JinjaOptions;
+pub use crate::value::path::{Message as PathMessage, Step, check as check_path};
+pub use crate::value::{FieldShape, PromptValue, Shape};
+pub use serde_json::{Map as JsonMap, Value as JsonValue};
+
+/// One Jinja template a derived prompt was compiled from: its name as includes write it,
+/// and its text as the compile-time check read it.
+pub struct JinjaFile {
+    pub name: &'static str,
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+/// Renders a derived Jinja prompt: its templates are loaded once per process from the
+/// texts the derive checked (the same bytes, so loading cannot find a new problem; if it
+/// did, it is returned, not a panic), then rendered with the fields' values.
+pub fn render_jinja(
+    loaded: &'static std::sync::OnceLock<
+        Result<crate::formats::jinja::Templates, crate::Diagnostics>,
+    >,
+    files: &'static [JinjaFile],
+    options: crate::formats::jinja::Options,
+    values: serde_json::Map<std::string::String, serde_json::Value>,
+) -> Result<PromptContent, crate::Diagnostic> {
+    let Some(entry) = files.first() else {
+        return Err(crate::Diagnostic::new("a Jinja prompt without a template"));
+    };
+    let templates = loaded.get_or_init(|| {
+        crate::formats::jinja::Templates::load(entry.name, options, &mut |name: &str| {
+            let file = files.iter().find(|f| f.name == name).ok_or(None)?;
+            Ok(crate::SourceFile::new(file.path, file.text))
+        })
+    });
+    let templates = match templates {
+        Ok(templates) => templates,
+        Err(problems) => {
+            return Err(problems.0.first().cloned().unwrap_or_else(|| {
+                crate::Diagnostic::new("the prompt's templates could not be loaded")
+            }));
+        }
+    };
+    let text = templates.render(entry.name, &serde_json::Value::Object(values))?;
+    Ok(PromptContent {
+        text,
+        path: Cow::Borrowed(entry.path),
+        metadata: Cow::Owned(Meta::default()),
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -29,6 +29,7 @@ mod expr;
 mod fence;
 mod lexer;
 mod parser;
+mod paths;
 mod render;
 mod set;
 mod settings;
@@ -38,6 +39,7 @@ pub(crate) mod value;
 #[cfg(test)]
 mod tests;
 
+pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};
 pub use set::{ReadError, Templates};
 pub(crate) use settings::read as read_settings;

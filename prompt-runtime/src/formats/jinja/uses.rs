@@ -39,6 +39,7 @@ impl Templates {
             bound: Vec::new(),
             out: Vec::new(),
             walked: std::collections::HashSet::new(),
+            includes: 0,
         };
         if let Some(template) = self.get(entry) {
             walk.nodes(entry, &template.nodes, false);
@@ -56,7 +57,14 @@ struct Walk<'a> {
     /// them: walking one again would find nothing new, and a diamond of includes would
     /// otherwise be walked once per path.
     walked: std::collections::HashSet<(String, bool, Vec<String>)>,
+    /// Includes walked so far, against [`MAX_INCLUDE_WALKS`]: includes under different
+    /// loop variables at every level would otherwise be walked exponentially often.
+    includes: usize,
 }
+
+/// How many include sites a walk over the names visits at most; past that it stops
+/// (`Templates::paths` reports it, so the derive never trusts a partial walk).
+pub(super) const MAX_INCLUDE_WALKS: usize = 10_000;
 
 impl<'a> Walk<'a> {
     fn nodes(&mut self, file: &str, nodes: &'a [Node], conditional: bool) {
@@ -91,9 +99,12 @@ impl<'a> Walk<'a> {
                     let mut bound = self.bound.clone();
                     bound.sort();
                     bound.dedup();
-                    if !self.walked.insert((name.clone(), conditional, bound)) {
+                    if self.includes >= MAX_INCLUDE_WALKS
+                        || !self.walked.insert((name.clone(), conditional, bound))
+                    {
                         continue;
                     }
+                    self.includes += 1;
                     if let Some(included) = self.set.get(name) {
                         let depth = self.bound.len();
                         self.nodes(name, &included.nodes, conditional);

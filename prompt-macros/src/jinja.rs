@@ -1,0 +1,438 @@
+//! `#[derive(Prompt)]` of a Jinja prompt (`prompts/NAME.md.j2` or `prompts/NAME.j2`).
+//!
+//! The templates are loaded by the one Jinja reader (`Project::load_jinja`: syntax, the
+//! supported subset, includes, cycles, guidance fences, `{# cache: static #}`), then every
+//! name they read is checked against the struct's fields: a name no field gives, an
+//! `Option` field read without a guard or a default, a field nothing reads. A path into a
+//! field (`user.name`, `s.city` in a loop over `stops`) is checked where the field's type
+//! is known, in `const` evaluation, against its `PromptValue::SHAPE`.
+//!
+//! The render loads the same texts once per process and renders them with the run-time
+//! renderer, so both paths give the same bytes by construction.
+
+use crate::compile;
+use crate::derive::Field;
+use proc_macro2::TokenStream;
+use prompt_runtime::formats::jinja::{PathStep, PathUse, Templates};
+use prompt_runtime::load::Project;
+use prompt_runtime::resolve::VarKind;
+use prompt_runtime::{Diagnostic, Diagnostics};
+use quote::quote;
+use syn::{DeriveInput, LitStr};
+
+pub fn expand(
+    input: &DeriveInput,
+    name: &LitStr,
+    fields: &[Field],
+    project: &Project,
+    file: &str,
+) -> syn::Result<TokenStream> {
+    let prompt_name = name.value();
+    one_file(project, name, file)?;
+    let (file, templates) = project
+        .load_jinja(&prompt_name)
+        .map_err(|d| compile::to_error(name, d))?;
+    let ident = &input.ident;
+    let given: Vec<Given> = fields
+        .iter()
+        .map(|f| Given {
+            name: f.name.clone(),
+            span: f.span,
+            optional: f.kind == VarKind::Optional,
+        })
+        .collect();
+    check_names(
+        &templates,
+        &file,
+        &given,
+        &format!("a field of `{ident}`"),
+        name,
+        "field",
+    )?;
+
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let path_checks = path_checks(&templates, &file, fields, input);
+    let Loaded {
+        tracked,
+        files,
+        options,
+    } = loaded(project, &file, &templates);
+    let values = fields.iter().map(|f| {
+        let field = &f.ident;
+        let key = &f.name;
+        quote! {
+            if let ::core::option::Option::Some(__value) =
+                ::promptkit::__private::PromptValue::to_value(&self.#field)
+            {
+                __values.insert(::promptkit::__private::String::from(#key), __value);
+            }
+        }
+    });
+    let path = format!("{}/{file}", project.display);
+    let doc = format!(
+        "Renders `{path}` with this context, byte for byte as Jinja2 renders it with the folder's options.\n\nAn error only when a value makes Jinja2 fail too (a comparison of a number with text, a render past `MAX_OUTPUT`)."
+    );
+    Ok(quote! {
+        const _: () = { #tracked };
+        #(#path_checks)*
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The prompt file (`prompts/NAME.md.j2`).
+            #[allow(dead_code)]
+            pub const PATH: &'static str = #path;
+
+            #[doc = #doc]
+            pub fn render(&self) -> ::core::result::Result<::promptkit::__private::PromptContent, ::promptkit::Diagnostic> {
+                static LOADED: ::std::sync::OnceLock<
+                    ::core::result::Result<::promptkit::formats::jinja::Templates, ::promptkit::Diagnostics>,
+                > = ::std::sync::OnceLock::new();
+                const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
+                let mut __values = ::promptkit::__private::JsonMap::new();
+                #(#values)*
+                ::promptkit::__private::render_jinja(&LOADED, FILES, #options, __values)
+            }
+        }
+    })
+}
+
+/// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
+fn one_file(project: &Project, name: &LitStr, file: &str) -> syn::Result<()> {
+    let prompt_name = name.value();
+    if project.dir.join(format!("{prompt_name}.md")).is_file() {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "both `{0}/{prompt_name}.md` and a Jinja template `{0}/{file}` exist\n  = help: keep one of them: a prompt's name must say which file it is",
+                project.display
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// What the templates need to render at run time: the files to track, the texts the check
+/// read (entry first) and the options.
+pub struct Loaded {
+    pub tracked: TokenStream,
+    pub files: Vec<TokenStream>,
+    pub options: TokenStream,
+}
+
+pub fn loaded(project: &Project, file: &str, templates: &Templates) -> Loaded {
+    let mut tracked = vec![project.dir.join(file)];
+    tracked.extend(templates.names().map(|n| project.dir.join(n)));
+    tracked.extend(project.config.path.iter().cloned());
+    tracked.dedup();
+    let tracked = crate::emit::tracked(&tracked);
+    // The entry first: `render_jinja` loads from it.
+    let mut names: Vec<&str> = vec![file];
+    names.extend(templates.names().filter(|n| *n != file));
+    let files = names
+        .iter()
+        .filter_map(|n| {
+            let source = templates.get(n)?.source();
+            let (path, text) = (source.path(), source.text());
+            Some(quote! {
+                ::promptkit::__private::JinjaFile { name: #n, path: #path, text: #text }
+            })
+        })
+        .collect();
+    let o = templates.options();
+    let (trim, lstrip, keep) = (o.trim_blocks, o.lstrip_blocks, o.keep_trailing_newline);
+    let options = quote! {
+        ::promptkit::__private::JinjaOptions {
+            trim_blocks: #trim,
+            lstrip_blocks: #lstrip,
+            keep_trailing_newline: #keep,
+        }
+    };
+    Loaded {
+        tracked,
+        files,
+        options,
+    }
+}
+
+/// A value the derive's struct or `prompt!`'s arguments give.
+pub struct Given {
+    pub name: String,
+    pub span: proc_macro2::Span,
+    /// An `Option`, which may be read only under a guard or a default.
+    pub optional: bool,
+}
+
+/// Every name the templates read is given (or is `guidance`, which the fence defaults);
+/// an `Option` is read only under a guard or a default; every value given is read.
+/// `what` says what a given value is ("a field of `Agent`"), `kind` names one ("field").
+pub fn check_names(
+    templates: &Templates,
+    file: &str,
+    fields: &[Given],
+    what: &str,
+    name: &LitStr,
+    kind: &str,
+) -> syn::Result<()> {
+    let uses = templates.uses(file);
+    let mut problems = Diagnostics::default();
+    let at = |u_file: &str, span: std::ops::Range<usize>, d: Diagnostic| match templates.get(u_file)
+    {
+        Some(t) => d.at(t.source(), span),
+        None => d,
+    };
+    let mut unknown = std::collections::HashSet::new();
+    let paths = templates
+        .paths(file)
+        .map_err(|d| compile::to_error(name, d.into()))?;
+    for path in paths {
+        let known = fields.iter().any(|f| f.name == path.name)
+            || path.name == prompt_runtime::guidance::GUIDANCE;
+        if known || !unknown.insert(path.name.clone()) {
+            continue;
+        }
+        let help = match prompt_runtime::suggest::closest(
+            &path.name,
+            fields.iter().map(|f| f.name.as_str()),
+        ) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None => format!(
+                "give a {kind} `{}` (an `Option` if the prompt may go without it)",
+                path.name
+            ),
+        };
+        problems.push(at(
+            &path.file,
+            path.span.clone(),
+            Diagnostic::new(format!("`{}` is not {what}", path.name)).with_help(help),
+        ));
+    }
+    for u in &uses {
+        let Some(field) = fields.iter().find(|f| f.name == u.name) else {
+            continue;
+        };
+        if u.required && field.optional {
+            problems.push(at(
+                &u.file,
+                u.span.clone(),
+                Diagnostic::new(format!(
+                    "`{}` is an `Option` but is read here without a guard or a default",
+                    u.name
+                ))
+                .with_help(format!(
+                    "put it inside `{{% if {0} %}}`, write `{0} | default(…)`, or make the field not an `Option`",
+                    u.name
+                )),
+            ));
+        }
+    }
+    let mut errors = if problems.is_empty() {
+        None
+    } else {
+        Some(compile::to_error(name, problems))
+    };
+    let path = templates
+        .get(file)
+        .map_or(file.to_owned(), |t| t.source().path().to_owned());
+    for field in fields
+        .iter()
+        .filter(|f| !uses.iter().any(|u| u.name == f.name))
+    {
+        let e = syn::Error::new(
+            field.span,
+            format!(
+                "{kind} `{}` is not used by {path}\n  = help: read it in the template (`{{{{ {} }}}}`), or remove the {kind}",
+                field.name, field.name
+            ),
+        );
+        match &mut errors {
+            Some(all) => all.combine(e),
+            None => errors = Some(e),
+        }
+    }
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
+}
+
+/// One `const` per path into a field: it panics, at compile time, with the whole
+/// diagnostic when the field's type has no such path. A struct with type parameters is
+/// not checked here (its fields' types are not known until it is used): its paths are
+/// checked when it renders.
+fn path_checks(
+    templates: &Templates,
+    file: &str,
+    fields: &[Field],
+    input: &DeriveInput,
+) -> Vec<TokenStream> {
+    if input.generics.type_params().next().is_some()
+        || input.generics.const_params().next().is_some()
+    {
+        return Vec::new();
+    }
+    let mut seen = std::collections::HashSet::new();
+    templates
+        .paths(file)
+        // `check_names` reported a walk too large to check.
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|p| !p.steps.is_empty())
+        .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
+        .filter_map(|p| {
+            let field = fields.iter().find(|f| f.name == p.name)?;
+            let ty = static_lifetimes(&field.ty);
+            let location = location(templates, &p)?;
+            let shown = &p.shown;
+            let skip = p.skip;
+            let steps = steps(&p.steps);
+            Some(quote! {
+                const _: () = {
+                    const MESSAGE: ::promptkit::__private::PathMessage = ::promptkit::__private::check_path(
+                        &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+                        #shown,
+                        &[#(#steps),*],
+                        #skip,
+                        #location,
+                    );
+                    if !MESSAGE.is_empty() {
+                        ::core::panic!("{}", MESSAGE.as_str());
+                    }
+                };
+            })
+        })
+        .collect()
+}
+
+/// The location block of a diagnostic at the use, up to its help's text.
+fn location(templates: &Templates, path: &PathUse) -> Option<String> {
+    let source = templates.get(&path.file)?.source();
+    let body = Diagnostic::new("\u{E000}")
+        .at(source, path.span.clone())
+        .with_help("\u{E001}")
+        .body();
+    let (_, rest) = body.split_once('\u{E000}')?;
+    let (location, _) = rest.split_once('\u{E001}')?;
+    Some(location.to_owned())
+}
+
+/// `ty` with every lifetime `'static`: a `const` outside the struct's impl cannot name
+/// the struct's lifetimes, and a shape does not depend on them.
+fn static_lifetimes(ty: &syn::Type) -> syn::Type {
+    struct Static;
+    impl syn::visit_mut::VisitMut for Static {
+        fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
+            *lifetime = syn::Lifetime::new("'static", lifetime.span());
+        }
+        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+            if r.lifetime.is_none() {
+                r.lifetime = Some(syn::Lifetime::new(
+                    "'static",
+                    proc_macro2::Span::call_site(),
+                ));
+            }
+            syn::visit_mut::visit_type_reference_mut(self, r);
+        }
+    }
+    let mut ty = ty.clone();
+    syn::visit_mut::VisitMut::visit_type_mut(&mut Static, &mut ty);
+    ty
+}
+
+/// `prompt!("name", a = x, …)` of a Jinja prompt: the names checked against the
+/// arguments, each path into an argument checked against its type's shape, and a value
+/// whose `render()` renders. The arguments' types are not known to the macro, so a path is
+/// checked in a `const` block of a function generic over the argument's type: the error
+/// shows once that function is compiled (`cargo build`, not `cargo check`).
+pub fn expand_call(
+    name: &LitStr,
+    args: &[(String, proc_macro2::Span, &syn::Expr)],
+    project: &Project,
+) -> syn::Result<TokenStream> {
+    let prompt_name = name.value();
+    let Some(file) = project.jinja_file(&prompt_name) else {
+        return Err(syn::Error::new(name.span(), "not a Jinja prompt"));
+    };
+    one_file(project, name, &file)?;
+    let (file, templates) = project
+        .load_jinja(&prompt_name)
+        .map_err(|d| compile::to_error(name, d))?;
+    let given: Vec<Given> = args
+        .iter()
+        .map(|(n, span, _)| Given {
+            name: n.clone(),
+            span: *span,
+            optional: false,
+        })
+        .collect();
+    check_names(&templates, &file, &given, "an argument", name, "argument")?;
+    let Loaded {
+        tracked,
+        files,
+        options,
+    } = loaded(project, &file, &templates);
+    // `check_names` reported a walk too large to check.
+    let paths = templates.paths(&file).unwrap_or_default();
+    let mut seen = std::collections::HashSet::new();
+    let mut bindings = Vec::new();
+    for (i, (arg, _, expr)) in args.iter().enumerate() {
+        let binding = quote::format_ident!("__arg_{}", i);
+        let checks: Vec<TokenStream> = paths
+            .iter()
+            .filter(|p| p.name == *arg && !p.steps.is_empty())
+            .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
+            .filter_map(|p| {
+                let location = location(&templates, p)?;
+                let (shown, skip, steps) = (&p.shown, p.skip, steps(&p.steps));
+                Some(quote! {
+                    const {
+                        let message = ::promptkit::__private::check_path(
+                            &<T as ::promptkit::__private::PromptValue>::SHAPE,
+                            #shown,
+                            &[#(#steps),*],
+                            #skip,
+                            #location,
+                        );
+                        if !message.is_empty() {
+                            ::core::panic!("{}", message.as_str());
+                        }
+                    }
+                })
+            })
+            .collect();
+        bindings.push(quote! {
+            let #binding = &(#expr);
+            {
+                #[allow(non_snake_case)]
+                fn __paths<T: ::promptkit::__private::PromptValue + ?Sized>(_: &T) {
+                    #(#checks)*
+                }
+                __paths(#binding);
+            }
+            if let ::core::option::Option::Some(__value) =
+                ::promptkit::__private::PromptValue::to_value(#binding)
+            {
+                __values.insert(::promptkit::__private::String::from(#arg), __value);
+            }
+        });
+    }
+    Ok(quote! {{
+        const _: () = { #tracked };
+        static LOADED: ::std::sync::OnceLock<
+            ::core::result::Result<::promptkit::formats::jinja::Templates, ::promptkit::Diagnostics>,
+        > = ::std::sync::OnceLock::new();
+        const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
+        let mut __values = ::promptkit::__private::JsonMap::new();
+        #(#bindings)*
+        ::promptkit::__private::InlineJinja::new(&LOADED, FILES, #options, __values)
+    }})
+}
+
+fn steps(steps: &[PathStep]) -> Vec<TokenStream> {
+    steps
+        .iter()
+        .map(|s| match s {
+            PathStep::Field(name) => quote!(::promptkit::__private::Step::Field(#name)),
+            PathStep::Element => quote!(::promptkit::__private::Step::Element),
+            PathStep::Value => quote!(::promptkit::__private::Step::Value),
+        })
+        .collect()
+}

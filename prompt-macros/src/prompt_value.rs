@@ -1,0 +1,104 @@
+//! `#[derive(PromptValue)]`: a struct a template reads by field (`user.name`), for every
+//! front end that reads structured values.
+//!
+//! It emits the struct's `Shape` (its name and each field's name with the field type's
+//! own shape), which the derive of a prompt checks paths against in `const` evaluation,
+//! and `to_value`, a JSON object of the fields (an absent `Option` left out).
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::spanned::Spanned;
+use syn::{Data, DeriveInput, Fields, LitStr};
+
+pub fn expand(input: &DeriveInput) -> TokenStream {
+    match try_expand(input) {
+        Ok(tokens) => tokens,
+        Err(e) => e.to_compile_error(),
+    }
+}
+
+fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let Data::Struct(data) = &input.data else {
+        return Err(syn::Error::new(
+            input.ident.span(),
+            "`#[derive(PromptValue)]` needs a struct with named fields: a template reads each field by name",
+        ));
+    };
+    let named: Vec<&syn::Field> = match &data.fields {
+        Fields::Named(named) => named.named.iter().collect(),
+        Fields::Unit => Vec::new(),
+        Fields::Unnamed(_) => {
+            return Err(syn::Error::new(
+                data.fields.span(),
+                "`#[derive(PromptValue)]` needs named fields: a template reads `value.field`",
+            ));
+        }
+    };
+    let mut names = Vec::new();
+    for field in &named {
+        names.push(field_name(field)?);
+    }
+    let ident = &input.ident;
+    let type_name = ident.to_string().trim_start_matches("r#").to_owned();
+    let mut generics = input.generics.clone();
+    for param in generics.type_params_mut() {
+        param
+            .bounds
+            .push(syn::parse_quote!(::promptkit::__private::PromptValue));
+    }
+    let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
+    let shapes = named.iter().zip(&names).map(|(f, name)| {
+        let ty = &f.ty;
+        quote! {
+            ::promptkit::__private::FieldShape {
+                name: #name,
+                shape: &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+            }
+        }
+    });
+    let values = named.iter().zip(&names).map(|(f, name)| {
+        let field = f.ident.as_ref();
+        quote! {
+            if let ::core::option::Option::Some(__value) =
+                ::promptkit::__private::PromptValue::to_value(&self.#field)
+            {
+                __object.insert(::promptkit::__private::String::from(#name), __value);
+            }
+        }
+    });
+    Ok(quote! {
+        #[allow(single_use_lifetimes)]
+        impl #impl_generics ::promptkit::__private::PromptValue for #ident #ty_generics #where_clause {
+            const SHAPE: ::promptkit::__private::Shape = ::promptkit::__private::Shape::Struct {
+                name: #type_name,
+                fields: &[#(#shapes),*],
+            };
+            fn to_value(&self) -> ::core::option::Option<::promptkit::__private::JsonValue> {
+                let mut __object = ::promptkit::__private::JsonMap::new();
+                #(#values)*
+                ::core::option::Option::Some(::promptkit::__private::JsonValue::Object(__object))
+            }
+        }
+    })
+}
+
+/// The name a template reads the field by: its own, or `#[prompt(rename = "name")]`.
+fn field_name(field: &syn::Field) -> syn::Result<String> {
+    let mut name = field
+        .ident
+        .as_ref()
+        .map(|i| i.to_string().trim_start_matches("r#").to_owned())
+        .unwrap_or_default();
+    for attr in field.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
+        attr.parse_nested_meta(|meta| {
+            if meta.path.is_ident("rename") {
+                let lit: LitStr = meta.value()?.parse()?;
+                name = lit.value();
+                Ok(())
+            } else {
+                Err(meta.error("unknown attribute: a field takes `#[prompt(rename = \"name\")]`"))
+            }
+        })?;
+    }
+    Ok(name)
+}

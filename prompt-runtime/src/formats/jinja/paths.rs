@@ -1,0 +1,458 @@
+//! Every path a template reads into its values, through its includes and loops: what the
+//! derive checks against the [`Shape`](crate::value::Shape) of each field.
+//!
+//! A loop variable reads into the list it walks: in `{% for s in stops %}{{ s.city }}`,
+//! `s.city` is the path `stops[…].city`, shown as `s.city`. A `set` name is the template's
+//! own and is not followed.
+
+use super::expr::{Expr, ExprKind};
+use super::parser::Node;
+use super::set::Templates;
+use super::uses::MAX_INCLUDE_WALKS;
+use crate::diagnostic::Diagnostic;
+use serde_json::Value;
+use std::ops::Range;
+
+/// One step of a [`PathUse`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PathStep {
+    /// `.name` or `["name"]`.
+    Field(String),
+    /// An item of a list: a loop variable, or `xs[0]`.
+    Element,
+    /// A map's value, as `items()` gives it to a loop.
+    Value,
+}
+
+/// A path a template reads into one of its values.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PathUse {
+    /// The value read (a context name).
+    pub name: String,
+    /// The name the template writes it with: `name`, or a loop variable over it.
+    pub shown: String,
+    /// The steps from the value, the loop's included.
+    pub steps: Vec<PathStep>,
+    /// How many of `steps` are the loop's (not written at the use).
+    pub skip: usize,
+    /// The file of the use.
+    pub file: String,
+    /// The span of the use in that file.
+    pub span: Range<usize>,
+}
+
+/// Most paths reported: a template reading more is far past any prompt's size.
+const MAX_PATHS: usize = 10_000;
+
+impl Templates {
+    /// Every path template `entry` and those it includes read into the values, in order
+    /// of use (a name alone is a path with no steps). An error when the templates hold
+    /// more than can be walked: more than 10,000 paths, or includes that expand to more than
+    /// 10,000 include sites (each level including the next under new loop variables):
+    /// a check over part of them would not be a check.
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::{Options, PathStep, Templates};
+    /// use prompt_runtime::SourceFile;
+    ///
+    /// let text = "{% for s in stops %}{{ s.city }}{% endfor %}";
+    /// let templates = Templates::load("t.j2", Options::default(), &mut |_: &str| {
+    ///     Ok(SourceFile::new("prompts/t.j2", text))
+    /// })
+    /// .unwrap();
+    /// let paths = templates.paths("t.j2").unwrap();
+    /// assert_eq!(paths[0].steps, [PathStep::Element]); // the loop reads `stops` as a list
+    /// assert_eq!(paths[1].name, "stops");
+    /// assert_eq!(paths[1].shown, "s");
+    /// assert_eq!(paths[1].steps, [PathStep::Element, PathStep::Field("city".into())]);
+    /// ```
+    pub fn paths(&self, entry: &str) -> Result<Vec<PathUse>, Diagnostic> {
+        let mut walk = Walk {
+            set: self,
+            bound: Vec::new(),
+            out: Vec::new(),
+            walked: std::collections::HashSet::new(),
+            includes: 0,
+            cut: false,
+        };
+        if let Some(template) = self.get(entry) {
+            walk.nodes(entry, &template.nodes);
+        }
+        if walk.cut {
+            let shown = self.get(entry).map_or(entry, |t| t.source().path());
+            return Err(Diagnostic::new(format!(
+                "`{shown}` and its includes read more than {MAX_PATHS} paths or expand to more than {MAX_INCLUDE_WALKS} includes: too many to check each one"
+            ))
+            .in_file(shown));
+        }
+        Ok(walk.out)
+    }
+}
+
+/// A name the templates bind: a loop variable reading into a value, or their own.
+type Bound = (String, Option<(String, Vec<PathStep>)>);
+
+struct Walk<'a> {
+    set: &'a Templates,
+    bound: Vec<Bound>,
+    out: Vec<PathUse>,
+    walked: std::collections::HashSet<(String, Vec<Bound>)>,
+    /// Includes walked, against [`MAX_INCLUDE_WALKS`].
+    includes: usize,
+    /// Whether a limit cut the walk short.
+    cut: bool,
+}
+
+impl<'a> Walk<'a> {
+    fn nodes(&mut self, file: &str, nodes: &'a [Node]) {
+        for node in nodes {
+            match node {
+                Node::Text(_) => {}
+                Node::Output(expr) => self.expr(file, expr),
+                Node::If(block) => {
+                    for (condition, body) in &block.branches {
+                        self.expr(file, condition);
+                        self.scoped(file, body);
+                    }
+                    if let Some((_, body)) = &block.otherwise {
+                        self.scoped(file, body);
+                    }
+                }
+                Node::For(each) => {
+                    // The iterable is read as a list (or, through `items()`, a map).
+                    match self.iterable(file, &each.iter) {
+                        Some(iterable) => self.push(iterable),
+                        None => self.expr(file, &each.iter),
+                    }
+                    let depth = self.bound.len();
+                    let targets = each.targets.iter().map(|(n, _)| n.clone());
+                    match (self.alias(&each.iter), each.targets.len()) {
+                        (Some((root, steps, PathStep::Element)), 1) => {
+                            self.bound.extend(targets.map(|n| {
+                                let mut steps = steps.clone();
+                                steps.push(PathStep::Element);
+                                (n, Some((root.clone(), steps)))
+                            }));
+                        }
+                        (Some((root, mut steps, PathStep::Value)), 2) => {
+                            steps.push(PathStep::Value);
+                            let mut targets = targets;
+                            if let Some(key) = targets.next() {
+                                self.bound.push((key, None));
+                            }
+                            self.bound
+                                .extend(targets.map(|n| (n, Some((root.clone(), steps.clone())))));
+                        }
+                        _ => self.bound.extend(targets.map(|n| (n, None))),
+                    }
+                    if let Some(filter) = &each.filter {
+                        self.expr(file, filter);
+                    }
+                    self.nodes(file, &each.body);
+                    self.bound.truncate(depth);
+                    if let Some(body) = &each.otherwise {
+                        self.scoped(file, body);
+                    }
+                }
+                Node::Include { name, .. } => {
+                    if self.out.len() >= MAX_PATHS || self.includes >= MAX_INCLUDE_WALKS {
+                        self.cut = true;
+                        continue;
+                    }
+                    let key = (name.clone(), self.bound.clone());
+                    if !self.walked.insert(key) {
+                        continue;
+                    }
+                    self.includes += 1;
+                    if let Some(included) = self.set.get(name) {
+                        let depth = self.bound.len();
+                        self.nodes(name, &included.nodes);
+                        self.bound.truncate(depth);
+                    }
+                }
+                Node::Set { name, value, .. } => {
+                    self.expr(file, value);
+                    self.bound.push((name.clone(), None));
+                }
+            }
+        }
+    }
+
+    /// A block body: a `set` inside it stays bound after it, as in Jinja2 (an `if` has no
+    /// scope of its own), so nothing is undone here.
+    fn scoped(&mut self, file: &str, body: &'a [Node]) {
+        self.nodes(file, body);
+    }
+
+    /// What a loop over `iter` walks: the value and steps it reads, and whether its
+    /// items are elements or (through `items()`) a map's values.
+    fn alias(&self, iter: &Expr) -> Option<(String, Vec<PathStep>, PathStep)> {
+        let (inner, kind) = match &iter.kind {
+            ExprKind::Items(inner) => (&**inner, PathStep::Value),
+            _ => (iter, PathStep::Element),
+        };
+        let (name, steps, _) = chain(inner)?;
+        let (root, steps, _) = self.resolve(name, steps)?;
+        Some((root, steps, kind))
+    }
+
+    /// The loop's iterable as a path with its last step the iteration itself, when it is
+    /// a path into a value.
+    fn iterable(&self, file: &str, iter: &Expr) -> Option<PathUse> {
+        let (inner, kind) = match &iter.kind {
+            ExprKind::Items(inner) => (&**inner, PathStep::Value),
+            _ => (iter, PathStep::Element),
+        };
+        let (name, steps, _) = chain(inner)?;
+        let (root, mut steps, skip) = self.resolve(name, steps)?;
+        steps.push(kind);
+        Some(PathUse {
+            name: root,
+            shown: name.to_owned(),
+            steps,
+            skip,
+            file: file.to_owned(),
+            span: iter.span.clone(),
+        })
+    }
+
+    /// `name` with `steps` as a path from a value: through a loop variable, or `None` for
+    /// a name the templates bind themselves.
+    fn resolve(&self, name: &str, steps: Vec<PathStep>) -> Option<(String, Vec<PathStep>, usize)> {
+        match self.bound.iter().rev().find(|(n, _)| n == name) {
+            Some((_, Some((root, before)))) => {
+                let skip = before.len();
+                let mut all = before.clone();
+                all.extend(steps);
+                Some((root.clone(), all, skip))
+            }
+            Some((_, None)) => None,
+            None => Some((name.to_owned(), steps, 0)),
+        }
+    }
+
+    fn push(&mut self, path: PathUse) {
+        if self.out.len() >= MAX_PATHS {
+            self.cut = true;
+        } else {
+            self.out.push(path);
+        }
+    }
+
+    fn expr(&mut self, file: &str, expr: &Expr) {
+        if self.cut {
+            return;
+        }
+        if let Some((name, steps, span)) = chain(expr) {
+            if let Some((root, steps, skip)) = self.resolve(name, steps) {
+                self.push(PathUse {
+                    name: root,
+                    shown: name.to_owned(),
+                    steps,
+                    skip,
+                    file: file.to_owned(),
+                    span,
+                });
+            }
+            return;
+        }
+        match &expr.kind {
+            ExprKind::Literal(_) | ExprKind::Loop(_) | ExprKind::Name(_) => {}
+            ExprKind::Attr(inner, _) | ExprKind::Not(inner) | ExprKind::Items(inner) => {
+                self.expr(file, inner)
+            }
+            ExprKind::Test(inner, ..) => self.expr(file, inner),
+            ExprKind::Item(a, b) | ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+                self.expr(file, a);
+                self.expr(file, b);
+            }
+            ExprKind::StartsWith(a, b) => {
+                self.expr(file, a);
+                self.expr(file, b);
+            }
+            ExprKind::Split(a, b) => {
+                self.expr(file, a);
+                if let Some(b) = b {
+                    self.expr(file, b);
+                }
+            }
+            ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e)),
+            ExprKind::Filter(inner, _, args) => {
+                self.expr(file, inner);
+                args.iter().for_each(|e| self.expr(file, e));
+            }
+            ExprKind::Compare(first, rest) => {
+                self.expr(file, first);
+                rest.iter().for_each(|(_, e)| self.expr(file, e));
+            }
+        }
+    }
+}
+
+/// `a.b["c"][0]` as the name `a`, its steps and the span of the whole; `None` when the
+/// chain does not start at a name or reads an item by a computed key.
+fn chain(expr: &Expr) -> Option<(&str, Vec<PathStep>, Range<usize>)> {
+    let mut steps = Vec::new();
+    let mut at = expr;
+    loop {
+        match &at.kind {
+            ExprKind::Name(name) => {
+                steps.reverse();
+                return Some((name, steps, expr.span.clone()));
+            }
+            ExprKind::Attr(inner, attr) => {
+                steps.push(PathStep::Field(attr.clone()));
+                at = inner;
+            }
+            ExprKind::Item(inner, key) => {
+                match &key.kind {
+                    ExprKind::Literal(Value::String(k)) => steps.push(PathStep::Field(k.clone())),
+                    ExprKind::Literal(Value::Number(_)) => steps.push(PathStep::Element),
+                    _ => return None,
+                }
+                at = inner;
+            }
+            _ => return None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::SourceFile;
+    use crate::formats::jinja::Options;
+
+    fn paths(files: &[(&str, &str)]) -> Vec<(String, String, Vec<PathStep>, usize, String)> {
+        let templates = Templates::load(files[0].0, Options::default(), &mut |name: &str| {
+            let (_, text) = files.iter().find(|(n, _)| *n == name).ok_or(None)?;
+            Ok(SourceFile::new(format!("prompts/{name}"), *text))
+        })
+        .unwrap();
+        templates
+            .paths(files[0].0)
+            .unwrap()
+            .into_iter()
+            .map(|p| (p.name, p.shown, p.steps, p.skip, p.file))
+            .collect()
+    }
+
+    fn field(name: &str) -> PathStep {
+        PathStep::Field(name.to_owned())
+    }
+
+    #[test]
+    fn loops_read_into_their_lists_and_maps_through_includes() {
+        let found = paths(&[
+            (
+                "a.j2",
+                "{% for k, v in tools.items() %}{{ k }}{{ v.about }}{% endfor %}\
+                 {% for s in trip.stops if s.open %}{% include 'b.j2' %}{% endfor %}",
+            ),
+            (
+                "b.j2",
+                "{{ s.city | upper }}{{ user['name'] }}{{ xs[0].y }}",
+            ),
+        ]);
+        assert_eq!(
+            found,
+            [
+                (
+                    "tools".into(),
+                    "tools".into(),
+                    vec![PathStep::Value],
+                    0,
+                    "a.j2".into()
+                ),
+                (
+                    "tools".into(),
+                    "v".into(),
+                    vec![PathStep::Value, field("about")],
+                    1,
+                    "a.j2".into()
+                ),
+                (
+                    "trip".into(),
+                    "trip".into(),
+                    vec![field("stops"), PathStep::Element],
+                    0,
+                    "a.j2".into()
+                ),
+                (
+                    "trip".into(),
+                    "s".into(),
+                    vec![field("stops"), PathStep::Element, field("open")],
+                    2,
+                    "a.j2".into()
+                ),
+                (
+                    "trip".into(),
+                    "s".into(),
+                    vec![field("stops"), PathStep::Element, field("city")],
+                    2,
+                    "b.j2".into()
+                ),
+                (
+                    "user".into(),
+                    "user".into(),
+                    vec![field("name")],
+                    0,
+                    "b.j2".into()
+                ),
+                (
+                    "xs".into(),
+                    "xs".into(),
+                    vec![PathStep::Element, field("y")],
+                    0,
+                    "b.j2".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn set_names_and_computed_keys_are_not_paths_of_values() {
+        let found = paths(&[(
+            "a.j2",
+            "{% set n = user.name %}{{ n.first }}{{ m[key].x }}{{ loop_free }}",
+        )]);
+        let names: Vec<_> = found.iter().map(|p| (p.0.as_str(), p.2.len())).collect();
+        assert_eq!(names, [("user", 1), ("m", 0), ("key", 0), ("loop_free", 0)]);
+    }
+}
+
+#[cfg(test)]
+mod hostile {
+    use super::*;
+    use crate::SourceFile;
+    use crate::formats::jinja::Options;
+
+    /// Each level includes the next twice, under different loop variables: walked naively,
+    /// 2^30 includes.
+    #[test]
+    fn includes_doubling_at_each_level_are_walked_in_bounded_time() {
+        let levels = 30;
+        let files: Vec<(String, String)> = (0..levels)
+            .map(|i| {
+                let next = format!("l{}.j2", i + 1);
+                let text = if i + 1 == levels {
+                    "{{ leaf }}".to_owned()
+                } else {
+                    format!(
+                        "{{% for a{i} in xs %}}{{% include '{next}' %}}{{% endfor %}}{{% for b{i} in xs %}}{{% include '{next}' %}}{{% endfor %}}"
+                    )
+                };
+                (format!("l{i}.j2"), text)
+            })
+            .collect();
+        let templates = Templates::load("l0.j2", Options::default(), &mut |name: &str| {
+            let (_, text) = files.iter().find(|(n, _)| n == name).ok_or(None)?;
+            Ok(SourceFile::new(format!("prompts/{name}"), text.clone()))
+        })
+        .unwrap();
+        // Both walks stop at their limit; the derive's is an error, not a partial check.
+        assert!(templates.uses("l0.j2").iter().any(|u| u.name == "xs"));
+        let error = templates.paths("l0.j2").unwrap_err();
+        assert!(error.to_string().contains("too many to check"), "{error}");
+    }
+}

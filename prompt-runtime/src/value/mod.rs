@@ -1,0 +1,265 @@
+//! Structured values: what a template reads by path (`user.name`), loops over (a list) or
+//! reads the items of (a map), for every front end that reads more than flat names.
+//!
+//! A type a template reads implements [`PromptValue`]: its [`Shape`], known at compile
+//! time, lets the derive of a prompt check every path the prompt reads into it
+//! ([`path`]), and [`PromptValue::to_value`] gives the value the renderers read at run
+//! time (JSON, as the CLI and [`Project`](crate::load::Project) take values).
+//! `#[derive(promptkit::PromptValue)]` implements it for a struct with named fields.
+//!
+//! ```
+//! use prompt_runtime::value::{PromptValue, Shape};
+//!
+//! let stops = vec!["Lyon", "Turin"];
+//! assert_eq!(stops.to_value(), Some(serde_json::json!(["Lyon", "Turin"])));
+//! assert!(matches!(<Vec<&str>>::SHAPE, Shape::List(Shape::Text)));
+//! assert_eq!(None::<&str>.to_value(), None);
+//! ```
+
+pub mod path;
+
+use serde_json::Value;
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap};
+
+/// What a value is, as far as a template can tell: enough to check a path into it at
+/// compile time.
+///
+/// ```
+/// use prompt_runtime::value::{FieldShape, PromptValue, Shape};
+///
+/// const CITY: Shape = Shape::Struct {
+///     name: "City",
+///     fields: &[FieldShape { name: "name", shape: &<String as PromptValue>::SHAPE }],
+/// };
+/// assert!(matches!(CITY, Shape::Struct { fields, .. } if fields[0].name == "name"));
+/// ```
+#[derive(Debug)]
+pub enum Shape {
+    /// A string.
+    Text,
+    /// An integer or a float.
+    Number,
+    /// `true` or `false`.
+    Bool,
+    /// A struct read by field (`user.name`), named for messages.
+    Struct {
+        /// The Rust type's name.
+        name: &'static str,
+        /// Its fields as templates read them.
+        fields: &'static [FieldShape],
+    },
+    /// A list of values of one shape (`for x in xs`).
+    List(&'static Shape),
+    /// A map from strings to values of one shape (`m.items()`, `m.key`).
+    Map(&'static Shape),
+    /// A value that may be absent.
+    Optional(&'static Shape),
+    /// Anything (a `serde_json::Value`): checked at run time only.
+    Any,
+}
+
+/// One field of a [`Shape::Struct`].
+#[derive(Debug)]
+pub struct FieldShape {
+    /// The name templates read it by.
+    pub name: &'static str,
+    /// What it holds.
+    pub shape: &'static Shape,
+}
+
+/// A value a template reads: its [`Shape`] for the compile-time checks, and the value
+/// itself for rendering.
+///
+/// Implemented for strings, numbers, `bool`, `char`, [`Guidance`](crate::Guidance),
+/// `Option`, lists (`Vec<T>`, `[T]`, arrays), maps with string keys (`BTreeMap`,
+/// `HashMap`), references and boxes of these, and `serde_json::Value` (any JSON, checked
+/// at run time only). Derive it for a struct with `#[derive(promptkit::PromptValue)]`.
+///
+/// ```
+/// use prompt_runtime::value::PromptValue;
+/// use std::collections::BTreeMap;
+///
+/// let mut tools = BTreeMap::new();
+/// tools.insert("search".to_owned(), 2);
+/// assert_eq!(tools.to_value(), Some(serde_json::json!({"search": 2})));
+/// ```
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` is not a value a template can read",
+    label = "a template reads this value",
+    note = "a struct a template reads by field derives it: `#[derive(promptkit::PromptValue)]`"
+)]
+pub trait PromptValue {
+    /// What the value is, for the derive's checks of the paths a prompt reads into it.
+    const SHAPE: Shape;
+
+    /// The value as the renderers read it; `None` when it is absent (an `Option` that is
+    /// `None`), so that `| default(…)` and `is defined` see no value.
+    fn to_value(&self) -> Option<Value>;
+}
+
+impl<T: PromptValue + ?Sized> PromptValue for &T {
+    const SHAPE: Shape = T::SHAPE;
+    fn to_value(&self) -> Option<Value> {
+        (**self).to_value()
+    }
+}
+
+impl<T: PromptValue + ?Sized> PromptValue for &mut T {
+    const SHAPE: Shape = T::SHAPE;
+    fn to_value(&self) -> Option<Value> {
+        (**self).to_value()
+    }
+}
+
+impl<T: PromptValue + ?Sized> PromptValue for Box<T> {
+    const SHAPE: Shape = T::SHAPE;
+    fn to_value(&self) -> Option<Value> {
+        (**self).to_value()
+    }
+}
+
+impl<T: PromptValue + ?Sized> PromptValue for std::rc::Rc<T> {
+    const SHAPE: Shape = T::SHAPE;
+    fn to_value(&self) -> Option<Value> {
+        (**self).to_value()
+    }
+}
+
+impl<T: PromptValue + ?Sized> PromptValue for std::sync::Arc<T> {
+    const SHAPE: Shape = T::SHAPE;
+    fn to_value(&self) -> Option<Value> {
+        (**self).to_value()
+    }
+}
+
+macro_rules! text {
+    ($($ty:ty),*) => {$(
+        impl PromptValue for $ty {
+            const SHAPE: Shape = Shape::Text;
+            fn to_value(&self) -> Option<Value> {
+                Some(Value::String(self.to_string()))
+            }
+        }
+    )*};
+}
+text!(str, String, char, Cow<'_, str>);
+
+impl PromptValue for crate::Guidance {
+    const SHAPE: Shape = Shape::Text;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::String(self.as_str().to_owned()))
+    }
+}
+
+macro_rules! number {
+    ($($ty:ty),*) => {$(
+        impl PromptValue for $ty {
+            const SHAPE: Shape = Shape::Number;
+            fn to_value(&self) -> Option<Value> {
+                Some(Value::from(*self))
+            }
+        }
+    )*};
+}
+number!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+
+impl PromptValue for bool {
+    const SHAPE: Shape = Shape::Bool;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::Bool(*self))
+    }
+}
+
+impl PromptValue for Value {
+    const SHAPE: Shape = Shape::Any;
+    fn to_value(&self) -> Option<Value> {
+        Some(self.clone())
+    }
+}
+
+impl<T: PromptValue> PromptValue for Option<T> {
+    const SHAPE: Shape = Shape::Optional(&T::SHAPE);
+    fn to_value(&self) -> Option<Value> {
+        self.as_ref().and_then(PromptValue::to_value)
+    }
+}
+
+/// A list's items; an absent one (`None` in a list) is Python's `None`.
+fn list<'a, T: PromptValue + 'a>(items: impl Iterator<Item = &'a T>) -> Option<Value> {
+    Some(Value::Array(
+        items.map(|x| x.to_value().unwrap_or(Value::Null)).collect(),
+    ))
+}
+
+impl<T: PromptValue> PromptValue for [T] {
+    const SHAPE: Shape = Shape::List(&T::SHAPE);
+    fn to_value(&self) -> Option<Value> {
+        list(self.iter())
+    }
+}
+
+impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
+    const SHAPE: Shape = Shape::List(&T::SHAPE);
+    fn to_value(&self) -> Option<Value> {
+        list(self.iter())
+    }
+}
+
+impl<T: PromptValue> PromptValue for Vec<T> {
+    const SHAPE: Shape = Shape::List(&T::SHAPE);
+    fn to_value(&self) -> Option<Value> {
+        list(self.iter())
+    }
+}
+
+/// A map's entries; an absent value leaves its key out.
+fn map<'a, K: AsRef<str> + 'a, V: PromptValue + 'a>(
+    entries: impl Iterator<Item = (&'a K, &'a V)>,
+) -> Option<Value> {
+    Some(Value::Object(
+        entries
+            .filter_map(|(k, v)| Some((k.as_ref().to_owned(), v.to_value()?)))
+            .collect(),
+    ))
+}
+
+impl<K: AsRef<str> + Ord, V: PromptValue> PromptValue for BTreeMap<K, V> {
+    const SHAPE: Shape = Shape::Map(&V::SHAPE);
+    fn to_value(&self) -> Option<Value> {
+        map(self.iter())
+    }
+}
+
+impl<K: AsRef<str>, V: PromptValue, S> PromptValue for HashMap<K, V, S> {
+    const SHAPE: Shape = Shape::Map(&V::SHAPE);
+    fn to_value(&self) -> Option<Value> {
+        map(self.iter())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_are_json_with_absent_options_left_out() {
+        let mut m: HashMap<&str, Option<u8>> = HashMap::new();
+        m.insert("a", Some(1));
+        m.insert("b", None);
+        assert_eq!(m.to_value(), Some(serde_json::json!({"a": 1})));
+        assert_eq!(
+            vec![Some("x"), None].to_value(),
+            Some(serde_json::json!(["x", null]))
+        );
+        assert_eq!(
+            crate::Guidance::Lean.to_value(),
+            Some(serde_json::json!("lean"))
+        );
+        assert_eq!(2.5f64.to_value(), Some(serde_json::json!(2.5)));
+        assert!(matches!(
+            <BTreeMap<String, Vec<bool>>>::SHAPE,
+            Shape::Map(Shape::List(Shape::Bool))
+        ));
+    }
+}

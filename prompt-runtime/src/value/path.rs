@@ -1,0 +1,400 @@
+//! Paths into a [`Shape`], checked in `const` evaluation.
+//!
+//! The derive of a prompt sees the struct it derives for, not the types of its fields: a
+//! path `user.name` into a field of type `Profile` can only be checked where `Profile`'s
+//! [`PromptValue::SHAPE`](super::PromptValue::SHAPE) is known, in the compiler's `const`
+//! evaluation. So the derive emits one `const` per path, which calls [`check`] with the
+//! prompt file's location already written out; a wrong path makes that `const` panic with
+//! the whole diagnostic (file:line:col, the line, a caret, the closest field).
+//!
+//! ```
+//! use prompt_runtime::value::path::{Step, check};
+//! use prompt_runtime::value::{FieldShape, PromptValue, Shape};
+//!
+//! const USER: Shape = Shape::Struct {
+//!     name: "Profile",
+//!     fields: &[FieldShape { name: "name", shape: &<String as PromptValue>::SHAPE }],
+//! };
+//! assert!(check(&USER, "user", &[Step::Field("name")], 0, "").is_empty());
+//! let wrong = check(&USER, "user", &[Step::Field("nmae")], 0, "\n --> x.j2:1:4\n  = help: ");
+//! assert_eq!(
+//!     wrong.as_str(),
+//!     "no field `nmae` in `Profile` (read as `user.nmae`)\n --> x.j2:1:4\n  = help: did you mean `name`?"
+//! );
+//! ```
+
+use super::{FieldShape, Shape};
+
+/// One step of a path.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// `.name` or `["name"]`: a struct's field, or a map's value by key.
+    Field(&'static str),
+    /// An item of a list: a loop's variable, or `xs[0]`.
+    Element,
+    /// A map's value as `items()` gives it to a loop.
+    Value,
+}
+
+/// How long a message may grow; the rest is cut.
+const CAPACITY: usize = 4096;
+
+/// A diagnostic written in `const` evaluation: empty when the path is fine.
+#[derive(Clone, Copy, Debug)]
+pub struct Message {
+    bytes: [u8; CAPACITY],
+    len: usize,
+}
+
+impl Message {
+    const EMPTY: Message = Message {
+        bytes: [0; CAPACITY],
+        len: 0,
+    };
+
+    /// Whether there is nothing to report.
+    pub const fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The message.
+    pub const fn as_str(&self) -> &str {
+        let (written, _) = self.bytes.split_at(self.len);
+        match core::str::from_utf8(written) {
+            Ok(text) => text,
+            // Cut inside a character: the part before it.
+            Err(e) => match core::str::from_utf8(written.split_at(e.valid_up_to()).0) {
+                Ok(text) => text,
+                Err(_) => "",
+            },
+        }
+    }
+
+    const fn push(mut self, text: &str) -> Message {
+        let bytes = text.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() && self.len < CAPACITY {
+            self.bytes[self.len] = bytes[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// `shown` and the steps from `skip` to `end`, as a template writes them.
+    const fn push_path(mut self, shown: &str, steps: &[Step], skip: usize, end: usize) -> Message {
+        self = self.push(shown);
+        let mut i = skip;
+        while i < end && i < steps.len() {
+            self = match steps[i] {
+                Step::Field(name) => self.push(".").push(name),
+                Step::Element => self.push("[…]"),
+                Step::Value => self.push(".items()"),
+            };
+            i += 1;
+        }
+        self
+    }
+}
+
+/// Checks `steps` into a value of `shape`. The value is written `shown` in the template,
+/// and its first `skip` steps are how `shown` was reached (a loop variable's list): they
+/// are not written. `location` is the diagnostic's location block (`\n --> file:line:col`,
+/// the line with its caret) up to its help (`\n  = help: `), which is written after it.
+/// Returns the diagnostic, empty when the path exists.
+pub const fn check(
+    shape: &Shape,
+    shown: &str,
+    steps: &[Step],
+    skip: usize,
+    location: &str,
+) -> Message {
+    let mut at = shape;
+    let mut i = 0;
+    while i < steps.len() {
+        while let Shape::Optional(inner) = at {
+            at = inner;
+        }
+        let next = match (at, steps[i]) {
+            (Shape::Any, _) => return Message::EMPTY,
+            (Shape::Struct { fields, .. }, Step::Field(name)) => field(fields, name),
+            (Shape::List(item), Step::Element) => Some(*item),
+            (Shape::Map(value), Step::Field(_) | Step::Value) => Some(*value),
+            (Shape::Text, Step::Element) => Some(&Shape::Text),
+            _ => None,
+        };
+        match next {
+            Some(next) => at = next,
+            // A step of the loop's own (`skip`) is reported at the loop, where the
+            // iterable is read.
+            None if i < skip => return Message::EMPTY,
+            None => return wrong(at, shown, steps, skip, i, location),
+        }
+        i += 1;
+    }
+    Message::EMPTY
+}
+
+const fn field(fields: &'static [FieldShape], name: &str) -> Option<&'static Shape> {
+    let mut i = 0;
+    while i < fields.len() {
+        if same(fields[i].name.as_bytes(), name.as_bytes()) {
+            return Some(fields[i].shape);
+        }
+        i += 1;
+    }
+    None
+}
+
+const fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// The message for step `i`, which `at` cannot take.
+const fn wrong(
+    at: &Shape,
+    shown: &str,
+    steps: &[Step],
+    skip: usize,
+    i: usize,
+    location: &str,
+) -> Message {
+    let message = Message::EMPTY;
+    if let (Shape::Struct { name, fields }, Step::Field(missing)) = (at, steps[i]) {
+        let message = message
+            .push("no field `")
+            .push(missing)
+            .push("` in `")
+            .push(name)
+            .push("` (read as `")
+            .push_path(shown, steps, skip, i + 1)
+            .push("`)")
+            .push(location);
+        return match closest(fields, missing) {
+            Some(close) => message.push("did you mean `").push(close).push("`?"),
+            None if fields.is_empty() => message.push("`").push(name).push("` has no fields"),
+            None => {
+                let mut message = message.push("its fields are ");
+                let mut f = 0;
+                while f < fields.len() {
+                    if f > 0 {
+                        message = message.push(", ");
+                    }
+                    message = message.push("`").push(fields[f].name).push("`");
+                    f += 1;
+                }
+                message
+            }
+        };
+    }
+    let what = match at {
+        Shape::Text => "text",
+        Shape::Number => "a number",
+        Shape::Bool => "a boolean",
+        Shape::Struct { .. } => "a struct",
+        Shape::List(_) => "a list",
+        Shape::Map(_) => "a map",
+        Shape::Optional(_) | Shape::Any => "a value",
+    };
+    let (reads, help) = match steps[i] {
+        Step::Field(_) => (
+            "it has no fields",
+            "fields are read from a struct that derives `PromptValue`, or from a map",
+        ),
+        Step::Element => (
+            "it has no items",
+            "loop over a list (`Vec<T>`, `&[T]`), or index one",
+        ),
+        Step::Value => (
+            "it has no `items()`",
+            "`items()` reads a map (`BTreeMap<String, V>`, `HashMap<String, V>`)",
+        ),
+    };
+    let message = message
+        .push("`")
+        .push_path(shown, steps, skip, i)
+        .push("` is ")
+        .push(what);
+    let message = match at {
+        Shape::Struct { name, .. } => message.push(" (`").push(name).push("`)"),
+        _ => message,
+    };
+    let message = match steps[i] {
+        Step::Field(name) if i >= skip => message
+            .push(": it has no field `")
+            .push(name)
+            .push("` (read as `")
+            .push_path(shown, steps, skip, i + 1)
+            .push("`)"),
+        _ => message.push(": ").push(reads),
+    };
+    message.push(location).push(help)
+}
+
+/// The field closest to `name`, if it is close enough to be a likely typo: a few edits
+/// away relative to the name's length, case ignored (as `suggest::closest` judges it).
+const fn closest(fields: &[FieldShape], name: &str) -> Option<&'static str> {
+    let limit = {
+        let third = name.len() / 3;
+        if third < 1 { 1 } else { third }
+    };
+    let mut best: Option<(&'static str, usize)> = None;
+    let mut i = 0;
+    while i < fields.len() {
+        let candidate = fields[i].name;
+        if let Some(d) = distance(candidate.as_bytes(), name.as_bytes()) {
+            let close = d <= limit || (d <= 2 && name.len() >= 4 && candidate.len() >= 4);
+            let better = match best {
+                Some((_, known)) => d < known,
+                None => true,
+            };
+            if close && better {
+                best = Some((candidate, d));
+            }
+        }
+        i += 1;
+    }
+    match best {
+        Some((name, _)) => Some(name),
+        None => None,
+    }
+}
+
+/// How long a name the edit distance is computed for may be.
+const LONGEST: usize = 64;
+
+/// The Levenshtein distance between `a` and `b`, ASCII case ignored; `None` for names
+/// longer than [`LONGEST`].
+const fn distance(a: &[u8], b: &[u8]) -> Option<usize> {
+    if a.len() > LONGEST || b.len() > LONGEST {
+        return None;
+    }
+    let mut row = [0usize; LONGEST + 1];
+    let mut j = 0;
+    while j <= b.len() {
+        row[j] = j;
+        j += 1;
+    }
+    let mut i = 1;
+    while i <= a.len() {
+        let mut diagonal = row[0];
+        row[0] = i;
+        let mut j = 1;
+        while j <= b.len() {
+            let above = row[j];
+            let cost = if a[i - 1].eq_ignore_ascii_case(&b[j - 1]) {
+                0
+            } else {
+                1
+            };
+            let mut best = diagonal + cost;
+            if above + 1 < best {
+                best = above + 1;
+            }
+            if row[j - 1] + 1 < best {
+                best = row[j - 1] + 1;
+            }
+            row[j] = best;
+            diagonal = above;
+            j += 1;
+        }
+        i += 1;
+    }
+    Some(row[b.len()])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::PromptValue;
+
+    const CITY: Shape = Shape::Struct {
+        name: "City",
+        fields: &[
+            FieldShape {
+                name: "name",
+                shape: &<String as PromptValue>::SHAPE,
+            },
+            FieldShape {
+                name: "nights",
+                shape: &<Option<u8> as PromptValue>::SHAPE,
+            },
+        ],
+    };
+    const TRIP: Shape = Shape::List(&CITY);
+
+    #[test]
+    fn paths_that_exist_pass() {
+        assert!(check(&TRIP, "s", &[Step::Element, Step::Field("nights")], 1, "").is_empty());
+        assert!(check(&Shape::Any, "x", &[Step::Field("a")], 0, "").is_empty());
+        let map = <std::collections::BTreeMap<String, Vec<String>> as PromptValue>::SHAPE;
+        assert!(check(&map, "v", &[Step::Value, Step::Element], 1, "").is_empty());
+        assert!(check(&map, "m", &[Step::Field("any_key")], 0, "").is_empty());
+    }
+
+    #[test]
+    fn a_missing_field_names_the_closest() {
+        let m = check(&TRIP, "s", &[Step::Element, Step::Field("nihgts")], 1, "@");
+        assert_eq!(
+            m.as_str(),
+            "no field `nihgts` in `City` (read as `s.nihgts`)@did you mean `nights`?"
+        );
+        let m = check(&CITY, "c", &[Step::Field("population")], 0, "@");
+        assert_eq!(
+            m.as_str(),
+            "no field `population` in `City` (read as `c.population`)@its fields are `name`, `nights`"
+        );
+    }
+
+    #[test]
+    fn reading_into_text_or_a_list_says_what_it_is() {
+        let m = check(
+            &CITY,
+            "c",
+            &[Step::Field("name"), Step::Field("first")],
+            0,
+            "@",
+        );
+        assert_eq!(
+            m.as_str(),
+            "`c.name` is text: it has no field `first` (read as `c.name.first`)@fields are read from a struct that derives `PromptValue`, or from a map"
+        );
+        let m = check(&CITY, "c", &[Step::Value], 0, "@");
+        assert!(
+            m.as_str()
+                .starts_with("`c` is a struct (`City`): it has no `items()`@")
+        );
+        // At the loop's variable, a step of the loop's own is the loop's to report.
+        assert!(check(&CITY, "v", &[Step::Value, Step::Field("x")], 1, "").is_empty());
+        let m = check(&TRIP, "trip", &[Step::Field("name")], 0, "");
+        assert!(
+            m.as_str()
+                .starts_with("`trip` is a list: it has no field `name`")
+        );
+    }
+
+    #[test]
+    fn distance_ignores_case_and_long_names() {
+        assert_eq!(distance(b"Name", b"nmae"), Some(2));
+        assert_eq!(distance(b"", b"abc"), Some(3));
+        assert_eq!(distance(&[b'a'; 65], b"a"), None);
+    }
+
+    #[test]
+    fn a_long_message_is_cut_at_a_character() {
+        let long = "é".repeat(CAPACITY);
+        let m = check(&CITY, "c", &[Step::Field("x")], 0, &long);
+        assert!(m.as_str().len() <= CAPACITY);
+        assert!(m.as_str().ends_with('é'));
+    }
+}

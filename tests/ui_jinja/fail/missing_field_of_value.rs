@@ -1,0 +1,15 @@
+// `user.nmae` where `Profile` has `name`: a compile error at the prompt's line and column,
+// with the closest field, although the derive of `Greeting` cannot see `Profile`.
+#[derive(promptkit::PromptValue)]
+struct Profile {
+    name: String,
+    region: String,
+}
+
+#[derive(promptkit::Prompt)]
+#[prompt("bad_field")]
+struct Greeting {
+    user: Profile,
+}
+
+fn main() {}

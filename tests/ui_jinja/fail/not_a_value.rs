@@ -1,0 +1,12 @@
+// A field whose type a template cannot read: it must derive `PromptValue`.
+struct Profile {
+    name: String,
+}
+
+#[derive(promptkit::Prompt)]
+#[prompt("bad_field")]
+struct Greeting {
+    user: Profile,
+}
+
+fn main() {}

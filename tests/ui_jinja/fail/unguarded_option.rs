@@ -1,0 +1,9 @@
+// An `Option` field read without `{% if %}` or `| default(…)`.
+#[derive(promptkit::Prompt)]
+#[prompt("unguarded")]
+struct Greeting<'a> {
+    user_name: &'a str,
+    note: Option<&'a str>,
+}
+
+fn main() {}

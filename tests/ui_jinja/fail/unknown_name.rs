@@ -1,0 +1,8 @@
+// A name the template reads that no field gives: an error at its use, with the closest field.
+#[derive(promptkit::Prompt)]
+#[prompt("typo")]
+struct Greeting<'a> {
+    user_name: &'a str,
+}
+
+fn main() {}
