@@ -1,0 +1,1 @@
+//! Conformance tests in promptkit's own words.
