@@ -10,7 +10,9 @@ use std::path::{Path, PathBuf};
 use prompt_runtime::formats::dotprompt::{DataArgument, Object, PromptMetadata, Registry, Value};
 
 fn spec_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     let mut entries: Vec<_> = entries.flatten().map(|e| e.path()).collect();
     entries.sort();
     for path in entries {
@@ -23,7 +25,10 @@ fn spec_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 fn object(value: Option<&Value>) -> Object {
-    value.and_then(Value::as_object).cloned().unwrap_or_default()
+    value
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default()
 }
 
 /// The expectation with `config`, `ext` and `metadata` defaulting to `{}`, less `drop`.
@@ -55,7 +60,12 @@ fn run_case(suite: &Object, case: &Object) -> Result<(), String> {
             .map_err(|e| format!("partial {name}: {e}"))?;
     }
     let resolvable = object(suite.get("resolverPartials"));
-    registry.set_partial_resolver(move |name| resolvable.get(name).and_then(Value::as_str).map(str::to_owned));
+    registry.set_partial_resolver(move |name| {
+        resolvable
+            .get(name)
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+    });
 
     // `{...suite.data, ...case.data}`
     let mut data = object(suite.get("data"));
@@ -65,9 +75,14 @@ fn run_case(suite: &Object, case: &Object) -> Result<(), String> {
     let options = PromptMetadata(object(case.get("options")));
     let expect = object(case.get("expect"));
 
-    let prompt = registry.parse(template).map_err(|e| format!("parse: {e}"))?;
-    let rendered = prompt.render_with(&data, &options).map_err(|e| format!("render: {e}"))?;
-    let mut result: Value = serde_json::from_value(serde_json::to_value(&rendered).unwrap()).unwrap();
+    let prompt = registry
+        .parse(template)
+        .map_err(|e| format!("parse: {e}"))?;
+    let rendered = prompt
+        .render_with(&data, &options)
+        .map_err(|e| format!("render: {e}"))?;
+    let mut result: Value =
+        serde_json::from_value(serde_json::to_value(&rendered).unwrap()).unwrap();
     let raw = match &mut result {
         Value::Object(o) => o.remove("raw"),
         _ => None,
@@ -85,7 +100,9 @@ fn run_case(suite: &Object, case: &Object) -> Result<(), String> {
             return Err(format!("raw: got {raw:?}, want {want_raw:?}"));
         }
     }
-    let metadata = prompt.render_metadata_with(&options).map_err(|e| format!("renderMetadata: {e}"))?;
+    let metadata = prompt
+        .render_metadata_with(&options)
+        .map_err(|e| format!("renderMetadata: {e}"))?;
     let mut metadata = metadata.0;
     metadata.remove("raw");
     let want = expected(&expect, &["messages", "raw"]);
@@ -103,7 +120,9 @@ fn run_case(suite: &Object, case: &Object) -> Result<(), String> {
 #[test]
 fn dotprompt_spec_suite() {
     let Some(dir) = std::env::var_os("DOTPROMPT_SPEC_DIR") else {
-        println!("dotprompt spec suite skipped: set DOTPROMPT_SPEC_DIR to a checkout of google/dotprompt");
+        println!(
+            "dotprompt spec suite skipped: set DOTPROMPT_SPEC_DIR to a checkout of google/dotprompt"
+        );
         return;
     };
     let mut dir = PathBuf::from(dir);
@@ -117,28 +136,49 @@ fn dotprompt_spec_suite() {
     let mut failures = Vec::new();
     for file in &files {
         let text = std::fs::read_to_string(file).unwrap();
-        let suites: Value = serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
-        let Value::Array(suites) = suites else { continue };
-        let name = file.strip_prefix(&dir).unwrap_or(file).display().to_string();
+        let suites: Value =
+            serde_saphyr::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let Value::Array(suites) = suites else {
+            continue;
+        };
+        let name = file
+            .strip_prefix(&dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
         for suite in suites.iter().filter_map(Value::as_object) {
             groups += 1;
-            let Some(Value::Array(cases)) = suite.get("tests") else { continue };
+            let Some(Value::Array(cases)) = suite.get("tests") else {
+                continue;
+            };
             for case in cases.iter().filter_map(Value::as_object) {
                 total += 1;
                 match run_case(suite, case) {
                     Ok(()) => passed += 1,
                     Err(why) => failures.push(format!(
                         "{name} / {} / {}: {why}",
-                        suite.get("name").map(Value::to_js_string).unwrap_or_default(),
-                        case.get("desc").map(Value::to_js_string).unwrap_or_default()
+                        suite
+                            .get("name")
+                            .map(Value::to_js_string)
+                            .unwrap_or_default(),
+                        case.get("desc")
+                            .map(Value::to_js_string)
+                            .unwrap_or_default()
                     )),
                 }
             }
         }
     }
-    println!("dotprompt spec: {passed}/{total} cases pass ({} files, {groups} groups)", files.len());
+    println!(
+        "dotprompt spec: {passed}/{total} cases pass ({} files, {groups} groups)",
+        files.len()
+    );
     for failure in &failures {
         println!("FAIL {failure}");
     }
-    assert!(failures.is_empty(), "{} of {total} spec cases fail", failures.len());
+    assert!(
+        failures.is_empty(),
+        "{} of {total} spec cases fail",
+        failures.len()
+    );
 }

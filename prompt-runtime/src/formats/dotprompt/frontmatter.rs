@@ -41,7 +41,10 @@ fn is_js_space(c: char) -> bool {
 
 /// Splits a source the way dotprompt's frontmatter expression does.
 pub(crate) fn split(text: &str) -> Split {
-    let whole = Split { frontmatter: None, body: 0..text.len() };
+    let whole = Split {
+        frontmatter: None,
+        body: 0..text.len(),
+    };
     // Leading `#` lines and blank lines.
     let mut pos = 0;
     loop {
@@ -58,7 +61,8 @@ pub(crate) fn split(text: &str) -> Split {
         return whole;
     }
     let after_dashes = pos + 3;
-    let run_end = after_dashes + text[after_dashes..].len() - text[after_dashes..].trim_start_matches(is_js_space).len();
+    let run_end = after_dashes + text[after_dashes..].len()
+        - text[after_dashes..].trim_start_matches(is_js_space).len();
     // The longest blank run after `---` that still leaves a line break, then the shortest
     // frontmatter that a closing `---` line follows.
     let mut k = run_end;
@@ -77,13 +81,19 @@ pub(crate) fn split(text: &str) -> Split {
                     return whole;
                 }
                 let body = trim_range(text, body_start..text.len());
-                return Split { frontmatter: Some(start..fm_end), body };
+                return Split {
+                    frontmatter: Some(start..fm_end),
+                    body,
+                };
             }
         }
         if k == after_dashes {
             return whole;
         }
-        k = text[..k].char_indices().next_back().map_or(after_dashes, |(i, _)| i);
+        k = text[..k]
+            .char_indices()
+            .next_back()
+            .map_or(after_dashes, |(i, _)| i);
     }
 }
 
@@ -93,7 +103,11 @@ fn closing(text: &str, start: usize) -> Option<(usize, usize)> {
     let mut at = start;
     loop {
         let found = text[at..].find(['\r', '\n'])? + at;
-        let widths: &[usize] = if text[found..].starts_with("\r\n") { &[2, 1] } else { &[1] };
+        let widths: &[usize] = if text[found..].starts_with("\r\n") {
+            &[2, 1]
+        } else {
+            &[1]
+        };
         for &width in widths {
             let dashes = found + width;
             if text[dashes..].starts_with("---") {
@@ -123,7 +137,10 @@ pub(crate) type FrontmatterError = (String, Range<usize>, Option<String>);
 /// Reads the YAML at `range` of `text` into the parsed metadata (dotprompt's
 /// `ParsedPrompt` without the template): `config`, `ext` and `metadata` always present,
 /// the reserved keys as written, `ext` from dotted keys, and `raw`.
-pub(crate) fn metadata(text: &str, range: Option<Range<usize>>) -> Result<Object, FrontmatterError> {
+pub(crate) fn metadata(
+    text: &str,
+    range: Option<Range<usize>>,
+) -> Result<Object, FrontmatterError> {
     let mut out = Object::new();
     out.insert("ext", Value::Object(Object::new()));
     out.insert("metadata", Value::Object(Object::new()));
@@ -163,7 +180,12 @@ pub(crate) fn metadata(text: &str, range: Option<Range<usize>>) -> Result<Object
 
 fn yaml_error(text: &str, range: &Range<usize>, error: &serde_saphyr::Error) -> FrontmatterError {
     let full = error.to_string();
-    let message = full.lines().next().unwrap_or("invalid YAML").trim().to_owned();
+    let message = full
+        .lines()
+        .next()
+        .unwrap_or("invalid YAML")
+        .trim()
+        .to_owned();
     let at = error
         .location()
         .map(|loc| {
@@ -175,7 +197,10 @@ fn yaml_error(text: &str, range: &Range<usize>, error: &serde_saphyr::Error) -> 
                 .take(line.saturating_sub(1))
                 .map(str::len)
                 .sum();
-            let line_text = yaml[line_start.min(yaml.len())..].lines().next().unwrap_or("");
+            let line_text = yaml[line_start.min(yaml.len())..]
+                .lines()
+                .next()
+                .unwrap_or("");
             let offset = line_text
                 .char_indices()
                 .nth(col.saturating_sub(1))
@@ -201,8 +226,14 @@ mod tests {
 
     #[test]
     fn frontmatter_and_trimmed_body() {
-        assert_eq!(parts("---\nmodel: m\n---\n\nHi there\n\n"), (Some("model: m"), "Hi there"));
-        assert_eq!(parts("# licence\n\n---\na: 1\n---\nbody"), (Some("a: 1"), "body"));
+        assert_eq!(
+            parts("---\nmodel: m\n---\n\nHi there\n\n"),
+            (Some("model: m"), "Hi there")
+        );
+        assert_eq!(
+            parts("# licence\n\n---\na: 1\n---\nbody"),
+            (Some("a: 1"), "body")
+        );
         assert_eq!(parts("---\r\na: 1\r\n---\r\nbody"), (Some("a: 1"), "body"));
     }
 
@@ -210,7 +241,10 @@ mod tests {
     fn without_frontmatter_the_source_is_the_body_untouched() {
         assert_eq!(parts("Hello\n"), (None, "Hello\n"));
         assert_eq!(parts("---\n---\nbody\n"), (None, "---\n---\nbody\n"));
-        assert_eq!(parts("text\n---\na: 1\n---\n"), (None, "text\n---\na: 1\n---\n"));
+        assert_eq!(
+            parts("text\n---\na: 1\n---\n"),
+            (None, "text\n---\na: 1\n---\n")
+        );
         // The closing line must be exactly `---` and blanks.
         assert_eq!(parts("---\na: 1\n----\n"), (None, "---\na: 1\n----\n"));
     }

@@ -60,7 +60,6 @@ pub(crate) fn items(source: &str, base: usize) -> Result<Vec<Item>, LexError> {
     while pos < bytes.len() {
         let Some(found) = source[pos..].find("{{") else {
             text.push_str(&source[pos..]);
-            pos = bytes.len();
             break;
         };
         let open = pos + found;
@@ -68,7 +67,9 @@ pub(crate) fn items(source: &str, base: usize) -> Result<Vec<Item>, LexError> {
         // backslash and then a real tag.
         if open > 0 && bytes[open - 1] == b'\\' && !(open > 1 && bytes[open - 2] == b'\\') {
             text.push_str(&source[pos..open - 1]);
-            let next = source[open + 2..].find("{{").map_or(bytes.len(), |i| open + 2 + i);
+            let next = source[open + 2..]
+                .find("{{")
+                .map_or(bytes.len(), |i| open + 2 + i);
             text.push_str(&source[open..next]);
             pos = next;
             continue;
@@ -121,24 +122,32 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
     let after = &rest[at..];
     // Comments end at the first `}}` (or `--}}` for the long form); nothing inside counts.
     if let Some(comment) = after.strip_prefix('!') {
-        let long = comment.starts_with("--");
-        let close = if long { "--" } else { "" };
-        let search_from = if long { 2 } else { 0 };
         let body_start = at + 1;
-        let end = comment[search_from..]
-            .find(&format!("{close}}}}}"))
-            .or_else(|| comment[search_from..].find(&format!("{close}~}}}}")))
-            .ok_or_else(|| unclosed("{{!"))?;
-        let inner_end = body_start + search_from + end;
-        let tail = &rest[inner_end + close.len()..];
-        let strip_close = tail.starts_with('~');
-        let span_end = inner_end + close.len() + if strip_close { 3 } else { 2 };
+        // `{{!-- ... --}}` ends at `--}}` (or `--~}}`); `{{! ... }}` at the first `}}`.
+        let (inner_len, strip_close, close_len) = if let Some(long) = comment.strip_prefix("--") {
+            let plain = long.find("--}}");
+            let tilde = long.find("--~}}");
+            match (plain, tilde) {
+                (Some(p), Some(t)) if t < p => (2 + t, true, 5),
+                (Some(p), _) => (2 + p, false, 4),
+                (None, Some(t)) => (2 + t, true, 5),
+                (None, None) => return Err(unclosed("{{!--")),
+            }
+        } else {
+            let end = comment.find("}}").ok_or_else(|| unclosed("{{!"))?;
+            if comment[..end].ends_with('~') {
+                (end - 1, true, 3)
+            } else {
+                (end, false, 2)
+            }
+        };
+        let inner_end = body_start + inner_len;
         return Ok(Tag {
             kind: TagKind::Comment,
             strip_open,
             strip_close,
             inner: base + open + body_start..base + open + inner_end,
-            span: base + open..base + open + span_end,
+            span: base + open..base + open + inner_end + close_len,
         });
     }
     let (kind, sigil) = if triple {
@@ -202,7 +211,10 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
     let span_end = inner_end + usize::from(strip_close) + close.len();
     let mut kind = kind;
     let inner_text = rest[inner_start..inner_end].trim();
-    if kind == TagKind::Mustache && !triple && (inner_text == "else" || inner_text.starts_with("else ")) {
+    if kind == TagKind::Mustache
+        && !triple
+        && (inner_text == "else" || inner_text.starts_with("else "))
+    {
         kind = TagKind::Else;
     }
     Ok(Tag {
@@ -289,7 +301,10 @@ pub(crate) fn tokens(source: &str, inner: &Span) -> Result<Vec<(Token, Span)>, L
                         Some(format!("close it with `{c}`")),
                     ));
                 };
-                out.push((Token::Literal(Some(Value::String(value))), start..base + j + 1));
+                out.push((
+                    Token::Literal(Some(Value::String(value))),
+                    start..base + j + 1,
+                ));
                 continue;
             }
             '@' => single(Token::At),
@@ -316,7 +331,13 @@ pub(crate) fn tokens(source: &str, inner: &Span) -> Result<Vec<(Token, Span)>, L
                         Some("close the segment with `]`".to_owned()),
                     ));
                 };
-                out.push((Token::Id { name, bracketed: true }, start..base + j + 1));
+                out.push((
+                    Token::Id {
+                        name,
+                        bracketed: true,
+                    },
+                    start..base + j + 1,
+                ));
                 continue;
             }
             '.' => {
@@ -324,17 +345,24 @@ pub(crate) fn tokens(source: &str, inner: &Span) -> Result<Vec<(Token, Span)>, L
                 if chars.peek().map(|&(_, d)| d) == Some('.') {
                     chars.next();
                     out.push((
-                        Token::Id { name: "..".to_owned(), bracketed: false },
+                        Token::Id {
+                            name: "..".to_owned(),
+                            bracketed: false,
+                        },
                         start..start + 2,
                     ));
                     continue;
                 }
                 // `.` alone is `this`; between segments it separates them.
-                let after_segment = matches!(out.last(), Some((Token::Id { .. }, span)) if span.end == start);
+                let after_segment =
+                    matches!(out.last(), Some((Token::Id { .. }, span)) if span.end == start);
                 let token = if after_segment {
                     Token::Sep
                 } else {
-                    Token::Id { name: ".".to_owned(), bracketed: false }
+                    Token::Id {
+                        name: ".".to_owned(),
+                        bracketed: false,
+                    }
                 };
                 out.push((token, start..start + 1));
                 continue;
@@ -393,7 +421,10 @@ fn word_token(word: &str) -> Token {
             return Token::Literal(Some(Value::from(n)));
         }
     }
-    Token::Id { name: word.to_owned(), bracketed: false }
+    Token::Id {
+        name: word.to_owned(),
+        bracketed: false,
+    }
 }
 
 /// `-?[0-9]+(\.[0-9]+)?`, Handlebars' number literal.

@@ -19,7 +19,11 @@ struct Source {
 
 impl Source {
     fn new(role: &str) -> Self {
-        Source { role: role.to_owned(), pieces: Vec::new(), content: None }
+        Source {
+            role: role.to_owned(),
+            pieces: Vec::new(),
+            content: None,
+        }
     }
 
     fn has_content(&self) -> bool {
@@ -39,7 +43,9 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
     // Content between role and history markers, gathered before it is kept or dropped.
     let mut chunk: Vec<Piece> = Vec::new();
     let flush = |chunk: &mut Vec<Piece>, sources: &mut Vec<Source>| {
-        let blank = chunk.iter().all(|p| matches!(p, Piece::Text(t) if is_blank(t)));
+        let blank = chunk
+            .iter()
+            .all(|p| matches!(p, Piece::Text(t) if is_blank(t)));
         if !blank {
             if let Some(current) = sources.last_mut() {
                 current.pieces.append(chunk);
@@ -79,7 +85,11 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
         .filter_map(|source| match source.content {
             Some(message) => Some(message),
             None if source.pieces.is_empty() => None,
-            None => Some(Message { role: source.role, content: parts(source.pieces), metadata: None }),
+            None => Some(Message {
+                role: source.role,
+                content: parts(source.pieces),
+                metadata: None,
+            }),
         })
         .collect();
     insert_history(messages, history)
@@ -108,7 +118,11 @@ fn parts(pieces: Vec<Piece>) -> Vec<Part> {
 
 fn insert_history(mut messages: Vec<Message>, history: &[Message]) -> Vec<Message> {
     let placed = messages.iter().any(|m| {
-        m.metadata.as_ref().and_then(|md| md.get("purpose")).and_then(Value::as_str) == Some("history")
+        m.metadata
+            .as_ref()
+            .and_then(|md| md.get("purpose"))
+            .and_then(Value::as_str)
+            == Some("history")
     });
     if placed {
         return messages;

@@ -112,7 +112,12 @@ impl Registry {
     }
 
     /// Registers a partial read from a file shown as `path` in diagnostics.
-    pub fn define_partial_file(&mut self, name: &str, path: &str, source: &str) -> Result<&mut Self, Diagnostics> {
+    pub fn define_partial_file(
+        &mut self,
+        name: &str,
+        path: &str,
+        source: &str,
+    ) -> Result<&mut Self, Diagnostics> {
         let partial = parse_partial(path, source)?;
         self.partials.insert(name.to_owned(), Arc::new(partial));
         Ok(self)
@@ -133,7 +138,10 @@ impl Registry {
 
     /// Sets the callback that finds partials that are not registered (their source, or
     /// `None`), asked once per name at parse time.
-    pub fn set_partial_resolver(&mut self, resolver: impl Fn(&str) -> Option<String> + Send + Sync + 'static) -> &mut Self {
+    pub fn set_partial_resolver(
+        &mut self,
+        resolver: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
+    ) -> &mut Self {
         self.resolver = Some(Arc::new(resolver));
         self
     }
@@ -153,10 +161,16 @@ fn parse_partial(path: &str, source: &str) -> Result<PartialTemplate, Diagnostic
     let file = SourceFile::new(path, source);
     let nodes = parser::parse(file.text(), 0..file.text().len())
         .map_err(|e| Diagnostics::from(located(&file, e)))?;
-    Ok(PartialTemplate { source: file, nodes })
+    Ok(PartialTemplate {
+        source: file,
+        nodes,
+    })
 }
 
-fn located(source: &SourceFile, (message, span, help): (String, std::ops::Range<usize>, Option<String>)) -> Diagnostic {
+fn located(
+    source: &SourceFile,
+    (message, span, help): (String, std::ops::Range<usize>, Option<String>),
+) -> Diagnostic {
     let diagnostic = Diagnostic::new(message).at(source, span);
     match help {
         Some(help) => diagnostic.with_help(help),
@@ -327,7 +341,8 @@ impl Dotprompt {
         let split = frontmatter::split(text);
         let parsed = frontmatter::metadata(text, split.frontmatter.clone())
             .map_err(|e| Diagnostics::from(located(&source, e)))?;
-        let nodes = parser::parse(text, split.body.clone()).map_err(|e| Diagnostics::from(located(&source, e)))?;
+        let nodes = parser::parse(text, split.body.clone())
+            .map_err(|e| Diagnostics::from(located(&source, e)))?;
         let mut partials = HashMap::new();
         let mut problems = Diagnostics::default();
         collect_partials(&nodes, &source, registry, &mut partials, &mut problems);
@@ -366,12 +381,16 @@ impl Dotprompt {
 
     /// The compiled input schema as JSON text, when the prompt has one.
     pub fn input_schema_json(&self) -> Option<String> {
-        self.metadata.input_schema().and_then(|s| serde_json::to_string(s).ok())
+        self.metadata
+            .input_schema()
+            .and_then(|s| serde_json::to_string(s).ok())
     }
 
     /// The compiled output schema as JSON text, when the prompt has one.
     pub fn output_schema_json(&self) -> Option<String> {
-        self.metadata.output_schema().and_then(|s| serde_json::to_string(s).ok())
+        self.metadata
+            .output_schema()
+            .and_then(|s| serde_json::to_string(s).ok())
     }
 
     /// The paths the body reads from its input (outside `{{#each}}` and `{{#with}}`,
@@ -391,7 +410,10 @@ impl Dotprompt {
 
     /// [`Dotprompt::render_metadata`] with render options merged over the frontmatter
     /// (key by key, `config` merged inside).
-    pub fn render_metadata_with(&self, options: &PromptMetadata) -> Result<PromptMetadata, Diagnostic> {
+    pub fn render_metadata_with(
+        &self,
+        options: &PromptMetadata,
+    ) -> Result<PromptMetadata, Diagnostic> {
         self.resolve_metadata(Some(options))
     }
 
@@ -402,7 +424,11 @@ impl Dotprompt {
 
     /// Renders with options: `options.input.default` fills input variables the data
     /// leaves out (dotprompt's render options).
-    pub fn render_with(&self, data: &DataArgument, options: &PromptMetadata) -> Result<RenderedPrompt, Diagnostic> {
+    pub fn render_with(
+        &self,
+        data: &DataArgument,
+        options: &PromptMetadata,
+    ) -> Result<RenderedPrompt, Diagnostic> {
         let mut metadata = self.metadata.clone();
         metadata.0.remove("input");
         let mut input = options
@@ -424,9 +450,20 @@ impl Dotprompt {
         } else {
             Value::Null
         };
-        let mut renderer = render::Renderer { partials: &self.partials, limit: self.limit, written: 0, out: Vec::new() };
+        let mut renderer = render::Renderer {
+            partials: &self.partials,
+            limit: self.limit,
+            written: 0,
+            out: Vec::new(),
+        };
         renderer
-            .run(&self.nodes, &self.source, &input, &data.context, &meta_value)
+            .run(
+                &self.nodes,
+                &self.source,
+                &input,
+                &data.context,
+                &meta_value,
+            )
             .map_err(|e| *e)?;
         let messages = messages::to_messages(renderer.out, &data.messages);
         Ok(RenderedPrompt { metadata, messages })
@@ -436,9 +473,19 @@ impl Dotprompt {
         fn any(nodes: &[ast::Node]) -> bool {
             nodes.iter().any(|n| match n {
                 ast::Node::Value(e) => is_metadata(e),
-                ast::Node::Helper(c) => c.params.iter().chain(c.hash.iter().map(|h| &h.1)).any(is_metadata),
-                ast::Node::Block(b) => b.params.iter().any(is_metadata) || any(&b.body) || any(&b.inverse),
-                ast::Node::Partial(p) => p.context.iter().chain(p.hash.iter().map(|h| &h.1)).any(is_metadata),
+                ast::Node::Helper(c) => c
+                    .params
+                    .iter()
+                    .chain(c.hash.iter().map(|h| &h.1))
+                    .any(is_metadata),
+                ast::Node::Block(b) => {
+                    b.params.iter().any(is_metadata) || any(&b.body) || any(&b.inverse)
+                }
+                ast::Node::Partial(p) => p
+                    .context
+                    .iter()
+                    .chain(p.hash.iter().map(|h| &h.1))
+                    .any(is_metadata),
                 ast::Node::Text(_) => false,
             })
         }
@@ -450,10 +497,17 @@ impl Dotprompt {
 
     /// dotprompt's `resolveMetadata`: the parsed prompt, then the options, each merged key
     /// by key with `config` merged inside; then tools resolved and schemas compiled.
-    fn resolve_metadata(&self, options: Option<&PromptMetadata>) -> Result<PromptMetadata, Diagnostic> {
+    fn resolve_metadata(
+        &self,
+        options: Option<&PromptMetadata>,
+    ) -> Result<PromptMetadata, Diagnostic> {
         let mut out = Object::new();
         for merge in std::iter::once(&self.parsed).chain(options.map(|o| &o.0)) {
-            let mut config = out.get("config").and_then(Value::as_object).cloned().unwrap_or_default();
+            let mut config = out
+                .get("config")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
             out.extend_from(merge);
             if let Some(Value::Object(more)) = merge.get("config") {
                 config.extend_from(more);
@@ -477,8 +531,12 @@ impl Dotprompt {
         }
         let resolve = |name: &str| self.schemas.get(name).cloned();
         for key in ["input", "output"] {
-            let Some(Value::Object(section)) = out.get(key) else { continue };
-            let Some(schema) = section.get("schema") else { continue };
+            let Some(Value::Object(section)) = out.get(key) else {
+                continue;
+            };
+            let Some(schema) = section.get("schema") else {
+                continue;
+            };
             match picoschema::compile(schema, &resolve) {
                 Ok(Some(compiled)) => {
                     let mut section = section.clone();
@@ -488,7 +546,11 @@ impl Dotprompt {
                 Ok(None) => {}
                 Err(e) => {
                     let text = self.source.text();
-                    let at = if e.culprit.is_empty() { None } else { text.find(&e.culprit) };
+                    let at = if e.culprit.is_empty() {
+                        None
+                    } else {
+                        text.find(&e.culprit)
+                    };
                     let diagnostic = Diagnostic::new(format!("{key} schema: {}", e.message));
                     let diagnostic = match at {
                         Some(at) => diagnostic.at(&self.source, at..at + e.culprit.len()),
@@ -530,13 +592,22 @@ fn collect_partials(
                     collect_partials(&partial.nodes, &partial.source, registry, found, problems);
                     continue;
                 }
-                let resolved = registry.resolver.as_ref().and_then(|r| r(&call.name)).filter(|s| !s.is_empty());
+                let resolved = registry
+                    .resolver
+                    .as_ref()
+                    .and_then(|r| r(&call.name))
+                    .filter(|s| !s.is_empty());
                 let Some(text) = resolved else {
                     let known: Vec<&str> = registry.partials.keys().map(String::as_str).collect();
-                    let mut diagnostic = Diagnostic::new(format!("unknown partial `{}`", call.name)).at(source, call.span.clone());
+                    let mut diagnostic =
+                        Diagnostic::new(format!("unknown partial `{}`", call.name))
+                            .at(source, call.span.clone());
                     diagnostic = match crate::suggest::closest(&call.name, known) {
-                        Some(close) => diagnostic.with_help(format!("did you mean `{{{{> {close}}}}}`?")),
-                        None => diagnostic.with_help(format!("register it, or add `_{}.prompt`", call.name)),
+                        Some(close) => {
+                            diagnostic.with_help(format!("did you mean `{{{{> {close}}}}}`?"))
+                        }
+                        None => diagnostic
+                            .with_help(format!("register it, or add `_{}.prompt`", call.name)),
                     };
                     problems.push(diagnostic);
                     continue;
@@ -545,7 +616,13 @@ fn collect_partials(
                     Ok(partial) => {
                         let partial = Arc::new(partial);
                         found.insert(call.name.clone(), partial.clone());
-                        collect_partials(&partial.nodes, &partial.source, registry, found, problems);
+                        collect_partials(
+                            &partial.nodes,
+                            &partial.source,
+                            registry,
+                            found,
+                            problems,
+                        );
                     }
                     Err(errors) => problems.extend(errors),
                 }
@@ -555,8 +632,18 @@ fn collect_partials(
     }
 }
 
-fn read_paths(nodes: &[ast::Node], out: &mut Vec<ReadPath>, seen: &mut BTreeSet<Vec<String>>, top: bool) {
-    fn note(expr: &ast::Expr, top: bool, out: &mut Vec<ReadPath>, seen: &mut BTreeSet<Vec<String>>) {
+fn read_paths(
+    nodes: &[ast::Node],
+    out: &mut Vec<ReadPath>,
+    seen: &mut BTreeSet<Vec<String>>,
+    top: bool,
+) {
+    fn note(
+        expr: &ast::Expr,
+        top: bool,
+        out: &mut Vec<ReadPath>,
+        seen: &mut BTreeSet<Vec<String>>,
+    ) {
         let ast::Expr::Path(path) = expr else { return };
         let segments = if path.data {
             match path.parts.split_first() {
@@ -569,15 +656,26 @@ fn read_paths(nodes: &[ast::Node], out: &mut Vec<ReadPath>, seen: &mut BTreeSet<
             return;
         };
         if seen.insert(segments.clone()) {
-            out.push(ReadPath { segments, span: path.span.clone() });
+            out.push(ReadPath {
+                segments,
+                span: path.span.clone(),
+            });
         }
     }
     for node in nodes {
         match node {
             ast::Node::Text(_) => {}
             ast::Node::Value(e) => note(e, top, out, seen),
-            ast::Node::Helper(c) => c.params.iter().chain(c.hash.iter().map(|h| &h.1)).for_each(|e| note(e, top, out, seen)),
-            ast::Node::Partial(p) => p.context.iter().chain(p.hash.iter().map(|h| &h.1)).for_each(|e| note(e, top, out, seen)),
+            ast::Node::Helper(c) => c
+                .params
+                .iter()
+                .chain(c.hash.iter().map(|h| &h.1))
+                .for_each(|e| note(e, top, out, seen)),
+            ast::Node::Partial(p) => p
+                .context
+                .iter()
+                .chain(p.hash.iter().map(|h| &h.1))
+                .for_each(|e| note(e, top, out, seen)),
             ast::Node::Block(b) => {
                 b.params.iter().for_each(|e| note(e, top, out, seen));
                 let inner = top && !matches!(b.kind, ast::BlockKind::Each | ast::BlockKind::With);

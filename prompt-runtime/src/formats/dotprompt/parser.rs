@@ -4,9 +4,9 @@
 //! body and `{{else}}` branch) → whitespace control (`~`, then the standalone-line rule
 //! for block tags, `{{else}}`, comments and partials) → the [`Node`] tree.
 
+use super::MAX_DEPTH;
 use super::ast::{Block, BlockKind, Expr, HelperCall, HelperName, Node, PartialCall, Path, Span};
 use super::lexer::{self, Item, LexError, Tag, TagKind, Token};
-use super::MAX_DEPTH;
 
 /// `~` flags of a tag: strip before it (`open`) or after it (`close`).
 #[derive(Clone, Copy, Debug, Default)]
@@ -71,7 +71,10 @@ pub(crate) fn parse(source: &str, body: Span) -> Result<Vec<Node>, LexError> {
             }
             Item::Tag(tag) => tag,
         };
-        let strip = Strip { open: tag.strip_open, close: tag.strip_close };
+        let strip = Strip {
+            open: tag.strip_open,
+            close: tag.strip_close,
+        };
         match tag.kind {
             TagKind::Comment => current(&mut root, &mut stack).push(Raw::Comment(strip)),
             TagKind::Unsupported(what) => {
@@ -216,7 +219,14 @@ fn arguments(
     let mut hash: Vec<(String, Expr)> = Vec::new();
     let mut i = 0;
     while i < tokens.len() {
-        if let (Token::Id { name, bracketed: false }, span) = &tokens[i] {
+        if let (
+            Token::Id {
+                name,
+                bracketed: false,
+            },
+            span,
+        ) = &tokens[i]
+        {
             if matches!(tokens.get(i + 1), Some((Token::Equals, _))) {
                 let (value, next) = expr(tokens, i + 2, tag)?;
                 if hash.iter().any(|(k, _)| k == name) {
@@ -329,7 +339,16 @@ fn path(tokens: &[(Token, Span)], mut i: usize) -> Result<(Path, usize), LexErro
             return Err(("`@` needs a name".to_owned(), start..end, None));
         }
     }
-    Ok((Path { data, depth, parts, original, span: start..end }, i))
+    Ok((
+        Path {
+            data,
+            depth,
+            parts,
+            original,
+            span: start..end,
+        },
+        i,
+    ))
 }
 
 fn describe(token: &Token) -> &'static str {
@@ -352,10 +371,20 @@ const BLOCKS: &str = "if, unless, each, with, ifEquals, unlessEquals";
 fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
     let tokens = tag_tokens(source, tag)?;
     if tokens.is_empty() {
-        return Err(("empty `{{}}`".to_owned(), tag.span.clone(), Some("write a name inside".to_owned())));
+        return Err((
+            "empty `{{}}`".to_owned(),
+            tag.span.clone(),
+            Some("write a name inside".to_owned()),
+        ));
     }
     let helper = match &tokens[0].0 {
-        Token::Id { name, bracketed: false } if tokens.get(1).is_none_or(|t| t.0 != Token::Sep || t.1.start != tokens[0].1.end) => {
+        Token::Id {
+            name,
+            bracketed: false,
+        } if tokens
+            .get(1)
+            .is_none_or(|t| t.0 != Token::Sep || t.1.start != tokens[0].1.end) =>
+        {
             helper_name(name)
         }
         _ => None,
@@ -368,7 +397,11 @@ fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
         }
         let (path, next) = path(&tokens, 0)?;
         if next < tokens.len() {
-            let known = if let [_] = path.parts.as_slice() { !path.data } else { false };
+            let known = if let [_] = path.parts.as_slice() {
+                !path.data
+            } else {
+                false
+            };
             return Err((
                 format!("unknown helper `{}`", path.original),
                 path.span,
@@ -383,7 +416,12 @@ fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
     };
     let (params, hash) = arguments(&tokens[1..], tag)?;
     check_helper(name, &tokens[0].0, &params, &hash, tag)?;
-    Ok(Node::Helper(HelperCall { name, params, hash, span: tag.span.clone() }))
+    Ok(Node::Helper(HelperCall {
+        name,
+        params,
+        hash,
+        span: tag.span.clone(),
+    }))
 }
 
 fn helper_name(name: &str) -> Option<HelperName> {
@@ -405,17 +443,27 @@ fn check_helper(
     hash: &[(String, Expr)],
     tag: &Tag,
 ) -> Result<(), LexError> {
-    let Token::Id { name: written, .. } = token else { return Ok(()) };
+    let Token::Id { name: written, .. } = token else {
+        return Ok(());
+    };
     let (count, keys, usage): (usize, &[&str], &str) = match name {
         HelperName::Role => (1, &[], "{{role \"user\"}}"),
         HelperName::History => (0, &[], "{{history}}"),
         HelperName::Section => (1, &[], "{{section \"name\"}}"),
-        HelperName::Media => (0, &["url", "contentType"], "{{media url=image contentType=\"image/png\"}}"),
+        HelperName::Media => (
+            0,
+            &["url", "contentType"],
+            "{{media url=image contentType=\"image/png\"}}",
+        ),
         HelperName::Json => (1, &["indent"], "{{json value indent=2}}"),
     };
     if params.len() != count {
         return Err((
-            format!("`{written}` takes {count} positional argument{}, found {}", if count == 1 { "" } else { "s" }, params.len()),
+            format!(
+                "`{written}` takes {count} positional argument{}, found {}",
+                if count == 1 { "" } else { "s" },
+                params.len()
+            ),
             tag.span.clone(),
             Some(format!("write `{usage}`")),
         ));
@@ -431,7 +479,11 @@ fn check_helper(
         ));
     }
     if name == HelperName::Media && !hash.iter().any(|(k, _)| k == "url") {
-        return Err(("`media` needs `url=`".to_owned(), tag.span.clone(), Some(format!("write `{usage}`"))));
+        return Err((
+            "`media` needs `url=`".to_owned(),
+            tag.span.clone(),
+            Some(format!("write `{usage}`")),
+        ));
     }
     Ok(())
 }
@@ -442,8 +494,19 @@ fn block_open(
     tag: &Tag,
 ) -> Result<(String, BlockKind, Vec<Expr>, Vec<(String, Expr)>), LexError> {
     let tokens = tag_tokens(source, tag)?;
-    let Some((Token::Id { name, bracketed: false }, name_span)) = tokens.first() else {
-        return Err(("a block needs a helper name".to_owned(), tag.span.clone(), Some(format!("blocks are {BLOCKS}"))));
+    let Some((
+        Token::Id {
+            name,
+            bracketed: false,
+        },
+        name_span,
+    )) = tokens.first()
+    else {
+        return Err((
+            "a block needs a helper name".to_owned(),
+            tag.span.clone(),
+            Some(format!("blocks are {BLOCKS}")),
+        ));
     };
     let kind = match name.as_str() {
         "if" => BlockKind::If,
@@ -456,7 +519,11 @@ fn block_open(
             let suggestion = crate::suggest::closest(other, BLOCKS.split(", "))
                 .map(|s| format!("did you mean `{{{{#{s}}}}}`?"))
                 .unwrap_or_else(|| format!("blocks are {BLOCKS}"));
-            return Err((format!("unknown block helper `{other}`"), name_span.clone(), Some(suggestion)));
+            return Err((
+                format!("unknown block helper `{other}`"),
+                name_span.clone(),
+                Some(suggestion),
+            ));
         }
     };
     let (params, hash) = arguments(&tokens[1..], tag)?;
@@ -466,14 +533,30 @@ fn block_open(
     };
     if params.len() != count {
         return Err((
-            format!("`#{name}` takes {count} argument{}, found {}", if count == 1 { "" } else { "s" }, params.len()),
+            format!(
+                "`#{name}` takes {count} argument{}, found {}",
+                if count == 1 { "" } else { "s" },
+                params.len()
+            ),
             tag.span.clone(),
-            Some(if count == 1 { format!("write `{{{{#{name} value}}}}`") } else { format!("write `{{{{#{name} a b}}}}`") }),
+            Some(if count == 1 {
+                format!("write `{{{{#{name} value}}}}`")
+            } else {
+                format!("write `{{{{#{name} a b}}}}`")
+            }),
         ));
     }
-    let allowed: &[&str] = if kind == BlockKind::If || kind == BlockKind::Unless { &["includeZero"] } else { &[] };
+    let allowed: &[&str] = if kind == BlockKind::If || kind == BlockKind::Unless {
+        &["includeZero"]
+    } else {
+        &[]
+    };
     if let Some((key, _)) = hash.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
-        return Err((format!("`#{name}` has no argument `{key}`"), tag.span.clone(), None));
+        return Err((
+            format!("`#{name}` has no argument `{key}`"),
+            tag.span.clone(),
+            None,
+        ));
     }
     Ok((name.clone(), kind, params, hash))
 }
@@ -503,7 +586,11 @@ fn partial(source: &str, tag: &Tag) -> Result<PartialCall, LexError> {
             (name, i)
         }
         _ => {
-            return Err(("a partial needs a name".to_owned(), tag.span.clone(), Some("write `{{> name}}`".to_owned())));
+            return Err((
+                "a partial needs a name".to_owned(),
+                tag.span.clone(),
+                Some("write `{{> name}}`".to_owned()),
+            ));
         }
     };
     let (mut params, hash) = arguments(&tokens[next..], tag)?;
@@ -514,7 +601,13 @@ fn partial(source: &str, tag: &Tag) -> Result<PartialCall, LexError> {
             Some("pass other values as `key=value`".to_owned()),
         ));
     }
-    Ok(PartialCall { name, context: params.pop(), hash, indent: String::new(), span: tag.span.clone() })
+    Ok(PartialCall {
+        name,
+        context: params.pop(),
+        hash,
+        indent: String::new(),
+        span: tag.span.clone(),
+    })
 }
 
 // ---- whitespace control -------------------------------------------------------------
@@ -531,7 +624,9 @@ struct Request {
 
 fn program(body: &mut [Raw], is_root: bool) {
     for i in 0..body.len() {
-        let Some(strip) = accept(&mut body[i]) else { continue };
+        let Some(strip) = accept(&mut body[i]) else {
+            continue;
+        };
         let prev_ws = is_prev_whitespace(body, Some(i), is_root);
         let next_ws = is_next_whitespace(body, Some(i), is_root);
         let open_standalone = strip.open_standalone && prev_ws;
@@ -574,7 +669,11 @@ fn program(body: &mut [Raw], is_root: bool) {
 fn accept(node: &mut Raw) -> Option<Request> {
     match node {
         Raw::Content(_) => None,
-        Raw::Mustache(_, strip) => Some(Request { open: strip.open, close: strip.close, ..Request::default() }),
+        Raw::Mustache(_, strip) => Some(Request {
+            open: strip.open,
+            close: strip.close,
+            ..Request::default()
+        }),
         Raw::Partial(_, strip) | Raw::Comment(strip) => Some(Request {
             open: strip.open,
             close: strip.close,
@@ -612,7 +711,9 @@ fn block_request(block: &mut RawBlock) -> Request {
             omit_left(inverse, None, true);
         }
         // A standalone `{{else}}`.
-        if is_prev_whitespace(&block.program, None, false) && is_next_whitespace(inverse, None, false) {
+        if is_prev_whitespace(&block.program, None, false)
+            && is_next_whitespace(inverse, None, false)
+        {
             omit_left(&mut block.program, None, false);
             omit_right(inverse, None, false);
         }
@@ -631,8 +732,12 @@ fn is_ws(c: char) -> bool {
 /// white space after its last line break; at the start, what `is_root` says.
 fn is_prev_whitespace(body: &[Raw], i: Option<usize>, is_root: bool) -> bool {
     let i = i.unwrap_or(body.len());
-    let Some(prev) = i.checked_sub(1).and_then(|p| body.get(p)) else { return is_root };
-    let Raw::Content(content) = prev else { return false };
+    let Some(prev) = i.checked_sub(1).and_then(|p| body.get(p)) else {
+        return is_root;
+    };
+    let Raw::Content(content) = prev else {
+        return false;
+    };
     let sibling = i >= 2;
     let tail = content.original.trim_end_matches(is_ws);
     let blanks = &content.original[tail.len()..];
@@ -643,8 +748,12 @@ fn is_prev_whitespace(body: &[Raw], i: Option<usize>, is_root: bool) -> bool {
 /// space up to a line break; at the end, what `is_root` says.
 fn is_next_whitespace(body: &[Raw], i: Option<usize>, is_root: bool) -> bool {
     let next_index = i.map_or(0, |i| i + 1);
-    let Some(next) = body.get(next_index) else { return is_root };
-    let Raw::Content(content) = next else { return false };
+    let Some(next) = body.get(next_index) else {
+        return is_root;
+    };
+    let Raw::Content(content) = next else {
+        return false;
+    };
     let sibling = body.len() > next_index + 1;
     let head = content.original.trim_start_matches(is_ws);
     let blanks = &content.original[..content.original.len() - head.len()];
@@ -655,7 +764,9 @@ fn is_next_whitespace(body: &[Raw], i: Option<usize>, is_root: bool) -> bool {
 /// white space when `multiple`, else blanks up to and with one line break.
 fn omit_right(body: &mut [Raw], i: Option<usize>, multiple: bool) {
     let index = i.map_or(0, |i| i + 1);
-    let Some(Raw::Content(content)) = body.get_mut(index) else { return };
+    let Some(Raw::Content(content)) = body.get_mut(index) else {
+        return;
+    };
     if !multiple && content.right_stripped {
         return;
     }
@@ -683,7 +794,9 @@ fn omit_left(body: &mut [Raw], i: Option<usize>, multiple: bool) -> bool {
             None => return false,
         },
     };
-    let Some(Raw::Content(content)) = body.get_mut(index) else { return false };
+    let Some(Raw::Content(content)) = body.get_mut(index) else {
+        return false;
+    };
     if !multiple && content.left_stripped {
         return false;
     }

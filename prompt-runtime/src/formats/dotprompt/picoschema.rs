@@ -44,7 +44,10 @@ pub(crate) fn compile(
         if json_type.is_some_and(|t| SCALARS.contains(&t) || t == "object" || t == "array") {
             return Ok(Some(schema.clone()));
         }
-        if matches!(object.get("properties"), Some(Value::Object(_) | Value::Array(_) | Value::Null)) {
+        if matches!(
+            object.get("properties"),
+            Some(Value::Object(_) | Value::Array(_) | Value::Null)
+        ) {
             let mut out = object.clone();
             out.insert("type", Value::from("object"));
             return Ok(Some(Value::Object(out)));
@@ -83,7 +86,11 @@ fn named(
     Ok(schema)
 }
 
-fn pico(value: &Value, resolve: &dyn Fn(&str) -> Option<Value>, depth: usize) -> Result<Value, PicoError> {
+fn pico(
+    value: &Value,
+    resolve: &dyn Fn(&str) -> Option<Value>,
+    depth: usize,
+) -> Result<Value, PicoError> {
     if depth > super::MAX_DEPTH {
         return Err(PicoError {
             message: format!("a schema nested more than {} deep", super::MAX_DEPTH),
@@ -112,7 +119,9 @@ fn pico(value: &Value, resolve: &dyn Fn(&str) -> Option<Value>, depth: usize) ->
                 serde_json::to_string(value).unwrap_or_default()
             ),
             culprit: value.to_js_string(),
-            help: Some("write a type name such as `string`, or nested `key: type` lines".to_owned()),
+            help: Some(
+                "write a type name such as `string`, or nested `key: type` lines".to_owned(),
+            ),
         });
     };
     let mut properties = Object::new();
@@ -185,9 +194,13 @@ fn pico(value: &Value, resolve: &dyn Fn(&str) -> Option<Value>, depth: usize) ->
             }
             other => {
                 return Err(PicoError {
-                    message: format!("parenthetical types must be `object`, `array` or `enum`, found `{other}`"),
+                    message: format!(
+                        "parenthetical types must be `object`, `array` or `enum`, found `{other}`"
+                    ),
                     culprit: key.to_owned(),
-                    help: Some(format!("write `{property}(object)`, `{property}(array)` or `{property}(enum)`")),
+                    help: Some(format!(
+                        "write `{property}(object)`, `{property}(array)` or `{property}(enum)`"
+                    )),
                 });
             }
         };
@@ -211,7 +224,10 @@ fn nullable(prop: &mut Value) {
     if let Value::Object(o) = prop {
         if let Some(Value::String(kind)) = o.get("type") {
             let kind = kind.clone();
-            o.insert("type", Value::Array(vec![Value::from(kind), Value::from("null")]));
+            o.insert(
+                "type",
+                Value::Array(vec![Value::from(kind), Value::from("null")]),
+            );
         }
     }
 }

@@ -20,8 +20,42 @@ pub(crate) enum Piece {
     Text(String),
     Role(String),
     History,
-    Media { url: String, content_type: Option<String> },
+    Media {
+        url: String,
+        content_type: Option<String>,
+    },
     Section(String),
+}
+
+/// A body's value while it is only numbers and booleans: one value, or their sum.
+#[derive(Clone, Debug)]
+pub(crate) enum Prim {
+    Value(Value),
+    Sum(f64),
+}
+
+impl Prim {
+    fn number(&self) -> f64 {
+        match self {
+            Prim::Value(Value::Bool(b)) => f64::from(u8::from(*b)),
+            Prim::Value(v) => v.as_f64().unwrap_or(0.0),
+            Prim::Sum(f) => *f,
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Prim::Value(v) => v.to_js_string(),
+            Prim::Sum(f) if f.is_nan() => "NaN".to_owned(),
+            Prim::Sum(f) if f.is_infinite() => {
+                if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+            }
+            Prim::Sum(f) => match serde_json::Number::from_f64(*f) {
+                Some(n) => Value::from(serde_json::Value::Number(n)).to_js_string(),
+                None => String::new(),
+            },
+        }
+    }
 }
 
 /// The `@` variables of one loop iteration.
@@ -66,9 +100,18 @@ impl Renderer<'_> {
         context: &Object,
         metadata: &Value,
     ) -> Result<(), Fail> {
-        let scope = Scope { this: input, parent: None };
-        let data = Data { root: input, context, metadata, looping: None };
-        self.nodes(nodes, source, &scope, &data, 0)
+        let scope = Scope {
+            this: input,
+            parent: None,
+        };
+        let data = Data {
+            root: input,
+            context,
+            metadata,
+            looping: None,
+        };
+        let result = self.nodes(nodes, source, &scope, &data, 0)?;
+        self.flush(result, source)
     }
 
     fn push_text(&mut self, text: &str, source: &SourceFile, span: &Span) -> Result<(), Fail> {
@@ -78,9 +121,12 @@ impl Renderer<'_> {
         self.written += text.len();
         if self.written > self.limit {
             return Err(Box::new(
-                Diagnostic::new(format!("the rendered prompt is larger than {} bytes", self.limit))
-                    .at(source, span.clone())
-                    .with_help("raise the limit with `Dotprompt::with_output_limit`, or render less"),
+                Diagnostic::new(format!(
+                    "the rendered prompt is larger than {} bytes",
+                    self.limit
+                ))
+                .at(source, span.clone())
+                .with_help("raise the limit with `Dotprompt::with_output_limit`, or render less"),
             ));
         }
         match self.out.last_mut() {
@@ -90,6 +136,10 @@ impl Renderer<'_> {
         Ok(())
     }
 
+    /// Renders a body. Handlebars compiles a body to one JavaScript `a + b + c`
+    /// expression, so a leading run of numbers and booleans is *added* (`{{a}}{{b}}` with 1
+    /// and 2 gives `3`) until a string joins it. A body that is such a run all through
+    /// returns its value unwritten (`Some`), for the caller to add or print.
     fn nodes<'s>(
         &mut self,
         nodes: &[Node],
@@ -97,31 +147,96 @@ impl Renderer<'_> {
         scope: &Scope<'s>,
         data: &Data<'s>,
         depth: usize,
-    ) -> Result<(), Fail> {
+    ) -> Result<Option<Prim>, Fail> {
+        let mut pending: Option<Prim> = None;
+        let mut string_mode = false;
         for node in nodes {
-            match node {
-                Node::Text(text) => self.push_text(text, source, &(0..0))?,
-                Node::Value(expr) => {
-                    let value = eval(expr, scope, data);
-                    let mut text = String::new();
-                    if let Some(value) = value {
-                        value.write_js_string(&mut text, 0);
-                    }
-                    let span = expr.span().unwrap_or(0..0);
-                    self.push_text(&text, source, &span)?;
+            let mark = self.mark();
+            let result = match node {
+                Node::Text(text) => {
+                    self.push_text(text, source, &(0..0))?;
+                    None
                 }
-                Node::Helper(call) => self.helper(call, source, scope, data)?,
+                Node::Value(expr) => match eval(expr, scope, data).as_deref() {
+                    Some(Value::Number(n)) => Some(Prim::Value(Value::Number(n.clone()))),
+                    Some(Value::Bool(b)) => Some(Prim::Value(Value::Bool(*b))),
+                    value => {
+                        let mut text = String::new();
+                        if let Some(value) = value {
+                            value.write_js_string(&mut text, 0);
+                        }
+                        let span = expr.span().unwrap_or(0..0);
+                        self.push_text(&text, source, &span)?;
+                        None
+                    }
+                },
+                Node::Helper(call) => {
+                    self.helper(call, source, scope, data)?;
+                    None
+                }
                 Node::Block(block) => self.block(block, source, scope, data, depth)?,
                 Node::Partial(call) => self.partial(call, source, scope, data, depth)?,
+            };
+            match result {
+                Some(prim) if !string_mode => {
+                    pending = Some(match pending {
+                        None => prim,
+                        Some(before) => Prim::Sum(before.number() + prim.number()),
+                    });
+                }
+                Some(prim) => self.push_text(&prim.text(), source, &(0..0))?,
+                None => {
+                    string_mode = true;
+                    if let Some(before) = pending.take() {
+                        self.insert_text(mark, &before.text());
+                    }
+                }
             }
         }
-        Ok(())
+        Ok(if string_mode { None } else { pending })
     }
 
-    fn helper<'s>(&mut self, call: &HelperCall, source: &SourceFile, scope: &Scope<'s>, data: &Data<'s>) -> Result<(), Fail> {
+    /// Where the output ends now: the piece count and the length of a last text piece.
+    fn mark(&self) -> (usize, usize) {
+        match self.out.last() {
+            Some(Piece::Text(t)) => (self.out.len() - 1, t.len()),
+            _ => (self.out.len(), 0),
+        }
+    }
+
+    /// Inserts text at a mark taken earlier.
+    fn insert_text(&mut self, (piece, offset): (usize, usize), text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.written += text.len();
+        match self.out.get_mut(piece) {
+            Some(Piece::Text(t)) => t.insert_str(offset, text),
+            _ => self.out.insert(piece, Piece::Text(text.to_owned())),
+        }
+    }
+
+    /// Prints a body's unwritten value.
+    fn flush(&mut self, result: Option<Prim>, source: &SourceFile) -> Result<(), Fail> {
+        match result {
+            Some(prim) => self.push_text(&prim.text(), source, &(0..0)),
+            None => Ok(()),
+        }
+    }
+
+    fn helper<'s>(
+        &mut self,
+        call: &HelperCall,
+        source: &SourceFile,
+        scope: &Scope<'s>,
+        data: &Data<'s>,
+    ) -> Result<(), Fail> {
         let param = |i: usize| call.params.get(i).and_then(|e| eval(e, scope, data));
         let hash = |key: &str| {
-            call.hash.iter().find(|(k, _)| k == key).and_then(|(_, e)| eval(e, scope, data))
+            call.hash
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, e)| eval(e, scope, data))
         };
         match call.name {
             HelperName::Role => {
@@ -136,7 +251,11 @@ impl Renderer<'_> {
             HelperName::Section => {
                 let name = js_string(param(0).as_deref());
                 if name.contains(['\n', '\r', '\u{2028}', '\u{2029}']) || name.contains(">>>") {
-                    self.push_text(&format!("<<<dotprompt:section {name}>>>"), source, &call.span)?;
+                    self.push_text(
+                        &format!("<<<dotprompt:section {name}>>>"),
+                        source,
+                        &call.span,
+                    )?;
                 } else {
                     let purpose = name.split(' ').next().unwrap_or("").to_owned();
                     self.out.push(Piece::Section(purpose));
@@ -151,7 +270,11 @@ impl Renderer<'_> {
                     marker.push_str(&js_string(Some(&ct)));
                 }
                 if marker.contains(['\n', '\r', '\u{2028}', '\u{2029}']) || marker.contains(">>>") {
-                    self.push_text(&format!("<<<dotprompt:media:url {marker}>>>"), source, &call.span)?;
+                    self.push_text(
+                        &format!("<<<dotprompt:media:url {marker}>>>"),
+                        source,
+                        &call.span,
+                    )?;
                 } else {
                     let mut words = marker.split(' ');
                     let url = words.next().unwrap_or("").to_owned();
@@ -190,7 +313,7 @@ impl Renderer<'_> {
         scope: &Scope<'s>,
         data: &Data<'s>,
         depth: usize,
-    ) -> Result<(), Fail> {
+    ) -> Result<Option<Prim>, Fail> {
         if depth >= MAX_DEPTH {
             return Err(too_deep(source, &block.span));
         }
@@ -206,7 +329,11 @@ impl Renderer<'_> {
                     .is_some_and(|v| js_truthy(Some(&v)));
                 let value = first.as_deref();
                 let yes = !((!include_zero && !js_truthy(value)) || hb_empty(value));
-                let yes = if block.kind == BlockKind::If { yes } else { !yes };
+                let yes = if block.kind == BlockKind::If {
+                    yes
+                } else {
+                    !yes
+                };
                 self.nodes(branch(yes), source, scope, data, depth + 1)
             }
             BlockKind::IfEquals | BlockKind::UnlessEquals => {
@@ -216,7 +343,11 @@ impl Renderer<'_> {
                     (Some(a), Some(b)) => a.strict_equals(b),
                     _ => false,
                 };
-                let yes = if block.kind == BlockKind::IfEquals { equal } else { !equal };
+                let yes = if block.kind == BlockKind::IfEquals {
+                    equal
+                } else {
+                    !equal
+                };
                 self.nodes(branch(yes), source, scope, data, depth + 1)
             }
             BlockKind::With => match first {
@@ -231,24 +362,54 @@ impl Renderer<'_> {
                     Some(Value::Array(items)) => {
                         for (index, item) in items.iter().enumerate() {
                             any = true;
-                            let looping = Loop { index, key: None, first: index == 0, last: index + 1 == items.len() };
-                            self.with_context(item, &block.body, source, scope, data, Some(looping), depth)?;
+                            let looping = Loop {
+                                index,
+                                key: None,
+                                first: index == 0,
+                                last: index + 1 == items.len(),
+                            };
+                            let result = self.with_context(
+                                item,
+                                &block.body,
+                                source,
+                                scope,
+                                data,
+                                Some(looping),
+                                depth,
+                            )?;
+                            self.flush(result, source)?;
                         }
                     }
                     Some(Value::Object(object)) => {
                         let count = object.len();
                         for (index, (key, item)) in object.iter().enumerate() {
                             any = true;
-                            let looping = Loop { index, key: Some(key.to_owned()), first: index == 0, last: index + 1 == count };
-                            self.with_context(item, &block.body, source, scope, data, Some(looping), depth)?;
+                            let looping = Loop {
+                                index,
+                                key: Some(key.to_owned()),
+                                first: index == 0,
+                                last: index + 1 == count,
+                            };
+                            let result = self.with_context(
+                                item,
+                                &block.body,
+                                source,
+                                scope,
+                                data,
+                                Some(looping),
+                                depth,
+                            )?;
+                            self.flush(result, source)?;
                         }
                     }
                     _ => {}
                 }
                 if !any {
-                    self.nodes(&block.inverse, source, scope, data, depth + 1)?;
+                    let result = self.nodes(&block.inverse, source, scope, data, depth + 1)?;
+                    self.flush(result, source)?;
                 }
-                Ok(())
+                // `each` builds a string.
+                Ok(None)
             }
         }
     }
@@ -265,18 +426,26 @@ impl Renderer<'_> {
         data: &Data<'s>,
         looping: Option<Loop>,
         depth: usize,
-    ) -> Result<(), Fail> {
+    ) -> Result<Option<Prim>, Fail> {
         let child;
         let scope: &Scope<'_> = if std::ptr::eq(value, scope.this) {
             scope
         } else {
-            child = Scope { this: value, parent: Some(scope) };
+            child = Scope {
+                this: value,
+                parent: Some(scope),
+            };
             &child
         };
         let frame;
         let data: &Data<'_> = match looping {
             Some(looping) => {
-                frame = Data { root: data.root, context: data.context, metadata: data.metadata, looping: Some(looping) };
+                frame = Data {
+                    root: data.root,
+                    context: data.context,
+                    metadata: data.metadata,
+                    looping: Some(looping),
+                };
                 &frame
             }
             None => data,
@@ -291,13 +460,14 @@ impl Renderer<'_> {
         scope: &Scope<'s>,
         data: &Data<'s>,
         depth: usize,
-    ) -> Result<(), Fail> {
+    ) -> Result<Option<Prim>, Fail> {
         if depth >= MAX_DEPTH {
             return Err(too_deep(source, &call.span));
         }
         let Some(partial) = self.partials.get(&call.name).cloned() else {
             return Err(Box::new(
-                Diagnostic::new(format!("the partial `{}` could not be found", call.name)).at(source, call.span.clone()),
+                Diagnostic::new(format!("the partial `{}` could not be found", call.name))
+                    .at(source, call.span.clone()),
             ));
         };
         let base = match &call.context {
@@ -325,7 +495,10 @@ impl Renderer<'_> {
                 _ => Object::new(),
             };
             for (key, expr) in &call.hash {
-                object.insert(key.clone(), eval(expr, scope, data).map_or(Value::Null, Cow::into_owned));
+                object.insert(
+                    key.clone(),
+                    eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
+                );
             }
             owned = Value::Object(object);
             &owned
@@ -335,18 +508,34 @@ impl Renderer<'_> {
             Some(Piece::Text(t)) => (self.out.len() - 1, t.len()),
             _ => (self.out.len(), 0),
         };
-        let child = Scope { this, parent: Some(scope) };
-        let scope = if std::ptr::eq(this, scope.this) { scope } else { &child };
-        self.nodes(&partial.nodes, &partial.source, scope, data, depth + 1)?;
-        if !call.indent.is_empty() {
-            self.indent(start, text_start, &call.indent, source, &call.span)?;
+        let child = Scope {
+            this,
+            parent: Some(scope),
+        };
+        let scope = if std::ptr::eq(this, scope.this) {
+            scope
+        } else {
+            &child
+        };
+        let result = self.nodes(&partial.nodes, &partial.source, scope, data, depth + 1)?;
+        if call.indent.is_empty() {
+            return Ok(result);
         }
-        Ok(())
+        self.flush(result, source)?;
+        self.indent(start, text_start, &call.indent, source, &call.span)?;
+        Ok(None)
     }
 
     /// Handlebars indents every line of a standalone partial's output (not an empty last
     /// one). The partial's output starts at piece `start`, byte `text_start` of it.
-    fn indent(&mut self, start: usize, text_start: usize, indent: &str, source: &SourceFile, span: &Span) -> Result<(), Fail> {
+    fn indent(
+        &mut self,
+        start: usize,
+        text_start: usize,
+        indent: &str,
+        source: &SourceFile,
+        span: &Span,
+    ) -> Result<(), Fail> {
         let tail: Vec<Piece> = self.out.drain(start..).collect();
         let mut at_line_start = true;
         let mut added = 0;
@@ -386,7 +575,11 @@ impl Renderer<'_> {
         self.written += added;
         if self.written > self.limit {
             return Err(Box::new(
-                Diagnostic::new(format!("the rendered prompt is larger than {} bytes", self.limit)).at(source, span.clone()),
+                Diagnostic::new(format!(
+                    "the rendered prompt is larger than {} bytes",
+                    self.limit
+                ))
+                .at(source, span.clone()),
             ));
         }
         Ok(())
@@ -395,9 +588,11 @@ impl Renderer<'_> {
 
 fn too_deep(source: &SourceFile, span: &Span) -> Fail {
     Box::new(
-        Diagnostic::new(format!("blocks and partials nested more than {MAX_DEPTH} deep while rendering"))
-            .at(source, span.clone())
-            .with_help("a partial that includes itself never ends; check the partials this one uses"),
+        Diagnostic::new(format!(
+            "blocks and partials nested more than {MAX_DEPTH} deep while rendering"
+        ))
+        .at(source, span.clone())
+        .with_help("a partial that includes itself never ends; check the partials this one uses"),
     )
 }
 
@@ -454,10 +649,15 @@ fn property<'v>(value: &'v Value, name: &str) -> Option<Cow<'v, Value>> {
             if name == "length" {
                 return Some(Cow::Owned(Value::Number(items.len().into())));
             }
-            let index: usize = name.parse().ok().filter(|i: &usize| i.to_string() == name)?;
+            let index: usize = name
+                .parse()
+                .ok()
+                .filter(|i: &usize| i.to_string() == name)?;
             items.get(index).map(Cow::Borrowed)
         }
-        Value::String(s) if name == "length" => Some(Cow::Owned(Value::Number(s.encode_utf16().count().into()))),
+        Value::String(s) if name == "length" => {
+            Some(Cow::Owned(Value::Number(s.encode_utf16().count().into())))
+        }
         _ => None,
     }
 }
@@ -496,7 +696,9 @@ pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut Str
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
         Value::Number(n) => out.push_str(&js_number(n)),
         Value::String(s) => quote(s, out),
-        Value::Array(items) if level > MAX_DEPTH => out.push_str(if items.is_empty() { "[]" } else { "[null]" }),
+        Value::Array(items) if level > MAX_DEPTH => {
+            out.push_str(if items.is_empty() { "[]" } else { "[null]" })
+        }
         Value::Object(_) if level > MAX_DEPTH => out.push_str("{}"),
         Value::Array(items) => {
             if items.is_empty() {
