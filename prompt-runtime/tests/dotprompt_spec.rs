@@ -95,10 +95,10 @@ fn run_case(suite: &Object, case: &Object) -> Result<(), String> {
             serde_json::to_string(&want).unwrap()
         ));
     }
-    if let Some(want_raw) = expect.get("raw").filter(|v| !matches!(v, Value::Null)) {
-        if raw.as_ref() != Some(want_raw) {
-            return Err(format!("raw: got {raw:?}, want {want_raw:?}"));
-        }
+    if let Some(want_raw) = expect.get("raw").filter(|v| !matches!(v, Value::Null))
+        && raw.as_ref() != Some(want_raw)
+    {
+        return Err(format!("raw: got {raw:?}, want {want_raw:?}"));
     }
     let metadata = prompt
         .render_metadata_with(&options)

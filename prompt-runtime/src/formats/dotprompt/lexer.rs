@@ -416,10 +416,10 @@ fn word_token(word: &str) -> Token {
         "undefined" => return Token::Literal(None),
         _ => {}
     }
-    if is_number(word) {
-        if let Ok(n) = serde_json::from_str::<serde_json::Value>(word) {
-            return Token::Literal(Some(Value::from(n)));
-        }
+    if is_number(word)
+        && let Ok(n) = serde_json::from_str::<serde_json::Value>(word)
+    {
+        return Token::Literal(Some(Value::from(n)));
     }
     Token::Id {
         name: word.to_owned(),

@@ -46,10 +46,8 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
         let blank = chunk
             .iter()
             .all(|p| matches!(p, Piece::Text(t) if is_blank(t)));
-        if !blank {
-            if let Some(current) = sources.last_mut() {
-                current.pieces.append(chunk);
-            }
+        if !blank && let Some(current) = sources.last_mut() {
+            current.pieces.append(chunk);
         }
         chunk.clear();
     };

@@ -8,6 +8,9 @@ use super::MAX_DEPTH;
 use super::ast::{Block, BlockKind, Expr, HelperCall, HelperName, Node, PartialCall, Path, Span};
 use super::lexer::{self, Item, LexError, Tag, TagKind, Token};
 
+/// `key=value` arguments in order.
+type Hash = Vec<(String, Expr)>;
+
 /// `~` flags of a tag: strip before it (`open`) or after it (`close`).
 #[derive(Clone, Copy, Debug, Default)]
 struct Strip {
@@ -211,10 +214,7 @@ fn tag_tokens(source: &str, tag: &Tag) -> Result<Vec<(Token, Span)>, LexError> {
 }
 
 /// Reads `params... key=value...` from tokens.
-fn arguments(
-    tokens: &[(Token, Span)],
-    tag: &Tag,
-) -> Result<(Vec<Expr>, Vec<(String, Expr)>), LexError> {
+fn arguments(tokens: &[(Token, Span)], tag: &Tag) -> Result<(Vec<Expr>, Hash), LexError> {
     let mut params = Vec::new();
     let mut hash: Vec<(String, Expr)> = Vec::new();
     let mut i = 0;
@@ -226,16 +226,15 @@ fn arguments(
             },
             span,
         ) = &tokens[i]
+            && matches!(tokens.get(i + 1), Some((Token::Equals, _)))
         {
-            if matches!(tokens.get(i + 1), Some((Token::Equals, _))) {
-                let (value, next) = expr(tokens, i + 2, tag)?;
-                if hash.iter().any(|(k, _)| k == name) {
-                    return Err((format!("`{name}=` is given twice"), span.clone(), None));
-                }
-                hash.push((name.clone(), value));
-                i = next;
-                continue;
+            let (value, next) = expr(tokens, i + 2, tag)?;
+            if hash.iter().any(|(k, _)| k == name) {
+                return Err((format!("`{name}=` is given twice"), span.clone(), None));
             }
+            hash.push((name.clone(), value));
+            i = next;
+            continue;
         }
         if !hash.is_empty() {
             return Err((
@@ -390,10 +389,10 @@ fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
         _ => None,
     };
     let Some(name) = helper else {
-        if let (Token::Literal(value), _) = &tokens[0] {
-            if tokens.len() == 1 {
-                return Ok(Node::Value(Expr::Literal(value.clone())));
-            }
+        if let (Token::Literal(value), _) = &tokens[0]
+            && tokens.len() == 1
+        {
+            return Ok(Node::Value(Expr::Literal(value.clone())));
         }
         let (path, next) = path(&tokens, 0)?;
         if next < tokens.len() {
@@ -489,10 +488,7 @@ fn check_helper(
 }
 
 /// `{{#name args}}`.
-fn block_open(
-    source: &str,
-    tag: &Tag,
-) -> Result<(String, BlockKind, Vec<Expr>, Vec<(String, Expr)>), LexError> {
+fn block_open(source: &str, tag: &Tag) -> Result<(String, BlockKind, Vec<Expr>, Hash), LexError> {
     let tokens = tag_tokens(source, tag)?;
     let Some((
         Token::Id {
@@ -741,7 +737,7 @@ fn is_prev_whitespace(body: &[Raw], i: Option<usize>, is_root: bool) -> bool {
     let sibling = i >= 2;
     let tail = content.original.trim_end_matches(is_ws);
     let blanks = &content.original[tail.len()..];
-    blanks.contains('\n') || (!(sibling || !is_root) && tail.is_empty())
+    blanks.contains('\n') || (!sibling && is_root && tail.is_empty())
 }
 
 /// Whether the statement after `i` (the first one when `None`) starts with only white
@@ -757,7 +753,7 @@ fn is_next_whitespace(body: &[Raw], i: Option<usize>, is_root: bool) -> bool {
     let sibling = body.len() > next_index + 1;
     let head = content.original.trim_start_matches(is_ws);
     let blanks = &content.original[..content.original.len() - head.len()];
-    blanks.contains('\n') || (!(sibling || !is_root) && head.is_empty())
+    blanks.contains('\n') || (!sibling && is_root && head.is_empty())
 }
 
 /// Strips the start of the content after `i` (the first statement when `None`): all

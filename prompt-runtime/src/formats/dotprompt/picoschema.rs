@@ -168,11 +168,9 @@ fn pico(
             }
             "object" => {
                 let mut prop = pico(item, resolve, depth + 1)?;
-                if optional {
-                    if let Value::Object(o) = &mut prop {
-                        let current = o.get("type").cloned().unwrap_or(Value::Null);
-                        o.insert("type", Value::Array(vec![current, Value::from("null")]));
-                    }
+                if optional && let Value::Object(o) = &mut prop {
+                    let current = o.get("type").cloned().unwrap_or(Value::Null);
+                    o.insert("type", Value::Array(vec![current, Value::from("null")]));
                 }
                 prop
             }
@@ -221,13 +219,13 @@ fn pico(
 
 /// An optional property whose `type` is one name becomes `[name, "null"]`.
 fn nullable(prop: &mut Value) {
-    if let Value::Object(o) = prop {
-        if let Some(Value::String(kind)) = o.get("type") {
-            let kind = kind.clone();
-            o.insert(
-                "type",
-                Value::Array(vec![Value::from(kind), Value::from("null")]),
-            );
-        }
+    if let Value::Object(o) = prop
+        && let Some(Value::String(kind)) = o.get("type")
+    {
+        let kind = kind.clone();
+        o.insert(
+            "type",
+            Value::Array(vec![Value::from(kind), Value::from("null")]),
+        );
     }
 }
