@@ -80,7 +80,10 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     }
     // dotprompt files: a page each, with their schemas and source.
     for prompt in crate::dotprompt::listed(dir) {
-        write(&args.out.join(format!("{}.md", prompt.name)), &crate::dotprompt::page(&prompt))?;
+        write(
+            &args.out.join(format!("{}.md", prompt.name)),
+            &crate::dotprompt::page(&prompt),
+        )?;
         entries.push(Entry {
             name: prompt.name.clone(),
             title: prompt.description.clone(),

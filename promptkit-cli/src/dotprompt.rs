@@ -1,7 +1,9 @@
 //! dotprompt files in a prompts folder: `NAME.prompt` prompts, `_NAME.prompt` partials,
 //! `schemas.json` and `tools.json` registries; rendered, checked, listed and documented.
 
-use prompt_runtime::formats::dotprompt::{DataArgument, Dotprompt, PromptMetadata, Registry, Value};
+use prompt_runtime::formats::dotprompt::{
+    DataArgument, Dotprompt, PromptMetadata, Registry, Value,
+};
 use prompt_runtime::{Diagnostic, Diagnostics};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -16,7 +18,10 @@ const MAX_FOLDER_DEPTH: usize = 32;
 pub fn file_of(dir: &Path, name: &str) -> Option<PathBuf> {
     let name = name.strip_suffix(".prompt").unwrap_or(name);
     let base = name.rsplit('/').next().unwrap_or(name);
-    if name.is_empty() || base.starts_with('_') || name.split('/').any(|p| p == ".." || p.is_empty()) {
+    if name.is_empty()
+        || base.starts_with('_')
+        || name.split('/').any(|p| p == ".." || p.is_empty())
+    {
         return None;
     }
     let path = dir.join(format!("{name}.prompt"));
@@ -35,11 +40,17 @@ fn walk(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, PathBuf, 
     if depth > MAX_FOLDER_DEPTH {
         return;
     }
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for entry in entries.flatten() {
         let path = entry.path();
-        let Some(file) = path.file_name().and_then(|f| f.to_str()).map(str::to_owned) else { continue };
-        let Ok(kind) = entry.file_type() else { continue };
+        let Some(file) = path.file_name().and_then(|f| f.to_str()).map(str::to_owned) else {
+            continue;
+        };
+        let Ok(kind) = entry.file_type() else {
+            continue;
+        };
         if kind.is_dir() && !file.starts_with('.') {
             walk(&path, &format!("{prefix}{file}/"), depth + 1, out);
         } else if kind.is_file() {
@@ -55,11 +66,19 @@ fn walk(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, PathBuf, 
 
 fn shown(dir: &Path, path: &Path) -> String {
     let relative = path.strip_prefix(dir).unwrap_or(path);
-    format!("{}/{}", crate::display_dir(dir), relative.to_string_lossy().replace('\\', "/"))
+    format!(
+        "{}/{}",
+        crate::display_dir(dir),
+        relative.to_string_lossy().replace('\\', "/")
+    )
 }
 
 fn read(path: &Path, shown: &str) -> Result<String, Diagnostics> {
-    std::fs::read_to_string(path).map_err(|e| Diagnostic::new(format!("cannot read `{shown}`: {e}")).in_file(shown).into())
+    std::fs::read_to_string(path).map_err(|e| {
+        Diagnostic::new(format!("cannot read `{shown}`: {e}"))
+            .in_file(shown)
+            .into()
+    })
 }
 
 /// A JSON object file of the folder (`schemas.json`, `tools.json`), if present.
@@ -71,12 +90,17 @@ fn registry_file(dir: &Path, file: &str) -> Result<Vec<(String, Value)>, Diagnos
     let name = shown(dir, &path);
     let text = read(&path, &name)?;
     match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Object(object)) => Ok(object.iter().map(|(k, v)| (k.to_owned(), v.clone())).collect()),
+        Ok(Value::Object(object)) => Ok(object
+            .iter()
+            .map(|(k, v)| (k.to_owned(), v.clone()))
+            .collect()),
         Ok(_) => Err(Diagnostic::new(format!("`{name}` is not a JSON object"))
             .in_file(&name)
             .with_help("write an object from each name to its definition")
             .into()),
-        Err(e) => Err(Diagnostic::new(format!("`{name}` is not valid JSON: {e}")).in_file(&name).into()),
+        Err(e) => Err(Diagnostic::new(format!("`{name}` is not valid JSON: {e}"))
+            .in_file(&name)
+            .into()),
     }
 }
 
@@ -192,7 +216,10 @@ pub fn check(dir: &Path) -> Checked {
         Ok(registry) => registry,
         Err(e) => {
             problems.extend(e);
-            return Checked { count: all.len(), problems };
+            return Checked {
+                count: all.len(),
+                problems,
+            };
         }
     };
     for (_, path, partial) in &all {
@@ -202,7 +229,10 @@ pub fn check(dir: &Path) -> Checked {
             }
         }
     }
-    Checked { count: all.len(), problems }
+    Checked {
+        count: all.len(),
+        problems,
+    }
 }
 
 /// One prompt for `list`: its path, model, description, the input it reads, or its
@@ -238,11 +268,22 @@ pub fn listed(dir: &Path) -> Vec<Listed> {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(str::to_owned),
-                    reads: prompt.input_paths().iter().map(|p| p.segments.join(".")).collect(),
+                    reads: prompt
+                        .input_paths()
+                        .iter()
+                        .map(|p| p.segments.join("."))
+                        .collect(),
                     error: None,
                     prompt: Some(prompt),
                 },
-                Err(e) => Listed { name, path: display, description: None, reads: Vec::new(), error: Some(e), prompt: None },
+                Err(e) => Listed {
+                    name,
+                    path: display,
+                    description: None,
+                    reads: Vec::new(),
+                    error: Some(e),
+                    prompt: None,
+                },
             }
         })
         .collect()
@@ -268,7 +309,10 @@ pub fn page(listed: &Listed) -> String {
                 }
                 page.push('\n');
             }
-            for (title, schema) in [("Input schema", prompt.input_schema_json()), ("Output schema", prompt.output_schema_json())] {
+            for (title, schema) in [
+                ("Input schema", prompt.input_schema_json()),
+                ("Output schema", prompt.output_schema_json()),
+            ] {
                 if let Some(schema) = schema {
                     let pretty = serde_json::from_str::<serde_json::Value>(&schema)
                         .ok()
@@ -277,7 +321,10 @@ pub fn page(listed: &Listed) -> String {
                     page.push_str(&format!("## {title}\n\n```json\n{pretty}\n```\n\n"));
                 }
             }
-            page.push_str(&format!("## Source\n\n````handlebars\n{}\n````\n", prompt.source().text()));
+            page.push_str(&format!(
+                "## Source\n\n````handlebars\n{}\n````\n",
+                prompt.source().text()
+            ));
         }
         None => {
             page.push_str("## Problems\n\n```text\n");

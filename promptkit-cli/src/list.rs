@@ -435,7 +435,11 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
             .iter()
             .map(|name| listed_jinja(&project, name)),
     );
-    all.extend(crate::dotprompt::listed(dir).into_iter().map(listed_dotprompt));
+    all.extend(
+        crate::dotprompt::listed(dir)
+            .into_iter()
+            .map(listed_dotprompt),
+    );
     let broken = all.iter().filter(|p| !p.ok).count();
     let out = if args.json {
         let mut json = serde_json::to_string_pretty(&all).unwrap_or_default();

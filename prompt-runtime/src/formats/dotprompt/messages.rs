@@ -46,7 +46,15 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
         let blank = chunk
             .iter()
             .all(|p| matches!(p, Piece::Text(t) if is_blank(t)));
-        if !blank && let Some(current) = sources.last_mut() {
+        if let Some(Piece::BadRole(name)) = chunk.first() {
+            // dotprompt splits at well-formed markers, then takes any piece that starts
+            // with the role prefix for a role: the rest of the piece, `>>>` and all.
+            let mut role = format!("{name}>>>");
+            for piece in &chunk[1..] {
+                role.push_str(&marker_text(piece));
+            }
+            set_role(sources, role);
+        } else if !blank && let Some(current) = sources.last_mut() {
             current.pieces.append(chunk);
         }
         chunk.clear();
@@ -55,11 +63,7 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
         match piece {
             Piece::Role(role) => {
                 flush(&mut chunk, &mut sources);
-                let current = sources.last_mut().filter(|s| s.content.is_none());
-                match current {
-                    Some(current) if !current.has_content() => current.role = role,
-                    _ => sources.push(Source::new(&role)),
-                }
+                set_role(&mut sources, role);
             }
             Piece::History => {
                 flush(&mut chunk, &mut sources);
@@ -93,9 +97,43 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
     insert_history(messages, history)
 }
 
+/// A role marker: a new message, unless the current one is still blank.
+fn set_role(sources: &mut Vec<Source>, role: String) {
+    match sources.last_mut().filter(|s| s.content.is_none()) {
+        Some(current) if !current.has_content() => current.role = role,
+        _ => sources.push(Source::new(&role)),
+    }
+}
+
+/// A piece as dotprompt's rendered string holds it.
+fn marker_text(piece: &Piece) -> String {
+    match piece {
+        Piece::Text(text) => text.clone(),
+        Piece::Role(role) | Piece::BadRole(role) => format!("<<<dotprompt:role:{role}>>>"),
+        Piece::History => "<<<dotprompt:history>>>".to_owned(),
+        Piece::Media { url, content_type } => match content_type {
+            Some(ct) => format!("<<<dotprompt:media:url {url} {ct}>>>"),
+            None => format!("<<<dotprompt:media:url {url}>>>"),
+        },
+        Piece::Section(name) => format!("<<<dotprompt:section {name}>>>"),
+    }
+}
+
 fn parts(pieces: Vec<Piece>) -> Vec<Part> {
-    let mut out = Vec::new();
+    // Inside a message a malformed role marker is only text, joined with its neighbours.
+    let mut merged: Vec<Piece> = Vec::with_capacity(pieces.len());
     for piece in pieces {
+        let piece = match piece {
+            Piece::BadRole(_) => Piece::Text(marker_text(&piece)),
+            other => other,
+        };
+        match (merged.last_mut(), piece) {
+            (Some(Piece::Text(last)), Piece::Text(more)) => last.push_str(&more),
+            (_, piece) => merged.push(piece),
+        }
+    }
+    let mut out = Vec::new();
+    for piece in merged {
         match piece {
             Piece::Text(text) if is_blank(&text) => {}
             Piece::Text(text) => out.push(Part::from_text(text)),
@@ -108,7 +146,7 @@ fn parts(pieces: Vec<Piece>) -> Vec<Part> {
                 object.insert("metadata", Value::Object(metadata));
                 out.push(Part(object));
             }
-            Piece::Role(_) | Piece::History => {}
+            Piece::Role(_) | Piece::BadRole(_) | Piece::History => {}
         }
     }
     out

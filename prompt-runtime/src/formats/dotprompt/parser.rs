@@ -477,6 +477,26 @@ fn check_helper(
             }),
         ));
     }
+    if name == HelperName::Role
+        && let Some(Expr::Literal(Some(super::Value::String(role)))) = params.first()
+        && (role.is_empty() || !role.bytes().all(|b| b.is_ascii_lowercase()))
+    {
+        let lower = role
+            .chars()
+            .filter(char::is_ascii_alphabetic)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        let help = if lower.is_empty() {
+            "write `{{role \"user\"}}`, `{{role \"model\"}}` or `{{role \"system\"}}`".to_owned()
+        } else {
+            format!("write `{{{{role \"{lower}\"}}}}`")
+        };
+        return Err((
+            format!("`{role}` is not a role dotprompt recognizes: roles are lowercase letters"),
+            tag.span.clone(),
+            Some(help),
+        ));
+    }
     if name == HelperName::Media && !hash.iter().any(|(k, _)| k == "url") {
         return Err((
             "`media` needs `url=`".to_owned(),

@@ -19,6 +19,8 @@ use crate::diagnostic::{Diagnostic, SourceFile};
 pub(crate) enum Piece {
     Text(String),
     Role(String),
+    /// `{{role}}` with a name that is not lowercase letters.
+    BadRole(String),
     History,
     Media {
         url: String,
@@ -244,43 +246,37 @@ impl Renderer<'_> {
                 if !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase()) {
                     self.out.push(Piece::Role(role));
                 } else {
-                    self.push_text(&format!("<<<dotprompt:role:{role}>>>"), source, &call.span)?;
+                    // Not a role to dotprompt's marker expression, but its text still
+                    // starts with the role prefix: see `messages`.
+                    self.written += role.len();
+                    self.out.push(Piece::BadRole(role));
                 }
             }
             HelperName::History => self.out.push(Piece::History),
             HelperName::Section => {
                 let name = js_string(param(0).as_deref());
-                if name.contains(['\n', '\r', '\u{2028}', '\u{2029}']) || name.contains(">>>") {
-                    self.push_text(
-                        &format!("<<<dotprompt:section {name}>>>"),
-                        source,
-                        &call.span,
-                    )?;
-                } else {
-                    let purpose = name.split(' ').next().unwrap_or("").to_owned();
-                    self.out.push(Piece::Section(purpose));
-                }
+                self.marker("<<<dotprompt:section ", name, source, call, |mut words| {
+                    Piece::Section(words.next().unwrap_or("").to_owned())
+                })?;
             }
             HelperName::Media => {
-                let url = js_string(hash("url").as_deref());
-                let content_type = hash("contentType").filter(|v| js_truthy(Some(v)));
-                let mut marker = url;
-                if let Some(ct) = content_type {
-                    marker.push(' ');
-                    marker.push_str(&js_string(Some(&ct)));
+                let mut body = js_string(hash("url").as_deref());
+                if let Some(ct) = hash("contentType").filter(|v| js_truthy(Some(v))) {
+                    body.push(' ');
+                    body.push_str(&js_string(Some(&ct)));
                 }
-                if marker.contains(['\n', '\r', '\u{2028}', '\u{2029}']) || marker.contains(">>>") {
-                    self.push_text(
-                        &format!("<<<dotprompt:media:url {marker}>>>"),
-                        source,
-                        &call.span,
-                    )?;
-                } else {
-                    let mut words = marker.split(' ');
-                    let url = words.next().unwrap_or("").to_owned();
-                    let content_type = words.next().filter(|w| !w.is_empty()).map(str::to_owned);
-                    self.out.push(Piece::Media { url, content_type });
-                }
+                self.marker(
+                    "<<<dotprompt:media:url ",
+                    body,
+                    source,
+                    call,
+                    |mut words| {
+                        let url = words.next().unwrap_or("").to_owned();
+                        let content_type =
+                            words.next().filter(|w| !w.is_empty()).map(str::to_owned);
+                        Piece::Media { url, content_type }
+                    },
+                )?;
             }
             HelperName::Json => {
                 let value = param(0);
@@ -304,6 +300,27 @@ impl Renderer<'_> {
             }
         }
         Ok(())
+    }
+
+    /// A media or section marker as dotprompt finds it again: its expression ends the
+    /// marker at the first `>>>` (what follows is text) and cannot cross a line break
+    /// (then it is all text); the marker's words are split at spaces.
+    fn marker(
+        &mut self,
+        prefix: &str,
+        body: String,
+        source: &SourceFile,
+        call: &HelperCall,
+        piece: impl FnOnce(std::str::Split<'_, char>) -> Piece,
+    ) -> Result<(), Fail> {
+        let full = format!("{body}>>>");
+        let end = full.find(">>>").unwrap_or(body.len());
+        if full[..end].contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
+            return self.push_text(&format!("{prefix}{full}"), source, &call.span);
+        }
+        self.written += end;
+        self.out.push(piece(full[..end].split(' ')));
+        self.push_text(&full[end + 3..], source, &call.span)
     }
 
     fn block<'s>(
@@ -338,8 +355,12 @@ impl Renderer<'_> {
             }
             BlockKind::IfEquals | BlockKind::UnlessEquals => {
                 let second = block.params.get(1).and_then(|e| eval(e, scope, data));
-                let equal = match (first.as_deref(), second.as_deref()) {
+                let equal = match (&first, &second) {
                     (None, None) => true,
+                    // `===` holds for an object or array compared with itself.
+                    (Some(Cow::Borrowed(a)), Some(Cow::Borrowed(b))) if std::ptr::eq(*a, *b) => {
+                        true
+                    }
                     (Some(a), Some(b)) => a.strict_equals(b),
                     _ => false,
                 };
@@ -644,6 +665,9 @@ fn lookup<'s>(path: &Path, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s,
 /// `length` of strings.
 fn property<'v>(value: &'v Value, name: &str) -> Option<Cow<'v, Value>> {
     match value {
+        // Handlebars guards each step with `value != null ? lookup : value`: a step past
+        // `null` stays `null` (a step past a missing value stays missing).
+        Value::Null => Some(Cow::Borrowed(value)),
         Value::Object(object) => object.get(name).map(Cow::Borrowed),
         Value::Array(items) => {
             if name == "length" {

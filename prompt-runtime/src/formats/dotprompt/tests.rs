@@ -111,18 +111,36 @@ fn if_equals_is_strict() {
     let data = r#"{"input": {"one": 1, "text": "1", "also": 1.0}}"#;
     let source = "{{#ifEquals one text}}same{{else}}differ{{/ifEquals}} {{#ifEquals one also}}same{{/ifEquals}} {{#unlessEquals one text}}not{{/unlessEquals}} {{#ifEquals ghost phantom}}both missing{{/ifEquals}}";
     assert_eq!(texts(source, data), ["user: differ same not both missing"]);
+    // Objects are `===` only to themselves.
+    let data = r#"{"input": {"p": {"x": 1}, "q": {"x": 1}}}"#;
+    assert_eq!(
+        texts(
+            "{{#ifEquals p p}}self{{/ifEquals}} {{#ifEquals p q}}twin{{else}}other{{/ifEquals}}",
+            data
+        ),
+        ["user: self other"]
+    );
 }
 
 #[test]
 fn roles_split_messages_and_blank_text_is_dropped() {
     let source =
-        "{{role \"system\"}}Rules.\n\n{{role \"user\"}}{{role \"model\"}}Answer\n{{role \"Bad\"}}";
+        "{{role \"system\"}}Rules.\n\n{{role \"user\"}}{{role \"model\"}}Answer\n{{role who}}";
+    let data = r#"{"input": {"who": "Bad"}}"#;
+    // A role name that is not lowercase letters is no marker to dotprompt: its text
+    // stays, unless it starts the text after a marker, which dotprompt then takes for a
+    // role named by the rest of that text.
     assert_eq!(
-        texts(source, "{}"),
+        texts(source, data),
         [
             "system: Rules.\n\n",
             "model: Answer\n<<<dotprompt:role:Bad>>>"
         ]
+    );
+    assert_eq!(texts("{{role who}}x{{role \"user\"}}y", data), ["user: y"]);
+    assert_eq!(
+        texts("a{{role who}}x", data),
+        ["user: a<<<dotprompt:role:Bad>>>x"]
     );
     // Text before any role is the user's.
     assert_eq!(
@@ -178,6 +196,12 @@ fn media_section_and_json_parts() {
         ]
     );
     assert_eq!(texts("{{json nothing}}", data), ["user: undefined"]);
+    // A path through `null` is `null`; through a missing value, missing.
+    let data = r#"{"input": {"gap": null}}"#;
+    assert_eq!(
+        texts("{{json gap.deeper}} {{json none.deeper}}", data),
+        ["user: null undefined"]
+    );
 }
 
 #[test]
@@ -372,6 +396,11 @@ fn template_mistakes_are_located_with_help() {
         ("{{^if a}}{{/if}}", "`{{else}}` outside a block", ":1:1"),
         ("{{#> layout}}{{/layout}}", "partial blocks", ":1:1"),
         ("{{role}}", "`role` takes 1 positional argument", ":1:1"),
+        (
+            "x {{role \"System\"}}",
+            "write `{{role \"system\"}}`",
+            ":1:3",
+        ),
         (
             "{{media contentType=\"x\"}}",
             "`media` needs `url=`",

@@ -449,6 +449,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
         let mut object = Object::new();
+        let mut has_index = false;
         while let Some(key) = map.next_key::<Value>()? {
             // YAML allows keys of any kind; JavaScript makes them strings.
             let key = match key {
@@ -456,11 +457,24 @@ impl<'de> Visitor<'de> for ValueVisitor {
                 Value::Null => "null".to_owned(),
                 other => other.to_js_string(),
             };
+            has_index |= array_index(&key).is_some();
             let value = map.next_value()?;
             object.insert(key, value);
         }
+        if has_index {
+            // JavaScript lists keys that are array indices first, in numeric order.
+            let mut entries = object.entries;
+            entries.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
+            object = entries.into_iter().collect();
+        }
         Ok(Value::Object(object))
     }
+}
+
+/// The key as an array index (`0` to 2^32 − 2, written without leading zeros).
+fn array_index(key: &str) -> Option<u64> {
+    let n: u64 = key.parse().ok()?;
+    (n < u64::from(u32::MAX) && n.to_string() == key).then_some(n)
 }
 
 #[cfg(test)]
@@ -488,6 +502,16 @@ mod tests {
     fn arrays_join_with_commas_and_objects_are_opaque() {
         let value: Value = serde_json::from_str(r#"[1, null, "x", [2, 3], {"a": 1}]"#).unwrap();
         assert_eq!(value.to_js_string(), "1,,x,2,3,[object Object]");
+    }
+
+    #[test]
+    fn index_keys_come_first_as_in_javascript() {
+        let value: Value =
+            serde_json::from_str(r#"{"b": 1, "10": 2, "a": 3, "2": 4, "01": 5}"#).unwrap();
+        assert_eq!(
+            serde_json::to_string(&value).unwrap(),
+            r#"{"2":4,"10":2,"b":1,"a":3,"01":5}"#
+        );
     }
 
     #[test]
