@@ -81,6 +81,9 @@ struct Data<'s> {
 /// The context stack: `this`, and the enclosing contexts `../` reaches.
 struct Scope<'s> {
     this: &'s Value,
+    /// A partial's `key=value` arguments over `this` (an object): read first, without
+    /// copying the context (Handlebars copies it: `extend({}, context, hash)`).
+    overlay: Option<&'s Object>,
     parent: Option<&'s Scope<'s>>,
 }
 
@@ -104,6 +107,7 @@ impl Renderer<'_> {
     ) -> Result<(), Fail> {
         let scope = Scope {
             this: input,
+            overlay: None,
             parent: None,
         };
         let data = Data {
@@ -454,6 +458,7 @@ impl Renderer<'_> {
         } else {
             child = Scope {
                 this: value,
+                overlay: None,
                 parent: Some(scope),
             };
             &child
@@ -496,33 +501,45 @@ impl Renderer<'_> {
             None => Some(Cow::Borrowed(scope.this)),
         };
         let owned;
-        let this: &Value = if call.hash.is_empty() {
-            match &base {
+        let mut overlay = None;
+        let this: &Value = match base.as_deref() {
+            _ if call.hash.is_empty() => match &base {
                 Some(value) => value,
                 None => {
                     owned = Value::Null;
                     &owned
                 }
+            },
+            Some(object @ Value::Object(_)) => {
+                let mut hash = Object::new();
+                for (key, expr) in &call.hash {
+                    hash.insert(
+                        key.clone(),
+                        eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
+                    );
+                }
+                overlay = Some(hash);
+                object
             }
-        } else {
-            // `Utils.extend({}, context, hash)`: the context's own keys, then the hash.
-            let mut object = match base.as_deref() {
-                Some(Value::Object(o)) => o.clone(),
-                Some(Value::Array(items)) => items
-                    .iter()
-                    .enumerate()
-                    .map(|(i, v)| (i.to_string(), v.clone()))
-                    .collect(),
-                _ => Object::new(),
-            };
-            for (key, expr) in &call.hash {
-                object.insert(
-                    key.clone(),
-                    eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
-                );
+            other => {
+                // `Utils.extend({}, context, hash)`: an array's indices, then the hash.
+                let mut object = match other {
+                    Some(Value::Array(items)) => items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| (i.to_string(), v.clone()))
+                        .collect(),
+                    _ => Object::new(),
+                };
+                for (key, expr) in &call.hash {
+                    object.insert(
+                        key.clone(),
+                        eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
+                    );
+                }
+                owned = Value::Object(object);
+                &owned
             }
-            owned = Value::Object(object);
-            &owned
         };
         // Where the partial's output starts: in the text piece it extends, if any.
         let (start, text_start) = match self.out.last() {
@@ -531,13 +548,15 @@ impl Renderer<'_> {
         };
         let child = Scope {
             this,
+            overlay: overlay.as_ref(),
             parent: Some(scope),
         };
-        let scope = if std::ptr::eq(this, scope.this) {
-            scope
-        } else {
-            &child
-        };
+        let scope =
+            if std::ptr::eq(this, scope.this) && overlay.is_none() && scope.overlay.is_none() {
+                scope
+            } else {
+                &child
+            };
         let result = self.nodes(&partial.nodes, &partial.source, scope, data, depth + 1)?;
         if call.indent.is_empty() {
             return Ok(result);
@@ -650,7 +669,19 @@ fn lookup<'s>(path: &Path, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s,
         for _ in 0..path.depth {
             scope = scope.parent?;
         }
-        (Cow::Borrowed(scope.this), &path.parts[..])
+        match (scope.overlay, path.parts.first()) {
+            (None, _) => (Cow::Borrowed(scope.this), &path.parts[..]),
+            (Some(overlay), Some(first)) => match overlay.get(first) {
+                Some(value) => (Cow::Borrowed(value), &path.parts[1..]),
+                None => (Cow::Borrowed(scope.this), &path.parts[..]),
+            },
+            (Some(overlay), None) => {
+                // `this` itself: the context with the arguments over it.
+                let mut merged = scope.this.as_object().cloned().unwrap_or_default();
+                merged.extend_from(overlay);
+                (Cow::Owned(Value::Object(merged)), &path.parts[..])
+            }
+        }
     };
     for part in rest {
         value = match value {

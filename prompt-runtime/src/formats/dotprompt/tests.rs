@@ -254,6 +254,24 @@ fn partials_take_context_hash_and_indentation() {
 }
 
 #[test]
+fn partial_arguments_lie_over_the_context() {
+    let mut reg = registry();
+    reg.define_partial("show", "{{title}}/{{note}}/{{json this}}")
+        .unwrap();
+    let prompt = reg
+        .parse("{{> show note=\"over\"}} {{> show list note=1}}")
+        .unwrap();
+    let out = render_json(
+        &prompt,
+        r#"{"input": {"title": "T", "note": "under", "list": ["a"]}}"#,
+    );
+    assert_eq!(
+        out["messages"][0]["content"][0]["text"],
+        r#"T/over/{"title":"T","note":"over","list":["a"]} /1/{"0":"a","note":1}"#
+    );
+}
+
+#[test]
 fn resolver_partials_nest_and_unknown_ones_are_errors() {
     let mut reg = registry();
     reg.set_partial_resolver(|name| match name {
