@@ -53,12 +53,12 @@ fn walk(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, PathBuf, 
         };
         if kind.is_dir() && !file.starts_with('.') {
             walk(&path, &format!("{prefix}{file}/"), depth + 1, out);
-        } else if kind.is_file() {
-            if let Some(stem) = file.strip_suffix(".prompt") {
-                match stem.strip_prefix('_') {
-                    Some(partial) => out.push((format!("{prefix}{partial}"), path, true)),
-                    None => out.push((format!("{prefix}{stem}"), path, false)),
-                }
+        } else if kind.is_file()
+            && let Some(stem) = file.strip_suffix(".prompt")
+        {
+            match stem.strip_prefix('_') {
+                Some(partial) => out.push((format!("{prefix}{partial}"), path, true)),
+                None => out.push((format!("{prefix}{stem}"), path, false)),
             }
         }
     }
@@ -223,10 +223,8 @@ pub fn check(dir: &Path) -> Checked {
         }
     };
     for (_, path, partial) in &all {
-        if !partial {
-            if let Err(e) = load(dir, &registry, path) {
-                problems.extend(e);
-            }
+        if !partial && let Err(e) = load(dir, &registry, path) {
+            problems.extend(e);
         }
     }
     Checked {
