@@ -51,6 +51,10 @@ pub use value::{Object, Value};
 /// is printed: hostile input cannot exhaust the stack.
 pub const MAX_DEPTH: usize = 100;
 
+/// How many template nodes one render may visit, so that a render that writes little but
+/// works long (partials that call partials twice, nested loops) ends with an error.
+pub const MAX_STEPS: usize = 20_000_000;
+
 /// The default bound on a rendered prompt's size, in bytes.
 pub const DEFAULT_OUTPUT_LIMIT: usize = 32 * 1024 * 1024;
 
@@ -453,6 +457,7 @@ impl Dotprompt {
         let mut renderer = render::Renderer {
             partials: &self.partials,
             limit: self.limit,
+            steps: 0,
             written: 0,
             out: Vec::new(),
         };

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use super::ast::{Block, BlockKind, Expr, HelperCall, HelperName, Node, PartialCall, Path, Span};
 use super::value::{Object, Value, js_number};
-use super::{MAX_DEPTH, PartialTemplate};
+use super::{MAX_DEPTH, MAX_STEPS, PartialTemplate};
 use crate::diagnostic::{Diagnostic, SourceFile};
 
 /// Rendered output before it is cut into messages.
@@ -90,6 +90,9 @@ struct Scope<'s> {
 pub(crate) struct Renderer<'r> {
     pub partials: &'r HashMap<String, Arc<PartialTemplate>>,
     pub limit: usize,
+    /// Nodes rendered so far: a render that produces little but loops long (partials
+    /// calling partials twice, nested loops over empty bodies) stops at [`MAX_STEPS`].
+    pub steps: usize,
     pub written: usize,
     pub out: Vec<Piece>,
 }
@@ -157,6 +160,14 @@ impl Renderer<'_> {
         let mut pending: Option<Prim> = None;
         let mut string_mode = false;
         for node in nodes {
+            self.steps += 1;
+            if self.steps > MAX_STEPS {
+                return Err(Box::new(
+                    Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
+                        .in_file(source.path())
+                        .with_help("check for partials that call each other many times, or loops over huge lists"),
+                ));
+            }
             let mark = self.mark();
             let result = match node {
                 Node::Text(text) => {

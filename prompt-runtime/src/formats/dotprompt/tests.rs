@@ -524,3 +524,22 @@ fn adjacent_numbers_add_up_as_in_javascript_handlebars() {
     assert_eq!(texts("{{yes}}", data), ["user: true"]);
     assert_eq!(texts("{{one}}{{#if yes}}z{{/if}}", data), ["user: 1z"]);
 }
+
+#[test]
+fn exponential_partials_stop_at_the_step_bound() {
+    let mut reg = registry();
+    for level in 0..40 {
+        reg.define_partial(
+            &format!("p{level}"),
+            &format!("{{{{> p{next}}}}}{{{{> p{next}}}}}", next = level + 1),
+        )
+        .unwrap();
+    }
+    reg.define_partial("p40", "").unwrap();
+    let prompt = reg.parse("{{> p0}}").unwrap();
+    let error = prompt
+        .render(&DataArgument::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("steps"), "{error}");
+}
