@@ -279,4 +279,7 @@
 //! byte for existing corpora.
 
 pub use prompt_macros::{Prompt, PromptStore, PromptValue, prompt};
+/// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
+/// source once, then renders it to dotprompt's messages and metadata.
+pub use prompt_runtime::formats::dotprompt;
 pub use prompt_runtime::*;

@@ -102,7 +102,10 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
             errors.extend(problems);
         }
     }
-    let prompts = names.len() + jinja.len();
+    // dotprompt files (`*.prompt`), their partials and registries.
+    let dotprompt = crate::dotprompt::check(dir);
+    errors.extend(dotprompt.problems);
+    let prompts = names.len() + jinja.len() + dotprompt.count;
     // Families: rules well formed, no two members with the same rules; a line of a
     // member's prompt that keep would read as a rule is a warning.
     let families = project.families();

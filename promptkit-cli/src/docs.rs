@@ -78,6 +78,20 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
         write(&args.out.join(format!("{name}.md")), &page)?;
         entries.push(entry);
     }
+    // dotprompt files: a page each, with their schemas and source.
+    for prompt in crate::dotprompt::listed(dir) {
+        write(
+            &args.out.join(format!("{}.md", prompt.name)),
+            &crate::dotprompt::page(&prompt),
+        )?;
+        entries.push(Entry {
+            name: prompt.name.clone(),
+            title: prompt.description.clone(),
+            schedule: None,
+            description: None,
+            broken: prompt.error.is_some(),
+        });
+    }
     write(
         &args.out.join("index.md"),
         &index(&project, &entries, &used_by),

@@ -373,6 +373,40 @@ fn listed_jinja(project: &Project, name: &str) -> Listed {
     }
 }
 
+/// A dotprompt prompt (`NAME.prompt`): its description as the title, and the input paths
+/// its template reads as context.
+fn listed_dotprompt(prompt: crate::dotprompt::Listed) -> Listed {
+    let variables = prompt.error.is_none().then(|| Variables {
+        context: prompt
+            .reads
+            .iter()
+            .map(|name| ContextName {
+                name: name.clone(),
+                kind: "text",
+            })
+            .collect(),
+        identity: Vec::new(),
+        template: Vec::new(),
+        literal: Vec::new(),
+        sections: Vec::new(),
+    });
+    Listed {
+        name: prompt.name,
+        path: prompt.path,
+        ok: prompt.error.is_none(),
+        title: prompt.description,
+        schedule: None,
+        version: None,
+        variables,
+        metadata: None,
+        error: prompt.error.as_ref().map(broken),
+        family: None,
+        rules: None,
+        scope: None,
+        keep: None,
+    }
+}
+
 fn broken(problems: &Diagnostics) -> Broken {
     let first = problems.0.first();
     Broken {
@@ -400,6 +434,11 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
             .jinja_names()
             .iter()
             .map(|name| listed_jinja(&project, name)),
+    );
+    all.extend(
+        crate::dotprompt::listed(dir)
+            .into_iter()
+            .map(listed_dotprompt),
     );
     let broken = all.iter().filter(|p| !p.ok).count();
     let out = if args.json {

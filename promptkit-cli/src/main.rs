@@ -8,6 +8,7 @@
 mod check;
 mod diff;
 mod docs;
+mod dotprompt;
 mod jinja;
 mod keep;
 mod lint;

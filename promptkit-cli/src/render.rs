@@ -13,6 +13,12 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub options: RenderOptions,
 
+    /// For a dotprompt file (`DIR/NAME.prompt`): a JSON file with the data to render it
+    /// with: `input`, `context` (the `@` values), `messages` (the history) and `options`
+    /// (render options, `options.input.default`).
+    #[arg(long, value_name = "DATA.json")]
+    pub data: Option<std::path::PathBuf>,
+
     /// Print `{"text", "path", "metadata"}` as JSON instead of the text; for a chat prompt,
     /// `{"messages", "path", "metadata"}`.
     #[arg(long)]
@@ -63,6 +69,18 @@ struct RenderedJson<'a> {
 }
 
 pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
+    // A dotprompt file renders to dotprompt's messages and metadata.
+    if let Some(file) = crate::dotprompt::file_of(dir, &args.options.name) {
+        return crate::dotprompt::render(dir, &file, args.data.as_deref(), args.json);
+    }
+    if args.data.is_some() {
+        return Err(prompt_runtime::Diagnostic::new(format!(
+            "`--data` is for dotprompt files, and `{}.prompt` is not one here",
+            args.options.name
+        ))
+        .with_help("give Markdown and Jinja prompts their values with `--context` or `--set`")
+        .into());
+    }
     let project = open_project(dir)?;
     if crate::jinja::file_of(&project, &args.options).is_some() {
         return jinja(&project, args);

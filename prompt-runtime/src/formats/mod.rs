@@ -4,5 +4,6 @@
 //! renders whitespace exactly as the system it comes from does: a migrated prompt must stay
 //! byte-identical, since providers cache prompt prefixes by bytes.
 
+pub mod dotprompt;
 pub mod jinja;
 pub mod keep;

@@ -1,0 +1,269 @@
+//! The YAML frontmatter of a `.prompt` file and the body after it.
+//!
+//! The split follows dotprompt's rule: blank lines and `#` comment lines may come first,
+//! then `---`, the YAML, and `---` each on a line of its own. With frontmatter the body is
+//! trimmed; without it (or with an empty one) the whole source is the body, untouched.
+//! Reserved keys become the metadata, dotted keys (`ext1.sub.key`) the `ext` namespaces,
+//! and everything written stays in `raw`.
+
+use std::ops::Range;
+
+use super::value::{Object, Value};
+
+/// dotprompt's reserved frontmatter keys (`metadata` is not one of them).
+const RESERVED: [&str; 12] = [
+    "config",
+    "description",
+    "ext",
+    "input",
+    "model",
+    "name",
+    "output",
+    "raw",
+    "toolDefs",
+    "tools",
+    "variant",
+    "version",
+];
+
+/// A source split in two.
+#[derive(Debug, PartialEq)]
+pub(crate) struct Split {
+    /// The YAML between the `---` lines, if there is a non-empty one.
+    pub frontmatter: Option<Range<usize>>,
+    /// The template body.
+    pub body: Range<usize>,
+}
+
+fn is_js_space(c: char) -> bool {
+    c.is_whitespace() || c == '\u{feff}'
+}
+
+/// Splits a source the way dotprompt's frontmatter expression does.
+pub(crate) fn split(text: &str) -> Split {
+    let whole = Split {
+        frontmatter: None,
+        body: 0..text.len(),
+    };
+    // Leading `#` lines and blank lines.
+    let mut pos = 0;
+    loop {
+        let line_end = text[pos..].find('\n').map(|i| pos + i);
+        let Some(end) = line_end else { break };
+        let line = &text[pos..end];
+        if line.starts_with('#') || line.bytes().all(|b| b == b' ' || b == b'\t') {
+            pos = end + 1;
+        } else {
+            break;
+        }
+    }
+    if !text[pos..].starts_with("---") {
+        return whole;
+    }
+    let after_dashes = pos + 3;
+    let run_end = after_dashes + text[after_dashes..].len()
+        - text[after_dashes..].trim_start_matches(is_js_space).len();
+    // The longest blank run after `---` that still leaves a line break, then the shortest
+    // frontmatter that a closing `---` line follows.
+    let mut k = run_end;
+    loop {
+        let widths: &[usize] = if text[k..].starts_with("\r\n") {
+            &[2, 1]
+        } else if text[k..].starts_with(['\r', '\n']) {
+            &[1]
+        } else {
+            &[]
+        };
+        for &width in widths {
+            let start = k + width;
+            if let Some((fm_end, body_start)) = closing(text, start) {
+                if fm_end == start {
+                    return whole;
+                }
+                let body = trim_range(text, body_start..text.len());
+                return Split {
+                    frontmatter: Some(start..fm_end),
+                    body,
+                };
+            }
+        }
+        if k == after_dashes {
+            return whole;
+        }
+        k = text[..k]
+            .char_indices()
+            .next_back()
+            .map_or(after_dashes, |(i, _)| i);
+    }
+}
+
+/// The first place at or after `start` where a line break, `---` and a blank run holding a
+/// line break follow: the frontmatter's end and the body's start.
+fn closing(text: &str, start: usize) -> Option<(usize, usize)> {
+    let mut at = start;
+    loop {
+        let found = text[at..].find(['\r', '\n'])? + at;
+        let widths: &[usize] = if text[found..].starts_with("\r\n") {
+            &[2, 1]
+        } else {
+            &[1]
+        };
+        for &width in widths {
+            let dashes = found + width;
+            if text[dashes..].starts_with("---") {
+                let run_start = dashes + 3;
+                let run = &text[run_start..];
+                let blank = run.len() - run.trim_start_matches(is_js_space).len();
+                if run[..blank].contains(['\r', '\n']) {
+                    return Some((found, run_start));
+                }
+            }
+        }
+        at = found + 1;
+    }
+}
+
+/// The range without JavaScript white space at either end.
+fn trim_range(text: &str, range: Range<usize>) -> Range<usize> {
+    let slice = &text[range.clone()];
+    let start = range.start + (slice.len() - slice.trim_start_matches(is_js_space).len());
+    let end = range.start + slice.trim_end_matches(is_js_space).len();
+    start..end.max(start)
+}
+
+/// A frontmatter problem: message, byte span in the source, help.
+pub(crate) type FrontmatterError = (String, Range<usize>, Option<String>);
+
+/// Reads the YAML at `range` of `text` into the parsed metadata (dotprompt's
+/// `ParsedPrompt` without the template): `config`, `ext` and `metadata` always present,
+/// the reserved keys as written, `ext` from dotted keys, and `raw`.
+pub(crate) fn metadata(
+    text: &str,
+    range: Option<Range<usize>>,
+) -> Result<Object, FrontmatterError> {
+    let mut out = Object::new();
+    out.insert("ext", Value::Object(Object::new()));
+    out.insert("metadata", Value::Object(Object::new()));
+    out.insert("config", Value::Object(Object::new()));
+    let Some(range) = range else { return Ok(out) };
+    let yaml = &text[range.clone()];
+    let raw: Value = serde_saphyr::from_str(yaml).map_err(|e| yaml_error(text, &range, &e))?;
+    let raw = match raw {
+        Value::Object(object) => object,
+        Value::Null => Object::new(),
+        _ => {
+            return Err((
+                "the frontmatter is not a mapping".to_owned(),
+                range,
+                Some("write `key: value` lines between the `---` lines".to_owned()),
+            ));
+        }
+    };
+    let mut ext = Object::new();
+    for (key, value) in raw.iter() {
+        if RESERVED.contains(&key) {
+            out.insert(key, value.clone());
+        } else if let Some(dot) = key.rfind('.') {
+            let (namespace, field) = (&key[..dot], &key[dot + 1..]);
+            if !matches!(ext.get(namespace), Some(Value::Object(_))) {
+                ext.insert(namespace, Value::Object(Object::new()));
+            }
+            if let Some(Value::Object(fields)) = ext.get_mut(namespace) {
+                fields.insert(field, value.clone());
+            }
+        }
+    }
+    out.insert("raw", Value::Object(raw));
+    out.insert("ext", Value::Object(ext));
+    Ok(out)
+}
+
+fn yaml_error(text: &str, range: &Range<usize>, error: &serde_saphyr::Error) -> FrontmatterError {
+    let full = error.to_string();
+    let message = full
+        .lines()
+        .next()
+        .unwrap_or("invalid YAML")
+        .trim()
+        .to_owned();
+    let at = error
+        .location()
+        .map(|loc| {
+            let line = loc.line() as usize;
+            let col = loc.column() as usize;
+            let yaml = &text[range.clone()];
+            let line_start: usize = yaml
+                .split_inclusive('\n')
+                .take(line.saturating_sub(1))
+                .map(str::len)
+                .sum();
+            let line_text = yaml[line_start.min(yaml.len())..]
+                .lines()
+                .next()
+                .unwrap_or("");
+            let offset = line_text
+                .char_indices()
+                .nth(col.saturating_sub(1))
+                .map_or(line_text.len(), |(i, _)| i);
+            range.start + (line_start + offset).min(yaml.len())
+        })
+        .unwrap_or(range.start);
+    (
+        format!("invalid YAML frontmatter: {message}"),
+        at..at + 1,
+        Some("the frontmatter is YAML 1.2, between two `---` lines".to_owned()),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parts(text: &str) -> (Option<&str>, &str) {
+        let split = split(text);
+        (split.frontmatter.map(|r| &text[r]), &text[split.body])
+    }
+
+    #[test]
+    fn frontmatter_and_trimmed_body() {
+        assert_eq!(
+            parts("---\nmodel: m\n---\n\nHi there\n\n"),
+            (Some("model: m"), "Hi there")
+        );
+        assert_eq!(
+            parts("# licence\n\n---\na: 1\n---\nbody"),
+            (Some("a: 1"), "body")
+        );
+        assert_eq!(parts("---\r\na: 1\r\n---\r\nbody"), (Some("a: 1"), "body"));
+    }
+
+    #[test]
+    fn without_frontmatter_the_source_is_the_body_untouched() {
+        assert_eq!(parts("Hello\n"), (None, "Hello\n"));
+        assert_eq!(parts("---\n---\nbody\n"), (None, "---\n---\nbody\n"));
+        assert_eq!(
+            parts("text\n---\na: 1\n---\n"),
+            (None, "text\n---\na: 1\n---\n")
+        );
+        // The closing line must be exactly `---` and blanks.
+        assert_eq!(parts("---\na: 1\n----\n"), (None, "---\na: 1\n----\n"));
+    }
+
+    #[test]
+    fn dotted_keys_become_namespaces_split_at_the_last_dot() {
+        let text = "---\na.b: 1\na.c: 2\na.x.y: 3\nplain: 4\n---\n";
+        let meta = metadata(text, split(text).frontmatter).unwrap();
+        let ext = serde_json::to_string(meta.get("ext").unwrap()).unwrap();
+        assert_eq!(ext, r#"{"a":{"b":1,"c":2},"a.x":{"y":3}}"#);
+        let raw = serde_json::to_string(meta.get("raw").unwrap()).unwrap();
+        assert_eq!(raw, r#"{"a.b":1,"a.c":2,"a.x.y":3,"plain":4}"#);
+    }
+
+    #[test]
+    fn broken_yaml_is_located() {
+        let text = "---\nmodel: [unclosed\n---\nbody";
+        let (message, span, _) = metadata(text, split(text).frontmatter).unwrap_err();
+        assert!(message.starts_with("invalid YAML frontmatter"), "{message}");
+        assert!(span.start >= 4, "{span:?}");
+    }
+}

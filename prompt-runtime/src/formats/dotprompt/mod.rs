@@ -1,0 +1,692 @@
+//! dotprompt front end: `.prompt` files (YAML frontmatter and a Handlebars body), as
+//! Google's dotprompt reads and renders them.
+//!
+//! A source goes through one module per stage: [`frontmatter`](self) splits it and reads
+//! the YAML; `picoschema` compiles the input and output schemas to JSON Schema; `lexer` and
+//! `parser` read the body into [`ast::Node`]s with Handlebars' whitespace control applied;
+//! `render` evaluates them into text and markers; `messages` cuts those into messages and
+//! parts. [`Dotprompt::parse`] runs every check once (YAML, schemas, tags, helpers,
+//! partials); rendering then only reads the data.
+//!
+//! ```
+//! use prompt_runtime::formats::dotprompt::{DataArgument, Dotprompt};
+//!
+//! let prompt = Dotprompt::parse(
+//!     "---\nmodel: demo\ninput:\n  schema:\n    name: string\n---\n\
+//!      {{role \"system\"}}Be brief.\n{{role \"user\"}}Hello, {{name}}!",
+//! )?;
+//! let data: DataArgument = serde_json::from_str(r#"{"input": {"name": "Ada"}}"#).unwrap();
+//! let rendered = prompt.render(&data).unwrap();
+//! assert_eq!(rendered.messages.len(), 2);
+//! assert_eq!(rendered.messages[1].content[0].text(), Some("Hello, Ada!"));
+//! assert_eq!(rendered.metadata.model(), Some("demo"));
+//!
+//! // A mistake is found when parsing, with its line and column.
+//! let error = Dotprompt::parse("Hi {{#iff x}}{{/iff}}").unwrap_err();
+//! assert!(error.to_string().contains("did you mean `{{#if}}`?"));
+//! # Ok::<(), prompt_runtime::Diagnostics>(())
+//! ```
+
+pub mod ast;
+mod frontmatter;
+mod lexer;
+mod messages;
+mod parser;
+mod picoschema;
+mod render;
+#[cfg(test)]
+mod tests;
+mod value;
+
+use std::collections::{BTreeSet, HashMap};
+use std::fmt;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+pub use value::{Object, Value};
+
+/// How deep blocks, partials and schemas may nest (parse and render), and how deep a value
+/// is printed: hostile input cannot exhaust the stack.
+pub const MAX_DEPTH: usize = 100;
+
+/// How many template nodes one render may visit, so that a render that writes little but
+/// works long (partials that call partials twice, nested loops) ends with an error.
+pub const MAX_STEPS: usize = 20_000_000;
+
+/// The default bound on a rendered prompt's size, in bytes.
+pub const DEFAULT_OUTPUT_LIMIT: usize = 32 * 1024 * 1024;
+
+/// A partial template, parsed once.
+#[derive(Debug)]
+pub struct PartialTemplate {
+    source: SourceFile,
+    nodes: Vec<ast::Node>,
+}
+
+type PartialResolver = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
+
+/// The registries a prompt is parsed against: partials (registered by name, or found by a
+/// resolver callback), named schemas for Picoschema, and tool definitions.
+///
+/// ```
+/// use prompt_runtime::formats::dotprompt::{DataArgument, Registry};
+///
+/// let mut registry = Registry::new();
+/// registry.define_partial("greeting", "Hello, {{name}}!")?;
+/// registry.define_schema("Person", serde_json::json!({"type": "object"}));
+/// registry.set_partial_resolver(|name| (name == "bye").then(|| "Bye.".to_owned()));
+/// let prompt = registry.parse("---\noutput:\n  schema: Person\n---\n{{> greeting}} {{> bye}}")?;
+/// let data: DataArgument = serde_json::from_str(r#"{"input": {"name": "Ada"}}"#).unwrap();
+/// let rendered = prompt.render(&data).unwrap();
+/// assert_eq!(rendered.messages[0].content[0].text(), Some("Hello, Ada! Bye."));
+/// assert_eq!(prompt.output_schema_json().as_deref(), Some(r#"{"type":"object"}"#));
+/// # Ok::<(), prompt_runtime::Diagnostics>(())
+/// ```
+#[derive(Clone, Default)]
+pub struct Registry {
+    partials: HashMap<String, Arc<PartialTemplate>>,
+    schemas: HashMap<String, Value>,
+    tools: HashMap<String, Value>,
+    resolver: Option<PartialResolver>,
+}
+
+impl fmt::Debug for Registry {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Registry")
+            .field("partials", &self.partials.keys().collect::<BTreeSet<_>>())
+            .field("schemas", &self.schemas.keys().collect::<BTreeSet<_>>())
+            .field("tools", &self.tools.keys().collect::<BTreeSet<_>>())
+            .field("resolver", &self.resolver.is_some())
+            .finish()
+    }
+}
+
+impl Registry {
+    /// Empty registries.
+    pub fn new() -> Self {
+        Registry::default()
+    }
+
+    /// Registers a partial for `{{> name}}`, parsed now (its problems are reported with
+    /// the display path `_name.prompt`).
+    pub fn define_partial(&mut self, name: &str, source: &str) -> Result<&mut Self, Diagnostics> {
+        self.define_partial_file(name, &format!("_{name}.prompt"), source)
+    }
+
+    /// Registers a partial read from a file shown as `path` in diagnostics.
+    pub fn define_partial_file(
+        &mut self,
+        name: &str,
+        path: &str,
+        source: &str,
+    ) -> Result<&mut Self, Diagnostics> {
+        let partial = parse_partial(path, source)?;
+        self.partials.insert(name.to_owned(), Arc::new(partial));
+        Ok(self)
+    }
+
+    /// Registers a named schema that Picoschema type names resolve to.
+    pub fn define_schema(&mut self, name: &str, schema: impl Into<Value>) -> &mut Self {
+        self.schemas.insert(name.to_owned(), schema.into());
+        self
+    }
+
+    /// Registers a tool definition: a prompt's `tools` list resolves registered names
+    /// into `toolDefs`.
+    pub fn define_tool(&mut self, name: &str, definition: impl Into<Value>) -> &mut Self {
+        self.tools.insert(name.to_owned(), definition.into());
+        self
+    }
+
+    /// Sets the callback that finds partials that are not registered (their source, or
+    /// `None`), asked once per name at parse time.
+    pub fn set_partial_resolver(
+        &mut self,
+        resolver: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
+    ) -> &mut Self {
+        self.resolver = Some(Arc::new(resolver));
+        self
+    }
+
+    /// Parses and checks a prompt against these registries.
+    pub fn parse(&self, source: &str) -> Result<Dotprompt, Diagnostics> {
+        self.parse_file("<prompt>", source)
+    }
+
+    /// Parses and checks a prompt shown as `path` in diagnostics.
+    pub fn parse_file(&self, path: &str, source: &str) -> Result<Dotprompt, Diagnostics> {
+        Dotprompt::build(SourceFile::new(path, source), self)
+    }
+}
+
+fn parse_partial(path: &str, source: &str) -> Result<PartialTemplate, Diagnostics> {
+    let file = SourceFile::new(path, source);
+    let nodes = parser::parse(file.text(), 0..file.text().len())
+        .map_err(|e| Diagnostics::from(located(&file, e)))?;
+    Ok(PartialTemplate {
+        source: file,
+        nodes,
+    })
+}
+
+fn located(
+    source: &SourceFile,
+    (message, span, help): (String, std::ops::Range<usize>, Option<String>),
+) -> Diagnostic {
+    let diagnostic = Diagnostic::new(message).at(source, span);
+    match help {
+        Some(help) => diagnostic.with_help(help),
+        None => diagnostic,
+    }
+}
+
+/// What a template is rendered with: the input variables, the `@` data (`@state`,
+/// `@auth`, ...) and the conversation so far for `{{history}}`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DataArgument {
+    /// The template's variables.
+    pub input: Object,
+    /// Values read as `@name`.
+    pub context: Object,
+    /// The conversation history.
+    pub messages: Vec<Message>,
+}
+
+/// One message: a role, its content parts, and metadata (`purpose: history` on history).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Message {
+    /// `user`, `model`, `system`, or any lowercase role a template names.
+    pub role: String,
+    /// The parts.
+    #[serde(default)]
+    pub content: Vec<Part>,
+    /// Metadata, when there is some.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub metadata: Option<Object>,
+}
+
+/// A content part, kept as its JSON object: `{"text": ...}`, `{"media": {"url", "contentType"}}`,
+/// `{"metadata": {"purpose", "pending": true}}` for a section, or any part a history
+/// message carries.
+///
+/// ```
+/// use prompt_runtime::formats::dotprompt::Part;
+/// assert_eq!(Part::from_text("hi").text(), Some("hi"));
+/// let media = Part::media("http://x/y.png".into(), Some("image/png".into()));
+/// assert_eq!(serde_json::to_string(&media).unwrap(), r#"{"media":{"url":"http://x/y.png","contentType":"image/png"}}"#);
+/// ```
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Part(pub Object);
+
+impl Part {
+    /// A text part.
+    pub fn from_text(text: impl Into<String>) -> Part {
+        let mut object = Object::new();
+        object.insert("text", Value::String(text.into()));
+        Part(object)
+    }
+
+    /// A media part.
+    pub fn media(url: String, content_type: Option<String>) -> Part {
+        let mut media = Object::new();
+        media.insert("url", Value::String(url));
+        if let Some(content_type) = content_type {
+            media.insert("contentType", Value::String(content_type));
+        }
+        let mut object = Object::new();
+        object.insert("media", Value::Object(media));
+        Part(object)
+    }
+
+    /// The text of a text part.
+    pub fn text(&self) -> Option<&str> {
+        self.0.get("text").and_then(Value::as_str)
+    }
+}
+
+/// A prompt's metadata as dotprompt reports it: `config`, `ext` and `metadata` always,
+/// then what the frontmatter sets (`model`, `input`, `output` with compiled schemas,
+/// `tools` and `toolDefs`, `raw`, ...). Keys keep dotprompt's order when serialized.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct PromptMetadata(pub Object);
+
+impl PromptMetadata {
+    /// The `model`.
+    pub fn model(&self) -> Option<&str> {
+        self.0.get("model").and_then(Value::as_str)
+    }
+
+    /// The `config` object.
+    pub fn config(&self) -> Option<&Object> {
+        self.0.get("config").and_then(Value::as_object)
+    }
+
+    /// The `ext` namespaces.
+    pub fn ext(&self) -> Option<&Object> {
+        self.0.get("ext").and_then(Value::as_object)
+    }
+
+    /// The frontmatter as written.
+    pub fn raw(&self) -> Option<&Object> {
+        self.0.get("raw").and_then(Value::as_object)
+    }
+
+    /// `input.schema`.
+    pub fn input_schema(&self) -> Option<&Value> {
+        self.0.get("input").and_then(|i| i.get("schema"))
+    }
+
+    /// `output.schema`.
+    pub fn output_schema(&self) -> Option<&Value> {
+        self.0.get("output").and_then(|o| o.get("schema"))
+    }
+}
+
+/// A rendered prompt: the metadata (without `input`) and the messages. Serializes to
+/// dotprompt's JSON shape.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RenderedPrompt {
+    /// Everything but the messages.
+    pub metadata: PromptMetadata,
+    /// The messages.
+    pub messages: Vec<Message>,
+}
+
+impl Serialize for RenderedPrompt {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = serializer.serialize_map(Some(self.metadata.0.len() + 1))?;
+        for (k, v) in self.metadata.0.iter() {
+            map.serialize_entry(k, v)?;
+        }
+        map.serialize_entry("messages", &self.messages)?;
+        map.end()
+    }
+}
+
+/// A path the template reads from its input, for checks against a schema or a type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReadPath {
+    /// The segments (`["user", "name"]` for `{{user.name}}` or `{{@root.user.name}}`).
+    pub segments: Vec<String>,
+    /// Where it is written (in the prompt, not in partials).
+    pub span: std::ops::Range<usize>,
+}
+
+/// A parsed and checked `.prompt` file.
+#[derive(Clone, Debug)]
+pub struct Dotprompt {
+    source: SourceFile,
+    /// dotprompt's parsed prompt without its template: config, ext, metadata, reserved
+    /// keys, raw.
+    parsed: Object,
+    nodes: Arc<Vec<ast::Node>>,
+    partials: Arc<HashMap<String, Arc<PartialTemplate>>>,
+    schemas: Arc<HashMap<String, Value>>,
+    tools: Arc<HashMap<String, Value>>,
+    /// `render_metadata()` without options, computed once.
+    metadata: PromptMetadata,
+    limit: usize,
+}
+
+impl Dotprompt {
+    /// Parses and checks a source with no partials, schemas or tools registered.
+    pub fn parse(source: &str) -> Result<Dotprompt, Diagnostics> {
+        Registry::new().parse(source)
+    }
+
+    fn build(source: SourceFile, registry: &Registry) -> Result<Dotprompt, Diagnostics> {
+        let text = source.text();
+        let split = frontmatter::split(text);
+        let parsed = frontmatter::metadata(text, split.frontmatter.clone())
+            .map_err(|e| Diagnostics::from(located(&source, e)))?;
+        let nodes = parser::parse(text, split.body.clone())
+            .map_err(|e| Diagnostics::from(located(&source, e)))?;
+        let mut partials = HashMap::new();
+        let mut problems = Diagnostics::default();
+        collect_partials(&nodes, &source, registry, &mut partials, &mut problems);
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        let mut prompt = Dotprompt {
+            source,
+            parsed,
+            nodes: Arc::new(nodes),
+            partials: Arc::new(partials),
+            schemas: Arc::new(registry.schemas.clone()),
+            tools: Arc::new(registry.tools.clone()),
+            metadata: PromptMetadata::default(),
+            limit: DEFAULT_OUTPUT_LIMIT,
+        };
+        prompt.metadata = prompt.resolve_metadata(None).map_err(Diagnostics::from)?;
+        Ok(prompt)
+    }
+
+    /// Bounds the size of a rendered prompt (default [`DEFAULT_OUTPUT_LIMIT`] bytes).
+    pub fn with_output_limit(mut self, bytes: usize) -> Self {
+        self.limit = bytes;
+        self
+    }
+
+    /// The source, as loaded.
+    pub fn source(&self) -> &SourceFile {
+        &self.source
+    }
+
+    /// The body's parsed nodes.
+    pub fn nodes(&self) -> &[ast::Node] {
+        &self.nodes
+    }
+
+    /// The compiled input schema as JSON text, when the prompt has one.
+    pub fn input_schema_json(&self) -> Option<String> {
+        self.metadata
+            .input_schema()
+            .and_then(|s| serde_json::to_string(s).ok())
+    }
+
+    /// The compiled output schema as JSON text, when the prompt has one.
+    pub fn output_schema_json(&self) -> Option<String> {
+        self.metadata
+            .output_schema()
+            .and_then(|s| serde_json::to_string(s).ok())
+    }
+
+    /// The paths the body reads from its input (outside `{{#each}}` and `{{#with}}`,
+    /// where `this` is something else), in order, without repeats.
+    pub fn input_paths(&self) -> Vec<ReadPath> {
+        let mut out = Vec::new();
+        let mut seen = BTreeSet::new();
+        read_paths(&self.nodes, &mut out, &mut seen, true);
+        out
+    }
+
+    /// The metadata dotprompt's `renderMetadata` gives: defaults, the frontmatter, schemas
+    /// compiled and tools resolved.
+    pub fn render_metadata(&self) -> PromptMetadata {
+        self.metadata.clone()
+    }
+
+    /// [`Dotprompt::render_metadata`] with render options merged over the frontmatter
+    /// (key by key, `config` merged inside).
+    pub fn render_metadata_with(
+        &self,
+        options: &PromptMetadata,
+    ) -> Result<PromptMetadata, Diagnostic> {
+        self.resolve_metadata(Some(options))
+    }
+
+    /// Renders the prompt.
+    pub fn render(&self, data: &DataArgument) -> Result<RenderedPrompt, Diagnostic> {
+        self.render_with(data, &PromptMetadata::default())
+    }
+
+    /// Renders with options: `options.input.default` fills input variables the data
+    /// leaves out (dotprompt's render options).
+    pub fn render_with(
+        &self,
+        data: &DataArgument,
+        options: &PromptMetadata,
+    ) -> Result<RenderedPrompt, Diagnostic> {
+        let mut metadata = self.metadata.clone();
+        metadata.0.remove("input");
+        let mut input = options
+            .0
+            .get("input")
+            .and_then(|i| i.get("default"))
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        input.extend_from(&data.input);
+        let input = Value::Object(input);
+        let meta_value = if self.uses_metadata() {
+            let mut m = Object::new();
+            m.insert("prompt", Value::Object(metadata.0.clone()));
+            if let Ok(Value::Array(items)) = serde_json::to_value(&data.messages).map(Value::from) {
+                m.insert("messages", Value::Array(items));
+            }
+            Value::Object(m)
+        } else {
+            Value::Null
+        };
+        let mut renderer = render::Renderer {
+            partials: &self.partials,
+            limit: self.limit,
+            steps: 0,
+            written: 0,
+            out: Vec::new(),
+        };
+        renderer
+            .run(
+                &self.nodes,
+                &self.source,
+                &input,
+                &data.context,
+                &meta_value,
+            )
+            .map_err(|e| *e)?;
+        let messages = messages::to_messages(renderer.out, &data.messages);
+        Ok(RenderedPrompt { metadata, messages })
+    }
+
+    fn uses_metadata(&self) -> bool {
+        fn any(nodes: &[ast::Node]) -> bool {
+            nodes.iter().any(|n| match n {
+                ast::Node::Value(e) => is_metadata(e),
+                ast::Node::Helper(c) => c
+                    .params
+                    .iter()
+                    .chain(c.hash.iter().map(|h| &h.1))
+                    .any(is_metadata),
+                ast::Node::Block(b) => {
+                    b.params.iter().any(is_metadata) || any(&b.body) || any(&b.inverse)
+                }
+                ast::Node::Partial(p) => p
+                    .context
+                    .iter()
+                    .chain(p.hash.iter().map(|h| &h.1))
+                    .any(is_metadata),
+                ast::Node::Text(_) => false,
+            })
+        }
+        fn is_metadata(e: &ast::Expr) -> bool {
+            matches!(e, ast::Expr::Path(p) if p.data && p.parts.first().is_some_and(|s| s == "metadata"))
+        }
+        any(&self.nodes) || self.partials.values().any(|p| any(&p.nodes))
+    }
+
+    /// dotprompt's `resolveMetadata`: the parsed prompt, then the options, each merged key
+    /// by key with `config` merged inside; then tools resolved and schemas compiled.
+    fn resolve_metadata(
+        &self,
+        options: Option<&PromptMetadata>,
+    ) -> Result<PromptMetadata, Diagnostic> {
+        let mut out = Object::new();
+        for merge in std::iter::once(&self.parsed).chain(options.map(|o| &o.0)) {
+            let mut config = out
+                .get("config")
+                .and_then(Value::as_object)
+                .cloned()
+                .unwrap_or_default();
+            out.extend_from(merge);
+            if let Some(Value::Object(more)) = merge.get("config") {
+                config.extend_from(more);
+            }
+            out.insert("config", Value::Object(config));
+        }
+        if let Some(Value::Array(names)) = out.get("tools").cloned() {
+            let mut defs = match out.get("toolDefs") {
+                Some(Value::Array(defs)) => defs.clone(),
+                _ => Vec::new(),
+            };
+            let mut unregistered = Vec::new();
+            for name in names {
+                match self.tools.get(&name.to_js_string()) {
+                    Some(def) => defs.push(def.clone()),
+                    None => unregistered.push(name),
+                }
+            }
+            out.insert("toolDefs", Value::Array(defs));
+            out.insert("tools", Value::Array(unregistered));
+        }
+        let resolve = |name: &str| self.schemas.get(name).cloned();
+        for key in ["input", "output"] {
+            let Some(Value::Object(section)) = out.get(key) else {
+                continue;
+            };
+            let Some(schema) = section.get("schema") else {
+                continue;
+            };
+            match picoschema::compile(schema, &resolve) {
+                Ok(Some(compiled)) => {
+                    let mut section = section.clone();
+                    section.insert("schema", compiled);
+                    out.insert(key, Value::Object(section));
+                }
+                Ok(None) => {}
+                Err(e) => {
+                    let text = self.source.text();
+                    let at = if e.culprit.is_empty() {
+                        None
+                    } else {
+                        text.find(&e.culprit)
+                    };
+                    let diagnostic = Diagnostic::new(format!("{key} schema: {}", e.message));
+                    let diagnostic = match at {
+                        Some(at) => diagnostic.at(&self.source, at..at + e.culprit.len()),
+                        None => diagnostic.in_file(self.source.path()),
+                    };
+                    return Err(match e.help {
+                        Some(help) => diagnostic.with_help(help),
+                        None => diagnostic,
+                    });
+                }
+            }
+        }
+        Ok(PromptMetadata(out))
+    }
+}
+
+/// Finds the partials a body uses (and theirs), registered or from the resolver; a name
+/// neither knows is an error at its tag.
+fn collect_partials(
+    nodes: &[ast::Node],
+    source: &SourceFile,
+    registry: &Registry,
+    found: &mut HashMap<String, Arc<PartialTemplate>>,
+    problems: &mut Diagnostics,
+) {
+    for node in nodes {
+        match node {
+            ast::Node::Block(block) => {
+                collect_partials(&block.body, source, registry, found, problems);
+                collect_partials(&block.inverse, source, registry, found, problems);
+            }
+            ast::Node::Partial(call) => {
+                if found.contains_key(&call.name) {
+                    continue;
+                }
+                if let Some(partial) = registry.partials.get(&call.name) {
+                    found.insert(call.name.clone(), partial.clone());
+                    let partial = partial.clone();
+                    collect_partials(&partial.nodes, &partial.source, registry, found, problems);
+                    continue;
+                }
+                let resolved = registry
+                    .resolver
+                    .as_ref()
+                    .and_then(|r| r(&call.name))
+                    .filter(|s| !s.is_empty());
+                let Some(text) = resolved else {
+                    let known: Vec<&str> = registry.partials.keys().map(String::as_str).collect();
+                    let mut diagnostic =
+                        Diagnostic::new(format!("unknown partial `{}`", call.name))
+                            .at(source, call.span.clone());
+                    diagnostic = match crate::suggest::closest(&call.name, known) {
+                        Some(close) => {
+                            diagnostic.with_help(format!("did you mean `{{{{> {close}}}}}`?"))
+                        }
+                        None => diagnostic
+                            .with_help(format!("register it, or add `_{}.prompt`", call.name)),
+                    };
+                    problems.push(diagnostic);
+                    continue;
+                };
+                match parse_partial(&format!("_{}.prompt", call.name), &text) {
+                    Ok(partial) => {
+                        let partial = Arc::new(partial);
+                        found.insert(call.name.clone(), partial.clone());
+                        collect_partials(
+                            &partial.nodes,
+                            &partial.source,
+                            registry,
+                            found,
+                            problems,
+                        );
+                    }
+                    Err(errors) => problems.extend(errors),
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn read_paths(
+    nodes: &[ast::Node],
+    out: &mut Vec<ReadPath>,
+    seen: &mut BTreeSet<Vec<String>>,
+    top: bool,
+) {
+    fn note(
+        expr: &ast::Expr,
+        top: bool,
+        out: &mut Vec<ReadPath>,
+        seen: &mut BTreeSet<Vec<String>>,
+    ) {
+        let ast::Expr::Path(path) = expr else { return };
+        let segments = if path.data {
+            match path.parts.split_first() {
+                Some((root, rest)) if root == "root" && !rest.is_empty() => rest.to_vec(),
+                _ => return,
+            }
+        } else if top && path.depth == 0 && !path.parts.is_empty() {
+            path.parts.clone()
+        } else {
+            return;
+        };
+        if seen.insert(segments.clone()) {
+            out.push(ReadPath {
+                segments,
+                span: path.span.clone(),
+            });
+        }
+    }
+    for node in nodes {
+        match node {
+            ast::Node::Text(_) => {}
+            ast::Node::Value(e) => note(e, top, out, seen),
+            ast::Node::Helper(c) => c
+                .params
+                .iter()
+                .chain(c.hash.iter().map(|h| &h.1))
+                .for_each(|e| note(e, top, out, seen)),
+            ast::Node::Partial(p) => p
+                .context
+                .iter()
+                .chain(p.hash.iter().map(|h| &h.1))
+                .for_each(|e| note(e, top, out, seen)),
+            ast::Node::Block(b) => {
+                b.params.iter().for_each(|e| note(e, top, out, seen));
+                let inner = top && !matches!(b.kind, ast::BlockKind::Each | ast::BlockKind::With);
+                read_paths(&b.body, out, seen, inner);
+                read_paths(&b.inverse, out, seen, top);
+            }
+        }
+    }
+}

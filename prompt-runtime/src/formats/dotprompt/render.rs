@@ -1,0 +1,834 @@
+//! Renders a parsed body against the input, the context's `@` data and the partials.
+//!
+//! Output is a list of [`Piece`]s: text, and the markers dotprompt's helpers leave (role,
+//! history, media, section). dotprompt writes those markers into the text and finds them
+//! again with regular expressions; keeping them apart means a value in the input can never
+//! forge a message boundary, while every template renders as dotprompt renders it.
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::ast::{Block, BlockKind, Expr, HelperCall, HelperName, Node, PartialCall, Path, Span};
+use super::value::{Object, Value, js_number};
+use super::{MAX_DEPTH, MAX_STEPS, PartialTemplate};
+use crate::diagnostic::{Diagnostic, SourceFile};
+
+/// Rendered output before it is cut into messages.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Piece {
+    Text(String),
+    Role(String),
+    /// `{{role}}` with a name that is not lowercase letters.
+    BadRole(String),
+    History,
+    Media {
+        url: String,
+        content_type: Option<String>,
+    },
+    Section(String),
+}
+
+/// A body's value while it is only numbers and booleans: one value, or their sum.
+#[derive(Clone, Debug)]
+pub(crate) enum Prim {
+    Value(Value),
+    Sum(f64),
+}
+
+impl Prim {
+    fn number(&self) -> f64 {
+        match self {
+            Prim::Value(Value::Bool(b)) => f64::from(u8::from(*b)),
+            Prim::Value(v) => v.as_f64().unwrap_or(0.0),
+            Prim::Sum(f) => *f,
+        }
+    }
+
+    fn text(&self) -> String {
+        match self {
+            Prim::Value(v) => v.to_js_string(),
+            Prim::Sum(f) if f.is_nan() => "NaN".to_owned(),
+            Prim::Sum(f) if f.is_infinite() => {
+                if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
+            }
+            Prim::Sum(f) => match serde_json::Number::from_f64(*f) {
+                Some(n) => Value::from(serde_json::Value::Number(n)).to_js_string(),
+                None => String::new(),
+            },
+        }
+    }
+}
+
+/// The `@` variables of one loop iteration.
+#[derive(Clone)]
+struct Loop {
+    index: usize,
+    key: Option<String>,
+    first: bool,
+    last: bool,
+}
+
+/// The data frame: the context's `@` variables, `@root`, `@metadata`, and the innermost
+/// loop's variables.
+struct Data<'s> {
+    root: &'s Value,
+    context: &'s Object,
+    metadata: &'s Value,
+    looping: Option<Loop>,
+}
+
+/// The context stack: `this`, and the enclosing contexts `../` reaches.
+struct Scope<'s> {
+    this: &'s Value,
+    /// A partial's `key=value` arguments over `this` (an object): read first, without
+    /// copying the context (Handlebars copies it: `extend({}, context, hash)`).
+    overlay: Option<&'s Object>,
+    parent: Option<&'s Scope<'s>>,
+}
+
+pub(crate) struct Renderer<'r> {
+    pub partials: &'r HashMap<String, Arc<PartialTemplate>>,
+    pub limit: usize,
+    /// Nodes rendered so far: a render that produces little but loops long (partials
+    /// calling partials twice, nested loops over empty bodies) stops at [`MAX_STEPS`].
+    pub steps: usize,
+    pub written: usize,
+    pub out: Vec<Piece>,
+}
+
+type Fail = Box<Diagnostic>;
+
+impl Renderer<'_> {
+    pub(crate) fn run(
+        &mut self,
+        nodes: &[Node],
+        source: &SourceFile,
+        input: &Value,
+        context: &Object,
+        metadata: &Value,
+    ) -> Result<(), Fail> {
+        let scope = Scope {
+            this: input,
+            overlay: None,
+            parent: None,
+        };
+        let data = Data {
+            root: input,
+            context,
+            metadata,
+            looping: None,
+        };
+        let result = self.nodes(nodes, source, &scope, &data, 0)?;
+        self.flush(result, source)
+    }
+
+    fn push_text(&mut self, text: &str, source: &SourceFile, span: &Span) -> Result<(), Fail> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        self.written += text.len();
+        if self.written > self.limit {
+            return Err(Box::new(
+                Diagnostic::new(format!(
+                    "the rendered prompt is larger than {} bytes",
+                    self.limit
+                ))
+                .at(source, span.clone())
+                .with_help("raise the limit with `Dotprompt::with_output_limit`, or render less"),
+            ));
+        }
+        match self.out.last_mut() {
+            Some(Piece::Text(last)) => last.push_str(text),
+            _ => self.out.push(Piece::Text(text.to_owned())),
+        }
+        Ok(())
+    }
+
+    /// Renders a body. Handlebars compiles a body to one JavaScript `a + b + c`
+    /// expression, so a leading run of numbers and booleans is *added* (`{{a}}{{b}}` with 1
+    /// and 2 gives `3`) until a string joins it. A body that is such a run all through
+    /// returns its value unwritten (`Some`), for the caller to add or print.
+    fn nodes<'s>(
+        &mut self,
+        nodes: &[Node],
+        source: &SourceFile,
+        scope: &Scope<'s>,
+        data: &Data<'s>,
+        depth: usize,
+    ) -> Result<Option<Prim>, Fail> {
+        let mut pending: Option<Prim> = None;
+        let mut string_mode = false;
+        for node in nodes {
+            self.steps += 1;
+            if self.steps > MAX_STEPS {
+                return Err(Box::new(
+                    Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
+                        .in_file(source.path())
+                        .with_help("check for partials that call each other many times, or loops over huge lists"),
+                ));
+            }
+            let mark = self.mark();
+            let result = match node {
+                Node::Text(text) => {
+                    self.push_text(text, source, &(0..0))?;
+                    None
+                }
+                Node::Value(expr) => match eval(expr, scope, data).as_deref() {
+                    Some(Value::Number(n)) => Some(Prim::Value(Value::Number(n.clone()))),
+                    Some(Value::Bool(b)) => Some(Prim::Value(Value::Bool(*b))),
+                    value => {
+                        let mut text = String::new();
+                        if let Some(value) = value {
+                            value.write_js_string(&mut text, 0);
+                        }
+                        let span = expr.span().unwrap_or(0..0);
+                        self.push_text(&text, source, &span)?;
+                        None
+                    }
+                },
+                Node::Helper(call) => {
+                    self.helper(call, source, scope, data)?;
+                    None
+                }
+                Node::Block(block) => self.block(block, source, scope, data, depth)?,
+                Node::Partial(call) => self.partial(call, source, scope, data, depth)?,
+            };
+            match result {
+                Some(prim) if !string_mode => {
+                    pending = Some(match pending {
+                        None => prim,
+                        Some(before) => Prim::Sum(before.number() + prim.number()),
+                    });
+                }
+                Some(prim) => self.push_text(&prim.text(), source, &(0..0))?,
+                None => {
+                    string_mode = true;
+                    if let Some(before) = pending.take() {
+                        self.insert_text(mark, &before.text());
+                    }
+                }
+            }
+        }
+        Ok(if string_mode { None } else { pending })
+    }
+
+    /// Where the output ends now: the piece count and the length of a last text piece.
+    fn mark(&self) -> (usize, usize) {
+        match self.out.last() {
+            Some(Piece::Text(t)) => (self.out.len() - 1, t.len()),
+            _ => (self.out.len(), 0),
+        }
+    }
+
+    /// Inserts text at a mark taken earlier.
+    fn insert_text(&mut self, (piece, offset): (usize, usize), text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.written += text.len();
+        match self.out.get_mut(piece) {
+            Some(Piece::Text(t)) => t.insert_str(offset, text),
+            _ => self.out.insert(piece, Piece::Text(text.to_owned())),
+        }
+    }
+
+    /// Prints a body's unwritten value.
+    fn flush(&mut self, result: Option<Prim>, source: &SourceFile) -> Result<(), Fail> {
+        match result {
+            Some(prim) => self.push_text(&prim.text(), source, &(0..0)),
+            None => Ok(()),
+        }
+    }
+
+    fn helper<'s>(
+        &mut self,
+        call: &HelperCall,
+        source: &SourceFile,
+        scope: &Scope<'s>,
+        data: &Data<'s>,
+    ) -> Result<(), Fail> {
+        let param = |i: usize| call.params.get(i).and_then(|e| eval(e, scope, data));
+        let hash = |key: &str| {
+            call.hash
+                .iter()
+                .find(|(k, _)| k == key)
+                .and_then(|(_, e)| eval(e, scope, data))
+        };
+        match call.name {
+            HelperName::Role => {
+                let role = js_string(param(0).as_deref());
+                if !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase()) {
+                    self.out.push(Piece::Role(role));
+                } else {
+                    // Not a role to dotprompt's marker expression, but its text still
+                    // starts with the role prefix: see `messages`.
+                    self.written += role.len();
+                    self.out.push(Piece::BadRole(role));
+                }
+            }
+            HelperName::History => self.out.push(Piece::History),
+            HelperName::Section => {
+                let name = js_string(param(0).as_deref());
+                self.marker("<<<dotprompt:section ", name, source, call, |mut words| {
+                    Piece::Section(words.next().unwrap_or("").to_owned())
+                })?;
+            }
+            HelperName::Media => {
+                let mut body = js_string(hash("url").as_deref());
+                if let Some(ct) = hash("contentType").filter(|v| js_truthy(Some(v))) {
+                    body.push(' ');
+                    body.push_str(&js_string(Some(&ct)));
+                }
+                self.marker(
+                    "<<<dotprompt:media:url ",
+                    body,
+                    source,
+                    call,
+                    |mut words| {
+                        let url = words.next().unwrap_or("").to_owned();
+                        let content_type =
+                            words.next().filter(|w| !w.is_empty()).map(str::to_owned);
+                        Piece::Media { url, content_type }
+                    },
+                )?;
+            }
+            HelperName::Json => {
+                let value = param(0);
+                let indent = match hash("indent").as_deref() {
+                    Some(Value::Number(n)) => {
+                        let n = n.as_f64().unwrap_or(0.0);
+                        " ".repeat(if n >= 1.0 { n.min(10.0) as usize } else { 0 })
+                    }
+                    Some(Value::String(s)) => s.chars().take(10).collect(),
+                    _ => String::new(),
+                };
+                let text = match value {
+                    None => "undefined".to_owned(),
+                    Some(value) => {
+                        let mut text = String::new();
+                        stringify(&value, &indent, 0, &mut text);
+                        text
+                    }
+                };
+                self.push_text(&text, source, &call.span)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// A media or section marker as dotprompt finds it again: its expression ends the
+    /// marker at the first `>>>` (what follows is text) and cannot cross a line break
+    /// (then it is all text); the marker's words are split at spaces.
+    fn marker(
+        &mut self,
+        prefix: &str,
+        body: String,
+        source: &SourceFile,
+        call: &HelperCall,
+        piece: impl FnOnce(std::str::Split<'_, char>) -> Piece,
+    ) -> Result<(), Fail> {
+        let full = format!("{body}>>>");
+        let end = full.find(">>>").unwrap_or(body.len());
+        if full[..end].contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
+            return self.push_text(&format!("{prefix}{full}"), source, &call.span);
+        }
+        self.written += end;
+        self.out.push(piece(full[..end].split(' ')));
+        self.push_text(&full[end + 3..], source, &call.span)
+    }
+
+    fn block<'s>(
+        &mut self,
+        block: &Block,
+        source: &SourceFile,
+        scope: &Scope<'s>,
+        data: &Data<'s>,
+        depth: usize,
+    ) -> Result<Option<Prim>, Fail> {
+        if depth >= MAX_DEPTH {
+            return Err(too_deep(source, &block.span));
+        }
+        let first = block.params.first().and_then(|e| eval(e, scope, data));
+        let branch = |yes: bool| if yes { &block.body } else { &block.inverse };
+        match block.kind {
+            BlockKind::If | BlockKind::Unless => {
+                let include_zero = block
+                    .hash
+                    .iter()
+                    .find(|(k, _)| k == "includeZero")
+                    .and_then(|(_, e)| eval(e, scope, data))
+                    .is_some_and(|v| js_truthy(Some(&v)));
+                let value = first.as_deref();
+                let yes = !((!include_zero && !js_truthy(value)) || hb_empty(value));
+                let yes = if block.kind == BlockKind::If {
+                    yes
+                } else {
+                    !yes
+                };
+                self.nodes(branch(yes), source, scope, data, depth + 1)
+            }
+            BlockKind::IfEquals | BlockKind::UnlessEquals => {
+                let second = block.params.get(1).and_then(|e| eval(e, scope, data));
+                let equal = match (&first, &second) {
+                    (None, None) => true,
+                    // `===` holds for an object or array compared with itself.
+                    (Some(Cow::Borrowed(a)), Some(Cow::Borrowed(b))) if std::ptr::eq(*a, *b) => {
+                        true
+                    }
+                    (Some(a), Some(b)) => a.strict_equals(b),
+                    _ => false,
+                };
+                let yes = if block.kind == BlockKind::IfEquals {
+                    equal
+                } else {
+                    !equal
+                };
+                self.nodes(branch(yes), source, scope, data, depth + 1)
+            }
+            BlockKind::With => match first {
+                Some(value) if !hb_empty(Some(&value)) => {
+                    self.with_context(&value, &block.body, source, scope, data, None, depth)
+                }
+                _ => self.nodes(&block.inverse, source, scope, data, depth + 1),
+            },
+            BlockKind::Each => {
+                let mut any = false;
+                match first.as_deref() {
+                    Some(Value::Array(items)) => {
+                        for (index, item) in items.iter().enumerate() {
+                            any = true;
+                            let looping = Loop {
+                                index,
+                                key: None,
+                                first: index == 0,
+                                last: index + 1 == items.len(),
+                            };
+                            let result = self.with_context(
+                                item,
+                                &block.body,
+                                source,
+                                scope,
+                                data,
+                                Some(looping),
+                                depth,
+                            )?;
+                            self.flush(result, source)?;
+                        }
+                    }
+                    Some(Value::Object(object)) => {
+                        let count = object.len();
+                        for (index, (key, item)) in object.iter().enumerate() {
+                            any = true;
+                            let looping = Loop {
+                                index,
+                                key: Some(key.to_owned()),
+                                first: index == 0,
+                                last: index + 1 == count,
+                            };
+                            let result = self.with_context(
+                                item,
+                                &block.body,
+                                source,
+                                scope,
+                                data,
+                                Some(looping),
+                                depth,
+                            )?;
+                            self.flush(result, source)?;
+                        }
+                    }
+                    _ => {}
+                }
+                if !any {
+                    let result = self.nodes(&block.inverse, source, scope, data, depth + 1)?;
+                    self.flush(result, source)?;
+                }
+                // `each` builds a string.
+                Ok(None)
+            }
+        }
+    }
+
+    /// Renders `nodes` with `value` as `this` (a new `../` level unless it is the same
+    /// value), and the loop variables if given.
+    #[allow(clippy::too_many_arguments)]
+    fn with_context<'s>(
+        &mut self,
+        value: &Value,
+        nodes: &[Node],
+        source: &SourceFile,
+        scope: &Scope<'s>,
+        data: &Data<'s>,
+        looping: Option<Loop>,
+        depth: usize,
+    ) -> Result<Option<Prim>, Fail> {
+        let child;
+        let scope: &Scope<'_> = if std::ptr::eq(value, scope.this) {
+            scope
+        } else {
+            child = Scope {
+                this: value,
+                overlay: None,
+                parent: Some(scope),
+            };
+            &child
+        };
+        let frame;
+        let data: &Data<'_> = match looping {
+            Some(looping) => {
+                frame = Data {
+                    root: data.root,
+                    context: data.context,
+                    metadata: data.metadata,
+                    looping: Some(looping),
+                };
+                &frame
+            }
+            None => data,
+        };
+        self.nodes(nodes, source, scope, data, depth + 1)
+    }
+
+    fn partial<'s>(
+        &mut self,
+        call: &PartialCall,
+        source: &SourceFile,
+        scope: &Scope<'s>,
+        data: &Data<'s>,
+        depth: usize,
+    ) -> Result<Option<Prim>, Fail> {
+        if depth >= MAX_DEPTH {
+            return Err(too_deep(source, &call.span));
+        }
+        let Some(partial) = self.partials.get(&call.name).cloned() else {
+            return Err(Box::new(
+                Diagnostic::new(format!("the partial `{}` could not be found", call.name))
+                    .at(source, call.span.clone()),
+            ));
+        };
+        let base = match &call.context {
+            Some(expr) => eval(expr, scope, data),
+            None => Some(Cow::Borrowed(scope.this)),
+        };
+        let owned;
+        let mut overlay = None;
+        let this: &Value = match base.as_deref() {
+            _ if call.hash.is_empty() => match &base {
+                Some(value) => value,
+                None => {
+                    owned = Value::Null;
+                    &owned
+                }
+            },
+            Some(object @ Value::Object(_)) => {
+                let mut hash = Object::new();
+                for (key, expr) in &call.hash {
+                    hash.insert(
+                        key.clone(),
+                        eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
+                    );
+                }
+                overlay = Some(hash);
+                object
+            }
+            other => {
+                // `Utils.extend({}, context, hash)`: an array's indices, then the hash.
+                let mut object = match other {
+                    Some(Value::Array(items)) => items
+                        .iter()
+                        .enumerate()
+                        .map(|(i, v)| (i.to_string(), v.clone()))
+                        .collect(),
+                    _ => Object::new(),
+                };
+                for (key, expr) in &call.hash {
+                    object.insert(
+                        key.clone(),
+                        eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
+                    );
+                }
+                owned = Value::Object(object);
+                &owned
+            }
+        };
+        // Where the partial's output starts: in the text piece it extends, if any.
+        let (start, text_start) = match self.out.last() {
+            Some(Piece::Text(t)) => (self.out.len() - 1, t.len()),
+            _ => (self.out.len(), 0),
+        };
+        let child = Scope {
+            this,
+            overlay: overlay.as_ref(),
+            parent: Some(scope),
+        };
+        let scope =
+            if std::ptr::eq(this, scope.this) && overlay.is_none() && scope.overlay.is_none() {
+                scope
+            } else {
+                &child
+            };
+        let result = self.nodes(&partial.nodes, &partial.source, scope, data, depth + 1)?;
+        if call.indent.is_empty() {
+            return Ok(result);
+        }
+        self.flush(result, source)?;
+        self.indent(start, text_start, &call.indent, source, &call.span)?;
+        Ok(None)
+    }
+
+    /// Handlebars indents every line of a standalone partial's output (not an empty last
+    /// one). The partial's output starts at piece `start`, byte `text_start` of it.
+    fn indent(
+        &mut self,
+        start: usize,
+        text_start: usize,
+        indent: &str,
+        source: &SourceFile,
+        span: &Span,
+    ) -> Result<(), Fail> {
+        let tail: Vec<Piece> = self.out.drain(start..).collect();
+        let mut at_line_start = true;
+        let mut added = 0;
+        let mut rebuilt = Vec::with_capacity(tail.len());
+        for (n, piece) in tail.into_iter().enumerate() {
+            match piece {
+                Piece::Text(text) => {
+                    let (kept, fresh) = if n == 0 && text_start > 0 {
+                        // The first piece was text the partial appended to.
+                        let (a, b) = text.split_at(text_start.min(text.len()));
+                        (a.to_owned(), b.to_owned())
+                    } else {
+                        (String::new(), text)
+                    };
+                    let mut out = kept;
+                    for line in fresh.split_inclusive('\n') {
+                        if at_line_start {
+                            out.push_str(indent);
+                            added += indent.len();
+                        }
+                        out.push_str(line);
+                        at_line_start = line.ends_with('\n');
+                    }
+                    rebuilt.push(Piece::Text(out));
+                }
+                marker => {
+                    if at_line_start {
+                        rebuilt.push(Piece::Text(indent.to_owned()));
+                        added += indent.len();
+                        at_line_start = false;
+                    }
+                    rebuilt.push(marker);
+                }
+            }
+        }
+        self.out.extend(rebuilt);
+        self.written += added;
+        if self.written > self.limit {
+            return Err(Box::new(
+                Diagnostic::new(format!(
+                    "the rendered prompt is larger than {} bytes",
+                    self.limit
+                ))
+                .at(source, span.clone()),
+            ));
+        }
+        Ok(())
+    }
+}
+
+fn too_deep(source: &SourceFile, span: &Span) -> Fail {
+    Box::new(
+        Diagnostic::new(format!(
+            "blocks and partials nested more than {MAX_DEPTH} deep while rendering"
+        ))
+        .at(source, span.clone())
+        .with_help("a partial that includes itself never ends; check the partials this one uses"),
+    )
+}
+
+/// The value of an argument, `None` for JavaScript's `undefined`.
+fn eval<'s>(expr: &Expr, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s, Value>> {
+    match expr {
+        Expr::Literal(value) => value.clone().map(Cow::Owned),
+        Expr::Path(path) => lookup(path, scope, data),
+    }
+}
+
+fn lookup<'s>(path: &Path, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s, Value>> {
+    let (mut value, rest): (Cow<'s, Value>, &[String]) = if path.data {
+        let name = path.parts[0].as_str();
+        let looped = data.looping.as_ref().and_then(|l| match name {
+            "index" => Some(Value::Number(l.index.into())),
+            "first" => Some(Value::Bool(l.first)),
+            "last" => Some(Value::Bool(l.last)),
+            "key" => l.key.clone().map(Value::String),
+            _ => None,
+        });
+        let value = match looped {
+            Some(v) => Cow::Owned(v),
+            None => match data.context.get(name) {
+                Some(v) => Cow::Borrowed(v),
+                None if name == "root" => Cow::Borrowed(data.root),
+                None if name == "metadata" => Cow::Borrowed(data.metadata),
+                None => return None,
+            },
+        };
+        (value, &path.parts[1..])
+    } else {
+        let mut scope = scope;
+        for _ in 0..path.depth {
+            scope = scope.parent?;
+        }
+        match (scope.overlay, path.parts.first()) {
+            (None, _) => (Cow::Borrowed(scope.this), &path.parts[..]),
+            (Some(overlay), Some(first)) => match overlay.get(first) {
+                Some(value) => (Cow::Borrowed(value), &path.parts[1..]),
+                None => (Cow::Borrowed(scope.this), &path.parts[..]),
+            },
+            (Some(overlay), None) => {
+                // `this` itself: the context with the arguments over it.
+                let mut merged = scope.this.as_object().cloned().unwrap_or_default();
+                merged.extend_from(overlay);
+                (Cow::Owned(Value::Object(merged)), &path.parts[..])
+            }
+        }
+    };
+    for part in rest {
+        value = match value {
+            Cow::Borrowed(v) => property(v, part)?,
+            Cow::Owned(v) => Cow::Owned(property(&v, part)?.into_owned()),
+        };
+    }
+    Some(value)
+}
+
+/// A property as Handlebars reads it: own keys of objects, indices and `length` of arrays,
+/// `length` of strings.
+fn property<'v>(value: &'v Value, name: &str) -> Option<Cow<'v, Value>> {
+    match value {
+        // Handlebars guards each step with `value != null ? lookup : value`: a step past
+        // `null` stays `null` (a step past a missing value stays missing).
+        Value::Null => Some(Cow::Borrowed(value)),
+        Value::Object(object) => object.get(name).map(Cow::Borrowed),
+        Value::Array(items) => {
+            if name == "length" {
+                return Some(Cow::Owned(Value::Number(items.len().into())));
+            }
+            let index: usize = name
+                .parse()
+                .ok()
+                .filter(|i: &usize| i.to_string() == name)?;
+            items.get(index).map(Cow::Borrowed)
+        }
+        Value::String(s) if name == "length" => {
+            Some(Cow::Owned(Value::Number(s.encode_utf16().count().into())))
+        }
+        _ => None,
+    }
+}
+
+/// `String(value)`, with `undefined` for `None`.
+fn js_string(value: Option<&Value>) -> String {
+    match value {
+        None => "undefined".to_owned(),
+        Some(Value::Null) => "null".to_owned(),
+        Some(v) => v.to_js_string(),
+    }
+}
+
+/// JavaScript truthiness (an empty array is true).
+fn js_truthy(value: Option<&Value>) -> bool {
+    match value {
+        None | Some(Value::Null) => false,
+        Some(Value::Array(_)) | Some(Value::Object(_)) => true,
+        Some(v) => v.is_truthy(),
+    }
+}
+
+/// Handlebars' `isEmpty`: falsy but not 0, or an empty array.
+fn hb_empty(value: Option<&Value>) -> bool {
+    match value {
+        Some(Value::Array(items)) => items.is_empty(),
+        Some(Value::Number(n)) if n.as_f64() == Some(0.0) => false,
+        v => !js_truthy(v),
+    }
+}
+
+/// `JSON.stringify(value, null, indent)`.
+pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut String) {
+    match value {
+        Value::Null => out.push_str("null"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Number(n) => out.push_str(&js_number(n)),
+        Value::String(s) => quote(s, out),
+        Value::Array(items) if level > MAX_DEPTH => {
+            out.push_str(if items.is_empty() { "[]" } else { "[null]" })
+        }
+        Value::Object(_) if level > MAX_DEPTH => out.push_str("{}"),
+        Value::Array(items) => {
+            if items.is_empty() {
+                out.push_str("[]");
+                return;
+            }
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(indent, level + 1, out);
+                stringify(item, indent, level + 1, out);
+            }
+            newline(indent, level, out);
+            out.push(']');
+        }
+        Value::Object(object) => {
+            if object.is_empty() {
+                out.push_str("{}");
+                return;
+            }
+            out.push('{');
+            for (i, (key, item)) in object.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                newline(indent, level + 1, out);
+                quote(key, out);
+                out.push(':');
+                if !indent.is_empty() {
+                    out.push(' ');
+                }
+                stringify(item, indent, level + 1, out);
+            }
+            newline(indent, level, out);
+            out.push('}');
+        }
+    }
+}
+
+fn newline(indent: &str, level: usize, out: &mut String) {
+    if !indent.is_empty() {
+        out.push('\n');
+        for _ in 0..level {
+            out.push_str(indent);
+        }
+    }
+}
+
+fn quote(text: &str, out: &mut String) {
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
