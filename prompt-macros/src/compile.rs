@@ -54,7 +54,7 @@ pub fn check(
         return Err(syn::Error::new(
             name.span(),
             format!(
-                "`{}` is a keep agent prompt (`\"placeholders\": \"keep\"`): the derive does not read keep's `{{name}}` placeholders\n  = help: render it at run time with `promptkit::formats::keep::AgentPrompt` (or `promptkit render {prompt_name}`), or write it with `$name` placeholders to derive it",
+                "`{}` is a keep agent prompt (`\"placeholders\": \"keep\"`): `prompt!` and families do not take keep's `{{name}}` placeholders\n  = help: derive a struct for it (`#[derive(promptkit::Prompt)] #[prompt(\"{prompt_name}\")]`, a field per placeholder), or render it at run time with `promptkit::formats::keep::AgentPrompt`",
                 file.source.path()
             ),
         ));

@@ -70,6 +70,10 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     if let Some(file) = project.jinja_file(&name.value()) {
         return crate::jinja::expand(input, &name, &fields, &project, &file);
     }
+    // keep's agent prompts (`"placeholders": "keep"`) have a derive of their own
+    if let Some(tokens) = crate::keep_agent::derive(input, &name, &fields, &project) {
+        return Ok(tokens);
+    }
     let context = fields
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))

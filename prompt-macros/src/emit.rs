@@ -148,6 +148,17 @@ fn text_of(prompt: &CheckedPrompt, i: usize, a: &Access, value: TokenStream) -> 
         .unwrap_or_default();
     let message = format!("`{{Self}}` cannot be rendered as the placeholder `{written}`{used}");
     let label = format!("the type of `{name}`, which `{written}` renders");
+    text_guarded(&message, &label, a, value)
+}
+
+/// The text of `value` (a reference), with `message` and `label` for a type that cannot
+/// render, reported at `a.span` (see [`text_of`]).
+pub(crate) fn text_guarded(
+    message: &str,
+    label: &str,
+    a: &Access,
+    value: TokenStream,
+) -> TokenStream {
     let note = "a placeholder takes text: `&str`, `String`, `Cow<str>`, a number, `bool`, `char`, or any type that implements `Display` or `AsRef<str>` (an `Option` of one, inside `{% if %}`); join a list into a `String` first, or implement `Display` for your type";
     quote_spanned! {a.span=>
         {

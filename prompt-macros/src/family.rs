@@ -81,6 +81,12 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
             pub fn render_member(&self, _: &::promptkit::family::CompiledMember, _: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
                 ::core::option::Option::None
             }
+            pub fn select_for(_: &::promptkit::Tags, _: ::core::option::Option<&str>) -> ::core::option::Option<&'static str> {
+                ::core::option::Option::None
+            }
+            pub fn render_for(&self, _: &::promptkit::Tags, _: ::core::option::Option<&str>, _: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
+                ::core::option::Option::None
+            }
         }
     }
 }
@@ -97,23 +103,6 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
     let family: Family = project
         .family(&name.value())
         .map_err(|d| compile::to_error(name, d))?;
-    if let Some((member, scope)) = family
-        .members()
-        .iter()
-        .zip(family.scopes())
-        .find_map(|(m, s)| s.as_deref().map(|s| (m, s)))
-    {
-        return Err(syn::Error::new(
-            name.span(),
-            format!(
-                "member `{}` of family `{}` has a `\"scope\"` (`{scope}`): a scoped member is chosen by the item's id, which `select(&tags)` does not take\n  = help: choose among scoped members at run time (`Project::family(\"{}\")?.select_for(&tags, Some(item_id))`, or `promptkit render {} --item-id ID`), or remove `\"scope\"` to derive the family",
-                member.id,
-                name.value(),
-                name.value(),
-                name.value()
-            ),
-        ));
-    }
     let context: Vec<ContextVar> = fields
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))
@@ -289,10 +278,14 @@ fn generate(
         })
         .collect();
     let members = family.members();
-    let default = members
+    let scope_of = |i: usize| family.scopes().get(i).and_then(Option::as_deref);
+    // The fallback: the first member without rules or scope. A family of scoped members
+    // only has none (`select` and `render` are not generated then).
+    let default_of = members
         .iter()
-        .position(|m| m.rules.is_default())
-        .unwrap_or(0);
+        .enumerate()
+        .position(|(i, m)| scope_of(i).is_none() && m.rules.is_default());
+    let default = default_of.unwrap_or(0);
 
     // MEMBERS: names, paths and rules as constants.
     let member_consts = members.iter().zip(compiled).map(|(m, c)| {
@@ -337,32 +330,56 @@ fn generate(
         quote!(#id => ::core::option::Option::Some(#i),)
     });
 
-    // The selection: keep's comparisons, in id order, over constants.
-    let candidates = members
-        .iter()
-        .enumerate()
-        .filter(|(_, m)| !m.rules.is_default())
-        .map(|(i, m)| {
-            let lines = m.rules.lines.iter().map(|line| {
-                let tests = line.pairs.iter().map(|p| {
-                    let (k, v) = (&p.key, &p.value);
-                    quote!(::promptkit::Tags::has(tags, #k, #v))
-                });
-                let count = line.pairs.len();
-                quote!(if #(#tests)&&* { #count })
-            });
-            quote! {
-                let __s: usize = #(#lines else)* { 0 };
-                if __s > __most {
-                    __most = __s;
-                    __best = #i;
+    // The selection: keep's comparisons, in id order, over constants, as
+    // `Family::choose_for` makes them: a member takes part with a specificity or not at
+    // all, and replaces the best so far only when it is the first or strictly more
+    // specific.
+    let candidates = members.iter().enumerate().map(|(i, m)| {
+        let gate = match scope_of(i) {
+            Some(scope) => {
+                let specificity = scope.chars().filter(|c| !matches!(c, '*' | '?')).count();
+                quote! {
+                    match __item {
+                        ::core::option::Option::Some(__id)
+                            if ::promptkit::__private::keep_scope_matches(__id, #scope) =>
+                        {
+                            ::core::option::Option::Some(#specificity)
+                        }
+                        _ => ::core::option::Option::None,
+                    }
                 }
             }
-        });
-    let names = members.iter().enumerate().map(|(i, m)| {
-        let id = &m.id;
-        quote!(#i => #id,)
+            None if m.rules.is_default() => quote!(::core::option::Option::Some(0usize)),
+            None => {
+                let lines = m.rules.lines.iter().map(|line| {
+                    let tests = line.pairs.iter().map(|p| {
+                        let (k, v) = (&p.key, &p.value);
+                        quote!(::promptkit::Tags::has(tags, #k, #v))
+                    });
+                    let count = line.pairs.len();
+                    quote!(if #(#tests)&&* { ::core::option::Option::Some(#count) })
+                });
+                quote!(#(#lines else)* { ::core::option::Option::None })
+            }
+        };
+        quote! {
+            let __s: ::core::option::Option<usize> = #gate;
+            if let ::core::option::Option::Some(__s) = __s {
+                if __best.is_none() || __s > __most {
+                    __most = __s;
+                    __best = ::core::option::Option::Some(#i);
+                }
+            }
+        }
     });
+    let names: Vec<TokenStream> = members
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let id = &m.id;
+            quote!(#i => #id,)
+        })
+        .collect();
     let default_name = members.get(default).map_or("", |m| m.id.as_str());
     let arms = compiled
         .iter()
@@ -391,6 +408,29 @@ fn generate(
     let doc = page(name, family, constants);
     let default_index = Literal::usize_unsuffixed(default);
     let values = crate::values::expand(input, fields);
+    // `select` and `render` need a member to fall back on: a family of scoped members
+    // only has none, and chooses through `select_for` alone.
+    let without_item = if default_of.is_some() {
+        quote! {
+            /// The member chosen for `tags` (`summarize/conversation`): the most specific
+            /// member whose rules hold, a tie to the name that sorts first, else the
+            /// default. Scoped members need an item: see `select_for`.
+            pub fn select(tags: &::promptkit::Tags) -> &'static str {
+                match Self::__promptkit_member(tags, ::core::option::Option::None).unwrap_or(#default_index) {
+                    #(#names)*
+                    _ => #default_name,
+                }
+            }
+
+            /// Renders the member chosen for `tags` with this context and `identity`; the
+            /// result's `path` and `metadata` are the member's. Cannot fail.
+            pub fn render(&self, tags: &::promptkit::Tags, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+                self.__promptkit_render(Self::__promptkit_member(tags, ::core::option::Option::None).unwrap_or(#default_index), identity)
+            }
+        }
+    } else {
+        TokenStream::new()
+    };
     quote! {
         const _: () = { #tracked };
         #values
@@ -404,27 +444,34 @@ fn generate(
             /// Every identity key a member uses, for `promptkit::check_identity`.
             pub const IDENTITY_KEYS: &'static [&'static str] = &[#(#keys),*];
 
-            /// The member chosen for `tags` (`summarize/conversation`): the most specific
-            /// member whose rules hold, a tie to the name that sorts first, else the default.
-            pub fn select(tags: &::promptkit::Tags) -> &'static str {
-                match Self::__promptkit_member(tags) {
+            #without_item
+
+            /// The member keep chooses for an item with these `tags` and this id, as
+            /// `Family::select_for` chooses at run time: a member with a `"scope"` takes
+            /// part only when the item's id is given and the scope (a glob) matches it,
+            /// then by the scope's length without `*` and `?`. `None` only for a family of
+            /// scoped members of which none matches.
+            pub fn select_for(tags: &::promptkit::Tags, item_id: ::core::option::Option<&str>) -> ::core::option::Option<&'static str> {
+                Self::__promptkit_member(tags, item_id).map(|__i| match __i {
                     #(#names)*
                     _ => #default_name,
-                }
+                })
             }
 
             #[doc(hidden)]
-            fn __promptkit_member(tags: &::promptkit::Tags) -> usize {
-                let mut __best: usize = #default_index;
+            fn __promptkit_member(tags: &::promptkit::Tags, item_id: ::core::option::Option<&str>) -> ::core::option::Option<usize> {
+                // an empty id is no id, as in Python
+                let __item = item_id.filter(|__id| !__id.is_empty());
+                let mut __best: ::core::option::Option<usize> = ::core::option::Option::None;
                 let mut __most: usize = 0;
                 #(#candidates)*
                 __best
             }
 
-            /// Renders the member chosen for `tags` with this context and `identity`; the
-            /// result's `path` and `metadata` are the member's. Cannot fail.
-            pub fn render(&self, tags: &::promptkit::Tags, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
-                self.__promptkit_render(Self::__promptkit_member(tags), identity)
+            /// Renders the member [`select_for`](Self::select_for) chooses, with this
+            /// context and `identity`; `None` only when it chooses none.
+            pub fn render_for(&self, tags: &::promptkit::Tags, item_id: ::core::option::Option<&str>, identity: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
+                Self::__promptkit_member(tags, item_id).map(|__i| self.__promptkit_render(__i, identity))
             }
 
             /// Renders one member by name, whatever the tags (`render_member(&Self::INCREMENTAL,
@@ -454,11 +501,13 @@ fn generate(
 /// The rustdoc of the generated items: the family's members and their rules.
 fn page(name: &LitStr, family: &Family, constants: &[syn::Ident]) -> String {
     let mut doc = format!(
-        "Prompt family `prompts/{}/`: `select(&tags)` chooses a member, `render(&tags, &identity)` renders it; `render_member(&Self::NAME, &identity)` renders one by name. Of members without rules, the first is the default.\n\n| member | constant | match rules |\n|---|---|---|\n",
+        "Prompt family `prompts/{}/`: `select(&tags)` chooses a member, `render(&tags, &identity)` renders it; `select_for(&tags, Some(item_id))` and `render_for` also apply the members' `scope` (a glob over the item's id); `render_member(&Self::NAME, &identity)` renders one by name. Of members without rules or scope, the first is the default.\n\n| member | constant | match rules |\n|---|---|---|\n",
         name.value()
     );
-    for (m, constant) in family.members().iter().zip(constants) {
-        let rules = if m.rules.is_default() {
+    for (i, (m, constant)) in family.members().iter().zip(constants).enumerate() {
+        let rules = if let Some(Some(scope)) = family.scopes().get(i) {
+            format!("scope `{}`", scope.replace('`', "'"))
+        } else if m.rules.is_default() {
             "*(default)*".to_owned()
         } else {
             m.rules

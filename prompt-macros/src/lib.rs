@@ -11,6 +11,7 @@ mod docs;
 mod emit;
 mod family;
 mod jinja;
+mod keep_agent;
 mod prompt_value;
 mod store;
 mod values;

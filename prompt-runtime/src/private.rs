@@ -201,6 +201,27 @@ impl<G: Guard + ?Sized> Guard for &G {
     }
 }
 
+/// keep's clean-up of a rendered agent prompt (runs of blank lines collapsed, stripped),
+/// the one the run-time `AgentPrompt::render` applies.
+#[inline]
+pub fn keep_clean_up(text: &str) -> String {
+    crate::formats::keep::clean_up(text)
+}
+
+/// True when a keep binding's value counts as not given (blank to Python's `strip`), so
+/// that its fallback stands in, as at run time.
+#[inline]
+pub fn keep_is_blank(value: &str) -> bool {
+    crate::formats::keep::is_blank(value)
+}
+
+/// keep's `scope` test: Python's `fnmatch` of the item's id against the glob, as
+/// `Family::select_for` applies it.
+#[inline]
+pub fn keep_scope_matches(item_id: &str, scope: &str) -> bool {
+    crate::formats::keep::fnmatch(item_id, scope)
+}
+
 /// The value `prompt!` evaluates to: the prompt's render code with its arguments.
 pub struct Inline<F> {
     render: F,

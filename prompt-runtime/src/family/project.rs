@@ -134,6 +134,10 @@ impl Project {
         let mut spans = Vec::new();
         let mut scopes = Vec::new();
         for (id, file) in &files {
+            if let Err(e) = super::scope_key::refuse_condition(file) {
+                problems.extend(e);
+                continue;
+            }
             let scope = match super::read_scope(file) {
                 Ok(scope) => scope,
                 Err(e) => {

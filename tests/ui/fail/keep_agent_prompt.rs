@@ -1,9 +1,5 @@
-// A keep agent prompt (`"placeholders": "keep"`) is rendered at run time; the derive
-// refuses it rather than render its `{text}` verbatim.
-#[derive(promptkit::Prompt)]
-#[prompt("keep_agent")]
-struct Ask<'a> {
-    text: &'a str,
+// A keep agent prompt (`"placeholders": "keep"`) is derived on a struct of its own;
+// `prompt!` refuses it rather than render its `{text}` verbatim.
+fn main() {
+    let _ = promptkit::prompt!("keep_agent", text = "hello");
 }
-
-fn main() {}

@@ -315,9 +315,7 @@ impl AgentPrompt {
                 AgentPart::Text(range) => out.push_str(&self.template[range.clone()]),
                 AgentPart::Placeholder(p) => {
                     let text = match (p.kind, value(p), &p.fallback) {
-                        (AgentKind::Binding, Some(v), Some(fallback))
-                            if pyspace::strip(&v).is_empty() =>
-                        {
+                        (AgentKind::Binding, Some(v), Some(fallback)) if is_blank(&v) => {
                             fallback.clone()
                         }
                         (AgentKind::Binding, None, Some(fallback)) => fallback.clone(),
@@ -331,9 +329,14 @@ impl AgentPrompt {
     }
 }
 
+/// True when a binding's value counts as not given: blank to Python's `strip`.
+pub(crate) fn is_blank(value: &str) -> bool {
+    pyspace::strip(value).is_empty()
+}
+
 /// keep's clean-up: every run of two or more line breaks is two (its loop replaces
 /// `\n\n\n` by `\n\n` until none is left), then Python's strip.
-fn clean_up(text: &str) -> String {
+pub(crate) fn clean_up(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut breaks = 0;
     for c in text.chars() {

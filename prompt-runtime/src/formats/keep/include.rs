@@ -13,9 +13,10 @@ pub enum IncludeError {
     Cycle(String),
     /// Includes nest deeper than keep allows (3).
     TooDeep,
-    /// The expanded text would pass [`MAX_EXPANDED`] bytes (a document including another
-    /// many times, at each of three levels). keep sets no such limit; promptkit does, so
-    /// that hostile documents cannot exhaust memory.
+    /// The expanded text, or the text read to expand it, would pass [`MAX_EXPANDED`]
+    /// bytes (a document including another many times, at each of three levels). keep
+    /// sets no such limit; promptkit does, so that hostile documents cannot exhaust
+    /// memory or time.
     TooLarge,
 }
 
@@ -81,56 +82,221 @@ fn include_at(text: &str) -> Option<(usize, &str)> {
 pub fn expand_includes(
     id: &str,
     body: &str,
-    mut lookup: impl FnMut(&str) -> Option<String>,
+    lookup: impl FnMut(&str) -> Option<String>,
 ) -> Result<String, IncludeError> {
-    let mut chain = vec![id.to_owned()];
-    expand(body, &mut chain, 0, &mut lookup)
+    expand_includes_traced(id, body, lookup)
+        .map(|expanded| expanded.text)
+        .map_err(|e| e.error)
 }
 
-fn expand(
+/// Where a piece of an expanded agent prompt was written: `doc` is `None` for the body
+/// handed to [`expand_includes_traced`], else the included document's NAME
+/// (`agent/system`), and `offset` the byte in that text (the body, or the content
+/// `lookup` gave for NAME) where the piece starts.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct IncludeOrigin {
+    /// The document the piece is from: `None` for the body, else the include's NAME.
+    pub doc: Option<String>,
+    /// The byte in that document's text where the piece starts.
+    pub offset: usize,
+}
+
+/// An expanded agent prompt with where each piece of it was written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracedExpansion {
+    /// The expanded text, as [`expand_includes`] gives it.
+    pub text: String,
+    /// The pieces of `text` in order, each its start in `text` and its origin; a piece
+    /// runs to the next one's start.
+    pub pieces: Vec<(usize, IncludeOrigin)>,
+}
+
+impl TracedExpansion {
+    /// The origin of the byte range `span` of the text: its document and the range
+    /// there, when the whole range was written in one piece (a placeholder split by an
+    /// include, `{fi{{include:x}}nd}`, has none).
+    ///
+    /// ```
+    /// use prompt_runtime::formats::keep::{expand_includes_traced, IncludeOrigin};
+    ///
+    /// let docs = |_: &str| Some("## Prompt\nBe {brief}.".to_owned());
+    /// let expanded = expand_includes_traced("ask", "{{include:sys}} {text}", docs).unwrap();
+    /// assert_eq!(expanded.text, "Be {brief}. {text}");
+    /// let (doc, range) = expanded.origin(3..10).unwrap();
+    /// assert_eq!((doc.as_deref(), range), (Some("sys"), 13..20));
+    /// let (doc, range) = expanded.origin(12..18).unwrap();
+    /// assert_eq!((doc, range), (None, 16..22));
+    /// ```
+    pub fn origin(
+        &self,
+        span: std::ops::Range<usize>,
+    ) -> Option<(Option<String>, std::ops::Range<usize>)> {
+        let index = self
+            .pieces
+            .partition_point(|(start, _)| *start <= span.start)
+            .checked_sub(1)?;
+        let (start, origin) = &self.pieces[index];
+        let end = self
+            .pieces
+            .get(index + 1)
+            .map_or(self.text.len(), |(next, _)| *next);
+        if span.end > end {
+            return None;
+        }
+        let at = origin.offset + (span.start - start);
+        Some((origin.doc.clone(), at..at + span.len()))
+    }
+}
+
+/// Why includes cannot be expanded, and where: the include that failed, as an
+/// [`IncludeOrigin`] and its length.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TracedIncludeError {
+    /// What went wrong.
+    pub error: IncludeError,
+    /// The `{{include:NAME}}` that could not be expanded.
+    pub at: IncludeOrigin,
+    /// Its length in bytes.
+    pub len: usize,
+}
+
+/// Like [`expand_includes`], keeping where each piece of the text was written (for
+/// errors at a placeholder's own line and column) and where an include failed.
+///
+/// ```
+/// use prompt_runtime::formats::keep::{expand_includes_traced, IncludeError};
+///
+/// let docs = |name: &str| match name {
+///     "agent/system" => Some("## Prompt\nBe brief. {{include:agent/gone}}".to_owned()),
+///     _ => None,
+/// };
+/// let err = expand_includes_traced(".prompt/agent/ask", "{{include:agent/system}}", docs).unwrap_err();
+/// assert_eq!(err.error, IncludeError::NotFound(".prompt/agent/gone".to_owned()));
+/// // the failed include is in `agent/system`, 20 bytes into the text `docs` gave for it
+/// assert_eq!((err.at.doc.as_deref(), err.at.offset, err.len), (Some("agent/system"), 20, 22));
+/// ```
+pub fn expand_includes_traced(
+    id: &str,
     body: &str,
-    chain: &mut Vec<String>,
-    depth: usize,
-    lookup: &mut impl FnMut(&str) -> Option<String>,
-) -> Result<String, IncludeError> {
-    if !body.contains("{{include:") {
-        return Ok(body.to_owned());
+    mut lookup: impl FnMut(&str) -> Option<String>,
+) -> Result<TracedExpansion, TracedIncludeError> {
+    let mut expansion = Expansion {
+        chain: vec![id.to_owned()],
+        lookup: &mut lookup,
+        out: String::with_capacity(body.len()),
+        pieces: Vec::new(),
+        work: 0,
+    };
+    expansion.expand(body, None, 0)?;
+    Ok(TracedExpansion {
+        text: expansion.out,
+        pieces: expansion.pieces,
+    })
+}
+
+/// One expansion under way: the chain of documents, the text so far and its pieces.
+struct Expansion<'l, L> {
+    chain: Vec<String>,
+    lookup: &'l mut L,
+    out: String,
+    pieces: Vec<(usize, IncludeOrigin)>,
+    /// The bytes read and written so far: an include of an empty document writes
+    /// nothing, so this, not the text's length, bounds the work.
+    work: usize,
+}
+
+impl<L: FnMut(&str) -> Option<String>> Expansion<'_, L> {
+    /// Appends `body[from..to]`, a piece of document `doc` (`None`: the top body).
+    fn copy(&mut self, body: &str, from: usize, to: usize, doc: &Option<String>, base: usize) {
+        if from == to {
+            return;
+        }
+        self.pieces.push((
+            self.out.len(),
+            IncludeOrigin {
+                doc: doc.clone(),
+                offset: base + from,
+            },
+        ));
+        self.out.push_str(&body[from..to]);
     }
-    if depth >= MAX_DEPTH {
-        return Err(IncludeError::TooDeep);
-    }
-    let mut out = String::with_capacity(body.len());
-    let mut at = 0;
-    let mut copied = 0;
-    while let Some(offset) = body[at..].find("{{include:") {
-        let start = at + offset;
-        let Some((len, name)) = include_at(&body[start..]) else {
-            at = start + 1;
-            continue;
+
+    /// Expands `body`, the text of document `doc` from byte `base` of it.
+    fn expand(
+        &mut self,
+        body: &str,
+        doc: Option<(&str, usize)>,
+        depth: usize,
+    ) -> Result<(), TracedIncludeError> {
+        let (name, base) = match doc {
+            Some((name, base)) => (Some(name.to_owned()), base),
+            None => (None, 0),
         };
-        let target = format!(".prompt/{name}");
-        if chain.contains(&target) {
-            return Err(IncludeError::Cycle(target));
+        let fail = |error, start: usize, len: usize| TracedIncludeError {
+            error,
+            at: IncludeOrigin {
+                doc: name.clone(),
+                offset: base + start,
+            },
+            len,
+        };
+        // as keep: past the depth, any `{{include:` is too deep, well formed or not
+        if let Some(first) = body.find("{{include:")
+            && depth >= MAX_DEPTH
+        {
+            let len = include_at(&body[first..]).map_or("{{include:".len(), |(len, _)| len);
+            return Err(fail(IncludeError::TooDeep, first, len));
         }
-        let content = lookup(name).ok_or_else(|| IncludeError::NotFound(target.clone()))?;
-        let doc = super::read(&content);
-        let inner = doc.prompt.map_or(content.as_str(), |p| p);
-        chain.push(target);
-        let expanded = expand(inner, chain, depth + 1, lookup)?;
-        chain.pop();
-        out.push_str(&body[copied..start]);
-        out.push_str(&expanded);
-        if out.len() > MAX_EXPANDED {
-            return Err(IncludeError::TooLarge);
+        let mut at = 0;
+        let mut copied = 0;
+        while let Some(offset) = body[at..].find("{{include:") {
+            let start = at + offset;
+            let Some((len, included)) = include_at(&body[start..]) else {
+                at = start + 1;
+                continue;
+            };
+            let target = format!(".prompt/{included}");
+            if self.chain.contains(&target) {
+                return Err(fail(IncludeError::Cycle(target), start, len));
+            }
+            self.work += len;
+            let Some(content) = (self.work <= MAX_EXPANDED)
+                .then(|| (self.lookup)(included))
+                .flatten()
+            else {
+                let error = if self.work > MAX_EXPANDED {
+                    IncludeError::TooLarge
+                } else {
+                    IncludeError::NotFound(target)
+                };
+                return Err(fail(error, start, len));
+            };
+            let read = super::read(&content);
+            let inner = read.prompt.map_or(content.as_str(), |p| p);
+            // the prompt section is a slice of the content: where it starts there
+            let inner_base = inner.as_ptr() as usize - content.as_ptr() as usize;
+            self.copy(body, copied, start, &name, base);
+            self.chain.push(target);
+            self.work += inner.len();
+            let expanded = if self.work > MAX_EXPANDED {
+                Err(fail(IncludeError::TooLarge, start, len))
+            } else {
+                self.expand(inner, Some((included, inner_base)), depth + 1)
+            };
+            self.chain.pop();
+            expanded?;
+            if self.out.len() > MAX_EXPANDED {
+                return Err(fail(IncludeError::TooLarge, start, len));
+            }
+            copied = start + len;
+            at = copied;
         }
-        copied = start + len;
-        at = copied;
+        self.copy(body, copied, body.len(), &name, base);
+        if self.out.len() > MAX_EXPANDED {
+            return Err(fail(IncludeError::TooLarge, copied, 0));
+        }
+        Ok(())
     }
-    out.push_str(&body[copied..]);
-    if out.len() > MAX_EXPANDED {
-        return Err(IncludeError::TooLarge);
-    }
-    Ok(out)
 }
 
 #[cfg(test)]
@@ -176,6 +342,65 @@ mod tests {
         assert_eq!(
             expand_includes("top", "{{include:m1}}", docs),
             Err(IncludeError::TooLarge)
+        );
+    }
+
+    #[test]
+    fn includes_of_empty_documents_many_times_over_stop_at_the_size_limit() {
+        // nothing is written, but 300,000 includes of 300,000 includes is work: refused
+        let many = |name: &str| "{{include:".to_owned() + name + "}}";
+        let top = many("a").repeat(300_000);
+        let docs = |name: &str| match name {
+            "a" => Some(many("b").repeat(300_000)),
+            "b" => Some(String::new()),
+            _ => None,
+        };
+        let err = expand_includes_traced("top", &top, docs).unwrap_err();
+        assert_eq!(err.error, IncludeError::TooLarge);
+        assert_eq!(err.at.doc, None);
+    }
+
+    #[test]
+    fn each_piece_knows_its_document_and_a_failed_include_its_place() {
+        let docs = |name: &str| match name {
+            "sys" => Some("# System\n\n## Prompt\nBe {brief}.\n{{include:tail}}".to_owned()),
+            "tail" => Some("{end}".to_owned()),
+            "bad" => Some("## Prompt\nx {{include:nowhere}}".to_owned()),
+            _ => None,
+        };
+        let expanded = expand_includes_traced("ask", "Q: {text}\n{{include:sys}}!", docs).unwrap();
+        assert_eq!(expanded.text, "Q: {text}\nBe {brief}.\n{end}!");
+        let find = |s: &str| {
+            let at = expanded.text.find(s).unwrap();
+            expanded.origin(at..at + s.len()).unwrap()
+        };
+        assert_eq!(find("{text}"), (None, 3..9));
+        assert_eq!(find("{brief}"), (Some("sys".to_owned()), 23..30));
+        assert_eq!(find("{end}"), (Some("tail".to_owned()), 0..5));
+        assert_eq!(find("!"), (None, 25..26));
+        // a range across two pieces has no one origin
+        let at = expanded.text.find(".\n{end}").unwrap();
+        assert_eq!(expanded.origin(at..at + 4), None);
+        let err = expand_includes_traced("ask", "{{include:bad}}", docs).unwrap_err();
+        assert_eq!(
+            err.error,
+            IncludeError::NotFound(".prompt/nowhere".to_owned())
+        );
+        assert_eq!(
+            (err.at.doc.as_deref(), err.at.offset, err.len),
+            (Some("bad"), 12, 19)
+        );
+        // past the depth, the first `{{include:` is the culprit, well formed or not
+        let deep = |name: &str| match name {
+            "a" => Some("{{include:b}}".to_owned()),
+            "b" => Some("{{include:c}}".to_owned()),
+            "c" => Some("c {{include: x".to_owned()),
+            _ => None,
+        };
+        let err = expand_includes_traced("top", "{{include:a}}", deep).unwrap_err();
+        assert_eq!(
+            (err.error, err.at.doc.as_deref(), err.at.offset),
+            (IncludeError::TooDeep, Some("c"), 2)
         );
     }
 

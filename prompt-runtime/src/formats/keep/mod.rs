@@ -28,8 +28,12 @@ mod normalize;
 pub(crate) mod pyspace;
 
 pub use agent::{AgentKind, AgentPart, AgentPlaceholder, AgentPrompt};
+pub(crate) use agent::{clean_up, is_blank};
 pub use doc::prompt_rule_lines;
 pub(crate) use doc::{read, rule_line};
 pub(crate) use fnmatch::fnmatch;
-pub use include::{IncludeError, MAX_EXPANDED, expand_includes};
+pub use include::{
+    IncludeError, IncludeOrigin, MAX_EXPANDED, TracedExpansion, TracedIncludeError,
+    expand_includes, expand_includes_traced,
+};
 pub use normalize::normalize_tag_value;

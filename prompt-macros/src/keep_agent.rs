@@ -1,0 +1,530 @@
+//! `#[derive(Prompt)]` on a keep agent prompt (`"placeholders": "keep"`): the template read
+//! by the run-time front end (`formats::keep`: includes expanded, then `AgentPrompt`), each
+//! placeholder checked against the struct's fields, and a render generated that gives the
+//! bytes `AgentPrompt::render` gives for the same values.
+//!
+//! - `{text}`, `{since}`, `{until}`, `{name}`: the field of that name. An `Option` field that
+//!   is `None` is a binding that did not fire (it renders nothing, or its fallback).
+//! - `{name|fallback}`: the field must be an `Option`; `None` or a blank value renders the
+//!   fallback.
+//! - `{get}`, `{find}`, `{find:deep:3000}`: retrievals, filled by the closure handed to
+//!   `render` with the name and the arguments (`"find"`, `["deep", "3000"]`); `None` renders
+//!   nothing. A prompt without retrievals has `render(&self)`.
+
+use crate::compile;
+use crate::derive::Field;
+use crate::emit::{self, Access};
+use proc_macro2::TokenStream;
+use prompt_runtime::formats::keep::{
+    AgentKind, AgentPart, AgentPlaceholder, AgentPrompt, TracedExpansion, TracedIncludeError,
+    expand_includes_traced,
+};
+use prompt_runtime::load::{Project, PromptFile};
+use prompt_runtime::parse::lexer::Syntax;
+use prompt_runtime::resolve::VarKind;
+use prompt_runtime::suggest::closest;
+use prompt_runtime::{Diagnostic, Diagnostics};
+use quote::quote;
+use std::collections::BTreeMap;
+use std::ops::Range;
+use syn::spanned::Spanned;
+use syn::{DeriveInput, LitStr};
+
+/// The derive for `name` when it is a keep agent prompt; `None` for any other prompt.
+pub fn derive(
+    input: &DeriveInput,
+    name: &LitStr,
+    fields: &[Field],
+    project: &Project,
+) -> Option<TokenStream> {
+    let file = project.load_prompt(&name.value()).ok()?;
+    if file.syntax != Syntax::Keep {
+        return None;
+    }
+    let mut read = Read {
+        project,
+        name,
+        top: file,
+        included: BTreeMap::new(),
+    };
+    Some(match read.expand(input, fields) {
+        Ok(tokens) => tokens,
+        Err((error, retrieves)) => fallback(input, error, retrieves),
+    })
+}
+
+/// A keep agent prompt being read: the prompt's file and the files it includes.
+struct Read<'p> {
+    project: &'p Project,
+    name: &'p LitStr,
+    top: PromptFile,
+    /// Each included prompt by its name, as read (`None`: it cannot be read).
+    included: BTreeMap<String, Option<PromptFile>>,
+}
+
+fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
+    match all {
+        Some(all) => all.combine(e),
+        None => *all = Some(e),
+    }
+}
+
+/// What fills a placeholder.
+enum Fill<'f> {
+    /// The retrieval closure, with the name and arguments.
+    Retrieval,
+    /// A field.
+    Field(&'f Field),
+}
+
+impl Read<'_> {
+    /// The file a piece of the expanded template was written in: the prompt, or an
+    /// include by its name.
+    fn file(&self, doc: Option<&str>) -> Option<&PromptFile> {
+        match doc {
+            None => Some(&self.top),
+            Some(name) => self.included.get(name)?.as_ref(),
+        }
+    }
+
+    /// Places `d` at `span` of `doc`'s body (a byte range of its body text).
+    fn at(&self, d: Diagnostic, doc: Option<&str>, span: Range<usize>) -> Diagnostic {
+        match self.file(doc) {
+            Some(file) => {
+                let base = file.body.start;
+                d.at(&file.source, base + span.start..base + span.end)
+            }
+            None => d.in_file(self.top.source.path()),
+        }
+    }
+
+    /// Places `d` at `span` of the expanded template.
+    fn at_template(
+        &self,
+        d: Diagnostic,
+        expanded: &TracedExpansion,
+        span: Range<usize>,
+    ) -> Diagnostic {
+        match expanded.origin(span) {
+            Some((doc, range)) => self.at(d, doc.as_deref(), range),
+            None => d.in_file(self.top.source.path()),
+        }
+    }
+
+    fn error(&self, d: Diagnostic) -> syn::Error {
+        compile::to_error(self.name, Diagnostics::from(d))
+    }
+
+    /// The template with its includes expanded, each included file read once.
+    fn expanded(&mut self) -> Result<TracedExpansion, TracedIncludeError> {
+        let (project, included) = (self.project, &mut self.included);
+        let body = self.top.body_text();
+        let id = format!(".prompt/{}", self.name.value());
+        expand_includes_traced(&id, body, |name| {
+            let file = included
+                .entry(name.to_owned())
+                .or_insert_with(|| project.load_prompt(name).ok());
+            file.as_ref().map(|f| f.body_text().to_owned())
+        })
+    }
+
+    fn expand(
+        &mut self,
+        input: &DeriveInput,
+        fields: &[Field],
+    ) -> Result<TokenStream, (syn::Error, bool)> {
+        let path = self.top.source.path().to_owned();
+        let expanded = match self.expanded() {
+            Ok(expanded) => expanded,
+            Err(e) => {
+                let written = self
+                    .file(e.at.doc.as_deref())
+                    .and_then(|f| f.body_text().get(e.at.offset..e.at.offset + e.len))
+                    .unwrap_or("{{include:…}}")
+                    .to_owned();
+                let d = Diagnostic::new(format!("cannot expand `{written}`: {}", e.error))
+                    .with_help("an include names another prompt of this folder (`{{include:agent/system}}` is `prompts/agent/system.md`), at most three deep, never one on its own chain");
+                let d = self.at(d, e.at.doc.as_deref(), e.at.offset..e.at.offset + e.len);
+                // the retrievals the prompt's own text shows decide `render`'s form
+                let retrieves = AgentPrompt::parse(self.top.body_text())
+                    .placeholders()
+                    .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+                return Err((self.error(d), retrieves));
+            }
+        };
+        let prompt = AgentPrompt::parse(&expanded.text);
+        let retrieves = prompt
+            .placeholders()
+            .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+        let mut errors: Option<syn::Error> = None;
+
+        // The frontmatter as every prompt's: typed metadata, near-misses are errors.
+        let meta = match self
+            .project
+            .check_loaded(&self.name.value(), self.top.clone())
+        {
+            Ok(checked) => Some(checked.meta),
+            Err(problems) => {
+                combine(&mut errors, compile::to_error(self.name, problems));
+                None
+            }
+        };
+        let lints = prompt_runtime::check::frontmatter_warnings(&self.top);
+        if !lints.is_empty() {
+            combine(&mut errors, compile::to_error(self.name, lints.into()));
+        }
+
+        // Every placeholder filled: retrievals by the closure, the others by a field.
+        let mut problems = Diagnostics::default();
+        let mut fills: Vec<Option<Fill<'_>>> = Vec::new();
+        let mut used = vec![false; fields.len()];
+        for p in prompt.placeholders() {
+            if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
+                fills.push(Some(Fill::Retrieval));
+                continue;
+            }
+            let Some(i) = fields.iter().position(|f| f.name == p.name) else {
+                let written = &expanded.text[p.span.clone()];
+                if !matches!(p.name.as_str(), "get" | "find") {
+                    let help = match closest(&p.name, fields.iter().map(|f| f.name.as_str())) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "add a field `{}` to `{}` (an `Option` when the value may be missing), or remove the placeholder",
+                            p.name, input.ident
+                        ),
+                    };
+                    problems.push(
+                        self.at_template(
+                            Diagnostic::new(format!(
+                                "`{written}` names `{}`, which is no field of `{}`",
+                                p.name, input.ident
+                            )),
+                            &expanded,
+                            p.span.clone(),
+                        )
+                        .with_help(help),
+                    );
+                } else {
+                    // `{find|none}` is a binding named `find`, as in keep, not a retrieval
+                    problems.push(
+                        self.at_template(
+                            Diagnostic::new(format!(
+                                "`{written}` is a binding named `{}`, not a retrieval: keep reads a retrieval only as `{{get}}` or `{{find…}}`, without a fallback",
+                                p.name
+                            )),
+                            &expanded,
+                            p.span.clone(),
+                        )
+                        .with_help(format!(
+                            "write `{{{}}}` for the retrieval, or give the binding another name",
+                            p.name
+                        )),
+                    );
+                }
+                fills.push(None);
+                continue;
+            };
+            used[i] = true;
+            let field = &fields[i];
+            if p.fallback.is_some() && field.kind != VarKind::Optional {
+                let written = &expanded.text[p.span.clone()];
+                problems.push(
+                    self.at_template(
+                        Diagnostic::new(format!(
+                            "`{written}` has a fallback, so its field `{}` must be an `Option`",
+                            p.name
+                        )),
+                        &expanded,
+                        p.span.clone(),
+                    )
+                    .with_help(format!(
+                        "declare `{}: Option<…>` in `{}`: `None` or a blank value renders `{}`",
+                        p.name,
+                        input.ident,
+                        p.fallback.as_deref().unwrap_or_default()
+                    )),
+                );
+            }
+            fills.push(Some(Fill::Field(field)));
+        }
+        if !problems.is_empty() {
+            combine(&mut errors, compile::to_error(self.name, problems));
+        }
+        for (field, used) in fields.iter().zip(&used) {
+            if matches!(field.kind, VarKind::Flag | VarKind::Messages) {
+                combine(
+                    &mut errors,
+                    syn::Error::new(
+                        field.ty.span(),
+                        format!(
+                            "field `{}`: a keep agent prompt's placeholders take text, not a `bool` or messages ({path})\n  = help: give it a text type (`&str`, `String`, a `Display` type, or an `Option` of one)",
+                            field.name
+                        ),
+                    ),
+                );
+            } else if !used {
+                let help = if matches!(field.name.as_str(), "get" | "find") {
+                    format!(
+                        "`{{{}}}` is a retrieval, filled by the closure handed to `render`: remove the field",
+                        field.name
+                    )
+                } else {
+                    format!(
+                        "use `{{{}}}` in the prompt, or remove the field",
+                        field.name
+                    )
+                };
+                combine(
+                    &mut errors,
+                    syn::Error::new(
+                        field.span,
+                        format!(
+                            "field `{}` is not used by {path}\n  = help: {help}",
+                            field.name
+                        ),
+                    ),
+                );
+            }
+        }
+        if let Some(errors) = errors {
+            return Err((errors, retrieves));
+        }
+        let meta = meta.unwrap_or_default();
+
+        // The files read: the prompt, the configuration, every include.
+        let mut files: Vec<std::path::PathBuf> = Vec::new();
+        files.extend(self.project.prompt_path(&self.name.value()).ok());
+        files.extend(self.project.config.path.iter().cloned());
+        for name in self.included.keys() {
+            files.extend(self.project.prompt_path(name).ok());
+        }
+        Ok(generate(
+            input,
+            self.name,
+            &path,
+            &prompt,
+            &fills,
+            &emit::meta(&meta),
+            &emit::tracked(&files),
+            retrieves,
+            fields,
+        ))
+    }
+}
+
+/// The text of a field's value (`value`: a reference to it), its type reported at the field
+/// when it cannot render.
+fn field_text(field: &Field, written: &str, value: TokenStream) -> TokenStream {
+    let access = Access {
+        expr: TokenStream::new(),
+        kind: field.kind.clone(),
+        plain_text: None,
+        span: field.ty.span(),
+    };
+    emit::text_guarded(
+        &format!("`{{Self}}` cannot be rendered as the keep placeholder `{written}`"),
+        &format!("the type of `{}`, which `{written}` renders", field.name),
+        &access,
+        value,
+    )
+}
+
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    input: &DeriveInput,
+    name: &LitStr,
+    path: &str,
+    prompt: &AgentPrompt,
+    fills: &[Option<Fill<'_>>],
+    meta: &TokenStream,
+    tracked: &TokenStream,
+    retrieves: bool,
+    fields: &[Field],
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let template = prompt.template();
+    let mut steps = Vec::new();
+    let mut literal_len = 0;
+    let mut fill = fills.iter();
+    let mut retrievals = Vec::new();
+    for part in prompt.parts() {
+        let p: &AgentPlaceholder = match part {
+            AgentPart::Text(range) => {
+                let text = &template[range.clone()];
+                literal_len += text.len();
+                steps.push(quote!(__out.push_str(#text);));
+                continue;
+            }
+            AgentPart::Placeholder(p) => p,
+        };
+        let written = &template[p.span.clone()];
+        match fill.next() {
+            Some(Some(Fill::Retrieval)) => {
+                let (n, args) = (&p.name, &p.args);
+                retrievals.push(quote!((#n, &[#(#args),*])));
+                steps.push(quote! {
+                    if let ::core::option::Option::Some(__r) = __retrieve(#n, &[#(#args),*]) {
+                        __out.push_str(&__r);
+                    }
+                });
+            }
+            Some(Some(Fill::Field(field))) => {
+                let f = &field.ident;
+                let step = match (&field.kind, &p.fallback) {
+                    (VarKind::Optional, fallback) => {
+                        let text = field_text(field, written, quote!(__x));
+                        let fallback = fallback.as_deref().unwrap_or_default();
+                        let blank = if p.fallback.is_some() {
+                            quote!(if ::promptkit::__private::keep_is_blank(&__t) {
+                                __out.push_str(#fallback);
+                            } else {
+                                __out.push_str(&__t);
+                            })
+                        } else {
+                            quote!(__out.push_str(&__t);)
+                        };
+                        let none = if p.fallback.is_some() {
+                            quote!(__out.push_str(#fallback);)
+                        } else {
+                            TokenStream::new()
+                        };
+                        quote! {
+                            match ::core::option::Option::as_ref(&self.#f) {
+                                ::core::option::Option::Some(__x) => {
+                                    let __t = #text;
+                                    #blank
+                                }
+                                ::core::option::Option::None => { #none }
+                            }
+                        }
+                    }
+                    _ => {
+                        let text = field_text(field, written, quote!(&self.#f));
+                        quote!(__out.push_str(&#text);)
+                    }
+                };
+                steps.push(step);
+            }
+            // reported already
+            _ => {}
+        }
+    }
+    let prompt_name = name.value();
+    let values = crate::values::expand(input, fields);
+    let retrieve_param = if retrieves {
+        quote!(mut __retrieve: impl ::core::ops::FnMut(&str, &[&str]) -> ::core::option::Option<::promptkit::__private::String>)
+    } else {
+        TokenStream::new()
+    };
+    let render_doc = if retrieves {
+        "Renders the agent prompt with this struct's values, as keep's `expand_prompt` does; `retrieve(name, args)` fills each retrieval (`{get}`, `{find:deep:3000}` asks `(\"find\", [\"deep\", \"3000\"])`), `None` when it found nothing. Then runs of blank lines collapse and the text is stripped. Cannot fail."
+    } else {
+        "Renders the agent prompt with this struct's values, as keep's `expand_prompt` does: placeholders filled, runs of blank lines collapsed, the text stripped. Cannot fail."
+    };
+    let doc = page(&prompt_name, path, prompt, fills);
+    quote! {
+        const _: () = { #tracked };
+        #values
+        #[doc = #doc]
+        #[allow(dead_code, single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The prompt's name (`agent/reflect`).
+            pub const NAME: &'static str = #prompt_name;
+            /// The prompt file.
+            pub const PATH: &'static str = #path;
+            /// The template, its includes expanded: what the run-time
+            /// `AgentPrompt::parse` reads.
+            pub const TEMPLATE: &'static str = #template;
+            /// The retrievals `render` asks for, in order: each name and its arguments.
+            pub const RETRIEVALS: &'static [(&'static str, &'static [&'static str])] = &[#(#retrievals),*];
+
+            #[doc = #render_doc]
+            pub fn render(&self, #retrieve_param) -> ::promptkit::__private::PromptContent {
+                #[allow(unused_imports)]
+                use ::promptkit::__private::{DisplayLike as _, StrLike as _};
+                let mut __out = ::promptkit::__private::String::with_capacity(#literal_len);
+                #(#steps)*
+                ::promptkit::__private::PromptContent {
+                    text: ::promptkit::__private::keep_clean_up(&__out),
+                    path: ::promptkit::__private::Cow::Borrowed(#path),
+                    metadata: ::promptkit::__private::Cow::Borrowed({
+                        static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
+                        &__PROMPTKIT_META
+                    }),
+                }
+            }
+        }
+    }
+}
+
+/// The rustdoc of the generated items: each placeholder and what fills it.
+fn page(name: &str, path: &str, prompt: &AgentPrompt, fills: &[Option<Fill<'_>>]) -> String {
+    let mut doc = format!(
+        "keep agent prompt `{name}` (`{path}`), rendered as keep's `expand_prompt` renders it.\n\n| placeholder | filled by |\n|---|---|\n"
+    );
+    let mut seen: Vec<&str> = Vec::new();
+    for (p, fill) in prompt.placeholders().zip(fills) {
+        let written = &prompt.template()[p.span.clone()];
+        if seen.contains(&written) {
+            continue;
+        }
+        seen.push(written);
+        let by = match fill {
+            Some(Fill::Retrieval) if p.args.is_empty() => {
+                format!("`retrieve(\"{}\", &[])`", p.name)
+            }
+            Some(Fill::Retrieval) => format!(
+                "`retrieve(\"{}\", &[{}])`",
+                p.name,
+                p.args
+                    .iter()
+                    .map(|a| format!("\"{a}\""))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Some(Fill::Field(f)) => match &p.fallback {
+                Some(fallback) => format!(
+                    "field `{}`; `{}` when it is `None` or blank",
+                    f.ident,
+                    fallback.replace('`', "'")
+                ),
+                None => format!("field `{}`", f.ident),
+            },
+            None => String::new(),
+        };
+        doc.push_str(&format!(
+            "| `{}` | {by} |\n",
+            written.replace(['`', '|', '\n'], " ")
+        ));
+    }
+    doc
+}
+
+/// On error, `render` (taking a closure when the prompt retrieves), so that the user sees
+/// the error and not a cascade of "`render` not found".
+fn fallback(input: &DeriveInput, error: syn::Error, retrieves: bool) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let error = error.to_compile_error();
+    let values = crate::values::fallback(input);
+    let param = if retrieves {
+        quote!(_: impl ::core::ops::FnMut(&str, &[&str]) -> ::core::option::Option<::promptkit::__private::String>)
+    } else {
+        TokenStream::new()
+    };
+    quote! {
+        #error
+        #values
+        #[allow(dead_code)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            pub const NAME: &'static str = "";
+            pub const PATH: &'static str = "";
+            pub const TEMPLATE: &'static str = "";
+            pub const RETRIEVALS: &'static [(&'static str, &'static [&'static str])] = &[];
+            pub fn render(&self, #param) -> ::promptkit::__private::PromptContent {
+                ::core::unreachable!()
+            }
+        }
+    }
+}

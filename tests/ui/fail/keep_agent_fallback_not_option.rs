@@ -1,0 +1,11 @@
+// `{similar|(none)}` renders its fallback when the value is missing: its field is an
+// `Option`.
+#[derive(promptkit::Prompt)]
+#[prompt("keep/ask")]
+struct Ask<'a> {
+    text: &'a str,
+    similar: &'a str,
+    topic: &'a str,
+}
+
+fn main() {}

@@ -1,0 +1,11 @@
+// The includes of a keep agent prompt are expanded at build time; one that cannot be
+// expanded is an error at the include, in the file that wrote it.
+#[derive(promptkit::Prompt)]
+#[prompt("keep/deep0")]
+struct Agent<'a> {
+    text: &'a str,
+}
+
+fn main() {
+    let _ = Agent { text: "x" }.render();
+}
