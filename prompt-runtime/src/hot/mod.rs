@@ -85,9 +85,11 @@
 //! ```
 
 mod builder;
+mod jinja;
 mod stamp;
 
 pub use builder::HotBuilder;
+pub use jinja::HotJinja;
 
 use crate::chat::Chat;
 use crate::check::{self, CheckedPrompt};
@@ -150,21 +152,22 @@ impl<P: Prompt + ContextValues> HotPrompt<P> {
     /// }
     /// ```
     pub fn builder() -> HotBuilder<HotPrompt<P>> {
-        HotBuilder::new(
-            Target {
-                name: P::NAME,
-                path: P::PATH,
-                version: P::VERSION,
-                identity_keys: P::IDENTITY_KEYS,
-                struct_name: P::STRUCT_NAME,
-                context: P::CONTEXT,
-                chat: false,
-            },
-            |core| HotPrompt {
-                core,
-                _prompt: PhantomData,
-            },
-        )
+        HotBuilder::new(P::PATH, |root, enabled| HotPrompt {
+            core: Core::new(
+                Target {
+                    name: P::NAME,
+                    path: P::PATH,
+                    version: P::VERSION,
+                    identity_keys: P::IDENTITY_KEYS,
+                    struct_name: P::STRUCT_NAME,
+                    context: P::CONTEXT,
+                    chat: false,
+                },
+                root,
+                enabled,
+            ),
+            _prompt: PhantomData,
+        })
     }
 
     /// Renders the current version with `context` and `identity`: the compiled prompt
@@ -216,21 +219,22 @@ impl<P: ChatPrompt + ContextValues> HotChat<P> {
     /// }
     /// ```
     pub fn builder() -> HotBuilder<HotChat<P>> {
-        HotBuilder::new(
-            Target {
-                name: P::NAME,
-                path: P::PATH,
-                version: P::VERSION,
-                identity_keys: P::IDENTITY_KEYS,
-                struct_name: P::STRUCT_NAME,
-                context: P::CONTEXT,
-                chat: true,
-            },
-            |core| HotChat {
-                core,
-                _prompt: PhantomData,
-            },
-        )
+        HotBuilder::new(P::PATH, |root, enabled| HotChat {
+            core: Core::new(
+                Target {
+                    name: P::NAME,
+                    path: P::PATH,
+                    version: P::VERSION,
+                    identity_keys: P::IDENTITY_KEYS,
+                    struct_name: P::STRUCT_NAME,
+                    context: P::CONTEXT,
+                    chat: true,
+                },
+                root,
+                enabled,
+            ),
+            _prompt: PhantomData,
+        })
     }
 
     /// Renders the current version's messages with `context` and `identity`, as
