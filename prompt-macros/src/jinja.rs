@@ -13,10 +13,10 @@
 use crate::compile;
 use crate::derive::Field;
 use proc_macro2::TokenStream;
+use prompt_runtime::Diagnostic;
 use prompt_runtime::formats::jinja::{PathStep, PathUse, Templates};
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarKind;
-use prompt_runtime::Diagnostic;
 use quote::quote;
 use syn::{DeriveInput, LitStr};
 
