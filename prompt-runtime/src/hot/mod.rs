@@ -23,7 +23,13 @@
 //! modification times and lengths, and reads them only when one changed), or
 //! [`HotPrompt::reload`] from a file watcher.
 //!
-//! [`HotChat`] does the same for chat prompts ([`ChatPrompt`]). Families
+//! [`HotChat`] does the same for chat prompts ([`ChatPrompt`]), and [`HotJinja`] for
+//! derived Jinja prompts (`prompts/NAME.md.j2`, [`JinjaPrompt`](crate::formats::jinja::JinjaPrompt)):
+//! it rereads the prompt file, every template it includes and `promptkit.json`'s
+//! `"jinja"` options through the one reader ([`crate::load::Root`]), checks them against
+//! the compiled struct as the derive does (names, `Option`s, unused fields, paths into
+//! `PromptValue` fields against their shapes, the subset, include cycles, fences), and
+//! watches every include the last load asked for. Families
 //! (`#[prompt(family = "...")]`) are not supported: a family is many files chosen per
 //! render, and its struct implements neither trait.
 //!
