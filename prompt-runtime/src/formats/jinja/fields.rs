@@ -31,7 +31,7 @@ pub struct JinjaField {
 }
 
 /// What `#[derive(Prompt)]` of a Jinja prompt (`prompts/NAME.md.j2`) tells run time about
-/// the struct: what hot reload ([`crate::hot::HotJinja`], feature `hot-reload`) checks an
+/// the struct: what hot reload (`promptkit::hot::HotJinja`, feature `hot-reload`) checks an
 /// edited template against, and how the compiled prompt renders. Written by the derive;
 /// by hand only for tests.
 ///
