@@ -238,8 +238,10 @@
 //! checked against the compiled struct (every field, its kind, the identity schema, the
 //! templates) and swapped in whole, or refused with located diagnostics while the compiled
 //! (or last good) text keeps rendering. Off by default, and off in a release build unless
-//! the builder says `in_release(true)`. `HotChat` does the same for chat prompts; families
-//! are not supported. The derive gives every prompt struct an impl of [`ContextValues`]
+//! the builder says `in_release(true)`. `HotChat` does the same for chat prompts, and
+//! `HotJinja` for derived Jinja prompts (their includes and `"jinja"` options too, checked
+//! against the fields' `PromptValue` shapes, which the derive keeps in its
+//! [`formats::jinja::JinjaPrompt`] impl); families are not supported. The derive gives every prompt struct an impl of [`ContextValues`]
 //! (its fields by name, as data) for this.
 //!
 //! ```

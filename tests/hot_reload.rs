@@ -891,3 +891,332 @@ fn chat_prompts_reload_their_messages_and_stay_chat_prompts() {
         "prompts/daily_summary.md has chat sections, but `DailySummary` was compiled as a text prompt"
     );
 }
+
+/// Derived Jinja prompts (`prompts/trip_planner.md.j2` and its include
+/// `components/trip_rules.md.j2`) under `HotJinja`.
+mod jinja {
+    use super::{Root, first};
+    use promptkit::hot::HotJinja;
+    use promptkit::{Guidance, Prompt, PromptValue};
+
+    #[derive(PromptValue)]
+    struct Traveller<'a> {
+        name: &'a str,
+    }
+
+    #[derive(PromptValue)]
+    struct Stop<'a> {
+        city: &'a str,
+        nights: Option<u8>,
+    }
+
+    #[derive(Prompt)]
+    #[prompt("trip_planner")]
+    struct TripPlanner<'a> {
+        guidance: Guidance,
+        traveller: Traveller<'a>,
+        stops: &'a [Stop<'a>],
+        currency: Option<&'a str>,
+    }
+
+    const PLANNER: &str = "prompts/trip_planner.md.j2";
+    const RULES: &str = "prompts/components/trip_rules.md.j2";
+    const STOPS: [Stop<'static>; 2] = [
+        Stop {
+            city: "Ghent",
+            nights: Some(3),
+        },
+        Stop {
+            city: "Bruges",
+            nights: None,
+        },
+    ];
+
+    fn planner(guidance: Guidance, currency: Option<&'static str>) -> TripPlanner<'static> {
+        TripPlanner {
+            guidance,
+            traveller: Traveller { name: "Noor" },
+            stops: &STOPS,
+            currency,
+        }
+    }
+
+    fn hot(root: &Root) -> HotJinja<TripPlanner<'static>> {
+        HotJinja::<TripPlanner>::builder()
+            .root(&root.0)
+            .enabled(true)
+            .build()
+    }
+
+    fn text(hot: &HotJinja<TripPlanner<'static>>, p: &TripPlanner<'_>) -> String {
+        hot.render(p).unwrap().text
+    }
+
+    #[test]
+    fn unchanged_templates_render_the_compiled_prompt_and_an_edited_include_renders_at_once() {
+        let root = Root::new("jinja-edit");
+        let hot = hot(&root);
+        let p = planner(Guidance::Detailed, Some("chf"));
+        let compiled = p.render().unwrap().text;
+        assert_eq!(text(&hot, &p), compiled);
+        assert!(compiled.contains("- Prices in CHF.\n"), "{compiled}");
+        // The files are the compiled ones: the compiled prompt keeps rendering.
+        assert_eq!(hot.reload(), Ok(false));
+        assert!(!hot.is_reloaded());
+
+        root.edit(RULES, "- Prices in", "- Quote prices in");
+        assert_eq!(hot.reload_if_changed(), Ok(true), "the include changed");
+        assert!(hot.is_reloaded());
+        let edited = text(&hot, &p);
+        assert_eq!(edited, compiled.replace("- Prices in", "- Quote prices in"));
+        assert_eq!(hot.reload_if_changed(), Ok(false), "nothing changed since");
+        // The lean level of the same reloaded templates: the fence still works.
+        let lean = text(&hot, &planner(Guidance::Lean, None));
+        assert!(lean.contains("- Quote prices in EUR.\n"), "{lean}");
+        assert!(!lean.contains("## How to plan"), "{lean}");
+
+        // Back to the compiled texts: the compiled prompt renders again.
+        root.edit(RULES, "- Quote prices in", "- Prices in");
+        assert_eq!(hot.reload_if_changed(), Ok(true));
+        assert!(!hot.is_reloaded());
+        assert_eq!(text(&hot, &p), compiled);
+    }
+
+    #[test]
+    fn a_new_include_a_new_field_read_and_the_jinja_options_are_reloaded() {
+        let root = Root::new("jinja-include");
+        let hot = hot(&root);
+        let p = planner(Guidance::Detailed, None);
+        let compiled = p.render().unwrap().text;
+        assert!(compiled.ends_with('\n'), "keep_trailing_newline is on");
+
+        // An include that does not exist yet is refused at its tag...
+        root.edit(
+            PLANNER,
+            "{% include 'components/trip_rules.md.j2' %}",
+            "{% include 'components/trip_rules.md.j2' %}\n{% include 'components/packing.md.j2' %}",
+        );
+        let problems = hot.reload_if_changed().unwrap_err();
+        let (_, file, line, _) = first(&problems);
+        assert_eq!((file.as_str(), line), (PLANNER, 5), "{problems}");
+        assert_eq!(
+            text(&hot, &p),
+            compiled,
+            "refused: the compiled prompt renders"
+        );
+        // ... and noticed when it appears, with a path into a field it reads.
+        root.write(
+            "prompts/components/packing.md.j2",
+            "Pack for {{ stops | length }} stops, starting in {{ stops[0].city }}.\n",
+        );
+        assert_eq!(hot.reload_if_changed(), Ok(true));
+        assert!(
+            text(&hot, &p).contains("Pack for 2 stops, starting in Ghent.\n"),
+            "{}",
+            text(&hot, &p)
+        );
+
+        // `promptkit.json`'s "jinja" options are read again too: without
+        // `keep_trailing_newline`, each template loses its final newline (only the new
+        // include's shows: the others end in a tag that `trim_blocks` trims after).
+        let before = text(&hot, &p);
+        root.edit(
+            "prompts/promptkit.json",
+            "\"keep_trailing_newline\": true",
+            "\"keep_trailing_newline\": false",
+        );
+        assert_eq!(hot.reload_if_changed(), Ok(true));
+        assert_eq!(
+            text(&hot, &p),
+            before.replace("starting in Ghent.\n", "starting in Ghent.")
+        );
+    }
+
+    /// Each edit is refused with the derive's located diagnostic, and the version before
+    /// it keeps rendering.
+    #[test]
+    fn a_refused_edit_says_where_and_the_previous_version_keeps_rendering() {
+        let root = Root::new("jinja-refused");
+        let hot = hot(&root);
+        let p = planner(Guidance::Detailed, Some("usd"));
+        // A good edit first, so that "previous" is a reloaded version, not the compiled one.
+        root.edit(PLANNER, "# Trip planner", "# Trip planner (draft)");
+        assert_eq!(hot.reload(), Ok(true));
+        let good = text(&hot, &p);
+        assert!(good.starts_with("# Trip planner (draft)\n"), "{good}");
+        let original_rules = root.read(RULES);
+        let original_planner = root.read(PLANNER);
+
+        // (file, from, to, message, help, where: file, line, col)
+        type Case = (
+            &'static str,
+            &'static str,
+            &'static str,
+            &'static str,
+            Option<&'static str>,
+            (&'static str, usize, usize),
+        );
+        let cases: [Case; 6] = [
+            (
+                RULES,
+                "{{ currency |",
+                "{{ currnecy |",
+                "`currnecy` is not a field of `TripPlanner`",
+                Some("did you mean `currency`?"),
+                (RULES, 4, 16),
+            ),
+            (
+                PLANNER,
+                "{{ stop.city }}",
+                "{{ stop.ctiy }}",
+                "no field `ctiy` in `Stop` (read as `stop.ctiy`)",
+                Some("did you mean `city`?"),
+                (PLANNER, 17, 24),
+            ),
+            (
+                RULES,
+                "{{ currency | default(\"EUR\") | upper }}",
+                "{{ currency }}",
+                "`currency` is an `Option` but is read here without a guard or a default",
+                Some(
+                    "put it inside `{% if currency %}`, write `currency | default(…)`, or make the field not an `Option`",
+                ),
+                (RULES, 4, 16),
+            ),
+            (
+                RULES,
+                "| upper }}",
+                "| upper | title }}",
+                "the filter `title` is not supported",
+                None,
+                (RULES, 4, 0),
+            ),
+            (
+                RULES,
+                "## Rules",
+                "## Rules\n{% include 'trip_planner.md.j2' %}",
+                "include cycle: trip_planner.md.j2 → components/trip_rules.md.j2 → trip_planner.md.j2",
+                None,
+                (RULES, 3, 1),
+            ),
+            (
+                PLANNER,
+                "{{ traveller.name | default(\"a traveller\") }}",
+                "a traveller",
+                "field `traveller` is not used by prompts/trip_planner.md.j2",
+                Some("read it in the template (`{{ traveller }}`), or remove the field"),
+                (PLANNER, 0, 0),
+            ),
+        ];
+        for (file, from, to, message, help, (at_file, line, col)) in cases {
+            root.edit(file, from, to);
+            let problems = hot.reload().unwrap_err();
+            let d = &problems.0[0];
+            assert_eq!(d.message(), message, "{problems}");
+            if let Some(help) = help {
+                assert_eq!(d.help(), Some(help), "{problems}");
+            }
+            let at = d.location().expect("located");
+            assert_eq!(at.path, at_file, "{problems}");
+            assert_eq!(at.line, line, "{problems}");
+            if col > 0 {
+                assert_eq!(at.col, col, "{problems}");
+            }
+            assert!(problems.to_string().contains(&format!("--> {at_file}")));
+            assert_eq!(hot.last_error(), Some(problems));
+            assert!(hot.is_reloaded());
+            assert_eq!(
+                text(&hot, &p),
+                good,
+                "refused `{to}`: the previous version renders"
+            );
+            root.write(RULES, &original_rules);
+            root.write(PLANNER, &original_planner);
+        }
+        assert_eq!(
+            hot.reload(),
+            Ok(false),
+            "the good edit again: nothing changed"
+        );
+        assert_eq!(hot.last_error(), None);
+    }
+
+    /// A FIFO, a file over the limit and a link out of the folder in an include's place
+    /// are refused by the one reader, without reading them (a FIFO without a writer would
+    /// block forever).
+    #[cfg(unix)]
+    #[test]
+    fn hostile_includes_are_refused_without_reading_them() {
+        let root = Root::new("jinja-hostile");
+        let hot = hot(&root);
+        let p = planner(Guidance::Lean, None);
+        let compiled = text(&hot, &p);
+        let rules = root.path(RULES);
+
+        std::fs::remove_file(&rules).unwrap();
+        let made = std::process::Command::new("mkfifo").arg(&rules).status();
+        if made.is_ok_and(|m| m.success()) {
+            let problems = hot.reload_if_changed().unwrap_err();
+            assert_eq!(
+                problems.0[0].message(),
+                format!("`{RULES}` is a FIFO (named pipe), not a regular file, so it is not read"),
+                "{problems}"
+            );
+            assert_eq!(text(&hot, &p), compiled);
+            std::fs::remove_file(&rules).unwrap();
+        }
+
+        let huge = format!("{}\n", "x".repeat(5 * 1024 * 1024));
+        std::fs::write(&rules, huge).unwrap();
+        let problems = hot.reload_if_changed().unwrap_err();
+        assert!(
+            problems.0[0]
+                .message()
+                .starts_with(&format!("`{RULES}` is 5242881 bytes, more than")),
+            "{problems}"
+        );
+        assert_eq!(text(&hot, &p), compiled);
+
+        let outside = root.path("secret.md.j2");
+        std::fs::write(&outside, "{{ currency }}").unwrap();
+        std::fs::remove_file(&rules).unwrap();
+        std::os::unix::fs::symlink(&outside, &rules).unwrap();
+        let problems = hot.reload_if_changed().unwrap_err();
+        assert_eq!(
+            problems.0[0].message(),
+            format!(
+                "`{RULES}` is a link to `{}`, outside `prompts/`, so it is not read",
+                outside.display()
+            ),
+            "{problems}"
+        );
+        assert_eq!(text(&hot, &p), compiled);
+    }
+
+    #[test]
+    fn off_it_renders_the_compiled_prompt_and_reads_nothing() {
+        let root = Root::new("jinja-off");
+        let hot = HotJinja::<TripPlanner>::builder().root(&root.0).build();
+        assert!(!hot.is_enabled());
+        root.edit(RULES, "- Prices in", "- Quote prices in");
+        assert_eq!(hot.reload(), Ok(false));
+        assert_eq!(hot.reload_if_changed(), Ok(false));
+        let p = planner(Guidance::Detailed, None);
+        assert_eq!(text(&hot, &p), p.render().unwrap().text);
+        assert!(!hot.is_reloaded());
+        let no_root = HotJinja::<TripPlanner>::builder().enabled(true).build();
+        if no_root.is_enabled() {
+            let problems = no_root.reload().unwrap_err();
+            assert_eq!(
+                problems.0[0].message(),
+                "cannot reload `prompts/trip_planner.md.j2`: the hot prompt has no root folder"
+            );
+        }
+    }
+
+    #[test]
+    fn a_hot_jinja_prompt_is_send_and_sync() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<HotJinja<TripPlanner<'static>>>();
+    }
+}

@@ -13,10 +13,10 @@
 use crate::compile;
 use crate::derive::Field;
 use proc_macro2::TokenStream;
+use prompt_runtime::Diagnostic;
 use prompt_runtime::formats::jinja::{PathStep, PathUse, Templates};
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarKind;
-use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
 use syn::{DeriveInput, LitStr};
 
@@ -72,9 +72,11 @@ pub fn expand(
     let doc = format!(
         "Renders `{path}` with this context, byte for byte as Jinja2 renders it with the folder's options.\n\nAn error only when a value makes Jinja2 fail too (a comparison of a number with text, a render past `MAX_OUTPUT`)."
     );
+    let jinja_prompt = jinja_prompt(input, &prompt_name, &path, fields, &file, &templates);
     Ok(quote! {
         const _: () = { #tracked };
         #(#path_checks)*
+        #jinja_prompt
         #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics #ident #ty_generics #where_clause {
             /// The prompt file (`prompts/NAME.md.j2`).
@@ -93,6 +95,74 @@ pub fn expand(
             }
         }
     })
+}
+
+/// `impl JinjaPrompt`: what hot reload checks an edited template against (the fields'
+/// names, which are optional, their `PromptValue` shapes), the texts and options the
+/// derive checked, the values, and the derive's `render()`.
+fn jinja_prompt(
+    input: &DeriveInput,
+    prompt_name: &str,
+    path: &str,
+    fields: &[Field],
+    file: &str,
+    templates: &Templates,
+) -> TokenStream {
+    let ident = &input.ident;
+    let struct_name = ident.to_string();
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let shapes = fields.iter().map(|f| {
+        let (key, ty) = (&f.name, &f.ty);
+        let optional = f.kind == VarKind::Optional;
+        quote! {
+            ::promptkit::formats::jinja::JinjaField {
+                name: #key,
+                optional: #optional,
+                shape: &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+            }
+        }
+    });
+    let values = fields.iter().map(|f| {
+        let (field, key) = (&f.ident, &f.name);
+        quote! {
+            if let ::core::option::Option::Some(__value) =
+                ::promptkit::__private::PromptValue::to_value(&self.#field)
+            {
+                __values.insert(::promptkit::__private::String::from(#key), __value);
+            }
+        }
+    });
+    let mut names: Vec<&str> = vec![file];
+    names.extend(templates.names().filter(|n| *n != file));
+    let sources = names.iter().filter_map(|n| {
+        let text = templates.get(n)?.source().text();
+        Some(quote!((#n, #text)))
+    });
+    let o = templates.options();
+    let (trim, lstrip, keep) = (o.trim_blocks, o.lstrip_blocks, o.keep_trailing_newline);
+    quote! {
+        #[allow(single_use_lifetimes)]
+        impl #impl_generics ::promptkit::formats::jinja::JinjaPrompt for #ident #ty_generics #where_clause {
+            const NAME: &'static str = #prompt_name;
+            const PATH: &'static str = #path;
+            const STRUCT_NAME: &'static str = #struct_name;
+            const FIELDS: &'static [::promptkit::formats::jinja::JinjaField] = &[#(#shapes),*];
+            const SOURCES: &'static [(&'static str, &'static str)] = &[#(#sources),*];
+            const OPTIONS: ::promptkit::__private::JinjaOptions = ::promptkit::__private::JinjaOptions {
+                trim_blocks: #trim,
+                lstrip_blocks: #lstrip,
+                keep_trailing_newline: #keep,
+            };
+            fn values(&self) -> ::promptkit::__private::JsonMap<::promptkit::__private::String, ::promptkit::__private::JsonValue> {
+                let mut __values = ::promptkit::__private::JsonMap::new();
+                #(#values)*
+                __values
+            }
+            fn render_compiled(&self) -> ::core::result::Result<::promptkit::__private::PromptContent, ::promptkit::Diagnostic> {
+                Self::render(self)
+            }
+        }
+    }
 }
 
 /// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
@@ -172,58 +242,18 @@ pub fn check_names(
     name: &LitStr,
     kind: &str,
 ) -> syn::Result<()> {
+    // The run-time check, which hot reload runs again on an edited template: the same
+    // messages at the same places.
+    let given: Vec<(&str, bool)> = fields
+        .iter()
+        .map(|f| (f.name.as_str(), f.optional))
+        .collect();
+    let problems = prompt_runtime::formats::jinja::check_names(templates, file, &given, what, kind);
+    // A walk too large to check is the one problem reported.
+    if templates.paths(file).is_err() {
+        return Err(compile::to_error(name, problems));
+    }
     let uses = templates.uses(file);
-    let mut problems = Diagnostics::default();
-    let at = |u_file: &str, span: std::ops::Range<usize>, d: Diagnostic| match templates.get(u_file)
-    {
-        Some(t) => d.at(t.source(), span),
-        None => d,
-    };
-    let mut unknown = std::collections::HashSet::new();
-    let paths = templates
-        .paths(file)
-        .map_err(|d| compile::to_error(name, d.into()))?;
-    for path in paths {
-        let known = fields.iter().any(|f| f.name == path.name)
-            || path.name == prompt_runtime::guidance::GUIDANCE;
-        if known || !unknown.insert(path.name.clone()) {
-            continue;
-        }
-        let help = match prompt_runtime::suggest::closest(
-            &path.name,
-            fields.iter().map(|f| f.name.as_str()),
-        ) {
-            Some(close) => format!("did you mean `{close}`?"),
-            None => format!(
-                "give a {kind} `{}` (an `Option` if the prompt may go without it)",
-                path.name
-            ),
-        };
-        problems.push(at(
-            &path.file,
-            path.span.clone(),
-            Diagnostic::new(format!("`{}` is not {what}", path.name)).with_help(help),
-        ));
-    }
-    for u in &uses {
-        let Some(field) = fields.iter().find(|f| f.name == u.name) else {
-            continue;
-        };
-        if u.required && field.optional {
-            problems.push(at(
-                &u.file,
-                u.span.clone(),
-                Diagnostic::new(format!(
-                    "`{}` is an `Option` but is read here without a guard or a default",
-                    u.name
-                ))
-                .with_help(format!(
-                    "put it inside `{{% if {0} %}}`, write `{0} | default(…)`, or make the field not an `Option`",
-                    u.name
-                )),
-            ));
-        }
-    }
     let mut errors = if problems.is_empty() {
         None
     } else {

@@ -1,9 +1,9 @@
 //! Building a hot prompt: where its files are, and whether it reloads at all.
 
-use super::{Core, Target};
 use std::path::PathBuf;
 
-/// Settings of a [`super::HotPrompt`] or [`super::HotChat`], made by their `builder()`.
+/// Settings of a [`super::HotPrompt`], [`super::HotChat`] or [`super::HotJinja`], made by
+/// their `builder()`.
 ///
 /// Reloading is off unless [`HotBuilder::enabled`] turns it on, and off in a release build
 /// (one without `debug_assertions`) even then, unless [`HotBuilder::in_release`] allows it.
@@ -21,8 +21,10 @@ use std::path::PathBuf;
 /// ```
 #[must_use = "a builder does nothing until `build` is called"]
 pub struct HotBuilder<H> {
-    target: Target,
-    make: fn(Core) -> H,
+    /// The prompt file, for `Debug`.
+    path: &'static str,
+    /// Makes the hot prompt from the root and whether reloading is on.
+    make: fn(Option<PathBuf>, bool) -> H,
     root: Option<PathBuf>,
     enabled: bool,
     in_release: bool,
@@ -31,7 +33,7 @@ pub struct HotBuilder<H> {
 impl<H> std::fmt::Debug for HotBuilder<H> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HotBuilder")
-            .field("prompt", &self.target.path)
+            .field("prompt", &self.path)
             .field("root", &self.root)
             .field("enabled", &self.enabled)
             .field("in_release", &self.in_release)
@@ -40,9 +42,9 @@ impl<H> std::fmt::Debug for HotBuilder<H> {
 }
 
 impl<H> HotBuilder<H> {
-    pub(super) fn new(target: Target, make: fn(Core) -> H) -> HotBuilder<H> {
+    pub(super) fn new(path: &'static str, make: fn(Option<PathBuf>, bool) -> H) -> HotBuilder<H> {
         HotBuilder {
-            target,
+            path,
             make,
             root: None,
             enabled: false,
@@ -121,6 +123,6 @@ impl<H> HotBuilder<H> {
     /// ```
     pub fn build(self) -> H {
         let enabled = self.enabled && (cfg!(debug_assertions) || self.in_release);
-        (self.make)(Core::new(self.target, self.root, enabled))
+        (self.make)(self.root, enabled)
     }
 }

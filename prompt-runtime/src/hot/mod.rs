@@ -23,7 +23,13 @@
 //! modification times and lengths, and reads them only when one changed), or
 //! [`HotPrompt::reload`] from a file watcher.
 //!
-//! [`HotChat`] does the same for chat prompts ([`ChatPrompt`]). Families
+//! [`HotChat`] does the same for chat prompts ([`ChatPrompt`]), and [`HotJinja`] for
+//! derived Jinja prompts (`prompts/NAME.md.j2`, [`JinjaPrompt`](crate::formats::jinja::JinjaPrompt)):
+//! it rereads the prompt file, every template it includes and `promptkit.json`'s
+//! `"jinja"` options through the one reader ([`crate::load::Root`]), checks them against
+//! the compiled struct as the derive does (names, `Option`s, unused fields, paths into
+//! `PromptValue` fields against their shapes, the subset, include cycles, fences), and
+//! watches every include the last load asked for. Families
 //! (`#[prompt(family = "...")]`) are not supported: a family is many files chosen per
 //! render, and its struct implements neither trait.
 //!
@@ -85,9 +91,11 @@
 //! ```
 
 mod builder;
+mod jinja;
 mod stamp;
 
 pub use builder::HotBuilder;
+pub use jinja::HotJinja;
 
 use crate::chat::Chat;
 use crate::check::{self, CheckedPrompt};
@@ -150,21 +158,22 @@ impl<P: Prompt + ContextValues> HotPrompt<P> {
     /// }
     /// ```
     pub fn builder() -> HotBuilder<HotPrompt<P>> {
-        HotBuilder::new(
-            Target {
-                name: P::NAME,
-                path: P::PATH,
-                version: P::VERSION,
-                identity_keys: P::IDENTITY_KEYS,
-                struct_name: P::STRUCT_NAME,
-                context: P::CONTEXT,
-                chat: false,
-            },
-            |core| HotPrompt {
-                core,
-                _prompt: PhantomData,
-            },
-        )
+        HotBuilder::new(P::PATH, |root, enabled| HotPrompt {
+            core: Core::new(
+                Target {
+                    name: P::NAME,
+                    path: P::PATH,
+                    version: P::VERSION,
+                    identity_keys: P::IDENTITY_KEYS,
+                    struct_name: P::STRUCT_NAME,
+                    context: P::CONTEXT,
+                    chat: false,
+                },
+                root,
+                enabled,
+            ),
+            _prompt: PhantomData,
+        })
     }
 
     /// Renders the current version with `context` and `identity`: the compiled prompt
@@ -216,21 +225,22 @@ impl<P: ChatPrompt + ContextValues> HotChat<P> {
     /// }
     /// ```
     pub fn builder() -> HotBuilder<HotChat<P>> {
-        HotBuilder::new(
-            Target {
-                name: P::NAME,
-                path: P::PATH,
-                version: P::VERSION,
-                identity_keys: P::IDENTITY_KEYS,
-                struct_name: P::STRUCT_NAME,
-                context: P::CONTEXT,
-                chat: true,
-            },
-            |core| HotChat {
-                core,
-                _prompt: PhantomData,
-            },
-        )
+        HotBuilder::new(P::PATH, |root, enabled| HotChat {
+            core: Core::new(
+                Target {
+                    name: P::NAME,
+                    path: P::PATH,
+                    version: P::VERSION,
+                    identity_keys: P::IDENTITY_KEYS,
+                    struct_name: P::STRUCT_NAME,
+                    context: P::CONTEXT,
+                    chat: true,
+                },
+                root,
+                enabled,
+            ),
+            _prompt: PhantomData,
+        })
     }
 
     /// Renders the current version's messages with `context` and `identity`, as

@@ -81,6 +81,20 @@ impl Stamp {
         Stamp(files)
     }
 
+    /// Looks at each of `paths`, in order: a Jinja prompt's files (the prompt file,
+    /// `promptkit.json`, every template the last load asked for).
+    pub(super) fn files(paths: impl IntoIterator<Item = PathBuf>) -> Stamp {
+        Stamp(
+            paths
+                .into_iter()
+                .map(|p| {
+                    let stamp = file_stamp(&p);
+                    (p, stamp)
+                })
+                .collect(),
+        )
+    }
+
     /// The first file that a reload must not read: one longer than `limit` bytes, or one
     /// that is neither a file nor a folder.
     pub(super) fn refusal(&self, limit: u64) -> Option<(&Path, Refusal)> {

@@ -28,6 +28,29 @@ impl Project {
     /// out), only regular files, at most [`MAX_FILE`](super::MAX_FILE) bytes each (the one
     /// reader of every prompt file, [`Root`](super::Root)).
     pub fn load_jinja(&self, name: &str) -> Result<(String, Templates), Diagnostics> {
+        self.load_jinja_traced(name, &mut Vec::new())
+    }
+
+    /// [`load_jinja`](Self::load_jinja), writing into `asked` the name of every template
+    /// it tried to read (the prompt file first), found or not: the files whose change could
+    /// change what loads, which hot reload watches.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("promptkit-doc-traced-{}", std::process::id()));
+    /// # std::fs::create_dir_all(&dir)?;
+    /// std::fs::write(dir.join("a.j2"), "{% include 'b.j2' %}")?;
+    /// let project = prompt_runtime::load::Project::open(&dir, "prompts")?;
+    /// let mut asked = Vec::new();
+    /// assert!(project.load_jinja_traced("a", &mut asked).is_err()); // no `b.j2` yet
+    /// assert_eq!(asked, ["a.j2", "b.j2"]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn load_jinja_traced(
+        &self,
+        name: &str,
+        asked: &mut Vec<String>,
+    ) -> Result<(String, Templates), Diagnostics> {
         let Some(file) = self.jinja_file(name) else {
             return Err(Diagnostic::new(format!(
                 "no Jinja template `{0}/{name}.md.j2` or `{0}/{name}.j2`",
@@ -38,6 +61,9 @@ impl Project {
         let root = self.root();
         let display = self.display.clone();
         let templates = Templates::load(&file, self.config.jinja, &mut |included: &str| {
+            if !asked.iter().any(|a| a == included) {
+                asked.push(included.to_owned());
+            }
             read_inside(&root, &display, included)
         })?;
         Ok((file, templates))

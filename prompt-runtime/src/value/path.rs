@@ -26,10 +26,12 @@
 use super::{FieldShape, Shape};
 
 /// One step of a path.
+/// `'static` in the derive's `const` checks; shorter at run time, where hot reload checks
+/// the paths of an edited template ([`crate::formats::jinja::check_paths`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step {
+pub enum Step<'a> {
     /// `.name` or `["name"]`: a struct's field, or a map's value by key.
-    Field(&'static str),
+    Field(&'a str),
     /// An item of a list: a loop's variable, or `xs[0]`.
     Element,
     /// A map's value as `items()` gives it to a loop.
@@ -82,7 +84,13 @@ impl Message {
     }
 
     /// `shown` and the steps from `skip` to `end`, as a template writes them.
-    const fn push_path(mut self, shown: &str, steps: &[Step], skip: usize, end: usize) -> Message {
+    const fn push_path(
+        mut self,
+        shown: &str,
+        steps: &[Step<'_>],
+        skip: usize,
+        end: usize,
+    ) -> Message {
         self = self.push(shown);
         let mut i = skip;
         while i < end && i < steps.len() {
@@ -105,7 +113,7 @@ impl Message {
 pub const fn check(
     shape: &Shape,
     shown: &str,
-    steps: &[Step],
+    steps: &[Step<'_>],
     skip: usize,
     location: &str,
 ) -> Message {
@@ -164,7 +172,7 @@ const fn same(a: &[u8], b: &[u8]) -> bool {
 const fn wrong(
     at: &Shape,
     shown: &str,
-    steps: &[Step],
+    steps: &[Step<'_>],
     skip: usize,
     i: usize,
     location: &str,

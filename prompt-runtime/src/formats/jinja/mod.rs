@@ -27,6 +27,7 @@
 mod cache;
 mod expr;
 mod fence;
+mod fields;
 mod lexer;
 mod parser;
 mod paths;
@@ -39,6 +40,7 @@ pub(crate) mod value;
 #[cfg(test)]
 mod tests;
 
+pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused};
 pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};
 pub use set::{ReadError, Templates};

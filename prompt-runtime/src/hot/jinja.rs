@@ -1,0 +1,363 @@
+//! Hot reload of a derived Jinja prompt ([`HotJinja`]).
+
+use super::HotBuilder;
+use super::stamp::Stamp;
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::formats::jinja::{JinjaPrompt, Templates, check_names, check_paths, check_unused};
+use crate::load::Project;
+use crate::meta::Meta;
+use crate::render::PromptContent;
+use crate::swap::Swapped;
+use std::borrow::Cow;
+use std::marker::PhantomData;
+use std::path::PathBuf;
+use std::sync::{Mutex, MutexGuard, TryLockError};
+
+/// A `#[derive(Prompt)]` Jinja prompt (`prompts/NAME.md.j2`) that can be reloaded from its
+/// templates at run time, as [`HotPrompt`](super::HotPrompt) reloads a Markdown prompt.
+///
+/// A reload reads the prompt file, every template it includes (at any depth, in
+/// subfolders) and `promptkit.json`'s `"jinja"` options through the project's one reader
+/// (inside `prompts/` once links are followed, regular files only, at most
+/// [`MAX_FILE`](super::MAX_FILE) bytes each), and checks them against the compiled struct
+/// exactly as the derive does: the supported subset, include cycles, guidance fences;
+/// every name read is a field (a misspelt one is reported with the closest field), an
+/// `Option` field is read only under a guard or a default, every field is read, every
+/// path into a field exists in its type's [`Shape`](crate::value::Shape) (the derive's
+/// `PromptValue` shapes, kept in the binary for this). The same located diagnostics;
+/// templates that pass are swapped in whole, and ones that fail leave the previous version
+/// rendering. [`HotJinja::reload_if_changed`] notices a change to any template the last
+/// load read or looked for.
+///
+/// ```no_run
+/// use prompt_runtime::formats::jinja::JinjaPrompt;
+/// use prompt_runtime::hot::HotJinja;
+///
+/// fn serve<P: JinjaPrompt>(hot: &HotJinja<P>, context: &P) -> String {
+///     if let Err(problems) = hot.reload_if_changed() {
+///         eprintln!("{problems}"); // the previous version keeps rendering
+///     }
+///     hot.render(context).map(|p| p.text).unwrap_or_default()
+/// }
+/// ```
+pub struct HotJinja<P> {
+    root: Option<PathBuf>,
+    enabled: bool,
+    current: Swapped<Current>,
+    /// Held while a reload reads and checks: one at a time. Renders never take it.
+    watch: Mutex<Watch>,
+    last_error: Mutex<Option<Diagnostics>>,
+    _prompt: PhantomData<fn() -> P>,
+}
+
+enum Current {
+    /// The derive's render.
+    Compiled,
+    /// Templates that passed the check at their last reload.
+    Reloaded(Box<Reloaded>),
+}
+
+struct Reloaded {
+    templates: Templates,
+    /// The prompt file's name in `templates`.
+    file: String,
+}
+
+#[derive(Default)]
+struct Watch {
+    /// The files as they were when the last reload started; `None` before the first.
+    stamp: Option<Stamp>,
+    /// The templates the last load asked for, found or not.
+    asked: Vec<String>,
+}
+
+impl<P: JinjaPrompt> HotJinja<P> {
+    /// Starts a hot Jinja prompt of `P`; reloading stays off unless
+    /// [`HotBuilder::enabled`] turns it on (and off in a release build unless
+    /// [`HotBuilder::in_release`]).
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::JinjaPrompt;
+    /// use prompt_runtime::hot::HotJinja;
+    ///
+    /// fn hot<P: JinjaPrompt>() -> HotJinja<P> {
+    ///     HotJinja::<P>::builder().root(env!("CARGO_MANIFEST_DIR")).enabled(true).build()
+    /// }
+    /// ```
+    pub fn builder() -> HotBuilder<HotJinja<P>> {
+        HotBuilder::new(P::PATH, |root, enabled| HotJinja {
+            root,
+            enabled,
+            current: Swapped::new(Current::Compiled),
+            watch: Mutex::new(Watch::default()),
+            last_error: Mutex::new(None),
+            _prompt: PhantomData,
+        })
+    }
+
+    /// Renders the current version with `context`: the compiled prompt (the derive's
+    /// `render()`), or the last reloaded templates that passed the check. An error only
+    /// where the derive's `render()` gives one (a value that makes Jinja2 fail too). Never
+    /// reads the disk.
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::JinjaPrompt;
+    /// use prompt_runtime::hot::HotJinja;
+    ///
+    /// fn answer<P: JinjaPrompt>(hot: &HotJinja<P>, context: &P) -> Result<String, prompt_runtime::Diagnostic> {
+    ///     Ok(hot.render(context)?.text)
+    /// }
+    /// ```
+    pub fn render(&self, context: &P) -> Result<PromptContent, Diagnostic> {
+        if !self.enabled {
+            return context.render_compiled();
+        }
+        match &*self.current.current() {
+            Current::Compiled => context.render_compiled(),
+            Current::Reloaded(r) => {
+                let text = r
+                    .templates
+                    .render(&r.file, &serde_json::Value::Object(context.values()))?;
+                let path = r
+                    .templates
+                    .get(&r.file)
+                    .map_or(P::PATH, |t| t.source().path());
+                Ok(PromptContent {
+                    text,
+                    path: Cow::Owned(path.to_owned()),
+                    metadata: Cow::Owned(Meta::default()),
+                })
+            }
+        }
+    }
+
+    /// Reads the prompt file, its includes and `promptkit.json` again, checks them against
+    /// the compiled struct as the derive does, and swaps them in. `Ok(true)` when what
+    /// renders changed, `Ok(false)` when it did not (or reloading is off: nothing is read).
+    /// Templates identical to the compiled ones, with the same options, render through the
+    /// compiled prompt again. On `Err`, the diagnostics (kept for
+    /// [`last_error`](Self::last_error)); the previous version keeps rendering.
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::JinjaPrompt;
+    /// use prompt_runtime::hot::HotJinja;
+    ///
+    /// fn on_file_event<P: JinjaPrompt>(hot: &HotJinja<P>) {
+    ///     if let Err(problems) = hot.reload() {
+    ///         eprintln!("{problems}");
+    ///     }
+    /// }
+    /// ```
+    pub fn reload(&self) -> Result<bool, Diagnostics> {
+        if !self.enabled {
+            return Ok(false);
+        }
+        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
+        let stamp = self.stamp(&watch);
+        self.reload_with(&mut watch, stamp)
+    }
+
+    /// [`reload`](Self::reload), only when a file it reads changed since the last reload
+    /// (or none happened yet): the modification time, length and kind of the prompt file,
+    /// `promptkit.json` and every template the last load read or looked for (an include
+    /// that was missing and now exists too). A failed reload is reported once, not again
+    /// until a file changes. `Ok(false)` at once when reloading is off or another thread is
+    /// reloading this prompt.
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::JinjaPrompt;
+    /// use prompt_runtime::hot::HotJinja;
+    ///
+    /// fn per_request<P: JinjaPrompt>(hot: &HotJinja<P>) {
+    ///     if let Err(problems) = hot.reload_if_changed() {
+    ///         eprintln!("{problems}");
+    ///     }
+    /// }
+    /// ```
+    pub fn reload_if_changed(&self) -> Result<bool, Diagnostics> {
+        if !self.enabled {
+            return Ok(false);
+        }
+        let mut watch: MutexGuard<'_, Watch> = match self.watch.try_lock() {
+            Ok(watch) => watch,
+            Err(TryLockError::Poisoned(e)) => e.into_inner(),
+            Err(TryLockError::WouldBlock) => return Ok(false),
+        };
+        let stamp = self.stamp(&watch);
+        if watch.stamp.as_ref() == Some(&stamp) {
+            return Ok(false);
+        }
+        self.reload_with(&mut watch, stamp)
+    }
+
+    /// The diagnostics of the last reload when it failed; `None` when it passed, or
+    /// before the first.
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::JinjaPrompt;
+    /// use prompt_runtime::hot::HotJinja;
+    ///
+    /// fn status<P: JinjaPrompt>(hot: &HotJinja<P>) -> String {
+    ///     hot.last_error().map_or("ok".to_owned(), |problems| format!("refused:\n{problems}"))
+    /// }
+    /// ```
+    pub fn last_error(&self) -> Option<Diagnostics> {
+        self.last_error
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    /// True when reloading is on: enabled, and allowed in this build.
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::JinjaPrompt;
+    /// use prompt_runtime::hot::HotJinja;
+    ///
+    /// fn describe<P: JinjaPrompt>(hot: &HotJinja<P>) -> &'static str {
+    ///     if hot.is_enabled() { "hot" } else { "compiled" }
+    /// }
+    /// ```
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// True when reloaded templates render, not the compiled prompt.
+    ///
+    /// ```
+    /// use prompt_runtime::formats::jinja::JinjaPrompt;
+    /// use prompt_runtime::hot::HotJinja;
+    ///
+    /// fn banner<P: JinjaPrompt>(hot: &HotJinja<P>) -> Option<&'static str> {
+    ///     hot.is_reloaded().then_some("rendering an edited prompt: rebuild before you ship")
+    /// }
+    /// ```
+    pub fn is_reloaded(&self) -> bool {
+        matches!(*self.current.current(), Current::Reloaded(_))
+    }
+
+    /// The files as they are now: the prompt file as any of its names, `promptkit.json`,
+    /// and every template the last load asked for. Empty without a root.
+    fn stamp(&self, watch: &Watch) -> Stamp {
+        let Some(root) = &self.root else {
+            return Stamp::default();
+        };
+        let prompts = root.join("prompts");
+        let mut files: Vec<PathBuf> = [".md.j2", ".j2", ".md"]
+            .iter()
+            .map(|ending| prompts.join(format!("{}{ending}", P::NAME)))
+            .collect();
+        files.push(prompts.join("promptkit.json"));
+        files.extend(watch.asked.iter().map(|name| prompts.join(name)));
+        Stamp::files(files)
+    }
+
+    fn reload_with(&self, watch: &mut Watch, stamp: Stamp) -> Result<bool, Diagnostics> {
+        let mut asked = Vec::new();
+        let outcome = self.load(&mut asked);
+        // Kept when the prompt file itself is gone: its includes still matter once it is
+        // back, and the prompt file's own names are always watched.
+        if !asked.is_empty() {
+            watch.asked = asked;
+        }
+        watch.stamp = Some(stamp);
+        let mut last_error = self.last_error.lock().unwrap_or_else(|e| e.into_inner());
+        match outcome {
+            Ok(next) => {
+                *last_error = None;
+                drop(last_error);
+                let current = self.current.current();
+                let changed = match (&next, &*current) {
+                    (Current::Compiled, Current::Compiled) => return Ok(false),
+                    (Current::Reloaded(a), Current::Reloaded(b)) => {
+                        a.file != b.file || !same_texts(&a.templates, &b.templates)
+                    }
+                    _ => true,
+                };
+                self.current.replace(next);
+                Ok(changed)
+            }
+            Err(problems) => {
+                *last_error = Some(problems.clone());
+                Err(problems)
+            }
+        }
+    }
+
+    /// The templates as the files say now, checked against `P`.
+    fn load(&self, asked: &mut Vec<String>) -> Result<Current, Diagnostics> {
+        let Some(root) = &self.root else {
+            return Err(Diagnostic::new(format!(
+                "cannot reload `{}`: the hot prompt has no root folder",
+                P::PATH
+            ))
+            .with_help("give the builder the folder that holds `prompts/`: `.root(env!(\"CARGO_MANIFEST_DIR\"))`")
+            .into());
+        };
+        let project = Project::open(&root.join("prompts"), "prompts")?;
+        let (file, templates) = project.load_jinja_traced(P::NAME, asked)?;
+        if project.dir.join(format!("{}.md", P::NAME)).is_file() {
+            return Err(Diagnostic::new(format!(
+                "both `{0}/{1}.md` and a Jinja template `{0}/{file}` exist",
+                project.display,
+                P::NAME
+            ))
+            .in_file(format!("{}/{file}", project.display))
+            .with_help("keep one of them: a prompt's name must say which file it is")
+            .into());
+        }
+        let fields: Vec<(&str, bool)> = P::FIELDS.iter().map(|f| (f.name, f.optional)).collect();
+        let what = format!("a field of `{}`", P::STRUCT_NAME);
+        let mut problems = check_names(&templates, &file, &fields, &what, "field");
+        let names: Vec<&str> = P::FIELDS.iter().map(|f| f.name).collect();
+        for d in check_unused(&templates, &file, &names, "field").0 {
+            problems.push(d);
+        }
+        // As in the derive: paths are checked once every name is known.
+        if problems.is_empty() {
+            problems = check_paths(&templates, &file, P::FIELDS);
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        if compiled::<P>(&file, &templates) {
+            return Ok(Current::Compiled);
+        }
+        Ok(Current::Reloaded(Box::new(Reloaded { templates, file })))
+    }
+}
+
+/// Whether `templates` are the ones `P` was compiled from: the same prompt file, the same
+/// set of templates with the same texts, the same options.
+fn compiled<P: JinjaPrompt>(file: &str, templates: &Templates) -> bool {
+    P::SOURCES.first().is_some_and(|(entry, _)| *entry == file)
+        && templates.options() == P::OPTIONS
+        && templates.names().count() == P::SOURCES.len()
+        && P::SOURCES.iter().all(|(name, text)| {
+            templates
+                .get(name)
+                .is_some_and(|t| t.source().text() == *text)
+        })
+}
+
+/// Whether two sets of templates hold the same texts under the same names and options.
+fn same_texts(a: &Templates, b: &Templates) -> bool {
+    a.options() == b.options()
+        && a.names().eq(b.names())
+        && a.names().all(|name| {
+            a.get(name).map(|t| t.source().text()) == b.get(name).map(|t| t.source().text())
+        })
+}
+
+impl<P> std::fmt::Debug for HotJinja<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("HotJinja")
+            .field("root", &self.root)
+            .field("enabled", &self.enabled)
+            .field(
+                "reloaded",
+                &matches!(*self.current.current(), Current::Reloaded(_)),
+            )
+            .finish()
+    }
+}
