@@ -36,9 +36,8 @@ pub fn expand(
     let prompt_name = name.value();
     let path = project.dir.join(format!("{prompt_name}.prompt"));
     let shown = format!("{}/{prompt_name}.prompt", project.display);
-    let text = std::fs::read_to_string(&path).map_err(|e| {
-        syn::Error::new(name.span(), format!("cannot read `{shown}`: {e}"))
-    })?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| syn::Error::new(name.span(), format!("cannot read `{shown}`: {e}")))?;
     // Partials are read from `_NAME.prompt` beside the prompt, once each; the names read
     // are kept to embed and track them.
     let read: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
@@ -67,7 +66,8 @@ pub fn expand(
     let prompt = registry
         .parse_file(&shown, &text)
         .map_err(|d| compile::to_error(name, d))?;
-    let partials: Vec<(String, String, String)> = read.lock().map(|r| r.clone()).unwrap_or_default();
+    let partials: Vec<(String, String, String)> =
+        read.lock().map(|r| r.clone()).unwrap_or_default();
 
     let mut problems = Diagnostics::default();
     let mut nested = Vec::new();
@@ -86,12 +86,16 @@ pub fn expand(
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut tracked = vec![path.clone()];
-    tracked.extend(partials.iter().map(|(n, _, _)| project.dir.join(format!("_{n}.prompt"))));
+    tracked.extend(
+        partials
+            .iter()
+            .map(|(n, _, _)| project.dir.join(format!("_{n}.prompt"))),
+    );
     tracked.extend(project.config.path.iter().cloned());
     let tracked = crate::emit::tracked(&tracked);
-    let partial_files = partials.iter().map(|(n, p, t)| {
-        quote!(::promptkit::__private::DotpromptFile { name: #n, path: #p, text: #t })
-    });
+    let partial_files = partials.iter().map(
+        |(n, p, t)| quote!(::promptkit::__private::DotpromptFile { name: #n, path: #p, text: #t }),
+    );
     let values = fields.iter().map(|f| {
         let field = &f.ident;
         let key = &f.name;
@@ -254,12 +258,10 @@ fn properties(schema: &Value) -> Option<&prompt_runtime::formats::dotprompt::Obj
 }
 
 fn required(schema: &Value, property: &str) -> bool {
-    schema
-        .get("required")
-        .is_some_and(|r| match r {
-            Value::Array(r) => r.iter().any(|v| v.as_str() == Some(property)),
-            _ => false,
-        })
+    schema.get("required").is_some_and(|r| match r {
+        Value::Array(r) => r.iter().any(|v| v.as_str() == Some(property)),
+        _ => false,
+    })
 }
 
 /// The span of `property` in the frontmatter's `input:` block (after `after`, a byte
@@ -303,10 +305,7 @@ fn check_fields(
     let mut errors: Option<syn::Error> = None;
     for field in fields {
         if props.get(&field.name).is_none() {
-            let help = match prompt_runtime::suggest::closest(
-                &field.name,
-                props.keys(),
-            ) {
+            let help = match prompt_runtime::suggest::closest(&field.name, props.keys()) {
                 Some(close) => format!("did you mean `{close}`?"),
                 None => format!(
                     "add `{}` to the prompt's `input.schema`, or remove the field",
@@ -513,10 +512,7 @@ fn check_paths(prompt: &Dotprompt, schema: &Value, problems: &mut Diagnostics) {
                 continue;
             }
             let read = path.segments[..=i].join(".");
-            let help = match prompt_runtime::suggest::closest(
-                segment,
-                props.keys(),
-            ) {
+            let help = match prompt_runtime::suggest::closest(segment, props.keys()) {
                 Some(close) => format!("did you mean `{close}`?"),
                 None => format!("add `{segment}` to the prompt's `input.schema`"),
             };
@@ -547,13 +543,11 @@ fn check_paths_without_schema(
         if fields.iter().any(|f| &f.name == first) {
             continue;
         }
-        let help = match prompt_runtime::suggest::closest(
-            first,
-            fields.iter().map(|f| f.name.as_str()),
-        ) {
-            Some(close) => format!("did you mean `{close}`?"),
-            None => format!("give a field `{first}`, or declare the prompt's `input.schema`"),
-        };
+        let help =
+            match prompt_runtime::suggest::closest(first, fields.iter().map(|f| f.name.as_str())) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!("give a field `{first}`, or declare the prompt's `input.schema`"),
+            };
         problems.push(
             Diagnostic::new(format!("`{first}` is not a field"))
                 .at(source, path.span.clone())

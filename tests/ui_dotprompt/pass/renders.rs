@@ -34,7 +34,7 @@ struct Plain {
 }
 
 fn runtime(name: &str, input: serde_json::Value) -> promptkit::dotprompt::RenderedPrompt {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui_dotprompt/prompts");
+    let dir = std::path::Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
     let mut registry = Registry::new();
     registry
         .define_partial_file(
