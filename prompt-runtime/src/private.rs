@@ -399,9 +399,11 @@ pub fn render_dotprompt(
     let prompt = match prompt {
         Ok(prompt) => prompt,
         Err(problems) => {
-            return Err(problems.0.first().cloned().unwrap_or_else(|| {
-                crate::Diagnostic::new("the prompt could not be parsed")
-            }));
+            return Err(problems
+                .0
+                .first()
+                .cloned()
+                .unwrap_or_else(|| crate::Diagnostic::new("the prompt could not be parsed")));
         }
     };
     let input = match Value::from(serde_json::Value::Object(values)) {
