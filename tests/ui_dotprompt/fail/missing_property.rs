@@ -1,8 +1,7 @@
-// A property of the input schema that no field gives.
+// The input schema's `name` is no field of the struct.
 #[derive(promptkit::Prompt)]
 #[prompt("plain")]
 struct Greeting {
-    nmae: String,
     age: Option<u32>,
 }
 

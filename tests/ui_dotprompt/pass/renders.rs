@@ -89,7 +89,7 @@ fn main() {
     let plain = Plain { name: "Ada".to_owned(), age: Some(36) };
     let rendered = plain.render().unwrap();
     assert_eq!(rendered, runtime("plain", serde_json::json!({"name": "Ada", "age": 36})));
-    assert_eq!(rendered.messages[0].content[0].text(), Some("Hello Ada, 36.\n"));
+    assert_eq!(rendered.messages[0].content[0].text(), Some("Hello Ada, 36."));
     let plain = Plain { name: "Ada".to_owned(), age: None };
-    assert_eq!(plain.render().unwrap().messages[0].content[0].text(), Some("Hello Ada.\n"));
+    assert_eq!(plain.render().unwrap().messages[0].content[0].text(), Some("Hello Ada."));
 }
