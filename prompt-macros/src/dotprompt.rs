@@ -230,9 +230,7 @@ fn compatible(schema: &Value, kind: &Kind) -> Option<String> {
         Kind::Optional(inner) => inner,
         other => other,
     };
-    let Some(t) = schema_type(schema) else {
-        return None;
-    };
+    let t = schema_type(schema)?;
     let fits = match (t.as_str(), kind) {
         (_, Kind::Other) => t != "string" && t != "number" && t != "integer" && t != "boolean",
         ("string", Kind::Text) | ("number" | "integer", Kind::Number) | ("boolean", Kind::Bool) => {
@@ -331,7 +329,7 @@ fn check_fields(
     }
     for (property, property_schema) in props.iter() {
         let span = property_span(source, property, 0);
-        let Some(field) = fields.iter().find(|f| &f.name == property) else {
+        let Some(field) = fields.iter().find(|f| f.name == property) else {
             let help = match prompt_runtime::suggest::closest(
                 property,
                 fields.iter().map(|f| f.name.as_str()),
@@ -494,11 +492,11 @@ fn check_paths(prompt: &Dotprompt, schema: &Value, problems: &mut Diagnostics) {
             match schema_type(at).as_deref() {
                 Some("object") => {}
                 Some("array") => {
-                    if segment == "length" || segment.parse::<usize>().is_ok() {
-                        if let Some(items) = at.get("items") {
-                            at = items;
-                            continue;
-                        }
+                    if (segment == "length" || segment.parse::<usize>().is_ok())
+                        && let Some(items) = at.get("items")
+                    {
+                        at = items;
+                        continue;
                     }
                     break;
                 }
