@@ -67,6 +67,9 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let name = prompt_name(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
+    if crate::dotprompt::file(&project, &name.value()).is_some() {
+        return crate::dotprompt::expand(input, &name, &fields, &project);
+    }
     if let Some(file) = project.jinja_file(&name.value()) {
         return crate::jinja::expand(input, &name, &fields, &project, &file);
     }

@@ -8,6 +8,7 @@ mod call;
 mod compile;
 mod derive;
 mod docs;
+mod dotprompt;
 mod emit;
 mod family;
 mod jinja;

@@ -366,3 +366,52 @@ mod tests {
         assert_eq!(false.guard(), None);
     }
 }
+
+/// One file a derived dotprompt prompt was compiled from: a partial's name as `{{> name}}`
+/// writes it (empty for the prompt itself), its display path, and its text as the
+/// compile-time check read it.
+pub struct DotpromptFile {
+    pub name: &'static str,
+    pub path: &'static str,
+    pub text: &'static str,
+}
+
+/// Renders a derived dotprompt prompt: the prompt and its partials are parsed once per
+/// process from the texts the derive checked (the same bytes, so parsing cannot find a new
+/// problem; if it did, it is returned, not a panic), then rendered with the fields' values
+/// as the input.
+pub fn render_dotprompt(
+    loaded: &'static std::sync::OnceLock<
+        Result<crate::formats::dotprompt::Dotprompt, crate::Diagnostics>,
+    >,
+    entry: &'static DotpromptFile,
+    partials: &'static [DotpromptFile],
+    values: serde_json::Map<std::string::String, serde_json::Value>,
+) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
+    use crate::formats::dotprompt::{DataArgument, Registry, Value};
+    let prompt = loaded.get_or_init(|| {
+        let mut registry = Registry::new();
+        for partial in partials {
+            registry.define_partial_file(partial.name, partial.path, partial.text)?;
+        }
+        registry.parse_file(entry.path, entry.text)
+    });
+    let prompt = match prompt {
+        Ok(prompt) => prompt,
+        Err(problems) => {
+            return Err(problems
+                .0
+                .first()
+                .cloned()
+                .unwrap_or_else(|| crate::Diagnostic::new("the prompt could not be parsed")));
+        }
+    };
+    let input = match Value::from(serde_json::Value::Object(values)) {
+        Value::Object(input) => input,
+        _ => Default::default(),
+    };
+    prompt.render(&DataArgument {
+        input,
+        ..DataArgument::default()
+    })
+}

@@ -1,0 +1,556 @@
+//! `#[derive(Prompt)]` of a dotprompt file (`prompts/NAME.prompt`, partials
+//! `prompts/_NAME.prompt`).
+//!
+//! The file is parsed by the one dotprompt reader (`Registry::parse_file`: YAML,
+//! Picoschema, Handlebars syntax, helpers, partials). Then the struct is checked against the
+//! compiled input schema (every property a field of a compatible type, `?` properties as
+//! `Option`, no field the schema lacks; a nested object's properties against its
+//! `PromptValue::SHAPE`, in `const` evaluation), and every path the template reads against
+//! the schema. Each mismatch is located in the prompt file.
+//!
+//! The render parses the same texts once per process and renders them with the run-time
+//! renderer, so both paths give the same messages by construction.
+
+use crate::compile;
+use crate::derive::Field;
+use proc_macro2::TokenStream;
+use prompt_runtime::formats::dotprompt::{Dotprompt, Registry, Value};
+use prompt_runtime::load::Project;
+use prompt_runtime::{Diagnostic, Diagnostics, SourceFile};
+use quote::quote;
+use std::sync::{Arc, Mutex};
+use syn::{DeriveInput, LitStr};
+
+/// The prompt file of `name`, when it is a dotprompt file.
+pub fn file(project: &Project, name: &str) -> Option<std::path::PathBuf> {
+    let path = project.dir.join(format!("{name}.prompt"));
+    path.is_file().then_some(path)
+}
+
+pub fn expand(
+    input: &DeriveInput,
+    name: &LitStr,
+    fields: &[Field],
+    project: &Project,
+) -> syn::Result<TokenStream> {
+    let prompt_name = name.value();
+    let path = project.dir.join(format!("{prompt_name}.prompt"));
+    let shown = format!("{}/{prompt_name}.prompt", project.display);
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| syn::Error::new(name.span(), format!("cannot read `{shown}`: {e}")))?;
+    // Partials are read from `_NAME.prompt` beside the prompt, once each; the names read
+    // are kept to embed and track them.
+    let read: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
+    let mut registry = Registry::new();
+    {
+        let (read, dir, display) = (read.clone(), project.dir.clone(), project.display.clone());
+        registry.set_partial_resolver(move |partial| {
+            let plain = !partial.is_empty()
+                && partial
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
+            if !plain {
+                return None;
+            }
+            let text = std::fs::read_to_string(dir.join(format!("_{partial}.prompt"))).ok()?;
+            if let Ok(mut read) = read.lock() {
+                read.push((
+                    partial.to_owned(),
+                    format!("{display}/_{partial}.prompt"),
+                    text.clone(),
+                ));
+            }
+            Some(text)
+        });
+    }
+    let prompt = registry
+        .parse_file(&shown, &text)
+        .map_err(|d| compile::to_error(name, d))?;
+    let partials: Vec<(String, String, String)> =
+        read.lock().map(|r| r.clone()).unwrap_or_default();
+
+    let mut problems = Diagnostics::default();
+    let mut nested = Vec::new();
+    let schema = prompt.render_metadata().input_schema().cloned();
+    match &schema {
+        Some(schema) => {
+            check_fields(&prompt, schema, fields, input, &mut problems, &mut nested)?;
+            check_paths(&prompt, schema, &mut problems);
+        }
+        None => check_paths_without_schema(&prompt, fields, &mut problems)?,
+    }
+    if !problems.is_empty() {
+        return Err(compile::to_error(name, problems));
+    }
+
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let mut tracked = vec![path.clone()];
+    tracked.extend(
+        partials
+            .iter()
+            .map(|(n, _, _)| project.dir.join(format!("_{n}.prompt"))),
+    );
+    tracked.extend(project.config.path.iter().cloned());
+    let tracked = crate::emit::tracked(&tracked);
+    let partial_files = partials.iter().map(
+        |(n, p, t)| quote!(::promptkit::__private::DotpromptFile { name: #n, path: #p, text: #t }),
+    );
+    let values = fields.iter().map(|f| {
+        let field = &f.ident;
+        let key = &f.name;
+        quote! {
+            if let ::core::option::Option::Some(__value) =
+                ::promptkit::__private::PromptValue::to_value(&self.#field)
+            {
+                __values.insert(::promptkit::__private::String::from(#key), __value);
+            }
+        }
+    });
+    let input_schema = prompt.input_schema_json().unwrap_or_default();
+    let output_schema = prompt.output_schema_json().unwrap_or_default();
+    let nested_checks = if input.generics.type_params().next().is_some()
+        || input.generics.const_params().next().is_some()
+    {
+        Vec::new()
+    } else {
+        nested
+    };
+    let doc = format!(
+        "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; it renders through the run-time renderer from the checked text. An error only when a render goes past the output bound."
+    );
+    Ok(quote! {
+        const _: () = { #tracked };
+        #(#nested_checks)*
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The prompt file (`prompts/NAME.prompt`).
+            #[allow(dead_code)]
+            pub const PATH: &'static str = #shown;
+            /// The prompt's input schema compiled to JSON Schema (empty when it has none).
+            #[allow(dead_code)]
+            pub const INPUT_SCHEMA: &'static str = #input_schema;
+            /// The prompt's output schema compiled to JSON Schema (empty when it has none).
+            #[allow(dead_code)]
+            pub const OUTPUT_SCHEMA: &'static str = #output_schema;
+
+            #[doc = #doc]
+            pub fn render(&self) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+                static LOADED: ::std::sync::OnceLock<
+                    ::core::result::Result<::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostics>,
+                > = ::std::sync::OnceLock::new();
+                static ENTRY: ::promptkit::__private::DotpromptFile =
+                    ::promptkit::__private::DotpromptFile { name: "", path: #shown, text: #text };
+                static PARTIALS: &[::promptkit::__private::DotpromptFile] = &[#(#partial_files),*];
+                let mut __values = ::promptkit::__private::JsonMap::new();
+                #(#values)*
+                ::promptkit::__private::render_dotprompt(&LOADED, &ENTRY, PARTIALS, __values)
+            }
+        }
+    })
+}
+
+/// What a Rust type gives a template, as far as the macro can tell from its tokens.
+#[derive(Debug)]
+enum Kind {
+    Text,
+    Number,
+    Bool,
+    List(Box<Kind>),
+    Optional(Box<Kind>),
+    /// Another type: a `PromptValue` struct, a map, a `serde_json::Value`.
+    Other,
+}
+
+fn kind(ty: &syn::Type) -> Kind {
+    match ty {
+        syn::Type::Reference(r) => kind(&r.elem),
+        syn::Type::Paren(p) => kind(&p.elem),
+        syn::Type::Group(g) => kind(&g.elem),
+        syn::Type::Slice(s) => Kind::List(Box::new(kind(&s.elem))),
+        syn::Type::Array(a) => Kind::List(Box::new(kind(&a.elem))),
+        syn::Type::Path(p) if p.qself.is_none() => {
+            let Some(last) = p.path.segments.last() else {
+                return Kind::Other;
+            };
+            let arg = match &last.arguments {
+                syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|a| match a {
+                    syn::GenericArgument::Type(t) => Some(t),
+                    _ => None,
+                }),
+                _ => None,
+            };
+            match (last.ident.to_string().as_str(), arg) {
+                ("String" | "str", _) => Kind::Text,
+                ("Cow" | "Box" | "Rc" | "Arc", Some(inner)) => kind(inner),
+                ("Option", Some(inner)) => Kind::Optional(Box::new(kind(inner))),
+                ("Vec", Some(inner)) => Kind::List(Box::new(kind(inner))),
+                ("bool", _) => Kind::Bool,
+                (
+                    "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
+                    | "u128" | "usize" | "f32" | "f64",
+                    _,
+                ) => Kind::Number,
+                _ => Kind::Other,
+            }
+        }
+        _ => Kind::Other,
+    }
+}
+
+/// A schema's type, without `null`: `None` for a schema that takes anything.
+fn schema_type(schema: &Value) -> Option<String> {
+    match schema.get("type")? {
+        Value::String(t) => Some(t.clone()),
+        Value::Array(types) => types
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|t| *t != "null")
+            .map(str::to_owned),
+        _ => None,
+    }
+}
+
+/// How a schema type is written for the user, and the Rust types it takes.
+fn wanted(t: &str) -> (&'static str, &'static str) {
+    match t {
+        "string" => ("string", "`String` or `&str`"),
+        "number" => ("number", "a number type (`f64`, `i64`, ...)"),
+        "integer" => ("integer", "an integer type (`i64`, `u32`, ...)"),
+        "boolean" => ("boolean", "`bool`"),
+        "array" => ("array", "`Vec<T>` or `&[T]`"),
+        "object" => ("object", "a `#[derive(PromptValue)]` struct"),
+        _ => ("value", "a type that implements `PromptValue`"),
+    }
+}
+
+/// Whether `kind` can hold a value of `schema`; `None` when it can, else what is wrong.
+fn compatible(schema: &Value, kind: &Kind) -> Option<String> {
+    let kind = match kind {
+        Kind::Optional(inner) => inner,
+        other => other,
+    };
+    let t = schema_type(schema)?;
+    let fits = match (t.as_str(), kind) {
+        (_, Kind::Other) => t != "string" && t != "number" && t != "integer" && t != "boolean",
+        ("string", Kind::Text) | ("number" | "integer", Kind::Number) | ("boolean", Kind::Bool) => {
+            true
+        }
+        ("array", Kind::List(items)) => {
+            return schema.get("items").and_then(|items_schema| {
+                compatible(items_schema, items).map(|why| format!("its items: {why}"))
+            });
+        }
+        _ => false,
+    };
+    if fits {
+        None
+    } else {
+        let (shown, types) = wanted(&t);
+        Some(format!("the schema says {shown}: use {types}"))
+    }
+}
+
+fn properties(schema: &Value) -> Option<&prompt_runtime::formats::dotprompt::Object> {
+    schema.get("properties").and_then(Value::as_object)
+}
+
+fn required(schema: &Value, property: &str) -> bool {
+    schema.get("required").is_some_and(|r| match r {
+        Value::Array(r) => r.iter().any(|v| v.as_str() == Some(property)),
+        _ => false,
+    })
+}
+
+/// The span of `property` in the frontmatter's `input:` block (after `after`, a byte
+/// offset), or the prompt's first byte.
+fn property_span(source: &SourceFile, property: &str, after: usize) -> std::ops::Range<usize> {
+    let text = source.text();
+    let start = text
+        .find("\ninput:")
+        .map_or(0, |i| i + 1)
+        .max(after.min(text.len()));
+    let end = text[start..]
+        .find("\n---")
+        .map_or(text.len(), |i| start + i);
+    let mut offset = start;
+    for line in text[start..end].split_inclusive('\n') {
+        let trimmed = line.trim_start();
+        let column = line.len() - trimmed.len();
+        if let Some(rest) = trimmed.strip_prefix(property)
+            && rest.starts_with(['?', ':', '('])
+        {
+            let at = offset + column;
+            return at..at + property.len();
+        }
+        offset += line.len();
+    }
+    0..0
+}
+
+fn check_fields(
+    prompt: &Dotprompt,
+    schema: &Value,
+    fields: &[Field],
+    input: &DeriveInput,
+    problems: &mut Diagnostics,
+    nested: &mut Vec<TokenStream>,
+) -> syn::Result<()> {
+    let source = prompt.source();
+    let ident = &input.ident;
+    let empty = prompt_runtime::formats::dotprompt::Object::new();
+    let props = properties(schema).unwrap_or(&empty);
+    let mut errors: Option<syn::Error> = None;
+    for field in fields {
+        if props.get(&field.name).is_none() {
+            let help = match prompt_runtime::suggest::closest(&field.name, props.keys()) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!(
+                    "add `{}` to the prompt's `input.schema`, or remove the field",
+                    field.name
+                ),
+            };
+            let e = syn::Error::new(
+                field.span,
+                format!(
+                    "field `{}` is not a property of the input schema of {}\n  = help: {help}",
+                    field.name,
+                    source.path()
+                ),
+            );
+            match &mut errors {
+                Some(all) => all.combine(e),
+                None => errors = Some(e),
+            }
+        }
+    }
+    if let Some(e) = errors {
+        return Err(e);
+    }
+    for (property, property_schema) in props.iter() {
+        let span = property_span(source, property, 0);
+        let Some(field) = fields.iter().find(|f| f.name == property) else {
+            let help = match prompt_runtime::suggest::closest(
+                property,
+                fields.iter().map(|f| f.name.as_str()),
+            ) {
+                Some(close) => format!("did you mean `{close}`? (rename the field)"),
+                None if required(schema, property) => {
+                    format!("add a field `{property}` to `{ident}`")
+                }
+                None => format!("add a field `{property}: Option<…>` to `{ident}`"),
+            };
+            problems.push(
+                Diagnostic::new(format!("property `{property}` is not a field of `{ident}`"))
+                    .at(source, span)
+                    .with_help(help),
+            );
+            continue;
+        };
+        let field_kind = kind(&field.ty);
+        let optional = matches!(field_kind, Kind::Optional(_));
+        let is_required = required(schema, property);
+        if is_required && optional {
+            problems.push(
+                Diagnostic::new(format!(
+                    "property `{property}` is required, but field `{property}` of `{ident}` is an `Option`"
+                ))
+                .at(source, span)
+                .with_help(format!(
+                    "make the field not an `Option`, or the property optional (`{property}?`)"
+                )),
+            );
+            continue;
+        }
+        if !is_required && !optional {
+            problems.push(
+                Diagnostic::new(format!(
+                    "property `{property}` is optional (`{property}?`), but field `{property}` of `{ident}` is not an `Option`"
+                ))
+                .at(source, span)
+                .with_help(format!(
+                    "make the field an `Option`, or the property required (`{property}` without `?`)"
+                )),
+            );
+            continue;
+        }
+        if let Some(why) = compatible(property_schema, &field_kind) {
+            problems.push(
+                Diagnostic::new(format!(
+                    "field `{property}` of `{ident}` does not fit the schema's type"
+                ))
+                .at(source, span)
+                .with_help(why),
+            );
+            continue;
+        }
+        nested_checks(
+            source,
+            property,
+            property_schema,
+            &field.ty,
+            &mut Vec::new(),
+            span.end,
+            nested,
+        );
+    }
+    Ok(())
+}
+
+/// One `const` per property of a nested object (in lists too): it panics, at compile
+/// time, with the whole diagnostic when the field's type has no such field.
+fn nested_checks(
+    source: &SourceFile,
+    shown: &str,
+    schema: &Value,
+    ty: &syn::Type,
+    steps: &mut Vec<TokenStream>,
+    after: usize,
+    out: &mut Vec<TokenStream>,
+) {
+    if steps.len() > 16 {
+        return;
+    }
+    match schema_type(schema).as_deref() {
+        Some("array") => {
+            if let Some(items) = schema.get("items") {
+                steps.push(quote!(::promptkit::__private::Step::Element));
+                nested_checks(source, shown, items, ty, steps, after, out);
+                steps.pop();
+            }
+        }
+        Some("object") => {
+            let Some(props) = properties(schema) else {
+                return;
+            };
+            for (property, inner) in props.iter() {
+                let span = property_span(source, property, after);
+                let body = Diagnostic::new("\u{E000}")
+                    .at(source, span.clone())
+                    .with_help("\u{E001}")
+                    .body();
+                let Some(location) = body
+                    .split_once('\u{E000}')
+                    .and_then(|(_, rest)| rest.split_once('\u{E001}'))
+                    .map(|(l, _)| l.to_owned())
+                else {
+                    continue;
+                };
+                steps.push(quote!(::promptkit::__private::Step::Field(#property)));
+                let ty = static_lifetimes(ty);
+                out.push(quote! {
+                    const _: () = {
+                        const MESSAGE: ::promptkit::__private::PathMessage = ::promptkit::__private::check_path(
+                            &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+                            #shown,
+                            &[#(#steps),*],
+                            0,
+                            #location,
+                        );
+                        if !MESSAGE.is_empty() {
+                            ::core::panic!("{}", MESSAGE.as_str());
+                        }
+                    };
+                });
+                nested_checks(source, shown, inner, &ty, steps, span.end, out);
+                steps.pop();
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `ty` with every lifetime `'static`: a `const` outside the struct's impl cannot name
+/// the struct's lifetimes, and a shape does not depend on them.
+fn static_lifetimes(ty: &syn::Type) -> syn::Type {
+    struct Static;
+    impl syn::visit_mut::VisitMut for Static {
+        fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
+            *lifetime = syn::Lifetime::new("'static", lifetime.span());
+        }
+        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
+            if r.lifetime.is_none() {
+                r.lifetime = Some(syn::Lifetime::new(
+                    "'static",
+                    proc_macro2::Span::call_site(),
+                ));
+            }
+            syn::visit_mut::visit_type_reference_mut(self, r);
+        }
+    }
+    let mut ty = ty.clone();
+    syn::visit_mut::VisitMut::visit_type_mut(&mut Static, &mut ty);
+    ty
+}
+
+/// Every path the template reads exists in the input schema.
+fn check_paths(prompt: &Dotprompt, schema: &Value, problems: &mut Diagnostics) {
+    let source = prompt.source();
+    for path in prompt.input_paths() {
+        let mut at = schema;
+        for (i, segment) in path.segments.iter().enumerate() {
+            match schema_type(at).as_deref() {
+                Some("object") => {}
+                Some("array") => {
+                    if (segment == "length" || segment.parse::<usize>().is_ok())
+                        && let Some(items) = at.get("items")
+                    {
+                        at = items;
+                        continue;
+                    }
+                    break;
+                }
+                // Anything goes under `any`, and a scalar has nothing to read:
+                // Handlebars reads a missing key as empty.
+                _ => break,
+            }
+            let Some(props) = properties(at) else { break };
+            if let Some(next) = props.get(segment) {
+                at = next;
+                continue;
+            }
+            let read = path.segments[..=i].join(".");
+            let help = match prompt_runtime::suggest::closest(segment, props.keys()) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!("add `{segment}` to the prompt's `input.schema`"),
+            };
+            problems.push(
+                Diagnostic::new(format!(
+                    "the template reads `{read}`, which the input schema does not have"
+                ))
+                .at(source, path.span.clone())
+                .with_help(help),
+            );
+            break;
+        }
+    }
+}
+
+/// Without an input schema, the first name of every path the template reads is a field.
+fn check_paths_without_schema(
+    prompt: &Dotprompt,
+    fields: &[Field],
+    problems: &mut Diagnostics,
+) -> syn::Result<()> {
+    let source = prompt.source();
+    let paths = prompt.input_paths();
+    for path in &paths {
+        let Some(first) = path.segments.first() else {
+            continue;
+        };
+        if fields.iter().any(|f| &f.name == first) {
+            continue;
+        }
+        let help =
+            match prompt_runtime::suggest::closest(first, fields.iter().map(|f| f.name.as_str())) {
+                Some(close) => format!("did you mean `{close}`?"),
+                None => format!("give a field `{first}`, or declare the prompt's `input.schema`"),
+            };
+        problems.push(
+            Diagnostic::new(format!("`{first}` is not a field"))
+                .at(source, path.span.clone())
+                .with_help(help),
+        );
+    }
+    Ok(())
+}

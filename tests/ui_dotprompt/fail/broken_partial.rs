@@ -1,0 +1,8 @@
+// `_persona2.prompt` has an `{{#if}}` it never closes.
+#[derive(promptkit::Prompt)]
+#[prompt("broken_partial")]
+struct Greeting {
+    name: String,
+}
+
+fn main() {}

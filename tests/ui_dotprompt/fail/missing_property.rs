@@ -1,0 +1,8 @@
+// The input schema's `name` is no field of the struct.
+#[derive(promptkit::Prompt)]
+#[prompt("plain")]
+struct Greeting {
+    age: Option<u32>,
+}
+
+fn main() {}

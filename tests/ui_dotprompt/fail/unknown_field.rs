@@ -1,0 +1,10 @@
+// A field the input schema does not have.
+#[derive(promptkit::Prompt)]
+#[prompt("plain")]
+struct Greeting {
+    name: String,
+    age: Option<u32>,
+    nickname: String,
+}
+
+fn main() {}

@@ -1,0 +1,9 @@
+// `name: string` given as a number, `age?: integer` as text.
+#[derive(promptkit::Prompt)]
+#[prompt("plain")]
+struct Greeting {
+    name: u64,
+    age: Option<String>,
+}
+
+fn main() {}
