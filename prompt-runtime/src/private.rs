@@ -339,34 +339,6 @@ pub fn render_jinja(
     })
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    // `(&Tag(&v))` is written as the generated code writes it: the borrow is what lets
-    // method resolution pick `StrLike` before `DisplayLike`.
-    #[allow(clippy::needless_borrow)]
-    #[test]
-    fn string_like_values_are_borrowed_and_others_formatted() {
-        let s = String::from("x");
-        let r: &str = "y";
-        assert!(matches!((&Tag(&s)).prompt_text(), Cow::Borrowed("x")));
-        assert!(matches!((&Tag(&r)).prompt_text(), Cow::Borrowed("y")));
-        let n = 42_u32;
-        assert_eq!((&Tag(&n)).prompt_text(), "42");
-        let flag = true;
-        assert_eq!((&Tag(&flag)).prompt_text(), "true");
-    }
-
-    #[test]
-    fn guards() {
-        assert_eq!(Some(3).guard(), Some(&3));
-        assert_eq!(None::<u8>.guard(), None);
-        assert_eq!(true.guard(), Some(&true));
-        assert_eq!(false.guard(), None);
-    }
-}
-
 /// One file a derived dotprompt prompt was compiled from: a partial's name as `{{> name}}`
 /// writes it (empty for the prompt itself), its display path, and its text as the
 /// compile-time check read it.
@@ -414,4 +386,32 @@ pub fn render_dotprompt(
         input,
         ..DataArgument::default()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // `(&Tag(&v))` is written as the generated code writes it: the borrow is what lets
+    // method resolution pick `StrLike` before `DisplayLike`.
+    #[allow(clippy::needless_borrow)]
+    #[test]
+    fn string_like_values_are_borrowed_and_others_formatted() {
+        let s = String::from("x");
+        let r: &str = "y";
+        assert!(matches!((&Tag(&s)).prompt_text(), Cow::Borrowed("x")));
+        assert!(matches!((&Tag(&r)).prompt_text(), Cow::Borrowed("y")));
+        let n = 42_u32;
+        assert_eq!((&Tag(&n)).prompt_text(), "42");
+        let flag = true;
+        assert_eq!((&Tag(&flag)).prompt_text(), "true");
+    }
+
+    #[test]
+    fn guards() {
+        assert_eq!(Some(3).guard(), Some(&3));
+        assert_eq!(None::<u8>.guard(), None);
+        assert_eq!(true.guard(), Some(&true));
+        assert_eq!(false.guard(), None);
+    }
 }
