@@ -425,9 +425,9 @@ fn hand_written(a: &Analyst<'_>) -> String {
     out.push_str(".\n");
     out.push_str(A_CLOSING);
     if many {
-        let _ = write!(
+        let _ = writeln!(
             out,
-            "You have {} tools; reach for the cheapest one that answers.\n",
+            "You have {} tools; reach for the cheapest one that answers.",
             a.tools.len()
         );
     }
