@@ -68,6 +68,7 @@ pub fn expand(
             }
         }
     });
+    let (compiled, compiled_fn) = compiled(&templates, &file, fields);
     let path = format!("{}/{file}", project.display);
     let doc = format!(
         "Renders `{path}` with this context, byte for byte as Jinja2 renders it with the folder's options.\n\nAn error only when a value makes Jinja2 fail too (a comparison of a number with text, a render past `MAX_OUTPUT`)."
@@ -83,12 +84,21 @@ pub fn expand(
             #[allow(dead_code)]
             pub const PATH: &'static str = #path;
 
+            /// The compiled render alone: `None` when the template set is not compiled or
+            /// this render is left to the run-time renderer (which `render` then runs).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            pub fn __promptkit_compiled(&self) -> ::core::option::Option<::promptkit::__private::String> {
+                #compiled_fn
+            }
+
             #[doc = #doc]
             pub fn render(&self) -> ::core::result::Result<::promptkit::__private::PromptContent, ::promptkit::Diagnostic> {
                 static LOADED: ::std::sync::OnceLock<
                     ::core::result::Result<::promptkit::formats::jinja::Templates, ::promptkit::Diagnostics>,
                 > = ::std::sync::OnceLock::new();
                 const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
+                #compiled
                 let mut __values = ::promptkit::__private::JsonMap::new();
                 #(#values)*
                 ::promptkit::__private::render_jinja(&LOADED, FILES, #options, __values)
@@ -163,6 +173,41 @@ fn jinja_prompt(
             }
         }
     }
+}
+
+/// The compiled render (`prompt_runtime::formats::jinja::compiled`): a statement that
+/// returns the content when the compiled code renders, and nothing when the template set
+/// is not compiled or the compiled code leaves this render to the run-time renderer.
+fn compiled(templates: &Templates, file: &str, fields: &[Field]) -> (TokenStream, TokenStream) {
+    let none = || (TokenStream::new(), quote!(::core::option::Option::None));
+    let field = |name: &str| {
+        let f = fields.iter().find(|f| f.name == name)?;
+        Some(format!(
+            "::promptkit::__private::PromptValue::view(&self.{})",
+            f.ident
+        ))
+    };
+    let Some(code) = prompt_runtime::formats::jinja::compiled::compile(templates, file, &field)
+    else {
+        return none();
+    };
+    let Ok(code) = code.parse::<TokenStream>() else {
+        return none();
+    };
+    let Some(path) = templates.get(file).map(|t| t.source().path().to_owned()) else {
+        return none();
+    };
+    (
+        quote! {
+            if let ::core::option::Option::Some(__text) = self.__promptkit_compiled() {
+                return ::core::result::Result::Ok(::promptkit::__private::jinja_content(__text, #path));
+            }
+        },
+        quote! {
+            #[allow(unused, clippy::all, clippy::pedantic)]
+            (|| -> ::core::option::Option<::promptkit::__private::String> { #code })()
+        },
+    )
 }
 
 /// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.

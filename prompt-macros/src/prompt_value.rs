@@ -66,7 +66,39 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     });
+    let gets = named.iter().zip(&names).map(|(f, name)| {
+        let field = f.ident.as_ref();
+        quote! { #name => ::promptkit::__private::PromptValue::view(&self.#field), }
+    });
+    let mut sorted: Vec<(&syn::Field, &String)> = named.iter().copied().zip(&names).collect();
+    sorted.sort_by(|a, b| a.1.cmp(b.1));
+    let entries = sorted.iter().map(|(f, name)| {
+        let field = f.ident.as_ref();
+        quote! {
+            match ::promptkit::__private::PromptValue::view(&self.#field) {
+                ::promptkit::__private::jc::View::Undefined => {}
+                __view => __entries.push((::std::borrow::Cow::Borrowed(#name), __view)),
+            }
+        }
+    });
     Ok(quote! {
+        #[allow(single_use_lifetimes)]
+        impl #impl_generics ::promptkit::__private::jc::MapView for #ident #ty_generics #where_clause {
+            fn get(&self, __key: &str) -> ::promptkit::__private::jc::View<'_> {
+                match __key {
+                    #(#gets)*
+                    _ => ::promptkit::__private::jc::View::Undefined,
+                }
+            }
+            fn entries(&self) -> ::std::vec::Vec<(::std::borrow::Cow<'_, str>, ::promptkit::__private::jc::View<'_>)> {
+                let mut __entries = ::std::vec::Vec::new();
+                #(#entries)*
+                __entries
+            }
+            fn json(&self) -> ::core::option::Option<::promptkit::__private::JsonValue> {
+                ::promptkit::__private::PromptValue::to_value(self)
+            }
+        }
         #[allow(single_use_lifetimes)]
         impl #impl_generics ::promptkit::__private::PromptValue for #ident #ty_generics #where_clause {
             const SHAPE: ::promptkit::__private::Shape = ::promptkit::__private::Shape::Struct {
@@ -77,6 +109,9 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
                 let mut __object = ::promptkit::__private::JsonMap::new();
                 #(#values)*
                 ::core::option::Option::Some(::promptkit::__private::JsonValue::Object(__object))
+            }
+            fn view(&self) -> ::promptkit::__private::jc::View<'_> {
+                ::promptkit::__private::jc::View::Map(self)
             }
         }
     })

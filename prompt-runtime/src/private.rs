@@ -291,6 +291,7 @@ impl InlineJinja {
 }
 
 pub use crate::formats::jinja::Options as JinjaOptions;
+pub use crate::formats::jinja::compiled as jc;
 pub use crate::value::path::{Message as PathMessage, Step, check as check_path};
 pub use crate::value::{FieldShape, PromptValue, Shape};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
@@ -301,6 +302,15 @@ pub struct JinjaFile {
     pub name: &'static str,
     pub path: &'static str,
     pub text: &'static str,
+}
+
+/// The content of a derived Jinja prompt's compiled render, as [`render_jinja`] gives it.
+pub fn jinja_content(text: String, path: &'static str) -> PromptContent {
+    PromptContent {
+        text,
+        path: Cow::Borrowed(path),
+        metadata: Cow::Owned(Meta::default()),
+    }
 }
 
 /// Renders a derived Jinja prompt: its templates are loaded once per process from the

@@ -18,6 +18,9 @@
 
 pub mod path;
 
+#[doc(hidden)]
+pub use crate::formats::jinja::compiled::{MapView, View};
+
 use serde_json::Value;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
@@ -96,12 +99,23 @@ pub trait PromptValue {
     /// The value as the renderers read it; `None` when it is absent (an `Option` that is
     /// `None`), so that `| default(…)` and `is defined` see no value.
     fn to_value(&self) -> Option<Value>;
+
+    /// The value as the compiled render of a derived prompt reads it, in place. The
+    /// default, [`View::Opaque`], makes a derived prompt render this value through
+    /// [`to_value`](Self::to_value) and the run-time renderer instead.
+    #[doc(hidden)]
+    fn view(&self) -> View<'_> {
+        View::Opaque
+    }
 }
 
 impl<T: PromptValue + ?Sized> PromptValue for &T {
     const SHAPE: Shape = T::SHAPE;
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
+    }
+    fn view(&self) -> View<'_> {
+        (**self).view()
     }
 }
 
@@ -110,12 +124,18 @@ impl<T: PromptValue + ?Sized> PromptValue for &mut T {
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
+    fn view(&self) -> View<'_> {
+        (**self).view()
+    }
 }
 
 impl<T: PromptValue + ?Sized> PromptValue for Box<T> {
     const SHAPE: Shape = T::SHAPE;
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
+    }
+    fn view(&self) -> View<'_> {
+        (**self).view()
     }
 }
 
@@ -124,12 +144,18 @@ impl<T: PromptValue + ?Sized> PromptValue for std::rc::Rc<T> {
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
+    fn view(&self) -> View<'_> {
+        (**self).view()
+    }
 }
 
 impl<T: PromptValue + ?Sized> PromptValue for std::sync::Arc<T> {
     const SHAPE: Shape = T::SHAPE;
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
+    }
+    fn view(&self) -> View<'_> {
+        (**self).view()
     }
 }
 
@@ -140,15 +166,31 @@ macro_rules! text {
             fn to_value(&self) -> Option<Value> {
                 Some(Value::String(self.to_string()))
             }
+            fn view(&self) -> View<'_> {
+                View::Text(Cow::Borrowed(self.as_ref()))
+            }
         }
     )*};
 }
-text!(str, String, char, Cow<'_, str>);
+text!(str, String, Cow<'_, str>);
+
+impl PromptValue for char {
+    const SHAPE: Shape = Shape::Text;
+    fn to_value(&self) -> Option<Value> {
+        Some(Value::String(self.to_string()))
+    }
+    fn view(&self) -> View<'_> {
+        View::Text(Cow::Owned(self.to_string()))
+    }
+}
 
 impl PromptValue for crate::Guidance {
     const SHAPE: Shape = Shape::Text;
     fn to_value(&self) -> Option<Value> {
         Some(Value::String(self.as_str().to_owned()))
+    }
+    fn view(&self) -> View<'_> {
+        View::Text(Cow::Borrowed(self.as_str()))
     }
 }
 
@@ -159,15 +201,36 @@ macro_rules! number {
             fn to_value(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
+            fn view(&self) -> View<'_> {
+                View::Int(*self as i128)
+            }
         }
     )*};
 }
-number!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize, f32, f64);
+number!(i8, i16, i32, i64, isize, u8, u16, u32, u64, usize);
+
+macro_rules! float {
+    ($($ty:ty),*) => {$(
+        impl PromptValue for $ty {
+            const SHAPE: Shape = Shape::Number;
+            fn to_value(&self) -> Option<Value> {
+                Some(Value::from(*self))
+            }
+            fn view(&self) -> View<'_> {
+                View::float(f64::from(*self))
+            }
+        }
+    )*};
+}
+float!(f32, f64);
 
 impl PromptValue for bool {
     const SHAPE: Shape = Shape::Bool;
     fn to_value(&self) -> Option<Value> {
         Some(Value::Bool(*self))
+    }
+    fn view(&self) -> View<'_> {
+        View::Bool(*self)
     }
 }
 
@@ -183,6 +246,9 @@ impl<T: PromptValue> PromptValue for Option<T> {
     fn to_value(&self) -> Option<Value> {
         self.as_ref().and_then(PromptValue::to_value)
     }
+    fn view(&self) -> View<'_> {
+        self.as_ref().map_or(View::Undefined, PromptValue::view)
+    }
 }
 
 /// A list's items; an absent one (`None` in a list) is Python's `None`.
@@ -197,6 +263,9 @@ impl<T: PromptValue> PromptValue for [T] {
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
     }
+    fn view(&self) -> View<'_> {
+        crate::formats::jinja::compiled::list(self.iter())
+    }
 }
 
 impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
@@ -204,12 +273,18 @@ impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
     }
+    fn view(&self) -> View<'_> {
+        crate::formats::jinja::compiled::list(self.iter())
+    }
 }
 
 impl<T: PromptValue> PromptValue for Vec<T> {
     const SHAPE: Shape = Shape::List(&T::SHAPE);
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
+    }
+    fn view(&self) -> View<'_> {
+        crate::formats::jinja::compiled::list(self.iter())
     }
 }
 
@@ -229,12 +304,46 @@ impl<K: AsRef<str> + Ord, V: PromptValue> PromptValue for BTreeMap<K, V> {
     fn to_value(&self) -> Option<Value> {
         map(self.iter())
     }
+    fn view(&self) -> View<'_> {
+        View::Map(self)
+    }
+}
+
+impl<K: AsRef<str> + Ord, V: PromptValue> MapView for BTreeMap<K, V> {
+    fn get(&self, key: &str) -> View<'_> {
+        self.iter()
+            .find(|(k, _)| k.as_ref() == key)
+            .map_or(View::Undefined, |(_, v)| v.view())
+    }
+    fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
+        crate::formats::jinja::compiled::map_entries(self.iter())
+    }
+    fn json(&self) -> Option<Value> {
+        self.to_value()
+    }
 }
 
 impl<K: AsRef<str>, V: PromptValue, S> PromptValue for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Map(&V::SHAPE);
     fn to_value(&self) -> Option<Value> {
         map(self.iter())
+    }
+    fn view(&self) -> View<'_> {
+        View::Map(self)
+    }
+}
+
+impl<K: AsRef<str>, V: PromptValue, S> MapView for HashMap<K, V, S> {
+    fn get(&self, key: &str) -> View<'_> {
+        self.iter()
+            .find(|(k, _)| k.as_ref() == key)
+            .map_or(View::Undefined, |(_, v)| v.view())
+    }
+    fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
+        crate::formats::jinja::compiled::map_entries(self.iter())
+    }
+    fn json(&self) -> Option<Value> {
+        self.to_value()
     }
 }
 

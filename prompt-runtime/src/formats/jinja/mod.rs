@@ -25,6 +25,8 @@
 //! except unassigned code points, which Python also escapes.
 
 mod cache;
+#[doc(hidden)]
+pub mod compiled;
 mod expr;
 mod fence;
 mod fields;

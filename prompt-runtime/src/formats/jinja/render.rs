@@ -682,7 +682,7 @@ enum Key<'k> {
 
 /// Dict methods: Jinja2 gives these for `d.items` and the like before any key of that
 /// name, so promptkit refuses to read a key that way.
-const DICT_METHODS: [&str; 11] = [
+pub(crate) const DICT_METHODS: [&str; 11] = [
     "clear",
     "copy",
     "fromkeys",

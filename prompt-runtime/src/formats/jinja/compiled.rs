@@ -1,0 +1,679 @@
+//! The compiled render of a derived Jinja prompt: [`compile`] turns a loaded template set
+//! into Rust code (the body of a closure over `self`), which `#[derive(Prompt)]` emits.
+//! The code reads the struct's fields in place through [`View`]s (no JSON), pushes the
+//! text into one `String`, and gives `None` wherever the run-time renderer would do
+//! anything but print the same text: an error (a value not defined, a type Jinja2
+//! refuses), a value it cannot read in place ([`View::Opaque`]), a render past the
+//! limits. The derive then renders with the run-time renderer, so the output is the same
+//! bytes either way, errors included.
+//!
+//! What [`compile`] does not compile (the whole template set then renders at run time):
+//! `{% set %}`, `a[b]`, `.startswith`, `.split`, list literals, `trim` with characters,
+//! a `for` with two targets over anything but `.items()`, an attribute named like a dict
+//! method, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
+
+use super::Template;
+use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
+use super::parser::{For, Node};
+use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
+use super::set::Templates;
+use super::value::{contains, equal, order, write_float, write_json};
+use serde_json::Value;
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// The most nodes a compiled render may hold once includes are inlined.
+pub const MAX_NODES: usize = 20_000;
+
+/// A value as the compiled render reads it: borrowed from the struct where it can be.
+#[derive(Clone)]
+pub enum View<'a> {
+    /// Not defined: an absent `Option`, a missing attribute.
+    Undefined,
+    /// Python's `None` (an absent item of a list).
+    None,
+    Bool(bool),
+    Int(i128),
+    Float(f64),
+    Text(Cow<'a, str>),
+    /// A list's items.
+    List(Vec<View<'a>>),
+    /// A dict: a struct or a map.
+    Map(&'a (dyn MapView + 'a)),
+    /// A value the compiled render does not read in place: the run-time renderer renders.
+    Opaque,
+}
+
+/// A struct or map the compiled render reads by key.
+pub trait MapView {
+    /// The value at `key`, [`View::Undefined`] when there is none.
+    fn get(&self, key: &str) -> View<'_>;
+    /// The defined entries, in the order the run-time renderer sees them (by key).
+    fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)>;
+    /// The value as JSON, for what the compiled render leaves to the value module
+    /// (`tojson`, printing a dict, comparing dicts).
+    fn json(&self) -> Option<Value>;
+}
+
+impl View<'_> {
+    /// A number from JSON's point of view: non-finite floats are `None`, as
+    /// `serde_json::Value::from` makes them.
+    pub fn float(f: f64) -> Self {
+        if f.is_finite() {
+            View::Float(f)
+        } else {
+            View::None
+        }
+    }
+}
+
+/// The view of a list's items: an absent item is `None`.
+pub fn list<'a, T: crate::value::PromptValue + 'a>(items: impl Iterator<Item = &'a T>) -> View<'a> {
+    View::List(
+        items
+            .map(|item| match item.view() {
+                View::Undefined => View::None,
+                view => view,
+            })
+            .collect(),
+    )
+}
+
+/// The defined entries of a map, sorted by key as a JSON object keeps them.
+pub fn map_entries<'a, K: AsRef<str> + 'a, V: crate::value::PromptValue + 'a>(
+    entries: impl Iterator<Item = (&'a K, &'a V)>,
+) -> Vec<(Cow<'a, str>, View<'a>)> {
+    let mut out: Vec<(Cow<'a, str>, View<'a>)> = entries
+        .filter_map(|(k, v)| match v.view() {
+            View::Undefined => None,
+            view => Some((Cow::Borrowed(k.as_ref()), view)),
+        })
+        .collect();
+    out.sort_by(|a, b| a.0.cmp(&b.0));
+    // Two keys the same text: the JSON object keeps one; leave it to the run-time renderer.
+    if out.windows(2).any(|w| w[0].0 == w[1].0) {
+        out.clear();
+        out.push((Cow::Borrowed(""), View::Opaque));
+    }
+    out
+}
+
+/// The JSON of a view; `None` when it is not defined or not readable in place.
+pub fn to_json(view: &View<'_>) -> Option<Value> {
+    Some(match view {
+        View::Undefined | View::Opaque => return None,
+        View::None => Value::Null,
+        View::Bool(b) => Value::Bool(*b),
+        View::Int(i) => match i64::try_from(*i) {
+            Ok(i) => Value::from(i),
+            Err(_) => Value::from(u64::try_from(*i).ok()?),
+        },
+        View::Float(f) => Value::from(*f),
+        View::Text(s) => Value::String(s.as_ref().to_owned()),
+        View::List(items) => Value::Array(items.iter().map(to_json).collect::<Option<_>>()?),
+        View::Map(m) => m.json()?,
+    })
+}
+
+/// Python's truthiness; `None` when it cannot be told here.
+pub fn truthy(view: &View<'_>) -> Option<bool> {
+    Some(match view {
+        View::Undefined | View::None => false,
+        View::Bool(b) => *b,
+        View::Int(i) => *i != 0,
+        View::Float(f) => *f != 0.0,
+        View::Text(s) => !s.is_empty(),
+        View::List(items) => !items.is_empty(),
+        View::Map(m) => {
+            let entries = m.entries();
+            if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
+                return None;
+            }
+            !entries.is_empty()
+        }
+        View::Opaque => return None,
+    })
+}
+
+/// Appends Python's `str(view)`; `None` when the run-time renderer would not print it.
+pub fn write(out: &mut String, view: &View<'_>) -> Option<()> {
+    match view {
+        View::Undefined | View::Opaque => return None,
+        View::Text(s) => out.push_str(s),
+        View::None => out.push_str("None"),
+        View::Bool(true) => out.push_str("True"),
+        View::Bool(false) => out.push_str("False"),
+        View::Int(i) => {
+            let _ = write!(out, "{i}");
+        }
+        View::Float(f) => write_float(out, *f),
+        View::List(_) | View::Map(_) => super::value::write_str(out, &to_json(view)?),
+    }
+    Some(())
+}
+
+/// `value.attr`.
+pub fn attr<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
+    match view {
+        View::Undefined | View::Opaque => None,
+        View::Map(_) if DICT_METHODS.contains(&name) => None,
+        View::Map(m) => Some(match m.get(name) {
+            View::Undefined => View::Undefined,
+            v => v,
+        }),
+        _ => Some(View::Undefined),
+    }
+}
+
+/// `a == b`, `a < b`, `a in b`, as the run-time renderer compares.
+/// `op` is `==`, `!=`, `<`, `<=`, `>`, `>=`, `in`, `not in` by index.
+pub fn compare(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
+    let op = [
+        CmpOp::Eq,
+        CmpOp::Ne,
+        CmpOp::Lt,
+        CmpOp::Le,
+        CmpOp::Gt,
+        CmpOp::Ge,
+        CmpOp::In,
+        CmpOp::NotIn,
+    ]
+    .get(usize::from(op))
+    .copied()?;
+    if matches!(left, View::Opaque) || matches!(right, View::Opaque) {
+        return None;
+    }
+    let undefined = (
+        matches!(left, View::Undefined),
+        matches!(right, View::Undefined),
+    );
+    if undefined.0 || undefined.1 {
+        let both = undefined.0 && undefined.1;
+        return match op {
+            CmpOp::Eq => Some(both),
+            CmpOp::Ne => Some(!both),
+            CmpOp::In => Some(false),
+            CmpOp::NotIn => Some(true),
+            _ => None,
+        };
+    }
+    if let (View::Text(l), View::Text(r)) = (left, right) {
+        match op {
+            CmpOp::Eq => return Some(l == r),
+            CmpOp::Ne => return Some(l != r),
+            _ => {}
+        }
+    }
+    let (l, r) = (to_json(left)?, to_json(right)?);
+    Some(match op {
+        CmpOp::Eq => equal(&l, &r),
+        CmpOp::Ne => !equal(&l, &r),
+        CmpOp::Lt => order(&l, &r)?.is_lt(),
+        CmpOp::Le => order(&l, &r)?.is_le(),
+        CmpOp::Gt => order(&l, &r)?.is_gt(),
+        CmpOp::Ge => order(&l, &r)?.is_ge(),
+        CmpOp::In => contains(&r, &l)?,
+        CmpOp::NotIn => !contains(&r, &l)?,
+    })
+}
+
+/// `value is [not] test`.
+pub fn test(view: &View<'_>, which: u8, negated: bool) -> Option<bool> {
+    let result = match (which, view) {
+        (_, View::Opaque) => return None,
+        (0, v) => !matches!(v, View::Undefined),
+        (1, v) => matches!(v, View::Undefined),
+        (_, v) => matches!(v, View::None),
+    };
+    Some(result != negated)
+}
+
+/// `value | default(fallback, boolean)`.
+pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option<View<'a>> {
+    let use_default = match &value {
+        View::Opaque => return None,
+        View::Undefined => true,
+        v => boolean && !truthy(v)?,
+    };
+    Some(if use_default { fallback } else { value })
+}
+
+/// `str(value)` of a defined value.
+pub fn text(view: &View<'_>) -> Option<String> {
+    let mut s = String::new();
+    write(&mut s, view)?;
+    Some(s)
+}
+
+/// The items a `for` or `join` goes over: a list's items, a dict's keys, a string's
+/// characters.
+pub fn iterate<'a>(view: &View<'a>) -> Option<Vec<View<'a>>> {
+    Some(match view {
+        View::List(items) => items.clone(),
+        View::Map(m) => {
+            let entries = m.entries();
+            if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
+                return None;
+            }
+            entries
+                .into_iter()
+                .map(|(k, _)| View::Text(Cow::Owned(k.into_owned())))
+                .collect()
+        }
+        View::Text(s) => s
+            .chars()
+            .map(|c| View::Text(Cow::Owned(c.to_string())))
+            .collect(),
+        _ => return None,
+    })
+}
+
+/// `for k, v in m.items()`.
+pub fn items<'a>(view: &View<'a>) -> Option<Vec<(View<'a>, View<'a>)>> {
+    let View::Map(m) = view else { return None };
+    let entries = m.entries();
+    if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
+        return None;
+    }
+    Some(
+        entries
+            .into_iter()
+            .map(|(k, v)| (View::Text(Cow::Owned(k.into_owned())), v))
+            .collect(),
+    )
+}
+
+/// `value | upper`, `lower`, `trim`, `length`, `tojson`, `join(sep)`: `which` is the
+/// filter's index in that order.
+pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<View<'a>> {
+    if matches!(view, View::Undefined | View::Opaque) {
+        return None;
+    }
+    Some(match which {
+        0 => View::Text(Cow::Owned(text(view)?.to_uppercase())),
+        1 => View::Text(Cow::Owned(text(view)?.to_lowercase())),
+        2 => View::Text(Cow::Owned(
+            text(view)?.trim_matches(super::lexer::py_space).to_owned(),
+        )),
+        3 => View::Int(match view {
+            View::Text(s) => s.chars().count() as i128,
+            View::List(items) => items.len() as i128,
+            View::Map(_) => iterate(view)?.len() as i128,
+            _ => return None,
+        }),
+        4 => {
+            let mut out = String::new();
+            write_json(&mut out, &to_json(view)?);
+            View::Text(Cow::Owned(out))
+        }
+        _ => {
+            let sep = match sep {
+                Some(sep) => text(sep)?,
+                None => String::new(),
+            };
+            let mut out = String::new();
+            for (i, item) in iterate(view)?.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(&sep);
+                }
+                write(&mut out, item)?;
+            }
+            View::Text(Cow::Owned(out))
+        }
+    })
+}
+
+/// The capacity to start with: the last render's length and a little more, or the
+/// template's own text.
+pub fn capacity(last: &std::sync::atomic::AtomicUsize, text: usize) -> usize {
+    let last = last.load(std::sync::atomic::Ordering::Relaxed);
+    text.max(last + last / 8)
+}
+
+/// Records the render's length for [`capacity`]; `None` past [`MAX_OUTPUT`].
+pub fn done(last: &std::sync::atomic::AtomicUsize, out: String) -> Option<String> {
+    if out.len() > MAX_OUTPUT {
+        return None;
+    }
+    last.store(out.len(), std::sync::atomic::Ordering::Relaxed);
+    Some(out)
+}
+
+/// Whether a render may go on: under half the run-time renderer's step limit and within
+/// its output limit (past them the run-time renderer renders, and reports).
+pub fn within(steps: &mut usize, out: &str) -> Option<()> {
+    *steps += 1;
+    (*steps <= MAX_STEPS / 2 && out.len() <= MAX_OUTPUT).then_some(())
+}
+
+/// The Rust code of the compiled render of `entry`: a block of type `Option<String>`, in
+/// which `field(name)` gives the Rust expression of a top-level name's view (a field of
+/// `self`), and `None` is not defined. `None` when the set uses something not compiled
+/// (see the module's docs).
+pub fn compile(
+    templates: &Templates,
+    entry: &str,
+    field: &dyn Fn(&str) -> Option<String>,
+) -> Option<String> {
+    let template = templates.get(entry)?;
+    let mut emitter = Emitter {
+        templates,
+        field,
+        scopes: Vec::new(),
+        loops: Vec::new(),
+        next: 0,
+        nodes: 0,
+        text: 0,
+        depth: 0,
+    };
+    let mut body = String::new();
+    emitter.nodes(template, &template.nodes, &mut body)?;
+    Some(format!(
+        "{{ use ::promptkit::__private::jc; use ::promptkit::__private::jc::View; \
+         static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
+         let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
+         let mut steps: usize = 0; let _ = &mut steps; {body} jc::done(&LAST, out) }}",
+        emitter.text
+    ))
+}
+
+struct Emitter<'t> {
+    templates: &'t Templates,
+    field: &'t dyn Fn(&str) -> Option<String>,
+    /// Loop variables in scope, innermost last: the template's name and the local's.
+    scopes: Vec<(String, String)>,
+    /// The enclosing loops' index and length locals, innermost last.
+    loops: Vec<(String, String)>,
+    next: usize,
+    nodes: usize,
+    text: usize,
+    depth: usize,
+}
+
+impl Emitter<'_> {
+    fn local(&mut self, what: &str) -> String {
+        self.next += 1;
+        format!("__{what}{}", self.next)
+    }
+
+    fn nodes(&mut self, template: &Template, nodes: &[Node], out: &mut String) -> Option<()> {
+        self.depth += 1;
+        if self.depth > 200 {
+            return None;
+        }
+        let mut pending = String::new();
+        for node in nodes {
+            self.nodes += 1;
+            if self.nodes > MAX_NODES {
+                return None;
+            }
+            if let Node::Text(span) = node {
+                pending.push_str(template.source.text().get(span.clone())?);
+                continue;
+            }
+            flush(&mut pending, out, &mut self.text);
+            match node {
+                Node::Text(_) => {}
+                Node::Output(expr) => {
+                    let value = self.expr(template, expr)?;
+                    let _ = write!(out, "jc::write(&mut out, &{value})?;");
+                }
+                Node::If(block) => {
+                    for (i, (condition, body)) in block.branches.iter().enumerate() {
+                        let condition = self.condition(template, condition)?;
+                        if i > 0 {
+                            out.push_str(" else ");
+                        }
+                        let _ = write!(out, "if {condition} {{");
+                        self.nodes(template, body, out)?;
+                        out.push('}');
+                    }
+                    if let Some((_, body)) = &block.otherwise {
+                        out.push_str(" else {");
+                        self.nodes(template, body, out)?;
+                        out.push('}');
+                    }
+                }
+                Node::For(each) => self.for_loop(template, each, out)?,
+                Node::Include { name, .. } => {
+                    let included = self.templates.get(name)?;
+                    self.nodes(included, &included.nodes, out)?;
+                }
+                Node::Set { .. } => return None,
+            }
+        }
+        flush(&mut pending, out, &mut self.text);
+        self.depth -= 1;
+        Some(())
+    }
+
+    fn for_loop(&mut self, template: &Template, each: &For, out: &mut String) -> Option<()> {
+        let (items, pattern, names) = match (&each.iter.kind, each.targets.as_slice()) {
+            (ExprKind::Items(map), [(k, _), (v, _)]) => {
+                let map = self.expr(template, map)?;
+                let (kl, vl) = (self.local("k"), self.local("v"));
+                (
+                    format!("jc::items(&{map})?"),
+                    format!("({kl}, {vl})"),
+                    vec![(k.clone(), kl), (v.clone(), vl)],
+                )
+            }
+            (ExprKind::Items(_), _) => return None,
+            (_, [(name, _)]) => {
+                let iter = self.expr(template, &each.iter)?;
+                let local = self.local("x");
+                (
+                    format!("jc::iterate(&{iter})?"),
+                    local.clone(),
+                    vec![(name.clone(), local)],
+                )
+            }
+            _ => return None,
+        };
+        let kept = self.local("kept");
+        let (index, length) = (self.local("i"), self.local("n"));
+        let _ = write!(
+            out,
+            "{{ let mut {kept} = ::std::vec::Vec::new(); for {pattern} in {items} {{ jc::within(&mut steps, &out)?;"
+        );
+        let depth = self.scopes.len();
+        self.scopes.extend(names.iter().cloned());
+        if let Some(filter) = &each.filter {
+            // The loop filter sees the loop variables, not `loop`.
+            let saved = std::mem::take(&mut self.loops);
+            let condition = self.condition(template, filter);
+            self.loops = saved;
+            let _ = write!(out, "if !({}) {{ continue; }}", condition?);
+        }
+        let _ = write!(out, "{kept}.push({pattern}); }}");
+        out.push_str(&format!("if {kept}.is_empty() {{"));
+        self.scopes.truncate(depth);
+        if let Some(otherwise) = &each.otherwise {
+            self.nodes(template, otherwise, out)?;
+        }
+        let _ = write!(
+            out,
+            "}} else {{ let {length} = {kept}.len(); for ({index}, {pattern}) in {kept}.into_iter().enumerate() {{ jc::within(&mut steps, &out)?; let _ = (&{index}, &{length});"
+        );
+        self.scopes.extend(names);
+        self.loops.push((index, length));
+        let body = self.nodes(template, &each.body, out);
+        self.loops.pop();
+        self.scopes.truncate(depth);
+        body?;
+        out.push_str("} } }");
+        Some(())
+    }
+
+    /// A Rust expression of type `bool` (with `?` inside).
+    fn condition(&mut self, template: &Template, expr: &Expr) -> Option<String> {
+        Some(match &expr.kind {
+            ExprKind::Not(inner) => format!("!({})", self.condition(template, inner)?),
+            ExprKind::And(a, b) => format!(
+                "({} && {})",
+                self.condition(template, a)?,
+                self.condition(template, b)?
+            ),
+            ExprKind::Or(a, b) => format!(
+                "({} || {})",
+                self.condition(template, a)?,
+                self.condition(template, b)?
+            ),
+            _ => format!("jc::truthy(&{})?", self.expr(template, expr)?),
+        })
+    }
+
+    /// A Rust expression of type `View` (with `?` inside).
+    fn expr(&mut self, template: &Template, expr: &Expr) -> Option<String> {
+        Some(match &expr.kind {
+            ExprKind::Literal(value) => literal(value)?,
+            ExprKind::Name(name) => {
+                if let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
+                    format!("{local}.clone()")
+                } else {
+                    match (self.field)(name) {
+                        Some(code) => code,
+                        None => "View::Undefined".to_owned(),
+                    }
+                }
+            }
+            ExprKind::Attr(inner, name) => {
+                if DICT_METHODS.contains(&name.as_str()) {
+                    return None;
+                }
+                format!("jc::attr(&{}, {name:?})?", self.expr(template, inner)?)
+            }
+            ExprKind::Loop(attr) => {
+                let Some((i, n)) = self.loops.last() else {
+                    return Some("View::Undefined".to_owned());
+                };
+                match attr {
+                    LoopAttr::Index => format!("View::Int({i} as i128 + 1)"),
+                    LoopAttr::Index0 => format!("View::Int({i} as i128)"),
+                    LoopAttr::First => format!("View::Bool({i} == 0)"),
+                    LoopAttr::Last => format!("View::Bool({i} + 1 == {n})"),
+                    LoopAttr::Length => format!("View::Int({n} as i128)"),
+                    LoopAttr::Revindex => format!("View::Int(({n} - {i}) as i128)"),
+                    LoopAttr::Revindex0 => format!("View::Int(({n} - {i} - 1) as i128)"),
+                }
+            }
+            ExprKind::Test(inner, which, negated) => {
+                let which = match which {
+                    Test::Defined => 0,
+                    Test::Undefined => 1,
+                    Test::None => 2,
+                };
+                format!(
+                    "View::Bool(jc::test(&{}, {which}, {negated})?)",
+                    self.expr(template, inner)?
+                )
+            }
+            ExprKind::Not(inner) => {
+                format!("View::Bool(!({}))", self.condition(template, inner)?)
+            }
+            // Python's `and`/`or` give one of their operands.
+            ExprKind::And(a, b) => {
+                let (a, b) = (self.expr(template, a)?, self.expr(template, b)?);
+                format!("{{ let __l = {a}; if jc::truthy(&__l)? {{ {b} }} else {{ __l }} }}")
+            }
+            ExprKind::Or(a, b) => {
+                let (a, b) = (self.expr(template, a)?, self.expr(template, b)?);
+                format!("{{ let __l = {a}; if jc::truthy(&__l)? {{ __l }} else {{ {b} }} }}")
+            }
+            ExprKind::Compare(first, chain) => {
+                let mut code = format!("{{ let __c0 = {};", self.expr(template, first)?);
+                for (i, (op, right)) in chain.iter().enumerate() {
+                    let right = self.expr(template, right)?;
+                    let op = match op {
+                        CmpOp::Eq => 0,
+                        CmpOp::Ne => 1,
+                        CmpOp::Lt => 2,
+                        CmpOp::Le => 3,
+                        CmpOp::Gt => 4,
+                        CmpOp::Ge => 5,
+                        CmpOp::In => 6,
+                        CmpOp::NotIn => 7,
+                    };
+                    let next = i + 1;
+                    let _ = write!(
+                        code,
+                        "let __c{next} = {right}; if !jc::compare({op}, &__c{i}, &__c{next})? {{ View::Bool(false) }} else {{"
+                    );
+                }
+                code.push_str("View::Bool(true)");
+                code.push_str(&"}".repeat(chain.len() + 1));
+                code
+            }
+            ExprKind::Filter(inner, which, args) => {
+                let value = self.expr(template, inner)?;
+                match which {
+                    Filter::Default => {
+                        let fallback = match args.first() {
+                            Some(f) => self.expr(template, f)?,
+                            None => "View::Text(::std::borrow::Cow::Borrowed(\"\"))".to_owned(),
+                        };
+                        let boolean = match args.get(1) {
+                            Some(flag) => self.condition(template, flag)?,
+                            None => "false".to_owned(),
+                        };
+                        format!(
+                            "{{ let __v = {value}; let __f = {fallback}; let __b = {boolean}; jc::default(__v, __f, __b)? }}"
+                        )
+                    }
+                    Filter::Trim if !args.is_empty() => return None,
+                    Filter::Join => {
+                        let sep = match args.first() {
+                            Some(sep) => format!(
+                                "Some(&{{ let __s = {}; if matches!(__s, View::Undefined) {{ return None; }} __s }})",
+                                self.expr(template, sep)?
+                            ),
+                            None => "None".to_owned(),
+                        };
+                        format!("{{ let __v = {value}; jc::filter(&__v, 5, {sep})? }}")
+                    }
+                    other => {
+                        let which = match other {
+                            Filter::Upper => 0,
+                            Filter::Lower => 1,
+                            Filter::Trim => 2,
+                            Filter::Length => 3,
+                            _ => 4,
+                        };
+                        format!("jc::filter(&{value}, {which}, None)?")
+                    }
+                }
+            }
+            ExprKind::List(_)
+            | ExprKind::Item(..)
+            | ExprKind::StartsWith(..)
+            | ExprKind::Split(..)
+            | ExprKind::Items(_) => return None,
+        })
+    }
+}
+
+fn flush(pending: &mut String, out: &mut String, text: &mut usize) {
+    if !pending.is_empty() {
+        *text += pending.len();
+        let _ = write!(out, "out.push_str({pending:?});");
+        pending.clear();
+    }
+}
+
+fn literal(value: &Value) -> Option<String> {
+    Some(match value {
+        Value::Null => "View::None".to_owned(),
+        Value::Bool(b) => format!("View::Bool({b})"),
+        Value::String(s) => format!("View::Text(::std::borrow::Cow::Borrowed({s:?}))"),
+        Value::Number(n) => {
+            if let Some(i) = n.as_i64() {
+                format!("View::Int({i})")
+            } else if let Some(u) = n.as_u64() {
+                format!("View::Int({u})")
+            } else {
+                format!("View::float(f64::from_bits({:#x}))", n.as_f64()?.to_bits())
+            }
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,240 @@
+//! The compiled render of derived Jinja prompts gives the run-time renderer's bytes: over a
+//! table of value sets (Unicode, empty lists and maps, absent `Option`s, `None` in a list,
+//! both guidance levels, floats Python prints its own way), on templates with nested
+//! includes, a guidance fence, loop filters, `items()`, `default`, `join`, `tojson` and
+//! mid-line ifs. `__promptkit_compiled` is the compiled render alone, so each case also
+//! checks that it did render (a fallback to the run-time renderer would pass otherwise).
+
+use promptkit::load::Project;
+use promptkit::{Guidance, PromptValue};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(PromptValue)]
+struct User<'a> {
+    name: Option<&'a str>,
+    locale: Option<&'a str>,
+}
+
+#[derive(PromptValue, Clone)]
+struct Tool<'a> {
+    name: &'a str,
+    kind: &'a str,
+    slow: bool,
+    retired: bool,
+    cost: Option<u32>,
+}
+
+#[derive(promptkit::Prompt)]
+#[prompt("agents/analyst")]
+struct Analyst<'a> {
+    guidance: Guidance,
+    desk: &'a str,
+    date: &'a str,
+    user: User<'a>,
+    markets: &'a [&'a str],
+    tools: Vec<Tool<'a>>,
+    limits: BTreeMap<&'a str, u32>,
+    max_steps: Option<u32>,
+    notes: Option<&'a str>,
+    tone: Option<&'a str>,
+    precision: Option<u32>,
+}
+
+#[derive(promptkit::Prompt)]
+#[prompt("checks/compiled_mix")]
+struct Mix<'a> {
+    tone: Option<&'a str>,
+    precision: Option<u32>,
+    title: &'a str,
+    subtitle: Option<&'a str>,
+    count: i64,
+    kind: &'a str,
+    flag: bool,
+    words: Vec<&'a str>,
+    scores: BTreeMap<String, Option<f64>>,
+    ratio: f64,
+    maybe: Vec<Option<i32>>,
+}
+
+fn runtime(name: &str, values: serde_json::Value) -> String {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+    let project = Project::open(&dir, "prompts").expect("the project opens");
+    let (file, templates) = project.load_jinja(name).expect("the templates load");
+    templates
+        .render(&file, &values)
+        .expect("the run-time renderer renders")
+}
+
+fn object(pairs: Vec<(&str, Option<serde_json::Value>)>) -> serde_json::Value {
+    serde_json::Value::Object(
+        pairs
+            .into_iter()
+            .filter_map(|(k, v)| Some((k.to_owned(), v?)))
+            .collect(),
+    )
+}
+
+fn analyst_json(a: &Analyst<'_>) -> serde_json::Value {
+    object(vec![
+        ("guidance", a.guidance.to_value()),
+        ("desk", a.desk.to_value()),
+        ("date", a.date.to_value()),
+        ("user", a.user.to_value()),
+        ("markets", a.markets.to_value()),
+        ("tools", a.tools.to_value()),
+        ("limits", a.limits.to_value()),
+        ("max_steps", a.max_steps.to_value()),
+        ("notes", a.notes.to_value()),
+        ("tone", a.tone.to_value()),
+        ("precision", a.precision.to_value()),
+    ])
+}
+
+fn mix_json(m: &Mix<'_>) -> serde_json::Value {
+    object(vec![
+        ("tone", m.tone.to_value()),
+        ("precision", m.precision.to_value()),
+        ("title", m.title.to_value()),
+        ("subtitle", m.subtitle.to_value()),
+        ("count", m.count.to_value()),
+        ("kind", m.kind.to_value()),
+        ("flag", m.flag.to_value()),
+        ("words", m.words.to_value()),
+        ("scores", m.scores.to_value()),
+        ("ratio", m.ratio.to_value()),
+        ("maybe", m.maybe.to_value()),
+    ])
+}
+
+fn tool(
+    name: &'static str,
+    kind: &'static str,
+    slow: bool,
+    retired: bool,
+    cost: Option<u32>,
+) -> Tool<'static> {
+    Tool {
+        name,
+        kind,
+        slow,
+        retired,
+        cost,
+    }
+}
+
+#[test]
+fn analyst_compiled_matches_runtime() {
+    let all = vec![
+        tool("search", "web", true, false, Some(2)),
+        tool("filings", "documents", false, false, None),
+        tool("fax", "legacy", true, true, None),
+        tool("ノート", "mémoire ß", false, false, Some(0)),
+    ];
+    let tool_sets: Vec<Vec<Tool<'static>>> = vec![
+        all.clone(),
+        Vec::new(),
+        vec![tool("fax", "legacy", true, true, Some(9))],
+        all[..2].to_vec(),
+    ];
+    let users = [
+        (Some("Ada"), Some("de-CH")),
+        (None, None),
+        (Some(""), Some("")),
+        (Some("Zoë Ñúñez 🦀"), None),
+    ];
+    let limit_sets = [
+        BTreeMap::from([("calls", 40), ("minutes", 15)]),
+        BTreeMap::new(),
+        BTreeMap::from([("é", 0), ("a", u32::MAX)]),
+    ];
+    let markets: [&[&str]; 3] = [&["Bund", "SARON"], &[], &["日本株"]];
+    let mut cases = 0;
+    for (i, tools) in tool_sets.iter().enumerate() {
+        for (j, (name, locale)) in users.iter().enumerate() {
+            for (k, limits) in limit_sets.iter().enumerate() {
+                let prompt = Analyst {
+                    guidance: if (i + j + k) % 2 == 0 {
+                        Guidance::Detailed
+                    } else {
+                        Guidance::Lean
+                    },
+                    desk: ["the Rates Desk", "", "ÉQUITÉS"][k],
+                    date: "2026-03-02",
+                    user: User {
+                        name: *name,
+                        locale: *locale,
+                    },
+                    markets: markets[(i + k) % 3],
+                    tools: tools.clone(),
+                    limits: limits.clone(),
+                    max_steps: [None, Some(0), Some(7)][j % 3],
+                    notes: [
+                        Some("  trim me\n"),
+                        None,
+                        Some(""),
+                        Some("\u{3000}wide\u{3000}"),
+                    ][j],
+                    tone: [None, Some("dry")][k % 2],
+                    precision: [Some(3), None][i % 2],
+                };
+                let expected = runtime("agents/analyst", analyst_json(&prompt));
+                assert_eq!(
+                    prompt.__promptkit_compiled().as_deref(),
+                    Some(expected.as_str()),
+                    "case {i} {j} {k}"
+                );
+                assert_eq!(prompt.render().expect("renders").text, expected);
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 48);
+}
+
+#[test]
+fn mix_compiled_matches_runtime() {
+    let word_sets: [Vec<&str>; 3] = [vec!["α", "b", "ç"], vec![], vec!["only"]];
+    let score_sets = [
+        BTreeMap::from([
+            ("z".to_owned(), Some(3.0)),
+            ("a".to_owned(), Some(0.0)),
+            ("m".to_owned(), None),
+        ]),
+        BTreeMap::new(),
+        BTreeMap::from([
+            ("big".to_owned(), Some(1e20)),
+            ("small".to_owned(), Some(-2.5e-7)),
+            ("k".to_owned(), Some(2.5)),
+        ]),
+    ];
+    let mut cases = 0;
+    for (i, words) in word_sets.iter().enumerate() {
+        for (j, scores) in score_sets.iter().enumerate() {
+            for (k, subtitle) in [Some(" sub "), Some(""), None].into_iter().enumerate() {
+                let m = Mix {
+                    tone: [None, Some("wry")][k % 2],
+                    precision: [None, Some(1)][i % 2],
+                    title: ["Ünïcode Title", "", "ß straße"][j],
+                    subtitle,
+                    count: [0, 5, -12][(i + k) % 3],
+                    kind: ["memo", "note", ""][(j + k) % 3],
+                    flag: (i + j) % 2 == 0,
+                    words: words.clone(),
+                    scores: scores.clone(),
+                    ratio: [0.1, 2.0, 1e16][k],
+                    maybe: [vec![Some(1), None], vec![], vec![None]][j].clone(),
+                };
+                let expected = runtime("checks/compiled_mix", mix_json(&m));
+                assert_eq!(
+                    m.__promptkit_compiled().as_deref(),
+                    Some(expected.as_str()),
+                    "case {i} {j} {k}"
+                );
+                assert_eq!(m.render().expect("renders").text, expected);
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 27);
+}
