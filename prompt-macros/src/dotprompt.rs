@@ -13,6 +13,7 @@
 
 use crate::compile;
 use crate::derive::Field;
+use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
 use prompt_runtime::formats::dotprompt::{Dotprompt, Registry, Value};
 use prompt_runtime::load::Project;
@@ -96,17 +97,7 @@ pub fn expand(
     let partial_files = partials.iter().map(
         |(n, p, t)| quote!(::promptkit::__private::DotpromptFile { name: #n, path: #p, text: #t }),
     );
-    let values = fields.iter().map(|f| {
-        let field = &f.ident;
-        let key = &f.name;
-        quote! {
-            if let ::core::option::Option::Some(__value) =
-                ::promptkit::__private::PromptValue::to_value(&self.#field)
-            {
-                __values.insert(::promptkit::__private::String::from(#key), __value);
-            }
-        }
-    });
+    let values = value_inserts(fields);
     let input_schema = prompt.input_schema_json().unwrap_or_default();
     let output_schema = prompt.output_schema_json().unwrap_or_default();
     let nested_checks = if input.generics.type_params().next().is_some()
@@ -458,29 +449,6 @@ fn nested_checks(
         }
         _ => {}
     }
-}
-
-/// `ty` with every lifetime `'static`: a `const` outside the struct's impl cannot name
-/// the struct's lifetimes, and a shape does not depend on them.
-fn static_lifetimes(ty: &syn::Type) -> syn::Type {
-    struct Static;
-    impl syn::visit_mut::VisitMut for Static {
-        fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
-            *lifetime = syn::Lifetime::new("'static", lifetime.span());
-        }
-        fn visit_type_reference_mut(&mut self, r: &mut syn::TypeReference) {
-            if r.lifetime.is_none() {
-                r.lifetime = Some(syn::Lifetime::new(
-                    "'static",
-                    proc_macro2::Span::call_site(),
-                ));
-            }
-            syn::visit_mut::visit_type_reference_mut(self, r);
-        }
-    }
-    let mut ty = ty.clone();
-    syn::visit_mut::VisitMut::visit_type_mut(&mut Static, &mut ty);
-    ty
 }
 
 /// Every path the template reads exists in the input schema.

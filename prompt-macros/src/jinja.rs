@@ -57,17 +57,7 @@ pub fn expand(
         files,
         options,
     } = loaded(project, &file, &templates);
-    let values = fields.iter().map(|f| {
-        let field = &f.ident;
-        let key = &f.name;
-        quote! {
-            if let ::core::option::Option::Some(__value) =
-                ::promptkit::__private::PromptValue::to_value(&self.#field)
-            {
-                __values.insert(::promptkit::__private::String::from(#key), __value);
-            }
-        }
-    });
+    let values = value_inserts(fields);
     let (compiled, compiled_fn) = compiled(&templates, &file, fields);
     let path = format!("{}/{file}", project.display);
     let doc = format!(
@@ -132,16 +122,7 @@ fn jinja_prompt(
             }
         }
     });
-    let values = fields.iter().map(|f| {
-        let (field, key) = (&f.ident, &f.name);
-        quote! {
-            if let ::core::option::Option::Some(__value) =
-                ::promptkit::__private::PromptValue::to_value(&self.#field)
-            {
-                __values.insert(::promptkit::__private::String::from(#key), __value);
-            }
-        }
-    });
+    let values = value_inserts(fields);
     let mut names: Vec<&str> = vec![file];
     names.extend(templates.names().filter(|n| *n != file));
     let sources = names.iter().filter_map(|n| {
@@ -389,9 +370,27 @@ fn location(templates: &Templates, path: &PathUse) -> Option<String> {
     Some(location.to_owned())
 }
 
+/// The statements that put each field's value, as JSON, into `__values` (a field whose
+/// value is absent, `None`, is left out): what the run-time renderer reads.
+pub(crate) fn value_inserts(fields: &[Field]) -> Vec<TokenStream> {
+    fields
+        .iter()
+        .map(|f| {
+            let (field, key) = (&f.ident, &f.name);
+            quote! {
+                if let ::core::option::Option::Some(__value) =
+                    ::promptkit::__private::PromptValue::to_value(&self.#field)
+                {
+                    __values.insert(::promptkit::__private::String::from(#key), __value);
+                }
+            }
+        })
+        .collect()
+}
+
 /// `ty` with every lifetime `'static`: a `const` outside the struct's impl cannot name
 /// the struct's lifetimes, and a shape does not depend on them.
-fn static_lifetimes(ty: &syn::Type) -> syn::Type {
+pub(crate) fn static_lifetimes(ty: &syn::Type) -> syn::Type {
     struct Static;
     impl syn::visit_mut::VisitMut for Static {
         fn visit_lifetime_mut(&mut self, lifetime: &mut syn::Lifetime) {
