@@ -11,7 +11,7 @@ use crate::swap::Swapped;
 use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::path::PathBuf;
-use std::sync::{Mutex, MutexGuard, TryLockError};
+use std::sync::Mutex;
 
 /// A `#[derive(Prompt)]` Jinja prompt (`prompts/NAME.md.j2`) that can be reloaded from its
 /// templates at run time, as [`HotPrompt`](super::HotPrompt) reloads a Markdown prompt.
@@ -178,10 +178,9 @@ impl<P: JinjaPrompt> HotJinja<P> {
         if !self.enabled {
             return Ok(false);
         }
-        let mut watch: MutexGuard<'_, Watch> = match self.watch.try_lock() {
-            Ok(watch) => watch,
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(TryLockError::WouldBlock) => return Ok(false),
+        // another caller is already checking: this one renders what is there
+        let Some(mut watch) = super::try_watch(&self.watch) else {
+            return Ok(false);
         };
         let stamp = self.stamp(&watch);
         if watch.stamp.as_ref() == Some(&stamp) {

@@ -486,6 +486,17 @@ pub(crate) struct Core {
 }
 
 /// What the last reload saw.
+/// The watch lock without waiting: `None` while another caller holds it (that caller is
+/// checking the files already); a poisoned lock is taken as it is, since a watch holds only
+/// stamps.
+fn try_watch<W>(watch: &Mutex<W>) -> Option<MutexGuard<'_, W>> {
+    match watch.try_lock() {
+        Ok(watch) => Some(watch),
+        Err(TryLockError::Poisoned(e)) => Some(e.into_inner()),
+        Err(TryLockError::WouldBlock) => None,
+    }
+}
+
 struct Watch {
     /// The files as they were when it started; `None` before the first.
     stamp: Option<Stamp>,
@@ -521,10 +532,9 @@ impl Core {
         if !self.enabled {
             return Ok(false);
         }
-        let mut watch: MutexGuard<'_, Watch> = match self.watch.try_lock() {
-            Ok(watch) => watch,
-            Err(TryLockError::Poisoned(e)) => e.into_inner(),
-            Err(TryLockError::WouldBlock) => return Ok(false),
+        // another caller is already checking: this one renders what is there
+        let Some(mut watch) = try_watch(&self.watch) else {
+            return Ok(false);
         };
         let stamp = self.stamp(&watch);
         if watch.stamp.as_ref() == Some(&stamp) {
