@@ -19,7 +19,7 @@
 pub mod path;
 
 #[doc(hidden)]
-pub use crate::formats::jinja::compiled::{MapView, View};
+pub use crate::formats::jinja::compiled::{MapView, SeqView, View};
 
 use serde_json::Value;
 use std::borrow::Cow;
@@ -107,6 +107,15 @@ pub trait PromptValue {
     fn view(&self) -> View<'_> {
         View::Opaque
     }
+
+    /// The view of a reference to the value: the same as [`view`](Self::view), except
+    /// that a slice is read lazily ([`View::Seq`]) through the reference, which is sized
+    /// where the slice is not.
+    #[doc(hidden)]
+    #[inline]
+    fn view_ref<'s>(this: &'s &Self) -> View<'s> {
+        (**this).view()
+    }
 }
 
 impl<T: PromptValue + ?Sized> PromptValue for &T {
@@ -114,8 +123,9 @@ impl<T: PromptValue + ?Sized> PromptValue for &T {
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
+    #[inline]
     fn view(&self) -> View<'_> {
-        (**self).view()
+        T::view_ref(self)
     }
 }
 
@@ -124,6 +134,7 @@ impl<T: PromptValue + ?Sized> PromptValue for &mut T {
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
+    #[inline]
     fn view(&self) -> View<'_> {
         (**self).view()
     }
@@ -134,6 +145,7 @@ impl<T: PromptValue + ?Sized> PromptValue for Box<T> {
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
+    #[inline]
     fn view(&self) -> View<'_> {
         (**self).view()
     }
@@ -144,6 +156,7 @@ impl<T: PromptValue + ?Sized> PromptValue for std::rc::Rc<T> {
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
+    #[inline]
     fn view(&self) -> View<'_> {
         (**self).view()
     }
@@ -154,6 +167,7 @@ impl<T: PromptValue + ?Sized> PromptValue for std::sync::Arc<T> {
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
+    #[inline]
     fn view(&self) -> View<'_> {
         (**self).view()
     }
@@ -166,6 +180,7 @@ macro_rules! text {
             fn to_value(&self) -> Option<Value> {
                 Some(Value::String(self.to_string()))
             }
+            #[inline]
             fn view(&self) -> View<'_> {
                 View::Text(Cow::Borrowed(self.as_ref()))
             }
@@ -189,6 +204,7 @@ impl PromptValue for crate::Guidance {
     fn to_value(&self) -> Option<Value> {
         Some(Value::String(self.as_str().to_owned()))
     }
+    #[inline]
     fn view(&self) -> View<'_> {
         View::Text(Cow::Borrowed(self.as_str()))
     }
@@ -201,6 +217,7 @@ macro_rules! number {
             fn to_value(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
+            #[inline]
             fn view(&self) -> View<'_> {
                 View::Int(*self as i128)
             }
@@ -216,6 +233,7 @@ macro_rules! float {
             fn to_value(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
+            #[inline]
             fn view(&self) -> View<'_> {
                 View::float(f64::from(*self))
             }
@@ -229,6 +247,7 @@ impl PromptValue for bool {
     fn to_value(&self) -> Option<Value> {
         Some(Value::Bool(*self))
     }
+    #[inline]
     fn view(&self) -> View<'_> {
         View::Bool(*self)
     }
@@ -246,6 +265,7 @@ impl<T: PromptValue> PromptValue for Option<T> {
     fn to_value(&self) -> Option<Value> {
         self.as_ref().and_then(PromptValue::to_value)
     }
+    #[inline]
     fn view(&self) -> View<'_> {
         self.as_ref().map_or(View::Undefined, PromptValue::view)
     }
@@ -266,6 +286,10 @@ impl<T: PromptValue> PromptValue for [T] {
     fn view(&self) -> View<'_> {
         crate::formats::jinja::compiled::list(self.iter())
     }
+    #[inline]
+    fn view_ref<'s>(this: &'s &Self) -> View<'s> {
+        View::Seq(this)
+    }
 }
 
 impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
@@ -273,8 +297,9 @@ impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
     }
+    #[inline]
     fn view(&self) -> View<'_> {
-        crate::formats::jinja::compiled::list(self.iter())
+        View::Seq(self)
     }
 }
 
@@ -283,8 +308,9 @@ impl<T: PromptValue> PromptValue for Vec<T> {
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
     }
+    #[inline]
     fn view(&self) -> View<'_> {
-        crate::formats::jinja::compiled::list(self.iter())
+        View::Seq(self)
     }
 }
 

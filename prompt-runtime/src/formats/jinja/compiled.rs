@@ -36,8 +36,13 @@ pub enum View<'a> {
     Int(i128),
     Float(f64),
     Text(Cow<'a, str>),
-    /// A list's items.
+    /// A list's items, collected.
     List(Vec<View<'a>>),
+    /// A list read in place, item by item (a slice, a `Vec`, an array): what
+    /// `PromptValue::view` gives for lists. Everything [`List`](View::List) does, this
+    /// does too: code that matches on `View::List` should match `View::Seq` as well, or
+    /// go through [`iter`], [`truthy`], [`write`], [`to_json`].
+    Seq(&'a (dyn SeqView + 'a)),
     /// A dict: a struct or a map.
     Map(&'a (dyn MapView + 'a)),
     /// A value the compiled render does not read in place: the run-time renderer renders.
@@ -53,6 +58,62 @@ pub trait MapView {
     /// The value as JSON, for what the compiled render leaves to the value module
     /// (`tojson`, printing a dict, comparing dicts).
     fn json(&self) -> Option<Value>;
+}
+
+/// A list the compiled render reads item by item, without collecting it.
+pub trait SeqView {
+    /// How many items.
+    fn len(&self) -> usize;
+    /// Whether there are none.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The item at `index`: an absent one (`None` in a list) is [`View::None`], one past
+    /// the end [`View::Undefined`].
+    fn at(&self, index: usize) -> View<'_>;
+}
+
+/// An item as a list gives it: an absent one is Python's `None`.
+#[inline]
+fn item<T: crate::value::PromptValue + ?Sized>(item: Option<&T>) -> View<'_> {
+    match item.map(crate::value::PromptValue::view) {
+        None => View::Undefined,
+        Some(View::Undefined) => View::None,
+        Some(view) => view,
+    }
+}
+
+impl<T: crate::value::PromptValue> SeqView for &[T] {
+    #[inline]
+    fn len(&self) -> usize {
+        <[T]>::len(self)
+    }
+    #[inline]
+    fn at(&self, index: usize) -> View<'_> {
+        item(self.get(index))
+    }
+}
+
+impl<T: crate::value::PromptValue> SeqView for Vec<T> {
+    #[inline]
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    #[inline]
+    fn at(&self, index: usize) -> View<'_> {
+        item(self.get(index))
+    }
+}
+
+impl<T: crate::value::PromptValue, const N: usize> SeqView for [T; N] {
+    #[inline]
+    fn len(&self) -> usize {
+        N
+    }
+    #[inline]
+    fn at(&self, index: usize) -> View<'_> {
+        item(self.get(index))
+    }
 }
 
 impl View<'_> {
@@ -111,11 +172,17 @@ pub fn to_json(view: &View<'_>) -> Option<Value> {
         View::Float(f) => Value::from(*f),
         View::Text(s) => Value::String(s.as_ref().to_owned()),
         View::List(items) => Value::Array(items.iter().map(to_json).collect::<Option<_>>()?),
+        View::Seq(items) => Value::Array(
+            (0..items.len())
+                .map(|i| to_json(&items.at(i)))
+                .collect::<Option<_>>()?,
+        ),
         View::Map(m) => m.json()?,
     })
 }
 
 /// Python's truthiness; `None` when it cannot be told here.
+#[inline]
 pub fn truthy(view: &View<'_>) -> Option<bool> {
     Some(match view {
         View::Undefined | View::None => false,
@@ -124,32 +191,81 @@ pub fn truthy(view: &View<'_>) -> Option<bool> {
         View::Float(f) => *f != 0.0,
         View::Text(s) => !s.is_empty(),
         View::List(items) => !items.is_empty(),
-        View::Map(m) => {
-            let entries = m.entries();
-            if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
-                return None;
-            }
-            !entries.is_empty()
-        }
+        View::Seq(items) => !items.is_empty(),
+        View::Map(m) => return map_truthy(*m),
         View::Opaque => return None,
     })
 }
 
+#[inline(never)]
+fn map_truthy(m: &dyn MapView) -> Option<bool> {
+    let entries = m.entries();
+    if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
+        return None;
+    }
+    Some(!entries.is_empty())
+}
+
 /// Appends Python's `str(view)`; `None` when the run-time renderer would not print it.
+#[inline]
 pub fn write(out: &mut String, view: &View<'_>) -> Option<()> {
+    match view {
+        View::Text(s) => out.push_str(s),
+        View::Int(i) => write_int(out, *i),
+        _ => return write_other(out, view),
+    }
+    Some(())
+}
+
+#[inline(never)]
+fn write_other(out: &mut String, view: &View<'_>) -> Option<()> {
     match view {
         View::Undefined | View::Opaque => return None,
         View::Text(s) => out.push_str(s),
         View::None => out.push_str("None"),
         View::Bool(true) => out.push_str("True"),
         View::Bool(false) => out.push_str("False"),
-        View::Int(i) => {
-            let _ = write!(out, "{i}");
-        }
+        View::Int(i) => write_int(out, *i),
         View::Float(f) => write_float(out, *f),
-        View::List(_) | View::Map(_) => super::value::write_str(out, &to_json(view)?),
+        View::List(_) | View::Seq(_) | View::Map(_) => {
+            super::value::write_str(out, &to_json(view)?);
+        }
     }
     Some(())
+}
+
+/// Appends an integer in decimal, as `{i}` formats it, without `fmt`.
+pub fn write_int(out: &mut String, i: i128) {
+    let Ok(magnitude) = u64::try_from(i.unsigned_abs()) else {
+        let _ = write!(out, "{i}");
+        return;
+    };
+    if i < 0 {
+        out.push('-');
+    }
+    if magnitude < 10 {
+        out.push(char::from(b'0' + magnitude as u8));
+        return;
+    }
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    let mut n = magnitude;
+    while n > 0 {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+    }
+    out.extend(digits[at..].iter().copied().map(char::from));
+}
+
+/// `value.attr` of a name the compiler checked is not a dict method (as [`attr`] checks).
+#[inline]
+pub fn get<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
+    match view {
+        View::Undefined | View::Opaque => None,
+        View::Map(m) => Some(m.get(name)),
+        _ => Some(View::Undefined),
+    }
 }
 
 /// `value.attr`.
@@ -167,7 +283,30 @@ pub fn attr<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
 
 /// `a == b`, `a < b`, `a in b`, as the run-time renderer compares.
 /// `op` is `==`, `!=`, `<`, `<=`, `>`, `>=`, `in`, `not in` by index.
+#[inline]
 pub fn compare(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
+    match (left, right) {
+        (View::Text(l), View::Text(r)) if op <= 1 => Some((l == r) == (op == 0)),
+        (View::Int(l), View::Int(r)) if op <= 5 && json_int(*l) && json_int(*r) => Some(match op {
+            0 => l == r,
+            1 => l != r,
+            2 => l < r,
+            3 => l <= r,
+            4 => l > r,
+            _ => l >= r,
+        }),
+        _ => compare_other(op, left, right),
+    }
+}
+
+/// Whether JSON holds the integer (`to_json` gives it).
+#[inline]
+fn json_int(i: i128) -> bool {
+    i64::try_from(i).is_ok() || u64::try_from(i).is_ok()
+}
+
+#[inline(never)]
+fn compare_other(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
     let op = [
         CmpOp::Eq,
         CmpOp::Ne,
@@ -218,6 +357,7 @@ pub fn compare(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
 }
 
 /// `value is [not] test`.
+#[inline]
 pub fn test(view: &View<'_>, which: u8, negated: bool) -> Option<bool> {
     let result = match (which, view) {
         (_, View::Opaque) => return None,
@@ -229,6 +369,7 @@ pub fn test(view: &View<'_>, which: u8, negated: bool) -> Option<bool> {
 }
 
 /// `value | default(fallback, boolean)`.
+#[inline]
 pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option<View<'a>> {
     let use_default = match &value {
         View::Opaque => return None,
@@ -250,6 +391,7 @@ pub fn text(view: &View<'_>) -> Option<String> {
 pub fn iterate<'a>(view: &View<'a>) -> Option<Vec<View<'a>>> {
     Some(match view {
         View::List(items) => items.clone(),
+        View::Seq(items) => (0..items.len()).map(|i| items.at(i)).collect(),
         View::Map(m) => {
             let entries = m.entries();
             if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
@@ -278,7 +420,7 @@ pub fn items<'a>(view: &View<'a>) -> Option<Vec<(View<'a>, View<'a>)>> {
     Some(
         entries
             .into_iter()
-            .map(|(k, v)| (View::Text(Cow::Owned(k.into_owned())), v))
+            .map(|(k, v)| (View::Text(k), v))
             .collect(),
     )
 }
@@ -298,6 +440,7 @@ pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<
         3 => View::Int(match view {
             View::Text(s) => s.chars().count() as i128,
             View::List(items) => items.len() as i128,
+            View::Seq(items) => items.len() as i128,
             View::Map(_) => iterate(view)?.len() as i128,
             _ => return None,
         }),
@@ -321,6 +464,129 @@ pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<
             View::Text(Cow::Owned(out))
         }
     })
+}
+
+/// The items a `for` or `join` goes over, one by one: a list's items (read in place when
+/// the list is a [`View::Seq`]), a dict's keys, a string's characters.
+#[derive(Clone)]
+pub enum Iter<'a> {
+    /// A list read in place: the list, the next index, the end.
+    Seq(&'a (dyn SeqView + 'a), usize, usize),
+    /// Items collected first.
+    Views(std::vec::IntoIter<View<'a>>),
+}
+
+impl<'a> Iterator for Iter<'a> {
+    type Item = View<'a>;
+    #[inline]
+    fn next(&mut self) -> Option<View<'a>> {
+        match self {
+            Iter::Seq(items, next, end) => {
+                if *next >= *end {
+                    return None;
+                }
+                *next += 1;
+                Some(items.at(*next - 1))
+            }
+            Iter::Views(views) => views.next(),
+        }
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let n = match self {
+            Iter::Seq(_, next, end) => end.saturating_sub(*next),
+            Iter::Views(views) => views.len(),
+        };
+        (n, Some(n))
+    }
+}
+
+impl ExactSizeIterator for Iter<'_> {}
+
+/// The items of `view` as [`Iter`]; `None` where [`iterate`] gives `None`.
+#[inline]
+pub fn iter<'a>(view: &View<'a>) -> Option<Iter<'a>> {
+    match view {
+        View::Seq(items) => Some(Iter::Seq(*items, 0, items.len())),
+        _ => Some(Iter::Views(iterate(view)?.into_iter())),
+    }
+}
+
+/// `{{ value | upper }}` (`upper`) or `lower`, appended to `out`.
+#[inline]
+pub fn write_case(out: &mut String, view: &View<'_>, upper: bool) -> Option<()> {
+    match view {
+        View::Text(s) => push_case(out, s, upper),
+        View::Undefined | View::Opaque => return None,
+        _ => push_case(out, &text(view)?, upper),
+    }
+    Some(())
+}
+
+/// `s.to_uppercase()` or `s.to_lowercase()`, appended without a `String` of its own.
+fn push_case(out: &mut String, s: &str, upper: bool) {
+    if s.is_ascii() {
+        let start = out.len();
+        out.push_str(s);
+        if let Some(added) = out.get_mut(start..) {
+            if upper {
+                added.make_ascii_uppercase();
+            } else {
+                added.make_ascii_lowercase();
+            }
+        }
+    } else if upper {
+        // `str::to_uppercase` maps each character on its own.
+        out.reserve(s.len());
+        for c in s.chars() {
+            out.extend(c.to_uppercase());
+        }
+    } else if s.contains('Σ') {
+        // A final sigma lowers by its context: `str::to_lowercase` knows the rule.
+        out.push_str(&s.to_lowercase());
+    } else {
+        out.reserve(s.len());
+        for c in s.chars() {
+            out.extend(c.to_lowercase());
+        }
+    }
+}
+
+/// `{{ value | trim }}`, appended to `out`.
+#[inline]
+pub fn write_trim(out: &mut String, view: &View<'_>) -> Option<()> {
+    match view {
+        View::Text(s) => out.push_str(s.trim_matches(super::lexer::py_space)),
+        View::Undefined | View::Opaque => return None,
+        _ => out.push_str(text(view)?.trim_matches(super::lexer::py_space)),
+    }
+    Some(())
+}
+
+/// `{{ value | join(sep) }}`, appended to `out`.
+pub fn write_join(out: &mut String, view: &View<'_>, sep: Option<&View<'_>>) -> Option<()> {
+    if matches!(view, View::Undefined | View::Opaque) {
+        return None;
+    }
+    let sep = match sep {
+        Some(View::Text(s)) => Cow::Borrowed(s.as_ref()),
+        Some(sep) => Cow::Owned(text(sep)?),
+        None => Cow::Borrowed(""),
+    };
+    for (i, item) in iter(view)?.enumerate() {
+        if i > 0 {
+            out.push_str(&sep);
+        }
+        write(out, &item)?;
+    }
+    Some(())
+}
+
+/// Counts `by` steps of a loop (see [`within`]).
+#[inline]
+pub fn steps(steps: &mut usize, by: usize, out: &str) -> Option<()> {
+    *steps = steps.saturating_add(by);
+    (*steps <= MAX_STEPS / 2 && out.len() <= MAX_OUTPUT).then_some(())
 }
 
 /// The capacity to start with: the last render's length and a little more, or the
@@ -377,13 +643,21 @@ pub fn compile(
     ))
 }
 
+/// A loop's locals in the emitted code: its index (from 0) and its length, which is
+/// computed only when the body reads it (`length_used`).
+struct Loop {
+    index: String,
+    length: String,
+    length_used: bool,
+}
+
 struct Emitter<'t> {
     templates: &'t Templates,
     field: &'t dyn Fn(&str) -> Option<String>,
     /// Loop variables in scope, innermost last: the template's name and the local's.
     scopes: Vec<(String, String)>,
-    /// The enclosing loops' index and length locals, innermost last.
-    loops: Vec<(String, String)>,
+    /// The enclosing loops, innermost last.
+    loops: Vec<Loop>,
     next: usize,
     nodes: usize,
     text: usize,
@@ -414,10 +688,7 @@ impl Emitter<'_> {
             flush(&mut pending, out, &mut self.text);
             match node {
                 Node::Text(_) => {}
-                Node::Output(expr) => {
-                    let value = self.expr(template, expr)?;
-                    let _ = write!(out, "jc::write(&mut out, &{value})?;");
-                }
+                Node::Output(expr) => self.output(template, expr, out)?,
                 Node::If(block) => {
                     for (i, (condition, body)) in block.branches.iter().enumerate() {
                         let condition = self.condition(template, condition)?;
@@ -450,59 +721,133 @@ impl Emitter<'_> {
     fn for_loop(&mut self, template: &Template, each: &For, out: &mut String) -> Option<()> {
         let (items, pattern, names) = match (&each.iter.kind, each.targets.as_slice()) {
             (ExprKind::Items(map), [(k, _), (v, _)]) => {
-                let map = self.expr(template, map)?;
+                let map = self.place(template, map)?;
                 let (kl, vl) = (self.local("k"), self.local("v"));
                 (
-                    format!("jc::items(&{map})?"),
+                    format!("jc::items({map})?.into_iter()"),
                     format!("({kl}, {vl})"),
                     vec![(k.clone(), kl), (v.clone(), vl)],
                 )
             }
             (ExprKind::Items(_), _) => return None,
             (_, [(name, _)]) => {
-                let iter = self.expr(template, &each.iter)?;
+                let iter = self.place(template, &each.iter)?;
                 let local = self.local("x");
                 (
-                    format!("jc::iterate(&{iter})?"),
+                    format!("jc::iter({iter})?"),
                     local.clone(),
                     vec![(name.clone(), local)],
                 )
             }
             _ => return None,
         };
-        let kept = self.local("kept");
+        let it = self.local("it");
         let (index, length) = (self.local("i"), self.local("n"));
-        let _ = write!(
-            out,
-            "{{ let mut {kept} = ::std::vec::Vec::new(); for {pattern} in {items} {{ jc::within(&mut steps, &out)?;"
-        );
         let depth = self.scopes.len();
         self.scopes.extend(names.iter().cloned());
-        if let Some(filter) = &each.filter {
-            // The loop filter sees the loop variables, not `loop`.
-            let saved = std::mem::take(&mut self.loops);
-            let condition = self.condition(template, filter);
-            self.loops = saved;
-            let _ = write!(out, "if !({}) {{ continue; }}", condition?);
-        }
-        let _ = write!(out, "{kept}.push({pattern}); }}");
-        out.push_str(&format!("if {kept}.is_empty() {{"));
+        let filter = match &each.filter {
+            Some(filter) => {
+                // The loop filter sees the loop variables, not `loop`.
+                let saved = std::mem::take(&mut self.loops);
+                let condition = self.condition(template, filter);
+                self.loops = saved;
+                match condition {
+                    Some(c) => Some(c),
+                    None => {
+                        self.scopes.truncate(depth);
+                        return None;
+                    }
+                }
+            }
+            None => None,
+        };
+        // The body, with `loop` of this loop; whether it reads the length decides whether
+        // the items are counted first.
+        let mut body = String::new();
+        let before = self.nodes;
+        self.loops.push(Loop {
+            index: index.clone(),
+            length: length.clone(),
+            length_used: false,
+        });
+        let emitted = self.nodes(template, &each.body, &mut body);
+        let this = self.loops.pop();
         self.scopes.truncate(depth);
-        if let Some(otherwise) = &each.otherwise {
-            self.nodes(template, otherwise, out)?;
+        emitted?;
+        let length_used = this.is_some_and(|l| l.length_used);
+        // The run-time renderer counts a step per node rendered and per item: each item
+        // counts at least that many here (nested loops count their own items).
+        let weight = 2 + self.nodes.saturating_sub(before);
+        let _ = write!(out, "{{ let {it} = {items};");
+        if length_used {
+            match &filter {
+                Some(condition) => {
+                    let _ = write!(
+                        out,
+                        "let mut {length} = 0usize; for {pattern} in {it}.clone() {{ jc::steps(&mut steps, 1, &out)?; if {condition} {{ {length} += 1; }} }}"
+                    );
+                }
+                None => {
+                    let _ = write!(out, "let {length} = {it}.len();");
+                }
+            }
         }
         let _ = write!(
             out,
-            "}} else {{ let {length} = {kept}.len(); for ({index}, {pattern}) in {kept}.into_iter().enumerate() {{ jc::within(&mut steps, &out)?; let _ = (&{index}, &{length});"
+            "let mut {index} = 0usize; for {pattern} in {it} {{ jc::steps(&mut steps, {weight}, &out)?;"
         );
-        self.scopes.extend(names);
-        self.loops.push((index, length));
-        let body = self.nodes(template, &each.body, out);
-        self.loops.pop();
-        self.scopes.truncate(depth);
-        body?;
-        out.push_str("} } }");
+        if let Some(condition) = &filter {
+            let _ = write!(out, "if !({condition}) {{ continue; }}");
+        }
+        let _ = write!(out, "{body} {index} += 1; }}");
+        if let Some(otherwise) = &each.otherwise {
+            let _ = write!(out, "if {index} == 0 {{");
+            self.nodes(template, otherwise, out)?;
+            out.push('}');
+        }
+        out.push('}');
         Some(())
+    }
+
+    /// The statement that appends `{{ expr }}`: a filter that makes text (`upper`,
+    /// `lower`, `trim`, `join`) writes it straight into the output.
+    fn output(&mut self, template: &Template, expr: &Expr, out: &mut String) -> Option<()> {
+        if let ExprKind::Filter(inner, which, args) = &expr.kind {
+            let direct = match which {
+                Filter::Upper => Some("jc::write_case(&mut out, __v, true)"),
+                Filter::Lower => Some("jc::write_case(&mut out, __v, false)"),
+                Filter::Trim if args.is_empty() => Some("jc::write_trim(&mut out, __v)"),
+                _ => None,
+            };
+            if let Some(call) = direct {
+                let value = self.place(template, inner)?;
+                let _ = write!(out, "{{ let __v = {value}; {call}?; }}");
+                return Some(());
+            }
+            if matches!(which, Filter::Join) {
+                let value = self.place(template, inner)?;
+                let sep = self.join_sep(template, args)?;
+                let _ = write!(
+                    out,
+                    "{{ let __v = {value}; jc::write_join(&mut out, __v, {sep})?; }}"
+                );
+                return Some(());
+            }
+        }
+        let value = self.place(template, expr)?;
+        let _ = write!(out, "jc::write(&mut out, {value})?;");
+        Some(())
+    }
+
+    /// The separator argument of `join`: `None` for none, `return None` when not defined.
+    fn join_sep(&mut self, template: &Template, args: &[Expr]) -> Option<String> {
+        Some(match args.first() {
+            Some(sep) => format!(
+                "Some(&{{ let __s = {}; if matches!(__s, View::Undefined) {{ return None; }} __s }})",
+                self.expr(template, sep)?
+            ),
+            None => "None".to_owned(),
+        })
     }
 
     /// A Rust expression of type `bool` (with `?` inside).
@@ -519,8 +864,19 @@ impl Emitter<'_> {
                 self.condition(template, a)?,
                 self.condition(template, b)?
             ),
-            _ => format!("jc::truthy(&{})?", self.expr(template, expr)?),
+            _ => format!("jc::truthy({})?", self.place(template, expr)?),
         })
+    }
+
+    /// A Rust expression of type `&View` (with `?` inside): a loop variable borrowed in
+    /// place, anything else a borrowed temporary.
+    fn place(&mut self, template: &Template, expr: &Expr) -> Option<String> {
+        if let ExprKind::Name(name) = &expr.kind {
+            if let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
+                return Some(format!("&{local}"));
+            }
+        }
+        Some(format!("&{}", self.expr(template, expr)?))
     }
 
     /// A Rust expression of type `View` (with `?` inside).
@@ -541,12 +897,16 @@ impl Emitter<'_> {
                 if DICT_METHODS.contains(&name.as_str()) {
                     return None;
                 }
-                format!("jc::attr(&{}, {name:?})?", self.expr(template, inner)?)
+                format!("jc::get({}, {name:?})?", self.place(template, inner)?)
             }
             ExprKind::Loop(attr) => {
-                let Some((i, n)) = self.loops.last() else {
+                let Some(this) = self.loops.last_mut() else {
                     return Some("View::Undefined".to_owned());
                 };
+                if !matches!(attr, LoopAttr::Index | LoopAttr::Index0 | LoopAttr::First) {
+                    this.length_used = true;
+                }
+                let (i, n) = (&this.index, &this.length);
                 match attr {
                     LoopAttr::Index => format!("View::Int({i} as i128 + 1)"),
                     LoopAttr::Index0 => format!("View::Int({i} as i128)"),
@@ -564,8 +924,8 @@ impl Emitter<'_> {
                     Test::None => 2,
                 };
                 format!(
-                    "View::Bool(jc::test(&{}, {which}, {negated})?)",
-                    self.expr(template, inner)?
+                    "View::Bool(jc::test({}, {which}, {negated})?)",
+                    self.place(template, inner)?
                 )
             }
             ExprKind::Not(inner) => {
@@ -581,9 +941,9 @@ impl Emitter<'_> {
                 format!("{{ let __l = {a}; if jc::truthy(&__l)? {{ __l }} else {{ {b} }} }}")
             }
             ExprKind::Compare(first, chain) => {
-                let mut code = format!("{{ let __c0 = {};", self.expr(template, first)?);
+                let mut code = format!("{{ let __c0 = {};", self.place(template, first)?);
                 for (i, (op, right)) in chain.iter().enumerate() {
-                    let right = self.expr(template, right)?;
+                    let right = self.place(template, right)?;
                     let op = match op {
                         CmpOp::Eq => 0,
                         CmpOp::Ne => 1,
@@ -597,52 +957,46 @@ impl Emitter<'_> {
                     let next = i + 1;
                     let _ = write!(
                         code,
-                        "let __c{next} = {right}; if !jc::compare({op}, &__c{i}, &__c{next})? {{ View::Bool(false) }} else {{"
+                        "let __c{next} = {right}; if !jc::compare({op}, __c{i}, __c{next})? {{ View::Bool(false) }} else {{"
                     );
                 }
                 code.push_str("View::Bool(true)");
                 code.push_str(&"}".repeat(chain.len() + 1));
                 code
             }
-            ExprKind::Filter(inner, which, args) => {
-                let value = self.expr(template, inner)?;
-                match which {
-                    Filter::Default => {
-                        let fallback = match args.first() {
-                            Some(f) => self.expr(template, f)?,
-                            None => "View::Text(::std::borrow::Cow::Borrowed(\"\"))".to_owned(),
-                        };
-                        let boolean = match args.get(1) {
-                            Some(flag) => self.condition(template, flag)?,
-                            None => "false".to_owned(),
-                        };
-                        format!(
-                            "{{ let __v = {value}; let __f = {fallback}; let __b = {boolean}; jc::default(__v, __f, __b)? }}"
-                        )
-                    }
-                    Filter::Trim if !args.is_empty() => return None,
-                    Filter::Join => {
-                        let sep = match args.first() {
-                            Some(sep) => format!(
-                                "Some(&{{ let __s = {}; if matches!(__s, View::Undefined) {{ return None; }} __s }})",
-                                self.expr(template, sep)?
-                            ),
-                            None => "None".to_owned(),
-                        };
-                        format!("{{ let __v = {value}; jc::filter(&__v, 5, {sep})? }}")
-                    }
-                    other => {
-                        let which = match other {
-                            Filter::Upper => 0,
-                            Filter::Lower => 1,
-                            Filter::Trim => 2,
-                            Filter::Length => 3,
-                            _ => 4,
-                        };
-                        format!("jc::filter(&{value}, {which}, None)?")
-                    }
+            ExprKind::Filter(inner, which, args) => match which {
+                Filter::Default => {
+                    let value = self.expr(template, inner)?;
+                    let fallback = match args.first() {
+                        Some(f) => self.expr(template, f)?,
+                        None => "View::Text(::std::borrow::Cow::Borrowed(\"\"))".to_owned(),
+                    };
+                    let boolean = match args.get(1) {
+                        Some(flag) => self.condition(template, flag)?,
+                        None => "false".to_owned(),
+                    };
+                    format!(
+                        "{{ let __v = {value}; let __f = {fallback}; let __b = {boolean}; jc::default(__v, __f, __b)? }}"
+                    )
                 }
-            }
+                Filter::Trim if !args.is_empty() => return None,
+                Filter::Join => {
+                    let value = self.place(template, inner)?;
+                    let sep = self.join_sep(template, args)?;
+                    format!("{{ let __v = {value}; jc::filter(__v, 5, {sep})? }}")
+                }
+                other => {
+                    let value = self.place(template, inner)?;
+                    let which = match other {
+                        Filter::Upper => 0,
+                        Filter::Lower => 1,
+                        Filter::Trim => 2,
+                        Filter::Length => 3,
+                        _ => 4,
+                    };
+                    format!("jc::filter({value}, {which}, None)?")
+                }
+            },
             ExprKind::List(_)
             | ExprKind::Item(..)
             | ExprKind::StartsWith(..)
