@@ -41,6 +41,15 @@ struct Analyst<'a> {
     precision: Option<u32>,
 }
 
+/// Lists as fields of a struct: a slice and a `Vec` are read in place, a boxed slice is
+/// collected first.
+#[derive(PromptValue)]
+struct Group<'a> {
+    members: &'a [&'a str],
+    tags: Vec<String>,
+    boxed: Box<[u8]>,
+}
+
 #[derive(promptkit::Prompt)]
 #[prompt("checks/compiled_mix")]
 struct Mix<'a> {
@@ -55,6 +64,8 @@ struct Mix<'a> {
     scores: BTreeMap<String, Option<f64>>,
     ratio: f64,
     maybe: Vec<Option<i32>>,
+    pairs: [&'a str; 2],
+    group: Group<'a>,
 }
 
 fn runtime(name: &str, values: serde_json::Value) -> String {
@@ -104,6 +115,8 @@ fn mix_json(m: &Mix<'_>) -> serde_json::Value {
         ("scores", m.scores.to_value()),
         ("ratio", m.ratio.to_value()),
         ("maybe", m.maybe.to_value()),
+        ("pairs", m.pairs.to_value()),
+        ("group", m.group.to_value()),
     ])
 }
 
@@ -194,7 +207,7 @@ fn analyst_compiled_matches_runtime() {
 
 #[test]
 fn mix_compiled_matches_runtime() {
-    let word_sets: [Vec<&str>; 3] = [vec!["α", "b", "ç"], vec![], vec!["only"]];
+    let word_sets: [Vec<&str>; 3] = [vec!["α", "b", "ç", "ǅ"], vec![], vec!["only"]];
     let score_sets = [
         BTreeMap::from([
             ("z".to_owned(), Some(3.0)),
@@ -215,15 +228,27 @@ fn mix_compiled_matches_runtime() {
                 let m = Mix {
                     tone: [None, Some("wry")][k % 2],
                     precision: [None, Some(1)][i % 2],
-                    title: ["Ünïcode Title", "", "ß straße"][j],
+                    title: [
+                        "Ünïcode Title",
+                        "",
+                        "ß straße",
+                        "ΟΔΥΣΣΕΥΣ ΣΑΣ",
+                        "İstanbul ǅ",
+                    ][(i + j + k) % 5],
                     subtitle,
-                    count: [0, 5, -12][(i + k) % 3],
-                    kind: ["memo", "note", ""][(j + k) % 3],
+                    count: [0, 5, -12, i64::MIN, i64::MAX, 1_000_000_007][(i + 2 * j + k) % 6],
+                    kind: ["memo", "nöte", ""][(j + k) % 3],
                     flag: (i + j) % 2 == 0,
                     words: words.clone(),
                     scores: scores.clone(),
                     ratio: [0.1, 2.0, 1e16][k],
-                    maybe: [vec![Some(1), None], vec![], vec![None]][j].clone(),
+                    maybe: [vec![Some(1), None, Some(-40)], vec![], vec![None]][j].clone(),
+                    pairs: [[" x ", "y"], ["", "\u{3000}z"], ["p", "q"]][k],
+                    group: Group {
+                        members: [&["Ann", "BÖB"][..], &[]][i % 2],
+                        tags: [vec!["t1".to_owned(), "t2".to_owned()], vec![]][j % 2].clone(),
+                        boxed: [vec![7u8, 0], vec![]][k % 2].clone().into_boxed_slice(),
+                    },
                 };
                 let expected = runtime("checks/compiled_mix", mix_json(&m));
                 assert_eq!(

@@ -7,6 +7,14 @@
 //! limits. The derive then renders with the run-time renderer, so the output is the same
 //! bytes either way, errors included.
 //!
+//! What keeps it close to a hand-written `String` builder: a list is read item by item in
+//! place ([`View::Seq`], no `Vec` of views); a loop goes over its items once (twice when
+//! it has a loop filter and reads `loop.length`, `loop.last` or `loop.revindex`, to count
+//! first) and collects nothing; `upper`, `lower`, `trim` and `join` in an output write
+//! straight into the text; integers are written without `fmt`; a loop variable is read
+//! in place, not cloned; the small helpers here are `#[inline]`, so a field whose view is
+//! known where it is read (a `&str`, an integer) compiles down to a push.
+//!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
 //! `{% set %}`, `a[b]`, `.startswith`, `.split`, list literals, `trim` with characters,
 //! a `for` with two targets over anything but `.items()`, an attribute named like a dict
@@ -1030,4 +1038,84 @@ fn literal(value: &Value) -> Option<String> {
         }
         _ => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::value::PromptValue;
+
+    #[test]
+    fn integers_print_as_fmt_prints_them() {
+        let cases = [
+            0,
+            7,
+            -7,
+            10,
+            -10,
+            99,
+            1_000_000_007,
+            i128::from(u64::MAX),
+            -i128::from(u64::MAX),
+            i128::from(u64::MAX) + 1,
+            i128::from(i64::MIN),
+            i128::MIN,
+            i128::MAX,
+        ];
+        for i in cases {
+            let mut out = String::from("x");
+            write_int(&mut out, i);
+            assert_eq!(out, format!("x{i}"));
+        }
+    }
+
+    #[test]
+    fn upper_and_lower_in_place_match_str_to_uppercase_and_to_lowercase() {
+        let cases = [
+            "",
+            "plain ASCII 42",
+            "mémoire ß",
+            "ΟΔΥΣΣΕΥΣ ΣΑΣ",
+            "Σ",
+            "İstanbul ǅ ǈ",
+            "ﬁ ŉ 日本語",
+            "the Zürich Rates Desk",
+        ];
+        for s in cases {
+            let (mut upper, mut lower) = (String::from(">"), String::from(">"));
+            write_case(&mut upper, &View::Text(Cow::Borrowed(s)), true).expect("text");
+            write_case(&mut lower, &View::Text(Cow::Borrowed(s)), false).expect("text");
+            assert_eq!(upper, format!(">{}", s.to_uppercase()), "{s}");
+            assert_eq!(lower, format!(">{}", s.to_lowercase()), "{s}");
+        }
+        assert_eq!(write_case(&mut String::new(), &View::Undefined, true), None);
+    }
+
+    #[test]
+    fn lists_read_in_place_give_what_collected_lists_give() {
+        let items = vec![Some(1u8), None, Some(3)];
+        let slice: &[Option<u8>] = &items;
+        let array = [Some(1u8), None, Some(3)];
+        let collected = list(items.iter());
+        // A slice is read in place through a reference to it, as the derive reads a
+        // `&[T]` field; `[T]` alone (a boxed slice) is collected.
+        assert!(matches!(PromptValue::view(slice), View::List(_)));
+        for view in [items.view(), PromptValue::view(&slice), array.view()] {
+            assert!(matches!(view, View::Seq(_)));
+            assert_eq!(to_json(&view), to_json(&collected));
+            assert_eq!(text(&view), text(&collected));
+            assert_eq!(truthy(&view), Some(true));
+            assert_eq!(
+                iter(&view).map(|i| i.map(|v| to_json(&v)).collect::<Vec<_>>()),
+                iterate(&collected).map(|i| i.iter().map(to_json).collect::<Vec<_>>())
+            );
+            assert_eq!(iter(&view).map(|i| i.len()), Some(3));
+            assert!(matches!(filter(&view, 3, None), Some(View::Int(3))));
+        }
+        let empty: Vec<u8> = Vec::new();
+        assert_eq!(truthy(&empty.view()), Some(false));
+        assert!(
+            matches!(PromptValue::view(&slice), View::Seq(s) if matches!(s.at(3), View::Undefined))
+        );
+    }
 }
