@@ -531,32 +531,43 @@ pub fn write_case(out: &mut String, view: &View<'_>, upper: bool) -> Option<()> 
     Some(())
 }
 
-/// `s.to_uppercase()` or `s.to_lowercase()`, appended without a `String` of its own.
+/// `s.to_uppercase()` or `s.to_lowercase()`, appended without a `String` of its own:
+/// runs of ASCII are copied and cased in place, other characters mapped one by one (as
+/// `str::to_uppercase` maps them).
 fn push_case(out: &mut String, s: &str, upper: bool) {
-    if s.is_ascii() {
-        let start = out.len();
-        out.push_str(s);
-        if let Some(added) = out.get_mut(start..) {
-            if upper {
-                added.make_ascii_uppercase();
-            } else {
-                added.make_ascii_lowercase();
+    let start = out.len();
+    let mut rest = s;
+    while !rest.is_empty() {
+        let ascii = rest
+            .bytes()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(ascii);
+        if !run.is_empty() {
+            let at = out.len();
+            out.push_str(run);
+            if let Some(added) = out.get_mut(at..) {
+                if upper {
+                    added.make_ascii_uppercase();
+                } else {
+                    added.make_ascii_lowercase();
+                }
             }
         }
-    } else if upper {
-        // `str::to_uppercase` maps each character on its own.
-        out.reserve(s.len());
-        for c in s.chars() {
+        let mut chars = tail.chars();
+        let Some(c) = chars.next() else { break };
+        if upper {
             out.extend(c.to_uppercase());
-        }
-    } else if s.contains('Σ') {
-        // A final sigma lowers by its context: `str::to_lowercase` knows the rule.
-        out.push_str(&s.to_lowercase());
-    } else {
-        out.reserve(s.len());
-        for c in s.chars() {
+        } else if c == 'Σ' {
+            // A capital sigma lowers by its context (final or not):
+            // `str::to_lowercase` knows the rule.
+            out.truncate(start);
+            out.push_str(&s.to_lowercase());
+            return;
+        } else {
             out.extend(c.to_lowercase());
         }
+        rest = chars.as_str();
     }
 }
 
@@ -879,10 +890,10 @@ impl Emitter<'_> {
     /// A Rust expression of type `&View` (with `?` inside): a loop variable borrowed in
     /// place, anything else a borrowed temporary.
     fn place(&mut self, template: &Template, expr: &Expr) -> Option<String> {
-        if let ExprKind::Name(name) = &expr.kind {
-            if let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
-                return Some(format!("&{local}"));
-            }
+        if let ExprKind::Name(name) = &expr.kind
+            && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name)
+        {
+            return Some(format!("&{local}"));
         }
         Some(format!("&{}", self.expr(template, expr)?))
     }
@@ -1077,6 +1088,7 @@ mod tests {
             "mémoire ß",
             "ΟΔΥΣΣΕΥΣ ΣΑΣ",
             "Σ",
+            "ascii first: ΣΑΣ, then ascii",
             "İstanbul ǅ ǈ",
             "ﬁ ŉ 日本語",
             "the Zürich Rates Desk",
