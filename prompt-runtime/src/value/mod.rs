@@ -267,7 +267,11 @@ impl<T: PromptValue> PromptValue for Option<T> {
     }
     #[inline]
     fn view(&self) -> View<'_> {
-        self.as_ref().map_or(View::Undefined, PromptValue::view)
+        // A `match`, not `map_or`: an unused `View::Undefined` would be dropped by a call.
+        match self {
+            Some(value) => value.view(),
+            None => View::Undefined,
+        }
     }
 }
 

@@ -384,7 +384,23 @@ pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option
         View::Undefined => true,
         v => boolean && !truthy(v)?,
     };
-    Some(if use_default { fallback } else { value })
+    Some(if use_default {
+        discard(value);
+        fallback
+    } else {
+        discard(fallback);
+        value
+    })
+}
+
+/// Drops a view: one that owns nothing (all but owned text and a collected list) is
+/// forgotten, which is free, where its drop glue would be a call.
+#[inline]
+pub fn discard(view: View<'_>) {
+    match view {
+        View::Text(Cow::Owned(_)) | View::List(_) => drop(view),
+        nothing_owned => std::mem::forget(nothing_owned),
+    }
 }
 
 /// `str(value)` of a defined value.
@@ -597,6 +613,7 @@ pub fn write_join(out: &mut String, view: &View<'_>, sep: Option<&View<'_>>) -> 
             out.push_str(&sep);
         }
         write(out, &item)?;
+        discard(item);
     }
     Some(())
 }
@@ -740,20 +757,20 @@ impl Emitter<'_> {
     fn for_loop(&mut self, template: &Template, each: &For, out: &mut String) -> Option<()> {
         let (items, pattern, names) = match (&each.iter.kind, each.targets.as_slice()) {
             (ExprKind::Items(map), [(k, _), (v, _)]) => {
-                let map = self.place(template, map)?;
+                let map = self.with_ref(template, map, |m| format!("jc::items({m})"))?;
                 let (kl, vl) = (self.local("k"), self.local("v"));
                 (
-                    format!("jc::items({map})?.into_iter()"),
+                    format!("{map}?.into_iter()"),
                     format!("({kl}, {vl})"),
                     vec![(k.clone(), kl), (v.clone(), vl)],
                 )
             }
             (ExprKind::Items(_), _) => return None,
             (_, [(name, _)]) => {
-                let iter = self.place(template, &each.iter)?;
+                let iter = self.with_ref(template, &each.iter, |v| format!("jc::iter({v})"))?;
                 let local = self.local("x");
                 (
-                    format!("jc::iter({iter})?"),
+                    format!("{iter}?"),
                     local.clone(),
                     vec![(name.clone(), local)],
                 )
@@ -797,13 +814,18 @@ impl Emitter<'_> {
         // The run-time renderer counts a step per node rendered and per item: each item
         // counts at least that many here (nested loops count their own items).
         let weight = 2 + self.nodes.saturating_sub(before);
+        // The loop variables are discarded by hand: no drop glue for views that own nothing.
+        let discard: String = names
+            .iter()
+            .map(|(_, local)| format!("jc::discard({local});"))
+            .collect();
         let _ = write!(out, "{{ let {it} = {items};");
         if length_used {
             match &filter {
                 Some(condition) => {
                     let _ = write!(
                         out,
-                        "let mut {length} = 0usize; for {pattern} in {it}.clone() {{ jc::steps(&mut steps, 1, &out)?; if {condition} {{ {length} += 1; }} }}"
+                        "let mut {length} = 0usize; for {pattern} in {it}.clone() {{ jc::steps(&mut steps, 1, &out)?; if {condition} {{ {length} += 1; }} {discard} }}"
                     );
                 }
                 None => {
@@ -816,9 +838,9 @@ impl Emitter<'_> {
             "let mut {index} = 0usize; for {pattern} in {it} {{ jc::steps(&mut steps, {weight}, &out)?;"
         );
         if let Some(condition) = &filter {
-            let _ = write!(out, "if !({condition}) {{ continue; }}");
+            let _ = write!(out, "if !({condition}) {{ {discard} continue; }}");
         }
-        let _ = write!(out, "{body} {index} += 1; }}");
+        let _ = write!(out, "{body} {index} += 1; {discard} }}");
         if let Some(otherwise) = &each.otherwise {
             let _ = write!(out, "if {index} == 0 {{");
             self.nodes(template, otherwise, out)?;
@@ -832,30 +854,75 @@ impl Emitter<'_> {
     /// `lower`, `trim`, `join`) writes it straight into the output.
     fn output(&mut self, template: &Template, expr: &Expr, out: &mut String) -> Option<()> {
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
-            let direct = match which {
-                Filter::Upper => Some("jc::write_case(&mut out, __v, true)"),
-                Filter::Lower => Some("jc::write_case(&mut out, __v, false)"),
-                Filter::Trim if args.is_empty() => Some("jc::write_trim(&mut out, __v)"),
+            let code = match which {
+                Filter::Upper => Some(self.with_ref(template, inner, |v| {
+                    format!("jc::write_case(&mut out, {v}, true)")
+                })?),
+                Filter::Lower => Some(self.with_ref(template, inner, |v| {
+                    format!("jc::write_case(&mut out, {v}, false)")
+                })?),
+                Filter::Trim if args.is_empty() => Some(self.with_ref(template, inner, |v| {
+                    format!("jc::write_trim(&mut out, {v})")
+                })?),
+                Filter::Join => {
+                    let sep = self.join_sep(template, args)?;
+                    Some(self.with_ref(template, inner, |v| {
+                        format!("jc::write_join(&mut out, {v}, {sep})")
+                    })?)
+                }
                 _ => None,
             };
-            if let Some(call) = direct {
-                let value = self.place(template, inner)?;
-                let _ = write!(out, "{{ let __v = {value}; {call}?; }}");
-                return Some(());
-            }
-            if matches!(which, Filter::Join) {
-                let value = self.place(template, inner)?;
-                let sep = self.join_sep(template, args)?;
-                let _ = write!(
-                    out,
-                    "{{ let __v = {value}; jc::write_join(&mut out, __v, {sep})?; }}"
-                );
+            if let Some(code) = code {
+                let _ = write!(out, "{code}?;");
                 return Some(());
             }
         }
-        let value = self.place(template, expr)?;
-        let _ = write!(out, "jc::write(&mut out, {value})?;");
+        let code = self.with_ref(template, expr, |v| format!("jc::write(&mut out, {v})"))?;
+        let _ = write!(out, "{code}?;");
         Some(())
+    }
+
+    /// Code of type `Option<_>` that reads the value of `expr` through a `&View`, given to
+    /// `call` as its argument: a loop variable in place; any other value held in a local
+    /// that is discarded after the call ([`discard`]: no drop glue for a view that owns
+    /// nothing). The view `call` gives back may outlive the local (it borrows what the
+    /// local borrows).
+    fn with_ref(
+        &mut self,
+        template: &Template,
+        expr: &Expr,
+        call: impl FnOnce(&str) -> String,
+    ) -> Option<String> {
+        if let ExprKind::Name(name) = &expr.kind
+            && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name)
+        {
+            return Some(call(&format!("&{local}")));
+        }
+        let value = self.expr(template, expr)?;
+        let held = self.local("t");
+        let code = call(&format!("&{held}"));
+        Some(format!(
+            "{{ let {held} = {value}; let __r = {code}; jc::discard({held}); __r }}"
+        ))
+    }
+
+    /// `a op b` as a `bool` (with `?` inside), each side held and discarded.
+    fn comparison(
+        &mut self,
+        template: &Template,
+        left: &Expr,
+        op: CmpOp,
+        right: &Expr,
+    ) -> Option<String> {
+        let op = cmp_index(op);
+        let right = self.expr(template, right)?;
+        let r = self.local("r");
+        let code = self.with_ref(template, left, |l| {
+            format!(
+                "{{ let {r} = {right}; let __r = jc::compare({op}, {l}, &{r}); jc::discard({r}); __r }}"
+            )
+        })?;
+        Some(format!("{code}?"))
     }
 
     /// The separator argument of `join`: `None` for none, `return None` when not defined.
@@ -883,7 +950,21 @@ impl Emitter<'_> {
                 self.condition(template, a)?,
                 self.condition(template, b)?
             ),
-            _ => format!("jc::truthy({})?", self.place(template, expr)?),
+            ExprKind::Compare(first, chain) if chain.len() == 1 => {
+                let (op, right) = &chain[0];
+                self.comparison(template, first, *op, right)?
+            }
+            ExprKind::Test(inner, which, negated) => {
+                let which = test_index(which);
+                let code = self.with_ref(template, inner, |v| {
+                    format!("jc::test({v}, {which}, {negated})")
+                })?;
+                format!("{code}?")
+            }
+            _ => format!(
+                "{}?",
+                self.with_ref(template, expr, |v| format!("jc::truthy({v})"))?
+            ),
         })
     }
 
@@ -916,7 +997,8 @@ impl Emitter<'_> {
                 if DICT_METHODS.contains(&name.as_str()) {
                     return None;
                 }
-                format!("jc::get({}, {name:?})?", self.place(template, inner)?)
+                let code = self.with_ref(template, inner, |v| format!("jc::get({v}, {name:?})"))?;
+                format!("{code}?")
             }
             ExprKind::Loop(attr) => {
                 let Some(this) = self.loops.last_mut() else {
@@ -937,15 +1019,11 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Test(inner, which, negated) => {
-                let which = match which {
-                    Test::Defined => 0,
-                    Test::Undefined => 1,
-                    Test::None => 2,
-                };
-                format!(
-                    "View::Bool(jc::test({}, {which}, {negated})?)",
-                    self.place(template, inner)?
-                )
+                let which = test_index(which);
+                let code = self.with_ref(template, inner, |v| {
+                    format!("jc::test({v}, {which}, {negated})")
+                })?;
+                format!("View::Bool({code}?)")
             }
             ExprKind::Not(inner) => {
                 format!("View::Bool(!({}))", self.condition(template, inner)?)
@@ -959,20 +1037,18 @@ impl Emitter<'_> {
                 let (a, b) = (self.expr(template, a)?, self.expr(template, b)?);
                 format!("{{ let __l = {a}; if jc::truthy(&__l)? {{ __l }} else {{ {b} }} }}")
             }
+            ExprKind::Compare(first, chain) if chain.len() == 1 => {
+                let (op, right) = &chain[0];
+                format!(
+                    "View::Bool({})",
+                    self.comparison(template, first, *op, right)?
+                )
+            }
             ExprKind::Compare(first, chain) => {
                 let mut code = format!("{{ let __c0 = {};", self.place(template, first)?);
                 for (i, (op, right)) in chain.iter().enumerate() {
                     let right = self.place(template, right)?;
-                    let op = match op {
-                        CmpOp::Eq => 0,
-                        CmpOp::Ne => 1,
-                        CmpOp::Lt => 2,
-                        CmpOp::Le => 3,
-                        CmpOp::Gt => 4,
-                        CmpOp::Ge => 5,
-                        CmpOp::In => 6,
-                        CmpOp::NotIn => 7,
-                    };
+                    let op = cmp_index(*op);
                     let next = i + 1;
                     let _ = write!(
                         code,
@@ -1000,12 +1076,12 @@ impl Emitter<'_> {
                 }
                 Filter::Trim if !args.is_empty() => return None,
                 Filter::Join => {
-                    let value = self.place(template, inner)?;
                     let sep = self.join_sep(template, args)?;
-                    format!("{{ let __v = {value}; jc::filter(__v, 5, {sep})? }}")
+                    let code =
+                        self.with_ref(template, inner, |v| format!("jc::filter({v}, 5, {sep})"))?;
+                    format!("{code}?")
                 }
                 other => {
-                    let value = self.place(template, inner)?;
                     let which = match other {
                         Filter::Upper => 0,
                         Filter::Lower => 1,
@@ -1013,7 +1089,10 @@ impl Emitter<'_> {
                         Filter::Length => 3,
                         _ => 4,
                     };
-                    format!("jc::filter({value}, {which}, None)?")
+                    let code = self.with_ref(template, inner, |v| {
+                        format!("jc::filter({v}, {which}, None)")
+                    })?;
+                    format!("{code}?")
                 }
             },
             ExprKind::List(_)
@@ -1022,6 +1101,29 @@ impl Emitter<'_> {
             | ExprKind::Split(..)
             | ExprKind::Items(_) => return None,
         })
+    }
+}
+
+/// A comparison's index for [`compare`].
+fn cmp_index(op: CmpOp) -> u8 {
+    match op {
+        CmpOp::Eq => 0,
+        CmpOp::Ne => 1,
+        CmpOp::Lt => 2,
+        CmpOp::Le => 3,
+        CmpOp::Gt => 4,
+        CmpOp::Ge => 5,
+        CmpOp::In => 6,
+        CmpOp::NotIn => 7,
+    }
+}
+
+/// A test's index for [`test`].
+fn test_index(which: &Test) -> u8 {
+    match which {
+        Test::Defined => 0,
+        Test::Undefined => 1,
+        Test::None => 2,
     }
 }
 
