@@ -12,8 +12,10 @@
 //! it has a loop filter and reads `loop.length`, `loop.last` or `loop.revindex`, to count
 //! first) and collects nothing; `upper`, `lower`, `trim` and `join` in an output write
 //! straight into the text; integers are written without `fmt`; a loop variable is read
-//! in place, not cloned; the small helpers here are `#[inline]`, so a field whose view is
-//! known where it is read (a `&str`, an integer) compiles down to a push.
+//! in place, not cloned; each view the code makes is dropped through [`discard`], which
+//! forgets one that owns nothing instead of calling its drop glue; the small helpers here
+//! are `#[inline]`, so a field whose view is known where it is read (a `&str`, an
+//! integer) compiles down to a push.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
 //! `{% set %}`, `a[b]`, `.startswith`, `.split`, list literals, `trim` with characters,
