@@ -308,8 +308,74 @@ def archive_seeds():
     return len(ARCHIVE_EXTRA) + 1
 
 
+# Values for the Jinja seeds: strings, numbers, lists, maps, a struct-like dict, none.
+JINJA_VALUES = {
+    "date": "2026-03-02", "desk": "the desk", "guidance": "lean", "user": {"name": "Ada", "locale": "de-CH"},
+    "markets": ["a", "b"], "tools": [{"name": "search", "kind": "web", "slow": True, "retired": False, "cost": 2}],
+    "limits": {"calls": 40, "z": 1.5}, "notes": "  n  ", "flag": True, "n": 3, "xs": ["a", "b", "c"], "none": None,
+}
+
+JINJA_EXTRA = [
+    "{% for k, v in m.items() if v > 1 %}{{ loop.index }}{{ k }}={{ v }}{% else %}none{% endfor %}",
+    "{% set x = xs | join(',') %}{{ x | upper }}{{ xs[0] }}{{ s.startswith('a') }}{{ s.split(',')[1] }}",
+    "{% raw %}{{ kept }}{% endraw %}{# c #}{{- s -}}  {%- if a -%} x {%+ endif %}",
+    "{% include 'p.j2' %}{% include 'parts/p.j2' %}{% include 'missing.j2' %}",
+    "{{ " + "(" * 300 + "1" + ")" * 300 + " }}",
+    "{% if a %}" * 200 + "x" + "{% endif %}" * 200,
+    "{{ m | tojson }}{{ [1, 'a', none, true] }}{{ 1.5 }}{{ 1e300 * 1 }}",
+]
+
+
+def jinja_seeds():
+    count = 0
+    values = json.dumps(JINJA_VALUES).encode()
+    files = sorted(REPO.glob("prompts/**/*.j2")) + sorted(REPO.glob("tests/ui_jinja/prompts/**/*.j2")) \
+        + sorted(REPO.glob("benches/jinja/**/*.j2"))
+    part = (REPO / "prompts/components/trip_rules.md.j2").read_bytes()
+    for i, path in enumerate(files):
+        flags = bytes([i % 8])
+        write("jinja", f"file-{i:02}-{path.parent.name}-{path.stem}", flags + values + SEP + path.read_bytes() + SEP + part)
+        count += 1
+    for i, text in enumerate(JINJA_EXTRA):
+        write("jinja", f"extra-{i:02}", bytes([7]) + values + SEP + text.encode() + SEP + b"P{{ xs | length }}{% include 'p.j2' %}")
+        count += 1
+    return count
+
+
+DOTPROMPT_DATA = {
+    "input": {"name": "Ada", "items": [{"sku": "a", "qty": 2}, {"sku": "b", "qty": 0}], "flag": True},
+    "context": {"state": {"turn": 2}, "auth": {"uid": "u1"}},
+    "messages": [{"role": "user", "content": [{"text": "hi"}]}, {"role": "model", "content": [{"text": "hello"}]}],
+}
+
+DOTPROMPT_EXTRA = [
+    "---\nmodel: m\ninput:\n  schema:\n    name: string\n    items(array):\n      sku: string\n      qty?: integer, how many\n"
+    "output:\n  format: json\n  schema:\n    ok: boolean\n---\n{{role \"system\"}}Hi {{name}}.\n{{#each items}}{{@index}} {{sku}}{{#if @last}}.{{/if}}{{/each}}\n"
+    "{{> p who=name}}{{history}}{{role \"user\"}}{{media url=\"http://x/a.png\"}}{{section \"s\"}}{{json items indent=2}}",
+    "{{#with missing}}{{this}}{{else}}none{{/with}}{{#unless flag}}u{{/unless}}{{#ifEquals name \"Ada\"}}A{{/ifEquals}}{{~ name ~}}",
+    "{{#if a}}" * 300 + "x" + "{{/if}}" * 300,
+    "---\ninput:\n  default:\n    name: Bo\n---\n{{@state.turn}} {{@auth.uid}} {{@root.name}} {{! c }}{{!-- c --}}",
+    "---\n" + "a:\n" + "  " * 200 + "b: 1\n---\nx",
+    "{{> p}}{{> p}}{{> q}}",
+]
+
+
+def dotprompt_seeds():
+    count = 0
+    data = json.dumps(DOTPROMPT_DATA).encode()
+    files = sorted(REPO.glob("prompts/**/*.prompt")) + sorted(REPO.glob("tests/ui_dotprompt/**/*.prompt")) \
+        + sorted(REPO.glob("examples/**/*.prompt")) + sorted(REPO.glob("benches/**/*.prompt"))
+    for i, path in enumerate(files):
+        write("dotprompt", f"file-{i:02}-{path.parent.name}-{path.stem}", data + SEP + path.read_bytes() + SEP + b"Hello {{who}}{{name}}")
+        count += 1
+    for i, text in enumerate(DOTPROMPT_EXTRA):
+        write("dotprompt", f"extra-{i:02}", data + SEP + text.encode() + SEP + b"P{{#each items}}{{sku}}{{/each}}{{> p}}")
+        count += 1
+    return count
+
+
 def main():
-    for target in ["pipeline", "identity_json", "safe_substitute", "chat_template", "keep_docs", "store_folder", "store_archive"]:
+    for target in ["pipeline", "identity_json", "safe_substitute", "chat_template", "keep_docs", "store_folder", "store_archive", "jinja", "dotprompt"]:
         folder = FUZZ / "corpus" / target
         for old in folder.glob("seed-*") if folder.is_dir() else []:
             old.unlink()
@@ -347,6 +413,8 @@ def main():
     print(f"keep_docs: {keep_seeds()} seeds")
     print(f"store_folder: {store_seeds()} seeds")
     print(f"store_archive: {archive_seeds()} seeds")
+    print(f"jinja: {jinja_seeds()} seeds")
+    print(f"dotprompt: {dotprompt_seeds()} seeds")
 
     # Every 80th of the Python vectors: about 40, spread over the generator's cases.
     vectors = json.loads((REPO / "prompt-runtime/tests/python/vectors.json").read_text())

@@ -12,8 +12,12 @@
 
 #[path = "../../fuzz/src/chat_template.rs"]
 mod chat_template;
+#[path = "../../fuzz/src/dotprompt.rs"]
+mod dotprompt;
 #[path = "../../fuzz/src/identity_json.rs"]
 mod identity_json;
+#[path = "../../fuzz/src/jinja.rs"]
+mod jinja;
 #[path = "../../fuzz/src/keep_docs.rs"]
 mod keep_docs;
 #[path = "../../fuzz/src/pipeline.rs"]
@@ -120,4 +124,14 @@ fn store_folder() {
 #[test]
 fn store_archive() {
     replay("store_archive", store_archive::run);
+}
+
+#[test]
+fn jinja() {
+    replay("jinja", jinja::run);
+}
+
+#[test]
+fn dotprompt() {
+    replay("dotprompt", dotprompt::run);
 }

@@ -3,7 +3,9 @@
 //! same functions on stable. Each takes raw bytes and panics only on a bug.
 
 pub mod chat_template;
+pub mod dotprompt;
 pub mod identity_json;
+pub mod jinja;
 pub mod keep_docs;
 pub mod pipeline;
 pub mod safe_substitute;

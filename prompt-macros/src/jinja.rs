@@ -288,9 +288,18 @@ pub fn check_names(
     let path = templates
         .get(file)
         .map_or(file.to_owned(), |t| t.source().path().to_owned());
+    // A field that a misspelt name is reported as the suggestion for is not reported
+    // unused as well: the misspelling is why.
+    let suggested: Vec<&str> = uses
+        .iter()
+        .filter(|u| !fields.iter().any(|f| f.name == u.name))
+        .filter_map(|u| {
+            prompt_runtime::suggest::closest(&u.name, fields.iter().map(|f| f.name.as_str()))
+        })
+        .collect();
     for field in fields
         .iter()
-        .filter(|f| !uses.iter().any(|u| u.name == f.name))
+        .filter(|f| !uses.iter().any(|u| u.name == f.name) && !suggested.contains(&f.name.as_str()))
     {
         let e = syn::Error::new(
             field.span,

@@ -195,11 +195,11 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
             None => {
                 if b == b'"' || b == b'\'' {
                     quote = Some(b);
-                } else if rest[i..].starts_with(close) {
+                } else if bytes[i..].starts_with(close.as_bytes()) {
                     inner_end = i;
                     strip_close = false;
                     break;
-                } else if b == b'~' && rest[i + 1..].starts_with(close) {
+                } else if b == b'~' && bytes[i + 1..].starts_with(close.as_bytes()) {
                     inner_end = i;
                     strip_close = true;
                     break;

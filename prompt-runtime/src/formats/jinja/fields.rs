@@ -148,6 +148,7 @@ pub fn check_names(
             Diagnostic::new(format!("`{}` is not {what}", path.name)).with_help(help),
         ));
     }
+    dict_methods(templates, &mut problems);
     for u in templates.uses(file) {
         let optional = fields
             .iter()
@@ -168,6 +169,101 @@ pub fn check_names(
         }
     }
     problems
+}
+
+/// `a.items`, `a.keys` and the other dict method names read as attributes, in every
+/// template of the set: a field's value reaches Jinja as a dict (a struct, a map), where
+/// Jinja2 gives the method rather than the key, and the run-time renderer refuses it when
+/// it renders. Reading the key is `a["items"]`.
+fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
+    use super::expr::{Expr, ExprKind};
+    use super::parser::Node;
+
+    fn expr(e: &Expr, out: &mut Vec<(Range<usize>, String)>, depth: usize) {
+        if depth > 256 {
+            return;
+        }
+        let mut sub = |e: &Expr| expr(e, out, depth + 1);
+        match &e.kind {
+            ExprKind::Attr(inner, name) => {
+                sub(inner);
+                if super::render::DICT_METHODS.contains(&name.as_str()) {
+                    out.push((e.span.clone(), name.clone()));
+                }
+            }
+            ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => {}
+            ExprKind::List(items) => items.iter().for_each(sub),
+            ExprKind::Item(a, b) | ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+                sub(a);
+                sub(b);
+            }
+            ExprKind::StartsWith(a, b) => {
+                sub(a);
+                sub(b);
+            }
+            ExprKind::Filter(inner, _, args) => {
+                sub(inner);
+                args.iter().for_each(sub);
+            }
+            ExprKind::Test(inner, ..) | ExprKind::Not(inner) | ExprKind::Items(inner) => sub(inner),
+            ExprKind::Compare(first, chain) => {
+                sub(first);
+                chain.iter().for_each(|(_, e)| sub(e));
+            }
+            ExprKind::Split(a, b) => {
+                sub(a);
+                if let Some(b) = b {
+                    sub(b);
+                }
+            }
+        }
+    }
+    fn nodes(list: &[Node], out: &mut Vec<(Range<usize>, String)>, depth: usize) {
+        if depth > 256 {
+            return;
+        }
+        for node in list {
+            match node {
+                Node::Text(_) | Node::Include { .. } => {}
+                Node::Output(e) | Node::Set { value: e, .. } => expr(e, out, 0),
+                Node::If(block) => {
+                    for (condition, body) in &block.branches {
+                        expr(condition, out, 0);
+                        nodes(body, out, depth + 1);
+                    }
+                    if let Some((_, body)) = &block.otherwise {
+                        nodes(body, out, depth + 1);
+                    }
+                }
+                Node::For(each) => {
+                    expr(&each.iter, out, 0);
+                    if let Some(filter) = &each.filter {
+                        expr(filter, out, 0);
+                    }
+                    nodes(&each.body, out, depth + 1);
+                    if let Some(otherwise) = &each.otherwise {
+                        nodes(otherwise, out, depth + 1);
+                    }
+                }
+            }
+        }
+    }
+    for name in templates.names() {
+        let Some(template) = templates.get(name) else {
+            continue;
+        };
+        let mut found = Vec::new();
+        nodes(&template.nodes, &mut found, 0);
+        for (span, method) in found {
+            problems.push(
+                Diagnostic::new(format!(
+                    "`.{method}` is a dict method in Jinja2, not the key `{method}`"
+                ))
+                .at(template.source(), span)
+                .with_help(format!("write `[\"{method}\"]` to read the key")),
+            );
+        }
+    }
 }
 
 /// The fields template `file` does not read, each reported in the prompt file (the derive

@@ -1,0 +1,455 @@
+//! Writes random Jinja templates from the subset the derive compiles, and one
+//! `#[derive(Prompt)]` struct per template, for `tests/compiled.rs`.
+//!
+//! The templates go to `$OUT_DIR/prompts/gen/` (with LangAlpha's environment options in
+//! `$OUT_DIR/prompts/promptkit.json`), and the derive is pointed at `$OUT_DIR` through
+//! `PROMPTKIT_MANIFEST_DIR`, so nothing generated lands in the source tree. The generator
+//! is seeded (`PROMPTKIT_DIFF_SEED`, a number, picks another set; `PROMPTKIT_DIFF_COUNT`
+//! another size), so a failure is reproduced by the same seed.
+//!
+//! Each template reads a random selection of these names (the struct gets exactly the
+//! fields its template reads, as the derive requires):
+//!
+//! | name | field type | |
+//! |---|---|---|
+//! | `s`, `t` | `&str` | |
+//! | `n` | `i64` | |
+//! | `flag` | `bool` | |
+//! | `f` | `f64` | printed as Python prints floats |
+//! | `o` | `Option<&str>` | read only under a guard or `default` |
+//! | `xs` | `&[String]` | `for x in xs` |
+//! | `user` | `&User` | `user.name`, `user.nick` (an `Option`) |
+//! | `tools` | `&[Tool]` | `for tool in tools`: `name`, `slow`, `cost` (an `Option`) |
+//! | `m` | `&BTreeMap<String, i64>` | `for k, v in m.items()` (the derive refuses a loop over a map's keys) |
+//!
+//! A template is marked "minijinja-safe" when it avoids what minijinja prints or reads
+//! differently from Jinja2 (Python's `True`/`None`/float/list/dict printing, `tojson`'s
+//! separators, `items()`), so the test also compares it with minijinja.
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// An expression or a condition: its text, the names it reads, whether minijinja renders
+/// it as Jinja2 does.
+type Piece = (&'static str, &'static [&'static str], bool);
+
+const PRINTED: &[Piece] = &[
+    ("s", &["s"], true),
+    ("t", &["t"], true),
+    ("n", &["n"], true),
+    ("s | upper", &["s"], true),
+    ("t | lower", &["t"], true),
+    ("s | trim", &["s"], true),
+    ("o | default('d')", &["o"], true),
+    ("o | default(t)", &["o", "t"], true),
+    ("s | default('e', true)", &["s"], true),
+    ("xs | join(',')", &["xs"], true),
+    ("xs | join", &["xs"], true),
+    ("xs | length", &["xs"], true),
+    ("s | length", &["s"], true),
+    ("'lit'", &[], true),
+    ("42", &[], true),
+    ("-7", &[], true),
+    ("user.name", &["user"], true),
+    ("user.nick | default('nn')", &["user"], true),
+    ("user.name | upper", &["user"], true),
+    ("tools | length", &["tools"], true),
+    ("m | length", &["m"], true),
+    ("f", &["f"], false),
+    ("flag", &["flag"], false),
+    ("xs", &["xs"], false),
+    ("m", &["m"], false),
+    ("m | tojson", &["m"], false),
+    ("xs | tojson", &["xs"], false),
+    ("s | tojson", &["s"], false),
+    ("n > 1", &["n"], false),
+    ("o | default(none)", &["o"], false),
+    ("user.nick | default(flag)", &["user", "flag"], false),
+    ("s == t", &["s", "t"], false),
+    ("1.5", &[], false),
+];
+
+const CONDITIONS: &[Piece] = &[
+    ("flag", &["flag"], true),
+    ("not flag", &["flag"], true),
+    ("n > 1", &["n"], true),
+    ("n == 2", &["n"], true),
+    ("n != 0 and flag", &["n", "flag"], true),
+    ("n < 1 or flag", &["n", "flag"], true),
+    ("n >= 0 and n <= 2", &["n"], true),
+    ("s == 'a'", &["s"], true),
+    ("'a' in s", &["s"], true),
+    ("'b' not in xs", &["xs"], true),
+    ("s", &["s"], true),
+    ("xs", &["xs"], true),
+    ("o", &["o"], true),
+    ("o is defined", &["o"], true),
+    ("o is not defined", &["o"], true),
+    ("t | default('x') == 'x'", &["t"], true),
+    ("xs | length >= 2", &["xs"], true),
+    ("(flag or n == 3) and not s", &["flag", "n", "s"], true),
+    ("user.nick", &["user"], true),
+    ("user.nick is defined", &["user"], true),
+    ("user.name == s", &["user", "s"], true),
+    ("f > 0.5", &["f"], true),
+    ("m", &["m"], true),
+    ("'k1' in m", &["m"], true),
+    ("tools", &["tools"], true),
+    ("tools | length > 1", &["tools"], true),
+    ("s or t", &["s", "t"], true),
+    ("o | default(none) is none", &["o"], false),
+    ("user.nick | default(none) is none", &["user"], false),
+];
+
+/// What a loop binds, innermost last.
+#[derive(Clone, Copy, PartialEq)]
+enum Scope {
+    Xs,
+    Tools,
+    Items,
+}
+
+const IN_XS: (&[Piece], &[Piece]) = (
+    &[
+        ("x", &[], true),
+        ("x | upper", &[], true),
+        ("loop.index0", &[], true),
+        ("loop.revindex", &[], true),
+    ],
+    &[
+        ("x == 'a'", &[], true),
+        ("loop.first", &[], true),
+        ("loop.last", &[], true),
+    ],
+);
+
+const IN_TOOLS: (&[Piece], &[Piece]) = (
+    &[
+        ("tool.name", &[], true),
+        ("tool.name | upper", &[], true),
+        ("tool.cost | default('-')", &[], true),
+        ("loop.index", &[], true),
+        ("loop.length", &[], true),
+        ("tool.slow", &[], false),
+    ],
+    &[
+        ("tool.slow", &[], true),
+        ("tool.cost is defined", &[], true),
+        ("tool.cost | default(0) > 1", &[], true),
+        ("loop.last", &[], true),
+    ],
+);
+
+const IN_ITEMS: (&[Piece], &[Piece]) = (
+    &[
+        ("k", &[], false),
+        ("v", &[], false),
+        ("loop.index", &[], false),
+    ],
+    &[("v > 2", &[], false), ("loop.last", &[], false)],
+);
+
+const TEXT: &[&str] = &["a", "b", " ", "  ", "\n", "\t", "\n  ", "x\n", "é", "—"];
+
+struct Gen {
+    state: u64,
+    used: BTreeSet<&'static str>,
+    safe: bool,
+    /// Draw only what minijinja renders as Jinja2 does.
+    safe_only: bool,
+    scopes: Vec<Scope>,
+}
+
+impl Gen {
+    /// splitmix64.
+    fn next(&mut self) -> u64 {
+        self.state = self.state.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+
+    fn pick<T: Copy>(&mut self, from: &[T]) -> T {
+        from[self.below(from.len())]
+    }
+
+    /// A piece, from the minijinja-safe ones alone in a safe-only template.
+    fn pick_piece(&mut self, from: &[Piece]) -> Piece {
+        if self.safe_only {
+            let safe: Vec<Piece> = from.iter().copied().filter(|p| p.2).collect();
+            if !safe.is_empty() {
+                return self.pick(&safe);
+            }
+        }
+        self.pick(from)
+    }
+
+    fn take(&mut self, piece: Piece) -> &'static str {
+        self.used.extend(piece.1.iter().copied());
+        self.safe &= piece.2;
+        piece.0
+    }
+
+    /// A piece from the top level or from the innermost loop's scope.
+    fn piece(&mut self, conditions: bool) -> &'static str {
+        if let Some(&scope) = self.scopes.last()
+            && self.below(2) == 0
+        {
+            let (printed, tests) = match scope {
+                Scope::Xs => IN_XS,
+                Scope::Tools => IN_TOOLS,
+                Scope::Items => IN_ITEMS,
+            };
+            let piece = self.pick_piece(if conditions { tests } else { printed });
+            return self.take(piece);
+        }
+        let piece = self.pick_piece(if conditions { CONDITIONS } else { PRINTED });
+        self.take(piece)
+    }
+
+    fn sign(&mut self) -> &'static str {
+        self.pick(&["", "", "-", "+"])
+    }
+
+    fn tag(&mut self, body: &str) -> String {
+        let (l, r) = (self.sign(), self.sign());
+        format!("{{%{l} {body} {r}%}}")
+    }
+
+    fn text(&mut self) -> String {
+        let n = self.below(4);
+        (0..n).map(|_| self.pick(TEXT)).collect()
+    }
+
+    fn output(&mut self) -> String {
+        let expr = self.piece(false);
+        let l = self.pick(&["", "", "-"]);
+        let r = self.pick(&["", "", "-"]);
+        format!("{{{{{l} {expr} {r}}}}}")
+    }
+
+    fn body(&mut self, depth: usize) -> String {
+        let n = self.below(4);
+        (0..n).map(|_| self.node(depth)).collect()
+    }
+
+    fn node(&mut self, depth: usize) -> String {
+        let choice = if depth == 0 {
+            self.below(6)
+        } else {
+            self.below(12)
+        };
+        match choice {
+            0..=1 => self.text(),
+            2..=3 => self.output(),
+            4 => {
+                let (l, r) = (self.sign(), self.pick(&["", "-"]));
+                format!("{{#{l} note {r}#}}")
+            }
+            5 => match self.below(5) {
+                0 => {
+                    self.used.insert("o");
+                    "{% if o %}[{{ o }}]{% endif %}".to_owned()
+                }
+                1 => {
+                    self.used.insert("o");
+                    "{% if o is defined %}({{ o | upper }}){% endif %}".to_owned()
+                }
+                2 if self.scopes.last() == Some(&Scope::Tools) => {
+                    "{% if tool.cost is defined %}${{ tool.cost }}{% endif %}".to_owned()
+                }
+                3 => {
+                    self.used.extend(["s", "flag"]);
+                    "{% include 'gen/part_a.md.j2' %}".to_owned()
+                }
+                _ => {
+                    self.used.extend(["s", "flag", "xs"]);
+                    self.tag("include \"gen/part_b.md.j2\"")
+                }
+            },
+            6..=8 => {
+                let condition = self.piece(true);
+                let open = self.tag(&format!("if {condition}"));
+                let then = self.body(depth - 1);
+                let mut out = format!("{open}{then}");
+                if self.below(3) == 0 {
+                    let condition = self.piece(true);
+                    let elif = self.tag(&format!("elif {condition}"));
+                    let body = self.body(depth - 1);
+                    out.push_str(&elif);
+                    out.push_str(&body);
+                }
+                if self.below(2) == 0 {
+                    let els = self.tag("else");
+                    let body = self.body(depth - 1);
+                    out.push_str(&els);
+                    out.push_str(&body);
+                }
+                out.push_str(&self.tag("endif"));
+                out
+            }
+            _ => self.for_loop(depth),
+        }
+    }
+
+    fn for_loop(&mut self, depth: usize) -> String {
+        let kinds = if self.safe_only { 2 } else { 3 };
+        let (scope, head): (Scope, String) = match self.below(kinds) {
+            0 => {
+                self.used.insert("xs");
+                let filter = self.pick(&["", "", " if x != 'b'", " if x"]);
+                (Scope::Xs, format!("for x in xs{filter}"))
+            }
+            1 => {
+                self.used.insert("tools");
+                let filter = self.pick(&["", "", " if not tool.slow", " if tool.cost is defined"]);
+                (Scope::Tools, format!("for tool in tools{filter}"))
+            }
+            _ => {
+                self.used.insert("m");
+                self.safe = false;
+                let filter = self.pick(&["", " if v > 1"]);
+                (Scope::Items, format!("for k, v in m.items(){filter}"))
+            }
+        };
+        let open = self.tag(&head);
+        self.scopes.push(scope);
+        let mut body = self.body(depth - 1);
+        // Every loop prints its variable and the loop's state at least once.
+        let anchor = self.piece(false);
+        let _ = write!(body, "{{{{ {anchor} }}}}|");
+        self.scopes.pop();
+        let mut out = format!("{open}{body}");
+        if self.below(3) == 0 {
+            let els = self.tag("else");
+            let other = self.body(depth - 1);
+            out.push_str(&els);
+            out.push_str(&other);
+        }
+        out.push_str(&self.tag("endfor"));
+        out
+    }
+}
+
+fn field(name: &str) -> &'static str {
+    match name {
+        "s" | "t" => "&'a str",
+        "n" => "i64",
+        "flag" => "bool",
+        "f" => "f64",
+        "o" => "::core::option::Option<&'a str>",
+        "xs" => "&'a [String]",
+        "user" => "&'a User",
+        "tools" => "&'a [Tool]",
+        _ => "&'a ::std::collections::BTreeMap<String, i64>",
+    }
+}
+
+fn value(name: &str) -> &'static str {
+    match name {
+        "s" => "&p.s",
+        "t" => "&p.t",
+        "n" => "p.n",
+        "flag" => "p.flag",
+        "f" => "p.f",
+        "o" => "p.o.as_deref()",
+        "xs" => "&p.xs",
+        "user" => "&p.user",
+        "tools" => "&p.tools",
+        _ => "&p.m",
+    }
+}
+
+fn main() {
+    println!("cargo::rerun-if-changed=build.rs");
+    println!("cargo::rerun-if-env-changed=PROMPTKIT_DIFF_SEED");
+    println!("cargo::rerun-if-env-changed=PROMPTKIT_DIFF_COUNT");
+    let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
+    let out = Path::new(&out);
+    let seed = std::env::var("PROMPTKIT_DIFF_SEED")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0x5eed_2026_u64);
+    let count = std::env::var("PROMPTKIT_DIFF_COUNT")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(64usize);
+    let dir = out.join("prompts/gen");
+    std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
+    std::fs::write(
+        out.join("prompts/promptkit.json"),
+        r#"{ "jinja": { "trim_blocks": true, "lstrip_blocks": true, "keep_trailing_newline": true } }"#,
+    )
+    .expect("OUT_DIR is writable");
+    std::fs::write(
+        dir.join("part_a.md.j2"),
+        "[A {{ s | upper }}{% if flag %}!{% endif %}]\n",
+    )
+    .expect("OUT_DIR is writable");
+    std::fs::write(
+        dir.join("part_b.md.j2"),
+        "{% for x in xs %}<{{ x }}>{% endfor %}\n{% include 'gen/part_a.md.j2' %}",
+    )
+    .expect("OUT_DIR is writable");
+
+    let mut code = String::new();
+    let mut table = String::from("pub const TEMPLATES: &[(&str, bool)] = &[\n");
+    let mut dispatch = String::from(
+        "pub fn render(i: usize, p: &Pool) -> (Option<String>, Result<String, String>) {\n    match i {\n",
+    );
+    let mut generator = Gen {
+        state: seed,
+        used: BTreeSet::new(),
+        safe: true,
+        safe_only: false,
+        scopes: Vec::new(),
+    };
+    for i in 0..count {
+        generator.used.clear();
+        generator.safe = true;
+        generator.safe_only = i % 2 == 0;
+        let mut text = String::new();
+        while generator.used.is_empty() {
+            let n = 1 + generator.below(5);
+            for _ in 0..n {
+                text.push_str(&generator.node(3));
+            }
+        }
+        text.push_str(generator.pick(&["", "\n", "\n\n", " \n"]));
+        let name = format!("t{i:03}");
+        std::fs::write(dir.join(format!("{name}.md.j2")), &text).expect("OUT_DIR is writable");
+        let ty = format!("T{i:03}");
+        let fields: String = generator
+            .used
+            .iter()
+            .map(|f| format!("    pub {f}: {},\n", field(f)))
+            .collect();
+        let inits: String = generator
+            .used
+            .iter()
+            .map(|f| format!("{f}: {}, ", value(f)))
+            .collect();
+        let lifetime = if fields.contains("'a") { "<'a>" } else { "" };
+        let _ = writeln!(
+            code,
+            "#[derive(promptkit::Prompt)]\n#[prompt(\"gen/{name}\")]\npub struct {ty}{lifetime} {{\n{fields}}}\n"
+        );
+        let _ = writeln!(table, "    (\"gen/{name}.md.j2\", {}),", generator.safe);
+        let _ = writeln!(
+            dispatch,
+            "        {i} => {{ let v = {ty} {{ {inits}}}; (v.__promptkit_compiled(), v.render().map(|c| c.text).map_err(|e| e.to_string())) }}"
+        );
+    }
+    table.push_str("];\n");
+    dispatch.push_str("        _ => unreachable!(\"no template {i}\"),\n    }\n}\n");
+    code.push_str(&table);
+    code.push_str(&dispatch);
+    std::fs::write(out.join("generated.rs"), code).expect("OUT_DIR is writable");
+    println!("cargo::rustc-env=PROMPTKIT_MANIFEST_DIR={}", out.display());
+}

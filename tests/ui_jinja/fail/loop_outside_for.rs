@@ -1,0 +1,6 @@
+// `loop` read outside a `{% for %}` is an error, not an empty value.
+#[derive(promptkit::Prompt)]
+#[prompt("errors/loop_outside_for")]
+struct Page;
+
+fn main() {}

@@ -1,0 +1,8 @@
+// Method calls other than `items()`, `startswith` and `split` are refused.
+#[derive(promptkit::Prompt)]
+#[prompt("errors/method_call")]
+struct Page {
+    name: &'static str,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+// Only `{% set name = value %}` is supported.
+#[derive(promptkit::Prompt)]
+#[prompt("errors/set_unpacking")]
+struct Page {
+    pair: Vec<&'static str>,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+// A `{# cache: static #}` prompt may test values but not write them into its text.
+#[derive(promptkit::Prompt)]
+#[prompt("errors/static_cache_writes")]
+struct Page {
+    name: &'static str,
+}
+
+fn main() {}

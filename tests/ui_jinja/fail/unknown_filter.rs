@@ -1,0 +1,8 @@
+// A filter outside the supported subset is refused at its name.
+#[derive(promptkit::Prompt)]
+#[prompt("errors/unknown_filter")]
+struct Page {
+    name: &'static str,
+}
+
+fn main() {}

@@ -1,0 +1,8 @@
+// A test outside the supported subset (`is even`) is refused.
+#[derive(promptkit::Prompt)]
+#[prompt("errors/unknown_test")]
+struct Page {
+    n: i64,
+}
+
+fn main() {}
