@@ -32,7 +32,10 @@ pub fn run(data: &[u8]) {
     };
     let loaded = Templates::load("t.j2", options, &mut |name: &str| match name {
         "t.j2" => Ok(SourceFile::new("prompts/t.j2", template.as_str())),
-        "p.j2" | "parts/p.j2" => Ok(SourceFile::new(format!("prompts/{name}"), included.as_str())),
+        "p.j2" | "parts/p.j2" => Ok(SourceFile::new(
+            format!("prompts/{name}"),
+            included.as_str(),
+        )),
         _ => Err(None),
     });
     let templates = match loaded {
@@ -69,7 +72,9 @@ pub fn run(data: &[u8]) {
     }
     let refs: Vec<&str> = names.iter().map(String::as_str).collect();
     assert!(
-        check_unused(&templates, "t.j2", &refs, "field").0.is_empty(),
+        check_unused(&templates, "t.j2", &refs, "field")
+            .0
+            .is_empty(),
         "a name the template reads is reported unused"
     );
     let _ = templates.paths("t.j2");
