@@ -170,14 +170,8 @@ const A_CLOSING: &str = "\n## Before you answer\n\n";
 
 /// The analyst prompt by hand: every length summed first, one allocation, then the pieces.
 pub fn hand_written(a: &Analyst<'_>) -> String {
-    let locale = a.user.locale.filter(|l| !l.is_empty());
-    let name = a.user.name.unwrap_or("the user");
-    let detailed = a.guidance == Guidance::Detailed;
-    let tone = a.tone.unwrap_or("plain, direct");
-    let notes = a.notes.filter(|n| !n.is_empty());
-    let max_steps = a.max_steps.unwrap_or(12);
+    let (locale, name, detailed, tone, notes, max_steps, many) = pieces(a);
     let kept = || a.tools.iter().filter(|t| !t.retired);
-    let many = a.tools.len() > 3;
 
     let mut len = A_HEAD.len() + a.desk.len() + ". Today is ".len() + a.date.len();
     len += locale.map_or(0, |l| l.len() + 3) + ".\nYou answer ".len() + name.len();
@@ -226,6 +220,104 @@ pub fn hand_written(a: &Analyst<'_>) -> String {
     }
 
     let mut out = String::with_capacity(len);
+    push_all::<Plain>(a, &mut out);
+    out
+}
+
+/// The analyst prompt by hand, tuned: no length pass (the capacity a constant the output
+/// fits in), ASCII cased in place, integers written by their digits.
+pub fn hand_written_tuned(a: &Analyst<'_>) -> String {
+    let mut out = String::with_capacity(2048);
+    push_all::<Tuned>(a, &mut out);
+    out
+}
+
+/// The values each way derives from the analyst's fields before writing.
+fn pieces<'a>(
+    a: &Analyst<'a>,
+) -> (
+    Option<&'a str>,
+    &'a str,
+    bool,
+    &'a str,
+    Option<&'a str>,
+    u32,
+    bool,
+) {
+    (
+        a.user.locale.filter(|l| !l.is_empty()),
+        a.user.name.unwrap_or("the user"),
+        a.guidance == Guidance::Detailed,
+        a.tone.unwrap_or("plain, direct"),
+        a.notes.filter(|n| !n.is_empty()),
+        a.max_steps.unwrap_or(12),
+        a.tools.len() > 3,
+    )
+}
+
+/// How a hand-written program writes cased text and integers.
+trait Style {
+    fn upper(out: &mut String, s: &str);
+    fn lower(out: &mut String, s: &str);
+    fn int(out: &mut String, n: u64);
+}
+
+/// Character by character, and integers through `fmt`: what `hand_written` does.
+struct Plain;
+
+impl Style for Plain {
+    fn upper(out: &mut String, s: &str) {
+        push_upper(out, s);
+    }
+    fn lower(out: &mut String, s: &str) {
+        push_lower(out, s);
+    }
+    fn int(out: &mut String, n: u64) {
+        let _ = write!(out, "{n}");
+    }
+}
+
+/// ASCII cased in place after one copy, integers by their digits: what a program tuned by
+/// hand does.
+struct Tuned;
+
+impl Style for Tuned {
+    fn upper(out: &mut String, s: &str) {
+        if s.is_ascii() {
+            let start = out.len();
+            out.push_str(s);
+            out[start..].make_ascii_uppercase();
+        } else {
+            push_upper(out, s);
+        }
+    }
+    fn lower(out: &mut String, s: &str) {
+        if s.is_ascii() {
+            let start = out.len();
+            out.push_str(s);
+            out[start..].make_ascii_lowercase();
+        } else {
+            push_lower(out, s);
+        }
+    }
+    fn int(out: &mut String, mut n: u64) {
+        let mut digits = [0u8; 20];
+        let mut at = digits.len();
+        loop {
+            at -= 1;
+            digits[at] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    }
+}
+
+/// Every piece of the analyst prompt, pushed in order.
+fn push_all<S: Style>(a: &Analyst<'_>, out: &mut String) {
+    let (locale, name, detailed, tone, notes, max_steps, many) = pieces(a);
     out.push_str(A_HEAD);
     out.push_str(a.desk);
     out.push_str(". Today is ");
@@ -257,21 +349,25 @@ pub fn hand_written(a: &Analyst<'_>) -> String {
     out.push_str(A_STYLE_1);
     out.push_str(tone);
     out.push_str(A_STYLE_2);
-    let _ = write!(out, "{}", a.precision.unwrap_or(2));
+    S::int(out, u64::from(a.precision.unwrap_or(2)));
     out.push_str(A_STYLE_3);
     out.push_str("\n## Tools\n\n");
-    for (i, t) in kept().enumerate() {
-        let _ = write!(out, "{}", i + 1);
+    let mut count = 0;
+    for (i, t) in a.tools.iter().filter(|t| !t.retired).enumerate() {
+        count += 1;
+        S::int(out, (i + 1) as u64);
         out.push_str(". **");
         out.push_str(t.name);
         out.push_str("** (");
-        push_upper(&mut out, t.kind);
+        S::upper(out, t.kind);
         out.push(')');
         if t.slow {
             out.push_str(", slow: batch your calls");
         }
         if let Some(c) = t.cost {
-            let _ = write!(out, ", {c} credits a call");
+            out.push_str(", ");
+            S::int(out, u64::from(c));
+            out.push_str(" credits a call");
         }
         out.push('\n');
     }
@@ -284,14 +380,14 @@ pub fn hand_written(a: &Analyst<'_>) -> String {
         out.push_str("- ");
         out.push_str(k);
         out.push_str(": ");
-        let _ = write!(out, "{v}");
+        S::int(out, u64::from(*v));
         if i + 1 == last {
             out.push_str(" (checked last)");
         }
         out.push('\n');
     }
     out.push_str("Stop after ");
-    let _ = write!(out, "{max_steps}");
+    S::int(out, u64::from(max_steps));
     out.push_str(" steps");
     if let Some(n) = notes {
         out.push_str("; remember: ");
@@ -300,18 +396,15 @@ pub fn hand_written(a: &Analyst<'_>) -> String {
     out.push_str(".\n");
     out.push_str(A_CLOSING);
     if many {
-        let _ = writeln!(
-            out,
-            "You have {} tools; reach for the cheapest one that answers.",
-            a.tools.len()
-        );
+        out.push_str("You have ");
+        S::int(out, a.tools.len() as u64);
+        out.push_str(" tools; reach for the cheapest one that answers.\n");
     }
     out.push_str("Check the date (");
     out.push_str(a.date);
     out.push_str("), the desk (");
-    push_lower(&mut out, a.desk);
+    S::lower(out, a.desk);
     out.push_str("), and that every figure names its source.\n");
-    out
 }
 
 pub const ANALYST_FILES: [(&str, &str); 4] = [

@@ -4,7 +4,7 @@
 //!
 //! ```sh
 //! cargo build --release -p promptkit-benches --example jinja_instructions
-//! for way in none derive hand_written runtime; do
+//! for way in none derive hand_written hand_written_tuned runtime; do
 //!   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$way \
 //!     target/release/examples/jinja_instructions $way 20000 2>&1 | grep Collected
 //! done
@@ -15,14 +15,20 @@
 
 mod analyst;
 
-use analyst::{analyst, analyst_values, hand_written};
+use analyst::{analyst, analyst_values, hand_written, hand_written_tuned};
 use std::hint::black_box;
 
 fn main() {
     let mut args = std::env::args().skip(1);
     let way = args.next().unwrap_or_default();
     let n: usize = args.next().and_then(|s| s.parse().ok()).unwrap_or(20_000);
-    const WAYS: [&str; 4] = ["none", "derive", "hand_written", "runtime"];
+    const WAYS: [&str; 5] = [
+        "none",
+        "derive",
+        "hand_written",
+        "runtime",
+        "hand_written_tuned",
+    ];
     let Some(chosen) = WAYS.iter().position(|w| *w == way) else {
         eprintln!("unknown way `{way}`: one of {}", WAYS.join(", "));
         std::process::exit(2);
@@ -36,6 +42,7 @@ fn main() {
         Some(by_hand.as_str()),
         "the same bytes"
     );
+    assert_eq!(hand_written_tuned(&prompt), by_hand, "the same bytes");
     let templates = prompt_runtime::formats::jinja::Templates::load(
         analyst::ANALYST_FILES[0].0,
         prompt_runtime::formats::jinja::Options {
@@ -61,6 +68,7 @@ fn main() {
             0 => 0,
             1 => black_box(&prompt).render().map_or(0, |c| c.text.len()),
             2 => hand_written(black_box(&prompt)).len(),
+            4 => hand_written_tuned(black_box(&prompt)).len(),
             _ => templates
                 .render(analyst::ANALYST_FILES[0].0, black_box(&values))
                 .map_or(0, |t| t.len()),

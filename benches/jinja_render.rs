@@ -19,7 +19,7 @@
 
 mod analyst;
 
-use analyst::{ANALYST_FILES, analyst, analyst_values, hand_written};
+use analyst::{ANALYST_FILES, analyst, analyst_values, hand_written, hand_written_tuned};
 use criterion::{Criterion, criterion_group, criterion_main};
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
@@ -181,6 +181,11 @@ fn analyst_render(criterion: &mut Criterion) {
     );
     assert_eq!(by_hand, theirs, "by hand and minijinja give the same bytes");
     assert_eq!(
+        hand_written_tuned(&prompt),
+        theirs,
+        "tuned by hand and minijinja give the same bytes"
+    );
+    assert_eq!(
         by_hand.capacity(),
         by_hand.len(),
         "by hand allocates exactly"
@@ -197,6 +202,9 @@ fn analyst_render(criterion: &mut Criterion) {
     group.bench_function("derive", |b| b.iter(|| black_box(&prompt).render()));
     group.bench_function("hand_written", |b| {
         b.iter(|| hand_written(black_box(&prompt)))
+    });
+    group.bench_function("hand_written_tuned", |b| {
+        b.iter(|| hand_written_tuned(black_box(&prompt)))
     });
     group.finish();
 }
