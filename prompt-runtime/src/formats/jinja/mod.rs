@@ -25,6 +25,7 @@
 //! except unassigned code points, which Python also escapes.
 
 mod cache;
+mod check;
 #[doc(hidden)]
 pub mod compiled;
 mod expr;

@@ -81,6 +81,39 @@ pub(crate) fn render_limited(
     Ok(renderer.out)
 }
 
+/// Whether `expr`, a condition of `template` that reads only the values, holds for
+/// `context`; `None` when evaluating it fails (rendering then reports it).
+pub(super) fn holds(
+    set: &Templates,
+    template: &Template,
+    expr: &Expr,
+    context: &Map<String, Value>,
+) -> Option<bool> {
+    Renderer::probe(set, context).test(template, expr).ok()
+}
+
+/// Whether the iterable `expr` of a `for` in `template` has items for `context`; `None`
+/// when it is not defined or cannot be looped over (rendering then reports it).
+pub(super) fn has_items(
+    set: &Templates,
+    template: &Template,
+    expr: &Expr,
+    context: &Map<String, Value>,
+) -> Option<bool> {
+    let renderer = Renderer::probe(set, context);
+    let (inner, pairs) = match &expr.kind {
+        ExprKind::Items(map) => (&**map, true),
+        _ => (expr, false),
+    };
+    let value = renderer.defined(template, inner).ok()?;
+    match (&*value, pairs) {
+        (Value::Object(map), _) => Some(!map.is_empty()),
+        (Value::Array(items), false) => Some(!items.is_empty()),
+        (Value::String(s), false) => Some(!s.is_empty()),
+        _ => None,
+    }
+}
+
 struct Renderer<'a> {
     set: &'a Templates,
     context: &'a Map<String, Value>,
@@ -106,6 +139,20 @@ pub const MAX_STEPS: usize = 50_000_000;
 type Done = Result<(), Error>;
 
 impl<'a> Renderer<'a> {
+    /// A renderer that only evaluates expressions over `context`: it has no scopes of the
+    /// templates' own and writes nothing.
+    fn probe(set: &'a Templates, context: &'a Map<String, Value>) -> Self {
+        Renderer {
+            set,
+            context,
+            frames: Vec::new(),
+            loops: Vec::new(),
+            out: String::new(),
+            steps: 0,
+            max_steps: MAX_STEPS,
+        }
+    }
+
     fn error(&self, template: &Template, expr: &Expr, message: impl Into<String>) -> Error {
         Box::new(Diagnostic::new(message).at(&template.source, expr.span.clone()))
     }

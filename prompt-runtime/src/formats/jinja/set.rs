@@ -50,6 +50,8 @@ pub struct Templates {
     templates: BTreeMap<String, Template>,
     /// The length of the last render, so the next one allocates its text once.
     pub(super) last_len: LastLen,
+    /// What each entry reads into its values, walked on its first render.
+    pub(super) plans: super::check::Plans,
 }
 
 /// A length remembered between renders, shared by threads rendering the same templates.
@@ -89,6 +91,7 @@ impl Templates {
             options,
             templates: BTreeMap::new(),
             last_len: LastLen::default(),
+            plans: Default::default(),
         };
         let mut errors = Diagnostics::default();
         let mut walk = Walk {
@@ -124,6 +127,7 @@ impl Templates {
             options: self.options,
             templates,
             last_len: LastLen::default(),
+            plans: Default::default(),
         };
         (muted, reasons)
     }
@@ -144,7 +148,9 @@ impl Templates {
     }
 
     /// Renders the template `name` with `values` (a JSON object of the context's names),
-    /// byte for byte as Jinja2 renders it with the same options.
+    /// byte for byte as Jinja2 renders it with the same options. The values are checked
+    /// first against every path the templates read ([`check_values`](Self::check_values)):
+    /// the error is then the first mismatch, with a note for each other one.
     pub fn render(&self, name: &str, values: &Value) -> Result<String, Diagnostic> {
         let Some(template) = self.templates.get(name) else {
             return Err(Diagnostic::new(format!("no template `{name}` was loaded")));
@@ -160,6 +166,9 @@ impl Templates {
                 )));
             }
         };
+        if let Some(problem) = super::check::into_one(self.check_map(name, context)) {
+            return Err(problem);
+        }
         super::render::render(self, template, context)
     }
 

@@ -312,7 +312,7 @@ fn printing_an_undefined_value_is_an_error_but_testing_it_is_not() {
     assert!(
         render("", "{{ user.name }}", values.clone())
             .unwrap_err()
-            .contains("`user.name` is not defined")
+            .contains("no key `name` in `user`")
     );
     // Reading into a value that is not there is an error in Jinja2 too.
     assert!(
@@ -354,11 +354,11 @@ fn run_time_type_errors_are_located() {
     assert_eq!(message("{{ n | length }}"), "error: an int has no length");
     assert_eq!(
         message("{% for x in n %}{% endfor %}"),
-        "error: an int cannot be looped over"
+        "error: `n` is an int, which cannot be looped over"
     );
     assert_eq!(
         message("{% for k, v in s.items() %}{% endfor %}"),
-        "error: `.items()` needs a dict, and this is a str"
+        "error: `.items()` needs a dict, and `s` is a str"
     );
     assert_eq!(
         message("{{ m.values }}"),
