@@ -24,25 +24,46 @@ use std::sync::{Arc, Mutex};
 #[derive(Debug, Default)]
 pub(super) struct Plan {
     paths: Vec<PathUse>,
+    /// The paths rendering could pass over without failing (`{% set x = a.b %}`,
+    /// `a.b is none`, `default(a.b)`'s fallback): checked before every render. The others
+    /// make rendering fail where they are reached and not there, so they are checked when
+    /// a render fails, which reports them all then, as if checked first.
+    quiet: Vec<usize>,
     conds: Vec<super::paths::Cond>,
 }
 
 impl Plan {
     fn of(set: &Templates, entry: &str) -> Plan {
         match set.gated_paths(entry) {
-            Ok((paths, conds)) => Plan {
+            Ok((paths, conds)) => {
                 // A guarded use tolerates any value; an indexed one (`xs[0].y`) reads one
                 // item where a loop reads all, which `PathStep` does not tell apart; a
                 // name alone is the name check's.
-                paths: paths
+                let paths: Vec<PathUse> = paths
                     .into_iter()
                     .filter(|p| !p.guarded && !p.indexed && !p.steps.is_empty())
-                    .collect(),
-                conds,
-            },
+                    .collect();
+                let quiet = (0..paths.len()).filter(|&i| !paths[i].loud).collect();
+                Plan {
+                    paths,
+                    quiet,
+                    conds,
+                }
+            }
             // Templates too large to walk: rendering still reports what it cannot read.
             Err(_) => Plan::default(),
         }
+    }
+
+    /// Whether a path rendering could pass over does not fit `values`.
+    fn quiet_mismatch(&self, set: &Templates, values: &Map<String, Value>) -> bool {
+        self.quiet.iter().any(|&i| {
+            let path = &self.paths[i];
+            values
+                .get(&path.name)
+                .and_then(|root| follow(root, &path.steps, 0))
+                .is_some_and(|m| m.at >= path.skip && self.reached(set, &path.gates, values))
+        })
     }
 
     /// Every mismatch between `values` and the paths, located at its use.
@@ -144,12 +165,32 @@ impl Templates {
         }
     }
 
-    pub(super) fn check_map(&self, name: &str, values: &Map<String, Value>) -> Diagnostics {
+    fn check_map(&self, name: &str, values: &Map<String, Value>) -> Diagnostics {
         let plan = self.plan(name);
         if plan.paths.is_empty() {
             return Diagnostics::default();
         }
         plan.check(self, values)
+    }
+
+    /// Renders `template` (named `name`) over `values` once they are checked: the result
+    /// is every mismatch (as one diagnostic, the first with a note for each other), or
+    /// the render, as if the values were checked first; only what rendering could pass
+    /// over is checked before it, the rest when it fails.
+    pub(super) fn render_checked(
+        &self,
+        name: &str,
+        template: &super::Template,
+        values: &Map<String, Value>,
+    ) -> Result<String, Diagnostic> {
+        let plan = self.plan(name);
+        if plan.quiet_mismatch(self, values) {
+            if let Some(problem) = into_one(plan.check(self, values)) {
+                return Err(problem);
+            }
+        }
+        super::render::render(self, template, values)
+            .map_err(|failed| into_one(plan.check(self, values)).unwrap_or(failed))
     }
 }
 
@@ -525,6 +566,31 @@ mod tests {
         assert_eq!(
             problems(&files, json!({"n": 3})),
             ["`n` is an int, which cannot be looped over @prompts/t.j2:1:13 | note: `n` is 3"]
+        );
+    }
+
+    #[test]
+    fn paths_rendering_would_pass_over_are_refused_before_it() {
+        let files = [(
+            "t.j2",
+            "{% set n = user.nmae %}{{ x | default(user.nick) }}{% if user.age is none %}?{% endif %}",
+        )];
+        let found = problems(&files, json!({"user": {"name": "A", "nick": "a"}, "x": 1}));
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(
+            found[0].starts_with("no key `nmae` in `user` @prompts/t.j2:1:12"),
+            "{found:?}"
+        );
+        assert!(
+            found[1].starts_with("no key `age` in `user` @prompts/t.j2:1:58"),
+            "{found:?}"
+        );
+        assert_eq!(
+            renders(
+                &files,
+                json!({"user": {"nmae": "A", "nick": "a", "age": 1}, "x": 1})
+            ),
+            "1"
         );
     }
 

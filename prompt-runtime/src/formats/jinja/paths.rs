@@ -47,6 +47,9 @@ pub struct PathUse {
     /// Whether a step was written as a literal index (`xs[0]`): such an `Element` is one
     /// item, not every item.
     pub(crate) indexed: bool,
+    /// Whether rendering fails wherever the path is read and not there: it is printed, a
+    /// filter's input (not `default`'s), or a loop's iterable.
+    pub(crate) loud: bool,
     /// The blocks the use is inside, outermost first, each with the outcome it needs: the
     /// use is read only when every one holds. Indices into the walk's [`Cond`]s; a loop
     /// the path itself walks (`s.city` inside `for s in stops`) is left out, since every
@@ -163,7 +166,7 @@ impl<'a> Walk<'a> {
         for node in nodes {
             match node {
                 Node::Text(_) => {}
-                Node::Output(expr) => self.expr(file, expr, false, false),
+                Node::Output(expr) => self.loud(file, expr),
                 Node::If(block) => {
                     let depth = self.gates.len();
                     // Each condition is tested only when those before it failed, and its
@@ -337,7 +340,7 @@ impl<'a> Walk<'a> {
         let (name, steps, _) = chain(inner)?;
         let (root, mut steps, skip, indexed) = self.resolve(name, steps)?;
         steps.push(kind);
-        Some(self.path_use(
+        let mut path = self.path_use(
             file,
             root,
             name,
@@ -346,7 +349,9 @@ impl<'a> Walk<'a> {
             iter.span.clone(),
             false,
             indexed || has_index(inner),
-        ))
+        );
+        path.loud = true;
+        Some(path)
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -380,6 +385,7 @@ impl<'a> Walk<'a> {
             span,
             guarded,
             indexed,
+            loud: false,
             gates,
         }
     }
@@ -409,6 +415,18 @@ impl<'a> Walk<'a> {
             self.cut = true;
         } else {
             self.out.push(path);
+        }
+    }
+
+    /// The paths `expr` reads, where `expr` is printed or a filter's input: when it is a
+    /// path, rendering fails wherever the path is not there.
+    fn loud(&mut self, file: &str, expr: &Expr) {
+        let at = self.out.len();
+        self.expr(file, expr, false, false);
+        if chain(expr).is_some()
+            && let Some(path) = self.out.get_mut(at)
+        {
+            path.loud = true;
         }
     }
 
@@ -467,8 +485,16 @@ impl<'a> Walk<'a> {
                 }
             }
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, false, under)),
-            ExprKind::Filter(inner, filter, args) => {
-                self.expr(file, inner, *filter == Filter::Default, under);
+            ExprKind::Filter(inner, Filter::Default, args) => {
+                self.expr(file, inner, true, under);
+                args.iter().for_each(|e| self.expr(file, e, false, under));
+            }
+            ExprKind::Filter(inner, _, args) => {
+                if under {
+                    self.expr(file, inner, false, under);
+                } else {
+                    self.loud(file, inner);
+                }
                 args.iter().for_each(|e| self.expr(file, e, false, under));
             }
             // `==`, `!=`, `in` and `not in` with a value that is not there give a boolean,

@@ -166,10 +166,7 @@ impl Templates {
                 )));
             }
         };
-        if let Some(problem) = super::check::into_one(self.check_map(name, context)) {
-            return Err(problem);
-        }
-        super::render::render(self, template, context)
+        self.render_checked(name, template, context)
     }
 
     /// Loads `name` and what it includes, reached through `site` with `nesting` blocks
