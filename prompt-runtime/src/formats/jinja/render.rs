@@ -26,6 +26,9 @@ enum Val<'a> {
     /// it came from names it in errors.
     Undefined,
     Defined(Cow<'a, Value>),
+    /// A dict's key as `items()` gives it to a loop: borrowed, so a loop over a dict's
+    /// items copies nothing.
+    Key(&'a str),
 }
 
 impl<'a> Val<'a> {
@@ -35,6 +38,99 @@ impl<'a> Val<'a> {
 
     fn owned(value: Value) -> Self {
         Val::Defined(Cow::Owned(value))
+    }
+
+    /// The value, if defined (a key made a string value).
+    fn into_value(self) -> Option<Cow<'a, Value>> {
+        match self {
+            Val::Undefined => None,
+            Val::Defined(value) => Some(value),
+            Val::Key(key) => Some(Cow::Owned(Value::String(key.to_owned()))),
+        }
+    }
+}
+
+/// What a `for` walks: a borrowed list or dict (nothing copied), or items made while
+/// rendering.
+enum Items<'a> {
+    List(&'a [Value]),
+    Pairs(&'a Map<String, Value>),
+    Made(Vec<Val<'a>>),
+}
+
+impl<'a> Items<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Items::List(items) => items.len(),
+            Items::Pairs(map) => map.len(),
+            Items::Made(items) => items.len(),
+        }
+    }
+
+    fn iter(&self) -> ItemsIter<'_, 'a> {
+        match self {
+            Items::List(items) => ItemsIter::List(items.iter()),
+            Items::Pairs(map) => ItemsIter::Pairs(map.iter()),
+            Items::Made(items) => ItemsIter::Made(items.iter()),
+        }
+    }
+}
+
+/// The items of [`Items`] in order.
+enum ItemsIter<'i, 'a> {
+    List(std::slice::Iter<'a, Value>),
+    Pairs(serde_json::map::Iter<'a>),
+    Made(std::slice::Iter<'i, Val<'a>>),
+}
+
+impl<'a> Iterator for ItemsIter<'_, 'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
+        Some(match self {
+            ItemsIter::List(items) => Item::One(Val::borrowed(items.next()?)),
+            ItemsIter::Pairs(map) => {
+                let (k, v) = map.next()?;
+                Item::Pair(k, v)
+            }
+            ItemsIter::Made(items) => Item::One(items.next()?.clone()),
+        })
+    }
+}
+
+/// One item of [`Items`]: a value, or a dict's key and value.
+enum Item<'a> {
+    One(Val<'a>),
+    Pair(&'a str, &'a Value),
+}
+
+/// Which items a loop filter kept, without allocating for up to 128 items.
+enum Kept {
+    Bits(u128),
+    Many(Vec<bool>),
+}
+
+impl Kept {
+    fn new(len: usize) -> Kept {
+        if len <= 128 {
+            Kept::Bits(0)
+        } else {
+            Kept::Many(vec![false; len])
+        }
+    }
+
+    fn keep(&mut self, i: usize) {
+        match self {
+            Kept::Bits(bits) => *bits |= 1 << i,
+            Kept::Many(flags) => flags[i] = true,
+        }
+    }
+
+    fn has(&self, i: usize) -> bool {
+        match self {
+            Kept::Bits(bits) => bits & (1 << i) != 0,
+            Kept::Many(flags) => flags.get(i).copied().unwrap_or(false),
+        }
     }
 }
 
@@ -63,7 +159,8 @@ pub(crate) fn render_limited(
     let mut renderer = Renderer {
         set,
         context,
-        frames: vec![Vec::new()],
+        locals: Vec::new(),
+        frame: 0,
         loops: Vec::new(),
         // A little more than last time, so a render a few bytes longer does not grow.
         out: String::with_capacity(
@@ -117,10 +214,13 @@ pub(super) fn has_items(
 struct Renderer<'a> {
     set: &'a Templates,
     context: &'a Map<String, Value>,
-    /// Scopes, innermost last: one per template being rendered (an include's `set`s stay
-    /// in it) and one per loop iteration (a loop body's `set`s are gone at its end, as in
-    /// Jinja2, and each iteration starts afresh).
-    frames: Vec<Vec<(&'a str, Val<'a>)>>,
+    /// The names the templates bind, innermost last, in scopes: one per template being
+    /// rendered (an include's `set`s stay in it) and one per loop iteration (a loop
+    /// body's `set`s are gone at its end, as in Jinja2, and each iteration starts afresh).
+    /// One list for all scopes, so entering one allocates nothing.
+    locals: Vec<(&'a str, Val<'a>)>,
+    /// Where the innermost scope starts in `locals`.
+    frame: usize,
     loops: Vec<LoopState>,
     out: String,
     /// Nodes rendered and loop items visited so far, against [`MAX_STEPS`].
@@ -145,7 +245,8 @@ impl<'a> Renderer<'a> {
         Renderer {
             set,
             context,
-            frames: Vec::new(),
+            locals: Vec::new(),
+            frame: 0,
             loops: Vec::new(),
             out: String::new(),
             steps: 0,
@@ -165,10 +266,7 @@ impl<'a> Renderer<'a> {
             }
             match node {
                 Node::Text(span) => self.out.push_str(&template.source.text()[span.clone()]),
-                Node::Output(expr) => {
-                    let value = self.defined(template, expr)?;
-                    write_str(&mut self.out, &value);
-                }
+                Node::Output(expr) => self.print(template, expr)?,
                 Node::If(block) => {
                     let mut taken = false;
                     for (condition, body) in &block.branches {
@@ -190,16 +288,19 @@ impl<'a> Renderer<'a> {
                                 .at(&template.source, span.clone()),
                         ));
                     };
-                    self.frames.push(Vec::new());
+                    let (outer, start) = (self.frame, self.locals.len());
+                    self.frame = start;
                     let result = self.nodes(included, &included.nodes);
-                    self.frames.pop();
+                    self.locals.truncate(start);
+                    self.frame = outer;
                     result?;
                 }
                 Node::Set { name, value, .. } => {
                     let value = self.eval(template, value)?;
-                    if let Some(frame) = self.frames.last_mut() {
-                        frame.retain(|(n, _)| *n != name.as_str());
-                        frame.push((name, value));
+                    let scope = &mut self.locals[self.frame..];
+                    match scope.iter_mut().find(|(n, _)| *n == name.as_str()) {
+                        Some(slot) => slot.1 = value,
+                        None => self.locals.push((name, value)),
                     }
                 }
             }
@@ -230,94 +331,126 @@ impl<'a> Renderer<'a> {
 
     fn for_loop(&mut self, template: &'a Template, each: &'a For) -> Done {
         let items = match &each.iter.kind {
-            ExprKind::Items(map) => {
-                let value = self.defined(template, map)?;
-                let Value::Object(entries) = &*value else {
+            ExprKind::Items(map) => match self.defined(template, map)? {
+                Cow::Borrowed(Value::Object(entries)) => Items::Pairs(entries),
+                Cow::Owned(Value::Object(entries)) => Items::Made(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| Val::owned(Value::Array(vec![Value::String(k), v])))
+                        .collect(),
+                ),
+                value => {
                     return Err(self.error(
                         template,
                         map,
                         format!("`.items()` needs a dict, and this is {}", a_type(&value)),
                     ));
-                };
-                entries
-                    .iter()
-                    .map(|(k, v)| Value::Array(vec![Value::String(k.clone()), v.clone()]))
-                    .map(Val::owned)
-                    .collect::<Vec<_>>()
-            }
-            _ => {
-                let value = self.defined(template, &each.iter)?;
-                self.iterate(template, &each.iter, value)?
-            }
+                }
+            },
+            _ => match self.defined(template, &each.iter)? {
+                Cow::Borrowed(Value::Array(list)) => Items::List(list),
+                value => Items::Made(self.iterate(template, &each.iter, value)?),
+            },
         };
         // The loop filter runs first: `loop.length` and `loop.index` count what passes.
-        let mut kept = Vec::with_capacity(items.len());
-        for item in items {
-            if let Some(filter) = &each.filter {
-                self.frames.push(self.bind(template, each, &item)?);
+        let mut kept = None;
+        let mut length = items.len();
+        if let Some(filter) = &each.filter {
+            let mut passed = Kept::new(items.len());
+            length = 0;
+            for (i, item) in items.iter().enumerate() {
+                let start = self.enter(template, each, item)?;
                 let pass = self.test(template, filter);
-                self.frames.pop();
-                if !pass? {
-                    continue;
+                self.leave(start);
+                if pass? {
+                    passed.keep(i);
+                    length += 1;
                 }
             }
-            kept.push(item);
+            kept = Some(passed);
         }
-        if kept.is_empty() {
+        if length == 0 {
             if let Some(otherwise) = &each.otherwise {
                 self.nodes(template, otherwise)?;
             }
             return Ok(());
         }
-        let length = kept.len();
-        for (index0, item) in kept.into_iter().enumerate() {
+        let mut index0 = 0;
+        for (i, item) in items.iter().enumerate() {
+            if kept.as_ref().is_some_and(|k| !k.has(i)) {
+                continue;
+            }
             self.steps += 1;
-            let frame = self.bind(template, each, &item)?;
-            self.frames.push(frame);
+            let start = self.enter(template, each, item)?;
             self.loops.push(LoopState { index0, length });
             let result = self.nodes(template, &each.body);
             self.loops.pop();
-            self.frames.pop();
+            self.leave(start);
             result?;
+            index0 += 1;
         }
         Ok(())
     }
 
-    /// The loop variables for one item: the item itself, or its two halves for `k, v`.
-    fn bind(
-        &self,
+    /// Opens the scope of one item, its loop variables bound; returns where it starts.
+    fn enter(
+        &mut self,
         template: &'a Template,
         each: &'a For,
-        item: &Val<'a>,
-    ) -> Result<Vec<(&'a str, Val<'a>)>, Error> {
-        if let [(name, _)] = each.targets.as_slice() {
-            return Ok(vec![(name.as_str(), item.clone())]);
+        item: Item<'a>,
+    ) -> Result<(usize, usize), Error> {
+        let start = (self.frame, self.locals.len());
+        self.frame = start.1;
+        self.bind(template, each, item)?;
+        Ok(start)
+    }
+
+    /// Closes the scope [`enter`](Self::enter) opened.
+    fn leave(&mut self, (outer, start): (usize, usize)) {
+        self.locals.truncate(start);
+        self.frame = outer;
+    }
+
+    /// Binds the loop variables for one item: the item itself, or its two halves for
+    /// `k, v`.
+    fn bind(&mut self, template: &'a Template, each: &'a For, item: Item<'a>) -> Done {
+        let targets = each.targets.as_slice();
+        match (targets, item) {
+            ([(name, _)], Item::One(value)) => self.locals.push((name, value)),
+            ([(name, _)], Item::Pair(k, v)) => {
+                let pair = Value::Array(vec![Value::String(k.to_owned()), v.clone()]);
+                self.locals.push((name, Val::owned(pair)));
+            }
+            ([(k_name, _), (v_name, _)], Item::Pair(k, v)) => {
+                self.locals.push((k_name, Val::Key(k)));
+                self.locals.push((v_name, Val::borrowed(v)));
+            }
+            (_, Item::One(Val::Defined(Cow::Borrowed(Value::Array(pair)))))
+                if pair.len() == targets.len() =>
+            {
+                for ((name, _), part) in targets.iter().zip(pair) {
+                    self.locals.push((name, Val::borrowed(part)));
+                }
+            }
+            (_, Item::One(Val::Defined(Cow::Owned(Value::Array(pair)))))
+                if pair.len() == targets.len() =>
+            {
+                for ((name, _), part) in targets.iter().zip(pair) {
+                    self.locals.push((name, Val::owned(part)));
+                }
+            }
+            _ => {
+                return Err(self.error(
+                    template,
+                    &each.iter,
+                    format!(
+                        "each item must be a pair to unpack into {} loop variables",
+                        targets.len()
+                    ),
+                ));
+            }
         }
-        let parts: Option<Vec<Val<'a>>> = match item {
-            Val::Defined(Cow::Borrowed(Value::Array(pair))) if pair.len() == each.targets.len() => {
-                Some(pair.iter().map(Val::borrowed).collect())
-            }
-            Val::Defined(Cow::Owned(Value::Array(pair))) if pair.len() == each.targets.len() => {
-                Some(pair.iter().cloned().map(Val::owned).collect())
-            }
-            _ => None,
-        };
-        let Some(parts) = parts else {
-            return Err(self.error(
-                template,
-                &each.iter,
-                format!(
-                    "each item must be a pair to unpack into {} loop variables",
-                    each.targets.len()
-                ),
-            ));
-        };
-        Ok(each
-            .targets
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .zip(parts)
-            .collect())
+        Ok(())
     }
 
     fn iterate(
@@ -351,10 +484,8 @@ impl<'a> Renderer<'a> {
     }
 
     fn lookup(&self, name: &str) -> Val<'a> {
-        for frame in self.frames.iter().rev() {
-            if let Some((_, value)) = frame.iter().rev().find(|(n, _)| *n == name) {
-                return value.clone();
-            }
+        if let Some((_, value)) = self.locals.iter().rev().find(|(n, _)| *n == name) {
+            return value.clone();
         }
         match self.context.get(name) {
             Some(value) => Val::borrowed(value),
@@ -364,10 +495,81 @@ impl<'a> Renderer<'a> {
 
     /// The value of `expr`, which must be defined.
     fn defined(&self, template: &'a Template, expr: &'a Expr) -> Result<Cow<'a, Value>, Error> {
-        match self.eval(template, expr)? {
-            Val::Defined(value) => Ok(value),
-            Val::Undefined => Err(self.undefined(template, expr)),
+        match self.eval(template, expr)?.into_value() {
+            Some(value) => Ok(value),
+            None => Err(self.undefined(template, expr)),
         }
+    }
+
+    /// Writes `expr` as `{{ expr }}` prints it: straight into the output, without a
+    /// copy of the value or of a filter's result.
+    fn print(&mut self, template: &'a Template, expr: &'a Expr) -> Done {
+        if let ExprKind::Filter(inner, filter, args) = &expr.kind
+            && self.print_filtered(template, expr, inner, *filter, args)?
+        {
+            return Ok(());
+        }
+        match self.eval(template, expr)? {
+            Val::Undefined => return Err(self.undefined(template, expr)),
+            Val::Defined(value) => write_str(&mut self.out, &value),
+            Val::Key(key) => self.out.push_str(key),
+        }
+        Ok(())
+    }
+
+    /// Prints `inner | filter(args)` straight into the output where that is the common
+    /// case (a string, a list of them); `false` when it is left to [`filter`](Self::filter).
+    fn print_filtered(
+        &mut self,
+        template: &'a Template,
+        whole: &'a Expr,
+        inner: &'a Expr,
+        filter: Filter,
+        args: &'a [Expr],
+    ) -> Result<bool, Error> {
+        if matches!(filter, Filter::Default | Filter::Length) {
+            return Ok(false);
+        }
+        let value = match self.eval(template, inner)? {
+            Val::Key(key) => Cow::Owned(Value::String(key.to_owned())),
+            Val::Defined(value) => value,
+            Val::Undefined => return Err(self.undefined(template, inner)),
+        };
+        match (filter, &*value, args) {
+            (Filter::Upper, Value::String(s), _) => {
+                // `str::to_uppercase` maps each character alone: the same, piece by piece.
+                self.out.extend(s.chars().flat_map(char::to_uppercase));
+            }
+            // Only a capital sigma lowers by its neighbours (`ς` at a word's end).
+            (Filter::Lower, Value::String(s), _) if !s.contains('Σ') => {
+                self.out.extend(s.chars().flat_map(char::to_lowercase));
+            }
+            (Filter::Trim, Value::String(s), []) => {
+                self.out.push_str(s.trim_matches(super::lexer::py_space));
+            }
+            (Filter::Tojson, value, _) => write_json(&mut self.out, value),
+            (Filter::Join, Value::Array(items), _) => {
+                let sep = match args.first() {
+                    Some(sep) => self.defined(template, sep)?,
+                    None => Cow::Owned(Value::String(String::new())),
+                };
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        write_str(&mut self.out, &sep);
+                    }
+                    write_str(&mut self.out, item);
+                }
+            }
+            _ => {
+                let result = self.filter_value(template, whole, inner, filter, args, value)?;
+                match result {
+                    Val::Defined(value) => write_str(&mut self.out, &value),
+                    Val::Key(key) => self.out.push_str(key),
+                    Val::Undefined => return Err(self.undefined(template, inner)),
+                }
+            }
+        }
+        Ok(true)
     }
 
     fn undefined(&self, template: &Template, expr: &Expr) -> Error {
@@ -379,10 +581,7 @@ impl<'a> Renderer<'a> {
     }
 
     fn test(&self, template: &'a Template, expr: &'a Expr) -> Result<bool, Error> {
-        Ok(match self.eval(template, expr)? {
-            Val::Undefined => false,
-            Val::Defined(value) => truthy(&value),
-        })
+        Ok(truthy_val(&self.eval(template, expr)?))
     }
 
     fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
@@ -435,10 +634,10 @@ impl<'a> Renderer<'a> {
             ExprKind::Test(inner, test, negated) => {
                 let value = self.eval(template, inner)?;
                 let result = match (test, &value) {
-                    (Test::Defined, v) => matches!(v, Val::Defined(_)),
+                    (Test::Defined, v) => !matches!(v, Val::Undefined),
                     (Test::Undefined, v) => matches!(v, Val::Undefined),
                     (Test::None, Val::Defined(v)) => v.is_null(),
-                    (Test::None, Val::Undefined) => false,
+                    (Test::None, Val::Undefined | Val::Key(_)) => false,
                 };
                 Val::owned(Value::Bool(result != *negated))
             }
@@ -554,8 +753,8 @@ impl<'a> Renderer<'a> {
         left: &Val<'a>,
         right: &Val<'a>,
     ) -> Result<bool, Error> {
-        let (l, r) = match (left, right) {
-            (Val::Defined(l), Val::Defined(r)) => (l, r),
+        let (l, r) = match (as_value(left), as_value(right)) {
+            (Some(l), Some(r)) => (l, r),
             // Jinja2's undefined equals only another undefined, and is in nothing and
             // holds nothing; ordering it is an error there too.
             _ => {
@@ -571,6 +770,7 @@ impl<'a> Renderer<'a> {
                 };
             }
         };
+        let (l, r) = (&*l, &*r);
         let ordered = |want: fn(Ordering) -> bool| match order(l, r) {
             Some(o) => Ok(want(o)),
             None => Err(self.error(
@@ -623,10 +823,24 @@ impl<'a> Renderer<'a> {
             let use_default = match &value {
                 Val::Undefined => true,
                 Val::Defined(v) => boolean && !truthy(v),
+                Val::Key(k) => boolean && k.is_empty(),
             };
             return Ok(if use_default { fallback } else { value });
         }
         let value = self.defined(template, inner)?;
+        self.filter_value(template, whole, inner, filter, args, value)
+    }
+
+    /// A filter other than `default` applied to the defined `value` of `inner`.
+    fn filter_value(
+        &self,
+        template: &'a Template,
+        whole: &Expr,
+        inner: &'a Expr,
+        filter: Filter,
+        args: &'a [Expr],
+        value: Cow<'a, Value>,
+    ) -> Result<Val<'a>, Error> {
         let text = |value: &Value| {
             let mut s = String::new();
             write_str(&mut s, value);
@@ -707,10 +921,20 @@ fn unreachable_default() -> Value {
     Value::Null
 }
 
+/// A value as a `Value`, borrowed where it is one (a key is copied into a string).
+fn as_value<'v>(value: &'v Val<'_>) -> Option<Cow<'v, Value>> {
+    match value {
+        Val::Undefined => None,
+        Val::Defined(v) => Some(Cow::Borrowed(&**v)),
+        Val::Key(k) => Some(Cow::Owned(Value::String((*k).to_owned()))),
+    }
+}
+
 fn truthy_val(value: &Val<'_>) -> bool {
     match value {
         Val::Undefined => false,
         Val::Defined(v) => truthy(v),
+        Val::Key(k) => !k.is_empty(),
     }
 }
 
