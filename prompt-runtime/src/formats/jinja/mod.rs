@@ -37,6 +37,7 @@ mod paths;
 mod render;
 mod set;
 mod settings;
+mod slots;
 mod uses;
 pub(crate) mod value;
 

@@ -15,8 +15,10 @@ use crate::diagnostic::Diagnostic;
 /// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
 /// moves faster.
 type Error = Box<Diagnostic>;
+use super::slots::{CACHED, Slots};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 /// A value while rendering: borrowed from the context or the template where it can be.
@@ -159,6 +161,10 @@ pub(crate) fn render_limited(
     let mut renderer = Renderer {
         set,
         context,
+        slots: set.slots(),
+        unslotted: false,
+        cached: Cell::new(0),
+        values: [const { Cell::new(None) }; CACHED],
         locals: Vec::new(),
         frame: 0,
         loops: Vec::new(),
@@ -218,7 +224,15 @@ struct Renderer<'a> {
     /// rendered (an include's `set`s stay in it) and one per loop iteration (a loop
     /// body's `set`s are gone at its end, as in Jinja2, and each iteration starts afresh).
     /// One list for all scopes, so entering one allocates nothing.
-    locals: Vec<(&'a str, Val<'a>)>,
+    locals: Vec<(&'a str, u32, Val<'a>)>,
+    /// The slots of the names (see [`super::slots`]).
+    slots: &'a Slots,
+    /// Whether a loop variable or `set` name was bound without a slot (never, for the
+    /// templates' own nodes): names are then compared as strings.
+    unslotted: bool,
+    /// Which of the first [`CACHED`] slots `values` holds the context's value of.
+    cached: Cell<u64>,
+    values: [Cell<Option<&'a Value>>; CACHED],
     /// Where the innermost scope starts in `locals`.
     frame: usize,
     loops: Vec<LoopState>,
@@ -245,6 +259,10 @@ impl<'a> Renderer<'a> {
         Renderer {
             set,
             context,
+            slots: set.slots(),
+            unslotted: false,
+            cached: Cell::new(0),
+            values: [const { Cell::new(None) }; CACHED],
             locals: Vec::new(),
             frame: 0,
             loops: Vec::new(),
@@ -254,6 +272,7 @@ impl<'a> Renderer<'a> {
         }
     }
 
+    #[cold]
     fn error(&self, template: &Template, expr: &Expr, message: impl Into<String>) -> Error {
         Box::new(Diagnostic::new(message).at(&template.source, expr.span.clone()))
     }
@@ -298,9 +317,9 @@ impl<'a> Renderer<'a> {
                 Node::Set { name, value, .. } => {
                     let value = self.eval(template, value)?;
                     let scope = &mut self.locals[self.frame..];
-                    match scope.iter_mut().find(|(n, _)| *n == name.as_str()) {
-                        Some(slot) => slot.1 = value,
-                        None => self.locals.push((name, value)),
+                    match scope.iter_mut().find(|(n, ..)| *n == name.as_str()) {
+                        Some(local) => local.2 = value,
+                        None => self.bind_one(name, value),
                     }
                 }
             }
@@ -416,27 +435,27 @@ impl<'a> Renderer<'a> {
     fn bind(&mut self, template: &'a Template, each: &'a For, item: Item<'a>) -> Done {
         let targets = each.targets.as_slice();
         match (targets, item) {
-            ([(name, _)], Item::One(value)) => self.locals.push((name, value)),
+            ([(name, _)], Item::One(value)) => self.bind_one(name, value),
             ([(name, _)], Item::Pair(k, v)) => {
                 let pair = Value::Array(vec![Value::String(k.to_owned()), v.clone()]);
-                self.locals.push((name, Val::owned(pair)));
+                self.bind_one(name, Val::owned(pair));
             }
             ([(k_name, _), (v_name, _)], Item::Pair(k, v)) => {
-                self.locals.push((k_name, Val::Key(k)));
-                self.locals.push((v_name, Val::borrowed(v)));
+                self.bind_one(k_name, Val::Key(k));
+                self.bind_one(v_name, Val::borrowed(v));
             }
             (_, Item::One(Val::Defined(Cow::Borrowed(Value::Array(pair)))))
                 if pair.len() == targets.len() =>
             {
                 for ((name, _), part) in targets.iter().zip(pair) {
-                    self.locals.push((name, Val::borrowed(part)));
+                    self.bind_one(name, Val::borrowed(part));
                 }
             }
             (_, Item::One(Val::Defined(Cow::Owned(Value::Array(pair)))))
                 if pair.len() == targets.len() =>
             {
                 for ((name, _), part) in targets.iter().zip(pair) {
-                    self.locals.push((name, Val::owned(part)));
+                    self.bind_one(name, Val::owned(part));
                 }
             }
             _ => {
@@ -483,8 +502,48 @@ impl<'a> Renderer<'a> {
         })
     }
 
-    fn lookup(&self, name: &str) -> Val<'a> {
-        if let Some((_, value)) = self.locals.iter().rev().find(|(n, _)| *n == name) {
+    /// Binds `name` (a loop variable or `set` name of the templates) in the innermost
+    /// scope.
+    fn bind_one(&mut self, name: &'a String, value: Val<'a>) {
+        let slot = match self.slots.slot(std::ptr::from_ref(name) as usize) {
+            Some(slot) => slot,
+            None => {
+                self.unslotted = true;
+                u32::MAX
+            }
+        };
+        self.locals.push((name, slot, value));
+    }
+
+    /// The value of the name `expr` (which is `name`): the innermost loop variable or
+    /// `set` name of that name, else the context's.
+    fn lookup(&self, expr: &Expr, name: &str) -> Val<'a> {
+        let Some(slot) = self.slots.slot(std::ptr::from_ref(expr) as usize) else {
+            return self.lookup_by_name(name);
+        };
+        if self.unslotted {
+            return self.lookup_by_name(name);
+        }
+        if let Some((.., value)) = self.locals.iter().rev().find(|(_, s, _)| *s == slot) {
+            return value.clone();
+        }
+        let Some(cell) = self.values.get(slot as usize) else {
+            return self.context.get(name).map_or(Val::Undefined, Val::borrowed);
+        };
+        let bit = 1u64 << slot;
+        let found = if self.cached.get() & bit != 0 {
+            cell.get()
+        } else {
+            let found = self.context.get(name);
+            cell.set(found);
+            self.cached.set(self.cached.get() | bit);
+            found
+        };
+        found.map_or(Val::Undefined, Val::borrowed)
+    }
+
+    fn lookup_by_name(&self, name: &str) -> Val<'a> {
+        if let Some((.., value)) = self.locals.iter().rev().find(|(n, ..)| *n == name) {
             return value.clone();
         }
         match self.context.get(name) {
@@ -536,9 +595,17 @@ impl<'a> Renderer<'a> {
             Val::Undefined => return Err(self.undefined(template, inner)),
         };
         match (filter, &*value, args) {
+            (Filter::Upper, Value::String(s), _) if s.is_ascii() => {
+                self.out
+                    .extend(s.bytes().map(|b| char::from(b.to_ascii_uppercase())));
+            }
             (Filter::Upper, Value::String(s), _) => {
                 // `str::to_uppercase` maps each character alone: the same, piece by piece.
                 self.out.extend(s.chars().flat_map(char::to_uppercase));
+            }
+            (Filter::Lower, Value::String(s), _) if s.is_ascii() => {
+                self.out
+                    .extend(s.bytes().map(|b| char::from(b.to_ascii_lowercase())));
             }
             // Only a capital sigma lowers by its neighbours (`ς` at a word's end).
             (Filter::Lower, Value::String(s), _) if !s.contains('Σ') => {
@@ -572,6 +639,18 @@ impl<'a> Renderer<'a> {
         Ok(true)
     }
 
+    #[cold]
+    fn dict_method(&self, template: &Template, expr: &Expr, attr: &str) -> Error {
+        let error = self.error(
+            template,
+            expr,
+            format!("`.{attr}` is a dict method in Jinja2, not the key `{attr}`"),
+        );
+        let help = format!("write `[\"{attr}\"]` to read the key");
+        Box::new(error.with_help(help))
+    }
+
+    #[cold]
     fn undefined(&self, template: &Template, expr: &Expr) -> Error {
         let written = &template.source.text()[expr.span.clone()];
         let error = self.error(template, expr, format!("`{written}` is not defined"));
@@ -594,17 +673,11 @@ impl<'a> Renderer<'a> {
                 }
                 Val::owned(Value::Array(values))
             }
-            ExprKind::Name(name) => self.lookup(name),
+            ExprKind::Name(name) => self.lookup(expr, name),
             ExprKind::Attr(inner, attr) => {
                 let value = self.defined(template, inner)?;
                 if value.is_object() && DICT_METHODS.contains(&attr.as_str()) {
-                    let error = self.error(
-                        template,
-                        expr,
-                        format!("`.{attr}` is a dict method in Jinja2, not the key `{attr}`"),
-                    );
-                    let help = format!("write `[\"{attr}\"]` to read the key");
-                    return Err(Box::new(error.with_help(help)));
+                    return Err(self.dict_method(template, expr, attr));
                 }
                 member(value, Key::Attr(attr))
             }
@@ -671,77 +744,104 @@ impl<'a> Renderer<'a> {
                 Val::owned(Value::Bool(true))
             }
             ExprKind::StartsWith(inner, prefix) => {
-                let value = self.defined(template, inner)?;
-                let prefix = self.defined(template, prefix)?;
-                match (&*value, &*prefix) {
-                    (Value::String(s), Value::String(p)) => {
-                        Val::owned(Value::Bool(s.starts_with(p.as_str())))
-                    }
-                    (Value::String(_), other) => {
-                        return Err(self.error(
-                            template,
-                            expr,
-                            format!("`.startswith` needs a string, not {}", a_type(other)),
-                        ));
-                    }
-                    (other, _) => {
-                        return Err(self.error(
-                            template,
-                            expr,
-                            format!("{} has no `.startswith`", a_type(other)),
-                        ));
-                    }
-                }
+                self.starts_with(template, expr, inner, prefix)?
             }
-            ExprKind::Split(inner, sep) => {
-                let value = self.defined(template, inner)?;
-                let Value::String(s) = &*value else {
-                    return Err(self.error(
-                        template,
-                        expr,
-                        format!("{} has no `.split`", a_type(&value)),
-                    ));
-                };
-                let pieces: Vec<Value> = match sep {
-                    None => s
-                        .split(super::lexer::py_space)
-                        .filter(|p| !p.is_empty())
-                        .map(|p| Value::String(p.to_owned()))
-                        .collect(),
-                    Some(sep_expr) => {
-                        let sep = self.defined(template, sep_expr)?;
-                        match &*sep {
-                            Value::String(sep) if !sep.is_empty() => s
-                                .split(sep.as_str())
-                                .map(|p| Value::String(p.to_owned()))
-                                .collect(),
-                            Value::String(_) => {
-                                return Err(self.error(
-                                    template,
-                                    sep_expr,
-                                    "`.split` needs a separator that is not empty",
-                                ));
-                            }
-                            Value::Null => s
-                                .split(super::lexer::py_space)
-                                .filter(|p| !p.is_empty())
-                                .map(|p| Value::String(p.to_owned()))
-                                .collect(),
-                            other => {
-                                return Err(self.error(
-                                    template,
-                                    sep_expr,
-                                    format!("`.split` needs a string, not {}", a_type(other)),
-                                ));
-                            }
-                        }
-                    }
-                };
-                Val::owned(Value::Array(pieces))
-            }
+            ExprKind::Split(inner, sep) => self.split(template, expr, inner, sep.as_deref())?,
             ExprKind::Items(_) => {
                 return Err(self.error(template, expr, "`.items()` is supported only in `for`"));
             }
+        })
+    }
+
+    /// `inner.startswith(prefix)`: kept out of [`eval`](Self::eval), which stays small
+    /// for the expressions every template has.
+    #[inline(never)]
+    fn starts_with(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        inner: &'a Expr,
+        prefix: &'a Expr,
+    ) -> Result<Val<'a>, Error> {
+        Ok({
+            let value = self.defined(template, inner)?;
+            let prefix = self.defined(template, prefix)?;
+            match (&*value, &*prefix) {
+                (Value::String(s), Value::String(p)) => {
+                    Val::owned(Value::Bool(s.starts_with(p.as_str())))
+                }
+                (Value::String(_), other) => {
+                    return Err(self.error(
+                        template,
+                        expr,
+                        format!("`.startswith` needs a string, not {}", a_type(other)),
+                    ));
+                }
+                (other, _) => {
+                    return Err(self.error(
+                        template,
+                        expr,
+                        format!("{} has no `.startswith`", a_type(other)),
+                    ));
+                }
+            }
+        })
+    }
+
+    /// `inner.split(sep)` or `inner.split()`, out of [`eval`](Self::eval) too.
+    #[inline(never)]
+    fn split(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        inner: &'a Expr,
+        sep: Option<&'a Expr>,
+    ) -> Result<Val<'a>, Error> {
+        Ok({
+            let value = self.defined(template, inner)?;
+            let Value::String(s) = &*value else {
+                return Err(self.error(
+                    template,
+                    expr,
+                    format!("{} has no `.split`", a_type(&value)),
+                ));
+            };
+            let pieces: Vec<Value> = match sep {
+                None => s
+                    .split(super::lexer::py_space)
+                    .filter(|p| !p.is_empty())
+                    .map(|p| Value::String(p.to_owned()))
+                    .collect(),
+                Some(sep_expr) => {
+                    let sep = self.defined(template, sep_expr)?;
+                    match &*sep {
+                        Value::String(sep) if !sep.is_empty() => s
+                            .split(sep.as_str())
+                            .map(|p| Value::String(p.to_owned()))
+                            .collect(),
+                        Value::String(_) => {
+                            return Err(self.error(
+                                template,
+                                sep_expr,
+                                "`.split` needs a separator that is not empty",
+                            ));
+                        }
+                        Value::Null => s
+                            .split(super::lexer::py_space)
+                            .filter(|p| !p.is_empty())
+                            .map(|p| Value::String(p.to_owned()))
+                            .collect(),
+                        other => {
+                            return Err(self.error(
+                                template,
+                                sep_expr,
+                                format!("`.split` needs a string, not {}", a_type(other)),
+                            ));
+                        }
+                    }
+                }
+            };
+            Val::owned(Value::Array(pieces))
         })
     }
 

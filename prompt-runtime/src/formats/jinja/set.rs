@@ -52,6 +52,8 @@ pub struct Templates {
     pub(super) last_len: LastLen,
     /// What each entry reads into its values, walked on its first render.
     pub(super) plans: super::check::Plans,
+    /// The names' slots, made on the first render.
+    pub(super) slot_cache: super::slots::SlotCache,
 }
 
 /// A length remembered between renders, shared by threads rendering the same templates.
@@ -92,6 +94,7 @@ impl Templates {
             templates: BTreeMap::new(),
             last_len: LastLen::default(),
             plans: Default::default(),
+            slot_cache: Default::default(),
         };
         let mut errors = Diagnostics::default();
         let mut walk = Walk {
@@ -128,6 +131,7 @@ impl Templates {
             templates,
             last_len: LastLen::default(),
             plans: Default::default(),
+            slot_cache: Default::default(),
         };
         (muted, reasons)
     }
