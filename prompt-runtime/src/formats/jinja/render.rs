@@ -596,16 +596,14 @@ impl<'a> Renderer<'a> {
         };
         match (filter, &*value, args) {
             (Filter::Upper, Value::String(s), _) if s.is_ascii() => {
-                self.out
-                    .extend(s.bytes().map(|b| char::from(b.to_ascii_uppercase())));
+                push_ascii_mapped(&mut self.out, s, <[u8]>::make_ascii_uppercase);
             }
             (Filter::Upper, Value::String(s), _) => {
                 // `str::to_uppercase` maps each character alone: the same, piece by piece.
                 self.out.extend(s.chars().flat_map(char::to_uppercase));
             }
             (Filter::Lower, Value::String(s), _) if s.is_ascii() => {
-                self.out
-                    .extend(s.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+                push_ascii_mapped(&mut self.out, s, <[u8]>::make_ascii_lowercase);
             }
             // Only a capital sigma lowers by its neighbours (`ς` at a word's end).
             (Filter::Lower, Value::String(s), _) if !s.contains('Σ') => {
@@ -659,8 +657,55 @@ impl<'a> Renderer<'a> {
         )))
     }
 
+    /// Whether `expr` holds, as `{% if expr %}` asks: boolean operators, tests and
+    /// comparisons are decided without making a value of their result.
     fn test(&self, template: &'a Template, expr: &'a Expr) -> Result<bool, Error> {
-        Ok(truthy_val(&self.eval(template, expr)?))
+        match &expr.kind {
+            ExprKind::Not(inner) => Ok(!self.test(template, inner)?),
+            // `a and b` is `a` when it is false, else `b`: true when both are.
+            ExprKind::And(a, b) => Ok(self.test(template, a)? && self.test(template, b)?),
+            ExprKind::Or(a, b) => Ok(self.test(template, a)? || self.test(template, b)?),
+            ExprKind::Test(inner, test, negated) => self.is(template, inner, *test, *negated),
+            ExprKind::Compare(first, chain) => self.chain(template, expr, first, chain),
+            _ => Ok(truthy_val(&self.eval(template, expr)?)),
+        }
+    }
+
+    /// `inner is [not] test`.
+    fn is(
+        &self,
+        template: &'a Template,
+        inner: &'a Expr,
+        test: Test,
+        negated: bool,
+    ) -> Result<bool, Error> {
+        let value = self.eval(template, inner)?;
+        let result = match (test, &value) {
+            (Test::Defined, v) => !matches!(v, Val::Undefined),
+            (Test::Undefined, v) => matches!(v, Val::Undefined),
+            (Test::None, Val::Defined(v)) => v.is_null(),
+            (Test::None, Val::Undefined | Val::Key(_)) => false,
+        };
+        Ok(result != negated)
+    }
+
+    /// A comparison chain, `a < b <= c`: true when every link holds.
+    fn chain(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        first: &'a Expr,
+        chain: &'a [(CmpOp, Expr)],
+    ) -> Result<bool, Error> {
+        let mut left = self.eval(template, first)?;
+        for (op, right_expr) in chain {
+            let right = self.eval(template, right_expr)?;
+            if !self.compare(template, expr, *op, &left, &right)? {
+                return Ok(false);
+            }
+            left = right;
+        }
+        Ok(true)
     }
 
     fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
@@ -675,8 +720,15 @@ impl<'a> Renderer<'a> {
             }
             ExprKind::Name(name) => self.lookup(expr, name),
             ExprKind::Attr(inner, attr) => {
-                let value = self.defined(template, inner)?;
-                if value.is_object() && DICT_METHODS.contains(&attr.as_str()) {
+                // `name.attr`, the common case, without a call to `eval` for the name.
+                let value = match &inner.kind {
+                    ExprKind::Name(name) => match self.lookup(inner, name).into_value() {
+                        Some(value) => value,
+                        None => return Err(self.undefined(template, inner)),
+                    },
+                    _ => self.defined(template, inner)?,
+                };
+                if value.is_object() && is_dict_method(attr) {
                     return Err(self.dict_method(template, expr, attr));
                 }
                 member(value, Key::Attr(attr))
@@ -705,14 +757,7 @@ impl<'a> Renderer<'a> {
                 self.filter(template, expr, inner, *filter, args)?
             }
             ExprKind::Test(inner, test, negated) => {
-                let value = self.eval(template, inner)?;
-                let result = match (test, &value) {
-                    (Test::Defined, v) => !matches!(v, Val::Undefined),
-                    (Test::Undefined, v) => matches!(v, Val::Undefined),
-                    (Test::None, Val::Defined(v)) => v.is_null(),
-                    (Test::None, Val::Undefined | Val::Key(_)) => false,
-                };
-                Val::owned(Value::Bool(result != *negated))
+                Val::owned(Value::Bool(self.is(template, inner, *test, *negated)?))
             }
             ExprKind::Not(inner) => Val::owned(Value::Bool(!self.test(template, inner)?)),
             // Python's `and`/`or` give one of their operands, not a boolean.
@@ -733,15 +778,7 @@ impl<'a> Renderer<'a> {
                 }
             }
             ExprKind::Compare(first, chain) => {
-                let mut left = self.eval(template, first)?;
-                for (op, right_expr) in chain {
-                    let right = self.eval(template, right_expr)?;
-                    if !self.compare(template, expr, *op, &left, &right)? {
-                        return Ok(Val::owned(Value::Bool(false)));
-                    }
-                    left = right;
-                }
-                Val::owned(Value::Bool(true))
+                Val::owned(Value::Bool(self.chain(template, expr, first, chain)?))
             }
             ExprKind::StartsWith(inner, prefix) => {
                 self.starts_with(template, expr, inner, prefix)?
@@ -1066,6 +1103,40 @@ pub(crate) const DICT_METHODS: [&str; 11] = [
     "update",
     "values",
 ];
+
+/// Appends ASCII `text` with `map` applied to its bytes, a stack buffer at a time rather
+/// than a character at a time.
+fn push_ascii_mapped(out: &mut String, text: &str, map: fn(&mut [u8])) {
+    let mut buffer = [0u8; 64];
+    for chunk in text.as_bytes().chunks(buffer.len()) {
+        let part = &mut buffer[..chunk.len()];
+        part.copy_from_slice(chunk);
+        map(part);
+        // ASCII mapped stays ASCII: always valid.
+        if let Ok(mapped) = std::str::from_utf8(part) {
+            out.push_str(mapped);
+        }
+    }
+}
+
+/// Whether `name` is one of [`DICT_METHODS`] (a `match`, not a scan: it is asked at
+/// every attribute read from a dict).
+fn is_dict_method(name: &str) -> bool {
+    matches!(
+        name,
+        "clear"
+            | "copy"
+            | "fromkeys"
+            | "get"
+            | "items"
+            | "keys"
+            | "pop"
+            | "popitem"
+            | "setdefault"
+            | "update"
+            | "values"
+    )
+}
 
 /// `value.attr` or `value[key]` as Jinja2's `getattr`/`getitem`: a dict's key, a list's
 /// index (negative from the end); anything else is not defined.
