@@ -1176,3 +1176,16 @@ fn member<'a>(value: Cow<'a, Value>, key: Key<'_>) -> Val<'a> {
         Cow::Owned(v) => child(&v, key).map_or(Val::Undefined, |found| Val::owned(found.clone())),
     }
 }
+
+#[cfg(test)]
+mod dict_methods {
+    #[test]
+    fn the_match_and_the_list_agree() {
+        assert!(super::DICT_METHODS.iter().all(|m| super::is_dict_method(m)));
+        assert!(
+            !["name", "item", "value", "", "keys_"]
+                .iter()
+                .any(|m| super::is_dict_method(m))
+        );
+    }
+}
