@@ -184,10 +184,10 @@ impl Templates {
         values: &Map<String, Value>,
     ) -> Result<String, Diagnostic> {
         let plan = self.plan(name);
-        if plan.quiet_mismatch(self, values) {
-            if let Some(problem) = into_one(plan.check(self, values)) {
-                return Err(problem);
-            }
+        if plan.quiet_mismatch(self, values)
+            && let Some(problem) = into_one(plan.check(self, values))
+        {
+            return Err(problem);
         }
         super::render::render(self, template, values)
             .map_err(|failed| into_one(plan.check(self, values)).unwrap_or(failed))
