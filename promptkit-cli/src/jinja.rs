@@ -96,8 +96,9 @@ fn context_object(path: &std::path::Path) -> Result<Map<String, Value>, Diagnost
     }
 }
 
-/// Before rendering: every `--set` name is one the prompt reads (or `guidance`), and every
-/// value it cannot render without is given, each missing one reported at its use.
+/// Before rendering: every `--set` name is one the prompt reads (or `guidance`), every
+/// value it cannot render without is given, and every path it reads into a given value is
+/// there, each problem reported at its use.
 fn check_values(
     templates: &Templates,
     file: &str,
@@ -133,6 +134,8 @@ fn check_values(
                 )),
         );
     }
+    // What each given value holds, against every path the template reads into it.
+    problems.extend(templates.check_values(file, &Value::Object(values.clone())));
     if problems.is_empty() {
         Ok(())
     } else {

@@ -98,6 +98,43 @@ fn a_value_the_template_prints_but_nobody_gave_is_an_error_at_its_use() {
 }
 
 #[test]
+fn a_context_whose_values_lack_what_the_template_reads_is_refused_before_rendering() {
+    let context = std::env::temp_dir().join(format!(
+        "promptkit-jinja-wrong-paths-{}.json",
+        std::process::id()
+    ));
+    std::fs::write(
+        &context,
+        r#"{"date": "d", "tools_enabled": true,
+            "tools": [{"name": "search"}, {"nmae": "read"}],
+            "profile": {"name": "Ada", "prefs": ["risk"], "counts": "2:17"}}"#,
+    )
+    .expect("the context is written");
+    let out = promptkit(&["render", "system", "--context", &context.to_string_lossy()]);
+    std::fs::remove_file(&context).ok();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(out.stdout.is_empty(), "nothing is rendered");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    // Both at once, each at its use in the file that reads it, with what the value is.
+    assert!(
+        stderr.contains(
+            "error: no key `name` in `tools[1]` (read as `tool.name`)\n --> prompts/components/tools.md.j2:4:23\n  |\n4 | {{ loop.index }}. `{{ tool.name }}`{% if tool.slow | default(false) %} (slow){% endif %}\n  |                       ^^^^^^^^^\n  = help: did you mean `nmae`?\n  = note: `tools[1]` is a dict with the keys `nmae`"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains(
+            "error: `.items()` needs a dict, and `profile.prefs` is a list\n --> prompts/components/profile.md.j2:4:22"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("= note: `profile.prefs` is ['risk']"),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn an_unknown_set_name_is_an_error_with_a_suggestion() {
     let out = promptkit(&[
         "render",
@@ -136,7 +173,9 @@ fn a_value_given_but_wrong_in_shape_is_an_error_at_its_use() {
     assert_eq!(out.status.code(), Some(1));
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
-        stderr.contains("error: an int has no length\n --> prompts/components/tools.md.j2:1:14"),
+        stderr.contains(
+            "error: `tools` is an int, which cannot be looped over\n --> prompts/components/tools.md.j2:3:16"
+        ),
         "{stderr}"
     );
 }

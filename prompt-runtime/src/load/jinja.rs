@@ -215,6 +215,18 @@ mod tests {
             templates.render(&file, &values).unwrap(),
             "# Agent\nUse search, read.\nend\n"
         );
+        // Values that do not fit what the templates read are refused at the use, in the
+        // included file.
+        let error = templates
+            .render(&file, &serde_json::json!({"tools": 3}))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with(
+                "error: an int cannot be looped over\n --> prompts/parts/tools.md.j2:1:8"
+            ),
+            "{error}"
+        );
     }
 
     #[test]

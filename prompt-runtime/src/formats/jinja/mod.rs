@@ -25,6 +25,7 @@
 //! except unassigned code points, which Python also escapes.
 
 mod cache;
+mod check;
 #[doc(hidden)]
 pub mod compiled;
 mod expr;
@@ -36,6 +37,7 @@ mod paths;
 mod render;
 mod set;
 mod settings;
+mod slots;
 mod uses;
 pub(crate) mod value;
 

@@ -5,7 +5,7 @@
 //! `s.city` is the path `stops[…].city`, shown as `s.city`. A `set` name is the template's
 //! own and is not followed.
 
-use super::expr::{Expr, ExprKind};
+use super::expr::{CmpOp, Expr, ExprKind, Filter, Test};
 use super::parser::Node;
 use super::set::Templates;
 use super::uses::MAX_INCLUDE_WALKS;
@@ -39,6 +39,52 @@ pub struct PathUse {
     pub file: String,
     /// The span of the use in that file.
     pub span: Range<usize>,
+    /// Whether the use tolerates the path's absence, as rendering does: it is under
+    /// `| default(…)` or `is [not] defined`, tested bare (`{% if a.b %}`, `not a.b`,
+    /// `a.b or c`), compared (`a.b == 1`), or on the right of an `and`/`or` (which its
+    /// left side guards).
+    pub(crate) guarded: bool,
+    /// Whether a step was written as a literal index (`xs[0]`): such an `Element` is one
+    /// item, not every item.
+    pub(crate) indexed: bool,
+    /// Whether rendering fails wherever the path is read and not there: it is printed, a
+    /// filter's input (not `default`'s), or a loop's iterable.
+    pub(crate) loud: bool,
+    /// The blocks the use is inside, outermost first, each with the outcome it needs: the
+    /// use is read only when every one holds. Indices into the walk's [`Cond`]s; a loop
+    /// the path itself walks (`s.city` inside `for s in stops`) is left out, since every
+    /// item is then read.
+    pub(crate) gates: Vec<Gate>,
+}
+
+/// A block a use is inside: its condition, and whether the use needs it to hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Gate {
+    pub cond: usize,
+    pub holds: bool,
+}
+
+/// What opens a block, as far as the values can tell.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum CondKind {
+    /// An `{% if %}` or `{% elif %}` condition that reads only the values.
+    Test(Expr),
+    /// A `{% for %}` without a loop filter over an iterable that reads only the values: its
+    /// body runs when it has items.
+    NonEmpty(Expr),
+    /// A condition that reads loop variables, `set` names or `loop`, or a loop filter: the
+    /// values alone do not say whether the block runs.
+    Unknown,
+}
+
+/// One block's condition, with the file it is written in.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Cond {
+    pub file: String,
+    pub kind: CondKind,
+    /// For a loop, the path it walks (its last step the iteration): a use of a path
+    /// under it reads every item, so the loop is not a condition of that use.
+    walks: Option<(String, Vec<PathStep>)>,
 }
 
 /// Most paths reported: a template reading more is far past any prompt's size.
@@ -67,9 +113,17 @@ impl Templates {
     /// assert_eq!(paths[1].steps, [PathStep::Element, PathStep::Field("city".into())]);
     /// ```
     pub fn paths(&self, entry: &str) -> Result<Vec<PathUse>, Diagnostic> {
+        self.gated_paths(entry).map(|(paths, _)| paths)
+    }
+
+    /// [`paths`](Self::paths) with the conditions of the blocks they are in, which their
+    /// [`Gate`]s index.
+    pub(crate) fn gated_paths(&self, entry: &str) -> Result<(Vec<PathUse>, Vec<Cond>), Diagnostic> {
         let mut walk = Walk {
             set: self,
             bound: Vec::new(),
+            gates: Vec::new(),
+            conds: Vec::new(),
             out: Vec::new(),
             walked: std::collections::HashSet::new(),
             includes: 0,
@@ -85,18 +139,22 @@ impl Templates {
             ))
             .in_file(shown));
         }
-        Ok(walk.out)
+        Ok((walk.out, walk.conds))
     }
 }
 
-/// A name the templates bind: a loop variable reading into a value, or their own.
-type Bound = (String, Option<(String, Vec<PathStep>)>);
+/// A name the templates bind: a loop variable reading into a value (the value, the steps
+/// to its items, whether they hold a literal index), or their own.
+type Bound = (String, Option<(String, Vec<PathStep>, bool)>);
 
 struct Walk<'a> {
     set: &'a Templates,
     bound: Vec<Bound>,
+    /// The blocks around the node being walked, outermost first.
+    gates: Vec<Gate>,
+    conds: Vec<Cond>,
     out: Vec<PathUse>,
-    walked: std::collections::HashSet<(String, Vec<Bound>)>,
+    walked: std::collections::HashSet<(String, Vec<Bound>, Vec<Gate>)>,
     /// Includes walked, against [`MAX_INCLUDE_WALKS`].
     includes: usize,
     /// Whether a limit cut the walk short.
@@ -108,58 +166,36 @@ impl<'a> Walk<'a> {
         for node in nodes {
             match node {
                 Node::Text(_) => {}
-                Node::Output(expr) => self.expr(file, expr),
+                Node::Output(expr) => self.loud(file, expr),
                 Node::If(block) => {
+                    let depth = self.gates.len();
+                    // Each condition is tested only when those before it failed, and its
+                    // body runs only when it holds.
                     for (condition, body) in &block.branches {
-                        self.expr(file, condition);
+                        self.expr(file, condition, true, false);
+                        let kind = if self.evaluable(condition) {
+                            CondKind::Test(condition.clone())
+                        } else {
+                            CondKind::Unknown
+                        };
+                        let cond = self.cond(file, kind, None);
+                        self.gates.push(Gate { cond, holds: true });
                         self.scoped(file, body);
+                        self.gates.pop();
+                        self.gates.push(Gate { cond, holds: false });
                     }
                     if let Some((_, body)) = &block.otherwise {
                         self.scoped(file, body);
                     }
+                    self.gates.truncate(depth);
                 }
-                Node::For(each) => {
-                    // The iterable is read as a list (or, through `items()`, a map).
-                    match self.iterable(file, &each.iter) {
-                        Some(iterable) => self.push(iterable),
-                        None => self.expr(file, &each.iter),
-                    }
-                    let depth = self.bound.len();
-                    let targets = each.targets.iter().map(|(n, _)| n.clone());
-                    match (self.alias(&each.iter), each.targets.len()) {
-                        (Some((root, steps, PathStep::Element)), 1) => {
-                            self.bound.extend(targets.map(|n| {
-                                let mut steps = steps.clone();
-                                steps.push(PathStep::Element);
-                                (n, Some((root.clone(), steps)))
-                            }));
-                        }
-                        (Some((root, mut steps, PathStep::Value)), 2) => {
-                            steps.push(PathStep::Value);
-                            let mut targets = targets;
-                            if let Some(key) = targets.next() {
-                                self.bound.push((key, None));
-                            }
-                            self.bound
-                                .extend(targets.map(|n| (n, Some((root.clone(), steps.clone())))));
-                        }
-                        _ => self.bound.extend(targets.map(|n| (n, None))),
-                    }
-                    if let Some(filter) = &each.filter {
-                        self.expr(file, filter);
-                    }
-                    self.nodes(file, &each.body);
-                    self.bound.truncate(depth);
-                    if let Some(body) = &each.otherwise {
-                        self.scoped(file, body);
-                    }
-                }
+                Node::For(each) => self.for_loop(file, each),
                 Node::Include { name, .. } => {
                     if self.out.len() >= MAX_PATHS || self.includes >= MAX_INCLUDE_WALKS {
                         self.cut = true;
                         continue;
                     }
-                    let key = (name.clone(), self.bound.clone());
+                    let key = (name.clone(), self.bound.clone(), self.gates.clone());
                     if !self.walked.insert(key) {
                         continue;
                     }
@@ -171,11 +207,109 @@ impl<'a> Walk<'a> {
                     }
                 }
                 Node::Set { name, value, .. } => {
-                    self.expr(file, value);
+                    self.expr(file, value, false, false);
                     self.bound.push((name.clone(), None));
                 }
             }
         }
+    }
+
+    fn for_loop(&mut self, file: &str, each: &'a super::parser::For) {
+        // The iterable is read as a list (or, through `items()`, a map).
+        match self.iterable(file, &each.iter) {
+            Some(iterable) => self.push(iterable),
+            None => self.expr(file, &each.iter, false, false),
+        }
+        let walks = self
+            .alias(&each.iter)
+            .filter(|(_, _, _, indexed)| !indexed)
+            .map(|(root, mut steps, kind, _)| {
+                steps.push(kind);
+                (root, steps)
+            });
+        let kind = if self.evaluable(&each.iter) {
+            CondKind::NonEmpty(each.iter.clone())
+        } else {
+            CondKind::Unknown
+        };
+        let items = self.cond(file, kind, walks);
+        let depth = self.bound.len();
+        let targets = each.targets.iter().map(|(n, _)| n.clone());
+        match (self.alias(&each.iter), each.targets.len()) {
+            (Some((root, steps, PathStep::Element, indexed)), 1) => {
+                self.bound.extend(targets.map(|n| {
+                    let mut steps = steps.clone();
+                    steps.push(PathStep::Element);
+                    (n, Some((root.clone(), steps, indexed)))
+                }));
+            }
+            (Some((root, mut steps, PathStep::Value, indexed)), 2) => {
+                steps.push(PathStep::Value);
+                let mut targets = targets;
+                if let Some(key) = targets.next() {
+                    self.bound.push((key, None));
+                }
+                self.bound
+                    .extend(targets.map(|n| (n, Some((root.clone(), steps.clone(), indexed)))));
+            }
+            _ => self.bound.extend(targets.map(|n| (n, None))),
+        }
+        // The filter runs on every item; the body only on those it keeps, which the values
+        // alone do not tell.
+        let body = match &each.filter {
+            Some(filter) => {
+                self.gates.push(Gate {
+                    cond: items,
+                    holds: true,
+                });
+                self.expr(file, filter, true, false);
+                self.gates.pop();
+                self.cond(file, CondKind::Unknown, None)
+            }
+            None => items,
+        };
+        self.gates.push(Gate {
+            cond: body,
+            holds: true,
+        });
+        self.nodes(file, &each.body);
+        self.gates.pop();
+        self.bound.truncate(depth);
+        if let Some(otherwise) = &each.otherwise {
+            self.gates.push(Gate {
+                cond: body,
+                holds: false,
+            });
+            self.scoped(file, otherwise);
+            self.gates.pop();
+        }
+    }
+
+    fn cond(
+        &mut self,
+        file: &str,
+        kind: CondKind,
+        walks: Option<(String, Vec<PathStep>)>,
+    ) -> usize {
+        self.conds.push(Cond {
+            file: file.to_owned(),
+            kind,
+            walks,
+        });
+        self.conds.len() - 1
+    }
+
+    /// Whether `expr` reads only the values: no loop variable, `set` name or `loop`.
+    fn evaluable(&self, expr: &Expr) -> bool {
+        let mut only_values = true;
+        super::expr::visit(expr, &mut |e| match &e.kind {
+            ExprKind::Name(name) if self.bound.iter().any(|(n, _)| n == name) => {
+                only_values = false
+            }
+            ExprKind::Loop(_) => only_values = false,
+            _ => {}
+        });
+        only_values
     }
 
     /// A block body: a `set` inside it stays bound after it, as in Jinja2 (an `if` has no
@@ -184,16 +318,16 @@ impl<'a> Walk<'a> {
         self.nodes(file, body);
     }
 
-    /// What a loop over `iter` walks: the value and steps it reads, and whether its
-    /// items are elements or (through `items()`) a map's values.
-    fn alias(&self, iter: &Expr) -> Option<(String, Vec<PathStep>, PathStep)> {
+    /// What a loop over `iter` walks: the value and steps it reads, whether its items are
+    /// elements or (through `items()`) a map's values, and whether a step is an index.
+    fn alias(&self, iter: &Expr) -> Option<(String, Vec<PathStep>, PathStep, bool)> {
         let (inner, kind) = match &iter.kind {
             ExprKind::Items(inner) => (&**inner, PathStep::Value),
             _ => (iter, PathStep::Element),
         };
         let (name, steps, _) = chain(inner)?;
-        let (root, steps, _) = self.resolve(name, steps)?;
-        Some((root, steps, kind))
+        let (root, steps, _, indexed) = self.resolve(name, steps)?;
+        Some((root, steps, kind, indexed || has_index(inner)))
     }
 
     /// The loop's iterable as a path with its last step the iteration itself, when it is
@@ -204,30 +338,75 @@ impl<'a> Walk<'a> {
             _ => (iter, PathStep::Element),
         };
         let (name, steps, _) = chain(inner)?;
-        let (root, mut steps, skip) = self.resolve(name, steps)?;
+        let (root, mut steps, skip, indexed) = self.resolve(name, steps)?;
         steps.push(kind);
-        Some(PathUse {
+        let mut path = self.path_use(
+            file,
+            root,
+            name,
+            steps,
+            skip,
+            iter.span.clone(),
+            false,
+            indexed || has_index(inner),
+        );
+        path.loud = true;
+        Some(path)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn path_use(
+        &self,
+        file: &str,
+        root: String,
+        shown: &str,
+        steps: Vec<PathStep>,
+        skip: usize,
+        span: Range<usize>,
+        guarded: bool,
+        indexed: bool,
+    ) -> PathUse {
+        // A loop this path walks reads every item: it is no condition of the use.
+        let gates = self
+            .gates
+            .iter()
+            .filter(|g| match &self.conds[g.cond].walks {
+                Some((r, s)) => !(g.holds && *r == root && steps.starts_with(s)),
+                None => true,
+            })
+            .copied()
+            .collect();
+        PathUse {
             name: root,
-            shown: name.to_owned(),
+            shown: shown.to_owned(),
             steps,
             skip,
             file: file.to_owned(),
-            span: iter.span.clone(),
-        })
+            span,
+            guarded,
+            indexed,
+            loud: false,
+            gates,
+        }
     }
 
     /// `name` with `steps` as a path from a value: through a loop variable, or `None` for
-    /// a name the templates bind themselves.
-    fn resolve(&self, name: &str, steps: Vec<PathStep>) -> Option<(String, Vec<PathStep>, usize)> {
+    /// a name the templates bind themselves. With how many steps are the loop's, and
+    /// whether the loop's steps hold a literal index.
+    fn resolve(
+        &self,
+        name: &str,
+        steps: Vec<PathStep>,
+    ) -> Option<(String, Vec<PathStep>, usize, bool)> {
         match self.bound.iter().rev().find(|(n, _)| n == name) {
-            Some((_, Some((root, before)))) => {
+            Some((_, Some((root, before, indexed)))) => {
                 let skip = before.len();
                 let mut all = before.clone();
                 all.extend(steps);
-                Some((root.clone(), all, skip))
+                Some((root.clone(), all, skip, *indexed))
             }
             Some((_, None)) => None,
-            None => Some((name.to_owned(), steps, 0)),
+            None => Some((name.to_owned(), steps, 0, false)),
         }
     }
 
@@ -239,52 +418,115 @@ impl<'a> Walk<'a> {
         }
     }
 
-    fn expr(&mut self, file: &str, expr: &Expr) {
+    /// The paths `expr` reads, where `expr` is printed or a filter's input: when it is a
+    /// path, rendering fails wherever the path is not there.
+    fn loud(&mut self, file: &str, expr: &Expr) {
+        let at = self.out.len();
+        self.expr(file, expr, false, false);
+        if chain(expr).is_some()
+            && let Some(path) = self.out.get_mut(at)
+        {
+            path.loud = true;
+        }
+    }
+
+    /// The paths `expr` reads. `tested`: only its being defined or truthy is asked
+    /// (`{% if a.b %}`, `a.b | default(…)`); `under`: it is evaluated only when another
+    /// part of the expression allows (the right of `and`/`or`).
+    fn expr(&mut self, file: &str, expr: &Expr, tested: bool, under: bool) {
         if self.cut {
             return;
         }
         if let Some((name, steps, span)) = chain(expr) {
-            if let Some((root, steps, skip)) = self.resolve(name, steps) {
-                self.push(PathUse {
-                    name: root,
-                    shown: name.to_owned(),
+            if let Some((root, steps, skip, indexed)) = self.resolve(name, steps) {
+                let indexed = indexed || has_index(expr);
+                let path = self.path_use(
+                    file,
+                    root,
+                    name,
                     steps,
                     skip,
-                    file: file.to_owned(),
                     span,
-                });
+                    tested || under,
+                    indexed,
+                );
+                self.push(path);
             }
             return;
         }
         match &expr.kind {
             ExprKind::Literal(_) | ExprKind::Loop(_) | ExprKind::Name(_) => {}
-            ExprKind::Attr(inner, _) | ExprKind::Not(inner) | ExprKind::Items(inner) => {
-                self.expr(file, inner)
+            ExprKind::Attr(inner, _) | ExprKind::Items(inner) => {
+                self.expr(file, inner, false, under)
             }
-            ExprKind::Test(inner, ..) => self.expr(file, inner),
-            ExprKind::Item(a, b) | ExprKind::And(a, b) | ExprKind::Or(a, b) => {
-                self.expr(file, a);
-                self.expr(file, b);
+            ExprKind::Not(inner) => self.expr(file, inner, true, under),
+            ExprKind::Test(inner, Test::Defined | Test::Undefined, _) => {
+                self.expr(file, inner, true, under)
+            }
+            ExprKind::Test(inner, ..) => self.expr(file, inner, false, under),
+            ExprKind::Item(a, b) => {
+                self.expr(file, a, false, under);
+                self.expr(file, b, false, under);
+            }
+            // Python's `and`/`or` test their left side and evaluate the right only when
+            // the left allows.
+            ExprKind::And(a, b) | ExprKind::Or(a, b) => {
+                self.expr(file, a, true, under);
+                self.expr(file, b, true, true);
             }
             ExprKind::StartsWith(a, b) => {
-                self.expr(file, a);
-                self.expr(file, b);
+                self.expr(file, a, false, under);
+                self.expr(file, b, false, under);
             }
             ExprKind::Split(a, b) => {
-                self.expr(file, a);
+                self.expr(file, a, false, under);
                 if let Some(b) = b {
-                    self.expr(file, b);
+                    self.expr(file, b, false, under);
                 }
             }
-            ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e)),
+            ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, false, under)),
+            ExprKind::Filter(inner, Filter::Default, args) => {
+                self.expr(file, inner, true, under);
+                args.iter().for_each(|e| self.expr(file, e, false, under));
+            }
             ExprKind::Filter(inner, _, args) => {
-                self.expr(file, inner);
-                args.iter().for_each(|e| self.expr(file, e));
+                if under {
+                    self.expr(file, inner, false, under);
+                } else {
+                    self.loud(file, inner);
+                }
+                args.iter().for_each(|e| self.expr(file, e, false, under));
             }
+            // `==`, `!=`, `in` and `not in` with a value that is not there give a boolean,
+            // as in Jinja2: such an operand is not required. Ordering one is an error.
             ExprKind::Compare(first, rest) => {
-                self.expr(file, first);
-                rest.iter().for_each(|(_, e)| self.expr(file, e));
+                let ordering =
+                    |op: &CmpOp| !matches!(op, CmpOp::Eq | CmpOp::Ne | CmpOp::In | CmpOp::NotIn);
+                let first_ordered = rest.first().is_some_and(|(op, _)| ordering(op));
+                self.expr(file, first, !first_ordered, under);
+                for (i, (op, e)) in rest.iter().enumerate() {
+                    let ordered =
+                        ordering(op) || rest.get(i + 1).is_some_and(|(next, _)| ordering(next));
+                    self.expr(file, e, !ordered, under);
+                }
             }
+        }
+    }
+}
+
+/// Whether the chain `expr` reads an item by a literal number (`xs[0]`).
+fn has_index(expr: &Expr) -> bool {
+    let mut at = expr;
+    loop {
+        match &at.kind {
+            ExprKind::Attr(inner, _) => at = inner,
+            ExprKind::Item(inner, key) => {
+                if matches!(key.kind, ExprKind::Literal(Value::Number(_))) {
+                    return true;
+                }
+                at = inner;
+            }
+            _ => return false,
         }
     }
 }

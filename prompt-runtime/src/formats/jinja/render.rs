@@ -15,8 +15,10 @@ use crate::diagnostic::Diagnostic;
 /// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
 /// moves faster.
 type Error = Box<Diagnostic>;
+use super::slots::{CACHED, Slots};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
+use std::cell::Cell;
 use std::cmp::Ordering;
 
 /// A value while rendering: borrowed from the context or the template where it can be.
@@ -26,6 +28,9 @@ enum Val<'a> {
     /// it came from names it in errors.
     Undefined,
     Defined(Cow<'a, Value>),
+    /// A dict's key as `items()` gives it to a loop: borrowed, so a loop over a dict's
+    /// items copies nothing.
+    Key(&'a str),
 }
 
 impl<'a> Val<'a> {
@@ -35,6 +40,99 @@ impl<'a> Val<'a> {
 
     fn owned(value: Value) -> Self {
         Val::Defined(Cow::Owned(value))
+    }
+
+    /// The value, if defined (a key made a string value).
+    fn into_value(self) -> Option<Cow<'a, Value>> {
+        match self {
+            Val::Undefined => None,
+            Val::Defined(value) => Some(value),
+            Val::Key(key) => Some(Cow::Owned(Value::String(key.to_owned()))),
+        }
+    }
+}
+
+/// What a `for` walks: a borrowed list or dict (nothing copied), or items made while
+/// rendering.
+enum Items<'a> {
+    List(&'a [Value]),
+    Pairs(&'a Map<String, Value>),
+    Made(Vec<Val<'a>>),
+}
+
+impl<'a> Items<'a> {
+    fn len(&self) -> usize {
+        match self {
+            Items::List(items) => items.len(),
+            Items::Pairs(map) => map.len(),
+            Items::Made(items) => items.len(),
+        }
+    }
+
+    fn iter(&self) -> ItemsIter<'_, 'a> {
+        match self {
+            Items::List(items) => ItemsIter::List(items.iter()),
+            Items::Pairs(map) => ItemsIter::Pairs(map.iter()),
+            Items::Made(items) => ItemsIter::Made(items.iter()),
+        }
+    }
+}
+
+/// The items of [`Items`] in order.
+enum ItemsIter<'i, 'a> {
+    List(std::slice::Iter<'a, Value>),
+    Pairs(serde_json::map::Iter<'a>),
+    Made(std::slice::Iter<'i, Val<'a>>),
+}
+
+impl<'a> Iterator for ItemsIter<'_, 'a> {
+    type Item = Item<'a>;
+
+    fn next(&mut self) -> Option<Item<'a>> {
+        Some(match self {
+            ItemsIter::List(items) => Item::One(Val::borrowed(items.next()?)),
+            ItemsIter::Pairs(map) => {
+                let (k, v) = map.next()?;
+                Item::Pair(k, v)
+            }
+            ItemsIter::Made(items) => Item::One(items.next()?.clone()),
+        })
+    }
+}
+
+/// One item of [`Items`]: a value, or a dict's key and value.
+enum Item<'a> {
+    One(Val<'a>),
+    Pair(&'a str, &'a Value),
+}
+
+/// Which items a loop filter kept, without allocating for up to 128 items.
+enum Kept {
+    Bits(u128),
+    Many(Vec<bool>),
+}
+
+impl Kept {
+    fn new(len: usize) -> Kept {
+        if len <= 128 {
+            Kept::Bits(0)
+        } else {
+            Kept::Many(vec![false; len])
+        }
+    }
+
+    fn keep(&mut self, i: usize) {
+        match self {
+            Kept::Bits(bits) => *bits |= 1 << i,
+            Kept::Many(flags) => flags[i] = true,
+        }
+    }
+
+    fn has(&self, i: usize) -> bool {
+        match self {
+            Kept::Bits(bits) => bits & (1 << i) != 0,
+            Kept::Many(flags) => flags.get(i).copied().unwrap_or(false),
+        }
     }
 }
 
@@ -63,7 +161,12 @@ pub(crate) fn render_limited(
     let mut renderer = Renderer {
         set,
         context,
-        frames: vec![Vec::new()],
+        slots: set.slots(),
+        unslotted: false,
+        cached: Cell::new(0),
+        values: [const { Cell::new(None) }; CACHED],
+        locals: Vec::new(),
+        frame: 0,
         loops: Vec::new(),
         // A little more than last time, so a render a few bytes longer does not grow.
         out: String::with_capacity(
@@ -81,13 +184,57 @@ pub(crate) fn render_limited(
     Ok(renderer.out)
 }
 
+/// Whether `expr`, a condition of `template` that reads only the values, holds for
+/// `context`; `None` when evaluating it fails (rendering then reports it).
+pub(super) fn holds(
+    set: &Templates,
+    template: &Template,
+    expr: &Expr,
+    context: &Map<String, Value>,
+) -> Option<bool> {
+    Renderer::probe(set, context).test(template, expr).ok()
+}
+
+/// Whether the iterable `expr` of a `for` in `template` has items for `context`; `None`
+/// when it is not defined or cannot be looped over (rendering then reports it).
+pub(super) fn has_items(
+    set: &Templates,
+    template: &Template,
+    expr: &Expr,
+    context: &Map<String, Value>,
+) -> Option<bool> {
+    let renderer = Renderer::probe(set, context);
+    let (inner, pairs) = match &expr.kind {
+        ExprKind::Items(map) => (&**map, true),
+        _ => (expr, false),
+    };
+    let value = renderer.defined(template, inner).ok()?;
+    match (&*value, pairs) {
+        (Value::Object(map), _) => Some(!map.is_empty()),
+        (Value::Array(items), false) => Some(!items.is_empty()),
+        (Value::String(s), false) => Some(!s.is_empty()),
+        _ => None,
+    }
+}
+
 struct Renderer<'a> {
     set: &'a Templates,
     context: &'a Map<String, Value>,
-    /// Scopes, innermost last: one per template being rendered (an include's `set`s stay
-    /// in it) and one per loop iteration (a loop body's `set`s are gone at its end, as in
-    /// Jinja2, and each iteration starts afresh).
-    frames: Vec<Vec<(&'a str, Val<'a>)>>,
+    /// The names the templates bind, innermost last, in scopes: one per template being
+    /// rendered (an include's `set`s stay in it) and one per loop iteration (a loop
+    /// body's `set`s are gone at its end, as in Jinja2, and each iteration starts afresh).
+    /// One list for all scopes, so entering one allocates nothing.
+    locals: Vec<(&'a str, u32, Val<'a>)>,
+    /// The slots of the names (see [`super::slots`]).
+    slots: &'a Slots,
+    /// Whether a loop variable or `set` name was bound without a slot (never, for the
+    /// templates' own nodes): names are then compared as strings.
+    unslotted: bool,
+    /// Which of the first [`CACHED`] slots `values` holds the context's value of.
+    cached: Cell<u64>,
+    values: [Cell<Option<&'a Value>>; CACHED],
+    /// Where the innermost scope starts in `locals`.
+    frame: usize,
     loops: Vec<LoopState>,
     out: String,
     /// Nodes rendered and loop items visited so far, against [`MAX_STEPS`].
@@ -106,6 +253,26 @@ pub const MAX_STEPS: usize = 50_000_000;
 type Done = Result<(), Error>;
 
 impl<'a> Renderer<'a> {
+    /// A renderer that only evaluates expressions over `context`: it has no scopes of the
+    /// templates' own and writes nothing.
+    fn probe(set: &'a Templates, context: &'a Map<String, Value>) -> Self {
+        Renderer {
+            set,
+            context,
+            slots: set.slots(),
+            unslotted: false,
+            cached: Cell::new(0),
+            values: [const { Cell::new(None) }; CACHED],
+            locals: Vec::new(),
+            frame: 0,
+            loops: Vec::new(),
+            out: String::new(),
+            steps: 0,
+            max_steps: MAX_STEPS,
+        }
+    }
+
+    #[cold]
     fn error(&self, template: &Template, expr: &Expr, message: impl Into<String>) -> Error {
         Box::new(Diagnostic::new(message).at(&template.source, expr.span.clone()))
     }
@@ -118,10 +285,7 @@ impl<'a> Renderer<'a> {
             }
             match node {
                 Node::Text(span) => self.out.push_str(&template.source.text()[span.clone()]),
-                Node::Output(expr) => {
-                    let value = self.defined(template, expr)?;
-                    write_str(&mut self.out, &value);
-                }
+                Node::Output(expr) => self.print(template, expr)?,
                 Node::If(block) => {
                     let mut taken = false;
                     for (condition, body) in &block.branches {
@@ -143,16 +307,19 @@ impl<'a> Renderer<'a> {
                                 .at(&template.source, span.clone()),
                         ));
                     };
-                    self.frames.push(Vec::new());
+                    let (outer, start) = (self.frame, self.locals.len());
+                    self.frame = start;
                     let result = self.nodes(included, &included.nodes);
-                    self.frames.pop();
+                    self.locals.truncate(start);
+                    self.frame = outer;
                     result?;
                 }
                 Node::Set { name, value, .. } => {
                     let value = self.eval(template, value)?;
-                    if let Some(frame) = self.frames.last_mut() {
-                        frame.retain(|(n, _)| *n != name.as_str());
-                        frame.push((name, value));
+                    let scope = &mut self.locals[self.frame..];
+                    match scope.iter_mut().find(|(n, ..)| *n == name.as_str()) {
+                        Some(local) => local.2 = value,
+                        None => self.bind_one(name, value),
                     }
                 }
             }
@@ -183,94 +350,126 @@ impl<'a> Renderer<'a> {
 
     fn for_loop(&mut self, template: &'a Template, each: &'a For) -> Done {
         let items = match &each.iter.kind {
-            ExprKind::Items(map) => {
-                let value = self.defined(template, map)?;
-                let Value::Object(entries) = &*value else {
+            ExprKind::Items(map) => match self.defined(template, map)? {
+                Cow::Borrowed(Value::Object(entries)) => Items::Pairs(entries),
+                Cow::Owned(Value::Object(entries)) => Items::Made(
+                    entries
+                        .into_iter()
+                        .map(|(k, v)| Val::owned(Value::Array(vec![Value::String(k), v])))
+                        .collect(),
+                ),
+                value => {
                     return Err(self.error(
                         template,
                         map,
                         format!("`.items()` needs a dict, and this is {}", a_type(&value)),
                     ));
-                };
-                entries
-                    .iter()
-                    .map(|(k, v)| Value::Array(vec![Value::String(k.clone()), v.clone()]))
-                    .map(Val::owned)
-                    .collect::<Vec<_>>()
-            }
-            _ => {
-                let value = self.defined(template, &each.iter)?;
-                self.iterate(template, &each.iter, value)?
-            }
+                }
+            },
+            _ => match self.defined(template, &each.iter)? {
+                Cow::Borrowed(Value::Array(list)) => Items::List(list),
+                value => Items::Made(self.iterate(template, &each.iter, value)?),
+            },
         };
         // The loop filter runs first: `loop.length` and `loop.index` count what passes.
-        let mut kept = Vec::with_capacity(items.len());
-        for item in items {
-            if let Some(filter) = &each.filter {
-                self.frames.push(self.bind(template, each, &item)?);
+        let mut kept = None;
+        let mut length = items.len();
+        if let Some(filter) = &each.filter {
+            let mut passed = Kept::new(items.len());
+            length = 0;
+            for (i, item) in items.iter().enumerate() {
+                let start = self.enter(template, each, item)?;
                 let pass = self.test(template, filter);
-                self.frames.pop();
-                if !pass? {
-                    continue;
+                self.leave(start);
+                if pass? {
+                    passed.keep(i);
+                    length += 1;
                 }
             }
-            kept.push(item);
+            kept = Some(passed);
         }
-        if kept.is_empty() {
+        if length == 0 {
             if let Some(otherwise) = &each.otherwise {
                 self.nodes(template, otherwise)?;
             }
             return Ok(());
         }
-        let length = kept.len();
-        for (index0, item) in kept.into_iter().enumerate() {
+        let mut index0 = 0;
+        for (i, item) in items.iter().enumerate() {
+            if kept.as_ref().is_some_and(|k| !k.has(i)) {
+                continue;
+            }
             self.steps += 1;
-            let frame = self.bind(template, each, &item)?;
-            self.frames.push(frame);
+            let start = self.enter(template, each, item)?;
             self.loops.push(LoopState { index0, length });
             let result = self.nodes(template, &each.body);
             self.loops.pop();
-            self.frames.pop();
+            self.leave(start);
             result?;
+            index0 += 1;
         }
         Ok(())
     }
 
-    /// The loop variables for one item: the item itself, or its two halves for `k, v`.
-    fn bind(
-        &self,
+    /// Opens the scope of one item, its loop variables bound; returns where it starts.
+    fn enter(
+        &mut self,
         template: &'a Template,
         each: &'a For,
-        item: &Val<'a>,
-    ) -> Result<Vec<(&'a str, Val<'a>)>, Error> {
-        if let [(name, _)] = each.targets.as_slice() {
-            return Ok(vec![(name.as_str(), item.clone())]);
+        item: Item<'a>,
+    ) -> Result<(usize, usize), Error> {
+        let start = (self.frame, self.locals.len());
+        self.frame = start.1;
+        self.bind(template, each, item)?;
+        Ok(start)
+    }
+
+    /// Closes the scope [`enter`](Self::enter) opened.
+    fn leave(&mut self, (outer, start): (usize, usize)) {
+        self.locals.truncate(start);
+        self.frame = outer;
+    }
+
+    /// Binds the loop variables for one item: the item itself, or its two halves for
+    /// `k, v`.
+    fn bind(&mut self, template: &'a Template, each: &'a For, item: Item<'a>) -> Done {
+        let targets = each.targets.as_slice();
+        match (targets, item) {
+            ([(name, _)], Item::One(value)) => self.bind_one(name, value),
+            ([(name, _)], Item::Pair(k, v)) => {
+                let pair = Value::Array(vec![Value::String(k.to_owned()), v.clone()]);
+                self.bind_one(name, Val::owned(pair));
+            }
+            ([(k_name, _), (v_name, _)], Item::Pair(k, v)) => {
+                self.bind_one(k_name, Val::Key(k));
+                self.bind_one(v_name, Val::borrowed(v));
+            }
+            (_, Item::One(Val::Defined(Cow::Borrowed(Value::Array(pair)))))
+                if pair.len() == targets.len() =>
+            {
+                for ((name, _), part) in targets.iter().zip(pair) {
+                    self.bind_one(name, Val::borrowed(part));
+                }
+            }
+            (_, Item::One(Val::Defined(Cow::Owned(Value::Array(pair)))))
+                if pair.len() == targets.len() =>
+            {
+                for ((name, _), part) in targets.iter().zip(pair) {
+                    self.bind_one(name, Val::owned(part));
+                }
+            }
+            _ => {
+                return Err(self.error(
+                    template,
+                    &each.iter,
+                    format!(
+                        "each item must be a pair to unpack into {} loop variables",
+                        targets.len()
+                    ),
+                ));
+            }
         }
-        let parts: Option<Vec<Val<'a>>> = match item {
-            Val::Defined(Cow::Borrowed(Value::Array(pair))) if pair.len() == each.targets.len() => {
-                Some(pair.iter().map(Val::borrowed).collect())
-            }
-            Val::Defined(Cow::Owned(Value::Array(pair))) if pair.len() == each.targets.len() => {
-                Some(pair.iter().cloned().map(Val::owned).collect())
-            }
-            _ => None,
-        };
-        let Some(parts) = parts else {
-            return Err(self.error(
-                template,
-                &each.iter,
-                format!(
-                    "each item must be a pair to unpack into {} loop variables",
-                    each.targets.len()
-                ),
-            ));
-        };
-        Ok(each
-            .targets
-            .iter()
-            .map(|(n, _)| n.as_str())
-            .zip(parts)
-            .collect())
+        Ok(())
     }
 
     fn iterate(
@@ -303,11 +502,49 @@ impl<'a> Renderer<'a> {
         })
     }
 
-    fn lookup(&self, name: &str) -> Val<'a> {
-        for frame in self.frames.iter().rev() {
-            if let Some((_, value)) = frame.iter().rev().find(|(n, _)| *n == name) {
-                return value.clone();
+    /// Binds `name` (a loop variable or `set` name of the templates) in the innermost
+    /// scope.
+    fn bind_one(&mut self, name: &'a String, value: Val<'a>) {
+        let slot = match self.slots.slot(std::ptr::from_ref(name) as usize) {
+            Some(slot) => slot,
+            None => {
+                self.unslotted = true;
+                u32::MAX
             }
+        };
+        self.locals.push((name, slot, value));
+    }
+
+    /// The value of the name `expr` (which is `name`): the innermost loop variable or
+    /// `set` name of that name, else the context's.
+    fn lookup(&self, expr: &Expr, name: &str) -> Val<'a> {
+        let Some(slot) = self.slots.slot(std::ptr::from_ref(expr) as usize) else {
+            return self.lookup_by_name(name);
+        };
+        if self.unslotted {
+            return self.lookup_by_name(name);
+        }
+        if let Some((.., value)) = self.locals.iter().rev().find(|(_, s, _)| *s == slot) {
+            return value.clone();
+        }
+        let Some(cell) = self.values.get(slot as usize) else {
+            return self.context.get(name).map_or(Val::Undefined, Val::borrowed);
+        };
+        let bit = 1u64 << slot;
+        let found = if self.cached.get() & bit != 0 {
+            cell.get()
+        } else {
+            let found = self.context.get(name);
+            cell.set(found);
+            self.cached.set(self.cached.get() | bit);
+            found
+        };
+        found.map_or(Val::Undefined, Val::borrowed)
+    }
+
+    fn lookup_by_name(&self, name: &str) -> Val<'a> {
+        if let Some((.., value)) = self.locals.iter().rev().find(|(n, ..)| *n == name) {
+            return value.clone();
         }
         match self.context.get(name) {
             Some(value) => Val::borrowed(value),
@@ -317,12 +554,101 @@ impl<'a> Renderer<'a> {
 
     /// The value of `expr`, which must be defined.
     fn defined(&self, template: &'a Template, expr: &'a Expr) -> Result<Cow<'a, Value>, Error> {
-        match self.eval(template, expr)? {
-            Val::Defined(value) => Ok(value),
-            Val::Undefined => Err(self.undefined(template, expr)),
+        match self.eval(template, expr)?.into_value() {
+            Some(value) => Ok(value),
+            None => Err(self.undefined(template, expr)),
         }
     }
 
+    /// Writes `expr` as `{{ expr }}` prints it: straight into the output, without a
+    /// copy of the value or of a filter's result.
+    fn print(&mut self, template: &'a Template, expr: &'a Expr) -> Done {
+        if let ExprKind::Filter(inner, filter, args) = &expr.kind
+            && self.print_filtered(template, expr, inner, *filter, args)?
+        {
+            return Ok(());
+        }
+        match self.eval(template, expr)? {
+            Val::Undefined => return Err(self.undefined(template, expr)),
+            Val::Defined(value) => write_str(&mut self.out, &value),
+            Val::Key(key) => self.out.push_str(key),
+        }
+        Ok(())
+    }
+
+    /// Prints `inner | filter(args)` straight into the output where that is the common
+    /// case (a string, a list of them); `false` when it is left to [`filter`](Self::filter).
+    fn print_filtered(
+        &mut self,
+        template: &'a Template,
+        whole: &'a Expr,
+        inner: &'a Expr,
+        filter: Filter,
+        args: &'a [Expr],
+    ) -> Result<bool, Error> {
+        if matches!(filter, Filter::Default | Filter::Length) {
+            return Ok(false);
+        }
+        let value = match self.eval(template, inner)? {
+            Val::Key(key) => Cow::Owned(Value::String(key.to_owned())),
+            Val::Defined(value) => value,
+            Val::Undefined => return Err(self.undefined(template, inner)),
+        };
+        match (filter, &*value, args) {
+            (Filter::Upper, Value::String(s), _) if s.is_ascii() => {
+                push_ascii_mapped(&mut self.out, s, <[u8]>::make_ascii_uppercase);
+            }
+            (Filter::Upper, Value::String(s), _) => {
+                // `str::to_uppercase` maps each character alone: the same, piece by piece.
+                self.out.extend(s.chars().flat_map(char::to_uppercase));
+            }
+            (Filter::Lower, Value::String(s), _) if s.is_ascii() => {
+                push_ascii_mapped(&mut self.out, s, <[u8]>::make_ascii_lowercase);
+            }
+            // Only a capital sigma lowers by its neighbours (`ς` at a word's end).
+            (Filter::Lower, Value::String(s), _) if !s.contains('Σ') => {
+                self.out.extend(s.chars().flat_map(char::to_lowercase));
+            }
+            (Filter::Trim, Value::String(s), []) => {
+                self.out.push_str(s.trim_matches(super::lexer::py_space));
+            }
+            (Filter::Tojson, value, _) => write_json(&mut self.out, value),
+            (Filter::Join, Value::Array(items), _) => {
+                let sep = match args.first() {
+                    Some(sep) => self.defined(template, sep)?,
+                    None => Cow::Owned(Value::String(String::new())),
+                };
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        write_str(&mut self.out, &sep);
+                    }
+                    write_str(&mut self.out, item);
+                }
+            }
+            _ => {
+                let result = self.filter_value(template, whole, inner, filter, args, value)?;
+                match result {
+                    Val::Defined(value) => write_str(&mut self.out, &value),
+                    Val::Key(key) => self.out.push_str(key),
+                    Val::Undefined => return Err(self.undefined(template, inner)),
+                }
+            }
+        }
+        Ok(true)
+    }
+
+    #[cold]
+    fn dict_method(&self, template: &Template, expr: &Expr, attr: &str) -> Error {
+        let error = self.error(
+            template,
+            expr,
+            format!("`.{attr}` is a dict method in Jinja2, not the key `{attr}`"),
+        );
+        let help = format!("write `[\"{attr}\"]` to read the key");
+        Box::new(error.with_help(help))
+    }
+
+    #[cold]
     fn undefined(&self, template: &Template, expr: &Expr) -> Error {
         let written = &template.source.text()[expr.span.clone()];
         let error = self.error(template, expr, format!("`{written}` is not defined"));
@@ -331,11 +657,55 @@ impl<'a> Renderer<'a> {
         )))
     }
 
+    /// Whether `expr` holds, as `{% if expr %}` asks: boolean operators, tests and
+    /// comparisons are decided without making a value of their result.
     fn test(&self, template: &'a Template, expr: &'a Expr) -> Result<bool, Error> {
-        Ok(match self.eval(template, expr)? {
-            Val::Undefined => false,
-            Val::Defined(value) => truthy(&value),
-        })
+        match &expr.kind {
+            ExprKind::Not(inner) => Ok(!self.test(template, inner)?),
+            // `a and b` is `a` when it is false, else `b`: true when both are.
+            ExprKind::And(a, b) => Ok(self.test(template, a)? && self.test(template, b)?),
+            ExprKind::Or(a, b) => Ok(self.test(template, a)? || self.test(template, b)?),
+            ExprKind::Test(inner, test, negated) => self.is(template, inner, *test, *negated),
+            ExprKind::Compare(first, chain) => self.chain(template, expr, first, chain),
+            _ => Ok(truthy_val(&self.eval(template, expr)?)),
+        }
+    }
+
+    /// `inner is [not] test`.
+    fn is(
+        &self,
+        template: &'a Template,
+        inner: &'a Expr,
+        test: Test,
+        negated: bool,
+    ) -> Result<bool, Error> {
+        let value = self.eval(template, inner)?;
+        let result = match (test, &value) {
+            (Test::Defined, v) => !matches!(v, Val::Undefined),
+            (Test::Undefined, v) => matches!(v, Val::Undefined),
+            (Test::None, Val::Defined(v)) => v.is_null(),
+            (Test::None, Val::Undefined | Val::Key(_)) => false,
+        };
+        Ok(result != negated)
+    }
+
+    /// A comparison chain, `a < b <= c`: true when every link holds.
+    fn chain(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        first: &'a Expr,
+        chain: &'a [(CmpOp, Expr)],
+    ) -> Result<bool, Error> {
+        let mut left = self.eval(template, first)?;
+        for (op, right_expr) in chain {
+            let right = self.eval(template, right_expr)?;
+            if !self.compare(template, expr, *op, &left, &right)? {
+                return Ok(false);
+            }
+            left = right;
+        }
+        Ok(true)
     }
 
     fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
@@ -348,17 +718,18 @@ impl<'a> Renderer<'a> {
                 }
                 Val::owned(Value::Array(values))
             }
-            ExprKind::Name(name) => self.lookup(name),
+            ExprKind::Name(name) => self.lookup(expr, name),
             ExprKind::Attr(inner, attr) => {
-                let value = self.defined(template, inner)?;
-                if value.is_object() && DICT_METHODS.contains(&attr.as_str()) {
-                    let error = self.error(
-                        template,
-                        expr,
-                        format!("`.{attr}` is a dict method in Jinja2, not the key `{attr}`"),
-                    );
-                    let help = format!("write `[\"{attr}\"]` to read the key");
-                    return Err(Box::new(error.with_help(help)));
+                // `name.attr`, the common case, without a call to `eval` for the name.
+                let value = match &inner.kind {
+                    ExprKind::Name(name) => match self.lookup(inner, name).into_value() {
+                        Some(value) => value,
+                        None => return Err(self.undefined(template, inner)),
+                    },
+                    _ => self.defined(template, inner)?,
+                };
+                if value.is_object() && is_dict_method(attr) {
+                    return Err(self.dict_method(template, expr, attr));
                 }
                 member(value, Key::Attr(attr))
             }
@@ -386,14 +757,7 @@ impl<'a> Renderer<'a> {
                 self.filter(template, expr, inner, *filter, args)?
             }
             ExprKind::Test(inner, test, negated) => {
-                let value = self.eval(template, inner)?;
-                let result = match (test, &value) {
-                    (Test::Defined, v) => matches!(v, Val::Defined(_)),
-                    (Test::Undefined, v) => matches!(v, Val::Undefined),
-                    (Test::None, Val::Defined(v)) => v.is_null(),
-                    (Test::None, Val::Undefined) => false,
-                };
-                Val::owned(Value::Bool(result != *negated))
+                Val::owned(Value::Bool(self.is(template, inner, *test, *negated)?))
             }
             ExprKind::Not(inner) => Val::owned(Value::Bool(!self.test(template, inner)?)),
             // Python's `and`/`or` give one of their operands, not a boolean.
@@ -414,88 +778,107 @@ impl<'a> Renderer<'a> {
                 }
             }
             ExprKind::Compare(first, chain) => {
-                let mut left = self.eval(template, first)?;
-                for (op, right_expr) in chain {
-                    let right = self.eval(template, right_expr)?;
-                    if !self.compare(template, expr, *op, &left, &right)? {
-                        return Ok(Val::owned(Value::Bool(false)));
-                    }
-                    left = right;
-                }
-                Val::owned(Value::Bool(true))
+                Val::owned(Value::Bool(self.chain(template, expr, first, chain)?))
             }
             ExprKind::StartsWith(inner, prefix) => {
-                let value = self.defined(template, inner)?;
-                let prefix = self.defined(template, prefix)?;
-                match (&*value, &*prefix) {
-                    (Value::String(s), Value::String(p)) => {
-                        Val::owned(Value::Bool(s.starts_with(p.as_str())))
-                    }
-                    (Value::String(_), other) => {
-                        return Err(self.error(
-                            template,
-                            expr,
-                            format!("`.startswith` needs a string, not {}", a_type(other)),
-                        ));
-                    }
-                    (other, _) => {
-                        return Err(self.error(
-                            template,
-                            expr,
-                            format!("{} has no `.startswith`", a_type(other)),
-                        ));
-                    }
-                }
+                self.starts_with(template, expr, inner, prefix)?
             }
-            ExprKind::Split(inner, sep) => {
-                let value = self.defined(template, inner)?;
-                let Value::String(s) = &*value else {
-                    return Err(self.error(
-                        template,
-                        expr,
-                        format!("{} has no `.split`", a_type(&value)),
-                    ));
-                };
-                let pieces: Vec<Value> = match sep {
-                    None => s
-                        .split(super::lexer::py_space)
-                        .filter(|p| !p.is_empty())
-                        .map(|p| Value::String(p.to_owned()))
-                        .collect(),
-                    Some(sep_expr) => {
-                        let sep = self.defined(template, sep_expr)?;
-                        match &*sep {
-                            Value::String(sep) if !sep.is_empty() => s
-                                .split(sep.as_str())
-                                .map(|p| Value::String(p.to_owned()))
-                                .collect(),
-                            Value::String(_) => {
-                                return Err(self.error(
-                                    template,
-                                    sep_expr,
-                                    "`.split` needs a separator that is not empty",
-                                ));
-                            }
-                            Value::Null => s
-                                .split(super::lexer::py_space)
-                                .filter(|p| !p.is_empty())
-                                .map(|p| Value::String(p.to_owned()))
-                                .collect(),
-                            other => {
-                                return Err(self.error(
-                                    template,
-                                    sep_expr,
-                                    format!("`.split` needs a string, not {}", a_type(other)),
-                                ));
-                            }
-                        }
-                    }
-                };
-                Val::owned(Value::Array(pieces))
-            }
+            ExprKind::Split(inner, sep) => self.split(template, expr, inner, sep.as_deref())?,
             ExprKind::Items(_) => {
                 return Err(self.error(template, expr, "`.items()` is supported only in `for`"));
             }
+        })
+    }
+
+    /// `inner.startswith(prefix)`: kept out of [`eval`](Self::eval), which stays small
+    /// for the expressions every template has.
+    #[inline(never)]
+    fn starts_with(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        inner: &'a Expr,
+        prefix: &'a Expr,
+    ) -> Result<Val<'a>, Error> {
+        Ok({
+            let value = self.defined(template, inner)?;
+            let prefix = self.defined(template, prefix)?;
+            match (&*value, &*prefix) {
+                (Value::String(s), Value::String(p)) => {
+                    Val::owned(Value::Bool(s.starts_with(p.as_str())))
+                }
+                (Value::String(_), other) => {
+                    return Err(self.error(
+                        template,
+                        expr,
+                        format!("`.startswith` needs a string, not {}", a_type(other)),
+                    ));
+                }
+                (other, _) => {
+                    return Err(self.error(
+                        template,
+                        expr,
+                        format!("{} has no `.startswith`", a_type(other)),
+                    ));
+                }
+            }
+        })
+    }
+
+    /// `inner.split(sep)` or `inner.split()`, out of [`eval`](Self::eval) too.
+    #[inline(never)]
+    fn split(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        inner: &'a Expr,
+        sep: Option<&'a Expr>,
+    ) -> Result<Val<'a>, Error> {
+        Ok({
+            let value = self.defined(template, inner)?;
+            let Value::String(s) = &*value else {
+                return Err(self.error(
+                    template,
+                    expr,
+                    format!("{} has no `.split`", a_type(&value)),
+                ));
+            };
+            let pieces: Vec<Value> = match sep {
+                None => s
+                    .split(super::lexer::py_space)
+                    .filter(|p| !p.is_empty())
+                    .map(|p| Value::String(p.to_owned()))
+                    .collect(),
+                Some(sep_expr) => {
+                    let sep = self.defined(template, sep_expr)?;
+                    match &*sep {
+                        Value::String(sep) if !sep.is_empty() => s
+                            .split(sep.as_str())
+                            .map(|p| Value::String(p.to_owned()))
+                            .collect(),
+                        Value::String(_) => {
+                            return Err(self.error(
+                                template,
+                                sep_expr,
+                                "`.split` needs a separator that is not empty",
+                            ));
+                        }
+                        Value::Null => s
+                            .split(super::lexer::py_space)
+                            .filter(|p| !p.is_empty())
+                            .map(|p| Value::String(p.to_owned()))
+                            .collect(),
+                        other => {
+                            return Err(self.error(
+                                template,
+                                sep_expr,
+                                format!("`.split` needs a string, not {}", a_type(other)),
+                            ));
+                        }
+                    }
+                }
+            };
+            Val::owned(Value::Array(pieces))
         })
     }
 
@@ -507,8 +890,8 @@ impl<'a> Renderer<'a> {
         left: &Val<'a>,
         right: &Val<'a>,
     ) -> Result<bool, Error> {
-        let (l, r) = match (left, right) {
-            (Val::Defined(l), Val::Defined(r)) => (l, r),
+        let (l, r) = match (as_value(left), as_value(right)) {
+            (Some(l), Some(r)) => (l, r),
             // Jinja2's undefined equals only another undefined, and is in nothing and
             // holds nothing; ordering it is an error there too.
             _ => {
@@ -524,6 +907,7 @@ impl<'a> Renderer<'a> {
                 };
             }
         };
+        let (l, r) = (&*l, &*r);
         let ordered = |want: fn(Ordering) -> bool| match order(l, r) {
             Some(o) => Ok(want(o)),
             None => Err(self.error(
@@ -576,10 +960,24 @@ impl<'a> Renderer<'a> {
             let use_default = match &value {
                 Val::Undefined => true,
                 Val::Defined(v) => boolean && !truthy(v),
+                Val::Key(k) => boolean && k.is_empty(),
             };
             return Ok(if use_default { fallback } else { value });
         }
         let value = self.defined(template, inner)?;
+        self.filter_value(template, whole, inner, filter, args, value)
+    }
+
+    /// A filter other than `default` applied to the defined `value` of `inner`.
+    fn filter_value(
+        &self,
+        template: &'a Template,
+        whole: &Expr,
+        inner: &'a Expr,
+        filter: Filter,
+        args: &'a [Expr],
+        value: Cow<'a, Value>,
+    ) -> Result<Val<'a>, Error> {
         let text = |value: &Value| {
             let mut s = String::new();
             write_str(&mut s, value);
@@ -660,10 +1058,20 @@ fn unreachable_default() -> Value {
     Value::Null
 }
 
+/// A value as a `Value`, borrowed where it is one (a key is copied into a string).
+fn as_value<'v>(value: &'v Val<'_>) -> Option<Cow<'v, Value>> {
+    match value {
+        Val::Undefined => None,
+        Val::Defined(v) => Some(Cow::Borrowed(&**v)),
+        Val::Key(k) => Some(Cow::Owned(Value::String((*k).to_owned()))),
+    }
+}
+
 fn truthy_val(value: &Val<'_>) -> bool {
     match value {
         Val::Undefined => false,
         Val::Defined(v) => truthy(v),
+        Val::Key(k) => !k.is_empty(),
     }
 }
 
@@ -695,6 +1103,40 @@ pub(crate) const DICT_METHODS: [&str; 11] = [
     "update",
     "values",
 ];
+
+/// Appends ASCII `text` with `map` applied to its bytes, a stack buffer at a time rather
+/// than a character at a time.
+fn push_ascii_mapped(out: &mut String, text: &str, map: fn(&mut [u8])) {
+    let mut buffer = [0u8; 64];
+    for chunk in text.as_bytes().chunks(buffer.len()) {
+        let part = &mut buffer[..chunk.len()];
+        part.copy_from_slice(chunk);
+        map(part);
+        // ASCII mapped stays ASCII: always valid.
+        if let Ok(mapped) = std::str::from_utf8(part) {
+            out.push_str(mapped);
+        }
+    }
+}
+
+/// Whether `name` is one of [`DICT_METHODS`] (a `match`, not a scan: it is asked at
+/// every attribute read from a dict).
+fn is_dict_method(name: &str) -> bool {
+    matches!(
+        name,
+        "clear"
+            | "copy"
+            | "fromkeys"
+            | "get"
+            | "items"
+            | "keys"
+            | "pop"
+            | "popitem"
+            | "setdefault"
+            | "update"
+            | "values"
+    )
+}
 
 /// `value.attr` or `value[key]` as Jinja2's `getattr`/`getitem`: a dict's key, a list's
 /// index (negative from the end); anything else is not defined.
@@ -732,5 +1174,18 @@ fn member<'a>(value: Cow<'a, Value>, key: Key<'_>) -> Val<'a> {
     match value {
         Cow::Borrowed(v) => child(v, key).map_or(Val::Undefined, Val::borrowed),
         Cow::Owned(v) => child(&v, key).map_or(Val::Undefined, |found| Val::owned(found.clone())),
+    }
+}
+
+#[cfg(test)]
+mod dict_methods {
+    #[test]
+    fn the_match_and_the_list_agree() {
+        assert!(super::DICT_METHODS.iter().all(|m| super::is_dict_method(m)));
+        assert!(
+            !["name", "item", "value", "", "keys_"]
+                .iter()
+                .any(|m| super::is_dict_method(m))
+        );
     }
 }

@@ -50,6 +50,10 @@ pub struct Templates {
     templates: BTreeMap<String, Template>,
     /// The length of the last render, so the next one allocates its text once.
     pub(super) last_len: LastLen,
+    /// What each entry reads into its values, walked on its first render.
+    pub(super) plans: super::check::Plans,
+    /// The names' slots, made on the first render.
+    pub(super) slot_cache: super::slots::SlotCache,
 }
 
 /// A length remembered between renders, shared by threads rendering the same templates.
@@ -89,6 +93,8 @@ impl Templates {
             options,
             templates: BTreeMap::new(),
             last_len: LastLen::default(),
+            plans: Default::default(),
+            slot_cache: Default::default(),
         };
         let mut errors = Diagnostics::default();
         let mut walk = Walk {
@@ -124,6 +130,8 @@ impl Templates {
             options: self.options,
             templates,
             last_len: LastLen::default(),
+            plans: Default::default(),
+            slot_cache: Default::default(),
         };
         (muted, reasons)
     }
@@ -144,7 +152,9 @@ impl Templates {
     }
 
     /// Renders the template `name` with `values` (a JSON object of the context's names),
-    /// byte for byte as Jinja2 renders it with the same options.
+    /// byte for byte as Jinja2 renders it with the same options. The values are checked
+    /// first against every path the templates read ([`check_values`](Self::check_values)):
+    /// the error is then the first mismatch, with a note for each other one.
     pub fn render(&self, name: &str, values: &Value) -> Result<String, Diagnostic> {
         let Some(template) = self.templates.get(name) else {
             return Err(Diagnostic::new(format!("no template `{name}` was loaded")));
@@ -160,7 +170,7 @@ impl Templates {
                 )));
             }
         };
-        super::render::render(self, template, context)
+        self.render_checked(name, template, context)
     }
 
     /// Loads `name` and what it includes, reached through `site` with `nesting` blocks

@@ -312,7 +312,7 @@ fn printing_an_undefined_value_is_an_error_but_testing_it_is_not() {
     assert!(
         render("", "{{ user.name }}", values.clone())
             .unwrap_err()
-            .contains("`user.name` is not defined")
+            .contains("no key `name` in `user`")
     );
     // Reading into a value that is not there is an error in Jinja2 too.
     assert!(
@@ -354,11 +354,11 @@ fn run_time_type_errors_are_located() {
     assert_eq!(message("{{ n | length }}"), "error: an int has no length");
     assert_eq!(
         message("{% for x in n %}{% endfor %}"),
-        "error: an int cannot be looped over"
+        "error: `n` is an int, which cannot be looped over"
     );
     assert_eq!(
         message("{% for k, v in s.items() %}{% endfor %}"),
-        "error: `.items()` needs a dict, and this is a str"
+        "error: `.items()` needs a dict, and `s` is a str"
     );
     assert_eq!(
         message("{{ m.values }}"),
@@ -692,4 +692,56 @@ fn a_static_prompt_tests_values_but_writes_none() {
     );
     // Not the first comment, or after text: not a mark.
     assert!(load("", "Hi {{ name }}{# cache: static #}", &[]).is_ok());
+}
+
+#[test]
+fn names_find_their_loop_variables_set_names_and_values_through_slots() {
+    let files = [("part.j2", "[{{ user }}{% set user = 'inner' %}{{ user }}]")];
+    let set = load(
+        "",
+        "{{ user }}{% for user in users %}<{{ user }}{% include 'part.j2' %}{{ user }}>{% endfor %}{{ user }}{% set user = 'top' %}{{ user }}{% for k, v in m.items() %}{{ k }}={{ v }}{% endfor %}",
+        &files,
+    )
+    .unwrap();
+    let values = serde_json::json!({"user": "ctx", "users": ["a", "b"], "m": {"x": 1, "y": [2]}});
+    let expected = "ctx<a[ainner]a><b[binner]b>ctxtopx=1y=[2]";
+    assert_eq!(set.render("main.j2", &values).unwrap(), expected);
+    // A copy's templates live elsewhere: its slots are its own, and it renders the same.
+    let copy = set.clone();
+    drop(set);
+    assert_eq!(copy.render("main.j2", &values).unwrap(), expected);
+    let (muted, _) = copy.without_either_ors();
+    assert_eq!(muted.render("main.j2", &values).unwrap(), expected);
+}
+
+#[test]
+fn numbers_print_as_python_prints_them() {
+    for n in [0i64, 7, -1, 10, 1_234_567_890, i64::MAX, i64::MIN] {
+        assert_eq!(
+            render("", "{{ n }}", serde_json::json!({ "n": n })),
+            Ok(n.to_string())
+        );
+    }
+    assert_eq!(
+        render("", "{{ n }}", serde_json::json!({ "n": u64::MAX })),
+        Ok(u64::MAX.to_string())
+    );
+}
+
+#[test]
+fn upper_and_lower_write_what_python_writes() {
+    let values = serde_json::json!({"a": "Mixed ASCII text, 42!", "u": "straße ΣΑΣ ǅ", "long": "x".repeat(150)});
+    assert_eq!(
+        render("", "{{ a | upper }}|{{ a | lower }}", values.clone()),
+        Ok("MIXED ASCII TEXT, 42!|mixed ascii text, 42!".into())
+    );
+    // Python: 'straße σας ǆ'.upper() is 'STRASSE ΣΑΣ Ǆ'; the final sigma lowers to ς.
+    assert_eq!(
+        render("", "{{ u | upper }}|{{ u | lower }}", values.clone()),
+        Ok("STRASSE ΣΑΣ Ǆ|straße σας ǆ".into())
+    );
+    assert_eq!(
+        render("", "{{ long | upper }}", values),
+        Ok("X".repeat(150))
+    );
 }

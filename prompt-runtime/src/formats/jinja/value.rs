@@ -49,11 +49,32 @@ pub(crate) fn write_repr(out: &mut String, value: &Value) {
 
 fn write_number(out: &mut String, n: &Number) {
     if let Some(i) = n.as_i64() {
-        let _ = write!(out, "{i}");
+        if i < 0 {
+            out.push('-');
+        }
+        write_digits(out, i.unsigned_abs());
     } else if let Some(u) = n.as_u64() {
-        let _ = write!(out, "{u}");
+        write_digits(out, u);
     } else if let Some(f) = n.as_f64() {
         write_float(out, f);
+    }
+}
+
+/// Appends `n` in decimal: what `write!(out, "{n}")` writes, without the formatting
+/// machinery (loop counters are printed on every item).
+fn write_digits(out: &mut String, mut n: u64) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 
