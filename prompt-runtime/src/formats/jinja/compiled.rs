@@ -265,7 +265,8 @@ pub fn write_int(out: &mut String, i: i128) {
         digits[at] = b'0' + (n % 10) as u8;
         n /= 10;
     }
-    out.extend(digits[at..].iter().copied().map(char::from));
+    // ASCII digits: one copy, not a push per character.
+    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
 }
 
 /// `value.attr` of a name the compiler checked is not a dict method (as [`attr`] checks).
@@ -554,6 +555,18 @@ pub fn write_case(out: &mut String, view: &View<'_>, upper: bool) -> Option<()> 
 /// `str::to_uppercase` maps them).
 fn push_case(out: &mut String, s: &str, upper: bool) {
     let start = out.len();
+    if s.is_ascii() {
+        // The common case: one copy, cased in place (`is_ascii` reads a word at a time).
+        out.push_str(s);
+        if let Some(added) = out.get_mut(start..) {
+            if upper {
+                added.make_ascii_uppercase();
+            } else {
+                added.make_ascii_lowercase();
+            }
+        }
+        return;
+    }
     let mut rest = s;
     while !rest.is_empty() {
         let ascii = rest
