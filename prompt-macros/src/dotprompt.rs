@@ -17,7 +17,7 @@ use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
 use prompt_runtime::formats::dotprompt::{Dotprompt, Registry, Value};
 use prompt_runtime::load::Project;
-use prompt_runtime::{Diagnostic, Diagnostics, SourceFile};
+use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
 use std::sync::{Arc, Mutex};
 use syn::{DeriveInput, LitStr};
@@ -127,6 +127,13 @@ pub fn expand(
 
             #[doc = #doc]
             pub fn render(&self) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+                self.render_with_history(&[])
+            }
+
+            /// [`render`](Self::render) with the conversation so far: it goes where the
+            /// template writes `{{history}}` (each message marked `purpose: history`), or,
+            /// when the template does not place it, where dotprompt puts it.
+            pub fn render_with_history(&self, history: &[::promptkit::dotprompt::Message]) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
                 static LOADED: ::std::sync::OnceLock<
                     ::core::result::Result<::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostics>,
                 > = ::std::sync::OnceLock::new();
@@ -135,7 +142,7 @@ pub fn expand(
                 static PARTIALS: &[::promptkit::__private::DotpromptFile] = &[#(#partial_files),*];
                 let mut __values = ::promptkit::__private::JsonMap::new();
                 #(#values)*
-                ::promptkit::__private::render_dotprompt(&LOADED, &ENTRY, PARTIALS, __values)
+                ::promptkit::__private::render_dotprompt(&LOADED, &ENTRY, PARTIALS, __values, history)
             }
         }
     })
@@ -253,30 +260,17 @@ fn required(schema: &Value, property: &str) -> bool {
     })
 }
 
-/// The span of `property` in the frontmatter's `input:` block (after `after`, a byte
-/// offset), or the prompt's first byte.
-fn property_span(source: &SourceFile, property: &str, after: usize) -> std::ops::Range<usize> {
-    let text = source.text();
-    let start = text
-        .find("\ninput:")
-        .map_or(0, |i| i + 1)
-        .max(after.min(text.len()));
-    let end = text[start..]
-        .find("\n---")
-        .map_or(text.len(), |i| start + i);
-    let mut offset = start;
-    for line in text[start..end].split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        let column = line.len() - trimmed.len();
-        if let Some(rest) = trimmed.strip_prefix(property)
-            && rest.starts_with(['?', ':', '('])
-        {
-            let at = offset + column;
-            return at..at + property.len();
-        }
-        offset += line.len();
-    }
-    0..0
+/// The span of the input schema's property at `path` in the frontmatter (exact: found by
+/// the layout of the YAML block mappings); else the `schema:` key under `input:`, the
+/// `input:` key, or the prompt's first byte.
+fn property_span(prompt: &Dotprompt, path: &[&str]) -> std::ops::Range<usize> {
+    let mut full = vec!["input", "schema"];
+    full.extend_from_slice(path);
+    (2..=full.len())
+        .rev()
+        .find_map(|n| prompt.frontmatter_key_span(&full[..n]))
+        .or_else(|| prompt.frontmatter_key_span(&["input"]))
+        .unwrap_or(0..0)
 }
 
 fn check_fields(
@@ -301,14 +295,16 @@ fn check_fields(
                     field.name
                 ),
             };
-            let e = syn::Error::new(
-                field.span,
-                format!(
-                    "field `{}` is not a property of the input schema of {}\n  = help: {help}",
-                    field.name,
-                    source.path()
-                ),
-            );
+            // The field, and where the prompt declares the properties it could be.
+            let body = Diagnostic::new(format!(
+                "field `{}` is not a property of the input schema of {}",
+                field.name,
+                source.path()
+            ))
+            .at(source, property_span(prompt, &[]))
+            .with_help(help)
+            .body();
+            let e = syn::Error::new(field.span, body);
             match &mut errors {
                 Some(all) => all.combine(e),
                 None => errors = Some(e),
@@ -319,7 +315,7 @@ fn check_fields(
         return Err(e);
     }
     for (property, property_schema) in props.iter() {
-        let span = property_span(source, property, 0);
+        let span = property_span(prompt, &[property]);
         let Some(field) = fields.iter().find(|f| f.name == property) else {
             let help = match prompt_runtime::suggest::closest(
                 property,
@@ -376,12 +372,11 @@ fn check_fields(
             continue;
         }
         nested_checks(
-            source,
-            property,
+            prompt,
+            &mut vec![property.to_owned()],
             property_schema,
             &field.ty,
             &mut Vec::new(),
-            span.end,
             nested,
         );
     }
@@ -391,22 +386,22 @@ fn check_fields(
 /// One `const` per property of a nested object (in lists too): it panics, at compile
 /// time, with the whole diagnostic when the field's type has no such field.
 fn nested_checks(
-    source: &SourceFile,
-    shown: &str,
+    prompt: &Dotprompt,
+    path: &mut Vec<String>,
     schema: &Value,
     ty: &syn::Type,
     steps: &mut Vec<TokenStream>,
-    after: usize,
     out: &mut Vec<TokenStream>,
 ) {
     if steps.len() > 16 {
         return;
     }
+    let source = prompt.source();
     match schema_type(schema).as_deref() {
         Some("array") => {
             if let Some(items) = schema.get("items") {
                 steps.push(quote!(::promptkit::__private::Step::Element));
-                nested_checks(source, shown, items, ty, steps, after, out);
+                nested_checks(prompt, path, items, ty, steps, out);
                 steps.pop();
             }
         }
@@ -415,9 +410,11 @@ fn nested_checks(
                 return;
             };
             for (property, inner) in props.iter() {
-                let span = property_span(source, property, after);
+                path.push(property.to_owned());
+                let names: Vec<&str> = path.iter().map(String::as_str).collect();
+                let span = property_span(prompt, &names);
                 let body = Diagnostic::new("\u{E000}")
-                    .at(source, span.clone())
+                    .at(source, span)
                     .with_help("\u{E001}")
                     .body();
                 let Some(location) = body
@@ -425,8 +422,10 @@ fn nested_checks(
                     .and_then(|(_, rest)| rest.split_once('\u{E001}'))
                     .map(|(l, _)| l.to_owned())
                 else {
+                    path.pop();
                     continue;
                 };
+                let shown = path.first().cloned().unwrap_or_default();
                 steps.push(quote!(::promptkit::__private::Step::Field(#property)));
                 let ty = static_lifetimes(ty);
                 out.push(quote! {
@@ -443,8 +442,9 @@ fn nested_checks(
                         }
                     };
                 });
-                nested_checks(source, shown, inner, &ty, steps, span.end, out);
+                nested_checks(prompt, path, inner, &ty, steps, out);
                 steps.pop();
+                path.pop();
             }
         }
         _ => {}

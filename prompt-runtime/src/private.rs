@@ -361,7 +361,7 @@ pub struct DotpromptFile {
 /// Renders a derived dotprompt prompt: the prompt and its partials are parsed once per
 /// process from the texts the derive checked (the same bytes, so parsing cannot find a new
 /// problem; if it did, it is returned, not a panic), then rendered with the fields' values
-/// as the input.
+/// as the input and `history` as the conversation.
 pub fn render_dotprompt(
     loaded: &'static std::sync::OnceLock<
         Result<crate::formats::dotprompt::Dotprompt, crate::Diagnostics>,
@@ -369,6 +369,7 @@ pub fn render_dotprompt(
     entry: &'static DotpromptFile,
     partials: &'static [DotpromptFile],
     values: serde_json::Map<std::string::String, serde_json::Value>,
+    history: &[crate::formats::dotprompt::Message],
 ) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
     use crate::formats::dotprompt::{DataArgument, Registry, Value};
     let prompt = loaded.get_or_init(|| {
@@ -394,6 +395,7 @@ pub fn render_dotprompt(
     };
     prompt.render(&DataArgument {
         input,
+        messages: history.to_vec(),
         ..DataArgument::default()
     })
 }

@@ -397,6 +397,17 @@ impl Dotprompt {
             .and_then(|s| serde_json::to_string(s).ok())
     }
 
+    /// Where the frontmatter writes the key at `path` (`["input", "schema", "user",
+    /// "name"]`), by the layout of its block mappings: the span of the name (without
+    /// Picoschema's `?` and `(…)`). `None` when the key is not written as a block-mapping
+    /// key (a flow mapping, a JSON Schema `properties` object's key is found, a key inside
+    /// a sequence is not).
+    pub fn frontmatter_key_span(&self, path: &[&str]) -> Option<std::ops::Range<usize>> {
+        let text = self.source.text();
+        let range = frontmatter::split(text).frontmatter?;
+        frontmatter::key_span(text, range, path)
+    }
+
     /// The paths the body reads from its input (outside `{{#each}}` and `{{#with}}`,
     /// where `this` is something else), in order, without repeats.
     pub fn input_paths(&self) -> Vec<ReadPath> {
