@@ -22,10 +22,38 @@ use quote::quote;
 use std::sync::{Arc, Mutex};
 use syn::{DeriveInput, LitStr};
 
-/// The prompt file of `name`, when it is a dotprompt file.
+/// The prompt file of `name`, when it is a dotprompt file: anything named `NAME.prompt`
+/// (a link, a FIFO, a folder too, which the reader then refuses with a located error).
 pub fn file(project: &Project, name: &str) -> Option<std::path::PathBuf> {
     let path = project.dir.join(format!("{name}.prompt"));
-    path.is_file().then_some(path)
+    std::fs::symlink_metadata(&path).is_ok().then_some(path)
+}
+
+/// Reads `rel` under the prompts folder as the project reads every file: only a regular
+/// file inside the folder (a link out of it, a FIFO or a device is refused before it is
+/// opened), at most the project's size bound, and UTF-8 (an invalid byte is an error at
+/// its line and column). The text is kept as written: a BOM and CRLF line ends reach the
+/// dotprompt reader as dotprompt's JavaScript reader sees them. `Ok(None)`: no such file.
+fn read_text(project: &Project, rel: &str) -> Result<Option<String>, Diagnostic> {
+    let shown = format!("{}/{rel}", project.display);
+    let Some(bytes) = project.root().read(rel)? else {
+        return Ok(None);
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let byte = e.as_bytes()[at];
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let source = prompt_runtime::SourceFile::new(&shown, lossy);
+            // The lossy text is the same bytes up to `at`, then U+FFFD (3 bytes).
+            Err(Diagnostic::new(format!(
+                "`{shown}` is not valid UTF-8: invalid byte 0x{byte:02x}"
+            ))
+            .at(&source, at..at + 3)
+            .with_help("save the file as UTF-8"))
+        }
+    }
 }
 
 pub fn expand(
@@ -37,14 +65,26 @@ pub fn expand(
     let prompt_name = name.value();
     let path = project.dir.join(format!("{prompt_name}.prompt"));
     let shown = format!("{}/{prompt_name}.prompt", project.display);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| syn::Error::new(name.span(), format!("cannot read `{shown}`: {e}")))?;
+    let text = match read_text(project, &format!("{prompt_name}.prompt")) {
+        Ok(Some(text)) => text,
+        Ok(None) => {
+            return Err(syn::Error::new(
+                name.span(),
+                format!("cannot read `{shown}`: not found"),
+            ));
+        }
+        Err(d) => return Err(compile::to_error(name, d.into())),
+    };
     // Partials are read from `_NAME.prompt` beside the prompt, once each; the names read
-    // are kept to embed and track them.
+    // are kept to embed and track them, and a partial that cannot be read (a link out of
+    // the folder, a FIFO, invalid UTF-8) is reported as itself.
     let read: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
+    let refused: Arc<Mutex<Diagnostics>> = Arc::default();
     let mut registry = Registry::new();
+    registry.set_partial_display_dir(&project.display);
     {
-        let (read, dir, display) = (read.clone(), project.dir.clone(), project.display.clone());
+        let (read, refused) = (read.clone(), refused.clone());
+        let project = project.clone();
         registry.set_partial_resolver(move |partial| {
             let plain = !partial.is_empty()
                 && partial
@@ -53,20 +93,37 @@ pub fn expand(
             if !plain {
                 return None;
             }
-            let text = std::fs::read_to_string(dir.join(format!("_{partial}.prompt"))).ok()?;
+            let text = match read_text(&project, &format!("_{partial}.prompt")) {
+                Ok(text) => text?,
+                Err(d) => {
+                    if let Ok(mut refused) = refused.lock() {
+                        refused.push(d);
+                    }
+                    return None;
+                }
+            };
             if let Ok(mut read) = read.lock() {
                 read.push((
                     partial.to_owned(),
-                    format!("{display}/_{partial}.prompt"),
+                    format!("{}/_{partial}.prompt", project.display),
                     text.clone(),
                 ));
             }
             Some(text)
         });
     }
-    let prompt = registry
-        .parse_file(&shown, &text)
-        .map_err(|d| compile::to_error(name, d))?;
+    let parsed = registry.parse_file(&shown, &text);
+    let mut refused = refused.lock().map(|r| r.clone()).unwrap_or_default();
+    if !refused.is_empty() {
+        if let Err(more) = parsed {
+            refused.extend(more);
+        }
+        return Err(compile::to_error(name, refused));
+    }
+    let prompt = parsed.map_err(|d| compile::to_error(name, d))?;
+    if let Some(failure) = prompt.sure_render_failure() {
+        return Err(compile::to_error(name, failure.into()));
+    }
     let partials: Vec<(String, String, String)> =
         read.lock().map(|r| r.clone()).unwrap_or_default();
 
