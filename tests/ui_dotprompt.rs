@@ -27,7 +27,11 @@ fn make_hostile_files(prompts: &std::path::Path) {
     }
     std::fs::write(fresh("huge.prompt"), huge).unwrap();
     // Invalid UTF-8 on line 3.
-    std::fs::write(fresh("bad_utf8.prompt"), b"---\nmodel: m\n---\nHello \xff{{a}}\n").unwrap();
+    std::fs::write(
+        fresh("bad_utf8.prompt"),
+        b"---\nmodel: m\n---\nHello \xff{{a}}\n",
+    )
+    .unwrap();
 }
 
 #[test]

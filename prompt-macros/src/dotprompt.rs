@@ -164,8 +164,9 @@ pub fn expand(
     } else {
         nested
     };
+    let compiled = compiled(&prompt, fields);
     let doc = format!(
-        "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; it renders through the run-time renderer from the checked text. An error only when a render goes past the output bound."
+        "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; the render is compiled Rust that reads the fields in place, and falls back to the run-time renderer (from the checked text) for what it cannot do with certainty. An error only when a render goes past the run-time renderer's bounds."
     );
     Ok(quote! {
         const _: () = { #tracked };
@@ -182,6 +183,26 @@ pub fn expand(
             #[allow(dead_code)]
             pub const OUTPUT_SCHEMA: &'static str = #output_schema;
 
+            /// The prompt, parsed once per process from the text the derive checked.
+            #[doc(hidden)]
+            pub fn __promptkit_dotprompt() -> ::core::result::Result<&'static ::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostic> {
+                static LOADED: ::std::sync::OnceLock<
+                    ::core::result::Result<::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostics>,
+                > = ::std::sync::OnceLock::new();
+                static ENTRY: ::promptkit::__private::DotpromptFile =
+                    ::promptkit::__private::DotpromptFile { name: "", path: #shown, text: #text };
+                static PARTIALS: &[::promptkit::__private::DotpromptFile] = &[#(#partial_files),*];
+                ::promptkit::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS)
+            }
+
+            /// The compiled render alone: `None` when the prompt is not compiled or this
+            /// render is left to the run-time renderer (which `render` then runs).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            pub fn __promptkit_compiled(&self, history: &[::promptkit::dotprompt::Message]) -> ::core::option::Option<::promptkit::dotprompt::RenderedPrompt> {
+                #compiled
+            }
+
             #[doc = #doc]
             pub fn render(&self) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
                 self.render_with_history(&[])
@@ -191,18 +212,47 @@ pub fn expand(
             /// template writes `{{history}}` (each message marked `purpose: history`), or,
             /// when the template does not place it, where dotprompt puts it.
             pub fn render_with_history(&self, history: &[::promptkit::dotprompt::Message]) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
-                static LOADED: ::std::sync::OnceLock<
-                    ::core::result::Result<::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostics>,
-                > = ::std::sync::OnceLock::new();
-                static ENTRY: ::promptkit::__private::DotpromptFile =
-                    ::promptkit::__private::DotpromptFile { name: "", path: #shown, text: #text };
-                static PARTIALS: &[::promptkit::__private::DotpromptFile] = &[#(#partial_files),*];
+                if let ::core::option::Option::Some(__rendered) = self.__promptkit_compiled(history) {
+                    return ::core::result::Result::Ok(__rendered);
+                }
                 let mut __values = ::promptkit::__private::JsonMap::new();
                 #(#values)*
-                ::promptkit::__private::render_dotprompt(&LOADED, &ENTRY, PARTIALS, __values, history)
+                ::promptkit::__private::render_dotprompt(Self::__promptkit_dotprompt()?, __values, history)
             }
         }
     })
+}
+
+/// The compiled render (`prompt_runtime::formats::dotprompt::compiled`): an expression of
+/// type `Option<RenderedPrompt>`, `None` when the prompt is not compiled or the compiled
+/// code leaves this render to the run-time renderer.
+fn compiled(prompt: &Dotprompt, fields: &[Field]) -> TokenStream {
+    let field = |name: &str| {
+        let f = fields.iter().find(|f| f.name == name)?;
+        Some(format!(
+            "::promptkit::__private::PromptValue::view(&self.{})",
+            f.ident
+        ))
+    };
+    let none = quote!(::core::option::Option::None);
+    let Some(code) = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field) else {
+        return none;
+    };
+    let Ok(code) = code.parse::<TokenStream>() else {
+        return none;
+    };
+    quote! {
+        #[allow(unused, clippy::all, clippy::pedantic)]
+        (|| -> ::core::option::Option<::promptkit::dotprompt::RenderedPrompt> {
+            let __out: ::promptkit::__private::dc::Out = #code?;
+            static META: ::std::sync::OnceLock<::core::option::Option<::promptkit::dotprompt::PromptMetadata>> =
+                ::std::sync::OnceLock::new();
+            let __meta = META
+                .get_or_init(|| Self::__promptkit_dotprompt().ok().map(::promptkit::__private::dc::metadata))
+                .as_ref()?;
+            ::core::option::Option::Some(__out.finish(history, __meta))
+        })()
+    }
 }
 
 /// What a Rust type gives a template, as far as the macro can tell from its tokens.

@@ -223,15 +223,27 @@ mod tests {
     fn keys_are_found_by_their_place_in_the_mapping() {
         let text = "---\nname: x\ninput:\n  # a comment\n  schema:\n    name?: string, the name\n    user(object):\n      name: string\n      tags(array, labels): string\n    note: string # name: not a key\n    \"quoted\": string\noutput:\n  schema:\n    name: string\n---\nbody";
         let range = split(text).frontmatter.unwrap();
-        let at = |path: &[&str]| key_span(text, range.clone(), path).map(|s| &text[s.clone()]).zip(key_span(text, range.clone(), path).map(|s| s.start));
-        let found = |path: &[&str]| at(path).map(|(name, start)| (name, text[..start].matches('\n').count() + 1));
+        let at = |path: &[&str]| {
+            key_span(text, range.clone(), path)
+                .map(|s| &text[s.clone()])
+                .zip(key_span(text, range.clone(), path).map(|s| s.start))
+        };
+        let found = |path: &[&str]| {
+            at(path).map(|(name, start)| (name, text[..start].matches('\n').count() + 1))
+        };
         // The same name at four places: each path finds its own.
         assert_eq!(found(&["name"]), Some(("name", 2)));
         assert_eq!(found(&["input", "schema", "name"]), Some(("name", 6)));
-        assert_eq!(found(&["input", "schema", "user", "name"]), Some(("name", 8)));
+        assert_eq!(
+            found(&["input", "schema", "user", "name"]),
+            Some(("name", 8))
+        );
         assert_eq!(found(&["output", "schema", "name"]), Some(("name", 14)));
         assert_eq!(found(&["input", "schema", "quoted"]), Some(("quoted", 11)));
-        assert_eq!(found(&["input", "schema", "user", "tags"]), Some(("tags", 9)));
+        assert_eq!(
+            found(&["input", "schema", "user", "tags"]),
+            Some(("tags", 9))
+        );
         assert_eq!(found(&["input", "schema", "user"]), Some(("user", 7)));
         assert_eq!(found(&["input", "schema"]), Some(("schema", 5)));
         assert_eq!(found(&["input", "schema", "tags"]), None);
@@ -239,7 +251,10 @@ mod tests {
         // A flow mapping is not read.
         let text = "---\ninput:\n  schema: {name: string}\n---\n";
         let range = split(text).frontmatter.unwrap();
-        assert_eq!(key_span(text, range.clone(), &["input", "schema", "name"]), None);
+        assert_eq!(
+            key_span(text, range.clone(), &["input", "schema", "name"]),
+            None
+        );
         assert!(key_span(text, range, &["input", "schema"]).is_some());
         // CRLF lines.
         let text = "---\r\ninput:\r\n  schema:\r\n    city: string\r\n---\r\n";
@@ -335,9 +350,9 @@ pub(crate) fn key_span(text: &str, range: Range<usize>, path: &[&str]) -> Option
                 .zip(path)
                 .all(|((_, span), step)| key_name(&text[span.clone()]) == *step)
         {
-            return stack.last().map(|(_, span)| {
-                span.start..span.start + key_name(&text[span.clone()]).len()
-            });
+            return stack
+                .last()
+                .map(|(_, span)| span.start..span.start + key_name(&text[span.clone()]).len());
         }
     }
     None

@@ -28,6 +28,8 @@
 //! ```
 
 pub mod ast;
+#[doc(hidden)]
+pub mod compiled;
 mod frontmatter;
 mod lexer;
 mod messages;
@@ -477,7 +479,13 @@ impl Dotprompt {
             Ok(total)
         }
         let mut states = HashMap::new();
-        match size(&self.nodes, &self.source, &self.partials, &mut states, &mut Vec::new()) {
+        match size(
+            &self.nodes,
+            &self.source,
+            &self.partials,
+            &mut states,
+            &mut Vec::new(),
+        ) {
             Err(cycle) => Some(cycle),
             Ok(n) if n > MAX_STEPS as u128 => {
                 let first = self.nodes.iter().find_map(|node| match node {

@@ -548,8 +548,16 @@ fn exponential_partials_stop_at_the_step_bound() {
 /// located error or a prompt, without a panic, a hang or a stack overflow.
 #[test]
 fn hostile_sources_give_errors_not_crashes() {
-    let flow_yaml = format!("---\nconfig: {}1{}\n---\nx", "[".repeat(20_000), "]".repeat(20_000));
-    let flow_map = format!("---\nconfig: {}1{}\n---\nx", "{a: ".repeat(20_000), "}".repeat(20_000));
+    let flow_yaml = format!(
+        "---\nconfig: {}1{}\n---\nx",
+        "[".repeat(20_000),
+        "]".repeat(20_000)
+    );
+    let flow_map = format!(
+        "---\nconfig: {}1{}\n---\nx",
+        "{a: ".repeat(20_000),
+        "}".repeat(20_000)
+    );
     let mut block_yaml = "---\nconfig:\n".to_owned();
     for depth in 1..3_000 {
         block_yaml.push_str(&" ".repeat(depth));
@@ -581,7 +589,10 @@ fn hostile_sources_give_errors_not_crashes() {
         ("long path", long_path.as_str()),
         ("many tags", many_tags.as_str()),
         ("BOM", "\u{feff}---\nmodel: m\n---\nhi {{a}}"),
-        ("CRLF", "---\r\nmodel: m\r\ninput:\r\n  schema:\r\n    a: string\r\n---\r\n{{#if a}}\r\nhi {{a}}\r\n{{/if}}\r\n"),
+        (
+            "CRLF",
+            "---\r\nmodel: m\r\ninput:\r\n  schema:\r\n    a: string\r\n---\r\n{{#if a}}\r\nhi {{a}}\r\n{{/if}}\r\n",
+        ),
     ] {
         let started = std::time::Instant::now();
         match registry().parse_file("x.prompt", source) {
@@ -600,22 +611,41 @@ fn hostile_sources_give_errors_not_crashes() {
 #[test]
 fn partials_that_surely_never_end_are_found_before_rendering() {
     let mut reg = registry();
-    reg.define_partial_file("a", "prompts/_a.prompt", "A {{> b}}").unwrap();
-    reg.define_partial_file("b", "prompts/_b.prompt", "B\n{{#if x}}{{> c}}{{/if}}{{> a}}").unwrap();
-    reg.define_partial_file("c", "prompts/_c.prompt", "C").unwrap();
+    reg.define_partial_file("a", "prompts/_a.prompt", "A {{> b}}")
+        .unwrap();
+    reg.define_partial_file(
+        "b",
+        "prompts/_b.prompt",
+        "B\n{{#if x}}{{> c}}{{/if}}{{> a}}",
+    )
+    .unwrap();
+    reg.define_partial_file("c", "prompts/_c.prompt", "C")
+        .unwrap();
     let prompt = reg.parse_file("prompts/p.prompt", "{{> a}}").unwrap();
     let error = prompt.sure_render_failure().unwrap().to_string();
-    assert!(error.contains("partial `a` includes itself outside any block (`_a` → `_b` → `_a`)"), "{error}");
+    assert!(
+        error.contains("partial `a` includes itself outside any block (`_a` → `_b` → `_a`)"),
+        "{error}"
+    );
     assert!(error.contains("prompts/_b.prompt:2:24"), "{error}");
     // Inside a block, recursion may end (a tree walked by data): no error.
     let mut reg = registry();
-    reg.define_partial("tree", "{{name}}{{#each children}}{{> tree}}{{/each}}").unwrap();
-    assert!(reg.parse("{{> tree}}").unwrap().sure_render_failure().is_none());
+    reg.define_partial("tree", "{{name}}{{#each children}}{{> tree}}{{/each}}")
+        .unwrap();
+    assert!(
+        reg.parse("{{> tree}}")
+            .unwrap()
+            .sure_render_failure()
+            .is_none()
+    );
     // Doubling partials: 2^40 nodes.
     let mut reg = registry();
     for level in 0..40 {
-        reg.define_partial(&format!("p{level}"), &format!("{{{{> p{next}}}}}{{{{> p{next}}}}}", next = level + 1))
-            .unwrap();
+        reg.define_partial(
+            &format!("p{level}"),
+            &format!("{{{{> p{next}}}}}{{{{> p{next}}}}}", next = level + 1),
+        )
+        .unwrap();
     }
     reg.define_partial("p40", "x").unwrap();
     let prompt = reg.parse_file("prompts/p.prompt", "hi {{> p0}}").unwrap();
