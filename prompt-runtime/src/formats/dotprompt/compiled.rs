@@ -20,9 +20,11 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::ast::{Block, BlockKind, Expr, HelperName, Node, PartialCall, Path};
-use super::render::{Piece, Prim, js_string, js_truthy, json_indent, stringify};
+pub use super::render::Prim;
+use super::render::{Piece, js_string, js_truthy, json_indent, stringify};
 use super::value::{Value, js_number};
 use super::{DEFAULT_OUTPUT_LIMIT, Dotprompt, MAX_STEPS, Message, PromptMetadata, RenderedPrompt};
 pub use crate::formats::jinja::compiled::{MapView, View};
@@ -41,6 +43,8 @@ pub struct Out {
     steps: usize,
     /// The capacity a new text piece starts with.
     hint: usize,
+    /// Where the longest text piece of the last render is kept, for the next one's hint.
+    last: &'static AtomicUsize,
 }
 
 /// One body's state: Handlebars adds a leading run of numbers and booleans until a
@@ -51,18 +55,27 @@ pub struct Body {
     string: bool,
 }
 
-/// The items `{{#each}}` goes over: `(key, value)`, the key for an object's entries.
+/// The items `{{#each}}` goes over: the values, and the keys of an object's entries (none
+/// for a list).
 #[doc(hidden)]
-pub type Items<'a> = Vec<(Option<Cow<'a, str>>, View<'a>)>;
+pub struct Items<'a> {
+    /// The keys, when the items are an object's entries.
+    pub keys: Vec<Cow<'a, str>>,
+    /// The values.
+    pub values: Vec<View<'a>>,
+}
 
 impl Out {
-    /// An empty output; text pieces start with `hint` bytes of capacity.
-    pub fn new(hint: usize) -> Out {
+    /// An empty output. Text pieces start with the capacity of the longest text piece
+    /// of the last render (kept in `last`), or `text` bytes for the first.
+    pub fn new(last: &'static AtomicUsize, text: usize) -> Out {
+        let before = last.load(Ordering::Relaxed);
         Out {
             pieces: Vec::with_capacity(8),
             written: 0,
             steps: 0,
-            hint,
+            hint: if before == 0 { text } else { before },
+            last,
         }
     }
 
@@ -74,22 +87,28 @@ impl Out {
     }
 
     /// Appends text; `None` past the output bound.
-    #[inline]
+    #[inline(always)]
     pub fn text(&mut self, text: &str) -> Option<()> {
-        if text.is_empty() {
+        self.written += text.len();
+        if let Some(Piece::Text(last)) = self.pieces.last_mut()
+            && self.written <= DEFAULT_OUTPUT_LIMIT
+        {
+            last.push_str(text);
             return Some(());
         }
-        self.written += text.len();
+        self.text_piece(text)
+    }
+
+    /// [`Out::text`] when the last piece is no text: a new one.
+    #[inline(never)]
+    fn text_piece(&mut self, text: &str) -> Option<()> {
         if self.written > DEFAULT_OUTPUT_LIMIT {
             return None;
         }
-        match self.pieces.last_mut() {
-            Some(Piece::Text(last)) => last.push_str(text),
-            _ => {
-                let mut new = String::with_capacity(self.hint.max(text.len()));
-                new.push_str(text);
-                self.pieces.push(Piece::Text(new));
-            }
+        if !text.is_empty() {
+            let mut new = String::with_capacity(self.hint.max(text.len()));
+            new.push_str(text);
+            self.pieces.push(Piece::Text(new));
         }
         Some(())
     }
@@ -115,11 +134,15 @@ impl Out {
     }
 
     /// `{{value}}` where a string is already being built: `String(value)`.
-    #[inline]
+    #[inline(always)]
     pub fn print(&mut self, view: &View<'_>) -> Option<()> {
         match view {
             View::Text(s) => self.text(s),
             View::Undefined | View::None => Some(()),
+            View::Int(i) if i64::try_from(*i).is_ok() || u64::try_from(*i).is_ok() => {
+                self.text(Digits::new().format(*i))
+            }
+            View::Bool(b) => self.text(if *b { "true" } else { "false" }),
             _ => {
                 let mut text = String::new();
                 write_js(&mut text, view, 0)?;
@@ -210,6 +233,16 @@ impl Out {
 
     /// The rendered prompt: the pieces cut into messages with `history`, and `metadata`.
     pub fn finish(self, history: &[Message], metadata: &PromptMetadata) -> RenderedPrompt {
+        let longest = self
+            .pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => t.len(),
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        self.last.store(longest, Ordering::Relaxed);
         RenderedPrompt {
             metadata: metadata.clone(),
             messages: super::messages::to_messages(self.pieces, history),
@@ -239,7 +272,7 @@ impl Body {
     pub fn string(&mut self, out: &mut Out) -> Option<()> {
         self.string = true;
         match self.pending.take() {
-            Some(before) => out.text(&before.text()),
+            Some(before) => write_prim(out, &before),
             None => Some(()),
         }
     }
@@ -280,7 +313,7 @@ impl Body {
                 });
                 Some(())
             }
-            Some(prim) => out.text(&prim.text()),
+            Some(prim) => write_prim(out, &prim),
             None => {
                 self.string = true;
                 if let Some(before) = self.pending.take() {
@@ -313,16 +346,60 @@ pub fn metadata(prompt: &Dotprompt) -> PromptMetadata {
 #[inline]
 pub fn flush(out: &mut Out, result: Option<Prim>) -> Option<()> {
     match result {
-        Some(prim) => out.text(&prim.text()),
+        Some(prim) => write_prim(out, &prim),
         None => Some(()),
+    }
+}
+
+/// Prints a number or boolean as the run-time renderer does (`Prim::text`), integers
+/// without an allocation.
+fn write_prim(out: &mut Out, prim: &Prim) -> Option<()> {
+    match prim {
+        Prim::Value(Value::Number(n)) if n.is_i64() || n.is_u64() => {
+            let i = n.as_i64().map(i128::from).or(n.as_u64().map(i128::from))?;
+            out.text(Digits::new().format(i))
+        }
+        Prim::Value(Value::Bool(b)) => out.text(if *b { "true" } else { "false" }),
+        other => out.text(&other.text()),
+    }
+}
+
+/// An integer's decimal digits, formatted on the stack.
+struct Digits([u8; 40]);
+
+impl Digits {
+    fn new() -> Digits {
+        Digits([0; 40])
+    }
+
+    fn format(&mut self, n: i128) -> &str {
+        let mut at = self.0.len();
+        let mut rest = n.unsigned_abs();
+        loop {
+            at -= 1;
+            self.0[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if n < 0 {
+            at -= 1;
+            self.0[at] = b'-';
+        }
+        std::str::from_utf8(&self.0[at..]).unwrap_or("")
     }
 }
 
 /// A number or boolean view as the value the run-time renderer adds; `Some(None)` for any
 /// other value, `None` when it cannot be told.
+#[inline]
 fn prim(view: &View<'_>) -> Option<Option<Value>> {
     Some(match view {
         View::Bool(b) => Some(Value::Bool(*b)),
+        View::Int(i) if i64::try_from(*i).is_ok() => {
+            Some(Value::Number(serde_json::Number::from(*i as i64)))
+        }
         View::Int(_) | View::Float(_) => to_value(view)?.filter(|v| matches!(v, Value::Number(_))),
         View::Undefined | View::None | View::Text(_) | View::List(_) | View::Map(_) => None,
         _ => return None,
@@ -385,6 +462,7 @@ fn write_js(out: &mut String, view: &View<'_>, depth: usize) -> Option<()> {
 }
 
 /// `value.name` as Handlebars reads it (see the run-time renderer's `property`).
+#[inline]
 pub fn prop<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
     Some(match view {
         View::None => View::None,
@@ -408,6 +486,7 @@ pub fn prop<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
 }
 
 /// JavaScript truthiness.
+#[inline]
 pub fn truthy(view: &View<'_>) -> Option<bool> {
     Some(match view {
         View::Undefined | View::None => false,
@@ -421,6 +500,7 @@ pub fn truthy(view: &View<'_>) -> Option<bool> {
 }
 
 /// Handlebars' `isEmpty`.
+#[inline]
 pub fn empty(view: &View<'_>) -> Option<bool> {
     Some(match view {
         View::List(items) => items.is_empty(),
@@ -431,6 +511,7 @@ pub fn empty(view: &View<'_>) -> Option<bool> {
 }
 
 /// `{{#if value includeZero=…}}`: whether the body renders.
+#[inline]
 pub fn if_yes(view: &View<'_>, include_zero: &View<'_>) -> Option<bool> {
     let include_zero = truthy(include_zero)?;
     Some(!((!include_zero && !truthy(view)?) || empty(view)?))
@@ -450,6 +531,7 @@ pub fn strict_equals(a: &View<'_>, b: &View<'_>) -> Option<bool> {
 }
 
 /// Whether a view is an object (a partial's arguments go over it).
+#[inline]
 pub fn is_object(view: &View<'_>) -> Option<bool> {
     Some(match view {
         View::Map(_) => true,
@@ -465,6 +547,7 @@ pub fn is_object(view: &View<'_>) -> Option<bool> {
 }
 
 /// A partial's argument: `undefined` becomes `null`, as Handlebars' hash holds it.
+#[inline]
 pub fn argument(view: View<'_>) -> View<'_> {
     match view {
         View::Undefined => View::None,
@@ -476,22 +559,52 @@ pub fn argument(view: View<'_>) -> View<'_> {
 /// renderer sees them: by key), nothing for anything else.
 pub fn each(view: View<'_>) -> Option<Items<'_>> {
     Some(match view {
-        View::List(items) => items.into_iter().map(|v| (None, v)).collect(),
+        View::List(values) => Items {
+            keys: Vec::new(),
+            values,
+        },
         View::Map(m) => {
             let entries = m.entries();
             if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
                 return None;
             }
-            entries.into_iter().map(|(k, v)| (Some(k), v)).collect()
+            let (keys, values) = entries.into_iter().unzip();
+            Items { keys, values }
         }
         View::Undefined
         | View::None
         | View::Bool(_)
         | View::Int(_)
         | View::Float(_)
-        | View::Text(_) => Vec::new(),
+        | View::Text(_) => Items {
+            keys: Vec::new(),
+            values: Vec::new(),
+        },
         _ => return None,
     })
+}
+
+/// `@key` in `{{#each}}`: an object entry's key; an array's items have none.
+#[inline]
+pub fn key<'a>(items: &'a Items<'_>, index: usize) -> View<'a> {
+    match items.keys.get(index) {
+        Some(key) => View::Text(Cow::Borrowed(key.as_ref())),
+        None => View::Undefined,
+    }
+}
+
+/// Whether a body surely gives no run of numbers for its caller to add: it builds a
+/// string (a text, a helper, a loop) or is empty.
+fn surely_string(nodes: &[Node], prompt: &Dotprompt) -> bool {
+    nodes.is_empty()
+        || nodes.iter().any(|node| match node {
+            Node::Text(_) | Node::Helper(_) => true,
+            Node::Block(block) => block.kind == BlockKind::Each,
+            Node::Partial(call) => {
+                !call.indent.is_empty() && prompt.partials.contains_key(&call.name)
+            }
+            Node::Value(_) => false,
+        })
 }
 
 /// A scope's `this`: the whole input (the struct), or a value.
@@ -513,6 +626,9 @@ struct Scope {
 struct Loop {
     index: String,
     count: String,
+    /// The local holding the `Items` (their keys).
+    items: String,
+    /// A local for the values taken out of them.
     key: String,
 }
 
@@ -548,7 +664,8 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
     let body = emitter.body(prompt.nodes(), &scope, None)?;
     Some(format!(
         "{{ use ::promptkit::__private::dc; use ::promptkit::__private::dc::View; \
-         let mut out = dc::Out::new({}); let __r = {body}; dc::flush(&mut out, __r)?; \
+         static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
+         let mut out = dc::Out::new(&LAST, {}); let __r = {body}; dc::flush(&mut out, __r)?; \
          ::core::option::Option::Some(out) }}",
         emitter.text.clamp(64, 1 << 16)
     ))
@@ -561,28 +678,40 @@ impl Emitter<'_> {
     }
 
     /// A body: a block of type `Option<Prim>`.
+    ///
+    /// Where the run-time renderer keeps a run of numbers and booleans (see [`Body`]), the
+    /// code does only where it must: it knows when nothing can be pending (`Fresh`: at the
+    /// start, or after nodes that gave nothing) and when a string is surely being built
+    /// (`Str`), and uses a [`Body`] for the rest (`Maybe`).
     fn body(&mut self, nodes: &[Node], scope: &Scope, looping: Option<&Loop>) -> Option<String> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            Fresh,
+            Maybe,
+            Str,
+        }
         self.depth += 1;
         if self.depth > MAX_NESTING {
             return None;
         }
-        let mut out = format!(
-            "{{ let mut __b = dc::Body::new(); let _ = &mut __b; out.steps({})?;",
-            nodes.len()
-        );
-        // Whether a string is surely being built: then values print straight away.
-        let mut string = false;
-        for node in nodes {
+        let mut out = format!("{{ out.steps({})?;", nodes.len());
+        let mut state = State::Fresh;
+        let mut uses_body = false;
+        for (n, node) in nodes.iter().enumerate() {
             self.nodes += 1;
             if self.nodes > MAX_NODES {
                 return None;
             }
+            // Before a node that builds a string: a pending run is printed first.
+            let to_string = |out: &mut String, state: &mut State| {
+                if *state == State::Maybe {
+                    out.push_str("__b.string(&mut out)?;");
+                }
+                *state = State::Str;
+            };
             match node {
                 Node::Text(text) => {
-                    if !string {
-                        out.push_str("__b.string(&mut out)?;");
-                        string = true;
-                    }
+                    to_string(&mut out, &mut state);
                     if !text.is_empty() {
                         self.text += text.len();
                         let _ = write!(out, "out.text({text:?})?;");
@@ -590,80 +719,134 @@ impl Emitter<'_> {
                 }
                 Node::Value(expr) => {
                     let value = self.expr(expr, scope, looping)?;
-                    if string {
+                    // A value first, then a node that builds a string: it is printed
+                    // either way (a number alone in a run prints as itself).
+                    let starter = matches!(
+                        nodes.get(n + 1),
+                        Some(Node::Text(_) | Node::Helper(_))
+                            | Some(Node::Block(Block {
+                                kind: BlockKind::Each,
+                                ..
+                            }))
+                    );
+                    if state == State::Str || (state == State::Fresh && starter) {
                         let _ = write!(out, "out.print(&{value})?;");
+                        state = State::Str;
                     } else {
+                        uses_body = true;
                         let _ = write!(out, "__b.value(&mut out, &{value})?;");
+                        state = State::Maybe;
                     }
                 }
                 Node::Helper(call) => {
-                    if !string {
-                        out.push_str("__b.string(&mut out)?;");
-                        string = true;
-                    }
-                    let param = |e: &mut Self, i: usize| match call.params.get(i) {
-                        Some(expr) => e.expr(expr, scope, looping),
-                        None => Some("View::Undefined".to_owned()),
+                    to_string(&mut out, &mut state);
+                    self.helper(call, scope, looping, &mut out)?;
+                }
+                Node::Block(block) if block.kind == BlockKind::Each => {
+                    to_string(&mut out, &mut state);
+                    let code = self.each(block, scope, looping)?;
+                    out.push_str(&code);
+                }
+                Node::Block(_) | Node::Partial(_) => {
+                    let (code, surely_string) = match node {
+                        Node::Block(block) => (
+                            self.block(block, scope, looping)?,
+                            surely_string(&block.body, self.prompt)
+                                && surely_string(&block.inverse, self.prompt),
+                        ),
+                        Node::Partial(call) => (
+                            self.partial(call, scope, looping)?,
+                            !call.indent.is_empty()
+                                || self
+                                    .prompt
+                                    .partials
+                                    .get(&call.name)
+                                    .is_some_and(|p| surely_string(&p.nodes, self.prompt)),
+                        ),
+                        _ => return None,
                     };
-                    let hash =
-                        |e: &mut Self, key: &str| match call.hash.iter().find(|(k, _)| k == key) {
-                            Some((_, expr)) => e.expr(expr, scope, looping),
-                            None => Some("View::Undefined".to_owned()),
-                        };
-                    match call.name {
-                        HelperName::Role => match call.params.first() {
-                            Some(Expr::Literal(Some(Value::String(role)))) => {
-                                let _ =
-                                    write!(out, "out.role(::std::string::String::from({role:?}));");
-                            }
-                            _ => {
-                                let role = param(self, 0)?;
-                                let _ = write!(out, "out.role_of(&{role})?;");
-                            }
-                        },
-                        HelperName::History => out.push_str("out.history();"),
-                        HelperName::Section => {
-                            let name = param(self, 0)?;
-                            let _ = write!(out, "out.section(&{name})?;");
+                    match state {
+                        State::Str if surely_string => {
+                            let _ = write!(
+                                out,
+                                "{{ let _: ::core::option::Option<dc::Prim> = {code}; }}"
+                            );
                         }
-                        HelperName::Media => {
-                            let (url, ct) = (hash(self, "url")?, hash(self, "contentType")?);
-                            let _ = write!(out, "out.media(&{url}, &{ct})?;");
+                        State::Str => {
+                            let _ =
+                                write!(out, "{{ let __r = {code}; dc::flush(&mut out, __r)?; }}");
                         }
-                        HelperName::Json => {
-                            let (value, indent) = (param(self, 0)?, hash(self, "indent")?);
-                            let _ = write!(out, "out.json(&{value}, &{indent})?;");
+                        State::Fresh if surely_string => {
+                            let _ = write!(
+                                out,
+                                "{{ let _: ::core::option::Option<dc::Prim> = {code}; }}"
+                            );
+                            state = State::Str;
+                        }
+                        State::Fresh | State::Maybe => {
+                            uses_body = true;
+                            let _ = write!(
+                                out,
+                                "{{ let __m = out.mark(); let __r = {code}; __b.result(&mut out, __m, __r)?; }}"
+                            );
+                            state = State::Maybe;
                         }
                     }
-                }
-                Node::Block(block) => {
-                    if block.kind == BlockKind::Each {
-                        if !string {
-                            out.push_str("__b.string(&mut out)?;");
-                            string = true;
-                        }
-                        let code = self.each(block, scope, looping)?;
-                        out.push_str(&code);
-                    } else {
-                        let code = self.block(block, scope, looping)?;
-                        let _ = write!(
-                            out,
-                            "{{ let __m = out.mark(); let __r = {code}; __b.result(&mut out, __m, __r)?; }}"
-                        );
-                    }
-                }
-                Node::Partial(call) => {
-                    let code = self.partial(call, scope, looping)?;
-                    let _ = write!(
-                        out,
-                        "{{ let __m = out.mark(); let __r = {code}; __b.result(&mut out, __m, __r)?; }}"
-                    );
                 }
             }
         }
-        out.push_str("__b.end() }");
+        if uses_body {
+            out.insert_str(1, " let mut __b = dc::Body::new();");
+        }
+        out.push_str(match state {
+            State::Maybe => "__b.end() }",
+            State::Fresh | State::Str => "::core::option::Option::<dc::Prim>::None }",
+        });
         self.depth -= 1;
         Some(out)
+    }
+
+    /// An inline helper's statements.
+    fn helper(
+        &mut self,
+        call: &super::ast::HelperCall,
+        scope: &Scope,
+        looping: Option<&Loop>,
+        out: &mut String,
+    ) -> Option<()> {
+        let param = |e: &mut Self, i: usize| match call.params.get(i) {
+            Some(expr) => e.expr(expr, scope, looping),
+            None => Some("View::Undefined".to_owned()),
+        };
+        let hash = |e: &mut Self, key: &str| match call.hash.iter().find(|(k, _)| k == key) {
+            Some((_, expr)) => e.expr(expr, scope, looping),
+            None => Some("View::Undefined".to_owned()),
+        };
+        match call.name {
+            HelperName::Role => match call.params.first() {
+                Some(Expr::Literal(Some(Value::String(role)))) => {
+                    let _ = write!(out, "out.role(::std::string::String::from({role:?}));");
+                }
+                _ => {
+                    let role = param(self, 0)?;
+                    let _ = write!(out, "out.role_of(&{role})?;");
+                }
+            },
+            HelperName::History => out.push_str("out.history();"),
+            HelperName::Section => {
+                let name = param(self, 0)?;
+                let _ = write!(out, "out.section(&{name})?;");
+            }
+            HelperName::Media => {
+                let (url, ct) = (hash(self, "url")?, hash(self, "contentType")?);
+                let _ = write!(out, "out.media(&{url}, &{ct})?;");
+            }
+            HelperName::Json => {
+                let (value, indent) = (param(self, 0)?, hash(self, "indent")?);
+                let _ = write!(out, "out.json(&{value}, &{indent})?;");
+            }
+        }
+        Some(())
     }
 
     /// `if`, `unless`, `ifEquals`, `unlessEquals`, `with`: a block of type `Option<Prim>`.
@@ -726,7 +909,8 @@ impl Emitter<'_> {
         let inner_loop = Loop {
             index: self.local("i"),
             count: self.local("n"),
-            key: self.local("k"),
+            items: items.clone(),
+            key: self.local("values"),
         };
         let inner = Scope {
             this: This::Local(item.clone()),
@@ -734,11 +918,14 @@ impl Emitter<'_> {
         };
         let body = self.body(&block.body, &inner, Some(&inner_loop))?;
         let inverse = self.body(&block.inverse, scope, looping)?;
-        let Loop { index, count, key } = &inner_loop;
+        let Loop {
+            index, count, key, ..
+        } = &inner_loop;
         Some(format!(
-            "{{ let {items} = dc::each({first})?; let {count} = {items}.len(); \
-             for ({index}, ({key}, {item})) in {items}.into_iter().enumerate() {{ \
-             let _ = (&{index}, &{count}, &{key}, &{item}); let __r = {body}; dc::flush(&mut out, __r)?; }} \
+            "{{ let mut {items} = dc::each({first})?; let {count} = {items}.values.len(); \
+             let {key} = ::std::mem::take(&mut {items}.values); \
+             for ({index}, {item}) in {key}.into_iter().enumerate() {{ \
+             let _ = (&{index}, &{count}, &{item}); let __r = {body}; dc::flush(&mut out, __r)?; }} \
              if {count} == 0 {{ let __r = {inverse}; dc::flush(&mut out, __r)?; }} }}"
         ))
     }
@@ -813,13 +1000,8 @@ impl Emitter<'_> {
                 (Some(code), _) => (code, rest),
                 (None, "key") if looping.is_some() => {
                     // An array's items have no key: then it is the context's (none).
-                    let key = &looping?.key;
-                    (
-                        format!(
-                            "match &{key} {{ Some(k) => View::Text(::std::borrow::Cow::Borrowed(k.as_ref())), None => View::Undefined }}"
-                        ),
-                        rest,
-                    )
+                    let l = looping?;
+                    (format!("dc::key(&{}, {})", l.items, l.index), rest)
                 }
                 (None, "root") => {
                     let (first, rest) = rest.split_first()?;
