@@ -375,7 +375,20 @@ impl Digits {
     fn format(&mut self, n: i128) -> &str {
         let mut at = self.0.len();
         let mut rest = n.unsigned_abs();
-        loop {
+        // 64-bit division is much cheaper than 128-bit: every integer a field holds but
+        // `i128`/`u128` fits.
+        if let Ok(mut small) = u64::try_from(rest) {
+            loop {
+                at -= 1;
+                self.0[at] = b'0' + (small % 10) as u8;
+                small /= 10;
+                if small == 0 {
+                    break;
+                }
+            }
+            rest = 0;
+        }
+        while at == self.0.len() || rest != 0 {
             at -= 1;
             self.0[at] = b'0' + (rest % 10) as u8;
             rest /= 10;
@@ -1057,4 +1070,47 @@ fn literal(value: Option<&Value>) -> Option<String> {
         }
         Some(Value::Array(_) | Value::Object(_)) => return None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_print_as_rust_prints_them() {
+        for n in [
+            0,
+            7,
+            -5,
+            10,
+            i128::from(i64::MIN),
+            i128::from(u64::MAX),
+            i128::from(u64::MAX) + 1,
+            i128::MIN,
+            i128::MAX,
+        ] {
+            assert_eq!(Digits::new().format(n), n.to_string());
+        }
+    }
+
+    #[test]
+    fn prompts_the_compiled_render_leaves_to_the_run_time_renderer() {
+        let field = |name: &str| Some(format!("self.{name}"));
+        let compiles = |source: &str| {
+            let prompt = Dotprompt::parse(source).unwrap();
+            compile(&prompt, &field).is_some()
+        };
+        assert!(compiles("{{#each xs}}{{@index}}: {{this}}{{/each}}"));
+        assert!(!compiles("{{#each xs}}{{../title}}{{/each}}"));
+        assert!(!compiles("{{@metadata.prompt.model}}"));
+        assert!(!compiles("{{json this}}"));
+        assert!(!compiles("{{@root}}"));
+        // A partial that includes itself cannot be inlined.
+        let mut registry = super::super::Registry::new();
+        registry
+            .define_partial("tree", "{{name}}{{#each kids}}{{> tree}}{{/each}}")
+            .unwrap();
+        let prompt = registry.parse("{{> tree}}").unwrap();
+        assert!(compile(&prompt, &field).is_none());
+    }
 }
