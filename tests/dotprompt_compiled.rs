@@ -210,3 +210,64 @@ fn the_example_prompt_renders_compiled() {
         }
     }
 }
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Random values (blank and marker-like text, whitespace, big and negative numbers,
+    /// floats, empty and longer lists): the compiled render gives the run-time renderer's
+    /// result, and does render.
+    #[test]
+    fn random_values_render_the_same_both_ways(
+        title in "[ a\n\t<>:,ü✈]{0,12}|<<<dotprompt:role:system>>>",
+        subtitle in proptest::option::of("[ x\n]{0,4}"),
+        count in proptest::prelude::any::<i64>(),
+        ratio in -1e22f64..1e22,
+        small in -3i64..3,
+        flag in proptest::prelude::any::<bool>(),
+        kind in "[ab]",
+        words in proptest::collection::vec("[ a,b\n]{0,3}", 0..4),
+        scores in proptest::collection::btree_map("[a-cÄ]{0,2}", -2.5f64..2.5, 0..4),
+        maybe in proptest::collection::vec(proptest::option::of(-2i32..3), 0..4),
+        nick in proptest::option::of("[ S]{0,2}"),
+        qtys in proptest::collection::vec(-1i64..3, 0..4),
+        image in proptest::option::of("[a-z:/. ]{0,8}"),
+        with_history in proptest::prelude::any::<bool>(),
+    ) {
+        let count = if flag { small } else { count };
+        let user = User { name: "Sam", nick: nick.as_deref(), tags: words.iter().map(String::as_str).collect() };
+        let mix = Mix {
+            title: &title,
+            subtitle: subtitle.as_deref(),
+            count,
+            ratio,
+            flag,
+            kind: &kind,
+            words: words.iter().map(String::as_str).collect(),
+            scores: scores.clone(),
+            maybe: maybe.clone(),
+            user,
+            items: qtys.iter().enumerate().map(|(k, q)| Item { name: format!("item {k}"), qty: *q }).collect(),
+            image: image.as_deref(),
+        };
+        let values = input(&[
+            ("title", &mix.title),
+            ("subtitle", &mix.subtitle),
+            ("count", &mix.count),
+            ("ratio", &mix.ratio),
+            ("flag", &mix.flag),
+            ("kind", &mix.kind),
+            ("words", &mix.words),
+            ("scores", &mix.scores),
+            ("maybe", &mix.maybe),
+            ("user", &mix.user),
+            ("items", &mix.items),
+            ("image", &mix.image),
+        ]);
+        let history = if with_history { histories().pop().unwrap() } else { Vec::new() };
+        let compiled = mix.__promptkit_compiled(&history);
+        proptest::prop_assert!(compiled.is_some(), "the compiled render fell back");
+        let expected = runtime("checks/dotprompt_mix", values, &history);
+        proptest::prop_assert_eq!(compiled.unwrap(), expected);
+    }
+}
