@@ -530,6 +530,12 @@ pub fn if_yes(view: &View<'_>, include_zero: &View<'_>) -> Option<bool> {
     Some(!((!include_zero && !truthy(view)?) || empty(view)?))
 }
 
+/// `{{#if value}}` (no `includeZero`): whether the body renders.
+#[inline]
+pub fn if_plain(view: &View<'_>) -> Option<bool> {
+    Some(truthy(view)? && !empty(view)?)
+}
+
 /// `a === b`; `None` for two objects or lists (equal only when the same one).
 pub fn strict_equals(a: &View<'_>, b: &View<'_>) -> Option<bool> {
     let composite = |v: &View<'_>| matches!(v, View::List(_) | View::Map(_));
@@ -603,6 +609,21 @@ pub fn key<'a>(items: &'a Items<'_>, index: usize) -> View<'a> {
     match items.keys.get(index) {
         Some(key) => View::Text(Cow::Borrowed(key.as_ref())),
         None => View::Undefined,
+    }
+}
+
+/// `@first` or `@last` of the innermost loop, alone, as a Rust `bool` expression.
+fn loop_flag(expr: Option<&Expr>, looping: Option<&Loop>) -> Option<String> {
+    let (Some(Expr::Path(path)), Some(l)) = (expr, looping) else {
+        return None;
+    };
+    if !path.data || path.parts.len() != 1 {
+        return None;
+    }
+    match path.parts[0].as_str() {
+        "first" => Some(format!("{} == 0", l.index)),
+        "last" => Some(format!("{} + 1 == {}", l.index, l.count)),
+        _ => None,
     }
 }
 
@@ -870,16 +891,21 @@ impl Emitter<'_> {
         };
         let condition = match block.kind {
             BlockKind::If | BlockKind::Unless => {
-                let include_zero = match block.hash.iter().find(|(k, _)| k == "includeZero") {
-                    Some((_, expr)) => self.expr(expr, scope, looping)?,
-                    None => "View::Undefined".to_owned(),
-                };
                 let not = if block.kind == BlockKind::Unless {
                     "!"
                 } else {
                     ""
                 };
-                format!("{not}dc::if_yes(&{first}, &{include_zero})?")
+                let include_zero = block.hash.iter().find(|(k, _)| k == "includeZero");
+                match (include_zero, loop_flag(block.params.first(), looping)) {
+                    // `@first` and `@last` are booleans: the body renders when it is true.
+                    (None, Some(flag)) => format!("{not}({flag})"),
+                    (None, None) => format!("{not}dc::if_plain(&{first})?"),
+                    (Some((_, expr)), _) => {
+                        let include_zero = self.expr(expr, scope, looping)?;
+                        format!("{not}dc::if_yes(&{first}, &{include_zero})?")
+                    }
+                }
             }
             BlockKind::IfEquals | BlockKind::UnlessEquals => {
                 let second = match block.params.get(1) {
@@ -931,6 +957,15 @@ impl Emitter<'_> {
         };
         let body = self.body(&block.body, &inner, Some(&inner_loop))?;
         let inverse = self.body(&block.inverse, scope, looping)?;
+        // A body that surely builds a string gives nothing to print after it.
+        let run = |code: &str, nodes: &[Node]| {
+            if surely_string(nodes, self.prompt) {
+                format!("let _: ::core::option::Option<dc::Prim> = {code};")
+            } else {
+                format!("let __r = {code}; dc::flush(&mut out, __r)?;")
+            }
+        };
+        let (body_run, inverse_run) = (run(&body, &block.body), run(&inverse, &block.inverse));
         let Loop {
             index, count, key, ..
         } = &inner_loop;
@@ -938,8 +973,8 @@ impl Emitter<'_> {
             "{{ let mut {items} = dc::each({first})?; let {count} = {items}.values.len(); \
              let {key} = ::std::mem::take(&mut {items}.values); \
              for ({index}, {item}) in {key}.into_iter().enumerate() {{ \
-             let _ = (&{index}, &{count}, &{item}); let __r = {body}; dc::flush(&mut out, __r)?; }} \
-             if {count} == 0 {{ let __r = {inverse}; dc::flush(&mut out, __r)?; }} }}"
+             let _ = (&{index}, &{count}, &{item}); {body_run} }} \
+             if {count} == 0 {{ {inverse_run} }} }}"
         ))
     }
 
