@@ -45,4 +45,10 @@ fn ui_dotprompt() {
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui_dotprompt/fail/*.rs");
     cases.pass("tests/ui_dotprompt/pass/*.rs");
+    // The cases run when `cases` is dropped; then the hostile files go (a FIFO left in the
+    // tree would block whatever reads it next).
+    drop(cases);
+    for name in ["fifo", "outside", "_sneaky", "huge", "bad_utf8"] {
+        let _ = std::fs::remove_file(base.join(format!("prompts/{name}.prompt")));
+    }
 }
