@@ -1,50 +1,53 @@
-//! A dotprompt `.prompt` file with a partial, history and an output schema:
-//! `cargo run --example dotprompt`.
+//! A dotprompt `.prompt` file with a partial, history and an output schema, rendered
+//! through `#[derive(Prompt)]`: `cargo run --example dotprompt`.
 //!
-//! `examples/dotprompt/travel_agent.prompt` has YAML frontmatter (model, config, Picoschema
-//! input and output schemas) and a Handlebars body that includes `_persona.prompt` and
-//! places the conversation with `{{history}}`. It is parsed and checked once, then
-//! rendered to dotprompt's messages; the compiled output schema is what a structured-output
-//! API takes.
+//! `prompts/travel_agent.prompt` has YAML frontmatter (model, config, Picoschema input and
+//! output schemas) and a Handlebars body that includes `prompts/_persona.prompt` and places
+//! the conversation with `{{history}}`. The derive reads both when this example compiles:
+//! the struct below is checked against the Picoschema input (a field missing, misnamed or
+//! of the wrong type is a compile error located in the prompt file), and the output schema
+//! is compiled to JSON Schema in `TravelAgent::OUTPUT_SCHEMA`, what a structured-output API
+//! takes.
 
-use promptkit::dotprompt::{DataArgument, Registry};
-use std::path::Path;
+use promptkit::dotprompt::{Message, Part};
+
+#[derive(promptkit::Prompt)]
+#[prompt("travel_agent")]
+struct TravelAgent<'a> {
+    traveller: &'a str,
+    city: &'a str,
+    /// `nights?: integer` in the schema: optional, so an `Option`.
+    nights: Option<u32>,
+    /// `interests?(array): string`.
+    interests: Option<Vec<&'a str>>,
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/dotprompt");
-    let mut registry = Registry::new();
-    registry.define_partial_file(
-        "persona",
-        "examples/dotprompt/_persona.prompt",
-        &std::fs::read_to_string(dir.join("_persona.prompt"))?,
-    )?;
-    let prompt = registry.parse_file(
-        "examples/dotprompt/travel_agent.prompt",
-        &std::fs::read_to_string(dir.join("travel_agent.prompt"))?,
-    )?;
-
-    let data: DataArgument = serde_json::from_value(serde_json::json!({
-        "input": {"traveller": "Sam", "city": "Lisbon", "nights": 3, "interests": ["food", "tiles"]},
-        "messages": [
-            {"role": "user", "content": [{"text": "I'd like somewhere sunny."}]},
-            {"role": "model", "content": [{"text": "Lisbon is sunny in May."}]}
-        ]
-    }))?;
-    let rendered = prompt.render(&data)?;
+    let prompt = TravelAgent {
+        traveller: "Sam",
+        city: "Lisbon",
+        nights: Some(3),
+        interests: Some(vec!["food", "tiles"]),
+    };
+    // The conversation so far goes where the template writes `{{history}}`.
+    let history = [
+        Message {
+            role: "user".to_owned(),
+            content: vec![Part::from_text("I'd like somewhere sunny.")],
+            metadata: None,
+        },
+        Message {
+            role: "model".to_owned(),
+            content: vec![Part::from_text("Lisbon is sunny in May.")],
+            metadata: None,
+        },
+    ];
+    let rendered = prompt.render_with_history(&history)?;
     for message in &rendered.messages {
         let text: Vec<&str> = message.content.iter().filter_map(|p| p.text()).collect();
         println!("--- {} ---\n{}", message.role, text.concat());
     }
     println!("model: {}", rendered.metadata.model().unwrap_or("-"));
-    println!(
-        "output schema: {}",
-        prompt.output_schema_json().unwrap_or_default()
-    );
-    let paths: Vec<String> = prompt
-        .input_paths()
-        .iter()
-        .map(|p| p.segments.join("."))
-        .collect();
-    println!("the template reads: {}", paths.join(", "));
+    println!("output schema: {}", TravelAgent::OUTPUT_SCHEMA);
     Ok(())
 }

@@ -17,15 +17,43 @@ use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
 use prompt_runtime::formats::dotprompt::{Dotprompt, Registry, Value};
 use prompt_runtime::load::Project;
-use prompt_runtime::{Diagnostic, Diagnostics, SourceFile};
+use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
 use std::sync::{Arc, Mutex};
 use syn::{DeriveInput, LitStr};
 
-/// The prompt file of `name`, when it is a dotprompt file.
+/// The prompt file of `name`, when it is a dotprompt file: anything named `NAME.prompt`
+/// (a link, a FIFO, a folder too, which the reader then refuses with a located error).
 pub fn file(project: &Project, name: &str) -> Option<std::path::PathBuf> {
     let path = project.dir.join(format!("{name}.prompt"));
-    path.is_file().then_some(path)
+    std::fs::symlink_metadata(&path).is_ok().then_some(path)
+}
+
+/// Reads `rel` under the prompts folder as the project reads every file: only a regular
+/// file inside the folder (a link out of it, a FIFO or a device is refused before it is
+/// opened), at most the project's size bound, and UTF-8 (an invalid byte is an error at
+/// its line and column). The text is kept as written: a BOM and CRLF line ends reach the
+/// dotprompt reader as dotprompt's JavaScript reader sees them. `Ok(None)`: no such file.
+fn read_text(project: &Project, rel: &str) -> Result<Option<String>, Diagnostic> {
+    let shown = format!("{}/{rel}", project.display);
+    let Some(bytes) = project.root().read(rel)? else {
+        return Ok(None);
+    };
+    match String::from_utf8(bytes) {
+        Ok(text) => Ok(Some(text)),
+        Err(e) => {
+            let at = e.utf8_error().valid_up_to();
+            let byte = e.as_bytes()[at];
+            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+            let source = prompt_runtime::SourceFile::new(&shown, lossy);
+            // The lossy text is the same bytes up to `at`, then U+FFFD (3 bytes).
+            Err(Diagnostic::new(format!(
+                "`{shown}` is not valid UTF-8: invalid byte 0x{byte:02x}"
+            ))
+            .at(&source, at..at + 3)
+            .with_help("save the file as UTF-8"))
+        }
+    }
 }
 
 pub fn expand(
@@ -37,14 +65,26 @@ pub fn expand(
     let prompt_name = name.value();
     let path = project.dir.join(format!("{prompt_name}.prompt"));
     let shown = format!("{}/{prompt_name}.prompt", project.display);
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| syn::Error::new(name.span(), format!("cannot read `{shown}`: {e}")))?;
+    let text = match read_text(project, &format!("{prompt_name}.prompt")) {
+        Ok(Some(text)) => text,
+        Ok(None) => {
+            return Err(syn::Error::new(
+                name.span(),
+                format!("cannot read `{shown}`: not found"),
+            ));
+        }
+        Err(d) => return Err(compile::to_error(name, d.into())),
+    };
     // Partials are read from `_NAME.prompt` beside the prompt, once each; the names read
-    // are kept to embed and track them.
+    // are kept to embed and track them, and a partial that cannot be read (a link out of
+    // the folder, a FIFO, invalid UTF-8) is reported as itself.
     let read: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
+    let refused: Arc<Mutex<Diagnostics>> = Arc::default();
     let mut registry = Registry::new();
+    registry.set_partial_display_dir(&project.display);
     {
-        let (read, dir, display) = (read.clone(), project.dir.clone(), project.display.clone());
+        let (read, refused) = (read.clone(), refused.clone());
+        let project = project.clone();
         registry.set_partial_resolver(move |partial| {
             let plain = !partial.is_empty()
                 && partial
@@ -53,20 +93,37 @@ pub fn expand(
             if !plain {
                 return None;
             }
-            let text = std::fs::read_to_string(dir.join(format!("_{partial}.prompt"))).ok()?;
+            let text = match read_text(&project, &format!("_{partial}.prompt")) {
+                Ok(text) => text?,
+                Err(d) => {
+                    if let Ok(mut refused) = refused.lock() {
+                        refused.push(d);
+                    }
+                    return None;
+                }
+            };
             if let Ok(mut read) = read.lock() {
                 read.push((
                     partial.to_owned(),
-                    format!("{display}/_{partial}.prompt"),
+                    format!("{}/_{partial}.prompt", project.display),
                     text.clone(),
                 ));
             }
             Some(text)
         });
     }
-    let prompt = registry
-        .parse_file(&shown, &text)
-        .map_err(|d| compile::to_error(name, d))?;
+    let parsed = registry.parse_file(&shown, &text);
+    let mut refused = refused.lock().map(|r| r.clone()).unwrap_or_default();
+    if !refused.is_empty() {
+        if let Err(more) = parsed {
+            refused.extend(more);
+        }
+        return Err(compile::to_error(name, refused));
+    }
+    let prompt = parsed.map_err(|d| compile::to_error(name, d))?;
+    if let Some(failure) = prompt.sure_render_failure() {
+        return Err(compile::to_error(name, failure.into()));
+    }
     let partials: Vec<(String, String, String)> =
         read.lock().map(|r| r.clone()).unwrap_or_default();
 
@@ -107,8 +164,9 @@ pub fn expand(
     } else {
         nested
     };
+    let compiled = compiled(&prompt, fields);
     let doc = format!(
-        "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; it renders through the run-time renderer from the checked text. An error only when a render goes past the output bound."
+        "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; the render is compiled Rust that reads the fields in place, and falls back to the run-time renderer (from the checked text) for what it cannot do with certainty. An error only when a render goes past the run-time renderer's bounds."
     );
     Ok(quote! {
         const _: () = { #tracked };
@@ -125,20 +183,76 @@ pub fn expand(
             #[allow(dead_code)]
             pub const OUTPUT_SCHEMA: &'static str = #output_schema;
 
-            #[doc = #doc]
-            pub fn render(&self) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+            /// The prompt, parsed once per process from the text the derive checked.
+            #[doc(hidden)]
+            pub fn __promptkit_dotprompt() -> ::core::result::Result<&'static ::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostic> {
                 static LOADED: ::std::sync::OnceLock<
                     ::core::result::Result<::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostics>,
                 > = ::std::sync::OnceLock::new();
                 static ENTRY: ::promptkit::__private::DotpromptFile =
                     ::promptkit::__private::DotpromptFile { name: "", path: #shown, text: #text };
                 static PARTIALS: &[::promptkit::__private::DotpromptFile] = &[#(#partial_files),*];
+                ::promptkit::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS)
+            }
+
+            /// The compiled render alone: `None` when the prompt is not compiled or this
+            /// render is left to the run-time renderer (which `render` then runs).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            pub fn __promptkit_compiled(&self, history: &[::promptkit::dotprompt::Message]) -> ::core::option::Option<::promptkit::dotprompt::RenderedPrompt> {
+                #compiled
+            }
+
+            #[doc = #doc]
+            pub fn render(&self) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+                self.render_with_history(&[])
+            }
+
+            /// [`render`](Self::render) with the conversation so far: it goes where the
+            /// template writes `{{history}}` (each message marked `purpose: history`), or,
+            /// when the template does not place it, where dotprompt puts it.
+            pub fn render_with_history(&self, history: &[::promptkit::dotprompt::Message]) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+                if let ::core::option::Option::Some(__rendered) = self.__promptkit_compiled(history) {
+                    return ::core::result::Result::Ok(__rendered);
+                }
                 let mut __values = ::promptkit::__private::JsonMap::new();
                 #(#values)*
-                ::promptkit::__private::render_dotprompt(&LOADED, &ENTRY, PARTIALS, __values)
+                ::promptkit::__private::render_dotprompt(Self::__promptkit_dotprompt()?, __values, history)
             }
         }
     })
+}
+
+/// The compiled render (`prompt_runtime::formats::dotprompt::compiled`): an expression of
+/// type `Option<RenderedPrompt>`, `None` when the prompt is not compiled or the compiled
+/// code leaves this render to the run-time renderer.
+fn compiled(prompt: &Dotprompt, fields: &[Field]) -> TokenStream {
+    let field = |name: &str| {
+        let f = fields.iter().find(|f| f.name == name)?;
+        Some(format!(
+            "::promptkit::__private::PromptValue::view(&self.{})",
+            f.ident
+        ))
+    };
+    let none = quote!(::core::option::Option::None);
+    let Some(code) = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field) else {
+        return none;
+    };
+    let Ok(code) = code.parse::<TokenStream>() else {
+        return none;
+    };
+    quote! {
+        #[allow(unused, clippy::all, clippy::pedantic)]
+        (|| -> ::core::option::Option<::promptkit::dotprompt::RenderedPrompt> {
+            let __out: ::promptkit::__private::dc::Out = #code?;
+            static META: ::std::sync::OnceLock<::core::option::Option<::promptkit::dotprompt::PromptMetadata>> =
+                ::std::sync::OnceLock::new();
+            let __meta = META
+                .get_or_init(|| Self::__promptkit_dotprompt().ok().map(::promptkit::__private::dc::metadata))
+                .as_ref()?;
+            ::core::option::Option::Some(__out.finish(history, __meta))
+        })()
+    }
 }
 
 /// What a Rust type gives a template, as far as the macro can tell from its tokens.
@@ -253,30 +367,17 @@ fn required(schema: &Value, property: &str) -> bool {
     })
 }
 
-/// The span of `property` in the frontmatter's `input:` block (after `after`, a byte
-/// offset), or the prompt's first byte.
-fn property_span(source: &SourceFile, property: &str, after: usize) -> std::ops::Range<usize> {
-    let text = source.text();
-    let start = text
-        .find("\ninput:")
-        .map_or(0, |i| i + 1)
-        .max(after.min(text.len()));
-    let end = text[start..]
-        .find("\n---")
-        .map_or(text.len(), |i| start + i);
-    let mut offset = start;
-    for line in text[start..end].split_inclusive('\n') {
-        let trimmed = line.trim_start();
-        let column = line.len() - trimmed.len();
-        if let Some(rest) = trimmed.strip_prefix(property)
-            && rest.starts_with(['?', ':', '('])
-        {
-            let at = offset + column;
-            return at..at + property.len();
-        }
-        offset += line.len();
-    }
-    0..0
+/// The span of the input schema's property at `path` in the frontmatter (exact: found by
+/// the layout of the YAML block mappings); else the `schema:` key under `input:`, the
+/// `input:` key, or the prompt's first byte.
+fn property_span(prompt: &Dotprompt, path: &[&str]) -> std::ops::Range<usize> {
+    let mut full = vec!["input", "schema"];
+    full.extend_from_slice(path);
+    (2..=full.len())
+        .rev()
+        .find_map(|n| prompt.frontmatter_key_span(&full[..n]))
+        .or_else(|| prompt.frontmatter_key_span(&["input"]))
+        .unwrap_or(0..0)
 }
 
 fn check_fields(
@@ -301,14 +402,16 @@ fn check_fields(
                     field.name
                 ),
             };
-            let e = syn::Error::new(
-                field.span,
-                format!(
-                    "field `{}` is not a property of the input schema of {}\n  = help: {help}",
-                    field.name,
-                    source.path()
-                ),
-            );
+            // The field, and where the prompt declares the properties it could be.
+            let body = Diagnostic::new(format!(
+                "field `{}` is not a property of the input schema of {}",
+                field.name,
+                source.path()
+            ))
+            .at(source, property_span(prompt, &[]))
+            .with_help(help)
+            .body();
+            let e = syn::Error::new(field.span, body);
             match &mut errors {
                 Some(all) => all.combine(e),
                 None => errors = Some(e),
@@ -319,7 +422,7 @@ fn check_fields(
         return Err(e);
     }
     for (property, property_schema) in props.iter() {
-        let span = property_span(source, property, 0);
+        let span = property_span(prompt, &[property]);
         let Some(field) = fields.iter().find(|f| f.name == property) else {
             let help = match prompt_runtime::suggest::closest(
                 property,
@@ -376,12 +479,11 @@ fn check_fields(
             continue;
         }
         nested_checks(
-            source,
-            property,
+            prompt,
+            &mut vec![property.to_owned()],
             property_schema,
             &field.ty,
             &mut Vec::new(),
-            span.end,
             nested,
         );
     }
@@ -391,22 +493,22 @@ fn check_fields(
 /// One `const` per property of a nested object (in lists too): it panics, at compile
 /// time, with the whole diagnostic when the field's type has no such field.
 fn nested_checks(
-    source: &SourceFile,
-    shown: &str,
+    prompt: &Dotprompt,
+    path: &mut Vec<String>,
     schema: &Value,
     ty: &syn::Type,
     steps: &mut Vec<TokenStream>,
-    after: usize,
     out: &mut Vec<TokenStream>,
 ) {
     if steps.len() > 16 {
         return;
     }
+    let source = prompt.source();
     match schema_type(schema).as_deref() {
         Some("array") => {
             if let Some(items) = schema.get("items") {
                 steps.push(quote!(::promptkit::__private::Step::Element));
-                nested_checks(source, shown, items, ty, steps, after, out);
+                nested_checks(prompt, path, items, ty, steps, out);
                 steps.pop();
             }
         }
@@ -415,9 +517,11 @@ fn nested_checks(
                 return;
             };
             for (property, inner) in props.iter() {
-                let span = property_span(source, property, after);
+                path.push(property.to_owned());
+                let names: Vec<&str> = path.iter().map(String::as_str).collect();
+                let span = property_span(prompt, &names);
                 let body = Diagnostic::new("\u{E000}")
-                    .at(source, span.clone())
+                    .at(source, span)
                     .with_help("\u{E001}")
                     .body();
                 let Some(location) = body
@@ -425,8 +529,10 @@ fn nested_checks(
                     .and_then(|(_, rest)| rest.split_once('\u{E001}'))
                     .map(|(l, _)| l.to_owned())
                 else {
+                    path.pop();
                     continue;
                 };
+                let shown = path.first().cloned().unwrap_or_default();
                 steps.push(quote!(::promptkit::__private::Step::Field(#property)));
                 let ty = static_lifetimes(ty);
                 out.push(quote! {
@@ -443,8 +549,9 @@ fn nested_checks(
                         }
                     };
                 });
-                nested_checks(source, shown, inner, &ty, steps, span.end, out);
+                nested_checks(prompt, path, inner, &ty, steps, out);
                 steps.pop();
+                path.pop();
             }
         }
         _ => {}

@@ -290,6 +290,7 @@ impl InlineJinja {
     }
 }
 
+pub use crate::formats::dotprompt::compiled as dc;
 pub use crate::formats::jinja::Options as JinjaOptions;
 pub use crate::formats::jinja::compiled as jc;
 pub use crate::value::path::{Message as PathMessage, Step, check as check_path};
@@ -358,19 +359,17 @@ pub struct DotpromptFile {
     pub text: &'static str,
 }
 
-/// Renders a derived dotprompt prompt: the prompt and its partials are parsed once per
+/// The prompt of a derived dotprompt prompt: it and its partials are parsed once per
 /// process from the texts the derive checked (the same bytes, so parsing cannot find a new
-/// problem; if it did, it is returned, not a panic), then rendered with the fields' values
-/// as the input.
-pub fn render_dotprompt(
+/// problem; if it did, it is returned, not a panic).
+pub fn dotprompt_loaded(
     loaded: &'static std::sync::OnceLock<
         Result<crate::formats::dotprompt::Dotprompt, crate::Diagnostics>,
     >,
     entry: &'static DotpromptFile,
     partials: &'static [DotpromptFile],
-    values: serde_json::Map<std::string::String, serde_json::Value>,
-) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
-    use crate::formats::dotprompt::{DataArgument, Registry, Value};
+) -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic> {
+    use crate::formats::dotprompt::Registry;
     let prompt = loaded.get_or_init(|| {
         let mut registry = Registry::new();
         for partial in partials {
@@ -378,22 +377,31 @@ pub fn render_dotprompt(
         }
         registry.parse_file(entry.path, entry.text)
     });
-    let prompt = match prompt {
-        Ok(prompt) => prompt,
-        Err(problems) => {
-            return Err(problems
-                .0
-                .first()
-                .cloned()
-                .unwrap_or_else(|| crate::Diagnostic::new("the prompt could not be parsed")));
-        }
-    };
+    match prompt {
+        Ok(prompt) => Ok(prompt),
+        Err(problems) => Err(problems
+            .0
+            .first()
+            .cloned()
+            .unwrap_or_else(|| crate::Diagnostic::new("the prompt could not be parsed"))),
+    }
+}
+
+/// Renders a derived dotprompt prompt with the run-time renderer: the fields' values as
+/// the input and `history` as the conversation.
+pub fn render_dotprompt(
+    prompt: &crate::formats::dotprompt::Dotprompt,
+    values: serde_json::Map<std::string::String, serde_json::Value>,
+    history: &[crate::formats::dotprompt::Message],
+) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
+    use crate::formats::dotprompt::{DataArgument, Value};
     let input = match Value::from(serde_json::Value::Object(values)) {
         Value::Object(input) => input,
         _ => Default::default(),
     };
     prompt.render(&DataArgument {
         input,
+        messages: history.to_vec(),
         ..DataArgument::default()
     })
 }

@@ -215,9 +215,138 @@ fn yaml_error(text: &str, range: &Range<usize>, error: &serde_saphyr::Error) -> 
     )
 }
 
+/// The span of the key at `path` (each step a block-mapping key, nested by indentation)
+/// in the frontmatter `text[range]`, found by reading the lines as YAML lays out a block
+/// mapping: a key's children are the keys indented under it, up to the next key at its
+/// indentation or less. A step matches a key written `name`, `name?`, `name(…)` or
+/// `name?(…)` (Picoschema's forms) or quoted; the span covers the name. `None` when a step
+/// is not written as a block key (a flow mapping `{…}`, a key in a sequence).
+pub(crate) fn key_span(text: &str, range: Range<usize>, path: &[&str]) -> Option<Range<usize>> {
+    if path.is_empty() {
+        return None;
+    }
+    let mut stack: Vec<(usize, Range<usize>)> = Vec::new();
+    let mut offset = range.start;
+    let frontmatter = text.get(range.clone())?;
+    for line in frontmatter.split_inclusive('\n') {
+        let start = offset;
+        offset += line.len();
+        let content = line.trim_end_matches(['\n', '\r']);
+        let trimmed = content.trim_start_matches(' ');
+        let indent = content.len() - trimmed.len();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        // A tab in the indentation, a sequence item or a block scalar's text: not a key
+        // of a block mapping; a line less indented than the stack's keys closes them.
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        let Some(name) = block_key(trimmed) else {
+            continue;
+        };
+        let name = start + indent + name.start..start + indent + name.end;
+        stack.push((indent, name));
+        if stack.len() == path.len()
+            && stack
+                .iter()
+                .zip(path)
+                .all(|((_, span), step)| key_name(&text[span.clone()]) == *step)
+        {
+            return stack
+                .last()
+                .map(|(_, span)| span.start..span.start + key_name(&text[span.clone()]).len());
+        }
+    }
+    None
+}
+
+/// The name of a block-mapping key that starts `line` (after its indentation): its range
+/// in `line`, without quotes. `None` when the line is no `key:` line.
+fn block_key(line: &str) -> Option<Range<usize>> {
+    if line.starts_with(['-', '[', '{', '|', '>', '&', '*', '!', '%', '@', '`']) {
+        return None;
+    }
+    if let Some(quote) = line.chars().next().filter(|c| *c == '"' || *c == '\'') {
+        let close = line[1..].find(quote)? + 1;
+        return line[close + 1..]
+            .trim_start_matches(' ')
+            .starts_with(':')
+            .then_some(1..close);
+    }
+    // `key:` ends the line or is followed by a space; a `:` inside `(…)` is not it.
+    let mut depth = 0usize;
+    for (i, c) in line.char_indices() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ':' if depth == 0 => {
+                let rest = &line[i + 1..];
+                if rest.is_empty() || rest.starts_with([' ', '\t']) {
+                    let key = line[..i].trim_end_matches([' ', '\t']);
+                    return (!key.is_empty()).then_some(0..key.len());
+                }
+            }
+            '#' if depth == 0 && i > 0 && line[..i].ends_with([' ', '\t']) => return None,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// A Picoschema key's property name: without `?` and `(…)`.
+fn key_name(key: &str) -> &str {
+    let name = key.split('(').next().unwrap_or(key).trim_end();
+    name.strip_suffix('?').unwrap_or(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_are_found_by_their_place_in_the_mapping() {
+        let text = "---\nname: x\ninput:\n  # a comment\n  schema:\n    name?: string, the name\n    user(object):\n      name: string\n      tags(array, labels): string\n    note: string # name: not a key\n    \"quoted\": string\noutput:\n  schema:\n    name: string\n---\nbody";
+        let range = split(text).frontmatter.unwrap();
+        let at = |path: &[&str]| {
+            key_span(text, range.clone(), path)
+                .map(|s| &text[s.clone()])
+                .zip(key_span(text, range.clone(), path).map(|s| s.start))
+        };
+        let found = |path: &[&str]| {
+            at(path).map(|(name, start)| (name, text[..start].matches('\n').count() + 1))
+        };
+        // The same name at four places: each path finds its own.
+        assert_eq!(found(&["name"]), Some(("name", 2)));
+        assert_eq!(found(&["input", "schema", "name"]), Some(("name", 6)));
+        assert_eq!(
+            found(&["input", "schema", "user", "name"]),
+            Some(("name", 8))
+        );
+        assert_eq!(found(&["output", "schema", "name"]), Some(("name", 14)));
+        assert_eq!(found(&["input", "schema", "quoted"]), Some(("quoted", 11)));
+        assert_eq!(
+            found(&["input", "schema", "user", "tags"]),
+            Some(("tags", 9))
+        );
+        assert_eq!(found(&["input", "schema", "user"]), Some(("user", 7)));
+        assert_eq!(found(&["input", "schema"]), Some(("schema", 5)));
+        assert_eq!(found(&["input", "schema", "tags"]), None);
+        assert_eq!(found(&["input", "schema", "note"]), Some(("note", 10)));
+        // A flow mapping is not read.
+        let text = "---\ninput:\n  schema: {name: string}\n---\n";
+        let range = split(text).frontmatter.unwrap();
+        assert_eq!(
+            key_span(text, range.clone(), &["input", "schema", "name"]),
+            None
+        );
+        assert!(key_span(text, range, &["input", "schema"]).is_some());
+        // CRLF lines.
+        let text = "---\r\ninput:\r\n  schema:\r\n    city: string\r\n---\r\n";
+        let range = split(text).frontmatter.unwrap();
+        let span = key_span(text, range, &["input", "schema", "city"]).unwrap();
+        assert_eq!(&text[span], "city");
+    }
 
     fn parts(text: &str) -> (Option<&str>, &str) {
         let split = split(text);

@@ -28,6 +28,8 @@
 //! ```
 
 pub mod ast;
+#[doc(hidden)]
+pub mod compiled;
 mod frontmatter;
 mod lexer;
 mod messages;
@@ -90,6 +92,9 @@ pub struct Registry {
     schemas: HashMap<String, Value>,
     tools: HashMap<String, Value>,
     resolver: Option<PartialResolver>,
+    /// The folder the resolver's partials are shown in (`prompts` shows
+    /// `prompts/_name.prompt`).
+    resolver_dir: Option<String>,
 }
 
 impl fmt::Debug for Registry {
@@ -147,6 +152,13 @@ impl Registry {
         resolver: impl Fn(&str) -> Option<String> + Send + Sync + 'static,
     ) -> &mut Self {
         self.resolver = Some(Arc::new(resolver));
+        self
+    }
+
+    /// Shows the partials the resolver finds as `DIR/_name.prompt` in diagnostics (not
+    /// `_name.prompt`).
+    pub fn set_partial_display_dir(&mut self, dir: &str) -> &mut Self {
+        self.resolver_dir = Some(dir.to_owned());
         self
     }
 
@@ -397,6 +409,102 @@ impl Dotprompt {
             .and_then(|s| serde_json::to_string(s).ok())
     }
 
+    /// Where the frontmatter writes the key at `path` (`["input", "schema", "user",
+    /// "name"]`), by the layout of its block mappings: the span of the name (without
+    /// Picoschema's `?` and `(…)`). `None` when the key is not written as a block-mapping
+    /// key (a flow mapping, a JSON Schema `properties` object's key is found, a key inside
+    /// a sequence is not).
+    pub fn frontmatter_key_span(&self, path: &[&str]) -> Option<std::ops::Range<usize>> {
+        let text = self.source.text();
+        let range = frontmatter::split(text).frontmatter?;
+        frontmatter::key_span(text, range, path)
+    }
+
+    /// What every render of this prompt would fail on, whatever the data: a partial that
+    /// includes itself outside any block (directly or through others: the render never
+    /// ends), or partials included outside blocks that expand to more than
+    /// [`MAX_STEPS`] nodes. Located at the tag that closes the cycle, or at the prompt's
+    /// first such tag. The compile-time derive reports it; the run-time renderer stops at
+    /// its bounds.
+    pub fn sure_render_failure(&self) -> Option<Diagnostic> {
+        #[derive(Clone, Copy)]
+        enum State {
+            Visiting,
+            Done(u128),
+        }
+        fn size(
+            nodes: &[ast::Node],
+            source: &SourceFile,
+            partials: &HashMap<String, Arc<PartialTemplate>>,
+            states: &mut HashMap<String, State>,
+            chain: &mut Vec<String>,
+        ) -> Result<u128, Diagnostic> {
+            let mut total = nodes.len() as u128;
+            for node in nodes {
+                let ast::Node::Partial(call) = node else {
+                    continue;
+                };
+                let inner = match states.get(&call.name).copied() {
+                    Some(State::Done(n)) => n,
+                    Some(State::Visiting) => {
+                        let from = chain
+                            .iter()
+                            .position(|n| n == &call.name)
+                            .unwrap_or_default();
+                        let mut cycle: Vec<String> =
+                            chain[from..].iter().map(|n| format!("`_{n}`")).collect();
+                        cycle.push(format!("`_{}`", call.name));
+                        return Err(Diagnostic::new(format!(
+                            "partial `{}` includes itself outside any block ({}): every render would recurse until the depth bound",
+                            call.name,
+                            cycle.join(" → ")
+                        ))
+                        .at(source, call.span.clone())
+                        .with_help("put the inclusion inside a block that ends the recursion (`{{#if}}`, `{{#each}}`), or remove it"));
+                    }
+                    None => {
+                        let Some(partial) = partials.get(&call.name) else {
+                            continue;
+                        };
+                        states.insert(call.name.clone(), State::Visiting);
+                        chain.push(call.name.clone());
+                        let n = size(&partial.nodes, &partial.source, partials, states, chain)?;
+                        chain.pop();
+                        states.insert(call.name.clone(), State::Done(n));
+                        n
+                    }
+                };
+                total = total.saturating_add(inner);
+            }
+            Ok(total)
+        }
+        let mut states = HashMap::new();
+        match size(
+            &self.nodes,
+            &self.source,
+            &self.partials,
+            &mut states,
+            &mut Vec::new(),
+        ) {
+            Err(cycle) => Some(cycle),
+            Ok(n) if n > MAX_STEPS as u128 => {
+                let first = self.nodes.iter().find_map(|node| match node {
+                    ast::Node::Partial(call) => Some(call.span.clone()),
+                    _ => None,
+                });
+                let diagnostic = Diagnostic::new(format!(
+                    "the partials this prompt includes expand to {n} nodes, more than a render may visit ({MAX_STEPS})"
+                ))
+                .with_help("a partial that includes another twice doubles at each level: include less, or loop over data");
+                Some(match first {
+                    Some(span) => diagnostic.at(&self.source, span),
+                    None => diagnostic.in_file(self.source.path()),
+                })
+            }
+            Ok(_) => None,
+        }
+    }
+
     /// The paths the body reads from its input (outside `{{#each}}` and `{{#with}}`,
     /// where `this` is something else), in order, without repeats.
     pub fn input_paths(&self) -> Vec<ReadPath> {
@@ -617,7 +725,11 @@ fn collect_partials(
                     problems.push(diagnostic);
                     continue;
                 };
-                match parse_partial(&format!("_{}.prompt", call.name), &text) {
+                let shown = match &registry.resolver_dir {
+                    Some(dir) => format!("{dir}/_{}.prompt", call.name),
+                    None => format!("_{}.prompt", call.name),
+                };
+                match parse_partial(&shown, &text) {
                     Ok(partial) => {
                         let partial = Arc::new(partial);
                         found.insert(call.name.clone(), partial.clone());

@@ -30,14 +30,15 @@ pub(crate) enum Piece {
 }
 
 /// A body's value while it is only numbers and booleans: one value, or their sum.
+#[doc(hidden)]
 #[derive(Clone, Debug)]
-pub(crate) enum Prim {
+pub enum Prim {
     Value(Value),
     Sum(f64),
 }
 
 impl Prim {
-    fn number(&self) -> f64 {
+    pub(crate) fn number(&self) -> f64 {
         match self {
             Prim::Value(Value::Bool(b)) => f64::from(u8::from(*b)),
             Prim::Value(v) => v.as_f64().unwrap_or(0.0),
@@ -45,7 +46,7 @@ impl Prim {
         }
     }
 
-    fn text(&self) -> String {
+    pub(crate) fn text(&self) -> String {
         match self {
             Prim::Value(v) => v.to_js_string(),
             Prim::Sum(f) if f.is_nan() => "NaN".to_owned(),
@@ -295,14 +296,7 @@ impl Renderer<'_> {
             }
             HelperName::Json => {
                 let value = param(0);
-                let indent = match hash("indent").as_deref() {
-                    Some(Value::Number(n)) => {
-                        let n = n.as_f64().unwrap_or(0.0);
-                        " ".repeat(if n >= 1.0 { n.min(10.0) as usize } else { 0 })
-                    }
-                    Some(Value::String(s)) => s.chars().take(10).collect(),
-                    _ => String::new(),
-                };
+                let indent = json_indent(hash("indent").as_deref());
                 let text = match value {
                     None => "undefined".to_owned(),
                     Some(value) => {
@@ -328,14 +322,14 @@ impl Renderer<'_> {
         call: &HelperCall,
         piece: impl FnOnce(std::str::Split<'_, char>) -> Piece,
     ) -> Result<(), Fail> {
-        let full = format!("{body}>>>");
-        let end = full.find(">>>").unwrap_or(body.len());
-        if full[..end].contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
-            return self.push_text(&format!("{prefix}{full}"), source, &call.span);
+        match split_marker(prefix, body) {
+            Err(text) => self.push_text(&text, source, &call.span),
+            Ok((words, rest)) => {
+                self.written += words.len();
+                self.out.push(piece(words.split(' ')));
+                self.push_text(&rest, source, &call.span)
+            }
         }
-        self.written += end;
-        self.out.push(piece(full[..end].split(' ')));
-        self.push_text(&full[end + 3..], source, &call.span)
     }
 
     fn block<'s>(
@@ -587,43 +581,7 @@ impl Renderer<'_> {
         source: &SourceFile,
         span: &Span,
     ) -> Result<(), Fail> {
-        let tail: Vec<Piece> = self.out.drain(start..).collect();
-        let mut at_line_start = true;
-        let mut added = 0;
-        let mut rebuilt = Vec::with_capacity(tail.len());
-        for (n, piece) in tail.into_iter().enumerate() {
-            match piece {
-                Piece::Text(text) => {
-                    let (kept, fresh) = if n == 0 && text_start > 0 {
-                        // The first piece was text the partial appended to.
-                        let (a, b) = text.split_at(text_start.min(text.len()));
-                        (a.to_owned(), b.to_owned())
-                    } else {
-                        (String::new(), text)
-                    };
-                    let mut out = kept;
-                    for line in fresh.split_inclusive('\n') {
-                        if at_line_start {
-                            out.push_str(indent);
-                            added += indent.len();
-                        }
-                        out.push_str(line);
-                        at_line_start = line.ends_with('\n');
-                    }
-                    rebuilt.push(Piece::Text(out));
-                }
-                marker => {
-                    if at_line_start {
-                        rebuilt.push(Piece::Text(indent.to_owned()));
-                        added += indent.len();
-                        at_line_start = false;
-                    }
-                    rebuilt.push(marker);
-                }
-            }
-        }
-        self.out.extend(rebuilt);
-        self.written += added;
+        self.written += indent_pieces(&mut self.out, start, text_start, indent);
         if self.written > self.limit {
             return Err(Box::new(
                 Diagnostic::new(format!(
@@ -635,6 +593,65 @@ impl Renderer<'_> {
         }
         Ok(())
     }
+}
+
+/// Indents every line of `out` from piece `start`, byte `text_start` of it (a standalone
+/// partial's output, as Handlebars indents it: not an empty last line); the bytes added.
+pub(crate) fn indent_pieces(
+    out: &mut Vec<Piece>,
+    start: usize,
+    text_start: usize,
+    indent: &str,
+) -> usize {
+    let tail: Vec<Piece> = out.drain(start..).collect();
+    let mut at_line_start = true;
+    let mut added = 0;
+    let mut rebuilt = Vec::with_capacity(tail.len());
+    for (n, piece) in tail.into_iter().enumerate() {
+        match piece {
+            Piece::Text(text) => {
+                let (kept, fresh) = if n == 0 && text_start > 0 {
+                    // The first piece was text the partial appended to.
+                    let (a, b) = text.split_at(text_start.min(text.len()));
+                    (a.to_owned(), b.to_owned())
+                } else {
+                    (String::new(), text)
+                };
+                let mut out = kept;
+                for line in fresh.split_inclusive('\n') {
+                    if at_line_start {
+                        out.push_str(indent);
+                        added += indent.len();
+                    }
+                    out.push_str(line);
+                    at_line_start = line.ends_with('\n');
+                }
+                rebuilt.push(Piece::Text(out));
+            }
+            marker => {
+                if at_line_start {
+                    rebuilt.push(Piece::Text(indent.to_owned()));
+                    added += indent.len();
+                    at_line_start = false;
+                }
+                rebuilt.push(marker);
+            }
+        }
+    }
+    out.extend(rebuilt);
+    added
+}
+
+/// A media or section marker as dotprompt finds it again: its expression ends the marker
+/// at the first `>>>` (what follows is text: `Ok((words, rest))`) and cannot cross a line
+/// break (then it is all text, `Err`).
+pub(crate) fn split_marker(prefix: &str, body: String) -> Result<(String, String), String> {
+    let full = format!("{body}>>>");
+    let end = full.find(">>>").unwrap_or(body.len());
+    if full[..end].contains(['\n', '\r', '\u{2028}', '\u{2029}']) {
+        return Err(format!("{prefix}{full}"));
+    }
+    Ok((full[..end].to_owned(), full[end + 3..].to_owned()))
 }
 
 fn too_deep(source: &SourceFile, span: &Span) -> Fail {
@@ -729,7 +746,7 @@ fn property<'v>(value: &'v Value, name: &str) -> Option<Cow<'v, Value>> {
 }
 
 /// `String(value)`, with `undefined` for `None`.
-fn js_string(value: Option<&Value>) -> String {
+pub(crate) fn js_string(value: Option<&Value>) -> String {
     match value {
         None => "undefined".to_owned(),
         Some(Value::Null) => "null".to_owned(),
@@ -738,7 +755,7 @@ fn js_string(value: Option<&Value>) -> String {
 }
 
 /// JavaScript truthiness (an empty array is true).
-fn js_truthy(value: Option<&Value>) -> bool {
+pub(crate) fn js_truthy(value: Option<&Value>) -> bool {
     match value {
         None | Some(Value::Null) => false,
         Some(Value::Array(_)) | Some(Value::Object(_)) => true,
@@ -747,11 +764,24 @@ fn js_truthy(value: Option<&Value>) -> bool {
 }
 
 /// Handlebars' `isEmpty`: falsy but not 0, or an empty array.
-fn hb_empty(value: Option<&Value>) -> bool {
+pub(crate) fn hb_empty(value: Option<&Value>) -> bool {
     match value {
         Some(Value::Array(items)) => items.is_empty(),
         Some(Value::Number(n)) if n.as_f64() == Some(0.0) => false,
         v => !js_truthy(v),
+    }
+}
+
+/// The `indent` of `{{json}}` as `JSON.stringify` takes it: a number of spaces (at most
+/// 10) or a string's first 10 characters.
+pub(crate) fn json_indent(indent: Option<&Value>) -> String {
+    match indent {
+        Some(Value::Number(n)) => {
+            let n = n.as_f64().unwrap_or(0.0);
+            " ".repeat(if n >= 1.0 { n.min(10.0) as usize } else { 0 })
+        }
+        Some(Value::String(s)) => s.chars().take(10).collect(),
+        _ => String::new(),
     }
 }
 

@@ -543,3 +543,113 @@ fn exponential_partials_stop_at_the_step_bound() {
         .to_string();
     assert!(error.contains("steps"), "{error}");
 }
+
+/// A `.prompt` file an attacker wrote (or a tool gone wrong): every one parses to a
+/// located error or a prompt, without a panic, a hang or a stack overflow.
+#[test]
+fn hostile_sources_give_errors_not_crashes() {
+    let flow_yaml = format!(
+        "---\nconfig: {}1{}\n---\nx",
+        "[".repeat(20_000),
+        "]".repeat(20_000)
+    );
+    let flow_map = format!(
+        "---\nconfig: {}1{}\n---\nx",
+        "{a: ".repeat(20_000),
+        "}".repeat(20_000)
+    );
+    let mut block_yaml = "---\nconfig:\n".to_owned();
+    for depth in 1..3_000 {
+        block_yaml.push_str(&" ".repeat(depth));
+        block_yaml.push_str("a:\n");
+    }
+    block_yaml.push_str("---\nx");
+    let mut pico = "---\ninput:\n  schema:\n".to_owned();
+    for depth in 2..400 {
+        pico.push_str(&"  ".repeat(depth));
+        pico.push_str("a(object):\n");
+    }
+    pico.push_str(&"  ".repeat(400));
+    pico.push_str("b: string\n---\nx");
+    let anchors = "---\na: &a [1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f]\nh: [*g,*g,*g,*g,*g,*g,*g,*g]\n---\nx";
+    let deep_if = "{{#if a}}".repeat(10_000) + &"{{/if}}".repeat(10_000);
+    let deep_each = "{{#each a}}".repeat(10_000);
+    let unclosed = "{{".repeat(100_000);
+    let long_path = format!("{{{{{}}}}}", "a.".repeat(100_000) + "b");
+    let many_tags = "{{a}}".repeat(200_000);
+    for (what, source) in [
+        ("flow YAML", flow_yaml.as_str()),
+        ("flow mappings", flow_map.as_str()),
+        ("block YAML", block_yaml.as_str()),
+        ("Picoschema", pico.as_str()),
+        ("YAML aliases", anchors),
+        ("if", deep_if.as_str()),
+        ("each", deep_each.as_str()),
+        ("unclosed tags", unclosed.as_str()),
+        ("long path", long_path.as_str()),
+        ("many tags", many_tags.as_str()),
+        ("BOM", "\u{feff}---\nmodel: m\n---\nhi {{a}}"),
+        (
+            "CRLF",
+            "---\r\nmodel: m\r\ninput:\r\n  schema:\r\n    a: string\r\n---\r\n{{#if a}}\r\nhi {{a}}\r\n{{/if}}\r\n",
+        ),
+    ] {
+        let started = std::time::Instant::now();
+        match registry().parse_file("x.prompt", source) {
+            Ok(prompt) => {
+                let _ = prompt.render(&DataArgument::default());
+            }
+            Err(e) => {
+                let text = e.to_string();
+                assert!(text.contains("x.prompt:"), "{what}: not located: {text}");
+            }
+        }
+        eprintln!("{what}: {:?}", started.elapsed());
+    }
+}
+
+#[test]
+fn partials_that_surely_never_end_are_found_before_rendering() {
+    let mut reg = registry();
+    reg.define_partial_file("a", "prompts/_a.prompt", "A {{> b}}")
+        .unwrap();
+    reg.define_partial_file(
+        "b",
+        "prompts/_b.prompt",
+        "B\n{{#if x}}{{> c}}{{/if}}{{> a}}",
+    )
+    .unwrap();
+    reg.define_partial_file("c", "prompts/_c.prompt", "C")
+        .unwrap();
+    let prompt = reg.parse_file("prompts/p.prompt", "{{> a}}").unwrap();
+    let error = prompt.sure_render_failure().unwrap().to_string();
+    assert!(
+        error.contains("partial `a` includes itself outside any block (`_a` → `_b` → `_a`)"),
+        "{error}"
+    );
+    assert!(error.contains("prompts/_b.prompt:2:24"), "{error}");
+    // Inside a block, recursion may end (a tree walked by data): no error.
+    let mut reg = registry();
+    reg.define_partial("tree", "{{name}}{{#each children}}{{> tree}}{{/each}}")
+        .unwrap();
+    assert!(
+        reg.parse("{{> tree}}")
+            .unwrap()
+            .sure_render_failure()
+            .is_none()
+    );
+    // Doubling partials: 2^40 nodes.
+    let mut reg = registry();
+    for level in 0..40 {
+        reg.define_partial(
+            &format!("p{level}"),
+            &format!("{{{{> p{next}}}}}{{{{> p{next}}}}}", next = level + 1),
+        )
+        .unwrap();
+    }
+    reg.define_partial("p40", "x").unwrap();
+    let prompt = reg.parse_file("prompts/p.prompt", "hi {{> p0}}").unwrap();
+    let error = prompt.sure_render_failure().unwrap().to_string();
+    assert!(error.contains("expand to 3298534883328 nodes"), "{error}");
+    assert!(error.contains("prompts/p.prompt:1:4"), "{error}");
+}

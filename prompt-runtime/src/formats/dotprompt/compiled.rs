@@ -1,0 +1,1151 @@
+//! The compiled render of a derived dotprompt prompt: [`compile`] turns a parsed prompt
+//! (its body and the partials it includes, inlined) into Rust code that `#[derive(Prompt)]`
+//! emits. The code reads the struct's fields in place through [`View`]s (no JSON), writes
+//! the same pieces the run-time renderer writes (text, role, history, media and section
+//! markers; Handlebars' addition of adjacent numbers and booleans; a standalone partial's
+//! indentation), and cuts them into messages with the run-time renderer's own code, so the
+//! result is the same [`RenderedPrompt`].
+//!
+//! Wherever it cannot be sure to do what the run-time renderer does, it gives `None` and
+//! the derive renders with the run-time renderer instead: a value it cannot read in place
+//! ([`View::Opaque`], or a variant it does not know), two objects or lists compared by
+//! `{{#ifEquals}}` (JavaScript compares them by identity), a partial's arguments over
+//! something that is not an object, a render past the step or size bounds.
+//!
+//! What [`compile`] does not compile (the prompt then always renders at run time): `../`
+//! paths, `@metadata`, `this` of the whole input and `@root` alone, a partial given a
+//! context (`{{> name value}}`), `this` inside a partial given arguments, partials that
+//! include themselves, and prompts of more than [`MAX_NODES`] nodes once partials are
+//! inlined (or nested more than [`MAX_NESTING`] deep).
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use super::ast::{Block, BlockKind, Expr, HelperName, Node, PartialCall, Path};
+pub use super::render::Prim;
+use super::render::{Piece, js_string, js_truthy, json_indent, stringify};
+use super::value::{Value, js_number};
+use super::{DEFAULT_OUTPUT_LIMIT, Dotprompt, MAX_STEPS, Message, PromptMetadata, RenderedPrompt};
+pub use crate::formats::jinja::compiled::{MapView, View};
+
+/// The most nodes a compiled render may hold once partials are inlined.
+pub const MAX_NODES: usize = 20_000;
+
+/// How deep blocks and partials may nest in a compiled render.
+pub const MAX_NESTING: usize = 48;
+
+/// The output of a compiled render: the run-time renderer's pieces and counters.
+#[doc(hidden)]
+pub struct Out {
+    pieces: Vec<Piece>,
+    written: usize,
+    steps: usize,
+    /// The capacity a new text piece starts with.
+    hint: usize,
+    /// Where the longest text piece of the last render is kept, for the next one's hint.
+    last: &'static AtomicUsize,
+}
+
+/// One body's state: Handlebars adds a leading run of numbers and booleans until a
+/// string joins it (see the run-time renderer's `nodes`).
+#[doc(hidden)]
+pub struct Body {
+    pending: Option<Prim>,
+    string: bool,
+}
+
+/// The items `{{#each}}` goes over: the values, and the keys of an object's entries (none
+/// for a list).
+#[doc(hidden)]
+pub struct Items<'a> {
+    /// The keys, when the items are an object's entries.
+    pub keys: Vec<Cow<'a, str>>,
+    /// The values.
+    pub values: Vec<View<'a>>,
+}
+
+impl Out {
+    /// An empty output. Text pieces start with the capacity of the longest text piece
+    /// of the last render (kept in `last`), or `text` bytes for the first.
+    pub fn new(last: &'static AtomicUsize, text: usize) -> Out {
+        let before = last.load(Ordering::Relaxed);
+        Out {
+            pieces: Vec::with_capacity(8),
+            written: 0,
+            steps: 0,
+            hint: if before == 0 { text } else { before },
+            last,
+        }
+    }
+
+    /// Counts `n` nodes rendered; `None` past the run-time renderer's bound.
+    #[inline]
+    pub fn steps(&mut self, n: usize) -> Option<()> {
+        self.steps += n;
+        (self.steps <= MAX_STEPS).then_some(())
+    }
+
+    /// Appends text; `None` past the output bound.
+    #[inline(always)]
+    pub fn text(&mut self, text: &str) -> Option<()> {
+        self.written += text.len();
+        if let Some(Piece::Text(last)) = self.pieces.last_mut()
+            && self.written <= DEFAULT_OUTPUT_LIMIT
+        {
+            last.push_str(text);
+            return Some(());
+        }
+        self.text_piece(text)
+    }
+
+    /// [`Out::text`] when the last piece is no text: a new one.
+    #[inline(never)]
+    fn text_piece(&mut self, text: &str) -> Option<()> {
+        if self.written > DEFAULT_OUTPUT_LIMIT {
+            return None;
+        }
+        if !text.is_empty() {
+            let mut new = String::with_capacity(self.hint.max(text.len()));
+            new.push_str(text);
+            self.pieces.push(Piece::Text(new));
+        }
+        Some(())
+    }
+
+    /// Where the output ends now (see the run-time renderer's `mark`).
+    #[inline]
+    pub fn mark(&self) -> (usize, usize) {
+        match self.pieces.last() {
+            Some(Piece::Text(t)) => (self.pieces.len() - 1, t.len()),
+            _ => (self.pieces.len(), 0),
+        }
+    }
+
+    fn insert(&mut self, (piece, offset): (usize, usize), text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        self.written += text.len();
+        match self.pieces.get_mut(piece) {
+            Some(Piece::Text(t)) => t.insert_str(offset, text),
+            _ => self.pieces.insert(piece, Piece::Text(text.to_owned())),
+        }
+    }
+
+    /// `{{value}}` where a string is already being built: `String(value)`.
+    #[inline(always)]
+    pub fn print(&mut self, view: &View<'_>) -> Option<()> {
+        match view {
+            View::Text(s) => self.text(s),
+            View::Undefined | View::None => Some(()),
+            View::Int(i) if i64::try_from(*i).is_ok() || u64::try_from(*i).is_ok() => {
+                self.text(Digits::new().format(*i))
+            }
+            View::Bool(b) => self.text(if *b { "true" } else { "false" }),
+            _ => {
+                let mut text = String::new();
+                write_js(&mut text, view, 0)?;
+                self.text(&text)
+            }
+        }
+    }
+
+    /// `{{role "name"}}`.
+    pub fn role(&mut self, role: String) {
+        if !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase()) {
+            self.pieces.push(Piece::Role(role));
+        } else {
+            self.written += role.len();
+            self.pieces.push(Piece::BadRole(role));
+        }
+    }
+
+    /// `{{role value}}`.
+    pub fn role_of(&mut self, view: &View<'_>) -> Option<()> {
+        self.role(js_text(view)?);
+        Some(())
+    }
+
+    /// `{{history}}`.
+    pub fn history(&mut self) {
+        self.pieces.push(Piece::History);
+    }
+
+    /// `{{section name}}`.
+    pub fn section(&mut self, name: &View<'_>) -> Option<()> {
+        let name = js_text(name)?;
+        self.marker("<<<dotprompt:section ", name, |mut words| {
+            Piece::Section(words.next().unwrap_or("").to_owned())
+        })
+    }
+
+    /// `{{media url=… contentType=…}}`.
+    pub fn media(&mut self, url: &View<'_>, content_type: &View<'_>) -> Option<()> {
+        let mut body = js_text(url)?;
+        let content_type = to_value(content_type)?;
+        if let Some(ct) = content_type.filter(|v| js_truthy(Some(v))) {
+            body.push(' ');
+            body.push_str(&js_string(Some(&ct)));
+        }
+        self.marker("<<<dotprompt:media:url ", body, |mut words| {
+            let url = words.next().unwrap_or("").to_owned();
+            let content_type = words.next().filter(|w| !w.is_empty()).map(str::to_owned);
+            Piece::Media { url, content_type }
+        })
+    }
+
+    fn marker(
+        &mut self,
+        prefix: &str,
+        body: String,
+        piece: impl FnOnce(std::str::Split<'_, char>) -> Piece,
+    ) -> Option<()> {
+        match super::render::split_marker(prefix, body) {
+            Err(text) => self.text(&text),
+            Ok((words, rest)) => {
+                self.written += words.len();
+                self.pieces.push(piece(words.split(' ')));
+                self.text(&rest)
+            }
+        }
+    }
+
+    /// `{{json value indent=…}}`.
+    pub fn json(&mut self, value: &View<'_>, indent: &View<'_>) -> Option<()> {
+        let indent = json_indent(to_value(indent)?.as_ref());
+        let text = match to_value(value)? {
+            None => "undefined".to_owned(),
+            Some(value) => {
+                let mut text = String::new();
+                stringify(&value, &indent, 0, &mut text);
+                text
+            }
+        };
+        self.text(&text)
+    }
+
+    /// Indents a standalone partial's output, which starts at `start` (a [`Out::mark`]).
+    pub fn indent(&mut self, (start, text_start): (usize, usize), indent: &str) -> Option<()> {
+        self.written += super::render::indent_pieces(&mut self.pieces, start, text_start, indent);
+        (self.written <= DEFAULT_OUTPUT_LIMIT).then_some(())
+    }
+
+    /// The rendered prompt: the pieces cut into messages with `history`, and `metadata`.
+    pub fn finish(self, history: &[Message], metadata: &PromptMetadata) -> RenderedPrompt {
+        let longest = self
+            .pieces
+            .iter()
+            .map(|p| match p {
+                Piece::Text(t) => t.len(),
+                _ => 0,
+            })
+            .max()
+            .unwrap_or(0);
+        self.last.store(longest, Ordering::Relaxed);
+        RenderedPrompt {
+            metadata: metadata.clone(),
+            messages: super::messages::to_messages(self.pieces, history),
+        }
+    }
+}
+
+impl Default for Body {
+    fn default() -> Self {
+        Body::new()
+    }
+}
+
+impl Body {
+    /// A body that has written nothing yet.
+    #[inline]
+    pub fn new() -> Body {
+        Body {
+            pending: None,
+            string: false,
+        }
+    }
+
+    /// Before a node that builds a string (text, a helper, `{{#each}}`): numbers and
+    /// booleans added so far are printed first.
+    #[inline]
+    pub fn string(&mut self, out: &mut Out) -> Option<()> {
+        self.string = true;
+        match self.pending.take() {
+            Some(before) => write_prim(out, &before),
+            None => Some(()),
+        }
+    }
+
+    /// `{{value}}`: a number or a boolean is added to the run, anything else printed.
+    pub fn value(&mut self, out: &mut Out, view: &View<'_>) -> Option<()> {
+        if self.string {
+            return out.print(view);
+        }
+        match prim(view)? {
+            Some(value) => {
+                let prim = Prim::Value(value);
+                self.pending = Some(match self.pending.take() {
+                    None => prim,
+                    Some(before) => Prim::Sum(before.number() + prim.number()),
+                });
+                Some(())
+            }
+            None => {
+                self.string(out)?;
+                out.print(view)
+            }
+        }
+    }
+
+    /// What a block or partial gave, its output having started at `mark`.
+    pub fn result(
+        &mut self,
+        out: &mut Out,
+        mark: (usize, usize),
+        result: Option<Prim>,
+    ) -> Option<()> {
+        match result {
+            Some(prim) if !self.string => {
+                self.pending = Some(match self.pending.take() {
+                    None => prim,
+                    Some(before) => Prim::Sum(before.number() + prim.number()),
+                });
+                Some(())
+            }
+            Some(prim) => write_prim(out, &prim),
+            None => {
+                self.string = true;
+                if let Some(before) = self.pending.take() {
+                    out.insert(mark, &before.text());
+                    if out.written > DEFAULT_OUTPUT_LIMIT {
+                        return None;
+                    }
+                }
+                Some(())
+            }
+        }
+    }
+
+    /// The body's value for its caller: `Some` when it held only numbers and booleans.
+    #[inline]
+    pub fn end(self) -> Option<Prim> {
+        if self.string { None } else { self.pending }
+    }
+}
+
+/// The metadata a render of `prompt` reports (without options): the render metadata
+/// without `input`, as [`Dotprompt::render`] reports it.
+pub fn metadata(prompt: &Dotprompt) -> PromptMetadata {
+    let mut metadata = prompt.metadata.clone();
+    metadata.0.remove("input");
+    metadata
+}
+
+/// Prints what a body gave that its caller does not add (a loop's iteration, the prompt).
+#[inline]
+pub fn flush(out: &mut Out, result: Option<Prim>) -> Option<()> {
+    match result {
+        Some(prim) => write_prim(out, &prim),
+        None => Some(()),
+    }
+}
+
+/// Prints a number or boolean as the run-time renderer does (`Prim::text`), integers
+/// without an allocation.
+fn write_prim(out: &mut Out, prim: &Prim) -> Option<()> {
+    match prim {
+        Prim::Value(Value::Number(n)) if n.is_i64() || n.is_u64() => {
+            let i = n.as_i64().map(i128::from).or(n.as_u64().map(i128::from))?;
+            out.text(Digits::new().format(i))
+        }
+        Prim::Value(Value::Bool(b)) => out.text(if *b { "true" } else { "false" }),
+        other => out.text(&other.text()),
+    }
+}
+
+/// An integer's decimal digits, formatted on the stack.
+struct Digits([u8; 40]);
+
+impl Digits {
+    fn new() -> Digits {
+        Digits([0; 40])
+    }
+
+    fn format(&mut self, n: i128) -> &str {
+        let mut at = self.0.len();
+        let mut rest = n.unsigned_abs();
+        // 64-bit division is much cheaper than 128-bit: every integer a field holds but
+        // `i128`/`u128` fits.
+        if let Ok(mut small) = u64::try_from(rest) {
+            loop {
+                at -= 1;
+                self.0[at] = b'0' + (small % 10) as u8;
+                small /= 10;
+                if small == 0 {
+                    break;
+                }
+            }
+            rest = 0;
+        }
+        while at == self.0.len() || rest != 0 {
+            at -= 1;
+            self.0[at] = b'0' + (rest % 10) as u8;
+            rest /= 10;
+            if rest == 0 {
+                break;
+            }
+        }
+        if n < 0 {
+            at -= 1;
+            self.0[at] = b'-';
+        }
+        std::str::from_utf8(&self.0[at..]).unwrap_or("")
+    }
+}
+
+/// A number or boolean view as the value the run-time renderer adds; `Some(None)` for any
+/// other value, `None` when it cannot be told.
+#[inline]
+fn prim(view: &View<'_>) -> Option<Option<Value>> {
+    Some(match view {
+        View::Bool(b) => Some(Value::Bool(*b)),
+        View::Int(i) if i64::try_from(*i).is_ok() => {
+            Some(Value::Number(serde_json::Number::from(*i as i64)))
+        }
+        View::Int(_) | View::Float(_) => to_value(view)?.filter(|v| matches!(v, Value::Number(_))),
+        View::Undefined | View::None | View::Text(_) | View::List(_) | View::Map(_) => None,
+        _ => return None,
+    })
+}
+
+/// The value the run-time renderer sees for a view (`Ok(None)`: JavaScript's
+/// `undefined`); `None` when it cannot be told here.
+pub fn to_value(view: &View<'_>) -> Option<Option<Value>> {
+    Some(match view {
+        View::Undefined => None,
+        _ => Some(Value::from(crate::formats::jinja::compiled::to_json(view)?)),
+    })
+}
+
+/// `String(value)` as the helpers print their arguments (`undefined`, `null`).
+fn js_text(view: &View<'_>) -> Option<String> {
+    Some(match view {
+        View::Text(s) => s.as_ref().to_owned(),
+        _ => js_string(to_value(view)?.as_ref()),
+    })
+}
+
+/// `String(value)` as `{{value}}` prints it (`null` and `undefined` as nothing); arrays
+/// joined with commas to the run-time renderer's depth bound.
+fn write_js(out: &mut String, view: &View<'_>, depth: usize) -> Option<()> {
+    match view {
+        View::Undefined | View::None => {}
+        View::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        View::Int(i) => {
+            if let Ok(i) = i64::try_from(*i) {
+                let _ = write!(out, "{i}");
+            } else if let Ok(u) = u64::try_from(*i) {
+                let _ = write!(out, "{u}");
+            } else {
+                return None;
+            }
+        }
+        View::Float(_) => match to_value(view)? {
+            Some(Value::Number(n)) => out.push_str(&js_number(&n)),
+            Some(Value::Null) | None => {}
+            Some(_) => return None,
+        },
+        View::Text(s) => out.push_str(s),
+        View::List(items) => {
+            if depth > super::MAX_DEPTH {
+                return Some(());
+            }
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_js(out, item, depth + 1)?;
+            }
+        }
+        View::Map(_) => out.push_str("[object Object]"),
+        _ => return None,
+    }
+    Some(())
+}
+
+/// `value.name` as Handlebars reads it (see the run-time renderer's `property`).
+#[inline]
+pub fn prop<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
+    Some(match view {
+        View::None => View::None,
+        View::Map(m) => m.get(name),
+        View::List(items) => {
+            if name == "length" {
+                return Some(View::Int(items.len() as i128));
+            }
+            let index = name.parse::<usize>().ok().filter(|i| i.to_string() == name);
+            match index.and_then(|i| items.get(i)) {
+                Some(item) => item.clone(),
+                None => View::Undefined,
+            }
+        }
+        View::Text(s) if name == "length" => View::Int(s.encode_utf16().count() as i128),
+        View::Undefined | View::Bool(_) | View::Int(_) | View::Float(_) | View::Text(_) => {
+            View::Undefined
+        }
+        _ => return None,
+    })
+}
+
+/// JavaScript truthiness.
+#[inline]
+pub fn truthy(view: &View<'_>) -> Option<bool> {
+    Some(match view {
+        View::Undefined | View::None => false,
+        View::Bool(b) => *b,
+        View::Int(i) => *i != 0,
+        View::Float(f) => *f != 0.0 && !f.is_nan(),
+        View::Text(s) => !s.is_empty(),
+        View::List(_) | View::Map(_) => true,
+        _ => return None,
+    })
+}
+
+/// Handlebars' `isEmpty`.
+#[inline]
+pub fn empty(view: &View<'_>) -> Option<bool> {
+    Some(match view {
+        View::List(items) => items.is_empty(),
+        View::Int(0) => false,
+        View::Float(f) if *f == 0.0 => false,
+        _ => !truthy(view)?,
+    })
+}
+
+/// `{{#if value includeZero=…}}`: whether the body renders.
+#[inline]
+pub fn if_yes(view: &View<'_>, include_zero: &View<'_>) -> Option<bool> {
+    let include_zero = truthy(include_zero)?;
+    Some(!((!include_zero && !truthy(view)?) || empty(view)?))
+}
+
+/// `{{#if value}}` (no `includeZero`): whether the body renders.
+#[inline]
+pub fn if_plain(view: &View<'_>) -> Option<bool> {
+    Some(truthy(view)? && !empty(view)?)
+}
+
+/// `a === b`; `None` for two objects or lists (equal only when the same one).
+pub fn strict_equals(a: &View<'_>, b: &View<'_>) -> Option<bool> {
+    let composite = |v: &View<'_>| matches!(v, View::List(_) | View::Map(_));
+    if composite(a) && composite(b) {
+        return None;
+    }
+    Some(match (to_value(a)?, to_value(b)?) {
+        (None, None) => true,
+        (Some(a), Some(b)) => a.strict_equals(&b),
+        _ => false,
+    })
+}
+
+/// Whether a view is an object (a partial's arguments go over it).
+#[inline]
+pub fn is_object(view: &View<'_>) -> Option<bool> {
+    Some(match view {
+        View::Map(_) => true,
+        View::Undefined
+        | View::None
+        | View::Bool(_)
+        | View::Int(_)
+        | View::Float(_)
+        | View::Text(_)
+        | View::List(_) => false,
+        _ => return None,
+    })
+}
+
+/// A partial's argument: `undefined` becomes `null`, as Handlebars' hash holds it.
+#[inline]
+pub fn argument(view: View<'_>) -> View<'_> {
+    match view {
+        View::Undefined => View::None,
+        other => other,
+    }
+}
+
+/// What `{{#each}}` goes over: a list's items, an object's entries (as the run-time
+/// renderer sees them: by key), nothing for anything else.
+pub fn each(view: View<'_>) -> Option<Items<'_>> {
+    Some(match view {
+        View::List(values) => Items {
+            keys: Vec::new(),
+            values,
+        },
+        View::Map(m) => {
+            let entries = m.entries();
+            if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
+                return None;
+            }
+            let (keys, values) = entries.into_iter().unzip();
+            Items { keys, values }
+        }
+        View::Undefined
+        | View::None
+        | View::Bool(_)
+        | View::Int(_)
+        | View::Float(_)
+        | View::Text(_) => Items {
+            keys: Vec::new(),
+            values: Vec::new(),
+        },
+        _ => return None,
+    })
+}
+
+/// `@key` in `{{#each}}`: an object entry's key; an array's items have none.
+#[inline]
+pub fn key<'a>(items: &'a Items<'_>, index: usize) -> View<'a> {
+    match items.keys.get(index) {
+        Some(key) => View::Text(Cow::Borrowed(key.as_ref())),
+        None => View::Undefined,
+    }
+}
+
+/// `@first` or `@last` of the innermost loop, alone, as a Rust `bool` expression.
+fn loop_flag(expr: Option<&Expr>, looping: Option<&Loop>) -> Option<String> {
+    let (Some(Expr::Path(path)), Some(l)) = (expr, looping) else {
+        return None;
+    };
+    if !path.data || path.parts.len() != 1 {
+        return None;
+    }
+    match path.parts[0].as_str() {
+        "first" => Some(format!("{} == 0", l.index)),
+        "last" => Some(format!("{} + 1 == {}", l.index, l.count)),
+        _ => None,
+    }
+}
+
+/// Whether a body surely gives no run of numbers for its caller to add: it builds a
+/// string (a text, a helper, a loop) or is empty.
+fn surely_string(nodes: &[Node], prompt: &Dotprompt) -> bool {
+    nodes.is_empty()
+        || nodes.iter().any(|node| match node {
+            Node::Text(_) | Node::Helper(_) => true,
+            Node::Block(block) => block.kind == BlockKind::Each,
+            Node::Partial(call) => {
+                !call.indent.is_empty() && prompt.partials.contains_key(&call.name)
+            }
+            Node::Value(_) => false,
+        })
+}
+
+/// A scope's `this`: the whole input (the struct), or a value.
+#[derive(Clone)]
+enum This {
+    Root,
+    Local(String),
+}
+
+#[derive(Clone)]
+struct Scope {
+    this: This,
+    /// A partial's `key=value` arguments: the key and the local holding its view.
+    overlay: Option<Vec<(String, String)>>,
+}
+
+/// The locals of the innermost `{{#each}}`: index, count, key (for objects).
+#[derive(Clone)]
+struct Loop {
+    index: String,
+    count: String,
+    /// The local holding the `Items` (their keys).
+    items: String,
+    /// A local for the values taken out of them.
+    key: String,
+}
+
+struct Emitter<'p> {
+    prompt: &'p Dotprompt,
+    field: &'p dyn Fn(&str) -> Option<String>,
+    next: usize,
+    nodes: usize,
+    depth: usize,
+    text: usize,
+}
+
+/// The Rust code of the compiled render of `prompt`: a block of type `Option<Out>`, in
+/// which `field(name)` gives the Rust expression of the view of a top-level name (a field
+/// of `self`; `None`: there is no such field). `None` when the prompt uses something not
+/// compiled (see the module's docs).
+pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Option<String> {
+    if prompt.uses_metadata() {
+        return None;
+    }
+    let mut emitter = Emitter {
+        prompt,
+        field,
+        next: 0,
+        nodes: 0,
+        depth: 0,
+        text: 0,
+    };
+    let scope = Scope {
+        this: This::Root,
+        overlay: None,
+    };
+    let body = emitter.body(prompt.nodes(), &scope, None)?;
+    Some(format!(
+        "{{ use ::promptkit::__private::dc; use ::promptkit::__private::dc::View; \
+         static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
+         let mut out = dc::Out::new(&LAST, {}); let __r = {body}; dc::flush(&mut out, __r)?; \
+         ::core::option::Option::Some(out) }}",
+        emitter.text.clamp(64, 1 << 16)
+    ))
+}
+
+impl Emitter<'_> {
+    fn local(&mut self, what: &str) -> String {
+        self.next += 1;
+        format!("__{what}{}", self.next)
+    }
+
+    /// A body: a block of type `Option<Prim>`.
+    ///
+    /// Where the run-time renderer keeps a run of numbers and booleans (see [`Body`]), the
+    /// code does only where it must: it knows when nothing can be pending (`Fresh`: at the
+    /// start, or after nodes that gave nothing) and when a string is surely being built
+    /// (`Str`), and uses a [`Body`] for the rest (`Maybe`).
+    fn body(&mut self, nodes: &[Node], scope: &Scope, looping: Option<&Loop>) -> Option<String> {
+        #[derive(Clone, Copy, PartialEq)]
+        enum State {
+            Fresh,
+            Maybe,
+            Str,
+        }
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return None;
+        }
+        let mut out = format!("{{ out.steps({})?;", nodes.len());
+        let mut state = State::Fresh;
+        let mut uses_body = false;
+        for (n, node) in nodes.iter().enumerate() {
+            self.nodes += 1;
+            if self.nodes > MAX_NODES {
+                return None;
+            }
+            // Before a node that builds a string: a pending run is printed first.
+            let to_string = |out: &mut String, state: &mut State| {
+                if *state == State::Maybe {
+                    out.push_str("__b.string(&mut out)?;");
+                }
+                *state = State::Str;
+            };
+            match node {
+                Node::Text(text) => {
+                    to_string(&mut out, &mut state);
+                    if !text.is_empty() {
+                        self.text += text.len();
+                        let _ = write!(out, "out.text({text:?})?;");
+                    }
+                }
+                Node::Value(expr) => {
+                    let value = self.expr(expr, scope, looping)?;
+                    // A value first, then a node that builds a string: it is printed
+                    // either way (a number alone in a run prints as itself).
+                    let starter = matches!(
+                        nodes.get(n + 1),
+                        Some(Node::Text(_) | Node::Helper(_))
+                            | Some(Node::Block(Block {
+                                kind: BlockKind::Each,
+                                ..
+                            }))
+                    );
+                    if state == State::Str || (state == State::Fresh && starter) {
+                        let _ = write!(out, "out.print(&{value})?;");
+                        state = State::Str;
+                    } else {
+                        uses_body = true;
+                        let _ = write!(out, "__b.value(&mut out, &{value})?;");
+                        state = State::Maybe;
+                    }
+                }
+                Node::Helper(call) => {
+                    to_string(&mut out, &mut state);
+                    self.helper(call, scope, looping, &mut out)?;
+                }
+                Node::Block(block) if block.kind == BlockKind::Each => {
+                    to_string(&mut out, &mut state);
+                    let code = self.each(block, scope, looping)?;
+                    out.push_str(&code);
+                }
+                Node::Block(_) | Node::Partial(_) => {
+                    let (code, surely_string) = match node {
+                        Node::Block(block) => (
+                            self.block(block, scope, looping)?,
+                            surely_string(&block.body, self.prompt)
+                                && surely_string(&block.inverse, self.prompt),
+                        ),
+                        Node::Partial(call) => (
+                            self.partial(call, scope, looping)?,
+                            !call.indent.is_empty()
+                                || self
+                                    .prompt
+                                    .partials
+                                    .get(&call.name)
+                                    .is_some_and(|p| surely_string(&p.nodes, self.prompt)),
+                        ),
+                        _ => return None,
+                    };
+                    match state {
+                        State::Str if surely_string => {
+                            let _ = write!(
+                                out,
+                                "{{ let _: ::core::option::Option<dc::Prim> = {code}; }}"
+                            );
+                        }
+                        State::Str => {
+                            let _ =
+                                write!(out, "{{ let __r = {code}; dc::flush(&mut out, __r)?; }}");
+                        }
+                        State::Fresh if surely_string => {
+                            let _ = write!(
+                                out,
+                                "{{ let _: ::core::option::Option<dc::Prim> = {code}; }}"
+                            );
+                            state = State::Str;
+                        }
+                        State::Fresh | State::Maybe => {
+                            uses_body = true;
+                            let _ = write!(
+                                out,
+                                "{{ let __m = out.mark(); let __r = {code}; __b.result(&mut out, __m, __r)?; }}"
+                            );
+                            state = State::Maybe;
+                        }
+                    }
+                }
+            }
+        }
+        if uses_body {
+            out.insert_str(1, " let mut __b = dc::Body::new();");
+        }
+        out.push_str(match state {
+            State::Maybe => "__b.end() }",
+            State::Fresh | State::Str => "::core::option::Option::<dc::Prim>::None }",
+        });
+        self.depth -= 1;
+        Some(out)
+    }
+
+    /// An inline helper's statements.
+    fn helper(
+        &mut self,
+        call: &super::ast::HelperCall,
+        scope: &Scope,
+        looping: Option<&Loop>,
+        out: &mut String,
+    ) -> Option<()> {
+        let param = |e: &mut Self, i: usize| match call.params.get(i) {
+            Some(expr) => e.expr(expr, scope, looping),
+            None => Some("View::Undefined".to_owned()),
+        };
+        let hash = |e: &mut Self, key: &str| match call.hash.iter().find(|(k, _)| k == key) {
+            Some((_, expr)) => e.expr(expr, scope, looping),
+            None => Some("View::Undefined".to_owned()),
+        };
+        match call.name {
+            HelperName::Role => match call.params.first() {
+                Some(Expr::Literal(Some(Value::String(role)))) => {
+                    let _ = write!(out, "out.role(::std::string::String::from({role:?}));");
+                }
+                _ => {
+                    let role = param(self, 0)?;
+                    let _ = write!(out, "out.role_of(&{role})?;");
+                }
+            },
+            HelperName::History => out.push_str("out.history();"),
+            HelperName::Section => {
+                let name = param(self, 0)?;
+                let _ = write!(out, "out.section(&{name})?;");
+            }
+            HelperName::Media => {
+                let (url, ct) = (hash(self, "url")?, hash(self, "contentType")?);
+                let _ = write!(out, "out.media(&{url}, &{ct})?;");
+            }
+            HelperName::Json => {
+                let (value, indent) = (param(self, 0)?, hash(self, "indent")?);
+                let _ = write!(out, "out.json(&{value}, &{indent})?;");
+            }
+        }
+        Some(())
+    }
+
+    /// `if`, `unless`, `ifEquals`, `unlessEquals`, `with`: a block of type `Option<Prim>`.
+    fn block(&mut self, block: &Block, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
+        let first = match block.params.first() {
+            Some(expr) => self.expr(expr, scope, looping)?,
+            None => "View::Undefined".to_owned(),
+        };
+        let condition = match block.kind {
+            BlockKind::If | BlockKind::Unless => {
+                let not = if block.kind == BlockKind::Unless {
+                    "!"
+                } else {
+                    ""
+                };
+                let include_zero = block.hash.iter().find(|(k, _)| k == "includeZero");
+                match (include_zero, loop_flag(block.params.first(), looping)) {
+                    // `@first` and `@last` are booleans: the body renders when it is true.
+                    (None, Some(flag)) => format!("{not}({flag})"),
+                    (None, None) => format!("{not}dc::if_plain(&{first})?"),
+                    (Some((_, expr)), _) => {
+                        let include_zero = self.expr(expr, scope, looping)?;
+                        format!("{not}dc::if_yes(&{first}, &{include_zero})?")
+                    }
+                }
+            }
+            BlockKind::IfEquals | BlockKind::UnlessEquals => {
+                let second = match block.params.get(1) {
+                    Some(expr) => self.expr(expr, scope, looping)?,
+                    None => "View::Undefined".to_owned(),
+                };
+                let not = if block.kind == BlockKind::UnlessEquals {
+                    "!"
+                } else {
+                    ""
+                };
+                format!("{not}dc::strict_equals(&{first}, &{second})?")
+            }
+            BlockKind::With => {
+                let value = self.local("w");
+                let inner = Scope {
+                    this: This::Local(value.clone()),
+                    overlay: None,
+                };
+                let body = self.body(&block.body, &inner, looping)?;
+                let inverse = self.body(&block.inverse, scope, looping)?;
+                return Some(format!(
+                    "{{ let {value} = {first}; if !dc::empty(&{value})? {body} else {inverse} }}"
+                ));
+            }
+            BlockKind::Each => return None,
+        };
+        let body = self.body(&block.body, scope, looping)?;
+        let inverse = self.body(&block.inverse, scope, looping)?;
+        Some(format!("if {condition} {body} else {inverse}"))
+    }
+
+    /// `{{#each}}`: statements.
+    fn each(&mut self, block: &Block, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
+        let first = match block.params.first() {
+            Some(expr) => self.expr(expr, scope, looping)?,
+            None => "View::Undefined".to_owned(),
+        };
+        let (items, item) = (self.local("items"), self.local("item"));
+        let inner_loop = Loop {
+            index: self.local("i"),
+            count: self.local("n"),
+            items: items.clone(),
+            key: self.local("values"),
+        };
+        let inner = Scope {
+            this: This::Local(item.clone()),
+            overlay: None,
+        };
+        let body = self.body(&block.body, &inner, Some(&inner_loop))?;
+        let inverse = self.body(&block.inverse, scope, looping)?;
+        // A body that surely builds a string gives nothing to print after it.
+        let run = |code: &str, nodes: &[Node]| {
+            if surely_string(nodes, self.prompt) {
+                format!("let _: ::core::option::Option<dc::Prim> = {code};")
+            } else {
+                format!("let __r = {code}; dc::flush(&mut out, __r)?;")
+            }
+        };
+        let (body_run, inverse_run) = (run(&body, &block.body), run(&inverse, &block.inverse));
+        let Loop {
+            index, count, key, ..
+        } = &inner_loop;
+        Some(format!(
+            "{{ let mut {items} = dc::each({first})?; let {count} = {items}.values.len(); \
+             let {key} = ::std::mem::take(&mut {items}.values); \
+             for ({index}, {item}) in {key}.into_iter().enumerate() {{ \
+             let _ = (&{index}, &{count}, &{item}); {body_run} }} \
+             if {count} == 0 {{ {inverse_run} }} }}"
+        ))
+    }
+
+    /// `{{> name key=value}}` inlined: a block of type `Option<Prim>`.
+    fn partial(
+        &mut self,
+        call: &PartialCall,
+        scope: &Scope,
+        looping: Option<&Loop>,
+    ) -> Option<String> {
+        if call.context.is_some() {
+            return None;
+        }
+        let partial = self.prompt.partials.get(&call.name)?.clone();
+        let mut code = String::from("{");
+        let overlay = if call.hash.is_empty() {
+            None
+        } else {
+            if let This::Local(this) = &scope.this {
+                let _ = write!(code, "if !dc::is_object(&{this})? {{ return None; }}");
+            }
+            let mut locals = Vec::new();
+            for (key, expr) in &call.hash {
+                let value = self.expr(expr, scope, looping)?;
+                let local = self.local("a");
+                let _ = write!(code, "let {local} = dc::argument({value});");
+                locals.push((key.clone(), local));
+            }
+            // A later key wins, as in a JavaScript object.
+            locals.reverse();
+            Some(locals)
+        };
+        let inner = Scope {
+            this: scope.this.clone(),
+            overlay,
+        };
+        let body = self.body(&partial.nodes, &inner, looping)?;
+        if call.indent.is_empty() {
+            let _ = write!(code, "{body} }}");
+        } else {
+            let _ = write!(
+                code,
+                "let __s = out.mark(); let __r = {body}; dc::flush(&mut out, __r)?; out.indent(__s, {:?})?; None }}",
+                call.indent
+            );
+        }
+        Some(code)
+    }
+
+    /// A Rust expression of type `View` (with `?` inside).
+    fn expr(&mut self, expr: &Expr, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
+        match expr {
+            Expr::Literal(value) => literal(value.as_ref()),
+            Expr::Path(path) => self.path(path, scope, looping),
+        }
+    }
+
+    fn path(&mut self, path: &Path, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
+        if path.depth > 0 {
+            return None;
+        }
+        let (mut code, rest): (String, &[String]) = if path.data {
+            let (name, rest) = path.parts.split_first()?;
+            let looped = looping.and_then(|l| match name.as_str() {
+                "index" => Some(format!("View::Int({} as i128)", l.index)),
+                "first" => Some(format!("View::Bool({} == 0)", l.index)),
+                "last" => Some(format!("View::Bool({} + 1 == {})", l.index, l.count)),
+                _ => None,
+            });
+            match (looped, name.as_str()) {
+                (Some(code), _) => (code, rest),
+                (None, "key") if looping.is_some() => {
+                    // An array's items have no key: then it is the context's (none).
+                    let l = looping?;
+                    (format!("dc::key(&{}, {})", l.items, l.index), rest)
+                }
+                (None, "root") => {
+                    let (first, rest) = rest.split_first()?;
+                    (self.root_field(first), rest)
+                }
+                (None, "metadata") => return None,
+                // No `@` data is given to a derived prompt.
+                (None, _) => return Some("View::Undefined".to_owned()),
+            }
+        } else {
+            let overlay = scope.overlay.as_ref().and_then(|o| {
+                let first = path.parts.first()?;
+                o.iter().find(|(k, _)| k == first)
+            });
+            match (overlay, path.parts.split_first(), &scope.this) {
+                (Some((_, local)), Some((_, rest)), _) => (format!("{local}.clone()"), rest),
+                (None, None, This::Local(this)) if scope.overlay.is_none() => {
+                    (format!("{this}.clone()"), &[][..])
+                }
+                (None, None, _) => return None,
+                (None, Some((first, rest)), This::Root) => (self.root_field(first), rest),
+                (None, Some((first, rest)), This::Local(this)) => {
+                    (format!("dc::prop(&{this}, {first:?})?"), rest)
+                }
+                (Some(_), None, _) => return None,
+            }
+        };
+        for part in rest {
+            code = format!("dc::prop(&{code}, {part:?})?");
+        }
+        Some(code)
+    }
+
+    fn root_field(&self, name: &str) -> String {
+        (self.field)(name).unwrap_or_else(|| "View::Undefined".to_owned())
+    }
+}
+
+fn literal(value: Option<&Value>) -> Option<String> {
+    Some(match value {
+        None => "View::Undefined".to_owned(),
+        Some(Value::Null) => "View::None".to_owned(),
+        Some(Value::Bool(b)) => format!("View::Bool({b})"),
+        Some(Value::String(s)) => format!("View::Text(::std::borrow::Cow::Borrowed({s:?}))"),
+        Some(Value::Number(n)) => {
+            if let Some(i) = n.as_i64() {
+                format!("View::Int({i})")
+            } else if let Some(u) = n.as_u64() {
+                format!("View::Int({u})")
+            } else {
+                format!("View::Float(f64::from_bits({:#x}))", n.as_f64()?.to_bits())
+            }
+        }
+        Some(Value::Array(_) | Value::Object(_)) => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integers_print_as_rust_prints_them() {
+        for n in [
+            0,
+            7,
+            -5,
+            10,
+            i128::from(i64::MIN),
+            i128::from(u64::MAX),
+            i128::from(u64::MAX) + 1,
+            i128::MIN,
+            i128::MAX,
+        ] {
+            assert_eq!(Digits::new().format(n), n.to_string());
+        }
+    }
+
+    #[test]
+    fn prompts_the_compiled_render_leaves_to_the_run_time_renderer() {
+        let field = |name: &str| Some(format!("self.{name}"));
+        let compiles = |source: &str| {
+            let prompt = Dotprompt::parse(source).unwrap();
+            compile(&prompt, &field).is_some()
+        };
+        assert!(compiles("{{#each xs}}{{@index}}: {{this}}{{/each}}"));
+        assert!(!compiles("{{#each xs}}{{../title}}{{/each}}"));
+        assert!(!compiles("{{@metadata.prompt.model}}"));
+        assert!(!compiles("{{json this}}"));
+        assert!(!compiles("{{@root}}"));
+        // A partial that includes itself cannot be inlined.
+        let mut registry = super::super::Registry::new();
+        registry
+            .define_partial("tree", "{{name}}{{#each kids}}{{> tree}}{{/each}}")
+            .unwrap();
+        let prompt = registry.parse("{{> tree}}").unwrap();
+        assert!(compile(&prompt, &field).is_none());
+    }
+}

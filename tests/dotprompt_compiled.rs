@@ -1,0 +1,273 @@
+//! The compiled render of derived dotprompt prompts gives the run-time renderer's
+//! `RenderedPrompt` (messages, parts, metadata): over a table of value sets (Unicode,
+//! empty lists and maps, absent `Option`s, `None` in a list, zero, negative and large
+//! numbers, floats), on a prompt with roles, history, media, sections, `json`, every
+//! block, `@index`/`@first`/`@last`/`@key`, `this`, `@root`, partials with arguments and
+//! indentation, `~`, and Handlebars' addition of adjacent numbers. `__promptkit_compiled`
+//! is the compiled render alone, so each case also checks that it did render (a fallback
+//! to the run-time renderer would pass otherwise).
+
+use promptkit::PromptValue;
+use promptkit::dotprompt::{DataArgument, Message, Part, Registry, RenderedPrompt};
+use std::collections::BTreeMap;
+use std::path::Path;
+
+#[derive(PromptValue)]
+struct User<'a> {
+    name: &'a str,
+    nick: Option<&'a str>,
+    tags: Vec<&'a str>,
+}
+
+#[derive(PromptValue)]
+struct Item {
+    name: String,
+    qty: i64,
+}
+
+#[derive(promptkit::Prompt)]
+#[prompt("checks/dotprompt_mix")]
+struct Mix<'a> {
+    title: &'a str,
+    subtitle: Option<&'a str>,
+    count: i64,
+    ratio: f64,
+    flag: bool,
+    kind: &'a str,
+    words: Vec<&'a str>,
+    scores: BTreeMap<String, f64>,
+    maybe: Vec<Option<i32>>,
+    user: User<'a>,
+    items: Vec<Item>,
+    image: Option<&'a str>,
+}
+
+#[derive(promptkit::Prompt)]
+#[prompt("travel_agent")]
+struct Travel<'a> {
+    traveller: &'a str,
+    city: &'a str,
+    nights: Option<u32>,
+    interests: Option<Vec<&'a str>>,
+}
+
+fn runtime(
+    name: &str,
+    input: serde_json::Map<String, serde_json::Value>,
+    history: &[Message],
+) -> RenderedPrompt {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+    let mut registry = Registry::new();
+    for partial in ["mix_card", "mix_line", "persona"] {
+        let text = std::fs::read_to_string(dir.join(format!("_{partial}.prompt"))).unwrap();
+        registry.define_partial(partial, &text).unwrap();
+    }
+    let text = std::fs::read_to_string(dir.join(format!("{name}.prompt"))).unwrap();
+    let prompt = registry.parse(&text).unwrap();
+    let data = DataArgument {
+        input: serde_json::from_value(serde_json::Value::Object(input)).unwrap(),
+        messages: history.to_vec(),
+        ..DataArgument::default()
+    };
+    prompt.render(&data).unwrap()
+}
+
+fn input(fields: &[(&str, &dyn PromptValueDyn)]) -> serde_json::Map<String, serde_json::Value> {
+    fields
+        .iter()
+        .filter_map(|(k, v)| Some(((*k).to_owned(), v.json()?)))
+        .collect()
+}
+
+/// `PromptValue::to_value` behind a reference (the trait has an associated const).
+trait PromptValueDyn {
+    fn json(&self) -> Option<serde_json::Value>;
+}
+
+impl<T: PromptValue> PromptValueDyn for T {
+    fn json(&self) -> Option<serde_json::Value> {
+        self.to_value()
+    }
+}
+
+fn histories() -> Vec<Vec<Message>> {
+    let message = |role: &str, text: &str| Message {
+        role: role.to_owned(),
+        content: vec![Part::from_text(text)],
+        metadata: None,
+    };
+    vec![
+        Vec::new(),
+        vec![
+            message("user", "Hi"),
+            message("model", "Hello, how can I help?"),
+        ],
+    ]
+}
+
+#[test]
+fn the_compiled_mix_renders_what_the_runtime_renders() {
+    let titles = ["Plan", "Ünïcödé ✈ 東京", ""];
+    let counts = [0i64, 3, -7, 9_007_199_254_740_993];
+    let ratios = [0.5, 2.0, -0.0, 1e21, 1.5e-7, 0.1 + 0.2];
+    let words: [&[&str]; 3] = [&[], &["one"], &["a", "b,c", "ü"]];
+    let mut cases = 0;
+    for (i, title) in titles.iter().enumerate() {
+        for (j, count) in counts.iter().enumerate() {
+            let ratio = ratios[(i + j) % ratios.len()];
+            let flag = (i + j) % 2 == 0;
+            let words = words[(i * 2 + j) % words.len()];
+            let mut scores = BTreeMap::new();
+            if j % 2 == 1 {
+                scores.insert("zeta".to_owned(), ratio);
+                scores.insert("alpha".to_owned(), *count as f64);
+                scores.insert("Ä".to_owned(), 0.25);
+            }
+            let maybe: Vec<Option<i32>> = match j {
+                0 => vec![],
+                1 => vec![Some(1)],
+                _ => vec![Some(0), None, Some(-3)],
+            };
+            let user = User {
+                name: if i == 1 { "Zoë" } else { "Sam" },
+                nick: (j % 2 == 0).then_some("S"),
+                tags: words.to_vec(),
+            };
+            let items: Vec<Item> = (0..j)
+                .map(|k| Item {
+                    name: format!("item {k}"),
+                    qty: k as i64,
+                })
+                .collect();
+            let mix = Mix {
+                title,
+                subtitle: (i != 0).then_some("sub"),
+                count: *count,
+                ratio,
+                flag,
+                kind: if j == 2 { "a" } else { "b" },
+                words: words.to_vec(),
+                scores,
+                maybe,
+                user,
+                items,
+                image: (j == 3).then_some("https://x.test/a.png"),
+            };
+            let values = input(&[
+                ("title", &mix.title),
+                ("subtitle", &mix.subtitle),
+                ("count", &mix.count),
+                ("ratio", &mix.ratio),
+                ("flag", &mix.flag),
+                ("kind", &mix.kind),
+                ("words", &mix.words),
+                ("scores", &mix.scores),
+                ("maybe", &mix.maybe),
+                ("user", &mix.user),
+                ("items", &mix.items),
+                ("image", &mix.image),
+            ]);
+            for history in histories() {
+                let compiled = mix
+                    .__promptkit_compiled(&history)
+                    .unwrap_or_else(|| panic!("case {i}/{j}: the compiled render fell back"));
+                let expected = runtime("checks/dotprompt_mix", values.clone(), &history);
+                assert_eq!(compiled, expected, "case {i}/{j}");
+                // What a user compares: the JSON dotprompt's JS reference gives.
+                assert_eq!(
+                    serde_json::to_string(&compiled).unwrap(),
+                    serde_json::to_string(&expected).unwrap(),
+                    "case {i}/{j}"
+                );
+                assert_eq!(mix.render_with_history(&history).unwrap(), expected);
+                cases += 1;
+            }
+        }
+    }
+    assert_eq!(cases, 24);
+}
+
+#[test]
+fn the_example_prompt_renders_compiled() {
+    for nights in [None, Some(0), Some(3)] {
+        for interests in [None, Some(vec![]), Some(vec!["food", "tiles"])] {
+            let travel = Travel {
+                traveller: "Sam",
+                city: "Lisbon",
+                nights,
+                interests,
+            };
+            let values = input(&[
+                ("traveller", &travel.traveller),
+                ("city", &travel.city),
+                ("nights", &travel.nights),
+                ("interests", &travel.interests),
+            ]);
+            for history in histories() {
+                let compiled = travel.__promptkit_compiled(&history).expect("compiled");
+                assert_eq!(compiled, runtime("travel_agent", values.clone(), &history));
+            }
+        }
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(300))]
+
+    /// Random values (blank and marker-like text, whitespace, big and negative numbers,
+    /// floats, empty and longer lists): the compiled render gives the run-time renderer's
+    /// result, and does render.
+    #[test]
+    fn random_values_render_the_same_both_ways(
+        title in "[ a\n\t<>:,ü✈]{0,12}|<<<dotprompt:role:system>>>",
+        subtitle in proptest::option::of("[ x\n]{0,4}"),
+        count in proptest::prelude::any::<i64>(),
+        ratio in -1e22f64..1e22,
+        small in -3i64..3,
+        flag in proptest::prelude::any::<bool>(),
+        kind in "[ab]",
+        words in proptest::collection::vec("[ a,b\n]{0,3}", 0..4),
+        scores in proptest::collection::btree_map("[a-cÄ]{0,2}", -2.5f64..2.5, 0..4),
+        maybe in proptest::collection::vec(proptest::option::of(-2i32..3), 0..4),
+        nick in proptest::option::of("[ S]{0,2}"),
+        qtys in proptest::collection::vec(-1i64..3, 0..4),
+        image in proptest::option::of("[a-z:/. ]{0,8}"),
+        with_history in proptest::prelude::any::<bool>(),
+    ) {
+        let count = if flag { small } else { count };
+        let user = User { name: "Sam", nick: nick.as_deref(), tags: words.iter().map(String::as_str).collect() };
+        let mix = Mix {
+            title: &title,
+            subtitle: subtitle.as_deref(),
+            count,
+            ratio,
+            flag,
+            kind: &kind,
+            words: words.iter().map(String::as_str).collect(),
+            scores: scores.clone(),
+            maybe: maybe.clone(),
+            user,
+            items: qtys.iter().enumerate().map(|(k, q)| Item { name: format!("item {k}"), qty: *q }).collect(),
+            image: image.as_deref(),
+        };
+        let values = input(&[
+            ("title", &mix.title),
+            ("subtitle", &mix.subtitle),
+            ("count", &mix.count),
+            ("ratio", &mix.ratio),
+            ("flag", &mix.flag),
+            ("kind", &mix.kind),
+            ("words", &mix.words),
+            ("scores", &mix.scores),
+            ("maybe", &mix.maybe),
+            ("user", &mix.user),
+            ("items", &mix.items),
+            ("image", &mix.image),
+        ]);
+        let history = if with_history { histories().pop().unwrap() } else { Vec::new() };
+        let compiled = mix.__promptkit_compiled(&history);
+        proptest::prop_assert!(compiled.is_some(), "the compiled render fell back");
+        let expected = runtime("checks/dotprompt_mix", values, &history);
+        proptest::prop_assert_eq!(compiled.unwrap(), expected);
+    }
+}

@@ -1,0 +1,16 @@
+// A misspelt field: the error shows the field, where the prompt declares its input
+// schema, and the closest property.
+#[derive(promptkit::PromptValue)]
+struct Author {
+    name: String,
+    title: Option<String>,
+}
+
+#[derive(promptkit::Prompt)]
+#[prompt("book")]
+struct Book {
+    titel: String,
+    author: Author,
+}
+
+fn main() {}
