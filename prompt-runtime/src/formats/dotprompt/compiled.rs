@@ -414,7 +414,12 @@ fn prim(view: &View<'_>) -> Option<Option<Value>> {
             Some(Value::Number(serde_json::Number::from(*i as i64)))
         }
         View::Int(_) | View::Float(_) => to_value(view)?.filter(|v| matches!(v, Value::Number(_))),
-        View::Undefined | View::None | View::Text(_) | View::List(_) | View::Map(_) => None,
+        View::Undefined
+        | View::None
+        | View::Text(_)
+        | View::List(_)
+        | View::Seq(_)
+        | View::Map(_) => None,
         _ => return None,
     })
 }
@@ -468,6 +473,17 @@ fn write_js(out: &mut String, view: &View<'_>, depth: usize) -> Option<()> {
                 write_js(out, item, depth + 1)?;
             }
         }
+        View::Seq(items) => {
+            if depth > super::MAX_DEPTH {
+                return Some(());
+            }
+            for i in 0..items.len() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_js(out, &items.at(i), depth + 1)?;
+            }
+        }
         View::Map(_) => out.push_str("[object Object]"),
         _ => return None,
     }
@@ -490,6 +506,16 @@ pub fn prop<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
                 None => View::Undefined,
             }
         }
+        View::Seq(items) => {
+            if name == "length" {
+                return Some(View::Int(items.len() as i128));
+            }
+            let index = name.parse::<usize>().ok().filter(|i| i.to_string() == name);
+            match index.filter(|&i| i < items.len()) {
+                Some(i) => items.at(i),
+                None => View::Undefined,
+            }
+        }
         View::Text(s) if name == "length" => View::Int(s.encode_utf16().count() as i128),
         View::Undefined | View::Bool(_) | View::Int(_) | View::Float(_) | View::Text(_) => {
             View::Undefined
@@ -507,7 +533,7 @@ pub fn truthy(view: &View<'_>) -> Option<bool> {
         View::Int(i) => *i != 0,
         View::Float(f) => *f != 0.0 && !f.is_nan(),
         View::Text(s) => !s.is_empty(),
-        View::List(_) | View::Map(_) => true,
+        View::List(_) | View::Seq(_) | View::Map(_) => true,
         _ => return None,
     })
 }
@@ -517,6 +543,7 @@ pub fn truthy(view: &View<'_>) -> Option<bool> {
 pub fn empty(view: &View<'_>) -> Option<bool> {
     Some(match view {
         View::List(items) => items.is_empty(),
+        View::Seq(items) => items.is_empty(),
         View::Int(0) => false,
         View::Float(f) if *f == 0.0 => false,
         _ => !truthy(view)?,
@@ -538,7 +565,7 @@ pub fn if_plain(view: &View<'_>) -> Option<bool> {
 
 /// `a === b`; `None` for two objects or lists (equal only when the same one).
 pub fn strict_equals(a: &View<'_>, b: &View<'_>) -> Option<bool> {
-    let composite = |v: &View<'_>| matches!(v, View::List(_) | View::Map(_));
+    let composite = |v: &View<'_>| matches!(v, View::List(_) | View::Seq(_) | View::Map(_));
     if composite(a) && composite(b) {
         return None;
     }
@@ -560,7 +587,8 @@ pub fn is_object(view: &View<'_>) -> Option<bool> {
         | View::Int(_)
         | View::Float(_)
         | View::Text(_)
-        | View::List(_) => false,
+        | View::List(_)
+        | View::Seq(_) => false,
         _ => return None,
     })
 }
@@ -581,6 +609,10 @@ pub fn each(view: View<'_>) -> Option<Items<'_>> {
         View::List(values) => Items {
             keys: Vec::new(),
             values,
+        },
+        View::Seq(items) => Items {
+            keys: Vec::new(),
+            values: (0..items.len()).map(|i| items.at(i)).collect(),
         },
         View::Map(m) => {
             let entries = m.entries();
