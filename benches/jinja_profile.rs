@@ -10,6 +10,8 @@
 //! With `minijinja` last, the same templates and values render through minijinja, the
 //! bench's anchor, for a ratio of instructions.
 
+mod oracle;
+
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
 
@@ -78,34 +80,10 @@ fn main() {
             "../prompts"
         };
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-        let mut env = minijinja::Environment::new();
-        env.set_syntax(
-            minijinja::syntax::SyntaxConfig::builder()
-                .trim_blocks(true)
-                .lstrip_blocks(true)
-                .keep_trailing_newline(true)
-                .build()
-                .expect("the options are valid"),
-        );
+        let mut env = oracle::environment();
         env.set_loader(move |name| Ok(std::fs::read_to_string(root.join(name)).ok()));
-        // As the bench does: Python's `dict.items()`, which minijinja leaves to its
-        // `pycompat`.
-        env.set_unknown_method_callback(|_, value, method, args| {
-            if method != "items"
-                || !args.is_empty()
-                || value.kind() != minijinja::value::ValueKind::Map
-            {
-                return Err(minijinja::Error::from(minijinja::ErrorKind::UnknownMethod));
-            }
-            let mut pairs = Vec::new();
-            for key in value.try_iter()? {
-                let item = value.get_item(&key)?;
-                pairs.push(minijinja::Value::from(vec![key, item]));
-            }
-            Ok(minijinja::Value::from(pairs))
-        });
         let template = env.get_template(entry).expect("minijinja loads it");
-        let context = minijinja_value(&values);
+        let context = oracle::to_minijinja(&values);
         let ours = templates.render(entry, &values).expect("renders");
         assert_eq!(template.render(&context).expect("renders"), ours);
         let mut total = 0;
@@ -126,26 +104,4 @@ fn main() {
             .len();
     }
     println!("{total}");
-}
-
-/// `value` as minijinja's own value (its `serde` support is a feature not built here).
-fn minijinja_value(value: &serde_json::Value) -> minijinja::Value {
-    use serde_json::Value as J;
-    match value {
-        J::Null => minijinja::Value::from(()),
-        J::Bool(b) => minijinja::Value::from(*b),
-        J::Number(n) => match n.as_i64() {
-            Some(i) => minijinja::Value::from(i),
-            None => minijinja::Value::from(n.as_f64().unwrap_or(0.0)),
-        },
-        J::String(s) => minijinja::Value::from(s.as_str()),
-        J::Array(items) => {
-            minijinja::Value::from(items.iter().map(minijinja_value).collect::<Vec<_>>())
-        }
-        J::Object(map) => minijinja::Value::from(
-            map.iter()
-                .map(|(k, v)| (k.clone(), minijinja_value(v)))
-                .collect::<std::collections::BTreeMap<_, _>>(),
-        ),
-    }
 }

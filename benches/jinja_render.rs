@@ -18,9 +18,11 @@
 //!   the exact length summed first, one `String::with_capacity`, then one push per piece.
 
 mod analyst;
+mod oracle;
 
 use analyst::{ANALYST_FILES, analyst, analyst_values, hand_written, hand_written_tuned};
 use criterion::{Criterion, criterion_group, criterion_main};
+use oracle::to_minijinja;
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
 use std::hint::black_box;
@@ -76,15 +78,7 @@ fn jinja_render(criterion: &mut Criterion) {
     .expect("the bench templates load");
     let values = values();
 
-    let mut env = minijinja::Environment::new();
-    env.set_syntax(
-        minijinja::syntax::SyntaxConfig::builder()
-            .trim_blocks(true)
-            .lstrip_blocks(true)
-            .keep_trailing_newline(true)
-            .build()
-            .expect("the options are valid"),
-    );
+    let mut env = oracle::environment();
     for (name, text) in FILES {
         env.add_template(name, text)
             .expect("minijinja parses the bench templates");
@@ -107,29 +101,6 @@ fn jinja_render(criterion: &mut Criterion) {
     group.finish();
 }
 
-/// The same values as minijinja's own (its `serde` support is a feature the benches do
-/// not build).
-fn to_minijinja(value: &serde_json::Value) -> minijinja::Value {
-    use serde_json::Value as J;
-    match value {
-        J::Null => minijinja::Value::from(()),
-        J::Bool(b) => minijinja::Value::from(*b),
-        J::Number(n) => n.as_i64().map_or_else(
-            || minijinja::Value::from(n.as_f64().unwrap_or(0.0)),
-            minijinja::Value::from,
-        ),
-        J::String(s) => minijinja::Value::from(s.as_str()),
-        J::Array(items) => {
-            minijinja::Value::from(items.iter().map(to_minijinja).collect::<Vec<_>>())
-        }
-        J::Object(map) => minijinja::Value::from(
-            map.iter()
-                .map(|(k, v)| (k.clone(), to_minijinja(v)))
-                .collect::<std::collections::BTreeMap<_, _>>(),
-        ),
-    }
-}
-
 fn analyst_render(criterion: &mut Criterion) {
     let entry = ANALYST_FILES[0].0;
     let templates = Templates::load(entry, LANGALPHA, &mut |name: &str| {
@@ -140,29 +111,7 @@ fn analyst_render(criterion: &mut Criterion) {
     let prompt = analyst();
     let values = analyst_values(&prompt);
 
-    let mut env = minijinja::Environment::new();
-    env.set_syntax(
-        minijinja::syntax::SyntaxConfig::builder()
-            .trim_blocks(true)
-            .lstrip_blocks(true)
-            .keep_trailing_newline(true)
-            .build()
-            .expect("the options are valid"),
-    );
-    // `.items()` on a dict is Python's method, which minijinja leaves to its
-    // `pycompat` (not built here): the same, in a few lines.
-    env.set_unknown_method_callback(|_, value, method, args| {
-        if method != "items" || !args.is_empty() || value.kind() != minijinja::value::ValueKind::Map
-        {
-            return Err(minijinja::Error::from(minijinja::ErrorKind::UnknownMethod));
-        }
-        let mut pairs = Vec::new();
-        for key in value.try_iter()? {
-            let item = value.get_item(&key)?;
-            pairs.push(minijinja::Value::from(vec![key, item]));
-        }
-        Ok(minijinja::Value::from(pairs))
-    });
+    let mut env = oracle::environment();
     for (name, text) in ANALYST_FILES {
         env.add_template(name, text)
             .expect("minijinja parses the analyst templates");

@@ -9,6 +9,10 @@
 //! - where the template keeps to what minijinja renders as Jinja2 does (see `build.rs`),
 //!   minijinja gives the same bytes.
 
+#[path = "../../benches/oracle.rs"]
+mod oracle;
+
+use oracle::to_minijinja;
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
 use promptkit::PromptValue;
@@ -81,15 +85,7 @@ fn loaded() -> &'static [Templates] {
 fn minijinja_env() -> &'static minijinja::Environment<'static> {
     static ENV: OnceLock<minijinja::Environment<'static>> = OnceLock::new();
     ENV.get_or_init(|| {
-        let mut env = minijinja::Environment::new();
-        env.set_syntax(
-            minijinja::syntax::SyntaxConfig::builder()
-                .trim_blocks(true)
-                .lstrip_blocks(true)
-                .keep_trailing_newline(true)
-                .build()
-                .expect("valid options"),
-        );
+        let mut env = oracle::environment();
         let mut names: Vec<String> = generated::TEMPLATES
             .iter()
             .map(|(n, _)| (*n).to_owned())
@@ -120,27 +116,6 @@ impl Pool {
         map.insert("tools".into(), self.tools.to_value().expect("a list"));
         map.insert("m".into(), self.m.to_value().expect("a map"));
         serde_json::Value::Object(map)
-    }
-}
-
-fn to_minijinja(value: &serde_json::Value) -> minijinja::Value {
-    use serde_json::Value as J;
-    match value {
-        J::Null => minijinja::Value::from(()),
-        J::Bool(b) => minijinja::Value::from(*b),
-        J::Number(n) => n.as_i64().map_or_else(
-            || minijinja::Value::from(n.as_f64().unwrap_or(0.0)),
-            minijinja::Value::from,
-        ),
-        J::String(s) => minijinja::Value::from(s.as_str()),
-        J::Array(items) => {
-            minijinja::Value::from(items.iter().map(to_minijinja).collect::<Vec<_>>())
-        }
-        J::Object(map) => minijinja::Value::from(
-            map.iter()
-                .map(|(k, v)| (k.clone(), to_minijinja(v)))
-                .collect::<BTreeMap<_, _>>(),
-        ),
     }
 }
 
