@@ -159,15 +159,6 @@ pub(crate) fn render_limited(
     max_steps: usize,
 ) -> Result<String, Diagnostic> {
     let mut renderer = Renderer {
-        set,
-        context,
-        slots: set.slots(),
-        unslotted: false,
-        cached: Cell::new(0),
-        values: [const { Cell::new(None) }; CACHED],
-        locals: Vec::new(),
-        frame: 0,
-        loops: Vec::new(),
         // A little more than last time, so a render a few bytes longer does not grow.
         out: String::with_capacity(
             template
@@ -176,8 +167,8 @@ pub(crate) fn render_limited(
                 .len()
                 .max(set.last_len.get() + set.last_len.get() / 8),
         ),
-        steps: 0,
         max_steps,
+        ..Renderer::probe(set, context)
     };
     renderer.nodes(template, &template.nodes).map_err(|e| *e)?;
     set.last_len.set(renderer.out.len().min(MAX_OUTPUT));
@@ -254,7 +245,7 @@ type Done = Result<(), Error>;
 
 impl<'a> Renderer<'a> {
     /// A renderer that only evaluates expressions over `context`: it has no scopes of the
-    /// templates' own and writes nothing.
+    /// templates' own and writes nothing (`render_limited` gives it an output and a limit).
     fn probe(set: &'a Templates, context: &'a Map<String, Value>) -> Self {
         Renderer {
             set,
