@@ -79,6 +79,24 @@ fn input(fields: &[(&str, &dyn PromptValueDyn)]) -> serde_json::Map<String, serd
         .collect()
 }
 
+/// The mix's fields as the run-time renderer takes them.
+fn mix_input(mix: &Mix<'_>) -> serde_json::Map<String, serde_json::Value> {
+    input(&[
+        ("title", &mix.title),
+        ("subtitle", &mix.subtitle),
+        ("count", &mix.count),
+        ("ratio", &mix.ratio),
+        ("flag", &mix.flag),
+        ("kind", &mix.kind),
+        ("words", &mix.words),
+        ("scores", &mix.scores),
+        ("maybe", &mix.maybe),
+        ("user", &mix.user),
+        ("items", &mix.items),
+        ("image", &mix.image),
+    ])
+}
+
 /// `PromptValue::to_value` behind a reference (the trait has an associated const).
 trait PromptValueDyn {
     fn json(&self) -> Option<serde_json::Value>;
@@ -153,20 +171,7 @@ fn the_compiled_mix_renders_what_the_runtime_renders() {
                 items,
                 image: (j == 3).then_some("https://x.test/a.png"),
             };
-            let values = input(&[
-                ("title", &mix.title),
-                ("subtitle", &mix.subtitle),
-                ("count", &mix.count),
-                ("ratio", &mix.ratio),
-                ("flag", &mix.flag),
-                ("kind", &mix.kind),
-                ("words", &mix.words),
-                ("scores", &mix.scores),
-                ("maybe", &mix.maybe),
-                ("user", &mix.user),
-                ("items", &mix.items),
-                ("image", &mix.image),
-            ]);
+            let values = mix_input(&mix);
             for history in histories() {
                 let compiled = mix
                     .__promptkit_compiled(&history)
@@ -250,20 +255,7 @@ proptest::proptest! {
             items: qtys.iter().enumerate().map(|(k, q)| Item { name: format!("item {k}"), qty: *q }).collect(),
             image: image.as_deref(),
         };
-        let values = input(&[
-            ("title", &mix.title),
-            ("subtitle", &mix.subtitle),
-            ("count", &mix.count),
-            ("ratio", &mix.ratio),
-            ("flag", &mix.flag),
-            ("kind", &mix.kind),
-            ("words", &mix.words),
-            ("scores", &mix.scores),
-            ("maybe", &mix.maybe),
-            ("user", &mix.user),
-            ("items", &mix.items),
-            ("image", &mix.image),
-        ]);
+        let values = mix_input(&mix);
         let history = if with_history { histories().pop().unwrap() } else { Vec::new() };
         let compiled = mix.__promptkit_compiled(&history);
         proptest::prop_assert!(compiled.is_some(), "the compiled render fell back");
