@@ -244,13 +244,13 @@ fn compiled(prompt: &Dotprompt, fields: &[Field]) -> TokenStream {
     quote! {
         #[allow(unused, clippy::all, clippy::pedantic)]
         (|| -> ::core::option::Option<::promptkit::dotprompt::RenderedPrompt> {
-            let __out: ::promptkit::__private::dc::Out = #code?;
+            let __out: ::promptkit::__private::dc::Out<'_> = #code?;
             static META: ::std::sync::OnceLock<::core::option::Option<::promptkit::dotprompt::PromptMetadata>> =
                 ::std::sync::OnceLock::new();
             let __meta = META
                 .get_or_init(|| Self::__promptkit_dotprompt().ok().map(::promptkit::__private::dc::metadata))
                 .as_ref()?;
-            ::core::option::Option::Some(__out.finish(history, __meta))
+            __out.finish(__meta)
         })()
     }
 }

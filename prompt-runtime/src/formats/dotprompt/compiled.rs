@@ -27,7 +27,7 @@ pub use super::render::Prim;
 use super::render::{Piece, js_string, js_truthy, json_indent, stringify};
 use super::value::{Value, js_number};
 use super::{DEFAULT_OUTPUT_LIMIT, Dotprompt, MAX_STEPS, Message, PromptMetadata, RenderedPrompt};
-pub use crate::formats::jinja::compiled::{MapView, View};
+pub use crate::formats::jinja::compiled::{MapView, SeqView, View};
 
 /// The most nodes a compiled render may hold once partials are inlined.
 pub const MAX_NODES: usize = 20_000;
@@ -35,15 +35,37 @@ pub const MAX_NODES: usize = 20_000;
 /// How deep blocks and partials may nest in a compiled render.
 pub const MAX_NESTING: usize = 48;
 
-/// The output of a compiled render: the run-time renderer's pieces and counters.
+/// The output of a compiled render.
+///
+/// Text goes into one open `String` (`cur`). Where the prompt has only roles named by
+/// literals and `{{history}}` as markers (the generator knows this: `lean`), the messages
+/// are cut as the markers come, with the rule of the run-time renderer's `to_messages`
+/// for such pieces: the text between two markers is one part of one message, dropped when
+/// it is blank. Otherwise the markers and texts are kept as the run-time renderer's
+/// pieces and cut with its own code at the end.
 #[doc(hidden)]
-pub struct Out {
+pub struct Out<'h> {
+    /// The open text: the last text piece, or the current message's text.
+    cur: String,
+    /// The pieces before `cur` (not `lean`).
     pieces: Vec<Piece>,
-    written: usize,
+    /// The messages so far (`lean`).
+    messages: Vec<Message>,
+    /// The current message's role (`lean`).
+    role: Cow<'static, str>,
+    /// How many markers were written (`lean`): [`Out::mark`]'s first half.
+    markers: usize,
+    /// Whether `{{history}}` placed a non-empty history (`lean`).
+    placed: bool,
+    lean: bool,
+    history: &'h [Message],
+    /// The bytes written that are not in `cur`.
+    done: usize,
     steps: usize,
-    /// The capacity a new text piece starts with.
+    /// The capacity `cur` starts with.
     hint: usize,
-    /// Where the longest text piece of the last render is kept, for the next one's hint.
+    /// The longest text cut so far, kept in `last` for the next render's hint.
+    longest: usize,
     last: &'static AtomicUsize,
 }
 
@@ -55,26 +77,78 @@ pub struct Body {
     string: bool,
 }
 
-/// The items `{{#each}}` goes over: the values, and the keys of an object's entries (none
-/// for a list).
+/// The items `{{#each}}` goes over: a list read in place, or the values (and the keys of
+/// an object's entries) collected.
 #[doc(hidden)]
 pub struct Items<'a> {
+    /// A list read in place: the items are taken from it by index.
+    pub seq: Option<&'a (dyn SeqView + 'a)>,
     /// The keys, when the items are an object's entries.
     pub keys: Vec<Cow<'a, str>>,
-    /// The values.
+    /// The values, when they were collected.
     pub values: Vec<View<'a>>,
 }
 
-impl Out {
-    /// An empty output. Text pieces start with the capacity of the longest text piece
-    /// of the last render (kept in `last`), or `text` bytes for the first.
-    pub fn new(last: &'static AtomicUsize, text: usize) -> Out {
+impl<'a> Items<'a> {
+    /// How many items.
+    #[inline]
+    pub fn len(&self) -> usize {
+        match self.seq {
+            Some(seq) => seq.len(),
+            None => self.values.len(),
+        }
+    }
+
+    /// Whether there are none.
+    #[inline]
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The item at `index`: read in place, or the next of the collected values (taken
+    /// into `rest`, in order).
+    #[inline]
+    pub fn item(&self, index: usize, rest: &mut std::vec::IntoIter<View<'a>>) -> View<'a> {
+        match self.seq {
+            Some(seq) => seq.at(index),
+            None => rest.next().unwrap_or(View::Undefined),
+        }
+    }
+}
+
+impl<'h> Out<'h> {
+    /// An empty output. `cur` starts with the capacity of the longest text of the last
+    /// render (kept in `last`), or `text` bytes for the first; `messages` is how many
+    /// messages the template can make (before the history), for `lean`.
+    pub fn new(
+        last: &'static AtomicUsize,
+        text: usize,
+        history: &'h [Message],
+        lean: bool,
+        messages: usize,
+    ) -> Out<'h> {
         let before = last.load(Ordering::Relaxed);
         Out {
-            pieces: Vec::with_capacity(8),
-            written: 0,
+            cur: String::new(),
+            pieces: if lean {
+                Vec::new()
+            } else {
+                Vec::with_capacity(8)
+            },
+            messages: if lean {
+                Vec::with_capacity(messages + history.len())
+            } else {
+                Vec::new()
+            },
+            role: Cow::Borrowed("user"),
+            markers: 0,
+            placed: false,
+            lean,
+            history,
+            done: 0,
             steps: 0,
             hint: if before == 0 { text } else { before },
+            longest: 0,
             last,
         }
     }
@@ -86,62 +160,155 @@ impl Out {
         (self.steps <= MAX_STEPS).then_some(())
     }
 
-    /// Appends text; `None` past the output bound.
+    /// Appends text; `None` past the output bound (checked when `cur` grows, and at the
+    /// end).
     #[inline(always)]
     pub fn text(&mut self, text: &str) -> Option<()> {
-        self.written += text.len();
-        if let Some(Piece::Text(last)) = self.pieces.last_mut()
-            && self.written <= DEFAULT_OUTPUT_LIMIT
-        {
-            last.push_str(text);
-            return Some(());
+        if self.cur.capacity() - self.cur.len() < text.len() {
+            self.grow(text.len())?;
         }
-        self.text_piece(text)
-    }
-
-    /// [`Out::text`] when the last piece is no text: a new one.
-    #[inline(never)]
-    fn text_piece(&mut self, text: &str) -> Option<()> {
-        if self.written > DEFAULT_OUTPUT_LIMIT {
-            return None;
-        }
-        if !text.is_empty() {
-            let mut new = String::with_capacity(self.hint.max(text.len()));
-            new.push_str(text);
-            self.pieces.push(Piece::Text(new));
-        }
+        self.cur.push_str(text);
         Some(())
     }
 
-    /// Where the output ends now (see the run-time renderer's `mark`).
+    /// Room for `more` bytes in `cur`: the hint at first, then as `String` grows.
+    #[cold]
+    #[inline(never)]
+    fn grow(&mut self, more: usize) -> Option<()> {
+        if self.done + self.cur.len() + more > DEFAULT_OUTPUT_LIMIT {
+            return None;
+        }
+        let room = if self.cur.capacity() == 0 {
+            self.hint.max(more)
+        } else {
+            more
+        };
+        self.cur.reserve(room);
+        Some(())
+    }
+
+    /// Where the output ends now: the markers (`lean`) or pieces before the open text,
+    /// and the open text's length (see the run-time renderer's `mark`).
     #[inline]
     pub fn mark(&self) -> (usize, usize) {
-        match self.pieces.last() {
-            Some(Piece::Text(t)) => (self.pieces.len() - 1, t.len()),
-            _ => (self.pieces.len(), 0),
+        let before = if self.lean {
+            self.markers
+        } else {
+            self.pieces.len()
+        };
+        (before, self.cur.len())
+    }
+
+    /// The open text as the last piece (not `lean`), for code that works on pieces.
+    fn close(&mut self) {
+        if !self.cur.is_empty() {
+            self.longest = self.longest.max(self.cur.len());
+            self.done += self.cur.len();
+            self.pieces.push(Piece::Text(std::mem::take(&mut self.cur)));
         }
     }
 
-    fn insert(&mut self, (piece, offset): (usize, usize), text: &str) {
-        if text.is_empty() {
-            return;
+    /// After [`Out::close`]: a text last piece is open again.
+    fn reopen(&mut self) {
+        if let Some(Piece::Text(_)) = self.pieces.last()
+            && let Some(Piece::Text(text)) = self.pieces.pop()
+        {
+            self.done -= text.len();
+            self.cur = text;
         }
-        self.written += text.len();
-        match self.pieces.get_mut(piece) {
-            Some(Piece::Text(t)) => t.insert_str(offset, text),
-            _ => self.pieces.insert(piece, Piece::Text(text.to_owned())),
+    }
+
+    /// The open text ends a message's content (`lean`): it is the message's one part, or
+    /// dropped when blank.
+    fn cut(&mut self) {
+        self.longest = self.longest.max(self.cur.len());
+        self.done += self.cur.len();
+        if super::messages::is_blank(&self.cur) {
+            self.cur.clear();
+        } else {
+            let role = std::mem::replace(&mut self.role, Cow::Borrowed("user"));
+            self.messages.push(Message {
+                role: role.into_owned(),
+                content: vec![super::Part::from_text(std::mem::take(&mut self.cur))],
+                metadata: None,
+            });
+        }
+    }
+
+    fn insert(&mut self, (piece, offset): (usize, usize), text: &str) -> Option<()> {
+        if text.is_empty() {
+            return Some(());
+        }
+        if self.lean {
+            // Text before a marker written since is in a message already: left to the
+            // run-time renderer.
+            if piece != self.markers {
+                return None;
+            }
+            self.cur.insert_str(offset, text);
+        } else {
+            self.close();
+            self.done += text.len();
+            match self.pieces.get_mut(piece) {
+                Some(Piece::Text(t)) => t.insert_str(offset, text),
+                _ => self.pieces.insert(piece, Piece::Text(text.to_owned())),
+            }
+            self.reopen();
+        }
+        (self.done + self.cur.len() <= DEFAULT_OUTPUT_LIMIT).then_some(())
+    }
+
+    /// `{{value}}` where a string is already being built: `String(value)`. Numbers,
+    /// booleans and borrowed text are written without a call, and a view that owns
+    /// nothing is not dropped.
+    #[inline(always)]
+    pub fn put(&mut self, view: View<'_>) -> Option<()> {
+        let done = match &view {
+            View::Text(Cow::Borrowed(s)) => self.text(s),
+            View::Undefined | View::None => Some(()),
+            View::Int(i) => self.int(*i),
+            View::Bool(b) => self.text(if *b { "true" } else { "false" }),
+            View::Map(_) => self.text("[object Object]"),
+            _ => return self.put_other(view),
+        };
+        // What the arms above read owns nothing.
+        std::mem::forget(view);
+        done
+    }
+
+    #[inline(never)]
+    fn put_other(&mut self, view: View<'_>) -> Option<()> {
+        self.print(&view)
+    }
+
+    /// An integer's decimal digits: `None` past `i64` and `u64`, which the run-time
+    /// renderer prints as floats.
+    #[inline]
+    fn int(&mut self, i: i128) -> Option<()> {
+        match u8::try_from(i) {
+            Ok(small) if small < 100 => {
+                if self.cur.capacity() - self.cur.len() < 2 {
+                    self.grow(2)?;
+                }
+                if small >= 10 {
+                    self.cur.push(char::from(b'0' + small / 10));
+                }
+                self.cur.push(char::from(b'0' + small % 10));
+                Some(())
+            }
+            _ if i64::try_from(i).is_ok() || u64::try_from(i).is_ok() => {
+                self.text(Digits::new().format(i))
+            }
+            _ => None,
         }
     }
 
     /// `{{value}}` where a string is already being built: `String(value)`.
-    #[inline(always)]
     pub fn print(&mut self, view: &View<'_>) -> Option<()> {
         match view {
             View::Text(s) => self.text(s),
             View::Undefined | View::None => Some(()),
-            View::Int(i) if i64::try_from(*i).is_ok() || u64::try_from(*i).is_ok() => {
-                self.text(Digits::new().format(*i))
-            }
+            View::Int(i) => self.int(*i),
             View::Bool(b) => self.text(if *b { "true" } else { "false" }),
             _ => {
                 let mut text = String::new();
@@ -151,25 +318,47 @@ impl Out {
         }
     }
 
-    /// `{{role "name"}}`.
-    pub fn role(&mut self, role: String) {
-        if !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase()) {
-            self.pieces.push(Piece::Role(role));
-        } else {
-            self.written += role.len();
-            self.pieces.push(Piece::BadRole(role));
+    /// `{{role "name"}}` (a literal) and `{{role value}}`.
+    pub fn role(&mut self, role: Cow<'static, str>) -> Option<()> {
+        let good = !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase());
+        if self.lean {
+            // The generator makes a lean output only for well-formed literal roles.
+            if !good {
+                return None;
+            }
+            self.cut();
+            self.markers += 1;
+            self.role = role;
+            return Some(());
         }
+        self.close();
+        if good {
+            self.pieces.push(Piece::Role(role.into_owned()));
+        } else {
+            self.done += role.len();
+            self.pieces.push(Piece::BadRole(role.into_owned()));
+        }
+        Some(())
     }
 
     /// `{{role value}}`.
     pub fn role_of(&mut self, view: &View<'_>) -> Option<()> {
-        self.role(js_text(view)?);
-        Some(())
+        self.role(Cow::Owned(js_text(view)?))
     }
 
     /// `{{history}}`.
     pub fn history(&mut self) {
-        self.pieces.push(Piece::History);
+        if self.lean {
+            self.cut();
+            self.markers += 1;
+            self.messages
+                .extend(self.history.iter().map(super::messages::marked_history));
+            self.placed |= !self.history.is_empty();
+            self.role = Cow::Borrowed("model");
+        } else {
+            self.close();
+            self.pieces.push(Piece::History);
+        }
     }
 
     /// `{{section name}}`.
@@ -204,7 +393,12 @@ impl Out {
         match super::render::split_marker(prefix, body) {
             Err(text) => self.text(&text),
             Ok((words, rest)) => {
-                self.written += words.len();
+                // The generator makes a lean output only without media and sections.
+                if self.lean {
+                    return None;
+                }
+                self.close();
+                self.done += words.len();
                 self.pieces.push(piece(words.split(' ')));
                 self.text(&rest)
             }
@@ -227,26 +421,48 @@ impl Out {
 
     /// Indents a standalone partial's output, which starts at `start` (a [`Out::mark`]).
     pub fn indent(&mut self, (start, text_start): (usize, usize), indent: &str) -> Option<()> {
-        self.written += super::render::indent_pieces(&mut self.pieces, start, text_start, indent);
-        (self.written <= DEFAULT_OUTPUT_LIMIT).then_some(())
+        if self.lean {
+            // A partial that wrote a marker: left to the run-time renderer.
+            if start != self.markers {
+                return None;
+            }
+            if self.cur.len() > text_start {
+                let mut pieces = vec![Piece::Text(std::mem::take(&mut self.cur))];
+                self.done += super::render::indent_pieces(&mut pieces, 0, text_start, indent);
+                if let Some(Piece::Text(text)) = pieces.pop() {
+                    self.cur = text;
+                }
+            }
+        } else {
+            self.close();
+            self.done += super::render::indent_pieces(&mut self.pieces, start, text_start, indent);
+            self.reopen();
+        }
+        (self.done + self.cur.len() <= DEFAULT_OUTPUT_LIMIT).then_some(())
     }
 
-    /// The rendered prompt: the pieces cut into messages with `history`, and `metadata`.
-    pub fn finish(self, history: &[Message], metadata: &PromptMetadata) -> RenderedPrompt {
-        let longest = self
-            .pieces
-            .iter()
-            .map(|p| match p {
-                Piece::Text(t) => t.len(),
-                _ => 0,
-            })
-            .max()
-            .unwrap_or(0);
-        self.last.store(longest, Ordering::Relaxed);
-        RenderedPrompt {
-            metadata: metadata.clone(),
-            messages: super::messages::to_messages(self.pieces, history),
+    /// The rendered prompt: the messages (with the history), and `metadata`; `None` past
+    /// the output bound.
+    pub fn finish(mut self, metadata: &PromptMetadata) -> Option<RenderedPrompt> {
+        if self.done + self.cur.len() > DEFAULT_OUTPUT_LIMIT {
+            return None;
         }
+        let messages = if self.lean {
+            self.cut();
+            if self.placed {
+                self.messages
+            } else {
+                super::messages::insert_history(self.messages, self.history)
+            }
+        } else {
+            self.close();
+            super::messages::to_messages(self.pieces, self.history)
+        };
+        self.last.store(self.longest, Ordering::Relaxed);
+        Some(RenderedPrompt {
+            metadata: metadata.clone(),
+            messages,
+        })
     }
 }
 
@@ -316,13 +532,10 @@ impl Body {
             Some(prim) => write_prim(out, &prim),
             None => {
                 self.string = true;
-                if let Some(before) = self.pending.take() {
-                    out.insert(mark, &before.text());
-                    if out.written > DEFAULT_OUTPUT_LIMIT {
-                        return None;
-                    }
+                match self.pending.take() {
+                    Some(before) => out.insert(mark, &before.text()),
+                    None => Some(()),
                 }
-                Some(())
             }
         }
     }
@@ -491,8 +704,42 @@ fn write_js(out: &mut String, view: &View<'_>, depth: usize) -> Option<()> {
 }
 
 /// `value.name` as Handlebars reads it (see the run-time renderer's `property`).
-#[inline]
+#[inline(always)]
 pub fn prop<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
+    match view {
+        View::Map(m) => Some(m.get(name)),
+        _ => prop_other(view, name),
+    }
+}
+
+/// [`prop`] of a view that is given, not borrowed: it is dropped after (without a call
+/// when it owns nothing).
+#[inline(always)]
+pub fn at<'a>(view: View<'a>, name: &str) -> Option<View<'a>> {
+    let value = prop(&view, name);
+    discard(view);
+    value
+}
+
+/// Drops a view: one that owns nothing (all but owned text and a collected list) is
+/// forgotten, where its drop glue would be a call.
+#[inline(always)]
+pub fn discard(view: View<'_>) {
+    if matches!(view, View::Text(Cow::Owned(_)) | View::List(_)) {
+        drop_owned(view);
+    } else {
+        std::mem::forget(view);
+    }
+}
+
+#[inline(never)]
+fn drop_owned(view: View<'_>) {
+    drop(view);
+}
+
+/// [`prop`] of anything but an object.
+#[inline(never)]
+fn prop_other<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
     Some(match view {
         View::None => View::None,
         View::Map(m) => m.get(name),
@@ -563,6 +810,21 @@ pub fn if_plain(view: &View<'_>) -> Option<bool> {
     Some(truthy(view)? && !empty(view)?)
 }
 
+/// [`if_plain`] of a view that is given, not borrowed: it is dropped after (without a
+/// call when it owns nothing).
+#[inline(always)]
+pub fn if_view(view: View<'_>) -> Option<bool> {
+    let yes = match &view {
+        View::Map(_) => Some(true),
+        View::Text(s) => Some(!s.is_empty()),
+        View::Bool(b) => Some(*b),
+        View::Undefined | View::None => Some(false),
+        other => if_plain(other),
+    };
+    discard(view);
+    yes
+}
+
 /// `a === b`; `None` for two objects or lists (equal only when the same one).
 pub fn strict_equals(a: &View<'_>, b: &View<'_>) -> Option<bool> {
     let composite = |v: &View<'_>| matches!(v, View::List(_) | View::Seq(_) | View::Map(_));
@@ -607,12 +869,14 @@ pub fn argument(view: View<'_>) -> View<'_> {
 pub fn each(view: View<'_>) -> Option<Items<'_>> {
     Some(match view {
         View::List(values) => Items {
+            seq: None,
             keys: Vec::new(),
             values,
         },
         View::Seq(items) => Items {
+            seq: Some(items),
             keys: Vec::new(),
-            values: (0..items.len()).map(|i| items.at(i)).collect(),
+            values: Vec::new(),
         },
         View::Map(m) => {
             let entries = m.entries();
@@ -620,7 +884,11 @@ pub fn each(view: View<'_>) -> Option<Items<'_>> {
                 return None;
             }
             let (keys, values) = entries.into_iter().unzip();
-            Items { keys, values }
+            Items {
+                seq: None,
+                keys,
+                values,
+            }
         }
         View::Undefined
         | View::None
@@ -628,6 +896,7 @@ pub fn each(view: View<'_>) -> Option<Items<'_>> {
         | View::Int(_)
         | View::Float(_)
         | View::Text(_) => Items {
+            seq: None,
             keys: Vec::new(),
             values: Vec::new(),
         },
@@ -705,6 +974,11 @@ struct Emitter<'p> {
     nodes: usize,
     depth: usize,
     text: usize,
+    /// Whether the markers are only well-formed literal roles and `{{history}}` (see
+    /// [`Out`]).
+    lean: bool,
+    /// How many literal roles.
+    roles: usize,
 }
 
 /// The Rust code of the compiled render of `prompt`: a block of type `Option<Out>`, in
@@ -722,6 +996,8 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
         nodes: 0,
         depth: 0,
         text: 0,
+        lean: true,
+        roles: 0,
     };
     let scope = Scope {
         this: This::Root,
@@ -731,9 +1007,11 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
     Some(format!(
         "{{ use ::promptkit::__private::dc; use ::promptkit::__private::dc::View; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
-         let mut out = dc::Out::new(&LAST, {}); let __r = {body}; dc::flush(&mut out, __r)?; \
-         ::core::option::Option::Some(out) }}",
-        emitter.text.clamp(64, 1 << 16)
+         let mut out = dc::Out::new(&LAST, {}, history, {}, {}); let __r = {body}; \
+         dc::flush(&mut out, __r)?; ::core::option::Option::Some(out) }}",
+        emitter.text.clamp(64, 1 << 16),
+        emitter.lean,
+        emitter.roles + 1,
     ))
 }
 
@@ -796,7 +1074,7 @@ impl Emitter<'_> {
                             }))
                     );
                     if state == State::Str || (state == State::Fresh && starter) {
-                        let _ = write!(out, "out.print(&{value})?;");
+                        let _ = write!(out, "out.put({value})?;");
                         state = State::Str;
                     } else {
                         uses_body = true;
@@ -891,19 +1169,26 @@ impl Emitter<'_> {
         match call.name {
             HelperName::Role => match call.params.first() {
                 Some(Expr::Literal(Some(Value::String(role)))) => {
-                    let _ = write!(out, "out.role(::std::string::String::from({role:?}));");
+                    if role.is_empty() || !role.bytes().all(|b| b.is_ascii_lowercase()) {
+                        self.lean = false;
+                    }
+                    self.roles += 1;
+                    let _ = write!(out, "out.role(::std::borrow::Cow::Borrowed({role:?}))?;");
                 }
                 _ => {
+                    self.lean = false;
                     let role = param(self, 0)?;
                     let _ = write!(out, "out.role_of(&{role})?;");
                 }
             },
             HelperName::History => out.push_str("out.history();"),
             HelperName::Section => {
+                self.lean = false;
                 let name = param(self, 0)?;
                 let _ = write!(out, "out.section(&{name})?;");
             }
             HelperName::Media => {
+                self.lean = false;
                 let (url, ct) = (hash(self, "url")?, hash(self, "contentType")?);
                 let _ = write!(out, "out.media(&{url}, &{ct})?;");
             }
@@ -932,7 +1217,7 @@ impl Emitter<'_> {
                 match (include_zero, loop_flag(block.params.first(), looping)) {
                     // `@first` and `@last` are booleans: the body renders when it is true.
                     (None, Some(flag)) => format!("{not}({flag})"),
-                    (None, None) => format!("{not}dc::if_plain(&{first})?"),
+                    (None, None) => format!("{not}dc::if_view({first})?"),
                     (Some((_, expr)), _) => {
                         let include_zero = self.expr(expr, scope, looping)?;
                         format!("{not}dc::if_yes(&{first}, &{include_zero})?")
@@ -960,7 +1245,9 @@ impl Emitter<'_> {
                 let body = self.body(&block.body, &inner, looping)?;
                 let inverse = self.body(&block.inverse, scope, looping)?;
                 return Some(format!(
-                    "{{ let {value} = {first}; if !dc::empty(&{value})? {body} else {inverse} }}"
+                    "{{ let {value} = {first}; \
+                     let __w = if !dc::empty(&{value})? {body} else {inverse}; \
+                     dc::discard({value}); __w }}"
                 ));
             }
             BlockKind::Each => return None,
@@ -1001,11 +1288,12 @@ impl Emitter<'_> {
         let Loop {
             index, count, key, ..
         } = &inner_loop;
+        // A list is read in place; collected values are taken in order.
         Some(format!(
-            "{{ let mut {items} = dc::each({first})?; let {count} = {items}.values.len(); \
-             let {key} = ::std::mem::take(&mut {items}.values); \
-             for ({index}, {item}) in {key}.into_iter().enumerate() {{ \
-             let _ = (&{index}, &{count}, &{item}); {body_run} }} \
+            "{{ let mut {items} = dc::each({first})?; let {count} = {items}.len(); \
+             let mut {key} = ::std::mem::take(&mut {items}.values).into_iter(); \
+             for {index} in 0..{count} {{ let {item} = {items}.item({index}, &mut {key}); \
+             let _ = (&{index}, &{count}, &{item}); {body_run} dc::discard({item}); }} \
              if {count} == 0 {{ {inverse_run} }} }}"
         ))
     }
@@ -1044,12 +1332,18 @@ impl Emitter<'_> {
             overlay,
         };
         let body = self.body(&partial.nodes, &inner, looping)?;
+        let discard: String = inner
+            .overlay
+            .iter()
+            .flatten()
+            .map(|(_, local)| format!("dc::discard({local});"))
+            .collect();
         if call.indent.is_empty() {
-            let _ = write!(code, "{body} }}");
+            let _ = write!(code, "let __p = {body}; {discard} __p }}");
         } else {
             let _ = write!(
                 code,
-                "let __s = out.mark(); let __r = {body}; dc::flush(&mut out, __r)?; out.indent(__s, {:?})?; None }}",
+                "let __s = out.mark(); let __r = {body}; dc::flush(&mut out, __r)?; out.indent(__s, {:?})?; {discard} None }}",
                 call.indent
             );
         }
@@ -1097,7 +1391,11 @@ impl Emitter<'_> {
                 o.iter().find(|(k, _)| k == first)
             });
             match (overlay, path.parts.split_first(), &scope.this) {
-                (Some((_, local)), Some((_, rest)), _) => (format!("{local}.clone()"), rest),
+                (Some((_, local)), Some((_, rest)), _) => match rest.split_first() {
+                    // Read in place: the local is not cloned.
+                    Some((next, rest)) => (format!("dc::prop(&{local}, {next:?})?"), rest),
+                    None => (format!("{local}.clone()"), rest),
+                },
                 (None, None, This::Local(this)) if scope.overlay.is_none() => {
                     (format!("{this}.clone()"), &[][..])
                 }
@@ -1110,7 +1408,7 @@ impl Emitter<'_> {
             }
         };
         for part in rest {
-            code = format!("dc::prop(&{code}, {part:?})?");
+            code = format!("dc::at({code}, {part:?})?");
         }
         Some(code)
     }

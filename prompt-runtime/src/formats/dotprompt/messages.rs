@@ -34,7 +34,7 @@ impl Source {
     }
 }
 
-fn is_blank(text: &str) -> bool {
+pub(crate) fn is_blank(text: &str) -> bool {
     text.chars().all(|c| c.is_whitespace() || c == '\u{feff}')
 }
 
@@ -68,10 +68,7 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
             Piece::History => {
                 flush(&mut chunk, &mut sources);
                 for message in history {
-                    let mut message = message.clone();
-                    let mut metadata = message.metadata.take().unwrap_or_default();
-                    metadata.insert("purpose", Value::from("history"));
-                    message.metadata = Some(metadata);
+                    let message = marked_history(message);
                     let mut source = Source::new(&message.role);
                     source.content = Some(message);
                     sources.push(source);
@@ -95,6 +92,15 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
         })
         .collect();
     insert_history(messages, history)
+}
+
+/// A history message as `{{history}}` inserts it: marked `purpose: history`.
+pub(crate) fn marked_history(message: &Message) -> Message {
+    let mut message = message.clone();
+    let mut metadata = message.metadata.take().unwrap_or_default();
+    metadata.insert("purpose", Value::from("history"));
+    message.metadata = Some(metadata);
+    message
 }
 
 /// A role marker: a new message, unless the current one is still blank.
@@ -152,7 +158,7 @@ fn parts(pieces: Vec<Piece>) -> Vec<Part> {
     out
 }
 
-fn insert_history(mut messages: Vec<Message>, history: &[Message]) -> Vec<Message> {
+pub(crate) fn insert_history(mut messages: Vec<Message>, history: &[Message]) -> Vec<Message> {
     let placed = messages.iter().any(|m| {
         m.metadata
             .as_ref()
