@@ -82,38 +82,60 @@ pub struct Body {
 #[doc(hidden)]
 pub struct Items<'a> {
     /// A list read in place: the items are taken from it by index.
-    pub seq: Option<&'a (dyn SeqView + 'a)>,
+    seq: Option<&'a (dyn SeqView + 'a)>,
     /// The keys, when the items are an object's entries.
-    pub keys: Vec<Cow<'a, str>>,
-    /// The values, when they were collected.
-    pub values: Vec<View<'a>>,
+    keys: Vec<Cow<'a, str>>,
+    /// The values, when they were collected, taken in order.
+    values: std::vec::IntoIter<View<'a>>,
+    len: usize,
 }
 
 impl<'a> Items<'a> {
-    /// How many items.
-    #[inline]
-    pub fn len(&self) -> usize {
-        match self.seq {
-            Some(seq) => seq.len(),
-            None => self.values.len(),
+    fn collected(keys: Vec<Cow<'a, str>>, values: Vec<View<'a>>) -> Items<'a> {
+        Items {
+            seq: None,
+            keys,
+            len: values.len(),
+            values: values.into_iter(),
         }
+    }
+
+    /// How many items.
+    #[inline(always)]
+    pub fn len(&self) -> usize {
+        self.len
     }
 
     /// Whether there are none.
-    #[inline]
+    #[inline(always)]
     pub fn is_empty(&self) -> bool {
-        self.len() == 0
+        self.len == 0
     }
 
-    /// The item at `index`: read in place, or the next of the collected values (taken
-    /// into `rest`, in order).
-    #[inline]
-    pub fn item(&self, index: usize, rest: &mut std::vec::IntoIter<View<'a>>) -> View<'a> {
+    /// The item at `index`, the items being taken in order: read in place, or the next
+    /// of the collected values.
+    #[inline(always)]
+    pub fn item(&mut self, index: usize) -> View<'a> {
         match self.seq {
             Some(seq) => seq.at(index),
-            None => rest.next().unwrap_or(View::Undefined),
+            None => self.values.next().unwrap_or(View::Undefined),
         }
     }
+
+    /// Drops the items: a list read in place owns nothing, and is not dropped.
+    #[inline(always)]
+    pub fn done(self) {
+        if self.seq.is_some() {
+            std::mem::forget(self);
+        } else {
+            drop_items(self);
+        }
+    }
+}
+
+#[inline(never)]
+fn drop_items(items: Items<'_>) {
+    drop(items);
 }
 
 impl<'h> Out<'h> {
@@ -283,7 +305,7 @@ impl<'h> Out<'h> {
 
     /// An integer's decimal digits: `None` past `i64` and `u64`, which the run-time
     /// renderer prints as floats.
-    #[inline]
+    #[inline(always)]
     fn int(&mut self, i: i128) -> Option<()> {
         match u8::try_from(i) {
             Ok(small) if small < 100 => {
@@ -296,10 +318,16 @@ impl<'h> Out<'h> {
                 self.cur.push(char::from(b'0' + small % 10));
                 Some(())
             }
-            _ if i64::try_from(i).is_ok() || u64::try_from(i).is_ok() => {
-                self.text(Digits::new().format(i))
-            }
-            _ => None,
+            _ => self.big_int(i),
+        }
+    }
+
+    #[inline(never)]
+    fn big_int(&mut self, i: i128) -> Option<()> {
+        if i64::try_from(i).is_ok() || u64::try_from(i).is_ok() {
+            self.text(Digits::new().format(i))
+        } else {
+            None
         }
     }
 
@@ -864,42 +892,41 @@ pub fn argument(view: View<'_>) -> View<'_> {
     }
 }
 
-/// What `{{#each}}` goes over: a list's items, an object's entries (as the run-time
-/// renderer sees them: by key), nothing for anything else.
+/// What `{{#each}}` goes over: a list's items (read in place), an object's entries (as
+/// the run-time renderer sees them: by key), nothing for anything else.
+#[inline(always)]
 pub fn each(view: View<'_>) -> Option<Items<'_>> {
-    Some(match view {
-        View::List(values) => Items {
-            seq: None,
-            keys: Vec::new(),
-            values,
-        },
-        View::Seq(items) => Items {
+    match view {
+        View::Seq(items) => Some(Items {
             seq: Some(items),
             keys: Vec::new(),
-            values: Vec::new(),
-        },
+            values: Vec::new().into_iter(),
+            len: items.len(),
+        }),
+        other => each_other(other),
+    }
+}
+
+/// [`each`] of anything but a list read in place.
+#[inline(never)]
+fn each_other(view: View<'_>) -> Option<Items<'_>> {
+    Some(match view {
+        View::List(values) => Items::collected(Vec::new(), values),
         View::Map(m) => {
             let entries = m.entries();
             if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
                 return None;
             }
             let (keys, values) = entries.into_iter().unzip();
-            Items {
-                seq: None,
-                keys,
-                values,
-            }
+            Items::collected(keys, values)
         }
         View::Undefined
         | View::None
         | View::Bool(_)
         | View::Int(_)
         | View::Float(_)
-        | View::Text(_) => Items {
-            seq: None,
-            keys: Vec::new(),
-            values: Vec::new(),
-        },
+        | View::Text(_)
+        | View::Seq(_) => Items::collected(Vec::new(), Vec::new()),
         _ => return None,
     })
 }
@@ -963,8 +990,6 @@ struct Loop {
     count: String,
     /// The local holding the `Items` (their keys).
     items: String,
-    /// A local for the values taken out of them.
-    key: String,
 }
 
 struct Emitter<'p> {
@@ -1268,7 +1293,6 @@ impl Emitter<'_> {
             index: self.local("i"),
             count: self.local("n"),
             items: items.clone(),
-            key: self.local("values"),
         };
         let inner = Scope {
             this: This::Local(item.clone()),
@@ -1285,16 +1309,13 @@ impl Emitter<'_> {
             }
         };
         let (body_run, inverse_run) = (run(&body, &block.body), run(&inverse, &block.inverse));
-        let Loop {
-            index, count, key, ..
-        } = &inner_loop;
+        let Loop { index, count, .. } = &inner_loop;
         // A list is read in place; collected values are taken in order.
         Some(format!(
             "{{ let mut {items} = dc::each({first})?; let {count} = {items}.len(); \
-             let mut {key} = ::std::mem::take(&mut {items}.values).into_iter(); \
-             for {index} in 0..{count} {{ let {item} = {items}.item({index}, &mut {key}); \
+             for {index} in 0..{count} {{ let {item} = {items}.item({index}); \
              let _ = (&{index}, &{count}, &{item}); {body_run} dc::discard({item}); }} \
-             if {count} == 0 {{ {inverse_run} }} }}"
+             {items}.done(); if {count} == 0 {{ {inverse_run} }} }}"
         ))
     }
 
