@@ -51,6 +51,18 @@ struct Travel<'a> {
     interests: Option<Vec<&'a str>>,
 }
 
+#[derive(promptkit::Prompt)]
+#[prompt("checks/dotprompt_lean")]
+struct Lean<'a> {
+    intro: &'a str,
+    name: &'a str,
+    note: Option<&'a str>,
+    count: i64,
+    lines: Vec<&'a str>,
+    pad: &'a str,
+    place: bool,
+}
+
 fn runtime(
     name: &str,
     input: serde_json::Map<String, serde_json::Value>,
@@ -58,7 +70,7 @@ fn runtime(
 ) -> RenderedPrompt {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
     let mut registry = Registry::new();
-    for partial in ["mix_card", "mix_line", "persona"] {
+    for partial in ["mix_card", "mix_line", "persona", "lean_role"] {
         let text = std::fs::read_to_string(dir.join(format!("_{partial}.prompt"))).unwrap();
         registry.define_partial(partial, &text).unwrap();
     }
@@ -261,5 +273,47 @@ proptest::proptest! {
         proptest::prop_assert!(compiled.is_some(), "the compiled render fell back");
         let expected = runtime("checks/dotprompt_mix", values, &history);
         proptest::prop_assert_eq!(compiled.unwrap(), expected);
+    }
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::prelude::ProptestConfig::with_cases(400))]
+
+    /// A prompt whose only markers are roles named by literals and `{{history}}`: the
+    /// compiled render cuts the messages as the markers come (blank text between two
+    /// markers, `\u{feff}` too, is dropped; a role over a blank message renames it; the
+    /// history placed or not; a number run before a block; an indented partial) and gives
+    /// the run-time renderer's result. An indented partial that writes a role is left to
+    /// the run-time renderer, which shows that this prompt is cut as it goes.
+    #[test]
+    fn roles_and_history_cut_as_they_come(
+        intro in "[ \n\u{feff}x]{0,3}",
+        name in "[ \nab]{0,3}",
+        note in proptest::option::of("[ \nn]{0,2}"),
+        count in proptest::prop_oneof![-3i64..120, proptest::prelude::any::<i64>()],
+        lines in proptest::collection::vec("[ \nl]{0,2}", 0..3),
+        pad in "[ \n\t\u{feff}p]{0,3}",
+        place in proptest::prelude::any::<bool>(),
+        with_history in proptest::prelude::any::<bool>(),
+    ) {
+        let lean = Lean { intro: &intro, name: &name, note: note.as_deref(), count, lines: lines.iter().map(String::as_str).collect(), pad: &pad, place };
+        let values = input(&[
+            ("intro", &lean.intro),
+            ("name", &lean.name),
+            ("note", &lean.note),
+            ("count", &lean.count),
+            ("lines", &lean.lines),
+            ("pad", &lean.pad),
+            ("place", &lean.place),
+        ]);
+        let history = if with_history { histories().pop().unwrap() } else { Vec::new() };
+        let expected = runtime("checks/dotprompt_lean", values, &history);
+        let compiled = lean.__promptkit_compiled(&history);
+        let role_in_partial = note.as_deref().is_some_and(|n| !n.is_empty());
+        proptest::prop_assert_eq!(compiled.is_none(), role_in_partial);
+        if let Some(compiled) = compiled {
+            proptest::prop_assert_eq!(&compiled, &expected);
+        }
+        proptest::prop_assert_eq!(lean.render_with_history(&history).unwrap(), expected);
     }
 }
