@@ -107,16 +107,15 @@ pub fn hand_written(
     out.push_str(">\n");
     out.push_str(if c.vip { VIP } else { NOT_VIP });
     out.push_str("Open orders:\n");
-    let mut number = itoa_buffer();
     for (i, o) in s.orders.iter().enumerate() {
-        out.push_str(number.format(i));
+        push_number(&mut out, i);
         out.push_str(". ");
         out.push_str(&o.id);
         out.push_str(": ");
         for (j, item) in o.items.iter().enumerate() {
             out.push_str(item.name);
             out.push_str(" x");
-            out.push_str(number.format(item.qty as usize));
+            push_number(&mut out, item.qty as usize);
             if j + 1 < o.items.len() {
                 out.push_str(", ");
             }
@@ -162,25 +161,21 @@ pub fn hand_written(
     }
 }
 
-/// Formats a number into a stack buffer, as a hand-written program would (no `format!`).
-struct Digits([u8; 20]);
-
-fn itoa_buffer() -> Digits {
-    Digits([0; 20])
-}
-
-impl Digits {
-    fn format(&mut self, mut n: usize) -> &str {
-        let mut at = self.0.len();
-        loop {
-            at -= 1;
-            self.0[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
+/// Writes a number's digits, as a hand-written program would: no `format!`, no UTF-8
+/// check of the digits (ASCII pushed as `char`s into a `String` of the right capacity).
+fn push_number(out: &mut String, mut n: usize) {
+    let mut digits = [0u8; 20];
+    let mut at = digits.len();
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
         }
-        std::str::from_utf8(&self.0[at..]).unwrap_or("")
+    }
+    for &d in &digits[at..] {
+        out.push(char::from(d));
     }
 }
 
