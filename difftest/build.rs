@@ -20,7 +20,7 @@
 //! | `xs` | `&[String]` | `for x in xs` |
 //! | `user` | `&User` | `user.name`, `user.nick` (an `Option`) |
 //! | `tools` | `&[Tool]` | `for tool in tools`: `name`, `slow`, `cost` (an `Option`) |
-//! | `m` | `&BTreeMap<String, i64>` | `for k, v in m.items()` (the derive refuses a loop over a map's keys) |
+//! | `m` | `&BTreeMap<String, i64>` | `for k, v in m.items()`, `for k in m` (its keys) |
 //!
 //! A template is marked "minijinja-safe" when it avoids what minijinja prints or reads
 //! differently from Jinja2 (Python's `True`/`None`/float/list/dict printing, `tojson`'s
@@ -108,6 +108,7 @@ enum Scope {
     Xs,
     Tools,
     Items,
+    Keys,
 }
 
 const IN_XS: (&[Piece], &[Piece]) = (
@@ -148,6 +149,15 @@ const IN_ITEMS: (&[Piece], &[Piece]) = (
         ("loop.index", &[], false),
     ],
     &[("v > 2", &[], false), ("loop.last", &[], false)],
+);
+
+const IN_KEYS: (&[Piece], &[Piece]) = (
+    &[
+        ("k", &[], false),
+        ("k | upper", &[], false),
+        ("loop.index", &[], false),
+    ],
+    &[("k == 'k1'", &[], false), ("loop.first", &[], false)],
 );
 
 const TEXT: &[&str] = &["a", "b", " ", "  ", "\n", "\t", "\n  ", "x\n", "é", "—"];
@@ -205,6 +215,7 @@ impl Gen {
                 Scope::Xs => IN_XS,
                 Scope::Tools => IN_TOOLS,
                 Scope::Items => IN_ITEMS,
+                Scope::Keys => IN_KEYS,
             };
             let piece = self.pick_piece(if conditions { tests } else { printed });
             return self.take(piece);
@@ -299,7 +310,7 @@ impl Gen {
     }
 
     fn for_loop(&mut self, depth: usize) -> String {
-        let kinds = if self.safe_only { 2 } else { 3 };
+        let kinds = if self.safe_only { 2 } else { 4 };
         let (scope, head): (Scope, String) = match self.below(kinds) {
             0 => {
                 self.used.insert("xs");
@@ -311,11 +322,17 @@ impl Gen {
                 let filter = self.pick(&["", "", " if not tool.slow", " if tool.cost is defined"]);
                 (Scope::Tools, format!("for tool in tools{filter}"))
             }
-            _ => {
+            2 => {
                 self.used.insert("m");
                 self.safe = false;
                 let filter = self.pick(&["", " if v > 1"]);
                 (Scope::Items, format!("for k, v in m.items(){filter}"))
+            }
+            _ => {
+                self.used.insert("m");
+                self.safe = false;
+                let filter = self.pick(&["", " if k != 'k1'"]);
+                (Scope::Keys, format!("for k in m{filter}"))
             }
         };
         let open = self.tag(&head);

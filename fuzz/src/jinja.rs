@@ -82,6 +82,6 @@ pub fn run(data: &[u8]) {
         names
             .iter()
             .any(|n| n == name)
-            .then(|| format!("self.{name}.view()"))
+            .then(|| format!("self.{name}"))
     });
 }

@@ -163,10 +163,7 @@ fn compiled(templates: &Templates, file: &str, fields: &[Field]) -> (TokenStream
     let none = || (TokenStream::new(), quote!(::core::option::Option::None));
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
-        Some(format!(
-            "::promptkit::__private::PromptValue::view(&self.{})",
-            f.ident
-        ))
+        Some(format!("self.{}", f.ident))
     };
     let Some(code) = prompt_runtime::formats::jinja::compiled::compile(templates, file, &field)
     else {

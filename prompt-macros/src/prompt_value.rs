@@ -66,10 +66,14 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
         }
     });
-    let gets = named.iter().zip(&names).map(|(f, name)| {
-        let field = f.ident.as_ref();
-        quote! { #name => ::promptkit::__private::PromptValue::view(&self.#field), }
-    });
+    let gets: Vec<TokenStream> = named
+        .iter()
+        .zip(&names)
+        .map(|(f, name)| {
+            let field = f.ident.as_ref();
+            quote! { #name => ::promptkit::__private::PromptValue::view(&self.#field), }
+        })
+        .collect();
     let mut sorted: Vec<(&syn::Field, &String)> = named.iter().copied().zip(&names).collect();
     sorted.sort_by(|a, b| a.1.cmp(b.1));
     let entries = sorted.iter().map(|(f, name)| {
@@ -84,6 +88,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     Ok(quote! {
         #[allow(single_use_lifetimes)]
         impl #impl_generics ::promptkit::__private::jc::MapView for #ident #ty_generics #where_clause {
+            #[inline]
             fn get(&self, __key: &str) -> ::promptkit::__private::jc::View<'_> {
                 match __key {
                     #(#gets)*
@@ -112,6 +117,14 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             }
             fn view(&self) -> ::promptkit::__private::jc::View<'_> {
                 ::promptkit::__private::jc::View::Map(self)
+            }
+            const IN_PLACE: bool = true;
+            #[inline(always)]
+            fn attr(&self, __key: &str) -> ::core::option::Option<::promptkit::__private::jc::View<'_>> {
+                ::core::option::Option::Some(match __key {
+                    #(#gets)*
+                    _ => ::promptkit::__private::jc::View::Undefined,
+                })
             }
         }
     })

@@ -116,10 +116,34 @@ pub trait PromptValue {
     fn view_ref<'s>(this: &'s &Self) -> View<'s> {
         (**this).view()
     }
+
+    /// `value.key` as the compiled render reads it: `None` where [`view`](Self::view)
+    /// gives no value or one not readable in place (the same as reading the key of the
+    /// view). A derived struct reads its field by a match the compiler folds away when
+    /// `key` is a constant.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        let view = self.view();
+        let value = crate::formats::jinja::compiled::get(&view, key);
+        crate::formats::jinja::compiled::discard(view);
+        value
+    }
+
+    /// Whether [`view`](Self::view) reads the value in place: never [`View::Opaque`] for
+    /// the value itself (what it holds may still be). The compiled render goes over a
+    /// map's entries in place only when its values are.
+    #[doc(hidden)]
+    const IN_PLACE: bool = false;
 }
 
 impl<T: PromptValue + ?Sized> PromptValue for &T {
     const SHAPE: Shape = T::SHAPE;
+    const IN_PLACE: bool = T::IN_PLACE;
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        (**self).attr(key)
+    }
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
@@ -131,6 +155,11 @@ impl<T: PromptValue + ?Sized> PromptValue for &T {
 
 impl<T: PromptValue + ?Sized> PromptValue for &mut T {
     const SHAPE: Shape = T::SHAPE;
+    const IN_PLACE: bool = T::IN_PLACE;
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        (**self).attr(key)
+    }
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
@@ -142,6 +171,11 @@ impl<T: PromptValue + ?Sized> PromptValue for &mut T {
 
 impl<T: PromptValue + ?Sized> PromptValue for Box<T> {
     const SHAPE: Shape = T::SHAPE;
+    const IN_PLACE: bool = T::IN_PLACE;
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        (**self).attr(key)
+    }
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
@@ -153,6 +187,11 @@ impl<T: PromptValue + ?Sized> PromptValue for Box<T> {
 
 impl<T: PromptValue + ?Sized> PromptValue for std::rc::Rc<T> {
     const SHAPE: Shape = T::SHAPE;
+    const IN_PLACE: bool = T::IN_PLACE;
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        (**self).attr(key)
+    }
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
@@ -164,6 +203,11 @@ impl<T: PromptValue + ?Sized> PromptValue for std::rc::Rc<T> {
 
 impl<T: PromptValue + ?Sized> PromptValue for std::sync::Arc<T> {
     const SHAPE: Shape = T::SHAPE;
+    const IN_PLACE: bool = T::IN_PLACE;
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        (**self).attr(key)
+    }
     fn to_value(&self) -> Option<Value> {
         (**self).to_value()
     }
@@ -177,6 +221,7 @@ macro_rules! text {
     ($($ty:ty),*) => {$(
         impl PromptValue for $ty {
             const SHAPE: Shape = Shape::Text;
+            const IN_PLACE: bool = true;
             fn to_value(&self) -> Option<Value> {
                 Some(Value::String(self.to_string()))
             }
@@ -191,6 +236,7 @@ text!(str, String, Cow<'_, str>);
 
 impl PromptValue for char {
     const SHAPE: Shape = Shape::Text;
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         Some(Value::String(self.to_string()))
     }
@@ -201,6 +247,7 @@ impl PromptValue for char {
 
 impl PromptValue for crate::Guidance {
     const SHAPE: Shape = Shape::Text;
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         Some(Value::String(self.as_str().to_owned()))
     }
@@ -214,6 +261,7 @@ macro_rules! number {
     ($($ty:ty),*) => {$(
         impl PromptValue for $ty {
             const SHAPE: Shape = Shape::Number;
+            const IN_PLACE: bool = true;
             fn to_value(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
@@ -230,6 +278,7 @@ macro_rules! float {
     ($($ty:ty),*) => {$(
         impl PromptValue for $ty {
             const SHAPE: Shape = Shape::Number;
+            const IN_PLACE: bool = true;
             fn to_value(&self) -> Option<Value> {
                 Some(Value::from(*self))
             }
@@ -244,6 +293,7 @@ float!(f32, f64);
 
 impl PromptValue for bool {
     const SHAPE: Shape = Shape::Bool;
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         Some(Value::Bool(*self))
     }
@@ -262,6 +312,14 @@ impl PromptValue for Value {
 
 impl<T: PromptValue> PromptValue for Option<T> {
     const SHAPE: Shape = Shape::Optional(&T::SHAPE);
+    const IN_PLACE: bool = T::IN_PLACE;
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        match self {
+            Some(value) => value.attr(key),
+            None => None,
+        }
+    }
     fn to_value(&self) -> Option<Value> {
         self.as_ref().and_then(PromptValue::to_value)
     }
@@ -284,6 +342,7 @@ fn list<'a, T: PromptValue + 'a>(items: impl Iterator<Item = &'a T>) -> Option<V
 
 impl<T: PromptValue> PromptValue for [T] {
     const SHAPE: Shape = Shape::List(&T::SHAPE);
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
     }
@@ -298,6 +357,7 @@ impl<T: PromptValue> PromptValue for [T] {
 
 impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
     const SHAPE: Shape = Shape::List(&T::SHAPE);
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
     }
@@ -309,6 +369,7 @@ impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
 
 impl<T: PromptValue> PromptValue for Vec<T> {
     const SHAPE: Shape = Shape::List(&T::SHAPE);
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         list(self.iter())
     }
@@ -331,6 +392,7 @@ fn map<'a, K: AsRef<str> + 'a, V: PromptValue + 'a>(
 
 impl<K: AsRef<str> + Ord, V: PromptValue> PromptValue for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Map(&V::SHAPE);
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         map(self.iter())
     }
@@ -355,6 +417,7 @@ impl<K: AsRef<str> + Ord, V: PromptValue> MapView for BTreeMap<K, V> {
 
 impl<K: AsRef<str>, V: PromptValue, S> PromptValue for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Map(&V::SHAPE);
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Value> {
         map(self.iter())
     }

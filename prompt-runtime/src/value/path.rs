@@ -129,6 +129,8 @@ pub const fn check(
             (Shape::List(item), Step::Element) => Some(*item),
             (Shape::Map(value), Step::Field(_) | Step::Value) => Some(*value),
             (Shape::Text, Step::Element) => Some(&Shape::Text),
+            // A loop over a map goes over its keys.
+            (Shape::Map(_), Step::Element) => Some(&Shape::Text),
             _ => None,
         };
         match next {
@@ -348,6 +350,17 @@ mod tests {
         let map = <std::collections::BTreeMap<String, Vec<String>> as PromptValue>::SHAPE;
         assert!(check(&map, "v", &[Step::Value, Step::Element], 1, "").is_empty());
         assert!(check(&map, "m", &[Step::Field("any_key")], 0, "").is_empty());
+    }
+
+    #[test]
+    fn a_loop_over_a_map_goes_over_its_keys() {
+        const COUNTS: Shape = Shape::Map(&Shape::Number);
+        assert!(check(&COUNTS, "k", &[Step::Element], 1, "").is_empty());
+        let m = check(&COUNTS, "k", &[Step::Element, Step::Field("n")], 1, "@");
+        assert_eq!(
+            m.as_str(),
+            "`k` is text: it has no field `n` (read as `k.n`)@fields are read from a struct that derives `PromptValue`, or from a map"
+        );
     }
 
     #[test]

@@ -7,8 +7,13 @@
 //! limits. The derive then renders with the run-time renderer, so the output is the same
 //! bytes either way, errors included.
 //!
-//! What keeps it close to a hand-written `String` builder: a list is read item by item in
-//! place ([`View::Seq`], no `Vec` of views); a loop goes over its items once (twice when
+//! What keeps it close to a hand-written `String` builder: a loop over a field of a list
+//! type goes over its items typed ([`Probe`], [`Item`]), and `items()` of a `BTreeMap`
+//! field over its entries in place (no `Vec`, no sort); `name.key` of a field or of such
+//! an item is a static match ([`PromptValue::attr`](crate::value::PromptValue::attr))
+//! that the compiler folds into the struct's field, not a call through `dyn MapView`;
+//! any other list is read item by item in place ([`View::Seq`], no `Vec` of views); a
+//! loop goes over its items once (twice when
 //! it has a loop filter and reads `loop.length`, `loop.last` or `loop.revindex`, to count
 //! first) and collects nothing; `upper`, `lower`, `trim` and `join` in an output write
 //! straight into the text; integers are written without `fmt`; a loop variable is read
@@ -138,6 +143,348 @@ impl View<'_> {
     }
 }
 
+/// A loop variable of the compiled render: a [`View`] (an item of a list read through
+/// views, a key or value of `items()` collected), or an [`Item`], a typed item of a list
+/// or map field that the loop reads in place (see [`Probe`]). The emitted code reads both
+/// the same way.
+pub trait Var {
+    /// The value, borrowed from the variable.
+    fn view(&self) -> View<'_>;
+    /// `var.key` (as [`get`]).
+    fn attr(&self, key: &str) -> Option<View<'_>>;
+    /// Ends the variable's life: a view through [`discard`], a typed item for free.
+    fn discard(self);
+}
+
+impl Var for View<'_> {
+    #[inline(always)]
+    fn view(&self) -> View<'_> {
+        reborrow(self)
+    }
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        get(self, key)
+    }
+    #[inline(always)]
+    fn discard(self) {
+        discard(self);
+    }
+}
+
+/// The same view, borrowing what `view` owns instead of copying it.
+#[inline(always)]
+fn reborrow<'s>(view: &'s View<'_>) -> View<'s> {
+    match view {
+        View::Text(s) => View::Text(Cow::Borrowed(s.as_ref())),
+        View::List(items) => View::Seq(items),
+        View::Undefined => View::Undefined,
+        View::None => View::None,
+        View::Bool(b) => View::Bool(*b),
+        View::Int(i) => View::Int(*i),
+        View::Float(f) => View::Float(*f),
+        View::Seq(items) => View::Seq(*items),
+        View::Map(m) => View::Map(*m),
+        View::Opaque => View::Opaque,
+    }
+}
+
+/// A collected list's items (already `None` where absent), read in place.
+impl SeqView for Vec<View<'_>> {
+    #[inline(always)]
+    fn len(&self) -> usize {
+        Vec::len(self)
+    }
+    #[inline(always)]
+    fn at(&self, index: usize) -> View<'_> {
+        self.get(index).map_or(View::Undefined, reborrow)
+    }
+}
+
+/// An item of a list (or a key or value of a map) read in place, typed: what a loop over
+/// a field of a list or map type gives (see [`Probe`]). Reading `item.key` of a derived
+/// struct is then a static match the compiler folds into the field.
+pub struct Item<'a, T: ?Sized>(pub &'a T);
+
+impl<T: crate::value::PromptValue + ?Sized> Var for Item<'_, T> {
+    #[inline(always)]
+    fn view(&self) -> View<'_> {
+        item(Some(self.0))
+    }
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        match self.0.attr(key) {
+            Some(view) => Some(view),
+            // Not defined (an absent item is `None`, whose attributes are not defined) or
+            // not readable in place: as the view says.
+            None => get(&self.view(), key),
+        }
+    }
+    #[inline(always)]
+    fn discard(self) {}
+}
+
+/// A field as the emitted code probes it for a typed loop: `(&Probe(&self.tools))
+/// .jc_iter()` goes over a list field's items typed ([`TypedList`]), `.jc_items()` over
+/// a `BTreeMap` field's entries typed ([`TypedMap`]); a field of any other type goes
+/// through its view ([`ViewLoop`]). Method resolution picks the typed impl where the
+/// field's type has one (it takes `Probe` by reference, the view's `&Probe`), so the
+/// choice costs nothing at run time and both give the same items.
+pub struct Probe<'a, T: ?Sized>(pub &'a T);
+
+/// A list type whose items a loop reads in place: slices, `Vec`s, arrays, and references
+/// and boxes of these (their views are lists of the same items).
+pub trait Slice {
+    /// The items' type.
+    type Item: crate::value::PromptValue;
+    /// The items.
+    fn items(&self) -> &[Self::Item];
+}
+
+impl<T: crate::value::PromptValue> Slice for [T] {
+    type Item = T;
+    #[inline]
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T: crate::value::PromptValue> Slice for Vec<T> {
+    type Item = T;
+    #[inline]
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+impl<T: crate::value::PromptValue, const N: usize> Slice for [T; N] {
+    type Item = T;
+    #[inline]
+    fn items(&self) -> &[T] {
+        self
+    }
+}
+
+macro_rules! forward_slice {
+    ($($ty:ty),*) => {$(
+        impl<S: Slice + ?Sized> Slice for $ty {
+            type Item = S::Item;
+            #[inline]
+            fn items(&self) -> &[S::Item] {
+                (**self).items()
+            }
+        }
+    )*};
+}
+forward_slice!(&S, &mut S, Box<S>, std::rc::Rc<S>, std::sync::Arc<S>);
+
+/// A map type whose entries `items()` reads in place, in key order: a `BTreeMap` whose
+/// keys order as their text does ([`StrKey`]), and references and boxes of one.
+pub trait SortedMap {
+    /// The keys' type.
+    type Key: StrKey;
+    /// The values' type.
+    type Value: crate::value::PromptValue;
+    /// The map.
+    fn map(&self) -> &std::collections::BTreeMap<Self::Key, Self::Value>;
+}
+
+impl<K: StrKey, V: crate::value::PromptValue> SortedMap for std::collections::BTreeMap<K, V> {
+    type Key = K;
+    type Value = V;
+    #[inline]
+    fn map(&self) -> &std::collections::BTreeMap<K, V> {
+        self
+    }
+}
+
+macro_rules! forward_map {
+    ($($ty:ty),*) => {$(
+        impl<M: SortedMap + ?Sized> SortedMap for $ty {
+            type Key = M::Key;
+            type Value = M::Value;
+            #[inline]
+            fn map(&self) -> &std::collections::BTreeMap<M::Key, M::Value> {
+                (**self).map()
+            }
+        }
+    )*};
+}
+forward_map!(&M, &mut M, Box<M>, std::rc::Rc<M>, std::sync::Arc<M>);
+
+/// A key type that orders as its text orders (so a `BTreeMap` of it is in the order of a
+/// JSON object's keys) and is viewed as that text.
+pub trait StrKey: crate::value::PromptValue + AsRef<str> + Ord {}
+impl StrKey for str {}
+impl StrKey for String {}
+impl StrKey for Cow<'_, str> {}
+impl<K: StrKey + ?Sized> StrKey for &K {}
+impl StrKey for Box<str> {}
+impl StrKey for std::rc::Rc<str> {}
+impl StrKey for std::sync::Arc<str> {}
+
+/// A list field's items, typed.
+pub struct Items<'a, T>(std::slice::Iter<'a, T>);
+
+impl<T> Clone for Items<'_, T> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Items(self.0.clone())
+    }
+}
+
+impl<'a, T> Iterator for Items<'a, T> {
+    type Item = Item<'a, T>;
+    #[inline]
+    fn next(&mut self) -> Option<Item<'a, T>> {
+        self.0.next().map(Item)
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.0.size_hint()
+    }
+}
+
+impl<T> ExactSizeIterator for Items<'_, T> {}
+
+/// A `BTreeMap` field's defined entries (an absent `Option` value leaves its key out, as
+/// in the map's JSON), typed, in key order.
+pub struct Entries<'a, K, V>(std::collections::btree_map::Iter<'a, K, V>);
+
+impl<K, V> Clone for Entries<'_, K, V> {
+    #[inline]
+    fn clone(&self) -> Self {
+        Entries(self.0.clone())
+    }
+}
+
+impl<'a, K: crate::value::PromptValue, V: crate::value::PromptValue> Iterator
+    for Entries<'a, K, V>
+{
+    type Item = (Item<'a, K>, Item<'a, V>);
+    #[inline]
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let (k, v) = self.0.next()?;
+            if defined(v) {
+                return Some((Item(k), Item(v)));
+            }
+        }
+    }
+    #[inline]
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        // Exact: counted (only a loop that reads `loop.length` or `loop.last` asks).
+        let n = self.0.clone().filter(|(_, v)| defined(*v)).count();
+        (n, Some(n))
+    }
+}
+
+impl<K: crate::value::PromptValue, V: crate::value::PromptValue> ExactSizeIterator
+    for Entries<'_, K, V>
+{
+}
+
+/// Whether a map's value is defined (a `None` leaves its key out).
+#[inline]
+fn defined<V: crate::value::PromptValue + ?Sized>(v: &V) -> bool {
+    let view = v.view();
+    let defined = !matches!(view, View::Undefined);
+    discard(view);
+    defined
+}
+
+/// The typed loop over a list field.
+pub trait TypedList<'a> {
+    /// The items.
+    type Items: Iterator + ExactSizeIterator + Clone;
+    /// The items, in place.
+    fn jc_iter(&self) -> Option<Self::Items>;
+    /// `{{ field | join(sep) }}`, appended to `out`.
+    fn jc_join(&self, out: &mut String, sep: Option<&View<'_>>) -> Option<()>;
+}
+
+impl<'a, S: Slice + ?Sized> TypedList<'a> for Probe<'a, S> {
+    type Items = Items<'a, S::Item>;
+    #[inline]
+    fn jc_iter(&self) -> Option<Items<'a, S::Item>> {
+        Some(Items(self.0.items().iter()))
+    }
+    #[inline]
+    fn jc_join(&self, out: &mut String, sep: Option<&View<'_>>) -> Option<()> {
+        let sep = match sep {
+            Some(View::Text(s)) => Cow::Borrowed(s.as_ref()),
+            Some(sep) => Cow::Owned(text(sep)?),
+            None => Cow::Borrowed(""),
+        };
+        for (i, x) in self.0.items().iter().enumerate() {
+            if i > 0 {
+                out.push_str(&sep);
+            }
+            let view = item(Some(x));
+            let written = write(out, &view);
+            discard(view);
+            written?;
+        }
+        Some(())
+    }
+}
+
+/// The typed `items()` loop over a `BTreeMap` field.
+pub trait TypedMap<'a> {
+    /// The entries.
+    type Entries: Iterator + ExactSizeIterator + Clone;
+    /// The defined entries, in place; `None` (the run-time renderer renders) when a value
+    /// may not be readable in place.
+    fn jc_items(&self) -> Option<Self::Entries>;
+}
+
+impl<'a, M: SortedMap + ?Sized> TypedMap<'a> for Probe<'a, M> {
+    type Entries = Entries<'a, M::Key, M::Value>;
+    #[inline]
+    fn jc_items(&self) -> Option<Self::Entries> {
+        // A value the compiled render cannot read in place may be absent to the run-time
+        // renderer, which would leave its key out: not known here.
+        if !<M::Value as crate::value::PromptValue>::IN_PLACE {
+            return None;
+        }
+        Some(Entries(self.0.map().iter()))
+    }
+}
+
+/// The loop over any other field: through its view (what [`TypedList`] and [`TypedMap`]
+/// do, for the types they do not know).
+pub trait ViewLoop<'a> {
+    /// The items of the field ([`iter`]).
+    fn jc_iter(&self) -> Option<Iter<'a>>;
+    /// The entries of the field ([`items`]).
+    fn jc_items(&self) -> Option<std::vec::IntoIter<(View<'a>, View<'a>)>>;
+    /// `{{ field | join(sep) }}` ([`write_join`]).
+    fn jc_join(&self, out: &mut String, sep: Option<&View<'_>>) -> Option<()>;
+}
+
+impl<'a, T: crate::value::PromptValue + ?Sized> ViewLoop<'a> for &Probe<'a, T> {
+    #[inline]
+    fn jc_iter(&self) -> Option<Iter<'a>> {
+        let view = self.0.view();
+        let items = iter(&view);
+        discard(view);
+        items
+    }
+    #[inline]
+    fn jc_items(&self) -> Option<std::vec::IntoIter<(View<'a>, View<'a>)>> {
+        let view = self.0.view();
+        let entries = items(&view);
+        discard(view);
+        Some(entries?.into_iter())
+    }
+    #[inline]
+    fn jc_join(&self, out: &mut String, sep: Option<&View<'_>>) -> Option<()> {
+        let view = self.0.view();
+        let written = write_join(out, &view, sep);
+        discard(view);
+        written
+    }
+}
+
 /// The view of a list's items: an absent item is `None`.
 pub fn list<'a, T: crate::value::PromptValue + 'a>(items: impl Iterator<Item = &'a T>) -> View<'a> {
     View::List(
@@ -192,7 +539,7 @@ pub fn to_json(view: &View<'_>) -> Option<Value> {
 }
 
 /// Python's truthiness; `None` when it cannot be told here.
-#[inline]
+#[inline(always)]
 pub fn truthy(view: &View<'_>) -> Option<bool> {
     Some(match view {
         View::Undefined | View::None => false,
@@ -217,7 +564,7 @@ fn map_truthy(m: &dyn MapView) -> Option<bool> {
 }
 
 /// Appends Python's `str(view)`; `None` when the run-time renderer would not print it.
-#[inline]
+#[inline(always)]
 pub fn write(out: &mut String, view: &View<'_>) -> Option<()> {
     match view {
         View::Text(s) => out.push_str(s),
@@ -270,7 +617,7 @@ pub fn write_int(out: &mut String, i: i128) {
 }
 
 /// `value.attr` of a name the compiler checked is not a dict method (as [`attr`] checks).
-#[inline]
+#[inline(always)]
 pub fn get<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
     match view {
         View::Undefined | View::Opaque => None,
@@ -368,7 +715,7 @@ fn compare_other(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
 }
 
 /// `value is [not] test`.
-#[inline]
+#[inline(always)]
 pub fn test(view: &View<'_>, which: u8, negated: bool) -> Option<bool> {
     let result = match (which, view) {
         (_, View::Opaque) => return None,
@@ -398,7 +745,7 @@ pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option
 
 /// Drops a view: one that owns nothing (all but owned text and a collected list) is
 /// forgotten, which is free, where its drop glue would be a call.
-#[inline]
+#[inline(always)]
 pub fn discard(view: View<'_>) {
     match view {
         View::Text(Cow::Owned(_)) | View::List(_) => drop(view),
@@ -491,6 +838,16 @@ pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<
             View::Text(Cow::Owned(out))
         }
     })
+}
+
+/// `value | length`: a list's or a text's length at once, anything else as [`filter`].
+#[inline(always)]
+pub fn length<'a>(view: &View<'a>) -> Option<View<'a>> {
+    match view {
+        View::Seq(items) => Some(View::Int(items.len() as i128)),
+        View::List(items) => Some(View::Int(items.len() as i128)),
+        _ => filter(view, 3, None),
+    }
 }
 
 /// The items a `for` or `join` goes over, one by one: a list's items (read in place when
@@ -664,8 +1021,8 @@ pub fn within(steps: &mut usize, out: &str) -> Option<()> {
 }
 
 /// The Rust code of the compiled render of `entry`: a block of type `Option<String>`, in
-/// which `field(name)` gives the Rust expression of a top-level name's view (a field of
-/// `self`), and `None` is not defined. `None` when the set uses something not compiled
+/// which `field(name)` gives the Rust place of a top-level name (a field of `self`,
+/// `self.name`, whose type implements `PromptValue`), and `None` is not defined. `None` when the set uses something not compiled
 /// (see the module's docs).
 pub fn compile(
     templates: &Templates,
@@ -687,6 +1044,7 @@ pub fn compile(
     emitter.nodes(template, &template.nodes, &mut body)?;
     Some(format!(
         "{{ use ::promptkit::__private::jc; use ::promptkit::__private::jc::View; \
+         use ::promptkit::__private::jc::{{TypedList as _, TypedMap as _, ViewLoop as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
          let mut steps: usize = 0; let _ = &mut steps; {body} jc::done(&LAST, out) }}",
@@ -772,17 +1130,26 @@ impl Emitter<'_> {
     fn for_loop(&mut self, template: &Template, each: &For, out: &mut String) -> Option<()> {
         let (items, pattern, names) = match (&each.iter.kind, each.targets.as_slice()) {
             (ExprKind::Items(map), [(k, _), (v, _)]) => {
-                let map = self.with_ref(template, map, |m| format!("jc::items({m})"))?;
+                let entries = match self.top_place(map) {
+                    Some(place) => format!("(&jc::Probe(&{place})).jc_items()?"),
+                    None => {
+                        let map = self.with_ref(template, map, |m| format!("jc::items({m})"))?;
+                        format!("{map}?.into_iter()")
+                    }
+                };
                 let (kl, vl) = (self.local("k"), self.local("v"));
                 (
-                    format!("{map}?.into_iter()"),
+                    entries,
                     format!("({kl}, {vl})"),
                     vec![(k.clone(), kl), (v.clone(), vl)],
                 )
             }
             (ExprKind::Items(_), _) => return None,
             (_, [(name, _)]) => {
-                let iter = self.with_ref(template, &each.iter, |v| format!("jc::iter({v})"))?;
+                let iter = match self.top_place(&each.iter) {
+                    Some(place) => format!("(&jc::Probe(&{place})).jc_iter()"),
+                    None => self.with_ref(template, &each.iter, |v| format!("jc::iter({v})"))?,
+                };
                 let local = self.local("x");
                 (
                     format!("{iter}?"),
@@ -832,7 +1199,7 @@ impl Emitter<'_> {
         // The loop variables are discarded by hand: no drop glue for views that own nothing.
         let discard: String = names
             .iter()
-            .map(|(_, local)| format!("jc::discard({local});"))
+            .map(|(_, local)| format!("jc::Var::discard({local});"))
             .collect();
         let _ = write!(out, "{{ let {it} = {items};");
         if length_used {
@@ -881,9 +1248,14 @@ impl Emitter<'_> {
                 })?),
                 Filter::Join => {
                     let sep = self.join_sep(template, args)?;
-                    Some(self.with_ref(template, inner, |v| {
-                        format!("jc::write_join(&mut out, {v}, {sep})")
-                    })?)
+                    match self.top_place(inner) {
+                        Some(place) => {
+                            Some(format!("(&jc::Probe(&{place})).jc_join(&mut out, {sep})"))
+                        }
+                        None => Some(self.with_ref(template, inner, |v| {
+                            format!("jc::write_join(&mut out, {v}, {sep})")
+                        })?),
+                    }
                 }
                 _ => None,
             };
@@ -895,6 +1267,17 @@ impl Emitter<'_> {
         let code = self.with_ref(template, expr, |v| format!("jc::write(&mut out, {v})"))?;
         let _ = write!(out, "{code}?;");
         Some(())
+    }
+
+    /// The Rust place of `expr` when it is a top-level name (a field), not a loop variable.
+    fn top_place(&self, expr: &Expr) -> Option<String> {
+        let ExprKind::Name(name) = &expr.kind else {
+            return None;
+        };
+        if self.scopes.iter().any(|(n, _)| n == name) {
+            return None;
+        }
+        (self.field)(name)
     }
 
     /// Code of type `Option<_>` that reads the value of `expr` through a `&View`, given to
@@ -911,7 +1294,7 @@ impl Emitter<'_> {
         if let ExprKind::Name(name) = &expr.kind
             && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name)
         {
-            return Some(call(&format!("&{local}")));
+            return Some(call(&format!("&jc::Var::view(&{local})")));
         }
         let value = self.expr(template, expr)?;
         let held = self.local("t");
@@ -989,7 +1372,7 @@ impl Emitter<'_> {
         if let ExprKind::Name(name) = &expr.kind
             && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name)
         {
-            return Some(format!("&{local}"));
+            return Some(format!("&jc::Var::view(&{local})"));
         }
         Some(format!("&{}", self.expr(template, expr)?))
     }
@@ -1000,10 +1383,12 @@ impl Emitter<'_> {
             ExprKind::Literal(value) => literal(value)?,
             ExprKind::Name(name) => {
                 if let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
-                    format!("{local}.clone()")
+                    format!("jc::Var::view(&{local})")
                 } else {
                     match (self.field)(name) {
-                        Some(code) => code,
+                        Some(place) => {
+                            format!("::promptkit::__private::PromptValue::view(&{place})")
+                        }
                         None => "View::Undefined".to_owned(),
                     }
                 }
@@ -1011,6 +1396,16 @@ impl Emitter<'_> {
             ExprKind::Attr(inner, name) => {
                 if DICT_METHODS.contains(&name.as_str()) {
                     return None;
+                }
+                if let ExprKind::Name(var) = &inner.kind
+                    && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == var)
+                {
+                    return Some(format!("jc::Var::attr(&{local}, {name:?})?"));
+                }
+                if let Some(place) = self.top_place(inner) {
+                    return Some(format!(
+                        "::promptkit::__private::PromptValue::attr(&{place}, {name:?})?"
+                    ));
                 }
                 let code = self.with_ref(template, inner, |v| format!("jc::get({v}, {name:?})"))?;
                 format!("{code}?")
@@ -1094,6 +1489,10 @@ impl Emitter<'_> {
                     let sep = self.join_sep(template, args)?;
                     let code =
                         self.with_ref(template, inner, |v| format!("jc::filter({v}, 5, {sep})"))?;
+                    format!("{code}?")
+                }
+                Filter::Length => {
+                    let code = self.with_ref(template, inner, |v| format!("jc::length({v})"))?;
                     format!("{code}?")
                 }
                 other => {
@@ -1218,6 +1617,100 @@ mod tests {
             assert_eq!(lower, format!(">{}", s.to_lowercase()), "{s}");
         }
         assert_eq!(write_case(&mut String::new(), &View::Undefined, true), None);
+    }
+
+    // `(&Probe(x))` as the emitted code writes it: the borrow picks the typed impl.
+    #[allow(clippy::needless_borrow)]
+    #[test]
+    fn typed_items_read_what_their_views_read() {
+        #[derive(Clone)]
+        struct Point(i32);
+        impl PromptValue for Point {
+            const SHAPE: crate::value::Shape = crate::value::Shape::Any;
+            fn to_value(&self) -> Option<Value> {
+                Some(serde_json::json!({ "x": self.0 }))
+            }
+            fn view(&self) -> View<'_> {
+                View::Map(self)
+            }
+            const IN_PLACE: bool = true;
+        }
+        impl MapView for Point {
+            fn get(&self, key: &str) -> View<'_> {
+                if key == "x" {
+                    View::Int(self.0.into())
+                } else {
+                    View::Undefined
+                }
+            }
+            fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
+                vec![(Cow::Borrowed("x"), View::Int(self.0.into()))]
+            }
+            fn json(&self) -> Option<Value> {
+                self.to_value()
+            }
+        }
+        // A list of `Option`s: an absent item is `None`, whose attributes are not defined.
+        let items = vec![Some(Point(1)), None, Some(Point(-3))];
+        let typed: Vec<_> = (&Probe(&items)).jc_iter().expect("a list").collect();
+        let viewed: Vec<_> = iter(&items.view()).expect("a list").collect();
+        assert_eq!(typed.len(), viewed.len());
+        for (t, v) in typed.iter().zip(&viewed) {
+            // The item and its `x`, as JSON.
+            let t = (to_json(&t.view()), t.attr("x").map(|a| to_json(&a)));
+            let v = (
+                to_json(&Var::view(v)),
+                Var::attr(v, "x").map(|a| to_json(&a)),
+            );
+            assert_eq!(t, v);
+        }
+        assert_eq!(
+            typed[1].attr("x").map(|a| matches!(a, View::Undefined)),
+            Some(true)
+        );
+        // A map's absent values leave their keys out, in key order, counted exactly.
+        let map = std::collections::BTreeMap::from([
+            ("b".to_owned(), Some(2)),
+            ("a".to_owned(), None),
+            ("c".to_owned(), Some(0)),
+        ]);
+        let entries = (&Probe(&map)).jc_items().expect("in place");
+        assert_eq!(entries.len(), 2);
+        let typed: Vec<_> = entries
+            .map(|(k, v)| (to_json(&k.view()), to_json(&v.view())))
+            .collect();
+        let viewed: Vec<_> = items_of(&map.view());
+        assert_eq!(typed, viewed);
+        // Values not read in place: the run-time renderer renders.
+        let json = std::collections::BTreeMap::from([("k".to_owned(), serde_json::json!(1))]);
+        assert!((&Probe(&json)).jc_items().is_none());
+        // A field of another type loops through its view.
+        let text = "ab";
+        let chars: Vec<_> = (&Probe(&text))
+            .jc_iter()
+            .expect("a text's characters")
+            .map(|c| to_json(&c))
+            .collect();
+        assert_eq!(
+            chars,
+            [Some(serde_json::json!("a")), Some(serde_json::json!("b"))]
+        );
+        // `join` of a typed list writes what the view's `join` writes.
+        let (mut typed, mut viewed) = (String::new(), String::new());
+        let sep = View::Text(Cow::Borrowed(", "));
+        let words = vec![Some("x"), None, Some("ç")];
+        (&Probe(&words)).jc_join(&mut typed, Some(&sep));
+        write_join(&mut viewed, &words.view(), Some(&sep));
+        assert_eq!(typed, viewed);
+        assert_eq!(typed, "x, None, ç");
+    }
+
+    fn items_of(view: &View<'_>) -> Vec<(Option<Value>, Option<Value>)> {
+        items(view)
+            .expect("a map")
+            .iter()
+            .map(|(k, v)| (to_json(k), to_json(v)))
+            .collect()
     }
 
     #[test]
