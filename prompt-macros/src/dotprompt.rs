@@ -229,10 +229,7 @@ pub fn expand(
 fn compiled(prompt: &Dotprompt, fields: &[Field]) -> TokenStream {
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
-        Some(format!(
-            "::promptkit::__private::PromptValue::view(&self.{})",
-            f.ident
-        ))
+        Some(format!("self.{}", f.ident))
     };
     let none = quote!(::core::option::Option::None);
     let Some(code) = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field) else {

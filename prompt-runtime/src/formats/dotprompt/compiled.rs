@@ -27,7 +27,7 @@ pub use super::render::Prim;
 use super::render::{Piece, js_string, js_truthy, json_indent, stringify};
 use super::value::{Value, js_number};
 use super::{DEFAULT_OUTPUT_LIMIT, Dotprompt, MAX_STEPS, Message, PromptMetadata, RenderedPrompt};
-pub use crate::formats::jinja::compiled::{MapView, SeqView, View};
+pub use crate::formats::jinja::compiled::{Item, MapView, SeqView, Slice, Var, View};
 
 /// The most nodes a compiled render may hold once partials are inlined.
 pub const MAX_NODES: usize = 20_000;
@@ -88,6 +88,8 @@ pub struct Items<'a> {
     /// The values, when they were collected, taken in order.
     values: std::vec::IntoIter<View<'a>>,
     len: usize,
+    /// The next item's index in `seq`.
+    at: usize,
 }
 
 impl<'a> Items<'a> {
@@ -97,6 +99,7 @@ impl<'a> Items<'a> {
             keys,
             len: values.len(),
             values: values.into_iter(),
+            at: 0,
         }
     }
 
@@ -111,25 +114,215 @@ impl<'a> Items<'a> {
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
+}
 
-    /// The item at `index`, the items being taken in order: read in place, or the next
-    /// of the collected values.
+impl<'a> EachItems<'a> for Items<'a> {
+    type Var = View<'a>;
+
     #[inline(always)]
-    pub fn item(&mut self, index: usize) -> View<'a> {
+    fn count(&self) -> usize {
+        self.len
+    }
+
+    #[inline(always)]
+    fn next_item(&mut self) -> Option<View<'a>> {
         match self.seq {
-            Some(seq) => seq.at(index),
-            None => self.values.next().unwrap_or(View::Undefined),
+            Some(seq) => {
+                let at = self.at;
+                self.at += 1;
+                Some(seq.at(at))
+            }
+            None => self.values.next(),
         }
     }
 
-    /// Drops the items: a list read in place owns nothing, and is not dropped.
     #[inline(always)]
-    pub fn done(self) {
+    fn key(&self, index: usize) -> View<'_> {
+        match self.keys.get(index) {
+            Some(key) => View::Text(Cow::Borrowed(key.as_ref())),
+            None => View::Undefined,
+        }
+    }
+
+    #[inline(always)]
+    fn done(self) {
         if self.seq.is_some() {
             std::mem::forget(self);
         } else {
             drop_items(self);
         }
+    }
+}
+
+/// What `{{#each}}` goes over, as the emitted code reads it: [`Items`] (through views) or
+/// [`Typed`] (a list field's items, typed).
+#[doc(hidden)]
+pub trait EachItems<'a> {
+    /// An item: a [`View`], or a typed [`Item`].
+    type Var: Local<'a>;
+    /// How many items.
+    fn count(&self) -> usize;
+    /// The next item.
+    fn next_item(&mut self) -> Option<Self::Var>;
+    /// `@key` of the item at `index`: an object entry's key; an array's items have none.
+    fn key(&self, index: usize) -> View<'_>;
+    /// Ends the items' life (without a call where they own nothing).
+    fn done(self);
+}
+
+/// A list field's items, typed: what `{{#each field}}` goes over when the field's type is
+/// a slice, a `Vec` or an array (see [`Probe`]). Reading `item.key` of a derived struct is
+/// then a static match the compiler folds into the field, not a call through `dyn`.
+#[doc(hidden)]
+pub struct Typed<'a, T>(std::slice::Iter<'a, T>);
+
+impl<'a, T: crate::value::PromptValue> EachItems<'a> for Typed<'a, T> {
+    type Var = Item<'a, T>;
+
+    #[inline(always)]
+    fn count(&self) -> usize {
+        self.0.len()
+    }
+
+    #[inline(always)]
+    fn next_item(&mut self) -> Option<Item<'a, T>> {
+        self.0.next().map(Item)
+    }
+
+    #[inline(always)]
+    fn key(&self, _: usize) -> View<'_> {
+        View::Undefined
+    }
+
+    #[inline(always)]
+    fn done(self) {}
+}
+
+/// A field as the emitted code probes it for `{{#each}}`: `(&Probe(&self.orders))
+/// .dc_each()` goes over a list field's items typed ([`TypedEach`]), and over any other
+/// field through its view ([`ViewEach`]). Method resolution picks the typed impl where
+/// the field's type has one (it takes `Probe` by reference, the view's `&Probe`), so the
+/// choice costs nothing at run time; both give the same items.
+#[doc(hidden)]
+pub struct Probe<'a, T: ?Sized>(pub &'a T);
+
+/// `{{#each}}` over a list field, typed.
+#[doc(hidden)]
+pub trait TypedEach<'a> {
+    /// The items.
+    type Items: EachItems<'a>;
+    /// The items, in place.
+    fn dc_each(&self) -> Option<Self::Items>;
+}
+
+impl<'a, S: Slice + ?Sized> TypedEach<'a> for Probe<'a, S> {
+    type Items = Typed<'a, S::Item>;
+    #[inline(always)]
+    fn dc_each(&self) -> Option<Typed<'a, S::Item>> {
+        Some(Typed(self.0.items().iter()))
+    }
+}
+
+/// `{{#each}}` over any other field: through its view ([`each`]).
+#[doc(hidden)]
+pub trait ViewEach<'a> {
+    /// The items.
+    fn dc_each(&self) -> Option<Items<'a>>;
+}
+
+impl<'a, T: crate::value::PromptValue + ?Sized> ViewEach<'a> for &Probe<'a, T> {
+    #[inline(always)]
+    fn dc_each(&self) -> Option<Items<'a>> {
+        each(self.0.view())
+    }
+}
+
+/// A local of the emitted code that a scope's `this` is: a [`View`] (an item read through
+/// views, `{{#with}}`'s value), or a typed [`Item`] of a list field.
+#[doc(hidden)]
+pub trait Local<'a> {
+    /// The value, borrowed from the local.
+    fn look(&self) -> View<'_>;
+    /// `this.name` (as [`prop`]).
+    fn prop(&self, name: &str) -> Option<View<'a>>;
+    /// Ends the local's life (without a call where it owns nothing).
+    fn done(self);
+}
+
+impl<'a> Local<'a> for View<'a> {
+    #[inline(always)]
+    fn look(&self) -> View<'_> {
+        Var::view(self)
+    }
+    #[inline(always)]
+    fn prop(&self, name: &str) -> Option<View<'a>> {
+        prop(self, name)
+    }
+    #[inline(always)]
+    fn done(self) {
+        discard(self);
+    }
+}
+
+impl<'a, T: crate::value::PromptValue + ?Sized> Local<'a> for Item<'a, T> {
+    #[inline(always)]
+    fn look(&self) -> View<'_> {
+        Var::view(self)
+    }
+    #[inline(always)]
+    fn prop(&self, name: &str) -> Option<View<'a>> {
+        item_prop(self.0, name)
+    }
+    #[inline(always)]
+    fn done(self) {}
+}
+
+/// `field.name` of a struct field: the derived struct's static match (see
+/// `PromptValue::attr`), which the compiler folds when `name` is a constant; any other
+/// value through its view, as [`prop`] reads it.
+#[doc(hidden)]
+#[inline(always)]
+pub fn field_prop<'a, T: crate::value::PromptValue + ?Sized>(
+    field: &'a T,
+    name: &str,
+) -> Option<View<'a>> {
+    if let Some(value) = struct_attr(field, name) {
+        return Some(value);
+    }
+    at(field.view(), name)
+}
+
+/// `item.name` of a list's item: as [`field_prop`], an absent item being `null` (as the
+/// list's view gives it).
+#[doc(hidden)]
+#[inline(always)]
+pub fn item_prop<'a, T: crate::value::PromptValue + ?Sized>(
+    item: &'a T,
+    name: &str,
+) -> Option<View<'a>> {
+    if let Some(value) = struct_attr(item, name) {
+        return Some(value);
+    }
+    // An absent item (an empty `Option`) is `null` in a list.
+    match item.view() {
+        View::Undefined => Some(View::None),
+        view => at(view, name),
+    }
+}
+
+/// A struct's field by its static match: for a struct, whose view is an object, that is
+/// what [`prop`] reads (`MapView::get`). `None` for anything else.
+#[inline(always)]
+fn struct_attr<'a, T: crate::value::PromptValue + ?Sized>(
+    value: &'a T,
+    name: &str,
+) -> Option<View<'a>> {
+    match T::SHAPE {
+        crate::value::Shape::Struct { .. } => match value.attr(name) {
+            Some(View::Opaque) | None => None,
+            found => found,
+        },
+        _ => None,
     }
 }
 
@@ -902,6 +1095,7 @@ pub fn each(view: View<'_>) -> Option<Items<'_>> {
             keys: Vec::new(),
             values: Vec::new().into_iter(),
             len: items.len(),
+            at: 0,
         }),
         other => each_other(other),
     }
@@ -931,14 +1125,6 @@ fn each_other(view: View<'_>) -> Option<Items<'_>> {
     })
 }
 
-/// `@key` in `{{#each}}`: an object entry's key; an array's items have none.
-#[inline]
-pub fn key<'a>(items: &'a Items<'_>, index: usize) -> View<'a> {
-    match items.keys.get(index) {
-        Some(key) => View::Text(Cow::Borrowed(key.as_ref())),
-        None => View::Undefined,
-    }
-}
 
 /// `@first` or `@last` of the innermost loop, alone, as a Rust `bool` expression.
 fn loop_flag(expr: Option<&Expr>, looping: Option<&Loop>) -> Option<String> {
@@ -1007,9 +1193,10 @@ struct Emitter<'p> {
 }
 
 /// The Rust code of the compiled render of `prompt`: a block of type `Option<Out>`, in
-/// which `field(name)` gives the Rust expression of the view of a top-level name (a field
-/// of `self`; `None`: there is no such field). `None` when the prompt uses something not
-/// compiled (see the module's docs).
+/// which `field(name)` gives the Rust place of a top-level name (a field of `self`, whose
+/// type implements `PromptValue`; `None`: there is no such field), and `history` is the
+/// `&[Message]` to render with. `None` when the prompt uses something not compiled (see
+/// the module's docs).
 pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Option<String> {
     if prompt.uses_metadata() {
         return None;
@@ -1031,6 +1218,7 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
     let body = emitter.body(prompt.nodes(), &scope, None)?;
     Some(format!(
         "{{ use ::promptkit::__private::dc; use ::promptkit::__private::dc::View; \
+         use ::promptkit::__private::dc::{{EachItems as _, Local as _, TypedEach as _, ViewEach as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = dc::Out::new(&LAST, {}, history, {}, {}); let __r = {body}; \
          dc::flush(&mut out, __r)?; ::core::option::Option::Some(out) }}",
@@ -1272,7 +1460,7 @@ impl Emitter<'_> {
                 return Some(format!(
                     "{{ let {value} = {first}; \
                      let __w = if !dc::empty(&{value})? {body} else {inverse}; \
-                     dc::discard({value}); __w }}"
+                     dc::Local::done({value}); __w }}"
                 ));
             }
             BlockKind::Each => return None,
@@ -1284,9 +1472,14 @@ impl Emitter<'_> {
 
     /// `{{#each}}`: statements.
     fn each(&mut self, block: &Block, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
+        // A field of a list type goes typed; anything else through its view.
         let first = match block.params.first() {
-            Some(expr) => self.expr(expr, scope, looping)?,
-            None => "View::Undefined".to_owned(),
+            Some(Expr::Path(path)) if self.root_place(path, scope).is_some() => {
+                let place = self.root_place(path, scope)?;
+                format!("(&dc::Probe(&{place})).dc_each()")
+            }
+            Some(expr) => format!("dc::each({})", self.expr(expr, scope, looping)?),
+            None => "dc::each(View::Undefined)".to_owned(),
         };
         let (items, item) = (self.local("items"), self.local("item"));
         let inner_loop = Loop {
@@ -1312,9 +1505,10 @@ impl Emitter<'_> {
         let Loop { index, count, .. } = &inner_loop;
         // A list is read in place; collected values are taken in order.
         Some(format!(
-            "{{ let mut {items} = dc::each({first})?; let {count} = {items}.len(); \
-             for {index} in 0..{count} {{ let {item} = {items}.item({index}); \
-             let _ = (&{index}, &{count}, &{item}); {body_run} dc::discard({item}); }} \
+            "{{ let mut {items} = {first}?; let {count} = {items}.count(); \
+             for {index} in 0..{count} {{ \
+             let ::core::option::Option::Some({item}) = {items}.next_item() else {{ break; }}; \
+             let _ = (&{index}, &{count}, &{item}); {body_run} dc::Local::done({item}); }} \
              {items}.done(); if {count} == 0 {{ {inverse_run} }} }}"
         ))
     }
@@ -1335,7 +1529,10 @@ impl Emitter<'_> {
             None
         } else {
             if let This::Local(this) = &scope.this {
-                let _ = write!(code, "if !dc::is_object(&{this})? {{ return None; }}");
+                let _ = write!(
+                    code,
+                    "if !dc::is_object(&dc::Local::look(&{this}))? {{ return None; }}"
+                );
             }
             let mut locals = Vec::new();
             for (key, expr) in &call.hash {
@@ -1396,11 +1593,11 @@ impl Emitter<'_> {
                 (None, "key") if looping.is_some() => {
                     // An array's items have no key: then it is the context's (none).
                     let l = looping?;
-                    (format!("dc::key(&{}, {})", l.items, l.index), rest)
+                    (format!("{}.key({})", l.items, l.index), rest)
                 }
                 (None, "root") => {
                     let (first, rest) = rest.split_first()?;
-                    (self.root_field(first), rest)
+                    self.root_field(first, rest)
                 }
                 (None, "metadata") => return None,
                 // No `@` data is given to a derived prompt.
@@ -1415,15 +1612,15 @@ impl Emitter<'_> {
                 (Some((_, local)), Some((_, rest)), _) => match rest.split_first() {
                     // Read in place: the local is not cloned.
                     Some((next, rest)) => (format!("dc::prop(&{local}, {next:?})?"), rest),
-                    None => (format!("{local}.clone()"), rest),
+                    None => (format!("dc::Local::look(&{local})"), rest),
                 },
                 (None, None, This::Local(this)) if scope.overlay.is_none() => {
-                    (format!("{this}.clone()"), &[][..])
+                    (format!("dc::Local::look(&{this})"), &[][..])
                 }
                 (None, None, _) => return None,
-                (None, Some((first, rest)), This::Root) => (self.root_field(first), rest),
+                (None, Some((first, rest)), This::Root) => self.root_field(first, rest),
                 (None, Some((first, rest)), This::Local(this)) => {
-                    (format!("dc::prop(&{this}, {first:?})?"), rest)
+                    (format!("dc::Local::prop(&{this}, {first:?})?"), rest)
                 }
                 (Some(_), None, _) => return None,
             }
@@ -1434,8 +1631,42 @@ impl Emitter<'_> {
         Some(code)
     }
 
-    fn root_field(&self, name: &str) -> String {
-        (self.field)(name).unwrap_or_else(|| "View::Undefined".to_owned())
+    /// A top-level name and what is read from it: its view, or its first part read by
+    /// the field's own type (a derived struct's static match); and the parts left.
+    fn root_field<'r>(&self, name: &str, rest: &'r [String]) -> (String, &'r [String]) {
+        match ((self.field)(name), rest.split_first()) {
+            (None, _) => ("View::Undefined".to_owned(), rest),
+            (Some(place), Some((next, rest))) => {
+                (format!("dc::field_prop(&{place}, {next:?})?"), rest)
+            }
+            (Some(place), None) => (
+                format!("::promptkit::__private::PromptValue::view(&{place})"),
+                rest,
+            ),
+        }
+    }
+
+    /// The Rust place of the field that `path` names alone (`field`, `@root.field`), in
+    /// `scope`.
+    fn root_place(&self, path: &Path, scope: &Scope) -> Option<String> {
+        if path.depth > 0 {
+            return None;
+        }
+        let name = match (path.data, path.parts.as_slice()) {
+            (true, [root, name]) if root == "root" => name,
+            (false, [name]) => {
+                let shadowed = scope
+                    .overlay
+                    .as_ref()
+                    .is_some_and(|o| o.iter().any(|(k, _)| k == name));
+                if !matches!(scope.this, This::Root) || shadowed {
+                    return None;
+                }
+                name
+            }
+            _ => return None,
+        };
+        (self.field)(name)
     }
 }
 
