@@ -51,6 +51,12 @@ struct Travel<'a> {
     interests: Option<Vec<&'a str>>,
 }
 
+#[derive(PromptValue)]
+struct Person<'a> {
+    name: &'a str,
+    age: Option<u8>,
+}
+
 #[derive(promptkit::Prompt)]
 #[prompt("checks/dotprompt_lean")]
 struct Lean<'a> {
@@ -61,6 +67,8 @@ struct Lean<'a> {
     lines: Vec<&'a str>,
     pad: &'a str,
     place: bool,
+    /// A typed loop over items that may be absent (`null` in the list).
+    people: Vec<Option<Person<'a>>>,
 }
 
 fn runtime(
@@ -295,8 +303,10 @@ proptest::proptest! {
         pad in "[ \n\t\u{feff}p]{0,3}",
         place in proptest::prelude::any::<bool>(),
         with_history in proptest::prelude::any::<bool>(),
+        people in proptest::collection::vec(proptest::option::of(("[ab ]{0,2}", proptest::option::of(0u8..3))), 0..4),
     ) {
-        let lean = Lean { intro: &intro, name: &name, note: note.as_deref(), count, lines: lines.iter().map(String::as_str).collect(), pad: &pad, place };
+        let people = people.iter().map(|p| p.as_ref().map(|(name, age)| Person { name, age: *age })).collect();
+        let lean = Lean { intro: &intro, name: &name, note: note.as_deref(), count, lines: lines.iter().map(String::as_str).collect(), pad: &pad, place, people };
         let values = input(&[
             ("intro", &lean.intro),
             ("name", &lean.name),
@@ -305,6 +315,7 @@ proptest::proptest! {
             ("lines", &lean.lines),
             ("pad", &lean.pad),
             ("place", &lean.place),
+            ("people", &lean.people),
         ]);
         let history = if with_history { histories().pop().unwrap() } else { Vec::new() };
         let expected = runtime("checks/dotprompt_lean", values, &history);
