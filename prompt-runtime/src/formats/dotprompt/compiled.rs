@@ -1457,9 +1457,18 @@ impl Emitter<'_> {
                 };
                 let body = self.body(&block.body, &inner, looping)?;
                 let inverse = self.body(&block.inverse, scope, looping)?;
+                // A field is read typed (a struct's fields by its static match), as a
+                // list's item is (an absent value, `null` then, is empty all the same).
+                let first = match block.params.first() {
+                    Some(Expr::Path(path)) => match self.root_place(path, scope) {
+                        Some(place) => format!("dc::Item(&{place})"),
+                        None => first,
+                    },
+                    _ => first,
+                };
                 return Some(format!(
                     "{{ let {value} = {first}; \
-                     let __w = if !dc::empty(&{value})? {body} else {inverse}; \
+                     let __w = if !dc::empty(&dc::Local::look(&{value}))? {body} else {inverse}; \
                      dc::Local::done({value}); __w }}"
                 ));
             }
