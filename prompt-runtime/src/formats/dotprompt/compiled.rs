@@ -1125,7 +1125,6 @@ fn each_other(view: View<'_>) -> Option<Items<'_>> {
     })
 }
 
-
 /// `@first` or `@last` of the innermost loop, alone, as a Rust `bool` expression.
 fn loop_flag(expr: Option<&Expr>, looping: Option<&Loop>) -> Option<String> {
     let (Some(Expr::Path(path)), Some(l)) = (expr, looping) else {
