@@ -1,16 +1,23 @@
 //! The compiled render of a derived dotprompt prompt: [`compile`] turns a parsed prompt
 //! (its body and the partials it includes, inlined) into Rust code that `#[derive(Prompt)]`
-//! emits. The code reads the struct's fields in place through [`View`]s (no JSON), writes
-//! the same pieces the run-time renderer writes (text, role, history, media and section
+//! emits. The code reads the struct's fields in place (no JSON): `{{#each}}` over a list
+//! field and `{{#with}}` of a field go typed, a derived struct's fields read by its static
+//! match (`PromptValue::attr`, folded by the compiler), anything else through [`View`]s.
+//! It writes what the run-time renderer writes (text, role, history, media and section
 //! markers; Handlebars' addition of adjacent numbers and booleans; a standalone partial's
-//! indentation), and cuts them into messages with the run-time renderer's own code, so the
-//! result is the same [`RenderedPrompt`].
+//! indentation) into one open `String`, and gives the same [`RenderedPrompt`]: a prompt
+//! whose only markers are roles named by literals and `{{history}}` is cut into messages
+//! as the markers come, by the rule the run-time renderer's `to_messages` follows for
+//! such pieces (see [`Out`]); any other prompt keeps the run-time renderer's pieces and
+//! cuts them with its own code.
 //!
 //! Wherever it cannot be sure to do what the run-time renderer does, it gives `None` and
 //! the derive renders with the run-time renderer instead: a value it cannot read in place
 //! ([`View::Opaque`], or a variant it does not know), two objects or lists compared by
 //! `{{#ifEquals}}` (JavaScript compares them by identity), a partial's arguments over
-//! something that is not an object, a render past the step or size bounds.
+//! something that is not an object, a render past the step or size bounds; and, in a
+//! prompt cut as it goes, text that would go before a marker already written (a number
+//! run before a block that writes a role, an indented partial that writes a marker).
 //!
 //! What [`compile`] does not compile (the prompt then always renders at run time): `../`
 //! paths, `@metadata`, `this` of the whole input and `@root` alone, a partial given a
@@ -333,7 +340,7 @@ fn drop_items(items: Items<'_>) {
 
 impl<'h> Out<'h> {
     /// An empty output. `cur` starts with the capacity of the longest text of the last
-    /// render (kept in `last`), or `text` bytes for the first; `messages` is how many
+    /// render (kept in `last`; at most 64 KiB), or `text` bytes for the first; `messages` is how many
     /// messages the template can make (before the history), for `lean`.
     pub fn new(
         last: &'static AtomicUsize,
@@ -362,7 +369,12 @@ impl<'h> Out<'h> {
             history,
             done: 0,
             steps: 0,
-            hint: if before == 0 { text } else { before },
+            // One huge render does not make every later one reserve as much.
+            hint: if before == 0 {
+                text
+            } else {
+                before.min(1 << 16)
+            },
             longest: 0,
             last,
         }
