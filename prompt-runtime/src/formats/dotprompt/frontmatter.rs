@@ -147,7 +147,13 @@ pub(crate) fn metadata(
     out.insert("config", Value::Object(Object::new()));
     let Some(range) = range else { return Ok(out) };
     let yaml = &text[range.clone()];
-    let raw: Value = serde_saphyr::from_str(yaml).map_err(|e| yaml_error(text, &range, &e))?;
+    // YAML 1.2's core schema, as dotprompt's JS `yaml` reads it: `y`, `n`, `yes`, `on`
+    // and the like are strings (a property `n: integer` is named `n`), only
+    // `true`/`false` (any case of the first letter, or all caps) are booleans.
+    let mut options = serde_saphyr::Options::default();
+    options.strict_booleans = true;
+    let raw: Value = serde_saphyr::from_str_with_options(yaml, options)
+        .map_err(|e| yaml_error(text, &range, &e))?;
     let raw = match raw {
         Value::Object(object) => object,
         Value::Null => Object::new(),
@@ -303,6 +309,24 @@ fn key_name(key: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn yaml_1_1_booleans_are_strings_as_in_yaml_1_2() {
+        // What dotprompt's JS `yaml` package gives for this frontmatter (checked with
+        // `yaml` 2 under node): the keys and values stay strings but for `true`/`True`.
+        let text = "---\nn: integer\ny: yes\n\"on\": off\nNo: N\nt: True\nf: FALSE\n---\n";
+        let range = split(text).frontmatter;
+        let raw = metadata(text, range).unwrap();
+        let raw = raw.get("raw").and_then(Value::as_object).unwrap();
+        let got = |k: &str| raw.get(k).cloned();
+        assert_eq!(got("n"), Some(Value::from("integer")));
+        assert_eq!(got("y"), Some(Value::from("yes")));
+        assert_eq!(got("on"), Some(Value::from("off")));
+        assert_eq!(got("No"), Some(Value::from("N")));
+        assert_eq!(got("t"), Some(Value::Bool(true)));
+        assert_eq!(got("f"), Some(Value::Bool(false)));
+        assert_eq!(raw.len(), 6);
+    }
 
     #[test]
     fn keys_are_found_by_their_place_in_the_mapping() {
