@@ -8,8 +8,9 @@
 //! `PromptValue::SHAPE`, in `const` evaluation), and every path the template reads against
 //! the schema. Each mismatch is located in the prompt file.
 //!
-//! The render parses the same texts once per process and renders them with the run-time
-//! renderer, so both paths give the same messages by construction.
+//! The render is the compiled render (`prompt_runtime::formats::dotprompt::compiled`):
+//! Rust generated from the template that reads the fields in place. Whatever it leaves to
+//! the run-time renderer is rendered from the same texts, parsed once per process.
 
 use crate::compile;
 use crate::derive::Field;
