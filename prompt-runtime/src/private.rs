@@ -307,10 +307,12 @@ pub struct JinjaFile {
 
 /// The content of a derived Jinja prompt's compiled render, as [`render_jinja`] gives it.
 pub fn jinja_content(text: String, path: &'static str) -> PromptContent {
+    /// A Jinja prompt has no frontmatter: every render borrows the one empty `Meta`.
+    static NO_METADATA: Meta = Meta::DEFAULT;
     PromptContent {
         text,
         path: Cow::Borrowed(path),
-        metadata: Cow::Owned(Meta::default()),
+        metadata: Cow::Borrowed(&NO_METADATA),
     }
 }
 
