@@ -512,6 +512,7 @@ fn steps(steps: &[PathStep]) -> Vec<TokenStream> {
         .map(|s| match s {
             PathStep::Field(name) => quote!(::promptkit::__private::Step::Field(#name)),
             PathStep::Element => quote!(::promptkit::__private::Step::Element),
+            PathStep::Index(i) => quote!(::promptkit::__private::Step::Index(#i)),
             PathStep::Value => quote!(::promptkit::__private::Step::Value),
         })
         .collect()
