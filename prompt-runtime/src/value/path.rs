@@ -40,6 +40,38 @@ pub enum Step<'a> {
     Value,
 }
 
+/// A number's decimal digits, written without `core::fmt` (and in `const` evaluation).
+pub(crate) struct Digits {
+    bytes: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    /// The digits of `n`.
+    pub(crate) const fn of(mut n: u64) -> Digits {
+        let mut bytes = [0u8; 20];
+        let mut start = bytes.len();
+        loop {
+            start -= 1;
+            bytes[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        Digits { bytes, start }
+    }
+
+    /// The digits as text.
+    pub(crate) const fn as_str(&self) -> &str {
+        let (_, digits) = self.bytes.split_at(self.start);
+        match core::str::from_utf8(digits) {
+            Ok(text) => text,
+            Err(_) => "",
+        }
+    }
+}
+
 /// How long a message may grow; the rest is cut.
 const CAPACITY: usize = 4096;
 
@@ -90,22 +122,8 @@ impl Message {
         if i < 0 {
             self = self.push("-");
         }
-        let mut digits = [0u8; 20];
-        let mut at = digits.len();
-        let mut n = i.unsigned_abs();
-        loop {
-            at -= 1;
-            digits[at] = b'0' + (n % 10) as u8;
-            n /= 10;
-            if n == 0 {
-                break;
-            }
-        }
-        let (_, written) = digits.split_at(at);
-        match core::str::from_utf8(written) {
-            Ok(text) => self.push(text),
-            Err(_) => self,
-        }
+        let digits = Digits::of(i.unsigned_abs());
+        self.push(digits.as_str())
     }
 
     /// `shown` and the steps from `skip` to `end`, as a template writes them.

@@ -611,20 +611,8 @@ fn write_digits(out: &mut String, i: i128) {
     if i < 0 {
         out.push('-');
     }
-    if magnitude < 10 {
-        out.push(char::from(b'0' + magnitude as u8));
-        return;
-    }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = magnitude;
-    while n > 0 {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
     // ASCII digits: one copy, not a push per character.
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    out.push_str(crate::value::path::Digits::of(magnitude).as_str());
 }
 
 /// `value.attr` of a name the compiler checked is not a dict method (as [`attr`] checks).
