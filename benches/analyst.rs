@@ -277,39 +277,64 @@ impl Style for Plain {
     }
 }
 
-/// ASCII cased in place after one copy, integers by their digits: what a program tuned by
-/// hand does.
+/// ASCII cased in place after one copy (run by run, where the text is not all ASCII),
+/// integers by their digits (one push for a single digit): what a program tuned by hand
+/// does.
 struct Tuned;
+
+impl Tuned {
+    /// Appends `s` cased: runs of ASCII copied and cased in place, other characters
+    /// mapped one by one; a capital sigma, which lowers by its context, through
+    /// `str::to_lowercase`.
+    fn case(out: &mut String, s: &str, upper: bool) {
+        if !upper && s.contains('Σ') {
+            out.push_str(&s.to_lowercase());
+            return;
+        }
+        let mut rest = s;
+        while !rest.is_empty() {
+            let ascii = rest
+                .bytes()
+                .position(|b| !b.is_ascii())
+                .unwrap_or(rest.len());
+            let (run, tail) = rest.split_at(ascii);
+            let start = out.len();
+            out.push_str(run);
+            if upper {
+                out[start..].make_ascii_uppercase();
+            } else {
+                out[start..].make_ascii_lowercase();
+            }
+            let mut chars = tail.chars();
+            let Some(c) = chars.next() else { break };
+            if upper {
+                out.extend(c.to_uppercase());
+            } else {
+                out.extend(c.to_lowercase());
+            }
+            rest = chars.as_str();
+        }
+    }
+}
 
 impl Style for Tuned {
     fn upper(out: &mut String, s: &str) {
-        if s.is_ascii() {
-            let start = out.len();
-            out.push_str(s);
-            out[start..].make_ascii_uppercase();
-        } else {
-            push_upper(out, s);
-        }
+        Tuned::case(out, s, true);
     }
     fn lower(out: &mut String, s: &str) {
-        if s.is_ascii() {
-            let start = out.len();
-            out.push_str(s);
-            out[start..].make_ascii_lowercase();
-        } else {
-            push_lower(out, s);
-        }
+        Tuned::case(out, s, false);
     }
     fn int(out: &mut String, mut n: u64) {
+        if n < 10 {
+            out.push(char::from(b'0' + n as u8));
+            return;
+        }
         let mut digits = [0u8; 20];
         let mut at = digits.len();
-        loop {
+        while n > 0 {
             at -= 1;
             digits[at] = b'0' + (n % 10) as u8;
             n /= 10;
-            if n == 0 {
-                break;
-            }
         }
         out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
     }

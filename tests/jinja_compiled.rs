@@ -198,6 +198,23 @@ fn analyst_compiled_matches_runtime() {
                     "case {i} {j} {k}"
                 );
                 assert_eq!(prompt.render().expect("renders").text, expected);
+                // `prompt!` compiles the same template over the arguments' own types.
+                let inline = promptkit::prompt!(
+                    "agents/analyst",
+                    guidance = prompt.guidance,
+                    desk = prompt.desk,
+                    date = prompt.date,
+                    user = &prompt.user,
+                    markets = prompt.markets,
+                    tools = &prompt.tools[..],
+                    limits = &prompt.limits,
+                    max_steps = prompt.max_steps,
+                    notes = prompt.notes,
+                    tone = prompt.tone,
+                    precision = prompt.precision,
+                );
+                assert_eq!(inline.__promptkit_compiled(), Some(expected.as_str()));
+                assert_eq!(inline.render().expect("renders").text, expected);
                 cases += 1;
             }
         }

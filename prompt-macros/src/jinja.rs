@@ -453,6 +453,7 @@ pub fn expand_call(
     let paths = templates.paths(&file).unwrap_or_default();
     let mut seen = std::collections::HashSet::new();
     let mut bindings = Vec::new();
+    let mut values = Vec::new();
     for (i, (arg, _, expr)) in args.iter().enumerate() {
         let binding = quote::format_ident!("__arg_{}", i);
         let checks: Vec<TokenStream> = paths
@@ -487,6 +488,8 @@ pub fn expand_call(
                 }
                 __paths(#binding);
             }
+        });
+        values.push(quote! {
             if let ::core::option::Option::Some(__value) =
                 ::promptkit::__private::PromptValue::to_value(#binding)
             {
@@ -494,6 +497,28 @@ pub fn expand_call(
             }
         });
     }
+    // The compiled render, run here, where the arguments are (`render()` then gives its
+    // text); the arguments become JSON only when it leaves the render to the run-time
+    // renderer.
+    let place = |arg: &str| {
+        let i = args.iter().position(|(n, _, _)| n == arg)?;
+        Some(format!("(*__arg_{i})"))
+    };
+    let compiled = prompt_runtime::formats::jinja::compiled::compile(&templates, &file, &place)
+        .and_then(|code| code.parse::<TokenStream>().ok());
+    let path = templates
+        .get(&file)
+        .map(|t| t.source().path().to_owned())
+        .unwrap_or_default();
+    let text = match compiled {
+        Some(code) => quote! {
+            #[allow(unused, clippy::all, clippy::pedantic)]
+            let __text: ::core::option::Option<::promptkit::__private::String> = (|| { #code })();
+        },
+        None => quote! {
+            let __text: ::core::option::Option<::promptkit::__private::String> = ::core::option::Option::None;
+        },
+    };
     Ok(quote! {{
         const _: () = { #tracked };
         static LOADED: ::std::sync::OnceLock<
@@ -502,7 +527,12 @@ pub fn expand_call(
         const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
         let mut __values = ::promptkit::__private::JsonMap::new();
         #(#bindings)*
+        #text
+        if __text.is_none() {
+            #(#values)*
+        }
         ::promptkit::__private::InlineJinja::new(&LOADED, FILES, #options, __values)
+            .with_text(__text, #path)
     }})
 }
 
@@ -512,6 +542,7 @@ fn steps(steps: &[PathStep]) -> Vec<TokenStream> {
         .map(|s| match s {
             PathStep::Field(name) => quote!(::promptkit::__private::Step::Field(#name)),
             PathStep::Element => quote!(::promptkit::__private::Step::Element),
+            PathStep::Index(i) => quote!(::promptkit::__private::Step::Index(#i)),
             PathStep::Value => quote!(::promptkit::__private::Step::Value),
         })
         .collect()

@@ -264,6 +264,9 @@ pub struct InlineJinja {
     files: &'static [JinjaFile],
     options: crate::formats::jinja::Options,
     values: serde_json::Map<std::string::String, serde_json::Value>,
+    /// The text the compiled render gave where `prompt!` was written, and the entry's
+    /// path; `None` when it left the render to the run-time renderer.
+    text: Option<(std::string::String, &'static str)>,
 }
 
 impl InlineJinja {
@@ -281,12 +284,29 @@ impl InlineJinja {
             files,
             options,
             values,
+            text: None,
         }
+    }
+
+    /// The text of the compiled render, if it rendered (then the values are not read).
+    pub fn with_text(mut self, text: Option<std::string::String>, path: &'static str) -> Self {
+        self.text = text.map(|t| (t, path));
+        self
+    }
+
+    /// The compiled render's text, where it rendered (as the derive's
+    /// `__promptkit_compiled`): for tests that the compiled path ran.
+    #[doc(hidden)]
+    pub fn __promptkit_compiled(&self) -> Option<&str> {
+        self.text.as_ref().map(|(text, _)| text.as_str())
     }
 
     /// Renders the prompt, byte for byte as Jinja2 renders it.
     pub fn render(&self) -> Result<PromptContent, crate::Diagnostic> {
-        render_jinja(self.loaded, self.files, self.options, self.values.clone())
+        match &self.text {
+            Some((text, path)) => Ok(jinja_content(text.clone(), path)),
+            None => render_jinja(self.loaded, self.files, self.options, self.values.clone()),
+        }
     }
 }
 
@@ -307,10 +327,12 @@ pub struct JinjaFile {
 
 /// The content of a derived Jinja prompt's compiled render, as [`render_jinja`] gives it.
 pub fn jinja_content(text: String, path: &'static str) -> PromptContent {
+    /// A Jinja prompt has no frontmatter: every render borrows the one empty `Meta`.
+    static NO_METADATA: Meta = Meta::DEFAULT;
     PromptContent {
         text,
         path: Cow::Borrowed(path),
-        metadata: Cow::Owned(Meta::default()),
+        metadata: Cow::Borrowed(&NO_METADATA),
     }
 }
 

@@ -79,7 +79,7 @@ pub(crate) fn is_key(text: &str) -> bool {
 fn tokens(text: &str) -> impl Iterator<Item = (Range<usize>, &str)> {
     // Python's whitespace, as keep splits; the slices are of `text`, so a slice's offset
     // is its range.
-    crate::formats::keep::pyspace::split(text).map(move |token| {
+    crate::python::space::split(text).map(move |token| {
         let start = token.as_ptr() as usize - text.as_ptr() as usize;
         (start..start + token.len(), token)
     })

@@ -39,4 +39,5 @@ pub fn safe_substitute(text: &str, vars: &HashMap<String, String>) -> String {
     out
 }
 
+pub(crate) mod space;
 pub(crate) mod value;

@@ -10,6 +10,7 @@ use super::error::StoreError;
 use super::parsed::{Body, Folder, PromptDef, Target};
 use super::render::{Values, render, tidy_into, tidy_tail};
 use crate::chat::Message;
+use crate::python::space::is_space;
 use std::collections::BTreeMap;
 
 /// Categories whose system-prompt parts are not part of a chat's system prompt unless a
@@ -104,11 +105,6 @@ impl serde::Serialize for Target {
     fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.as_str())
     }
-}
-
-/// Python's `str.isspace`, for PromptEngine's `.strip()`.
-fn is_space(c: char) -> bool {
-    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
 
 fn in_category(prompt: &PromptDef, categories: &[&str]) -> bool {

@@ -4,6 +4,7 @@
 //! post-processing. Nothing is parsed here.
 
 use super::parsed::{Key, Part, Text};
+use crate::python::space::is_space;
 
 /// A computed placeholder's function: called on every render that uses it.
 pub(crate) type Computed = std::sync::Arc<dyn Fn() -> String + Send + Sync>;
@@ -148,11 +149,6 @@ impl Newlines {
         }
         self.trailing = bytes.iter().rev().take_while(|&&b| b == b'\n').count();
     }
-}
-
-/// Python's `str.isspace`: Unicode white space and the four ASCII separators.
-fn is_space(c: char) -> bool {
-    c.is_whitespace() || ('\x1c'..='\x1f').contains(&c)
 }
 
 /// PromptEngine's post-processing, appended to `out`: runs of three or more newlines

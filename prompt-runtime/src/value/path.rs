@@ -32,10 +32,44 @@ use super::{FieldShape, Shape};
 pub enum Step<'a> {
     /// `.name` or `["name"]`: a struct's field, or a map's value by key.
     Field(&'a str),
-    /// An item of a list: a loop's variable, or `xs[0]`.
+    /// An item of a list: a loop's variable, or `xs[1.5]`.
     Element,
+    /// An item of a list by a literal index (`xs[0]`, `xs[-1]`), or a text's character.
+    Index(i64),
     /// A map's value as `items()` gives it to a loop.
     Value,
+}
+
+/// A number's decimal digits, written without `core::fmt` (and in `const` evaluation).
+pub(crate) struct Digits {
+    bytes: [u8; 20],
+    start: usize,
+}
+
+impl Digits {
+    /// The digits of `n`.
+    pub(crate) const fn of(mut n: u64) -> Digits {
+        let mut bytes = [0u8; 20];
+        let mut start = bytes.len();
+        loop {
+            start -= 1;
+            bytes[start] = b'0' + (n % 10) as u8;
+            n /= 10;
+            if n == 0 {
+                break;
+            }
+        }
+        Digits { bytes, start }
+    }
+
+    /// The digits as text.
+    pub(crate) const fn as_str(&self) -> &str {
+        let (_, digits) = self.bytes.split_at(self.start);
+        match core::str::from_utf8(digits) {
+            Ok(text) => text,
+            Err(_) => "",
+        }
+    }
 }
 
 /// How long a message may grow; the rest is cut.
@@ -83,6 +117,15 @@ impl Message {
         self
     }
 
+    /// An integer in decimal.
+    const fn push_int(mut self, i: i64) -> Message {
+        if i < 0 {
+            self = self.push("-");
+        }
+        let digits = Digits::of(i.unsigned_abs());
+        self.push(digits.as_str())
+    }
+
     /// `shown` and the steps from `skip` to `end`, as a template writes them.
     const fn push_path(
         mut self,
@@ -97,6 +140,7 @@ impl Message {
             self = match steps[i] {
                 Step::Field(name) => self.push(".").push(name),
                 Step::Element => self.push("[…]"),
+                Step::Index(i) => self.push("[").push_int(i).push("]"),
                 Step::Value => self.push(".items()"),
             };
             i += 1;
@@ -126,9 +170,9 @@ pub const fn check(
         let next = match (at, steps[i]) {
             (Shape::Any, _) => return Message::EMPTY,
             (Shape::Struct { fields, .. }, Step::Field(name)) => field(fields, name),
-            (Shape::List(item), Step::Element) => Some(*item),
+            (Shape::List(item), Step::Element | Step::Index(_)) => Some(*item),
             (Shape::Map(value), Step::Field(_) | Step::Value) => Some(*value),
-            (Shape::Text, Step::Element) => Some(&Shape::Text),
+            (Shape::Text, Step::Element | Step::Index(_)) => Some(&Shape::Text),
             // A loop over a map goes over its keys.
             (Shape::Map(_), Step::Element) => Some(&Shape::Text),
             _ => None,
@@ -224,6 +268,10 @@ const fn wrong(
         Step::Element => (
             "it has no items",
             "loop over a list (`Vec<T>`, `&[T]`), or index one",
+        ),
+        Step::Index(_) => (
+            "it has no items by index",
+            "index a list (`Vec<T>`, `&[T]`) or a text; a map's value is read by its key (`m[\"key\"]`)",
         ),
         Step::Value => (
             "it has no `items()`",

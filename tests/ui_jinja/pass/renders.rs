@@ -132,6 +132,8 @@ fn main() {
         tools = tools_again,
     );
     assert_eq!(inline.render().unwrap().text, agent.render().unwrap().text);
+    // It rendered with the compiled code, where the arguments are.
+    assert_eq!(inline.__promptkit_compiled(), Some(agent.render().unwrap().text.as_str()));
     assert_eq!(
         agent.render().unwrap().text,
         "You are Quill, a research assistant for Ines.\n\

@@ -208,6 +208,10 @@ enum Problem {
     /// A key read from the items of a loop over a dict (its keys) or a string (its
     /// characters): strings.
     TextItems,
+    /// A literal index past the end of a list or a string.
+    NoItem,
+    /// A literal index into something that is neither a list nor a string.
+    NotList,
 }
 
 /// An item a path went through on its way to a mismatch: a list's index or a dict's key.
@@ -283,7 +287,26 @@ fn follow<'v>(value: &'v Value, steps: &[PathStep], at: usize) -> Option<Mismatc
             Some(found)
         }
         (PathStep::Value, _) => Mismatch::new(at, value, Problem::NotMap),
+        // One item, as Python indexes (negative from the end); rendering gives nothing
+        // past the end.
+        (PathStep::Index(i), Value::Array(items)) => match index(*i, items.len()) {
+            Some(n) => follow(&items[n], steps, at + 1),
+            None => Mismatch::new(at, value, Problem::NoItem),
+        },
+        // A character, which rendering reads on from (and reports there).
+        (PathStep::Index(i), Value::String(s)) => match index(*i, s.chars().count()) {
+            Some(_) => None,
+            None => Mismatch::new(at, value, Problem::NoItem),
+        },
+        (PathStep::Index(_), _) => Mismatch::new(at, value, Problem::NotList),
     }
+}
+
+/// Where index `i` (negative from the end) falls in `len` items, if it does.
+fn index(i: i64, len: usize) -> Option<usize> {
+    let len_i = i64::try_from(len).ok()?;
+    let at = usize::try_from(if i < 0 { i.checked_add(len_i)? } else { i }).ok()?;
+    (at < len).then_some(at)
 }
 
 /// The value the first `upto` steps reach, written as Python would (`trip.stops[1]`).
@@ -301,6 +324,7 @@ fn written_path(name: &str, steps: &[PathStep], trail: &[Pick<'_>], upto: usize)
                 write_repr(&mut out, &Value::String(key.clone()));
                 out.push(']');
             }
+            PathStep::Index(i) => out.push_str(&format!("[{i}]")),
             PathStep::Element | PathStep::Value => match picks.next() {
                 Some(Pick::Index(i)) => out.push_str(&format!("[{i}]")),
                 Some(Pick::Key(k)) => {
@@ -401,6 +425,41 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
                 d
             };
             d.with_note(format!("`{at}` is {}", shown_value(m.value)))
+        }
+        Problem::NoItem => {
+            let index = match path.steps.get(m.at) {
+                Some(PathStep::Index(i)) => *i,
+                _ => 0,
+            };
+            let (count, what) = match m.value {
+                Value::String(s) => (s.chars().count(), "characters"),
+                Value::Array(items) => (items.len(), "items"),
+                _ => (0, "items"),
+            };
+            Diagnostic::new(format!(
+                "no item [{index}] in `{at}`{}",
+                read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
+            ))
+            .with_help(format!(
+                "give `{at}` more {what}, or write `{written} | default(…)` to make it optional"
+            ))
+            .with_note(format!(
+                "`{at}` is {} of {count} {what}: {}",
+                a_type(m.value),
+                shown_value(m.value)
+            ))
+        }
+        Problem::NotList => {
+            let index = match path.steps.get(m.at) {
+                Some(PathStep::Index(i)) => *i,
+                _ => 0,
+            };
+            Diagnostic::new(format!(
+                "`{at}` is {}, not a list: it has no item [{index}]{}",
+                a_type(m.value),
+                read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
+            ))
+            .with_note(format!("`{at}` is {}", shown_value(m.value)))
         }
         Problem::TextItems => {
             let at = written_path(&path.name, &path.steps, &m.trail, m.at.saturating_sub(1));
@@ -554,6 +613,40 @@ mod tests {
                 "no key `city` in `trip.stops[1]` (read as `s.city`) @prompts/stop.j2:1:6 | help: give `trip.stops[1]` a key `city`, or write `s.city | default(…)` to make it optional | note: `trip.stops[1]` is a dict with the keys `tags`, `town` | note: and 1 more item of the same list",
                 "no key `label` in `trip.stops[2].tags[1]` (read as `t.label`) @prompts/stop.j2:2:25 | help: did you mean `lable`? | note: `trip.stops[2].tags[1]` is a dict with the keys `lable`",
             ]
+        );
+    }
+
+    #[test]
+    fn a_literal_index_is_followed_to_its_one_item() {
+        let files = [(
+            "t.j2",
+            "{{ xs[1].name }} {{ xs[-1].name }} {{ xs[5] }} {{ word[9] }} {{ n[0] }} {{ xs[7] | default('-') }}{% for t in trips[0].stops %}{{ t.city }}{% endfor %}",
+        )];
+        let values = json!({
+            "xs": [{"name": "a"}, {"nmae": "b"}],
+            "word": "café",
+            "n": 4,
+            "trips": [{"stops": [{"city": "Oslo"}, {"town": "Bergen"}]}, {"stops": 1}],
+        });
+        assert_eq!(
+            problems(&files, values.clone()),
+            [
+                "no key `name` in `xs[1]` @prompts/t.j2:1:4 | help: did you mean `nmae`? | note: `xs[1]` is a dict with the keys `nmae`",
+                "no key `name` in `xs[-1]` @prompts/t.j2:1:21 | help: did you mean `nmae`? | note: `xs[-1]` is a dict with the keys `nmae`",
+                "no item [5] in `xs` @prompts/t.j2:1:39 | help: give `xs` more items, or write `xs[5] | default(…)` to make it optional | note: `xs` is a list of 2 items: [{'name': 'a'}, {'nmae': 'b'}]",
+                "no item [9] in `word` @prompts/t.j2:1:51 | help: give `word` more characters, or write `word[9] | default(…)` to make it optional | note: `word` is a str of 4 characters: 'café'",
+                "`n` is an int, not a list: it has no item [0] @prompts/t.j2:1:65 | note: `n` is 4",
+                "no key `city` in `trips[0].stops[1]` (read as `t.city`) @prompts/t.j2:1:131 | help: give `trips[0].stops[1]` a key `city`, or write `t.city | default(…)` to make it optional | note: `trips[0].stops[1]` is a dict with the keys `town`",
+            ]
+        );
+        // What the check passes, rendering renders: the first item, the last, a character.
+        let fine = [(
+            "t.j2",
+            "{{ xs[0].name }}{{ xs[-2].name }}{{ word[3] }}{{ word[-4] }}",
+        )];
+        assert_eq!(
+            load(&fine).render("t.j2", &values).expect("renders"),
+            "aaéc"
         );
     }
 

@@ -592,7 +592,18 @@ fn write_other(out: &mut String, view: &View<'_>) -> Option<()> {
 }
 
 /// Appends an integer in decimal, as `{i}` formats it, without `fmt`.
+#[inline(always)]
 pub fn write_int(out: &mut String, i: i128) {
+    if (0..10).contains(&i) {
+        out.push(char::from(b'0' + i as u8));
+    } else {
+        write_digits(out, i);
+    }
+}
+
+/// [`write_int`] of an integer of more than one digit (or negative).
+#[inline(never)]
+fn write_digits(out: &mut String, i: i128) {
     let Ok(magnitude) = u64::try_from(i.unsigned_abs()) else {
         let _ = write!(out, "{i}");
         return;
@@ -600,20 +611,8 @@ pub fn write_int(out: &mut String, i: i128) {
     if i < 0 {
         out.push('-');
     }
-    if magnitude < 10 {
-        out.push(char::from(b'0' + magnitude as u8));
-        return;
-    }
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    let mut n = magnitude;
-    while n > 0 {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-    }
     // ASCII digits: one copy, not a push per character.
-    out.push_str(std::str::from_utf8(&digits[at..]).unwrap_or_default());
+    out.push_str(crate::value::path::Digits::of(magnitude).as_str());
 }
 
 /// `value.attr` of a name the compiler checked is not a dict method (as [`attr`] checks).
@@ -641,7 +640,7 @@ pub fn attr<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
 
 /// `a == b`, `a < b`, `a in b`, as the run-time renderer compares.
 /// `op` is `==`, `!=`, `<`, `<=`, `>`, `>=`, `in`, `not in` by index.
-#[inline]
+#[inline(always)]
 pub fn compare(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
     match (left, right) {
         (View::Text(l), View::Text(r)) if op <= 1 => Some((l == r) == (op == 0)),
@@ -727,7 +726,7 @@ pub fn test(view: &View<'_>, which: u8, negated: bool) -> Option<bool> {
 }
 
 /// `value | default(fallback, boolean)`.
-#[inline]
+#[inline(always)]
 pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option<View<'a>> {
     let use_default = match &value {
         View::Opaque => return None,
@@ -897,7 +896,7 @@ pub fn iter<'a>(view: &View<'a>) -> Option<Iter<'a>> {
 }
 
 /// `{{ value | upper }}` (`upper`) or `lower`, appended to `out`.
-#[inline]
+#[inline(always)]
 pub fn write_case(out: &mut String, view: &View<'_>, upper: bool) -> Option<()> {
     match view {
         View::Text(s) => push_case(out, s, upper),
@@ -960,7 +959,7 @@ fn push_case(out: &mut String, s: &str, upper: bool) {
 }
 
 /// `{{ value | trim }}`, appended to `out`.
-#[inline]
+#[inline(always)]
 pub fn write_trim(out: &mut String, view: &View<'_>) -> Option<()> {
     match view {
         View::Text(s) => out.push_str(s.trim_matches(super::lexer::py_space)),
@@ -1294,7 +1293,12 @@ impl Emitter<'_> {
         if let ExprKind::Name(name) = &expr.kind
             && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name)
         {
-            return Some(call(&format!("&jc::Var::view(&{local})")));
+            let local = local.clone();
+            let held = self.local("t");
+            let code = call(&format!("&{held}"));
+            return Some(format!(
+                "{{ let {held} = jc::Var::view(&{local}); let __r = {code}; jc::discard({held}); __r }}"
+            ));
         }
         let value = self.expr(template, expr)?;
         let held = self.local("t");

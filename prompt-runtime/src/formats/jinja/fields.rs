@@ -343,6 +343,7 @@ pub fn check_paths(templates: &Templates, file: &str, fields: &[JinjaField]) -> 
             .map(|s| match s {
                 super::PathStep::Field(name) => Step::Field(name),
                 super::PathStep::Element => Step::Element,
+                super::PathStep::Index(i) => Step::Index(*i),
                 super::PathStep::Value => Step::Value,
             })
             .collect();

@@ -29,11 +29,8 @@ pub(crate) enum Segment {
     Comment { inner: Range<usize> },
 }
 
-/// Whitespace as Python's `str.isspace` (and `\s` in its `re`) sees it: Rust's
-/// `is_whitespace` plus the four information separators U+001C..U+001F.
-pub(crate) fn py_space(c: char) -> bool {
-    c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
-}
+/// Whitespace as Python's `str.isspace` (and `\s` in its `re`) sees it.
+pub(crate) use crate::python::space::is_space as py_space;
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Open {

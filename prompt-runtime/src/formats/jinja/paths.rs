@@ -18,8 +18,10 @@ use std::ops::Range;
 pub enum PathStep {
     /// `.name` or `["name"]`.
     Field(String),
-    /// An item of a list: a loop variable, or `xs[0]`.
+    /// An item of a list: a loop variable, or `xs[1.5]`.
     Element,
+    /// An item of a list (or a text's character) by a literal index: `xs[0]`, `xs[-1]`.
+    Index(i64),
     /// A map's value, as `items()` gives it to a loop.
     Value,
 }
@@ -44,8 +46,8 @@ pub struct PathUse {
     /// `a.b or c`), compared (`a.b == 1`), or on the right of an `and`/`or` (which its
     /// left side guards).
     pub(crate) guarded: bool,
-    /// Whether a step was written as a literal index (`xs[0]`): such an `Element` is one
-    /// item, not every item.
+    /// Whether a step was written as a literal index that is no integer (`xs[1.5]`): such
+    /// an `Element` is one item, not every item.
     pub(crate) indexed: bool,
     /// Whether rendering fails wherever the path is read and not there: it is printed, a
     /// filter's input (not `default`'s), or a loop's iterable.
@@ -514,14 +516,16 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// Whether the chain `expr` reads an item by a literal number (`xs[0]`).
+/// Whether the chain `expr` reads an item by a literal number that is no integer
+/// (`xs[1.5]`), which a path does not follow ([`PathStep::Index`] is an integer's).
 fn has_index(expr: &Expr) -> bool {
     let mut at = expr;
     loop {
         match &at.kind {
             ExprKind::Attr(inner, _) => at = inner,
             ExprKind::Item(inner, key) => {
-                if matches!(key.kind, ExprKind::Literal(Value::Number(_))) {
+                if matches!(&key.kind, ExprKind::Literal(Value::Number(n)) if n.as_i64().is_none())
+                {
                     return true;
                 }
                 at = inner;
@@ -549,7 +553,10 @@ fn chain(expr: &Expr) -> Option<(&str, Vec<PathStep>, Range<usize>)> {
             ExprKind::Item(inner, key) => {
                 match &key.kind {
                     ExprKind::Literal(Value::String(k)) => steps.push(PathStep::Field(k.clone())),
-                    ExprKind::Literal(Value::Number(_)) => steps.push(PathStep::Element),
+                    ExprKind::Literal(Value::Number(n)) => match n.as_i64() {
+                        Some(i) => steps.push(PathStep::Index(i)),
+                        None => steps.push(PathStep::Element),
+                    },
                     _ => return None,
                 }
                 at = inner;
@@ -644,7 +651,7 @@ mod tests {
                 (
                     "xs".into(),
                     "xs".into(),
-                    vec![PathStep::Element, field("y")],
+                    vec![PathStep::Index(0), field("y")],
                     0,
                     "b.j2".into()
                 ),

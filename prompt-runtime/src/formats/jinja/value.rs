@@ -62,20 +62,8 @@ fn write_number(out: &mut String, n: &Number) {
 
 /// Appends `n` in decimal: what `write!(out, "{n}")` writes, without the formatting
 /// machinery (loop counters are printed on every item).
-fn write_digits(out: &mut String, mut n: u64) {
-    let mut digits = [0u8; 20];
-    let mut at = digits.len();
-    loop {
-        at -= 1;
-        digits[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    for &d in &digits[at..] {
-        out.push(char::from(d));
-    }
+fn write_digits(out: &mut String, n: u64) {
+    out.push_str(crate::value::path::Digits::of(n).as_str());
 }
 
 /// Python's `repr(float)`: the shortest digits that read back the same, in fixed

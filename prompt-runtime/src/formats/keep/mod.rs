@@ -25,7 +25,7 @@ mod fnmatch;
 mod http_uri;
 mod include;
 mod normalize;
-pub(crate) mod pyspace;
+pub(crate) use crate::python::space as pyspace;
 
 pub use agent::{AgentKind, AgentPart, AgentPlaceholder, AgentPrompt};
 pub(crate) use agent::{clean_up, is_blank};

@@ -1,8 +1,9 @@
-//! Python's idea of whitespace, which keep's `str.split()`, `str.strip()` and regex `\s`
-//! use: Unicode `White_Space` (what [`char::is_whitespace`] tests) plus the four ASCII
+//! Python's idea of whitespace, which `str.isspace()`, `str.split()`, `str.strip()` and
+//! regex `\s` use (keep's documents, Jinja's `trim`, PromptEngine's `.strip()`): Unicode `White_Space` (what [`char::is_whitespace`] tests) plus the four ASCII
 //! information separators U+001C..U+001F, which Python counts as line breaks.
 
 /// True for a character `str.isspace()` is true for.
+#[inline]
 pub(crate) fn is_space(c: char) -> bool {
     c.is_whitespace() || ('\u{1c}'..='\u{1f}').contains(&c)
 }
