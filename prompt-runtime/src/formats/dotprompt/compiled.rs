@@ -35,6 +35,7 @@ use super::render::{Piece, js_string, js_truthy, json_indent, stringify};
 use super::value::{Value, js_number};
 use super::{DEFAULT_OUTPUT_LIMIT, Dotprompt, MAX_STEPS, Message, PromptMetadata, RenderedPrompt};
 pub use crate::formats::jinja::compiled::{Item, MapView, SeqView, Slice, Var, View};
+use crate::value::path::Digits;
 
 /// The most nodes a compiled render may hold once partials are inlined.
 pub const MAX_NODES: usize = 20_000;
@@ -529,8 +530,11 @@ impl<'h> Out<'h> {
 
     #[inline(never)]
     fn big_int(&mut self, i: i128) -> Option<()> {
-        if i64::try_from(i).is_ok() || u64::try_from(i).is_ok() {
-            self.text(Digits::new().format(i))
+        if let Ok(n) = u64::try_from(i) {
+            self.text(Digits::of(n).as_str())
+        } else if let Ok(n) = i64::try_from(i) {
+            self.text("-")?;
+            self.text(Digits::of(n.unsigned_abs()).as_str())
         } else {
             None
         }
@@ -803,50 +807,10 @@ fn write_prim(out: &mut Out, prim: &Prim) -> Option<()> {
     match prim {
         Prim::Value(Value::Number(n)) if n.is_i64() || n.is_u64() => {
             let i = n.as_i64().map(i128::from).or(n.as_u64().map(i128::from))?;
-            out.text(Digits::new().format(i))
+            out.int(i)
         }
         Prim::Value(Value::Bool(b)) => out.text(if *b { "true" } else { "false" }),
         other => out.text(&other.text()),
-    }
-}
-
-/// An integer's decimal digits, formatted on the stack.
-struct Digits([u8; 40]);
-
-impl Digits {
-    fn new() -> Digits {
-        Digits([0; 40])
-    }
-
-    fn format(&mut self, n: i128) -> &str {
-        let mut at = self.0.len();
-        let mut rest = n.unsigned_abs();
-        // 64-bit division is much cheaper than 128-bit: every integer a field holds but
-        // `i128`/`u128` fits.
-        if let Ok(mut small) = u64::try_from(rest) {
-            loop {
-                at -= 1;
-                self.0[at] = b'0' + (small % 10) as u8;
-                small /= 10;
-                if small == 0 {
-                    break;
-                }
-            }
-            rest = 0;
-        }
-        while at == self.0.len() || rest != 0 {
-            at -= 1;
-            self.0[at] = b'0' + (rest % 10) as u8;
-            rest /= 10;
-            if rest == 0 {
-                break;
-            }
-        }
-        if n < 0 {
-            at -= 1;
-            self.0[at] = b'-';
-        }
-        std::str::from_utf8(&self.0[at..]).unwrap_or("")
     }
 }
 
@@ -1715,18 +1679,30 @@ mod tests {
 
     #[test]
     fn integers_print_as_rust_prints_them() {
+        static LAST: AtomicUsize = AtomicUsize::new(0);
         for n in [
             0,
             7,
             -5,
             10,
+            99,
+            100,
+            255,
+            -100,
             i128::from(i64::MIN),
             i128::from(u64::MAX),
+        ] {
+            let mut out = Out::new(&LAST, 0, &[], true, 1);
+            assert_eq!(out.int(n), Some(()));
+            assert_eq!(out.cur, n.to_string());
+        }
+        // Past `i64` and `u64` the run-time renderer prints a float: left to it.
+        for n in [
             i128::from(u64::MAX) + 1,
-            i128::MIN,
+            i128::from(i64::MIN) - 1,
             i128::MAX,
         ] {
-            assert_eq!(Digits::new().format(n), n.to_string());
+            assert_eq!(Out::new(&LAST, 0, &[], true, 1).int(n), None);
         }
     }
 
