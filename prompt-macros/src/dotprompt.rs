@@ -220,6 +220,23 @@ pub fn expand(
                 #(#values)*
                 ::promptkit::__private::render_dotprompt(Self::__promptkit_dotprompt()?, __values, history)
             }
+
+            /// [`render_with_history`](Self::render_with_history) with values the template
+            /// reads as `@name` (`@state.step`, `@auth.uid`): dotprompt's render context.
+            /// An empty context renders as `render_with_history` does; any other renders
+            /// with the run-time renderer, from the checked text.
+            pub fn render_with_context(
+                &self,
+                context: &::promptkit::__private::JsonMap<::promptkit::__private::String, ::promptkit::__private::JsonValue>,
+                history: &[::promptkit::dotprompt::Message],
+            ) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+                if context.is_empty() {
+                    return self.render_with_history(history);
+                }
+                let mut __values = ::promptkit::__private::JsonMap::new();
+                #(#values)*
+                ::promptkit::__private::render_dotprompt_with_context(Self::__promptkit_dotprompt()?, __values, context, history)
+            }
         }
     })
 }

@@ -416,15 +416,27 @@ pub fn render_dotprompt(
     values: serde_json::Map<std::string::String, serde_json::Value>,
     history: &[crate::formats::dotprompt::Message],
 ) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
+    render_dotprompt_with_context(prompt, values, &serde_json::Map::new(), history)
+}
+
+/// [`render_dotprompt`] with the values the template reads as `@name`.
+pub fn render_dotprompt_with_context(
+    prompt: &crate::formats::dotprompt::Dotprompt,
+    values: serde_json::Map<std::string::String, serde_json::Value>,
+    context: &serde_json::Map<std::string::String, serde_json::Value>,
+    history: &[crate::formats::dotprompt::Message],
+) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
     use crate::formats::dotprompt::{DataArgument, Value};
-    let input = match Value::from(serde_json::Value::Object(values)) {
-        Value::Object(input) => input,
+    let object = |map: serde_json::Map<std::string::String, serde_json::Value>| match Value::from(
+        serde_json::Value::Object(map),
+    ) {
+        Value::Object(object) => object,
         _ => Default::default(),
     };
     prompt.render(&DataArgument {
-        input,
+        input: object(values),
+        context: object(context.clone()),
         messages: history.to_vec(),
-        ..DataArgument::default()
     })
 }
 
