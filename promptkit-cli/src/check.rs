@@ -165,23 +165,19 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
         }
     }
     print(&errors, &warnings);
-    let mut summary = match families.len() {
-        0 => format!(
-            "checked {} and {}: ",
-            plural(prompts, "prompt"),
-            plural(templates, "template")
-        ),
-        n => format!(
-            "checked {}, {} and {}: ",
-            plural(prompts, "prompt"),
-            if n == 1 {
-                "1 family".to_owned()
-            } else {
-                format!("{n} families")
-            },
-            plural(templates, "template")
-        ),
-    };
+    // What was checked: prompts, dotprompt partials and families where there are any,
+    // and templates.
+    let mut counted = vec![plural(prompts, "prompt")];
+    if dotprompt.partials > 0 {
+        counted.push(plural(dotprompt.partials, "partial"));
+    }
+    match families.len() {
+        0 => {}
+        1 => counted.push("1 family".to_owned()),
+        n => counted.push(format!("{n} families")),
+    }
+    let last = plural(templates, "template");
+    let mut summary = format!("checked {} and {last}: ", counted.join(", "));
     if errors.is_empty() {
         summary.push_str("no errors");
     } else {

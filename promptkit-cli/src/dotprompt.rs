@@ -203,7 +203,10 @@ pub fn render(dir: &Path, path: &Path, data: Option<&Path>, json: bool) -> Outco
 
 /// What `check` needs: how many prompts and partials were read, and their problems.
 pub struct Checked {
+    /// `NAME.prompt` files.
     pub count: usize,
+    /// `_NAME.prompt` files.
+    pub partials: usize,
     pub problems: Diagnostics,
 }
 
@@ -211,13 +214,16 @@ pub struct Checked {
 /// and on their own).
 pub fn check(dir: &Path) -> Checked {
     let all = files(dir);
+    let partials = all.iter().filter(|(_, _, partial)| *partial).count();
+    let count = all.len() - partials;
     let mut problems = Diagnostics::default();
     let registry = match registry(dir) {
         Ok(registry) => registry,
         Err(e) => {
             problems.extend(e);
             return Checked {
-                count: all.len(),
+                count,
+                partials,
                 problems,
             };
         }
@@ -228,7 +234,8 @@ pub fn check(dir: &Path) -> Checked {
         }
     }
     Checked {
-        count: all.len(),
+        count,
+        partials,
         problems,
     }
 }
