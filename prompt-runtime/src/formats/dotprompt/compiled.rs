@@ -294,10 +294,7 @@ pub fn field_prop<'a, T: crate::value::PromptValue + ?Sized>(
     field: &'a T,
     name: &str,
 ) -> Option<View<'a>> {
-    if let Some(value) = struct_attr(field, name) {
-        return Some(value);
-    }
-    at(field.view(), name)
+    read_prop(field, name, false)
 }
 
 /// `item.name` of a list's item: as [`field_prop`], an absent item being `null` (as the
@@ -308,12 +305,22 @@ pub fn item_prop<'a, T: crate::value::PromptValue + ?Sized>(
     item: &'a T,
     name: &str,
 ) -> Option<View<'a>> {
-    if let Some(value) = struct_attr(item, name) {
-        return Some(value);
+    read_prop(item, name, true)
+}
+
+/// [`field_prop`] and [`item_prop`]: `item` says whether an absent value is a list's
+/// item (an empty `Option` in a list is `null`).
+#[inline(always)]
+fn read_prop<'a, T: crate::value::PromptValue + ?Sized>(
+    value: &'a T,
+    name: &str,
+    item: bool,
+) -> Option<View<'a>> {
+    if let Some(found) = struct_attr(value, name) {
+        return Some(found);
     }
-    // An absent item (an empty `Option`) is `null` in a list.
-    match item.view() {
-        View::Undefined => Some(View::None),
+    match value.view() {
+        View::Undefined if item => Some(View::None),
         view => at(view, name),
     }
 }
