@@ -1,7 +1,7 @@
 //! The analyst prompt of `jinja_render.rs`'s second group: its struct, values and the
 //! hand-written baseline, shared with `jinja_instructions.rs` (instruction counts).
 
-use promptkit::{Guidance, PromptValue};
+use promptic::{Guidance, PromptValue};
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -20,7 +20,7 @@ pub struct Tool<'a> {
     cost: Option<u32>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("agents/analyst")]
 pub struct Analyst<'a> {
     guidance: Guidance,

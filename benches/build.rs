@@ -7,6 +7,6 @@ fn main() {
     let root = std::path::Path::new(&manifest_dir)
         .parent()
         .expect("the bench crate lives inside the workspace");
-    println!("cargo::rustc-env=PROMPTKIT_MANIFEST_DIR={}", root.display());
+    println!("cargo::rustc-env=PROMPTIC_MANIFEST_DIR={}", root.display());
     println!("cargo::rerun-if-changed=build.rs");
 }

@@ -2,7 +2,7 @@
 //! deterministic where `dotprompt_render.rs`'s times are not. Runs one way N times:
 //!
 //! ```sh
-//! cargo build --release -p promptkit-benches --example dotprompt_instructions
+//! cargo build --release -p promptic-benches --example dotprompt_instructions
 //! for way in none derive hand_written runtime; do
 //!   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$way \
 //!     target/release/examples/dotprompt_instructions $way 20000 2>&1 | grep Collected
@@ -26,7 +26,7 @@ fn main() {
     let data = setup.data(&desk);
     // The three ways build the same value (checked once, outside the count's loop).
     let derived = desk.render_with_history(&setup.history).unwrap();
-    assert!(desk.__promptkit_compiled(&setup.history).is_some());
+    assert!(desk.__promptic_compiled(&setup.history).is_some());
     assert_eq!(derived, setup.prompt.render(&data).unwrap());
     assert_eq!(
         derived,

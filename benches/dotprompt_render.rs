@@ -6,7 +6,7 @@
 //! helpers (which the handlebars crate lacks): paths, `{{#each}}` with `@index` and
 //! `@last`, `{{#if}}`/`{{else}}`, `{{#with}}`, a partial with a hash argument, comments and
 //! `~`. Both parse once, outside the timing, render from the same data, and are checked
-//! to produce the same text first. promptkit's time includes cutting the text into
+//! to produce the same text first. promptic's time includes cutting the text into
 //! dotprompt's messages and parts; the handlebars crate only builds the string.
 
 //!
@@ -23,7 +23,7 @@
 mod support_desk;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use promptkit::dotprompt::{DataArgument, Registry};
+use promptic::dotprompt::{DataArgument, Registry};
 use std::hint::black_box;
 use support_desk::{Setup, hand_written};
 
@@ -91,7 +91,7 @@ fn dotprompt_render(criterion: &mut Criterion) {
     handlebars.register_partial("signature", SIGNATURE).unwrap();
     let values = values();
 
-    // The same text both ways (one text part in one user message for promptkit).
+    // The same text both ways (one text part in one user message for promptic).
     let ours = prompt.render(&data).unwrap();
     let theirs = handlebars.render("support", &values).unwrap();
     assert_eq!(ours.messages.len(), 1);
@@ -116,7 +116,7 @@ fn compiled_render(criterion: &mut Criterion) {
     let ours = prompt.render(&data).unwrap();
     let derived = desk.render_with_history(history).unwrap();
     assert!(
-        desk.__promptkit_compiled(history).is_some(),
+        desk.__promptic_compiled(history).is_some(),
         "the derive renders compiled"
     );
     let by_hand = hand_written(&desk, history, metadata);

@@ -3,7 +3,7 @@
 //! times:
 //!
 //! ```sh
-//! cargo build --release -p promptkit-benches --example jinja_instructions
+//! cargo build --release -p promptic-benches --example jinja_instructions
 //! for way in none derive hand_written hand_written_tuned runtime; do
 //!   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$way \
 //!     target/release/examples/jinja_instructions $way 20000 2>&1 | grep Collected

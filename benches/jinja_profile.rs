@@ -2,7 +2,7 @@
 //! `valgrind --tool=callgrind` (instruction counts do not depend on the machine's load):
 //!
 //! ```sh
-//! cargo build --profile bench -p promptkit-benches --example jinja_profile
+//! cargo build --profile bench -p promptic-benches --example jinja_profile
 //! valgrind --tool=callgrind target/release/examples/jinja_profile analyst 2000
 //! valgrind --tool=callgrind target/release/examples/jinja_profile analyst 2000 minijinja
 //! ```

@@ -14,7 +14,7 @@
 use crate::weekly_review::{Values, WeeklyReview, context_values, hand_written_slots, limit};
 use askama::Template;
 use prompt_runtime::check::CheckedPrompt;
-use promptkit::Identity;
+use promptic::Identity;
 use std::collections::HashMap;
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -6,7 +6,7 @@ each bench) and prints, for the render bench, each variant's time and its ratio 
 `limit`; for the scaling bench, each size's time and the ratio of 10 x N to N (about 10
 when the work is linear, about 100 when it is quadratic).
 
-    cargo bench -p promptkit-benches -- --warm-up-time 1 --measurement-time 5
+    cargo bench -p promptic-benches -- --warm-up-time 1 --measurement-time 5
     python3 benches/ratios.py
     python3 benches/ratios.py --target-dir /elsewhere/target
 
@@ -66,7 +66,7 @@ def main():
     args = parser.parse_args()
     root = args.target_dir / "criterion"
     if not root.is_dir():
-        raise SystemExit(f"no criterion results in {root}: run `cargo bench -p promptkit-benches` first")
+        raise SystemExit(f"no criterion results in {root}: run `cargo bench -p promptic-benches` first")
     for group_dir in sorted(d for d in root.iterdir() if d.is_dir() and d.name != "report"):
         if group_dir.name.startswith("weekly_review"):
             render_group(group_dir)

@@ -33,15 +33,15 @@ mod weekly_review;
 use askama::Template;
 use criterion::{Criterion, criterion_group, criterion_main};
 use layouts::Layouts;
-use promptkit::Identity;
+use promptic::Identity;
 use std::hint::black_box;
 use weekly_review::{
     CONTEXT, IDENTITY_KEYS, Values, hand_written, hand_written_slots, limit, run_time, with_format,
 };
 
 fn render(criterion: &mut Criterion) {
-    let identity = Identity::from_json(include_str!("../prompts/promptkit.json"))
-        .expect("prompts/promptkit.json is a valid identity");
+    let identity = Identity::from_json(include_str!("../prompts/promptic.json"))
+        .expect("prompts/promptic.json is a valid identity");
     let context = CONTEXT;
     let fields = Values::handed(&context, &identity);
 
@@ -125,7 +125,7 @@ fn render(criterion: &mut Criterion) {
 /// The main ways again, each over the same [`layouts::COUNT`] memory layouts (see
 /// `layouts.rs`): the mean over placements, where `render` times one placement per way.
 fn render_over_layouts(criterion: &mut Criterion) {
-    let layouts = Layouts::new(&CONTEXT, include_str!("../prompts/promptkit.json"));
+    let layouts = Layouts::new(&CONTEXT, include_str!("../prompts/promptic.json"));
     let contexts = layouts.contexts();
     let fields = layouts.fields(&contexts);
     let (checked, _) = run_time(&CONTEXT);

@@ -3,7 +3,7 @@
 //! `weekly_review` N times:
 //!
 //! ```sh
-//! cargo build --release -p promptkit-benches --example render_instructions
+//! cargo build --release -p promptic-benches --example render_instructions
 //! for way in none limit derive slots by_name askama format runtime; do
 //!   valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.$way \
 //!     target/release/examples/render_instructions $way 20000 2>&1 | grep Collected
@@ -16,15 +16,15 @@
 mod weekly_review;
 
 use askama::Template;
-use promptkit::Identity;
+use promptic::Identity;
 use std::hint::black_box;
 use weekly_review::{
     CONTEXT, Values, hand_written, hand_written_slots, limit, run_time, with_format,
 };
 
 fn main() {
-    let identity = Identity::from_json(include_str!("../prompts/promptkit.json"))
-        .expect("prompts/promptkit.json is a valid identity");
+    let identity = Identity::from_json(include_str!("../prompts/promptic.json"))
+        .expect("prompts/promptic.json is a valid identity");
     let context = CONTEXT;
     let fields = Values::handed(&context, &identity);
     let mut args = std::env::args().skip(1);

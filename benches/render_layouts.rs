@@ -5,7 +5,7 @@
 //! each way for seconds, one after the other.
 //!
 //! ```sh
-//! cargo run --release -p promptkit-benches --example render_layouts -- 20000 15
+//! cargo run --release -p promptic-benches --example render_layouts -- 20000 15
 //! ```
 //!
 //! Prints each layout's times (ns per render) and ratios to the limit, then each way's
@@ -28,7 +28,7 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let n: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(20_000);
     let rounds: u32 = args.next().and_then(|s| s.parse().ok()).unwrap_or(15);
-    let layouts = layouts::Layouts::new(&CONTEXT, include_str!("../prompts/promptkit.json"));
+    let layouts = layouts::Layouts::new(&CONTEXT, include_str!("../prompts/promptic.json"));
     let contexts = layouts.contexts();
     let fields = layouts.fields(&contexts);
     let (checked, _) = run_time(&CONTEXT);

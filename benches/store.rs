@@ -3,7 +3,7 @@
 //! does for each prompt: replace every registry key's `{{key}}`, then tidy).
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use promptkit::store::{Defaults, Store};
+use promptic::store::{Defaults, Store};
 use std::hint::black_box;
 
 const KEYS: [&str; 6] = [

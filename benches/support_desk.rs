@@ -1,8 +1,8 @@
 //! `prompts/checks/support_desk.prompt` derived, built by hand, and loaded at run time:
 //! shared by the `dotprompt_render` bench and the `dotprompt_instructions` example.
 
-use promptkit::PromptValue;
-use promptkit::dotprompt::{
+use promptic::PromptValue;
+use promptic::dotprompt::{
     DataArgument, Dotprompt, Message, Object, Part, PromptMetadata, Registry, RenderedPrompt, Value,
 };
 
@@ -39,7 +39,7 @@ pub struct Policy<'a> {
     returns: &'a str,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("checks/support_desk")]
 pub struct SupportDesk<'a> {
     shop: Shop<'a>,

@@ -9,12 +9,12 @@ use askama::Template;
 use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::{ContextVar, VarKind};
-use promptkit::Identity;
-use promptkit::identity::KeySlots;
+use promptic::Identity;
+use promptic::identity::KeySlots;
 use std::collections::HashMap;
 use std::path::Path;
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("weekly_review")]
 pub(crate) struct WeeklyReview<'a> {
     pub(crate) day: &'a str,
@@ -378,7 +378,7 @@ pub(crate) fn with_format(v: &Values<'_>) -> String {
 /// The prompt opened and checked at run time (the folder the derive read: the project's
 /// `prompts/`, see `build.rs`), and the context's values by name.
 pub(crate) fn run_time(context: &WeeklyReview<'_>) -> (CheckedPrompt, HashMap<String, String>) {
-    let dir = Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
+    let dir = Path::new(env!("PROMPTIC_MANIFEST_DIR")).join("prompts");
     let project = Project::open(&dir, "prompts").expect("the prompts folder opens");
     let vars = named(context)
         .iter()

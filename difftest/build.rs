@@ -2,9 +2,9 @@
 //! `#[derive(Prompt)]` struct per template, for `tests/compiled.rs`.
 //!
 //! The templates go to `$OUT_DIR/prompts/gen/` (with LangAlpha's environment options in
-//! `$OUT_DIR/prompts/promptkit.json`), and the derive is pointed at `$OUT_DIR` through
-//! `PROMPTKIT_MANIFEST_DIR`, so nothing generated lands in the source tree. The generator
-//! is seeded (`PROMPTKIT_DIFF_SEED`, a number, picks another set; `PROMPTKIT_DIFF_COUNT`
+//! `$OUT_DIR/prompts/promptic.json`), and the derive is pointed at `$OUT_DIR` through
+//! `PROMPTIC_MANIFEST_DIR`, so nothing generated lands in the source tree. The generator
+//! is seeded (`PROMPTIC_DIFF_SEED`, a number, picks another set; `PROMPTIC_DIFF_COUNT`
 //! another size), so a failure is reproduced by the same seed.
 //!
 //! Each template reads a random selection of these names (the struct gets exactly the
@@ -385,22 +385,22 @@ fn value(name: &str) -> &'static str {
 
 fn main() {
     println!("cargo::rerun-if-changed=build.rs");
-    println!("cargo::rerun-if-env-changed=PROMPTKIT_DIFF_SEED");
-    println!("cargo::rerun-if-env-changed=PROMPTKIT_DIFF_COUNT");
+    println!("cargo::rerun-if-env-changed=PROMPTIC_DIFF_SEED");
+    println!("cargo::rerun-if-env-changed=PROMPTIC_DIFF_COUNT");
     let out = std::env::var("OUT_DIR").expect("cargo sets OUT_DIR");
     let out = Path::new(&out);
-    let seed = std::env::var("PROMPTKIT_DIFF_SEED")
+    let seed = std::env::var("PROMPTIC_DIFF_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0x5eed_2026_u64);
-    let count = std::env::var("PROMPTKIT_DIFF_COUNT")
+    let count = std::env::var("PROMPTIC_DIFF_COUNT")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(64usize);
     let dir = out.join("prompts/gen");
     std::fs::create_dir_all(&dir).expect("OUT_DIR is writable");
     std::fs::write(
-        out.join("prompts/promptkit.json"),
+        out.join("prompts/promptic.json"),
         r#"{ "jinja": { "trim_blocks": true, "lstrip_blocks": true, "keep_trailing_newline": true } }"#,
     )
     .expect("OUT_DIR is writable");
@@ -455,12 +455,12 @@ fn main() {
         let lifetime = if fields.contains("'a") { "<'a>" } else { "" };
         let _ = writeln!(
             code,
-            "#[derive(promptkit::Prompt)]\n#[prompt(\"gen/{name}\")]\npub struct {ty}{lifetime} {{\n{fields}}}\n"
+            "#[derive(promptic::Prompt)]\n#[prompt(\"gen/{name}\")]\npub struct {ty}{lifetime} {{\n{fields}}}\n"
         );
         let _ = writeln!(table, "    (\"gen/{name}.md.j2\", {}),", generator.safe);
         let _ = writeln!(
             dispatch,
-            "        {i} => {{ let v = {ty} {{ {inits}}}; (v.__promptkit_compiled(), v.render().map(|c| c.text).map_err(|e| e.to_string())) }}"
+            "        {i} => {{ let v = {ty} {{ {inits}}}; (v.__promptic_compiled(), v.render().map(|c| c.text).map_err(|e| e.to_string())) }}"
         );
     }
     table.push_str("];\n");
@@ -468,5 +468,5 @@ fn main() {
     code.push_str(&table);
     code.push_str(&dispatch);
     std::fs::write(out.join("generated.rs"), code).expect("OUT_DIR is writable");
-    println!("cargo::rustc-env=PROMPTKIT_MANIFEST_DIR={}", out.display());
+    println!("cargo::rustc-env=PROMPTIC_MANIFEST_DIR={}", out.display());
 }

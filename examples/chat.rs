@@ -3,7 +3,7 @@
 //! `prompts/journal_chat.md` has a system preamble, a `context` section, the last four
 //! turns of the conversation (`{% history turns limit=4 %}`) and the user's question.
 
-use promptkit::{Identity, Message, Prompt};
+use promptic::{Identity, Message, Prompt};
 
 #[derive(Prompt)]
 #[prompt("journal_chat")]

@@ -9,9 +9,9 @@
 //! is compiled to JSON Schema in `TravelAgent::OUTPUT_SCHEMA`, what a structured-output API
 //! takes.
 
-use promptkit::dotprompt::{Message, Part};
+use promptic::dotprompt::{Message, Part};
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("travel_agent")]
 struct TravelAgent<'a> {
     traveller: &'a str,

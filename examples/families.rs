@@ -3,12 +3,12 @@
 //!
 //! Run it with `cargo run --example families`.
 
-use promptkit::family::Family;
-use promptkit::{Identity, Tags, check_identity};
+use promptic::family::Family;
+use promptic::{Identity, Tags, check_identity};
 
 /// `prompts/summarize/*.md`: every member is checked against these fields at compile
 /// time, and the generated `select` chooses among them by their `"match"` rules.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "summarize")]
 struct Summarize<'a> {
     text: &'a str,

@@ -6,7 +6,7 @@
 //! The prompt is `"cache": "static"`: it may use the level, but no per-request value, so it
 //! renders the same bytes on every turn at a level and a provider can cache it.
 
-use promptkit::{Guidance, Identity, Prompt};
+use promptic::{Guidance, Identity, Prompt};
 
 #[derive(Prompt)]
 #[prompt("research_answer")]

@@ -7,11 +7,11 @@
 //! runs (a typo, a new `$name`, a changed sentence) and see the new text or the
 //! diagnostics; Ctrl-C to stop.
 
-use promptkit::Identity;
-use promptkit::hot::HotPrompt;
+use promptic::Identity;
+use promptic::hot::HotPrompt;
 use std::path::{Path, PathBuf};
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("segment_synthesis")]
 struct SegmentSynthesis<'a> {
     day: &'a str,
@@ -76,7 +76,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     Ok(())
 }
 
-/// Renders whenever `prompts/segment_synthesis.md`, a template or `promptkit.json` changes.
+/// Renders whenever `prompts/segment_synthesis.md`, a template or `promptic.json` changes.
 fn watch(identity: &Identity) -> Result<(), Box<dyn std::error::Error>> {
     let hot = HotPrompt::<SegmentSynthesis>::builder()
         .root(env!("CARGO_MANIFEST_DIR"))
@@ -111,7 +111,7 @@ fn scratch_copy() -> std::io::Result<PathBuf> {
         }
         Ok(())
     }
-    let root = std::env::temp_dir().join(format!("promptkit-hot-example-{}", std::process::id()));
+    let root = std::env::temp_dir().join(format!("promptic-hot-example-{}", std::process::id()));
     copy(
         &Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts"),
         &root.join("prompts"),

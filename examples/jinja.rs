@@ -4,15 +4,15 @@
 //! `prompts/trip_planner.md.j2` is written as a LangAlpha template is: `.md.j2`, an
 //! include from `components/`, a loop, optional values under `default`, and coaching
 //! inside `{% if guidance | default("detailed") == "detailed" %}` fences.
-//! `prompts/promptkit.json` sets LangAlpha's Jinja options.
+//! `prompts/promptic.json` sets LangAlpha's Jinja options.
 //!
 //! The derive checks the template when this example compiles: every name it reads is a
 //! field, every path into a `PromptValue` struct exists (`stop.city`), the fences are
 //! well formed. At run time, `Project::load_jinja` reads the same files with the same
 //! checks, for templates that arrive as files; both give the bytes Jinja2 gives.
 
-use promptkit::load::Project;
-use promptkit::{Guidance, PromptValue};
+use promptic::load::Project;
+use promptic::{Guidance, PromptValue};
 use std::path::Path;
 
 #[derive(PromptValue)]
@@ -26,7 +26,7 @@ struct Stop<'a> {
     nights: Option<u8>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("trip_planner")]
 struct TripPlanner<'a> {
     guidance: Guidance,
@@ -35,7 +35,7 @@ struct TripPlanner<'a> {
     currency: Option<&'a str>,
 }
 
-fn main() -> Result<(), promptkit::Diagnostics> {
+fn main() -> Result<(), promptic::Diagnostics> {
     let stops = [
         Stop {
             city: "Lyon",

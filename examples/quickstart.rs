@@ -1,11 +1,11 @@
-//! promptkit in one file: three prompts from `prompts/`, checked at compile time,
+//! promptic in one file: three prompts from `prompts/`, checked at compile time,
 //! rendered with an identity.
 //!
 //! Run it with `cargo run --example quickstart`. Then misspell a placeholder in
 //! `prompts/segment_synthesis.md` (say `$segment_ned`) and run it again: the build stops
 //! with the prompt file's line and column and a "did you mean".
 
-use promptkit::{Identity, Prompt, PromptContent, check_identity, prompt};
+use promptic::{Identity, Prompt, PromptContent, check_identity, prompt};
 
 /// `prompts/segment_synthesis.md`: one segment of the day.
 #[derive(Prompt)]
@@ -28,7 +28,7 @@ struct JournalAssistant {
 }
 
 /// The identity a journal would load from its config at start-up: `examples/journal.json`,
-/// which `promptkit render --identity` reads too.
+/// which `promptic render --identity` reads too.
 const JOURNAL: &str = include_str!("journal.json");
 
 fn show(out: &PromptContent) {

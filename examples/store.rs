@@ -4,8 +4,8 @@
 //!
 //! Run it with `cargo run --example store`.
 
-use promptkit::PromptStore;
-use promptkit::store::{Store, StoreError};
+use promptic::PromptStore;
+use promptic::store::{Store, StoreError};
 
 #[derive(PromptStore)]
 #[store("examples/persona_prompts")]

@@ -19,12 +19,12 @@ FUZZ = Path(__file__).resolve().parent
 REPO = FUZZ.parent
 SEP = b"\xff"
 
-# Folders of prompts, each with its templates folder and maybe a promptkit.json.
+# Folders of prompts, each with its templates folder and maybe a promptic.json.
 FOLDERS = {
     "prompts": REPO / "prompts",
     "ui": REPO / "tests/ui/prompts",
-    "cli-good": REPO / "promptkit-cli/tests/fixtures/good",
-    "cli-broken": REPO / "promptkit-cli/tests/fixtures/broken",
+    "cli-good": REPO / "promptic-cli/tests/fixtures/good",
+    "cli-broken": REPO / "promptic-cli/tests/fixtures/broken",
 }
 
 # What the folders' prompts do not show: each a (name, prompt, config, templates).
@@ -178,7 +178,7 @@ def pipeline_input(prompt, config, templates):
 def folder_seeds():
     count = 0
     for tag, folder in FOLDERS.items():
-        config_path = folder / "promptkit.json"
+        config_path = folder / "promptic.json"
         config = config_path.read_bytes() if config_path.is_file() else b""
         template_dir = folder / "templates"
         templates = []
@@ -247,7 +247,7 @@ def store_seeds():
     return count
 
 
-ARCHIVE_METADATA = '{"format": "promptkit-store-archive", "format_version": 1, "promptkit_version": "0.1.0"}'
+ARCHIVE_METADATA = '{"format": "promptic-store-archive", "format_version": 1, "promptic_version": "0.1.0"}'
 ARCHIVE_MANIFEST = """{"prompts": {
   "greeting": {"domain": "prompts/greeting.json", "order": 5},
   "rules": {"variants": {"default": {"enabled": false}}},
@@ -391,8 +391,8 @@ def main():
         count += 1
     print(f"pipeline: {count} seeds")
 
-    jsons = [p for f in FOLDERS.values() for p in [f / "promptkit.json"] if p.is_file()]
-    jsons += sorted((REPO / "promptkit-cli/tests/fixtures/values").glob("*.json"))
+    jsons = [p for f in FOLDERS.values() for p in [f / "promptic.json"] if p.is_file()]
+    jsons += sorted((REPO / "promptic-cli/tests/fixtures/values").glob("*.json"))
     for path in jsons:
         write("identity_json", f"{path.parent.name}-{path.stem}", path.read_bytes())
     for i, text in enumerate(IDENTITY_EXTRA):

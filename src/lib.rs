@@ -1,13 +1,13 @@
-//! # promptkit
+//! # promptic
 //!
 //! LLM prompts as part of the type system. Prompt files — Markdown with optional JSON
 //! frontmatter, `$name` placeholders, reusable templates and `{% if %}` blocks — are read
 //! at compile time. Every placeholder is checked against a typed context struct, the
-//! identity schema (`prompts/promptkit.json`) and the templates; a mistake is a compile
+//! identity schema (`prompts/promptic.json`) and the templates; a mistake is a compile
 //! error pointing at the prompt file's line and column.
 //!
 //! ```
-//! use promptkit::{Identity, Prompt};
+//! use promptic::{Identity, Prompt};
 //!
 //! #[derive(Prompt)]
 //! #[prompt("segment_synthesis")] // prompts/segment_synthesis.md
@@ -29,7 +29,7 @@
 //! assert_eq!(out.metadata.title.as_deref(), Some("Segment Activity Synthesis"));
 //! assert!(out.text.contains("between 2:30 PM and 2:35 PM"));
 //! assert!(!out.text.contains("Note from"));
-//! # Ok::<(), promptkit::IdentityError>(())
+//! # Ok::<(), promptic::IdentityError>(())
 //! ```
 //!
 //! ## `#[derive(Prompt)]`
@@ -64,7 +64,7 @@
 //! their section stands.
 //!
 //! ```
-//! use promptkit::{Identity, Message, Prompt, Role};
+//! use promptic::{Identity, Message, Prompt, Role};
 //!
 //! #[derive(Prompt)]
 //! #[prompt("journal_chat")]
@@ -105,7 +105,7 @@
 //! at run time) and returns an error only where Jinja2 would fail too.
 //!
 //! ```
-//! use promptkit::{Guidance, PromptValue};
+//! use promptic::{Guidance, PromptValue};
 //!
 //! #[derive(PromptValue)]
 //! struct Traveller<'a> {
@@ -118,7 +118,7 @@
 //!     nights: Option<u8>,
 //! }
 //!
-//! #[derive(promptkit::Prompt)]
+//! #[derive(promptic::Prompt)]
 //! #[prompt("trip_planner")] // prompts/trip_planner.md.j2
 //! struct TripPlanner<'a> {
 //!     guidance: Guidance,
@@ -139,7 +139,7 @@
 //! assert!(text.contains("- Prices in CHF.\n"));
 //! assert!(text.contains("- 1. Lyon (2 nights)\n"));
 //! assert!(!text.contains("## How to plan"));
-//! # Ok::<(), promptkit::Diagnostic>(())
+//! # Ok::<(), promptic::Diagnostic>(())
 //! ```
 //!
 //! `prompt!("trip_planner", guidance = …, traveller = …, …)` reads the same file with the
@@ -154,8 +154,8 @@
 //! (`system_rule` → `SYSTEM_RULE`) and `PROMPT_IDS`.
 //!
 //! ```
-//! use promptkit::PromptStore;
-//! use promptkit::store::Store;
+//! use promptic::PromptStore;
+//! use promptic::store::Store;
 //!
 //! #[derive(PromptStore)]
 //! #[store("examples/persona_prompts")]
@@ -167,7 +167,7 @@
 //!     .open()?;
 //! let text = store.resolve_prompt(Persona::PERSONA_DESCRIPTION, "default", &[])?;
 //! assert!(text.starts_with("Luna is patient"));
-//! # Ok::<(), promptkit::store::StoreError>(())
+//! # Ok::<(), promptic::store::StoreError>(())
 //! ```
 //!
 //! ## `#[prompt(family = "...")]`
@@ -182,9 +182,9 @@
 //! malformed rule are compile errors. See [`family`] for the run-time side.
 //!
 //! ```
-//! use promptkit::{Identity, Tags};
+//! use promptic::{Identity, Tags};
 //!
-//! #[derive(promptkit::Prompt)]
+//! #[derive(promptic::Prompt)]
 //! #[prompt(family = "summarize")] // prompts/summarize/*.md
 //! struct Summarize<'a> {
 //!     text: &'a str,
@@ -198,7 +198,7 @@
 //! assert_eq!(out.path, "prompts/summarize/myapp_meetings.md");
 //! assert!(out.text.ends_with("Notes."));
 //! assert_eq!(Summarize::select(&Tags::new()), "summarize/default");
-//! # Ok::<(), promptkit::IdentityError>(())
+//! # Ok::<(), promptic::IdentityError>(())
 //! ```
 //!
 //! ## Guidance levels
@@ -210,7 +210,7 @@
 //! in a `"cache": "static"` prompt, and gives every prompt a [`Prompt::VERSION`].
 //!
 //! ```
-//! use promptkit::{Guidance, Identity, Prompt};
+//! use promptic::{Guidance, Identity, Prompt};
 //!
 //! #[derive(Prompt)]
 //! #[prompt("research_answer")]
@@ -232,8 +232,8 @@
 //!
 //! ## Hot reload in development
 //!
-//! With the `hot-reload` feature (`promptkit = { version = "0.1", features = ["hot-reload"] }`),
-//! `promptkit::hot::HotPrompt` wraps a derived prompt so that, when the application turns it
+//! With the `hot-reload` feature (`promptic = { version = "0.1", features = ["hot-reload"] }`),
+//! `promptic::hot::HotPrompt` wraps a derived prompt so that, when the application turns it
 //! on, an edit of its file shows on the next render without a rebuild: the new text is
 //! checked against the compiled struct (every field, its kind, the identity schema, the
 //! templates) and swapped in whole, or refused with located diagnostics while the compiled
@@ -246,8 +246,8 @@
 //!
 //! ```
 //! # #[cfg(feature = "hot-reload")] {
-//! use promptkit::hot::HotPrompt;
-//! use promptkit::{Identity, Prompt};
+//! use promptic::hot::HotPrompt;
+//! use promptic::{Identity, Prompt};
 //!
 //! #[derive(Prompt)]
 //! #[prompt("daily_summary")]
@@ -271,7 +271,7 @@
 //! // The files are as compiled, so the compiled code renders.
 //! assert_eq!(hot.render(&context, &identity), context.render(&identity));
 //! # }
-//! # Ok::<(), promptkit::IdentityError>(())
+//! # Ok::<(), promptic::IdentityError>(())
 //! ```
 //!
 //! ## Prompts that arrive at run time

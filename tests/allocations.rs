@@ -2,7 +2,7 @@
 //! reaches identity values by slot: an identity built before or after the prompt's first
 //! render, or one lacking keys, gives the right text.
 
-use promptkit::{Identity, Prompt};
+use promptic::{Identity, Prompt};
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;
 
@@ -75,7 +75,6 @@ fn a_derived_render_allocates_once_and_reads_identity_by_slot() {
     let empty = prompt.render(&Identity::default());
     assert!(!empty.text.contains("jordan"));
     assert!(
-        promptkit::check_identity(&Identity::default(), &[SegmentSynthesis::IDENTITY_KEYS])
-            .is_err()
+        promptic::check_identity(&Identity::default(), &[SegmentSynthesis::IDENTITY_KEYS]).is_err()
     );
 }

@@ -1,12 +1,12 @@
 //! Chat prompts: the derive and the run-time renderer give the same messages, sections
 //! that render nothing are left out, and a history keeps the last `limit` messages.
 
-use promptkit::load::Project;
-use promptkit::{Identity, Message, Role};
+use promptic::load::Project;
+use promptic::{Identity, Message, Role};
 use std::collections::HashMap;
 use std::path::Path;
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("journal_chat")]
 struct JournalChat<'a> {
     day: &'a str,
@@ -81,7 +81,7 @@ fn derive_and_run_time_agree() {
 
 #[test]
 fn a_section_that_renders_nothing_is_left_out() {
-    let dir = std::env::temp_dir().join(format!("promptkit-chat-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("promptic-chat-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(

@@ -8,7 +8,7 @@ use common::Scratch;
 const MAIN: &str = r#"//! A crate with one documented prompt.
 
 /// The morning greeting.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("greeting")]
 pub struct Greeting<'a> {
     pub who: &'a str,
@@ -32,11 +32,11 @@ Good morning $who, this is $name speaking.
 #[test]
 fn rustdoc_shows_the_prompt() {
     let krate = Scratch::new(
-        "promptkit_docs",
+        "promptic_docs",
         &[
             ("src/main.rs", MAIN),
             (
-                "prompts/promptkit.json",
+                "prompts/promptic.json",
                 "{\n  \"identity\": { \"name\": \"Example Name\" }\n}\n",
             ),
             ("prompts/greeting.md", PROMPT),
@@ -47,7 +47,7 @@ fn rustdoc_shows_the_prompt() {
     // A page left by an earlier run must not pass for this one, and the dependencies'
     // pages must be absent, as `--no-deps` leaves them on a fresh machine (rustdoc links
     // to pages it finds on disk before any other).
-    for dir in [&krate.name, "prompt_runtime", "promptkit", "prompt_macros"] {
+    for dir in [&krate.name, "prompt_runtime", "promptic", "prompt_macros"] {
         let dir = common::target_dir().join("doc").join(dir);
         if dir.exists() {
             std::fs::remove_dir_all(&dir).expect("remove the old documentation");
@@ -128,7 +128,7 @@ fn code_in_a_description_is_not_a_doctest() {
     const LIB: &str = r#"//! A library with one documented prompt.
 
 /// Answers in a fixed shape.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("shaped")]
 pub struct Shaped<'a> {
     pub question: &'a str,
@@ -136,7 +136,7 @@ pub struct Shaped<'a> {
 "#;
     const SHAPED: &str = "{\n  \"description\": \"Answers like this:\\n\\n```\\n{ not: rust }\\n```\\n\\nor indented:\\n\\n    also not rust\"\n}\n\nAnswer $question.\n";
     let krate = Scratch::new(
-        "promptkit_doctest",
+        "promptic_doctest",
         &[("src/lib.rs", LIB), ("prompts/shaped.md", SHAPED)],
     );
     krate.cargo(&["test", "--doc"]).ok();

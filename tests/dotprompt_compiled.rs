@@ -3,12 +3,12 @@
 //! empty lists and maps, absent `Option`s, `None` in a list, zero, negative and large
 //! numbers, floats), on a prompt with roles, history, media, sections, `json`, every
 //! block, `@index`/`@first`/`@last`/`@key`, `this`, `@root`, partials with arguments and
-//! indentation, `~`, and Handlebars' addition of adjacent numbers. `__promptkit_compiled`
+//! indentation, `~`, and Handlebars' addition of adjacent numbers. `__promptic_compiled`
 //! is the compiled render alone, so each case also checks that it did render (a fallback
 //! to the run-time renderer would pass otherwise).
 
-use promptkit::PromptValue;
-use promptkit::dotprompt::{DataArgument, Message, Part, Registry, RenderedPrompt};
+use promptic::PromptValue;
+use promptic::dotprompt::{DataArgument, Message, Part, Registry, RenderedPrompt};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -25,7 +25,7 @@ struct Item {
     qty: i64,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("checks/dotprompt_mix")]
 struct Mix<'a> {
     title: &'a str,
@@ -42,7 +42,7 @@ struct Mix<'a> {
     image: Option<&'a str>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("travel_agent")]
 struct Travel<'a> {
     traveller: &'a str,
@@ -57,7 +57,7 @@ struct Person<'a> {
     age: Option<u8>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("checks/dotprompt_lean")]
 struct Lean<'a> {
     intro: &'a str,
@@ -194,7 +194,7 @@ fn the_compiled_mix_renders_what_the_runtime_renders() {
             let values = mix_input(&mix);
             for history in histories() {
                 let compiled = mix
-                    .__promptkit_compiled(&history)
+                    .__promptic_compiled(&history)
                     .unwrap_or_else(|| panic!("case {i}/{j}: the compiled render fell back"));
                 let expected = runtime("checks/dotprompt_mix", values.clone(), &history);
                 assert_eq!(compiled, expected, "case {i}/{j}");
@@ -229,7 +229,7 @@ fn the_example_prompt_renders_compiled() {
                 ("interests", &travel.interests),
             ]);
             for history in histories() {
-                let compiled = travel.__promptkit_compiled(&history).expect("compiled");
+                let compiled = travel.__promptic_compiled(&history).expect("compiled");
                 assert_eq!(compiled, runtime("travel_agent", values.clone(), &history));
             }
         }
@@ -277,7 +277,7 @@ proptest::proptest! {
         };
         let values = mix_input(&mix);
         let history = if with_history { histories().pop().unwrap() } else { Vec::new() };
-        let compiled = mix.__promptkit_compiled(&history);
+        let compiled = mix.__promptic_compiled(&history);
         proptest::prop_assert!(compiled.is_some(), "the compiled render fell back");
         let expected = runtime("checks/dotprompt_mix", values, &history);
         proptest::prop_assert_eq!(compiled.unwrap(), expected);
@@ -319,7 +319,7 @@ proptest::proptest! {
         ]);
         let history = if with_history { histories().pop().unwrap() } else { Vec::new() };
         let expected = runtime("checks/dotprompt_lean", values, &history);
-        let compiled = lean.__promptkit_compiled(&history);
+        let compiled = lean.__promptic_compiled(&history);
         let role_in_partial = note.as_deref().is_some_and(|n| !n.is_empty());
         proptest::prop_assert_eq!(compiled.is_none(), role_in_partial);
         if let Some(compiled) = compiled {

@@ -1,9 +1,9 @@
 //! A derived family and the same folder read at run time choose the same member, and the
 //! derived `render` gives the member's text, path and metadata.
 
-use promptkit::family::{CompiledMember, Family};
-use promptkit::load::Project;
-use promptkit::{Identity, Prompt, Tags};
+use promptic::family::{CompiledMember, Family};
+use promptic::load::Project;
+use promptic::{Identity, Prompt, Tags};
 use proptest::prelude::*;
 use std::collections::HashMap;
 use std::path::Path;

@@ -3,8 +3,8 @@
 
 #![cfg(feature = "hot-reload")]
 
-use promptkit::hot::{HotChat, HotPrompt};
-use promptkit::{Diagnostics, Guidance, Identity, Message, Prompt};
+use promptic::hot::{HotChat, HotPrompt};
+use promptic::{Diagnostics, Guidance, Identity, Message, Prompt};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
@@ -108,7 +108,7 @@ fn copy_dir(from: &Path, to: &Path) {
 }
 
 fn identity() -> Identity {
-    Identity::from_json(include_str!("../prompts/promptkit.json")).unwrap()
+    Identity::from_json(include_str!("../prompts/promptic.json")).unwrap()
 }
 
 fn friday(facet: Option<&str>) -> DailySummary<'static> {
@@ -128,7 +128,7 @@ fn first(problems: &Diagnostics) -> (String, String, usize, usize) {
 
 #[test]
 fn an_unchanged_file_keeps_the_compiled_code_and_a_good_edit_renders_the_new_text() {
-    // The reloaded text through the run-time renderer needs the real promptkit runtime
+    // The reloaded text through the run-time renderer needs the real promptic runtime
     // only: this test shows it renders what the compiled code renders.
     if !cfg!(debug_assertions) {
         return;
@@ -378,13 +378,13 @@ fn a_file_that_goes_away_or_cannot_be_read_keeps_the_last_good_text() {
     fs::remove_dir(root.path(DAILY)).unwrap();
     root.write(DAILY, b"# Daily \xff\xfe summary for $day\n".as_slice());
     assert!(refused("bad UTF-8").contains("UTF-8"));
-    root.write(DAILY, vec![b'x'; (promptkit::hot::MAX_FILE + 1) as usize]);
+    root.write(DAILY, vec![b'x'; (promptic::hot::MAX_FILE + 1) as usize]);
     assert_eq!(
         refused("huge"),
         format!(
             "`prompts/daily_summary.md` is {} bytes, more than a reload reads ({})",
-            promptkit::hot::MAX_FILE + 1,
-            promptkit::hot::MAX_FILE
+            promptic::hot::MAX_FILE + 1,
+            promptic::hot::MAX_FILE
         )
     );
     root.write(DAILY, "");
@@ -456,23 +456,23 @@ fn a_reload_reads_nothing_outside_the_folder_and_no_special_file() {
 }
 
 #[test]
-fn a_broken_promptkit_json_is_refused_and_its_identity_keys_are_the_schema() {
+fn a_broken_promptic_json_is_refused_and_its_identity_keys_are_the_schema() {
     if !cfg!(debug_assertions) {
         return;
     }
     let root = Root::new("config");
     let hot = root.daily();
     let identity = identity();
-    let config = root.read("prompts/promptkit.json");
-    root.write("prompts/promptkit.json", "{\"identity\": {\"preferred\": ");
+    let config = root.read("prompts/promptic.json");
+    root.write("prompts/promptic.json", "{\"identity\": {\"preferred\": ");
     assert!(hot.reload().is_err());
-    root.write("prompts/promptkit.json", &config);
-    // A key the identity schema lacks is unknown; added to promptkit.json, it is known.
+    root.write("prompts/promptic.json", &config);
+    // A key the identity schema lacks is unknown; added to promptic.json, it is known.
     root.edit(DAILY, "two minutes", "two minutes, in $language");
     let problems = hot.reload().unwrap_err();
     assert_eq!(problems.0[0].message(), "unknown placeholder `$language`");
     root.edit(
-        "prompts/promptkit.json",
+        "prompts/promptic.json",
         "\"timezone\": \"America/Los_Angeles\",",
         "\"timezone\": \"America/Los_Angeles\",\n    \"language\": \"English\",",
     );
@@ -482,7 +482,7 @@ fn a_broken_promptkit_json_is_refused_and_its_identity_keys_are_the_schema() {
     // An identity without the key renders it empty, as compiled prompts do.
     let out = hot.render(&friday(None), &identity);
     assert!(out.text.contains("two minutes, in ."), "{}", out.text);
-    let with = Identity::from_json(&root.read("prompts/promptkit.json")).unwrap();
+    let with = Identity::from_json(&root.read("prompts/promptic.json")).unwrap();
     let keys = hot.identity_keys();
     let keys: Vec<&str> = keys.iter().map(String::as_str).collect();
     assert!(identity.check_keys(&keys).is_err());
@@ -896,8 +896,8 @@ fn chat_prompts_reload_their_messages_and_stay_chat_prompts() {
 /// `components/trip_rules.md.j2`) under `HotJinja`.
 mod jinja {
     use super::{Root, first};
-    use promptkit::hot::HotJinja;
-    use promptkit::{Guidance, Prompt, PromptValue};
+    use promptic::hot::HotJinja;
+    use promptic::{Guidance, Prompt, PromptValue};
 
     #[derive(PromptValue)]
     struct Traveller<'a> {
@@ -1016,12 +1016,12 @@ mod jinja {
             text(&hot, &p)
         );
 
-        // `promptkit.json`'s "jinja" options are read again too: without
+        // `promptic.json`'s "jinja" options are read again too: without
         // `keep_trailing_newline`, each template loses its final newline (only the new
         // include's shows: the others end in a tag that `trim_blocks` trims after).
         let before = text(&hot, &p);
         root.edit(
-            "prompts/promptkit.json",
+            "prompts/promptic.json",
             "\"keep_trailing_newline\": true",
             "\"keep_trailing_newline\": false",
         );

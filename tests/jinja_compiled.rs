@@ -2,11 +2,11 @@
 //! table of value sets (Unicode, empty lists and maps, absent `Option`s, `None` in a list,
 //! both guidance levels, floats Python prints its own way), on templates with nested
 //! includes, a guidance fence, loop filters, `items()`, `default`, `join`, `tojson` and
-//! mid-line ifs. `__promptkit_compiled` is the compiled render alone, so each case also
+//! mid-line ifs. `__promptic_compiled` is the compiled render alone, so each case also
 //! checks that it did render (a fallback to the run-time renderer would pass otherwise).
 
-use promptkit::load::Project;
-use promptkit::{Guidance, PromptValue};
+use promptic::load::Project;
+use promptic::{Guidance, PromptValue};
 use std::collections::BTreeMap;
 use std::path::Path;
 
@@ -25,7 +25,7 @@ struct Tool<'a> {
     cost: Option<u32>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("agents/analyst")]
 struct Analyst<'a> {
     guidance: Guidance,
@@ -50,7 +50,7 @@ struct Group<'a> {
     boxed: Box<[u8]>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("checks/compiled_mix")]
 struct Mix<'a> {
     tone: Option<&'a str>,
@@ -193,13 +193,13 @@ fn analyst_compiled_matches_runtime() {
                 };
                 let expected = runtime("agents/analyst", analyst_json(&prompt));
                 assert_eq!(
-                    prompt.__promptkit_compiled().as_deref(),
+                    prompt.__promptic_compiled().as_deref(),
                     Some(expected.as_str()),
                     "case {i} {j} {k}"
                 );
                 assert_eq!(prompt.render().expect("renders").text, expected);
                 // `prompt!` compiles the same template over the arguments' own types.
-                let inline = promptkit::prompt!(
+                let inline = promptic::prompt!(
                     "agents/analyst",
                     guidance = prompt.guidance,
                     desk = prompt.desk,
@@ -213,7 +213,7 @@ fn analyst_compiled_matches_runtime() {
                     tone = prompt.tone,
                     precision = prompt.precision,
                 );
-                assert_eq!(inline.__promptkit_compiled(), Some(expected.as_str()));
+                assert_eq!(inline.__promptic_compiled(), Some(expected.as_str()));
                 assert_eq!(inline.render().expect("renders").text, expected);
                 cases += 1;
             }
@@ -269,7 +269,7 @@ fn mix_compiled_matches_runtime() {
                 };
                 let expected = runtime("checks/compiled_mix", mix_json(&m));
                 assert_eq!(
-                    m.__promptkit_compiled().as_deref(),
+                    m.__promptic_compiled().as_deref(),
                     Some(expected.as_str()),
                     "case {i} {j} {k}"
                 );
@@ -284,7 +284,7 @@ fn mix_compiled_matches_runtime() {
 /// The mix prompt over a struct with type parameters: a list and a map field of generic
 /// types loop through their views (the typed loops need the concrete type), and the
 /// compiled render still renders the run-time renderer's bytes.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("checks/compiled_mix")]
 struct GenericMix<'a, W: PromptValue, S: PromptValue> {
     tone: Option<&'a str>,
@@ -324,8 +324,8 @@ fn a_generic_struct_compiles_and_matches_runtime() {
         },
     };
     // The fields as the derive gives them to the run-time renderer (each field's JSON).
-    let values = promptkit::formats::jinja::JinjaPrompt::values(&m);
+    let values = promptic::formats::jinja::JinjaPrompt::values(&m);
     let expected = runtime("checks/compiled_mix", serde_json::Value::Object(values));
-    assert_eq!(m.__promptkit_compiled().as_deref(), Some(expected.as_str()));
+    assert_eq!(m.__promptic_compiled().as_deref(), Some(expected.as_str()));
     assert_eq!(m.render().expect("renders").text, expected);
 }

@@ -1,16 +1,16 @@
 //! Editing a prompt's files rebuilds the crate that uses it.
 //!
 //! The derive reads `prompts/` at compile time and emits `include_bytes!` of every file it
-//! read, so cargo must rebuild when the prompt, a template or `prompts/promptkit.json`
+//! read, so cargo must rebuild when the prompt, a template or `prompts/promptic.json`
 //! changes. A scratch crate is built with the real cargo, edited, and built again.
 
 mod common;
 
 use common::Scratch;
 
-const MAIN: &str = r##"use promptkit::Identity;
+const MAIN: &str = r##"use promptic::Identity;
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("greeting")]
 struct Greeting<'a> {
     who: &'a str,
@@ -35,10 +35,10 @@ const CONFIG_WITHOUT_NAME: &str = r#"{
 #[test]
 fn edits_to_prompt_files_rebuild() {
     let krate = Scratch::new(
-        "promptkit_rebuild",
+        "promptic_rebuild",
         &[
             ("src/main.rs", MAIN),
-            ("prompts/promptkit.json", CONFIG),
+            ("prompts/promptic.json", CONFIG),
             ("prompts/greeting.md", "$intro\nHello $who."),
             ("prompts/templates/intro.md", "Version one."),
         ],
@@ -65,16 +65,16 @@ fn edits_to_prompt_files_rebuild() {
     );
 
     // The configuration: without the identity key, `$name` is unknown and the build fails.
-    krate.write("prompts/promptkit.json", CONFIG_WITHOUT_NAME);
+    krate.write("prompts/promptic.json", CONFIG_WITHOUT_NAME);
     let fourth = run().failed();
     assert!(
         fourth.stderr.contains("unknown placeholder `$name`")
             && fourth.stderr.contains("--> prompts/greeting.md:2:18"),
-        "editing prompts/promptkit.json did not rebuild, or the error is not the expected one:\n{fourth}"
+        "editing prompts/promptic.json did not rebuild, or the error is not the expected one:\n{fourth}"
     );
 
     // A typo in the prompt: `cargo check` points at the prompt file and suggests the fix.
-    krate.write("prompts/promptkit.json", CONFIG);
+    krate.write("prompts/promptic.json", CONFIG);
     krate.write("prompts/greeting.md", "$intro\nHello $whoo.");
     let check = krate.cargo(&["check"]).failed();
     for expected in [
@@ -89,21 +89,21 @@ fn edits_to_prompt_files_rebuild() {
         );
     }
 
-    // A broken configuration is a compile error pointing into promptkit.json.
+    // A broken configuration is a compile error pointing into promptic.json.
     krate.write("prompts/greeting.md", "$intro\nHello $who.");
     krate.write(
-        "prompts/promptkit.json",
+        "prompts/promptic.json",
         "{\n  \"identity\": {\"name\": \"Ada\"},\n  \"literal\": [\"HOME\"]\n}\n",
     );
     let config = krate.cargo(&["check"]).failed();
     for expected in [
         "unknown key `literal`",
-        "--> prompts/promptkit.json:3:3",
+        "--> prompts/promptic.json:3:3",
         "did you mean `literals`?",
     ] {
         assert!(
             config.stderr.contains(expected),
-            "a broken promptkit.json gave no such error {expected:?}:\n{config}"
+            "a broken promptic.json gave no such error {expected:?}:\n{config}"
         );
     }
 }

@@ -1,8 +1,8 @@
 //! The compiled `render` and the run-time renderer (used by the CLI and for prompts that
 //! arrive at run time) give byte-identical text for the same prompt and values.
 
-use promptkit::load::Project;
-use promptkit::{Identity, Prompt, PromptContent};
+use promptic::load::Project;
+use promptic::{Identity, Prompt, PromptContent};
 use std::collections::HashMap;
 use std::path::Path;
 
@@ -55,7 +55,7 @@ fn runtime(name: &str, values: &[(&str, &str)], identity: &Identity) -> PromptCo
 }
 
 fn identity() -> Identity {
-    Identity::from_json(include_str!("../prompts/promptkit.json")).unwrap()
+    Identity::from_json(include_str!("../prompts/promptic.json")).unwrap()
 }
 
 #[test]
@@ -151,7 +151,7 @@ fn weekly_review_with_a_display_value() {
     ];
     assert_eq!(compiled, runtime("weekly_review", &values, &id));
     assert_eq!(*compiled.metadata, WeeklyReview::META);
-    assert!(promptkit::check_identity(&id, &[WeeklyReview::IDENTITY_KEYS]).is_ok());
+    assert!(promptic::check_identity(&id, &[WeeklyReview::IDENTITY_KEYS]).is_ok());
 }
 
 #[test]
@@ -159,7 +159,7 @@ fn the_compiled_version_is_the_run_time_version() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
     let project = Project::open(&dir, "prompts").unwrap();
     let checked = project.check_inferred("weekly_review").unwrap();
-    let at_run_time = promptkit::check::version(&checked, &project.templates);
+    let at_run_time = promptic::check::version(&checked, &project.templates);
     assert_eq!(<WeeklyReview as Prompt>::VERSION, at_run_time);
     assert_eq!(at_run_time.len(), 16);
     assert_ne!(

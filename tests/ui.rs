@@ -1,14 +1,14 @@
 //! Compile errors a user can meet, and passing cases, under trybuild.
 //!
 //! The cases read their prompts from `tests/ui/prompts/`: trybuild builds them in a scratch
-//! crate, so `PROMPTKIT_MANIFEST_DIR` points the macro at `tests/ui`.
+//! crate, so `PROMPTIC_MANIFEST_DIR` points the macro at `tests/ui`.
 
 #[test]
 fn ui() {
     // SAFETY: this test binary runs this one test; nothing else reads the environment.
     unsafe {
         std::env::set_var(
-            "PROMPTKIT_MANIFEST_DIR",
+            "PROMPTIC_MANIFEST_DIR",
             concat!(env!("CARGO_MANIFEST_DIR"), "/tests/ui"),
         );
     }

@@ -1,5 +1,5 @@
 //! A compile error the fixed `tests/ui` folder cannot hold: an identity in
-//! `promptkit.json` nested deeper than `identity::MAX_DEPTH` (64 levels) is one error at
+//! `promptic.json` nested deeper than `identity::MAX_DEPTH` (64 levels) is one error at
 //! the object that is too deep, in the derive as everywhere (it used to crash rustc with a
 //! stack overflow at 50,000 levels). The cases read `tests/ui_deep/`, a folder of their own.
 
@@ -8,7 +8,7 @@ fn ui_deep() {
     let base = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/ui_deep");
     // SAFETY: this test binary runs this one test; nothing else reads the environment.
     unsafe {
-        std::env::set_var("PROMPTKIT_MANIFEST_DIR", &base);
+        std::env::set_var("PROMPTIC_MANIFEST_DIR", &base);
     }
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui_deep/fail/*.rs");

@@ -40,7 +40,7 @@ fn ui_dotprompt() {
     make_hostile_files(&base.join("prompts"));
     // SAFETY: this test binary runs this one test; nothing else reads the environment.
     unsafe {
-        std::env::set_var("PROMPTKIT_MANIFEST_DIR", &base);
+        std::env::set_var("PROMPTIC_MANIFEST_DIR", &base);
     }
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui_dotprompt/fail/*.rs");

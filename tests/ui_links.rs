@@ -26,7 +26,7 @@ fn ui_links() {
     }
     // SAFETY: this test binary runs this one test; nothing else reads the environment.
     unsafe {
-        std::env::set_var("PROMPTKIT_MANIFEST_DIR", &base);
+        std::env::set_var("PROMPTIC_MANIFEST_DIR", &base);
     }
     let cases = trybuild::TestCases::new();
     cases.compile_fail("tests/ui_links/fail/*.rs");

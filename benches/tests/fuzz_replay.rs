@@ -4,7 +4,7 @@
 //!
 //! For each target, these must run without a panic: the seed corpus
 //! (`fuzz/corpus/TARGET/seed-*`, committed) and the regressions (`fuzz/regressions/TARGET/`,
-//! inputs that once crashed). With `PROMPTKIT_FUZZ_REPLAY_ALL=1`, also everything a local
+//! inputs that once crashed). With `PROMPTIC_FUZZ_REPLAY_ALL=1`, also everything a local
 //! fuzzing run left in `fuzz/corpus/TARGET/` and `fuzz/artifacts/TARGET/`.
 //!
 //! `fuzz/pending/TARGET/` holds crashes whose fix has not landed: each must still panic,
@@ -52,7 +52,7 @@ fn files(dir: &Path, keep: impl Fn(&str) -> bool) -> Vec<PathBuf> {
 
 fn replay(target: &str, run: fn(&[u8])) {
     let fuzz = fuzz_dir();
-    let all = std::env::var_os("PROMPTKIT_FUZZ_REPLAY_ALL").is_some_and(|v| v == "1");
+    let all = std::env::var_os("PROMPTIC_FUZZ_REPLAY_ALL").is_some_and(|v| v == "1");
     let mut inputs = files(&fuzz.join("corpus").join(target), |name| {
         all || name.starts_with("seed-")
     });

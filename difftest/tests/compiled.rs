@@ -4,7 +4,7 @@
 //! For every template and value set:
 //! - `render()` (the derive) gives the run-time renderer's result: the same text, or an
 //!   error where it errs;
-//! - the compiled render alone (`__promptkit_compiled`) renders whenever the run-time
+//! - the compiled render alone (`__promptic_compiled`) renders whenever the run-time
 //!   renderer does, and the same bytes: a fallback would hide a wrong compiled render;
 //! - where the template keeps to what minijinja renders as Jinja2 does (see `build.rs`),
 //!   minijinja gives the same bytes.
@@ -15,7 +15,7 @@ mod oracle;
 use oracle::to_minijinja;
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
-use promptkit::PromptValue;
+use promptic::PromptValue;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
 use std::path::Path;

@@ -1,3 +1,3 @@
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|data: &[u8]| promptkit_fuzz::dotprompt::run(data));
+libfuzzer_sys::fuzz_target!(|data: &[u8]| promptic_fuzz::dotprompt::run(data));

@@ -1,5 +1,5 @@
 //! `Identity::from_json` (an identity file read at run time) and `Config::from_source`
-//! (`prompts/promptkit.json`, whose `identity` is flattened the same way), on the same text.
+//! (`prompts/promptic.json`, whose `identity` is flattened the same way), on the same text.
 
 use prompt_runtime::{Config, Identity, SourceFile, variant_name};
 
@@ -14,7 +14,7 @@ pub fn run(data: &[u8]) {
             let _ = error.to_string();
         }
     }
-    let source = SourceFile::new("prompts/promptkit.json", json);
+    let source = SourceFile::new("prompts/promptic.json", json);
     match Config::from_source(&source) {
         Ok(config) => check_identity(&config.identity),
         Err(diagnostics) => {

@@ -1,11 +1,11 @@
-//! A whole prompts folder from memory: a prompt, its `promptkit.json` and templates,
+//! A whole prompts folder from memory: a prompt, its `promptic.json` and templates,
 //! loaded, checked and rendered as the CLI and `Project` do.
 //!
 //! Input: files, each ended by a `0xFF` byte (never part of UTF-8 text, so any text fits
 //! in a file):
 //!
 //! ```text
-//! PROMPT 0xFF PROMPTKIT_JSON 0xFF NAME \n TEMPLATE 0xFF NAME \n TEMPLATE ...
+//! PROMPT 0xFF PROMPTIC_JSON 0xFF NAME \n TEMPLATE 0xFF NAME \n TEMPLATE ...
 //! ```
 //!
 //! The first file is the prompt (`prompts/fuzz.md`), the second the configuration (empty:
@@ -30,7 +30,7 @@ pub fn run(data: &[u8]) {
     let config = if config.is_empty() {
         Config::default()
     } else {
-        match load::decode("prompts/promptkit.json", config)
+        match load::decode("prompts/promptic.json", config)
             .and_then(|source| Config::from_source(&source))
         {
             Ok(config) => config,

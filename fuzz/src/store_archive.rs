@@ -119,7 +119,7 @@ fn scratch() -> PathBuf {
         std::env::temp_dir()
     };
     base.join(format!(
-        "promptkit-fuzz-store-archive-{}",
+        "promptic-fuzz-store-archive-{}",
         std::process::id()
     ))
 }
@@ -133,7 +133,7 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if !path.ends_with("_meta/.promptkit.lock") {
+            } else if !path.ends_with("_meta/.promptic.lock") {
                 out.insert(path.clone(), std::fs::read(&path).unwrap_or_default());
             }
         }

@@ -58,8 +58,8 @@ pub fn expand(input: &CallInput) -> TokenStream {
             let error = error.to_compile_error();
             quote! {{
                 #error
-                ::promptkit::__private::Inline::new(
-                    |_: &::promptkit::__private::Identity| -> ::promptkit::__private::PromptContent { ::core::unreachable!() }
+                ::promptic::__private::Inline::new(
+                    |_: &::promptic::__private::Identity| -> ::promptic::__private::PromptContent { ::core::unreachable!() }
                 )
             }}
         }
@@ -186,22 +186,22 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
             quote_spanned! {expr.span()=>
                 let #id: bool = {
                     #[diagnostic::on_unimplemented(message = #message, label = "given here", note = #note)]
-                    trait __PromptkitFlag {
-                        fn __promptkit_flag(self) -> bool;
+                    trait __PrompticFlag {
+                        fn __promptic_flag(self) -> bool;
                     }
-                    impl __PromptkitFlag for bool {
+                    impl __PrompticFlag for bool {
                         #[inline]
-                        fn __promptkit_flag(self) -> bool {
+                        fn __promptic_flag(self) -> bool {
                             self
                         }
                     }
-                    impl __PromptkitFlag for &bool {
+                    impl __PrompticFlag for &bool {
                         #[inline]
-                        fn __promptkit_flag(self) -> bool {
+                        fn __promptic_flag(self) -> bool {
                             *self
                         }
                     }
-                    __PromptkitFlag::__promptkit_flag(#expr)
+                    __PrompticFlag::__promptic_flag(#expr)
                 };
             }
         } else {
@@ -229,8 +229,8 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         return Ok(quote! {{
             const _: () = { #tracked };
             #(#bindings)*
-            ::promptkit::__private::InlineChat::new(
-                move |identity: &::promptkit::__private::Identity| -> ::promptkit::__private::Chat {
+            ::promptic::__private::InlineChat::new(
+                move |identity: &::promptic::__private::Identity| -> ::promptic::__private::Chat {
                     #body
                 }
             )
@@ -240,8 +240,8 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     Ok(quote! {{
         const _: () = { #tracked };
         #(#bindings)*
-        ::promptkit::__private::Inline::new(
-            move |identity: &::promptkit::__private::Identity| -> ::promptkit::__private::PromptContent {
+        ::promptic::__private::Inline::new(
+            move |identity: &::promptic::__private::Identity| -> ::promptic::__private::PromptContent {
                 #body
             }
         )

@@ -13,11 +13,11 @@ pub struct Compiled {
     pub files: Vec<PathBuf>,
 }
 
-/// The crate whose `prompts/` folder is read. `PROMPTKIT_MANIFEST_DIR` overrides it for
-/// promptkit's own UI tests, which trybuild builds in a scratch crate, and for its benches,
+/// The crate whose `prompts/` folder is read. `PROMPTIC_MANIFEST_DIR` overrides it for
+/// promptic's own UI tests, which trybuild builds in a scratch crate, and for its benches,
 /// whose crate reads the project's `prompts/` one level up.
 pub fn manifest_dir() -> Option<PathBuf> {
-    std::env::var_os("PROMPTKIT_MANIFEST_DIR")
+    std::env::var_os("PROMPTIC_MANIFEST_DIR")
         .or_else(|| std::env::var_os("CARGO_MANIFEST_DIR"))
         .map(PathBuf::from)
 }
@@ -54,7 +54,7 @@ pub fn check(
         return Err(syn::Error::new(
             name.span(),
             format!(
-                "`{}` is a keep agent prompt (`\"placeholders\": \"keep\"`): `prompt!` and families do not take keep's `{{name}}` placeholders\n  = help: derive a struct for it (`#[derive(promptkit::Prompt)] #[prompt(\"{prompt_name}\")]`, a field per placeholder), or render it at run time with `promptkit::formats::keep::AgentPrompt`",
+                "`{}` is a keep agent prompt (`\"placeholders\": \"keep\"`): `prompt!` and families do not take keep's `{{name}}` placeholders\n  = help: derive a struct for it (`#[derive(promptic::Prompt)] #[prompt(\"{prompt_name}\")]`, a field per placeholder), or render it at run time with `promptic::formats::keep::AgentPrompt`",
                 file.source.path()
             ),
         ));

@@ -35,25 +35,25 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     quote! {
         #error
         #values
-        impl #impl_generics ::promptkit::__private::Prompt for #ident #ty_generics #where_clause {
+        impl #impl_generics ::promptic::__private::Prompt for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
             const PATH: &'static str = "";
-            const META: ::promptkit::__private::Meta = ::promptkit::__private::Meta::DEFAULT;
+            const META: ::promptic::__private::Meta = ::promptic::__private::Meta::DEFAULT;
             const SOURCE: &'static str = "";
-            const VARIABLES: &'static [::promptkit::__private::PromptVariable] = &[];
+            const VARIABLES: &'static [::promptic::__private::PromptVariable] = &[];
             const IDENTITY_KEYS: &'static [&'static str] = &[];
             const VERSION: &'static str = "";
-            fn render(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+            fn render(&self, _: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
                 ::core::unreachable!()
             }
         }
         impl #impl_generics #ident #ty_generics #where_clause {
             #[allow(dead_code)]
-            pub fn render(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+            pub fn render(&self, _: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
                 ::core::unreachable!()
             }
             #[allow(dead_code)]
-            pub fn messages(&self, _: &::promptkit::__private::Identity) -> ::promptkit::__private::Chat {
+            pub fn messages(&self, _: &::promptic::__private::Identity) -> ::promptic::__private::Chat {
                 ::core::unreachable!()
             }
         }
@@ -142,11 +142,11 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             const _: () = { #tracked };
             #values
             #[allow(single_use_lifetimes, clippy::same_name_method)]
-            impl #impl_generics ::promptkit::__private::ChatPrompt for #ident #ty_generics #where_clause {
+            impl #impl_generics ::promptic::__private::ChatPrompt for #ident #ty_generics #where_clause {
                 #constants
                 #sections
                 #[inline]
-                fn messages(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::Chat {
+                fn messages(&self, identity: &::promptic::__private::Identity) -> ::promptic::__private::Chat {
                     #ident::messages(self, identity)
                 }
             }
@@ -156,7 +156,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
                 /// Renders the chat prompt with this context and `identity`: one message per
                 /// section that renders text, and the messages of each history section.
                 /// Cannot fail.
-                pub fn messages(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::Chat {
+                pub fn messages(&self, identity: &::promptic::__private::Identity) -> ::promptic::__private::Chat {
                     #body
                 }
             }
@@ -167,10 +167,10 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         const _: () = { #tracked };
         #values
         #[allow(single_use_lifetimes, clippy::same_name_method)]
-        impl #impl_generics ::promptkit::__private::Prompt for #ident #ty_generics #where_clause {
+        impl #impl_generics ::promptic::__private::Prompt for #ident #ty_generics #where_clause {
             #constants
             #[inline]
-            fn render(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+            fn render(&self, identity: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
                 #ident::render(self, identity)
             }
         }
@@ -179,7 +179,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         impl #impl_generics #ident #ty_generics #where_clause {
             /// Renders the prompt with this context and `identity`. Cannot fail; the text is
             /// allocated once, at its exact size.
-            pub fn render(&self, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+            pub fn render(&self, identity: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
                 #body
             }
         }
@@ -369,7 +369,7 @@ pub(crate) fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
             if !is_guidance(&field.ty) {
                 fail(syn::Error::new(
                     field.ty.span(),
-                    "a field named `guidance` holds the guidance level: give it the type `promptkit::Guidance`\n  = help: `guidance` is reserved for `{% if guidance == \"detailed\" %}` fences; name another field otherwise (or rename it with `#[prompt(rename = \"...\")]`)",
+                    "a field named `guidance` holds the guidance level: give it the type `promptic::Guidance`\n  = help: `guidance` is reserved for `{% if guidance == \"detailed\" %}` fences; name another field otherwise (or rename it with `#[prompt(rename = \"...\")]`)",
                 ));
                 continue;
             }
@@ -464,7 +464,7 @@ fn is_guidance(ty: &Type) -> bool {
         && p.path.segments.last().is_some_and(|s| s.ident == "Guidance" && s.arguments.is_empty()))
 }
 
-/// True for `Message` named by any path (`promptkit::Message`, `Message`).
+/// True for `Message` named by any path (`promptic::Message`, `Message`).
 fn is_message(ty: &Type) -> bool {
     matches!(ty, Type::Path(p) if p.qself.is_none()
         && p.path.segments.last().is_some_and(|s| s.ident == "Message" && s.arguments.is_empty()))

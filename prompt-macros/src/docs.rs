@@ -1,5 +1,5 @@
 //! The rustdoc page of a derived prompt. The page itself is `prompt_runtime::doc`'s, the
-//! same as `promptkit docs` writes; this adds the one thing only the macro knows, the
+//! same as `promptic docs` writes; this adds the one thing only the macro knows, the
 //! Rust types of the fields.
 
 use prompt_runtime::check::CheckedPrompt;

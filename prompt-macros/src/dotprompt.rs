@@ -153,7 +153,7 @@ pub fn expand(
     tracked.extend(project.config.path.iter().cloned());
     let tracked = crate::emit::tracked(&tracked);
     let partial_files = partials.iter().map(
-        |(n, p, t)| quote!(::promptkit::__private::DotpromptFile { name: #n, path: #p, text: #t }),
+        |(n, p, t)| quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t }),
     );
     let values = value_inserts(fields);
     let input_schema = prompt.input_schema_json().unwrap_or_default();
@@ -186,39 +186,39 @@ pub fn expand(
 
             /// The prompt, parsed once per process from the text the derive checked.
             #[doc(hidden)]
-            pub fn __promptkit_dotprompt() -> ::core::result::Result<&'static ::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostic> {
+            pub fn __promptic_dotprompt() -> ::core::result::Result<&'static ::promptic::dotprompt::Dotprompt, ::promptic::Diagnostic> {
                 static LOADED: ::std::sync::OnceLock<
-                    ::core::result::Result<::promptkit::dotprompt::Dotprompt, ::promptkit::Diagnostics>,
+                    ::core::result::Result<::promptic::dotprompt::Dotprompt, ::promptic::Diagnostics>,
                 > = ::std::sync::OnceLock::new();
-                static ENTRY: ::promptkit::__private::DotpromptFile =
-                    ::promptkit::__private::DotpromptFile { name: "", path: #shown, text: #text };
-                static PARTIALS: &[::promptkit::__private::DotpromptFile] = &[#(#partial_files),*];
-                ::promptkit::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS)
+                static ENTRY: ::promptic::__private::DotpromptFile =
+                    ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
+                static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partial_files),*];
+                ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS)
             }
 
             /// The compiled render alone: `None` when the prompt is not compiled or this
             /// render is left to the run-time renderer (which `render` then runs).
             #[doc(hidden)]
             #[allow(dead_code)]
-            pub fn __promptkit_compiled(&self, history: &[::promptkit::dotprompt::Message]) -> ::core::option::Option<::promptkit::dotprompt::RenderedPrompt> {
+            pub fn __promptic_compiled(&self, history: &[::promptic::dotprompt::Message]) -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
                 #compiled
             }
 
             #[doc = #doc]
-            pub fn render(&self) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+            pub fn render(&self) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
                 self.render_with_history(&[])
             }
 
             /// [`render`](Self::render) with the conversation so far: it goes where the
             /// template writes `{{history}}` (each message marked `purpose: history`), or,
             /// when the template does not place it, where dotprompt puts it.
-            pub fn render_with_history(&self, history: &[::promptkit::dotprompt::Message]) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
-                if let ::core::option::Option::Some(__rendered) = self.__promptkit_compiled(history) {
+            pub fn render_with_history(&self, history: &[::promptic::dotprompt::Message]) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
+                if let ::core::option::Option::Some(__rendered) = self.__promptic_compiled(history) {
                     return ::core::result::Result::Ok(__rendered);
                 }
-                let mut __values = ::promptkit::__private::JsonMap::new();
+                let mut __values = ::promptic::__private::JsonMap::new();
                 #(#values)*
-                ::promptkit::__private::render_dotprompt(Self::__promptkit_dotprompt()?, __values, history)
+                ::promptic::__private::render_dotprompt(Self::__promptic_dotprompt()?, __values, history)
             }
 
             /// [`render_with_history`](Self::render_with_history) with values the template
@@ -227,15 +227,15 @@ pub fn expand(
             /// with the run-time renderer, from the checked text.
             pub fn render_with_context(
                 &self,
-                context: &::promptkit::__private::JsonMap<::promptkit::__private::String, ::promptkit::__private::JsonValue>,
-                history: &[::promptkit::dotprompt::Message],
-            ) -> ::core::result::Result<::promptkit::dotprompt::RenderedPrompt, ::promptkit::Diagnostic> {
+                context: &::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue>,
+                history: &[::promptic::dotprompt::Message],
+            ) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
                 if context.is_empty() {
                     return self.render_with_history(history);
                 }
-                let mut __values = ::promptkit::__private::JsonMap::new();
+                let mut __values = ::promptic::__private::JsonMap::new();
                 #(#values)*
-                ::promptkit::__private::render_dotprompt_with_context(Self::__promptkit_dotprompt()?, __values, context, history)
+                ::promptic::__private::render_dotprompt_with_context(Self::__promptic_dotprompt()?, __values, context, history)
             }
         }
     })
@@ -258,12 +258,12 @@ fn compiled(prompt: &Dotprompt, fields: &[Field]) -> TokenStream {
     };
     quote! {
         #[allow(unused, clippy::all, clippy::pedantic)]
-        (|| -> ::core::option::Option<::promptkit::dotprompt::RenderedPrompt> {
-            let __out: ::promptkit::__private::dc::Out<'_> = #code?;
-            static META: ::std::sync::OnceLock<::core::option::Option<::promptkit::dotprompt::PromptMetadata>> =
+        (|| -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
+            let __out: ::promptic::__private::dc::Out<'_> = #code?;
+            static META: ::std::sync::OnceLock<::core::option::Option<::promptic::dotprompt::PromptMetadata>> =
                 ::std::sync::OnceLock::new();
             let __meta = META
-                .get_or_init(|| Self::__promptkit_dotprompt().ok().map(::promptkit::__private::dc::metadata))
+                .get_or_init(|| Self::__promptic_dotprompt().ok().map(::promptic::__private::dc::metadata))
                 .as_ref()?;
             __out.finish(__meta)
         })()
@@ -522,7 +522,7 @@ fn nested_checks(
     match schema_type(schema).as_deref() {
         Some("array") => {
             if let Some(items) = schema.get("items") {
-                steps.push(quote!(::promptkit::__private::Step::Element));
+                steps.push(quote!(::promptic::__private::Step::Element));
                 nested_checks(prompt, path, items, ty, steps, out);
                 steps.pop();
             }
@@ -548,12 +548,12 @@ fn nested_checks(
                     continue;
                 };
                 let shown = path.first().cloned().unwrap_or_default();
-                steps.push(quote!(::promptkit::__private::Step::Field(#property)));
+                steps.push(quote!(::promptic::__private::Step::Field(#property)));
                 let ty = static_lifetimes(ty);
                 out.push(quote! {
                     const _: () = {
-                        const MESSAGE: ::promptkit::__private::PathMessage = ::promptkit::__private::check_path(
-                            &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+                        const MESSAGE: ::promptic::__private::PathMessage = ::promptic::__private::check_path(
+                            &<#ty as ::promptic::__private::PromptValue>::SHAPE,
                             #shown,
                             &[#(#steps),*],
                             0,

@@ -32,15 +32,15 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
     let path = prompt.file.source.path();
     quote! {
         #[allow(unused_imports)]
-        use ::promptkit::__private::{DisplayLike as _, StrLike as _};
+        use ::promptic::__private::{DisplayLike as _, StrLike as _};
         #setup
         let __out = { #text };
-        ::promptkit::__private::PromptContent {
+        ::promptic::__private::PromptContent {
             text: __out,
-            path: ::promptkit::__private::Cow::Borrowed(#path),
-            metadata: ::promptkit::__private::Cow::Borrowed({
-                static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
-                &__PROMPTKIT_META
+            path: ::promptic::__private::Cow::Borrowed(#path),
+            metadata: ::promptic::__private::Cow::Borrowed({
+                static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
+                &__PROMPTIC_META
             }),
         }
     }
@@ -64,10 +64,10 @@ pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStre
         quote! {
             let __text = { #text };
             if !__text.is_empty() {
-                __messages.push(::promptkit::__private::Message {
-                    role: ::promptkit::__private::Role::#role,
+                __messages.push(::promptic::__private::Message {
+                    role: ::promptic::__private::Role::#role,
                     content: __text,
-                    section: ::promptkit::__private::Cow::Borrowed(#name),
+                    section: ::promptic::__private::Cow::Borrowed(#name),
                 });
             }
         }
@@ -92,13 +92,13 @@ pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStre
                 };
                 steps.extend(quote! {
                     {
-                        let __all: &[::promptkit::__private::Message] = ::core::convert::AsRef::as_ref(&#expr);
+                        let __all: &[::promptic::__private::Message] = ::core::convert::AsRef::as_ref(&#expr);
                         let __keep: usize = #keep;
                         for __m in &__all[__all.len().saturating_sub(__keep)..] {
-                            __messages.push(::promptkit::__private::Message {
+                            __messages.push(::promptic::__private::Message {
                                 role: __m.role,
                                 content: ::core::clone::Clone::clone(&__m.content),
-                                section: ::promptkit::__private::Cow::Borrowed(#name),
+                                section: ::promptic::__private::Cow::Borrowed(#name),
                             });
                         }
                     }
@@ -113,16 +113,16 @@ pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStre
     let path = prompt.file.source.path();
     quote! {
         #[allow(unused_imports)]
-        use ::promptkit::__private::{DisplayLike as _, StrLike as _};
+        use ::promptic::__private::{DisplayLike as _, StrLike as _};
         #setup
-        let mut __messages: ::std::vec::Vec<::promptkit::__private::Message> = ::std::vec::Vec::new();
+        let mut __messages: ::std::vec::Vec<::promptic::__private::Message> = ::std::vec::Vec::new();
         #steps
-        ::promptkit::__private::Chat {
+        ::promptic::__private::Chat {
             messages: __messages,
-            path: ::promptkit::__private::Cow::Borrowed(#path),
-            metadata: ::promptkit::__private::Cow::Borrowed({
-                static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
-                &__PROMPTKIT_META
+            path: ::promptic::__private::Cow::Borrowed(#path),
+            metadata: ::promptic::__private::Cow::Borrowed({
+                static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
+                &__PROMPTIC_META
             }),
         }
     }
@@ -163,33 +163,33 @@ pub(crate) fn text_guarded(
     quote_spanned! {a.span=>
         {
             #[diagnostic::on_unimplemented(message = #message, label = #label, note = #note)]
-            trait __PromptkitRenders {}
+            trait __PrompticRenders {}
             // Never used: rustc lists them as the types that do render, where it would
             // otherwise suggest implementing the trait.
-            impl __PromptkitRenders for str {}
-            impl __PromptkitRenders for ::promptkit::__private::String {}
-            impl __PromptkitRenders for ::promptkit::__private::Cow<'_, str> {}
-            impl __PromptkitRenders for i64 {}
-            impl __PromptkitRenders for u64 {}
-            impl __PromptkitRenders for f64 {}
-            impl __PromptkitRenders for bool {}
-            impl __PromptkitRenders for char {}
-            trait __PromptkitUnrenderable<'a> {
+            impl __PrompticRenders for str {}
+            impl __PrompticRenders for ::promptic::__private::String {}
+            impl __PrompticRenders for ::promptic::__private::Cow<'_, str> {}
+            impl __PrompticRenders for i64 {}
+            impl __PrompticRenders for u64 {}
+            impl __PrompticRenders for f64 {}
+            impl __PrompticRenders for bool {}
+            impl __PrompticRenders for char {}
+            trait __PrompticUnrenderable<'a> {
                 type Inner: ?::core::marker::Sized;
-                fn prompt_text(self) -> ::promptkit::__private::Cow<'a, str>
+                fn prompt_text(self) -> ::promptic::__private::Cow<'a, str>
                 where
-                    Self::Inner: __PromptkitRenders;
+                    Self::Inner: __PrompticRenders;
             }
-            impl<'a, T: ?::core::marker::Sized> __PromptkitUnrenderable<'a> for ::promptkit::__private::Tag<'a, T> {
+            impl<'a, T: ?::core::marker::Sized> __PrompticUnrenderable<'a> for ::promptic::__private::Tag<'a, T> {
                 type Inner = T;
-                fn prompt_text(self) -> ::promptkit::__private::Cow<'a, str>
+                fn prompt_text(self) -> ::promptic::__private::Cow<'a, str>
                 where
-                    T: __PromptkitRenders,
+                    T: __PrompticRenders,
                 {
                     ::core::unreachable!()
                 }
             }
-            (&::promptkit::__private::Tag(#value)).prompt_text()
+            (&::promptic::__private::Tag(#value)).prompt_text()
         }
     }
 }
@@ -218,7 +218,7 @@ fn setup(
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
                     let span = a.plain_text.unwrap_or_else(proc_macro2::Span::call_site);
                     setup.extend(quote_spanned! {span=>
-                        let #o: ::core::option::Option<&str> = ::promptkit::__private::plain_option(&#expr);
+                        let #o: ::core::option::Option<&str> = ::promptic::__private::plain_option(&#expr);
                     });
                 }
             }
@@ -226,7 +226,7 @@ fn setup(
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
                     let text = text_of(prompt, i, a, quote!(__x));
                     setup.extend(quote! {
-                        let #o = ::promptkit::__private::Guard::guard(&#expr)
+                        let #o = ::promptic::__private::Guard::guard(&#expr)
                             .map(|__x| #text);
                     });
                 }
@@ -234,12 +234,12 @@ fn setup(
             VarKind::Flag => {
                 if usage.tested.contains(&i) {
                     setup.extend(quote! {
-                        let #f: bool = ::promptkit::__private::Guard::guard(&#expr).is_some();
+                        let #f: bool = ::promptic::__private::Guard::guard(&#expr).is_some();
                     });
                 }
                 if usage.values.contains(&i) {
                     setup.extend(quote! {
-                        let #v = (&::promptkit::__private::Tag(&#expr)).prompt_text();
+                        let #v = (&::promptic::__private::Tag(&#expr)).prompt_text();
                         let #c: &str = &#v;
                     });
                 }
@@ -248,7 +248,7 @@ fn setup(
                 if usage.tested.contains(&i) || usage.values.contains(&i) {
                     let span = a.plain_text.unwrap_or_else(proc_macro2::Span::call_site);
                     setup.extend(quote_spanned! {span=>
-                        let #c: &str = ::promptkit::__private::plain_text(&#expr);
+                        let #c: &str = ::promptic::__private::plain_text(&#expr);
                     });
                 }
             }
@@ -271,9 +271,9 @@ fn setup(
         let ids = names.iter().map(|(_, k)| format_ident!("__id{}", k));
         let n = names.len();
         setup.extend(quote! {
-            static __PROMPTKIT_IDENTITY: ::promptkit::__private::KeySlots<#n> =
-                ::promptkit::__private::KeySlots::new([#(#lookups),*]);
-            let [#(#ids),*]: [&str; #n] = __PROMPTKIT_IDENTITY.values(identity);
+            static __PROMPTIC_IDENTITY: ::promptic::__private::KeySlots<#n> =
+                ::promptic::__private::KeySlots::new([#(#lookups),*]);
+            let [#(#ids),*]: [&str; #n] = __PROMPTIC_IDENTITY.values(identity);
         });
     }
     (setup, usage.identity)
@@ -297,7 +297,7 @@ fn text_code(
         let mut __len: usize = 0;
         #flags
         #measure
-        let mut __out = ::promptkit::__private::String::with_capacity(__len);
+        let mut __out = ::promptic::__private::String::with_capacity(__len);
         #flags
         #write
         __out
@@ -373,11 +373,11 @@ impl Gen<'_> {
                     out.extend(match (mode, upper) {
                         (Mode::Measure, false) => quote! { __len += #c.len(); },
                         (Mode::Measure, true) => {
-                            quote! { __len += ::promptkit::__private::upper_first_len(#c); }
+                            quote! { __len += ::promptic::__private::upper_first_len(#c); }
                         }
                         (Mode::Write, false) => quote! { __out.push_str(#c); },
                         (Mode::Write, true) => {
-                            quote! { ::promptkit::__private::push_upper_first(&mut __out, #c); }
+                            quote! { ::promptic::__private::push_upper_first(&mut __out, #c); }
                         }
                     });
                 }
@@ -394,10 +394,10 @@ impl Gen<'_> {
                     let seen = format_ident!("__l{}", flag);
                     out.extend(match mode {
                         Mode::Measure => {
-                            quote! { __len += ::promptkit::__private::line_len(&mut #seen); }
+                            quote! { __len += ::promptic::__private::line_len(&mut #seen); }
                         }
                         Mode::Write => {
-                            quote! { ::promptkit::__private::push_line(&mut __out, &mut #seen); }
+                            quote! { ::promptic::__private::push_line(&mut __out, &mut #seen); }
                         }
                     });
                 }
@@ -458,7 +458,7 @@ pub fn meta(meta: &Meta) -> TokenStream {
     let text = |v: &Option<std::borrow::Cow<'static, str>>| match v {
         Some(s) => {
             let s = s.as_ref();
-            quote!(::core::option::Option::Some(::promptkit::__private::Cow::Borrowed(#s)))
+            quote!(::core::option::Option::Some(::promptic::__private::Cow::Borrowed(#s)))
         }
         None => quote!(::core::option::Option::None),
     };
@@ -483,13 +483,13 @@ pub fn meta(meta: &Meta) -> TokenStream {
         (uint(meta.max_output_tokens), uint(meta.thinking_budget));
     let (r, g, b) = (meta.color.r, meta.color.g, meta.color.b);
     let extra = meta.extra.iter().map(|(k, v)| {
-        quote!((::promptkit::__private::Cow::Borrowed(#k), ::promptkit::__private::Cow::Borrowed(#v)))
+        quote!((::promptic::__private::Cow::Borrowed(#k), ::promptic::__private::Cow::Borrowed(#v)))
     });
     quote! {
-        ::promptkit::__private::Meta {
+        ::promptic::__private::Meta {
             title: #title,
             description: #description,
-            color: ::promptkit::__private::Color::rgb(#r, #g, #b),
+            color: ::promptic::__private::Color::rgb(#r, #g, #b),
             schedule: #schedule,
             priority: #priority,
             tier: #tier,
@@ -498,7 +498,7 @@ pub fn meta(meta: &Meta) -> TokenStream {
             tools: #tools,
             max_output_tokens: #max_output_tokens,
             thinking_budget: #thinking_budget,
-            extra: ::promptkit::__private::Extra(::promptkit::__private::Cow::Borrowed(&[#(#extra),*])),
+            extra: ::promptic::__private::Extra(::promptic::__private::Cow::Borrowed(&[#(#extra),*])),
         }
     }
 }
@@ -535,9 +535,9 @@ pub fn constants(prompt: &CheckedPrompt, types: &[String], version: &str) -> Tok
             quote!((#p, #l, #c))
         });
         quote! {
-            ::promptkit::__private::PromptVariable {
+            ::promptic::__private::PromptVariable {
                 name: #var_name,
-                source: ::promptkit::__private::VarSource::#source_kind,
+                source: ::promptic::__private::VarSource::#source_kind,
                 ty: #ty,
                 uses: &[#(#uses),*],
             }
@@ -546,9 +546,9 @@ pub fn constants(prompt: &CheckedPrompt, types: &[String], version: &str) -> Tok
     quote! {
         const NAME: &'static str = #name;
         const PATH: &'static str = #path;
-        const META: ::promptkit::__private::Meta = #meta;
+        const META: ::promptic::__private::Meta = #meta;
         const SOURCE: &'static str = #source;
-        const VARIABLES: &'static [::promptkit::__private::PromptVariable] = &[#(#variables),*];
+        const VARIABLES: &'static [::promptic::__private::PromptVariable] = &[#(#variables),*];
         const IDENTITY_KEYS: &'static [&'static str] = &[#(#keys),*];
         const VERSION: &'static str = #version;
     }
@@ -566,9 +566,9 @@ pub fn sections(prompt: &CheckedPrompt) -> TokenStream {
         .is_some();
     if has_preamble {
         items.push(quote! {
-            ::promptkit::__private::ChatSection {
+            ::promptic::__private::ChatSection {
                 name: "system_prompt",
-                role: ::core::option::Option::Some(::promptkit::__private::Role::System),
+                role: ::core::option::Option::Some(::promptic::__private::Role::System),
                 limit: ::core::option::Option::None,
             }
         });
@@ -578,9 +578,9 @@ pub fn sections(prompt: &CheckedPrompt) -> TokenStream {
             Part::Section { role, name } => {
                 let role = format_ident!("{}", format!("{role:?}"));
                 items.push(quote! {
-                    ::promptkit::__private::ChatSection {
+                    ::promptic::__private::ChatSection {
                         name: #name,
-                        role: ::core::option::Option::Some(::promptkit::__private::Role::#role),
+                        role: ::core::option::Option::Some(::promptic::__private::Role::#role),
                         limit: ::core::option::Option::None,
                     }
                 });
@@ -591,7 +591,7 @@ pub fn sections(prompt: &CheckedPrompt) -> TokenStream {
                     None => quote!(::core::option::Option::None),
                 };
                 items.push(quote! {
-                    ::promptkit::__private::ChatSection {
+                    ::promptic::__private::ChatSection {
                         name: #name,
                         role: ::core::option::Option::None,
                         limit: #limit,
@@ -602,6 +602,6 @@ pub fn sections(prompt: &CheckedPrompt) -> TokenStream {
         }
     }
     quote! {
-        const SECTIONS: &'static [::promptkit::__private::ChatSection] = &[#(#items),*];
+        const SECTIONS: &'static [::promptic::__private::ChatSection] = &[#(#items),*];
     }
 }

@@ -70,21 +70,21 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
         #values
         #[allow(dead_code)]
         impl #impl_generics #ident #ty_generics #where_clause {
-            pub const MEMBERS: &'static [::promptkit::family::CompiledMember] = &[];
+            pub const MEMBERS: &'static [::promptic::family::CompiledMember] = &[];
             pub const IDENTITY_KEYS: &'static [&'static str] = &[];
-            pub fn select(_: &::promptkit::Tags) -> &'static str {
+            pub fn select(_: &::promptic::Tags) -> &'static str {
                 ""
             }
-            pub fn render(&self, _: &::promptkit::Tags, _: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+            pub fn render(&self, _: &::promptic::Tags, _: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
                 ::core::unreachable!()
             }
-            pub fn render_member(&self, _: &::promptkit::family::CompiledMember, _: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
+            pub fn render_member(&self, _: &::promptic::family::CompiledMember, _: &::promptic::__private::Identity) -> ::core::option::Option<::promptic::__private::PromptContent> {
                 ::core::option::Option::None
             }
-            pub fn select_for(_: &::promptkit::Tags, _: ::core::option::Option<&str>) -> ::core::option::Option<&'static str> {
+            pub fn select_for(_: &::promptic::Tags, _: ::core::option::Option<&str>) -> ::core::option::Option<&'static str> {
                 ::core::option::Option::None
             }
-            pub fn render_for(&self, _: &::promptkit::Tags, _: ::core::option::Option<&str>, _: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
+            pub fn render_for(&self, _: &::promptic::Tags, _: ::core::option::Option<&str>, _: &::promptic::__private::Identity) -> ::core::option::Option<::promptic::__private::PromptContent> {
                 ::core::option::Option::None
             }
         }
@@ -108,7 +108,7 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))
         .collect();
     let hint = format!(
-        "add a field `{{}}` to `{}`, a key to the identity in prompts/promptkit.json, or a template `prompts/{}/{{}}.md`",
+        "add a field `{{}}` to `{}`, a key to the identity in prompts/promptic.json, or a template `prompts/{}/{{}}.md`",
         input.ident, project.config.templates
     );
     let mut errors: Option<syn::Error> = None;
@@ -298,7 +298,7 @@ fn generate(
             quote!(&[#(#pairs),*])
         });
         quote! {
-            ::promptkit::family::CompiledMember { name: #id, path: #path, rules: &[#(#lines),*] }
+            ::promptic::family::CompiledMember { name: #id, path: #path, rules: &[#(#lines),*] }
         }
     });
 
@@ -320,8 +320,8 @@ fn generate(
             let doc = format!("The member `{id}` (`{path}`): `render_member(&{constant}, …)` renders it.");
             quote! {
                 #[doc = #doc]
-                pub const #constant: ::promptkit::family::CompiledMember =
-                    ::promptkit::family::CompiledMember { name: #id, path: #path, rules: &[#(#lines),*] };
+                pub const #constant: ::promptic::family::CompiledMember =
+                    ::promptic::family::CompiledMember { name: #id, path: #path, rules: &[#(#lines),*] };
             }
         })
         .collect();
@@ -341,7 +341,7 @@ fn generate(
                 quote! {
                     match __item {
                         ::core::option::Option::Some(__id)
-                            if ::promptkit::__private::keep_scope_matches(__id, #scope) =>
+                            if ::promptic::__private::keep_scope_matches(__id, #scope) =>
                         {
                             ::core::option::Option::Some(#specificity)
                         }
@@ -354,7 +354,7 @@ fn generate(
                 let lines = m.rules.lines.iter().map(|line| {
                     let tests = line.pairs.iter().map(|p| {
                         let (k, v) = (&p.key, &p.value);
-                        quote!(::promptkit::Tags::has(tags, #k, #v))
+                        quote!(::promptic::Tags::has(tags, #k, #v))
                     });
                     let count = line.pairs.len();
                     quote!(if #(#tests)&&* { ::core::option::Option::Some(#count) })
@@ -415,8 +415,8 @@ fn generate(
             /// The member chosen for `tags` (`summarize/conversation`): the most specific
             /// member whose rules hold, a tie to the name that sorts first, else the
             /// default. Scoped members need an item: see `select_for`.
-            pub fn select(tags: &::promptkit::Tags) -> &'static str {
-                match Self::__promptkit_member(tags, ::core::option::Option::None).unwrap_or(#default_index) {
+            pub fn select(tags: &::promptic::Tags) -> &'static str {
+                match Self::__promptic_member(tags, ::core::option::Option::None).unwrap_or(#default_index) {
                     #(#names)*
                     _ => #default_name,
                 }
@@ -424,8 +424,8 @@ fn generate(
 
             /// Renders the member chosen for `tags` with this context and `identity`; the
             /// result's `path` and `metadata` are the member's. Cannot fail.
-            pub fn render(&self, tags: &::promptkit::Tags, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
-                self.__promptkit_render(Self::__promptkit_member(tags, ::core::option::Option::None).unwrap_or(#default_index), identity)
+            pub fn render(&self, tags: &::promptic::Tags, identity: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
+                self.__promptic_render(Self::__promptic_member(tags, ::core::option::Option::None).unwrap_or(#default_index), identity)
             }
         }
     } else {
@@ -439,9 +439,9 @@ fn generate(
         impl #impl_generics #ident #ty_generics #where_clause {
             /// The family's members in id order: name, file and rules (each rule line a
             /// list of `(key, value)` pairs; none for the default).
-            pub const MEMBERS: &'static [::promptkit::family::CompiledMember] = &[#(#member_consts),*];
+            pub const MEMBERS: &'static [::promptic::family::CompiledMember] = &[#(#member_consts),*];
 
-            /// Every identity key a member uses, for `promptkit::check_identity`.
+            /// Every identity key a member uses, for `promptic::check_identity`.
             pub const IDENTITY_KEYS: &'static [&'static str] = &[#(#keys),*];
 
             #without_item
@@ -451,15 +451,15 @@ fn generate(
             /// part only when the item's id is given and the scope (a glob) matches it,
             /// then by the scope's length without `*` and `?`. `None` only for a family of
             /// scoped members of which none matches.
-            pub fn select_for(tags: &::promptkit::Tags, item_id: ::core::option::Option<&str>) -> ::core::option::Option<&'static str> {
-                Self::__promptkit_member(tags, item_id).map(|__i| match __i {
+            pub fn select_for(tags: &::promptic::Tags, item_id: ::core::option::Option<&str>) -> ::core::option::Option<&'static str> {
+                Self::__promptic_member(tags, item_id).map(|__i| match __i {
                     #(#names)*
                     _ => #default_name,
                 })
             }
 
             #[doc(hidden)]
-            fn __promptkit_member(tags: &::promptkit::Tags, item_id: ::core::option::Option<&str>) -> ::core::option::Option<usize> {
+            fn __promptic_member(tags: &::promptic::Tags, item_id: ::core::option::Option<&str>) -> ::core::option::Option<usize> {
                 // an empty id is no id, as in Python
                 let __item = item_id.filter(|__id| !__id.is_empty());
                 let mut __best: ::core::option::Option<usize> = ::core::option::Option::None;
@@ -470,23 +470,23 @@ fn generate(
 
             /// Renders the member [`select_for`](Self::select_for) chooses, with this
             /// context and `identity`; `None` only when it chooses none.
-            pub fn render_for(&self, tags: &::promptkit::Tags, item_id: ::core::option::Option<&str>, identity: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
-                Self::__promptkit_member(tags, item_id).map(|__i| self.__promptkit_render(__i, identity))
+            pub fn render_for(&self, tags: &::promptic::Tags, item_id: ::core::option::Option<&str>, identity: &::promptic::__private::Identity) -> ::core::option::Option<::promptic::__private::PromptContent> {
+                Self::__promptic_member(tags, item_id).map(|__i| self.__promptic_render(__i, identity))
             }
 
             /// Renders one member by name, whatever the tags (`render_member(&Self::INCREMENTAL,
             /// &identity)`); `None` for a member of another family.
-            pub fn render_member(&self, member: &::promptkit::family::CompiledMember, identity: &::promptkit::__private::Identity) -> ::core::option::Option<::promptkit::__private::PromptContent> {
+            pub fn render_member(&self, member: &::promptic::family::CompiledMember, identity: &::promptic::__private::Identity) -> ::core::option::Option<::promptic::__private::PromptContent> {
                 let index: ::core::option::Option<usize> = match member.name {
                     #(#by_name)*
                     _ => ::core::option::Option::None,
                 };
-                index.map(|i| self.__promptkit_render(i, identity))
+                index.map(|i| self.__promptic_render(i, identity))
             }
 
             #[doc(hidden)]
             #[inline]
-            fn __promptkit_render(&self, member: usize, identity: &::promptkit::__private::Identity) -> ::promptkit::__private::PromptContent {
+            fn __promptic_render(&self, member: usize, identity: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
                 match member {
                     #(#arms)*
                     _ => { #default_body }

@@ -78,20 +78,20 @@ pub fn expand(
             /// this render is left to the run-time renderer (which `render` then runs).
             #[doc(hidden)]
             #[allow(dead_code)]
-            pub fn __promptkit_compiled(&self) -> ::core::option::Option<::promptkit::__private::String> {
+            pub fn __promptic_compiled(&self) -> ::core::option::Option<::promptic::__private::String> {
                 #compiled_fn
             }
 
             #[doc = #doc]
-            pub fn render(&self) -> ::core::result::Result<::promptkit::__private::PromptContent, ::promptkit::Diagnostic> {
+            pub fn render(&self) -> ::core::result::Result<::promptic::__private::PromptContent, ::promptic::Diagnostic> {
                 static LOADED: ::std::sync::OnceLock<
-                    ::core::result::Result<::promptkit::formats::jinja::Templates, ::promptkit::Diagnostics>,
+                    ::core::result::Result<::promptic::formats::jinja::Templates, ::promptic::Diagnostics>,
                 > = ::std::sync::OnceLock::new();
-                const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
+                const FILES: &[::promptic::__private::JinjaFile] = &[#(#files),*];
                 #compiled
-                let mut __values = ::promptkit::__private::JsonMap::new();
+                let mut __values = ::promptic::__private::JsonMap::new();
                 #(#values)*
-                ::promptkit::__private::render_jinja(&LOADED, FILES, #options, __values)
+                ::promptic::__private::render_jinja(&LOADED, FILES, #options, __values)
             }
         }
     })
@@ -115,10 +115,10 @@ fn jinja_prompt(
         let (key, ty) = (&f.name, &f.ty);
         let optional = f.kind == VarKind::Optional;
         quote! {
-            ::promptkit::formats::jinja::JinjaField {
+            ::promptic::formats::jinja::JinjaField {
                 name: #key,
                 optional: #optional,
-                shape: &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+                shape: &<#ty as ::promptic::__private::PromptValue>::SHAPE,
             }
         }
     });
@@ -133,23 +133,23 @@ fn jinja_prompt(
     let (trim, lstrip, keep) = (o.trim_blocks, o.lstrip_blocks, o.keep_trailing_newline);
     quote! {
         #[allow(single_use_lifetimes)]
-        impl #impl_generics ::promptkit::formats::jinja::JinjaPrompt for #ident #ty_generics #where_clause {
+        impl #impl_generics ::promptic::formats::jinja::JinjaPrompt for #ident #ty_generics #where_clause {
             const NAME: &'static str = #prompt_name;
             const PATH: &'static str = #path;
             const STRUCT_NAME: &'static str = #struct_name;
-            const FIELDS: &'static [::promptkit::formats::jinja::JinjaField] = &[#(#shapes),*];
+            const FIELDS: &'static [::promptic::formats::jinja::JinjaField] = &[#(#shapes),*];
             const SOURCES: &'static [(&'static str, &'static str)] = &[#(#sources),*];
-            const OPTIONS: ::promptkit::__private::JinjaOptions = ::promptkit::__private::JinjaOptions {
+            const OPTIONS: ::promptic::__private::JinjaOptions = ::promptic::__private::JinjaOptions {
                 trim_blocks: #trim,
                 lstrip_blocks: #lstrip,
                 keep_trailing_newline: #keep,
             };
-            fn values(&self) -> ::promptkit::__private::JsonMap<::promptkit::__private::String, ::promptkit::__private::JsonValue> {
-                let mut __values = ::promptkit::__private::JsonMap::new();
+            fn values(&self) -> ::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue> {
+                let mut __values = ::promptic::__private::JsonMap::new();
                 #(#values)*
                 __values
             }
-            fn render_compiled(&self) -> ::core::result::Result<::promptkit::__private::PromptContent, ::promptkit::Diagnostic> {
+            fn render_compiled(&self) -> ::core::result::Result<::promptic::__private::PromptContent, ::promptic::Diagnostic> {
                 Self::render(self)
             }
         }
@@ -177,13 +177,13 @@ fn compiled(templates: &Templates, file: &str, fields: &[Field]) -> (TokenStream
     };
     (
         quote! {
-            if let ::core::option::Option::Some(__text) = self.__promptkit_compiled() {
-                return ::core::result::Result::Ok(::promptkit::__private::jinja_content(__text, #path));
+            if let ::core::option::Option::Some(__text) = self.__promptic_compiled() {
+                return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, #path));
             }
         },
         quote! {
             #[allow(unused, clippy::all, clippy::pedantic)]
-            (|| -> ::core::option::Option<::promptkit::__private::String> { #code })()
+            (|| -> ::core::option::Option<::promptic::__private::String> { #code })()
         },
     )
 }
@@ -226,14 +226,14 @@ pub fn loaded(project: &Project, file: &str, templates: &Templates) -> Loaded {
             let source = templates.get(n)?.source();
             let (path, text) = (source.path(), source.text());
             Some(quote! {
-                ::promptkit::__private::JinjaFile { name: #n, path: #path, text: #text }
+                ::promptic::__private::JinjaFile { name: #n, path: #path, text: #text }
             })
         })
         .collect();
     let o = templates.options();
     let (trim, lstrip, keep) = (o.trim_blocks, o.lstrip_blocks, o.keep_trailing_newline);
     let options = quote! {
-        ::promptkit::__private::JinjaOptions {
+        ::promptic::__private::JinjaOptions {
             trim_blocks: #trim,
             lstrip_blocks: #lstrip,
             keep_trailing_newline: #keep,
@@ -348,8 +348,8 @@ fn path_checks(
             let steps = steps(&p.steps);
             Some(quote! {
                 const _: () = {
-                    const MESSAGE: ::promptkit::__private::PathMessage = ::promptkit::__private::check_path(
-                        &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+                    const MESSAGE: ::promptic::__private::PathMessage = ::promptic::__private::check_path(
+                        &<#ty as ::promptic::__private::PromptValue>::SHAPE,
                         #shown,
                         &[#(#steps),*],
                         #skip,
@@ -385,9 +385,9 @@ pub(crate) fn value_inserts(fields: &[Field]) -> Vec<TokenStream> {
             let (field, key) = (&f.ident, &f.name);
             quote! {
                 if let ::core::option::Option::Some(__value) =
-                    ::promptkit::__private::PromptValue::to_value(&self.#field)
+                    ::promptic::__private::PromptValue::to_value(&self.#field)
                 {
-                    __values.insert(::promptkit::__private::String::from(#key), __value);
+                    __values.insert(::promptic::__private::String::from(#key), __value);
                 }
             }
         })
@@ -465,8 +465,8 @@ pub fn expand_call(
                 let (shown, skip, steps) = (&p.shown, p.skip, steps(&p.steps));
                 Some(quote! {
                     const {
-                        let message = ::promptkit::__private::check_path(
-                            &<T as ::promptkit::__private::PromptValue>::SHAPE,
+                        let message = ::promptic::__private::check_path(
+                            &<T as ::promptic::__private::PromptValue>::SHAPE,
                             #shown,
                             &[#(#steps),*],
                             #skip,
@@ -483,7 +483,7 @@ pub fn expand_call(
             let #binding = &(#expr);
             {
                 #[allow(non_snake_case)]
-                fn __paths<T: ::promptkit::__private::PromptValue + ?Sized>(_: &T) {
+                fn __paths<T: ::promptic::__private::PromptValue + ?Sized>(_: &T) {
                     #(#checks)*
                 }
                 __paths(#binding);
@@ -491,9 +491,9 @@ pub fn expand_call(
         });
         values.push(quote! {
             if let ::core::option::Option::Some(__value) =
-                ::promptkit::__private::PromptValue::to_value(#binding)
+                ::promptic::__private::PromptValue::to_value(#binding)
             {
-                __values.insert(::promptkit::__private::String::from(#arg), __value);
+                __values.insert(::promptic::__private::String::from(#arg), __value);
             }
         });
     }
@@ -513,25 +513,25 @@ pub fn expand_call(
     let text = match compiled {
         Some(code) => quote! {
             #[allow(unused, clippy::all, clippy::pedantic)]
-            let __text: ::core::option::Option<::promptkit::__private::String> = (|| { #code })();
+            let __text: ::core::option::Option<::promptic::__private::String> = (|| { #code })();
         },
         None => quote! {
-            let __text: ::core::option::Option<::promptkit::__private::String> = ::core::option::Option::None;
+            let __text: ::core::option::Option<::promptic::__private::String> = ::core::option::Option::None;
         },
     };
     Ok(quote! {{
         const _: () = { #tracked };
         static LOADED: ::std::sync::OnceLock<
-            ::core::result::Result<::promptkit::formats::jinja::Templates, ::promptkit::Diagnostics>,
+            ::core::result::Result<::promptic::formats::jinja::Templates, ::promptic::Diagnostics>,
         > = ::std::sync::OnceLock::new();
-        const FILES: &[::promptkit::__private::JinjaFile] = &[#(#files),*];
-        let mut __values = ::promptkit::__private::JsonMap::new();
+        const FILES: &[::promptic::__private::JinjaFile] = &[#(#files),*];
+        let mut __values = ::promptic::__private::JsonMap::new();
         #(#bindings)*
         #text
         if __text.is_none() {
             #(#values)*
         }
-        ::promptkit::__private::InlineJinja::new(&LOADED, FILES, #options, __values)
+        ::promptic::__private::InlineJinja::new(&LOADED, FILES, #options, __values)
             .with_text(__text, #path)
     }})
 }
@@ -540,10 +540,10 @@ fn steps(steps: &[PathStep]) -> Vec<TokenStream> {
     steps
         .iter()
         .map(|s| match s {
-            PathStep::Field(name) => quote!(::promptkit::__private::Step::Field(#name)),
-            PathStep::Element => quote!(::promptkit::__private::Step::Element),
-            PathStep::Index(i) => quote!(::promptkit::__private::Step::Index(#i)),
-            PathStep::Value => quote!(::promptkit::__private::Step::Value),
+            PathStep::Field(name) => quote!(::promptic::__private::Step::Field(#name)),
+            PathStep::Element => quote!(::promptic::__private::Step::Element),
+            PathStep::Index(i) => quote!(::promptic::__private::Step::Index(#i)),
+            PathStep::Value => quote!(::promptic::__private::Step::Value),
         })
         .collect()
 }

@@ -376,7 +376,7 @@ fn generate(
                         let text = field_text(field, written, quote!(__x));
                         let fallback = fallback.as_deref().unwrap_or_default();
                         let blank = if p.fallback.is_some() {
-                            quote!(if ::promptkit::__private::keep_is_blank(&__t) {
+                            quote!(if ::promptic::__private::keep_is_blank(&__t) {
                                 __out.push_str(#fallback);
                             } else {
                                 __out.push_str(&__t);
@@ -413,7 +413,7 @@ fn generate(
     let prompt_name = name.value();
     let values = crate::values::expand(input, fields);
     let retrieve_param = if retrieves {
-        quote!(mut __retrieve: impl ::core::ops::FnMut(&str, &[&str]) -> ::core::option::Option<::promptkit::__private::String>)
+        quote!(mut __retrieve: impl ::core::ops::FnMut(&str, &[&str]) -> ::core::option::Option<::promptic::__private::String>)
     } else {
         TokenStream::new()
     };
@@ -440,17 +440,17 @@ fn generate(
             pub const RETRIEVALS: &'static [(&'static str, &'static [&'static str])] = &[#(#retrievals),*];
 
             #[doc = #render_doc]
-            pub fn render(&self, #retrieve_param) -> ::promptkit::__private::PromptContent {
+            pub fn render(&self, #retrieve_param) -> ::promptic::__private::PromptContent {
                 #[allow(unused_imports)]
-                use ::promptkit::__private::{DisplayLike as _, StrLike as _};
-                let mut __out = ::promptkit::__private::String::with_capacity(#literal_len);
+                use ::promptic::__private::{DisplayLike as _, StrLike as _};
+                let mut __out = ::promptic::__private::String::with_capacity(#literal_len);
                 #(#steps)*
-                ::promptkit::__private::PromptContent {
-                    text: ::promptkit::__private::keep_clean_up(&__out),
-                    path: ::promptkit::__private::Cow::Borrowed(#path),
-                    metadata: ::promptkit::__private::Cow::Borrowed({
-                        static __PROMPTKIT_META: ::promptkit::__private::Meta = #meta;
-                        &__PROMPTKIT_META
+                ::promptic::__private::PromptContent {
+                    text: ::promptic::__private::keep_clean_up(&__out),
+                    path: ::promptic::__private::Cow::Borrowed(#path),
+                    metadata: ::promptic::__private::Cow::Borrowed({
+                        static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
+                        &__PROMPTIC_META
                     }),
                 }
             }
@@ -509,7 +509,7 @@ fn fallback(input: &DeriveInput, error: syn::Error, retrieves: bool) -> TokenStr
     let error = error.to_compile_error();
     let values = crate::values::fallback(input);
     let param = if retrieves {
-        quote!(_: impl ::core::ops::FnMut(&str, &[&str]) -> ::core::option::Option<::promptkit::__private::String>)
+        quote!(_: impl ::core::ops::FnMut(&str, &[&str]) -> ::core::option::Option<::promptic::__private::String>)
     } else {
         TokenStream::new()
     };
@@ -522,7 +522,7 @@ fn fallback(input: &DeriveInput, error: syn::Error, retrieves: bool) -> TokenStr
             pub const PATH: &'static str = "";
             pub const TEMPLATE: &'static str = "";
             pub const RETRIEVALS: &'static [(&'static str, &'static [&'static str])] = &[];
-            pub fn render(&self, #param) -> ::promptkit::__private::PromptContent {
+            pub fn render(&self, #param) -> ::promptic::__private::PromptContent {
                 ::core::unreachable!()
             }
         }

@@ -1,8 +1,8 @@
-//! Procedural macros of promptkit: `#[derive(Prompt)]` and `prompt!`.
+//! Procedural macros of promptic: `#[derive(Prompt)]` and `prompt!`.
 //!
 //! This crate stays thin: it reads the macro input, hands the prompt file to
 //! `prompt-runtime` (the one implementation of the language) and turns the result into
-//! code, or its diagnostics into compile errors. Use it through the `promptkit` crate.
+//! code, or its diagnostics into compile errors. Use it through the `promptic` crate.
 
 mod call;
 mod compile;
@@ -19,8 +19,8 @@ mod values;
 
 use proc_macro::TokenStream;
 
-/// Derives `promptkit::Prompt` for a context struct, checked against its prompt file.
-/// See the `promptkit` crate for the full description.
+/// Derives `promptic::Prompt` for a context struct, checked against its prompt file.
+/// See the `promptic` crate for the full description.
 #[proc_macro_derive(Prompt, attributes(prompt))]
 pub fn derive_prompt(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
@@ -28,7 +28,7 @@ pub fn derive_prompt(input: TokenStream) -> TokenStream {
 }
 
 /// Renders a prompt file with the given values, checked at compile time.
-/// See the `promptkit` crate for the full description.
+/// See the `promptic` crate for the full description.
 #[proc_macro]
 pub fn prompt(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as call::CallInput);
@@ -36,15 +36,15 @@ pub fn prompt(input: TokenStream) -> TokenStream {
 }
 
 /// Derives a store's embedded defaults and prompt-id constants from a PromptEngine folder,
-/// checked at compile time. See the `promptkit` crate for the full description.
+/// checked at compile time. See the `promptic` crate for the full description.
 #[proc_macro_derive(PromptStore, attributes(store))]
 pub fn derive_prompt_store(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     store::expand(&input).into()
 }
 
-/// Derives `promptkit::PromptValue` for a struct a template reads by field
-/// (`user.name`). See the `promptkit` crate for the full description.
+/// Derives `promptic::PromptValue` for a struct a template reads by field
+/// (`user.name`). See the `promptic` crate for the full description.
 #[proc_macro_derive(PromptValue, attributes(prompt))]
 pub fn derive_prompt_value(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

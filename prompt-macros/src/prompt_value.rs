@@ -44,15 +44,15 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     for param in generics.type_params_mut() {
         param
             .bounds
-            .push(syn::parse_quote!(::promptkit::__private::PromptValue));
+            .push(syn::parse_quote!(::promptic::__private::PromptValue));
     }
     let (impl_generics, ty_generics, where_clause) = generics.split_for_impl();
     let shapes = named.iter().zip(&names).map(|(f, name)| {
         let ty = &f.ty;
         quote! {
-            ::promptkit::__private::FieldShape {
+            ::promptic::__private::FieldShape {
                 name: #name,
-                shape: &<#ty as ::promptkit::__private::PromptValue>::SHAPE,
+                shape: &<#ty as ::promptic::__private::PromptValue>::SHAPE,
             }
         }
     });
@@ -60,9 +60,9 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         let field = f.ident.as_ref();
         quote! {
             if let ::core::option::Option::Some(__value) =
-                ::promptkit::__private::PromptValue::to_value(&self.#field)
+                ::promptic::__private::PromptValue::to_value(&self.#field)
             {
-                __object.insert(::promptkit::__private::String::from(#name), __value);
+                __object.insert(::promptic::__private::String::from(#name), __value);
             }
         }
     });
@@ -71,7 +71,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         .zip(&names)
         .map(|(f, name)| {
             let field = f.ident.as_ref();
-            quote! { #name => ::promptkit::__private::PromptValue::view(&self.#field), }
+            quote! { #name => ::promptic::__private::PromptValue::view(&self.#field), }
         })
         .collect();
     let mut sorted: Vec<(&syn::Field, &String)> = named.iter().copied().zip(&names).collect();
@@ -79,51 +79,51 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let entries = sorted.iter().map(|(f, name)| {
         let field = f.ident.as_ref();
         quote! {
-            match ::promptkit::__private::PromptValue::view(&self.#field) {
-                ::promptkit::__private::jc::View::Undefined => {}
+            match ::promptic::__private::PromptValue::view(&self.#field) {
+                ::promptic::__private::jc::View::Undefined => {}
                 __view => __entries.push((::std::borrow::Cow::Borrowed(#name), __view)),
             }
         }
     });
     Ok(quote! {
         #[allow(single_use_lifetimes)]
-        impl #impl_generics ::promptkit::__private::jc::MapView for #ident #ty_generics #where_clause {
+        impl #impl_generics ::promptic::__private::jc::MapView for #ident #ty_generics #where_clause {
             #[inline]
-            fn get(&self, __key: &str) -> ::promptkit::__private::jc::View<'_> {
+            fn get(&self, __key: &str) -> ::promptic::__private::jc::View<'_> {
                 match __key {
                     #(#gets)*
-                    _ => ::promptkit::__private::jc::View::Undefined,
+                    _ => ::promptic::__private::jc::View::Undefined,
                 }
             }
-            fn entries(&self) -> ::std::vec::Vec<(::std::borrow::Cow<'_, str>, ::promptkit::__private::jc::View<'_>)> {
+            fn entries(&self) -> ::std::vec::Vec<(::std::borrow::Cow<'_, str>, ::promptic::__private::jc::View<'_>)> {
                 let mut __entries = ::std::vec::Vec::new();
                 #(#entries)*
                 __entries
             }
-            fn json(&self) -> ::core::option::Option<::promptkit::__private::JsonValue> {
-                ::promptkit::__private::PromptValue::to_value(self)
+            fn json(&self) -> ::core::option::Option<::promptic::__private::JsonValue> {
+                ::promptic::__private::PromptValue::to_value(self)
             }
         }
         #[allow(single_use_lifetimes)]
-        impl #impl_generics ::promptkit::__private::PromptValue for #ident #ty_generics #where_clause {
-            const SHAPE: ::promptkit::__private::Shape = ::promptkit::__private::Shape::Struct {
+        impl #impl_generics ::promptic::__private::PromptValue for #ident #ty_generics #where_clause {
+            const SHAPE: ::promptic::__private::Shape = ::promptic::__private::Shape::Struct {
                 name: #type_name,
                 fields: &[#(#shapes),*],
             };
-            fn to_value(&self) -> ::core::option::Option<::promptkit::__private::JsonValue> {
-                let mut __object = ::promptkit::__private::JsonMap::new();
+            fn to_value(&self) -> ::core::option::Option<::promptic::__private::JsonValue> {
+                let mut __object = ::promptic::__private::JsonMap::new();
                 #(#values)*
-                ::core::option::Option::Some(::promptkit::__private::JsonValue::Object(__object))
+                ::core::option::Option::Some(::promptic::__private::JsonValue::Object(__object))
             }
-            fn view(&self) -> ::promptkit::__private::jc::View<'_> {
-                ::promptkit::__private::jc::View::Map(self)
+            fn view(&self) -> ::promptic::__private::jc::View<'_> {
+                ::promptic::__private::jc::View::Map(self)
             }
             const IN_PLACE: bool = true;
             #[inline(always)]
-            fn attr(&self, __key: &str) -> ::core::option::Option<::promptkit::__private::jc::View<'_>> {
+            fn attr(&self, __key: &str) -> ::core::option::Option<::promptic::__private::jc::View<'_>> {
                 ::core::option::Option::Some(match __key {
                     #(#gets)*
-                    _ => ::promptkit::__private::jc::View::Undefined,
+                    _ => ::promptic::__private::jc::View::Undefined,
                 })
             }
         }

@@ -23,7 +23,7 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
         #error
         impl #impl_generics #ident #ty_generics #where_clause {
             #[allow(dead_code)]
-            pub fn defaults() -> ::promptkit::store::Defaults {
+            pub fn defaults() -> ::promptic::store::Defaults {
                 ::core::unreachable!()
             }
         }
@@ -122,10 +122,10 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             pub const PROMPT_IDS: &'static [&'static str] = &[#(#ids),*];
             #[doc = #doc]
             /// Reads nothing from disk; parsed once, on first use.
-            pub fn defaults() -> ::promptkit::store::Defaults {
+            pub fn defaults() -> ::promptic::store::Defaults {
                 static FILES: &[(&str, &[u8])] = &[#(#files),*];
-                static DEFAULTS: ::std::sync::OnceLock<::promptkit::store::Defaults> = ::std::sync::OnceLock::new();
-                DEFAULTS.get_or_init(|| ::promptkit::store::Defaults::__embedded(#display, FILES)).clone()
+                static DEFAULTS: ::std::sync::OnceLock<::promptic::store::Defaults> = ::std::sync::OnceLock::new();
+                DEFAULTS.get_or_init(|| ::promptic::store::Defaults::__embedded(#display, FILES)).clone()
             }
         }
     })

@@ -24,9 +24,9 @@ pub fn expand(input: &DeriveInput, fields: &[Field]) -> TokenStream {
             VarKind::Choice(values) => quote!(Choice(&[#(#values),*])),
         };
         quote! {
-            ::promptkit::__private::ContextField {
+            ::promptic::__private::ContextField {
                 name: #name,
-                kind: ::promptkit::__private::FieldKind::#kind,
+                kind: ::promptic::__private::FieldKind::#kind,
             }
         }
     });
@@ -38,26 +38,26 @@ pub fn expand(input: &DeriveInput, fields: &[Field]) -> TokenStream {
         // by `render`, not here again.
         let value = match &f.kind {
             VarKind::Text | VarKind::Choice(_) => quote! {
-                ::promptkit::__private::ContextValue::Text(
-                    (&::promptkit::__private::Tag(&self.#field)).prompt_text(),
+                ::promptic::__private::ContextValue::Text(
+                    (&::promptic::__private::Tag(&self.#field)).prompt_text(),
                 )
             },
             VarKind::Optional => quote! {
-                match ::promptkit::__private::Guard::guard(&self.#field) {
-                    ::core::option::Option::Some(__x) => ::promptkit::__private::ContextValue::Text(
-                        (&::promptkit::__private::Tag(__x)).prompt_text(),
+                match ::promptic::__private::Guard::guard(&self.#field) {
+                    ::core::option::Option::Some(__x) => ::promptic::__private::ContextValue::Text(
+                        (&::promptic::__private::Tag(__x)).prompt_text(),
                     ),
-                    ::core::option::Option::None => ::promptkit::__private::ContextValue::Absent,
+                    ::core::option::Option::None => ::promptic::__private::ContextValue::Absent,
                 }
             },
             VarKind::Flag => quote! {
-                ::promptkit::__private::ContextValue::Flag(
-                    ::promptkit::__private::Guard::guard(&self.#field).is_some(),
+                ::promptic::__private::ContextValue::Flag(
+                    ::promptic::__private::Guard::guard(&self.#field).is_some(),
                 )
             },
             VarKind::Messages => quote! {
-                ::promptkit::__private::ContextValue::Messages(
-                    ::core::convert::AsRef::<[::promptkit::__private::Message]>::as_ref(&self.#field),
+                ::promptic::__private::ContextValue::Messages(
+                    ::core::convert::AsRef::<[::promptic::__private::Message]>::as_ref(&self.#field),
                 )
             },
         };
@@ -65,13 +65,13 @@ pub fn expand(input: &DeriveInput, fields: &[Field]) -> TokenStream {
     });
     quote! {
         #[allow(single_use_lifetimes)]
-        impl #impl_generics ::promptkit::__private::ContextValues for #ident #ty_generics #where_clause {
+        impl #impl_generics ::promptic::__private::ContextValues for #ident #ty_generics #where_clause {
             const STRUCT_NAME: &'static str = #struct_name;
-            const CONTEXT: &'static [::promptkit::__private::ContextField] = &[#(#context),*];
-            fn context_values(&self) -> ::promptkit::__private::Vec<(&'static str, ::promptkit::__private::ContextValue<'_>)> {
+            const CONTEXT: &'static [::promptic::__private::ContextField] = &[#(#context),*];
+            fn context_values(&self) -> ::promptic::__private::Vec<(&'static str, ::promptic::__private::ContextValue<'_>)> {
                 #[allow(unused_imports)]
-                use ::promptkit::__private::{DisplayLike as _, StrLike as _, Unreported as _};
-                ::promptkit::__private::Vec::from([#(#values),*])
+                use ::promptic::__private::{DisplayLike as _, StrLike as _, Unreported as _};
+                ::promptic::__private::Vec::from([#(#values),*])
             }
         }
     }
@@ -85,11 +85,11 @@ pub fn fallback(input: &DeriveInput) -> TokenStream {
     let struct_name = struct_name.trim_start_matches("r#");
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
-        impl #impl_generics ::promptkit::__private::ContextValues for #ident #ty_generics #where_clause {
+        impl #impl_generics ::promptic::__private::ContextValues for #ident #ty_generics #where_clause {
             const STRUCT_NAME: &'static str = #struct_name;
-            const CONTEXT: &'static [::promptkit::__private::ContextField] = &[];
-            fn context_values(&self) -> ::promptkit::__private::Vec<(&'static str, ::promptkit::__private::ContextValue<'_>)> {
-                ::promptkit::__private::Vec::new()
+            const CONTEXT: &'static [::promptic::__private::ContextField] = &[];
+            fn context_values(&self) -> ::promptic::__private::Vec<(&'static str, ::promptic::__private::ContextValue<'_>)> {
+                ::promptic::__private::Vec::new()
             }
         }
     }

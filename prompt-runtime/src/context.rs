@@ -14,7 +14,7 @@ use crate::resolve::{ContextVar, VarKind};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// A struct's context variables, as data. Implemented by `#[derive(promptkit::Prompt)]`.
+/// A struct's context variables, as data. Implemented by `#[derive(promptic::Prompt)]`.
 ///
 /// ```
 /// use prompt_runtime::context::{ContextField, ContextValue, ContextValues, FieldKind};

@@ -1,7 +1,7 @@
 //! Markdown pages that describe a checked prompt: title, metadata, variables and source.
 //!
 //! One renderer for the two places a prompt is documented: the rustdoc page the
-//! `#[derive(Prompt)]` macro puts on the generated `impl`, and the pages `promptkit docs`
+//! `#[derive(Prompt)]` macro puts on the generated `impl`, and the pages `promptic docs`
 //! writes. What differs between them is said in [`PageOptions`]; the rest — which rows,
 //! in which order, how text is kept literal inside Markdown — is decided here once.
 

@@ -1,7 +1,7 @@
 //! Guidance levels: one template serves frontier and small models.
 //!
 //! Coaching sits inside `{% if guidance == "detailed" %}` fences; lean is what remains.
-//! promptkit proves per prompt, templates included, that lean renders no line detailed
+//! promptic proves per prompt, templates included, that lean renders no line detailed
 //! cannot (see [`crate::resolve`]), so a small model never gets text a large one would not.
 
 use serde::{Deserialize, Serialize};

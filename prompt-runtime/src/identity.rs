@@ -1,7 +1,7 @@
 //! The owner's identity: a JSON object flattened to `$name`, `$pronouns_subject`, … with
 //! uppercase-first variants (`$Name`, `$Pronouns_subject`).
 //!
-//! The same flattening serves the example identity in `prompts/promptkit.json` (which
+//! The same flattening serves the example identity in `prompts/promptic.json` (which
 //! fixes, at build time, the keys a prompt may use) and the real identity loaded at run
 //! time, so both always agree on the names.
 

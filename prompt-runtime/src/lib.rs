@@ -1,10 +1,10 @@
-//! The promptkit prompt language and its runtime.
+//! The promptic prompt language and its runtime.
 //!
 //! One implementation of the language, shared by the `#[derive(Prompt)]` macro at build
 //! time, by applications for prompts that arrive at run time, and by the CLI. A prompt goes
 //! through one module per stage: [`load`] → [`parse`] → [`resolve`] → [`render`].
 //!
-//! Most users reach this crate through the `promptkit` facade.
+//! Most users reach this crate through the `promptic` facade.
 
 // Where links into this crate point from the documentation of a crate built without it
 // (`cargo doc --no-deps`): the page of a user's derived prompt shows the `Prompt` trait's

@@ -45,7 +45,7 @@ pub fn push_line(out: &mut String, seen: &mut bool) {
 /// The text types the derive borrows directly, without the [`Tag`] dispatch. The derive
 /// picks them by name (`String`, `Cow<str>`…); this trait makes sure the name meant std's.
 #[diagnostic::on_unimplemented(
-    message = "`{Self}` is not a text type that promptkit can borrow",
+    message = "`{Self}` is not a text type that promptic can borrow",
     note = "the derive read this field's type as std's `&str`, `String`, `Cow<str>` or a `Box`/`Rc`/`Arc` of `str` by its name; if it is your own type, name it with its path (`my::String`) so that it goes through `Display`"
 )]
 pub trait PlainText {
@@ -295,9 +295,9 @@ impl InlineJinja {
     }
 
     /// The compiled render's text, where it rendered (as the derive's
-    /// `__promptkit_compiled`): for tests that the compiled path ran.
+    /// `__promptic_compiled`): for tests that the compiled path ran.
     #[doc(hidden)]
-    pub fn __promptkit_compiled(&self) -> Option<&str> {
+    pub fn __promptic_compiled(&self) -> Option<&str> {
         self.text.as_ref().map(|(text, _)| text.as_str())
     }
 

@@ -5,7 +5,7 @@ use crate::meta::Meta;
 use crate::render::PromptContent;
 use crate::resolve::VarSource;
 
-/// A prompt checked at compile time. Implemented by `#[derive(promptkit::Prompt)]`; every
+/// A prompt checked at compile time. Implemented by `#[derive(promptic::Prompt)]`; every
 /// item but `render` is a constant, so nothing is parsed at run time.
 pub trait Prompt {
     /// The prompt's name: its path under `prompts/` without `.md`.
@@ -31,7 +31,7 @@ pub trait Prompt {
 }
 
 /// A chat prompt checked at compile time: a prompt with section directives. Implemented by
-/// `#[derive(promptkit::Prompt)]` in place of [`Prompt`]; every item but `messages` is a
+/// `#[derive(promptic::Prompt)]` in place of [`Prompt`]; every item but `messages` is a
 /// constant.
 pub trait ChatPrompt {
     /// The prompt's name: its path under `prompts/` without `.md`.

@@ -49,7 +49,7 @@ fn a_run_time_render_allocates_once() {
         .check_inferred("weekly_review")
         .expect("weekly_review checks");
     let identity = Identity::from_json(
-        &std::fs::read_to_string(dir.join("promptkit.json")).expect("promptkit.json reads"),
+        &std::fs::read_to_string(dir.join("promptic.json")).expect("promptic.json reads"),
     )
     .expect("the example identity reads");
     let context: HashMap<String, String> = prompt

@@ -1,5 +1,5 @@
 //! `{{name}}` placeholders: a file opts in with `"placeholders": "braces"`, a folder with
-//! the same key in `promptkit.json`; they mean what `$name` means.
+//! the same key in `promptic.json`; they mean what `$name` means.
 
 use prompt_runtime::check::{check, infer_context};
 use prompt_runtime::load::{Project, PromptFile};
@@ -104,10 +104,10 @@ fn a_bad_setting_is_an_error_with_a_suggestion() {
 
 #[test]
 fn a_folder_default_applies_unless_a_file_says_otherwise() {
-    let dir = std::env::temp_dir().join(format!("promptkit-braces-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("promptic-braces-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("templates")).unwrap();
-    fs::write(dir.join("promptkit.json"), r#"{"placeholders": "braces"}"#).unwrap();
+    fs::write(dir.join("promptic.json"), r#"{"placeholders": "braces"}"#).unwrap();
     fs::write(dir.join("templates/sig.md"), "-- {{ name }}").unwrap();
     fs::write(dir.join("a.md"), "Dear {{who}},\n{{sig}} $5").unwrap();
     fs::write(
@@ -144,10 +144,10 @@ fn a_folder_default_applies_unless_a_file_says_otherwise() {
 /// in the derive and the CLI; PromptEngine's literal texts stay text.
 #[test]
 fn jinja_and_handlebars_syntax_in_a_braces_folder_is_an_error_where_it_stands() {
-    let dir = std::env::temp_dir().join(format!("promptkit-braces-jinja-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("promptic-braces-jinja-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("templates")).unwrap();
-    fs::write(dir.join("promptkit.json"), r#"{"placeholders": "braces"}"#).unwrap();
+    fs::write(dir.join("promptic.json"), r#"{"placeholders": "braces"}"#).unwrap();
     fs::write(dir.join("templates/sig.md"), "-- {{ user.name }}").unwrap();
     fs::write(
         dir.join("agent.md"),

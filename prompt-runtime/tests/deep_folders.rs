@@ -1,6 +1,6 @@
 //! A prompts folder many folders deep is walked and checked in time in proportion to its
 //! folders: the walk asked for each folder's canonical path and each prompt's check for
-//! its file's, each a question per component of the path (`promptkit list` on a tree 400
+//! its file's, each a question per component of the path (`promptic list` on a tree 400
 //! deep: 1.9 s; 800 deep: 12–14 s).
 
 #[path = "../src/scaling.rs"]
@@ -22,7 +22,7 @@ fn tree(root: &Path, depth: usize) -> PathBuf {
     dir
 }
 
-/// What `promptkit list` and `check` do: walk, then check each prompt found.
+/// What `promptic list` and `check` do: walk, then check each prompt found.
 fn list(dir: &Path, depth: usize) {
     let project = Project::open(dir, "prompts").unwrap();
     let walked = project.prompts();

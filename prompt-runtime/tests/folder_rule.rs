@@ -97,20 +97,20 @@ fn a_templates_folder_linked_out_is_one_error() {
 }
 
 #[test]
-fn promptkit_json_linked_to_a_device_is_refused_at_once() {
+fn promptic_json_linked_to_a_device_is_refused_at_once() {
     let dir = scratch("config-zero");
-    symlink("/dev/zero", dir.join("prompts/promptkit.json")).unwrap();
+    symlink("/dev/zero", dir.join("prompts/promptic.json")).unwrap();
     let e = within(move || open(&dir).unwrap_err().to_string());
     assert!(
-        e.contains("`prompts/promptkit.json` is a link to `/dev/zero`, outside `prompts/`"),
+        e.contains("`prompts/promptic.json` is a link to `/dev/zero`, outside `prompts/`"),
         "{e}"
     );
 }
 
 #[test]
-fn a_fifo_as_promptkit_json_or_a_prompt_does_not_block() {
+fn a_fifo_as_promptic_json_or_a_prompt_does_not_block() {
     let dir = scratch("fifo");
-    if !mkfifo(&dir.join("prompts/promptkit.json")) {
+    if !mkfifo(&dir.join("prompts/promptic.json")) {
         eprintln!("no mkfifo; skipped");
         return;
     }
@@ -118,11 +118,11 @@ fn a_fifo_as_promptkit_json_or_a_prompt_does_not_block() {
     let e = within(move || open(&again).unwrap_err().to_string());
     assert!(
         e.contains(
-            "`prompts/promptkit.json` is a FIFO (named pipe), not a regular file, so it is not read"
+            "`prompts/promptic.json` is a FIFO (named pipe), not a regular file, so it is not read"
         ),
         "{e}"
     );
-    std::fs::remove_file(dir.join("prompts/promptkit.json")).unwrap();
+    std::fs::remove_file(dir.join("prompts/promptic.json")).unwrap();
     assert!(mkfifo(&dir.join("prompts/pipe.md")));
     assert!(mkfifo(&dir.join("prompts/templates/t.md")));
     let e = within(move || open(&dir).unwrap_err().to_string());
@@ -159,7 +159,7 @@ fn files_over_the_limit_are_refused_by_their_size() {
     let e = open(&dir).unwrap_err().to_string();
     assert!(
         e.contains(&format!(
-            "`prompts/templates/intro.md` is {} bytes, more than promptkit reads from one file ({MAX_FILE} bytes)",
+            "`prompts/templates/intro.md` is {} bytes, more than promptic reads from one file ({MAX_FILE} bytes)",
             MAX_FILE + 1
         )),
         "{e}"
@@ -172,7 +172,7 @@ fn files_over_the_limit_are_refused_by_their_size() {
     let project = open(&dir).unwrap();
     let e = project.check_inferred("huge").unwrap_err().to_string();
     assert!(
-        e.contains("is 209715200 bytes, more than promptkit reads"),
+        e.contains("is 209715200 bytes, more than promptic reads"),
         "{e}"
     );
 }
@@ -188,7 +188,7 @@ fn links_that_stay_inside_keep_working() {
     )
     .unwrap();
     symlink("../shared/intro.md", dir.join("prompts/templates/intro.md")).unwrap();
-    symlink("shared/config.json", dir.join("prompts/promptkit.json")).unwrap();
+    symlink("shared/config.json", dir.join("prompts/promptic.json")).unwrap();
     symlink("greet.md", dir.join("prompts/alias.md")).unwrap();
     // the prompts folder itself may be a link: it is the folder named
     symlink("prompts", dir.join("named")).unwrap();

@@ -8,7 +8,7 @@ use std::fs;
 use std::path::PathBuf;
 
 fn folder(name: &str, files: &[(&str, &str)]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("promptkit-{name}-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("promptic-{name}-{}", std::process::id()));
     let _ = fs::remove_dir_all(&dir);
     fs::create_dir_all(dir.join("templates")).unwrap();
     for (path, text) in files {

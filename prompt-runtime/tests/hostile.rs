@@ -247,19 +247,19 @@ fn an_identity_nested_deep_is_one_error() {
     }
 }
 
-/// A `promptkit.json` whose identity nests 50,000 objects aborted `check` after 18 s, and
+/// A `promptic.json` whose identity nests 50,000 objects aborted `check` after 18 s, and
 /// rustc (SIGSEGV) in the derive: both open the folder with `Project::open`, as here, on a
 /// test thread's 2 MiB of stack (rustc's main thread has 8 MiB).
 #[test]
 fn a_configuration_with_an_identity_nested_deep_is_one_located_error() {
-    let dir = std::env::temp_dir().join(format!("promptkit-deep-identity-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("promptic-deep-identity-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let config = format!(
         "{{\n  \"identity\": {{\"name\": \"Sam\", \"deep\": {}}}\n}}\n",
         nested_object(50_000)
     );
-    std::fs::write(dir.join("promptkit.json"), &config).unwrap();
+    std::fs::write(dir.join("promptic.json"), &config).unwrap();
     std::fs::write(dir.join("p.md"), "Hi $name\n").unwrap();
     let result = prompt_runtime::load::Project::open(&dir, "prompts");
     let _ = std::fs::remove_dir_all(&dir);
@@ -273,7 +273,7 @@ fn a_configuration_with_an_identity_nested_deep_is_one_located_error() {
         format!("identity key `{key}` holds an object nested more than 64 levels deep")
     );
     let at = error.location().expect("located");
-    assert_eq!(at.path, "prompts/promptkit.json");
+    assert_eq!(at.path, "prompts/promptic.json");
     let before = "  \"identity\": {\"name\": \"Sam\", \"deep\": ";
     assert_eq!((at.line, at.col), (2, before.len() + 6 * 63 + 1));
     assert_eq!(&config[at.span.clone()], "{");

@@ -7,7 +7,7 @@
 //! - printing `True`/`False`/`None`, floats, lists and dicts: Jinja2 prints Python's
 //!   `str()` (`True`, `['a']`), minijinja its own (`true`, `["a"]`);
 //! - `tojson`: Jinja2 writes `", "` and `": "` between items, minijinja nothing;
-//! - a value that is not defined: promptkit refuses to print it where both print nothing,
+//! - a value that is not defined: promptic refuses to print it where both print nothing,
 //!   so the generator prints only names it gives or ones under `default`;
 //! - `.startswith(…)`, `.split(…)` and `.items()`: minijinja has no methods on strings and
 //!   maps without its `pycompat` add-on (another crate), so they are left to the Jinja2

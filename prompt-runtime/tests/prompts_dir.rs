@@ -293,7 +293,7 @@ fn activity_review_fills_every_field() {
         ("activity_type", "coding"),
         ("activity_description", "refactoring the export pipeline"),
         ("activity_duration", "1 h 40 min"),
-        ("activity_entities", "Sam, promptkit, VS Code"),
+        ("activity_entities", "Sam, promptic, VS Code"),
         ("activity_level", "high"),
     ]);
     let out = prompt.render(&context, identity(&project)).unwrap();

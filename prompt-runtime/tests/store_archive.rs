@@ -43,7 +43,7 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if !path.ends_with("_meta/.promptkit.lock") {
+            } else if !path.ends_with("_meta/.promptic.lock") {
                 out.insert(path.clone(), std::fs::read(&path).unwrap());
             }
         }
@@ -350,7 +350,7 @@ fn metadata_is_optional_but_read_when_there() {
             .build_system_prompt("default", &[("mood", "calm")])
             .unwrap()
     );
-    let newer = br#"{"format": "promptkit-store-archive", "format_version": 2}"#;
+    let newer = br#"{"format": "promptic-store-archive", "format_version": 2}"#;
     let e = refused(
         &s,
         "newer",
@@ -363,7 +363,7 @@ fn metadata_is_optional_but_read_when_there() {
         &s,
         "other",
         &zip(&replaced(&s.entries, "metadata.json", other)),
-        "not `promptkit-store-archive`",
+        "not `promptic-store-archive`",
     );
 }
 

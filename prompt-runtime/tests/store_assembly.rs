@@ -252,7 +252,7 @@ fn the_append_and_the_first_assistant_message_are_chosen_by_position() {
 #[test]
 fn a_runtime_value_never_comes_from_the_registry_default() {
     let store = store();
-    // PromptEngine leaves `{{elapsed}}` in the text; promptkit refuses the render.
+    // PromptEngine leaves `{{elapsed}}` in the text; promptic refuses the render.
     let e = store.get_system_prompt_append("default", &[]).unwrap_err();
     assert!(
         matches!(&e, StoreError::MissingRuntime { keys, prompts }

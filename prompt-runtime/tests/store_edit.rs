@@ -33,7 +33,7 @@ fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if !path.ends_with("_meta/.promptkit.lock") {
+            } else if !path.ends_with("_meta/.promptic.lock") {
                 out.insert(path.clone(), std::fs::read(&path).unwrap());
             }
         }

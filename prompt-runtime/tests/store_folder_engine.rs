@@ -66,7 +66,7 @@ fn tree(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             let path = entry.path();
             if path.is_dir() {
                 stack.push(path);
-            } else if !path.ends_with(".promptkit.lock") {
+            } else if !path.ends_with(".promptic.lock") {
                 let rel = path
                     .strip_prefix(dir)
                     .unwrap()
@@ -376,7 +376,7 @@ mod archives {
         zip_of(&zip, &[("prompts/persona.json", PERSONA)]);
         let e = store.import_prompts(&zip).unwrap_err().to_string();
         assert!(e.contains("has no `_meta/prompt_manifest.json`"), "{e}");
-        // an entry that is not JSON (PromptEngine writes the others; promptkit nothing)
+        // an entry that is not JSON (PromptEngine writes the others; promptic nothing)
         zip_of(
             &zip,
             &[

@@ -182,7 +182,7 @@ fn a_user_manifest_over_the_limit_is_refused_by_its_size() {
     let e = open(&dir).unwrap_err().to_string();
     assert!(
         e.contains(&format!(
-            "user_manifest.json` is {} bytes, more than promptkit reads from one file",
+            "user_manifest.json` is {} bytes, more than promptic reads from one file",
             MAX_FILE + 1
         )),
         "{e}"
@@ -240,7 +240,7 @@ fn a_lock_file_linked_out_is_not_created() {
     std::fs::create_dir_all(dir.join("user/_meta")).unwrap();
     symlink(
         dir.join("outside/lock"),
-        dir.join("user/_meta/.promptkit.lock"),
+        dir.join("user/_meta/.promptic.lock"),
     )
     .unwrap();
     let store = open(&dir).unwrap();
@@ -248,12 +248,12 @@ fn a_lock_file_linked_out_is_not_created() {
         .update_prompt("a", "default", "Changed.")
         .unwrap_err()
         .to_string();
-    assert!(e.contains(".promptkit.lock` is a link to"), "{e}");
+    assert!(e.contains(".promptic.lock` is a link to"), "{e}");
     assert!(
         !dir.join("outside/lock").exists(),
         "a file was created outside"
     );
-    assert_eq!(listing(&dir.join("user/_meta")), [".promptkit.lock"]);
+    assert_eq!(listing(&dir.join("user/_meta")), [".promptic.lock"]);
 }
 
 #[test]
@@ -525,7 +525,7 @@ fn an_import_through_a_prompts_folder_linked_out_writes_nothing() {
 fn a_user_folder_written_with_the_old_file_names_still_opens_and_edits_in_place() {
     let dir = scratch("old-names");
     let defaults = store_with(&dir, &["a.b"]);
-    // the name an earlier promptkit gave prompt `a.b`: `_` and its id in hex
+    // the name an earlier promptic gave prompt `a.b`: `_` and its id in hex
     write(
         &dir.join("user"),
         &[

@@ -1,7 +1,7 @@
-//! Scratch crates that depend on this promptkit by path, built with the real cargo.
+//! Scratch crates that depend on this promptic by path, built with the real cargo.
 //!
 //! Every scratch crate shares one target directory under `CARGO_TARGET_TMPDIR`, so
-//! promptkit's dependencies (syn, serde, …) are compiled once, not once per test or per run.
+//! promptic's dependencies (syn, serde, …) are compiled once, not once per test or per run.
 //! Each crate is its own workspace and starts from this repository's `Cargo.lock`, so it
 //! resolves to the same, already downloaded versions.
 
@@ -75,7 +75,7 @@ impl Scratch {
              publish = false\n\
              \n\
              [dependencies]\n\
-             promptkit = {{ path = {repo:?} }}\n\
+             promptic = {{ path = {repo:?} }}\n\
              \n\
              [workspace]\n"
         );
@@ -113,8 +113,8 @@ impl Scratch {
             .arg(target_dir())
             .arg("--quiet")
             .current_dir(&self.dir)
-            // Only promptkit's own UI tests point the macro elsewhere.
-            .env_remove("PROMPTKIT_MANIFEST_DIR")
+            // Only promptic's own UI tests point the macro elsewhere.
+            .env_remove("PROMPTIC_MANIFEST_DIR")
             // Plain diagnostics, whatever the terminal.
             .env("CARGO_TERM_COLOR", "never")
             .output()

@@ -1,12 +1,12 @@
-"""Differential check of promptkit's dotprompt front end against dotprompt's JS reference
+"""Differential check of promptic's dotprompt front end against dotprompt's JS reference
 (the `dotprompt` npm package): random templates (Handlebars blocks, `~`, comments, partials
 with arguments, dotprompt's helpers, frontmatter with config, defaults and Picoschema)
-with random data, rendered by `render.mjs` and by `promptkit render NAME --dir DIR --data
+with random data, rendered by `render.mjs` and by `promptic render NAME --dir DIR --data
 DATA.json --json`, compared as JSON values (the whole result, as the spec runner does).
 
     npm install dotprompt          # in this folder (node_modules is not committed)
-    cargo build -p promptkit-cli
-    python3 diff.py SEED COUNT [PROMPTKIT_BIN]
+    cargo build -p promptic-cli
+    python3 diff.py SEED COUNT [PROMPTIC_BIN]
 
 Writes its cases under a new temporary folder; prints up to 12 differences and a tally.
 """
@@ -14,7 +14,7 @@ import json, random, subprocess, sys, shutil, pathlib, tempfile
 rng = random.Random(int(sys.argv[1]) if len(sys.argv) > 1 else 1)
 N = int(sys.argv[2]) if len(sys.argv) > 2 else 200
 HERE = pathlib.Path(__file__).resolve().parent
-PK = sys.argv[3] if len(sys.argv) > 3 else str(HERE.parents[1] / "target/debug/promptkit")
+PK = sys.argv[3] if len(sys.argv) > 3 else str(HERE.parents[1] / "target/debug/promptic")
 TEXT = ["a", " ", "\n", "  ", "x\n", "é", "\t", "\n\n", " b "]
 PATHS = ["name", "n", "flag", "items", "user.name", "user.missing", "missing", "this.name", "@root.name", "zero", "empty", "nil", "f"]
 IN_EACH = ["this", "sku", "qty", "@index", "@first", "@last", "@root.name", "../name", "this.sku"]

@@ -1,5 +1,5 @@
-//! Frontmatter that promptkit reads otherwise than its author meant: a near-miss, sent to
-//! the model as text, and a key one typo away from one promptkit reads, kept in `extra`.
+//! Frontmatter that promptic reads otherwise than its author meant: a near-miss, sent to
+//! the model as text, and a key one typo away from one promptic reads, kept in `extra`.
 //!
 //! Solstone's rule decides what frontmatter is (the first line exactly `{`, the closing
 //! line exactly `}`), and it stays the rule: a file that breaks it renders the same
@@ -12,7 +12,7 @@ use crate::load::PromptFile;
 use crate::load::json::Entries;
 use crate::meta::Meta;
 
-/// Every frontmatter key promptkit reads: the typed [`Meta`] keys, then those of the
+/// Every frontmatter key promptic reads: the typed [`Meta`] keys, then those of the
 /// placeholder syntax, families, declared context and static prompts.
 pub const FRONTMATTER_KEYS: [&str; 15] = [
     Meta::KEYS[0],
@@ -65,7 +65,7 @@ pub fn frontmatter_warnings(file: &PromptFile) -> Vec<Diagnostic> {
                     .unwrap_or_else(|| entry.span.clone());
                 found.push(
                     Diagnostic::new(format!(
-                        "frontmatter key `{key}` is not one promptkit reads, so it is kept in `extra`"
+                        "frontmatter key `{key}` is not one promptic reads, so it is kept in `extra`"
                     ))
                     .at(&file.source, span)
                     .with_help(format!("did you mean `{known}`?")),
@@ -98,9 +98,9 @@ fn key_span(text: &str, key: &str, value_start: usize) -> Option<std::ops::Range
 }
 
 /// A JSON object at the top of a file without frontmatter that its author surely meant as
-/// frontmatter: its first line is `{` and white space, or it has a key promptkit reads,
+/// frontmatter: its first line is `{` and white space, or it has a key promptic reads,
 /// and nothing follows it on its closing line. A prompt that opens with other braces, or
-/// with a JSON example whose keys mean nothing to promptkit, is left alone.
+/// with a JSON example whose keys mean nothing to promptic, is left alone.
 fn near_miss(source: &SourceFile) -> Option<Diagnostic> {
     let text = source.text();
     let start = text.len() - text.trim_start().len();
@@ -238,7 +238,7 @@ mod tests {
         for text in [
             // frontmatter by the rule
             "{\n\"title\": \"x\"\n}\nBody",
-            // a JSON example whose keys promptkit does not read
+            // a JSON example whose keys promptic does not read
             "{\"name\": \"Ada\", \"age\": 36}\nExtract these fields from the text.",
             // not JSON, or not an object, or text after it on its line
             "{name} is a placeholder in another language",
@@ -271,31 +271,31 @@ mod tests {
             shown,
             [
                 (
-                    "frontmatter key `titel` is not one promptkit reads, so it is kept in `extra`"
+                    "frontmatter key `titel` is not one promptic reads, so it is kept in `extra`"
                         .to_owned(),
                     Some("did you mean `title`?"),
                     2
                 ),
                 (
-                    "frontmatter key `colour` is not one promptkit reads, so it is kept in `extra`"
+                    "frontmatter key `colour` is not one promptic reads, so it is kept in `extra`"
                         .to_owned(),
                     Some("did you mean `color`?"),
                     3
                 ),
                 (
-                    "frontmatter key `placeholder` is not one promptkit reads, so it is kept in `extra`"
+                    "frontmatter key `placeholder` is not one promptic reads, so it is kept in `extra`"
                         .to_owned(),
                     Some("did you mean `placeholders`?"),
                     4
                 ),
                 (
-                    "frontmatter key `Tier` is not one promptkit reads, so it is kept in `extra`"
+                    "frontmatter key `Tier` is not one promptic reads, so it is kept in `extra`"
                         .to_owned(),
                     Some("did you mean `tier`?"),
                     8
                 ),
                 (
-                    "frontmatter key `thinkin_budgt` is not one promptkit reads, so it is kept in `extra`"
+                    "frontmatter key `thinkin_budgt` is not one promptic reads, so it is kept in `extra`"
                         .to_owned(),
                     Some("did you mean `thinking_budget`?"),
                     9

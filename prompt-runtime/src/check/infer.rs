@@ -292,7 +292,7 @@ impl Names<'_> {
 }
 
 /// A `$name` written straight into a non-ASCII letter (`$naïve`), in the prompt or a
-/// template it uses: Python reads `$na` followed by `ïve`, and so does promptkit, but it
+/// template it uses: Python reads `$na` followed by `ïve`, and so does promptic, but it
 /// is almost always a mistake. The derive makes each an error, the CLI a warning.
 ///
 /// ```

@@ -233,7 +233,7 @@ pub fn version(prompt: &CheckedPrompt, templates: &Templates) -> String {
         }
     }
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    feed(&mut hash, b"promptkit version 1\0");
+    feed(&mut hash, b"promptic version 1\0");
     feed(&mut hash, prompt.file.source.text().as_bytes());
     let mut used: Vec<&str> = prompt
         .resolved
@@ -345,7 +345,7 @@ impl CheckedPrompt {
 
     /// The prompt without its inversions: each registered either-or renders its detailed
     /// branch at every level, in place of its `{% else "why" %}` branch. A line it renders
-    /// at lean that detailed lacks is one no either-or registers; `promptkit diff
+    /// at lean that detailed lacks is one no either-or registers; `promptic diff
     /// --guidance` tells a registered inversion from a mistake with it. See
     /// [`CheckedPrompt::either_ors`].
     pub fn without_either_ors(&self) -> CheckedPrompt {

@@ -16,12 +16,12 @@ use crate::resolve::{ContextVar, VarKind};
 ///
 /// assert_eq!(
 ///     missing_field_hint("Daily", "templates"),
-///     "add a field `{}` to `Daily`, a key to the identity in prompts/promptkit.json, or a template `prompts/templates/{}.md`"
+///     "add a field `{}` to `Daily`, a key to the identity in prompts/promptic.json, or a template `prompts/templates/{}.md`"
 /// );
 /// ```
 pub fn missing_field_hint(struct_name: &str, templates: &str) -> String {
     format!(
-        "add a field `{{}}` to `{struct_name}`, a key to the identity in prompts/promptkit.json, or a template `prompts/{templates}/{{}}.md`"
+        "add a field `{{}}` to `{struct_name}`, a key to the identity in prompts/promptic.json, or a template `prompts/{templates}/{{}}.md`"
     )
 }
 
@@ -37,7 +37,7 @@ pub fn missing_field_hint(struct_name: &str, templates: &str) -> String {
 /// use prompt_runtime::context::{ContextField, FieldKind};
 /// use prompt_runtime::load::Project;
 ///
-/// let dir = std::env::temp_dir().join(format!("promptkit-doc-typed-{}", std::process::id()));
+/// let dir = std::env::temp_dir().join(format!("promptic-doc-typed-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;
 /// std::fs::write(dir.join("hello.md"), "Hi, it is $dya.")?;
 /// let project = Project::open(&dir, "prompts").map_err(|d| d.to_string())?;
@@ -155,7 +155,7 @@ mod tests {
     impl Scratch {
         fn new(name: &str, prompt: &str) -> Scratch {
             let dir =
-                std::env::temp_dir().join(format!("promptkit-typed-{name}-{}", std::process::id()));
+                std::env::temp_dir().join(format!("promptic-typed-{name}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(dir.join("templates")).unwrap();
             std::fs::write(dir.join("templates/sig.md"), "-- $preferred").unwrap();
@@ -242,7 +242,7 @@ mod tests {
         assert_eq!(
             err.0[0].help(),
             Some(
-                "add a field `weather` to `Greeting`, a key to the identity in prompts/promptkit.json, or a template `prompts/templates/weather.md`"
+                "add a field `weather` to `Greeting`, a key to the identity in prompts/promptic.json, or a template `prompts/templates/weather.md`"
             )
         );
     }

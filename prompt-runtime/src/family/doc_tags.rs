@@ -6,8 +6,8 @@ use super::{Choice, Family, Member, Tags, common_folder};
 use crate::formats::keep;
 use std::fmt;
 
-/// A prompt document promptkit refuses: it carries keep's `_when` condition, a CEL
-/// expression over the item. promptkit does not evaluate it, and choosing the document
+/// A prompt document promptic refuses: it carries keep's `_when` condition, a CEL
+/// expression over the item. promptic does not evaluate it, and choosing the document
 /// without it would choose unlike keep, so the family is not built.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnsupportedCondition {
@@ -21,7 +21,7 @@ impl fmt::Display for UnsupportedCondition {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "prompt doc `{}` has a `_when` condition (`{}`), which promptkit does not evaluate: keep would choose it only for items the condition holds for; remove the `_when` tag (use rule lines or `scope`), or leave the document out",
+            "prompt doc `{}` has a `_when` condition (`{}`), which promptic does not evaluate: keep would choose it only for items the condition holds for; remove the `_when` tag (use rule lines or `scope`), or leave the document out",
             self.id, self.condition
         )
     }

@@ -18,7 +18,7 @@ fn folder_of(name: &str) -> Option<&str> {
 impl Project {
     /// The folders that are families: those with a prompt whose frontmatter has a
     /// `"match"` key, sorted. Prompts that cannot be read are passed over here
-    /// (`promptkit check` reports them).
+    /// (`promptic check` reports them).
     ///
     /// ```no_run
     /// use prompt_runtime::load::Project;
@@ -232,8 +232,8 @@ mod tests {
 
     impl Scratch {
         fn new(name: &str, files: &[(&str, &str)]) -> Scratch {
-            let dir = std::env::temp_dir()
-                .join(format!("promptkit-family-{name}-{}", std::process::id()));
+            let dir =
+                std::env::temp_dir().join(format!("promptic-family-{name}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
             for (path, text) in files {
                 let path = dir.join("prompts").join(path);

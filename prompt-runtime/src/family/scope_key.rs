@@ -35,7 +35,7 @@ pub fn read_scope(file: &PromptFile) -> Result<Option<String>, Diagnostics> {
     }
 }
 
-/// The frontmatter key of keep's `_when` condition, which promptkit does not evaluate.
+/// The frontmatter key of keep's `_when` condition, which promptic does not evaluate.
 pub(crate) const WHEN_KEY: &str = "_when";
 
 /// A member whose frontmatter has keep's `_when` condition (a CEL expression over the
@@ -50,7 +50,7 @@ pub(crate) fn refuse_condition(file: &PromptFile) -> Result<(), Diagnostics> {
         return Ok(());
     }
     Err(Diagnostic::new(format!(
-        "frontmatter key `_when` ({}) is keep's condition over the item, which promptkit does not evaluate",
+        "frontmatter key `_when` ({}) is keep's condition over the item, which promptic does not evaluate",
         entry.json
     ))
     .at(&file.source, entry.span.clone())
@@ -71,7 +71,7 @@ mod tests {
         .unwrap_err();
         let text = err.to_string();
         assert!(text.contains("prompts/fam/rust.md:2:"), "{text}");
-        assert!(text.contains("promptkit does not evaluate"), "{text}");
+        assert!(text.contains("promptic does not evaluate"), "{text}");
         assert!(refuse_condition(&file("{\n  \"_when\": \"\"\n}\nR")).is_ok());
         assert!(refuse_condition(&file("{\n  \"_when\": true\n}\nR")).is_err());
         assert!(refuse_condition(&file("No frontmatter.")).is_ok());

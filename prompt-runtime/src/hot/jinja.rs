@@ -17,7 +17,7 @@ use std::sync::Mutex;
 /// templates at run time, as [`HotPrompt`](super::HotPrompt) reloads a Markdown prompt.
 ///
 /// A reload reads the prompt file, every template it includes (at any depth, in
-/// subfolders) and `promptkit.json`'s `"jinja"` options through the project's one reader
+/// subfolders) and `promptic.json`'s `"jinja"` options through the project's one reader
 /// (inside `prompts/` once links are followed, regular files only, at most
 /// [`MAX_FILE`](super::MAX_FILE) bytes each), and checks them against the compiled struct
 /// exactly as the derive does: the supported subset, include cycles, guidance fences;
@@ -131,7 +131,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
         }
     }
 
-    /// Reads the prompt file, its includes and `promptkit.json` again, checks them against
+    /// Reads the prompt file, its includes and `promptic.json` again, checks them against
     /// the compiled struct as the derive does, and swaps them in. `Ok(true)` when what
     /// renders changed, `Ok(false)` when it did not (or reloading is off: nothing is read).
     /// Templates identical to the compiled ones, with the same options, render through the
@@ -159,7 +159,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
 
     /// [`reload`](Self::reload), only when a file it reads changed since the last reload
     /// (or none happened yet): the modification time, length and kind of the prompt file,
-    /// `promptkit.json` and every template the last load read or looked for (an include
+    /// `promptic.json` and every template the last load read or looked for (an include
     /// that was missing and now exists too). A failed reload is reported once, not again
     /// until a file changes. `Ok(false)` at once when reloading is off or another thread is
     /// reloading this prompt.
@@ -235,7 +235,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
         matches!(*self.current.current(), Current::Reloaded(_))
     }
 
-    /// The files as they are now: the prompt file as any of its names, `promptkit.json`,
+    /// The files as they are now: the prompt file as any of its names, `promptic.json`,
     /// and every template the last load asked for. Empty without a root.
     fn stamp(&self, watch: &Watch) -> Stamp {
         let Some(root) = &self.root else {
@@ -246,7 +246,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
             .iter()
             .map(|ending| prompts.join(format!("{}{ending}", P::NAME)))
             .collect();
-        files.push(prompts.join("promptkit.json"));
+        files.push(prompts.join("promptic.json"));
         files.extend(watch.asked.iter().map(|name| prompts.join(name)));
         Stamp::files(files)
     }

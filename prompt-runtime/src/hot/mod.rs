@@ -1,13 +1,13 @@
 //! Hot reload in development: a compiled prompt that re-reads its file at run time.
 //!
-//! Only with the `hot-reload` cargo feature (`promptkit = { features = ["hot-reload"] }`);
+//! Only with the `hot-reload` cargo feature (`promptic = { features = ["hot-reload"] }`);
 //! without it nothing of this module is compiled. A [`HotPrompt`] wraps a
 //! `#[derive(Prompt)]` struct's compiled prompt. When the application turns it on
 //! ([`HotBuilder::enabled`]), [`HotPrompt::reload`] reads the prompt file again, with the
-//! project's templates and `promptkit.json`, and checks it as the derive checked it at build
+//! project's templates and `promptic.json`, and checks it as the derive checked it at build
 //! time — against the compiled struct: exactly its context variables, each with its kind
 //! (text, flag, optional, choice, messages), every field used, the identity schema of
-//! `promptkit.json`, the templates. A text that passes is swapped in whole and renders from
+//! `promptic.json`, the templates. A text that passes is swapped in whole and renders from
 //! then on; one that fails is refused with the same located diagnostics the derive and the
 //! CLI print (`--> prompts/greeting.md:3:14`), and the version that rendered before keeps
 //! rendering: the compiled one, or the last text that passed. A missing file, a folder in
@@ -25,7 +25,7 @@
 //!
 //! [`HotChat`] does the same for chat prompts ([`ChatPrompt`]), and [`HotJinja`] for
 //! derived Jinja prompts (`prompts/NAME.md.j2`, [`JinjaPrompt`](crate::formats::jinja::JinjaPrompt)):
-//! it rereads the prompt file, every template it includes and `promptkit.json`'s
+//! it rereads the prompt file, every template it includes and `promptic.json`'s
 //! `"jinja"` options through the one reader ([`crate::load::Root`]), checks them against
 //! the compiled struct as the derive does (names, `Option`s, unused fields, paths into
 //! `PromptValue` fields against their shapes, the subset, include cycles, fences), and
@@ -67,7 +67,7 @@
 //!     }
 //! }
 //!
-//! let root = std::env::temp_dir().join(format!("promptkit-doc-hot-{}", std::process::id()));
+//! let root = std::env::temp_dir().join(format!("promptic-doc-hot-{}", std::process::id()));
 //! std::fs::create_dir_all(root.join("prompts"))?;
 //! std::fs::write(root.join("prompts/greeting.md"), "Good morning, $who!")?;
 //!
@@ -112,7 +112,7 @@ use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, TryLockError};
 
-/// The largest file a reload reads, in bytes: the prompt file, `promptkit.json` or a
+/// The largest file a reload reads, in bytes: the prompt file, `promptic.json` or a
 /// template. The one limit of every read, [`crate::load::MAX_FILE`] (4 MiB,
 /// [`crate::resolve::MAX_EXPANDED`], the most a prompt may hold with its templates
 /// inlined), under the name it had first. A larger one is refused before it is read.
@@ -288,7 +288,7 @@ impl<P: ChatPrompt + ContextValues> HotChat<P> {
 macro_rules! shared {
     ($hot:ident, $bound:ident) => {
         impl<P: $bound + ContextValues> $hot<P> {
-            /// Reads the prompt file, the templates and `promptkit.json` again, checks the
+            /// Reads the prompt file, the templates and `promptic.json` again, checks the
             /// prompt against the compiled struct and the identity schema, and swaps it in.
             /// `Ok(true)` when a different version renders from now on, `Ok(false)` when
             /// what renders is unchanged (the same text, or reloading is off: then nothing
@@ -296,7 +296,7 @@ macro_rules! shared {
             /// [`last_error`](Self::last_error)); the version that rendered before keeps
             /// rendering. A text identical to the compiled one (the same
             /// [`Prompt::VERSION`]: the prompt file and the templates it uses) renders
-            /// through the compiled code again, even if `promptkit.json` changed how it
+            /// through the compiled code again, even if `promptic.json` changed how it
             /// would read since the build (its literals or default placeholder syntax). One reload of a
             /// prompt runs at a time: this waits for one under way in another thread
             /// (renders never wait).
@@ -320,7 +320,7 @@ macro_rules! shared {
             /// [`reload`](Self::reload), only when a file it reads changed since the last
             /// reload (or none happened yet): cheap enough to call on every request. It
             /// compares the modification time, length and kind of the prompt file,
-            /// `promptkit.json`, the templates folder and each template; an edit that keeps
+            /// `promptic.json`, the templates folder and each template; an edit that keeps
             /// all of them (within the file system's time resolution) is not seen. A
             /// failed reload is reported once, not again until a file changes. Returns at
             /// once with `Ok(false)` when reloading is off, or when another thread is
@@ -404,7 +404,7 @@ macro_rules! shared {
 
             /// The identity keys the version that renders now uses, sorted: check an
             /// identity against them after a reload, as `check_identity` checks the
-            /// compiled prompts' keys (a reloaded text may use a key of `promptkit.json`
+            /// compiled prompts' keys (a reloaded text may use a key of `promptic.json`
             /// that the compiled one did not).
             ///
             /// ```
@@ -500,7 +500,7 @@ fn try_watch<W>(watch: &Mutex<W>) -> Option<MutexGuard<'_, W>> {
 struct Watch {
     /// The files as they were when it started; `None` before the first.
     stamp: Option<Stamp>,
-    /// The templates folder that `promptkit.json` named then.
+    /// The templates folder that `promptic.json` named then.
     templates: String,
 }
 
@@ -571,7 +571,7 @@ impl Core {
                     (Current::Reloaded(a), Current::Reloaded(b)) => a.version != b.version,
                     _ => true,
                 };
-                // Swapped even when the version is the same: `promptkit.json` may have
+                // Swapped even when the version is the same: `promptic.json` may have
                 // changed how the same text reads (its literals, its placeholder syntax).
                 self.current.replace(next);
                 Ok(changed)

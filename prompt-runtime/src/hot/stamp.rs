@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::time::SystemTime;
 
-/// The files a prompt's reload reads: the prompt file, `promptkit.json`, the templates
+/// The files a prompt's reload reads: the prompt file, `promptic.json`, the templates
 /// folder and each template in it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub(super) struct Stamp(Vec<(PathBuf, Option<FileStamp>)>);
@@ -54,14 +54,14 @@ fn file_stamp(path: &Path) -> Option<FileStamp> {
 }
 
 impl Stamp {
-    /// Looks at `prompt` (the prompt file), `prompts/promptkit.json`, the templates folder
+    /// Looks at `prompt` (the prompt file), `prompts/promptic.json`, the templates folder
     /// `prompts/<templates>` and every `*.md` in it.
     pub(super) fn take(prompts: &Path, prompt: &Path, templates: &str) -> Stamp {
         let mut files = vec![
             (prompt.to_owned(), file_stamp(prompt)),
             (
-                prompts.join("promptkit.json"),
-                file_stamp(&prompts.join("promptkit.json")),
+                prompts.join("promptic.json"),
+                file_stamp(&prompts.join("promptic.json")),
             ),
         ];
         let folder = prompts.join(templates);
@@ -82,7 +82,7 @@ impl Stamp {
     }
 
     /// Looks at each of `paths`, in order: a Jinja prompt's files (the prompt file,
-    /// `promptkit.json`, every template the last load asked for).
+    /// `promptic.json`, every template the last load asked for).
     pub(super) fn files(paths: impl IntoIterator<Item = PathBuf>) -> Stamp {
         Stamp(
             paths
@@ -114,7 +114,7 @@ mod tests {
 
     #[test]
     fn a_stamp_changes_with_an_edit_a_new_template_and_a_removal() {
-        let dir = std::env::temp_dir().join(format!("promptkit-stamp-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("promptic-stamp-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("templates")).unwrap();
         let prompt = dir.join("p.md");
@@ -147,14 +147,14 @@ mod tests {
     #[cfg(unix)]
     #[test]
     fn a_device_is_refused() {
-        let dir = std::env::temp_dir().join(format!("promptkit-stamp-dev-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("promptic-stamp-dev-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
-        std::os::unix::fs::symlink("/dev/zero", dir.join("promptkit.json")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", dir.join("promptic.json")).unwrap();
         let stamp = Stamp::take(&dir, &dir.join("p.md"), "templates");
         assert_eq!(
             stamp.refusal(u64::MAX),
-            Some((dir.join("promptkit.json").as_path(), Refusal::NotAFile))
+            Some((dir.join("promptic.json").as_path(), Refusal::NotAFile))
         );
         let _ = std::fs::remove_dir_all(&dir);
     }

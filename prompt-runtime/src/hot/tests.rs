@@ -44,8 +44,7 @@ struct Root(PathBuf);
 
 impl Root {
     fn new(name: &str) -> Root {
-        let root =
-            std::env::temp_dir().join(format!("promptkit-hot-{name}-{}", std::process::id()));
+        let root = std::env::temp_dir().join(format!("promptic-hot-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&root);
         std::fs::create_dir_all(root.join("prompts/templates")).unwrap();
         let r = Root(root);
@@ -125,9 +124,9 @@ fn a_large_template_is_refused_before_it_is_read() {
 }
 
 #[test]
-fn the_templates_folder_that_promptkit_json_names_is_watched() {
+fn the_templates_folder_that_promptic_json_names_is_watched() {
     let root = Root::new("moved");
-    root.write("prompts/promptkit.json", "{\"templates\": \"parts\"}");
+    root.write("prompts/promptic.json", "{\"templates\": \"parts\"}");
     root.write("prompts/parts/sig.md", "-- A");
     root.write("prompts/note.md", "Note: $text $sig");
     let hot = root.hot();

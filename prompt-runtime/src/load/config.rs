@@ -1,4 +1,4 @@
-//! The project configuration, `prompts/promptkit.json`, which is optional.
+//! The project configuration, `prompts/promptic.json`, which is optional.
 //!
 //! ```json
 //! {
@@ -24,17 +24,17 @@ use std::ops::Range;
 use std::path::{Path, PathBuf};
 
 /// The configuration file's name inside the prompts folder.
-pub const FILE_NAME: &str = "promptkit.json";
+pub const FILE_NAME: &str = "promptic.json";
 
 const KEYS: [&str; 5] = ["identity", "templates", "literals", "placeholders", "jinja"];
 
-/// The project configuration: what `prompts/promptkit.json` says, or the defaults.
+/// The project configuration: what `prompts/promptic.json` says, or the defaults.
 ///
 /// ```
 /// use prompt_runtime::{Config, SourceFile};
 ///
 /// let source = SourceFile::new(
-///     "prompts/promptkit.json",
+///     "prompts/promptic.json",
 ///     r#"{ "identity": { "name": "Sam", "pronouns": { "subject": "she" } }, "literals": ["HOME"] }"#,
 /// );
 /// let config = Config::from_source(&source).unwrap();
@@ -101,11 +101,11 @@ fn default_identity() -> Identity {
 }
 
 impl Config {
-    /// Reads `<prompts_dir>/promptkit.json`, or returns [`Config::default`] when there is no
+    /// Reads `<prompts_dir>/promptic.json`, or returns [`Config::default`] when there is no
     /// such file. `display_dir` is how diagnostics name the prompts folder (`prompts`).
     ///
     /// ```
-    /// let dir = std::env::temp_dir().join("promptkit-doc-config-load-none");
+    /// let dir = std::env::temp_dir().join("promptic-doc-config-load-none");
     /// let config = prompt_runtime::Config::load(&dir, "prompts").unwrap();
     /// assert_eq!(config, prompt_runtime::Config::default());
     /// ```
@@ -128,7 +128,7 @@ impl Config {
     /// ```
     /// use prompt_runtime::{Config, SourceFile};
     ///
-    /// let source = SourceFile::new("prompts/promptkit.json", "{\n  \"template\": \"t\"\n}");
+    /// let source = SourceFile::new("prompts/promptic.json", "{\n  \"template\": \"t\"\n}");
     /// let err = Config::from_source(&source).unwrap_err();
     /// assert!(err.to_string().contains("unknown key `template`"), "{err}");
     /// assert!(err.to_string().contains("did you mean `templates`?"), "{err}");
@@ -368,7 +368,9 @@ fn json_diagnostic(source: &SourceFile, e: &serde_json::Error) -> Diagnostic {
     let (offset, message) = super::json::error_position(source.text(), e);
     Diagnostic::new(format!("malformed JSON in `{}`: {message}", source.path()))
         .at(source, offset..offset + 1)
-        .with_help("promptkit.json is a JSON object: keys and strings in double quotes, no trailing commas")
+        .with_help(
+            "promptic.json is a JSON object: keys and strings in double quotes, no trailing commas",
+        )
 }
 
 #[cfg(test)]
@@ -376,7 +378,7 @@ mod tests {
     use super::*;
 
     fn config(text: &str) -> Result<Config, Diagnostics> {
-        Config::from_source(&SourceFile::new("prompts/promptkit.json", text))
+        Config::from_source(&SourceFile::new("prompts/promptic.json", text))
     }
 
     fn errors(text: &str) -> Vec<(String, usize, usize)> {
@@ -420,7 +422,7 @@ mod tests {
         assert_eq!(e.len(), 1);
         assert!(
             e[0].0
-                .starts_with("malformed JSON in `prompts/promptkit.json`: expected value"),
+                .starts_with("malformed JSON in `prompts/promptic.json`: expected value"),
             "{e:?}"
         );
         assert_eq!((e[0].1, e[0].2), (3, 16));
@@ -431,7 +433,7 @@ mod tests {
         let e = errors("\n[1]");
         assert_eq!(
             e[0].0,
-            "`prompts/promptkit.json` must hold a JSON object, found an array"
+            "`prompts/promptic.json` must hold a JSON object, found an array"
         );
         assert_eq!((e[0].1, e[0].2), (2, 1));
     }
@@ -444,8 +446,8 @@ mod tests {
         assert_eq!(
             all,
             [
-                "unknown key `identiy` in `prompts/promptkit.json`",
-                "unknown key `colour` in `prompts/promptkit.json`",
+                "unknown key `identiy` in `prompts/promptic.json`",
+                "unknown key `colour` in `prompts/promptic.json`",
                 "`templates` must be a string, found a number",
                 "`literals` must be an array of placeholder names, found a string",
             ]
@@ -553,8 +555,7 @@ mod tests {
 
     #[test]
     fn load_reads_the_file_or_falls_back_to_defaults() {
-        let dir =
-            std::env::temp_dir().join(format!("promptkit-config-test-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("promptic-config-test-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let file = dir.join(FILE_NAME);
         let _ = std::fs::remove_file(&file);
@@ -572,7 +573,7 @@ mod tests {
         std::fs::write(&file, b"{\r\n  \"literals\": [1]\r\n}").unwrap();
         let err = Config::load(&dir, "prompts").unwrap_err();
         assert!(
-            err.to_string().contains("--> prompts/promptkit.json:2:16"),
+            err.to_string().contains("--> prompts/promptic.json:2:16"),
             "{err}"
         );
 

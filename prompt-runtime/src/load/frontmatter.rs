@@ -199,7 +199,7 @@ mod tests {
         let text = err.to_string();
         assert!(
             text.starts_with(
-                "error: YAML frontmatter is not supported: promptkit reads JSON frontmatter\n --> prompts/y.md:1:1\n  |\n1 | ---\n  | ^^^\n  = help: write it as JSON, the first line exactly `{` and the last exactly `}`:\n{\n  \"title\": \"Y\"\n}\n"
+                "error: YAML frontmatter is not supported: promptic reads JSON frontmatter\n --> prompts/y.md:1:1\n  |\n1 | ---\n  | ^^^\n  = help: write it as JSON, the first line exactly `{` and the last exactly `}`:\n{\n  \"title\": \"Y\"\n}\n"
             ),
             "{text}"
         );

@@ -1,6 +1,6 @@
 //! A prompts folder's Jinja templates: prompt `system` is `prompts/system.md.j2` (or
 //! `prompts/system.j2`), its includes are read from the same folder, and
-//! `promptkit.json`'s `"jinja"` options apply.
+//! `promptic.json`'s `"jinja"` options apply.
 
 use super::project::Project;
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -36,7 +36,7 @@ impl Project {
     /// change what loads, which hot reload watches.
     ///
     /// ```
-    /// # let dir = std::env::temp_dir().join(format!("promptkit-doc-traced-{}", std::process::id()));
+    /// # let dir = std::env::temp_dir().join(format!("promptic-doc-traced-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// std::fs::write(dir.join("a.j2"), "{% include 'b.j2' %}")?;
     /// let project = prompt_runtime::load::Project::open(&dir, "prompts")?;
@@ -163,7 +163,7 @@ mod tests {
     impl Scratch {
         fn new(name: &str) -> Scratch {
             let dir =
-                std::env::temp_dir().join(format!("promptkit-jinja-{name}-{}", std::process::id()));
+                std::env::temp_dir().join(format!("promptic-jinja-{name}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(dir.join("prompts")).unwrap();
             Scratch(dir)
@@ -188,7 +188,7 @@ mod tests {
     fn finds_md_j2_prompts_with_their_includes_and_the_folder_options() {
         let s = Scratch::new("find");
         s.write(
-            "prompts/promptkit.json",
+            "prompts/promptic.json",
             r#"{"jinja": {"trim_blocks": true, "lstrip_blocks": true, "keep_trailing_newline": true}}"#,
         );
         s.write(

@@ -25,7 +25,7 @@ use crate::parse::lexer::Syntax;
 use crate::suggest::closest;
 use std::ops::Range;
 
-/// Reads a `"placeholders"` setting (a prompt's frontmatter or `promptkit.json`): the JSON
+/// Reads a `"placeholders"` setting (a prompt's frontmatter or `promptic.json`): the JSON
 /// string `"dollar"` (`$name`), `"braces"` (`{{name}}`) or `"keep"` (keep's agent prompts:
 /// `{name}`, `{name|fallback}`).
 pub(crate) fn syntax_setting(
@@ -68,7 +68,7 @@ pub struct PromptFile {
     /// The body's byte range in `source`, surrounding whitespace stripped.
     pub body: Range<usize>,
     /// How its placeholders are written: frontmatter `"placeholders"`, else the folder's
-    /// default (`promptkit.json`), else `$name`.
+    /// default (`promptic.json`), else `$name`.
     pub syntax: Syntax,
 }
 

@@ -20,7 +20,7 @@ pub struct Project {
     pub dir: PathBuf,
     /// How the folder is shown in diagnostics (`prompts`).
     pub display: String,
-    /// `promptkit.json`, or the defaults.
+    /// `promptic.json`, or the defaults.
     pub config: Config,
     /// Every template, by name.
     pub templates: Templates,
@@ -28,7 +28,7 @@ pub struct Project {
     pub files: Vec<PathBuf>,
     /// Files left out, each with why: a template whose file name is not a placeholder
     /// name (`é.md`, `daily-preamble.md`), which no prompt could use. The rest of the
-    /// folder works without them; `promptkit check` reports them as errors.
+    /// folder works without them; `promptic check` reports them as errors.
     pub skipped: Vec<Diagnostic>,
 }
 
@@ -573,7 +573,7 @@ mod tests {
     impl Scratch {
         fn new(name: &str) -> Scratch {
             let dir = std::env::temp_dir()
-                .join(format!("promptkit-project-{name}-{}", std::process::id()));
+                .join(format!("promptic-project-{name}-{}", std::process::id()));
             let _ = std::fs::remove_dir_all(&dir);
             std::fs::create_dir_all(dir.join("prompts/templates")).unwrap();
             std::fs::create_dir_all(dir.join("prompts/agents")).unwrap();
@@ -832,7 +832,7 @@ mod tests {
 
     #[test]
     fn a_missing_folder_is_an_error() {
-        let e = Project::open(Path::new("/nonexistent/promptkit/prompts"), "prompts").unwrap_err();
+        let e = Project::open(Path::new("/nonexistent/promptic/prompts"), "prompts").unwrap_err();
         assert!(e.0[0].message().contains("does not exist"));
     }
 }

@@ -3,7 +3,7 @@
 //! `std::fs::canonicalize` is the C library's `realpath`, which asks the kernel about each
 //! component of the path in turn, each time by the whole path so far: a file N folders
 //! deep costs N² steps, and checking each prompt of a folder tree N deep costs N³
-//! (`promptkit list` at depth 800: 12–14 s). On Linux the file is opened once instead and
+//! (`promptic list` at depth 800: 12–14 s). On Linux the file is opened once instead and
 //! the kernel names what it opened (`/proc/self/fd/N`); elsewhere, or when that fails,
 //! `canonicalize` answers.
 
@@ -38,7 +38,7 @@ mod tests {
 
     #[test]
     fn the_real_path_is_what_canonicalize_gives() {
-        let dir = std::env::temp_dir().join(format!("promptkit-real-path-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("promptic-real-path-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(dir.join("a/b")).unwrap();
         std::fs::write(dir.join("a/b/f.md"), "x").unwrap();

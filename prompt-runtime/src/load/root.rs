@@ -1,4 +1,4 @@
-//! Reading a file for promptkit: only from inside its folder, only a regular file, and
+//! Reading a file for promptic: only from inside its folder, only a regular file, and
 //! never more than [`MAX_FILE`] bytes. Every prompt-related read goes through here: the
 //! derive, [`Project`](super::Project), the CLI, families, stores (defaults and user
 //! folder) and hot reload.
@@ -51,7 +51,7 @@ use std::fs::{File, Metadata, OpenOptions};
 use std::io::{self, Read};
 use std::path::{Component, Path, PathBuf};
 
-/// The largest file promptkit reads, in bytes: a prompt, a template, `promptkit.json`, a
+/// The largest file promptic reads, in bytes: a prompt, a template, `promptic.json`, a
 /// store's manifest, registry or domain file, an identity or history JSON file (4 MiB,
 /// [`crate::resolve::MAX_EXPANDED`], the most a prompt may hold with its templates
 /// inlined). A larger file is refused by its size before it is read.
@@ -164,11 +164,11 @@ impl std::fmt::Display for ReadError {
                 limit,
             } => write!(
                 f,
-                "`{shown}` is {len} bytes, more than promptkit reads from one file ({limit} bytes)"
+                "`{shown}` is {len} bytes, more than promptic reads from one file ({limit} bytes)"
             ),
             Why::TooLarge { len: None, limit } => write!(
                 f,
-                "`{shown}` grew past {limit} bytes while it was read, more than promptkit reads from one file"
+                "`{shown}` grew past {limit} bytes while it was read, more than promptic reads from one file"
             ),
             Why::Io(e) => write!(f, "cannot read `{shown}`: {e}"),
         }
@@ -667,7 +667,7 @@ mod tests {
         assert_eq!(
             e.to_string(),
             format!(
-                "`prompts/big.md` is {} bytes, more than promptkit reads from one file ({MAX_FILE} bytes)",
+                "`prompts/big.md` is {} bytes, more than promptic reads from one file ({MAX_FILE} bytes)",
                 MAX_FILE + 1
             )
         );
@@ -691,7 +691,7 @@ mod tests {
         let e = read_file(status, "status", 10).unwrap_err();
         assert_eq!(
             e.to_string(),
-            "`status` grew past 10 bytes while it was read, more than promptkit reads from one file"
+            "`status` grew past 10 bytes while it was read, more than promptic reads from one file"
         );
         assert!(read_file(status, "status", MAX_FILE).unwrap().len() > 10);
     }

@@ -28,7 +28,7 @@ pub(super) fn frontmatter(source: &SourceFile) -> Option<Diagnostic> {
     let entries = entries(&block)?;
     let json = to_json(&entries);
     let mut d =
-        Diagnostic::new("YAML frontmatter is not supported: promptkit reads JSON frontmatter")
+        Diagnostic::new("YAML frontmatter is not supported: promptic reads JSON frontmatter")
             .at(source, 0..3)
             .with_help(format!(
                 "write it as JSON, the first line exactly `{{` and the last exactly `}}`:\n{json}"

@@ -23,15 +23,15 @@ pub struct Foreign {
     pub span: Range<usize>,
     /// What the other engine reads there.
     pub message: String,
-    /// How to write it in a promptkit prompt.
+    /// How to write it in a promptic prompt.
     pub help: String,
 }
 
 /// The note every such error carries: how to keep the text as written.
 pub const KEEP_AS_TEXT: &str = "to send this text to the model as written, give the file `$name` placeholders (`\"placeholders\": \"dollar\"` in its frontmatter), where `{{` is plain text";
 
-const NOT_READ: &str = "promptkit's braces placeholders are `{{name}}`, one name, and Jinja templates (`.j2`) are not read yet";
-const NOT_READ_HANDLEBARS: &str = "promptkit's braces placeholders are `{{name}}`, one name, and Handlebars templates (dotprompt's `.prompt`) are not read yet";
+const NOT_READ: &str = "promptic's braces placeholders are `{{name}}`, one name, and Jinja templates (`.j2`) are not read yet";
+const NOT_READ_HANDLEBARS: &str = "promptic's braces placeholders are `{{name}}`, one name, and Handlebars templates (dotprompt's `.prompt`) are not read yet";
 
 /// Words that continue a Jinja expression after a name (`{{ a if b else c }}`).
 const KEYWORDS: [&str; 7] = ["and", "or", "not", "in", "is", "if", "else"];
@@ -176,17 +176,17 @@ fn expression(text: &str, at: usize, next: &mut Next<'_>) -> Option<(usize, Stri
                 format!("{whole} is a Handlebars block"),
                 match name {
                     "each" => format!(
-                        "promptkit has no loops: join the items in the code and give them as a context field, `{{{{{arg}}}}}`; {NOT_READ_HANDLEBARS}"
+                        "promptic has no loops: join the items in the code and give them as a context field, `{{{{{arg}}}}}`; {NOT_READ_HANDLEBARS}"
                     ),
                     _ => format!(
-                        "a promptkit block is `{{% if {arg} %}}` … `{{% else %}}` … `{{% endif %}}`, each on a line of its own; {NOT_READ_HANDLEBARS}"
+                        "a promptic block is `{{% if {arg} %}}` … `{{% else %}}` … `{{% endif %}}`, each on a line of its own; {NOT_READ_HANDLEBARS}"
                     ),
                 },
             ),
             '/' => (
                 format!("{whole} is the end of a Handlebars block"),
                 format!(
-                    "a promptkit block ends with `{{% endif %}}` on a line of its own; {NOT_READ_HANDLEBARS}"
+                    "a promptic block ends with `{{% endif %}}` on a line of its own; {NOT_READ_HANDLEBARS}"
                 ),
             ),
             '>' => (
@@ -195,7 +195,7 @@ fn expression(text: &str, at: usize, next: &mut Next<'_>) -> Option<(usize, Stri
             ),
             _ => (
                 format!("{whole} is a Handlebars unescaped placeholder"),
-                format!("write `{{{{{name}}}}}`: promptkit never escapes a value"),
+                format!("write `{{{{{name}}}}}`: promptic never escapes a value"),
             ),
         };
         return Some((end, message, help));
@@ -263,7 +263,7 @@ fn expression(text: &str, at: usize, next: &mut Next<'_>) -> Option<(usize, Stri
                 "{whole} is {engine} whitespace control, which braces placeholders do not read"
             ),
             format!(
-                "write `{{{{{name}}}}}`: promptkit strips a prompt's body itself, and a directive's line renders to nothing"
+                "write `{{{{{name}}}}}`: promptic strips a prompt's body itself, and a directive's line renders to nothing"
             ),
         )
     } else if rest.starts_with(|c: char| {
@@ -562,8 +562,8 @@ mod tests {
         assert!(
             help("{{ n | default(15) }}").ends_with("Jinja templates (`.j2`) are not read yet")
         );
-        assert!(help("{{#if note}}").starts_with("a promptkit block is `{% if note %}`"));
-        assert!(help("{{#each items}}").starts_with("promptkit has no loops"));
+        assert!(help("{{#if note}}").starts_with("a promptic block is `{% if note %}`"));
+        assert!(help("{{#each items}}").starts_with("promptic has no loops"));
         assert!(help("{{#each items}}").contains("`{{items}}`"));
         assert!(help("{{> footer}}").contains("used as `{{footer}}`"));
     }

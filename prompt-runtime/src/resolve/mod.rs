@@ -416,7 +416,7 @@ impl Resolver<'_> {
                         ))
                         .at(source, name_span.clone())
                         .with_help(format!(
-                            "make `{name}` a `&[promptkit::Message]` or a `Vec<promptkit::Message>`"
+                            "make `{name}` a `&[promptic::Message]` or a `Vec<promptic::Message>`"
                         )),
                     );
                     return;

@@ -153,7 +153,7 @@ impl Templates {
     /// holds (an identity key, which wins over a template) is no use of a template.
     ///
     /// A template in `reached` already is not walked again, so a set shared by many calls
-    /// costs time in proportion to the templates, once: `promptkit check` learns which
+    /// costs time in proportion to the templates, once: `promptic check` learns which
     /// templates no prompt or template uses, to check those on their own.
     ///
     /// ```

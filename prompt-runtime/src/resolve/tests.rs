@@ -278,7 +278,7 @@ fn a_variant_two_keys_share_belongs_to_the_first_as_at_run_time() {
     assert_eq!(identity.get("Day_abc"), Some("One"));
 }
 
-/// Checking each of N templates on its own (as `promptkit check` checks a template nothing
+/// Checking each of N templates on its own (as `promptic check` checks a template nothing
 /// uses) costs time in proportion to N: each check copied every template's name into its
 /// tables first, N² work in all (a 10,000-deep chain: 51 s).
 #[test]

@@ -4,11 +4,11 @@
 //! An archive holds the user layer's files under their paths in the user folder —
 //! `_meta/user_manifest.json`, `_meta/user_placeholder_registry.json` when there is one,
 //! and every domain file the user manifest names (`prompts/<id>.json`) — and
-//! `metadata.json`: the format and its version, the promptkit version, the ids and
+//! `metadata.json`: the format and its version, the promptic version, the ids and
 //! placeholders the user layer has, and a digest (FNV-1a, 64 bits: a fingerprint, not a
 //! seal) of the defaults' manifest and registry it was made over. The defaults are not in
 //! it: they come with the application. (PromptEngine's archives also hold the system
-//! manifest and registry; promptkit does not read those.)
+//! manifest and registry; promptic does not read those.)
 //!
 //! The stages of an import, one file each: `zipped` reads the zip and refuses anything but
 //! a plain archive of small files within its limits; here, the archive's user layer is
@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// `metadata.json`'s `format`.
-const FORMAT: &str = "promptkit-store-archive";
+const FORMAT: &str = "promptic-store-archive";
 /// The `format_version` written, and the newest one read.
 const FORMAT_VERSION: i64 = 1;
 /// The archive's own file, beside the user layer's.
@@ -129,7 +129,7 @@ pub struct ImportSummary {
     /// differ from this store's). It was checked against this store's defaults all the
     /// same; it is worth a look at what it customizes.
     pub defaults_differ: bool,
-    /// The promptkit version that wrote the archive, when it says.
+    /// The promptic version that wrote the archive, when it says.
     pub exported_by: Option<String>,
 }
 
@@ -161,7 +161,7 @@ pub(super) struct ArchivedPrompt {
 impl Store {
     /// Writes the user layer to a zip archive at `path`: the user manifest, the user
     /// placeholder registry, every domain file the user manifest names, and
-    /// `metadata.json` (the format version, the promptkit version, the ids and user
+    /// `metadata.json` (the format version, the promptic version, the ids and user
     /// placeholders, a fingerprint of the defaults' manifest and registry: an import over
     /// other defaults says so in [`ImportSummary::defaults_differ`]). The user folder is
     /// read again first (as [`Store::reload`] does), so edits of other processes are in it.
@@ -371,7 +371,7 @@ impl Store {
         let json = serde_json::json!({
             "format": FORMAT,
             "format_version": FORMAT_VERSION,
-            "promptkit_version": env!("CARGO_PKG_VERSION"),
+            "promptic_version": env!("CARGO_PKG_VERSION"),
             "exported_at_unix": exported_at,
             "prompt_ids": prompt_ids,
             "user_placeholders": placeholders,
@@ -533,7 +533,7 @@ fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
     })
 }
 
-/// `metadata.json`: its format and version checked; the promptkit version that wrote it
+/// `metadata.json`: its format and version checked; the promptic version that wrote it
 /// and the digest of its defaults, when it says.
 fn read_metadata(source: &SourceFile) -> Result<(Option<String>, Option<String>), Diagnostics> {
     let mut problems = Diagnostics::default();
@@ -555,7 +555,7 @@ fn read_metadata(source: &SourceFile) -> Result<(Option<String>, Option<String>)
                         r.span(raw),
                         format!("`format` is `{format}`, not `{FORMAT}`"),
                     )
-                    .with_help("this is not an archive of a promptkit store");
+                    .with_help("this is not an archive of a promptic store");
                 r.push(d);
             }
         }
@@ -563,7 +563,7 @@ fn read_metadata(source: &SourceFile) -> Result<(Option<String>, Option<String>)
             let d = r
                 .error(0..1, format!("`{}` has no `format`", source.path()))
                 .with_help(format!(
-                    "an archive of a promptkit store says `\"format\": \"{FORMAT}\"`"
+                    "an archive of a promptic store says `\"format\": \"{FORMAT}\"`"
                 ));
             r.push(d);
         }
@@ -574,8 +574,8 @@ fn read_metadata(source: &SourceFile) -> Result<(Option<String>, Option<String>)
                 && !(1..=FORMAT_VERSION).contains(&version)
             {
                 let d = r
-                    .error(r.span(raw), format!("`format_version` is {version}: this promptkit reads archives of version {FORMAT_VERSION}"))
-                    .with_help("import it with the promptkit version that wrote it, or a newer one");
+                    .error(r.span(raw), format!("`format_version` is {version}: this promptic reads archives of version {FORMAT_VERSION}"))
+                    .with_help("import it with the promptic version that wrote it, or a newer one");
                 r.push(d);
             }
         }
@@ -584,7 +584,7 @@ fn read_metadata(source: &SourceFile) -> Result<(Option<String>, Option<String>)
             r.push(d);
         }
     }
-    let version = field("promptkit_version").and_then(|raw| r.string(raw, "`promptkit_version`"));
+    let version = field("promptic_version").and_then(|raw| r.string(raw, "`promptic_version`"));
     let digest = field("defaults").and_then(|raw| {
         let fields = r.object(raw, "`defaults`")?;
         let get = |name: &str| {

@@ -2,7 +2,7 @@
 //! its append, the prefill, the first assistant message, the dialog injections, the chat
 //! sequence's plan, and the lists an editor shows. Each selects prompts exactly as
 //! PromptEngine's `engine.py` does (targets, positions, categories, `variant_condition`,
-//! `requires_any`, `order`), and renders them with promptkit's checks: every missing
+//! `requires_any`, `order`), and renders them with promptic's checks: every missing
 //! runtime value of an assembly is reported at once, never left as `{{key}}`.
 
 use super::builder::{State, Store};
@@ -471,7 +471,7 @@ impl Store {
 
     /// PromptEngine's dialog injections: the messages of the enabled `multi_turn` prompts
     /// of category `dialog_injection` that serve `variant`, by `order`, placeholders
-    /// filled (PromptEngine passes these texts on unfilled; promptkit renders them, and
+    /// filled (PromptEngine passes these texts on unfilled; promptic renders them, and
     /// drops a message that renders empty).
     ///
     /// ```

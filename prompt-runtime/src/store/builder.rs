@@ -186,8 +186,8 @@ impl StoreBuilder {
                     what: "a user folder (`user_dir`)",
                 });
             }
-            // A folder promptkit wrote before (it has the lock file): a temporary file of
-            // a crashed write is removed while no write is under way. A folder promptkit
+            // A folder promptic wrote before (it has the lock file): a temporary file of
+            // a crashed write is removed while no write is under way. A folder promptic
             // never wrote gets no lock file from a read.
             if dir.join(super::folder_lock::LOCK).is_file()
                 && let Some(_shared) = super::folder_lock::shared(&dir)
@@ -592,7 +592,7 @@ impl State {
 ///   an edit of one prompt never writes into another's file (see the README's store
 ///   section for the names).
 /// - Across processes (or `Store`s) on one user folder: an edit holds an exclusive
-///   advisory lock on `_meta/.promptkit.lock` (`flock`, `LockFileEx`) and reads the folder
+///   advisory lock on `_meta/.promptic.lock` (`flock`, `LockFileEx`) and reads the folder
 ///   again before it plans, so no process loses another's edit; an open holds the lock
 ///   shared while it reads. A store shows another's edits after its own next edit or
 ///   [`Store::reload`]. The lock is advisory: a program writing the folder without it (a
@@ -680,7 +680,7 @@ impl Store {
     /// when it opens, as PromptEngine migrates it: the prompts `_defaults/`'s manifest lacks
     /// move whole into a new user manifest, after a backup of the manifest
     /// ([`Store::migration_backup`]); nothing else is written, and the folder shows the same.
-    /// A folder promptkit never wrote is only read (no lock file, no user manifest).
+    /// A folder promptic never wrote is only read (no lock file, no user manifest).
     ///
     /// ```
     /// # use prompt_runtime::store::{Store, StoreError};

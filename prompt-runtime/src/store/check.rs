@@ -127,7 +127,7 @@ pub(crate) fn build(
 
 /// [`build`]; with `whole_entries`, a user manifest's entry replaces the entry of its id
 /// whole, as PromptEngine merges its two manifests, instead of overriding the fields it
-/// gives (promptkit's user layer).
+/// gives (promptic's user layer).
 pub(crate) fn build_with(
     defaults: &mut Layer,
     mut user: Option<&mut Layer>,

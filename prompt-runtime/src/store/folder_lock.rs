@@ -1,4 +1,4 @@
-//! The advisory lock on a user folder, `_meta/.promptkit.lock`, so two processes (or two
+//! The advisory lock on a user folder, `_meta/.promptic.lock`, so two processes (or two
 //! [`Store`](super::Store)s) on one folder take turns: an edit holds it exclusively from
 //! reading the folder to its last write, an open holds it shared while it reads. The lock
 //! is std's `File::lock` (`flock` on Unix, `LockFileEx` on Windows); it is released when
@@ -9,7 +9,7 @@ use std::io;
 use std::path::Path;
 
 /// The lock file, relative to the user folder.
-pub(crate) const LOCK: &str = "_meta/.promptkit.lock";
+pub(crate) const LOCK: &str = "_meta/.promptic.lock";
 
 /// A held lock; dropping it lets go.
 #[derive(Debug)]

@@ -141,7 +141,7 @@ impl<'a> Reader<'a> {
 
     /// Reports the keys that are not `known` but close to one of them: a misspelt field
     /// would otherwise be ignored without a word. Keys close to nothing are PromptEngine
-    /// fields promptkit does not use, and are left alone.
+    /// fields promptic does not use, and are left alone.
     pub fn misspelt_fields(&mut self, entries: &Entries<'_>, known: &[&str], what: &str) {
         for (key, raw) in entries {
             if known.contains(&key.as_str()) {

@@ -189,7 +189,7 @@ impl Defaults {
             Ok(defaults) => defaults,
             // The same bytes passed the same checks when the crate was built.
             Err(problems) => panic!(
-                "promptkit: the store `{display}` checked at build time does not load: {problems}"
+                "promptic: the store `{display}` checked at build time does not load: {problems}"
             ),
         }
     }

@@ -64,7 +64,7 @@ impl<'a> Values<'a> {
         }
         // The registry's default, for a static or computed key that nothing else gave. A
         // runtime key has only the caller's value, as in PromptEngine (which leaves
-        // `{{key}}` in the text where promptkit refuses the render).
+        // `{{key}}` in the text where promptic refuses the render).
         match key.phase {
             super::Phase::Runtime => None,
             _ => key.default.as_deref(),

@@ -5,7 +5,7 @@
 //! time, lets the derive of a prompt check every path the prompt reads into it
 //! ([`path`]), and [`PromptValue::to_value`] gives the value the renderers read at run
 //! time (JSON, as the CLI and [`Project`](crate::load::Project) take values).
-//! `#[derive(promptkit::PromptValue)]` implements it for a struct with named fields.
+//! `#[derive(promptic::PromptValue)]` implements it for a struct with named fields.
 //!
 //! ```
 //! use prompt_runtime::value::{PromptValue, Shape};
@@ -77,7 +77,7 @@ pub struct FieldShape {
 /// Implemented for strings, numbers, `bool`, `char`, [`Guidance`](crate::Guidance),
 /// `Option`, lists (`Vec<T>`, `[T]`, arrays), maps with string keys (`BTreeMap`,
 /// `HashMap`), references and boxes of these, and `serde_json::Value` (any JSON, checked
-/// at run time only). Derive it for a struct with `#[derive(promptkit::PromptValue)]`.
+/// at run time only). Derive it for a struct with `#[derive(promptic::PromptValue)]`.
 ///
 /// ```
 /// use prompt_runtime::value::PromptValue;
@@ -90,7 +90,7 @@ pub struct FieldShape {
 #[diagnostic::on_unimplemented(
     message = "`{Self}` is not a value a template can read",
     label = "a template reads this value",
-    note = "a struct a template reads by field derives it: `#[derive(promptkit::PromptValue)]`"
+    note = "a struct a template reads by field derives it: `#[derive(promptic::PromptValue)]`"
 )]
 pub trait PromptValue {
     /// What the value is, for the derive's checks of the paths a prompt reads into it.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Generates vectors.json: what CPython's string.Template.safe_substitute returns.
 
-Run from anywhere with CPython 3.11 (the version promptkit matches):
+Run from anywhere with CPython 3.11 (the version promptic matches):
 
     python3 prompt-runtime/tests/python/gen_vectors.py
 

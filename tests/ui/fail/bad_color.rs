@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_color")]
 struct Colored<'a> {
     day: &'a str,

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("day")]
 struct Day<'a> {
     #[prompt(rename = "the day")]

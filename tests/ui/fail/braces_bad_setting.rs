@@ -1,5 +1,5 @@
 // `"placeholders"` takes "dollar" or "braces"; a near miss gets a suggestion.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("braces_setting")]
 struct BracesSetting<'a> {
     day: &'a str,

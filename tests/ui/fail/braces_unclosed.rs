@@ -1,5 +1,5 @@
 // `{{day` never closed on its line is an error, as an unclosed `${` is.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("braces_unclosed")]
 struct BracesUnclosed<'a> {
     day: &'a str,

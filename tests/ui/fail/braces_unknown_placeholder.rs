@@ -1,5 +1,5 @@
 // A misspelt `{{ preferd }}` is an unknown placeholder, quoted as it is written.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("braces_typo")]
 struct BracesTypo<'a> {
     day: &'a str,

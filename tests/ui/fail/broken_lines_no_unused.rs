@@ -1,5 +1,5 @@
 // Fields named in lines that fail to parse are not reported as unused.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("broken_lines")]
 struct Typo<'a> {
     mode: &'a str,

@@ -1,9 +1,9 @@
 // `limit` takes a whole number.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat_limit")]
 struct ChatLimit<'a> {
     day: &'a str,
-    turns: &'a [promptkit::Message],
+    turns: &'a [promptic::Message],
 }
 
 fn main() {}

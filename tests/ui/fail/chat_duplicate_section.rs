@@ -1,5 +1,5 @@
 // Two sections named `rules`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat_duplicate")]
 struct ChatDuplicate<'a> {
     day: &'a str,

@@ -1,5 +1,5 @@
 // `{% history turns %}` needs a list of messages.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat_history")]
 struct ChatHistory<'a> {
     day: &'a str,

@@ -1,9 +1,9 @@
 // `{% history turn %}` names no field: `turns` is close.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat_history_name")]
 struct ChatHistoryName<'a> {
     day: &'a str,
-    turns: Vec<promptkit::Message>,
+    turns: Vec<promptic::Message>,
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 // A section directive inside an `{% if %}` block.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat_in_block")]
 struct ChatInBlock<'a> {
     day: &'a str,

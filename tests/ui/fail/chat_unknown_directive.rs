@@ -1,5 +1,5 @@
 // `{% sytem %}` is a typo of a section keyword.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat_typo")]
 struct ChatTypo<'a> {
     day: &'a str,

@@ -1,5 +1,5 @@
 // The struct and the prompt's declared `context` must agree.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("declared")]
 struct Declared<'a> {
     day: &'a str,

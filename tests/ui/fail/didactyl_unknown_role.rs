@@ -1,5 +1,5 @@
 // A role that is not one of didactyl's.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("didactyl_typo")]
 struct DidiTypo<'a> {
     question: &'a str,

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("mid_line")]
 struct MidLine<'a> {
     day: &'a str,

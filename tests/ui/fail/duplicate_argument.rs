@@ -1,4 +1,4 @@
 fn main() {
     let day = "Friday";
-    let _ = promptkit::prompt!("day", day, day = "Monday");
+    let _ = promptic::prompt!("day", day, day = "Monday");
 }

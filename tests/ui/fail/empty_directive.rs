@@ -1,5 +1,5 @@
 // Found by fuzzing: `{%}` once made the derive panic (the `%}` overlaps the `{%`).
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("empty_directive")]
 struct EmptyDirective<'a> {
     day: &'a str,

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "fam_chat")]
 struct Greeting<'a> {
     who: &'a str,

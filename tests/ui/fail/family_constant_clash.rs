@@ -1,5 +1,5 @@
 // `my-notes.md` and `my_notes.md` would both be the constant `MY_NOTES`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "fam_const_clash")]
 struct Notes {}
 

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "fam_nodefault")]
 struct Summarize<'a> {
     who: &'a str,

@@ -1,5 +1,5 @@
 // `flagout` tests `$verbose` and also writes it: the argument is a `bool`.
 fn main() {
     let verbose: Option<&str> = Some("yes");
-    let _ = promptkit::prompt!("flagout", verbose);
+    let _ = promptic::prompt!("flagout", verbose);
 }

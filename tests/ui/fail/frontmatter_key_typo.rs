@@ -1,6 +1,6 @@
-// A frontmatter key one edit from a key promptkit reads would be kept in `extra` unread;
+// A frontmatter key one edit from a key promptic reads would be kept in `extra` unread;
 // other unknown keys (`owner`) are extras as written.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("frontmatter_key_typo")]
 struct KeyTypo<'a> {
     day: &'a str,

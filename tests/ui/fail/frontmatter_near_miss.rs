@@ -1,6 +1,6 @@
 // A JSON object at the top that breaks the frontmatter rule (first line exactly `{`,
 // closing line exactly `}`) would reach the model as text: an error in compiled prompts.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("frontmatter_near_miss")]
 struct NearMiss<'a> {
     day: &'a str,

@@ -1,9 +1,9 @@
 // A registered either-or needs its reason.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("levels_empty_reason")]
 struct Levels<'a> {
     topic: &'a str,
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
 }
 
 fn main() {}

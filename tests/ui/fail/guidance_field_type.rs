@@ -1,5 +1,5 @@
 // `guidance` is reserved for the level.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("levels_typo")]
 struct Levels<'a> {
     topic: &'a str,

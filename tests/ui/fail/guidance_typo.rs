@@ -1,8 +1,8 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("levels_typo")]
 struct Levels<'a> {
     topic: &'a str,
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
 }
 
 fn main() {}

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("if_text")]
 struct IfText<'a> {
     day: &'a str,

@@ -1,6 +1,6 @@
 // A field whose type is neither text nor `Display` is an error at the field, naming the
 // placeholder it fills.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("keep/ask")]
 struct Ask<'a> {
     text: &'a str,

@@ -1,6 +1,6 @@
 // `{similar|(none)}` renders its fallback when the value is missing: its field is an
 // `Option`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("keep/ask")]
 struct Ask<'a> {
     text: &'a str,

@@ -1,5 +1,5 @@
 // `{find|nothing found}` is, for keep, a binding named `find`, not a retrieval.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("keep/find_binding")]
 struct Odd<'a> {
     text: &'a str,

@@ -1,5 +1,5 @@
 // A keep agent prompt (`"placeholders": "keep"`) is derived on a struct of its own;
 // `prompt!` refuses it rather than render its `{text}` verbatim.
 fn main() {
-    let _ = promptkit::prompt!("keep_agent", text = "hello");
+    let _ = promptic::prompt!("keep_agent", text = "hello");
 }

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("malformed")]
 struct Malformed<'a> {
     day: &'a str,

@@ -1,5 +1,5 @@
 // Every problem of a prompt is reported at once.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("typo")]
 struct Greeting<'a> {
     dya: &'a str,

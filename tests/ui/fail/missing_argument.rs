@@ -1,3 +1,3 @@
 fn main() {
-    let _ = promptkit::prompt!("segment", day = "Friday");
+    let _ = promptic::prompt!("segment", day = "Friday");
 }

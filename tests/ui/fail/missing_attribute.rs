@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 struct NoName<'a> {
     day: &'a str,
 }

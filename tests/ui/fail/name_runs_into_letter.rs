@@ -1,5 +1,5 @@
 // `$dayïve` reads as `$day` then `ïve` (Python's rule): in compiled code, an error.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("run_on")]
 struct RunOn<'a> {
     day: &'a str,

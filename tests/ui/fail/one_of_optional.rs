@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("guidance")]
 struct Guidance<'a> {
     topic: &'a str,

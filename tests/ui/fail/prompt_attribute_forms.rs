@@ -1,17 +1,17 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(day)]
 struct NotALiteral<'a> {
     day: &'a str,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("day")]
 #[prompt("day")]
 struct Twice<'a> {
     day: &'a str,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("day")]
 struct SameName<'a> {
     day: &'a str,

@@ -1,3 +1,3 @@
 fn main() {
-    let _ = promptkit::prompt!(day = "Friday");
+    let _ = promptic::prompt!(day = "Friday");
 }

@@ -7,7 +7,7 @@ impl std::fmt::Display for String {
     }
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("day")]
 struct Day {
     day: String,

@@ -1,8 +1,8 @@
 // A static prompt may not use an identity key or a free-text value, even in a template.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("static_prompt")]
 struct Static<'a> {
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
     day: &'a str,
 }
 

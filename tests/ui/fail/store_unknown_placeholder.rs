@@ -1,4 +1,4 @@
-use promptkit::PromptStore;
+use promptic::PromptStore;
 
 #[derive(PromptStore)]
 #[store("stores/typo")]

@@ -1,5 +1,5 @@
 // A prompt file that is a symlink out of prompts/ is refused.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("escape_link")]
 struct Escape<'a> {
     day: &'a str,

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("cycle")]
 struct Cycle;
 

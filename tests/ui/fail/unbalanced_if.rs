@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("unbalanced")]
 struct Unbalanced<'a> {
     day: &'a str,

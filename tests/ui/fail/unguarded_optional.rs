@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("note")]
 struct Note<'a> {
     note: Option<&'a str>,

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("typo")]
 struct Greeting<'a> {
     day: &'a str,

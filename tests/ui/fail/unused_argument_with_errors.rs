@@ -2,5 +2,5 @@
 // derive reports an unused field.
 fn main() {
     let day = "Friday";
-    let _ = promptkit::prompt!("typo", day, mood = "calm");
+    let _ = promptic::prompt!("typo", day, mood = "calm");
 }

@@ -1,4 +1,4 @@
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("wrong_type")]
 struct Tiered<'a> {
     day: &'a str,

@@ -1,5 +1,5 @@
 // A YAML frontmatter is refused with its JSON form, not rendered into the prompt.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("yaml_frontmatter")]
 struct Daily<'a> {
     day: &'a str,

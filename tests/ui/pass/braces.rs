@@ -1,5 +1,5 @@
 // `{{name}}` placeholders mean what `$name` means; `$` is text in such a file.
-use promptkit::{Identity, Prompt};
+use promptic::{Identity, Prompt};
 
 #[derive(Prompt)]
 #[prompt("braces")]

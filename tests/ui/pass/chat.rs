@@ -1,5 +1,5 @@
 // A chat prompt: the derive implements `ChatPrompt` and an inherent `messages`.
-use promptkit::{ChatPrompt, Identity, Message, Prompt, Role};
+use promptic::{ChatPrompt, Identity, Message, Prompt, Role};
 
 #[derive(Prompt)]
 #[prompt("chat")]
@@ -58,7 +58,7 @@ fn inline() {
     let turns = [Message::user("hi")];
     let day = "Friday";
     let note: Option<&str> = None;
-    let chat = promptkit::prompt!("chat", day, note, turns = &turns[..], question = "Q?")
+    let chat = promptic::prompt!("chat", day, note, turns = &turns[..], question = "Q?")
         .messages(&identity);
     assert_eq!(chat.messages.last().map(|m| m.content.as_str()), Some("Q?"));
 }

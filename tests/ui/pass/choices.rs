@@ -1,6 +1,6 @@
-use promptkit::Identity;
+use promptic::Identity;
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("guidance")]
 struct Guidance<'a> {
     topic: &'a str,

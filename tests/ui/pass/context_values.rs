@@ -1,7 +1,7 @@
 // `ContextValues`: every prompt struct's fields as data, for renderers that work at run
 // time (hot reload). Each field kind, renamed fields, chat prompts, families, generics.
-use promptkit::context::{ContextField, ContextValue, ContextValues, FieldKind};
-use promptkit::{Guidance, Message};
+use promptic::context::{ContextField, ContextValue, ContextValues, FieldKind};
+use promptic::{Guidance, Message};
 use std::borrow::Cow;
 use std::fmt::Display;
 
@@ -14,7 +14,7 @@ mod my {
     }
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("guidance")]
 struct Choice<'a> {
     topic: &'a str,
@@ -22,57 +22,57 @@ struct Choice<'a> {
     level: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("levels")]
 struct Levels<'a> {
     topic: Cow<'a, str>,
     guidance: Guidance,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("flagout")]
 struct Flag {
     verbose: bool,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("flagout")]
 struct FlagRef<'a> {
     verbose: &'a bool,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("user_types")]
 struct Formatted {
     v: my::String,
     o: Option<u32>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("user_types")]
 struct Numbers {
     v: f64,
     o: Option<my::String>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("day")]
 struct Renamed {
     #[prompt(rename = "day")]
     the_day: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("day")]
 struct Generic<T: Display> {
     day: T,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("plain")]
 struct Plain;
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat")]
 struct Chat<'a> {
     day: &'a str,
@@ -81,14 +81,14 @@ struct Chat<'a> {
     question: &'a str,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("chat_history")]
 struct History<'a> {
     turns: &'a [Message],
     day: &'a str,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "fam")]
 struct Family<'a> {
     who: &'a str,

@@ -1,5 +1,5 @@
 // A struct that matches the declared context.
-use promptkit::{Identity, Prompt};
+use promptic::{Identity, Prompt};
 
 #[derive(Prompt)]
 #[prompt("declared")]

@@ -1,4 +1,4 @@
-use promptkit::{Identity, Prompt};
+use promptic::{Identity, Prompt};
 
 #[derive(Prompt)]
 #[prompt("agents/greeter")]
@@ -57,7 +57,7 @@ fn main() {
     assert!(sources.contains(&("Preferred", "identity")));
     assert!(sources.contains(&("count", "context")));
     assert!(Greeter::SOURCE.starts_with("{\n  \"title\": \"Greeter\""));
-    assert!(promptkit::check_identity(&identity, &[Greeter::IDENTITY_KEYS]).is_ok());
+    assert!(promptic::check_identity(&identity, &[Greeter::IDENTITY_KEYS]).is_ok());
 
     assert_eq!(Plain.render(&identity).text, "Plain text with no placeholders at all.");
     let r = Renamed { the_day: "Monday".into() };
@@ -66,7 +66,7 @@ fn main() {
     // prompt! with shorthand and named arguments
     let day = "Sunday";
     let note: Option<&str> = None;
-    let out = promptkit::prompt!(
+    let out = promptic::prompt!(
         "agents/greeter",
         day,
         segment_start = "8:15",
@@ -77,5 +77,5 @@ fn main() {
     .render(&identity);
     assert!(out.text.starts_with("Segment of Sunday starting at 8:15.\n"));
     assert!(out.text.contains("No note."));
-    assert_eq!(promptkit::prompt!("plain").render(&identity).text, "Plain text with no placeholders at all.");
+    assert_eq!(promptic::prompt!("plain").render(&identity).text, "Plain text with no placeholders at all.");
 }

@@ -1,5 +1,5 @@
 // A prompt file in didactyl's template format compiles with the derive.
-use promptkit::{Identity, Message, Prompt, Role};
+use promptic::{Identity, Message, Prompt, Role};
 
 #[derive(Prompt)]
 #[prompt("didactyl")]

@@ -1,6 +1,6 @@
-use promptkit::{Identity, Tags};
+use promptic::{Identity, Tags};
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "fam")]
 struct Greeting<'a> {
     who: &'a str,

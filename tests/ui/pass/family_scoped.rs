@@ -1,22 +1,22 @@
 // A derived family whose members carry keep's `scope` chooses, through `select_for`, the
 // member the run-time `Family::select_for` chooses, for every tag set and item id tried.
-use promptkit::load::Project;
-use promptkit::{Identity, Tags};
+use promptic::load::Project;
+use promptic::{Identity, Tags};
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "fam_scoped")]
 struct Describe<'a> {
     who: &'a str,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt(family = "fam_all_scoped")]
 struct Supernode<'a> {
     who: &'a str,
 }
 
 fn main() {
-    let dir = std::path::Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
+    let dir = std::path::Path::new(env!("PROMPTIC_MANIFEST_DIR")).join("prompts");
     let project = Project::open(&dir, "prompts").unwrap();
     let scoped = project.family("fam_scoped").unwrap();
     let all_scoped = project.family("fam_all_scoped").unwrap();

@@ -1,6 +1,6 @@
 // Guidance fences: detailed adds lines, lean is what remains, and a registered
 // either-or (`{% else "why" %}`) may invert the steering.
-use promptkit::{Guidance, Identity, Prompt};
+use promptic::{Guidance, Identity, Prompt};
 
 #[derive(Prompt)]
 #[prompt("levels")]

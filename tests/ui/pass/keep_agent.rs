@@ -1,10 +1,10 @@
 // A derived keep agent prompt renders the bytes the run-time front end renders (includes
 // expanded, then `AgentPrompt::render`) for the same values, over many value sets.
-use promptkit::formats::keep::{AgentPrompt, expand_includes};
-use promptkit::load::Project;
+use promptic::formats::keep::{AgentPrompt, expand_includes};
+use promptic::load::Project;
 use std::collections::HashMap;
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("keep/reflect")]
 struct Reflect<'a> {
     text: &'a str,
@@ -13,7 +13,7 @@ struct Reflect<'a> {
     questions: Option<&'a str>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("keep/digest")]
 struct Digest {
     since: String,
@@ -31,7 +31,7 @@ impl std::fmt::Display for Topics {
     }
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("keep/plain")]
 struct Plain<'a> {
     name: Option<&'a str>,
@@ -41,7 +41,7 @@ struct Plain<'a> {
 /// The run-time path: the prompt read from the folder, its includes expanded, rendered
 /// with a value function of name and arguments.
 fn runtime(name: &str, values: &HashMap<&str, String>, retrieve: &dyn Fn(&str, &[&str]) -> Option<String>) -> String {
-    let dir = std::path::Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
+    let dir = std::path::Path::new(env!("PROMPTIC_MANIFEST_DIR")).join("prompts");
     let project = Project::open(&dir, "prompts").unwrap();
     let file = project.load_prompt(name).unwrap();
     let template = expand_includes(&format!(".prompt/{name}"), file.body_text(), |n| {

@@ -1,7 +1,7 @@
 // A false block leaves no blank line behind, at the start, in the middle, at the end of
 // a prompt, and at the end of an inlined template; a template alone on its line that
 // renders nothing leaves no line either.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("lines")]
 struct Lines {
     x: bool,
@@ -9,7 +9,7 @@ struct Lines {
 }
 
 fn main() {
-    let identity = promptkit::Identity::default();
+    let identity = promptic::Identity::default();
     let render = |x, y| Lines { x, y }.render(&identity).text;
     assert_eq!(render(true, true), "X first\nTail start\nY in tail\n\nMiddle\nOnly x\nY last");
     assert_eq!(render(true, false), "X first\nTail start\n\nMiddle\nOnly x");

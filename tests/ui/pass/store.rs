@@ -1,5 +1,5 @@
-use promptkit::PromptStore;
-use promptkit::store::Store;
+use promptic::PromptStore;
+use promptic::store::Store;
 
 #[derive(PromptStore)]
 #[store("stores/good")]

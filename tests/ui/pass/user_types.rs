@@ -9,14 +9,14 @@ mod my {
     }
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("user_types")]
 struct UserTypes {
     v: my::String,
     o: Option<my::String>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("user_types")]
 struct StdTypes<'a> {
     v: std::borrow::Cow<'a, str>,
@@ -24,7 +24,7 @@ struct StdTypes<'a> {
 }
 
 fn main() {
-    let identity = promptkit::Identity::default();
+    let identity = promptic::Identity::default();
     let out = UserTypes { v: my::String(1), o: Some(my::String(2)) }.render(&identity);
     assert_eq!(out.text, "Value #1\nmaybe #2");
     let out = StdTypes { v: "a".into(), o: None }.render(&identity);

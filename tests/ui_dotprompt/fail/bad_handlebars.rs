@@ -1,5 +1,5 @@
 // `{{#if}}` closed by `{{/each}}`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_handlebars")]
 struct Greeting {
     name: String,

@@ -1,5 +1,5 @@
 // `name: strnig` is no Picoschema type.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_picoschema")]
 struct Greeting {
     name: String,

@@ -1,5 +1,5 @@
 // The frontmatter is not YAML.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_yaml")]
 struct Greeting {
     name: String,

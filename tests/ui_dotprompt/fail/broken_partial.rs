@@ -1,5 +1,5 @@
 // `_persona2.prompt` has an `{{#if}}` it never closes.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("broken_partial")]
 struct Greeting {
     name: String,

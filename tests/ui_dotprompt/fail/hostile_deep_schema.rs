@@ -1,6 +1,6 @@
 // Hostile input: `prompts/deep_schema.prompt` (see tests/ui_dotprompt.rs for the ones made at
 // test time). A located error, never a panic, a hang or a stack overflow.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("deep_schema")]
 struct P {
     a: Option<String>,

@@ -1,6 +1,6 @@
 // Hostile input: `prompts/huge.prompt` (see tests/ui_dotprompt.rs for the ones made at
 // test time). A located error, never a panic, a hang or a stack overflow.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("huge")]
 struct P {
     a: Option<String>,

@@ -1,5 +1,5 @@
 // The input schema's `name` is no field of the struct.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("plain")]
 struct Greeting {
     age: Option<u32>,

@@ -1,12 +1,12 @@
 // A misspelt field: the error shows the field, where the prompt declares its input
 // schema, and the closest property.
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct Author {
     name: String,
     title: Option<String>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("book")]
 struct Book {
     titel: String,

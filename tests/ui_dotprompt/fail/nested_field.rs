@@ -1,11 +1,11 @@
 // The schema's `user.email` is no field of `User` (it has `mail`).
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct User {
     name: String,
     mail: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("nested")]
 struct Greeting {
     user: User,

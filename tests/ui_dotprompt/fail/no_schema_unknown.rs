@@ -1,5 +1,5 @@
 // A prompt without an input schema reads `naem`; the struct has `name`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("no_schema")]
 struct Greeting {
     name: String,

@@ -1,5 +1,5 @@
 // `name` is required but an `Option`; `age?` is optional but not an `Option`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("plain")]
 struct Greeting {
     name: Option<String>,

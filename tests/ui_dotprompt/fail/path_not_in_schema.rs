@@ -1,10 +1,10 @@
 // The template reads `nmae` and `user.emial`, which the schema does not have.
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct User {
     email: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("reads_missing")]
 struct Greeting {
     name: String,

@@ -1,5 +1,5 @@
 // A field the input schema does not have.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("plain")]
 struct Greeting {
     name: String,

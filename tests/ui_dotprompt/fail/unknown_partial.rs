@@ -1,5 +1,5 @@
 // `{{> personna}}`: no `_personna.prompt`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_partial")]
 struct Greeting {
     name: String,

@@ -1,5 +1,5 @@
 // `name: string` given as a number, `age?: integer` as text.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("plain")]
 struct Greeting {
     name: u64,

@@ -1,15 +1,15 @@
 // A BOM and CRLF line ends: the derive renders what the run-time reader renders from the
 // same bytes.
-use promptkit::dotprompt::{DataArgument, Registry};
+use promptic::dotprompt::{DataArgument, Registry};
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bom_crlf")]
 struct Greeting<'a> {
     name: &'a str,
 }
 
 fn main() {
-    let dir = std::path::Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
+    let dir = std::path::Path::new(env!("PROMPTIC_MANIFEST_DIR")).join("prompts");
     let mut registry = Registry::new();
     registry
         .define_partial("crlf_part", &std::fs::read_to_string(dir.join("_crlf_part.prompt")).unwrap())

@@ -1,15 +1,15 @@
 // `@` values (`@state`, `@auth`) come from the render's context: `render_with_context`
 // gives them, as dotprompt's `DataArgument.context`, and renders what the run-time
 // renderer renders from the same data.
-use promptkit::dotprompt::{DataArgument, Dotprompt};
+use promptic::dotprompt::{DataArgument, Dotprompt};
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("session_step")]
 struct SessionStep<'a> {
     task: &'a str,
 }
 
-fn text(rendered: &promptkit::dotprompt::RenderedPrompt) -> String {
+fn text(rendered: &promptic::dotprompt::RenderedPrompt) -> String {
     rendered
         .messages
         .iter()
@@ -31,7 +31,7 @@ fn main() {
     );
     // The run-time renderer, given the same input and context, renders the same.
     let source = std::fs::read_to_string(concat!(
-        env!("PROMPTKIT_MANIFEST_DIR"),
+        env!("PROMPTIC_MANIFEST_DIR"),
         "/prompts/session_step.prompt"
     ))
     .unwrap();

@@ -1,20 +1,20 @@
 // The derive renders what the run-time `Dotprompt::render` renders for the same values:
 // a partial, an optional property given and not, a list of objects, a nested object.
-use promptkit::dotprompt::{DataArgument, Registry};
+use promptic::dotprompt::{DataArgument, Registry};
 
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct Stop<'a> {
     city: &'a str,
     days: u32,
 }
 
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct Guide {
     name: String,
     languages: Vec<String>,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("trip")]
 struct Trip<'a> {
     traveller: &'a str,
@@ -26,15 +26,15 @@ struct Trip<'a> {
     guide: Guide,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("plain")]
 struct Plain {
     name: String,
     age: Option<u32>,
 }
 
-fn runtime(name: &str, input: serde_json::Value) -> promptkit::dotprompt::RenderedPrompt {
-    let dir = std::path::Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
+fn runtime(name: &str, input: serde_json::Value) -> promptic::dotprompt::RenderedPrompt {
+    let dir = std::path::Path::new(env!("PROMPTIC_MANIFEST_DIR")).join("prompts");
     let mut registry = Registry::new();
     registry
         .define_partial_file(

@@ -1,8 +1,8 @@
 // A guidance fence without `| default("detailed")`: no level given would mean lean.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_fence")]
 struct Coached {
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
 }
 
 fn main() {}

@@ -1,5 +1,5 @@
 // `prompts/both.md` and `prompts/both.md.j2`: the name must say which file it is.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("both")]
 struct Page<'a> {
     name: &'a str,

@@ -1,5 +1,5 @@
 // Dict literals are outside the subset.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/dict_literal")]
 struct Page;
 

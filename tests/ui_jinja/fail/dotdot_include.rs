@@ -1,5 +1,5 @@
 // An include may not leave `prompts/`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/dotdot_include")]
 struct Page;
 

@@ -1,8 +1,8 @@
 // An `{% elif %}` after a guidance fence renders at lean what detailed lacks.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/elif_after_fence")]
 struct Page {
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
     flag: bool,
 }
 

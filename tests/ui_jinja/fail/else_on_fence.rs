@@ -1,8 +1,8 @@
 // An unregistered `{% else %}` on a guidance fence.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/else_on_fence")]
 struct Page {
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
 }
 
 fn main() {}

@@ -1,7 +1,7 @@
 // A loop over a map goes over its keys, which are text: `name.first` reads a field of text.
 use std::collections::BTreeMap;
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/loop_over_map_keys")]
 struct Board {
     scores: BTreeMap<String, u32>,

@@ -1,10 +1,10 @@
 // `user.name.first` where `name` is a `String`.
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct Profile {
     name: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("into_text")]
 struct Greeting {
     user: Profile,

@@ -1,5 +1,5 @@
 // Two templates that include each other.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("cycle_a")]
 struct Page;
 

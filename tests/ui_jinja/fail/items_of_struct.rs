@@ -1,10 +1,10 @@
 // `user.items()` where `user` is a struct, not a map.
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct Profile {
     name: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("items_of_struct")]
 struct Greeting {
     user: Profile,

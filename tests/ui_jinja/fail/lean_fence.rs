@@ -1,8 +1,8 @@
 // A fence on "lean" would give lean lines that detailed lacks.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/lean_fence")]
 struct Page {
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
 }
 
 fn main() {}

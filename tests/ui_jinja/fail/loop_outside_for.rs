@@ -1,5 +1,5 @@
 // `loop` read outside a `{% for %}` is an error, not an empty value.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/loop_outside_for")]
 struct Page;
 

@@ -1,5 +1,5 @@
 // Method calls other than `items()`, `startswith` and `split` are refused.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/method_call")]
 struct Page {
     name: &'static str,

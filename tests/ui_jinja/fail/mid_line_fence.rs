@@ -1,8 +1,8 @@
 // A guidance fence must open its own line.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/mid_line_fence")]
 struct Page {
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
 }
 
 fn main() {}

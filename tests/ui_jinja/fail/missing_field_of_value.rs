@@ -1,12 +1,12 @@
 // `user.nmae` where `Profile` has `name`: a compile error at the prompt's line and column,
 // with the closest field, although the derive of `Greeting` cannot see `Profile`.
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 struct Profile {
     name: String,
     region: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_field")]
 struct Greeting {
     user: Profile,

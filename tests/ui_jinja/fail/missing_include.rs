@@ -1,5 +1,5 @@
 // An include of a file `prompts/` does not have.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("missing_include")]
 struct Page;
 

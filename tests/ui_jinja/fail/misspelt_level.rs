@@ -1,8 +1,8 @@
 // A fence compared with a level that does not exist gets the closest one.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/misspelt_level")]
 struct Page {
-    guidance: promptkit::Guidance,
+    guidance: promptic::Guidance,
 }
 
 fn main() {}

@@ -3,7 +3,7 @@ struct Profile {
     name: String,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("bad_field")]
 struct Greeting {
     user: Profile,

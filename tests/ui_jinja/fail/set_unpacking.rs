@@ -1,5 +1,5 @@
 // Only `{% set name = value %}` is supported.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/set_unpacking")]
 struct Page {
     pair: Vec<&'static str>,

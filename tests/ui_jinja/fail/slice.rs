@@ -1,5 +1,5 @@
 // Slices are outside the subset.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/slice")]
 struct Page {
     name: &'static str,

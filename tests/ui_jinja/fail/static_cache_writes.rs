@@ -1,5 +1,5 @@
 // A `{# cache: static #}` prompt may test values but not write them into its text.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/static_cache_writes")]
 struct Page {
     name: &'static str,

@@ -1,5 +1,5 @@
 // An `{% endif %}` with no `{% if %}` open.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/stray_endif")]
 struct Page;
 

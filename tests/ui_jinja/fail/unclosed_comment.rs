@@ -1,5 +1,5 @@
 // A comment that never closes would swallow the rest of the file.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/unclosed_comment")]
 struct Page;
 

@@ -1,5 +1,5 @@
 // A `{% for %}` without its `{% endfor %}` points at the loop it leaves open.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/unclosed_for")]
 struct Page {
     xs: Vec<&'static str>,

@@ -1,5 +1,5 @@
 // An `Option` field read without `{% if %}` or `| default(…)`.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("unguarded")]
 struct Greeting<'a> {
     user_name: &'a str,

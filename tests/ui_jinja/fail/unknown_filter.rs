@@ -1,5 +1,5 @@
 // A filter outside the supported subset is refused at its name.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/unknown_filter")]
 struct Page {
     name: &'static str,

@@ -1,5 +1,5 @@
 // A test outside the supported subset (`is even`) is refused.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("errors/unknown_test")]
 struct Page {
     n: i64,

@@ -1,5 +1,5 @@
 // A Jinja tag outside the supported subset is a located error, never text passed through.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("macro")]
 struct Page;
 

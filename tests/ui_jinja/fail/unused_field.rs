@@ -1,5 +1,5 @@
 // A field the template never reads.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("unused")]
 struct Greeting<'a> {
     user_name: &'a str,

@@ -1,5 +1,5 @@
 // `#[derive(PromptValue)]` reads a struct by field; an enum has none.
-#[derive(promptkit::PromptValue)]
+#[derive(promptic::PromptValue)]
 enum Region {
     Eu,
     Us,

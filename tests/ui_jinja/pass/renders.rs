@@ -2,7 +2,7 @@
 // filter and `else`, a map's `items()`, mid-line `if`s, `default`, `join`, `upper`) renders
 // through the derive to the same bytes as through the run-time renderer, at both levels and
 // with the optional values given or not.
-use promptkit::{Guidance, PromptValue};
+use promptic::{Guidance, PromptValue};
 use std::collections::BTreeMap;
 
 #[derive(PromptValue)]
@@ -24,7 +24,7 @@ struct Tool {
     cost: u32,
 }
 
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("agent")]
 struct Agent<'a> {
     agent_name: &'a str,
@@ -38,8 +38,8 @@ struct Agent<'a> {
 }
 
 fn main() {
-    let dir = std::path::Path::new(env!("PROMPTKIT_MANIFEST_DIR")).join("prompts");
-    let project = promptkit::load::Project::open(&dir, "prompts").unwrap();
+    let dir = std::path::Path::new(env!("PROMPTIC_MANIFEST_DIR")).join("prompts");
+    let project = promptic::load::Project::open(&dir, "prompts").unwrap();
     let (file, templates) = project.load_jinja("agent").unwrap();
     let watchlist = [
         Ticker { ticker: "acme", active: true, note: Some("earnings on Friday") },
@@ -120,7 +120,7 @@ fn main() {
         .map(|(k, v)| (k.clone(), Tool { about: v.about.clone(), cost: v.cost }))
         .collect();
     // `prompt!` reads the same prompt with the arguments' own types: the same bytes.
-    let inline = promptkit::prompt!(
+    let inline = promptic::prompt!(
         "agent",
         agent_name = "Quill",
         user_profile = Profile { name: "Ines".into(), region: "EU".into() },
@@ -133,7 +133,7 @@ fn main() {
     );
     assert_eq!(inline.render().unwrap().text, agent.render().unwrap().text);
     // It rendered with the compiled code, where the arguments are.
-    assert_eq!(inline.__promptkit_compiled(), Some(agent.render().unwrap().text.as_str()));
+    assert_eq!(inline.__promptic_compiled(), Some(agent.render().unwrap().text.as_str()));
     assert_eq!(
         agent.render().unwrap().text,
         "You are Quill, a research assistant for Ines.\n\

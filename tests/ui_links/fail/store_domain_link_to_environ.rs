@@ -1,5 +1,5 @@
 // A store's domain file linked to the build's environment: never read, never embedded.
-use promptkit::PromptStore;
+use promptic::PromptStore;
 
 #[derive(PromptStore)]
 #[store("stores/environ")]

@@ -1,5 +1,5 @@
 // A template linked to the build's environment: never read, never compiled in.
-#[derive(promptkit::Prompt)]
+#[derive(promptic::Prompt)]
 #[prompt("greet")]
 struct Greet<'a> {
     name: &'a str,

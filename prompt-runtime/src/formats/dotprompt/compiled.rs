@@ -1199,8 +1199,8 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
     };
     let body = emitter.body(prompt.nodes(), &scope, None)?;
     Some(format!(
-        "{{ use ::promptkit::__private::dc; use ::promptkit::__private::dc::View; \
-         use ::promptkit::__private::dc::{{EachItems as _, Local as _, TypedEach as _, ViewEach as _}}; \
+        "{{ use ::promptic::__private::dc; use ::promptic::__private::dc::View; \
+         use ::promptic::__private::dc::{{EachItems as _, Local as _, TypedEach as _, ViewEach as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = dc::Out::new(&LAST, {}, history, {}, {}); let __r = {body}; \
          dc::flush(&mut out, __r)?; ::core::option::Option::Some(out) }}",
@@ -1631,7 +1631,7 @@ impl Emitter<'_> {
                 (format!("dc::field_prop(&{place}, {next:?})?"), rest)
             }
             (Some(place), None) => (
-                format!("::promptkit::__private::PromptValue::view(&{place})"),
+                format!("::promptic::__private::PromptValue::view(&{place})"),
                 rest,
             ),
         }

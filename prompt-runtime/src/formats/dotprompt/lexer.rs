@@ -22,7 +22,7 @@ pub(crate) enum TagKind {
     Partial,
     /// `{{! ... }}`, `{{!-- ... --}}`.
     Comment,
-    /// Syntax dotprompt's Handlebars has and promptkit does not: `{{^x}}` inverse
+    /// Syntax dotprompt's Handlebars has and promptic does not: `{{^x}}` inverse
     /// sections, `{{#> }}` partial blocks, `{{#* }}` decorators, `{{{{raw}}}}` blocks.
     Unsupported(&'static str),
 }

@@ -1,4 +1,4 @@
-//! Conformance tests in promptkit's own words and data, for every behaviour dotprompt's
+//! Conformance tests in promptic's own words and data, for every behaviour dotprompt's
 //! spec suite checks (CI has no copy of it), and for hostile input.
 
 use super::*;

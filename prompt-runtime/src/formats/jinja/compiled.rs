@@ -1042,8 +1042,8 @@ pub fn compile(
     let mut body = String::new();
     emitter.nodes(template, &template.nodes, &mut body)?;
     Some(format!(
-        "{{ use ::promptkit::__private::jc; use ::promptkit::__private::jc::View; \
-         use ::promptkit::__private::jc::{{TypedList as _, TypedMap as _, ViewLoop as _}}; \
+        "{{ use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
+         use ::promptic::__private::jc::{{TypedList as _, TypedMap as _, ViewLoop as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
          let mut steps: usize = 0; let _ = &mut steps; {body} jc::done(&LAST, out) }}",
@@ -1391,7 +1391,7 @@ impl Emitter<'_> {
                 } else {
                     match (self.field)(name) {
                         Some(place) => {
-                            format!("::promptkit::__private::PromptValue::view(&{place})")
+                            format!("::promptic::__private::PromptValue::view(&{place})")
                         }
                         None => "View::Undefined".to_owned(),
                     }
@@ -1408,7 +1408,7 @@ impl Emitter<'_> {
                 }
                 if let Some(place) = self.top_place(inner) {
                     return Some(format!(
-                        "::promptkit::__private::PromptValue::attr(&{place}, {name:?})?"
+                        "::promptic::__private::PromptValue::attr(&{place}, {name:?})?"
                     ));
                 }
                 let code = self.with_ref(template, inner, |v| format!("jc::get({v}, {name:?})"))?;

@@ -1,5 +1,5 @@
 //! Expressions inside `{{ … }}` and `{% … %}`: tokens, the tree, and a parser for the
-//! subset promptkit supports. Everything outside it is a located error saying so.
+//! subset promptic supports. Everything outside it is a located error saying so.
 
 use super::lexer::py_space;
 use crate::diagnostic::{Diagnostic, SourceFile};
@@ -123,7 +123,7 @@ enum Tok {
     Op(&'static str),
 }
 
-/// Operators Jinja2 knows, longest first. The ones promptkit does not support are lexed
+/// Operators Jinja2 knows, longest first. The ones promptic does not support are lexed
 /// anyway, so that the error names them.
 const OPS: [&str; 25] = [
     "//", "**", "==", "!=", "<=", ">=", "<", ">", "(", ")", "[", "]", "{", "}", ".", ",", "|", "=",
@@ -819,7 +819,7 @@ impl<'s> Parser<'s> {
             let here = self.here();
             return Err(self.error(
                 span.start..here.end,
-                format!("calling `{name}(…)` is not supported: promptkit's Jinja has no functions"),
+                format!("calling `{name}(…)` is not supported: promptic's Jinja has no functions"),
             ));
         }
         Ok(Expr {
@@ -850,7 +850,7 @@ fn join(left: Expr, right: Expr, make: fn(Box<Expr>, Box<Expr>) -> ExprKind) -> 
 }
 
 /// Every `.items()` in `expr` that is not where a `for` takes it: an error, since Python
-/// would print a `dict_items` view there, which promptkit does not model.
+/// would print a `dict_items` view there, which promptic does not model.
 pub(crate) fn stray_items(expr: &Expr) -> Option<Range<usize>> {
     let mut found = None;
     visit(expr, &mut |e| {

@@ -1,4 +1,4 @@
-//! Guidance fences in Jinja templates, checked as LangAlpha's fence test and promptkit's
+//! Guidance fences in Jinja templates, checked as LangAlpha's fence test and promptic's
 //! lean ⊆ detailed proof want them.
 //!
 //! The fence is `{% if guidance | default("detailed") == "detailed" %}`: coaching inside,

@@ -31,7 +31,7 @@ pub struct JinjaField {
 }
 
 /// What `#[derive(Prompt)]` of a Jinja prompt (`prompts/NAME.md.j2`) tells run time about
-/// the struct: what hot reload (`promptkit::hot::HotJinja`, feature `hot-reload`) checks an
+/// the struct: what hot reload (`promptic::hot::HotJinja`, feature `hot-reload`) checks an
 /// edited template against, and how the compiled prompt renders. Written by the derive;
 /// by hand only for tests.
 ///
@@ -83,7 +83,7 @@ pub trait JinjaPrompt {
     /// The texts the derive checked: each template's name as includes write it and its
     /// text, the prompt file first.
     const SOURCES: &'static [(&'static str, &'static str)];
-    /// The `"jinja"` options of `promptkit.json` at build time.
+    /// The `"jinja"` options of `promptic.json` at build time.
     const OPTIONS: Options;
 
     /// The fields' values as the renderers read them; an absent `Option` is left out.

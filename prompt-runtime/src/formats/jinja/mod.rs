@@ -13,7 +13,7 @@
 //! `{% set name = value %}`; `{% raw %}`; comments; `-`/`+` whitespace control; and the
 //! environment options of [`Options`].
 //!
-//! Where promptkit is stricter than Jinja2, on purpose: printing, looping over or
+//! Where promptic is stricter than Jinja2, on purpose: printing, looping over or
 //! filtering (other than with `default`) a value that is not defined is an error, where
 //! Jinja2 prints nothing; `loop` is refused outside a `for` of the same file; `d.items`
 //! and other dict method names read as attributes are refused (Jinja2 gives the method,

@@ -1,5 +1,5 @@
 //! Statements: `{% if %}`, `{% for %}`, `{% include %}`, `{% set %}`, read from the
-//! lexer's segments into a tree. Tags promptkit does not support are located errors.
+//! lexer's segments into a tree. Tags promptic does not support are located errors.
 
 use super::expr::{Expr, ExprKind, Parser, stray_items};
 use super::lexer::Segment;
@@ -60,7 +60,7 @@ pub(crate) struct For {
     pub otherwise: Option<Vec<Node>>,
 }
 
-/// Tags Jinja2 has that promptkit does not, for a message that says so rather than
+/// Tags Jinja2 has that promptic does not, for a message that says so rather than
 /// "unknown tag".
 const UNSUPPORTED: [&str; 14] = [
     "macro",
@@ -164,7 +164,7 @@ impl<'a> Reader<'a> {
                         }
                         w if UNSUPPORTED.contains(&w) => {
                             return Err(self
-                                .error(word_span, format!("`{{% {w} %}}` is not supported by promptkit's Jinja front end"))
+                                .error(word_span, format!("`{{% {w} %}}` is not supported by promptic's Jinja front end"))
                                 .with_note("supported tags: if/elif/else, for, include, set, raw"));
                         }
                         w => {

@@ -1080,7 +1080,7 @@ enum Key<'k> {
 }
 
 /// Dict methods: Jinja2 gives these for `d.items` and the like before any key of that
-/// name, so promptkit refuses to read a key that way.
+/// name, so promptic refuses to read a key that way.
 pub(crate) const DICT_METHODS: [&str; 11] = [
     "clear",
     "copy",

@@ -118,7 +118,7 @@ impl Templates {
     /// These templates with every registered either-or (`{% else %}{# either-or: why #}`
     /// on a guidance fence) muted: its `else` branch left out, so at lean the block renders
     /// nothing where it rendered the inversion. With the reasons, in template order. What
-    /// lean still adds over detailed then is what nothing registers (`promptkit diff
+    /// lean still adds over detailed then is what nothing registers (`promptic diff
     /// --guidance`).
     pub fn without_either_ors(&self) -> (Templates, Vec<String>) {
         let mut reasons = Vec::new();

@@ -1,4 +1,4 @@
-//! The `"jinja"` key of `promptkit.json`: Jinja2's environment options for the folder's
+//! The `"jinja"` key of `promptic.json`: Jinja2's environment options for the folder's
 //! `.j2` templates, under Jinja2's own names.
 //!
 //! ```json
@@ -65,7 +65,7 @@ mod tests {
     use crate::{Config, SourceFile};
 
     fn config(text: &str) -> Result<Config, String> {
-        Config::from_source(&SourceFile::new("prompts/promptkit.json", text)).map_err(|e| {
+        Config::from_source(&SourceFile::new("prompts/promptic.json", text)).map_err(|e| {
             e.0.iter()
                 .map(|d| d.to_string())
                 .collect::<Vec<_>>()
@@ -98,7 +98,7 @@ mod tests {
         assert_eq!(
             config(r#"{"jinja": {"trim_block": true}}"#).unwrap_err(),
             "error: unknown Jinja option `trim_block`
- --> prompts/promptkit.json:1:12
+ --> prompts/promptic.json:1:12
   |
 1 | {\"jinja\": {\"trim_block\": true}}
   |            ^^^^^^^^^^^^

@@ -85,12 +85,12 @@ fn refuses_what_is_not_supported_at_its_place() {
     let cases = [
         (
             "{% macro m() %}x{% endmacro %}",
-            "error: `{% macro %}` is not supported by promptkit's Jinja front end",
+            "error: `{% macro %}` is not supported by promptic's Jinja front end",
             "--> prompts/main.j2:1:4",
         ),
         (
             "a\n{% extends 'base.j2' %}",
-            "error: `{% extends %}` is not supported by promptkit's Jinja front end",
+            "error: `{% extends %}` is not supported by promptic's Jinja front end",
             "--> prompts/main.j2:2:4",
         ),
         (
@@ -105,7 +105,7 @@ fn refuses_what_is_not_supported_at_its_place() {
         ),
         (
             "{{ range(3) }}",
-            "error: calling `range(…)` is not supported: promptkit's Jinja has no functions",
+            "error: calling `range(…)` is not supported: promptic's Jinja has no functions",
             "--> prompts/main.j2:1:4",
         ),
         (
@@ -282,7 +282,7 @@ fn a_misspelt_filter_gets_a_suggestion_and_a_caret() {
 
 #[test]
 fn printing_an_undefined_value_is_an_error_but_testing_it_is_not() {
-    // Jinja2 prints nothing for `missing`: promptkit refuses, with the way out.
+    // Jinja2 prints nothing for `missing`: promptic refuses, with the way out.
     assert_eq!(
         error("a {{ missing }} b"),
         "error: `missing` is not defined

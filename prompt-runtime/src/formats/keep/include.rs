@@ -15,7 +15,7 @@ pub enum IncludeError {
     TooDeep,
     /// The expanded text, or the text read to expand it, would pass [`MAX_EXPANDED`]
     /// bytes (a document including another many times, at each of three levels). keep
-    /// sets no such limit; promptkit does, so that hostile documents cannot exhaust
+    /// sets no such limit; promptic does, so that hostile documents cannot exhaust
     /// memory or time.
     TooLarge,
 }

@@ -1,10 +1,10 @@
 //! Archives of a folder opened in place ([`Store::open_folder`]), in PromptEngine's own
-//! form, so that PromptEngine imports what promptkit exports and the other way round.
+//! form, so that PromptEngine imports what promptic exports and the other way round.
 //!
 //! An archive holds `_meta/prompt_manifest.json`, `_meta/user_manifest.json` and
 //! `_meta/placeholder_registry.json` (each when the folder has it), every domain file of
 //! the folder as `prompts/<name>.json`, and `metadata.json` (the export time, the
-//! manifest's version, the counts). promptkit also puts in
+//! manifest's version, the counts). promptic also puts in
 //! `_meta/user_placeholder_registry.json` when the folder has one, so that texts using the
 //! user's placeholders keep them; PromptEngine skips that entry.
 //!
@@ -80,7 +80,7 @@ impl Store {
             "prompt_count": state.folder.prompts.len(),
             "domain_files": domains.iter().map(|(n, _)| &n[PROMPTS.len()..]).collect::<Vec<_>>(),
             "placeholder_count": state.folder.keys.len(),
-            "exported_by": format!("promptkit {}", env!("CARGO_PKG_VERSION")),
+            "exported_by": format!("promptic {}", env!("CARGO_PKG_VERSION")),
         });
         let mut files = vec![(
             METADATA.to_owned(),

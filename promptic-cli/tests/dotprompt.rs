@@ -1,0 +1,213 @@
+//! `promptic` on dotprompt folders (`tests/fixtures/dotprompt`, written for these tests):
+//! a `.prompt` file with a partial, `@` context, history, tools and a named output schema;
+//! `schemas.json` and `tools.json` as the registries.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures")
+        .join(name)
+}
+
+fn promptic(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_promptic"))
+        .args(args)
+        .current_dir(fixture(""))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the promptic binary runs")
+}
+
+fn stdout(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn render_json_has_dotprompts_shape() {
+    let out = promptic(&[
+        "render",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--data",
+        "dotprompt/data.json",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    assert_eq!(json["model"], "acme/helpdesk-1");
+    // Present even when empty, as the JS result has them.
+    assert_eq!(json["config"], serde_json::json!({}));
+    assert_eq!(json["ext"], serde_json::json!({}));
+    assert_eq!(json["metadata"], serde_json::json!({}));
+    assert!(json.get("input").is_none(), "rendering drops input: {json}");
+    assert_eq!(
+        json["output"]["schema"]["required"],
+        serde_json::json!(["reply"])
+    );
+    assert_eq!(json["tools"], serde_json::json!(["escalate"]));
+    assert_eq!(json["toolDefs"][0]["name"], "lookup_order");
+    assert_eq!(
+        json["raw"]["tools"],
+        serde_json::json!(["lookup_order", "escalate"])
+    );
+    let messages = json["messages"].as_array().unwrap();
+    let roles: Vec<&str> = messages
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["system", "user", "user"]);
+    assert_eq!(
+        messages[0]["content"][0]["text"],
+        "\nYou answer tickets for Kite Supplies.\nSign as the team of Rosa.\n"
+    );
+    assert_eq!(messages[1]["metadata"]["purpose"], "history");
+    assert_eq!(
+        messages[2]["content"][0]["text"],
+        "\nOrder A-17: Where is my parcel?"
+    );
+}
+
+#[test]
+fn render_options_fill_defaults_and_text_output_lists_messages() {
+    let data = std::env::temp_dir().join(format!("promptic-dotprompt-{}.json", std::process::id()));
+    std::fs::write(&data, r#"{"input": {"name": "Ada"}, "options": {"input": {"default": {"greeting": "welcome", "name": "nobody"}}}}"#).unwrap();
+    let out = promptic(&[
+        "render",
+        "sub/plain",
+        "--dir",
+        "dotprompt",
+        "--data",
+        data.to_str().unwrap(),
+    ]);
+    let _ = std::fs::remove_file(&data);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout(&out), "--- user ---\nHello Ada, welcome!\n");
+}
+
+#[test]
+fn render_without_data_and_with_broken_data() {
+    let out = promptic(&["render", "sub/plain.prompt", "--dir", "dotprompt", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("\"text\": \"Hello , !\\n\""),
+        "{}",
+        stdout(&out)
+    );
+    let out = promptic(&[
+        "render",
+        "sub/plain",
+        "--dir",
+        "dotprompt",
+        "--data",
+        "dotprompt/schemas.json",
+    ]);
+    assert!(
+        out.status.success(),
+        "extra keys are ignored: {}",
+        stderr(&out)
+    );
+    let out = promptic(&[
+        "render",
+        "sub/plain",
+        "--dir",
+        "dotprompt",
+        "--data",
+        "dotprompt/_signature.prompt",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).contains("is not a dotprompt data file"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn data_is_refused_for_other_prompts() {
+    let out = promptic(&[
+        "render",
+        "nothing_here",
+        "--dir",
+        "dotprompt",
+        "--data",
+        "dotprompt/data.json",
+    ]);
+    assert_ne!(out.status.code(), Some(0));
+}
+
+#[test]
+fn check_passes_a_good_folder_and_locates_problems() {
+    let out = promptic(&["check", "--dir", "dotprompt"]);
+    assert!(out.status.success(), "{}{}", stdout(&out), stderr(&out));
+    // Partials are counted apart from the prompts.
+    assert_eq!(
+        stdout(&out),
+        "checked 2 prompts, 1 partial and 0 templates: no errors\n"
+    );
+    let out = promptic(&["check", "--dir", "dotprompt_broken"]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(err.contains("`{{#each}}` is never closed"), "{err}");
+    assert!(
+        err.contains("dotprompt_broken/open_block.prompt:4:4"),
+        "{err}"
+    );
+    assert!(err.contains("unknown type or schema `Timestamp`"), "{err}");
+    assert!(
+        err.contains("dotprompt_broken/bad_schema.prompt:4:11"),
+        "{err}"
+    );
+    assert!(err.contains("^"), "{err}");
+}
+
+#[test]
+fn list_and_docs_cover_prompt_files() {
+    let out = promptic(&["list", "--dir", "dotprompt", "--json"]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let json: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
+    let support = json
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "support")
+        .expect("listed");
+    assert_eq!(support["title"], "Answers a support ticket");
+    let reads: Vec<&str> = support["variables"]["context"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(reads, ["customer", "order", "question"]);
+    assert!(
+        json.as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p["name"] != "signature"),
+        "partials are not prompts"
+    );
+
+    let out_dir =
+        std::env::temp_dir().join(format!("promptic-dotprompt-docs-{}", std::process::id()));
+    let out = promptic(&[
+        "docs",
+        "--dir",
+        "dotprompt",
+        "--out",
+        out_dir.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = std::fs::read_to_string(out_dir.join("support.md")).unwrap();
+    let index = std::fs::read_to_string(out_dir.join("index.md")).unwrap();
+    let _ = std::fs::remove_dir_all(&out_dir);
+    assert!(page.contains("## Output schema"), "{page}");
+    assert!(page.contains("\"reply\""), "{page}");
+    assert!(index.contains("support"), "{index}");
+}

@@ -1,0 +1,210 @@
+//! The folder rule through the command: `--dir` folders and store folders read nothing
+//! outside themselves, no command blocks on a FIFO or reads a device, and files named on
+//! the command line (`--identity`, `--history`) are bounded by kind and size.
+#![cfg(unix)]
+
+use std::os::unix::fs::symlink;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+struct Run {
+    code: i32,
+    stdout: String,
+    stderr: String,
+}
+
+/// Runs `promptic` in `dir`, killed after a minute so that a command that blocks fails
+/// its test instead of stalling the suite.
+fn promptic(dir: &Path, args: &[&str]) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_promptic"))
+        .args(args)
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("PROMPTIC_SENTINEL", "sentinel-in-the-environment")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the promptic binary runs");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    loop {
+        if child.try_wait().expect("wait").is_some() {
+            break;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("promptic {args:?} did not finish in 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let out = child.wait_with_output().expect("output");
+    Run {
+        code: out.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+/// A fresh folder with a clean `prompts/` (one prompt using one template) and `outside/`.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-folder-rule-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("prompts/templates")).unwrap();
+    std::fs::create_dir_all(dir.join("outside")).unwrap();
+    std::fs::write(dir.join("prompts/plain.md"), "Hello. $intro").unwrap();
+    std::fs::write(dir.join("prompts/templates/intro.md"), "Intro.").unwrap();
+    std::fs::write(dir.join("outside/secret.md"), "SECRET-OUTSIDE").unwrap();
+    dir
+}
+
+fn mkfifo(path: &Path) -> bool {
+    Command::new("mkfifo")
+        .arg(path)
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn check_and_render_refuse_a_template_linked_to_the_environment() {
+    let dir = scratch("environ");
+    std::fs::remove_file(dir.join("prompts/templates/intro.md")).unwrap();
+    symlink("/proc/self/environ", dir.join("prompts/templates/intro.md")).unwrap();
+    for args in [
+        &["check", "--dir", "prompts"][..],
+        &["render", "plain", "--dir", "prompts"],
+    ] {
+        let run = promptic(&dir, args);
+        assert_eq!(run.code, 1, "{args:?}: {}{}", run.stdout, run.stderr);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(
+            all.contains("`prompts/templates/intro.md` is a link to `/proc/self/environ`, outside `prompts/`, so it is not read"),
+            "{args:?}: {all}"
+        );
+        assert!(!all.contains("sentinel-in-the-environment"), "{all}");
+    }
+}
+
+#[test]
+fn a_prompt_file_linked_out_is_named_and_not_rendered() {
+    let dir = scratch("prompt-out");
+    symlink(dir.join("outside/secret.md"), dir.join("prompts/leak.md")).unwrap();
+    let run = promptic(&dir, &["render", "leak", "--dir", "prompts"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.contains(&format!(
+            "`prompts/leak.md` is a link to `{}`, outside `prompts/`",
+            dir.join("outside/secret.md").display()
+        )),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("SECRET") && !run.stderr.contains("SECRET"));
+}
+
+#[test]
+fn a_fifo_or_a_device_as_promptic_json_does_not_hang_check() {
+    let dir = scratch("config");
+    symlink("/dev/zero", dir.join("prompts/promptic.json")).unwrap();
+    let run = promptic(&dir, &["check", "--dir", "prompts"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("`prompts/promptic.json` is a link to `/dev/zero`"),
+        "{}",
+        run.stderr
+    );
+    std::fs::remove_file(dir.join("prompts/promptic.json")).unwrap();
+    if !mkfifo(&dir.join("prompts/promptic.json")) {
+        eprintln!("no mkfifo; skipped");
+        return;
+    }
+    let run = promptic(&dir, &["check", "--dir", "prompts"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("`prompts/promptic.json` is a FIFO (named pipe), not a regular file"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn identity_and_history_files_are_bounded_by_kind_and_size() {
+    let dir = scratch("values");
+    let render = |flag: &str, file: &str| {
+        promptic(&dir, &["render", "plain", "--dir", "prompts", flag, file])
+    };
+    let run = render("--identity", "/dev/zero");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .contains("`/dev/zero` is a character device, not a regular file, so it is not read"),
+        "{}",
+        run.stderr
+    );
+    // a file outside the folder is fine when the user names it
+    std::fs::write(dir.join("outside/identity.json"), r#"{"name": "Sam"}"#).unwrap();
+    let run = render("--identity", "outside/identity.json");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, "Hello. Intro.\n");
+    // refused by its size, before a byte is read
+    std::fs::File::create(dir.join("outside/huge.json"))
+        .unwrap()
+        .set_len(prompt_runtime::load::MAX_FILE + 1)
+        .unwrap();
+    let run = render("--identity", "outside/huge.json");
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains(&format!(
+            "`outside/huge.json` is {} bytes, more than promptic reads from one file",
+            prompt_runtime::load::MAX_FILE + 1
+        )),
+        "{}",
+        run.stderr
+    );
+    if mkfifo(&dir.join("outside/pipe.json")) {
+        let run = render("--identity", "outside/pipe.json");
+        assert_eq!(run.code, 1);
+        assert!(
+            run.stderr.contains("is a FIFO (named pipe)"),
+            "{}",
+            run.stderr
+        );
+    }
+}
+
+#[test]
+fn a_store_folder_reads_no_domain_file_linked_out() {
+    let dir = scratch("store");
+    let store = dir.join("store");
+    std::fs::create_dir_all(store.join("_meta")).unwrap();
+    std::fs::write(
+        store.join("_meta/prompt_manifest.json"),
+        r#"{"prompts": {"a": {"domain": "a"}}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        store.join("_meta/placeholder_registry.json"),
+        r#"{"placeholders": {}}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("outside/a.json"),
+        r#"{"variants": {"default": {"text": "SECRET-DOMAIN"}}}"#,
+    )
+    .unwrap();
+    symlink(dir.join("outside/a.json"), store.join("a.json")).unwrap();
+    let run = promptic(&dir, &["check", "--dir", "store"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    let all = format!("{}{}", run.stdout, run.stderr);
+    assert!(
+        all.contains(&format!(
+            "`store/a.json` is a link to `{}`, outside `store/`, so it is not read",
+            dir.join("outside/a.json").display()
+        )),
+        "{all}"
+    );
+    assert!(!all.contains("SECRET"), "{all}");
+}
