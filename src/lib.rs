@@ -280,6 +280,8 @@
 //! and [`safe_substitute`] reproduces Python's `string.Template.safe_substitute` byte for
 //! byte for existing corpora.
 
+pub mod book;
+
 pub use prompt_macros::{Prompt, PromptStore, PromptValue, prompt};
 /// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
 /// source once, then renders it to dotprompt's messages and metadata.
