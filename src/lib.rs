@@ -287,3 +287,8 @@ pub use prompt_macros::{Prompt, PromptStore, PromptValue, prompt};
 /// source once, then renders it to dotprompt's messages and metadata.
 pub use prompt_runtime::formats::dotprompt;
 pub use prompt_runtime::*;
+
+// The README's examples are compiled and run by `cargo test` too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;
