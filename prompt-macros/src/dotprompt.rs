@@ -16,11 +16,12 @@ use crate::compile;
 use crate::derive::Field;
 use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
-use prompt_runtime::formats::dotprompt::{Dotprompt, Registry, Value};
+use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile};
+use prompt_runtime::formats::dotprompt::schema::{properties, required, schema_type};
+use prompt_runtime::formats::dotprompt::{Dotprompt, Value};
 use prompt_runtime::load::Project;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
-use std::sync::{Arc, Mutex};
 use syn::{DeriveInput, LitStr};
 
 /// The prompt file of `name`, when it is a dotprompt file: anything named `NAME.prompt`
@@ -28,33 +29,6 @@ use syn::{DeriveInput, LitStr};
 pub fn file(project: &Project, name: &str) -> Option<std::path::PathBuf> {
     let path = project.dir.join(format!("{name}.prompt"));
     std::fs::symlink_metadata(&path).is_ok().then_some(path)
-}
-
-/// Reads `rel` under the prompts folder as the project reads every file: only a regular
-/// file inside the folder (a link out of it, a FIFO or a device is refused before it is
-/// opened), at most the project's size bound, and UTF-8 (an invalid byte is an error at
-/// its line and column). The text is kept as written: a BOM and CRLF line ends reach the
-/// dotprompt reader as dotprompt's JavaScript reader sees them. `Ok(None)`: no such file.
-fn read_text(project: &Project, rel: &str) -> Result<Option<String>, Diagnostic> {
-    let shown = format!("{}/{rel}", project.display);
-    let Some(bytes) = project.root().read(rel)? else {
-        return Ok(None);
-    };
-    match String::from_utf8(bytes) {
-        Ok(text) => Ok(Some(text)),
-        Err(e) => {
-            let at = e.utf8_error().valid_up_to();
-            let byte = e.as_bytes()[at];
-            let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-            let source = prompt_runtime::SourceFile::new(&shown, lossy);
-            // The lossy text is the same bytes up to `at`, then U+FFFD (3 bytes).
-            Err(Diagnostic::new(format!(
-                "`{shown}` is not valid UTF-8: invalid byte 0x{byte:02x}"
-            ))
-            .at(&source, at..at + 3)
-            .with_help("save the file as UTF-8"))
-        }
-    }
 }
 
 pub fn expand(
@@ -65,77 +39,24 @@ pub fn expand(
 ) -> syn::Result<TokenStream> {
     let prompt_name = name.value();
     let path = project.dir.join(format!("{prompt_name}.prompt"));
-    let shown = format!("{}/{prompt_name}.prompt", project.display);
-    let text = match read_text(project, &format!("{prompt_name}.prompt")) {
-        Ok(Some(text)) => text,
-        Ok(None) => {
-            return Err(syn::Error::new(
-                name.span(),
-                format!("cannot read `{shown}`: not found"),
-            ));
-        }
-        Err(d) => return Err(compile::to_error(name, d.into())),
-    };
-    // Partials are read from `_NAME.prompt` beside the prompt, once each; the names read
-    // are kept to embed and track them, and a partial that cannot be read (a link out of
-    // the folder, a FIFO, invalid UTF-8) is reported as itself.
-    let read: Arc<Mutex<Vec<(String, String, String)>>> = Arc::default();
-    let refused: Arc<Mutex<Diagnostics>> = Arc::default();
-    let mut registry = Registry::new();
-    registry.set_partial_display_dir(&project.display);
-    {
-        let (read, refused) = (read.clone(), refused.clone());
-        let project = project.clone();
-        registry.set_partial_resolver(move |partial| {
-            let plain = !partial.is_empty()
-                && partial
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-');
-            if !plain {
-                return None;
-            }
-            let text = match read_text(&project, &format!("_{partial}.prompt")) {
-                Ok(text) => text?,
-                Err(d) => {
-                    if let Ok(mut refused) = refused.lock() {
-                        refused.push(d);
-                    }
-                    return None;
-                }
-            };
-            if let Ok(mut read) = read.lock() {
-                read.push((
-                    partial.to_owned(),
-                    format!("{}/_{partial}.prompt", project.display),
-                    text.clone(),
-                ));
-            }
-            Some(text)
-        });
-    }
-    let parsed = registry.parse_file(&shown, &text);
-    let mut refused = refused.lock().map(|r| r.clone()).unwrap_or_default();
-    if !refused.is_empty() {
-        if let Err(more) = parsed {
-            refused.extend(more);
-        }
-        return Err(compile::to_error(name, refused));
-    }
-    let prompt = parsed.map_err(|d| compile::to_error(name, d))?;
-    if let Some(failure) = prompt.sure_render_failure() {
-        return Err(compile::to_error(name, failure.into()));
-    }
-    let partials: Vec<(String, String, String)> =
-        read.lock().map(|r| r.clone()).unwrap_or_default();
+    // The one reader of a dotprompt folder, which the `promptic` command uses too: the
+    // prompt, the partials it includes and the folder's registries, each through the
+    // guarded reader, checked up to what needs the struct.
+    let folder = Folder::open(project.root()).map_err(|d| compile::to_error(name, d))?;
+    let loaded = folder
+        .load(&prompt_name)
+        .map_err(|d| compile::to_error(name, d))?;
+    let prompt = loaded.prompt;
+    let shown = loaded.file.path;
+    let text = loaded.file.text;
+    let partials = loaded.partials;
+    let registry_files = folder.registry_files();
 
     let mut problems = Diagnostics::default();
     let mut nested = Vec::new();
     let schema = prompt.render_metadata().input_schema().cloned();
     match &schema {
-        Some(schema) => {
-            check_fields(&prompt, schema, fields, input, &mut problems, &mut nested)?;
-            check_paths(&prompt, schema, &mut problems);
-        }
+        Some(schema) => check_fields(&prompt, schema, fields, input, &mut problems, &mut nested)?,
         None => check_paths_without_schema(&prompt, fields, &mut problems)?,
     }
     if !problems.is_empty() {
@@ -145,16 +66,16 @@ pub fn expand(
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut tracked = vec![path.clone()];
-    tracked.extend(
-        partials
-            .iter()
-            .map(|(n, _, _)| project.dir.join(format!("_{n}.prompt"))),
-    );
+    tracked.extend(partials.iter().map(|p| partial_path(project, &p.name)));
+    tracked.extend(registry_files.iter().map(|f| project.dir.join(&f.name)));
     tracked.extend(project.config.path.iter().cloned());
     let tracked = crate::emit::tracked(&tracked);
-    let partial_files = partials.iter().map(
-        |(n, p, t)| quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t }),
-    );
+    let file = |f: &FolderFile| {
+        let (n, p, t) = (&f.name, &f.path, &f.text);
+        quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
+    };
+    let partial_files = partials.iter().map(file);
+    let registry_files = registry_files.iter().map(file);
     let values = value_inserts(fields);
     let input_schema = prompt.input_schema_json().unwrap_or_default();
     let output_schema = prompt.output_schema_json().unwrap_or_default();
@@ -193,7 +114,8 @@ pub fn expand(
                 static ENTRY: ::promptic::__private::DotpromptFile =
                     ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
                 static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partial_files),*];
-                ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS)
+                static REGISTRIES: &[::promptic::__private::DotpromptFile] = &[#(#registry_files),*];
+                ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS, REGISTRIES)
             }
 
             /// The compiled render alone: `None` when the prompt is not compiled or this
@@ -318,19 +240,6 @@ fn kind(ty: &syn::Type) -> Kind {
     }
 }
 
-/// A schema's type, without `null`: `None` for a schema that takes anything.
-fn schema_type(schema: &Value) -> Option<String> {
-    match schema.get("type")? {
-        Value::String(t) => Some(t.clone()),
-        Value::Array(types) => types
-            .iter()
-            .filter_map(Value::as_str)
-            .find(|t| *t != "null")
-            .map(str::to_owned),
-        _ => None,
-    }
-}
-
 /// How a schema type is written for the user, and the Rust types it takes.
 fn wanted(t: &str) -> (&'static str, &'static str) {
     match t {
@@ -369,17 +278,6 @@ fn compatible(schema: &Value, kind: &Kind) -> Option<String> {
         let (shown, types) = wanted(&t);
         Some(format!("the schema says {shown}: use {types}"))
     }
-}
-
-fn properties(schema: &Value) -> Option<&prompt_runtime::formats::dotprompt::Object> {
-    schema.get("properties").and_then(Value::as_object)
-}
-
-fn required(schema: &Value, property: &str) -> bool {
-    schema.get("required").is_some_and(|r| match r {
-        Value::Array(r) => r.iter().any(|v| v.as_str() == Some(property)),
-        _ => false,
-    })
 }
 
 /// The span of the input schema's property at `path` in the frontmatter (exact: found by
@@ -573,49 +471,6 @@ fn nested_checks(
     }
 }
 
-/// Every path the template reads exists in the input schema.
-fn check_paths(prompt: &Dotprompt, schema: &Value, problems: &mut Diagnostics) {
-    let source = prompt.source();
-    for path in prompt.input_paths() {
-        let mut at = schema;
-        for (i, segment) in path.segments.iter().enumerate() {
-            match schema_type(at).as_deref() {
-                Some("object") => {}
-                Some("array") => {
-                    if (segment == "length" || segment.parse::<usize>().is_ok())
-                        && let Some(items) = at.get("items")
-                    {
-                        at = items;
-                        continue;
-                    }
-                    break;
-                }
-                // Anything goes under `any`, and a scalar has nothing to read:
-                // Handlebars reads a missing key as empty.
-                _ => break,
-            }
-            let Some(props) = properties(at) else { break };
-            if let Some(next) = props.get(segment) {
-                at = next;
-                continue;
-            }
-            let read = path.segments[..=i].join(".");
-            let help = match prompt_runtime::suggest::closest(segment, props.keys()) {
-                Some(close) => format!("did you mean `{close}`?"),
-                None => format!("add `{segment}` to the prompt's `input.schema`"),
-            };
-            problems.push(
-                Diagnostic::new(format!(
-                    "the template reads `{read}`, which the input schema does not have"
-                ))
-                .at(source, path.span.clone())
-                .with_help(help),
-            );
-            break;
-        }
-    }
-}
-
 /// Without an input schema, the first name of every path the template reads is a field.
 fn check_paths_without_schema(
     prompt: &Dotprompt,
@@ -643,4 +498,12 @@ fn check_paths_without_schema(
         );
     }
     Ok(())
+}
+
+/// The file of the partial `name` (`sub/sign` is `prompts/sub/_sign.prompt`), to track.
+fn partial_path(project: &Project, name: &str) -> std::path::PathBuf {
+    match name.rsplit_once('/') {
+        Some((dir, base)) => project.dir.join(dir).join(format!("_{base}.prompt")),
+        None => project.dir.join(format!("_{name}.prompt")),
+    }
 }

@@ -390,12 +390,26 @@ pub fn dotprompt_loaded(
     >,
     entry: &'static DotpromptFile,
     partials: &'static [DotpromptFile],
+    registries: &'static [DotpromptFile],
 ) -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic> {
-    use crate::formats::dotprompt::Registry;
+    use crate::formats::dotprompt::{Registry, Value};
     let prompt = loaded.get_or_init(|| {
         let mut registry = Registry::new();
         for partial in partials {
             registry.define_partial_file(partial.name, partial.path, partial.text)?;
+        }
+        // `schemas.json` and `tools.json` as the derive read them.
+        for file in registries {
+            let Ok(Value::Object(entries)) = serde_json::from_str::<Value>(file.text) else {
+                continue;
+            };
+            for (name, definition) in entries.iter() {
+                if file.name == "schemas.json" {
+                    registry.define_schema(name, definition.clone());
+                } else {
+                    registry.define_tool(name, definition.clone());
+                }
+            }
         }
         registry.parse_file(entry.path, entry.text)
     });

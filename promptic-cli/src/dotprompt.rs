@@ -1,9 +1,8 @@
 //! dotprompt files in a prompts folder: `NAME.prompt` prompts, `_NAME.prompt` partials,
 //! `schemas.json` and `tools.json` registries; rendered, checked, listed and documented.
 
-use prompt_runtime::formats::dotprompt::{
-    DataArgument, Dotprompt, PromptMetadata, Registry, Value,
-};
+use prompt_runtime::formats::dotprompt::folder::Folder;
+use prompt_runtime::formats::dotprompt::{DataArgument, Dotprompt, PromptMetadata, Value};
 use prompt_runtime::load::{MAX_FILE, Root, read_file};
 use prompt_runtime::{Diagnostic, Diagnostics};
 use serde::Deserialize;
@@ -78,28 +77,9 @@ fn shown(dir: &Path, path: &Path) -> String {
     )
 }
 
-/// Reads a file of the folder through its guarded reader (`load::Root`): inside the
-/// folder only, a regular file, at most `load::MAX_FILE` bytes.
-fn read(dir: &Path, path: &Path) -> Result<String, Diagnostics> {
-    let root = Root::new(dir, crate::display_dir(dir));
-    let rel = path.strip_prefix(dir).unwrap_or(path);
-    let shown = root.shown(rel);
-    match root.read(rel) {
-        Ok(Some(bytes)) => text(bytes, &shown),
-        Ok(None) => Err(Diagnostic::new(format!("cannot read `{shown}`: not found"))
-            .in_file(&shown)
-            .into()),
-        Err(e) => Err(Diagnostic::from(e).into()),
-    }
-}
-
 /// A file the user names outside the folder (`--data`): a regular file within the limit.
 fn read_named(path: &Path, shown: &str) -> Result<String, Diagnostics> {
     let bytes = read_file(path, shown, MAX_FILE).map_err(Diagnostic::from)?;
-    text(bytes, shown)
-}
-
-fn text(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostics> {
     String::from_utf8(bytes).map_err(|_| {
         Diagnostic::new(format!("cannot read `{shown}`: it is not UTF-8 text"))
             .in_file(shown)
@@ -107,71 +87,19 @@ fn text(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostics> {
     })
 }
 
-/// A JSON object file of the folder (`schemas.json`, `tools.json`), if present.
-fn registry_file(dir: &Path, file: &str) -> Result<Vec<(String, Value)>, Diagnostics> {
-    let path = dir.join(file);
-    if std::fs::symlink_metadata(&path).is_err() {
-        return Ok(Vec::new());
-    }
-    let name = shown(dir, &path);
-    let text = read(dir, &path)?;
-    match serde_json::from_str::<Value>(&text) {
-        Ok(Value::Object(object)) => Ok(object
-            .iter()
-            .map(|(k, v)| (k.to_owned(), v.clone()))
-            .collect()),
-        Ok(_) => Err(Diagnostic::new(format!("`{name}` is not a JSON object"))
-            .in_file(&name)
-            .with_help("write an object from each name to its definition")
-            .into()),
-        Err(e) => Err(Diagnostic::new(format!("`{name}` is not valid JSON: {e}"))
-            .in_file(&name)
-            .into()),
-    }
+/// The folder as the derive reads it too: its registries read through the guarded reader.
+pub fn folder(dir: &Path) -> Result<Folder, Diagnostics> {
+    Folder::open(Root::new(dir, crate::display_dir(dir)))
 }
 
-/// The folder's registries: its partials, named schemas and tools.
-pub fn registry(dir: &Path) -> Result<Registry, Diagnostics> {
-    let mut registry = Registry::new();
-    let mut problems = Diagnostics::default();
-    for (name, path, partial) in files(dir) {
-        if !partial {
-            continue;
-        }
-        let display = shown(dir, &path);
-        match read(dir, &path) {
-            Ok(text) => {
-                if let Err(e) = registry.define_partial_file(&name, &display, &text) {
-                    problems.extend(e);
-                }
-            }
-            Err(e) => problems.extend(e),
-        }
-    }
-    match registry_file(dir, "schemas.json") {
-        Ok(schemas) => {
-            for (name, schema) in schemas {
-                registry.define_schema(&name, schema);
-            }
-        }
-        Err(e) => problems.extend(e),
-    }
-    match registry_file(dir, "tools.json") {
-        Ok(tools) => {
-            for (name, tool) in tools {
-                registry.define_tool(&name, tool);
-            }
-        }
-        Err(e) => problems.extend(e),
-    }
-    problems.into_result(registry)
-}
-
-/// Parses one prompt of the folder against its registries.
-pub fn load(dir: &Path, registry: &Registry, path: &Path) -> Result<Dotprompt, Diagnostics> {
-    let display = shown(dir, path);
-    let text = read(dir, path)?;
-    registry.parse_file(&display, &text)
+/// The prompt's name for its file (`sub/plain` for `DIR/sub/plain.prompt`).
+fn name_of(dir: &Path, path: &Path) -> String {
+    let relative = path.strip_prefix(dir).unwrap_or(path);
+    let relative = relative.to_string_lossy().replace('\\', "/");
+    relative
+        .strip_suffix(".prompt")
+        .unwrap_or(&relative)
+        .to_owned()
 }
 
 /// `--data DATA.json`: the DataArgument, plus render options under `options`.
@@ -185,8 +113,7 @@ struct DataFile {
 
 /// `promptic render NAME --data DATA.json [--json]` for `DIR/NAME.prompt`.
 pub fn render(dir: &Path, path: &Path, data: Option<&Path>, json: bool) -> Outcome {
-    let registry = registry(dir)?;
-    let prompt = load(dir, &registry, path)?;
+    let prompt = folder(dir)?.load(&name_of(dir, path))?.prompt;
     let file: DataFile = match data {
         None => DataFile::default(),
         Some(data) => {
@@ -243,8 +170,8 @@ pub fn check(dir: &Path) -> Checked {
     let partials = all.iter().filter(|(_, _, partial)| *partial).count();
     let count = all.len() - partials;
     let mut problems = Diagnostics::default();
-    let registry = match registry(dir) {
-        Ok(registry) => registry,
+    let folder = match folder(dir) {
+        Ok(folder) => folder,
         Err(e) => {
             problems.extend(e);
             return Checked {
@@ -254,9 +181,21 @@ pub fn check(dir: &Path) -> Checked {
             };
         }
     };
-    for (_, path, partial) in &all {
-        if !partial && let Err(e) = load(dir, &registry, path) {
-            problems.extend(e);
+    // A partial is checked with each prompt that includes it and on its own: each of its
+    // problems is reported once.
+    let mut seen = std::collections::HashSet::new();
+    for (name, _, partial) in &all {
+        let result = if *partial {
+            folder.check_partial(name)
+        } else {
+            folder.load(name).map(|_| ())
+        };
+        if let Err(e) = result {
+            for problem in e {
+                if seen.insert(problem.to_string()) {
+                    problems.push(problem);
+                }
+            }
         }
     }
     Checked {
@@ -279,14 +218,14 @@ pub struct Listed {
 
 /// Every prompt of the folder, parsed.
 pub fn listed(dir: &Path) -> Vec<Listed> {
-    let registry = registry(dir);
+    let folder = folder(dir);
     files(dir)
         .into_iter()
         .filter(|f| !f.2)
         .map(|(name, path, _)| {
             let display = shown(dir, &path);
-            let parsed = match &registry {
-                Ok(registry) => load(dir, registry, &path),
+            let parsed = match &folder {
+                Ok(folder) => folder.load(&name).map(|loaded| loaded.prompt),
                 Err(e) => Err(e.clone()),
             };
             match parsed {

@@ -1435,7 +1435,10 @@ fn check_readme(readme: &Path, dir: &Path, keep: impl Fn(&str, usize) -> bool) -
 fn the_book_commands_print_what_the_book_shows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let ran = check_readme(&root.join("docs/src/cli.md"), &root, |_, _| true);
-    assert!(ran >= 7, "the command-line chapter's transcripts were not found");
+    assert!(
+        ran >= 7,
+        "the command-line chapter's transcripts were not found"
+    );
 }
 
 #[test]

@@ -30,12 +30,14 @@
 pub mod ast;
 #[doc(hidden)]
 pub mod compiled;
+pub mod folder;
 mod frontmatter;
 mod lexer;
 mod messages;
 mod parser;
 mod picoschema;
 mod render;
+pub mod schema;
 #[cfg(test)]
 mod tests;
 mod value;
