@@ -20,7 +20,7 @@
 //! )?;
 //! let folder = Folder::open(Root::new(&dir, "prompts"))?;
 //! let problems = folder.load("greet").unwrap_err().to_string();
-//! assert!(problems.contains("--> prompts/greet.prompt:6:9"));
+//! assert!(problems.contains("--> prompts/greet.prompt:7:9"));
 //! assert!(problems.contains("did you mean `name`?"));
 //!
 //! std::fs::write(
