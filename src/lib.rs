@@ -282,8 +282,184 @@
 
 pub mod book;
 
-pub use prompt_macros::{Prompt, PromptStore, PromptValue, prompt};
+/// Derives [`Prompt`](trait@Prompt) for a context struct, checked against its prompt file at
+/// build time.
+///
+/// # Attributes
+///
+/// | attribute | on | meaning |
+/// |---|---|---|
+/// | `#[prompt("name")]` | the struct | the prompt file: `prompts/name.md`, `name.md.j2`, `name.j2` or `name.prompt` under the crate root; `/` for subfolders |
+/// | `#[prompt(family = "name")]` | the struct | a family: every `prompts/name/*.md`, one chosen per document by its tags |
+/// | `#[prompt(rename = "key")]` | a field | the placeholder the field fills, when it is not the field's name |
+/// | `#[prompt(one_of("a", "b"))]` | a text field | the values the field can take; `{% if field == "a" %}` is checked against them |
+///
+/// Each field is the value of the placeholder with its name. Every field must be used, every
+/// placeholder must be filled (by a field, the identity or a template), and an `Option` or
+/// `bool` field may only be used inside `{% if field %}`. The derive adds an inherent
+/// `render`: `render(&self, &Identity) -> PromptContent` for a Markdown prompt, which cannot
+/// fail; `messages(&self, &Identity) -> Chat` for a chat prompt; `render(&self)` returning a
+/// `Result` for Jinja and dotprompt prompts, which fails only where their own engines fail.
+///
+/// # `rename`
+///
+/// ```
+/// use promptic::{Identity, Prompt};
+///
+/// #[derive(Prompt)]
+/// #[prompt("daily_summary")] // uses `$day_YYYYMMDD`
+/// struct DailySummary<'a> {
+///     day: &'a str,
+///     #[prompt(rename = "day_YYYYMMDD")]
+///     day_yyyymmdd: &'a str,
+///     facet: Option<&'a str>,
+/// }
+///
+/// let identity = Identity::from_json(r#"{"preferred": "Sam"}"#)?;
+/// let out = DailySummary { day: "Friday", day_yyyymmdd: "20260124", facet: None }.render(&identity);
+/// assert!(out.text.contains("# Daily Summary for Friday"));
+/// # Ok::<(), promptic::IdentityError>(())
+/// ```
+///
+/// # `one_of`
+///
+/// ```
+/// use promptic::{Identity, Prompt};
+///
+/// #[derive(Prompt)]
+/// #[prompt("reply")] // {% if length == "short" %} ... {% else %} ... {% endif %}
+/// struct Reply<'a> {
+///     topic: &'a str,
+///     #[prompt(one_of("short", "long"))]
+///     length: &'a str,
+/// }
+///
+/// let identity = Identity::from_json(r#"{"preferred": "Sam"}"#)?;
+/// let short = Reply { topic: "tides", length: "short" }.render(&identity);
+/// assert!(short.text.ends_with("Two sentences at most."));
+/// # Ok::<(), promptic::IdentityError>(())
+/// ```
+///
+/// A value the prompt compares with that is not among the choices (`length == "shrot"`) is a
+/// compile error with the closest choice.
+///
+/// # `family`
+///
+/// ```
+/// use promptic::{Identity, Tags};
+///
+/// #[derive(promptic::Prompt)]
+/// #[prompt(family = "summarize")] // prompts/summarize/*.md
+/// struct Summarize<'a> {
+///     text: &'a str,
+///     sprint: Option<&'a str>,
+/// }
+///
+/// let tags: Tags = [("type", "meeting"), ("project", "myapp")].into_iter().collect();
+/// let out = Summarize { text: "Notes.", sprint: None }.render(&tags, &Identity::default());
+/// assert_eq!(out.path, "prompts/summarize/myapp_meetings.md");
+/// ```
+pub use prompt_macros::Prompt;
+
+/// Renders a prompt file with the values given, checked at build time as
+/// [`derive(Prompt)`](derive@Prompt) checks a struct.
+///
+/// `prompt!("name", key = expr, other)` names the prompt file as `#[prompt("name")]` does;
+/// each argument is a value (`other` alone is short for `other = other`). The arguments are
+/// moved into the value the macro makes, which has the same `render` as a derived struct.
+/// An argument that a block tests must be an `Option` or a `bool`.
+///
+/// ```
+/// use promptic::{Identity, prompt};
+///
+/// let day = "Friday";
+/// let facet: Option<&str> = Some("work");
+/// let out = prompt!("daily_summary", day, day_YYYYMMDD = "20260124", facet)
+///     .render(&Identity::from_json(r#"{"preferred": "Sam"}"#)?);
+/// assert!(out.text.contains("Focus on the **work** facet."));
+/// # Ok::<(), promptic::IdentityError>(())
+/// ```
+///
+/// A missing argument, an argument the prompt does not use and a misspelt one are compile
+/// errors at the prompt file's line and column.
+pub use prompt_macros::prompt;
+
+/// Derives a value a Jinja or dotprompt template can read by path (`traveller.name`), so that
+/// a path into it that does not exist is a compile error.
+///
+/// # Attributes
+///
+/// | attribute | on | meaning |
+/// |---|---|---|
+/// | `#[prompt(rename = "key")]` | a field | the key templates read, when it is not the field's name |
+///
+/// ```
+/// use promptic::{Guidance, PromptValue};
+///
+/// #[derive(PromptValue)]
+/// struct Traveller<'a> {
+///     #[prompt(rename = "name")]
+///     full_name: &'a str,
+/// }
+///
+/// #[derive(PromptValue)]
+/// struct Stop<'a> {
+///     city: &'a str,
+///     nights: Option<u8>,
+/// }
+///
+/// #[derive(promptic::Prompt)]
+/// #[prompt("trip_planner")] // prompts/trip_planner.md.j2 reads traveller.name, stop.city
+/// struct TripPlanner<'a> {
+///     guidance: Guidance,
+///     traveller: Traveller<'a>,
+///     stops: &'a [Stop<'a>],
+///     currency: Option<&'a str>,
+/// }
+///
+/// let stops = [Stop { city: "Lyon", nights: None }];
+/// let traveller = Traveller { full_name: "Sam" };
+/// let prompt = TripPlanner { guidance: Guidance::Lean, traveller, stops: &stops, currency: None };
+/// assert!(prompt.render()?.text.contains("You plan trips for Sam."));
+/// # Ok::<(), promptic::Diagnostic>(())
+/// ```
+pub use prompt_macros::PromptValue;
+
+/// Derives the embedded defaults of a PromptEngine store folder, checked at build time.
+///
+/// # Attributes
+///
+/// | attribute | on | meaning |
+/// |---|---|---|
+/// | `#[store("folder")]` | the struct | the store folder (its `_meta/` registries and domain files), relative to the crate root |
+///
+/// The derive adds `defaults()` (every file of the folder, embedded), a constant per prompt
+/// id (`system_rule` becomes `SYSTEM_RULE`) and `PROMPT_IDS`. A problem in the folder is a
+/// compile error at the JSON file's line and column.
+///
+/// ```
+/// use promptic::PromptStore;
+/// use promptic::store::Store;
+///
+/// #[derive(PromptStore)]
+/// #[store("examples/persona_prompts")]
+/// struct Persona;
+///
+/// let store = Store::builder(Persona::defaults())
+///     .static_value("char_name", "Luna")
+///     .computed("current_date", || "Friday".to_owned())
+///     .open()?;
+/// let text = store.resolve_prompt(Persona::PERSONA_DESCRIPTION, "default", &[])?;
+/// assert!(text.starts_with("Luna is patient"));
+/// # Ok::<(), promptic::store::StoreError>(())
+/// ```
+pub use prompt_macros::PromptStore;
 /// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
 /// source once, then renders it to dotprompt's messages and metadata.
 pub use prompt_runtime::formats::dotprompt;
 pub use prompt_runtime::*;
+
+// The README's examples are compiled and run by `cargo test` too.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeExamples;

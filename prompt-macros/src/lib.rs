@@ -19,32 +19,28 @@ mod values;
 
 use proc_macro::TokenStream;
 
-/// Derives `promptic::Prompt` for a context struct, checked against its prompt file.
-/// See the `promptic` crate for the full description.
+/// Part of [promptic](https://docs.rs/promptic): used as `promptic::Prompt` (<https://docs.rs/promptic/latest/promptic/derive.Prompt.html>).
 #[proc_macro_derive(Prompt, attributes(prompt))]
 pub fn derive_prompt(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     derive::expand(&input).into()
 }
 
-/// Renders a prompt file with the given values, checked at compile time.
-/// See the `promptic` crate for the full description.
+/// Part of [promptic](https://docs.rs/promptic): used as `promptic::prompt!` (<https://docs.rs/promptic/latest/promptic/macro.prompt.html>).
 #[proc_macro]
 pub fn prompt(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as call::CallInput);
     call::expand(&input).into()
 }
 
-/// Derives a store's embedded defaults and prompt-id constants from a PromptEngine folder,
-/// checked at compile time. See the `promptic` crate for the full description.
+/// Part of [promptic](https://docs.rs/promptic): used as `promptic::PromptStore` (<https://docs.rs/promptic/latest/promptic/derive.PromptStore.html>).
 #[proc_macro_derive(PromptStore, attributes(store))]
 pub fn derive_prompt_store(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     store::expand(&input).into()
 }
 
-/// Derives `promptic::PromptValue` for a struct a template reads by field
-/// (`user.name`). See the `promptic` crate for the full description.
+/// Part of [promptic](https://docs.rs/promptic): used as `promptic::PromptValue` (<https://docs.rs/promptic/latest/promptic/derive.PromptValue.html>).
 #[proc_macro_derive(PromptValue, attributes(prompt))]
 pub fn derive_prompt_value(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -6,8 +6,8 @@ use std::borrow::Cow;
 /// first character uppercased, the rest lowercased (`day_YYYYMMDD` → `Day_yyyymmdd`).
 ///
 /// ```
-/// assert_eq!(prompt_runtime::variant_name("day_YYYYMMDD"), "Day_yyyymmdd");
-/// assert_eq!(prompt_runtime::variant_name("pronouns_subject"), "Pronouns_subject");
+/// assert_eq!(promptic::variant_name("day_YYYYMMDD"), "Day_yyyymmdd");
+/// assert_eq!(promptic::variant_name("pronouns_subject"), "Pronouns_subject");
 /// ```
 pub fn variant_name(key: &str) -> String {
     let mut chars = key.chars();
@@ -24,8 +24,8 @@ pub fn variant_name(key: &str) -> String {
 /// Python's `capitalize()`, which would turn "Alice Smith" into "Alice smith").
 ///
 /// ```
-/// assert_eq!(prompt_runtime::upper_first("alice Smith"), "Alice Smith");
-/// assert_eq!(prompt_runtime::upper_first("Already"), "Already");
+/// assert_eq!(promptic::upper_first("alice Smith"), "Alice Smith");
+/// assert_eq!(promptic::upper_first("Already"), "Already");
 /// ```
 pub fn upper_first(value: &str) -> Cow<'_, str> {
     let mut chars = value.chars();

@@ -17,7 +17,7 @@ use std::collections::HashMap;
 /// A struct's context variables, as data. Implemented by `#[derive(promptic::Prompt)]`.
 ///
 /// ```
-/// use prompt_runtime::context::{ContextField, ContextValue, ContextValues, FieldKind};
+/// use promptic::context::{ContextField, ContextValue, ContextValues, FieldKind};
 ///
 /// // What the derive writes for `struct Daily<'a> { day: &'a str, note: Option<&'a str> }`.
 /// struct Daily<'a> {
@@ -66,7 +66,7 @@ pub trait ContextValues {
     /// as the compiled code does, use [`ContextValues::context_values`].
     ///
     /// ```
-    /// use prompt_runtime::context::{ContextField, ContextValue, ContextValues, FieldKind};
+    /// use promptic::context::{ContextField, ContextValue, ContextValues, FieldKind};
     ///
     /// struct Flags {
     ///     verbose: bool,
@@ -108,8 +108,8 @@ impl ContextField {
     /// The variable as a schema takes it.
     ///
     /// ```
-    /// use prompt_runtime::context::{ContextField, FieldKind};
-    /// use prompt_runtime::resolve::{ContextVar, VarKind};
+    /// use promptic::context::{ContextField, FieldKind};
+    /// use promptic::resolve::{ContextVar, VarKind};
     ///
     /// let level = ContextField { name: "level", kind: FieldKind::Choice(&["lean", "detailed"]) };
     /// assert_eq!(
@@ -141,8 +141,8 @@ impl FieldKind {
     /// The same kind as [`VarKind`].
     ///
     /// ```
-    /// use prompt_runtime::context::FieldKind;
-    /// use prompt_runtime::resolve::VarKind;
+    /// use promptic::context::FieldKind;
+    /// use promptic::resolve::VarKind;
     ///
     /// assert_eq!(FieldKind::Flag.to_var_kind(), VarKind::Flag);
     /// ```
@@ -177,8 +177,8 @@ impl ContextValue<'_> {
     /// given to the renderer as the history).
     ///
     /// ```
-    /// use prompt_runtime::context::ContextValue;
-    /// use prompt_runtime::render::Value;
+    /// use promptic::context::ContextValue;
+    /// use promptic::render::Value;
     ///
     /// assert_eq!(ContextValue::Text("Friday".into()).as_value(), Value::Text("Friday"));
     /// assert_eq!(ContextValue::Flag(true).as_value(), Value::Flag(true));

@@ -39,7 +39,7 @@ impl SourceFile {
     /// A source with the given display path (`prompts/segment.md`) and text.
     ///
     /// ```
-    /// let source = prompt_runtime::SourceFile::new("prompts/a.md", "one\ntwo");
+    /// let source = promptic::SourceFile::new("prompts/a.md", "one\ntwo");
     /// assert_eq!(source.line_col(4), (2, 1));
     /// ```
     pub fn new(path: impl Into<String>, text: impl Into<String>) -> Self {
@@ -107,7 +107,7 @@ impl SourceFile {
     /// or of the text.
     ///
     /// ```
-    /// let source = prompt_runtime::SourceFile::new("p.md", "one\ntwé x");
+    /// let source = promptic::SourceFile::new("p.md", "one\ntwé x");
     /// assert_eq!(source.offset(2, 5), 9);
     /// assert_eq!(source.offset(2, 99), 10);
     /// assert_eq!(source.offset(9, 1), 10);
@@ -138,7 +138,7 @@ impl SourceFile {
     /// the text. For pointing a diagnostic at a recorded use.
     ///
     /// ```
-    /// let source = prompt_runtime::SourceFile::new("p.md", "a $day b\n{{ x }}");
+    /// let source = promptic::SourceFile::new("p.md", "a $day b\n{{ x }}");
     /// assert_eq!(&source.text()[source.span_at(1, 3)], "$day");
     /// assert_eq!(&source.text()[source.span_at(2, 1)], "{{ x }}");
     /// ```
@@ -219,7 +219,7 @@ fn excerpt(line: &str, caret: Range<usize>) -> (String, Range<usize>) {
 /// cannot clear the screen it is reported on, nor a name with a newline fake a line.
 ///
 /// ```
-/// use prompt_runtime::diagnostic::escape_controls;
+/// use promptic::diagnostic::escape_controls;
 /// assert_eq!(escape_controls("\u{1b}[2J.md", &[]), "\\u{1b}[2J.md");
 /// assert_eq!(escape_controls("a\nb\tc", &['\t']), "a\\nb\tc");
 /// assert_eq!(escape_controls("naïve \\ \"x\"", &[]), "naïve \\ \"x\"");
@@ -257,7 +257,7 @@ fn floor_char_boundary(text: &str, offset: usize) -> usize {
 /// A problem found in a prompt, a template, the configuration or an identity.
 ///
 /// ```
-/// use prompt_runtime::{Diagnostic, SourceFile};
+/// use promptic::{Diagnostic, SourceFile};
 ///
 /// let source = SourceFile::new("prompts/greet.md", "Hello $preferd!");
 /// let diagnostic = Diagnostic::new("unknown placeholder `$preferd`")
@@ -477,7 +477,7 @@ impl Diagnostics {
     /// reported [`Diagnostics::PER_KIND`] of its kind (then it is counted).
     ///
     /// ```
-    /// use prompt_runtime::{Diagnostic, Diagnostics, SourceFile};
+    /// use promptic::{Diagnostic, Diagnostics, SourceFile};
     ///
     /// let source = SourceFile::new("p.md", "${ ".repeat(60));
     /// let mut all = Diagnostics::default();

@@ -41,10 +41,10 @@ pub struct Section {
 /// provides each and where it is used), the consumer's sections, and the source.
 ///
 /// ```
-/// use prompt_runtime::check::check;
-/// use prompt_runtime::doc::{PageOptions, Section, markdown_page};
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+/// use promptic::check::check;
+/// use promptic::doc::{PageOptions, Section, markdown_page};
+/// use promptic::load::PromptFile;
+/// use promptic::resolve::{ContextVar, Schema, Templates, VarKind};
 ///
 /// let file = PromptFile::from_text(
 ///     "prompts/hello.md",
@@ -102,10 +102,10 @@ pub fn markdown_page(prompt: &CheckedPrompt, options: &PageOptions<'_>) -> Strin
 /// lines and reasons, or `None` when it has none.
 ///
 /// ```
-/// use prompt_runtime::check::check;
-/// use prompt_runtime::doc::either_ors;
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+/// use promptic::check::check;
+/// use promptic::doc::either_ors;
+/// use promptic::load::PromptFile;
+/// use promptic::resolve::{ContextVar, Schema, Templates, VarKind};
 ///
 /// let text = "{% if guidance == \"detailed\" %}\nShow steps.\n{% else \"small models copy examples\" %}\nAnswer only.\n{% endif %}";
 /// let file = PromptFile::from_text("p.md", text).unwrap();
@@ -163,10 +163,10 @@ pub fn either_ors(prompt: &CheckedPrompt) -> Option<String> {
 /// prompt without sections.
 ///
 /// ```
-/// use prompt_runtime::check::check;
-/// use prompt_runtime::doc::chat_sections;
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+/// use promptic::check::check;
+/// use promptic::doc::chat_sections;
+/// use promptic::load::PromptFile;
+/// use promptic::resolve::{ContextVar, Schema, Templates, VarKind};
 ///
 /// let file = PromptFile::from_text("p.md", "Be brief.\n{% history turns limit=4 %}\n{% user question %}\n$q").unwrap();
 /// let schema = Schema {
@@ -217,8 +217,8 @@ pub fn chat_sections(prompt: &CheckedPrompt) -> Option<String> {
 /// the description. For a page whose sections are at `heading_level`.
 ///
 /// ```
-/// use prompt_runtime::Meta;
-/// use prompt_runtime::doc::title_block;
+/// use promptic::Meta;
+/// use promptic::doc::title_block;
 ///
 /// let meta = Meta { description: Some("Says hello.".into()), ..Meta::DEFAULT };
 /// assert_eq!(
@@ -272,7 +272,7 @@ fn indented_code(line: &str) -> bool {
 /// A heading at `level` and its body, ending in one newline.
 ///
 /// ```
-/// use prompt_runtime::doc::section;
+/// use promptic::doc::section;
 ///
 /// assert_eq!(section(2, "Source", "text\n"), "## Source\n\ntext\n");
 /// ```
@@ -285,8 +285,8 @@ pub fn section(level: usize, heading: &str, body: &str) -> String {
 /// extras in file order. Text is unquoted; every other value is its JSON.
 ///
 /// ```
-/// use prompt_runtime::doc::metadata_rows;
-/// use prompt_runtime::{Extra, Meta};
+/// use promptic::doc::metadata_rows;
+/// use promptic::{Extra, Meta};
 /// use std::borrow::Cow;
 ///
 /// let meta = Meta {
@@ -327,7 +327,7 @@ pub fn metadata_rows(meta: &Meta) -> Vec<(String, String)> {
 /// reads as a space anyway, and would end a table row, so it becomes one.
 ///
 /// ```
-/// use prompt_runtime::doc::code_span;
+/// use promptic::doc::code_span;
 ///
 /// assert_eq!(code_span("$day"), "`$day`");
 /// assert_eq!(code_span("a `b` c"), "``a `b` c``");
@@ -353,7 +353,7 @@ pub fn code_span(text: &str) -> String {
 /// newline.
 ///
 /// ```
-/// use prompt_runtime::doc::fenced;
+/// use promptic::doc::fenced;
 ///
 /// assert_eq!(fenced("a", "text"), "```text\na\n```\n");
 /// assert_eq!(fenced("```rust\nx\n```\n", "markdown"), "````markdown\n```rust\nx\n```\n````\n");
@@ -367,7 +367,7 @@ pub fn fenced(text: &str, language: &str) -> String {
 /// Text safe inside a Markdown table cell: `|` escaped, line breaks as `<br>`.
 ///
 /// ```
-/// use prompt_runtime::doc::table_cell;
+/// use promptic::doc::table_cell;
 ///
 /// assert_eq!(table_cell("a | b\nc"), "a \\| b<br>c");
 /// ```

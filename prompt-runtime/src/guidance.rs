@@ -11,7 +11,7 @@ use std::str::FromStr;
 /// How much scaffolding a prompt gives the model.
 ///
 /// ```
-/// use prompt_runtime::Guidance;
+/// use promptic::Guidance;
 ///
 /// assert_eq!(Guidance::default(), Guidance::Detailed);
 /// assert_eq!("lean".parse::<Guidance>(), Ok(Guidance::Lean));
@@ -51,7 +51,7 @@ impl Guidance {
     /// model's entry, …), skipping absent and invalid ones; `Detailed` when none is valid.
     ///
     /// ```
-    /// use prompt_runtime::Guidance;
+    /// use promptic::Guidance;
     ///
     /// assert_eq!(Guidance::resolve([None, Some("leen"), Some("lean"), Some("detailed")]), Guidance::Lean);
     /// assert_eq!(Guidance::resolve([None, Some("")]), Guidance::Detailed);

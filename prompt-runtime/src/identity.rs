@@ -25,7 +25,7 @@ pub use slots::{KeySlots, MAX_SLOTS, Slot};
 /// would generate the same variant (`day_ABC` and `day_abc`), the first one does.
 ///
 /// ```
-/// use prompt_runtime::Identity;
+/// use promptic::Identity;
 ///
 /// let identity = Identity::from_json(r#"{
 ///     "preferred": "alex",
@@ -151,7 +151,7 @@ impl Identity {
     /// rendered prompt); here an array of scalars has a text and anything else is an error.
     ///
     /// ```
-    /// use prompt_runtime::Identity;
+    /// use promptic::Identity;
     ///
     /// let identity = Identity::from_json(r#"{
     ///     "identity": { "name": "Alex Rivera", "age": 41, "langs": ["en", "es"], "bio": null }
@@ -188,7 +188,7 @@ impl Identity {
     /// earlier value and keeps its place.
     ///
     /// ```
-    /// use prompt_runtime::Identity;
+    /// use promptic::Identity;
     ///
     /// let identity = Identity::from_pairs([("name", "alex"), ("Name", "ALEX")]);
     /// // the written `Name` wins over the variant of `name`
@@ -267,8 +267,8 @@ impl Identity {
     /// only when it has no slot (see [`MAX_SLOTS`]). What compiled prompts call.
     ///
     /// ```
-    /// use prompt_runtime::identity::Slot;
-    /// use prompt_runtime::Identity;
+    /// use promptic::identity::Slot;
+    /// use promptic::Identity;
     ///
     /// let identity = Identity::from_pairs([("bio", "writes code")]);
     /// assert_eq!(identity.at(Slot::of("Bio"), "Bio"), Some("Writes code"));
@@ -296,7 +296,7 @@ impl Identity {
     /// The text for a key or a variant.
     ///
     /// ```
-    /// let identity = prompt_runtime::Identity::from_pairs([("bio", "writes code")]);
+    /// let identity = promptic::Identity::from_pairs([("bio", "writes code")]);
     /// assert_eq!(identity.get("Bio"), Some("Writes code"));
     /// assert_eq!(identity.get("bIO"), None);
     /// ```
@@ -307,7 +307,7 @@ impl Identity {
     /// Every name with its text, variants included, in order.
     ///
     /// ```
-    /// let identity = prompt_runtime::Identity::from_pairs([("a", "x"), ("b", "y")]);
+    /// let identity = promptic::Identity::from_pairs([("a", "x"), ("b", "y")]);
     /// let all: Vec<_> = identity.iter().collect();
     /// assert_eq!(all, [("a", "x"), ("A", "X"), ("b", "y"), ("B", "Y")]);
     /// ```
@@ -320,7 +320,7 @@ impl Identity {
     /// The flattened keys, without the generated variants, in order.
     ///
     /// ```
-    /// let identity = prompt_runtime::Identity::from_pairs([("a", "x"), ("b", "y")]);
+    /// let identity = promptic::Identity::from_pairs([("a", "x"), ("b", "y")]);
     /// assert_eq!(identity.keys().collect::<Vec<_>>(), ["a", "b"]);
     /// ```
     pub fn keys(&self) -> impl Iterator<Item = &str> + '_ {
@@ -333,7 +333,7 @@ impl Identity {
     /// The number of names, variants included (what [`Identity::iter`] yields).
     ///
     /// ```
-    /// assert_eq!(prompt_runtime::Identity::from_pairs([("a", "x")]).len(), 2);
+    /// assert_eq!(promptic::Identity::from_pairs([("a", "x")]).len(), 2);
     /// ```
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -342,7 +342,7 @@ impl Identity {
     /// True for an identity without keys.
     ///
     /// ```
-    /// assert!(prompt_runtime::Identity::default().is_empty());
+    /// assert!(promptic::Identity::default().is_empty());
     /// ```
     pub fn is_empty(&self) -> bool {
         self.entries.is_empty()
@@ -352,7 +352,7 @@ impl Identity {
     /// lists every missing name, in the order given, each once.
     ///
     /// ```
-    /// use prompt_runtime::{Identity, IdentityError};
+    /// use promptic::{Identity, IdentityError};
     ///
     /// let identity = Identity::from_pairs([("name", "Alex")]);
     /// assert!(identity.check_keys(&["name", "Name"]).is_ok());
@@ -398,8 +398,8 @@ pub(crate) struct FlatPair {
 /// near the limits of memory or time.
 ///
 /// ```
-/// use prompt_runtime::identity::MAX_DEPTH;
-/// use prompt_runtime::{Identity, IdentityError};
+/// use promptic::identity::MAX_DEPTH;
+/// use promptic::{Identity, IdentityError};
 ///
 /// let nested = |levels: usize| {
 ///     format!("{}\"x\"{}", "{\"a\": ".repeat(levels), "}".repeat(levels))

@@ -83,7 +83,7 @@ pub struct PromptVariable {
 /// prompts use; the error lists every missing key.
 ///
 /// ```
-/// use prompt_runtime::{check_identity, Identity};
+/// use promptic::{check_identity, Identity};
 ///
 /// const GREETING_KEYS: &[&str] = &["preferred", "pronouns_subject"];
 /// const REPORT_KEYS: &[&str] = &["timezone"];

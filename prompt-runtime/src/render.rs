@@ -42,7 +42,7 @@ pub const FLAG_WORDS: &str = "`true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0` 
 /// any case; anything else, the empty text too, is `None`, for the caller to refuse.
 ///
 /// ```
-/// use prompt_runtime::render::parse_flag;
+/// use promptic::render::parse_flag;
 ///
 /// assert_eq!(parse_flag("true"), Some(true));
 /// assert_eq!(parse_flag("Yes"), Some(true));
@@ -227,11 +227,11 @@ where
 /// Renders a resolved prompt into a `String` allocated once, at its exact size.
 ///
 /// ```
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::parse::{parse, ParseOptions};
-/// use prompt_runtime::render::{render_to_string, Value};
-/// use prompt_runtime::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
-/// use prompt_runtime::Identity;
+/// use promptic::load::PromptFile;
+/// use promptic::parse::{parse, ParseOptions};
+/// use promptic::render::{render_to_string, Value};
+/// use promptic::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
+/// use promptic::Identity;
 ///
 /// let file = PromptFile::from_text("p.md", "Day: $Day\n{% if note %}\nNote: $note\n{% endif %}").unwrap();
 /// let (nodes, _) = parse(&file.source, file.body.clone(), ParseOptions::default());
@@ -259,12 +259,12 @@ where
 /// tagged with the section's name. Each message's text is allocated once.
 ///
 /// ```
-/// use prompt_runtime::chat::{Message, Role};
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::parse::parse;
-/// use prompt_runtime::render::{render_messages, Value};
-/// use prompt_runtime::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
-/// use prompt_runtime::Identity;
+/// use promptic::chat::{Message, Role};
+/// use promptic::load::PromptFile;
+/// use promptic::parse::parse;
+/// use promptic::render::{render_messages, Value};
+/// use promptic::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
+/// use promptic::Identity;
 ///
 /// let file = PromptFile::from_text(
 ///     "p.md",

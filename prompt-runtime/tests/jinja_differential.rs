@@ -3,7 +3,7 @@
 //!
 //! Jinja2 is the reference; minijinja stands in for it here because it runs in `cargo
 //! test`. Where the two differ, the generator keeps out of the difference, and the
-//! Jinja2-rendered cases in `src/formats/jinja/jinja2_cases.rs` cover it instead:
+//! Jinja2-rendered cases in `tests/jinja2/cases.rs` cover it instead:
 //! - printing `True`/`False`/`None`, floats, lists and dicts: Jinja2 prints Python's
 //!   `str()` (`True`, `['a']`), minijinja its own (`true`, `["a"]`);
 //! - `tojson`: Jinja2 writes `", "` and `": "` between items, minijinja nothing;

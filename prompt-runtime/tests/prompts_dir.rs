@@ -37,6 +37,7 @@ const EXPECTED: &[(&str, &[(&str, bool)])] = &[
             ("question", false),
         ],
     ),
+    ("reply", &[("topic", false), ("length", false)]),
     ("research_answer", &[("guidance", false)]),
     (
         "segment_synthesis",

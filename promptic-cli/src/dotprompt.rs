@@ -4,6 +4,7 @@
 use prompt_runtime::formats::dotprompt::{
     DataArgument, Dotprompt, PromptMetadata, Registry, Value,
 };
+use prompt_runtime::load::{MAX_FILE, Root, read_file};
 use prompt_runtime::{Diagnostic, Diagnostics};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -24,8 +25,10 @@ pub fn file_of(dir: &Path, name: &str) -> Option<PathBuf> {
     {
         return None;
     }
+    // Anything by that name but a folder is the prompt: the guarded reader then refuses a
+    // link out of the folder, a FIFO or a device with a message, instead of "not found".
     let path = dir.join(format!("{name}.prompt"));
-    path.is_file().then_some(path)
+    (std::fs::symlink_metadata(&path).is_ok() && !path.is_dir()).then_some(path)
 }
 
 /// Every `.prompt` file under `dir` as (name, path, is a partial), names sorted.
@@ -51,11 +54,13 @@ fn walk(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<(String, PathBuf, 
         let Ok(kind) = entry.file_type() else {
             continue;
         };
+        // Whatever is named `*.prompt` and is not a folder is listed: reading it goes
+        // through the folder's guarded reader, which refuses a link that leads out, a FIFO
+        // or a device, so `check` reports what `render` would refuse.
+        let is_file = !(kind.is_dir() || (kind.is_symlink() && path.is_dir()));
         if kind.is_dir() && !file.starts_with('.') {
             walk(&path, &format!("{prefix}{file}/"), depth + 1, out);
-        } else if kind.is_file()
-            && let Some(stem) = file.strip_suffix(".prompt")
-        {
+        } else if is_file && let Some(stem) = file.strip_suffix(".prompt") {
             match stem.strip_prefix('_') {
                 Some(partial) => out.push((format!("{prefix}{partial}"), path, true)),
                 None => out.push((format!("{prefix}{stem}"), path, false)),
@@ -73,9 +78,30 @@ fn shown(dir: &Path, path: &Path) -> String {
     )
 }
 
-fn read(path: &Path, shown: &str) -> Result<String, Diagnostics> {
-    std::fs::read_to_string(path).map_err(|e| {
-        Diagnostic::new(format!("cannot read `{shown}`: {e}"))
+/// Reads a file of the folder through its guarded reader (`load::Root`): inside the
+/// folder only, a regular file, at most `load::MAX_FILE` bytes.
+fn read(dir: &Path, path: &Path) -> Result<String, Diagnostics> {
+    let root = Root::new(dir, crate::display_dir(dir));
+    let rel = path.strip_prefix(dir).unwrap_or(path);
+    let shown = root.shown(rel);
+    match root.read(rel) {
+        Ok(Some(bytes)) => text(bytes, &shown),
+        Ok(None) => Err(Diagnostic::new(format!("cannot read `{shown}`: not found"))
+            .in_file(&shown)
+            .into()),
+        Err(e) => Err(Diagnostic::from(e).into()),
+    }
+}
+
+/// A file the user names outside the folder (`--data`): a regular file within the limit.
+fn read_named(path: &Path, shown: &str) -> Result<String, Diagnostics> {
+    let bytes = read_file(path, shown, MAX_FILE).map_err(Diagnostic::from)?;
+    text(bytes, shown)
+}
+
+fn text(bytes: Vec<u8>, shown: &str) -> Result<String, Diagnostics> {
+    String::from_utf8(bytes).map_err(|_| {
+        Diagnostic::new(format!("cannot read `{shown}`: it is not UTF-8 text"))
             .in_file(shown)
             .into()
     })
@@ -84,11 +110,11 @@ fn read(path: &Path, shown: &str) -> Result<String, Diagnostics> {
 /// A JSON object file of the folder (`schemas.json`, `tools.json`), if present.
 fn registry_file(dir: &Path, file: &str) -> Result<Vec<(String, Value)>, Diagnostics> {
     let path = dir.join(file);
-    if !path.is_file() {
+    if std::fs::symlink_metadata(&path).is_err() {
         return Ok(Vec::new());
     }
     let name = shown(dir, &path);
-    let text = read(&path, &name)?;
+    let text = read(dir, &path)?;
     match serde_json::from_str::<Value>(&text) {
         Ok(Value::Object(object)) => Ok(object
             .iter()
@@ -113,7 +139,7 @@ pub fn registry(dir: &Path) -> Result<Registry, Diagnostics> {
             continue;
         }
         let display = shown(dir, &path);
-        match read(&path, &display) {
+        match read(dir, &path) {
             Ok(text) => {
                 if let Err(e) = registry.define_partial_file(&name, &display, &text) {
                     problems.extend(e);
@@ -144,7 +170,7 @@ pub fn registry(dir: &Path) -> Result<Registry, Diagnostics> {
 /// Parses one prompt of the folder against its registries.
 pub fn load(dir: &Path, registry: &Registry, path: &Path) -> Result<Dotprompt, Diagnostics> {
     let display = shown(dir, path);
-    let text = read(path, &display)?;
+    let text = read(dir, path)?;
     registry.parse_file(&display, &text)
 }
 
@@ -165,7 +191,7 @@ pub fn render(dir: &Path, path: &Path, data: Option<&Path>, json: bool) -> Outco
         None => DataFile::default(),
         Some(data) => {
             let display = data.to_string_lossy().into_owned();
-            let text = read(data, &display)?;
+            let text = read_named(data, &display)?;
             serde_json::from_str(&text).map_err(|e| {
                 Diagnostics::from(
                     Diagnostic::new(format!("`{display}` is not a dotprompt data file: {e}"))

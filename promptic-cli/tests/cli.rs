@@ -787,10 +787,11 @@ fn the_blurb_and_the_readmes_name_every_subcommand() {
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let readme = std::fs::read_to_string(root.join("README.md")).expect("README");
+    // The README's command-line section, up to the next section.
     let layout = readme
-        .lines()
-        .find(|l| l.starts_with("promptic-cli/"))
-        .expect("the README's layout names promptic-cli/");
+        .split("\n## ")
+        .find(|section| section.starts_with("The command line"))
+        .expect("the README has a section `## The command line`");
     let cli_readme =
         std::fs::read_to_string(root.join("promptic-cli/README.md")).expect("CLI README");
     for name in subcommands() {
@@ -800,7 +801,7 @@ fn the_blurb_and_the_readmes_name_every_subcommand() {
         );
         assert!(
             words(layout).contains(&name),
-            "README layout lacks `{name}`: {layout}"
+            "the README's command-line section lacks `{name}`: {layout}"
         );
         assert!(
             cli_readme.contains(&format!("## `promptic {name}")),
@@ -1431,14 +1432,10 @@ fn check_readme(readme: &Path, dir: &Path, keep: impl Fn(&str, usize) -> bool) -
 }
 
 #[test]
-fn the_readme_commands_print_what_the_readme_shows() {
+fn the_book_commands_print_what_the_book_shows() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    // the second block, on a broken folder, is an illustration
-    let ran = check_readme(&root.join("README.md"), &root, |heading, block| {
-        (heading == "## The `promptic` command" && block == 0)
-            || (heading == "## Prompt families" && block == 2)
-    });
-    assert!(ran >= 7, "the README's command blocks were not found");
+    let ran = check_readme(&root.join("docs/src/cli.md"), &root, |_, _| true);
+    assert!(ran >= 7, "the command-line chapter's transcripts were not found");
 }
 
 #[test]

@@ -208,3 +208,78 @@ fn a_store_folder_reads_no_domain_file_linked_out() {
     );
     assert!(!all.contains("SECRET"), "{all}");
 }
+
+/// dotprompt files go through the same guarded reader: a `.prompt` file, a partial and
+/// `tools.json` linked out of the folder are refused by `render` and reported by `check`,
+/// an oversized `.prompt` is refused by its size, and `--data` naming a FIFO does not block.
+#[cfg(target_os = "linux")]
+#[test]
+fn dotprompt_files_are_read_through_the_guarded_reader() {
+    let dir = scratch("dotprompt");
+    let prompts = dir.join("prompts");
+    std::fs::write(dir.join("outside/secret.prompt"), "SECRET-OUTSIDE {{name}}").unwrap();
+    symlink("/proc/self/environ", prompts.join("environ.prompt")).unwrap();
+    for args in [
+        &["render", "environ", "--dir", "prompts"][..],
+        &["check", "--dir", "prompts"],
+    ] {
+        let run = promptic(&dir, args);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert_eq!(run.code, 1, "{args:?}: {all}");
+        assert!(
+            all.contains("`prompts/environ.prompt` is a link to `/proc/self/environ`, outside `prompts/`, so it is not read"),
+            "{args:?}: {all}"
+        );
+        assert!(!all.contains("sentinel-in-the-environment"), "{all}");
+    }
+    std::fs::remove_file(prompts.join("environ.prompt")).unwrap();
+
+    // A partial and a registry file linked out: the prompt that would use them is not
+    // rendered, and nothing of the outside file is shown.
+    std::fs::write(prompts.join("hello.prompt"), "Hello {{> sig}}").unwrap();
+    symlink(
+        dir.join("outside/secret.prompt"),
+        prompts.join("_sig.prompt"),
+    )
+    .unwrap();
+    let run = promptic(&dir, &["render", "hello", "--dir", "prompts"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("`prompts/_sig.prompt` is a link to"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("SECRET") && !run.stderr.contains("SECRET"));
+    std::fs::remove_file(prompts.join("_sig.prompt")).unwrap();
+    std::fs::write(dir.join("outside/tools.json"), r#"{"leak": {"SECRET": 1}}"#).unwrap();
+    symlink(dir.join("outside/tools.json"), prompts.join("tools.json")).unwrap();
+    std::fs::write(prompts.join("hello.prompt"), "Hello").unwrap();
+    let run = promptic(&dir, &["render", "hello", "--dir", "prompts", "--json"]);
+    assert_eq!(run.code, 1, "{}{}", run.stdout, run.stderr);
+    assert!(
+        run.stderr.contains("`prompts/tools.json` is a link to"),
+        "{}",
+        run.stderr
+    );
+    assert!(!run.stdout.contains("SECRET"));
+    std::fs::remove_file(prompts.join("tools.json")).unwrap();
+
+    // Larger than the limit: refused by its size, not read whole.
+    let huge = std::fs::File::create(prompts.join("huge.prompt")).unwrap();
+    huge.set_len(prompt_runtime::load::MAX_FILE + 1).unwrap();
+    let run = promptic(&dir, &["render", "huge", "--dir", "prompts"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("prompts/huge.prompt"), "{}", run.stderr);
+    assert!(run.stderr.contains("MiB"), "{}", run.stderr);
+    std::fs::remove_file(prompts.join("huge.prompt")).unwrap();
+
+    // `--data` naming a FIFO: refused at once, no blocking read.
+    if mkfifo(&dir.join("data.json")) {
+        let run = promptic(
+            &dir,
+            &["render", "hello", "--dir", "prompts", "--data", "data.json"],
+        );
+        assert_eq!(run.code, 1, "{}", run.stderr);
+        assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
+    }
+}

@@ -32,7 +32,7 @@ impl Role {
     /// `system`, `user` or `assistant`.
     ///
     /// ```
-    /// assert_eq!(prompt_runtime::chat::Role::Assistant.as_str(), "assistant");
+    /// assert_eq!(promptic::chat::Role::Assistant.as_str(), "assistant");
     /// ```
     pub fn as_str(self) -> &'static str {
         match self {
@@ -45,7 +45,7 @@ impl Role {
     /// The role named by `word` (`system`, `user`, `assistant`).
     ///
     /// ```
-    /// use prompt_runtime::chat::Role;
+    /// use promptic::chat::Role;
     /// assert_eq!(Role::from_word("user"), Some(Role::User));
     /// assert_eq!(Role::from_word("User"), None);
     /// ```
@@ -71,7 +71,7 @@ impl fmt::Display for Role {
 /// logs, not for the model. A deserialized message has an empty section.
 ///
 /// ```
-/// use prompt_runtime::chat::{Message, Role};
+/// use promptic::chat::{Message, Role};
 ///
 /// let m = Message::user("What did I do on Friday?");
 /// assert_eq!(m.role, Role::User);
@@ -122,7 +122,7 @@ impl Message {
     /// The same message tagged with a section name.
     ///
     /// ```
-    /// let m = prompt_runtime::chat::Message::user("hi").in_section("history");
+    /// let m = promptic::chat::Message::user("hi").in_section("history");
     /// assert_eq!(m.section, "history");
     /// ```
     pub fn in_section(mut self, section: impl Into<Cow<'static, str>>) -> Message {
@@ -138,8 +138,8 @@ impl Message {
 /// the content.
 ///
 /// ```
-/// use prompt_runtime::chat::{Chat, Message};
-/// use prompt_runtime::Meta;
+/// use promptic::chat::{Chat, Message};
+/// use promptic::Meta;
 /// use std::borrow::Cow;
 ///
 /// let chat = Chat {

@@ -73,7 +73,7 @@ impl ChatTemplate {
     /// and nothing is half-built.
     ///
     /// ```
-    /// use prompt_runtime::chat::ChatTemplate;
+    /// use promptic::chat::ChatTemplate;
     ///
     /// assert!(ChatTemplate::parse("just a personality").unwrap().is_none());
     /// let err = ChatTemplate::parse("P\n---template---\n- section: a\n  role: sytem\n").unwrap_err();
@@ -125,7 +125,7 @@ impl ChatTemplate {
     /// one is reported where it is written, with the closest known name.
     ///
     /// ```
-    /// use prompt_runtime::chat::ChatTemplate;
+    /// use promptic::chat::ChatTemplate;
     ///
     /// let t = ChatTemplate::parse("P\n---template---\n- section: q\n  role: user\n  content: {{ questoin }}\n")
     ///     .unwrap()
@@ -167,7 +167,7 @@ impl ChatTemplate {
     /// message carries its section's name.
     ///
     /// ```
-    /// use prompt_runtime::chat::{ChatTemplate, Message, Role};
+    /// use promptic::chat::{ChatTemplate, Message, Role};
     ///
     /// let t = ChatTemplate::parse(
     ///     "You help.\n---template---\n- section: turns\n  role: expand\n  limit: 1\n- section: q\n  role: user\n  content: |\n    Q: {{ q }}\n    {{missing}}!\n",

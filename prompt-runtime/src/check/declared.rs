@@ -15,8 +15,8 @@ pub type Declared = Vec<(String, Range<usize>)>;
 /// without the key.
 ///
 /// ```
-/// use prompt_runtime::check::declared_context;
-/// use prompt_runtime::load::PromptFile;
+/// use promptic::check::declared_context;
+/// use promptic::load::PromptFile;
 ///
 /// let file = PromptFile::from_text("p.md", "{\n\"context\": [\"day\", \"note\"]\n}\n$day").unwrap();
 /// let names: Vec<String> = declared_context(&file).unwrap().unwrap().into_iter().map(|(n, _)| n).collect();

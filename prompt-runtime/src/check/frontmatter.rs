@@ -35,8 +35,8 @@ pub const FRONTMATTER_KEYS: [&str; 15] = [
 /// The frontmatter near-miss and the misspelt keys of `file`, in the file's order.
 ///
 /// ```
-/// use prompt_runtime::check::frontmatter_warnings;
-/// use prompt_runtime::load::PromptFile;
+/// use promptic::check::frontmatter_warnings;
+/// use promptic::load::PromptFile;
 ///
 /// let file = PromptFile::from_text("p.md", "{\"title\": \"Daily\"}\nSummarize the day.").unwrap();
 /// assert!(file.frontmatter.is_none());

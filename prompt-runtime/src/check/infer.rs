@@ -296,9 +296,9 @@ impl Names<'_> {
 /// is almost always a mistake. The derive makes each an error, the CLI a warning.
 ///
 /// ```
-/// use prompt_runtime::check::run_on_names;
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::resolve::Templates;
+/// use promptic::check::run_on_names;
+/// use promptic::load::PromptFile;
+/// use promptic::resolve::Templates;
 ///
 /// let file = PromptFile::from_text("p.md", "A $naïve idea, ${na}ïve is fine").unwrap();
 /// let found = run_on_names(&file, &Templates::new());

@@ -135,10 +135,10 @@ fn shared(path: &str, meta: &Meta) -> (&'static str, &'static Meta) {
 /// Checks a loaded prompt against a schema and the project's templates.
 ///
 /// ```
-/// use prompt_runtime::check::check;
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
-/// use prompt_runtime::Identity;
+/// use promptic::check::check;
+/// use promptic::load::PromptFile;
+/// use promptic::resolve::{ContextVar, Schema, Templates, VarKind};
+/// use promptic::Identity;
 /// use std::collections::HashMap;
 ///
 /// let file = PromptFile::from_text("prompts/hello.md", "{\n\"title\": \"Hello\"\n}\nHi $Preferred, today is $day.").unwrap();
@@ -207,9 +207,9 @@ pub fn check(
 /// for tracing, evaluations and cache keys. Compiled prompts have it as `Prompt::VERSION`.
 ///
 /// ```
-/// use prompt_runtime::check::{check, version};
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::resolve::{Schema, Templates};
+/// use promptic::check::{check, version};
+/// use promptic::load::PromptFile;
+/// use promptic::resolve::{Schema, Templates};
 ///
 /// let mut templates = Templates::new();
 /// templates.insert("sig", PromptFile::from_text("t/sig.md", "-- A").unwrap());
@@ -301,9 +301,9 @@ impl CheckedPrompt {
     /// `guidance == "detailed"` fence), templates included, in the order they render.
     ///
     /// ```
-    /// use prompt_runtime::check::check;
-    /// use prompt_runtime::load::PromptFile;
-    /// use prompt_runtime::resolve::{ContextVar, Schema, Templates, VarKind};
+    /// use promptic::check::check;
+    /// use promptic::load::PromptFile;
+    /// use promptic::resolve::{ContextVar, Schema, Templates, VarKind};
     ///
     /// let text = "{% if guidance == \"detailed\" %}\nShow steps.\n{% else \"small models copy examples\" %}\nAnswer only.\n{% endif %}";
     /// let schema = Schema {

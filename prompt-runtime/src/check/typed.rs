@@ -12,7 +12,7 @@ use crate::resolve::{ContextVar, VarKind};
 /// [`check_typed`] say the same.
 ///
 /// ```
-/// use prompt_runtime::check::missing_field_hint;
+/// use promptic::check::missing_field_hint;
 ///
 /// assert_eq!(
 ///     missing_field_hint("Daily", "templates"),
@@ -33,9 +33,9 @@ pub fn missing_field_hint(struct_name: &str, templates: &str) -> String {
 /// located (file, line, column); a field's problem names the field.
 ///
 /// ```
-/// use prompt_runtime::check::check_typed;
-/// use prompt_runtime::context::{ContextField, FieldKind};
-/// use prompt_runtime::load::Project;
+/// use promptic::check::check_typed;
+/// use promptic::context::{ContextField, FieldKind};
+/// use promptic::load::Project;
 ///
 /// let dir = std::env::temp_dir().join(format!("promptic-doc-typed-{}", std::process::id()));
 /// std::fs::create_dir_all(&dir)?;

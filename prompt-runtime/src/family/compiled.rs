@@ -6,7 +6,7 @@ use super::rules::{Pair, RuleLine, Rules};
 /// its rules, all constants (the generated `MEMBERS` lists them in id order).
 ///
 /// ```
-/// use prompt_runtime::family::CompiledMember;
+/// use promptic::family::CompiledMember;
 ///
 /// const MEETINGS: CompiledMember = CompiledMember {
 ///     name: "summarize/meetings",

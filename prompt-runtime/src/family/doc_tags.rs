@@ -36,8 +36,8 @@ impl Family {
     /// with a prompt and a `_when` condition is refused ([`UnsupportedCondition`]).
     ///
     /// ```
-    /// use prompt_runtime::family::Family;
-    /// use prompt_runtime::Tags;
+    /// use promptic::family::Family;
+    /// use promptic::Tags;
     ///
     /// let scoped: Tags = [("scope", "*@*")].into_iter().collect();
     /// let family = Family::from_keep_docs_with_tags([
@@ -113,8 +113,8 @@ impl Family {
     /// specificity is the scope's length without `*` and `?`, and its rules are not read.
     ///
     /// ```
-    /// use prompt_runtime::family::Family;
-    /// use prompt_runtime::Tags;
+    /// use promptic::family::Family;
+    /// use promptic::Tags;
     ///
     /// let scope = |s: &str| -> Tags { [("scope", s)].into_iter().collect() };
     /// let family = Family::from_keep_docs_with_tags([

@@ -7,8 +7,8 @@ use std::fmt;
 /// `no matching prompt doc`, with the tags and every candidate's rules.
 ///
 /// ```
-/// use prompt_runtime::family::Family;
-/// use prompt_runtime::Tags;
+/// use promptic::family::Family;
+/// use promptic::Tags;
 ///
 /// let family = Family::from_keep_docs([("paper", "type=paper\n## Prompt\nP")]);
 /// let err = family.require(&Tags::new()).unwrap_err();

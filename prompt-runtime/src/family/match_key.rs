@@ -28,8 +28,8 @@ pub(crate) fn declares_rules(file: &PromptFile) -> bool {
 /// strings, is an error at its line and column in the file.
 ///
 /// ```
-/// use prompt_runtime::family::read_match;
-/// use prompt_runtime::load::PromptFile;
+/// use promptic::family::read_match;
+/// use promptic::load::PromptFile;
 ///
 /// let file = PromptFile::from_text("prompts/summarize/meeting.md",
 ///     "{\n  \"match\": [\"type=meeting project=myapp\", \"type=standup\"]\n}\nSummarize.").unwrap();

@@ -17,8 +17,8 @@
 //!   family without a default may match nothing ([`Family::require`] gives keep's error).
 //!
 //! ```
-//! use prompt_runtime::family::Family;
-//! use prompt_runtime::Tags;
+//! use promptic::family::Family;
+//! use promptic::Tags;
 //!
 //! let family = Family::from_keep_docs([
 //!     (".prompt/summarize/default", "## Prompt\nSummarize in under 100 words."),
@@ -96,7 +96,7 @@ impl Family {
     /// A family of these members, put in id order.
     ///
     /// ```
-    /// use prompt_runtime::family::{Family, Member, Rules};
+    /// use promptic::family::{Family, Member, Rules};
     ///
     /// let member = |id: &str, rules: &[&str]| Member {
     ///     id: id.into(),
@@ -125,8 +125,8 @@ impl Family {
     /// candidate, as in keep: it is left out (see [`Family::skipped`]).
     ///
     /// ```
-    /// use prompt_runtime::family::Family;
-    /// use prompt_runtime::Tags;
+    /// use promptic::family::Family;
+    /// use promptic::Tags;
     ///
     /// let family = Family::from_keep_docs([
     ///     ("code", "# Code docs\ntopic=code\n\n## Prompt\n\nSummarize this code documentation.\n### Focus\nThe API."),
@@ -183,7 +183,7 @@ impl Family {
     /// id may also be given without the family's folder (`incremental`).
     ///
     /// ```
-    /// use prompt_runtime::family::Family;
+    /// use promptic::family::Family;
     ///
     /// let family = Family::from_keep_docs([
     ///     (".prompt/analyze/default", "## Prompt\nAnalyze."),
@@ -214,7 +214,7 @@ impl Family {
     /// is one.
     ///
     /// ```
-    /// let family = prompt_runtime::family::Family::from_keep_docs([("default", "## Prompt\nHi.")]);
+    /// let family = promptic::family::Family::from_keep_docs([("default", "## Prompt\nHi.")]);
     /// assert_eq!(family.default_member().unwrap().id, "default");
     /// ```
     pub fn default_member(&self) -> Option<&Member> {
@@ -228,8 +228,8 @@ impl Family {
     /// `None` when there is no candidate (only possible without a default).
     ///
     /// ```
-    /// use prompt_runtime::family::Family;
-    /// use prompt_runtime::Tags;
+    /// use promptic::family::Family;
+    /// use promptic::Tags;
     ///
     /// let family = Family::from_keep_docs([
     ///     ("a", "topic=code\n## Prompt\nA"),
@@ -247,8 +247,8 @@ impl Family {
     /// specificity.
     ///
     /// ```
-    /// use prompt_runtime::family::Family;
-    /// use prompt_runtime::Tags;
+    /// use promptic::family::Family;
+    /// use promptic::Tags;
     ///
     /// let family = Family::from_keep_docs([("m", "type=paper\ntype=meeting project=x\n## Prompt\nM")]);
     /// let tags: Tags = [("type", "meeting"), ("project", "x")].into_iter().collect();
@@ -264,8 +264,8 @@ impl Family {
     /// that need a prompt (keep fails rather than fall back silently).
     ///
     /// ```
-    /// use prompt_runtime::family::Family;
-    /// use prompt_runtime::Tags;
+    /// use promptic::family::Family;
+    /// use promptic::Tags;
     ///
     /// let family = Family::from_keep_docs([(".prompt/analyze/paper", "type=paper\n## Prompt\nP")]);
     /// let tags: Tags = [("type", "meeting")].into_iter().collect();

@@ -21,11 +21,11 @@ impl Project {
     /// (`promptic check` reports them).
     ///
     /// ```no_run
-    /// use prompt_runtime::load::Project;
+    /// use promptic::load::Project;
     ///
     /// let project = Project::open("prompts".as_ref(), "prompts")?;
     /// assert_eq!(project.families(), ["summarize"]);
-    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// # Ok::<(), promptic::Diagnostics>(())
     /// ```
     pub fn families(&self) -> Vec<String> {
         let mut found: Vec<String> = Vec::new();
@@ -55,15 +55,15 @@ impl Project {
     /// generates, so a family chooses the same member at compile time and at run time.
     ///
     /// ```no_run
-    /// use prompt_runtime::load::Project;
-    /// use prompt_runtime::Tags;
+    /// use promptic::load::Project;
+    /// use promptic::Tags;
     ///
     /// let project = Project::open("prompts".as_ref(), "prompts")?;
     /// let family = project.family("summarize")?;
     /// let tags: Tags = [("type", "meeting")].into_iter().collect();
     /// let member = family.select(&tags).expect("a checked family has a default");
     /// let prompt = project.check_inferred(&member.id)?;
-    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// # Ok::<(), promptic::Diagnostics>(())
     /// ```
     pub fn family(&self, name: &str) -> Result<Family, Diagnostics> {
         // `summarize/` names the folder as much as `summarize` does.

@@ -18,8 +18,8 @@ pub struct Pair {
 /// One rule line: pairs that must all hold.
 ///
 /// ```
-/// use prompt_runtime::family::RuleLine;
-/// use prompt_runtime::Tags;
+/// use promptic::family::RuleLine;
+/// use promptic::Tags;
 ///
 /// let line = RuleLine::parse("type=meeting project=myapp").unwrap();
 /// let tags: Tags = [("type", "meeting"), ("project", "myapp")].into_iter().collect();
@@ -39,8 +39,8 @@ pub struct RuleLine {
 /// A member's rules: lines that are alternatives. No lines: the family's default.
 ///
 /// ```
-/// use prompt_runtime::family::Rules;
-/// use prompt_runtime::Tags;
+/// use promptic::family::Rules;
+/// use promptic::Tags;
 ///
 /// let rules = Rules::parse_lines(["type=meeting project=myapp", "type=standup"]).unwrap();
 /// let standup: Tags = [("type", "standup")].into_iter().collect();
@@ -119,7 +119,7 @@ impl RuleLine {
     /// `key=value` pair (and there is at least one).
     ///
     /// ```
-    /// use prompt_runtime::family::RuleLine;
+    /// use promptic::family::RuleLine;
     ///
     /// assert!(RuleLine::keep("topic=code").is_some());
     /// assert!(RuleLine::keep("Summarize this code documentation.").is_none());

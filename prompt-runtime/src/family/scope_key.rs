@@ -11,8 +11,8 @@ pub const SCOPE_KEY: &str = "scope";
 /// error at its line and column. An empty string is no scope, as in keep.
 ///
 /// ```
-/// use prompt_runtime::family::read_scope;
-/// use prompt_runtime::load::PromptFile;
+/// use promptic::family::read_scope;
+/// use promptic::load::PromptFile;
 ///
 /// let file = PromptFile::from_text("prompts/supernode/email.md", "{\n  \"scope\": \"*@*.*\"\n}\nA contact card.").unwrap();
 /// assert_eq!(read_scope(&file).unwrap().as_deref(), Some("*@*.*"));

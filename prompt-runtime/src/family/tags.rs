@@ -13,7 +13,7 @@ use std::fmt;
 /// values were added in does not matter.
 ///
 /// ```
-/// use prompt_runtime::Tags;
+/// use promptic::Tags;
 ///
 /// let mut tags = Tags::new();
 /// tags.insert("type", "meeting").insert("project", "myapp");
@@ -41,7 +41,7 @@ impl Tags {
     /// No tags: only a family's default member applies.
     ///
     /// ```
-    /// assert!(prompt_runtime::Tags::new().is_empty());
+    /// assert!(promptic::Tags::new().is_empty());
     /// ```
     pub fn new() -> Tags {
         Tags::default()
@@ -51,7 +51,7 @@ impl Tags {
     /// added twice).
     ///
     /// ```
-    /// let mut tags = prompt_runtime::Tags::new();
+    /// let mut tags = promptic::Tags::new();
     /// tags.insert("topic", "code").insert("topic", "code");
     /// assert_eq!(tags.values("topic"), ["code"]);
     /// ```
@@ -68,7 +68,7 @@ impl Tags {
     /// nothing.
     ///
     /// ```
-    /// let tags: prompt_runtime::Tags = [("type", "paper")].into_iter().collect();
+    /// let tags: promptic::Tags = [("type", "paper")].into_iter().collect();
     /// assert!(tags.has("type", "paper"));
     /// assert!(!tags.has("kind", "paper"));
     /// ```
@@ -81,7 +81,7 @@ impl Tags {
     /// The values of `key`, in the order they were added; empty when it has none.
     ///
     /// ```
-    /// let tags: prompt_runtime::Tags = [("type", "a"), ("type", "b")].into_iter().collect();
+    /// let tags: promptic::Tags = [("type", "a"), ("type", "b")].into_iter().collect();
     /// assert_eq!(tags.values("type"), ["a", "b"]);
     /// assert!(tags.values("other").is_empty());
     /// ```
@@ -92,7 +92,7 @@ impl Tags {
     /// Every `(key, value)` pair, keys sorted, each key's values in the order added.
     ///
     /// ```
-    /// let tags: prompt_runtime::Tags = [("b", "1"), ("a", "2")].into_iter().collect();
+    /// let tags: promptic::Tags = [("b", "1"), ("a", "2")].into_iter().collect();
     /// let pairs: Vec<(&str, &str)> = tags.iter().collect();
     /// assert_eq!(pairs, [("a", "2"), ("b", "1")]);
     /// ```
@@ -105,7 +105,7 @@ impl Tags {
     /// True when there are no tags.
     ///
     /// ```
-    /// let mut tags = prompt_runtime::Tags::new();
+    /// let mut tags = promptic::Tags::new();
     /// assert!(tags.is_empty());
     /// tags.insert("a", "b");
     /// assert!(!tags.is_empty());
@@ -154,7 +154,7 @@ impl<K: Into<String>, V: Into<String>> Extend<(K, V)> for Tags {
 /// use std::collections::HashMap;
 ///
 /// let map = HashMap::from([("type".to_owned(), vec!["meeting".to_owned(), "notes".to_owned()])]);
-/// let tags = prompt_runtime::Tags::from(map);
+/// let tags = promptic::Tags::from(map);
 /// assert!(tags.has("type", "notes"));
 /// ```
 impl From<HashMap<String, Vec<String>>> for Tags {

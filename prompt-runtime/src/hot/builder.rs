@@ -9,8 +9,8 @@ use std::path::PathBuf;
 /// (one without `debug_assertions`) even then, unless [`HotBuilder::in_release`] allows it.
 ///
 /// ```
-/// use prompt_runtime::hot::HotPrompt;
-/// use prompt_runtime::{ContextValues, Prompt};
+/// use promptic::hot::HotPrompt;
+/// use promptic::{ContextValues, Prompt};
 ///
 /// fn hot<P: Prompt + ContextValues>() -> HotPrompt<P> {
 ///     HotPrompt::<P>::builder()
@@ -57,8 +57,8 @@ impl<H> HotBuilder<H> {
     /// Without a root, every reload reports that it has none.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotPrompt;
-    /// use prompt_runtime::{ContextValues, Prompt};
+    /// use promptic::hot::HotPrompt;
+    /// use promptic::{ContextValues, Prompt};
     ///
     /// fn from_checkout<P: Prompt + ContextValues>(checkout: &std::path::Path) -> HotPrompt<P> {
     ///     HotPrompt::<P>::builder().root(checkout).enabled(true).build()
@@ -73,8 +73,8 @@ impl<H> HotBuilder<H> {
     /// prompt renders the compiled prompt and never touches the disk.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotPrompt;
-    /// use prompt_runtime::{ContextValues, Prompt};
+    /// use promptic::hot::HotPrompt;
+    /// use promptic::{ContextValues, Prompt};
     ///
     /// fn compiled_only<P: Prompt + ContextValues>() -> HotPrompt<P> {
     ///     let hot = HotPrompt::<P>::builder().enabled(false).build();
@@ -93,8 +93,8 @@ impl<H> HotBuilder<H> {
     /// and checked, not what a file next to it says now. Say `true` only on purpose.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotPrompt;
-    /// use prompt_runtime::{ContextValues, Prompt};
+    /// use promptic::hot::HotPrompt;
+    /// use promptic::{ContextValues, Prompt};
     ///
     /// fn staging<P: Prompt + ContextValues>() -> HotPrompt<P> {
     ///     HotPrompt::<P>::builder().root("/srv/app").enabled(true).in_release(true).build()
@@ -111,8 +111,8 @@ impl<H> HotBuilder<H> {
     /// then the compiled prompt renders.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotPrompt;
-    /// use prompt_runtime::{ContextValues, Prompt};
+    /// use promptic::hot::HotPrompt;
+    /// use promptic::{ContextValues, Prompt};
     ///
     /// fn make<P: Prompt + ContextValues>() -> HotPrompt<P> {
     ///     let hot = HotPrompt::<P>::builder().root(".").enabled(true).build();

@@ -30,8 +30,8 @@ use std::sync::Mutex;
 /// load read or looked for.
 ///
 /// ```no_run
-/// use prompt_runtime::formats::jinja::JinjaPrompt;
-/// use prompt_runtime::hot::HotJinja;
+/// use promptic::formats::jinja::JinjaPrompt;
+/// use promptic::hot::HotJinja;
 ///
 /// fn serve<P: JinjaPrompt>(hot: &HotJinja<P>, context: &P) -> String {
 ///     if let Err(problems) = hot.reload_if_changed() {
@@ -77,8 +77,8 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// [`HotBuilder::in_release`]).
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::JinjaPrompt;
-    /// use prompt_runtime::hot::HotJinja;
+    /// use promptic::formats::jinja::JinjaPrompt;
+    /// use promptic::hot::HotJinja;
     ///
     /// fn hot<P: JinjaPrompt>() -> HotJinja<P> {
     ///     HotJinja::<P>::builder().root(env!("CARGO_MANIFEST_DIR")).enabled(true).build()
@@ -101,10 +101,10 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// reads the disk.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::JinjaPrompt;
-    /// use prompt_runtime::hot::HotJinja;
+    /// use promptic::formats::jinja::JinjaPrompt;
+    /// use promptic::hot::HotJinja;
     ///
-    /// fn answer<P: JinjaPrompt>(hot: &HotJinja<P>, context: &P) -> Result<String, prompt_runtime::Diagnostic> {
+    /// fn answer<P: JinjaPrompt>(hot: &HotJinja<P>, context: &P) -> Result<String, promptic::Diagnostic> {
     ///     Ok(hot.render(context)?.text)
     /// }
     /// ```
@@ -139,8 +139,8 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// [`last_error`](Self::last_error)); the previous version keeps rendering.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::JinjaPrompt;
-    /// use prompt_runtime::hot::HotJinja;
+    /// use promptic::formats::jinja::JinjaPrompt;
+    /// use promptic::hot::HotJinja;
     ///
     /// fn on_file_event<P: JinjaPrompt>(hot: &HotJinja<P>) {
     ///     if let Err(problems) = hot.reload() {
@@ -165,8 +165,8 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// reloading this prompt.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::JinjaPrompt;
-    /// use prompt_runtime::hot::HotJinja;
+    /// use promptic::formats::jinja::JinjaPrompt;
+    /// use promptic::hot::HotJinja;
     ///
     /// fn per_request<P: JinjaPrompt>(hot: &HotJinja<P>) {
     ///     if let Err(problems) = hot.reload_if_changed() {
@@ -193,8 +193,8 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// before the first.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::JinjaPrompt;
-    /// use prompt_runtime::hot::HotJinja;
+    /// use promptic::formats::jinja::JinjaPrompt;
+    /// use promptic::hot::HotJinja;
     ///
     /// fn status<P: JinjaPrompt>(hot: &HotJinja<P>) -> String {
     ///     hot.last_error().map_or("ok".to_owned(), |problems| format!("refused:\n{problems}"))
@@ -210,8 +210,8 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// True when reloading is on: enabled, and allowed in this build.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::JinjaPrompt;
-    /// use prompt_runtime::hot::HotJinja;
+    /// use promptic::formats::jinja::JinjaPrompt;
+    /// use promptic::hot::HotJinja;
     ///
     /// fn describe<P: JinjaPrompt>(hot: &HotJinja<P>) -> &'static str {
     ///     if hot.is_enabled() { "hot" } else { "compiled" }
@@ -224,8 +224,8 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// True when reloaded templates render, not the compiled prompt.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::JinjaPrompt;
-    /// use prompt_runtime::hot::HotJinja;
+    /// use promptic::formats::jinja::JinjaPrompt;
+    /// use promptic::hot::HotJinja;
     ///
     /// fn banner<P: JinjaPrompt>(hot: &HotJinja<P>) -> Option<&'static str> {
     ///     hot.is_reloaded().then_some("rendering an edited prompt: rebuild before you ship")

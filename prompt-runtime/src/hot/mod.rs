@@ -34,9 +34,9 @@
 //! render, and its struct implements neither trait.
 //!
 //! ```
-//! use prompt_runtime::context::{ContextField, ContextValue, ContextValues, FieldKind};
-//! use prompt_runtime::hot::HotPrompt;
-//! use prompt_runtime::{Identity, Meta, Prompt, PromptContent, PromptVariable};
+//! use promptic::context::{ContextField, ContextValue, ContextValues, FieldKind};
+//! use promptic::hot::HotPrompt;
+//! use promptic::{Identity, Meta, Prompt, PromptContent, PromptVariable};
 //!
 //! // What `#[derive(Prompt)]` writes for `prompts/greeting.md` ("Hello $who.") and
 //! // `struct Greeting<'a> { who: &'a str }`, by hand.
@@ -118,7 +118,7 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 /// inlined), under the name it had first. A larger one is refused before it is read.
 ///
 /// ```
-/// assert_eq!(prompt_runtime::hot::MAX_FILE, 4 * 1024 * 1024);
+/// assert_eq!(promptic::hot::MAX_FILE, 4 * 1024 * 1024);
 /// ```
 pub const MAX_FILE: u64 = crate::load::MAX_FILE;
 
@@ -150,8 +150,8 @@ impl<P: Prompt + ContextValues> HotPrompt<P> {
     /// it on.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotPrompt;
-    /// use prompt_runtime::{ContextValues, Prompt};
+    /// use promptic::hot::HotPrompt;
+    /// use promptic::{ContextValues, Prompt};
     ///
     /// fn hot<P: Prompt + ContextValues>() -> HotPrompt<P> {
     ///     HotPrompt::<P>::builder().root(env!("CARGO_MANIFEST_DIR")).enabled(true).build()
@@ -182,8 +182,8 @@ impl<P: Prompt + ContextValues> HotPrompt<P> {
     /// Never reads the disk.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotPrompt;
-    /// use prompt_runtime::{ContextValues, Identity, Prompt};
+    /// use promptic::hot::HotPrompt;
+    /// use promptic::{ContextValues, Identity, Prompt};
     ///
     /// fn answer<P: Prompt + ContextValues>(hot: &HotPrompt<P>, context: &P, identity: &Identity) -> String {
     ///     hot.render(context, identity).text
@@ -217,8 +217,8 @@ impl<P: ChatPrompt + ContextValues> HotChat<P> {
     /// [`HotBuilder::enabled`] turns it on.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotChat;
-    /// use prompt_runtime::{ChatPrompt, ContextValues};
+    /// use promptic::hot::HotChat;
+    /// use promptic::{ChatPrompt, ContextValues};
     ///
     /// fn hot<P: ChatPrompt + ContextValues>() -> HotChat<P> {
     ///     HotChat::<P>::builder().root(env!("CARGO_MANIFEST_DIR")).enabled(true).build()
@@ -249,8 +249,8 @@ impl<P: ChatPrompt + ContextValues> HotChat<P> {
     /// the disk.
     ///
     /// ```
-    /// use prompt_runtime::hot::HotChat;
-    /// use prompt_runtime::{ChatPrompt, ContextValues, Identity};
+    /// use promptic::hot::HotChat;
+    /// use promptic::{ChatPrompt, ContextValues, Identity};
     ///
     /// fn turn<P: ChatPrompt + ContextValues>(hot: &HotChat<P>, context: &P, identity: &Identity) -> usize {
     ///     hot.messages(context, identity).messages.len()
@@ -302,8 +302,8 @@ macro_rules! shared {
             /// (renders never wait).
             ///
             /// ```
-            #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
-            #[doc = concat!("use prompt_runtime::{ContextValues, ", stringify!($bound), "};")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            #[doc = concat!("use promptic::{ContextValues, ", stringify!($bound), "};")]
             ///
             #[doc = concat!("fn on_file_event<P: ", stringify!($bound), " + ContextValues>(hot: &", stringify!($hot), "<P>) {")]
             ///     match hot.reload() {
@@ -327,8 +327,8 @@ macro_rules! shared {
             /// reloading this prompt right now.
             ///
             /// ```
-            #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
-            #[doc = concat!("use prompt_runtime::{ContextValues, ", stringify!($bound), "};")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            #[doc = concat!("use promptic::{ContextValues, ", stringify!($bound), "};")]
             ///
             #[doc = concat!("fn per_request<P: ", stringify!($bound), " + ContextValues>(hot: &", stringify!($hot), "<P>) {")]
             ///     if let Err(problems) = hot.reload_if_changed() {
@@ -344,8 +344,8 @@ macro_rules! shared {
             /// or before the first.
             ///
             /// ```
-            #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
-            #[doc = concat!("use prompt_runtime::{ContextValues, ", stringify!($bound), "};")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            #[doc = concat!("use promptic::{ContextValues, ", stringify!($bound), "};")]
             ///
             #[doc = concat!("fn status<P: ", stringify!($bound), " + ContextValues>(hot: &", stringify!($hot), "<P>) -> String {")]
             ///     match hot.last_error() {
@@ -362,8 +362,8 @@ macro_rules! shared {
             /// [`HotBuilder::in_release`]).
             ///
             /// ```
-            #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
-            #[doc = concat!("use prompt_runtime::{ContextValues, ", stringify!($bound), "};")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            #[doc = concat!("use promptic::{ContextValues, ", stringify!($bound), "};")]
             ///
             #[doc = concat!("fn describe<P: ", stringify!($bound), " + ContextValues>(hot: &", stringify!($hot), "<P>) -> &'static str {")]
             ///     if hot.is_enabled() { "hot" } else { "compiled" }
@@ -376,8 +376,8 @@ macro_rules! shared {
             /// True when a reloaded text renders, not the compiled prompt.
             ///
             /// ```
-            #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
-            #[doc = concat!("use prompt_runtime::{ContextValues, ", stringify!($bound), "};")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            #[doc = concat!("use promptic::{ContextValues, ", stringify!($bound), "};")]
             ///
             #[doc = concat!("fn banner<P: ", stringify!($bound), " + ContextValues>(hot: &", stringify!($hot), "<P>) -> Option<&'static str> {")]
             ///     hot.is_reloaded().then_some("rendering an edited prompt: rebuild before you ship")
@@ -391,8 +391,8 @@ macro_rules! shared {
             /// compiled prompt's, or the reloaded text's. For tracing which text a model saw.
             ///
             /// ```
-            #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
-            #[doc = concat!("use prompt_runtime::{ContextValues, ", stringify!($bound), "};")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            #[doc = concat!("use promptic::{ContextValues, ", stringify!($bound), "};")]
             ///
             #[doc = concat!("fn trace<P: ", stringify!($bound), " + ContextValues>(hot: &", stringify!($hot), "<P>) {")]
             ///     eprintln!("prompt version {}", hot.version());
@@ -408,8 +408,8 @@ macro_rules! shared {
             /// that the compiled one did not).
             ///
             /// ```
-            #[doc = concat!("use prompt_runtime::hot::", stringify!($hot), ";")]
-            #[doc = concat!("use prompt_runtime::{ContextValues, Identity, IdentityError, ", stringify!($bound), "};")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            #[doc = concat!("use promptic::{ContextValues, Identity, IdentityError, ", stringify!($bound), "};")]
             ///
             #[doc = concat!("fn check<P: ", stringify!($bound), " + ContextValues>(hot: &", stringify!($hot), "<P>, identity: &Identity) -> Result<(), IdentityError> {")]
             ///     let keys = hot.identity_keys();

@@ -20,7 +20,7 @@ pub const MAX_SLOTS: usize = 1 << 16;
 /// A process-wide number for an identity name, or none when the table was full.
 ///
 /// ```
-/// use prompt_runtime::identity::Slot;
+/// use promptic::identity::Slot;
 ///
 /// assert_eq!(Slot::of("preferred"), Slot::of("preferred"));
 /// assert_ne!(Slot::of("preferred"), Slot::of("Preferred"));
@@ -63,8 +63,8 @@ impl Slot {
 /// derive generates for each prompt, usable by hand-written renderers too.
 ///
 /// ```
-/// use prompt_runtime::identity::KeySlots;
-/// use prompt_runtime::Identity;
+/// use promptic::identity::KeySlots;
+/// use promptic::Identity;
 ///
 /// static KEYS: KeySlots<2> = KeySlots::new(["preferred", "Timezone"]);
 /// let identity = Identity::from_pairs([("preferred", "Sam"), ("timezone", "utc")]);

@@ -31,7 +31,7 @@ const KEYS: [&str; 5] = ["identity", "templates", "literals", "placeholders", "j
 /// The project configuration: what `prompts/promptic.json` says, or the defaults.
 ///
 /// ```
-/// use prompt_runtime::{Config, SourceFile};
+/// use promptic::{Config, SourceFile};
 ///
 /// let source = SourceFile::new(
 ///     "prompts/promptic.json",
@@ -66,7 +66,7 @@ impl Default for Config {
     /// No file: solstone's identity keys with example values, `templates`, no literals.
     ///
     /// ```
-    /// let config = prompt_runtime::Config::default();
+    /// let config = promptic::Config::default();
     /// assert_eq!(
     ///     config.identity.keys().collect::<Vec<_>>(),
     ///     ["name", "preferred", "bio", "timezone", "pronouns_subject", "pronouns_object",
@@ -106,8 +106,8 @@ impl Config {
     ///
     /// ```
     /// let dir = std::env::temp_dir().join("promptic-doc-config-load-none");
-    /// let config = prompt_runtime::Config::load(&dir, "prompts").unwrap();
-    /// assert_eq!(config, prompt_runtime::Config::default());
+    /// let config = promptic::Config::load(&dir, "prompts").unwrap();
+    /// assert_eq!(config, promptic::Config::default());
     /// ```
     pub fn load(prompts_dir: &Path, display_dir: &str) -> Result<Config, Diagnostics> {
         let path = prompts_dir.join(FILE_NAME);
@@ -126,7 +126,7 @@ impl Config {
     /// at its line and column.
     ///
     /// ```
-    /// use prompt_runtime::{Config, SourceFile};
+    /// use promptic::{Config, SourceFile};
     ///
     /// let source = SourceFile::new("prompts/promptic.json", "{\n  \"template\": \"t\"\n}");
     /// let err = Config::from_source(&source).unwrap_err();

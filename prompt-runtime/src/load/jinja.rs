@@ -39,7 +39,7 @@ impl Project {
     /// # let dir = std::env::temp_dir().join(format!("promptic-doc-traced-{}", std::process::id()));
     /// # std::fs::create_dir_all(&dir)?;
     /// std::fs::write(dir.join("a.j2"), "{% include 'b.j2' %}")?;
-    /// let project = prompt_runtime::load::Project::open(&dir, "prompts")?;
+    /// let project = promptic::load::Project::open(&dir, "prompts")?;
     /// let mut asked = Vec::new();
     /// assert!(project.load_jinja_traced("a", &mut asked).is_err()); // no `b.j2` yet
     /// assert_eq!(asked, ["a.j2", "b.j2"]);

@@ -76,7 +76,7 @@ impl PromptFile {
     /// Loads a prompt from its bytes. `path` is the path shown in diagnostics.
     ///
     /// ```
-    /// use prompt_runtime::load::PromptFile;
+    /// use promptic::load::PromptFile;
     ///
     /// let file = PromptFile::from_bytes("prompts/a.md", b"{\n  \"title\": \"A\"\n}\n\nHello $name\n").unwrap();
     /// assert_eq!(file.body_text(), "Hello $name");

@@ -26,7 +26,7 @@
 //! wherever they are.
 //!
 //! ```
-//! use prompt_runtime::load::Root;
+//! use promptic::load::Root;
 //!
 //! let dir = std::env::temp_dir().join(format!("pk-root-doc-{}", std::process::id()));
 //! std::fs::create_dir_all(&dir)?;
@@ -57,7 +57,7 @@ use std::path::{Component, Path, PathBuf};
 /// inlined). A larger file is refused by its size before it is read.
 ///
 /// ```
-/// assert_eq!(prompt_runtime::load::MAX_FILE, 4 * 1024 * 1024);
+/// assert_eq!(promptic::load::MAX_FILE, 4 * 1024 * 1024);
 /// ```
 pub const MAX_FILE: u64 = crate::resolve::MAX_EXPANDED as u64;
 
@@ -213,7 +213,7 @@ impl ReadError {
             Why::Dangling { .. } => "point the link at a file that exists, or remove it",
             Why::NotAFile { .. } => "make it a regular file",
             Why::TooLarge { .. } => {
-                "a file holds at most 4 MiB (`prompt_runtime::load::MAX_FILE`); split it"
+                "a file holds at most 4 MiB (`promptic::load::MAX_FILE`); split it"
             }
             Why::Io(_) => return None,
         })
@@ -437,7 +437,7 @@ fn leaves_lexically(link: &Path, written: &Path) -> bool {
 /// is an error here ([`ReadError::is_not_found`]).
 ///
 /// ```
-/// use prompt_runtime::load::{read_file, MAX_FILE};
+/// use promptic::load::{read_file, MAX_FILE};
 /// let e = read_file("/no/such/identity.json".as_ref(), "identity.json", MAX_FILE).unwrap_err();
 /// assert!(e.is_not_found());
 /// # #[cfg(unix)]

@@ -6,7 +6,7 @@ use std::fmt;
 /// color and both display as `#00bcd4` (lowercase).
 ///
 /// ```
-/// use prompt_runtime::Color;
+/// use promptic::Color;
 ///
 /// const CYAN: Color = Color::rgb(0x00, 0xbc, 0xd4);
 /// assert_eq!(Color::parse("#00BCD4"), Some(CYAN));
@@ -37,7 +37,7 @@ impl Color {
     /// `#rgb`, no names, no surrounding spaces).
     ///
     /// ```
-    /// use prompt_runtime::Color;
+    /// use promptic::Color;
     ///
     /// const GREEN: Option<Color> = Color::parse("#4caf50");
     /// assert_eq!(GREEN, Some(Color::rgb(0x4c, 0xaf, 0x50)));

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 /// not of the asked type.
 ///
 /// ```
-/// use prompt_runtime::Extra;
+/// use promptic::Extra;
 /// use std::borrow::Cow;
 ///
 /// const EXTRA: Extra = Extra(Cow::Borrowed(&[
@@ -37,7 +37,7 @@ impl Extra {
     /// `key`'s value read as any deserializable type.
     ///
     /// ```
-    /// use prompt_runtime::Extra;
+    /// use promptic::Extra;
     ///
     /// let extra: Extra = [("tags", r#"["daily", "work"]"#)].into_iter().collect();
     /// let tags: Vec<String> = extra.get_as("tags").unwrap().unwrap();
@@ -60,7 +60,7 @@ impl Extra {
     /// `key`'s value as a number (integers included).
     ///
     /// ```
-    /// use prompt_runtime::Extra;
+    /// use promptic::Extra;
     ///
     /// let extra: Extra = [("temperature", "0.2"), ("top_k", "40")].into_iter().collect();
     /// assert_eq!(extra.get_f64("temperature").unwrap().unwrap(), 0.2);
@@ -83,7 +83,7 @@ impl Extra {
     /// `(key, raw JSON)` pairs in file order.
     ///
     /// ```
-    /// use prompt_runtime::Extra;
+    /// use promptic::Extra;
     ///
     /// let extra: Extra = [("b", "1"), ("a", "true")].into_iter().collect();
     /// let keys: Vec<&str> = extra.iter().map(|(key, _)| key).collect();

@@ -27,8 +27,8 @@ pub use extra::Extra;
 /// [`Color::DEFAULT`]. Keys not listed here are kept in [`extra`](Meta::extra).
 ///
 /// ```
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::{Color, Meta};
+/// use promptic::load::PromptFile;
+/// use promptic::{Color, Meta};
 ///
 /// let file = PromptFile::from_text(
 ///     "prompts/agent.md",
@@ -47,7 +47,7 @@ pub use extra::Extra;
 /// base works in a `const` too):
 ///
 /// ```
-/// use prompt_runtime::{Color, Extra, Meta};
+/// use promptic::{Color, Extra, Meta};
 /// use std::borrow::Cow;
 ///
 /// const META: Meta = Meta {
@@ -94,7 +94,7 @@ impl Meta {
     /// No keys: every field absent, the default color, no extras.
     ///
     /// ```
-    /// use prompt_runtime::Meta;
+    /// use promptic::Meta;
     ///
     /// assert_eq!(Meta::DEFAULT.color.to_string(), "#6c757d");
     /// assert_eq!(Meta::default(), Meta::DEFAULT);
@@ -136,8 +136,8 @@ impl Meta {
     /// `null` counts as absent. Unknown keys go to [`extra`](Meta::extra) without a warning.
     ///
     /// ```
-    /// use prompt_runtime::load::PromptFile;
-    /// use prompt_runtime::Meta;
+    /// use promptic::load::PromptFile;
+    /// use promptic::Meta;
     ///
     /// let file = PromptFile::from_text(
     ///     "prompts/x.md",
@@ -204,7 +204,7 @@ impl Meta {
     /// becomes a JSON string.
     ///
     /// ```
-    /// use prompt_runtime::Meta;
+    /// use promptic::Meta;
     /// use std::borrow::Cow;
     ///
     /// let meta = Meta { tier: Some(2), title: Some(Cow::Borrowed("A")), ..Meta::DEFAULT };

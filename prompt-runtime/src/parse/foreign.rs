@@ -45,7 +45,7 @@ const OPERATORS: [&str; 13] = [
 /// are shifted by `base`.
 ///
 /// ```
-/// use prompt_runtime::parse::foreign::find;
+/// use promptic::parse::foreign::find;
 ///
 /// let found = find("Hi {{ user.name }}, {{\"json\": 1}} {# note #}", 0);
 /// assert_eq!(found[0].span, 3..18);

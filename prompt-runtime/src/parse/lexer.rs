@@ -33,7 +33,7 @@ pub enum Token {
 /// Splits `text` into tokens; spans are shifted by `base`.
 ///
 /// ```
-/// use prompt_runtime::parse::lexer::{tokenize, Token};
+/// use promptic::parse::lexer::{tokenize, Token};
 ///
 /// let tokens = tokenize("$5 and ${day}", 0);
 /// assert_eq!(tokens[0], Token::Text(0..7));
@@ -140,7 +140,7 @@ impl Syntax {
     /// How a placeholder named `name` is written in this syntax.
     ///
     /// ```
-    /// use prompt_runtime::parse::lexer::Syntax;
+    /// use promptic::parse::lexer::Syntax;
     /// assert_eq!(Syntax::Dollar.write("day"), "$day");
     /// assert_eq!(Syntax::Braces.write("day"), "{{day}}");
     /// ```
@@ -160,7 +160,7 @@ impl Syntax {
 /// `$` is text.
 ///
 /// ```
-/// use prompt_runtime::parse::lexer::{tokenize_braces, Token};
+/// use promptic::parse::lexer::{tokenize_braces, Token};
 ///
 /// let tokens = tokenize_braces("Hi {{ name }}, {{#x}}", 0, true);
 /// assert_eq!(tokens[1], Token::Placeholder { span: 3..13, name: 6..10, braced: true });

@@ -213,8 +213,8 @@ impl OpenBlock {
 /// later stages can report their own problems too.
 ///
 /// ```
-/// use prompt_runtime::parse::{parse, Node, ParseOptions};
-/// use prompt_runtime::SourceFile;
+/// use promptic::parse::{parse, Node, ParseOptions};
+/// use promptic::SourceFile;
 ///
 /// let source = SourceFile::new("p.md", "Hi $name\n{% if note %}\nNote: $note\n{% endif %}\nBye");
 /// let (nodes, diagnostics) = parse(&source, 0..source.text().len(), ParseOptions::default());

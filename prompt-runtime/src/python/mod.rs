@@ -16,7 +16,7 @@ use std::collections::HashMap;
 ///
 /// let vars = HashMap::from([("day".to_owned(), "Friday".to_owned())]);
 /// assert_eq!(
-///     prompt_runtime::safe_substitute("$day costs $$5, ${day}! $missing ${ x }", &vars),
+///     promptic::safe_substitute("$day costs $$5, ${day}! $missing ${ x }", &vars),
 ///     "Friday costs $5, Friday! $missing ${ x }"
 /// );
 /// ```

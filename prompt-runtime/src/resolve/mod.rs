@@ -91,9 +91,9 @@ struct Resolver<'a> {
 /// Resolves a parsed prompt against a schema and the project's templates.
 ///
 /// ```
-/// use prompt_runtime::load::PromptFile;
-/// use prompt_runtime::parse::{parse, ParseOptions};
-/// use prompt_runtime::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
+/// use promptic::load::PromptFile;
+/// use promptic::parse::{parse, ParseOptions};
+/// use promptic::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
 ///
 /// let file = PromptFile::from_text("prompts/greet.md", "Hello $Preferred, it is $day.").unwrap();
 /// let (nodes, _) = parse(&file.source, file.body.clone(), ParseOptions::default());

@@ -74,7 +74,7 @@ impl VarKind {
     /// `text`, `optional`, `flag`, `choice` or `messages`.
     ///
     /// ```
-    /// use prompt_runtime::resolve::VarKind;
+    /// use promptic::resolve::VarKind;
     ///
     /// assert_eq!(VarKind::Optional.as_str(), "optional");
     /// assert_eq!(VarKind::Choice(vec!["a".into()]).as_str(), "choice");
@@ -157,9 +157,9 @@ impl Templates {
     /// templates no prompt or template uses, to check those on their own.
     ///
     /// ```
-    /// use prompt_runtime::load::PromptFile;
-    /// use prompt_runtime::parse::{parse, ParseOptions};
-    /// use prompt_runtime::resolve::Templates;
+    /// use promptic::load::PromptFile;
+    /// use promptic::parse::{parse, ParseOptions};
+    /// use promptic::resolve::Templates;
     /// use std::collections::BTreeSet;
     ///
     /// let mut templates = Templates::new();

@@ -49,7 +49,7 @@ const METADATA: &str = "metadata.json";
 /// one. Likewise each placeholder of the user registry.
 ///
 /// ```
-/// use prompt_runtime::store::ImportMode;
+/// use promptic::store::ImportMode;
 /// assert_eq!(ImportMode::default(), ImportMode::Merge);
 /// assert_eq!(ImportMode::from_word("overwrite"), Some(ImportMode::Overwrite));
 /// assert_eq!(ImportMode::Replace.as_str(), "replace");
@@ -174,7 +174,7 @@ impl Store {
     /// lists every prompt of the folder.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, ImportMode, Store};
+    /// # use promptic::store::{Defaults, ImportMode, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}, "b": {"domain": "b"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -293,7 +293,7 @@ impl Store {
     /// store's checks.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, ImportMode, Store, StoreError};
+    /// # use promptic::store::{Defaults, ImportMode, Store, StoreError};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),

@@ -25,7 +25,7 @@ const NOT_IN_SEQUENCE: &[&str] = &["afterthought", "utility", "summary"];
 /// prompt goes where. Serializes as PromptEngine's `{"id", "position", "order"}`.
 ///
 /// ```
-/// let entry = prompt_runtime::store::SequenceEntry {
+/// let entry = promptic::store::SequenceEntry {
 ///     id: "remember".into(),
 ///     position: "prefill".into(),
 ///     order: 300,
@@ -146,7 +146,7 @@ impl Store {
     /// [`Store::prompt_messages`] gives), render as `""`, as in PromptEngine.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store, StoreError};
+    /// # use promptic::store::{Defaults, Store, StoreError};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"greeting": {"domain": "greeting"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"user_name": {"type": "static", "default": "friend"}}}"#),
@@ -264,7 +264,7 @@ impl Store {
     /// prompt by prompt (the default; see [`StoreBuilder::strict`](super::StoreBuilder::strict)).
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store, StoreError};
+    /// # use promptic::store::{Defaults, Store, StoreError};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "order": 1}, "b": {"domain": "b", "order": 2}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"mood": {"resolve_phase": "runtime"}}}"#),
@@ -346,7 +346,7 @@ impl Store {
     /// out (`summary`, `spec_autofill`, `cortex`). An empty `category` is no filter.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
     /// #         "rules": {"domain": "rules", "category": "system", "order": 1},
@@ -384,7 +384,7 @@ impl Store {
     /// position `system_prompt_append` (of any category), joined as the system prompt is.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
     /// #         "rules": {"domain": "rules"},
@@ -425,7 +425,7 @@ impl Store {
     /// prompts of `category`. An empty `category` is no filter.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
     /// #         "remember": {"domain": "remember", "target": "prefill", "category": "prefill"},
@@ -475,8 +475,8 @@ impl Store {
     /// drops a message that renders empty).
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
-    /// # use prompt_runtime::{Message, Role};
+    /// # use promptic::store::{Defaults, Store};
+    /// # use promptic::{Message, Role};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message", "category": "dialog_injection"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static", "default": "Luna"}}}"#),
@@ -508,8 +508,8 @@ impl Store {
     /// a `prefill` target, else a user message). Empty messages are dropped.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
-    /// # use prompt_runtime::Message;
+    /// # use promptic::store::{Defaults, Store};
+    /// # use promptic::Message;
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -634,7 +634,7 @@ impl Store {
     /// `variant_condition`. [`Store::render_chat_message_sequence`] renders messages.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, SequenceEntry, Store};
+    /// # use promptic::store::{Defaults, SequenceEntry, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
     /// #         "history": {"domain": "history", "target": "message", "position": "history", "category": "context", "order": 200},
@@ -693,8 +693,8 @@ impl Store {
     /// targeting `message` (a user message) or `prefill` (an assistant message).
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
-    /// # use prompt_runtime::Role;
+    /// # use promptic::store::{Defaults, Store};
+    /// # use promptic::Role;
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
     /// #         "rules": {"domain": "rules"},
@@ -730,7 +730,7 @@ impl Store {
     /// `order`.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store, Target};
+    /// # use promptic::store::{Defaults, Store, Target};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
     /// #         "b": {"domain": "b", "order": 2}, "a": {"domain": "a", "order": 1},
@@ -814,7 +814,7 @@ impl Store {
     /// is absent.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {

@@ -85,7 +85,7 @@ impl StoreBuilder {
     /// entry names is refused by [`StoreBuilder::open`], with a suggestion.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"p": {"domain": "p"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {
@@ -113,7 +113,7 @@ impl StoreBuilder {
     /// uses is refused by [`StoreBuilder::open`], with a suggestion.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"p": {"domain": "p"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {
@@ -541,7 +541,7 @@ impl State {
 /// ([`Store::update_prompt`], [`Store::set_enabled`], …) take `&self`.
 ///
 /// ```
-/// use prompt_runtime::store::{Defaults, Store};
+/// use promptic::store::{Defaults, Store};
 ///
 /// let files: &[(&str, &[u8])] = &[
 ///     ("_meta/prompt_manifest.json", br#"{"prompts": {
@@ -683,7 +683,7 @@ impl Store {
     /// A folder promptic never wrote is only read (no lock file, no user manifest).
     ///
     /// ```
-    /// # use prompt_runtime::store::{Store, StoreError};
+    /// # use promptic::store::{Store, StoreError};
     /// # let dir = std::env::temp_dir().join(format!("pk-open-folder-doc-{}", std::process::id()));
     /// # let _ = std::fs::remove_dir_all(&dir);
     /// # std::fs::create_dir_all(dir.join("_meta"))?;

@@ -47,7 +47,7 @@ impl Store {
     /// nothing changes, in memory or on disk. The next render uses the new text.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"system_rule": {"domain": "system_rule"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static", "default": "Luna"}}}"#),
@@ -99,7 +99,7 @@ impl Store {
     /// [`Store::update_prompt`]; an id that is taken or not a name is refused.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -160,7 +160,7 @@ impl Store {
     /// [`Store::delete_prompt`]).
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -192,7 +192,7 @@ impl Store {
     /// behind; no prompt uses them then, and the next factory reset removes them.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}, "b": {"domain": "b"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -235,7 +235,7 @@ impl Store {
     /// memory). The rest of the user manifest is kept as written.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}, "b": {"domain": "b"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -276,7 +276,7 @@ impl Store {
     /// refused, and then nothing changes.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "order": 1}, "b": {"domain": "b", "order": 2}, "c": {"domain": "c", "order": 3}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -341,7 +341,7 @@ impl Store {
     /// that is not a name, is refused.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
@@ -565,7 +565,7 @@ impl Store {
     /// writer holds the folder's lock; a store without a user folder has nothing to read.
     ///
     /// ```
-    /// # use prompt_runtime::store::{Defaults, Store};
+    /// # use promptic::store::{Defaults, Store};
     /// # let files: &[(&str, &[u8])] = &[
     /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
     /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),

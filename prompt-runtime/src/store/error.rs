@@ -5,7 +5,7 @@ use crate::Diagnostics;
 /// An error of [`Store`](super::Store).
 ///
 /// ```
-/// use prompt_runtime::store::StoreError;
+/// use promptic::store::StoreError;
 ///
 /// let e = StoreError::UnknownPrompt { id: "sytem_rule".into(), suggestion: Some("system_rule".into()) };
 /// assert_eq!(e.to_string(), "unknown prompt `sytem_rule`; did you mean `system_rule`?");

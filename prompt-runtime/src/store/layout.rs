@@ -22,7 +22,7 @@ pub const USER_REGISTRY: &str = "_meta/user_placeholder_registry.json";
 /// True when `dir` is a store folder: it has `_meta/prompt_manifest.json`.
 ///
 /// ```
-/// assert!(!prompt_runtime::store::is_store_dir(std::path::Path::new("prompts")));
+/// assert!(!promptic::store::is_store_dir(std::path::Path::new("prompts")));
 /// ```
 pub fn is_store_dir(dir: &Path) -> bool {
     dir.join(MANIFEST).is_file()

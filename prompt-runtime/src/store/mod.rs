@@ -21,7 +21,7 @@
 //! reaches a model.
 //!
 //! ```
-//! use prompt_runtime::store::{Defaults, Store};
+//! use promptic::store::{Defaults, Store};
 //!
 //! let files: &[(&str, &[u8])] = &[
 //!     ("_meta/prompt_manifest.json", br#"{"prompts": {"system_rule": {"domain": "system_rule", "order": 100}}}"#),
@@ -98,7 +98,7 @@ impl Defaults {
     /// paths shown as `dir` is written.
     ///
     /// ```
-    /// let problems = prompt_runtime::store::Defaults::load("no/such/folder").unwrap_err();
+    /// let problems = promptic::store::Defaults::load("no/such/folder").unwrap_err();
     /// assert!(problems.to_string().contains("`no/such/folder/_meta/prompt_manifest.json` does not exist"));
     /// ```
     pub fn load(dir: impl AsRef<Path>) -> Result<Defaults, Diagnostics> {
@@ -162,13 +162,13 @@ impl Defaults {
     /// file; `display` is the folder as diagnostics show it.
     ///
     /// ```
-    /// use prompt_runtime::store::Defaults;
+    /// use promptic::store::Defaults;
     /// let files: &[(&str, &[u8])] = &[
     ///     ("_meta/prompt_manifest.json", br#"{"prompts": {}}"#),
     ///     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
     /// ];
     /// assert_eq!(Defaults::from_files("empty", files)?.prompt_ids().count(), 0);
-    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// # Ok::<(), promptic::Diagnostics>(())
     /// ```
     pub fn from_files(display: &str, files: &[(&str, &[u8])]) -> Result<Defaults, Diagnostics> {
         let mut layer = Layer::memory(display, files)?;
@@ -220,7 +220,7 @@ impl Defaults {
     /// The prompts, in manifest order.
     ///
     /// ```
-    /// use prompt_runtime::store::{Defaults, Target};
+    /// use promptic::store::{Defaults, Target};
     /// let files: &[(&str, &[u8])] = &[
     ///     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "category": "core", "order": 5}}}"#),
     ///     ("_meta/placeholder_registry.json", br#"{"placeholders": {"k": {"type": "runtime"}}}"#),
@@ -230,7 +230,7 @@ impl Defaults {
     /// let a = defaults.prompts().next().unwrap();
     /// assert_eq!((a.id(), a.category(), a.order(), a.target()), ("a", Some("core"), 5, Target::SystemPrompt));
     /// assert_eq!(a.placeholders().collect::<Vec<_>>(), ["k"]);
-    /// # Ok::<(), prompt_runtime::Diagnostics>(())
+    /// # Ok::<(), promptic::Diagnostics>(())
     /// ```
     pub fn prompts(&self) -> impl Iterator<Item = PromptInfo<'_>> {
         self.inner.folder.prompts.iter().map(|def| PromptInfo {

@@ -6,7 +6,7 @@ use crate::chat::Role;
 /// When a placeholder gets its value (PromptEngine's `resolve_phase`, the seed's `type`).
 ///
 /// ```
-/// use prompt_runtime::store::Phase;
+/// use promptic::store::Phase;
 /// assert_eq!(Phase::from_word("computed"), Some(Phase::Computed));
 /// assert_eq!(Phase::Runtime.as_str(), "runtime");
 /// ```
@@ -44,7 +44,7 @@ impl Phase {
 /// Where a prompt goes (PromptEngine's `target`).
 ///
 /// ```
-/// use prompt_runtime::store::Target;
+/// use promptic::store::Target;
 /// assert_eq!(Target::from_word("prefill"), Some(Target::Prefill));
 /// assert_eq!(Target::SystemPrompt.as_str(), "system_prompt");
 /// ```

@@ -8,7 +8,7 @@
 //! `#[derive(promptic::PromptValue)]` implements it for a struct with named fields.
 //!
 //! ```
-//! use prompt_runtime::value::{PromptValue, Shape};
+//! use promptic::value::{PromptValue, Shape};
 //!
 //! let stops = vec!["Lyon", "Turin"];
 //! assert_eq!(stops.to_value(), Some(serde_json::json!(["Lyon", "Turin"])));
@@ -29,7 +29,7 @@ use std::collections::{BTreeMap, HashMap};
 /// compile time.
 ///
 /// ```
-/// use prompt_runtime::value::{FieldShape, PromptValue, Shape};
+/// use promptic::value::{FieldShape, PromptValue, Shape};
 ///
 /// const CITY: Shape = Shape::Struct {
 ///     name: "City",
@@ -80,7 +80,7 @@ pub struct FieldShape {
 /// at run time only). Derive it for a struct with `#[derive(promptic::PromptValue)]`.
 ///
 /// ```
-/// use prompt_runtime::value::PromptValue;
+/// use promptic::value::PromptValue;
 /// use std::collections::BTreeMap;
 ///
 /// let mut tools = BTreeMap::new();

@@ -8,8 +8,8 @@
 //! the whole diagnostic (file:line:col, the line, a caret, the closest field).
 //!
 //! ```
-//! use prompt_runtime::value::path::{Step, check};
-//! use prompt_runtime::value::{FieldShape, PromptValue, Shape};
+//! use promptic::value::path::{Step, check};
+//! use promptic::value::{FieldShape, PromptValue, Shape};
 //!
 //! const USER: Shape = Shape::Struct {
 //!     name: "Profile",

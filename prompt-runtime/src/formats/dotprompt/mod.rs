@@ -9,7 +9,7 @@
 //! partials); rendering then only reads the data.
 //!
 //! ```
-//! use prompt_runtime::formats::dotprompt::{DataArgument, Dotprompt};
+//! use promptic::formats::dotprompt::{DataArgument, Dotprompt};
 //!
 //! let prompt = Dotprompt::parse(
 //!     "---\nmodel: demo\ninput:\n  schema:\n    name: string\n---\n\
@@ -24,7 +24,7 @@
 //! // A mistake is found when parsing, with its line and column.
 //! let error = Dotprompt::parse("Hi {{#iff x}}{{/iff}}").unwrap_err();
 //! assert!(error.to_string().contains("did you mean `{{#if}}`?"));
-//! # Ok::<(), prompt_runtime::Diagnostics>(())
+//! # Ok::<(), promptic::Diagnostics>(())
 //! ```
 
 pub mod ast;
@@ -73,7 +73,7 @@ type PartialResolver = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 /// resolver callback), named schemas for Picoschema, and tool definitions.
 ///
 /// ```
-/// use prompt_runtime::formats::dotprompt::{DataArgument, Registry};
+/// use promptic::formats::dotprompt::{DataArgument, Registry};
 ///
 /// let mut registry = Registry::new();
 /// registry.define_partial("greeting", "Hello, {{name}}!")?;
@@ -84,7 +84,7 @@ type PartialResolver = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 /// let rendered = prompt.render(&data).unwrap();
 /// assert_eq!(rendered.messages[0].content[0].text(), Some("Hello, Ada! Bye."));
 /// assert_eq!(prompt.output_schema_json().as_deref(), Some(r#"{"type":"object"}"#));
-/// # Ok::<(), prompt_runtime::Diagnostics>(())
+/// # Ok::<(), promptic::Diagnostics>(())
 /// ```
 #[derive(Clone, Default)]
 pub struct Registry {
@@ -225,7 +225,7 @@ pub struct Message {
 /// message carries.
 ///
 /// ```
-/// use prompt_runtime::formats::dotprompt::Part;
+/// use promptic::formats::dotprompt::Part;
 /// assert_eq!(Part::from_text("hi").text(), Some("hi"));
 /// let media = Part::media("http://x/y.png".into(), Some("image/png".into()));
 /// assert_eq!(serde_json::to_string(&media).unwrap(), r#"{"media":{"url":"http://x/y.png","contentType":"image/png"}}"#);

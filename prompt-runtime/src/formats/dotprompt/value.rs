@@ -14,7 +14,7 @@ use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 /// A JSON value with ordered objects, as JavaScript sees it.
 ///
 /// ```
-/// use prompt_runtime::formats::dotprompt::Value;
+/// use promptic::formats::dotprompt::Value;
 ///
 /// let value: Value = serde_json::from_str(r#"{"b": 1, "a": [true, null]}"#).unwrap();
 /// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"b":1,"a":[true,null]}"#);
@@ -40,7 +40,7 @@ pub enum Value {
 /// An object whose keys keep their order (the last write of a key keeps its first place).
 ///
 /// ```
-/// use prompt_runtime::formats::dotprompt::{Object, Value};
+/// use promptic::formats::dotprompt::{Object, Value};
 ///
 /// let mut object = Object::new();
 /// object.insert("z", Value::from("last"));

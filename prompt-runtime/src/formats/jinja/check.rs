@@ -143,8 +143,8 @@ impl Templates {
     /// are not required. [`render`](Self::render) runs this check first.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::{Options, Templates};
-    /// use prompt_runtime::SourceFile;
+    /// use promptic::formats::jinja::{Options, Templates};
+    /// use promptic::SourceFile;
     ///
     /// let text = "Hi {{ user.nmae }}.{% if user.nick %} ({{ user.nick }}){% endif %}";
     /// let templates = Templates::load("t.j2", Options::default(), &mut |_: &str| {

@@ -14,8 +14,8 @@ use std::ops::Range;
 /// One field of a derived Jinja prompt's struct, as the template reads it.
 ///
 /// ```
-/// use prompt_runtime::formats::jinja::JinjaField;
-/// use prompt_runtime::value::PromptValue;
+/// use promptic::formats::jinja::JinjaField;
+/// use promptic::value::PromptValue;
 ///
 /// let field = JinjaField { name: "stops", optional: false, shape: &<Vec<String>>::SHAPE };
 /// assert_eq!(field.name, "stops");
@@ -36,9 +36,9 @@ pub struct JinjaField {
 /// by hand only for tests.
 ///
 /// ```
-/// use prompt_runtime::formats::jinja::{JinjaField, JinjaPrompt, Options};
-/// use prompt_runtime::value::PromptValue;
-/// use prompt_runtime::{Diagnostic, PromptContent};
+/// use promptic::formats::jinja::{JinjaField, JinjaPrompt, Options};
+/// use promptic::value::PromptValue;
+/// use promptic::{Diagnostic, PromptContent};
 ///
 /// struct Hello {
 ///     who: String,
@@ -101,8 +101,8 @@ pub trait JinjaPrompt {
 /// to walk.
 ///
 /// ```
-/// use prompt_runtime::formats::jinja::{Options, Templates, check_names};
-/// use prompt_runtime::SourceFile;
+/// use promptic::formats::jinja::{Options, Templates, check_names};
+/// use promptic::SourceFile;
 ///
 /// let templates = Templates::load("t.j2", Options::default(), &mut |_: &str| {
 ///     Ok(SourceFile::new("prompts/t.j2", "{{ nmae }}"))
@@ -270,8 +270,8 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
 /// reports them at the field instead): the same message and help.
 ///
 /// ```
-/// use prompt_runtime::formats::jinja::{Options, Templates, check_unused};
-/// use prompt_runtime::SourceFile;
+/// use promptic::formats::jinja::{Options, Templates, check_unused};
+/// use promptic::SourceFile;
 ///
 /// let templates = Templates::load("t.j2", Options::default(), &mut |_: &str| {
 ///     Ok(SourceFile::new("prompts/t.j2", "{{ a }}"))
@@ -306,9 +306,9 @@ pub fn check_unused(templates: &Templates, file: &str, fields: &[&str], kind: &s
 /// use. Each path is reported once.
 ///
 /// ```
-/// use prompt_runtime::formats::jinja::{JinjaField, Options, Templates, check_paths};
-/// use prompt_runtime::value::{FieldShape, PromptValue, Shape};
-/// use prompt_runtime::SourceFile;
+/// use promptic::formats::jinja::{JinjaField, Options, Templates, check_paths};
+/// use promptic::value::{FieldShape, PromptValue, Shape};
+/// use promptic::SourceFile;
 ///
 /// const CITY: Shape = Shape::Struct {
 ///     name: "City",

@@ -57,7 +57,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 /// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.
 ///
 /// ```
-/// let langalpha = prompt_runtime::formats::jinja::Options {
+/// let langalpha = promptic::formats::jinja::Options {
 ///     trim_blocks: true,
 ///     lstrip_blocks: true,
 ///     keep_trailing_newline: true,

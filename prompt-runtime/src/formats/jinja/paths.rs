@@ -100,8 +100,8 @@ impl Templates {
     /// a check over part of them would not be a check.
     ///
     /// ```
-    /// use prompt_runtime::formats::jinja::{Options, PathStep, Templates};
-    /// use prompt_runtime::SourceFile;
+    /// use promptic::formats::jinja::{Options, PathStep, Templates};
+    /// use promptic::SourceFile;
     ///
     /// let text = "{% for s in stops %}{{ s.city }}{% endfor %}";
     /// let templates = Templates::load("t.j2", Options::default(), &mut |_: &str| {

@@ -26,8 +26,8 @@ struct Below {
 /// templates it includes.
 ///
 /// ```
-/// use prompt_runtime::formats::jinja::{Options, Templates};
-/// use prompt_runtime::SourceFile;
+/// use promptic::formats::jinja::{Options, Templates};
+/// use promptic::SourceFile;
 ///
 /// let files = [
 ///     ("system.md.j2", "You are {{ name }}.\n{% include 'parts/rules.md.j2' %}"),

@@ -63,7 +63,7 @@ pub enum AgentPart {
 /// A keep agent prompt, read: its template and its pieces.
 ///
 /// ```
-/// use prompt_runtime::formats::keep::AgentPrompt;
+/// use promptic::formats::keep::AgentPrompt;
 ///
 /// let prompt = AgentPrompt::parse("Question: {text}\n\nContext:\n{find:deep:3000}\n\n\n\nEdges: {edges|(none)}\n");
 /// assert_eq!(prompt.names(), ["text", "find", "edges"]);
@@ -249,7 +249,7 @@ impl AgentPrompt {
     /// when there is one.
     ///
     /// ```
-    /// use prompt_runtime::formats::keep::AgentPrompt;
+    /// use promptic::formats::keep::AgentPrompt;
     ///
     /// let prompt = AgentPrompt::parse("{text}\n{simlar|(none)}");
     /// let err = prompt.check(".prompt/agent/ask", &["text", "similar"]).unwrap_err();

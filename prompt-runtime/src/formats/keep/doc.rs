@@ -65,7 +65,7 @@ pub(crate) fn read(text: &str) -> KeepDoc<'_> {
 /// means them as prompt text chooses its prompt differently than its author expects.
 ///
 /// ```
-/// use prompt_runtime::formats::keep::prompt_rule_lines;
+/// use promptic::formats::keep::prompt_rule_lines;
 ///
 /// let doc = "type=paper\n\n## Prompt\nSummarize the paper.\nformat=markdown\n";
 /// let found = prompt_rule_lines(doc);

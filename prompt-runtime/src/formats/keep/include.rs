@@ -65,7 +65,7 @@ fn include_at(text: &str) -> Option<(usize, &str)> {
 /// a prompt's body), `None` when there is none.
 ///
 /// ```
-/// use prompt_runtime::formats::keep::{expand_includes, IncludeError};
+/// use promptic::formats::keep::{expand_includes, IncludeError};
 ///
 /// let docs = |name: &str| match name {
 ///     "agent/system" => Some("# System\n\n## Prompt\nBe brief.\n".to_owned()),
@@ -117,7 +117,7 @@ impl TracedExpansion {
     /// include, `{fi{{include:x}}nd}`, has none).
     ///
     /// ```
-    /// use prompt_runtime::formats::keep::{expand_includes_traced, IncludeOrigin};
+    /// use promptic::formats::keep::{expand_includes_traced, IncludeOrigin};
     ///
     /// let docs = |_: &str| Some("## Prompt\nBe {brief}.".to_owned());
     /// let expanded = expand_includes_traced("ask", "{{include:sys}} {text}", docs).unwrap();
@@ -164,7 +164,7 @@ pub struct TracedIncludeError {
 /// errors at a placeholder's own line and column) and where an include failed.
 ///
 /// ```
-/// use prompt_runtime::formats::keep::{expand_includes_traced, IncludeError};
+/// use promptic::formats::keep::{expand_includes_traced, IncludeError};
 ///
 /// let docs = |name: &str| match name {
 ///     "agent/system" => Some("## Prompt\nBe brief. {{include:agent/gone}}".to_owned()),

@@ -9,7 +9,7 @@ use unicode_normalization::UnicodeNormalization;
 /// unreserved `%XX` decoded). A rule's own value is compared as written.
 ///
 /// ```
-/// use prompt_runtime::formats::keep::normalize_tag_value;
+/// use promptic::formats::keep::normalize_tag_value;
 ///
 /// assert_eq!(normalize_tag_value(" paper\u{a0}"), "paper");
 /// assert_eq!(normalize_tag_value("Cafe\u{301}"), "Café");

@@ -1,6 +1,6 @@
-# Renders each case with Jinja2 and writes the Rust table `jinja2_cases.rs` next to this file:
+# Renders each case with Jinja2 and writes the Rust table `cases.rs` next to this file:
 #     python3 -m venv /tmp/j2 && /tmp/j2/bin/pip install jinja2
-#     /tmp/j2/bin/python jinja2_cases.py jinja2_cases.rs && cargo fmt --all
+#     /tmp/j2/bin/python cases.py cases.rs && cargo fmt --all
 # The templates and values are written for promptic's tests.
 import json, sys, jinja2
 cases = []
