@@ -241,7 +241,8 @@
 //! the builder says `in_release(true)`. `HotChat` does the same for chat prompts, and
 //! `HotJinja` for derived Jinja prompts (their includes and `"jinja"` options too, checked
 //! against the fields' `PromptValue` shapes, which the derive keeps in its
-//! [`formats::jinja::JinjaPrompt`] impl); families are not supported. The derive gives every prompt struct an impl of [`ContextValues`]
+//! [`formats::jinja::JinjaPrompt`] impl); families, dotprompt prompts and keep agent
+//! prompts are not supported. The derive gives every prompt struct an impl of [`ContextValues`]
 //! (its fields by name, as data) for this.
 //!
 //! ```

@@ -1,7 +1,7 @@
 //! A compile error the fixed `tests/ui` folder cannot hold: an identity in
 //! `promptic.json` nested deeper than `identity::MAX_DEPTH` (64 levels) is one error at
-//! the object that is too deep, in the derive as everywhere (it used to crash rustc with a
-//! stack overflow at 50,000 levels). The cases read `tests/ui_deep/`, a folder of their own.
+//! the object that is too deep, in the derive as everywhere (never a stack overflow in
+//! rustc, even at 50,000 levels). The cases read `tests/ui_deep/`, a folder of their own.
 
 #[test]
 fn ui_deep() {

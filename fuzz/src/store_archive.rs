@@ -159,7 +159,7 @@ thread_local! {
     /// the next while imports into it are refused. A refused import does not touch the
     /// store's state (each input asserts that its renders did not move), so this is the
     /// store a fresh open and the edits would give; opening and editing three stores per
-    /// input cost most of the target's time. An accepted import uses the store up: the
+    /// input would cost most of the target's time. An accepted import uses the store up: the
     /// next input opens and edits a new one.
     static EDITED: RefCell<[Kept; 3]> = const { RefCell::new([None, None, None]) };
 }

@@ -232,8 +232,8 @@ fn nested_object(levels: usize) -> String {
     format!("{}\"x\"{}", "{\"a\": ".repeat(levels), "}".repeat(levels))
 }
 
-/// An identity 20,000 objects deep (140 KB) aborted `Identity::from_json` on a stack
-/// overflow; now it is one error naming the key, at any depth.
+/// An identity 20,000 objects deep (140 KB) is one error naming the key, at any depth,
+/// not a stack overflow in `Identity::from_json`.
 #[test]
 fn an_identity_nested_deep_is_one_error() {
     use prompt_runtime::IdentityError;
@@ -247,9 +247,10 @@ fn an_identity_nested_deep_is_one_error() {
     }
 }
 
-/// A `promptic.json` whose identity nests 50,000 objects aborted `check` after 18 s, and
-/// rustc (SIGSEGV) in the derive: both open the folder with `Project::open`, as here, on a
-/// test thread's 2 MiB of stack (rustc's main thread has 8 MiB).
+/// A `promptic.json` whose identity nests 50,000 objects is one located error, not a
+/// stack overflow in `check` or in rustc (the derive): both open the folder with
+/// `Project::open`, as here, on a test thread's 2 MiB of stack (rustc's main thread has
+/// 8 MiB).
 #[test]
 fn a_configuration_with_an_identity_nested_deep_is_one_located_error() {
     let dir = std::env::temp_dir().join(format!("promptic-deep-identity-{}", std::process::id()));

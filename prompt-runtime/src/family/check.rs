@@ -115,8 +115,9 @@ mod tests {
         );
     }
 
-    /// Every member was compared with every earlier one: 1,000 members of 50 rule pairs
-    /// took 3 s, 2,000 took 11.8 s.
+    /// Duplicates are found by one look-up per member, not by comparing every member with
+    /// every earlier one, which would take 3 s for 1,000 members of 50 rule pairs and
+    /// 11.8 s for 2,000.
     #[test]
     fn duplicate_rules_are_found_in_n_log_n_time() {
         let source = SourceFile::new("prompts/f/x.md", "");

@@ -31,7 +31,8 @@
 //! `PromptValue` fields against their shapes, the subset, include cycles, fences), and
 //! watches every include the last load asked for. Families
 //! (`#[prompt(family = "...")]`) are not supported: a family is many files chosen per
-//! render, and its struct implements neither trait.
+//! render, and its struct implements neither trait; nor are dotprompt prompts and keep
+//! agent prompts, whose derives implement none of the traits a hot prompt needs.
 //!
 //! ```
 //! use promptic::context::{ContextField, ContextValue, ContextValues, FieldKind};

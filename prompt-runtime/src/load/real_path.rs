@@ -3,9 +3,9 @@
 //! `std::fs::canonicalize` is the C library's `realpath`, which asks the kernel about each
 //! component of the path in turn, each time by the whole path so far: a file N folders
 //! deep costs N² steps, and checking each prompt of a folder tree N deep costs N³
-//! (`promptic list` at depth 800: 12–14 s). On Linux the file is opened once instead and
-//! the kernel names what it opened (`/proc/self/fd/N`); elsewhere, or when that fails,
-//! `canonicalize` answers.
+//! (`promptic list` at depth 800 would take 12–14 s). On Linux the file is opened once
+//! instead and the kernel names what it opened (`/proc/self/fd/N`); elsewhere, or when
+//! that fails, `canonicalize` answers.
 
 use std::path::{Path, PathBuf};
 

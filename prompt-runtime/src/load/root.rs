@@ -67,7 +67,7 @@ pub struct Root {
     dir: PathBuf,
     display: String,
     /// The folder's resolved path, once found: a store reads a file per prompt from one
-    /// root, and resolving the root again for each was most of the cost of a read.
+    /// root, and resolving the root again for each would be most of the cost of a read.
     real: std::sync::OnceLock<PathBuf>,
 }
 

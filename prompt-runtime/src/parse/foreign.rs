@@ -5,7 +5,8 @@
 //! so a file copied from a Jinja or Handlebars project would send `{{ user.name }}`,
 //! `{{ n | default(15) }}` or `{# note #}` to the model as written, and no check would say
 //! so. Each such piece is an error instead, saying what the other engine reads there and how
-//! to write it here (until a Jinja front end reads such files).
+//! to write it here. (A file meant for Jinja is read as Jinja when it is named `NAME.md.j2`
+//! or `NAME.j2`, and one meant for dotprompt's Handlebars when it is named `NAME.prompt`.)
 //!
 //! What neither engine reads as an expression stays text, so PromptEngine's literal texts
 //! keep rendering as they are: a `{{` before a quote (`{{"description": …}}`), a brace

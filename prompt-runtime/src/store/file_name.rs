@@ -5,10 +5,10 @@
 //!   own file name, as PromptEngine names domain files.
 //! - Any other id is percent-encoded: every byte but those is `%XX` (`a.b` →
 //!   `prompts/a%2Eb.json`). No plain name holds a `%`, and the encoding can be undone,
-//!   so no two ids share a name. (Before, such ids were hex-encoded behind a `_`, which a
-//!   plain id can also start with: `a.b` and `_612e62` shared `prompts/_612e62.json`.
-//!   Folders written so still open: a file is found through the manifest entry that
-//!   names it, never by its name.)
+//!   so no two ids share a name. (Hex behind a `_` would not do: a plain id can also
+//!   start with `_`, so `a.b` and `_612e62` would share `prompts/_612e62.json`. A file is
+//!   found through the manifest entry that names it, never by its name, so a folder whose
+//!   files are named another way opens too.)
 //! - A name longer than [`MAX_NAME`] bytes keeps its first part and adds `~` and a
 //!   64-bit FNV-1a hash of the whole id. No plain or encoded name holds a `~`.
 //! - Last, a name already named by another prompt of the user layer (a hash collision,

@@ -41,7 +41,7 @@ pub(crate) struct Layer {
     /// for a file that does not exist.
     files: Vec<(String, Option<SourceFile>)>,
     /// Where each path is in `files` (its first entry): a store of N prompts reads N
-    /// domain files, and a scan of the list for each made opening it quadratic.
+    /// domain files, and a scan of the list for each would make opening it quadratic.
     index: HashMap<String, usize>,
 }
 

@@ -452,10 +452,10 @@ fn an_archive_can_add_a_user_placeholder() {
     let _ = std::fs::remove_dir_all(&root);
 }
 
-/// An import of N user placeholders costs time in proportion to N: each was a scan of the
-/// ones before it and a rewrite of the whole registry (10,000: 38 s; 20,000: 170 s;
-/// 150,000 did not finish in 15 minutes). Merged into an empty user folder, and replacing
-/// a folder with N other placeholders (each removed).
+/// An import of N user placeholders costs time in proportion to N. A scan of the ones
+/// before it and a rewrite of the whole registry for each would make it quadratic
+/// (10,000: 38 s; 20,000: 170 s; 150,000: over 15 minutes). Merged into an empty user
+/// folder, and replacing a folder with N other placeholders (each removed).
 #[test]
 fn importing_many_placeholders_costs_time_in_proportion_to_them() {
     fn registry(prefix: &str, n: usize) -> String {
