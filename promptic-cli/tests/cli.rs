@@ -2434,7 +2434,7 @@ error: `{{{{ user.name }}}}` is a path into `user`, which braces placeholders do
   |
 5 | Hi {{{{ user.name }}}}, {{{{\"json\": {{{{who}}}}}}}} {{{{{{who}}}}}}.
   |    ^^^^^^^^^^^^^^^
-  = help: write `{{{{user_name}}}}`: an identity's nested keys are flattened with `_`, and a context value is one field; promptic's braces placeholders are `{{{{name}}}}`, one name, and Jinja templates (`.j2`) are not read yet
+  = help: write `{{{{user_name}}}}`: an identity's nested keys are flattened with `_`, and a context value is one field; promptic's braces placeholders are `{{{{name}}}}`, one name, and a Jinja template is read as Jinja when its file is named `NAME.md.j2`
 {keep}
 error: unknown directive `for`
  --> {dir}/a.md:6:4
@@ -2442,7 +2442,7 @@ error: unknown directive `for`
 6 | {{% for t in tools %}}
   |    ^^^
   = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`
-  = note: `for` is a Jinja tag; Jinja templates (`.j2`) are not read yet
+  = note: `for` is a Jinja tag; a Jinja template is read as Jinja when its file is named `NAME.md.j2`
 
 error: `{{# note #}}` is a Jinja comment, which a braces prompt does not read: it would reach the model
  --> {dir}/a.md:7:1
@@ -2457,7 +2457,7 @@ error: unknown directive `endfor`
 8 | {{% endfor %}}
   |    ^^^^^^
   = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`
-  = note: `endfor` is a Jinja tag; Jinja templates (`.j2`) are not read yet
+  = note: `endfor` is a Jinja tag; a Jinja template is read as Jinja when its file is named `NAME.md.j2`
 ",
             dir = dir.display()
         )

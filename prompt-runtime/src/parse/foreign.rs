@@ -31,8 +31,8 @@ pub struct Foreign {
 /// The note every such error carries: how to keep the text as written.
 pub const KEEP_AS_TEXT: &str = "to send this text to the model as written, give the file `$name` placeholders (`\"placeholders\": \"dollar\"` in its frontmatter), where `{{` is plain text";
 
-const NOT_READ: &str = "promptic's braces placeholders are `{{name}}`, one name, and Jinja templates (`.j2`) are not read yet";
-const NOT_READ_HANDLEBARS: &str = "promptic's braces placeholders are `{{name}}`, one name, and Handlebars templates (dotprompt's `.prompt`) are not read yet";
+const NOT_READ: &str = "promptic's braces placeholders are `{{name}}`, one name, and a Jinja template is read as Jinja when its file is named `NAME.md.j2`";
+const NOT_READ_HANDLEBARS: &str = "promptic's braces placeholders are `{{name}}`, one name, and a dotprompt file (Handlebars) is read as dotprompt when its file is named `NAME.prompt`";
 
 /// Words that continue a Jinja expression after a name (`{{ a if b else c }}`).
 const KEYWORDS: [&str; 7] = ["and", "or", "not", "in", "is", "if", "else"];
@@ -561,7 +561,7 @@ mod tests {
         ));
         assert!(help("{{ n | default(15) }}").starts_with("write `{{n}}` and give the value"));
         assert!(
-            help("{{ n | default(15) }}").ends_with("Jinja templates (`.j2`) are not read yet")
+            help("{{ n | default(15) }}").ends_with("a Jinja template is read as Jinja when its file is named `NAME.md.j2`")
         );
         assert!(help("{{#if note}}").starts_with("a promptic block is `{% if note %}`"));
         assert!(help("{{#each items}}").starts_with("promptic has no loops"));

@@ -653,7 +653,7 @@ fn apply(
             };
             if JINJA_TAGS.contains(&other) {
                 e = e.with_note(format!(
-                    "`{other}` is a Jinja tag; Jinja templates (`.j2`) are not read yet"
+                    "`{other}` is a Jinja tag; a Jinja template is read as Jinja when its file is named `NAME.md.j2`"
                 ));
             }
             diagnostics.push(e);
