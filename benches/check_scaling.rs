@@ -80,7 +80,7 @@ fn chain(depth: usize) -> (PromptFile, Templates) {
 
 fn scaling(criterion: &mut Criterion) {
     let mut group = criterion.benchmark_group("check");
-    // Seconds per check at the largest sizes while the checker is quadratic: ten samples.
+    // Ten samples: a quadratic checker would take seconds per check at the largest sizes.
     group.sample_size(10);
 
     for n in PLACEHOLDERS {

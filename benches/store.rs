@@ -197,7 +197,7 @@ fn bench(c: &mut Criterion) {
 
 /// `reorder_prompts` at N and 10 N prompts: each edit checks the whole store again and
 /// writes every prompt's `order` into the user manifest, in one pass (linear: about 10
-/// times the time at 10 N; set one at a time, the writes made it quadratic).
+/// times the time at 10 N; written one order at a time, it would be quadratic).
 fn reorder(c: &mut Criterion) {
     let mut group = c.benchmark_group("store_reorder");
     group.sample_size(10);

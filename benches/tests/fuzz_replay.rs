@@ -7,7 +7,7 @@
 //! inputs that once crashed). With `PROMPTIC_FUZZ_REPLAY_ALL=1`, also everything a local
 //! fuzzing run left in `fuzz/corpus/TARGET/` and `fuzz/artifacts/TARGET/`.
 //!
-//! `fuzz/pending/TARGET/` holds crashes whose fix has not landed: each must still panic,
+//! `fuzz/pending/TARGET/` holds crashes not fixed yet: each must still panic,
 //! so that the day one passes this test says to move it to `fuzz/regressions/TARGET/`.
 
 #[path = "../../fuzz/src/chat_template.rs"]
