@@ -561,7 +561,8 @@ mod tests {
         ));
         assert!(help("{{ n | default(15) }}").starts_with("write `{{n}}` and give the value"));
         assert!(
-            help("{{ n | default(15) }}").ends_with("a Jinja template is read as Jinja when its file is named `NAME.md.j2`")
+            help("{{ n | default(15) }}")
+                .ends_with("a Jinja template is read as Jinja when its file is named `NAME.md.j2`")
         );
         assert!(help("{{#if note}}").starts_with("a promptic block is `{% if note %}`"));
         assert!(help("{{#each items}}").starts_with("promptic has no loops"));
