@@ -16,16 +16,13 @@ use crate::derive::Field;
 use crate::emit::{self, Access};
 use proc_macro2::TokenStream;
 use prompt_runtime::formats::keep::{
-    AgentKind, AgentPart, AgentPlaceholder, AgentPrompt, TracedExpansion, TracedIncludeError,
-    expand_includes_traced,
+    AgentFile, AgentKind, AgentPart, AgentPlaceholder, AgentPrompt, TracedExpansion,
 };
-use prompt_runtime::load::{Project, PromptFile};
-use prompt_runtime::parse::lexer::Syntax;
+use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarKind;
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
-use std::collections::BTreeMap;
 use std::ops::Range;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
@@ -37,15 +34,11 @@ pub fn derive(
     fields: &[Field],
     project: &Project,
 ) -> Option<TokenStream> {
-    let file = project.load_prompt(&name.value()).ok()?;
-    if file.syntax != Syntax::Keep {
-        return None;
-    }
+    let agent = AgentFile::read(project, &name.value()).ok()??;
     let mut read = Read {
         project,
         name,
-        top: file,
-        included: BTreeMap::new(),
+        agent,
     };
     Some(match read.expand(input, fields) {
         Ok(tokens) => tokens,
@@ -53,13 +46,12 @@ pub fn derive(
     })
 }
 
-/// A keep agent prompt being read: the prompt's file and the files it includes.
+/// A keep agent prompt being read: the prompt's file and the files it includes, read by
+/// the run-time reader the `promptic` command uses too.
 struct Read<'p> {
     project: &'p Project,
     name: &'p LitStr,
-    top: PromptFile,
-    /// Each included prompt by its name, as read (`None`: it cannot be read).
-    included: BTreeMap<String, Option<PromptFile>>,
+    agent: AgentFile,
 }
 
 fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
@@ -78,26 +70,6 @@ enum Fill<'f> {
 }
 
 impl Read<'_> {
-    /// The file a piece of the expanded template was written in: the prompt, or an
-    /// include by its name.
-    fn file(&self, doc: Option<&str>) -> Option<&PromptFile> {
-        match doc {
-            None => Some(&self.top),
-            Some(name) => self.included.get(name)?.as_ref(),
-        }
-    }
-
-    /// Places `d` at `span` of `doc`'s body (a byte range of its body text).
-    fn at(&self, d: Diagnostic, doc: Option<&str>, span: Range<usize>) -> Diagnostic {
-        match self.file(doc) {
-            Some(file) => {
-                let base = file.body.start;
-                d.at(&file.source, base + span.start..base + span.end)
-            }
-            None => d.in_file(self.top.source.path()),
-        }
-    }
-
     /// Places `d` at `span` of the expanded template.
     fn at_template(
         &self,
@@ -105,27 +77,11 @@ impl Read<'_> {
         expanded: &TracedExpansion,
         span: Range<usize>,
     ) -> Diagnostic {
-        match expanded.origin(span) {
-            Some((doc, range)) => self.at(d, doc.as_deref(), range),
-            None => d.in_file(self.top.source.path()),
-        }
+        self.agent.at_template(d, expanded, span)
     }
 
     fn error(&self, d: Diagnostic) -> syn::Error {
         compile::to_error(self.name, Diagnostics::from(d))
-    }
-
-    /// The template with its includes expanded, each included file read once.
-    fn expanded(&mut self) -> Result<TracedExpansion, TracedIncludeError> {
-        let (project, included) = (self.project, &mut self.included);
-        let body = self.top.body_text();
-        let id = format!(".prompt/{}", self.name.value());
-        expand_includes_traced(&id, body, |name| {
-            let file = included
-                .entry(name.to_owned())
-                .or_insert_with(|| project.load_prompt(name).ok());
-            file.as_ref().map(|f| f.body_text().to_owned())
-        })
     }
 
     fn expand(
@@ -133,20 +89,12 @@ impl Read<'_> {
         input: &DeriveInput,
         fields: &[Field],
     ) -> Result<TokenStream, (syn::Error, bool)> {
-        let path = self.top.source.path().to_owned();
-        let expanded = match self.expanded() {
+        let path = self.agent.top.source.path().to_owned();
+        let expanded = match self.agent.expand(self.project) {
             Ok(expanded) => expanded,
-            Err(e) => {
-                let written = self
-                    .file(e.at.doc.as_deref())
-                    .and_then(|f| f.body_text().get(e.at.offset..e.at.offset + e.len))
-                    .unwrap_or("{{include:…}}")
-                    .to_owned();
-                let d = Diagnostic::new(format!("cannot expand `{written}`: {}", e.error))
-                    .with_help("an include names another prompt of this folder (`{{include:agent/system}}` is `prompts/agent/system.md`), at most three deep, never one on its own chain");
-                let d = self.at(d, e.at.doc.as_deref(), e.at.offset..e.at.offset + e.len);
+            Err(d) => {
                 // the retrievals the prompt's own text shows decide `render`'s form
-                let retrieves = AgentPrompt::parse(self.top.body_text())
+                let retrieves = AgentPrompt::parse(self.agent.top.body_text())
                     .placeholders()
                     .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
                 return Err((self.error(d), retrieves));
@@ -161,7 +109,7 @@ impl Read<'_> {
         // The frontmatter as every prompt's: typed metadata, near-misses are errors.
         let meta = match self
             .project
-            .check_loaded(&self.name.value(), self.top.clone())
+            .check_loaded(&self.name.value(), self.agent.top.clone())
         {
             Ok(checked) => Some(checked.meta),
             Err(problems) => {
@@ -169,7 +117,7 @@ impl Read<'_> {
                 None
             }
         };
-        let lints = prompt_runtime::check::frontmatter_warnings(&self.top);
+        let lints = prompt_runtime::check::frontmatter_warnings(&self.agent.top);
         if !lints.is_empty() {
             combine(&mut errors, compile::to_error(self.name, lints.into()));
         }
@@ -295,7 +243,7 @@ impl Read<'_> {
         let mut files: Vec<std::path::PathBuf> = Vec::new();
         files.extend(self.project.prompt_path(&self.name.value()).ok());
         files.extend(self.project.config.path.iter().cloned());
-        for name in self.included.keys() {
+        for name in self.agent.included.keys() {
             files.extend(self.project.prompt_path(name).ok());
         }
         Ok(generate(

@@ -5,7 +5,7 @@
 //! value is a binding that did not fire.
 
 use crate::values::{Extra, RenderOptions, load_context};
-use prompt_runtime::formats::keep::{AgentPrompt, expand_includes};
+use prompt_runtime::formats::keep::{AgentFile, AgentPrompt};
 use prompt_runtime::load::{Project, PromptFile};
 use prompt_runtime::parse::lexer::Syntax;
 use prompt_runtime::render::PromptContent;
@@ -75,18 +75,15 @@ pub fn render(
 /// The agent prompt's template with its includes expanded. keep's ids:
 /// `.prompt/agent/reflect` includes `.prompt/agent/system`, which is the prompt
 /// `agent/system` here.
+/// The template with its includes expanded, by the reader the derive uses: an include
+/// that cannot be expanded is an error at its `{{include:NAME}}`.
 fn expanded(project: &Project, name: &str, file: &PromptFile) -> Result<String, Diagnostic> {
-    expand_includes(&format!(".prompt/{name}"), file.body_text(), |included| {
-        project
-            .load_prompt(included)
-            .ok()
-            .map(|f| f.body_text().to_owned())
-    })
-    .map_err(|e| {
-        Diagnostic::new(format!("cannot render `{name}`: {e}"))
-            .in_file(file.source.path())
-            .with_help("an include names another prompt of this folder (`{{include:agent/system}}` is `agent/system.md`), at most three deep and never itself")
-    })
+    let mut agent = AgentFile {
+        name: name.to_owned(),
+        top: file.clone(),
+        included: Default::default(),
+    };
+    agent.expand(project).map(|expanded| expanded.text)
 }
 
 /// For `check`: the problem with a keep agent prompt's includes, if it has one.

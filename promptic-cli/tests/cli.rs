@@ -2893,8 +2893,8 @@ fn render_fills_a_keep_agent_prompt_as_keep_does() {
     assert_eq!(run.code, 1);
     assert!(
         run.stderr.starts_with(
-            "error: cannot render `agent/broken`: prompt include not found: .prompt/agent/missing"
-        ),
+            "error: cannot expand `{{include:agent/missing}}`: prompt include not found: .prompt/agent/missing"
+        ) && run.stderr.contains("agent/broken.md:5:1"),
         "{}",
         run.stderr
     );

@@ -14,12 +14,16 @@ use std::ops::Range;
 /// The frontmatter key that holds a member's rules.
 pub const MATCH_KEY: &str = "match";
 
-/// True when the file's frontmatter has a `"match"` or a `"scope"` key (well formed or
-/// not): it is a member of a family.
+/// True when the file's frontmatter has a `"match"`, a `"scope"` or a `"_when"` key (well
+/// formed or not): it is a member of a family.
 pub(crate) fn declares_rules(file: &PromptFile) -> bool {
-    file.frontmatter
-        .as_ref()
-        .is_some_and(|f| f.get(MATCH_KEY).is_some() || f.get(super::scope_key::SCOPE_KEY).is_some())
+    // keep's `_when` marks a member too: its folder is a family, so that the condition is
+    // refused where the derive refuses it, not passed over.
+    file.frontmatter.as_ref().is_some_and(|f| {
+        f.get(MATCH_KEY).is_some()
+            || f.get(super::scope_key::SCOPE_KEY).is_some()
+            || f.get(super::scope_key::WHEN_KEY).is_some()
+    })
 }
 
 /// The rules of a family member's frontmatter `"match"` list, as a prompts folder's

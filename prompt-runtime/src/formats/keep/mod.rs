@@ -20,6 +20,7 @@
 //! reads and renders them as keep's `expand_prompt` does, after [`expand_includes`].
 
 mod agent;
+mod agent_file;
 mod doc;
 mod fnmatch;
 mod http_uri;
@@ -29,6 +30,7 @@ pub(crate) use crate::python::space as pyspace;
 
 pub use agent::{AgentKind, AgentPart, AgentPlaceholder, AgentPrompt};
 pub(crate) use agent::{clean_up, is_blank};
+pub use agent_file::AgentFile;
 pub use doc::prompt_rule_lines;
 pub(crate) use doc::{read, rule_line};
 pub(crate) use fnmatch::fnmatch;
