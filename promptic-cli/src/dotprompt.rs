@@ -1,9 +1,12 @@
 //! dotprompt files in a prompts folder: `NAME.prompt` prompts, `_NAME.prompt` partials,
 //! `schemas.json` and `tools.json` registries; rendered, checked, listed and documented.
 
+use crate::values::RenderOptions;
 use prompt_runtime::formats::dotprompt::folder::Folder;
 use prompt_runtime::formats::dotprompt::{DataArgument, Dotprompt, PromptMetadata, Value};
+use prompt_runtime::formats::dotprompt::{RenderedPrompt, schema};
 use prompt_runtime::load::{MAX_FILE, Root, read_file};
+use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use serde::Deserialize;
 use std::path::{Path, PathBuf};
@@ -111,10 +114,19 @@ struct DataFile {
     options: PromptMetadata,
 }
 
-/// `promptic render NAME --data DATA.json [--json]` for `DIR/NAME.prompt`.
-pub fn render(dir: &Path, path: &Path, data: Option<&Path>, json: bool) -> Outcome {
-    let prompt = folder(dir)?.load(&name_of(dir, path))?.prompt;
-    let file: DataFile = match data {
+/// The prompt `DIR/NAME.prompt` rendered with its values: `--data`'s whole DataArgument,
+/// with `--context` and `--set` (which wins) on top of its `input`. Every value given must
+/// be one the prompt reads, and every required input of its schema must be given (or
+/// defaulted), else nothing renders.
+pub fn rendered(
+    dir: &Path,
+    path: &Path,
+    options: &RenderOptions,
+    data: Option<&Path>,
+) -> Result<RenderedPrompt, Diagnostics> {
+    let name = name_of(dir, path);
+    let prompt = folder(dir)?.load(&name)?.prompt;
+    let mut file: DataFile = match data {
         None => DataFile::default(),
         Some(data) => {
             let display = data.to_string_lossy().into_owned();
@@ -128,7 +140,172 @@ pub fn render(dir: &Path, path: &Path, data: Option<&Path>, json: bool) -> Outco
             })?
         }
     };
-    let rendered = prompt.render_with(&file.data, &file.options)?;
+    let data_name = data.map(|d| d.to_string_lossy().into_owned());
+    input(&name, &prompt, options, &mut file, data_name.as_deref())?;
+    Ok(prompt.render_with(&file.data, &file.options)?)
+}
+
+/// Where a value came from, for messages: `--set NAME=VALUE`, a `--context` file, `--data`.
+fn origin(
+    key: &str,
+    set: &[(String, String)],
+    context: Option<&str>,
+    data: Option<&str>,
+) -> String {
+    if let Some((_, value)) = set.iter().rev().find(|(k, _)| k == key) {
+        return format!("`--set {key}={value}`");
+    }
+    match (context, data) {
+        (Some(context), _) => format!("the key `{key}` of `{context}`"),
+        (None, Some(data)) => format!("the key `input.{key}` of `{data}`"),
+        (None, None) => format!("`{key}`"),
+    }
+}
+
+/// Merges `--context` and `--set` into the input and checks it against what the prompt
+/// reads: its input schema's properties (with their types for `--set`, which gives text),
+/// or, without a schema, the names its template reads.
+fn input(
+    name: &str,
+    prompt: &Dotprompt,
+    options: &RenderOptions,
+    file: &mut DataFile,
+    data: Option<&str>,
+) -> Result<(), Diagnostics> {
+    let metadata = prompt.render_metadata();
+    let schema = metadata.input_schema();
+    let properties = schema.and_then(schema::properties);
+    let mut problems = Diagnostics::default();
+    let context_name = options
+        .context
+        .as_ref()
+        .map(|p| p.to_string_lossy().into_owned());
+    let mut given: Vec<String> = file.data.input.keys().map(str::to_owned).collect();
+    if let Some(path) = &options.context {
+        for (key, value) in crate::jinja::context_object(path)? {
+            given.push(key.clone());
+            file.data.input.insert(key, Value::from(value));
+        }
+    }
+    for (key, text) in &options.set {
+        let kind = properties
+            .and_then(|p| p.get(key))
+            .and_then(schema::schema_type);
+        let value = match kind.as_deref() {
+            Some("integer") => text.parse::<i64>().ok().map(|n| json(n.into())),
+            Some("number") => text
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map(Value::Number),
+            Some("boolean") => match text.as_str() {
+                "true" => Some(Value::Bool(true)),
+                "false" => Some(Value::Bool(false)),
+                _ => None,
+            },
+            _ => Some(Value::String(text.clone())),
+        };
+        match value {
+            Some(value) => {
+                given.push(key.clone());
+                file.data.input.insert(key.clone(), value);
+            }
+            None => problems.push(
+                Diagnostic::new(format!(
+                    "`--set {key}={text}`: the input schema says `{key}` is {}",
+                    kind.as_deref().map(a_type).unwrap_or("something else")
+                ))
+                .with_help(format!("write `--set {key}=...` with a value of that type, or give it in `--context FILE.json`")),
+            ),
+        }
+    }
+    // What the prompt reads: its schema's properties, else the first names of its paths.
+    let reads: Vec<String> = match properties {
+        Some(properties) => properties.keys().map(str::to_owned).collect(),
+        None if schema.is_some() => Vec::new(),
+        None => {
+            let mut names: Vec<String> = prompt
+                .input_paths()
+                .into_iter()
+                .filter_map(|p| p.segments.into_iter().next())
+                .collect();
+            names.dedup();
+            names
+        }
+    };
+    // A schema without properties (`any`, a named type) takes whatever it is given.
+    let open = schema.is_some() && properties.is_none();
+    given.sort();
+    given.dedup();
+    for key in &given {
+        if open || reads.contains(key) {
+            continue;
+        }
+        let from = origin(key, &options.set, context_name.as_deref(), data);
+        let d = Diagnostic::new(format!(
+            "prompt `{name}` reads no input `{key}` (from {from})"
+        ));
+        problems.push(match closest(key, reads.iter().map(String::as_str)) {
+            Some(close) => d.with_help(format!("did you mean `{close}`?")),
+            None if reads.is_empty() => d.with_help("this prompt reads no input"),
+            None => {
+                let all: Vec<String> = reads.iter().map(|r| format!("`{r}`")).collect();
+                d.with_help(format!("it reads {}", all.join(", ")))
+            }
+        });
+    }
+    // Every required property given, or defaulted by the prompt or by `--data`'s options.
+    let defaulted = |key: &str| {
+        [metadata.0.get("input"), file.options.0.get("input")]
+            .into_iter()
+            .flatten()
+            .any(|input| input.get("default").and_then(|d| d.get(key)).is_some())
+    };
+    if let Some(schema) = schema
+        && let Some(properties) = properties
+    {
+        for key in properties.keys() {
+            if schema::required(schema, key)
+                && !file.data.input.contains_key(key)
+                && !defaulted(key)
+            {
+                problems.push(
+                    Diagnostic::new(format!(
+                        "cannot render `{name}`: the input `{key}` is required and has no value"
+                    ))
+                    .with_help(format!(
+                        "give it with `--set {key}=VALUE`, in `--context FILE.json`, or in `--data`'s `input`; `{key}?` in the schema makes it optional"
+                    )),
+                );
+            }
+        }
+    }
+    problems.into_result(())
+}
+
+fn json(value: serde_json::Value) -> Value {
+    Value::from(value)
+}
+
+fn a_type(t: &str) -> &'static str {
+    match t {
+        "integer" => "an integer",
+        "number" => "a number",
+        "boolean" => "a boolean (`true` or `false`)",
+        _ => "something else",
+    }
+}
+
+/// `promptic render NAME [--data DATA.json] [--set K=V] [--context FILE] [--json]` for
+/// `DIR/NAME.prompt`: dotprompt's messages, or with `--json` its whole result.
+pub fn render(
+    dir: &Path,
+    path: &Path,
+    options: &RenderOptions,
+    data: Option<&Path>,
+    json: bool,
+) -> Outcome {
+    let rendered = rendered(dir, path, options, data)?;
     let mut out = if json {
         serde_json::to_string_pretty(&rendered).unwrap_or_default()
     } else {

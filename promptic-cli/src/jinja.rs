@@ -75,7 +75,7 @@ fn render_adjusted(
     Ok((format!("{}/{file}", project.display), text))
 }
 
-fn context_object(path: &std::path::Path) -> Result<Map<String, Value>, Diagnostics> {
+pub fn context_object(path: &std::path::Path) -> Result<Map<String, Value>, Diagnostics> {
     let source = read_text(path, "the context")?;
     match serde_json::from_str::<Value>(source.text()) {
         Ok(Value::Object(map)) => Ok(map),

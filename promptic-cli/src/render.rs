@@ -71,7 +71,13 @@ struct RenderedJson<'a> {
 pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
     // A dotprompt file renders to dotprompt's messages and metadata.
     if let Some(file) = crate::dotprompt::file_of(dir, &args.options.name) {
-        return crate::dotprompt::render(dir, &file, args.data.as_deref(), args.json);
+        return crate::dotprompt::render(
+            dir,
+            &file,
+            &args.options,
+            args.data.as_deref(),
+            args.json,
+        );
     }
     if args.data.is_some() {
         return Err(prompt_runtime::Diagnostic::new(format!(

@@ -211,3 +211,87 @@ fn list_and_docs_cover_prompt_files() {
     assert!(page.contains("\"reply\""), "{page}");
     assert!(index.contains("support"), "{index}");
 }
+
+/// `--set` and `--context` are a dotprompt file's `input`, as for every other prompt; a
+/// value the prompt does not read, a required input that is missing and a `--set` value of
+/// the wrong type are errors before anything renders, for `--data` too.
+#[test]
+fn set_and_context_are_the_input_and_are_checked() {
+    let out = promptic(&[
+        "render",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--set",
+        "customer=Rosa",
+        "--set",
+        "question=Where is it?",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stdout(&out).contains("Sign as the team of Rosa."),
+        "{}",
+        stdout(&out)
+    );
+    assert!(stdout(&out).ends_with("Where is it?\n"), "{}", stdout(&out));
+
+    let context = std::env::temp_dir().join(format!("promptic-dp-ctx-{}.json", std::process::id()));
+    std::fs::write(&context, r#"{"customer": "Rosa", "ordr": "A-1"}"#).unwrap();
+    let context_arg = context.to_string_lossy().into_owned();
+    let out = promptic(&[
+        "render",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--context",
+        &context_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with(&format!(
+            "error: prompt `support` reads no input `ordr` (from the key `ordr` of `{context_arg}`)\n  = help: did you mean `order`?"
+        )),
+        "{}",
+        stderr(&out)
+    );
+    assert!(stdout(&out).is_empty());
+    std::fs::remove_file(&context).unwrap();
+
+    let out = promptic(&[
+        "render",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--set",
+        "question=Hi",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        stderr(&out).starts_with(
+            "error: cannot render `support`: the input `customer` is required and has no value"
+        ),
+        "{}",
+        stderr(&out)
+    );
+
+    let data = std::env::temp_dir().join(format!("promptic-dp-data-{}.json", std::process::id()));
+    std::fs::write(&data, r#"{"input": {"customer_name": "Rosa"}}"#).unwrap();
+    let data_arg = data.to_string_lossy().into_owned();
+    let out = promptic(&[
+        "render",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--data",
+        &data_arg,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    let err = stderr(&out);
+    assert!(
+        err.contains(&format!(
+            "reads no input `customer_name` (from the key `input.customer_name` of `{data_arg}`)"
+        )) && err.contains("the input `customer` is required"),
+        "{err}"
+    );
+    std::fs::remove_file(&data).unwrap();
+}
