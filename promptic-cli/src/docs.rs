@@ -78,6 +78,19 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
         write(&args.out.join(format!("{name}.md")), &page)?;
         entries.push(entry);
     }
+    // Jinja prompts (not the files they include): a page each, with the values they read,
+    // their includes and their source.
+    for name in project.jinja_prompt_names() {
+        let (page, broken) = jinja_page(&project, &name);
+        write(&args.out.join(format!("{name}.md")), &page)?;
+        entries.push(Entry {
+            name,
+            title: None,
+            schedule: None,
+            description: None,
+            broken,
+        });
+    }
     // dotprompt files: a page each, with their schemas and source.
     for prompt in crate::dotprompt::listed(dir) {
         write(
@@ -313,6 +326,46 @@ fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<St
         }
     }
     out
+}
+
+/// The page of a Jinja prompt, and whether it is broken.
+fn jinja_page(project: &Project, name: &str) -> (String, bool) {
+    let file = project
+        .jinja_file(name)
+        .unwrap_or_else(|| format!("{name}.md.j2"));
+    let mut page = format!("# {name}\n\nFile: `{}/{file}` (Jinja)\n\n", project.display);
+    match project.load_jinja(name) {
+        Ok((file, templates)) => {
+            let uses = templates.uses(&file);
+            if !uses.is_empty() {
+                page.push_str("## Values it reads\n\n");
+                for used in &uses {
+                    let optional = if used.required { "" } else { " (optional)" };
+                    page.push_str(&format!("- `{}`{optional}\n", used.name));
+                }
+                page.push('\n');
+            }
+            let includes: Vec<&str> = templates.names().filter(|n| *n != file).collect();
+            if !includes.is_empty() {
+                page.push_str("## Includes\n\n");
+                for include in includes {
+                    page.push_str(&format!("- `{include}`\n"));
+                }
+                page.push('\n');
+            }
+            if let Some(template) = templates.get(&file) {
+                page.push_str(&format!(
+                    "## Source\n\n````jinja\n{}\n````\n",
+                    template.source().text()
+                ));
+            }
+            (page, false)
+        }
+        Err(problems) => {
+            page.push_str(&format!("## Problems\n\n```text\n{problems}\n```\n"));
+            (page, true)
+        }
+    }
 }
 
 #[cfg(test)]

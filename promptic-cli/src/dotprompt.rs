@@ -309,26 +309,70 @@ pub fn render(
     let mut out = if json {
         serde_json::to_string_pretty(&rendered).unwrap_or_default()
     } else {
-        let mut text = String::new();
-        for message in &rendered.messages {
-            text.push_str(&format!("--- {} ---\n", message.role));
-            for part in &message.content {
-                match part.text() {
-                    Some(t) => text.push_str(t),
-                    None => text.push_str(&serde_json::to_string(&part.0).unwrap_or_default()),
-                }
-            }
-            if !text.ends_with('\n') {
-                text.push('\n');
-            }
-        }
-        text
+        log(&rendered)
     };
     if !out.ends_with('\n') {
         out.push('\n');
     }
     crate::print_stdout(&out)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// The inputs a prompt reads, each with whether it must be given: its input schema's
+/// properties, or, without a schema, the first names of the paths its template reads (each
+/// optional: Handlebars renders a missing one as nothing).
+fn inputs(prompt: &Dotprompt) -> Vec<(String, bool)> {
+    let metadata = prompt.render_metadata();
+    if let Some(schema) = metadata.input_schema() {
+        let Some(properties) = schema::properties(schema) else {
+            return Vec::new();
+        };
+        return properties
+            .keys()
+            .map(|key| (key.to_owned(), schema::required(schema, key)))
+            .collect();
+    }
+    let mut names: Vec<(String, bool)> = Vec::new();
+    for path in prompt.input_paths() {
+        if let Some(first) = path.segments.into_iter().next()
+            && !names.iter().any(|(n, _)| *n == first)
+        {
+            names.push((first, false));
+        }
+    }
+    names
+}
+
+/// What a reader sees of a render: each message under a `--- ROLE ---` line, its text parts
+/// as written and any other part as its JSON.
+pub fn log(rendered: &RenderedPrompt) -> String {
+    let mut text = String::new();
+    for message in &rendered.messages {
+        text.push_str(&format!("--- {} ---\n", message.role));
+        for part in &message.content {
+            match part.text() {
+                Some(t) => text.push_str(t),
+                None => text.push_str(&serde_json::to_string(&part.0).unwrap_or_default()),
+            }
+        }
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    text
+}
+
+/// The render of the prompt the options name when it is a dotprompt file of the folder,
+/// with `extra` values (`diff`'s `--a`, `--b`) on top of `--set`; `None` for any other.
+pub fn rendered_with(
+    dir: &Path,
+    options: &RenderOptions,
+    extra: crate::values::Extra<'_>,
+) -> Option<Result<RenderedPrompt, Diagnostics>> {
+    let path = file_of(dir, &options.name)?;
+    let mut options = options.clone();
+    options.set.extend(extra.values.iter().cloned());
+    Some(rendered(dir, &path, &options, None))
 }
 
 /// What `check` needs: how many prompts and partials were read, and their problems.
@@ -388,7 +432,8 @@ pub struct Listed {
     pub name: String,
     pub path: String,
     pub description: Option<String>,
-    pub reads: Vec<String>,
+    /// The inputs it reads, each with whether it is required.
+    pub reads: Vec<(String, bool)>,
     pub error: Option<Diagnostics>,
     pub prompt: Option<Dotprompt>,
 }
@@ -415,11 +460,7 @@ pub fn listed(dir: &Path) -> Vec<Listed> {
                         .get("description")
                         .and_then(Value::as_str)
                         .map(str::to_owned),
-                    reads: prompt
-                        .input_paths()
-                        .iter()
-                        .map(|p| p.segments.join("."))
-                        .collect(),
+                    reads: inputs(&prompt),
                     error: None,
                     prompt: Some(prompt),
                 },
@@ -451,8 +492,9 @@ pub fn page(listed: &Listed) -> String {
             }
             if !listed.reads.is_empty() {
                 page.push_str("## Input it reads\n\n");
-                for path in &listed.reads {
-                    page.push_str(&format!("- `{path}`\n"));
+                for (name, required) in &listed.reads {
+                    let optional = if *required { "" } else { " (optional)" };
+                    page.push_str(&format!("- `{name}`{optional}\n"));
                 }
                 page.push('\n');
             }

@@ -380,9 +380,9 @@ fn listed_dotprompt(prompt: crate::dotprompt::Listed) -> Listed {
         context: prompt
             .reads
             .iter()
-            .map(|name| ContextName {
+            .map(|(name, required)| ContextName {
                 name: name.clone(),
-                kind: "text",
+                kind: if *required { "text" } else { "optional" },
             })
             .collect(),
         identity: Vec::new(),
@@ -431,7 +431,7 @@ pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
         .collect();
     all.extend(
         project
-            .jinja_names()
+            .jinja_prompt_names()
             .iter()
             .map(|name| listed_jinja(&project, name)),
     );

@@ -93,6 +93,16 @@ pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
     }
     let content = match values::render_any(&project, &args.options)? {
         values::Rendered::Text(content) => content,
+        // Rendered above with its own flags and output; reached only through `render_any`.
+        values::Rendered::Dotprompt(rendered) => {
+            let out = if args.json {
+                serde_json::to_string_pretty(&rendered).unwrap_or_default() + "\n"
+            } else {
+                crate::dotprompt::log(&rendered)
+            };
+            crate::print_stdout(&out)?;
+            return Ok(ExitCode::SUCCESS);
+        }
         values::Rendered::Chat(chat) => {
             let mut out = if args.json {
                 let json = ChatJson {

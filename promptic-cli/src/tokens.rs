@@ -82,6 +82,7 @@ pub fn run(dir: &Path, args: &TokensArgs) -> Outcome {
     let messages = match &rendered {
         values::Rendered::Text(_) => None,
         values::Rendered::Chat(chat) => Some(chat.messages.len()),
+        values::Rendered::Dotprompt(rendered) => Some(rendered.messages.len()),
     };
     let tokens = args.encoding.load()?.count(&texts);
     let count = Count {

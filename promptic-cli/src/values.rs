@@ -203,6 +203,8 @@ pub enum Rendered {
     Text(PromptContent),
     /// A chat prompt.
     Chat(prompt_runtime::Chat),
+    /// A dotprompt file: dotprompt's messages of parts.
+    Dotprompt(prompt_runtime::formats::dotprompt::RenderedPrompt),
 }
 
 impl Rendered {
@@ -212,6 +214,7 @@ impl Rendered {
         match self {
             Rendered::Text(content) => content.text.clone(),
             Rendered::Chat(chat) => chat.to_string(),
+            Rendered::Dotprompt(rendered) => crate::dotprompt::log(rendered),
         }
     }
 
@@ -220,6 +223,11 @@ impl Rendered {
         match self {
             Rendered::Text(content) => vec![content.text.as_str()],
             Rendered::Chat(chat) => chat.messages.iter().map(|m| m.content.as_str()).collect(),
+            Rendered::Dotprompt(rendered) => rendered
+                .messages
+                .iter()
+                .flat_map(|m| m.content.iter().filter_map(|part| part.text()))
+                .collect(),
         }
     }
 }
@@ -247,6 +255,13 @@ pub fn render_with(
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<Rendered, Diagnostics> {
+    // Every format the folder holds: dotprompt and Jinja files by their own front ends.
+    if let Some(rendered) = crate::dotprompt::rendered_with(&project.dir, options, extra) {
+        return rendered.map(Rendered::Dotprompt);
+    }
+    if crate::jinja::file_of(project, options).is_some() {
+        return crate::jinja::rendered(project, options, extra);
+    }
     render_adjusted(project, options, extra, |prompt| prompt)
 }
 

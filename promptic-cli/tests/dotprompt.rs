@@ -295,3 +295,48 @@ fn set_and_context_are_the_input_and_are_checked() {
     );
     std::fs::remove_file(&data).unwrap();
 }
+
+/// `tokens`, `diff` and `list` reach a dotprompt file as `render` does: its input by name
+/// (not the paths its template reads), with `--set` as the input.
+#[test]
+fn every_command_reaches_a_dotprompt_file() {
+    let out = promptic(&[
+        "tokens",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--set",
+        "customer=Rosa",
+        "--set",
+        "question=Hi",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).starts_with("support: "), "{}", stdout(&out));
+    assert!(
+        stdout(&out).ends_with("the contents of 2 messages summed\n"),
+        "{}",
+        stdout(&out)
+    );
+
+    let out = promptic(&[
+        "diff",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--set",
+        "customer=Rosa",
+        "--a",
+        "question=Hi",
+        "--b",
+        "question=Bye",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).contains("\n-Hi\n+Bye\n"), "{}", stdout(&out));
+
+    let out = promptic(&["list", "--dir", "dotprompt"]);
+    assert!(
+        stdout(&out).contains("support  Answers a support ticket\n  context   customer, order (optional), question (optional)\n"),
+        "{}",
+        stdout(&out)
+    );
+}

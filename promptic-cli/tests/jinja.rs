@@ -356,3 +356,67 @@ fn options_that_mean_nothing_for_a_jinja_prompt_are_refused() {
         );
     }
 }
+
+/// `tokens`, `diff`, `list` and `docs` reach a Jinja prompt as `render` does; the files it
+/// includes are parts of it, not prompts of their own.
+#[test]
+fn every_command_reaches_a_jinja_prompt_and_not_its_includes() {
+    let text = |out: &Output| String::from_utf8_lossy(&out.stdout).into_owned();
+    let out = promptic(&["tokens", "system", "--context", "values.json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(text(&out).starts_with("system: "), "{}", text(&out));
+    assert!(
+        text(&out).contains(" tokens (o200k_base), "),
+        "{}",
+        text(&out)
+    );
+
+    let out = promptic(&[
+        "diff",
+        "system",
+        "--context",
+        "values.json",
+        "--a",
+        "date=Monday",
+        "--b",
+        "date=Tuesday",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        text(&out).contains("\n-Today is Monday.\n+Today is Tuesday.\n"),
+        "{}",
+        text(&out)
+    );
+
+    let out = promptic(&["list"]);
+    assert!(text(&out).contains("\nsystem\n"), "{}", text(&out));
+    // The includes show under the prompt that includes them, never as prompts.
+    assert!(
+        !text(&out).lines().any(|l| l.starts_with("components/")),
+        "{}",
+        text(&out)
+    );
+
+    let pages = std::env::temp_dir().join(format!("promptic-jinja-docs-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&pages);
+    let out = promptic(&["docs", "--out", &pages.to_string_lossy()]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let system = std::fs::read_to_string(pages.join("system.md")).expect("a page for system");
+    assert!(system.contains("- `date`\n"), "{system}");
+    assert!(system.contains("- `components/tools.md.j2`\n"), "{system}");
+    assert!(pages.join("roles/analyst.md").is_file());
+    assert!(!pages.join("components").exists());
+    std::fs::remove_dir_all(&pages).unwrap();
+}

@@ -69,6 +69,38 @@ impl Project {
         Ok((file, templates))
     }
 
+    /// The Jinja prompts of the folder: its Jinja files that no other Jinja file of the
+    /// folder includes. An included file (`components/tools.md.j2`) is a part of the prompts
+    /// that include it, as a partial is, not a prompt to list or document on its own.
+    ///
+    /// ```
+    /// # let dir = std::env::temp_dir().join(format!("promptic-doc-jinja-prompts-{}", std::process::id()));
+    /// # std::fs::create_dir_all(dir.join("parts"))?;
+    /// std::fs::write(dir.join("system.md.j2"), "Hi {% include 'parts/tools.md.j2' %}")?;
+    /// std::fs::write(dir.join("parts/tools.md.j2"), "{{ tools }}")?;
+    /// let project = promptic::load::Project::open(&dir, "prompts")?;
+    /// assert_eq!(project.jinja_names(), ["parts/tools", "system"]);
+    /// assert_eq!(project.jinja_prompt_names(), ["system"]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn jinja_prompt_names(&self) -> Vec<String> {
+        let names = self.jinja_names();
+        let mut included = std::collections::HashSet::new();
+        for name in &names {
+            if let Ok((file, templates)) = self.load_jinja(name) {
+                included.extend(templates.names().filter(|n| *n != file).map(str::to_owned));
+            }
+        }
+        names
+            .into_iter()
+            .filter(|name| {
+                self.jinja_file(name)
+                    .is_none_or(|file| !included.contains(&file))
+            })
+            .collect()
+    }
+
     /// Every Jinja prompt in the folder (`*.j2` at any depth), by name: its path without
     /// `.md.j2` or `.j2`, sorted.
     pub fn jinja_names(&self) -> Vec<String> {
