@@ -21,7 +21,110 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     match try_expand(input) {
         Ok(tokens) => tokens,
         Err(error) if crate::family::is_family(input) => crate::family::fallback(input, error),
-        Err(error) => fallback(input, error),
+        Err(error) => match shape(input) {
+            Shape::Markdown => fallback(input, error),
+            Shape::Jinja => jinja_fallback(input, error),
+            Shape::Dotprompt => dotprompt_fallback(input, error),
+        },
+    }
+}
+
+/// The API a derived prompt has, which its fallback must have too: a use of the prompt
+/// after an error then compiles, and the user sees the error alone.
+enum Shape {
+    Markdown,
+    Jinja,
+    Dotprompt,
+}
+
+/// The shape of the prompt the struct names, by the file its name finds (Markdown when
+/// the name or the folder cannot be read: that is the error then).
+fn shape(input: &DeriveInput) -> Shape {
+    let Ok(name) = prompt_name(input) else {
+        return Shape::Markdown;
+    };
+    let Ok(project) = compile::open(&name) else {
+        return Shape::Markdown;
+    };
+    if crate::dotprompt::file(&project, &name.value()).is_some() {
+        Shape::Dotprompt
+    } else if project.jinja_file(&name.value()).is_some() {
+        Shape::Jinja
+    } else {
+        Shape::Markdown
+    }
+}
+
+/// The fallback of a Jinja prompt: its `PATH`, `render()` and `JinjaPrompt` impl.
+fn jinja_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let error = error.to_compile_error();
+    quote! {
+        #error
+        #[allow(single_use_lifetimes)]
+        impl #impl_generics ::promptic::formats::jinja::JinjaPrompt for #ident #ty_generics #where_clause {
+            const NAME: &'static str = "";
+            const PATH: &'static str = "";
+            const STRUCT_NAME: &'static str = "";
+            const FIELDS: &'static [::promptic::formats::jinja::JinjaField] = &[];
+            const SOURCES: &'static [(&'static str, &'static str)] = &[];
+            const OPTIONS: ::promptic::__private::JinjaOptions = ::promptic::__private::JinjaOptions {
+                trim_blocks: false,
+                lstrip_blocks: false,
+                keep_trailing_newline: false,
+            };
+            fn values(&self) -> ::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue> {
+                ::core::unreachable!()
+            }
+            fn render_compiled(&self) -> ::core::result::Result<::promptic::__private::PromptContent, ::promptic::Diagnostic> {
+                ::core::unreachable!()
+            }
+        }
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[allow(dead_code)]
+            pub const PATH: &'static str = "";
+            #[allow(dead_code)]
+            pub fn render(&self) -> ::core::result::Result<::promptic::__private::PromptContent, ::promptic::Diagnostic> {
+                ::core::unreachable!()
+            }
+        }
+    }
+}
+
+/// The fallback of a dotprompt prompt: its constants and its three renders.
+fn dotprompt_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let error = error.to_compile_error();
+    quote! {
+        #error
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            #[allow(dead_code)]
+            pub const PATH: &'static str = "";
+            #[allow(dead_code)]
+            pub const INPUT_SCHEMA: &'static str = "";
+            #[allow(dead_code)]
+            pub const OUTPUT_SCHEMA: &'static str = "";
+            #[allow(dead_code)]
+            pub fn render(&self) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
+                ::core::unreachable!()
+            }
+            #[allow(dead_code)]
+            pub fn render_with_history(&self, _: &[::promptic::dotprompt::Message]) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
+                ::core::unreachable!()
+            }
+            #[allow(dead_code)]
+            pub fn render_with_context(
+                &self,
+                _: &::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue>,
+                _: &[::promptic::dotprompt::Message],
+            ) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
+                ::core::unreachable!()
+            }
+        }
     }
 }
 

@@ -1,8 +1,12 @@
-// Slices are outside the subset.
+// Slices are outside the subset. The code that renders the prompt compiles against the
+// fallback, so the mistake is the only error.
 #[derive(promptic::Prompt)]
 #[prompt("errors/slice")]
 struct Page {
     name: &'static str,
 }
 
-fn main() {}
+fn main() -> Result<(), promptic::Diagnostic> {
+    println!("{}", Page { name: "Ada" }.render()?.text);
+    Ok(())
+}
