@@ -1,5 +1,6 @@
 //! Finding and checking the prompt file: the bridge to `prompt-runtime`.
 
+use proc_macro2::TokenStream;
 use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::ContextVar;
@@ -127,4 +128,40 @@ pub fn to_error(name: &LitStr, diagnostics: Diagnostics) -> syn::Error {
         first.combine(e);
     }
     first
+}
+
+/// The Rust a code generator wrote for the prompt at `path`, as tokens. Text that does not
+/// parse is a bug of the generator, reported as a build error at the prompt's name.
+pub fn generated(name: &LitStr, path: &str, code: &str) -> syn::Result<TokenStream> {
+    code.parse::<TokenStream>().map_err(|e| {
+        syn::Error::new(
+            name.span(),
+            format!(
+                "promptic generated code for `{path}` that is not Rust ({e}): this is a bug in promptic, please report it with the prompt file"
+            ),
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::generated;
+    use proc_macro2::Span;
+    use syn::LitStr;
+
+    #[test]
+    fn generated_code_that_is_not_rust_is_a_build_error() {
+        let name = LitStr::new("trip", Span::call_site());
+        assert!(generated(&name, "prompts/trip.md.j2", "{ let a = 1; a }").is_ok());
+        let error = generated(&name, "prompts/trip.md.j2", "{ let a = (1; }")
+            .expect_err("unbalanced delimiters do not parse")
+            .to_string();
+        assert!(
+            error.starts_with("promptic generated code for `prompts/trip.md.j2` that is not Rust"),
+            "{error}"
+        );
+        assert!(
+            error.ends_with("this is a bug in promptic, please report it with the prompt file")
+        );
+    }
 }

@@ -86,7 +86,7 @@ pub fn expand(
     } else {
         nested
     };
-    let compiled = compiled(&prompt, fields);
+    let compiled = compiled(&prompt, fields, name)?;
     let doc = format!(
         "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; the render is compiled Rust that reads the fields in place, and falls back to the run-time renderer (from the checked text) for what it cannot do with certainty. An error only when a render goes past the run-time renderer's bounds."
     );
@@ -166,19 +166,19 @@ pub fn expand(
 /// The compiled render (`prompt_runtime::formats::dotprompt::compiled`): an expression of
 /// type `Option<RenderedPrompt>`, `None` when the prompt is not compiled or the compiled
 /// code leaves this render to the run-time renderer.
-fn compiled(prompt: &Dotprompt, fields: &[Field]) -> TokenStream {
+fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<TokenStream> {
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
         Some(format!("self.{}", f.ident))
     };
     let none = quote!(::core::option::Option::None);
     let Some(code) = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field) else {
-        return none;
+        return Ok(none);
     };
-    let Ok(code) = code.parse::<TokenStream>() else {
-        return none;
-    };
-    quote! {
+    // Generated code that is not Rust is a bug of the generator: a build error, never a
+    // quiet switch to the run-time renderer.
+    let code = crate::compile::generated(name, prompt.source().path(), &code)?;
+    Ok(quote! {
         #[allow(unused, clippy::all, clippy::pedantic)]
         (|| -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
             let __out: ::promptic::__private::dc::Out<'_> = #code?;
@@ -189,7 +189,7 @@ fn compiled(prompt: &Dotprompt, fields: &[Field]) -> TokenStream {
                 .as_ref()?;
             __out.finish(__meta)
         })()
-    }
+    })
 }
 
 /// What a Rust type gives a template, as far as the macro can tell from its tokens.

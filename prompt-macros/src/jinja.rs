@@ -58,7 +58,7 @@ pub fn expand(
         options,
     } = loaded(project, &file, &templates);
     let values = value_inserts(fields);
-    let (compiled, compiled_fn) = compiled(&templates, &file, fields);
+    let (compiled, compiled_fn) = compiled(&templates, &file, fields, name)?;
     let path = format!("{}/{file}", project.display);
     let doc = format!(
         "Renders `{path}` with this context, byte for byte as Jinja2 renders it with the folder's options.\n\nAn error only when a value makes Jinja2 fail too (a comparison of a number with text, a render past `MAX_OUTPUT`)."
@@ -159,8 +159,13 @@ fn jinja_prompt(
 /// The compiled render (`prompt_runtime::formats::jinja::compiled`): a statement that
 /// returns the content when the compiled code renders, and nothing when the template set
 /// is not compiled or the compiled code leaves this render to the run-time renderer.
-fn compiled(templates: &Templates, file: &str, fields: &[Field]) -> (TokenStream, TokenStream) {
-    let none = || (TokenStream::new(), quote!(::core::option::Option::None));
+fn compiled(
+    templates: &Templates,
+    file: &str,
+    fields: &[Field],
+    name: &LitStr,
+) -> syn::Result<(TokenStream, TokenStream)> {
+    let none = || Ok((TokenStream::new(), quote!(::core::option::Option::None)));
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
         Some(format!("self.{}", f.ident))
@@ -169,13 +174,13 @@ fn compiled(templates: &Templates, file: &str, fields: &[Field]) -> (TokenStream
     else {
         return none();
     };
-    let Ok(code) = code.parse::<TokenStream>() else {
-        return none();
-    };
     let Some(path) = templates.get(file).map(|t| t.source().path().to_owned()) else {
         return none();
     };
-    (
+    // Generated code that is not Rust is a bug of the generator: a build error, never a
+    // quiet switch to the run-time renderer.
+    let code = crate::compile::generated(name, &path, &code)?;
+    Ok((
         quote! {
             if let ::core::option::Option::Some(__text) = self.__promptic_compiled() {
                 return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, #path));
@@ -185,7 +190,7 @@ fn compiled(templates: &Templates, file: &str, fields: &[Field]) -> (TokenStream
             #[allow(unused, clippy::all, clippy::pedantic)]
             (|| -> ::core::option::Option<::promptic::__private::String> { #code })()
         },
-    )
+    ))
 }
 
 /// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
@@ -504,12 +509,15 @@ pub fn expand_call(
         let i = args.iter().position(|(n, _, _)| n == arg)?;
         Some(format!("(*__arg_{i})"))
     };
-    let compiled = prompt_runtime::formats::jinja::compiled::compile(&templates, &file, &place)
-        .and_then(|code| code.parse::<TokenStream>().ok());
     let path = templates
         .get(&file)
         .map(|t| t.source().path().to_owned())
         .unwrap_or_default();
+    let compiled =
+        match prompt_runtime::formats::jinja::compiled::compile(&templates, &file, &place) {
+            Some(code) => Some(crate::compile::generated(name, &path, &code)?),
+            None => None,
+        };
     let text = match compiled {
         Some(code) => quote! {
             #[allow(unused, clippy::all, clippy::pedantic)]
