@@ -125,6 +125,32 @@ pub fn rendered(
     data: Option<&Path>,
 ) -> Result<RenderedPrompt, Diagnostics> {
     let name = name_of(dir, path);
+    // The flags of other formats are refused, not ignored.
+    let refused = [
+        (
+            !options.tag.is_empty(),
+            "`--tag` chooses a member of a family; a dotprompt file is not one",
+            "drop `--tag`",
+        ),
+        (
+            options.item_id.is_some(),
+            "`--item-id` chooses a member of a family; a dotprompt file is not one",
+            "drop `--item-id`",
+        ),
+        (
+            options.history.is_some(),
+            "`--history` is for chat prompts",
+            "give a dotprompt file its conversation in `--data`'s `messages`",
+        ),
+        (
+            options.identity.is_some(),
+            "`--identity` does not apply to a dotprompt file",
+            "give its input with `--set NAME=VALUE` or `--context FILE.json`",
+        ),
+    ];
+    if let Some((_, message, help)) = refused.iter().find(|(given, _, _)| *given) {
+        return Err(Diagnostic::new(*message).with_help(*help).into());
+    }
     let prompt = folder(dir)?.load(&name)?.prompt;
     let mut file: DataFile = match data {
         None => DataFile::default(),

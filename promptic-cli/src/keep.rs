@@ -1,11 +1,12 @@
 //! keep's agent prompts in `render`: a prompt with `"placeholders": "keep"` is read and
 //! rendered by promptic's keep front end (`formats::keep`), as keep's `expand_prompt`
 //! renders it: `{{include:NAME}}` from the prompts folder, `{name|fallback}`, `{find:...}`,
-//! then keep's clean-up. `--set` and `--context` give the values; a placeholder without a
-//! value is a binding that did not fire.
+//! then keep's clean-up. `--set` and `--context` give the values; a binding without a value
+//! renders as nothing (or its fallback), as a keep binding that did not fire, and a note on
+//! stderr names it.
 
 use crate::values::{Extra, RenderOptions, load_context};
-use prompt_runtime::formats::keep::{AgentFile, AgentPrompt};
+use prompt_runtime::formats::keep::{AgentFile, AgentKind, AgentPrompt};
 use prompt_runtime::load::{Project, PromptFile};
 use prompt_runtime::parse::lexer::Syntax;
 use prompt_runtime::render::PromptContent;
@@ -33,8 +34,13 @@ pub fn render(
     }
     let checked = project.check_inferred(name)?;
     let path = file.source.path().to_owned();
-    let template = expanded(project, name, &file).map_err(Diagnostics::from)?;
-    let prompt = AgentPrompt::parse(&template);
+    let mut agent = AgentFile {
+        name: name.to_owned(),
+        top: file.clone(),
+        included: Default::default(),
+    };
+    let expansion = agent.expand(project).map_err(Diagnostics::from)?;
+    let prompt = AgentPrompt::parse(&expansion.text);
     // keep's request values are taken by every agent prompt (`text` is also the query of
     // its state doc), whether or not the template shows them
     let mut names = prompt.names();
@@ -63,6 +69,34 @@ pub fn render(
     }
     if !problems.is_empty() {
         return Err(problems);
+    }
+    // In keep a binding is filled by the state doc's rules, which may not fire: one without
+    // a value renders as nothing (or its fallback), as keep renders it. That is said on
+    // stderr, so that a forgotten or misspelt value does not pass unseen.
+    let mut unfilled: Vec<&str> = Vec::new();
+    for p in prompt.placeholders() {
+        let bound = matches!(p.kind, AgentKind::Binding | AgentKind::Value);
+        if bound
+            && p.fallback.is_none()
+            && !values.contains_key(&p.name)
+            && !unfilled.contains(&p.name.as_str())
+        {
+            unfilled.push(&p.name);
+        }
+    }
+    if !unfilled.is_empty() {
+        let shown: Vec<String> = unfilled.iter().map(|n| format!("`{{{n}}}`")).collect();
+        eprintln!(
+            "note: {} {} no value and {} as nothing, as a keep binding that did not fire does (give {} with `--set NAME=VALUE`)",
+            shown.join(", "),
+            if unfilled.len() == 1 { "has" } else { "have" },
+            if unfilled.len() == 1 {
+                "renders"
+            } else {
+                "render"
+            },
+            if unfilled.len() == 1 { "it" } else { "them" },
+        );
     }
     let text = prompt.render(|name, _| values.get(name).cloned());
     Ok(Some(PromptContent {

@@ -340,3 +340,31 @@ fn every_command_reaches_a_dotprompt_file() {
         stdout(&out)
     );
 }
+
+/// The flags of other formats are refused for a dotprompt file, not ignored.
+#[test]
+fn flags_of_other_formats_are_refused() {
+    for (flag, value) in [
+        ("--tag", "tone=formal"),
+        ("--history", "dotprompt/data.json"),
+        ("--identity", "dotprompt/data.json"),
+    ] {
+        let out = promptic(&[
+            "render",
+            "support",
+            "--dir",
+            "dotprompt",
+            "--set",
+            "customer=Rosa",
+            flag,
+            value,
+        ]);
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        assert!(
+            stderr(&out).starts_with(&format!("error: `{flag}`")),
+            "{flag}: {}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).is_empty());
+    }
+}
