@@ -5,6 +5,7 @@ use promptic::PromptValue;
 use promptic::dotprompt::{
     DataArgument, Dotprompt, Message, Object, Part, PromptMetadata, Registry, RenderedPrompt, Value,
 };
+use std::sync::Arc;
 
 #[derive(PromptValue)]
 pub struct Shop<'a> {
@@ -66,7 +67,7 @@ fn digits(mut n: usize) -> usize {
 pub fn hand_written(
     s: &SupportDesk<'_>,
     history: &[Message],
-    metadata: &PromptMetadata,
+    metadata: &Arc<PromptMetadata>,
 ) -> RenderedPrompt {
     let c = &s.customer;
     let mut len = "\nYou answer tickets for ".len() + s.shop.name.len() + " (".len();
@@ -155,8 +156,10 @@ pub fn hand_written(
         content: vec![Part::from_text(out)],
         metadata: None,
     });
+    // The metadata is the prompt's, shared with every render: a hand-written program
+    // would not copy it per render either.
     RenderedPrompt {
-        metadata: metadata.clone(),
+        metadata: Arc::clone(metadata),
         messages,
     }
 }
@@ -219,7 +222,7 @@ pub struct Setup {
     pub orders: Vec<Order>,
     pub history: Vec<Message>,
     pub prompt: Dotprompt,
-    pub metadata: PromptMetadata,
+    pub metadata: Arc<PromptMetadata>,
 }
 
 impl Setup {
@@ -243,7 +246,7 @@ impl Setup {
             orders,
             history,
             prompt,
-            metadata,
+            metadata: Arc::new(metadata),
         }
     }
 

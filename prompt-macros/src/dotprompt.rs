@@ -182,7 +182,7 @@ fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<
         #[allow(unused, clippy::all, clippy::pedantic)]
         (|| -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
             let __out: ::promptic::__private::dc::Out<'_> = #code?;
-            static META: ::std::sync::OnceLock<::core::option::Option<::promptic::dotprompt::PromptMetadata>> =
+            static META: ::std::sync::OnceLock<::core::option::Option<::std::sync::Arc<::promptic::dotprompt::PromptMetadata>>> =
                 ::std::sync::OnceLock::new();
             let __meta = META
                 .get_or_init(|| Self::__promptic_dotprompt().ok().map(::promptic::__private::dc::metadata))

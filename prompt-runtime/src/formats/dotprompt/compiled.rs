@@ -27,6 +27,7 @@
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::ast::{Block, BlockKind, Expr, HelperName, Node, PartialCall, Path};
@@ -687,7 +688,7 @@ impl<'h> Out<'h> {
 
     /// The rendered prompt: the messages (with the history), and `metadata`; `None` past
     /// the output bound.
-    pub fn finish(mut self, metadata: &PromptMetadata) -> Option<RenderedPrompt> {
+    pub fn finish(mut self, metadata: &Arc<PromptMetadata>) -> Option<RenderedPrompt> {
         if self.done + self.cur.len() > DEFAULT_OUTPUT_LIMIT {
             return None;
         }
@@ -704,7 +705,7 @@ impl<'h> Out<'h> {
         };
         self.last.store(self.longest, Ordering::Relaxed);
         Some(RenderedPrompt {
-            metadata: metadata.clone(),
+            metadata: Arc::clone(metadata),
             messages,
         })
     }
@@ -792,11 +793,9 @@ impl Body {
 }
 
 /// The metadata a render of `prompt` reports (without options): the render metadata
-/// without `input`, as [`Dotprompt::render`] reports it.
-pub fn metadata(prompt: &Dotprompt) -> PromptMetadata {
-    let mut metadata = prompt.metadata.clone();
-    metadata.0.remove("input");
-    metadata
+/// without `input`, as [`Dotprompt::render`] reports it, shared.
+pub fn metadata(prompt: &Dotprompt) -> Arc<PromptMetadata> {
+    Arc::clone(&prompt.rendered_metadata)
 }
 
 /// Prints what a body gave that its caller does not add (a loop's iteration, the prompt).

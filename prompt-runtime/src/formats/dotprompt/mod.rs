@@ -305,8 +305,9 @@ impl PromptMetadata {
 /// dotprompt's JSON shape.
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderedPrompt {
-    /// Everything but the messages.
-    pub metadata: PromptMetadata,
+    /// Everything but the messages: the prompt's own, shared by its renders (a render
+    /// copies no metadata).
+    pub metadata: Arc<PromptMetadata>,
     /// The messages.
     pub messages: Vec<Message>,
 }
@@ -345,6 +346,8 @@ pub struct Dotprompt {
     tools: Arc<HashMap<String, Value>>,
     /// `render_metadata()` without options, computed once.
     metadata: PromptMetadata,
+    /// What a render reports: the metadata without `input`, shared by every render.
+    rendered_metadata: Arc<PromptMetadata>,
     limit: usize,
 }
 
@@ -375,9 +378,13 @@ impl Dotprompt {
             schemas: Arc::new(registry.schemas.clone()),
             tools: Arc::new(registry.tools.clone()),
             metadata: PromptMetadata::default(),
+            rendered_metadata: Arc::default(),
             limit: DEFAULT_OUTPUT_LIMIT,
         };
         prompt.metadata = prompt.resolve_metadata(None).map_err(Diagnostics::from)?;
+        let mut rendered = prompt.metadata.clone();
+        rendered.0.remove("input");
+        prompt.rendered_metadata = Arc::new(rendered);
         Ok(prompt)
     }
 
@@ -543,8 +550,7 @@ impl Dotprompt {
         data: &DataArgument,
         options: &PromptMetadata,
     ) -> Result<RenderedPrompt, Diagnostic> {
-        let mut metadata = self.metadata.clone();
-        metadata.0.remove("input");
+        let metadata = Arc::clone(&self.rendered_metadata);
         let mut input = options
             .0
             .get("input")
