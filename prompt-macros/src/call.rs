@@ -6,6 +6,7 @@ use crate::compile::{self, Compiled};
 use crate::emit::{self, Access};
 use proc_macro2::TokenStream;
 use prompt_runtime::check::infer_context;
+use prompt_runtime::formats::FrontEnd;
 use prompt_runtime::resolve::{ContextVar, VarKind};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -80,7 +81,20 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         seen.push(n);
     }
     let project = compile::open(name)?;
-    if project.jinja_file(&name.value()).is_some() {
+    let front_end = project
+        .front_end(&name.value())
+        .map_err(|d| compile::to_error(name, d.into()))?;
+    if let Some((FrontEnd::Dotprompt, file)) = &front_end {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`prompt!` does not read dotprompt files (`{}/{file}`)\n  = help: derive it: `#[derive(promptic::Prompt)] #[prompt(\"{}\")]` on a struct whose fields are the prompt's input",
+                project.display,
+                name.value()
+            ),
+        ));
+    }
+    if let Some((FrontEnd::Jinja, _)) = front_end {
         let args: Vec<(String, proc_macro2::Span, &Expr)> = input
             .args
             .iter()

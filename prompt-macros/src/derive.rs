@@ -4,6 +4,7 @@ use crate::compile::{self, Compiled};
 use crate::docs;
 use crate::emit::{self, Access};
 use proc_macro2::{Span, TokenStream};
+use prompt_runtime::formats::FrontEnd;
 use prompt_runtime::resolve::{ContextVar, VarKind};
 use quote::quote;
 use syn::spanned::Spanned;
@@ -46,12 +47,10 @@ fn shape(input: &DeriveInput) -> Shape {
     let Ok(project) = compile::open(&name) else {
         return Shape::Markdown;
     };
-    if crate::dotprompt::file(&project, &name.value()).is_some() {
-        Shape::Dotprompt
-    } else if project.jinja_file(&name.value()).is_some() {
-        Shape::Jinja
-    } else {
-        Shape::Markdown
+    match project.front_end(&name.value()) {
+        Ok(Some((FrontEnd::Dotprompt, _))) => Shape::Dotprompt,
+        Ok(Some((FrontEnd::Jinja, _))) => Shape::Jinja,
+        _ => Shape::Markdown,
     }
 }
 
@@ -170,11 +169,18 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let name = prompt_name(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
-    if crate::dotprompt::file(&project, &name.value()).is_some() {
-        return crate::dotprompt::expand(input, &name, &fields, &project);
-    }
-    if let Some(file) = project.jinja_file(&name.value()) {
-        return crate::jinja::expand(input, &name, &fields, &project, &file);
+    // The front end is the one whose file the name reaches, as for the `promptic` command.
+    let front_end = project
+        .front_end(&name.value())
+        .map_err(|d| compile::to_error(&name, d.into()))?;
+    match front_end {
+        Some((FrontEnd::Dotprompt, _)) => {
+            return crate::dotprompt::expand(input, &name, &fields, &project);
+        }
+        Some((FrontEnd::Jinja, file)) => {
+            return crate::jinja::expand(input, &name, &fields, &project, &file);
+        }
+        Some((FrontEnd::Markdown, _)) | None => {}
     }
     // keep's agent prompts (`"placeholders": "keep"`) have a derive of their own
     if let Some(tokens) = crate::keep_agent::derive(input, &name, &fields, &project) {

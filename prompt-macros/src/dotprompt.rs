@@ -24,13 +24,6 @@ use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
 use syn::{DeriveInput, LitStr};
 
-/// The prompt file of `name`, when it is a dotprompt file: anything named `NAME.prompt`
-/// (a link, a FIFO, a folder too, which the reader then refuses with a located error).
-pub fn file(project: &Project, name: &str) -> Option<std::path::PathBuf> {
-    let path = project.dir.join(format!("{name}.prompt"));
-    std::fs::symlink_metadata(&path).is_ok().then_some(path)
-}
-
 pub fn expand(
     input: &DeriveInput,
     name: &LitStr,

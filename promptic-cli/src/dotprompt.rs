@@ -17,22 +17,6 @@ use crate::Outcome;
 /// How deep the folder walk goes: a folder nested deeper is not read.
 const MAX_FOLDER_DEPTH: usize = 32;
 
-/// The prompt file `DIR/NAME.prompt`, if there is one (`NAME` may end in `.prompt`).
-pub fn file_of(dir: &Path, name: &str) -> Option<PathBuf> {
-    let name = name.strip_suffix(".prompt").unwrap_or(name);
-    let base = name.rsplit('/').next().unwrap_or(name);
-    if name.is_empty()
-        || base.starts_with('_')
-        || name.split('/').any(|p| p == ".." || p.is_empty())
-    {
-        return None;
-    }
-    // Anything by that name but a folder is the prompt: the guarded reader then refuses a
-    // link out of the folder, a FIFO or a device with a message, instead of "not found".
-    let path = dir.join(format!("{name}.prompt"));
-    (std::fs::symlink_metadata(&path).is_ok() && !path.is_dir()).then_some(path)
-}
-
 /// Every `.prompt` file under `dir` as (name, path, is a partial), names sorted.
 fn files(dir: &Path) -> Vec<(String, PathBuf, bool)> {
     let mut out = Vec::new();
@@ -388,17 +372,17 @@ pub fn log(rendered: &RenderedPrompt) -> String {
     text
 }
 
-/// The render of the prompt the options name when it is a dotprompt file of the folder,
-/// with `extra` values (`diff`'s `--a`, `--b`) on top of `--set`; `None` for any other.
+/// The render of the dotprompt file `file` (relative to `dir`), with `extra` values
+/// (`diff`'s `--a`, `--b`) on top of `--set`.
 pub fn rendered_with(
     dir: &Path,
+    file: &str,
     options: &RenderOptions,
     extra: crate::values::Extra<'_>,
-) -> Option<Result<RenderedPrompt, Diagnostics>> {
-    let path = file_of(dir, &options.name)?;
+) -> Result<RenderedPrompt, Diagnostics> {
     let mut options = options.clone();
     options.set.extend(extra.values.iter().cloned());
-    Some(rendered(dir, &path, &options, None))
+    rendered(dir, &dir.join(file), &options, None)
 }
 
 /// What `check` needs: how many prompts and partials were read, and their problems.

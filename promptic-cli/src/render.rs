@@ -4,6 +4,7 @@ use crate::values::{self, RenderOptions};
 use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::Meta;
+use prompt_runtime::formats::FrontEnd;
 use serde::Serialize;
 use std::path::Path;
 use std::process::ExitCode;
@@ -69,27 +70,29 @@ struct RenderedJson<'a> {
 }
 
 pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
-    // A dotprompt file renders to dotprompt's messages and metadata.
-    if let Some(file) = crate::dotprompt::file_of(dir, &args.options.name) {
-        return crate::dotprompt::render(
-            dir,
-            &file,
-            &args.options,
-            args.data.as_deref(),
-            args.json,
-        );
+    let project = open_project(dir)?;
+    // The front end whose file the name reaches, as the derive finds it.
+    match project.front_end(&args.options.name)? {
+        // A dotprompt file renders to dotprompt's messages and metadata.
+        Some((FrontEnd::Dotprompt, file)) => {
+            return crate::dotprompt::render(
+                dir,
+                &dir.join(file),
+                &args.options,
+                args.data.as_deref(),
+                args.json,
+            );
+        }
+        Some((FrontEnd::Jinja, _)) if args.data.is_none() => return jinja(&project, args),
+        _ => {}
     }
     if args.data.is_some() {
         return Err(prompt_runtime::Diagnostic::new(format!(
             "`--data` is for dotprompt files, and `{}.prompt` is not one here",
-            args.options.name
+            FrontEnd::prompt_name(&args.options.name)
         ))
         .with_help("give Markdown and Jinja prompts their values with `--context` or `--set`")
         .into());
-    }
-    let project = open_project(dir)?;
-    if crate::jinja::file_of(&project, &args.options).is_some() {
-        return jinja(&project, args);
     }
     let content = match values::render_any(&project, &args.options)? {
         values::Rendered::Text(content) => content,

@@ -14,6 +14,7 @@
 use crate::lint;
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
+use prompt_runtime::formats::FrontEnd;
 use prompt_runtime::load::{MAX_FILE, Project, read_file};
 use prompt_runtime::render::PromptContent;
 use prompt_runtime::suggest::closest;
@@ -255,12 +256,14 @@ pub fn render_with(
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<Rendered, Diagnostics> {
-    // Every format the folder holds: dotprompt and Jinja files by their own front ends.
-    if let Some(rendered) = crate::dotprompt::rendered_with(&project.dir, options, extra) {
-        return rendered.map(Rendered::Dotprompt);
-    }
-    if crate::jinja::file_of(project, options).is_some() {
-        return crate::jinja::rendered(project, options, extra);
+    // The front end whose file the name reaches: dotprompt and Jinja files by their own.
+    match project.front_end(&options.name)? {
+        Some((FrontEnd::Dotprompt, file)) => {
+            return crate::dotprompt::rendered_with(&project.dir, &file, options, extra)
+                .map(Rendered::Dotprompt);
+        }
+        Some((FrontEnd::Jinja, _)) => return crate::jinja::rendered(project, options, extra),
+        _ => {}
     }
     render_adjusted(project, options, extra, |prompt| prompt)
 }

@@ -189,3 +189,31 @@ fn list_docs_and_check_show_every_prompt_and_no_part() {
     assert!(!pages.join("parts").exists());
     std::fs::remove_dir_all(&pages).unwrap();
 }
+
+/// A name reaches one file: two files for one name are an error, as in the derive.
+#[test]
+fn a_name_with_two_files_is_refused() {
+    let dir = std::env::temp_dir().join(format!("promptic-matrix-two-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("x.md"), "Hello $who.").unwrap();
+    std::fs::write(dir.join("x.prompt"), "Hello {{who}}.").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
+        .args([
+            "render",
+            "x",
+            "--dir",
+            &dir.to_string_lossy(),
+            "--set",
+            "who=Ada",
+        ])
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the promptic binary runs");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("the prompt `x` has two files: `"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

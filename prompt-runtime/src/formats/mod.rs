@@ -7,3 +7,133 @@
 pub mod dotprompt;
 pub mod jinja;
 pub mod keep;
+
+use crate::diagnostic::Diagnostic;
+use crate::load::Project;
+
+/// The front end that reads a prompt of a prompts folder, known by the file its name
+/// reaches. Markdown files hold chat prompts, keep agent prompts and family members too;
+/// their own readers tell those apart by what the file says.
+///
+/// ```
+/// use promptic::formats::FrontEnd;
+/// use promptic::load::Project;
+///
+/// let dir = std::env::temp_dir().join(format!("promptic-doc-front-end-{}", std::process::id()));
+/// std::fs::create_dir_all(&dir)?;
+/// std::fs::write(dir.join("note.md"), "Hello $who.")?;
+/// std::fs::write(dir.join("trip.md.j2"), "Trip for {{ who }}.")?;
+/// std::fs::write(dir.join("ticket.prompt"), "Ticket for {{who}}.")?;
+/// let project = Project::open(&dir, "prompts")?;
+/// assert_eq!(project.front_end("note")?, Some((FrontEnd::Markdown, "note.md".to_owned())));
+/// assert_eq!(project.front_end("trip.md.j2")?, Some((FrontEnd::Jinja, "trip.md.j2".to_owned())));
+/// assert_eq!(project.front_end("ticket")?.map(|(f, _)| f), Some(FrontEnd::Dotprompt));
+/// assert_eq!(project.front_end("nothing")?, None);
+///
+/// // A name must say which file it is.
+/// std::fs::write(dir.join("note.prompt"), "Hi")?;
+/// let error = project.front_end("note").unwrap_err().to_string();
+/// assert!(error.starts_with("error: the prompt `note` has two files: `prompts/note.md` and `prompts/note.prompt`"));
+/// # std::fs::remove_dir_all(&dir)?;
+/// # Ok::<(), Box<dyn std::error::Error>>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum FrontEnd {
+    /// `NAME.md`: `$name` placeholders (solstone's format), chat sections, keep agent
+    /// prompts, family members.
+    Markdown,
+    /// `NAME.md.j2` or `NAME.j2`.
+    Jinja,
+    /// `NAME.prompt` (a `_NAME.prompt` file is a partial, no prompt).
+    Dotprompt,
+}
+
+impl FrontEnd {
+    /// Every front end a prompt name can reach, in the order their files are looked for.
+    pub const ALL: [FrontEnd; 3] = [FrontEnd::Dotprompt, FrontEnd::Jinja, FrontEnd::Markdown];
+
+    /// Its name, as messages and `promptic list --json` say it.
+    pub fn name(self) -> &'static str {
+        match self {
+            FrontEnd::Markdown => "markdown",
+            FrontEnd::Jinja => "jinja",
+            FrontEnd::Dotprompt => "dotprompt",
+        }
+    }
+
+    /// The endings of its prompt files, in the order they are looked for.
+    pub fn endings(self) -> &'static [&'static str] {
+        match self {
+            FrontEnd::Markdown => &[".md"],
+            FrontEnd::Jinja => &[".md.j2", ".j2"],
+            FrontEnd::Dotprompt => &[".prompt"],
+        }
+    }
+
+    /// A prompt's name without the ending of its file, if the name was written with one
+    /// (`agents/analyst.md.j2` is `agents/analyst`).
+    ///
+    /// ```
+    /// use promptic::formats::FrontEnd;
+    ///
+    /// assert_eq!(FrontEnd::prompt_name("agents/analyst.md.j2"), "agents/analyst");
+    /// assert_eq!(FrontEnd::prompt_name("ticket.prompt"), "ticket");
+    /// assert_eq!(FrontEnd::prompt_name("note"), "note");
+    /// ```
+    pub fn prompt_name(name: &str) -> &str {
+        FrontEnd::ALL
+            .iter()
+            .flat_map(|f| f.endings())
+            .find_map(|ending| name.strip_suffix(ending).filter(|n| !n.is_empty()))
+            .unwrap_or(name)
+    }
+}
+
+impl Project {
+    /// The front end of prompt `name` and its file (relative to the folder), found by the
+    /// file that exists: `Ok(None)` when none does. Anything by that name but a folder
+    /// counts (a link, a FIFO), so that the front end's guarded reader refuses it with a
+    /// message, not "not found". Two files for one name are an error: a prompt's name must
+    /// say which file it is.
+    pub fn front_end(&self, name: &str) -> Result<Option<(FrontEnd, String)>, Diagnostic> {
+        let name = FrontEnd::prompt_name(name);
+        let plain = !name.is_empty()
+            && !name.contains('\\')
+            && name
+                .split('/')
+                .all(|s| !s.is_empty() && s != "." && s != "..");
+        if !plain {
+            return Ok(None);
+        }
+        let mut found: Vec<(FrontEnd, String)> = Vec::new();
+        for front_end in FrontEnd::ALL {
+            let file = front_end
+                .endings()
+                .iter()
+                .map(|e| format!("{name}{e}"))
+                .find(|file| {
+                    let path = self.dir.join(file);
+                    std::fs::symlink_metadata(&path).is_ok() && !path.is_dir()
+                });
+            if let Some(file) = file {
+                found.push((front_end, file));
+            }
+        }
+        match found.len() {
+            0 | 1 => Ok(found.pop()),
+            _ => {
+                let files: Vec<String> = found
+                    .iter()
+                    .rev()
+                    .map(|(_, f)| format!("`{}/{f}`", self.display))
+                    .collect();
+                let count = if files.len() == 2 { "two" } else { "three" };
+                Err(Diagnostic::new(format!(
+                    "the prompt `{name}` has {count} files: {}",
+                    files.join(" and ")
+                ))
+                .with_help("keep one of them: a prompt's name must say which file it is"))
+            }
+        }
+    }
+}
