@@ -482,9 +482,18 @@ pub fn meta(meta: &Meta) -> TokenStream {
     let (max_output_tokens, thinking_budget) =
         (uint(meta.max_output_tokens), uint(meta.thinking_budget));
     let (r, g, b) = (meta.color.r, meta.color.g, meta.color.b);
-    let extra = meta.extra.iter().map(|(k, v)| {
-        quote!((::promptic::__private::Cow::Borrowed(#k), ::promptic::__private::Cow::Borrowed(#v)))
-    });
+    let pairs = |extra: &prompt_runtime::Extra| {
+        let pairs = extra.iter().map(|(k, v)| {
+            quote!((::promptic::__private::Cow::Borrowed(#k), ::promptic::__private::Cow::Borrowed(#v)))
+        });
+        quote!(::promptic::__private::Extra(::promptic::__private::Cow::Borrowed(&[#(#pairs),*])))
+    };
+    let (extra, config) = (pairs(&meta.extra), pairs(&meta.config));
+    let (model, input_schema, output_schema) = (
+        text(&meta.model),
+        text(&meta.input_schema),
+        text(&meta.output_schema),
+    );
     quote! {
         ::promptic::__private::Meta {
             title: #title,
@@ -498,7 +507,11 @@ pub fn meta(meta: &Meta) -> TokenStream {
             tools: #tools,
             max_output_tokens: #max_output_tokens,
             thinking_budget: #thinking_budget,
-            extra: ::promptic::__private::Extra(::promptic::__private::Cow::Borrowed(&[#(#extra),*])),
+            model: #model,
+            config: #config,
+            input_schema: #input_schema,
+            output_schema: #output_schema,
+            extra: #extra,
         }
     }
 }

@@ -17,6 +17,7 @@ use serde_json::Value;
 use std::borrow::Cow;
 mod color;
 mod extra;
+mod model_call;
 
 pub use color::Color;
 pub use extra::Extra;
@@ -32,7 +33,7 @@ pub use extra::Extra;
 ///
 /// let file = PromptFile::from_text(
 ///     "prompts/agent.md",
-///     "{\n  \"title\": \"My Agent\",\n  \"tier\": 2,\n  \"tools\": \"journal\",\n  \"model\": \"fast\"\n}\n\nYou are a helpful assistant.",
+///     "{\n  \"title\": \"My Agent\",\n  \"tier\": 2,\n  \"tools\": \"journal\",\n  \"voice\": \"fast\"\n}\n\nYou are a helpful assistant.",
 /// )
 /// .unwrap();
 /// let meta = Meta::from_frontmatter(file.frontmatter.as_ref(), &file.source).unwrap();
@@ -40,7 +41,7 @@ pub use extra::Extra;
 /// assert_eq!(meta.tier, Some(2));
 /// assert_eq!(meta.tools.as_deref(), Some("journal"));
 /// assert_eq!(meta.color, Color::DEFAULT);
-/// assert_eq!(meta.extra.get("model"), Some("\"fast\""));
+/// assert_eq!(meta.extra.get("voice"), Some("\"fast\""));
 /// ```
 ///
 /// Built as a constant, as the `#[derive(Prompt)]` macro emits it (a `..Meta::DEFAULT`
@@ -55,11 +56,11 @@ pub use extra::Extra;
 ///     color: Color::rgb(0x00, 0xbc, 0xd4),
 ///     schedule: Some(Cow::Borrowed("segment")),
 ///     max_output_tokens: Some(8192),
-///     extra: Extra(Cow::Borrowed(&[(Cow::Borrowed("model"), Cow::Borrowed("\"fast\""))])),
+///     extra: Extra(Cow::Borrowed(&[(Cow::Borrowed("voice"), Cow::Borrowed("\"fast\""))])),
 ///     ..Meta::DEFAULT
 /// };
 /// assert_eq!(META.color.to_string(), "#00bcd4");
-/// assert_eq!(META.extra.get_str("model").unwrap().unwrap(), "fast");
+/// assert_eq!(META.extra.get_str("voice").unwrap().unwrap(), "fast");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct Meta {
@@ -86,6 +87,16 @@ pub struct Meta {
     /// `thinking_budget`: the model's thinking token budget, overriding the provider's
     /// default.
     pub thinking_budget: Option<u64>,
+    /// `model`: the model to call (`gpt-4o`; dotprompt writes `googleai/gemini-2.5-flash`).
+    pub model: Option<Cow<'static, str>>,
+    /// `config`: the generation config (temperature, top-p, stop sequences, …), each key
+    /// with its raw JSON in file order; read it with [`temperature`](Meta::temperature),
+    /// [`top_p`](Meta::top_p) and [`stop_sequences`](Meta::stop_sequences).
+    pub config: Extra,
+    /// `input_schema`: the JSON Schema of the values the prompt takes, as JSON text.
+    pub input_schema: Option<Cow<'static, str>>,
+    /// `output_schema`: the JSON Schema of the answer the prompt asks for, as JSON text.
+    pub output_schema: Option<Cow<'static, str>>,
     /// Every other key, in file order, with its raw JSON.
     pub extra: Extra,
 }
@@ -111,12 +122,16 @@ impl Meta {
         tools: None,
         max_output_tokens: None,
         thinking_budget: None,
+        model: None,
+        config: Extra::EMPTY,
+        input_schema: None,
+        output_schema: None,
         extra: Extra::EMPTY,
     };
 
     /// The frontmatter keys [`Meta`] reads into typed fields, in the order
     /// [`to_json`](Meta::to_json) writes them.
-    pub const KEYS: [&'static str; 11] = [
+    pub const KEYS: [&'static str; 15] = [
         "title",
         "description",
         "color",
@@ -128,6 +143,10 @@ impl Meta {
         "tools",
         "max_output_tokens",
         "thinking_budget",
+        "model",
+        "config",
+        "input_schema",
+        "output_schema",
     ];
 
     /// Reads the typed keys of a prompt's frontmatter (`None`: the file has none).
@@ -186,6 +205,10 @@ impl Meta {
                 "tools" => meta.tools = reader.text(entry, &value),
                 "max_output_tokens" => meta.max_output_tokens = reader.count(entry, &value),
                 "thinking_budget" => meta.thinking_budget = reader.count(entry, &value),
+                "model" => meta.model = reader.text(entry, &value),
+                "config" => meta.config = reader.config(entry, &value),
+                "input_schema" => meta.input_schema = reader.schema(entry, &value),
+                "output_schema" => meta.output_schema = reader.schema(entry, &value),
                 // Keys outside `Meta::KEYS` were kept as extras above.
                 _ => {}
             }
@@ -232,6 +255,10 @@ impl Meta {
     /// The present typed keys and their values, in the order of [`Meta::KEYS`].
     pub(crate) fn typed_entries(&self) -> Vec<(&'static str, Value)> {
         let text = |v: &Option<Cow<'static, str>>| v.as_deref().map(Value::from);
+        let schema = |v: &Option<Cow<'static, str>>| {
+            v.as_deref()
+                .map(|t| serde_json::from_str(t).unwrap_or_else(|_| Value::from(t)))
+        };
         [
             ("title", text(&self.title)),
             ("description", text(&self.description)),
@@ -244,6 +271,13 @@ impl Meta {
             ("tools", text(&self.tools)),
             ("max_output_tokens", self.max_output_tokens.map(Value::from)),
             ("thinking_budget", self.thinking_budget.map(Value::from)),
+            ("model", text(&self.model)),
+            (
+                "config",
+                (!self.config.is_empty()).then(|| self.config.to_json()),
+            ),
+            ("input_schema", schema(&self.input_schema)),
+            ("output_schema", schema(&self.output_schema)),
         ]
         .into_iter()
         .filter_map(|(key, value)| Some((key, value?)))
@@ -333,6 +367,33 @@ impl Reader<'_> {
         }
         let help = integer_help(key, value, example(key));
         self.wrong_type(entry, "an integer", value, help);
+        None
+    }
+
+    /// `config`: an object, each key kept with its JSON.
+    fn config(&mut self, entry: &FrontmatterEntry, value: &Value) -> Extra {
+        let Value::Object(object) = value else {
+            let help = "write the settings as an object, e.g. `\"config\": {\"temperature\": 0.2}`";
+            self.wrong_type(entry, "an object", value, help.to_owned());
+            return Extra::EMPTY;
+        };
+        let entries = object
+            .iter()
+            .map(|(k, v)| (Cow::Owned(k.clone()), Cow::Owned(v.to_string())))
+            .collect::<Vec<_>>();
+        Extra(Cow::Owned(entries))
+    }
+
+    /// A JSON Schema: an object (or `true`/`false`), kept as compact JSON text.
+    fn schema(&mut self, entry: &FrontmatterEntry, value: &Value) -> Option<Cow<'static, str>> {
+        if value.is_object() || value.is_boolean() {
+            return Some(Cow::Owned(value.to_string()));
+        }
+        let help = format!(
+            "write a JSON Schema object, e.g. `\"{}\": {{\"type\": \"object\"}}`",
+            entry.key
+        );
+        self.wrong_type(entry, "a JSON Schema object", value, help);
         None
     }
 
@@ -427,6 +488,7 @@ fn example(key: &str) -> &'static str {
         "tier" => "2",
         "max_output_tokens" => "8192",
         "thinking_budget" => "4096",
+        "model" => "gpt-4o",
         _ => "…",
     }
 }
@@ -493,8 +555,15 @@ mod tests {
         tools: Some(Cow::Borrowed("journal")),
         max_output_tokens: Some(8192),
         thinking_budget: Some(0),
+        model: Some(Cow::Borrowed("gpt-4o")),
+        config: Extra(Cow::Borrowed(&[(
+            Cow::Borrowed("temperature"),
+            Cow::Borrowed("0.2"),
+        )])),
+        input_schema: Some(Cow::Borrowed("{\"type\":\"object\"}")),
+        output_schema: Some(Cow::Borrowed("{\"type\":\"object\"}")),
         extra: Extra(Cow::Borrowed(&[
-            (Cow::Borrowed("model"), Cow::Borrowed("\"fast\"")),
+            (Cow::Borrowed("voice"), Cow::Borrowed("\"fast\"")),
             (
                 Cow::Borrowed("nested"),
                 Cow::Borrowed("{\"z\": 1, \"a\": [true]}"),
@@ -513,7 +582,8 @@ mod tests {
         assert_eq!(UPDATED.tier, Some(1));
         assert_eq!(DEFAULT_COPY, Meta::default());
         assert_eq!(PARSED, Some(CONST_META.color));
-        assert_eq!(CONST_META.extra.get_str("model").unwrap().unwrap(), "fast");
+        assert_eq!(CONST_META.extra.get_str("voice").unwrap().unwrap(), "fast");
+        assert_eq!(CONST_META.temperature(), Some(0.2));
         static BY_REF: &Meta = &CONST_META;
         assert_eq!(BY_REF.tier, Some(2));
     }
@@ -532,7 +602,11 @@ mod tests {
             r#""tools": "journal""#,
             r#""max_output_tokens": 8192"#,
             r#""thinking_budget": 0"#,
-            r#""model": "fast""#,
+            r#""model": "gpt-4o""#,
+            r#""config": {"temperature": 0.2}"#,
+            r#""input_schema": {"type": "object"}"#,
+            r#""output_schema": {"type": "object"}"#,
+            r#""voice": "fast""#,
             r#""nested": {"z": 1, "a": [true]}"#,
         ])
         .unwrap();
@@ -767,6 +841,23 @@ mod tests {
         assert!(extra.get_str("retries").unwrap().is_err());
         assert!(extra.get_bool("missing").is_none());
         assert!(Extra::EMPTY.is_empty());
+    }
+
+    #[test]
+    fn config_and_schemas_must_be_objects() {
+        for (entry, message) in [
+            (
+                r#""config": 0.2"#,
+                "frontmatter key `config` must be an object, found a floating-point number",
+            ),
+            (
+                r#""output_schema": "object""#,
+                "frontmatter key `output_schema` must be a JSON Schema object, found a string",
+            ),
+        ] {
+            let errors = meta(&[entry]).unwrap_err();
+            assert_eq!(errors.0[0].message(), message);
+        }
     }
 
     #[test]

@@ -299,6 +299,72 @@ impl PromptMetadata {
     pub fn output_schema(&self) -> Option<&Value> {
         self.0.get("output").and_then(|o| o.get("schema"))
     }
+
+    /// The common [`Meta`](crate::Meta) of this metadata, what a client of any format
+    /// reads for the model call: `description`, `model`, `config` (its keys as written,
+    /// `maxOutputTokens` also as [`max_output_tokens`](crate::Meta::max_output_tokens)),
+    /// the input and output JSON Schemas; the resolved tool definitions (`toolDefs`) and
+    /// the other keys dotprompt reports go to [`extra`](crate::Meta::extra).
+    ///
+    /// ```
+    /// use promptic::dotprompt::Dotprompt;
+    ///
+    /// let prompt = Dotprompt::parse(
+    ///     "---\nmodel: openai/gpt-4o\nconfig:\n  temperature: 0.4\n  maxOutputTokens: 512\noutput:\n  schema:\n    answer: string\n---\nHi",
+    /// )?;
+    /// let meta = prompt.render_metadata().to_meta();
+    /// assert_eq!(meta.model.as_deref(), Some("openai/gpt-4o"));
+    /// assert_eq!(meta.temperature(), Some(0.4));
+    /// assert_eq!(meta.max_output_tokens, Some(512));
+    /// assert!(meta.output_schema.as_deref().unwrap().contains(r#""answer":{"type":"string"}"#));
+    /// # Ok::<(), promptic::Diagnostics>(())
+    /// ```
+    pub fn to_meta(&self) -> crate::Meta {
+        use std::borrow::Cow;
+        let text = |v: Option<&Value>| v.and_then(Value::as_str).map(|t| Cow::Owned(t.to_owned()));
+        let json = |v: &Value| serde_json::to_string(v).unwrap_or_default();
+        let config: Vec<(Cow<'static, str>, Cow<'static, str>)> = self
+            .config()
+            .map(|c| {
+                c.iter()
+                    .map(|(k, v)| (Cow::Owned(k.to_owned()), Cow::Owned(json(v))))
+                    .collect()
+            })
+            .unwrap_or_default();
+        let max_output_tokens = self
+            .config()
+            .and_then(|c| c.get("maxOutputTokens"))
+            .and_then(Value::as_f64)
+            .filter(|n| *n >= 0.0 && n.fract() == 0.0 && *n <= u64::MAX as f64)
+            .map(|n| n as u64);
+        let own = [
+            "config",
+            "ext",
+            "metadata",
+            "description",
+            "model",
+            "input",
+            "output",
+            "raw",
+            "tools",
+        ];
+        let extra: Vec<(Cow<'static, str>, Cow<'static, str>)> = self
+            .0
+            .iter()
+            .filter(|(k, _)| !own.contains(k))
+            .map(|(k, v)| (Cow::Owned(k.to_owned()), Cow::Owned(json(v))))
+            .collect();
+        crate::Meta {
+            description: text(self.0.get("description")),
+            model: text(self.0.get("model")),
+            max_output_tokens,
+            config: crate::Extra(Cow::Owned(config)),
+            input_schema: self.input_schema().map(|s| Cow::Owned(json(s))),
+            output_schema: self.output_schema().map(|s| Cow::Owned(json(s))),
+            extra: crate::Extra(Cow::Owned(extra)),
+            ..crate::Meta::DEFAULT
+        }
+    }
 }
 
 /// A rendered prompt: the metadata (without `input`) and the messages. Serializes to
