@@ -51,9 +51,12 @@ fn run(command: &str, prompt: &str, extra: &[&str], args: &[&str]) -> Run {
 }
 
 /// Collects what went wrong, so that one run shows every gap of the matrix.
-fn expect(failures: &mut Vec<String>, ok: bool, what: String) {
+fn expect(failures: &mut Vec<String>, what: String, run: &Run, ok: bool) {
     if !ok {
-        failures.push(what);
+        failures.push(format!(
+            "{what}: {:?} {}{}",
+            run.code, run.stdout, run.stderr
+        ));
     }
 }
 
@@ -67,39 +70,31 @@ fn render_tokens_and_diff_take_the_same_values_for_every_format() {
         let r = run("render", prompt, extra, &["--set", "who=Ada"]);
         expect(
             &mut failures,
+            format!("render {prompt} --set who=Ada"),
+            &r,
             r.code == Some(0) && r.stdout.contains("Ada"),
-            format!(
-                "render {prompt} --set who=Ada: {:?} {}{}",
-                r.code, r.stdout, r.stderr
-            ),
         );
         let r = run("render", prompt, extra, &["--context", &context]);
         expect(
             &mut failures,
+            format!("render {prompt} --context"),
+            &r,
             r.code == Some(0) && r.stdout.contains("Ada"),
-            format!(
-                "render {prompt} --context: {:?} {}{}",
-                r.code, r.stdout, r.stderr
-            ),
         );
         let r = run("render", prompt, extra, &["--set", "who=Ada", "--json"]);
         let json = serde_json::from_str::<serde_json::Value>(&r.stdout);
         expect(
             &mut failures,
+            format!("render {prompt} --json"),
+            &r,
             r.code == Some(0) && json.is_ok() && r.stdout.contains("Ada"),
-            format!(
-                "render {prompt} --json: {:?} {}{}",
-                r.code, r.stdout, r.stderr
-            ),
         );
         let r = run("render", prompt, extra, &["--set", "wh=Ada"]);
         expect(
             &mut failures,
+            format!("render {prompt} --set wh=Ada"),
+            &r,
             r.code == Some(1) && r.stdout.is_empty() && r.stderr.contains("did you mean `who`?"),
-            format!(
-                "render {prompt} --set wh=Ada: {:?} {}{}",
-                r.code, r.stdout, r.stderr
-            ),
         );
         let r = run("render", prompt, extra, &[]);
         // A keep binding may not fire, and then renders as nothing, as keep renders it: the
@@ -111,23 +106,23 @@ fn render_tokens_and_diff_take_the_same_values_for_every_format() {
         };
         expect(
             &mut failures,
+            format!("render {prompt} without who"),
+            &r,
             refused,
-            format!(
-                "render {prompt} without who: {:?} {}{}",
-                r.code, r.stdout, r.stderr
-            ),
         );
         let r = run("tokens", prompt, extra, &["--set", "who=Ada"]);
         expect(
             &mut failures,
+            format!("tokens {prompt}"),
+            &r,
             r.code == Some(0) && r.stdout.contains(" tokens (o200k_base)"),
-            format!("tokens {prompt}: {:?} {}{}", r.code, r.stdout, r.stderr),
         );
         let r = run("diff", prompt, extra, &["--a", "who=Ada", "--b", "who=Bob"]);
         expect(
             &mut failures,
+            format!("diff {prompt}"),
+            &r,
             r.code == Some(0) && r.stdout.contains("Ada") && r.stdout.contains("Bob"),
-            format!("diff {prompt}: {:?} {}{}", r.code, r.stdout, r.stderr),
         );
     }
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
