@@ -165,6 +165,21 @@ pub(crate) fn metadata(
             ));
         }
     };
+    // dotprompt merges `config` key by key with the render options' and hands it to the
+    // model as settings: one that is no mapping would be dropped without a word.
+    if let Some(config) = raw.get("config")
+        && !matches!(config, Value::Object(_) | Value::Null)
+    {
+        let at = key_span(text, range.clone(), &["config"]).unwrap_or(range);
+        return Err((
+            "`config` must be a mapping of model settings".to_owned(),
+            at,
+            Some(
+                "write the settings under it, one per line: `config:` then `  temperature: 0.4`"
+                    .to_owned(),
+            ),
+        ));
+    }
     let mut ext = Object::new();
     for (key, value) in raw.iter() {
         if RESERVED.contains(&key) {
@@ -410,6 +425,17 @@ mod tests {
         assert_eq!(ext, r#"{"a":{"b":1,"c":2},"a.x":{"y":3}}"#);
         let raw = serde_json::to_string(meta.get("raw").unwrap()).unwrap();
         assert_eq!(raw, r#"{"a.b":1,"a.c":2,"a.x.y":3,"plain":4}"#);
+    }
+
+    #[test]
+    fn a_config_that_is_no_mapping_is_an_error_at_its_key() {
+        let text = "---\nmodel: m\nconfig: hi\n---\nBody";
+        let range = split(text).frontmatter;
+        let (message, at, _) = metadata(text, range).unwrap_err();
+        assert_eq!(message, "`config` must be a mapping of model settings");
+        assert_eq!(&text[at], "config");
+        let text = "---\nconfig:\n  temperature: 0.4\n---\nBody";
+        assert!(metadata(text, split(text).frontmatter).is_ok());
     }
 
     #[test]
