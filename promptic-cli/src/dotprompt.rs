@@ -3,7 +3,7 @@
 
 use crate::values::RenderOptions;
 use prompt_runtime::formats::dotprompt::folder::Folder;
-use prompt_runtime::formats::dotprompt::{DataArgument, Dotprompt, PromptMetadata, Value};
+use prompt_runtime::formats::dotprompt::{DataArgument, Dotprompt, Object, PromptMetadata, Value};
 use prompt_runtime::formats::dotprompt::{RenderedPrompt, schema};
 use prompt_runtime::load::{MAX_FILE, Root, read_file};
 use prompt_runtime::suggest::closest;
@@ -107,7 +107,7 @@ pub fn rendered(
     path: &Path,
     options: &RenderOptions,
     data: Option<&Path>,
-) -> Result<RenderedPrompt, Diagnostics> {
+) -> Result<(RenderedPrompt, Option<Value>), Diagnostics> {
     let name = name_of(dir, path);
     // The flags of other formats are refused, not ignored.
     let refused = [
@@ -152,7 +152,15 @@ pub fn rendered(
     };
     let data_name = data.map(|d| d.to_string_lossy().into_owned());
     input(&name, &prompt, options, &mut file, data_name.as_deref())?;
-    Ok(prompt.render_with(&file.data, &file.options)?)
+    let rendered = prompt.render_with(&file.data, &file.options)?;
+    // What dotprompt's `renderMetadata` gives for the same options: its `input` (schemas
+    // compiled, defaults merged) is what `--json` adds to the render.
+    let input = prompt
+        .render_metadata_with(&file.options)?
+        .0
+        .get("input")
+        .cloned();
+    Ok((rendered, input))
 }
 
 /// Where a value came from, for messages: `--set NAME=VALUE`, a `--context` file, `--data`.
@@ -315,9 +323,9 @@ pub fn render(
     data: Option<&Path>,
     json: bool,
 ) -> Outcome {
-    let rendered = rendered(dir, path, options, data)?;
+    let (rendered, input) = rendered(dir, path, options, data)?;
     let mut out = if json {
-        serde_json::to_string_pretty(&rendered).unwrap_or_default()
+        serde_json::to_string_pretty(&with_input(&rendered, input)).unwrap_or_default()
     } else {
         log(&rendered)
     };
@@ -382,7 +390,32 @@ pub fn rendered_with(
 ) -> Result<RenderedPrompt, Diagnostics> {
     let mut options = options.clone();
     options.set.extend(extra.values.iter().cloned());
-    rendered(dir, &dir.join(file), &options, None)
+    rendered(dir, &dir.join(file), &options, None).map(|(rendered, _)| rendered)
+}
+
+/// The JSON `render --json` prints: dotprompt's render result with the `input` its
+/// `renderMetadata` reports (the input schema compiled, `input.default` merged), placed
+/// before `output` as dotprompt orders its metadata, so that both halves of a render are
+/// visible from the command line.
+fn with_input(rendered: &RenderedPrompt, input: Option<Value>) -> Object {
+    let mut out = Object::new();
+    let mut placed = input.is_none();
+    for (key, value) in rendered.metadata.0.iter() {
+        if !placed && matches!(key, "output" | "raw") {
+            if let Some(input) = &input {
+                out.insert("input", input.clone());
+            }
+            placed = true;
+        }
+        out.insert(key, value.clone());
+    }
+    if !placed && let Some(input) = input {
+        out.insert("input", input);
+    }
+    if let Ok(messages) = serde_json::to_value(&rendered.messages) {
+        out.insert("messages", Value::from(messages));
+    }
+    out
 }
 
 /// What `check` needs: how many prompts and partials were read, and their problems.

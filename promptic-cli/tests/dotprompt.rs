@@ -46,7 +46,12 @@ fn render_json_has_dotprompts_shape() {
     assert_eq!(json["config"], serde_json::json!({}));
     assert_eq!(json["ext"], serde_json::json!({}));
     assert_eq!(json["metadata"], serde_json::json!({}));
-    assert!(json.get("input").is_none(), "rendering drops input: {json}");
+    // Rendering drops `input`; the command adds what `renderMetadata` gives for the same
+    // options (here the data file's `input.default`, which replaces the frontmatter's).
+    assert_eq!(
+        json["input"],
+        serde_json::json!({"default": {"question": "(no question)"}})
+    );
     assert_eq!(
         json["output"]["schema"]["required"],
         serde_json::json!(["reply"])
@@ -367,4 +372,31 @@ fn flags_of_other_formats_are_refused() {
         );
         assert!(stdout(&out).is_empty());
     }
+}
+
+/// `render --json` shows both halves of a dotprompt render: the result and the `input`
+/// dotprompt's `renderMetadata` reports (the schema compiled), before `output`.
+#[test]
+fn render_json_shows_the_input_render_metadata_reports() {
+    let out = promptic(&[
+        "render",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--set",
+        "customer=Rosa",
+        "--json",
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = stdout(&out);
+    let json: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        json["input"]["schema"]["properties"]["customer"]["type"],
+        "string"
+    );
+    assert_eq!(
+        json["input"]["schema"]["required"],
+        serde_json::json!(["customer"])
+    );
+    assert!(text.find("\"input\"") < text.find("\"output\""), "{text}");
 }
