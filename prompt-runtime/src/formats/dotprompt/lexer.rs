@@ -63,18 +63,21 @@ pub(crate) fn items(source: &str, base: usize) -> Result<Vec<Item>, LexError> {
             break;
         };
         let open = pos + found;
-        // `\{{` is a literal `{{` (its text runs to the next `{{`); `\\{{` is one
-        // backslash and then a real tag.
-        if open > 0 && bytes[open - 1] == b'\\' && !(open > 1 && bytes[open - 2] == b'\\') {
+        // `\{{` is a literal `{{`, its text running to the next `{{` or to the backslashes
+        // before it, which are read afresh; `\\{{` is one backslash and then a real tag.
+        // Only backslashes not yet read count.
+        let slashes = backslashes_before(&bytes[pos..open]);
+        if slashes == 1 {
             text.push_str(&source[pos..open - 1]);
             let next = source[open + 2..]
                 .find("{{")
                 .map_or(bytes.len(), |i| open + 2 + i);
+            let next = next - backslashes_before(&bytes[open + 2..next]);
             text.push_str(&source[open..next]);
             pos = next;
             continue;
         }
-        let before = if open > 0 && bytes[open - 1] == b'\\' {
+        let before = if slashes > 1 {
             &source[pos..open - 1]
         } else {
             &source[pos..open]
@@ -91,6 +94,15 @@ pub(crate) fn items(source: &str, base: usize) -> Result<Vec<Item>, LexError> {
         out.push(Item::Text(text));
     }
     Ok(out)
+}
+
+/// How many backslashes (none, one or two: more count as two) end `text`.
+fn backslashes_before(text: &[u8]) -> usize {
+    text.iter()
+        .rev()
+        .take(2)
+        .take_while(|&&b| b == b'\\')
+        .count()
 }
 
 /// Reads the tag that opens at `open` (at `{{`).

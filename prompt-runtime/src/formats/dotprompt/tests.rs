@@ -446,6 +446,19 @@ fn escaped_mustaches_are_text() {
         texts("\\{{not}} {{x}}", r#"{"input": {"x": 1}}"#),
         ["user: {{not}} 1"]
     );
+    // Each escaped mustache's text ends at the backslashes before the next `{{`, which
+    // are read as Handlebars reads them: one escapes, two write one and open a tag.
+    let data = r#"{"input": {"b": 1}}"#;
+    for (source, text) in [
+        ("\\{{a}}\\{{b}}", "{{a}}{{b}}"),
+        ("\\{{a}}\\\\{{b}}", "{{a}}\\1"),
+        ("\\{{a}}\\\\\\{{b}}", "{{a}}\\\\1"),
+        ("\\{{a}} \\{{b}} {{b}}", "{{a}} {{b}} 1"),
+        ("\\{{a}}\\", "{{a}}\\"),
+        ("\\{{\\{{\\{{", "{{{{{{"),
+    ] {
+        assert_eq!(texts(source, data), [format!("user: {text}")], "{source:?}");
+    }
 }
 
 #[test]
