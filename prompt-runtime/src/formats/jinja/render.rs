@@ -9,7 +9,7 @@ use super::Template;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
 use super::parser::{For, Node};
 use super::set::Templates;
-use super::value::{a_type, contains, equal, order, truthy, write_json, write_str};
+use super::value::{self, a_type, contains, equal, order, truthy, write_json, write_str};
 use crate::diagnostic::Diagnostic;
 
 /// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
@@ -705,7 +705,15 @@ impl<'a> Renderer<'a> {
             ExprKind::List(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
-                    values.push(self.defined(template, item)?.into_owned());
+                    let value = self.defined(template, item)?;
+                    if value::deeper_than(&value, value::MAX_DEPTH - 1) {
+                        return Err(self.error(
+                            template,
+                            expr,
+                            format!("this list would nest more than {} deep", value::MAX_DEPTH),
+                        ));
+                    }
+                    values.push(value.into_owned());
                 }
                 Val::owned(Value::Array(values))
             }

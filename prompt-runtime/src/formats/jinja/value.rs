@@ -6,6 +6,23 @@ use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::fmt::Write;
 
+/// How deep a list a template builds may nest: as deep as values read from JSON text
+/// do (serde_json reads 128 levels), so every value a render holds is one that copying,
+/// printing and comparing, which recurse, take on a small stack. A template that wraps a
+/// value in itself, `{% set a = [[a]] %}` over and over, would otherwise build one that
+/// none of them can.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// Whether `value` nests more than `depth` lists and dicts deep (a string or a number
+/// nests none). Looks no deeper than that.
+pub(crate) fn deeper_than(value: &Value, depth: usize) -> bool {
+    match value {
+        Value::Array(items) => depth == 0 || items.iter().any(|v| deeper_than(v, depth - 1)),
+        Value::Object(map) => depth == 0 || map.values().any(|v| deeper_than(v, depth - 1)),
+        _ => false,
+    }
+}
+
 /// Appends Python's `str(value)`.
 pub(crate) fn write_str(out: &mut String, value: &Value) {
     match value {
