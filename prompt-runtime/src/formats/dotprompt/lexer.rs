@@ -96,6 +96,25 @@ pub(crate) fn items(source: &str, base: usize) -> Result<Vec<Item>, LexError> {
     Ok(out)
 }
 
+/// Where the first `--}}` or `--~}}` in `text` starts, and whether it is the `~` one. Each
+/// `}}` is looked at once: searching for the two closings apart would read to the end of
+/// the file for the one that is not there, at every comment.
+fn long_comment_end(text: &str) -> Option<(usize, bool)> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find("}}") {
+        let close = from + i;
+        let before = &text[..close];
+        if before.ends_with("--~") {
+            return Some((close - 3, true));
+        }
+        if before.ends_with("--") {
+            return Some((close - 2, false));
+        }
+        from = close + 1;
+    }
+    None
+}
+
 /// How many backslashes (none, one or two: more count as two) end `text`.
 fn backslashes_before(text: &[u8]) -> usize {
     text.iter()
@@ -137,13 +156,10 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
         let body_start = at + 1;
         // `{{!-- ... --}}` ends at `--}}` (or `--~}}`); `{{! ... }}` at the first `}}`.
         let (inner_len, strip_close, close_len) = if let Some(long) = comment.strip_prefix("--") {
-            let plain = long.find("--}}");
-            let tilde = long.find("--~}}");
-            match (plain, tilde) {
-                (Some(p), Some(t)) if t < p => (2 + t, true, 5),
-                (Some(p), _) => (2 + p, false, 4),
-                (None, Some(t)) => (2 + t, true, 5),
-                (None, None) => return Err(unclosed("{{!--")),
+            match long_comment_end(long) {
+                Some((at, true)) => (2 + at, true, 5),
+                Some((at, false)) => (2 + at, false, 4),
+                None => return Err(unclosed("{{!--")),
             }
         } else {
             let end = comment.find("}}").ok_or_else(|| unclosed("{{!"))?;
