@@ -397,3 +397,35 @@ fn jinja_at_every_limit_at_once_renders_on_a_small_stack() {
     ];
     assert_eq!(jinja_files_on_a_small_stack(files, values), Ok("1".into()));
 }
+
+#[test]
+fn jinja_filters_count_what_they_build_against_the_output_limit() {
+    // 100 items joined with a 1 MB separator: 100 MB, stopped at the 64 MiB limit as it
+    // is built, printed or set.
+    let values = serde_json::json!({ "xs": vec!["x"; 100], "sep": " ".repeat(1 << 20) });
+    for template in [
+        "{{ xs | join(sep) }}",
+        "{% set s = xs | join(sep) %}",
+        "{{ xs | join(sep) | length }}",
+    ] {
+        let error = jinja_on_a_small_stack(template.into(), values.clone()).unwrap_err();
+        let shown: String = error.chars().take(300).collect();
+        assert!(
+            error.contains("this filter's result would make the render larger than 64 MiB"),
+            "{template}: {shown}"
+        );
+    }
+    // Joins nested in a template alone: 1,000 items, each level joined with the one below.
+    let list = format!("[{}]", vec!["'ab'"; 1_000].join(", "));
+    let nested = format!(
+        "{{% set xs = {list} %}}{{{{ xs | join(xs | join(xs | join(xs | join('-')))) | length }}}}"
+    );
+    let error = jinja_on_a_small_stack(nested, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(error.contains("larger than 64 MiB"), "{shown}");
+    // Within the limit, joins write what they did.
+    let values = serde_json::json!({ "xs": ["a", 1, [2]], "sep": ", " });
+    let joined =
+        jinja_on_a_small_stack("{{ xs | join(sep) }}|{{ (xs | join('-')) }}".into(), values);
+    assert_eq!(joined, Ok("a, 1, [2]|a-1-[2]".into()));
+}

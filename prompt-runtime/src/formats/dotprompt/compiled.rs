@@ -656,7 +656,8 @@ impl<'h> Out<'h> {
             None => "undefined".to_owned(),
             Some(value) => {
                 let mut text = String::new();
-                stringify(&value, &indent, 0, &mut text);
+                let room = DEFAULT_OUTPUT_LIMIT.saturating_sub(self.done + self.cur.len());
+                stringify(&value, &indent, 0, &mut text, room);
                 text
             }
         };

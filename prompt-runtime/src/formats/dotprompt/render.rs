@@ -301,7 +301,8 @@ impl Renderer<'_> {
                     None => "undefined".to_owned(),
                     Some(value) => {
                         let mut text = String::new();
-                        stringify(&value, &indent, 0, &mut text);
+                        let room = self.limit.saturating_sub(self.written);
+                        stringify(&value, &indent, 0, &mut text, room);
                         text
                     }
                 };
@@ -785,8 +786,13 @@ pub(crate) fn json_indent(indent: Option<&Value>) -> String {
     }
 }
 
-/// `JSON.stringify(value, null, indent)`.
-pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut String) {
+/// `JSON.stringify(value, null, indent)`, or its start once `out` holds more than `max`
+/// bytes: the caller refuses a text past its output limit, and a deep value written with a
+/// wide indent grows far past the value's own size, so it is not written out first.
+pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut String, max: usize) {
+    if out.len() > max {
+        return;
+    }
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -806,8 +812,11 @@ pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut Str
                 if i > 0 {
                     out.push(',');
                 }
+                if out.len() > max {
+                    return;
+                }
                 newline(indent, level + 1, out);
-                stringify(item, indent, level + 1, out);
+                stringify(item, indent, level + 1, out, max);
             }
             newline(indent, level, out);
             out.push(']');
@@ -822,13 +831,16 @@ pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut Str
                 if i > 0 {
                     out.push(',');
                 }
+                if out.len() > max {
+                    return;
+                }
                 newline(indent, level + 1, out);
                 quote(key, out);
                 out.push(':');
                 if !indent.is_empty() {
                     out.push(' ');
                 }
-                stringify(item, indent, level + 1, out);
+                stringify(item, indent, level + 1, out, max);
             }
             newline(indent, level, out);
             out.push('}');

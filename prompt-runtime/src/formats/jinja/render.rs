@@ -609,11 +609,21 @@ impl<'a> Renderer<'a> {
                     Some(sep) => self.defined(template, sep)?,
                     None => Cow::Owned(Value::String(String::new())),
                 };
+                let sep = match &*sep {
+                    Value::String(s) => Cow::Borrowed(s.as_str()),
+                    other => {
+                        let mut text = String::new();
+                        write_str(&mut text, other);
+                        Cow::Owned(text)
+                    }
+                };
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
-                        write_str(&mut self.out, &sep);
+                        self.room_for(template, whole, 0, sep.len())?;
+                        self.out.push_str(&sep);
                     }
                     write_str(&mut self.out, item);
+                    self.room_for(template, whole, 0, 0)?;
                 }
             }
             _ => {
@@ -626,6 +636,25 @@ impl<'a> Renderer<'a> {
             }
         }
         Ok(true)
+    }
+
+    /// Fails unless a filter building `built` bytes may add `more`: what one filter builds
+    /// counts against [`MAX_OUTPUT`] with the output so far, as it is built, so that a
+    /// long list joined with a long separator stops at the limit rather than at the end
+    /// of memory.
+    fn room_for(&self, template: &Template, filter: &Expr, built: usize, more: usize) -> Done {
+        if self.out.len().saturating_add(built).saturating_add(more) <= MAX_OUTPUT {
+            return Ok(());
+        }
+        let message = format!(
+            "this filter's result would make the render larger than {} MiB",
+            MAX_OUTPUT >> 20
+        );
+        Err(Box::new(
+            Diagnostic::new(message)
+                .at(&template.source, filter.span.clone())
+                .with_help("join fewer or shorter items, or use a shorter separator"),
+        ))
     }
 
     #[cold]
@@ -1035,11 +1064,13 @@ impl<'a> Renderer<'a> {
                 let mut out = String::new();
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
+                        self.room_for(template, whole, out.len(), sep.len())?;
                         out.push_str(&sep);
                     }
                     if let Val::Defined(v) = item {
                         write_str(&mut out, v);
                     }
+                    self.room_for(template, whole, out.len(), 0)?;
                 }
                 Value::String(out)
             }
