@@ -228,8 +228,10 @@ struct Renderer<'a> {
     frame: usize,
     loops: Vec<LoopState>,
     out: String,
-    /// Nodes rendered and loop items visited so far, against [`MAX_STEPS`].
-    steps: usize,
+    /// Nodes rendered, loop items visited, loop filters tested and list items a
+    /// membership test (`in`) looked at so far, against [`MAX_STEPS`]. Counted where
+    /// expressions are evaluated too, which only read the renderer.
+    steps: Cell<usize>,
     max_steps: usize,
 }
 
@@ -258,7 +260,7 @@ impl<'a> Renderer<'a> {
             frame: 0,
             loops: Vec::new(),
             out: String::new(),
-            steps: 0,
+            steps: Cell::new(0),
             max_steps: MAX_STEPS,
         }
     }
@@ -270,8 +272,8 @@ impl<'a> Renderer<'a> {
 
     fn nodes(&mut self, template: &'a Template, nodes: &'a [Node]) -> Done {
         for node in nodes {
-            self.steps += 1;
-            if self.steps > self.max_steps || self.out.len() > MAX_OUTPUT {
+            self.steps.set(self.steps.get() + 1);
+            if self.steps.get() > self.max_steps || self.out.len() > MAX_OUTPUT {
                 return Err(self.too_much(template, node));
             }
             match node {
@@ -369,6 +371,7 @@ impl<'a> Renderer<'a> {
             let mut passed = Kept::new(items.len());
             length = 0;
             for (i, item) in items.iter().enumerate() {
+                self.step(template, filter, 1)?;
                 let start = self.enter(template, each, item)?;
                 let pass = self.test(template, filter);
                 self.leave(start);
@@ -390,7 +393,7 @@ impl<'a> Renderer<'a> {
             if kept.as_ref().is_some_and(|k| !k.has(i)) {
                 continue;
             }
-            self.steps += 1;
+            self.steps.set(self.steps.get() + 1);
             let start = self.enter(template, each, item)?;
             self.loops.push(LoopState { index0, length });
             let result = self.nodes(template, &each.body);
@@ -654,6 +657,24 @@ impl<'a> Renderer<'a> {
             Diagnostic::new(message)
                 .at(&template.source, filter.span.clone())
                 .with_help("join fewer or shorter items, or use a shorter separator"),
+        ))
+    }
+
+    /// Counts `n` steps of work on `expr`: an error once the render has taken more than
+    /// its limit.
+    fn step(&self, template: &Template, expr: &Expr, n: usize) -> Done {
+        let steps = self.steps.get().saturating_add(n);
+        self.steps.set(steps);
+        if steps <= self.max_steps {
+            return Ok(());
+        }
+        let message = format!("the render takes more than {} steps", self.max_steps);
+        Err(Box::new(
+            Diagnostic::new(message)
+                .at(&template.source, expr.span.clone())
+                .with_help(
+                    "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
+                ),
         ))
     }
 
@@ -945,6 +966,13 @@ impl<'a> Renderer<'a> {
             )),
         };
         let within = |needle: &Value, haystack: &Value| {
+            // Each item a list holds is looked at; a text is searched faster.
+            let looks = match haystack {
+                Value::Array(items) => items.len(),
+                Value::String(text) => text.len() / 64,
+                _ => 1,
+            };
+            self.step(template, expr, looks)?;
             contains(haystack, needle).ok_or_else(|| {
                 self.error(
                     template,
