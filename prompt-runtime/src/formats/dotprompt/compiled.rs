@@ -1234,7 +1234,8 @@ impl Emitter<'_> {
         if self.depth > MAX_NESTING {
             return None;
         }
-        let mut out = format!("{{ out.steps({})?;", nodes.len());
+        // As the run-time renderer counts: each node, and entering the body.
+        let mut out = format!("{{ out.steps({})?;", nodes.len() + 1);
         let mut state = State::Fresh;
         let mut uses_body = false;
         for (n, node) in nodes.iter().enumerate() {

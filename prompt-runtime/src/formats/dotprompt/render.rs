@@ -91,8 +91,9 @@ struct Scope<'s> {
 pub(crate) struct Renderer<'r> {
     pub partials: &'r HashMap<String, Arc<PartialTemplate>>,
     pub limit: usize,
-    /// Nodes rendered so far: a render that produces little but loops long (partials
-    /// calling partials twice, nested loops over empty bodies) stops at [`MAX_STEPS`].
+    /// Nodes rendered and bodies entered so far: a render that produces little but loops
+    /// long (partials calling partials twice, nested loops over empty bodies) stops at
+    /// [`MAX_STEPS`].
     pub steps: usize,
     pub written: usize,
     pub out: Vec<Piece>,
@@ -122,6 +123,21 @@ impl Renderer<'_> {
         };
         let result = self.nodes(nodes, source, &scope, &data, 0)?;
         self.flush(result, source)
+    }
+
+    /// Counts one step: an error past [`MAX_STEPS`].
+    fn step(&mut self, source: &SourceFile) -> Result<(), Fail> {
+        self.steps += 1;
+        if self.steps <= MAX_STEPS {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
+                .in_file(source.path())
+                .with_help(
+                    "check for partials that call each other many times, or loops over huge lists",
+                ),
+        ))
     }
 
     fn push_text(&mut self, text: &str, source: &SourceFile, span: &Span) -> Result<(), Fail> {
@@ -160,15 +176,10 @@ impl Renderer<'_> {
     ) -> Result<Option<Prim>, Fail> {
         let mut pending: Option<Prim> = None;
         let mut string_mode = false;
+        // Entering a body is a step of its own: a loop whose body is empty still loops.
+        self.step(source)?;
         for node in nodes {
-            self.steps += 1;
-            if self.steps > MAX_STEPS {
-                return Err(Box::new(
-                    Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
-                        .in_file(source.path())
-                        .with_help("check for partials that call each other many times, or loops over huge lists"),
-                ));
-            }
+            self.step(source)?;
             let mark = self.mark();
             let result = match node {
                 Node::Text(text) => {

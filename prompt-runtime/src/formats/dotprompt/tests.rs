@@ -576,6 +576,22 @@ fn exponential_partials_stop_at_the_step_bound() {
     assert!(error.contains("steps"), "{error}");
 }
 
+#[test]
+fn loops_over_empty_bodies_stop_at_the_step_bound() {
+    // 5,000 × 5,000 iterations of nothing: each body entered is a step.
+    let items: Vec<usize> = (0..5_000).collect();
+    let data: DataArgument =
+        serde_json::from_value(serde_json::json!({ "input": { "xs": items } })).unwrap();
+    let prompt = registry()
+        .parse("{{#each xs}}{{#each @root.xs}}{{/each}}{{/each}}")
+        .unwrap();
+    let error = prompt.render(&data).unwrap_err().to_string();
+    assert!(error.contains("more than 20000000 steps"), "{error}");
+    // A short one renders.
+    let short = "{{#each xs}}{{#each @root.xs}}{{/each}}{{/each}}.";
+    assert_eq!(texts(short, r#"{"input": {"xs": [1, 2]}}"#), ["user: ."]);
+}
+
 /// A `.prompt` file an attacker wrote (or a tool gone wrong): every one parses to a
 /// located error or a prompt, without a panic, a hang or a stack overflow.
 #[test]
