@@ -112,3 +112,33 @@ fn a_json_helper_stops_at_the_output_limit_as_it_writes() {
         "{largest} bytes asked for at once"
     );
 }
+
+#[test]
+fn a_partial_indented_alone_on_its_line_stops_at_the_output_limit_as_it_is_indented() {
+    use prompt_runtime::formats::dotprompt::{DEFAULT_OUTPUT_LIMIT, DataArgument, Registry};
+    // 100 KB of spaces before a partial of 2,000 lines: each line indented by them, 200
+    // MB in all, past the 32 MiB limit. Refused as the indent is counted, not after.
+    let mut registry = Registry::new();
+    registry
+        .define_partial("p", &"line\n".repeat(2_000))
+        .unwrap();
+    let source = format!("start\n{}{{{{> p}}}}\nend", " ".repeat(100_000));
+    let prompt = registry.parse(&source).unwrap();
+    let (largest, rendered) = largest_allocation_of(|| prompt.render(&DataArgument::default()));
+    let error = rendered.unwrap_err().to_string();
+    assert!(
+        error.contains("larger than"),
+        "{}",
+        &error[..error.len().min(300)]
+    );
+    assert!(
+        largest <= 2 * DEFAULT_OUTPUT_LIMIT,
+        "{largest} bytes asked for at once"
+    );
+    // A short indent indents each line.
+    registry.define_partial("q", "a\nb\n").unwrap();
+    let prompt = registry.parse("x\n  {{> q}}\ny").unwrap();
+    let rendered = prompt.render(&DataArgument::default()).unwrap();
+    let json = serde_json::to_value(&rendered).unwrap();
+    assert_eq!(json["messages"][0]["content"][0]["text"], "x\n  a\n  b\ny");
+}

@@ -673,14 +673,18 @@ impl<'h> Out<'h> {
             }
             if self.cur.len() > text_start {
                 let mut pieces = vec![Piece::Text(std::mem::take(&mut self.cur))];
-                self.done += super::render::indent_pieces(&mut pieces, 0, text_start, indent);
+                let room = DEFAULT_OUTPUT_LIMIT.saturating_sub(self.done);
+                self.done +=
+                    super::render::indent_pieces(&mut pieces, 0, text_start, indent, room)?;
                 if let Some(Piece::Text(text)) = pieces.pop() {
                     self.cur = text;
                 }
             }
         } else {
             self.close();
-            self.done += super::render::indent_pieces(&mut self.pieces, start, text_start, indent);
+            let room = DEFAULT_OUTPUT_LIMIT.saturating_sub(self.done);
+            self.done +=
+                super::render::indent_pieces(&mut self.pieces, start, text_start, indent, room)?;
             self.reopen();
         }
         (self.done + self.cur.len() <= DEFAULT_OUTPUT_LIMIT).then_some(())

@@ -593,7 +593,9 @@ impl Renderer<'_> {
         source: &SourceFile,
         span: &Span,
     ) -> Result<(), Fail> {
-        self.written += indent_pieces(&mut self.out, start, text_start, indent);
+        let room = self.limit.saturating_sub(self.written);
+        let added = indent_pieces(&mut self.out, start, text_start, indent, room);
+        self.written = added.map_or(usize::MAX, |added| self.written + added);
         if self.written > self.limit {
             return Err(Box::new(
                 Diagnostic::new(format!(
@@ -608,13 +610,16 @@ impl Renderer<'_> {
 }
 
 /// Indents every line of `out` from piece `start`, byte `text_start` of it (a standalone
-/// partial's output, as Handlebars indents it: not an empty last line); the bytes added.
+/// partial's output, as Handlebars indents it: not an empty last line); the bytes added,
+/// or `None` (and `out` left part done) once they would pass `room`: a long indent
+/// before a partial of many lines multiplies, so it is counted before it is written.
 pub(crate) fn indent_pieces(
     out: &mut Vec<Piece>,
     start: usize,
     text_start: usize,
     indent: &str,
-) -> usize {
+    room: usize,
+) -> Option<usize> {
     let tail: Vec<Piece> = out.drain(start..).collect();
     let mut at_line_start = true;
     let mut added = 0;
@@ -632,8 +637,11 @@ pub(crate) fn indent_pieces(
                 let mut out = kept;
                 for line in fresh.split_inclusive('\n') {
                     if at_line_start {
-                        out.push_str(indent);
                         added += indent.len();
+                        if added > room {
+                            return None;
+                        }
+                        out.push_str(indent);
                     }
                     out.push_str(line);
                     at_line_start = line.ends_with('\n');
@@ -642,8 +650,11 @@ pub(crate) fn indent_pieces(
             }
             marker => {
                 if at_line_start {
-                    rebuilt.push(Piece::Text(indent.to_owned()));
                     added += indent.len();
+                    if added > room {
+                        return None;
+                    }
+                    rebuilt.push(Piece::Text(indent.to_owned()));
                     at_line_start = false;
                 }
                 rebuilt.push(marker);
@@ -651,7 +662,7 @@ pub(crate) fn indent_pieces(
         }
     }
     out.extend(rebuilt);
-    added
+    Some(added)
 }
 
 /// A media or section marker as dotprompt finds it again: its expression ends the marker
