@@ -429,3 +429,27 @@ fn jinja_filters_count_what_they_build_against_the_output_limit() {
         jinja_on_a_small_stack("{{ xs | join(sep) }}|{{ (xs | join('-')) }}".into(), values);
     assert_eq!(joined, Ok("a, 1, [2]|a-1-[2]".into()));
 }
+
+#[test]
+fn jinja_lists_that_double_stop_at_the_output_limit() {
+    // Each list holds the one before twice: 2^41 copies of a string in 41 lines.
+    let mut template = "{% set a0 = 'abcdefgh' %}".to_owned();
+    for n in 1..=41 {
+        template.push_str(&format!("{{% set a{n} = [a{0}, a{0}] %}}\n", n - 1));
+    }
+    template.push_str("{{ a41 | length }}");
+    let error = jinja_on_a_small_stack(template, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(
+        error.contains("the lists this render builds hold more than 64 MiB"),
+        "{shown}"
+    );
+    // Ten levels are a few kilobytes.
+    let mut template = "{% set a0 = 'abcdefgh' %}".to_owned();
+    for n in 1..=10 {
+        template.push_str(&format!("{{% set a{n} = [a{0}, a{0}] %}}", n - 1));
+    }
+    template.push_str("{{ a10 | length }} {{ a10[1][0][1][0][1][0][1][0][1][0] }}");
+    let rendered = jinja_on_a_small_stack(template, serde_json::json!({}));
+    assert_eq!(rendered, Ok("2 abcdefgh".into()));
+}

@@ -233,6 +233,8 @@ struct Renderer<'a> {
     /// expressions are evaluated too, which only read the renderer.
     steps: Cell<usize>,
     max_steps: usize,
+    /// The bytes copied into the lists the templates build, against [`MAX_OUTPUT`].
+    built: Cell<usize>,
 }
 
 /// The most text one render may produce: loops nested in loops over a long list could
@@ -262,6 +264,7 @@ impl<'a> Renderer<'a> {
             out: String::new(),
             steps: Cell::new(0),
             max_steps: MAX_STEPS,
+            built: Cell::new(0),
         }
     }
 
@@ -756,11 +759,24 @@ impl<'a> Renderer<'a> {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
                     let value = self.defined(template, item)?;
-                    if value::deeper_than(&value, value::MAX_DEPTH - 1) {
+                    let Some(size) = value::footprint(&value, value::MAX_DEPTH - 1) else {
                         return Err(self.error(
                             template,
                             expr,
                             format!("this list would nest more than {} deep", value::MAX_DEPTH),
+                        ));
+                    };
+                    // A list copies what it holds: `{% set a = [a, a] %}` doubles.
+                    let built = self.built.get().saturating_add(size);
+                    self.built.set(built);
+                    if built > MAX_OUTPUT {
+                        return Err(self.error(
+                            template,
+                            expr,
+                            format!(
+                                "the lists this render builds hold more than {} MiB",
+                                MAX_OUTPUT >> 20
+                            ),
                         ));
                     }
                     values.push(value.into_owned());

@@ -13,13 +13,26 @@ use std::fmt::Write;
 /// none of them can.
 pub(crate) const MAX_DEPTH: usize = 128;
 
-/// Whether `value` nests more than `depth` lists and dicts deep (a string or a number
-/// nests none). Looks no deeper than that.
-pub(crate) fn deeper_than(value: &Value, depth: usize) -> bool {
+/// About how many bytes a copy of `value` takes (each value, each string's text, each
+/// key), or `None` when it nests more than `depth` lists and dicts deep (a string or a
+/// number nests none). Looks no deeper than that.
+pub(crate) fn footprint(value: &Value, depth: usize) -> Option<usize> {
+    const NODE: usize = std::mem::size_of::<Value>();
     match value {
-        Value::Array(items) => depth == 0 || items.iter().any(|v| deeper_than(v, depth - 1)),
-        Value::Object(map) => depth == 0 || map.values().any(|v| deeper_than(v, depth - 1)),
-        _ => false,
+        Value::String(s) => Some(NODE + s.len()),
+        Value::Array(items) => {
+            let below = depth.checked_sub(1)?;
+            items
+                .iter()
+                .try_fold(NODE, |sum, v| Some(sum + footprint(v, below)?))
+        }
+        Value::Object(map) => {
+            let below = depth.checked_sub(1)?;
+            map.iter().try_fold(NODE, |sum, (k, v)| {
+                Some(sum + k.len() + footprint(v, below)?)
+            })
+        }
+        _ => Some(NODE),
     }
 }
 
