@@ -423,6 +423,13 @@ fn jinja_filters_count_what_they_build_against_the_output_limit() {
     let error = jinja_on_a_small_stack(nested, serde_json::json!({})).unwrap_err();
     let shown: String = error.chars().take(300).collect();
     assert!(error.contains("larger than 64 MiB"), "{shown}");
+    // A value printed last is held to the limit too.
+    let values = serde_json::json!({ "x": "x".repeat(65 << 20) });
+    let error = jinja_on_a_small_stack("{{ x }}".into(), values).unwrap_err();
+    assert!(
+        error.contains("the render is larger than 64 MiB"),
+        "{error}"
+    );
     // Within the limit, joins write what they did.
     let values = serde_json::json!({ "xs": ["a", 1, [2]], "sep": ", " });
     let joined =

@@ -171,7 +171,12 @@ pub(crate) fn render_limited(
         ..Renderer::probe(set, context)
     };
     renderer.nodes(template, &template.nodes).map_err(|e| *e)?;
-    set.last_len.set(renderer.out.len().min(MAX_OUTPUT));
+    // Each node is checked before it is rendered: the last one may still have passed it.
+    if renderer.out.len() > MAX_OUTPUT {
+        let message = format!("the render is larger than {} MiB", MAX_OUTPUT >> 20);
+        return Err(Diagnostic::new(message).in_file(template.source.path()));
+    }
+    set.last_len.set(renderer.out.len());
     Ok(renderer.out)
 }
 
