@@ -280,3 +280,183 @@ fn a_configuration_with_an_identity_nested_deep_is_one_located_error() {
     assert_eq!(&config[at.span.clone()], "{");
     assert!(error.help().is_some());
 }
+
+/// Loads `template` as `prompts/t.j2` and, when it loads, renders it with `values` and
+/// reads what it uses as `check` does (`uses`, `paths`, `check_names`, `check_unused`),
+/// all on a thread with 2 MiB of stack, the size of tokio's workers: the load's or the
+/// render's error, or the text.
+fn jinja_on_a_small_stack(template: String, values: serde_json::Value) -> Result<String, String> {
+    jinja_files_on_a_small_stack(vec![("t.j2".into(), template)], values)
+}
+
+/// [`jinja_on_a_small_stack`] with more files: the first is the one rendered, the others
+/// are there for it to include.
+fn jinja_files_on_a_small_stack(
+    files: Vec<(String, String)>,
+    values: serde_json::Value,
+) -> Result<String, String> {
+    use prompt_runtime::SourceFile;
+    use prompt_runtime::formats::jinja::{Options, check_names, check_unused};
+    let run = move || {
+        let entry = files[0].0.clone();
+        let loaded = prompt_runtime::formats::jinja::Templates::load(
+            &entry,
+            Options::default(),
+            &mut |name: &str| match files.iter().find(|(n, _)| n == name) {
+                Some((n, text)) => Ok(SourceFile::new(format!("prompts/{n}"), text.as_str())),
+                None => Err(None),
+            },
+        );
+        let templates = loaded.map_err(|e| e.to_string())?;
+        let uses = templates.uses(&entry);
+        let names: Vec<&str> = uses.iter().map(|u| u.name.as_str()).collect();
+        let given: Vec<(&str, bool)> = names.iter().map(|n| (*n, false)).collect();
+        let _ = check_names(&templates, &entry, &given, "a field of `T`", "field");
+        let _ = check_unused(&templates, &entry, &names, "field");
+        let _ = templates.paths(&entry);
+        templates.render(&entry, &values).map_err(|e| e.to_string())
+    };
+    std::thread::Builder::new()
+        .stack_size(2 << 20)
+        .spawn(run)
+        .unwrap()
+        .join()
+        .expect("no panic and no stack overflow")
+}
+
+#[test]
+fn jinja_chains_of_any_length_are_refused_at_the_depth_limit_on_a_small_stack() {
+    let x = serde_json::json!({ "x": [[1]] });
+    let indexes = format!("{{{{ x{} }}}}", "[0]".repeat(100_000));
+    let ands = format!("{{% if x{} %}}y{{% endif %}}", " and x".repeat(100_000));
+    let ors = format!("{{% if x{} %}}y{{% endif %}}", " or x".repeat(100_000));
+    let filters = format!("{{{{ x{} }}}}", " | trim".repeat(200_000));
+    let tests = format!("{{{{ x{} }}}}", " is defined".repeat(100_000));
+    let attrs = format!("{{{{ x{} }}}}", ".a".repeat(100_000));
+    let splits = format!("{{{{ x{} }}}}", ".split()".repeat(100_000));
+    let keys = format!("{{{{ x{} }}}}", "['k']".repeat(100_000));
+    let mixed = format!("{{{{ x{} | trim }}}}", "[0].a.split()".repeat(30_000));
+    for template in [
+        indexes, ands, ors, filters, tests, attrs, splits, keys, mixed,
+    ] {
+        let head = template[..40].to_owned();
+        let error = jinja_on_a_small_stack(template, x.clone()).unwrap_err();
+        let shown: String = error.chars().take(300).collect();
+        assert!(error.contains("nested too deeply"), "{head}…: {shown}");
+    }
+    // Within the limit, a chain renders.
+    let within = "{{ x[0] | length }}".to_owned();
+    assert_eq!(jinja_on_a_small_stack(within, x.clone()), Ok("1".into()));
+    let within = format!("{{% if x{} %}}y{{% endif %}}", " and x".repeat(30));
+    assert_eq!(jinja_on_a_small_stack(within, x), Ok("y".into()));
+}
+
+#[test]
+fn jinja_values_a_template_builds_are_bounded_in_depth_on_a_small_stack() {
+    let mut template = "{% set a = 1 %}".to_owned();
+    for _ in 0..3_300 {
+        template.push_str("{% set a = [[[ a ]]] %}");
+    }
+    template.push_str("{{ a | length }}");
+    let error = jinja_on_a_small_stack(template, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(
+        error.contains("this list would nest more than 128 deep"),
+        "{shown}"
+    );
+    // 42 times three lists around a number: 126 deep, within the limit.
+    let mut template = "{% set a = 1 %}".to_owned();
+    for _ in 0..42 {
+        template.push_str("{% set a = [[[ a ]]] %}");
+    }
+    template.push_str("{{ a | length }} {{ a | tojson | length }}");
+    let rendered = jinja_on_a_small_stack(template, serde_json::json!({}));
+    assert_eq!(rendered, Ok("1 253".into()));
+}
+
+#[test]
+fn jinja_at_every_limit_at_once_renders_on_a_small_stack() {
+    // Blocks as deep as a file allows, in files included as deep as blocks may nest with
+    // them, around expressions as deep as one may be.
+    let deep = |depth: usize| format!("{}1{}", "[".repeat(depth), "]".repeat(depth));
+    let values: serde_json::Value =
+        serde_json::from_str(&format!("{{\"x\": {}}}", deep(64))).unwrap();
+    let expr = format!("x{} | length", "[0]".repeat(62));
+    let condition = format!("x{}", " and x".repeat(62));
+    let ifs = |body: &str| {
+        format!(
+            "{}{body}{}",
+            format!("{{% if {condition} %}}").repeat(99),
+            "{% endif %}".repeat(99)
+        )
+    };
+    let files = vec![
+        ("t.j2".to_owned(), ifs("{% include 'a.j2' %}")),
+        ("a.j2".to_owned(), ifs("{% include 'b.j2' %}")),
+        ("b.j2".to_owned(), format!("{{{{ {expr} }}}}")),
+    ];
+    assert_eq!(jinja_files_on_a_small_stack(files, values), Ok("1".into()));
+}
+
+#[test]
+fn jinja_filters_count_what_they_build_against_the_output_limit() {
+    // 100 items joined with a 1 MB separator: 100 MB, stopped at the 64 MiB limit as it
+    // is built, printed or set.
+    let values = serde_json::json!({ "xs": vec!["x"; 100], "sep": " ".repeat(1 << 20) });
+    for template in [
+        "{{ xs | join(sep) }}",
+        "{% set s = xs | join(sep) %}",
+        "{{ xs | join(sep) | length }}",
+    ] {
+        let error = jinja_on_a_small_stack(template.into(), values.clone()).unwrap_err();
+        let shown: String = error.chars().take(300).collect();
+        assert!(
+            error.contains("this filter's result would make the render larger than 64 MiB"),
+            "{template}: {shown}"
+        );
+    }
+    // Joins nested in a template alone: 1,000 items, each level joined with the one below.
+    let list = format!("[{}]", vec!["'ab'"; 1_000].join(", "));
+    let nested = format!(
+        "{{% set xs = {list} %}}{{{{ xs | join(xs | join(xs | join(xs | join('-')))) | length }}}}"
+    );
+    let error = jinja_on_a_small_stack(nested, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(error.contains("larger than 64 MiB"), "{shown}");
+    // A value printed last is held to the limit too.
+    let values = serde_json::json!({ "x": "x".repeat(65 << 20) });
+    let error = jinja_on_a_small_stack("{{ x }}".into(), values).unwrap_err();
+    assert!(
+        error.contains("the render is larger than 64 MiB"),
+        "{error}"
+    );
+    // Within the limit, joins write what they did.
+    let values = serde_json::json!({ "xs": ["a", 1, [2]], "sep": ", " });
+    let joined =
+        jinja_on_a_small_stack("{{ xs | join(sep) }}|{{ (xs | join('-')) }}".into(), values);
+    assert_eq!(joined, Ok("a, 1, [2]|a-1-[2]".into()));
+}
+
+#[test]
+fn jinja_lists_that_double_stop_at_the_output_limit() {
+    // Each list holds the one before twice: 2^41 copies of a string in 41 lines.
+    let mut template = "{% set a0 = 'abcdefgh' %}".to_owned();
+    for n in 1..=41 {
+        template.push_str(&format!("{{% set a{n} = [a{0}, a{0}] %}}\n", n - 1));
+    }
+    template.push_str("{{ a41 | length }}");
+    let error = jinja_on_a_small_stack(template, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(
+        error.contains("the lists this render builds hold more than 64 MiB"),
+        "{shown}"
+    );
+    // Ten levels are a few kilobytes.
+    let mut template = "{% set a0 = 'abcdefgh' %}".to_owned();
+    for n in 1..=10 {
+        template.push_str(&format!("{{% set a{n} = [a{0}, a{0}] %}}", n - 1));
+    }
+    template.push_str("{{ a10 | length }} {{ a10[1][0][1][0][1][0][1][0][1][0] }}");
+    let rendered = jinja_on_a_small_stack(template, serde_json::json!({}));
+    assert_eq!(rendered, Ok("2 abcdefgh".into()));
+}

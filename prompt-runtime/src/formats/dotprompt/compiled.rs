@@ -657,7 +657,8 @@ impl<'h> Out<'h> {
             None => "undefined".to_owned(),
             Some(value) => {
                 let mut text = String::new();
-                stringify(&value, &indent, 0, &mut text);
+                let room = DEFAULT_OUTPUT_LIMIT.saturating_sub(self.done + self.cur.len());
+                stringify(&value, &indent, 0, &mut text, room);
                 text
             }
         };
@@ -673,14 +674,18 @@ impl<'h> Out<'h> {
             }
             if self.cur.len() > text_start {
                 let mut pieces = vec![Piece::Text(std::mem::take(&mut self.cur))];
-                self.done += super::render::indent_pieces(&mut pieces, 0, text_start, indent);
+                let room = DEFAULT_OUTPUT_LIMIT.saturating_sub(self.done);
+                self.done +=
+                    super::render::indent_pieces(&mut pieces, 0, text_start, indent, room)?;
                 if let Some(Piece::Text(text)) = pieces.pop() {
                     self.cur = text;
                 }
             }
         } else {
             self.close();
-            self.done += super::render::indent_pieces(&mut self.pieces, start, text_start, indent);
+            let room = DEFAULT_OUTPUT_LIMIT.saturating_sub(self.done);
+            self.done +=
+                super::render::indent_pieces(&mut self.pieces, start, text_start, indent, room)?;
             self.reopen();
         }
         (self.done + self.cur.len() <= DEFAULT_OUTPUT_LIMIT).then_some(())
@@ -1232,7 +1237,8 @@ impl Emitter<'_> {
         if self.depth > MAX_NESTING {
             return None;
         }
-        let mut out = format!("{{ out.steps({})?;", nodes.len());
+        // As the run-time renderer counts: each node, and entering the body.
+        let mut out = format!("{{ out.steps({})?;", nodes.len() + 1);
         let mut state = State::Fresh;
         let mut uses_body = false;
         for (n, node) in nodes.iter().enumerate() {

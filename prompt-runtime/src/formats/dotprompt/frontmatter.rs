@@ -64,8 +64,11 @@ pub(crate) fn split(text: &str) -> Split {
     let run_end = after_dashes + text[after_dashes..].len()
         - text[after_dashes..].trim_start_matches(is_js_space).len();
     // The longest blank run after `---` that still leaves a line break, then the shortest
-    // frontmatter that a closing `---` line follows.
+    // frontmatter that a closing `---` line follows. The starts tried only go down, and
+    // none before found a closing line from where it started on, so each one searches only
+    // up to where the one before it started: the whole search reads the text once.
     let mut k = run_end;
+    let mut searched_from = text.len();
     loop {
         let widths: &[usize] = if text[k..].starts_with("\r\n") {
             &[2, 1]
@@ -76,7 +79,9 @@ pub(crate) fn split(text: &str) -> Split {
         };
         for &width in widths {
             let start = k + width;
-            if let Some((fm_end, body_start)) = closing(text, start) {
+            let found = closing(text, start, searched_from);
+            searched_from = searched_from.min(start);
+            if let Some((fm_end, body_start)) = found {
                 if fm_end == start {
                     return whole;
                 }
@@ -97,12 +102,12 @@ pub(crate) fn split(text: &str) -> Split {
     }
 }
 
-/// The first place at or after `start` where a line break, `---` and a blank run holding a
-/// line break follow: the frontmatter's end and the body's start.
-fn closing(text: &str, start: usize) -> Option<(usize, usize)> {
+/// The first line break at or after `start` and before `end` that `---` and a blank run
+/// holding a line break follow: the frontmatter's end and the body's start.
+fn closing(text: &str, start: usize, end: usize) -> Option<(usize, usize)> {
     let mut at = start;
     loop {
-        let found = text[at..].find(['\r', '\n'])? + at;
+        let found = text.get(at..end)?.find(['\r', '\n'])? + at;
         let widths: &[usize] = if text[found..].starts_with("\r\n") {
             &[2, 1]
         } else {
@@ -112,9 +117,8 @@ fn closing(text: &str, start: usize) -> Option<(usize, usize)> {
             let dashes = found + width;
             if text[dashes..].starts_with("---") {
                 let run_start = dashes + 3;
-                let run = &text[run_start..];
-                let blank = run.len() - run.trim_start_matches(is_js_space).len();
-                if run[..blank].contains(['\r', '\n']) {
+                let mut run = text[run_start..].chars().take_while(|&c| is_js_space(c));
+                if run.any(|c| c == '\r' || c == '\n') {
                     return Some((found, run_start));
                 }
             }
@@ -403,6 +407,25 @@ mod tests {
             (Some("a: 1"), "body")
         );
         assert_eq!(parts("---\r\na: 1\r\n---\r\nbody"), (Some("a: 1"), "body"));
+    }
+
+    #[test]
+    fn an_unclosed_frontmatter_of_blank_lines_reads_in_linear_time() {
+        // A half-saved file: `---`, then blank lines and no closing line. Each place the
+        // frontmatter could start is tried, but the text after it is searched once.
+        let (small, large) = (
+            format!("---{}", "\n".repeat(20_000)),
+            format!("---{}", "\n".repeat(200_000)),
+        );
+        let whole = |text: &str| assert_eq!(parts(text), (None, text));
+        crate::scaling::assert_linear(
+            "200,000 blank lines after an unclosed `---` over 20,000",
+            || whole(&small),
+            || whole(&large),
+        );
+        // Closed after the blank lines, it is frontmatter.
+        let closed = format!("---\n{}a: 1\n---\nbody", "\n".repeat(100_000));
+        assert_eq!(parts(&closed), (Some("a: 1"), "body"));
     }
 
     #[test]

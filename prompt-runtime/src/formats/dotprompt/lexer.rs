@@ -63,18 +63,21 @@ pub(crate) fn items(source: &str, base: usize) -> Result<Vec<Item>, LexError> {
             break;
         };
         let open = pos + found;
-        // `\{{` is a literal `{{` (its text runs to the next `{{`); `\\{{` is one
-        // backslash and then a real tag.
-        if open > 0 && bytes[open - 1] == b'\\' && !(open > 1 && bytes[open - 2] == b'\\') {
+        // `\{{` is a literal `{{`, its text running to the next `{{` or to the backslashes
+        // before it, which are read afresh; `\\{{` is one backslash and then a real tag.
+        // Only backslashes not yet read count.
+        let slashes = backslashes_before(&bytes[pos..open]);
+        if slashes == 1 {
             text.push_str(&source[pos..open - 1]);
             let next = source[open + 2..]
                 .find("{{")
                 .map_or(bytes.len(), |i| open + 2 + i);
+            let next = next - backslashes_before(&bytes[open + 2..next]);
             text.push_str(&source[open..next]);
             pos = next;
             continue;
         }
-        let before = if open > 0 && bytes[open - 1] == b'\\' {
+        let before = if slashes > 1 {
             &source[pos..open - 1]
         } else {
             &source[pos..open]
@@ -91,6 +94,34 @@ pub(crate) fn items(source: &str, base: usize) -> Result<Vec<Item>, LexError> {
         out.push(Item::Text(text));
     }
     Ok(out)
+}
+
+/// Where the first `--}}` or `--~}}` in `text` starts, and whether it is the `~` one. Each
+/// `}}` is looked at once: searching for the two closings apart would read to the end of
+/// the file for the one that is not there, at every comment.
+fn long_comment_end(text: &str) -> Option<(usize, bool)> {
+    let mut from = 0;
+    while let Some(i) = text[from..].find("}}") {
+        let close = from + i;
+        let before = &text[..close];
+        if before.ends_with("--~") {
+            return Some((close - 3, true));
+        }
+        if before.ends_with("--") {
+            return Some((close - 2, false));
+        }
+        from = close + 1;
+    }
+    None
+}
+
+/// How many backslashes (none, one or two: more count as two) end `text`.
+fn backslashes_before(text: &[u8]) -> usize {
+    text.iter()
+        .rev()
+        .take(2)
+        .take_while(|&&b| b == b'\\')
+        .count()
 }
 
 /// Reads the tag that opens at `open` (at `{{`).
@@ -125,13 +156,10 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
         let body_start = at + 1;
         // `{{!-- ... --}}` ends at `--}}` (or `--~}}`); `{{! ... }}` at the first `}}`.
         let (inner_len, strip_close, close_len) = if let Some(long) = comment.strip_prefix("--") {
-            let plain = long.find("--}}");
-            let tilde = long.find("--~}}");
-            match (plain, tilde) {
-                (Some(p), Some(t)) if t < p => (2 + t, true, 5),
-                (Some(p), _) => (2 + p, false, 4),
-                (None, Some(t)) => (2 + t, true, 5),
-                (None, None) => return Err(unclosed("{{!--")),
+            match long_comment_end(long) {
+                Some((at, true)) => (2 + at, true, 5),
+                Some((at, false)) => (2 + at, false, 4),
+                None => return Err(unclosed("{{!--")),
             }
         } else {
             let end = comment.find("}}").ok_or_else(|| unclosed("{{!"))?;

@@ -91,8 +91,9 @@ struct Scope<'s> {
 pub(crate) struct Renderer<'r> {
     pub partials: &'r HashMap<String, Arc<PartialTemplate>>,
     pub limit: usize,
-    /// Nodes rendered so far: a render that produces little but loops long (partials
-    /// calling partials twice, nested loops over empty bodies) stops at [`MAX_STEPS`].
+    /// Nodes rendered and bodies entered so far: a render that produces little but loops
+    /// long (partials calling partials twice, nested loops over empty bodies) stops at
+    /// [`MAX_STEPS`].
     pub steps: usize,
     pub written: usize,
     pub out: Vec<Piece>,
@@ -122,6 +123,21 @@ impl Renderer<'_> {
         };
         let result = self.nodes(nodes, source, &scope, &data, 0)?;
         self.flush(result, source)
+    }
+
+    /// Counts one step: an error past [`MAX_STEPS`].
+    fn step(&mut self, source: &SourceFile) -> Result<(), Fail> {
+        self.steps += 1;
+        if self.steps <= MAX_STEPS {
+            return Ok(());
+        }
+        Err(Box::new(
+            Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
+                .in_file(source.path())
+                .with_help(
+                    "check for partials that call each other many times, or loops over huge lists",
+                ),
+        ))
     }
 
     fn push_text(&mut self, text: &str, source: &SourceFile, span: &Span) -> Result<(), Fail> {
@@ -160,15 +176,10 @@ impl Renderer<'_> {
     ) -> Result<Option<Prim>, Fail> {
         let mut pending: Option<Prim> = None;
         let mut string_mode = false;
+        // Entering a body is a step of its own: a loop whose body is empty still loops.
+        self.step(source)?;
         for node in nodes {
-            self.steps += 1;
-            if self.steps > MAX_STEPS {
-                return Err(Box::new(
-                    Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
-                        .in_file(source.path())
-                        .with_help("check for partials that call each other many times, or loops over huge lists"),
-                ));
-            }
+            self.step(source)?;
             let mark = self.mark();
             let result = match node {
                 Node::Text(text) => {
@@ -301,7 +312,8 @@ impl Renderer<'_> {
                     None => "undefined".to_owned(),
                     Some(value) => {
                         let mut text = String::new();
-                        stringify(&value, &indent, 0, &mut text);
+                        let room = self.limit.saturating_sub(self.written);
+                        stringify(&value, &indent, 0, &mut text, room);
                         text
                     }
                 };
@@ -581,7 +593,9 @@ impl Renderer<'_> {
         source: &SourceFile,
         span: &Span,
     ) -> Result<(), Fail> {
-        self.written += indent_pieces(&mut self.out, start, text_start, indent);
+        let room = self.limit.saturating_sub(self.written);
+        let added = indent_pieces(&mut self.out, start, text_start, indent, room);
+        self.written = added.map_or(usize::MAX, |added| self.written + added);
         if self.written > self.limit {
             return Err(Box::new(
                 Diagnostic::new(format!(
@@ -596,13 +610,16 @@ impl Renderer<'_> {
 }
 
 /// Indents every line of `out` from piece `start`, byte `text_start` of it (a standalone
-/// partial's output, as Handlebars indents it: not an empty last line); the bytes added.
+/// partial's output, as Handlebars indents it: not an empty last line); the bytes added,
+/// or `None` (and `out` left part done) once they would pass `room`: a long indent
+/// before a partial of many lines multiplies, so it is counted before it is written.
 pub(crate) fn indent_pieces(
     out: &mut Vec<Piece>,
     start: usize,
     text_start: usize,
     indent: &str,
-) -> usize {
+    room: usize,
+) -> Option<usize> {
     let tail: Vec<Piece> = out.drain(start..).collect();
     let mut at_line_start = true;
     let mut added = 0;
@@ -620,8 +637,11 @@ pub(crate) fn indent_pieces(
                 let mut out = kept;
                 for line in fresh.split_inclusive('\n') {
                     if at_line_start {
-                        out.push_str(indent);
                         added += indent.len();
+                        if added > room {
+                            return None;
+                        }
+                        out.push_str(indent);
                     }
                     out.push_str(line);
                     at_line_start = line.ends_with('\n');
@@ -630,8 +650,11 @@ pub(crate) fn indent_pieces(
             }
             marker => {
                 if at_line_start {
-                    rebuilt.push(Piece::Text(indent.to_owned()));
                     added += indent.len();
+                    if added > room {
+                        return None;
+                    }
+                    rebuilt.push(Piece::Text(indent.to_owned()));
                     at_line_start = false;
                 }
                 rebuilt.push(marker);
@@ -639,7 +662,7 @@ pub(crate) fn indent_pieces(
         }
     }
     out.extend(rebuilt);
-    added
+    Some(added)
 }
 
 /// A media or section marker as dotprompt finds it again: its expression ends the marker
@@ -785,8 +808,13 @@ pub(crate) fn json_indent(indent: Option<&Value>) -> String {
     }
 }
 
-/// `JSON.stringify(value, null, indent)`.
-pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut String) {
+/// `JSON.stringify(value, null, indent)`, or its start once `out` holds more than `max`
+/// bytes: the caller refuses a text past its output limit, and a deep value written with a
+/// wide indent grows far past the value's own size, so it is not written out first.
+pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut String, max: usize) {
+    if out.len() > max {
+        return;
+    }
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
@@ -806,8 +834,11 @@ pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut Str
                 if i > 0 {
                     out.push(',');
                 }
+                if out.len() > max {
+                    return;
+                }
                 newline(indent, level + 1, out);
-                stringify(item, indent, level + 1, out);
+                stringify(item, indent, level + 1, out, max);
             }
             newline(indent, level, out);
             out.push(']');
@@ -822,13 +853,16 @@ pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut Str
                 if i > 0 {
                     out.push(',');
                 }
+                if out.len() > max {
+                    return;
+                }
                 newline(indent, level + 1, out);
                 quote(key, out);
                 out.push(':');
                 if !indent.is_empty() {
                     out.push(' ');
                 }
-                stringify(item, indent, level + 1, out);
+                stringify(item, indent, level + 1, out, max);
             }
             newline(indent, level, out);
             out.push('}');

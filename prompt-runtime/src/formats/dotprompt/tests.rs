@@ -446,6 +446,38 @@ fn escaped_mustaches_are_text() {
         texts("\\{{not}} {{x}}", r#"{"input": {"x": 1}}"#),
         ["user: {{not}} 1"]
     );
+    // Each escaped mustache's text ends at the backslashes before the next `{{`, which
+    // are read as Handlebars reads them: one escapes, two write one and open a tag.
+    let data = r#"{"input": {"b": 1}}"#;
+    for (source, text) in [
+        ("\\{{a}}\\{{b}}", "{{a}}{{b}}"),
+        ("\\{{a}}\\\\{{b}}", "{{a}}\\1"),
+        ("\\{{a}}\\\\\\{{b}}", "{{a}}\\\\1"),
+        ("\\{{a}} \\{{b}} {{b}}", "{{a}} {{b}} 1"),
+        ("\\{{a}}\\", "{{a}}\\"),
+        ("\\{{\\{{\\{{", "{{{{{{"),
+    ] {
+        assert_eq!(texts(source, data), [format!("user: {text}")], "{source:?}");
+    }
+}
+
+#[test]
+fn many_long_comments_read_in_linear_time() {
+    // Each `{{!--` ends at its own `--}}`: looking for the other closing, `--~}}`, to the
+    // end of the file at every comment would be quadratic.
+    let comments = |n: usize| {
+        (0..n)
+            .map(|i| format!("{{{{!-- {i} --}}}}"))
+            .collect::<String>()
+    };
+    let (small, large) = (comments(20_000), comments(200_000));
+    let reads = |source: &str| assert_eq!(texts(source, "{}"), Vec::<String>::new());
+    crate::scaling::assert_linear(
+        "200,000 `{{!-- n --}}` comments over 20,000",
+        || reads(&small),
+        || reads(&large),
+    );
+    assert_eq!(texts("a{{!-- x --}}b{{!-- y --~}}  c", "{}"), ["user: abc"]);
 }
 
 #[test]
@@ -542,6 +574,22 @@ fn exponential_partials_stop_at_the_step_bound() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("steps"), "{error}");
+}
+
+#[test]
+fn loops_over_empty_bodies_stop_at_the_step_bound() {
+    // 5,000 × 5,000 iterations of nothing: each body entered is a step.
+    let items: Vec<usize> = (0..5_000).collect();
+    let data: DataArgument =
+        serde_json::from_value(serde_json::json!({ "input": { "xs": items } })).unwrap();
+    let prompt = registry()
+        .parse("{{#each xs}}{{#each @root.xs}}{{/each}}{{/each}}")
+        .unwrap();
+    let error = prompt.render(&data).unwrap_err().to_string();
+    assert!(error.contains("more than 20000000 steps"), "{error}");
+    // A short one renders.
+    let short = "{{#each xs}}{{#each @root.xs}}{{/each}}{{/each}}.";
+    assert_eq!(texts(short, r#"{"input": {"xs": [1, 2]}}"#), ["user: ."]);
 }
 
 /// A `.prompt` file an attacker wrote (or a tool gone wrong): every one parses to a

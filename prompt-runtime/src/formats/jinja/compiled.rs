@@ -701,6 +701,11 @@ fn compare_other(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
         }
     }
     let (l, r) = (to_json(left)?, to_json(right)?);
+    // The run-time renderer counts each item `in` looks through as a step; a long list
+    // is left to it, so that both stop at the same budget.
+    if matches!(op, CmpOp::In | CmpOp::NotIn) && r.as_array().is_some_and(|r| r.len() > 1_000) {
+        return None;
+    }
     Some(match op {
         CmpOp::Eq => equal(&l, &r),
         CmpOp::Ne => !equal(&l, &r),

@@ -6,8 +6,11 @@ use crate::diagnostic::{Diagnostic, SourceFile};
 use serde_json::Value;
 use std::ops::Range;
 
-/// How deep brackets, `not`s and filters may nest in one expression: far past anything a
-/// prompt writes, and well inside the stack.
+/// How deep one expression may nest, in brackets and parentheses as the parser reads it
+/// and in operations as the tree it builds holds them (`x[0][0]`, `a and b and c`,
+/// `x | trim | trim`, `not not x` are as deep as they are long): far past anything a
+/// prompt writes, and well inside the stack of every walk over the tree (rendering,
+/// checking, generating code), on a 2 MiB thread too.
 const MAX_DEPTH: usize = 64;
 
 /// An expression and the bytes of the source it was written as.
@@ -15,6 +18,42 @@ const MAX_DEPTH: usize = 64;
 pub(crate) struct Expr {
     pub kind: ExprKind,
     pub span: Range<usize>,
+    /// How many expressions deep the tree is, 1 for a leaf; at most [`MAX_DEPTH`].
+    depth: usize,
+}
+
+impl Expr {
+    fn leaf(kind: ExprKind, span: Range<usize>) -> Expr {
+        Expr {
+            kind,
+            span,
+            depth: 1,
+        }
+    }
+}
+
+impl ExprKind {
+    /// How deep its deepest operand is (0 for a leaf).
+    fn operand_depth(&self) -> usize {
+        let deepest = |list: &mut dyn Iterator<Item = &Expr>| list.map(|e| e.depth).max();
+        match self {
+            ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => 0,
+            ExprKind::List(items) => deepest(&mut items.iter()).unwrap_or(0),
+            ExprKind::Attr(e, _)
+            | ExprKind::Not(e)
+            | ExprKind::Items(e)
+            | ExprKind::Test(e, ..) => e.depth,
+            ExprKind::Item(a, b)
+            | ExprKind::And(a, b)
+            | ExprKind::Or(a, b)
+            | ExprKind::StartsWith(a, b) => a.depth.max(b.depth),
+            ExprKind::Split(a, b) => a.depth.max(b.as_ref().map_or(0, |b| b.depth)),
+            ExprKind::Filter(e, _, args) => e.depth.max(deepest(&mut args.iter()).unwrap_or(0)),
+            ExprKind::Compare(first, rest) => first
+                .depth
+                .max(deepest(&mut rest.iter().map(|(_, e)| e)).unwrap_or(0)),
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -418,6 +457,29 @@ impl<'s> Parser<'s> {
         Ok(())
     }
 
+    /// An operation on `kind`'s operands, refused when it would nest deeper than
+    /// [`MAX_DEPTH`]: the error is at the last token read, which made it too deep.
+    fn node(&self, kind: ExprKind, span: Range<usize>) -> Parsed<Expr> {
+        let depth = kind.operand_depth() + 1;
+        if depth > MAX_DEPTH {
+            let last = self.pos.checked_sub(1).and_then(|i| self.tokens.get(i));
+            let at = last.map_or_else(|| span.clone(), |t| t.1.clone());
+            return Err(self.error(at, "this expression is nested too deeply"));
+        }
+        Ok(Expr { kind, span, depth })
+    }
+
+    /// `left` and `right` joined by `and` or `or`.
+    fn join(
+        &self,
+        left: Expr,
+        right: Expr,
+        make: fn(Box<Expr>, Box<Expr>) -> ExprKind,
+    ) -> Parsed<Expr> {
+        let span = left.span.start..right.span.end;
+        self.node(make(Box::new(left), Box::new(right)), span)
+    }
+
     /// `or` and below.
     pub(crate) fn expr(&mut self) -> Parsed<Expr> {
         let here = self.here();
@@ -425,7 +487,7 @@ impl<'s> Parser<'s> {
         let mut left = self.and()?;
         while self.eat_name("or") {
             let right = self.and()?;
-            left = join(left, right, ExprKind::Or);
+            left = self.join(left, right, ExprKind::Or)?;
         }
         self.depth -= 1;
         Ok(left)
@@ -435,7 +497,7 @@ impl<'s> Parser<'s> {
         let mut left = self.not()?;
         while self.eat_name("and") {
             let right = self.not()?;
-            left = join(left, right, ExprKind::And);
+            left = self.join(left, right, ExprKind::And)?;
         }
         Ok(left)
     }
@@ -447,10 +509,7 @@ impl<'s> Parser<'s> {
             let inner = self.not()?;
             self.depth -= 1;
             let span = here.start..inner.span.end;
-            return Ok(Expr {
-                kind: ExprKind::Not(Box::new(inner)),
-                span,
-            });
+            return self.node(ExprKind::Not(Box::new(inner)), span);
         }
         self.compare()
     }
@@ -483,10 +542,7 @@ impl<'s> Parser<'s> {
             return Ok(left);
         }
         let span = left.span.start..chain.last().map_or(left.span.end, |(_, e)| e.span.end);
-        Ok(Expr {
-            kind: ExprKind::Compare(Box::new(left), chain),
-            span,
-        })
+        self.node(ExprKind::Compare(Box::new(left), chain), span)
     }
 
     /// A primary with its postfixes, filters and tests.
@@ -536,10 +592,8 @@ impl<'s> Parser<'s> {
             ));
         }
         let end = self.tokens[self.pos - 1].1.end;
-        Ok(Expr {
-            span: value.span.start..end,
-            kind: ExprKind::Filter(Box::new(value), filter, args),
-        })
+        let span = value.span.start..end;
+        self.node(ExprKind::Filter(Box::new(value), filter, args), span)
     }
 
     fn test(&mut self, value: Expr) -> Parsed<Expr> {
@@ -556,10 +610,8 @@ impl<'s> Parser<'s> {
             }
             None => return Err(self.error(here, "expected a test name after `is`")),
         };
-        Ok(Expr {
-            span: value.span.start..here.end,
-            kind: ExprKind::Test(Box::new(value), test, negated),
-        })
+        let span = value.span.start..here.end;
+        self.node(ExprKind::Test(Box::new(value), test, negated), span)
     }
 
     /// `( a, b )` after a filter or method: positional arguments only.
@@ -601,10 +653,7 @@ impl<'s> Parser<'s> {
                     continue;
                 }
                 let whole = value.span.start..span.end;
-                value = Expr {
-                    span: whole,
-                    kind: ExprKind::Attr(Box::new(value), attr),
-                };
+                value = self.node(ExprKind::Attr(Box::new(value), attr), whole)?;
             } else if self.is_op("[") {
                 let open = self.here();
                 self.pos += 1;
@@ -616,10 +665,8 @@ impl<'s> Parser<'s> {
                     return Err(self.error(here, "slices are not supported"));
                 }
                 let close = self.expect_op("]", "to close `[`")?;
-                value = Expr {
-                    span: value.span.start..close.end,
-                    kind: ExprKind::Item(Box::new(value), Box::new(key)),
-                };
+                let whole = value.span.start..close.end;
+                value = self.node(ExprKind::Item(Box::new(value), Box::new(key)), whole)?;
             } else if self.is_op("(") {
                 let here = self.here();
                 return Err(self.error(
@@ -678,7 +725,7 @@ impl<'s> Parser<'s> {
                     ));
             }
         };
-        Ok(Expr { kind, span: whole })
+        self.node(kind, whole)
     }
 
     fn primary(&mut self) -> Parsed<Expr> {
@@ -687,10 +734,7 @@ impl<'s> Parser<'s> {
             return Err(self.error(here, "expected an expression"));
         };
         self.pos += 1;
-        let literal = |value: Value| Expr {
-            kind: ExprKind::Literal(value),
-            span: span.clone(),
-        };
+        let literal = |value: Value| Expr::leaf(ExprKind::Literal(value), span.clone());
         match tok {
             Tok::Str(mut s) => {
                 // Adjacent strings join, as in Python.
@@ -700,27 +744,24 @@ impl<'s> Parser<'s> {
                     end = next_span.end;
                     self.pos += 1;
                 }
-                Ok(Expr {
-                    kind: ExprKind::Literal(Value::String(s)),
-                    span: span.start..end,
-                })
+                Ok(Expr::leaf(
+                    ExprKind::Literal(Value::String(s)),
+                    span.start..end,
+                ))
             }
             Tok::Int(n) => Ok(literal(Value::from(n))),
             Tok::Float(f) => Ok(literal(float(f))),
             Tok::Op("-") => match self.tokens.get(self.pos).cloned() {
                 Some((Tok::Int(n), s)) => {
                     self.pos += 1;
-                    Ok(Expr {
-                        kind: ExprKind::Literal(Value::from(-n)),
-                        span: span.start..s.end,
-                    })
+                    Ok(Expr::leaf(
+                        ExprKind::Literal(Value::from(-n)),
+                        span.start..s.end,
+                    ))
                 }
                 Some((Tok::Float(f), s)) => {
                     self.pos += 1;
-                    Ok(Expr {
-                        kind: ExprKind::Literal(float(-f)),
-                        span: span.start..s.end,
-                    })
+                    Ok(Expr::leaf(ExprKind::Literal(float(-f)), span.start..s.end))
                 }
                 _ => Err(self.error(span, "the operator `-` is not supported")),
             },
@@ -734,8 +775,8 @@ impl<'s> Parser<'s> {
                 }
                 let close = self.expect_op(")", "to close `(`")?;
                 Ok(Expr {
-                    kind: inner.kind,
                     span: span.start..close.end,
+                    ..inner
                 })
             }
             Tok::Op("[") => {
@@ -755,10 +796,7 @@ impl<'s> Parser<'s> {
                 }
                 self.depth -= 1;
                 let end = self.tokens[self.pos - 1].1.end;
-                Ok(Expr {
-                    kind: ExprKind::List(items),
-                    span: span.start..end,
-                })
+                self.node(ExprKind::List(items), span.start..end)
             }
             Tok::Op("{") => Err(self.error(span, "dict literals are not supported")),
             Tok::Op(op) => Err(self.error(span, format!("expected an expression, found `{op}`"))),
@@ -767,12 +805,7 @@ impl<'s> Parser<'s> {
     }
 
     fn name_expr(&mut self, name: String, span: Range<usize>) -> Parsed<Expr> {
-        let literal = |value: Value| {
-            Ok(Expr {
-                kind: ExprKind::Literal(value),
-                span: span.clone(),
-            })
-        };
+        let literal = |value: Value| Ok(Expr::leaf(ExprKind::Literal(value), span.clone()));
         match name.as_str() {
             "true" | "True" => return literal(Value::Bool(true)),
             "false" | "False" => return literal(Value::Bool(false)),
@@ -810,10 +843,7 @@ impl<'s> Parser<'s> {
                 }
                 return Err(error.with_note(supported_loop()));
             };
-            return Ok(Expr {
-                kind: ExprKind::Loop(which),
-                span: span.start..attr_span.end,
-            });
+            return Ok(Expr::leaf(ExprKind::Loop(which), span.start..attr_span.end));
         }
         if self.is_op("(") {
             let here = self.here();
@@ -822,10 +852,7 @@ impl<'s> Parser<'s> {
                 format!("calling `{name}(…)` is not supported: promptic's Jinja has no functions"),
             ));
         }
-        Ok(Expr {
-            kind: ExprKind::Name(name),
-            span,
-        })
+        Ok(Expr::leaf(ExprKind::Name(name), span))
     }
 }
 
@@ -839,14 +866,6 @@ fn supported_loop() -> String {
 
 fn float(f: f64) -> Value {
     serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
-}
-
-fn join(left: Expr, right: Expr, make: fn(Box<Expr>, Box<Expr>) -> ExprKind) -> Expr {
-    let span = left.span.start..right.span.end;
-    Expr {
-        kind: make(Box::new(left), Box::new(right)),
-        span,
-    }
 }
 
 /// Every `.items()` in `expr` that is not where a `for` takes it: an error, since Python

@@ -9,7 +9,7 @@ use super::Template;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
 use super::parser::{For, Node};
 use super::set::Templates;
-use super::value::{a_type, contains, equal, order, truthy, write_json, write_str};
+use super::value::{self, a_type, contains, equal, order, truthy, write_json, write_str};
 use crate::diagnostic::Diagnostic;
 
 /// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
@@ -171,7 +171,12 @@ pub(crate) fn render_limited(
         ..Renderer::probe(set, context)
     };
     renderer.nodes(template, &template.nodes).map_err(|e| *e)?;
-    set.last_len.set(renderer.out.len().min(MAX_OUTPUT));
+    // Each node is checked before it is rendered: the last one may still have passed it.
+    if renderer.out.len() > MAX_OUTPUT {
+        let message = format!("the render is larger than {} MiB", MAX_OUTPUT >> 20);
+        return Err(Diagnostic::new(message).in_file(template.source.path()));
+    }
+    set.last_len.set(renderer.out.len());
     Ok(renderer.out)
 }
 
@@ -228,9 +233,13 @@ struct Renderer<'a> {
     frame: usize,
     loops: Vec<LoopState>,
     out: String,
-    /// Nodes rendered and loop items visited so far, against [`MAX_STEPS`].
-    steps: usize,
+    /// Nodes rendered, loop items visited, loop filters tested and list items a
+    /// membership test (`in`) looked at so far, against [`MAX_STEPS`]. Counted where
+    /// expressions are evaluated too, which only read the renderer.
+    steps: Cell<usize>,
     max_steps: usize,
+    /// The bytes copied into the lists the templates build, against [`MAX_OUTPUT`].
+    built: Cell<usize>,
 }
 
 /// The most text one render may produce: loops nested in loops over a long list could
@@ -258,8 +267,9 @@ impl<'a> Renderer<'a> {
             frame: 0,
             loops: Vec::new(),
             out: String::new(),
-            steps: 0,
+            steps: Cell::new(0),
             max_steps: MAX_STEPS,
+            built: Cell::new(0),
         }
     }
 
@@ -270,8 +280,8 @@ impl<'a> Renderer<'a> {
 
     fn nodes(&mut self, template: &'a Template, nodes: &'a [Node]) -> Done {
         for node in nodes {
-            self.steps += 1;
-            if self.steps > self.max_steps || self.out.len() > MAX_OUTPUT {
+            self.steps.set(self.steps.get() + 1);
+            if self.steps.get() > self.max_steps || self.out.len() > MAX_OUTPUT {
                 return Err(self.too_much(template, node));
             }
             match node {
@@ -369,6 +379,7 @@ impl<'a> Renderer<'a> {
             let mut passed = Kept::new(items.len());
             length = 0;
             for (i, item) in items.iter().enumerate() {
+                self.step(template, filter, 1)?;
                 let start = self.enter(template, each, item)?;
                 let pass = self.test(template, filter);
                 self.leave(start);
@@ -390,7 +401,7 @@ impl<'a> Renderer<'a> {
             if kept.as_ref().is_some_and(|k| !k.has(i)) {
                 continue;
             }
-            self.steps += 1;
+            self.steps.set(self.steps.get() + 1);
             let start = self.enter(template, each, item)?;
             self.loops.push(LoopState { index0, length });
             let result = self.nodes(template, &each.body);
@@ -609,11 +620,21 @@ impl<'a> Renderer<'a> {
                     Some(sep) => self.defined(template, sep)?,
                     None => Cow::Owned(Value::String(String::new())),
                 };
+                let sep = match &*sep {
+                    Value::String(s) => Cow::Borrowed(s.as_str()),
+                    other => {
+                        let mut text = String::new();
+                        write_str(&mut text, other);
+                        Cow::Owned(text)
+                    }
+                };
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
-                        write_str(&mut self.out, &sep);
+                        self.room_for(template, whole, 0, sep.len())?;
+                        self.out.push_str(&sep);
                     }
                     write_str(&mut self.out, item);
+                    self.room_for(template, whole, 0, 0)?;
                 }
             }
             _ => {
@@ -626,6 +647,43 @@ impl<'a> Renderer<'a> {
             }
         }
         Ok(true)
+    }
+
+    /// Fails unless a filter building `built` bytes may add `more`: what one filter builds
+    /// counts against [`MAX_OUTPUT`] with the output so far, as it is built, so that a
+    /// long list joined with a long separator stops at the limit rather than at the end
+    /// of memory.
+    fn room_for(&self, template: &Template, filter: &Expr, built: usize, more: usize) -> Done {
+        if self.out.len().saturating_add(built).saturating_add(more) <= MAX_OUTPUT {
+            return Ok(());
+        }
+        let message = format!(
+            "this filter's result would make the render larger than {} MiB",
+            MAX_OUTPUT >> 20
+        );
+        Err(Box::new(
+            Diagnostic::new(message)
+                .at(&template.source, filter.span.clone())
+                .with_help("join fewer or shorter items, or use a shorter separator"),
+        ))
+    }
+
+    /// Counts `n` steps of work on `expr`: an error once the render has taken more than
+    /// its limit.
+    fn step(&self, template: &Template, expr: &Expr, n: usize) -> Done {
+        let steps = self.steps.get().saturating_add(n);
+        self.steps.set(steps);
+        if steps <= self.max_steps {
+            return Ok(());
+        }
+        let message = format!("the render takes more than {} steps", self.max_steps);
+        Err(Box::new(
+            Diagnostic::new(message)
+                .at(&template.source, expr.span.clone())
+                .with_help(
+                    "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
+                ),
+        ))
     }
 
     #[cold]
@@ -705,7 +763,28 @@ impl<'a> Renderer<'a> {
             ExprKind::List(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
-                    values.push(self.defined(template, item)?.into_owned());
+                    let value = self.defined(template, item)?;
+                    let Some(size) = value::footprint(&value, value::MAX_DEPTH - 1) else {
+                        return Err(self.error(
+                            template,
+                            expr,
+                            format!("this list would nest more than {} deep", value::MAX_DEPTH),
+                        ));
+                    };
+                    // A list copies what it holds: `{% set a = [a, a] %}` doubles.
+                    let built = self.built.get().saturating_add(size);
+                    self.built.set(built);
+                    if built > MAX_OUTPUT {
+                        return Err(self.error(
+                            template,
+                            expr,
+                            format!(
+                                "the lists this render builds hold more than {} MiB",
+                                MAX_OUTPUT >> 20
+                            ),
+                        ));
+                    }
+                    values.push(value.into_owned());
                 }
                 Val::owned(Value::Array(values))
             }
@@ -908,6 +987,13 @@ impl<'a> Renderer<'a> {
             )),
         };
         let within = |needle: &Value, haystack: &Value| {
+            // Each item a list holds is looked at; a text is searched faster.
+            let looks = match haystack {
+                Value::Array(items) => items.len(),
+                Value::String(text) => text.len() / 64,
+                _ => 1,
+            };
+            self.step(template, expr, looks)?;
             contains(haystack, needle).ok_or_else(|| {
                 self.error(
                     template,
@@ -1027,11 +1113,13 @@ impl<'a> Renderer<'a> {
                 let mut out = String::new();
                 for (i, item) in items.iter().enumerate() {
                     if i > 0 {
+                        self.room_for(template, whole, out.len(), sep.len())?;
                         out.push_str(&sep);
                     }
                     if let Val::Defined(v) = item {
                         write_str(&mut out, v);
                     }
+                    self.room_for(template, whole, out.len(), 0)?;
                 }
                 Value::String(out)
             }

@@ -506,6 +506,28 @@ fn hostile_templates_end_in_errors_not_crashes() {
     let values = many.as_object().unwrap();
     let steps = super::render::render_limited(&set, template, values, 100_000).unwrap_err();
     assert_eq!(steps.message(), "the render takes more than 100000 steps");
+    // Loop filters and membership tests count too: each item a filter tests, each item
+    // of a list `in` looks through: 1,000 bodies, each filtering 1,000 items, or each
+    // looking for an item among 1,000.
+    let values = serde_json::json!({
+        "xs": (0..1_000).collect::<Vec<_>>(),
+        "ys": (1_000..2_000).collect::<Vec<_>>(),
+        "zs": (0..1_000).collect::<Vec<_>>(),
+    });
+    for hostile in [
+        "{% for a in xs %}{% for c in xs if c == 2 %}{{ c }}{% endfor %}{% endfor %}",
+        "{% for a in ys %}{% if a in zs %}x{% endif %}{% endfor %}",
+    ] {
+        let set = load("", hostile, &[]).unwrap();
+        let template = set.get("main.j2").unwrap();
+        let values = values.as_object().unwrap();
+        let steps = super::render::render_limited(&set, template, values, 100_000).unwrap_err();
+        assert_eq!(
+            steps.message(),
+            "the render takes more than 100000 steps",
+            "{hostile}"
+        );
+    }
     for bad in [
         "{{",
         "{%",

@@ -6,6 +6,36 @@ use serde_json::{Map, Number, Value};
 use std::cmp::Ordering;
 use std::fmt::Write;
 
+/// How deep a list a template builds may nest: as deep as values read from JSON text
+/// do (serde_json reads 128 levels), so every value a render holds is one that copying,
+/// printing and comparing, which recurse, take on a small stack. A template that wraps a
+/// value in itself, `{% set a = [[a]] %}` over and over, would otherwise build one that
+/// none of them can.
+pub(crate) const MAX_DEPTH: usize = 128;
+
+/// About how many bytes a copy of `value` takes (each value, each string's text, each
+/// key), or `None` when it nests more than `depth` lists and dicts deep (a string or a
+/// number nests none). Looks no deeper than that.
+pub(crate) fn footprint(value: &Value, depth: usize) -> Option<usize> {
+    const NODE: usize = std::mem::size_of::<Value>();
+    match value {
+        Value::String(s) => Some(NODE + s.len()),
+        Value::Array(items) => {
+            let below = depth.checked_sub(1)?;
+            items
+                .iter()
+                .try_fold(NODE, |sum, v| Some(sum + footprint(v, below)?))
+        }
+        Value::Object(map) => {
+            let below = depth.checked_sub(1)?;
+            map.iter().try_fold(NODE, |sum, (k, v)| {
+                Some(sum + k.len() + footprint(v, below)?)
+            })
+        }
+        _ => Some(NODE),
+    }
+}
+
 /// Appends Python's `str(value)`.
 pub(crate) fn write_str(out: &mut String, value: &Value) {
     match value {

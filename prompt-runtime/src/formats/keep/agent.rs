@@ -235,13 +235,11 @@ impl AgentPrompt {
 
     /// The names the placeholders use, each once, in the order they first appear.
     pub fn names(&self) -> Vec<&str> {
-        let mut names: Vec<&str> = Vec::new();
-        for p in self.placeholders() {
-            if !names.contains(&p.name.as_str()) {
-                names.push(&p.name);
-            }
-        }
-        names
+        let mut seen = std::collections::HashSet::new();
+        self.placeholders()
+            .map(|p| p.name.as_str())
+            .filter(|name| seen.insert(*name))
+            .collect()
     }
 
     /// Checks the placeholders against the names the caller declares: each name not
@@ -444,6 +442,38 @@ mod tests {
             || reads_none(&small),
             || reads_none(&large),
         );
+    }
+
+    #[test]
+    fn many_distinct_names_are_listed_in_linear_time() {
+        // Bindings `{aaaa}`, `{aaab}`, …: each name is new, so each is looked up among
+        // the names before it.
+        let name = |mut i: usize| {
+            let mut name = String::new();
+            for _ in 0..4 {
+                name.push(char::from(b'a' + (i % 26) as u8));
+                i /= 26;
+            }
+            name
+        };
+        let template = |n: usize| {
+            (0..n)
+                .map(|i| format!("{{{}}} ", name(i)))
+                .collect::<String>()
+        };
+        let (small, large) = (
+            AgentPrompt::parse(&template(20_000)),
+            AgentPrompt::parse(&template(200_000)),
+        );
+        assert_eq!(large.names().len(), 200_000);
+        assert_eq!(large.names()[..2], ["aaaa", "baaa"]);
+        crate::scaling::assert_linear(
+            "200,000 distinct names over 20,000",
+            || assert_eq!(small.names().len(), 20_000),
+            || assert_eq!(large.names().len(), 200_000),
+        );
+        // Each name once, in the order it first appears.
+        assert_eq!(AgentPrompt::parse("{b} {a} {b} {a|x}").names(), ["b", "a"]);
     }
 
     #[test]

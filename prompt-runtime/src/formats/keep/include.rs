@@ -2,7 +2,9 @@
 //! (or the whole document when it has none), itself expanded, at most three levels deep,
 //! no document twice on one chain, a missing one an error.
 
+use std::collections::HashMap;
 use std::fmt;
+use std::rc::Rc;
 
 /// Why an agent prompt's includes cannot be expanded (keep raises the same three).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -183,6 +185,7 @@ pub fn expand_includes_traced(
     let mut expansion = Expansion {
         chain: vec![id.to_owned()],
         lookup: &mut lookup,
+        read: HashMap::new(),
         out: String::with_capacity(body.len()),
         pieces: Vec::new(),
         work: 0,
@@ -198,6 +201,10 @@ pub fn expand_includes_traced(
 struct Expansion<'l, L> {
     chain: Vec<String>,
     lookup: &'l mut L,
+    /// Each document looked up so far, by NAME: its prompt text and where that starts in
+    /// the document (`None`: there is none). A document included many times is looked up
+    /// and read once.
+    read: HashMap<String, Option<(Rc<str>, usize)>>,
     out: String,
     pieces: Vec<(usize, IncludeOrigin)>,
     /// The bytes read and written so far: an include of an empty document writes
@@ -206,6 +213,23 @@ struct Expansion<'l, L> {
 }
 
 impl<L: FnMut(&str) -> Option<String>> Expansion<'_, L> {
+    /// The prompt text of document `name` and where it starts in the document: its
+    /// `## Prompt` section, or the whole document when it has none.
+    fn document(&mut self, name: &str) -> Option<(Rc<str>, usize)> {
+        if let Some(known) = self.read.get(name) {
+            return known.clone();
+        }
+        let found = (self.lookup)(name).map(|content| {
+            let read = super::read(&content);
+            let inner = read.prompt.unwrap_or(content.as_str());
+            // the prompt section is a slice of the content: where it starts there
+            let inner_base = inner.as_ptr() as usize - content.as_ptr() as usize;
+            (Rc::from(inner), inner_base)
+        });
+        self.read.insert(name.to_owned(), found.clone());
+        found
+    }
+
     /// Appends `body[from..to]`, a piece of document `doc` (`None`: the top body).
     fn copy(&mut self, body: &str, from: usize, to: usize, doc: &Option<String>, base: usize) {
         if from == to {
@@ -260,8 +284,8 @@ impl<L: FnMut(&str) -> Option<String>> Expansion<'_, L> {
                 return Err(fail(IncludeError::Cycle(target), start, len));
             }
             self.work += len;
-            let Some(content) = (self.work <= MAX_EXPANDED)
-                .then(|| (self.lookup)(included))
+            let Some((inner, inner_base)) = (self.work <= MAX_EXPANDED)
+                .then(|| self.document(included))
                 .flatten()
             else {
                 let error = if self.work > MAX_EXPANDED {
@@ -271,17 +295,13 @@ impl<L: FnMut(&str) -> Option<String>> Expansion<'_, L> {
                 };
                 return Err(fail(error, start, len));
             };
-            let read = super::read(&content);
-            let inner = read.prompt.map_or(content.as_str(), |p| p);
-            // the prompt section is a slice of the content: where it starts there
-            let inner_base = inner.as_ptr() as usize - content.as_ptr() as usize;
             self.copy(body, copied, start, &name, base);
             self.chain.push(target);
             self.work += inner.len();
             let expanded = if self.work > MAX_EXPANDED {
                 Err(fail(IncludeError::TooLarge, start, len))
             } else {
-                self.expand(inner, Some((included, inner_base)), depth + 1)
+                self.expand(&inner, Some((included, inner_base)), depth + 1)
             };
             self.chain.pop();
             expanded?;
@@ -358,6 +378,35 @@ mod tests {
         let err = expand_includes_traced("top", &top, docs).unwrap_err();
         assert_eq!(err.error, IncludeError::TooLarge);
         assert_eq!(err.at.doc, None);
+    }
+
+    #[test]
+    fn each_document_is_looked_up_and_read_once() {
+        // 200 includes of a document of 200 includes of one that includes an empty one:
+        // 80,200 includes of three documents.
+        let many = |name: &str| format!("{{{{include:{name}}}}}").repeat(200);
+        let mut asked: Vec<String> = Vec::new();
+        let docs = |name: &str| {
+            asked.push(name.to_owned());
+            match name {
+                "a" => Some(format!("## Prompt\n{}", many("b"))),
+                "b" => Some("# B\n\n## Prompt\n[{{include:c}}]".to_owned()),
+                "c" => Some(String::new()),
+                _ => None,
+            }
+        };
+        let expanded = expand_includes("top", &many("a"), docs).unwrap();
+        assert_eq!(expanded, "[]".repeat(40_000));
+        assert_eq!(asked, ["a", "b", "c"]);
+        // A missing document is looked up once too, and reported where it is first met.
+        let mut asked = 0;
+        let none = |_: &str| {
+            asked += 1;
+            None
+        };
+        let err = expand_includes_traced("top", &many("gone"), none).unwrap_err();
+        assert_eq!(err.error, IncludeError::NotFound(".prompt/gone".to_owned()));
+        assert_eq!((err.at.offset, asked), (0, 1));
     }
 
     #[test]
