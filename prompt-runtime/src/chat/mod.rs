@@ -26,10 +26,12 @@ pub enum Role {
     User,
     /// The model.
     Assistant,
+    /// A tool's answer to the model's call (dotprompt's `tool` messages).
+    Tool,
 }
 
 impl Role {
-    /// `system`, `user` or `assistant`.
+    /// `system`, `user`, `assistant` or `tool`.
     ///
     /// ```
     /// assert_eq!(promptic::chat::Role::Assistant.as_str(), "assistant");
@@ -39,6 +41,7 @@ impl Role {
             Role::System => "system",
             Role::User => "user",
             Role::Assistant => "assistant",
+            Role::Tool => "tool",
         }
     }
 

@@ -701,3 +701,36 @@ fn partials_that_surely_never_end_are_found_before_rendering() {
     assert!(error.contains("expand to 3298534883328 nodes"), "{error}");
     assert!(error.contains("prompts/p.prompt:1:4"), "{error}");
 }
+
+#[test]
+fn a_render_becomes_a_chat_or_says_what_a_chat_cannot_hold() {
+    use crate::chat::Role;
+    let render = |source: &str| {
+        Dotprompt::parse(source)
+            .unwrap()
+            .render(&DataArgument::default())
+            .unwrap()
+    };
+    let chat = render("{{role \"model\"}}Earlier.\n{{role \"user\"}}Now.")
+        .to_chat("p.prompt")
+        .unwrap();
+    let roles: Vec<Role> = chat.messages.iter().map(|m| m.role).collect();
+    assert_eq!(roles, [Role::Assistant, Role::User]);
+    assert_eq!(chat.messages[0].section, "model");
+    let media = render("Look: {{media url=\"https://example.com/a.png\"}}")
+        .to_chat("p.prompt")
+        .unwrap_err();
+    assert!(
+        media
+            .message()
+            .starts_with("message 1 of `p.prompt` has a part that is not text"),
+        "{media}"
+    );
+    let narrator = render("{{role \"narrator\"}}Once.")
+        .to_chat("p.prompt")
+        .unwrap_err();
+    assert_eq!(
+        narrator.message(),
+        "message 1 of `p.prompt` has the role `narrator`, which a chat holds no message of"
+    );
+}
