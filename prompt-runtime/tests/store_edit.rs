@@ -532,3 +532,35 @@ fn user_placeholders_and_orders_reach_another_store_on_the_folder() {
             .is_err()
     );
 }
+
+/// An edit that would make a file larger than promptic reads is refused whole: the store
+/// would not open again. A long text and a long placeholder value write nothing.
+#[test]
+fn an_edit_past_the_file_limit_is_refused_and_writes_nothing() {
+    let user = scratch("too-large");
+    let store = persona(&user);
+    store
+        .update_prompt("system_rule", "default", "You are {{char_name}}, always.")
+        .unwrap();
+    let before = tree(&user);
+    let long = "{{char_name}}".repeat(600_000); // 7.8 MB
+    let e = store
+        .update_prompt("system_rule", "default", &long)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("more than promptic reads from one file"), "{e}");
+    assert!(e.contains("nothing was written"), "{e}");
+    let value = "x".repeat(5 << 20);
+    let e = store
+        .add_placeholder("nickname", &value)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("more than promptic reads from one file"), "{e}");
+    assert_eq!(tree(&user), before);
+    // The folder still opens, with the last good edit.
+    let again = persona(&user);
+    assert_eq!(
+        again.resolve_prompt("system_rule", "default", &[]).unwrap(),
+        "You are Luna, always."
+    );
+}

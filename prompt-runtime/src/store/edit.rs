@@ -515,6 +515,28 @@ impl Store {
             None => (None, self.current()),
         };
         let change = plan(self, &state)?;
+        // A file past the limit could not be read again: the store would not open. Such an
+        // edit is refused whole, before anything is checked or written.
+        let mut too_large = crate::Diagnostics::default();
+        for (rel, text) in &change.writes {
+            if let Some(text) = text
+                && text.len() as u64 > crate::load::MAX_FILE
+            {
+                let shown = state.user.shown(rel);
+                too_large.push(
+                    crate::Diagnostic::new(format!(
+                        "this edit would make `{shown}` {} bytes, more than promptic reads from one file ({} bytes), so the store could not be opened again",
+                        text.len(),
+                        crate::load::MAX_FILE
+                    ))
+                    .in_file(&shown)
+                    .with_help("keep the text or the value shorter; nothing was written"),
+                );
+            }
+        }
+        if !too_large.is_empty() {
+            return Err(StoreError::Invalid(too_large));
+        }
         let mut user = state.user.clone();
         for (rel, text) in &change.writes {
             user.set(rel, text.as_deref());
