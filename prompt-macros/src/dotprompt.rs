@@ -16,7 +16,7 @@ use crate::compile;
 use crate::derive::Field;
 use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
-use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile};
+use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile, partial_file};
 use prompt_runtime::formats::dotprompt::schema::{properties, required, schema_type};
 use prompt_runtime::formats::dotprompt::{Dotprompt, Value};
 use prompt_runtime::load::Project;
@@ -59,7 +59,12 @@ pub fn expand(
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let mut tracked = vec![path.clone()];
-    tracked.extend(partials.iter().map(|p| partial_path(project, &p.name)));
+    tracked.extend(
+        partials
+            .iter()
+            .filter_map(|p| partial_file(&p.name))
+            .map(|rel| project.dir.join(rel)),
+    );
     tracked.extend(registry_files.iter().map(|f| project.dir.join(&f.name)));
     tracked.extend(project.config.path.iter().cloned());
     let tracked = crate::emit::tracked(&tracked);
@@ -491,12 +496,4 @@ fn check_paths_without_schema(
         );
     }
     Ok(())
-}
-
-/// The file of the partial `name` (`sub/sign` is `prompts/sub/_sign.prompt`), to track.
-fn partial_path(project: &Project, name: &str) -> std::path::PathBuf {
-    match name.rsplit_once('/') {
-        Some((dir, base)) => project.dir.join(dir).join(format!("_{base}.prompt")),
-        None => project.dir.join(format!("_{name}.prompt")),
-    }
 }

@@ -237,20 +237,8 @@ fn input(
             ),
         }
     }
-    // What the prompt reads: its schema's properties, else the first names of its paths.
-    let reads: Vec<String> = match properties {
-        Some(properties) => properties.keys().map(str::to_owned).collect(),
-        None if schema.is_some() => Vec::new(),
-        None => {
-            let mut names: Vec<String> = prompt
-                .input_paths()
-                .into_iter()
-                .filter_map(|p| p.segments.into_iter().next())
-                .collect();
-            names.dedup();
-            names
-        }
-    };
+    // What the prompt reads, as `list` shows it.
+    let reads: Vec<String> = inputs(prompt).into_iter().map(|(name, _)| name).collect();
     // A schema without properties (`any`, a named type) takes whatever it is given.
     let open = schema.is_some() && properties.is_none();
     given.sort();

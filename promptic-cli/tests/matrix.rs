@@ -32,6 +32,17 @@ const PROMPTS: [(&str, &[&str]); 6] = [
     ("greet", &["--tag", "tone=formal"]),
 ];
 
+/// The prompts `list` and `docs` show: every prompt above, a family's members by name.
+const LISTED: [&str; 7] = [
+    "note",
+    "chat",
+    "trip",
+    "ticket",
+    "agent",
+    "greet/default",
+    "greet/formal",
+];
+
 struct Run {
     code: Option<i32>,
     stdout: String,
@@ -144,15 +155,7 @@ fn list_docs_and_check_show_every_prompt_and_no_part() {
         .filter(|l| !l.starts_with(' '))
         .filter_map(|l| l.split_whitespace().next())
         .collect();
-    for name in [
-        "note",
-        "chat",
-        "trip",
-        "ticket",
-        "agent",
-        "greet/default",
-        "greet/formal",
-    ] {
+    for name in LISTED {
         assert!(names.contains(&name), "`{name}` not listed:\n{listed}");
     }
     assert!(!names.iter().any(|n| n.starts_with("parts/")), "{listed}");
@@ -165,15 +168,7 @@ fn list_docs_and_check_show_every_prompt_and_no_part() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    for page in [
-        "note",
-        "chat",
-        "trip",
-        "ticket",
-        "agent",
-        "greet/default",
-        "greet/formal",
-    ] {
+    for page in LISTED {
         let text = std::fs::read_to_string(pages.join(format!("{page}.md")))
             .unwrap_or_else(|e| panic!("no page for `{page}`: {e}"));
         assert!(

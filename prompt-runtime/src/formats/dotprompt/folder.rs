@@ -196,8 +196,16 @@ impl Folder {
     }
 }
 
-/// `sub/_name.prompt` for the partial `sub/name`: letters, digits, `_` and `-` in each part.
-fn partial_file(partial: &str) -> Option<String> {
+/// The file of the partial `sub/name`, relative to the folder (`sub/_name.prompt`); `None`
+/// for a name that is not letters, digits, `_` and `-` in each part.
+///
+/// ```
+/// use promptic::dotprompt::folder::partial_file;
+///
+/// assert_eq!(partial_file("sub/sign").as_deref(), Some("sub/_sign.prompt"));
+/// assert_eq!(partial_file("../x"), None);
+/// ```
+pub fn partial_file(partial: &str) -> Option<String> {
     let plain = |s: &str| {
         !s.is_empty()
             && s.chars()
