@@ -2,7 +2,7 @@
 //! renders them with the folder's `"jinja"` options.
 
 use crate::values::{RenderOptions, read_text};
-use prompt_runtime::formats::jinja::Templates;
+use prompt_runtime::formats::jinja::{self, Templates};
 use prompt_runtime::load::Project;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use serde_json::{Map, Value};
@@ -62,29 +62,49 @@ fn render_adjusted(
         );
     }
     let mut values = match &options.context {
-        Some(path) => context_object(path)?,
-        None => Map::new(),
+        Some(path) => context_values(path)?,
+        None => jinja::Map::new(),
     };
     for (key, value) in &options.set {
-        values.insert(key.clone(), Value::String(value.clone()));
+        values.insert(key.clone(), jinja::Value::String(value.clone()));
     }
+    let values = jinja::Value::Object(values);
     let (file, templates) = project.load_jinja(name)?;
     check_values(&templates, &file, &values, &options.set)?;
     let templates = adjust(templates);
-    let text = templates.render(&file, &Value::Object(values))?;
+    let text = templates.render(&file, &values)?;
     Ok((format!("{}/{file}", project.display), text))
+}
+
+/// The `--context` file of a Jinja prompt, read as Python's `json.load` reads it: keys
+/// in the order written, integers exact.
+fn context_values(path: &std::path::Path) -> Result<jinja::Map, Diagnostics> {
+    let source = read_text(path, "the context")?;
+    match jinja::Value::from_json(source.text()) {
+        Ok(jinja::Value::Object(map)) => Ok(map),
+        Ok(_) => Err(not_an_object(&source)),
+        Err(e) => Err(Diagnostic::new(format!(
+            "`{}` is not valid JSON: {}",
+            source.path(),
+            e.message
+        ))
+        .at(&source, e.offset..e.offset + 1)
+        .into()),
+    }
+}
+
+fn not_an_object(source: &prompt_runtime::SourceFile) -> Diagnostics {
+    Diagnostic::new(format!("`{}` must hold a JSON object", source.path()))
+        .at(source, 0..source.text().len().min(1))
+        .with_help(r#"write the values as {"name": "value", "user": {"name": "Ada"}, ...}"#)
+        .into()
 }
 
 pub fn context_object(path: &std::path::Path) -> Result<Map<String, Value>, Diagnostics> {
     let source = read_text(path, "the context")?;
     match serde_json::from_str::<Value>(source.text()) {
         Ok(Value::Object(map)) => Ok(map),
-        Ok(_) => Err(
-            Diagnostic::new(format!("`{}` must hold a JSON object", source.path()))
-                .at(&source, 0..source.text().len().min(1))
-                .with_help(r#"write the values as {"name": "value", "user": {"name": "Ada"}, ...}"#)
-                .into(),
-        ),
+        Ok(_) => Err(not_an_object(&source)),
         Err(e) => {
             let offset = source.offset(e.line(), e.column().max(1));
             Err(
@@ -102,7 +122,7 @@ pub fn context_object(path: &std::path::Path) -> Result<Map<String, Value>, Diag
 fn check_values(
     templates: &Templates,
     file: &str,
-    values: &Map<String, Value>,
+    values: &jinja::Value,
     set: &[(String, String)],
 ) -> Result<(), Diagnostics> {
     let uses = templates.uses(file);
@@ -120,7 +140,7 @@ fn check_values(
     }
     for missing in uses
         .iter()
-        .filter(|u| u.required && !values.contains_key(&u.name))
+        .filter(|u| u.required && values.get(&u.name).is_none())
     {
         let Some(template) = templates.get(&missing.file) else {
             continue;
@@ -135,7 +155,7 @@ fn check_values(
         );
     }
     // What each given value holds, against every path the template reads into it.
-    problems.extend(templates.check_values(file, &Value::Object(values.clone())));
+    problems.extend(templates.check_values(file, values));
     if problems.is_empty() {
         Ok(())
     } else {

@@ -84,6 +84,16 @@ for t, v in exprs:
     case(t, v)
     case(t, v, "tlk")
 
+# Values in the data's order, integers of any length: rendered once each.
+data = [
+    ("{% for k, v in d.items() %}{{k}}={{v}};{% endfor %}{{d}}", {"d": {"b": 1, "a": 2}}),
+    ("{% for k in d %}{{ k }}{% endfor %} {{ d | tojson }} {{ d | length }}", {"d": {"z": 1, "a": {"y": 2, "b": 3}}}),
+    ("{{ n }} {{ m }} {{ [n, m] }} {{ n | tojson }} {{ n > m }} {{ n == n }}", {"n": 100000000000000000000, "m": -340282366920938463463374607431768211457}),
+    ("{{ f }} {{ g }}", {"f": 1e20, "g": 3.0}),
+]
+for t, v in data:
+    case(t, v)
+
 inc_files = {
     "components/head.md.j2": "# Head {{ title }}\n",
     "components/list.md.j2": "{% for i in items %}\n- {{ i }}\n{% endfor %}\n",

@@ -1,9 +1,9 @@
 //! Expressions inside `{{ … }}` and `{% … %}`: tokens, the tree, and a parser for the
 //! subset promptic supports. Everything outside it is a located error saying so.
 
+use super::data::Value;
 use super::lexer::py_space;
 use crate::diagnostic::{Diagnostic, SourceFile};
-use serde_json::Value;
 use std::ops::Range;
 
 /// How deep one expression may nest, in brackets and parentheses as the parser reads it
@@ -865,7 +865,7 @@ fn supported_loop() -> String {
 }
 
 fn float(f: f64) -> Value {
-    serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+    Value::from(f)
 }
 
 /// Every `.items()` in `expr` that is not where a `for` takes it: an error, since Python

@@ -10,11 +10,11 @@
 //! from detailed's), and a test of `guidance` in any other shape (a typo'd level, a missing
 //! `| default("detailed")`, which would make "no level given" mean lean).
 
+use super::data::Value;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, visit};
 use super::parser::{If, Node};
 use crate::diagnostic::{Diagnostic, SourceFile};
 use crate::guidance::{GUIDANCE, LEVELS};
-use serde_json::Value;
 use std::ops::Range;
 
 /// How `{% else %}` on a fence is registered: a comment right after it starting so.

@@ -28,9 +28,11 @@ mod cache;
 mod check;
 #[doc(hidden)]
 pub mod compiled;
+mod data;
 mod expr;
 mod fence;
 mod fields;
+mod json;
 mod lexer;
 mod parser;
 mod paths;
@@ -44,10 +46,11 @@ pub(crate) mod value;
 #[cfg(test)]
 mod tests;
 
+pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused};
 pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};
-pub use set::{ReadError, Templates};
+pub use set::{ReadError, RenderValues, Templates};
 pub(crate) use settings::read as read_settings;
 pub use uses::NameUse;
 

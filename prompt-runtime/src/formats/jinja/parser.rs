@@ -369,7 +369,7 @@ impl<'a> Reader<'a> {
     fn include(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
         let here = parser.next_span();
         let expr = parser.expr()?;
-        let ExprKind::Literal(serde_json::Value::String(name)) = expr.kind else {
+        let ExprKind::Literal(super::data::Value::String(name)) = expr.kind else {
             return Err(self.error(
                 here.start..expr.span.end,
                 "`{% include %}` takes a quoted file name; computed names are not supported",

@@ -5,12 +5,12 @@
 //! `s.city` is the path `stops[…].city`, shown as `s.city`. A `set` name is the template's
 //! own and is not followed.
 
+use super::data::Value;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, Test};
 use super::parser::Node;
 use super::set::Templates;
 use super::uses::MAX_INCLUDE_WALKS;
 use crate::diagnostic::Diagnostic;
-use serde_json::Value;
 use std::ops::Range;
 
 /// One step of a [`PathUse`].

@@ -15,8 +15,8 @@ use crate::diagnostic::Diagnostic;
 /// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
 /// moves faster.
 type Error = Box<Diagnostic>;
+use super::data::{Map, Value};
 use super::slots::{CACHED, Slots};
-use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -56,7 +56,7 @@ impl<'a> Val<'a> {
 /// rendering.
 enum Items<'a> {
     List(&'a [Value]),
-    Pairs(&'a Map<String, Value>),
+    Pairs(&'a Map),
     Made(Vec<Val<'a>>),
 }
 
@@ -72,7 +72,7 @@ impl<'a> Items<'a> {
     fn iter(&self) -> ItemsIter<'_, 'a> {
         match self {
             Items::List(items) => ItemsIter::List(items.iter()),
-            Items::Pairs(map) => ItemsIter::Pairs(map.iter()),
+            Items::Pairs(map) => ItemsIter::Pairs(map.entries().iter()),
             Items::Made(items) => ItemsIter::Made(items.iter()),
         }
     }
@@ -81,7 +81,7 @@ impl<'a> Items<'a> {
 /// The items of [`Items`] in order.
 enum ItemsIter<'i, 'a> {
     List(std::slice::Iter<'a, Value>),
-    Pairs(serde_json::map::Iter<'a>),
+    Pairs(std::slice::Iter<'a, (String, Value)>),
     Made(std::slice::Iter<'i, Val<'a>>),
 }
 
@@ -145,7 +145,7 @@ struct LoopState {
 pub(crate) fn render(
     set: &Templates,
     template: &Template,
-    context: &Map<String, Value>,
+    context: &Map,
 ) -> Result<String, Diagnostic> {
     render_limited(set, template, context, MAX_STEPS)
 }
@@ -155,7 +155,7 @@ pub(crate) fn render(
 pub(crate) fn render_limited(
     set: &Templates,
     template: &Template,
-    context: &Map<String, Value>,
+    context: &Map,
     max_steps: usize,
 ) -> Result<String, Diagnostic> {
     let mut renderer = Renderer {
@@ -186,7 +186,7 @@ pub(super) fn holds(
     set: &Templates,
     template: &Template,
     expr: &Expr,
-    context: &Map<String, Value>,
+    context: &Map,
 ) -> Option<bool> {
     Renderer::probe(set, context).test(template, expr).ok()
 }
@@ -197,7 +197,7 @@ pub(super) fn has_items(
     set: &Templates,
     template: &Template,
     expr: &Expr,
-    context: &Map<String, Value>,
+    context: &Map,
 ) -> Option<bool> {
     let renderer = Renderer::probe(set, context);
     let (inner, pairs) = match &expr.kind {
@@ -215,7 +215,7 @@ pub(super) fn has_items(
 
 struct Renderer<'a> {
     set: &'a Templates,
-    context: &'a Map<String, Value>,
+    context: &'a Map,
     /// The names the templates bind, innermost last, in scopes: one per template being
     /// rendered (an include's `set`s stay in it) and one per loop iteration (a loop
     /// body's `set`s are gone at its end, as in Jinja2, and each iteration starts afresh).
@@ -255,7 +255,7 @@ type Done = Result<(), Error>;
 impl<'a> Renderer<'a> {
     /// A renderer that only evaluates expressions over `context`: it has no scopes of the
     /// templates' own and writes nothing (`render_limited` gives it an output and a limit).
-    fn probe(set: &'a Templates, context: &'a Map<String, Value>) -> Self {
+    fn probe(set: &'a Templates, context: &'a Map) -> Self {
         Renderer {
             set,
             context,
@@ -486,7 +486,7 @@ impl<'a> Renderer<'a> {
             // A dict iterates over its keys, a string over its characters.
             Cow::Borrowed(Value::Object(map)) => map
                 .keys()
-                .map(|k| Val::owned(Value::String(k.clone())))
+                .map(|k| Val::owned(Value::String(k.to_owned())))
                 .collect(),
             Cow::Owned(Value::Object(map)) => map
                 .into_iter()

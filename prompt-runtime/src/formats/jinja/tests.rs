@@ -53,7 +53,8 @@ fn error(template: &str) -> String {
 fn renders_every_case_as_jinja2_does() {
     let mut failures = Vec::new();
     for (flags, template, values, files, expected) in jinja2_cases::CASES {
-        let values: serde_json::Value = serde_json::from_str(values).unwrap();
+        // Read as Python reads the JSON: dicts in the order written, integers exact.
+        let values = super::Value::from_json(values).unwrap();
         let got = load(flags, template, files)
             .map_err(|e| e[0].to_string())
             .and_then(|set| set.render("main.j2", &values).map_err(|e| e.to_string()));
@@ -488,7 +489,7 @@ fn hostile_templates_end_in_errors_not_crashes() {
     let set = load("", "{% include 'm0.j2' %}", &files).unwrap();
     assert_eq!(set.names().count(), 32);
     assert!(set.uses("main.j2").is_empty());
-    let empty = serde_json::Map::new();
+    let empty = super::Map::new();
     let main = set.get("main.j2").unwrap();
     let refused = super::render::render_limited(&set, main, &empty, 100_000).unwrap_err();
     assert_eq!(refused.message(), "the render takes more than 100000 steps");
@@ -503,7 +504,8 @@ fn hostile_templates_end_in_errors_not_crashes() {
     let silent = "{% for a in xs %}".repeat(9) + &"{% endfor %}".repeat(9);
     let set = load("", &silent, &[]).unwrap();
     let template = set.get("main.j2").unwrap();
-    let values = many.as_object().unwrap();
+    let values = super::Value::from(many);
+    let values = values.as_object().unwrap();
     let steps = super::render::render_limited(&set, template, values, 100_000).unwrap_err();
     assert_eq!(steps.message(), "the render takes more than 100000 steps");
     // Loop filters and membership tests count too: each item a filter tests, each item
@@ -520,6 +522,7 @@ fn hostile_templates_end_in_errors_not_crashes() {
     ] {
         let set = load("", hostile, &[]).unwrap();
         let template = set.get("main.j2").unwrap();
+        let values = super::Value::from(&values);
         let values = values.as_object().unwrap();
         let steps = super::render::render_limited(&set, template, values, 100_000).unwrap_err();
         assert_eq!(

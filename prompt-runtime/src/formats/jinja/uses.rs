@@ -246,7 +246,7 @@ fn chain(expr: &Expr) -> Option<(&str, Vec<String>, Range<usize>)> {
             }
             ExprKind::Item(inner, key) => {
                 match &key.kind {
-                    ExprKind::Literal(serde_json::Value::String(k)) => path.push(k.clone()),
+                    ExprKind::Literal(super::data::Value::String(k)) => path.push(k.clone()),
                     ExprKind::Literal(_) => {}
                     _ => return None,
                 }
