@@ -1145,7 +1145,7 @@ impl Emitter<'_> {
                     let included = self.templates.get(name)?;
                     self.nodes(included, &included.nodes, out)?;
                 }
-                Node::Set { .. } => return None,
+                Node::Set { .. } | Node::SetAttr { .. } => return None,
             }
         }
         flush(&mut pending, out, &mut self.text);
@@ -1261,6 +1261,11 @@ impl Emitter<'_> {
     /// The statement that appends `{{ expr }}`: a filter that makes text (`upper`,
     /// `lower`, `trim`, `join`) writes it straight into the output.
     fn output(&mut self, template: &Template, expr: &Expr, out: &mut String) -> Option<()> {
+        if let ExprKind::Filter(_, which, args) = &expr.kind
+            && (which.is_new() || (*which == Filter::Join && args.len() > 1))
+        {
+            return None;
+        }
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
             let code = match which {
                 Filter::Upper => Some(self.with_ref(template, inner, |v| {
@@ -1384,7 +1389,7 @@ impl Emitter<'_> {
                 self.comparison(template, first, *op, right)?
             }
             ExprKind::Test(inner, which, negated) => {
-                let which = test_index(which);
+                let which = test_index(which)?;
                 let code = self.with_ref(template, inner, |v| {
                     format!("jc::test({v}, {which}, {negated})")
                 })?;
@@ -1457,10 +1462,14 @@ impl Emitter<'_> {
                     LoopAttr::Length => format!("View::Int({n} as i128)"),
                     LoopAttr::Revindex => format!("View::Int(({n} - {i}) as i128)"),
                     LoopAttr::Revindex0 => format!("View::Int(({n} - {i} - 1) as i128)"),
+                    LoopAttr::Previtem
+                    | LoopAttr::Nextitem
+                    | LoopAttr::Depth
+                    | LoopAttr::Depth0 => return None,
                 }
             }
             ExprKind::Test(inner, which, negated) => {
-                let which = test_index(which);
+                let which = test_index(which)?;
                 let code = self.with_ref(template, inner, |v| {
                     format!("jc::test({v}, {which}, {negated})")
                 })?;
@@ -1516,6 +1525,8 @@ impl Emitter<'_> {
                     )
                 }
                 Filter::Trim if !args.is_empty() => return None,
+                f if f.is_new() => return None,
+                Filter::Join if args.len() > 1 => return None,
                 Filter::Join => {
                     let sep = self.join_sep(template, args)?;
                     let code =
@@ -1544,7 +1555,8 @@ impl Emitter<'_> {
             | ExprKind::Item(..)
             | ExprKind::StartsWith(..)
             | ExprKind::Split(..)
-            | ExprKind::Items(_) => return None,
+            | ExprKind::Items(_)
+            | ExprKind::Op(..) => return None,
         })
     }
 }
@@ -1564,12 +1576,13 @@ fn cmp_index(op: CmpOp) -> u8 {
 }
 
 /// A test's index for [`test`].
-fn test_index(which: &Test) -> u8 {
-    match which {
+fn test_index(which: &Test) -> Option<u8> {
+    Some(match which {
         Test::Defined => 0,
         Test::Undefined => 1,
         Test::None => 2,
-    }
+        _ => return None,
+    })
 }
 
 fn flush(pending: &mut String, out: &mut String, text: &mut usize) {

@@ -42,7 +42,11 @@ pub(crate) fn check(source: &SourceFile, nodes: &[Node], out: &mut Vec<Diagnosti
                     check(source, body, out);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Include { .. } | Node::Set { .. } => {}
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Include { .. }
+            | Node::Set { .. }
+            | Node::SetAttr { .. } => {}
         }
     }
 }
@@ -220,7 +224,11 @@ pub(crate) fn mute_either_ors(source: &SourceFile, nodes: &mut [Node], reasons: 
                     mute_either_ors(source, body, reasons);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Include { .. } | Node::Set { .. } => {}
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Include { .. }
+            | Node::Set { .. }
+            | Node::SetAttr { .. } => {}
         }
     }
 }

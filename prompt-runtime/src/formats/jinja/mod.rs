@@ -32,14 +32,17 @@ mod data;
 mod expr;
 mod fence;
 mod fields;
+mod filters;
 mod json;
 mod lexer;
+mod ops;
 mod parser;
 mod paths;
 mod render;
 mod set;
 mod settings;
 mod slots;
+mod uncompiled;
 mod uses;
 pub(crate) mod value;
 
@@ -55,6 +58,13 @@ pub(crate) use settings::read as read_settings;
 pub use uses::NameUse;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+
+/// The first construct of the templates `entry` reads that the derive's compiled render
+/// does not cover, as an error at it (`None`: every one is compiled).
+#[doc(hidden)]
+pub fn uncompiled(templates: &Templates, entry: &str) -> Option<Diagnostic> {
+    uncompiled::first(templates, entry)
+}
 
 /// Jinja2's environment options that change what a template renders. The defaults are
 /// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.
@@ -89,14 +99,17 @@ pub struct Template {
 impl Template {
     /// Parses `source` with `options`, or says where it goes outside the supported subset.
     pub fn parse(source: &SourceFile, options: Options) -> Result<Template, Diagnostics> {
-        // Loading made CRLF into LF; a carriage return left alone is a line end to Jinja2,
-        // which would then differ from the text's own bytes: refused rather than guessed.
-        if let Some(at) = source.text().find('\r') {
-            return Err(Diagnostic::new("a carriage return without a line feed")
-                .at(source, at..at + 1)
-                .with_help("Jinja2 reads it as a line end: write a newline (`\\n`) instead")
-                .into());
-        }
+        // Jinja2 reads `\r\n` and a carriage return alone as line ends, as it reads `\n`,
+        // and writes every one as `\n` (in text and in string literals alike). The template
+        // keeps the text it was read as, which its spans point into.
+        let lf;
+        let source = if source.text().contains('\r') {
+            let text = source.text().replace("\r\n", "\n").replace('\r', "\n");
+            lf = SourceFile::new(source.path(), text);
+            &lf
+        } else {
+            source
+        };
         let segments = lexer::lex(source, &options)?;
         let nodes = parser::parse(source, &segments)?;
         let mut fences = Vec::new();

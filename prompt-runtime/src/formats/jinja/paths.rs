@@ -6,7 +6,7 @@
 //! own and is not followed.
 
 use super::data::Value;
-use super::expr::{CmpOp, Expr, ExprKind, Filter, Test};
+use super::expr::{CmpOp, Expr, ExprKind, Filter, Op, Test};
 use super::parser::Node;
 use super::set::Templates;
 use super::uses::MAX_INCLUDE_WALKS;
@@ -212,6 +212,7 @@ impl<'a> Walk<'a> {
                     self.expr(file, value, false, false);
                     self.bound.push((name.clone(), None));
                 }
+                Node::SetAttr { value, .. } => self.expr(file, value, false, false),
             }
         }
     }
@@ -487,6 +488,17 @@ impl<'a> Walk<'a> {
                 }
             }
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, false, under)),
+            // `a if c else b`: the condition is tested, each side read only when it holds
+            // or fails.
+            ExprKind::Op(Op::IfElse, operands) => {
+                if let [condition, sides @ ..] = operands.as_slice() {
+                    self.expr(file, condition, true, under);
+                    sides.iter().for_each(|e| self.expr(file, e, false, true));
+                }
+            }
+            ExprKind::Op(_, operands) => operands
+                .iter()
+                .for_each(|e| self.expr(file, e, false, under)),
             ExprKind::Filter(inner, Filter::Default, args) => {
                 self.expr(file, inner, true, under);
                 args.iter().for_each(|e| self.expr(file, e, false, under));

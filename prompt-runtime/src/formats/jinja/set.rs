@@ -346,7 +346,7 @@ fn includes_at(nodes: &[Node], depth: usize, out: &mut Vec<(String, Range<usize>
                     includes_at(body, depth + 1, out);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Set { .. } => {}
+            Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
         }
     }
 }
@@ -389,7 +389,7 @@ pub(super) fn includes_of(nodes: &[Node], out: &mut Vec<(String, Range<usize>)>)
                     includes_of(body, out);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Set { .. } => {}
+            Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
         }
     }
 }
