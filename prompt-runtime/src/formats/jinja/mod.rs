@@ -2,16 +2,16 @@
 //! as Jinja2 does, for a supported subset; everything else is a located error saying it
 //! is not supported, never text passed through.
 //!
-//! Supported: `{{ expr }}` with names, `a.b`, `a[b]`, string/number/boolean/`none`
-//! literals and lists, the filters `default(v[, true])`, `join(sep)`, `trim`, `upper`,
-//! `lower`, `length`, `tojson`; `.startswith(…)`, `.split(…)`, and `.items()` as a loop's
-//! iterable; `{% if %}`/`{% elif %}`/`{% else %}` with `==`, `!=`, `<`, `<=`, `>`, `>=`,
-//! `in`, `not in`, `and`, `or`, `not`, `is [not] defined`, `is [not] none`;
-//! `{% for x in xs [if cond] %}` and `{% for k, v in m.items() %}` with `{% else %}` and
-//! `loop.index`, `loop.index0`, `loop.first`, `loop.last`, `loop.length`,
-//! `loop.revindex`, `loop.revindex0`; `{% include "name" %}` relative to `prompts/`;
-//! `{% set name = value %}`; `{% raw %}`; comments; `-`/`+` whitespace control; and the
-//! environment options of [`Options`].
+//! Supported: `{{ expr }}` with names, `a.b`, `a[b]`, slices, literals and lists;
+//! arithmetic (`+ - * / // % **`, signs, `~`) and inline `if`; the string and dict
+//! methods data has; forty filters and twenty-five tests, arguments by position or name;
+//! `{% if %}`, `{% for %}` with `loop` (`previtem`, `nextitem`, `cycle` too), `{% include %}`,
+//! `{% set %}` (and `namespace()`), `range()`, `{% raw %}`, comments, whitespace control
+//! and the environment options of [`Options`]. The book's Jinja chapter lists them.
+//!
+//! Values are [`Value`]s, as Python holds them: dicts in the order their keys were
+//! written, integers exact however long. Arithmetic is exact within 128 bits; a result
+//! beyond is a located error.
 //!
 //! Where promptic is stricter than Jinja2, on purpose: printing, looping over or
 //! filtering (other than with `default`) a value that is not defined is an error, where
@@ -19,10 +19,9 @@
 //! and other dict method names read as attributes are refused (Jinja2 gives the method,
 //! not the key); include names may not hold `..` or `\`; include cycles are refused.
 //!
-//! Known differences: dicts come as `serde_json` maps, which keep keys sorted, so a
-//! dict's `items()`, its `repr` and its loop order follow key order where Python follows
-//! insertion order; `repr` of a string escapes the characters Python does not print
-//! except unassigned code points, which Python also escapes.
+//! Known differences: a filter that gives a generator in Jinja2 gives its list; `repr`
+//! of a string escapes the characters Python does not print except unassigned code
+//! points, which Python also escapes.
 
 mod cache;
 mod check;

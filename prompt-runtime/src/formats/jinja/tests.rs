@@ -795,3 +795,61 @@ fn upper_and_lower_write_what_python_writes() {
         Ok("X".repeat(150))
     );
 }
+
+#[test]
+fn the_derive_is_told_what_it_does_not_compile() {
+    let cases = [
+        (
+            "{{ name | upper }}{% for x in xs %}{{ x }}{% endfor %}",
+            None,
+        ),
+        ("{% for k, v in m.items() %}{{ k }}{% endfor %}", None),
+        ("{{ n + 1 }}", Some("the operator `+` @1:4")),
+        ("{{ s ~ t }}", Some("the operator `~` @1:4")),
+        ("{{ -n }}", Some("a minus sign before a value @1:4")),
+        ("{{ -3 }}", None),
+        ("{{ s[1:] }}", Some("a slice @1:4")),
+        ("{{ s.lower() }}", Some("the method `.lower()` @1:4")),
+        ("{{ s | title }}", Some("the filter `title` @1:4")),
+        (
+            "{{ xs | join(',', attribute='a') }}",
+            Some("`join` by an attribute @1:4"),
+        ),
+        (
+            "{% if n is odd %}x{% endif %}",
+            Some("the test `is odd` @1:7"),
+        ),
+        (
+            "{{ 'a' if n else 'b' }}",
+            Some("an inline `if … else …` @1:4"),
+        ),
+        (
+            "{% for x in range(3) %}{% endfor %}",
+            Some("`range()` @1:13"),
+        ),
+        (
+            "{% for x in xs %}{{ loop.cycle(1, 2) }}{% endfor %}",
+            Some("`loop.cycle` @1:21"),
+        ),
+        (
+            "{% for x in xs %}{{ loop.previtem }}{% endfor %}",
+            Some("`loop.previtem` @1:21"),
+        ),
+        ("{% set ns = namespace(a=1) %}", Some("`namespace()` @1:13")),
+        ("{% set ns.a = 1 %}", Some("`{% set ns.a %}` @1:8")),
+        ("{{ d.items() | list }}", Some("the filter `list` @1:4")),
+    ];
+    for (template, want) in cases {
+        let set = load("", template, &[]).unwrap();
+        let got = super::uncompiled(&set, "main.j2").map(|d| {
+            let at = d
+                .location()
+                .map_or(String::new(), |l| format!(" @{}:{}", l.line, l.col));
+            let message = d
+                .message()
+                .trim_end_matches(" is not compiled by `#[derive(Prompt)]`");
+            format!("{message}{at}")
+        });
+        assert_eq!(got.as_deref(), want, "{template}");
+    }
+}
