@@ -358,7 +358,7 @@ fn path_checks(
         .filter_map(|p| {
             let field = fields.iter().find(|f| f.name == p.name)?;
             let ty = static_lifetimes(&field.ty);
-            let location = location(templates, &p)?;
+            let location = location(templates, p)?;
             let shown = &p.shown;
             let skip = p.skip;
             let steps = steps(&p.steps);
