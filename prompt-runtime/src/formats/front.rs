@@ -35,6 +35,9 @@ pub trait Format: Send + Sync + 'static {
     fn title(&self) -> &'static str;
     /// The endings of its prompt files, in the order they are looked for.
     fn endings(&self) -> &'static [&'static str];
+    /// The language of its files, as a Markdown code fence names it (`jinja`,
+    /// `handlebars`).
+    fn language(&self) -> &'static str;
     /// What the file at `rel` (relative to the folder, `/`-separated) is to this format, if
     /// it is its own. Folders the project keeps apart (the templates folder) are not
     /// offered.
@@ -42,6 +45,12 @@ pub trait Format: Send + Sync + 'static {
     /// Loads and checks prompt `name` (without its file ending). Every file it reads goes
     /// through the folder's guarded reader.
     fn load(&self, project: &Project, name: &str) -> Result<Box<dyn LoadedPrompt>, Diagnostics>;
+    /// Which of the prompts it claimed other prompts read as parts (a Jinja template
+    /// another includes): known only once they are read.
+    fn included(&self, project: &Project, prompts: &[String]) -> Vec<String> {
+        let _ = (project, prompts);
+        Vec::new()
+    }
 }
 
 /// A checked prompt of any format.
@@ -52,6 +61,11 @@ pub trait LoadedPrompt: Send + Sync {
     fn path(&self) -> &str;
     /// Its format.
     fn format(&self) -> &'static dyn Format;
+    /// Every file it read besides its own (templates, includes, partials, registries), by
+    /// path relative to the folder: to embed and to watch.
+    fn files(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The values it reads, in the order it reads them first. The one source for value
     /// checks, `list` and `docs`.
     fn reads(&self) -> &[ValueUse];
@@ -503,6 +517,103 @@ impl Project {
                 .load(self, super::FrontEnd::prompt_name(name)),
             // The Markdown reader says what is missing, with a did-you-mean.
             None => super::markdown::MARKDOWN.load(self, super::FrontEnd::prompt_name(name)),
+        }
+    }
+}
+
+/// A prompt of the folder: its name, its file (relative to the folder) and its format.
+#[derive(Clone)]
+pub struct Found {
+    /// Its name (`agents/analyst`).
+    pub name: String,
+    /// Its file, relative to the folder (`agents/analyst.md.j2`).
+    pub file: String,
+    /// Its format.
+    pub format: &'static dyn Format,
+}
+
+impl std::fmt::Debug for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, {})", self.name, self.file, self.format.name())
+    }
+}
+
+/// Every prompt of a folder, whatever its format: see [`Project::all_prompts`].
+#[derive(Clone, Debug, Default)]
+pub struct AllPrompts {
+    /// The prompts, sorted by name.
+    pub prompts: Vec<Found>,
+    /// Problems that may hide prompts (a folder that cannot be read, a name that is not
+    /// UTF-8), and names two files claim.
+    pub errors: Diagnostics,
+    /// What was left out on purpose: folder links that lead outside the folder.
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Project {
+    /// Every prompt of the folder, of every format: the folder is walked once (as
+    /// [`Project::prompts`] walks it) and each format claims its files; files prompts read
+    /// (partials, registries, included templates) are not prompts. A name two files claim
+    /// (`x.md` and `x.prompt`) is an error; the first format of
+    /// [`FORMATS`](super::FORMATS) keeps it.
+    ///
+    /// ```
+    /// use promptic::load::Project;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("promptic-doc-all-{}", std::process::id()));
+    /// std::fs::create_dir_all(dir.join("parts"))?;
+    /// std::fs::write(dir.join("note.md"), "Hello $who.")?;
+    /// std::fs::write(dir.join("trip.md.j2"), "Trip. {% include 'parts/day.j2' %}")?;
+    /// std::fs::write(dir.join("parts/day.j2"), "A day.")?;
+    /// std::fs::write(dir.join("ticket.prompt"), "Ticket {{> sign}}")?;
+    /// std::fs::write(dir.join("_sign.prompt"), "Bye.")?;
+    /// let project = Project::open(&dir, "prompts")?;
+    /// let all = project.all_prompts();
+    /// let listed: Vec<(&str, &str)> =
+    ///     all.prompts.iter().map(|p| (p.name.as_str(), p.format.name())).collect();
+    /// assert_eq!(listed, [("note", "markdown"), ("ticket", "dotprompt"), ("trip", "jinja")]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn all_prompts(&self) -> AllPrompts {
+        let walked = self.prompts();
+        let mut errors = walked.errors;
+        let mut prompts: Vec<Found> = Vec::new();
+        for format in super::FORMATS {
+            let mut claimed: Vec<(String, String)> = walked
+                .files
+                .iter()
+                .filter_map(|rel| match format.claim(rel) {
+                    Some(Claim::Prompt(name)) => Some((name, rel.clone())),
+                    _ => None,
+                })
+                .collect();
+            // A name with two files of one format (`x.md.j2` and `x.j2`) is the first.
+            claimed.dedup_by(|a, b| a.0 == b.0);
+            let names: Vec<String> = claimed.iter().map(|(n, _)| n.clone()).collect();
+            let parts = format.included(self, &names);
+            for (name, file) in claimed {
+                if parts.contains(&name) {
+                    continue;
+                }
+                if let Some(other) = prompts.iter().find(|p| p.name == name) {
+                    errors.push(
+                        Diagnostic::new(format!(
+                            "the prompt `{name}` has two files: `{0}/{1}` and `{0}/{file}`",
+                            self.display, other.file
+                        ))
+                        .with_help("keep one of them: a prompt's name must say which file it is"),
+                    );
+                    continue;
+                }
+                prompts.push(Found { name, file, format });
+            }
+        }
+        prompts.sort_by(|a, b| a.name.cmp(&b.name));
+        AllPrompts {
+            prompts,
+            errors,
+            warnings: walked.warnings,
         }
     }
 }

@@ -31,6 +31,10 @@ impl Format for Markdown {
         "Markdown"
     }
 
+    fn language(&self) -> &'static str {
+        "markdown"
+    }
+
     fn endings(&self) -> &'static [&'static str] {
         &[".md"]
     }

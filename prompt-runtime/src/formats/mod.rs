@@ -11,8 +11,8 @@ pub mod keep;
 pub mod markdown;
 
 pub use front::{
-    Claim, Format, Given, GivenValue, LoadedPrompt, Origin, Output, Takes, ValueUse, Values,
-    unread_value,
+    AllPrompts, Claim, Format, Found, Given, GivenValue, LoadedPrompt, Origin, Output, Takes,
+    ValueUse, Values, unread_value,
 };
 
 /// Every format, in the order a prompt name's files are looked for. Adding a format is

@@ -27,6 +27,10 @@ impl Format for DotpromptFormat {
         "dotprompt"
     }
 
+    fn language(&self) -> &'static str {
+        "handlebars"
+    }
+
     fn endings(&self) -> &'static [&'static str] {
         &[".prompt"]
     }
@@ -58,6 +62,18 @@ impl Format for DotpromptFormat {
         let folder = Folder::open(project.root())?;
         let loaded = folder.load(name)?;
         let path = loaded.file.path.clone();
+        let strip = |shown: &str| {
+            shown
+                .strip_prefix(&format!("{}/", project.display))
+                .unwrap_or(shown)
+                .to_owned()
+        };
+        let files = loaded
+            .partials
+            .iter()
+            .chain(folder.registry_files())
+            .map(|f| strip(&f.path))
+            .collect();
         let prompt = loaded.prompt;
         let metadata = prompt.render_metadata();
         let reads = inputs(&prompt, &metadata);
@@ -69,6 +85,7 @@ impl Format for DotpromptFormat {
             metadata,
             reads,
             meta,
+            files,
         }))
     }
 }
@@ -81,6 +98,7 @@ pub struct LoadedDotprompt {
     metadata: PromptMetadata,
     reads: Vec<ValueUse>,
     meta: Meta,
+    files: Vec<String>,
 }
 
 /// `--data DATA.json`: the DataArgument, plus render options under `options`.
@@ -299,6 +317,10 @@ impl LoadedPrompt for LoadedDotprompt {
 
     fn reads(&self) -> &[ValueUse] {
         &self.reads
+    }
+
+    fn files(&self) -> Vec<String> {
+        self.files.clone()
     }
 
     fn meta(&self) -> &Meta {

@@ -24,6 +24,10 @@ impl Format for Jinja {
         "Jinja"
     }
 
+    fn language(&self) -> &'static str {
+        "jinja"
+    }
+
     fn endings(&self) -> &'static [&'static str] {
         &[".md.j2", ".j2"]
     }
@@ -38,6 +42,16 @@ impl Format for Jinja {
     fn load(&self, project: &Project, name: &str) -> Result<Box<dyn LoadedPrompt>, Diagnostics> {
         let (file, templates) = project.load_jinja(name)?;
         Ok(Box::new(LoadedJinja::new(project, name, file, templates)))
+    }
+
+    /// The templates another template includes: read, not listed.
+    fn included(&self, project: &Project, prompts: &[String]) -> Vec<String> {
+        let names = project.jinja_prompt_names();
+        prompts
+            .iter()
+            .filter(|p| !names.contains(p))
+            .cloned()
+            .collect()
     }
 }
 
@@ -145,6 +159,14 @@ impl LoadedPrompt for LoadedJinja {
 
     fn reads(&self) -> &[ValueUse] {
         &self.reads
+    }
+
+    fn files(&self) -> Vec<String> {
+        self.templates
+            .names()
+            .filter(|n| *n != self.file)
+            .map(str::to_owned)
+            .collect()
     }
 
     fn meta(&self) -> &Meta {
