@@ -19,7 +19,13 @@ pub(crate) struct Field {
 }
 
 pub fn expand(input: &DeriveInput) -> TokenStream {
-    match try_expand(input) {
+    match try_expand(input).and_then(|tokens| {
+        if crate::family::is_family(input) {
+            return Ok(tokens);
+        }
+        let output = typed_output(input)?;
+        Ok(quote! { #tokens #output })
+    }) {
         Ok(tokens) => tokens,
         Err(error) if crate::family::is_family(input) => crate::family::fallback(input, error),
         Err(error) => match shape(input) {
@@ -368,6 +374,40 @@ fn unused_field(field: &Field, path: &str) -> syn::Error {
 }
 
 fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
+    prompt_attr(input).map(|attr| attr.name)
+}
+
+/// `#[prompt("name")]`, or `#[prompt("name", output = Type)]` for a prompt whose answer
+/// is read into `Type`.
+pub(crate) struct PromptAttr {
+    pub name: LitStr,
+    pub output: Option<Type>,
+}
+
+impl syn::parse::Parse for PromptAttr {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let name: LitStr = input.parse()?;
+        let mut output = None;
+        while input.peek(syn::Token![,]) {
+            input.parse::<syn::Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: syn::Ident = input.parse()?;
+            if key != "output" || output.is_some() {
+                return Err(syn::Error::new(
+                    key.span(),
+                    "expected `output = Type` after the prompt's name: `#[prompt(\"name\", output = Answer)]`",
+                ));
+            }
+            input.parse::<syn::Token![=]>()?;
+            output = Some(input.parse()?);
+        }
+        Ok(PromptAttr { name, output })
+    }
+}
+
+pub(crate) fn prompt_attr(input: &DeriveInput) -> syn::Result<PromptAttr> {
     let mut found = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
         if found.is_some() {
@@ -376,19 +416,73 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
                 "only one `#[prompt(\"name\")]` is allowed",
             ));
         }
-        let lit: LitStr = attr.parse_args().map_err(|e| {
-            syn::Error::new(
-                e.span(),
-                "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`",
-            )
+        let parsed: PromptAttr = attr.parse_args().map_err(|e| {
+            let message = e.to_string();
+            let message = if message.starts_with("expected `output") {
+                message
+            } else {
+                "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`".to_owned()
+            };
+            syn::Error::new(e.span(), message)
         })?;
-        found = Some(lit);
+        found = Some(parsed);
     }
     found.ok_or_else(|| {
         syn::Error::new(
             input.ident.span(),
             "missing `#[prompt(\"name\")]`: name the prompt file under `prompts/` (`#[prompt(\"segment_synthesis\")]` reads `prompts/segment_synthesis.md`)",
         )
+    })
+}
+
+/// `output_schema()` and `parse_output()` for a prompt with `output = Type`: the schema
+/// its file declares (Markdown's `output_schema`, dotprompt's `output.schema`), checked
+/// to be JSON when the crate compiles, else `Type`'s from schemars.
+fn typed_output(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let attr = prompt_attr(input)?;
+    let Some(ty) = attr.output else {
+        return Ok(TokenStream::new());
+    };
+    let project = compile::open(&attr.name)?;
+    let declared = project
+        .load(&attr.name.value())
+        .ok()
+        .and_then(|prompt| prompt.meta().output_schema.as_deref().map(str::to_owned));
+    let schema = match declared {
+        Some(json) => {
+            if serde_json::from_str::<serde_json::Value>(&json).is_err() {
+                return Err(syn::Error::new(
+                    attr.name.span(),
+                    "the prompt's output schema is not JSON",
+                ));
+            }
+            quote! {
+                ::promptic::__private::json_from_str(#json)
+            }
+        }
+        None => quote! {
+            ::promptic::__private::json_of(&::schemars::schema_for!(#ty))
+        },
+    };
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    Ok(quote! {
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The JSON Schema of the answer this prompt asks for: the one its file
+            /// declares, else the output type's.
+            #[allow(dead_code)]
+            pub fn output_schema() -> ::promptic::__private::JsonValue {
+                #schema
+            }
+
+            /// Reads a model's answer into the prompt's output type: bare JSON, a fenced
+            /// JSON block, or JSON with prose around it.
+            #[allow(dead_code)]
+            pub fn parse_output(answer: &str) -> ::core::result::Result<#ty, ::promptic::output::OutputError> {
+                ::promptic::output::parse_output::<#ty>(answer)
+            }
+        }
     })
 }
 

@@ -32,6 +32,7 @@ mod expr;
 mod fence;
 mod fields;
 mod filters;
+mod front;
 mod json;
 mod lexer;
 mod ops;
@@ -50,6 +51,7 @@ mod tests;
 
 pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused};
+pub use front::{JINJA, Jinja, LoadedJinja};
 pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};
 pub use set::{ReadError, RenderValues, Templates};
