@@ -1,12 +1,12 @@
 //! Jinja prompts (`NAME.md.j2`, `NAME.j2`) behind the one interface.
 
 use super::Templates;
+use super::{Map, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::formats::front::{Claim, Format, LoadedPrompt, Output, ValueUse, Values, unread_value};
 use crate::load::Project;
 use crate::meta::Meta;
 use crate::render::PromptContent;
-use super::{Map, Value};
 use std::borrow::Cow;
 
 /// The Jinja format.
