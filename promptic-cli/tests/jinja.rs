@@ -446,7 +446,11 @@ fn a_context_file_keeps_its_dicts_in_order_and_its_integers_exact() {
         .output()
         .expect("the promptic binary runs");
     let _ = std::fs::remove_dir_all(&dir);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // What Jinja2 renders: the data's order, and `tojson` sorting keys as Jinja2's does.
     assert_eq!(
         String::from_utf8_lossy(&out.stdout),
