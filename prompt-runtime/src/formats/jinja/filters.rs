@@ -226,7 +226,7 @@ pub(crate) fn apply(
                 };
                 let holds = match test {
                     None => subject.is_some_and(truthy),
-                    Some(test) => ops::test(test, subject, rest.get(1))?,
+                    Some(test) => ops::test(test, subject, rest.get(1), budget)?,
                 };
                 if holds == keep {
                     out.push(item);
@@ -697,7 +697,12 @@ fn splitlines(s: &str) -> Vec<&str> {
 fn indent(s: &str, args: &[Value], budget: &mut Budget) -> Done<String> {
     let indention = match args.first() {
         Some(Value::String(w)) => w.clone(),
-        _ => " ".repeat(usize::try_from(int_arg(args, 0, 4)?.clamp(0, 1 << 20)).unwrap_or(0)),
+        _ => {
+            // A negative width indents by nothing, as `" " * -1` is `""`.
+            let width = usize::try_from(int_arg(args, 0, 4)?.max(0)).unwrap_or(usize::MAX);
+            budget.bytes(width)?;
+            " ".repeat(width)
+        }
     };
     let (first, blank) = (bool_arg(args, 1), bool_arg(args, 2));
     let text = format!("{s}\n");

@@ -628,7 +628,12 @@ pub(crate) fn iterate(value: &Value) -> Result<Vec<Value>, String> {
 }
 
 /// `value is test(arg)`, for a value that is there (`None`: one that is not defined).
-pub(crate) fn test(test: Test, value: Option<&Value>, arg: Option<&Value>) -> Done<bool> {
+pub(crate) fn test(
+    test: Test,
+    value: Option<&Value>,
+    arg: Option<&Value>,
+    budget: &mut Budget,
+) -> Done<bool> {
     let Some(value) = value else {
         // Jinja2's undefined: not a number nor a string, yet iterable and sized (empty),
         // equal only to another undefined.
@@ -685,6 +690,12 @@ pub(crate) fn test(test: Test, value: Option<&Value>, arg: Option<&Value>) -> Do
         Test::Ge => ordered(Ordering::is_ge)?,
         Test::In => {
             let haystack = arg_value()?;
+            // Each item looked through is a step, as for the `in` operator.
+            budget.steps(match haystack {
+                Value::Array(items) | Value::Tuple(items) => items.len(),
+                Value::String(text) => text.len() / 64,
+                _ => 1,
+            })?;
             match contains(haystack, value) {
                 Some(found) => found,
                 None => {

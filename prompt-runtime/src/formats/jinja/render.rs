@@ -339,9 +339,13 @@ impl<'a> Renderer<'a> {
                     span,
                     value,
                 } => {
-                    let value = self.defined(template, value)?.into_owned();
+                    let value_expr = value;
+                    let value = self.defined(template, value_expr)?.into_owned();
                     match self.lookup_by_name(name) {
                         Val::Namespace(ns) => {
+                            // A namespace holds a copy: `{% set ns.a = ns %}` over and over
+                            // would otherwise nest and grow without end.
+                            self.keep(template, value_expr, &value)?;
                             ns.borrow_mut().insert(attr.clone(), value);
                         }
                         _ => {
@@ -802,7 +806,8 @@ impl<'a> Renderer<'a> {
             (Test::None, Val::Undefined | Val::Key(_) | Val::Namespace(_)) => false,
             (other, v) => {
                 let value = as_value(v);
-                ops::test(other, value.as_deref(), None)
+                let mut budget = self.budget();
+                ops::test(other, value.as_deref(), None, &mut budget)
                     .map_err(|fail| self.fail(template, inner, &[], fail))?
             }
         };
@@ -863,9 +868,24 @@ impl<'a> Renderer<'a> {
             ExprKind::Attr(inner, attr) => {
                 // `name.attr`, the common case, without a call to `eval` for the name.
                 let value = match &inner.kind {
-                    ExprKind::Name(name) => match self.lookup(inner, name).into_value() {
-                        Some(value) => value,
-                        None => return Err(self.undefined(template, inner)),
+                    ExprKind::Name(name) => match self.lookup(inner, name) {
+                        // One attribute of a namespace, not a copy of all of it; a copy of a
+                        // large one costs steps by its size.
+                        Val::Namespace(ns) => {
+                            let found = ns.borrow().get(attr).cloned();
+                            return Ok(match found {
+                                Some(value) => {
+                                    let size = ops::size(&value);
+                                    self.step(template, expr, size / 64)?;
+                                    Val::owned(value)
+                                }
+                                None => Val::Undefined,
+                            });
+                        }
+                        other => match other.into_value() {
+                            Some(value) => value,
+                            None => return Err(self.undefined(template, inner)),
+                        },
                     },
                     _ => self.defined(template, inner)?,
                 };
@@ -1203,6 +1223,24 @@ impl<'a> Renderer<'a> {
         Box::new(error)
     }
 
+    /// Counts a value a namespace keeps against what the render may build, and refuses
+    /// one that nests deeper than values may.
+    fn keep(&self, template: &Template, expr: &Expr, value: &Value) -> Done {
+        let Some(size) = value::footprint(value, value::MAX_DEPTH - 1) else {
+            return Err(self.deep(template, expr));
+        };
+        self.charge(template, expr, size, 0)
+    }
+
+    #[cold]
+    fn deep(&self, template: &Template, expr: &Expr) -> Error {
+        self.error(
+            template,
+            expr,
+            format!("this value would nest more than {} deep", value::MAX_DEPTH),
+        )
+    }
+
     /// An [`Op`] on its operands.
     #[inline(never)]
     fn op(
@@ -1229,8 +1267,11 @@ impl<'a> Renderer<'a> {
                     None => None,
                 };
                 let subject = as_value(&value);
-                let holds = ops::test(*test, subject.as_deref(), arg.as_deref())
+                let start = self.budget();
+                let mut budget = self.budget();
+                let holds = ops::test(*test, subject.as_deref(), arg.as_deref(), &mut budget)
                     .map_err(|fail| self.fail(template, expr, &operands[1..], fail))?;
+                self.settle(&start, &budget, false);
                 return Ok(Val::owned(Value::Bool(holds != *negated)));
             }
             Op::Cycle => {
@@ -1241,8 +1282,10 @@ impl<'a> Renderer<'a> {
             }
             Op::Namespace(names) => {
                 let mut map = super::data::Map::new();
-                for (name, value) in names.iter().zip(operands) {
-                    map.insert(name.clone(), self.defined(template, value)?.into_owned());
+                for (name, operand) in names.iter().zip(operands) {
+                    let value = self.defined(template, operand)?.into_owned();
+                    self.keep(template, operand, &value)?;
+                    map.insert(name.clone(), value);
                 }
                 return Ok(Val::Namespace(Rc::new(RefCell::new(map))));
             }
@@ -1273,6 +1316,9 @@ impl<'a> Renderer<'a> {
         let value = result.map_err(|fail| self.fail(template, expr, args, fail))?;
         let kept = matches!(value, Value::Array(_) | Value::Tuple(_));
         self.settle(&start, &budget, kept);
+        if kept && value::footprint(&value, value::MAX_DEPTH).is_none() {
+            return Err(self.deep(template, expr));
+        }
         Ok(Val::owned(value))
     }
 
@@ -1297,6 +1343,12 @@ impl<'a> Renderer<'a> {
             .map_err(|fail| self.fail(template, whole, args, fail))?;
         let kept = matches!(result, Some(Value::Array(_) | Value::Tuple(_)));
         self.settle(&start, &budget, kept);
+        if let Some(made) = &result
+            && kept
+            && value::footprint(made, value::MAX_DEPTH).is_none()
+        {
+            return Err(self.deep(template, whole));
+        }
         Ok(result.map_or(Val::Undefined, Val::owned))
     }
 

@@ -574,6 +574,13 @@ fn hostile_templates_end_in_errors_not_crashes() {
         "{{ -(-170141183460469231731687303715884105727 - 1) }}",
         "{{ 2 ** 127 * 2 }}",
         "{{ 2.0 ** 99999 }}",
+        "{% set ns = namespace(a=1) %}{% for i in range(1000) %}{% set ns.a = ns %}{% endfor %}",
+        "{% set ns = namespace(x=[1]) %}{% for i in range(300) %}{% set ns.x = ns.x | batch(1) %}{% endfor %}{{ ns.x }}",
+        "{% for i in range(100000) %}{{ 5 is in range(100000) }}{% endfor %}",
+        "{% set xs = range(100000) | list %}{{ xs | select('in', xs) | list | length }}",
+        "{% set ns = namespace(s='ab') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+        "{{ 'x' | indent(99999999999) }}",
+        "{{ 'a b ' * 9999999 | wordwrap(1) }}",
     ] {
         let _ = error(bad);
     }
