@@ -508,6 +508,12 @@ impl<'a> Walk<'a> {
                     sides.iter().for_each(|e| self.expr(file, e, false, true));
                 }
             }
+            ExprKind::Op(Op::Is(..), operands) => {
+                if let [subject, args @ ..] = operands.as_slice() {
+                    self.expr(file, subject, true, under);
+                    args.iter().for_each(|e| self.expr(file, e, false, under));
+                }
+            }
             ExprKind::Op(_, operands) => operands
                 .iter()
                 .for_each(|e| self.expr(file, e, false, under)),

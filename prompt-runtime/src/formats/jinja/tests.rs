@@ -860,3 +860,22 @@ fn the_derive_is_told_what_it_does_not_compile() {
         assert_eq!(got.as_deref(), want, "{template}");
     }
 }
+
+#[test]
+fn the_new_constructs_require_what_rendering_needs() {
+    let t = "{{ n + 1 }}{{ 'a' if c else b }}{% if q is number %}{% endif %}{{ xs | sort | first }}{{ s[1:] }}{{ d.get('k', dflt) }}{% set ns = namespace(v=0) %}{% set ns.v = w %}";
+    assert_eq!(
+        uses(t, &[]),
+        [
+            ("n".to_owned(), true),
+            ("c".to_owned(), false),
+            ("b".to_owned(), false),
+            ("q".to_owned(), false),
+            ("xs".to_owned(), true),
+            ("s".to_owned(), true),
+            ("d".to_owned(), true),
+            ("dflt".to_owned(), true),
+            ("w".to_owned(), true),
+        ]
+    );
+}

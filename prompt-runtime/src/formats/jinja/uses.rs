@@ -212,8 +212,13 @@ impl<'a> Walk<'a> {
                     sides.iter().for_each(|e| self.expr(file, e, false));
                 }
             }
+            // A test takes a value that is not there, as Jinja2's undefined (`x is number`
+            // is false); its argument is read.
             ExprKind::Op(Op::Is(..), operands) => {
-                operands.iter().for_each(|e| self.expr(file, e, required))
+                if let [subject, args @ ..] = operands.as_slice() {
+                    self.expr(file, subject, false);
+                    args.iter().for_each(|e| self.expr(file, e, required));
+                }
             }
             ExprKind::Op(_, operands) => operands.iter().for_each(|e| self.expr(file, e, required)),
         }
