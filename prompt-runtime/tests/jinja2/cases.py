@@ -136,6 +136,7 @@ plain = [
     "{{ big + 1 if false else big }} {{ big > n }} {{ xs.0 }} {{ people.0.name }} {{ (xs | sort)[0] }} {{ words[1:3] | join('/') }}",
     "{{ 'a\r\nb' }}|{{ s | trim | lower | title }}|{{ s | length }}|{{ n | string | length }}",
     "{{ xs | join(', ', attribute='') if false else people | join(', ', attribute='name') }}",
+    "{{ '<b class=x>&' | e }} {{ \"it's\" | escape }} {{ '<i>' | safe }} {{ 3 | e }}",
     "{{ 7 // -2 }} {{ -7 // 2 }} {{ 7 % -3 }} {{ -7.5 // 2 }} {{ 5.0 % -3 }} {{ 2 ** 0.5 }} {{ 10 ** 20 }} {{ 1e300 * 1e10 }}",
 ]
 for t in plain:

@@ -1834,6 +1834,13 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{{ '<b class=x>&' | e }} {{ \"it's\" | escape }} {{ '<i>' | safe }} {{ 3 | e }}",
+        "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
+        &[],
+        "&lt;b class=x&gt;&amp; it&#39;s <i> 3",
+    ),
+    (
+        "",
         "{{ 7 // -2 }} {{ -7 // 2 }} {{ 7 % -3 }} {{ -7.5 // 2 }} {{ 5.0 % -3 }} {{ 2 ** 0.5 }} {{ 10 ** 20 }} {{ 1e300 * 1e10 }}",
         "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
         &[],

@@ -267,6 +267,8 @@ pub(crate) enum Filter {
     Wordwrap,
     Batch,
     Center,
+    /// `escape` (`e`): HTML's five special characters as entities.
+    Escape,
 }
 
 /// A parameter of a filter: its name, and the value it takes when it is not given
@@ -307,7 +309,7 @@ const VARIADIC: [Filter; 5] = [
 
 impl Filter {
     /// Each filter's name and parameters, in Jinja2's order.
-    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 41] = [
+    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 42] = [
         (
             "default",
             Filter::Default,
@@ -464,7 +466,8 @@ impl Filter {
         ),
         ("center", Filter::Center, &[("width", Some(Def::Int(80)))]),
         ("safe", Filter::String, &[]),
-        ("e", Filter::String, &[]),
+        ("escape", Filter::Escape, &[]),
+        ("e", Filter::Escape, &[]),
     ];
 
     /// The name it is written with (the first, for one with aliases).

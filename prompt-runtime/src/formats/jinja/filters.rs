@@ -309,6 +309,22 @@ pub(crate) fn apply(
                 Value::String(format!("{}{s}{}", pad(left), pad(margin - left)))
             }
         }
+        Filter::Escape => {
+            let s = text(value);
+            let mut out = String::with_capacity(s.len());
+            for c in s.chars() {
+                match c {
+                    '&' => out.push_str("&amp;"),
+                    '<' => out.push_str("&lt;"),
+                    '>' => out.push_str("&gt;"),
+                    '"' => out.push_str("&#34;"),
+                    '\'' => out.push_str("&#39;"),
+                    c => out.push(c),
+                }
+            }
+            budget.bytes(out.len())?;
+            Value::String(out)
+        }
         Filter::Default
         | Filter::Join
         | Filter::Trim
