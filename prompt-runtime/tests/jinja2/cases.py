@@ -123,6 +123,7 @@ plain = [
     "[{{ text | indent }}]\n[{{ text | indent(2, true) }}]\n[{{ 'a\n\nb' | indent(first=true, blank=true) }}]",
     "{{ text | truncate(20) }}|{{ text | truncate(20, true) }}|{{ text | truncate(20, end='…') }}|{{ 'short' | truncate(9) }}|{{ text | wordcount }}",
     "{{ text | wordwrap(20) }}\n--\n{{ text | wordwrap(12, wrapstring='|') }}\n--\n{{ 'abcdefghijklmnop qr' | wordwrap(5) }}\n--\n{{ 'abcdefghijkl' | wordwrap(5, false) }}",
+    "{{ 'self-evident x-ray co-op 2-3 under_score-word a--b well-known-fact' | wordwrap(6) }}|{{ 'one  two   three' | wordwrap(5) }}|{{ 'x-y-z-w' | wordwrap(3, break_on_hyphens=false) }}",
     "{% for row in xs | batch(2) %}{{ row }}{% endfor %} {% for row in xs | batch(2, 'x') %}{{ row | join }}{% endfor %} {{ 'ab' | center(6) }}|",
     "{{ n is number }} {{ s is string }} {{ d is mapping }} {{ xs is sequence }} {{ n is iterable }} {{ n is odd }} {{ n is even }} {{ 9 is divisibleby 3 }} {{ 9 is divisibleby(4) }}",
     "{{ n is eq 7 }} {{ n is ne 7 }} {{ n is lt 8 }} {{ n is le 7 }} {{ n is gt 8 }} {{ n is ge(7) }} {{ 2 is in xs }} {{ 5 is in xs }} {{ t is true }} {{ t is boolean }} {{ n is integer }} {{ f is float }} {{ 'ab' is lower }} {{ 'AB' is upper }} {{ n is not odd }}",

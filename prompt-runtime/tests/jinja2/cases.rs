@@ -1743,6 +1743,13 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{{ 'self-evident x-ray co-op 2-3 under_score-word a--b well-known-fact' | wordwrap(6) }}|{{ 'one  two   three' | wordwrap(5) }}|{{ 'x-y-z-w' | wordwrap(3, break_on_hyphens=false) }}",
+        "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
+        &[],
+        "self-e\nvident\nx-ray\nco-op\n2-3 un\nder_sc\nore-\nword a\n--b\nwell-\nknown-\nfact|one\ntwo\nthree|x-y\n-z-\nw",
+    ),
+    (
+        "",
         "{% for row in xs | batch(2) %}{{ row }}{% endfor %} {% for row in xs | batch(2, 'x') %}{{ row | join }}{% endfor %} {{ 'ab' | center(6) }}|",
         "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
         &[],

@@ -793,18 +793,49 @@ fn wrap_space(c: char) -> bool {
 /// between letters when `hyphens`).
 fn chunks(line: &str, hyphens: bool) -> Vec<&str> {
     let mut out = Vec::new();
-    let mut start = 0;
     let chars: Vec<(usize, char)> = line.char_indices().collect();
+    // `textwrap`'s letter, `[^\d\W]`: a word character that is not a digit.
     let letter = |i: usize| {
         chars
             .get(i)
-            .is_some_and(|&(_, c)| c.is_alphabetic() && !c.is_numeric())
+            .is_some_and(|&(_, c)| (c.is_alphabetic() && !c.is_numeric()) || c == '_')
+    };
+    let word = |i: usize| {
+        chars
+            .get(i)
+            .is_some_and(|&(_, c)| c.is_alphanumeric() || c == '_')
+    };
+    // An em-dash: two dashes or more after a word's punctuation and before a word
+    // character; the dashes' end if one starts at `i`.
+    let em_dash = |i: usize| -> Option<usize> {
+        let before = i
+            .checked_sub(1)
+            .and_then(|p| chars.get(p))
+            .is_some_and(|&(_, c)| c.is_alphanumeric() || "_!\"'&.,?".contains(c));
+        let mut end = i;
+        while chars.get(end).is_some_and(|c| c.1 == '-') {
+            end += 1;
+        }
+        (before && end >= i + 2 && word(end)).then_some(end)
     };
     let mut i = 0;
     while i < chars.len() {
         let space = wrap_space(chars[i].1);
         let mut j = i + 1;
+        if hyphens
+            && !space
+            && let Some(end) = em_dash(i)
+        {
+            j = end;
+            let stop = chars.get(j).map_or(line.len(), |&(at, _)| at);
+            out.push(&line[chars[i].0..stop]);
+            i = j;
+            continue;
+        }
         while j < chars.len() && wrap_space(chars[j].1) == space {
+            if !space && hyphens && em_dash(j).is_some() {
+                break;
+            }
             if !space && hyphens && chars[j - 1].1 == '-' && j >= i + 2 {
                 // A hyphen ends a piece when two letters (or letter-hyphen-letter)
                 // lead to it and a letter (maybe after one more hyphen) follows.
@@ -822,10 +853,8 @@ fn chunks(line: &str, hyphens: bool) -> Vec<&str> {
         }
         let end = chars.get(j).map_or(line.len(), |&(at, _)| at);
         out.push(&line[chars[i].0..end]);
-        start = end;
         i = j;
     }
-    let _ = start;
     out
 }
 
