@@ -45,7 +45,7 @@ mod swap;
 pub mod value;
 
 pub use case::{upper_first, variant_name};
-pub use chat::{Chat, Message, Role};
+pub use chat::{Chat, Content, ContentPart, Message, Role};
 pub use context::ContextValues;
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use family::Tags;

@@ -280,7 +280,7 @@ where
 /// let values = [Value::Absent, Value::Text("And now?")];
 /// let messages = render_messages(&resolved, &|i| values[i], &|_| &turns[..], &Identity::default());
 /// let shown: Vec<(Role, &str, &str)> =
-///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_str())).collect();
+///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_text().unwrap_or_default())).collect();
 /// assert_eq!(shown, [
 ///     (Role::System, "system_prompt", "Be brief."),
 ///     (Role::Assistant, "turns", "hello"),

@@ -223,7 +223,15 @@ impl Rendered {
     pub fn contents(&self) -> Vec<&str> {
         match self {
             Rendered::Text(content) => vec![content.text.as_str()],
-            Rendered::Chat(chat) => chat.messages.iter().map(|m| m.content.as_str()).collect(),
+            Rendered::Chat(chat) => chat
+                .messages
+                .iter()
+                .flat_map(|m| m.content.parts())
+                .filter_map(|part| match part {
+                    prompt_runtime::chat::PartRef::Text(text) => Some(text),
+                    prompt_runtime::chat::PartRef::Media(_) => None,
+                })
+                .collect(),
             Rendered::Dotprompt(rendered) => rendered
                 .messages
                 .iter()
