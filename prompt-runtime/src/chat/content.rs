@@ -329,15 +329,9 @@ impl Serialize for WirePart<'_> {
 #[derive(Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 enum WirePartIn {
-    Text {
-        text: String,
-    },
-    ImageUrl {
-        image_url: UrlIn,
-    },
-    Media {
-        media: MediaIn,
-    },
+    Text { text: String },
+    ImageUrl { image_url: UrlIn },
+    Media { media: MediaIn },
 }
 
 #[derive(Deserialize)]

@@ -723,7 +723,10 @@ fn a_render_becomes_a_chat_or_says_what_a_chat_cannot_hold() {
     let look = &media.messages[0];
     assert_eq!(look.text(), "Look: ");
     let image = look.content.media().next().unwrap();
-    assert_eq!((image.url.as_str(), image.content_type.as_deref()), ("https://example.com/a.png", None));
+    assert_eq!(
+        (image.url.as_str(), image.content_type.as_deref()),
+        ("https://example.com/a.png", None)
+    );
     let pending = render("Intro {{section \"output\"}}")
         .to_chat("p.prompt")
         .unwrap_err();
