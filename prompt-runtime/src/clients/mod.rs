@@ -3,10 +3,10 @@
 //!
 //! Each client crate is a cargo feature named after it; nothing here sends anything.
 //!
-//! | feature | message | request | what the prompt's [`Meta`](crate::Meta) fills |
+//! | feature | message | request | what the prompt's [`Meta`] fills |
 //! |---|---|---|---|
 //! | `async-openai` | `ChatCompletionRequestMessage` | `CreateChatCompletionRequest` | model, temperature, max completion tokens, top-p, stop, `response_format` |
-//! | `genai` | `genai::chat::ChatMessage` | `ChatRequest` (system apart) | `ChatOptions`: temperature, max tokens, top-p, stop sequences, response format; [`genai::model_name`] |
+//! | `genai` | `genai::chat::ChatMessage` | `ChatRequest` (system apart) | `ChatOptions`: temperature, max tokens, top-p, stop sequences, response format; `clients::genai::model_name` |
 //! | `rig` | `rig::message::Message` | `CompletionRequest` (system first in the history, as rig's preamble) | model, temperature, max tokens, top-p, stop, output schema |
 //! | `ollama` | `ollama_rs`'s `ChatMessage` | `ChatMessageRequest` | model, temperature, `num_predict`, top-k, top-p, stop, `format` |
 //! | (always) | | [`anthropic::MessagesRequest`] | model, max tokens, temperature, top-p, top-k, stop sequences |
