@@ -166,16 +166,28 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     if let Some(family) = crate::family::family_name(input)? {
         return crate::family::expand(input, &family, &fields(input)?);
     }
-    let name = prompt_name(input)?;
+    let (name, helpers) = prompt_attr(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
     // The front end is the one whose file the name reaches, as for the `promptic` command.
     let front_end = project
         .front_end(&name.value())
         .map_err(|d| compile::to_error(&name, d.into()))?;
+    if let (Some(first), false) = (
+        helpers.first(),
+        matches!(front_end, Some((FrontEnd::Dotprompt, _))),
+    ) {
+        return Err(syn::Error::new(
+            first.name.span(),
+            format!(
+                "`helpers(...)` is for dotprompt prompts: `{}` is not a `.prompt` file\n  = help: remove `helpers(...)`; Markdown and Jinja prompts call no helpers from Rust",
+                name.value()
+            ),
+        ));
+    }
     match front_end {
         Some((FrontEnd::Dotprompt, _)) => {
-            return crate::dotprompt::expand(input, &name, &fields, &project);
+            return crate::dotprompt::expand(input, &name, &fields, &project, &helpers);
         }
         Some((FrontEnd::Jinja, file)) => {
             return crate::jinja::expand(input, &name, &fields, &project, &file);
@@ -367,7 +379,17 @@ fn unused_field(field: &Field, path: &str) -> syn::Error {
     )
 }
 
-fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
+/// A helper a derived dotprompt prompt calls, as `#[prompt("name", helpers(list = my_list))]`
+/// names it: the name templates call and the Rust function that implements it.
+pub(crate) struct HelperRef {
+    pub name: syn::Ident,
+    pub function: syn::Path,
+}
+
+const PROMPT_FORM: &str = "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`, with `helpers(name = function, ...)` after it for a dotprompt prompt";
+
+/// `#[prompt("name")]` or `#[prompt("name", helpers(list = my_list, add = my_add))]`.
+fn prompt_attr(input: &DeriveInput) -> syn::Result<(LitStr, Vec<HelperRef>)> {
     let mut found = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
         if found.is_some() {
@@ -376,13 +398,50 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
                 "only one `#[prompt(\"name\")]` is allowed",
             ));
         }
-        let lit: LitStr = attr.parse_args().map_err(|e| {
-            syn::Error::new(
-                e.span(),
-                "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`",
-            )
+        let parsed = attr.parse_args_with(|stream: syn::parse::ParseStream<'_>| {
+            let lit: LitStr = stream
+                .parse()
+                .map_err(|e| syn::Error::new(e.span(), PROMPT_FORM))?;
+            let mut helpers = Vec::new();
+            if stream.is_empty() {
+                return Ok((lit, helpers));
+            }
+            let _: syn::Token![,] = stream.parse()?;
+            let keyword: syn::Ident = stream
+                .parse()
+                .map_err(|e| syn::Error::new(e.span(), PROMPT_FORM))?;
+            if keyword != "helpers" {
+                return Err(syn::Error::new(
+                    keyword.span(),
+                    format!("unknown option `{keyword}`: after the prompt's name, `#[prompt]` takes `helpers(name = function, ...)`"),
+                ));
+            }
+            let content;
+            syn::parenthesized!(content in stream);
+            let entries = content.parse_terminated(
+                |entry: syn::parse::ParseStream<'_>| {
+                    let name: syn::Ident = entry.parse()?;
+                    let _: syn::Token![=] = entry.parse()?;
+                    let function: syn::Path = entry.parse()?;
+                    Ok(HelperRef { name, function })
+                },
+                syn::Token![,],
+            ).map_err(|e| syn::Error::new(e.span(), "expected `helpers(name = function, ...)`: the name templates call, and the path of a `fn(&HelperArgs) -> Result<Value, String>`"))?;
+            for entry in entries {
+                if helpers.iter().any(|h: &HelperRef| h.name == entry.name) {
+                    return Err(syn::Error::new(
+                        entry.name.span(),
+                        format!("the helper `{}` is named twice", entry.name),
+                    ));
+                }
+                helpers.push(entry);
+            }
+            if !stream.is_empty() {
+                return Err(stream.error("nothing may follow `helpers(...)`"));
+            }
+            Ok((lit, helpers))
         })?;
-        found = Some(lit);
+        found = Some(parsed);
     }
     found.ok_or_else(|| {
         syn::Error::new(
@@ -390,6 +449,10 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
             "missing `#[prompt(\"name\")]`: name the prompt file under `prompts/` (`#[prompt(\"segment_synthesis\")]` reads `prompts/segment_synthesis.md`)",
         )
     })
+}
+
+fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
+    prompt_attr(input).map(|(name, _)| name)
 }
 
 pub(crate) fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
