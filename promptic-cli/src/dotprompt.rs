@@ -239,8 +239,9 @@ fn input(
     }
     // What the prompt reads, as `list` shows it.
     let reads: Vec<String> = inputs(prompt).into_iter().map(|(name, _)| name).collect();
-    // A schema without properties (`any`, a named type) takes whatever it is given.
-    let open = schema.is_some() && properties.is_none();
+    // A schema without properties (`any`, a named type) takes whatever it is given, and
+    // so does a template that reads the whole input (`{{json this}}`).
+    let open = (schema.is_some() && properties.is_none()) || prompt.reads_whole_input();
     given.sort();
     given.dedup();
     for key in &given {

@@ -744,6 +744,70 @@ impl Dotprompt {
         out
     }
 
+    /// Whether the template may read input values by names it does not write: it reads
+    /// the whole input (`{{json this}}` or `{{@root}}` where `this` is the input), reaches
+    /// up with `../`, or calls a registered helper (which sees `this`). Then
+    /// [`Dotprompt::input_paths`] does not list every value the template can use.
+    ///
+    /// ```
+    /// use promptic::dotprompt::Dotprompt;
+    ///
+    /// assert!(Dotprompt::parse("{{json this}}")?.reads_whole_input());
+    /// assert!(Dotprompt::parse("{{#each xs}}{{../title}}{{/each}}")?.reads_whole_input());
+    /// assert!(!Dotprompt::parse("{{#each xs}}{{this}}{{/each}} {{title}}")?.reads_whole_input());
+    /// # Ok::<(), promptic::Diagnostics>(())
+    /// ```
+    pub fn reads_whole_input(&self) -> bool {
+        fn whole(expr: &ast::Expr, top: bool) -> bool {
+            let ast::Expr::Path(path) = expr else {
+                return false;
+            };
+            if path.data {
+                return path.parts.len() == 1 && path.parts[0] == "root";
+            }
+            path.depth > 0 || (top && path.parts.is_empty())
+        }
+        fn walk(
+            nodes: &[ast::Node],
+            top: bool,
+            partials: &HashMap<String, Arc<PartialTemplate>>,
+            seen: &mut BTreeSet<(String, bool)>,
+        ) -> bool {
+            nodes.iter().any(|node| match node {
+                ast::Node::Text(_) => false,
+                ast::Node::Value(e) => whole(e, top),
+                ast::Node::Helper(c) => {
+                    c.name == ast::HelperName::Custom
+                        || c.params
+                            .iter()
+                            .chain(c.hash.iter().map(|h| &h.1))
+                            .any(|e| whole(e, top))
+                }
+                ast::Node::Block(b) => {
+                    let inner =
+                        top && !matches!(b.kind, ast::BlockKind::Each | ast::BlockKind::With);
+                    b.params.iter().any(|e| whole(e, top))
+                        || walk(&b.body, inner, partials, seen)
+                        || walk(&b.inverse, top, partials, seen)
+                }
+                ast::Node::Partial(p) => {
+                    p.context
+                        .iter()
+                        .chain(p.hash.iter().map(|h| &h.1))
+                        .any(|e| whole(e, top))
+                        || {
+                            let top = top && p.context.is_none();
+                            seen.insert((p.name.clone(), top))
+                                && partials.get(&p.name).is_some_and(|partial| {
+                                    walk(&partial.nodes, top, partials, seen)
+                                })
+                        }
+                }
+            })
+        }
+        walk(&self.nodes, true, &self.partials, &mut BTreeSet::new())
+    }
+
     /// The metadata dotprompt's `renderMetadata` gives: defaults, the frontmatter, schemas
     /// compiled and tools resolved.
     pub fn render_metadata(&self) -> PromptMetadata {
