@@ -26,6 +26,7 @@ chapters! {
     dotprompt => "dotprompt.md";
     families => "families.md";
     stores => "stores.md";
+    formats => "formats.md";
     cli => "cli.md";
     hot_reload => "hot-reload.md";
     limits => "limits.md";

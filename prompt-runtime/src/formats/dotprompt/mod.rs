@@ -31,6 +31,8 @@ pub mod ast;
 #[doc(hidden)]
 pub mod compiled;
 pub mod folder;
+mod front;
+pub use front::{DOTPROMPT, DotpromptFormat, LoadedDotprompt, log};
 mod frontmatter;
 pub mod helpers;
 mod lexer;
