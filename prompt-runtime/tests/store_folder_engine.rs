@@ -235,7 +235,8 @@ fn an_unknown_key_of_the_users_prompt_belongs_in_the_user_registry() {
         Err(StoreError::Refused { .. })
     ));
 
-    // a key the system manifest names belongs in the system registry
+    // In a folder PromptEngine keeps, its system registry is the application's (PersonaUI
+    // tracks it): a key the system manifest names goes in the user registry too.
     write(
         &dir,
         &[
@@ -249,7 +250,13 @@ fn an_unknown_key_of_the_users_prompt_belongs_in_the_user_registry() {
     let store = Store::open_folder(&dir).unwrap();
     let text = store.problems()[0].1.to_string();
     assert!(
-        text.contains("add `frost_date` to `_meta/placeholder_registry.json`"),
+        text.contains(
+            "add `frost_date` to `_meta/user_placeholder_registry.json` (`Store::add_placeholder`)"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("to `_meta/placeholder_registry.json`"),
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&dir);

@@ -178,7 +178,8 @@ pub(crate) fn build_with(
         let named = named_file(&id, &entry);
         let layers: [Option<&mut Layer>; 2] = [Some(&mut *defaults), user.as_deref_mut()];
         let mut own = Diagnostics::default();
-        let Some(mut prompt) = prompt(&id, entry, layers, &folder.keys, &mut own) else {
+        let Some(mut prompt) = prompt(&id, entry, layers, &folder.keys, whole_entries, &mut own)
+        else {
             problems.extend(own);
             continue;
         };
@@ -708,11 +709,14 @@ fn suggest_or(word: &str, choices: &[&str]) -> String {
 }
 
 /// A merged entry with its domain file's variants: one prompt, checked.
+/// `in_place`: a PromptEngine folder read in place (PersonaUI's), whose system registry
+/// is the application's: a key a text lacks belongs in the user registry.
 fn prompt(
     id: &str,
     entry: Entry,
     mut layers: [Option<&mut Layer>; 2],
     keys: &[Key],
+    in_place: bool,
     problems: &mut Diagnostics,
 ) -> Option<PromptDef> {
     let at = entry.at.clone()?;
@@ -727,11 +731,7 @@ fn prompt(
                 keys,
                 "`requires_any` names",
                 // A key the user manifest names belongs in the user's registry.
-                if is_user_manifest(&key.source) {
-                    USER_REGISTRY
-                } else {
-                    REGISTRY
-                },
+                &where_keys_go(in_place || is_user_manifest(&key.source)),
             )),
         }
     }
@@ -775,12 +775,8 @@ fn prompt(
         .and_then(|source| {
             // A text of the user layer, or of a prompt of the user manifest, takes its new
             // keys from the user registry.
-            let registry = if layer == 1 || is_user_manifest(&at.source) {
-                USER_REGISTRY
-            } else {
-                REGISTRY
-            };
-            domain(source, id, multi_turn, keys, registry, problems)
+            let registry = where_keys_go(in_place || layer == 1 || is_user_manifest(&at.source));
+            domain(source, id, multi_turn, keys, &registry, problems)
         })
         .unwrap_or_default();
     let domain_path = source
@@ -843,7 +839,17 @@ fn unknown_key(
     .at(source, span);
     match closest(name, keys.iter().map(|k| k.name.as_str())) {
         Some(c) => d.with_help(format!("did you mean `{c}`?")),
-        None => d.with_help(format!("add `{name}` to `{registry}`")),
+        None => d.with_help(format!("add `{name}` to {registry}")),
+    }
+}
+
+/// Where a key a text lacks is added, as a help shows it: the user's registry (and the
+/// store's edit that writes it) for the user's texts, else the folder's registry.
+fn where_keys_go(user: bool) -> String {
+    if user {
+        format!("`{USER_REGISTRY}` (`Store::add_placeholder`)")
+    } else {
+        format!("`{REGISTRY}`")
     }
 }
 
@@ -1053,7 +1059,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
                         .at(r.source, at);
                         let d = match closest(key, place.keys.iter().map(|k| k.name.as_str())) {
                             Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
-                            None => d.with_help(format!("add `{key}` to `{}`", place.registry)),
+                            None => d.with_help(format!("add `{key}` to {}", place.registry)),
                         };
                         r.push(d);
                     }
