@@ -401,10 +401,17 @@ pub fn dotprompt_loaded(
     entry: &'static DotpromptFile,
     partials: &'static [DotpromptFile],
     registries: &'static [DotpromptFile],
+    helpers: &'static [(&'static str, crate::formats::dotprompt::HelperPtr)],
 ) -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic> {
     use crate::formats::dotprompt::{Registry, Value};
     let prompt = loaded.get_or_init(|| {
         let mut registry = Registry::new();
+        // Before the partials, which may call them; the derive checked the names.
+        for &(name, helper) in helpers {
+            registry
+                .define_helper(name, helper)
+                .map_err(crate::Diagnostics::from)?;
+        }
         for partial in partials {
             registry.define_partial_file(partial.name, partial.path, partial.text)?;
         }
