@@ -27,6 +27,7 @@ chapters! {
     clients => "clients.md";
     families => "families.md";
     stores => "stores.md";
+    formats => "formats.md";
     cli => "cli.md";
     hot_reload => "hot-reload.md";
     limits => "limits.md";

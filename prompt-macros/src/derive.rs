@@ -19,7 +19,13 @@ pub(crate) struct Field {
 }
 
 pub fn expand(input: &DeriveInput) -> TokenStream {
-    match try_expand(input) {
+    match try_expand(input).and_then(|tokens| {
+        if crate::family::is_family(input) {
+            return Ok(tokens);
+        }
+        let output = typed_output(input)?;
+        Ok(quote! { #tokens #output })
+    }) {
         Ok(tokens) => tokens,
         Err(error) if crate::family::is_family(input) => crate::family::fallback(input, error),
         Err(error) => match shape(input) {
@@ -166,16 +172,28 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     if let Some(family) = crate::family::family_name(input)? {
         return crate::family::expand(input, &family, &fields(input)?);
     }
-    let name = prompt_name(input)?;
+    let PromptAttr { name, helpers, .. } = prompt_attr(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
     // The front end is the one whose file the name reaches, as for the `promptic` command.
     let front_end = project
         .front_end(&name.value())
         .map_err(|d| compile::to_error(&name, d.into()))?;
+    if let (Some(first), false) = (
+        helpers.first(),
+        matches!(front_end, Some((FrontEnd::Dotprompt, _))),
+    ) {
+        return Err(syn::Error::new(
+            first.name.span(),
+            format!(
+                "`helpers(...)` is for dotprompt prompts: `{}` is not a `.prompt` file\n  = help: remove `helpers(...)`; Markdown and Jinja prompts call no helpers from Rust",
+                name.value()
+            ),
+        ));
+    }
     match front_end {
         Some((FrontEnd::Dotprompt, _)) => {
-            return crate::dotprompt::expand(input, &name, &fields, &project);
+            return crate::dotprompt::expand(input, &name, &fields, &project, &helpers);
         }
         Some((FrontEnd::Jinja, file)) => {
             return crate::jinja::expand(input, &name, &fields, &project, &file);
@@ -368,6 +386,96 @@ fn unused_field(field: &Field, path: &str) -> syn::Error {
 }
 
 fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
+    prompt_attr(input).map(|attr| attr.name)
+}
+
+/// A helper a derived dotprompt prompt calls, as `#[prompt("name", helpers(list = my_list))]`
+/// names it: the name templates call and the Rust function that implements it.
+pub(crate) struct HelperRef {
+    pub name: syn::Ident,
+    pub function: syn::Path,
+}
+
+/// `#[prompt("name")]`, with `output = Type` for a prompt whose answer is read into
+/// `Type`, and `helpers(name = function, ...)` for a dotprompt prompt's helpers.
+pub(crate) struct PromptAttr {
+    pub name: LitStr,
+    pub output: Option<Type>,
+    pub helpers: Vec<HelperRef>,
+}
+
+impl syn::parse::Parse for PromptAttr {
+    fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
+        let name: LitStr = input.parse()?;
+        let mut output = None;
+        let mut helpers: Option<Vec<HelperRef>> = None;
+        while input.peek(syn::Token![,]) {
+            input.parse::<syn::Token![,]>()?;
+            if input.is_empty() {
+                break;
+            }
+            let key: syn::Ident = input.parse()?;
+            if key == "output" && output.is_none() {
+                input.parse::<syn::Token![=]>()?;
+                output = Some(input.parse()?);
+            } else if key == "helpers" && helpers.is_none() {
+                helpers = Some(helper_list(input)?);
+            } else {
+                let helpers_meant =
+                    prompt_runtime::suggest::closest(&key.to_string(), ["output", "helpers"])
+                        == Some("helpers");
+                return Err(syn::Error::new(
+                    key.span(),
+                    if helpers_meant {
+                        "expected `helpers(name = function, ...)` after the prompt's name: `#[prompt(\"name\", helpers(list = my_list))]`"
+                    } else {
+                        "expected `output = Type` after the prompt's name: `#[prompt(\"name\", output = Answer)]`"
+                    },
+                ));
+            }
+        }
+        Ok(PromptAttr {
+            name,
+            output,
+            helpers: helpers.unwrap_or_default(),
+        })
+    }
+}
+
+/// `(name = function, ...)`, each name once.
+fn helper_list(input: syn::parse::ParseStream) -> syn::Result<Vec<HelperRef>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let entries = content
+        .parse_terminated(
+            |entry: syn::parse::ParseStream<'_>| {
+                let name: syn::Ident = entry.parse()?;
+                let _: syn::Token![=] = entry.parse()?;
+                let function: syn::Path = entry.parse()?;
+                Ok(HelperRef { name, function })
+            },
+            syn::Token![,],
+        )
+        .map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected `helpers(name = function, ...)`: the name templates call, and the path of a `fn(&HelperArgs) -> Result<Value, String>`",
+            )
+        })?;
+    let mut helpers: Vec<HelperRef> = Vec::new();
+    for entry in entries {
+        if helpers.iter().any(|h| h.name == entry.name) {
+            return Err(syn::Error::new(
+                entry.name.span(),
+                format!("the helper `{}` is named twice", entry.name),
+            ));
+        }
+        helpers.push(entry);
+    }
+    Ok(helpers)
+}
+
+pub(crate) fn prompt_attr(input: &DeriveInput) -> syn::Result<PromptAttr> {
     let mut found = None;
     for attr in input.attrs.iter().filter(|a| a.path().is_ident("prompt")) {
         if found.is_some() {
@@ -376,19 +484,76 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
                 "only one `#[prompt(\"name\")]` is allowed",
             ));
         }
-        let lit: LitStr = attr.parse_args().map_err(|e| {
-            syn::Error::new(
-                e.span(),
-                "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`",
-            )
+        let parsed: PromptAttr = attr.parse_args().map_err(|e| {
+            let message = e.to_string();
+            let message = if message.starts_with("expected `output")
+                || message.starts_with("expected `helpers")
+                || message.starts_with("the helper")
+            {
+                message
+            } else {
+                "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`".to_owned()
+            };
+            syn::Error::new(e.span(), message)
         })?;
-        found = Some(lit);
+        found = Some(parsed);
     }
     found.ok_or_else(|| {
         syn::Error::new(
             input.ident.span(),
             "missing `#[prompt(\"name\")]`: name the prompt file under `prompts/` (`#[prompt(\"segment_synthesis\")]` reads `prompts/segment_synthesis.md`)",
         )
+    })
+}
+
+/// `output_schema()` and `parse_output()` for a prompt with `output = Type`: the schema
+/// its file declares (Markdown's `output_schema`, dotprompt's `output.schema`), checked
+/// to be JSON when the crate compiles, else `Type`'s from schemars.
+fn typed_output(input: &DeriveInput) -> syn::Result<TokenStream> {
+    let attr = prompt_attr(input)?;
+    let Some(ty) = attr.output else {
+        return Ok(TokenStream::new());
+    };
+    let project = compile::open(&attr.name)?;
+    let declared = project
+        .load(&attr.name.value())
+        .ok()
+        .and_then(|prompt| prompt.meta().output_schema.as_deref().map(str::to_owned));
+    let schema = match declared {
+        Some(json) => {
+            if serde_json::from_str::<serde_json::Value>(&json).is_err() {
+                return Err(syn::Error::new(
+                    attr.name.span(),
+                    "the prompt's output schema is not JSON",
+                ));
+            }
+            quote! {
+                ::promptic::__private::json_from_str(#json)
+            }
+        }
+        None => quote! {
+            ::promptic::__private::json_of(&::schemars::schema_for!(#ty))
+        },
+    };
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    Ok(quote! {
+        #[allow(single_use_lifetimes, clippy::same_name_method)]
+        impl #impl_generics #ident #ty_generics #where_clause {
+            /// The JSON Schema of the answer this prompt asks for: the one its file
+            /// declares, else the output type's.
+            #[allow(dead_code)]
+            pub fn output_schema() -> ::promptic::__private::JsonValue {
+                #schema
+            }
+
+            /// Reads a model's answer into the prompt's output type: bare JSON, a fenced
+            /// JSON block, or JSON with prose around it.
+            #[allow(dead_code)]
+            pub fn parse_output(answer: &str) -> ::core::result::Result<#ty, ::promptic::output::OutputError> {
+                ::promptic::output::parse_output::<#ty>(answer)
+            }
+        }
     })
 }
 

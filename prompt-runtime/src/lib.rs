@@ -33,6 +33,7 @@ pub mod hot;
 pub mod identity;
 pub mod load;
 pub mod meta;
+pub mod output;
 pub mod parse;
 mod prompt;
 mod python;

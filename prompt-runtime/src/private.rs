@@ -317,6 +317,16 @@ pub use crate::value::path::{Message as PathMessage, Step, check as check_path};
 pub use crate::value::{FieldShape, PromptValue, Shape};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 
+/// A schema the derive checked to be JSON.
+pub fn json_from_str(json: &str) -> JsonValue {
+    serde_json::from_str(json).unwrap_or_default()
+}
+
+/// Any serializable value (a schemars schema) as JSON.
+pub fn json_of<T: serde::Serialize>(value: &T) -> JsonValue {
+    serde_json::to_value(value).unwrap_or_default()
+}
+
 /// One Jinja template a derived prompt was compiled from: its name as includes write it,
 /// and its text as the compile-time check read it.
 pub struct JinjaFile {
@@ -391,10 +401,17 @@ pub fn dotprompt_loaded(
     entry: &'static DotpromptFile,
     partials: &'static [DotpromptFile],
     registries: &'static [DotpromptFile],
+    helpers: &'static [(&'static str, crate::formats::dotprompt::HelperPtr)],
 ) -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic> {
     use crate::formats::dotprompt::{Registry, Value};
     let prompt = loaded.get_or_init(|| {
         let mut registry = Registry::new();
+        // Before the partials, which may call them; the derive checked the names.
+        for &(name, helper) in helpers {
+            registry
+                .define_helper(name, helper)
+                .map_err(crate::Diagnostics::from)?;
+        }
         for partial in partials {
             registry.define_partial_file(partial.name, partial.path, partial.text)?;
         }

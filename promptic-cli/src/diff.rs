@@ -122,11 +122,7 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
         }
         // A prompt that never names `guidance` takes no such value; both sides then render
         // the same.
-        let fenced = if crate::jinja::file_of(&project, options).is_some() {
-            crate::jinja::uses(&project, options, GUIDANCE)?
-        } else {
-            values::uses(&project, options, GUIDANCE)?
-        };
+        let fenced = values::uses(&project, options, GUIDANCE)?;
         let level = |level: Guidance| Side {
             name: level.as_str(),
             flag: "--guidance",
@@ -170,24 +166,10 @@ pub fn run(dir: &Path, args: &DiffArgs) -> Outcome {
     // purpose; only the lines that remain with those branches muted are lean's mistakes.
     let mut unregistered = 0;
     if args.guidance && diff.inserted > 0 {
-        let mut reasons = Vec::new();
-        let muted = if crate::jinja::file_of(&project, options).is_some() {
-            let (muted, why) = crate::jinja::rendered_muted(&project, options, b.extra())?;
-            // Shown as a Jinja template registers them.
-            reasons = why
-                .into_iter()
-                .map(|why| format!("{{% else %}}{{# either-or: {why} #}}"))
-                .collect();
-            muted
-        } else {
-            values::render_adjusted(&project, options, b.extra(), |prompt| {
-                reasons = prompt
-                    .either_ors()
-                    .into_iter()
-                    .map(|why| format!("{{% else {why:?} %}}"))
-                    .collect();
-                prompt.without_either_ors()
-            })?
+        let (prompt, values) = values::prepare(&project, options, b.extra())?;
+        let (muted, reasons) = match prompt.without_either_ors() {
+            Some((muted, reasons)) => (values::rendered(muted.as_ref(), &values)?, reasons),
+            None => (values::rendered(prompt.as_ref(), &values)?, Vec::new()),
         };
         unregistered = LineDiff::new(&terminated(first.log()), &terminated(muted.log()), "", "")
             .inserted
@@ -220,13 +202,7 @@ fn render_both(
     a: &Side,
     b: &Side,
 ) -> Result<(Rendered, Rendered), Diagnostics> {
-    let render = |side: &Side| {
-        if crate::jinja::file_of(project, options).is_some() {
-            crate::jinja::rendered(project, options, side.extra())
-        } else {
-            values::render_with(project, options, side.extra())
-        }
-    };
+    let render = |side: &Side| values::render_with(project, options, side.extra());
     match (render(a), render(b)) {
         (Ok(first), Ok(second)) => Ok((first, second)),
         (first, second) => {

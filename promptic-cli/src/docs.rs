@@ -12,6 +12,7 @@ use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::doc::{
     PageOptions, Section, code_span, fenced, markdown_page, section, table_cell, title_block,
 };
+use prompt_runtime::formats::Found;
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarSource;
 use prompt_runtime::{Diagnostic, Diagnostics, Meta};
@@ -41,8 +42,9 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     check_out(&project, &args.out)?;
     let walked = project.prompts();
     crate::eprint_folder_warnings(&project, &walked.warnings);
+    let all = project.all_prompts();
     let names = walked.names;
-    if names.iter().any(|name| name == "index") {
+    if all.prompts.iter().any(|p| p.name == "index") {
         // Its page and the index would both be `index.md`: refuse before writing anything.
         return Err(Diagnostic::new(format!(
             "prompt `index` ({}/index.md) would have the same page as the index, `index.md`",
@@ -78,31 +80,18 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
         write(&args.out.join(format!("{name}.md")), &page)?;
         entries.push(entry);
     }
-    // Jinja prompts (not the files they include): a page each, with the values they read,
-    // their includes and their source.
-    for name in project.jinja_prompt_names() {
-        let (page, broken) = jinja_page(&project, &name);
-        write(&args.out.join(format!("{name}.md")), &page)?;
+    // Prompts of the other formats (not the files they include): a page each, from what
+    // their format reports: the values they read, the files they read, their schemas and
+    // their source.
+    for found in all.prompts.iter().filter(|f| f.format.name() != "markdown") {
+        let (page, title, broken) = loaded_page(&project, found);
+        write(&args.out.join(format!("{}.md", found.name)), &page)?;
         entries.push(Entry {
-            name,
-            title: None,
+            name: found.name.clone(),
+            title,
             schedule: None,
             description: None,
             broken,
-        });
-    }
-    // dotprompt files: a page each, with their schemas and source.
-    for prompt in crate::dotprompt::listed(dir) {
-        write(
-            &args.out.join(format!("{}.md", prompt.name)),
-            &crate::dotprompt::page(&prompt),
-        )?;
-        entries.push(Entry {
-            name: prompt.name.clone(),
-            title: prompt.description.clone(),
-            schedule: None,
-            description: None,
-            broken: prompt.error.is_some(),
         });
     }
     write(
@@ -329,43 +318,73 @@ fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<St
 }
 
 /// The page of a Jinja prompt, and whether it is broken.
-fn jinja_page(project: &Project, name: &str) -> (String, bool) {
-    let file = project
-        .jinja_file(name)
-        .unwrap_or_else(|| format!("{name}.md.j2"));
-    let mut page = format!("# {name}\n\nFile: `{}/{file}` (Jinja)\n\n", project.display);
-    match project.load_jinja(name) {
-        Ok((file, templates)) => {
-            let uses = templates.uses(&file);
-            if !uses.is_empty() {
-                page.push_str("## Values it reads\n\n");
-                for used in &uses {
-                    let optional = if used.required { "" } else { " (optional)" };
-                    page.push_str(&format!("- `{}`{optional}\n", used.name));
-                }
-                page.push('\n');
-            }
-            let includes: Vec<&str> = templates.names().filter(|n| *n != file).collect();
-            if !includes.is_empty() {
-                page.push_str("## Includes\n\n");
-                for include in includes {
-                    page.push_str(&format!("- `{include}`\n"));
-                }
-                page.push('\n');
-            }
-            if let Some(template) = templates.get(&file) {
-                page.push_str(&format!(
-                    "## Source\n\n````jinja\n{}\n````\n",
-                    template.source().text()
-                ));
-            }
-            (page, false)
-        }
+/// The page of a prompt of any format, from what its format reports, with its title.
+fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, bool) {
+    let path = format!("{}/{}", project.display, found.file);
+    let mut page = format!("# {}\n\n", found.name);
+    let format = found.format;
+    let prompt = match project.load(&found.name) {
+        Ok(prompt) => prompt,
         Err(problems) => {
+            page.push_str(&format!("File: `{path}` ({})\n\n", format.title()));
             page.push_str(&format!("## Problems\n\n```text\n{problems}\n```\n"));
-            (page, true)
+            return (page, None, true);
+        }
+    };
+    let meta = prompt.meta();
+    let title = meta
+        .description
+        .as_deref()
+        .or(meta.title.as_deref())
+        .map(str::to_owned);
+    if let Some(title) = &title {
+        page.push_str(&format!("{title}\n\n"));
+    }
+    page.push_str(&format!("File: `{path}` ({})\n\n", format.title()));
+    if let Some(model) = &meta.model {
+        page.push_str(&format!("Model: `{model}`\n\n"));
+    }
+    if !prompt.reads().is_empty() {
+        page.push_str("## Values it reads\n\n");
+        for read in prompt.reads() {
+            let optional = if read.required { "" } else { " (optional)" };
+            let kind = if read.kind == "any" {
+                String::new()
+            } else {
+                format!(", {}", read.kind)
+            };
+            page.push_str(&format!("- `{}`{optional}{kind}\n", read.name));
+        }
+        page.push('\n');
+    }
+    let files = prompt.files();
+    if !files.is_empty() {
+        page.push_str("## Files it reads\n\n");
+        for file in files {
+            page.push_str(&format!("- `{file}`\n"));
+        }
+        page.push('\n');
+    }
+    for (heading, schema) in [
+        ("Input schema", &meta.input_schema),
+        ("Output schema", &meta.output_schema),
+    ] {
+        if let Some(schema) = schema {
+            let pretty = serde_json::from_str::<serde_json::Value>(schema)
+                .ok()
+                .and_then(|v| serde_json::to_string_pretty(&v).ok())
+                .unwrap_or_else(|| schema.to_string());
+            page.push_str(&format!("## {heading}\n\n```json\n{pretty}\n```\n\n"));
         }
     }
+    if let Ok(Some(bytes)) = project.root().read(&found.file) {
+        page.push_str(&format!(
+            "## Source\n\n````{}\n{}\n````\n",
+            format.language(),
+            String::from_utf8_lossy(&bytes)
+        ));
+    }
+    (page, title, false)
 }
 
 #[cfg(test)]

@@ -10,34 +10,13 @@ use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarSource;
 use prompt_runtime::suggest::closest;
-use prompt_runtime::{Diagnostic, SourceFile, variant_name};
-
-/// The template, identity key or literal that `name` probably misspells.
-pub fn misspelt(project: &Project, name: &str) -> Option<String> {
-    let known = known_names(project);
-    closest(name, known.iter().map(String::as_str)).map(str::to_owned)
-}
-
-/// The names a context variable may be a misspelling of: identity keys and their
-/// variants, templates, literals.
-fn known_names(project: &Project) -> Vec<String> {
-    let identity = project
-        .config
-        .identity
-        .keys()
-        .flat_map(|k| [k.to_owned(), variant_name(k)]);
-    let known: Vec<String> = identity
-        .chain(project.templates.names().map(str::to_owned))
-        .chain(project.config.literals.iter().cloned())
-        .collect();
-    known
-}
+use prompt_runtime::{Diagnostic, SourceFile};
 
 /// A warning for each context variable of `prompt` that looks like a misspelt name,
 /// pointing at its first use.
 pub fn warnings(project: &Project, prompt: &CheckedPrompt) -> Vec<Diagnostic> {
     let mut found = Vec::new();
-    let names = known_names(project);
+    let names = prompt_runtime::formats::markdown::known_names(project);
     for variable in &prompt.resolved.variables {
         if variable.source != VarSource::Context {
             continue;

@@ -5,6 +5,7 @@ use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::family::Family;
+use prompt_runtime::formats::Found;
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarSource;
 use prompt_runtime::{Diagnostic, Diagnostics, Meta};
@@ -325,81 +326,52 @@ fn listed(project: &Project, name: &str) -> Listed {
     }
 }
 
-/// A Jinja prompt (`NAME.md.j2`): the values it reads, required or optional, as context.
-fn listed_jinja(project: &Project, name: &str) -> Listed {
-    let file = project
-        .jinja_file(name)
-        .unwrap_or_else(|| format!("{name}.md.j2"));
-    let path = format!("{}/{file}", project.display);
-    let (variables, error) = match project.load_jinja(name) {
-        Ok((file, templates)) => {
-            let context = templates
-                .uses(&file)
-                .into_iter()
-                .map(|u| ContextName {
-                    name: u.name,
-                    kind: if u.required { "text" } else { "optional" },
+/// A prompt of a format without Markdown's sources of values (Jinja, dotprompt): the
+/// values it reads, as its format reports them, required or optional; the files it reads
+/// besides its own as templates; its description as the title.
+fn listed_loaded(project: &Project, found: &Found) -> Listed {
+    let path = format!("{}/{}", project.display, found.file);
+    let (variables, title, error) = match project.load(&found.name) {
+        Ok(prompt) => {
+            let context = prompt
+                .reads()
+                .iter()
+                .map(|r| ContextName {
+                    name: r.name.clone(),
+                    kind: if r.required { "text" } else { "optional" },
                 })
                 .collect();
             let variables = Variables {
                 context,
                 identity: Vec::new(),
-                template: templates
-                    .names()
-                    .filter(|n| *n != file)
-                    .map(str::to_owned)
+                template: prompt
+                    .files()
+                    .into_iter()
+                    .filter(|f| f.ends_with(".j2"))
                     .collect(),
                 literal: Vec::new(),
                 sections: Vec::new(),
             };
-            (Some(variables), None)
+            let meta = prompt.meta();
+            let title = meta
+                .description
+                .as_deref()
+                .or(meta.title.as_deref())
+                .map(str::to_owned);
+            (Some(variables), title, None)
         }
-        Err(problems) => (None, Some(broken(&problems))),
+        Err(problems) => (None, None, Some(broken(&problems))),
     };
     Listed {
-        name: name.to_owned(),
+        name: found.name.clone(),
         path,
         ok: error.is_none(),
-        title: None,
+        title,
         schedule: None,
         version: None,
         variables,
         metadata: None,
         error,
-        family: None,
-        rules: None,
-        scope: None,
-        keep: None,
-    }
-}
-
-/// A dotprompt prompt (`NAME.prompt`): its description as the title, and the input paths
-/// its template reads as context.
-fn listed_dotprompt(prompt: crate::dotprompt::Listed) -> Listed {
-    let variables = prompt.error.is_none().then(|| Variables {
-        context: prompt
-            .reads
-            .iter()
-            .map(|(name, required)| ContextName {
-                name: name.clone(),
-                kind: if *required { "text" } else { "optional" },
-            })
-            .collect(),
-        identity: Vec::new(),
-        template: Vec::new(),
-        literal: Vec::new(),
-        sections: Vec::new(),
-    });
-    Listed {
-        name: prompt.name,
-        path: prompt.path,
-        ok: prompt.error.is_none(),
-        title: prompt.description,
-        schedule: None,
-        version: None,
-        variables,
-        metadata: None,
-        error: prompt.error.as_ref().map(broken),
         family: None,
         rules: None,
         scope: None,
@@ -418,28 +390,20 @@ fn broken(problems: &Diagnostics) -> Broken {
 
 pub fn run(dir: &Path, args: &ListArgs) -> Outcome {
     let project = open_project(dir)?;
-    let walked = project.prompts();
+    let walked = project.all_prompts();
     let families = Families::of(&project);
-    let mut all: Vec<Listed> = walked
-        .names
+    let all: Vec<Listed> = walked
+        .prompts
         .iter()
-        .map(|name| {
-            let mut listed = listed(&project, name);
+        .map(|found| {
+            if found.format.name() != "markdown" {
+                return listed_loaded(&project, found);
+            }
+            let mut listed = listed(&project, &found.name);
             families.mark(&mut listed);
             listed
         })
         .collect();
-    all.extend(
-        project
-            .jinja_prompt_names()
-            .iter()
-            .map(|name| listed_jinja(&project, name)),
-    );
-    all.extend(
-        crate::dotprompt::listed(dir)
-            .into_iter()
-            .map(listed_dotprompt),
-    );
     let broken = all.iter().filter(|p| !p.ok).count();
     let out = if args.json {
         let mut json = serde_json::to_string_pretty(&all).unwrap_or_default();

@@ -9,7 +9,6 @@ mod check;
 mod diff;
 mod docs;
 mod dotprompt;
-mod jinja;
 mod keep;
 mod lint;
 mod list;
@@ -157,11 +156,6 @@ fn display_dir(dir: &std::path::Path) -> String {
     let trimmed = shown.trim_end_matches('/');
     let trimmed = if trimmed.is_empty() { &shown } else { trimmed };
     style::shown(trimmed).into_owned()
-}
-
-/// `agents/helper.md` names the same prompt as `agents/helper`.
-fn prompt_name(name: &str) -> &str {
-    name.strip_suffix(".md").unwrap_or(name)
 }
 
 /// Writes a command's result to stdout. A closed pipe (`promptic list | head`) is not an

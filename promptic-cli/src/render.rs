@@ -3,9 +3,6 @@
 use crate::values::{self, RenderOptions};
 use crate::{Outcome, open_project};
 use clap::Args;
-use prompt_runtime::Meta;
-use prompt_runtime::formats::FrontEnd;
-use serde::Serialize;
 use std::path::Path;
 use std::process::ExitCode;
 
@@ -51,118 +48,51 @@ pub struct RenderArgs {
     /// registry and domain files), as `Store::builder(..).user_dir(..)` reads it.
     #[arg(long, value_name = "DIR")]
     pub user: Option<std::path::PathBuf>,
-}
 
-/// The JSON form of a rendered chat prompt: the messages as a chat API takes them.
-#[derive(Serialize)]
-struct ChatJson<'a> {
-    messages: &'a [prompt_runtime::Message],
-    path: &'a str,
-    metadata: &'a Meta,
-}
-
-/// The JSON form of a rendered prompt; metadata keys stay in their documented order.
-#[derive(Serialize)]
-struct RenderedJson<'a> {
-    text: &'a str,
-    path: &'a str,
-    metadata: &'a Meta,
+    /// For a store folder: render a preview, as PromptEngine's Prompt Editor shows it: a
+    /// placeholder without a value stays `{{key}}` in the text instead of being an error.
+    #[arg(long)]
+    pub preview: bool,
 }
 
 pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
     let project = open_project(dir)?;
-    // The front end whose file the name reaches, as the derive finds it.
-    match project.front_end(&args.options.name)? {
-        // A dotprompt file renders to dotprompt's messages and metadata.
-        Some((FrontEnd::Dotprompt, file)) => {
-            return crate::dotprompt::render(
-                dir,
-                &dir.join(file),
-                &args.options,
-                args.data.as_deref(),
-                args.json,
-            );
-        }
-        Some((FrontEnd::Jinja, _)) if args.data.is_none() => return jinja(&project, args),
-        _ => {}
-    }
-    if args.data.is_some() {
-        return Err(prompt_runtime::Diagnostic::new(format!(
-            "`--data` is for dotprompt files, and `{}.prompt` is not one here",
-            FrontEnd::prompt_name(&args.options.name)
-        ))
-        .with_help("give Markdown and Jinja prompts their values with `--context` or `--set`")
-        .into());
-    }
-    let content = match values::render_any(&project, &args.options)? {
-        values::Rendered::Text(content) => content,
-        // Rendered above with its own flags and output; reached only through `render_any`.
-        values::Rendered::Dotprompt(rendered) => {
-            let out = if args.json {
-                serde_json::to_string_pretty(&rendered).unwrap_or_default() + "\n"
-            } else {
-                crate::dotprompt::log(&rendered)
-            };
-            crate::print_stdout(&out)?;
-            return Ok(ExitCode::SUCCESS);
-        }
-        values::Rendered::Chat(chat) => {
-            let mut out = if args.json {
-                let json = ChatJson {
-                    messages: &chat.messages,
-                    path: &chat.path,
-                    metadata: &chat.metadata,
-                };
-                serde_json::to_string_pretty(&json).unwrap_or_default()
-            } else {
-                // Each message under its `Section: NAME | role=ROLE` header.
-                chat.to_string()
-            };
-            if !out.ends_with('\n') {
-                out.push('\n');
-            }
-            crate::print_stdout(&out)?;
-            return Ok(ExitCode::SUCCESS);
-        }
-    };
-    let mut out = if args.json {
-        let json = RenderedJson {
-            text: &content.text,
-            path: &content.path,
-            metadata: &content.metadata,
-        };
-        serde_json::to_string_pretty(&json).unwrap_or_default()
-    } else {
-        content.text
-    };
-    // One newline at the end, for the shell prompt's sake, unless the text has one already.
-    if !out.ends_with('\n') {
-        out.push('\n');
-    }
-    crate::print_stdout(&out)?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// `render` of a Jinja prompt: its text exactly as Jinja2 renders it (in `--json`; the
-/// plain output gets the one closing newline every render gets).
-fn jinja(project: &prompt_runtime::load::Project, args: &RenderArgs) -> Outcome {
+    crate::eprint_folder_warnings(&project, &[]);
     if args.variant.is_some() {
         return Err(prompt_runtime::Diagnostic::new(
-            "`--variant` is for store folders, not Jinja prompts",
+            "`--variant` is for store folders, not prompts folders",
         )
         .into());
     }
-    let (path, text) = crate::jinja::render(project, &args.options)?;
+    if args.preview {
+        return Err(prompt_runtime::Diagnostic::new(
+            "`--preview` is for store folders, not prompts folders",
+        )
+        .with_help("a prompt of a prompts folder renders with every value, or not at all: drop `--preview`")
+        .into());
+    }
+    let (prompt, mut values) = values::prepare(&project, &args.options, values::Extra::default())?;
+    if let Some(data) = &args.data {
+        if !prompt.takes().data {
+            return Err(prompt_runtime::Diagnostic::new(format!(
+                "`--data` is for dotprompt files, and `{}` is not one",
+                prompt.path()
+            ))
+            .with_help("give Markdown and Jinja prompts their values with `--context` or `--set`")
+            .into());
+        }
+        values.data = Some(values::read_text(data, "the data")?);
+    }
     let mut out = if args.json {
-        let json = RenderedJson {
-            text: &text,
-            path: &path,
-            metadata: &Meta::default(),
-        };
-        serde_json::to_string_pretty(&json).unwrap_or_default()
+        prompt.render_json(&values)?
     } else {
+        let text = prompt.render_log(&values)?;
+        for note in prompt.notes(&values) {
+            eprintln!("note: {note}");
+        }
         text
     };
+    // One newline at the end, for the shell prompt's sake, unless the text has one already.
     if !out.ends_with('\n') {
         out.push('\n');
     }

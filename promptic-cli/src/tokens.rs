@@ -79,14 +79,13 @@ pub fn run(dir: &Path, args: &TokensArgs) -> Outcome {
     let project = open_project(dir)?;
     let rendered = values::render_any(&project, &args.options)?;
     let texts = rendered.contents();
-    let messages = match &rendered {
-        values::Rendered::Text(_) => None,
-        values::Rendered::Chat(chat) => Some(chat.messages.len()),
-        values::Rendered::Dotprompt(rendered) => Some(rendered.messages.len()),
+    let messages = match &rendered.output {
+        prompt_runtime::formats::Output::Text(_) => None,
+        prompt_runtime::formats::Output::Chat(chat) => Some(chat.messages.len()),
     };
     let tokens = args.encoding.load()?.count(&texts);
     let count = Count {
-        name: crate::prompt_name(&args.options.name),
+        name: prompt_runtime::formats::FrontEnd::prompt_name(&args.options.name),
         encoding: args.encoding.name(),
         tokens,
         bytes: texts.iter().map(|t| t.len()).sum(),

@@ -11,17 +11,10 @@
 //! `--identity` an identity key the prompt uses is a missing value (unless a `--set` or
 //! the context file gives it).
 
-use crate::lint;
 use clap::Args;
-use prompt_runtime::check::CheckedPrompt;
-use prompt_runtime::formats::FrontEnd;
+use prompt_runtime::formats::{FrontEnd, LoadedPrompt, Output, Values};
 use prompt_runtime::load::{MAX_FILE, Project, read_file};
-use prompt_runtime::render::PromptContent;
-use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics, Identity, SourceFile, Tags};
-use serde_json::value::RawValue;
-use std::collections::BTreeMap;
-use std::collections::HashMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
 
@@ -198,46 +191,24 @@ pub fn parse_set(text: &str) -> Result<(String, String), String> {
     }
 }
 
-/// A rendered prompt: a text, or a chat prompt's messages.
-pub enum Rendered {
-    /// A prompt without sections.
-    Text(PromptContent),
-    /// A chat prompt.
-    Chat(prompt_runtime::Chat),
-    /// A dotprompt file: dotprompt's messages of parts.
-    Dotprompt(prompt_runtime::formats::dotprompt::RenderedPrompt),
+/// A rendered prompt: what a model is sent, and what a reader sees.
+pub struct Rendered {
+    /// The render in the common output model.
+    pub output: Output,
+    /// The render as a reader sees it (dotprompt's messages under `--- ROLE ---` lines, a
+    /// chat's under `Section: NAME | role=ROLE` headers).
+    pub text: String,
 }
 
 impl Rendered {
-    /// What a reader sees: the text, or a chat prompt's messages under their
-    /// `Section: NAME | role=ROLE` headers (the `Chat` log form).
+    /// What a reader sees.
     pub fn log(&self) -> String {
-        match self {
-            Rendered::Text(content) => content.text.clone(),
-            Rendered::Chat(chat) => chat.to_string(),
-            Rendered::Dotprompt(rendered) => crate::dotprompt::log(rendered),
-        }
+        self.text.clone()
     }
 
     /// What a model is sent: the text, or each message's content.
     pub fn contents(&self) -> Vec<&str> {
-        match self {
-            Rendered::Text(content) => vec![content.text.as_str()],
-            Rendered::Chat(chat) => chat
-                .messages
-                .iter()
-                .flat_map(|m| m.content.parts())
-                .filter_map(|part| match part {
-                    prompt_runtime::chat::PartRef::Text(text) => Some(text),
-                    prompt_runtime::chat::PartRef::Media(_) => None,
-                })
-                .collect(),
-            Rendered::Dotprompt(rendered) => rendered
-                .messages
-                .iter()
-                .flat_map(|m| m.content.iter().filter_map(|part| part.text()))
-                .collect(),
-        }
+        self.output.contents()
     }
 }
 
@@ -264,50 +235,86 @@ pub fn render_with(
     options: &RenderOptions,
     extra: Extra<'_>,
 ) -> Result<Rendered, Diagnostics> {
-    // The front end whose file the name reaches: dotprompt and Jinja files by their own.
-    match project.front_end(&options.name)? {
-        Some((FrontEnd::Dotprompt, file)) => {
-            return crate::dotprompt::rendered_with(&project.dir, &file, options, extra)
-                .map(Rendered::Dotprompt);
-        }
-        Some((FrontEnd::Jinja, _)) => return crate::jinja::rendered(project, options, extra),
-        _ => {}
-    }
-    render_adjusted(project, options, extra, |prompt| prompt)
+    let (prompt, values) = prepare(project, options, extra)?;
+    rendered(prompt.as_ref(), &values)
 }
 
-/// [`render_with`] of the checked prompt as `adjust` makes it (`diff --guidance` mutes the
-/// registered either-ors).
-pub fn render_adjusted(
+/// The render of a loaded prompt, and its notes on stderr.
+pub fn rendered(prompt: &dyn LoadedPrompt, values: &Values) -> Result<Rendered, Diagnostics> {
+    let output = prompt.render(values)?;
+    let text = prompt.render_log(values)?;
+    for note in prompt.notes(values) {
+        eprintln!("note: {note}");
+    }
+    Ok(Rendered { output, text })
+}
+
+/// The prompt the options name (a family's member as the tags choose it), loaded through
+/// its format, and the values the options give it. A flag the prompt's format takes no
+/// input from is refused, not ignored.
+pub fn prepare(
     project: &Project,
     options: &RenderOptions,
     extra: Extra<'_>,
-    adjust: impl FnOnce(CheckedPrompt) -> CheckedPrompt,
-) -> Result<Rendered, Diagnostics> {
-    let name = crate::prompt_name(&options.name);
-    let member = family_member(project, name, &options.tag, options.item_id.as_deref())?;
-    let name = member.as_deref().unwrap_or(name);
-    if let Some(content) = crate::keep::render(project, name, options, extra)? {
-        return Ok(Rendered::Text(content));
-    }
-    let (prompt, context, identity) = prepare(project, name, options, extra)?;
-    let prompt = adjust(prompt);
-    if !prompt.resolved.is_chat() {
-        return finish(
-            project,
-            options,
-            &prompt,
-            &identity,
-            prompt.render(&context, &identity),
-        )
-        .map(Rendered::Text);
-    }
-    let history = match &options.history {
-        Some(path) => load_history(path)?,
-        None => Vec::new(),
+) -> Result<(Box<dyn LoadedPrompt>, Values), Diagnostics> {
+    let title = match project.front_end(&options.name)? {
+        Some((front_end, _)) if front_end != FrontEnd::Markdown => Some(front_end.format().title()),
+        _ => None,
     };
-    let chat = prompt.messages(&context, &history, &identity);
-    finish(project, options, &prompt, &identity, chat).map(Rendered::Chat)
+    if let Some(title) = title {
+        for (given, flag) in [
+            (!options.tag.is_empty(), "--tag"),
+            (options.item_id.is_some(), "--item-id"),
+        ] {
+            if given {
+                return Err(Diagnostic::new(format!(
+                    "`{flag}` chooses a member of a family; a {title} prompt is not one"
+                ))
+                .with_help(format!("drop `{flag}`, or name the member to render"))
+                .into());
+            }
+        }
+    }
+    let name = chosen(project, options)?;
+    let prompt = project.load(&name)?;
+    let takes = prompt.takes();
+    let title = prompt.format().title();
+    if options.identity.is_some() && !takes.identity {
+        return Err(
+            Diagnostic::new(format!("`--identity` does not apply to a {title} prompt"))
+                .with_help("give its values with `--set NAME=VALUE` or `--context FILE.json`")
+                .into(),
+        );
+    }
+    if options.history.is_some() && !takes.history {
+        let help = if takes.data {
+            "give a dotprompt file its conversation in `--data`'s `messages`"
+        } else {
+            "only a chat prompt with a `{% history %}` section takes a conversation"
+        };
+        return Err(Diagnostic::new(format!(
+            "`--history` is for chat prompts; a {title} prompt is not one"
+        ))
+        .with_help(help)
+        .into());
+    }
+    let mut values = Values::new();
+    if let Some(path) = &options.context {
+        values.read_file(read_text(path, "the context")?)?;
+    }
+    for (key, value) in &options.set {
+        values.flag("--set", key.clone(), value.clone());
+    }
+    for (key, value) in extra.values {
+        values.flag(extra.flag, key.clone(), value.clone());
+    }
+    if let Some(path) = &options.identity {
+        values.identity = Some(load_identity(path)?);
+    }
+    if let Some(path) = &options.history {
+        values.history = Some(load_history(path)?);
+    }
+    Ok((prompt, values))
 }
 
 /// The messages of a `--history` file: a JSON array of `{"role", "content"}` objects.
@@ -333,194 +340,25 @@ fn load_history(path: &Path) -> Result<Vec<prompt_runtime::Message>, Diagnostics
     })
 }
 
-fn finish<T>(
-    project: &Project,
-    options: &RenderOptions,
-    prompt: &CheckedPrompt,
-    identity: &Identity,
-    result: Result<T, prompt_runtime::check::RenderError>,
-) -> Result<T, Diagnostics> {
-    result.map_err(|error| {
-        let given = options.identity.is_some();
-        cannot_render(project, prompt, &error, identity, given).into()
-    })
-}
-
-/// The checked prompt, its context values and the identity the options give.
-fn prepare(
-    project: &Project,
-    name: &str,
-    options: &RenderOptions,
-    extra: Extra<'_>,
-) -> Result<(CheckedPrompt, HashMap<String, String>, Identity), Diagnostics> {
-    let prompt = project.check_inferred(name)?;
-    let mut identity = match &options.identity {
-        Some(path) => load_identity(path)?,
-        None => Identity::default(),
-    };
-    let mut values = Values::new(&prompt);
-    if let Some(path) = &options.context {
-        for (key, value) in load_context(path)? {
-            values.give(&key, value);
-        }
-    }
-    let mut problems = Diagnostics::default();
-    let given = options.set.iter().map(|pair| ("--set", pair));
-    let extra_given = extra.values.iter().map(|pair| (extra.flag, pair));
-    for (flag, (key, value)) in given.chain(extra_given) {
-        if !values.give(key, value.clone()) {
-            problems.push(values.unknown(flag, key, value));
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems);
-    }
-    if !values.identity.is_empty() {
-        identity = with_overrides(&identity, values.identity);
-    }
-    let context = values.context;
-    Ok((prompt, context, identity))
-}
-
 /// The prompt the options name: itself, or the member of the family it names that the
 /// `--tag`s choose (reported on stderr, once).
 pub fn chosen(project: &Project, options: &RenderOptions) -> Result<String, Diagnostics> {
-    let name = crate::prompt_name(&options.name);
+    let name = FrontEnd::prompt_name(&options.name);
+    if !matches!(
+        project.front_end(name)?,
+        None | Some((FrontEnd::Markdown, _))
+    ) {
+        return Ok(name.to_owned());
+    }
     let member = family_member(project, name, &options.tag, options.item_id.as_deref())?;
     Ok(member.unwrap_or_else(|| name.to_owned()))
 }
 
-/// Whether the prompt the options name uses a value called `name` (as a context variable
-/// or an identity key), so that a command can give it only where it means something.
+/// Whether the prompt the options name reads a value called `name`, so that a command can
+/// give it only where it means something.
 pub fn uses(project: &Project, options: &RenderOptions, name: &str) -> Result<bool, Diagnostics> {
-    let prompt = project.check_inferred(crate::prompt_name(&options.name))?;
-    let used = Values::new(&prompt).names().any(|n| n == name);
-    Ok(used)
-}
-
-/// Values sorted by what takes them.
-struct Values<'a> {
-    prompt: &'a CheckedPrompt,
-    identity_keys: Vec<String>,
-    context: HashMap<String, String>,
-    identity: Vec<(String, String)>,
-}
-
-impl<'a> Values<'a> {
-    fn new(prompt: &'a CheckedPrompt) -> Self {
-        Values {
-            prompt,
-            identity_keys: prompt.resolved.identity_keys(),
-            context: HashMap::new(),
-            identity: Vec::new(),
-        }
-    }
-
-    /// Gives a value by name; false when the prompt does not use the name. (A tested
-    /// value given a false word, `no` or `0` say, is off: `CheckedPrompt::render` reads
-    /// it so.)
-    fn give(&mut self, key: &str, value: String) -> bool {
-        if self.prompt.schema.context.iter().any(|v| v.name == key) {
-            self.context.insert(key.to_owned(), value);
-            true
-        } else if self.identity_keys.iter().any(|k| k == key) {
-            self.identity.push((key.to_owned(), value));
-            true
-        } else {
-            false
-        }
-    }
-
-    fn names(&self) -> impl Iterator<Item = &str> {
-        let context = self.prompt.schema.context.iter().map(|v| v.name.as_str());
-        context.chain(self.identity_keys.iter().map(String::as_str))
-    }
-
-    fn unknown(&self, flag: &str, key: &str, value: &str) -> Diagnostic {
-        let d = Diagnostic::new(format!(
-            "prompt `{}` uses no value named `{key}` (from `{flag} {key}={value}`)",
-            self.prompt.name
-        ));
-        match closest(key, self.names()) {
-            Some(s) => d.with_help(format!("did you mean `{s}`?")),
-            None => {
-                let names: Vec<String> = self.names().map(|n| format!("`{n}`")).collect();
-                if names.is_empty() {
-                    d.with_help("this prompt takes no values")
-                } else {
-                    d.with_help(format!("its values are {}", names.join(", ")))
-                }
-            }
-        }
-    }
-}
-
-/// The identity with some keys' values replaced; variants follow their keys.
-fn with_overrides(identity: &Identity, overrides: Vec<(String, String)>) -> Identity {
-    let base = identity
-        .keys()
-        .map(|k| (k.to_owned(), identity.get(k).unwrap_or_default().to_owned()));
-    Identity::from_pairs(base.chain(overrides))
-}
-
-/// The render error as one diagnostic listing every missing or unusable value.
-fn cannot_render(
-    project: &Project,
-    prompt: &CheckedPrompt,
-    error: &prompt_runtime::check::RenderError,
-    identity: &Identity,
-    identity_given: bool,
-) -> Diagnostic {
-    let text = error.to_string();
-    let reasons: Vec<&str> = text.lines().map(str::trim).collect();
-    let mut d = Diagnostic::new(format!(
-        "cannot render `{}`: {}",
-        prompt.name,
-        reasons.join("; ")
-    ));
-    let identity_help = if identity_given {
-        "add the keys to the identity file, or give them with `--set NAME=VALUE`"
-    } else {
-        "give an identity with `--identity FILE.json` (solstone's `journal.json` will do), or single keys with `--set NAME=VALUE`"
-    };
-    d = match (
-        error.missing_context.is_empty(),
-        error.missing_identity.is_empty(),
-    ) {
-        (false, true) => {
-            d.with_help("give values with `--set NAME=VALUE` or `--context FILE.json`")
-        }
-        (true, false) => d.with_help(identity_help),
-        (false, false) => d.with_help(if identity_given {
-            "give values with `--set NAME=VALUE` or `--context FILE.json`, and add the identity keys to the identity file"
-        } else {
-            "give values with `--set NAME=VALUE` or `--context FILE.json`, and an identity with `--identity FILE.json`"
-        }),
-        (true, true) => d.with_help("give a value that fits, with `--set NAME=VALUE` or in the context file"),
-    };
-    if !error.missing_identity.is_empty() && !identity_given {
-        let example = match &project.config.path {
-            Some(_) => format!(
-                "the example identity in `{}/promptic.json` only declares which identity keys exist; its values are never rendered",
-                project.display
-            ),
-            None => "with no `promptic.json`, the identity keys are solstone's (`name`, `preferred`, `pronouns_subject`, ...); they have no values until an identity gives them".to_owned(),
-        };
-        d = d.with_note(example);
-    }
-    for name in &error.missing_context {
-        if identity.get(name).is_some() {
-            d = d.with_note(format!(
-                "`{name}` is in the identity given, but `{}/promptic.json`'s identity does not declare it, so prompts read `${name}` as a context value: add it there",
-                project.display
-            ));
-        } else if let Some(known) = lint::misspelt(project, name) {
-            d = d.with_note(format!(
-                "`${name}` is read as a context value; did you mean `${known}`?"
-            ));
-        }
-    }
-    d
+    let prompt = project.load(&chosen(project, options)?)?;
+    Ok(prompt.reads().iter().any(|r| r.name == name))
 }
 
 /// A file's text, decoded as prompts are: BOM dropped, CRLF read as LF, and invalid UTF-8
@@ -577,59 +415,6 @@ fn load_identity(path: &Path) -> Result<Identity, Diagnostics> {
         };
         d.with_help(IDENTITY_HELP).into()
     })
-}
-
-/// The context file's values, by name (in serde_json's map order, which is sorted; the
-/// order does not matter: each value goes to its own variable).
-pub fn load_context(path: &Path) -> Result<Vec<(String, String)>, Diagnostics> {
-    let source = read_text(path, "the context")?;
-    let text = source.text();
-    let shown = source.path();
-    // Values stay raw JSON so that numbers keep the text the file gives them (`1e3`, not
-    // `1000.0`), as identity values do.
-    let object: BTreeMap<String, &RawValue> = serde_json::from_str(text).map_err(|e| {
-        let what = if e.is_data() {
-            "must hold a JSON object"
-        } else {
-            "is not valid JSON"
-        };
-        // serde_json ends its message with the position, which the location shows
-        let message = e.to_string();
-        let position = format!(" at line {} column {}", e.line(), e.column());
-        let message = message.strip_suffix(&position).unwrap_or(&message);
-        Diagnostic::new(format!("`{shown}` {what}: {message}"))
-            .at(&source, span_at(&source, e.line(), e.column(), false))
-            .with_help(r#"write the context as {"name": "value", ...}"#)
-    })?;
-    let mut values = Vec::new();
-    let mut problems = Diagnostics::default();
-    for (key, raw) in object {
-        let json = raw.get();
-        // The raw value borrows from `text`: its place there is its span.
-        let start = (json.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
-        let span = start..start + json.len();
-        match json.as_bytes().first() {
-            Some(b'"') => match serde_json::from_str::<String>(json) {
-                Ok(text) => values.push((key, text)),
-                Err(e) => problems.push(
-                    Diagnostic::new(format!("context value `{key}` in `{shown}`: {e}"))
-                        .at(&source, span)
-                        .with_help("write the value as a JSON string"),
-                ),
-            },
-            Some(b'n') => {}
-            Some(b'{' | b'[') => problems.push(
-                Diagnostic::new(format!(
-                    "context value `{key}` in `{shown}` must be a string, a number, a boolean or null"
-                ))
-                .at(&source, span)
-                .with_help("a placeholder takes one line of text; join lists before rendering"),
-            ),
-            // Numbers and booleans, as written.
-            _ => values.push((key, json.to_owned())),
-        }
-    }
-    problems.into_result(values)
 }
 
 #[cfg(test)]

@@ -2885,7 +2885,7 @@ fn render_fills_a_keep_agent_prompt_as_keep_does() {
     assert_eq!(run.code, 1);
     assert!(
         run.stderr
-            .ends_with("= help: it takes `text`, `since`, `until`\n"),
+            .ends_with("= help: its values are `text`, `since`, `until`\n"),
         "{}",
         run.stderr
     );

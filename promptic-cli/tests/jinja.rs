@@ -148,7 +148,7 @@ fn an_unknown_set_name_is_an_error_with_a_suggestion() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
         stderr.contains(
-            "error: `--set tools_enabeld`: `system.md.j2` reads no value `tools_enabeld`"
+            "error: prompt `system` uses no value named `tools_enabeld` (from `--set tools_enabeld=true`)"
         ),
         "{stderr}"
     );

@@ -5,8 +5,19 @@
 //! byte-identical, since providers cache prompt prefixes by bytes.
 
 pub mod dotprompt;
+mod front;
 pub mod jinja;
 pub mod keep;
+pub mod markdown;
+
+pub use front::{
+    AllPrompts, Claim, Format, Found, Given, GivenValue, LoadedPrompt, Origin, Output, Takes,
+    ValueUse, Values, unread_value,
+};
+
+/// Every format, in the order a prompt name's files are looked for. Adding a format is
+/// one module and one line here (and its [`FrontEnd`]).
+pub static FORMATS: [&dyn Format; 3] = [&dotprompt::DOTPROMPT, &jinja::JINJA, &markdown::MARKDOWN];
 
 use crate::diagnostic::Diagnostic;
 use crate::load::Project;
@@ -52,22 +63,23 @@ impl FrontEnd {
     /// Every front end a prompt name can reach, in the order their files are looked for.
     pub const ALL: [FrontEnd; 3] = [FrontEnd::Dotprompt, FrontEnd::Jinja, FrontEnd::Markdown];
 
+    /// Its [`Format`]: how its files are claimed, loaded, checked and rendered.
+    pub fn format(self) -> &'static dyn Format {
+        match self {
+            FrontEnd::Markdown => &markdown::MARKDOWN,
+            FrontEnd::Jinja => &jinja::JINJA,
+            FrontEnd::Dotprompt => &dotprompt::DOTPROMPT,
+        }
+    }
+
     /// Its name, as messages and `promptic list --json` say it.
     pub fn name(self) -> &'static str {
-        match self {
-            FrontEnd::Markdown => "markdown",
-            FrontEnd::Jinja => "jinja",
-            FrontEnd::Dotprompt => "dotprompt",
-        }
+        self.format().name()
     }
 
     /// The endings of its prompt files, in the order they are looked for.
     pub fn endings(self) -> &'static [&'static str] {
-        match self {
-            FrontEnd::Markdown => &[".md"],
-            FrontEnd::Jinja => &[".md.j2", ".j2"],
-            FrontEnd::Dotprompt => &[".prompt"],
-        }
+        self.format().endings()
     }
 
     /// A prompt's name without the ending of its file, if the name was written with one

@@ -289,6 +289,7 @@ impl Project {
             display: &self.display,
             skip: self.dir.join(&self.config.templates),
             names: Vec::new(),
+            files: Vec::new(),
             visited: HashSet::new(),
             unreadable: Capped::default(),
             not_utf8: Capped::default(),
@@ -297,6 +298,8 @@ impl Project {
         walk.folder(&self.dir);
         let mut names = std::mem::take(&mut walk.names);
         names.sort();
+        let mut files = std::mem::take(&mut walk.files);
+        files.sort();
         let display = self.display.as_str();
         let mut errors = Diagnostics::default();
         errors.extend(walk.unreadable.finish(|n| {
@@ -317,6 +320,7 @@ impl Project {
         });
         PromptList {
             names,
+            files,
             errors,
             warnings,
         }
@@ -332,8 +336,11 @@ const LINK_OUT_HELP: &str =
 /// The prompts a walk of the folder found: see [`Project::prompts`].
 #[derive(Clone, Debug, Default)]
 pub struct PromptList {
-    /// The prompts' names, sorted (`agents/helper`).
+    /// The Markdown prompts' names, sorted (`agents/helper`).
     pub names: Vec<String>,
+    /// Every file found (not a folder), by its path relative to the folder with `/`
+    /// between names, sorted: what the formats claim (see [`Project::all_prompts`]).
+    pub files: Vec<String>,
     /// Problems that may hide prompts: a folder that cannot be read, a name that is not
     /// UTF-8.
     pub errors: Diagnostics,
@@ -373,6 +380,7 @@ struct Walk<'a> {
     display: &'a str,
     skip: PathBuf,
     names: Vec<String>,
+    files: Vec<String>,
     visited: HashSet<FolderId>,
     unreadable: Capped,
     not_utf8: Capped,
@@ -423,6 +431,9 @@ impl Walk<'_> {
             } else if kind.is_some_and(|k| k.is_dir()) {
                 self.folder(&path);
                 continue;
+            }
+            if let Some(relative) = path.strip_prefix(self.root).ok().and_then(Path::to_str) {
+                self.files.push(relative.replace('\\', "/"));
             }
             if path.extension().is_some_and(|e| e == "md") {
                 let relative = path

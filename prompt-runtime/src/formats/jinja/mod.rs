@@ -31,6 +31,7 @@ pub mod compiled;
 mod expr;
 mod fence;
 mod fields;
+mod front;
 mod lexer;
 mod parser;
 mod paths;
@@ -45,6 +46,7 @@ pub(crate) mod value;
 mod tests;
 
 pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused};
+pub use front::{JINJA, Jinja, LoadedJinja};
 pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};
 pub use set::{ReadError, Templates};

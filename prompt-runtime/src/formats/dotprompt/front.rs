@@ -1,0 +1,396 @@
+//! dotprompt files (`NAME.prompt`) behind the one interface: values are the prompt's
+//! `input`; dotprompt's whole data argument (`@` context, history, render options) comes
+//! as a data file.
+
+use super::folder::Folder;
+use super::{DataArgument, Dotprompt, Object, PromptMetadata, RenderedPrompt, Value, schema};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::formats::front::{
+    Claim, Format, GivenValue, LoadedPrompt, Output, Takes, ValueUse, Values,
+};
+use crate::load::Project;
+use crate::meta::Meta;
+use serde::Deserialize;
+
+/// The dotprompt format.
+pub struct DotpromptFormat;
+
+/// The one [`DotpromptFormat`].
+pub static DOTPROMPT: DotpromptFormat = DotpromptFormat;
+
+impl Format for DotpromptFormat {
+    fn name(&self) -> &'static str {
+        "dotprompt"
+    }
+
+    fn title(&self) -> &'static str {
+        "dotprompt"
+    }
+
+    fn language(&self) -> &'static str {
+        "handlebars"
+    }
+
+    fn endings(&self) -> &'static [&'static str] {
+        &[".prompt"]
+    }
+
+    /// `NAME.prompt` is a prompt, `_NAME.prompt` a partial; `schemas.json` and `tools.json`
+    /// at the top are the registries.
+    fn claim(&self, rel: &str) -> Option<Claim> {
+        if rel == "schemas.json" || rel == "tools.json" {
+            return Some(Claim::Part);
+        }
+        let name = rel.strip_suffix(".prompt")?;
+        let (folder, file) = match name.rsplit_once('/') {
+            Some((folder, file)) => (Some(folder), file),
+            None => (None, name),
+        };
+        if file.is_empty() {
+            return None;
+        }
+        if file.starts_with('_') {
+            return Some(Claim::Part);
+        }
+        Some(Claim::Prompt(match folder {
+            Some(folder) => format!("{folder}/{file}"),
+            None => file.to_owned(),
+        }))
+    }
+
+    fn load(&self, project: &Project, name: &str) -> Result<Box<dyn LoadedPrompt>, Diagnostics> {
+        let folder = Folder::open(project.root())?;
+        let loaded = folder.load(name)?;
+        let path = loaded.file.path.clone();
+        let strip = |shown: &str| {
+            shown
+                .strip_prefix(&format!("{}/", project.display))
+                .unwrap_or(shown)
+                .to_owned()
+        };
+        let files = loaded
+            .partials
+            .iter()
+            .chain(folder.registry_files())
+            .map(|f| strip(&f.path))
+            .collect();
+        let prompt = loaded.prompt;
+        let metadata = prompt.render_metadata();
+        let reads = inputs(&prompt, &metadata);
+        let meta = metadata.to_meta();
+        Ok(Box::new(LoadedDotprompt {
+            name: name.to_owned(),
+            path,
+            prompt,
+            metadata,
+            reads,
+            meta,
+            files,
+        }))
+    }
+}
+
+/// A checked dotprompt prompt.
+pub struct LoadedDotprompt {
+    name: String,
+    path: String,
+    prompt: Dotprompt,
+    metadata: PromptMetadata,
+    reads: Vec<ValueUse>,
+    meta: Meta,
+    files: Vec<String>,
+}
+
+/// `--data DATA.json`: the DataArgument, plus render options under `options`.
+#[derive(Default, Deserialize)]
+struct DataFile {
+    #[serde(flatten)]
+    data: DataArgument,
+    #[serde(default)]
+    options: PromptMetadata,
+}
+
+/// The inputs a prompt reads: its input schema's properties (with their types), or,
+/// without a schema, the first names of the paths its template reads (each optional:
+/// Handlebars renders a missing one as nothing).
+fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
+    if let Some(schema) = metadata.input_schema() {
+        let Some(properties) = schema::properties(schema) else {
+            return Vec::new();
+        };
+        return properties
+            .iter()
+            .map(|(key, property)| {
+                let kind = match schema::schema_type(property).as_deref() {
+                    Some("string") => "text",
+                    Some("integer") => "integer",
+                    Some("number") => "number",
+                    Some("boolean") => "boolean",
+                    Some("array") => "list",
+                    Some("object") => "object",
+                    _ => "any",
+                };
+                ValueUse::new(key, kind, schema::required(schema, key))
+            })
+            .collect();
+    }
+    let mut names: Vec<ValueUse> = Vec::new();
+    for path in prompt.input_paths() {
+        if let Some(first) = path.segments.into_iter().next()
+            && !names.iter().any(|n| n.name == first)
+        {
+            names.push(ValueUse::new(first, "any", false));
+        }
+    }
+    names
+}
+
+fn a_type(t: &str) -> &'static str {
+    match t {
+        "integer" => "an integer",
+        "number" => "a number",
+        "boolean" => "a boolean (`true` or `false`)",
+        _ => "something else",
+    }
+}
+
+impl LoadedDotprompt {
+    /// The parsed prompt.
+    pub fn prompt(&self) -> &Dotprompt {
+        &self.prompt
+    }
+
+    /// What dotprompt's `renderMetadata()` gives without options.
+    pub fn metadata(&self) -> &PromptMetadata {
+        &self.metadata
+    }
+
+    /// The data file's DataArgument and options, with the values on top of its `input`,
+    /// checked against what the prompt reads: every value given is read (unless the input
+    /// schema is open), every required input is given or defaulted, and text from a flag
+    /// reads as the type the schema gives.
+    fn data(&self, values: &Values) -> Result<DataFile, Diagnostics> {
+        let mut file = match &values.data {
+            None => DataFile::default(),
+            Some(source) => serde_json::from_str(source.text()).map_err(|e| {
+                let display = source.path();
+                let at = source.offset(e.line(), e.column().max(1));
+                Diagnostics::from(
+                    Diagnostic::new(format!("`{display}` is not a dotprompt data file: {e}"))
+                        .at(source, at..at + 1)
+                        .with_help("write {\"input\": {...}, \"context\": {...}, \"messages\": [...], \"options\": {...}}"),
+                )
+            })?,
+        };
+        let schema = self.metadata.input_schema();
+        let properties = schema.and_then(schema::properties);
+        let mut problems = Diagnostics::default();
+        // A schema without properties (`any`, a named type) takes whatever it is given,
+        // and so does a template that reads the whole input (`{{json this}}`).
+        let open = (schema.is_some() && properties.is_none()) || self.prompt.reads_whole_input();
+        let data_path = values.data.as_ref().map(SourceFile::path);
+        if !open {
+            for key in file.data.input.keys() {
+                if self.reads.iter().any(|r| r.name == key) {
+                    continue;
+                }
+                let from = match data_path {
+                    Some(data) => format!("the key `input.{key}` of `{data}`"),
+                    None => format!("`{key}`"),
+                };
+                problems.push(self.unread(key, &from));
+            }
+        }
+        for given in values.latest() {
+            if !open && !self.reads.iter().any(|r| r.name == given.name) {
+                problems.push(self.unread(&given.name, &given.origin_text()));
+                continue;
+            }
+            let value = match &given.value {
+                GivenValue::Json(json) => serde_json::from_str::<Value>(json).ok(),
+                GivenValue::Text(text) => {
+                    let kind = properties
+                        .and_then(|p| p.get(&given.name))
+                        .and_then(schema::schema_type);
+                    let value = match kind.as_deref() {
+                        Some("integer") => {
+                            text.parse::<i64>().ok().map(|n| Value::Number(n.into()))
+                        }
+                        Some("number") => text
+                            .parse::<f64>()
+                            .ok()
+                            .and_then(serde_json::Number::from_f64)
+                            .map(Value::Number),
+                        Some("boolean") => match text.as_str() {
+                            "true" => Some(Value::Bool(true)),
+                            "false" => Some(Value::Bool(false)),
+                            _ => None,
+                        },
+                        _ => Some(Value::String(text.clone())),
+                    };
+                    if value.is_none() {
+                        let key = &given.name;
+                        problems.push(
+                            Diagnostic::new(format!(
+                                "{}: the input schema says `{key}` is {}",
+                                given.origin_text(),
+                                kind.as_deref().map(a_type).unwrap_or("something else")
+                            ))
+                            .with_help(format!("write `--set {key}=...` with a value of that type, or give it in `--context FILE.json`")),
+                        );
+                    }
+                    value
+                }
+            };
+            if let Some(value) = value {
+                file.data.input.insert(given.name.clone(), value);
+            }
+        }
+        // Every required property given, or defaulted by the prompt or by the options.
+        let defaulted = |key: &str| {
+            [self.metadata.0.get("input"), file.options.0.get("input")]
+                .into_iter()
+                .flatten()
+                .any(|input| input.get("default").and_then(|d| d.get(key)).is_some())
+        };
+        let name = &self.name;
+        for read in &self.reads {
+            let key = &read.name;
+            if read.required && !file.data.input.contains_key(key) && !defaulted(key) {
+                problems.push(
+                    Diagnostic::new(format!(
+                        "cannot render `{name}`: the input `{key}` is required and has no value"
+                    ))
+                    .with_help(format!(
+                        "give it with `--set {key}=VALUE`, in `--context FILE.json`, or in `--data`'s `input`; `{key}?` in the schema makes it optional"
+                    )),
+                );
+            }
+        }
+        problems.into_result(file)
+    }
+
+    fn unread(&self, key: &str, from: &str) -> Diagnostic {
+        let d = Diagnostic::new(format!(
+            "prompt `{}` reads no input `{key}` (from {from})",
+            self.name
+        ));
+        match crate::suggest::closest(key, self.reads.iter().map(|r| r.name.as_str())) {
+            Some(close) => d.with_help(format!("did you mean `{close}`?")),
+            None if self.reads.is_empty() => d.with_help("this prompt reads no input"),
+            None => {
+                let all: Vec<String> = self.reads.iter().map(|r| format!("`{}`", r.name)).collect();
+                d.with_help(format!("it reads {}", all.join(", ")))
+            }
+        }
+    }
+
+    /// dotprompt's render result with the values, and the `input` its `renderMetadata`
+    /// reports for the same options (the input schema compiled, `input.default` merged).
+    pub fn render_dotprompt(
+        &self,
+        values: &Values,
+    ) -> Result<(RenderedPrompt, Option<Value>), Diagnostics> {
+        let file = self.data(values)?;
+        let rendered = self.prompt.render_with(&file.data, &file.options)?;
+        let input = self
+            .prompt
+            .render_metadata_with(&file.options)?
+            .0
+            .get("input")
+            .cloned();
+        Ok((rendered, input))
+    }
+}
+
+impl LoadedPrompt for LoadedDotprompt {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn format(&self) -> &'static dyn Format {
+        &DOTPROMPT
+    }
+
+    fn reads(&self) -> &[ValueUse] {
+        &self.reads
+    }
+
+    fn files(&self) -> Vec<String> {
+        self.files.clone()
+    }
+
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    fn takes(&self) -> Takes {
+        Takes {
+            data: true,
+            ..Takes::default()
+        }
+    }
+
+    fn render(&self, values: &Values) -> Result<Output, Diagnostics> {
+        let (rendered, _) = self.render_dotprompt(values)?;
+        Ok(Output::Chat(rendered.to_chat(&self.path)?))
+    }
+
+    /// dotprompt's render result, with the `input` of `renderMetadata` placed before
+    /// `output` as dotprompt orders its metadata.
+    fn render_json(&self, values: &Values) -> Result<String, Diagnostics> {
+        let (rendered, input) = self.render_dotprompt(values)?;
+        Ok(serde_json::to_string_pretty(&with_input(&rendered, input)).unwrap_or_default())
+    }
+
+    /// Each message under a `--- ROLE ---` line, its text parts as written and any other
+    /// part as its JSON.
+    fn render_log(&self, values: &Values) -> Result<String, Diagnostics> {
+        let (rendered, _) = self.render_dotprompt(values)?;
+        Ok(log(&rendered))
+    }
+}
+
+/// What a reader sees of a render: each message under a `--- ROLE ---` line, its text parts
+/// as written and any other part as its JSON.
+pub fn log(rendered: &RenderedPrompt) -> String {
+    let mut text = String::new();
+    for message in &rendered.messages {
+        text.push_str(&format!("--- {} ---\n", message.role));
+        for part in &message.content {
+            match part.text() {
+                Some(t) => text.push_str(t),
+                None => text.push_str(&serde_json::to_string(&part.0).unwrap_or_default()),
+            }
+        }
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+    }
+    text
+}
+
+fn with_input(rendered: &RenderedPrompt, input: Option<Value>) -> Object {
+    let mut out = Object::new();
+    let mut placed = input.is_none();
+    for (key, value) in rendered.metadata.0.iter() {
+        if !placed && matches!(key, "output" | "raw") {
+            if let Some(input) = &input {
+                out.insert("input", input.clone());
+            }
+            placed = true;
+        }
+        out.insert(key, value.clone());
+    }
+    if !placed && let Some(input) = input {
+        out.insert("input", input);
+    }
+    if let Ok(messages) = serde_json::to_value(&rendered.messages) {
+        out.insert("messages", Value::from(messages));
+    }
+    out
+}

@@ -1,0 +1,628 @@
+//! The one interface every prompt format is reached through.
+//!
+//! A [`Format`] says which files of a prompts folder are its own and loads a prompt
+//! through the folder's guarded reader; the [`LoadedPrompt`] it gives says what values the
+//! prompt reads and renders it with [`Values`] into the common [`Output`]. The CLI's
+//! commands, `list`, `docs` and the value checks all go through it, so a format one of them
+//! knows, they all know. [`FORMATS`](super::FORMATS) lists the formats.
+
+use crate::chat::{Chat, Message};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::identity::Identity;
+use crate::load::Project;
+use crate::meta::Meta;
+use crate::render::PromptContent;
+use crate::suggest::closest;
+use serde::Serialize;
+use std::ops::Range;
+use std::sync::Arc;
+
+/// What a file of a prompts folder is to a format.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Claim {
+    /// A prompt, reached by this name (`agents/analyst` for `agents/analyst.md.j2`).
+    Prompt(String),
+    /// A file prompts read (a partial, a registry): never listed as a prompt.
+    Part,
+}
+
+/// A kind of prompt file: Markdown (with chat prompts and keep agent prompts), Jinja,
+/// dotprompt. One implementation per format, listed in [`FORMATS`](super::FORMATS).
+pub trait Format: Send + Sync + 'static {
+    /// `markdown`, `jinja`, `dotprompt`: as `promptic list --json` says it.
+    fn name(&self) -> &'static str;
+    /// How messages name its prompts (`a Jinja prompt`).
+    fn title(&self) -> &'static str;
+    /// The endings of its prompt files, in the order they are looked for.
+    fn endings(&self) -> &'static [&'static str];
+    /// The language of its files, as a Markdown code fence names it (`jinja`,
+    /// `handlebars`).
+    fn language(&self) -> &'static str;
+    /// What the file at `rel` (relative to the folder, `/`-separated) is to this format, if
+    /// it is its own. Folders the project keeps apart (the templates folder) are not
+    /// offered.
+    fn claim(&self, rel: &str) -> Option<Claim>;
+    /// Loads and checks prompt `name` (without its file ending). Every file it reads goes
+    /// through the folder's guarded reader.
+    fn load(&self, project: &Project, name: &str) -> Result<Box<dyn LoadedPrompt>, Diagnostics>;
+    /// Which of the prompts it claimed other prompts read as parts (a Jinja template
+    /// another includes): known only once they are read.
+    fn included(&self, project: &Project, prompts: &[String]) -> Vec<String> {
+        let _ = (project, prompts);
+        Vec::new()
+    }
+}
+
+/// A checked prompt of any format.
+pub trait LoadedPrompt: Send + Sync {
+    /// Its name (`agents/analyst`).
+    fn name(&self) -> &str;
+    /// Its file as messages show it (`prompts/agents/analyst.md.j2`).
+    fn path(&self) -> &str;
+    /// Its format.
+    fn format(&self) -> &'static dyn Format;
+    /// Every file it read besides its own (templates, includes, partials, registries), by
+    /// path relative to the folder: to embed and to watch.
+    fn files(&self) -> Vec<String> {
+        Vec::new()
+    }
+    /// The values it reads, in the order it reads them first. The one source for value
+    /// checks, `list` and `docs`.
+    fn reads(&self) -> &[ValueUse];
+    /// What the file declares for the model call.
+    fn meta(&self) -> &Meta;
+    /// Which inputs besides values it takes.
+    fn takes(&self) -> Takes {
+        Takes::default()
+    }
+    /// Renders with `values`. A value it does not read (given by the program or by a
+    /// flag; a context file may hold more), a required one missing, or one of the wrong
+    /// type is an error before anything renders.
+    fn render(&self, values: &Values) -> Result<Output, Diagnostics>;
+    /// The render as JSON: `{"text", "path", "metadata"}`, or `{"messages", "path",
+    /// "metadata"}` for a chat; a format with a JSON shape of its own (dotprompt's render
+    /// result) gives that. Pretty-printed, keys in their documented order.
+    fn render_json(&self, values: &Values) -> Result<String, Diagnostics> {
+        Ok(self.render(values)?.to_json())
+    }
+    /// The render as a reader sees it: the text, or each message under a header.
+    fn render_log(&self, values: &Values) -> Result<String, Diagnostics> {
+        Ok(self.render(values)?.log())
+    }
+    /// What a render with `values` leaves out without an error, to tell the reader (a keep
+    /// binding without a value renders as nothing, as in keep).
+    fn notes(&self, values: &Values) -> Vec<String> {
+        let _ = values;
+        Vec::new()
+    }
+    /// The prompt with every registered either-or muted (its lean branch left out), and
+    /// each registration as the file writes it; `None` for a format without guidance
+    /// fences.
+    fn without_either_ors(&self) -> Option<(Box<dyn LoadedPrompt>, Vec<String>)> {
+        None
+    }
+}
+
+/// Inputs besides values that a prompt takes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Takes {
+    /// An [`Identity`] (Markdown prompts that read identity keys).
+    pub identity: bool,
+    /// A conversation history (chat prompts with history sections).
+    pub history: bool,
+    /// dotprompt's whole data argument (`input`, `context`, `messages`, `options`).
+    pub data: bool,
+}
+
+/// One value a prompt reads.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ValueUse {
+    /// Its name (the first name of a path: `user` for `user.name`).
+    pub name: String,
+    /// What it must be: `text`, `number`, `integer`, `boolean`, `list`, `object`, or
+    /// `any`.
+    pub kind: &'static str,
+    /// Whether a render needs it.
+    pub required: bool,
+}
+
+impl ValueUse {
+    /// A value of kind `kind`.
+    pub fn new(name: impl Into<String>, kind: &'static str, required: bool) -> ValueUse {
+        ValueUse {
+            name: name.into(),
+            kind,
+            required,
+        }
+    }
+}
+
+/// A rendered prompt of any format.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Output {
+    /// A text, with its path and metadata.
+    Text(PromptContent),
+    /// Messages with roles.
+    Chat(Chat),
+}
+
+impl Output {
+    /// The prompt file it came from.
+    pub fn path(&self) -> &str {
+        match self {
+            Output::Text(content) => &content.path,
+            Output::Chat(chat) => &chat.path,
+        }
+    }
+
+    /// What the file declares.
+    pub fn meta(&self) -> &Meta {
+        match self {
+            Output::Text(content) => &content.metadata,
+            Output::Chat(chat) => &chat.metadata,
+        }
+    }
+
+    /// What a model is sent as text: the text, or each message's text parts (media parts
+    /// are not text).
+    pub fn contents(&self) -> Vec<&str> {
+        match self {
+            Output::Text(content) => vec![content.text.as_str()],
+            Output::Chat(chat) => chat
+                .messages
+                .iter()
+                .flat_map(|m| m.content.parts())
+                .filter_map(|part| match part {
+                    crate::chat::PartRef::Text(text) => Some(text),
+                    crate::chat::PartRef::Media(_) => None,
+                })
+                .collect(),
+        }
+    }
+
+    /// What a reader sees: the text, or the chat's log form.
+    pub fn log(&self) -> String {
+        match self {
+            Output::Text(content) => content.text.clone(),
+            Output::Chat(chat) => chat.to_string(),
+        }
+    }
+
+    /// `{"text", "path", "metadata"}` or `{"messages", "path", "metadata"}`, pretty-printed.
+    pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct TextJson<'a> {
+            text: &'a str,
+            path: &'a str,
+            metadata: &'a Meta,
+        }
+        #[derive(Serialize)]
+        struct ChatJson<'a> {
+            messages: &'a [Message],
+            path: &'a str,
+            metadata: &'a Meta,
+        }
+        let json = match self {
+            Output::Text(c) => serde_json::to_string_pretty(&TextJson {
+                text: &c.text,
+                path: &c.path,
+                metadata: &c.metadata,
+            }),
+            Output::Chat(c) => serde_json::to_string_pretty(&ChatJson {
+                messages: &c.messages,
+                path: &c.path,
+                metadata: &c.metadata,
+            }),
+        };
+        json.unwrap_or_default()
+    }
+}
+
+/// Where a value came from, for messages.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// The program gave it.
+    Program,
+    /// A flag gave it as text (`--set NAME=VALUE`); the flag is `--set`.
+    Flag(String),
+    /// A key of a JSON file (`--context FILE.json`), which may hold values a prompt does
+    /// not read: one file serves many prompts.
+    File(Arc<SourceFile>),
+}
+
+/// One value given.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Given {
+    /// The name it is given by.
+    pub name: String,
+    /// Its value.
+    pub value: GivenValue,
+    /// Who gave it.
+    pub origin: Origin,
+    /// Where a file holds it.
+    pub span: Range<usize>,
+}
+
+/// A value as given.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GivenValue {
+    /// Text, as a flag gives it; a format reads it as its type asks (`--set n=3` is the
+    /// number 3 for an input whose schema says `integer`).
+    Text(String),
+    /// JSON, as written (numbers keep their text: `1e3` stays `1e3`).
+    Json(String),
+}
+
+impl Given {
+    /// How messages say where it came from: `` `--set name=value` ``, `` the key `name`
+    /// of `ctx.json` ``, `` `name` ``.
+    pub fn origin_text(&self) -> String {
+        let name = &self.name;
+        match (&self.origin, &self.value) {
+            (Origin::Flag(flag), GivenValue::Text(text)) => format!("`{flag} {name}={text}`"),
+            (Origin::Flag(flag), GivenValue::Json(json)) => format!("`{flag} {name}={json}`"),
+            (Origin::File(file), _) => format!("the key `{name}` of `{}`", file.path()),
+            (Origin::Program, _) => format!("`{name}`"),
+        }
+    }
+
+    /// Whether a prompt that does not read it must refuse it (all but a file's keys).
+    pub fn must_be_read(&self) -> bool {
+        !matches!(self.origin, Origin::File(_))
+    }
+
+    /// The value as JSON text (text given by a flag becomes a JSON string).
+    pub fn json(&self) -> String {
+        match &self.value {
+            GivenValue::Json(json) => json.clone(),
+            GivenValue::Text(text) => serde_json::to_string(text).unwrap_or_default(),
+        }
+    }
+
+    /// The value as serde_json reads it.
+    pub fn to_json_value(&self) -> serde_json::Value {
+        match &self.value {
+            GivenValue::Text(text) => serde_json::Value::String(text.clone()),
+            GivenValue::Json(json) => serde_json::from_str(json).unwrap_or_default(),
+        }
+    }
+}
+
+/// The values a prompt is rendered with, by name, in the order given; a later value of a
+/// name wins. Also the other inputs a format may take: an identity, a conversation
+/// history, dotprompt's data argument.
+///
+/// ```
+/// use promptic::formats::Values;
+///
+/// let mut values = Values::new();
+/// values.text("who", "Ada").json("items", &["tea", "cake"]);
+/// assert_eq!(values.get("items").map(|g| g.json()), Some(r#"["tea","cake"]"#.to_owned()));
+/// ```
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Values {
+    given: Vec<Given>,
+    /// The identity, where one is given.
+    pub identity: Option<Identity>,
+    /// The conversation so far, for a chat prompt's history sections.
+    pub history: Option<Vec<Message>>,
+    /// dotprompt's data argument, a JSON file (`{"input", "context", "messages",
+    /// "options"}`), read as the format reads it.
+    pub data: Option<SourceFile>,
+}
+
+impl Values {
+    /// No values.
+    pub fn new() -> Values {
+        Values::default()
+    }
+
+    /// Gives `name` a text.
+    pub fn text(&mut self, name: impl Into<String>, text: impl Into<String>) -> &mut Values {
+        self.push(Given {
+            name: name.into(),
+            value: GivenValue::Text(text.into()),
+            origin: Origin::Program,
+            span: 0..0,
+        })
+    }
+
+    /// Gives `name` any value serde can write as JSON.
+    pub fn json(&mut self, name: impl Into<String>, value: &impl Serialize) -> &mut Values {
+        let json = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+        self.push(Given {
+            name: name.into(),
+            value: GivenValue::Json(json),
+            origin: Origin::Program,
+            span: 0..0,
+        })
+    }
+
+    /// Gives a value as a flag does: `flag` is how messages name it (`--set`).
+    pub fn flag(
+        &mut self,
+        flag: &str,
+        name: impl Into<String>,
+        text: impl Into<String>,
+    ) -> &mut Values {
+        self.push(Given {
+            name: name.into(),
+            value: GivenValue::Text(text.into()),
+            origin: Origin::Flag(flag.to_owned()),
+            span: 0..0,
+        })
+    }
+
+    /// Adds one value; a later value of a name wins over an earlier one.
+    pub fn push(&mut self, given: Given) -> &mut Values {
+        self.given.push(given);
+        self
+    }
+
+    /// Reads the values of a JSON object file (its text decoded as prompt files are). A
+    /// text that is not a JSON object is an error at its place.
+    pub fn read_file(&mut self, source: SourceFile) -> Result<&mut Values, Diagnostics> {
+        let source = Arc::new(source);
+        let text = source.text();
+        let object: Vec<(String, &serde_json::value::RawValue)> = match serde_json::from_str::<
+            OrderedRaw,
+        >(text)
+        {
+            Ok(OrderedRaw(object)) => object,
+            Err(e) => {
+                let what = if e.is_data() {
+                    "must hold a JSON object"
+                } else {
+                    "is not valid JSON"
+                };
+                let message = e.to_string();
+                let position = format!(" at line {} column {}", e.line(), e.column());
+                let message = message.strip_suffix(&position).unwrap_or(&message);
+                let at = source.offset(e.line(), e.column().max(1));
+                return Err(Diagnostic::new(format!("`{}` {what}: {message}", source.path()))
+                        .at(&source, at..at + 1)
+                        .with_help(r#"write the values as {"name": "value", "user": {"name": "Ada"}, ...}"#)
+                        .into());
+            }
+        };
+        for (name, raw) in object {
+            let json = raw.get();
+            // The raw value borrows from `text`: its place there is its span.
+            let start = (json.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+            self.given.push(Given {
+                name,
+                value: GivenValue::Json(json.to_owned()),
+                origin: Origin::File(source.clone()),
+                span: start..start + json.len(),
+            });
+        }
+        Ok(self)
+    }
+
+    /// The value given for `name` last.
+    pub fn get(&self, name: &str) -> Option<&Given> {
+        self.given.iter().rev().find(|g| g.name == name)
+    }
+
+    /// Every value given, in order (a name given twice appears twice).
+    pub fn iter(&self) -> impl Iterator<Item = &Given> {
+        self.given.iter()
+    }
+
+    /// Each name once, with the value given last for it, in the order names first came.
+    pub fn latest(&self) -> Vec<&Given> {
+        let mut out: Vec<&Given> = Vec::new();
+        for given in &self.given {
+            match out.iter_mut().find(|g| g.name == given.name) {
+                Some(slot) => *slot = given,
+                None => out.push(given),
+            }
+        }
+        out
+    }
+
+    /// The values `reads` does not name that must be read (given by the program or a
+    /// flag), each as an error with a did-you-mean. `what` names the prompt in messages
+    /// (`` prompt `x` uses no value ``).
+    pub fn unread(&self, reads: &[ValueUse], message: impl Fn(&Given) -> String) -> Diagnostics {
+        let mut problems = Diagnostics::default();
+        for given in &self.given {
+            if !given.must_be_read() || reads.iter().any(|r| r.name == given.name) {
+                continue;
+            }
+            problems.push(unread_value(given, reads, message(given)));
+        }
+        problems
+    }
+}
+
+/// The error for a value the prompt does not read, with a did-you-mean or the names it
+/// does read.
+pub fn unread_value(given: &Given, reads: &[ValueUse], message: String) -> Diagnostic {
+    let d = Diagnostic::new(message);
+    let d = match &given.origin {
+        Origin::File(file) => d.at(file, given.span.clone()),
+        _ => d,
+    };
+    match closest(&given.name, reads.iter().map(|r| r.name.as_str())) {
+        Some(close) => d.with_help(format!("did you mean `{close}`?")),
+        None if reads.is_empty() => d.with_help("this prompt takes no values"),
+        None => {
+            let all: Vec<String> = reads.iter().map(|r| format!("`{}`", r.name)).collect();
+            d.with_help(format!("its values are {}", all.join(", ")))
+        }
+    }
+}
+
+/// A JSON object read with its keys in the file's order, each value as written.
+struct OrderedRaw<'a>(Vec<(String, &'a serde_json::value::RawValue)>);
+
+impl<'de: 'a, 'a> serde::Deserialize<'de> for OrderedRaw<'a> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
+            type Value = OrderedRaw<'a>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<M: serde::de::MapAccess<'de>>(
+                self,
+                mut map: M,
+            ) -> Result<Self::Value, M::Error> {
+                let mut out = Vec::new();
+                while let Some((k, v)) =
+                    map.next_entry::<String, &'de serde_json::value::RawValue>()?
+                {
+                    out.push((k, v));
+                }
+                Ok(OrderedRaw(out))
+            }
+        }
+        d.deserialize_map(Visit(std::marker::PhantomData))
+    }
+}
+
+impl Project {
+    /// The format of prompt `name` and its file (relative to the folder), found by the file
+    /// that exists: `Ok(None)` when none does. Two files for one name are an error.
+    pub fn format_of(
+        &self,
+        name: &str,
+    ) -> Result<Option<(&'static dyn Format, String)>, Diagnostic> {
+        Ok(self
+            .front_end(name)?
+            .map(|(front_end, file)| (front_end.format(), file)))
+    }
+
+    /// Loads and checks prompt `name`, whatever its format.
+    ///
+    /// ```
+    /// use promptic::formats::Values;
+    /// use promptic::load::Project;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("promptic-doc-load-{}", std::process::id()));
+    /// std::fs::create_dir_all(&dir)?;
+    /// std::fs::write(dir.join("note.md"), "Hello $who.")?;
+    /// std::fs::write(dir.join("trip.md.j2"), "Trip for {{ who }}.")?;
+    /// let project = Project::open(&dir, "prompts")?;
+    /// let mut values = Values::new();
+    /// values.text("who", "Ada");
+    /// for name in ["note", "trip"] {
+    ///     let prompt = project.load(name)?;
+    ///     assert_eq!(prompt.reads()[0].name, "who");
+    ///     assert!(prompt.render(&values)?.contents()[0].contains("Ada"));
+    /// }
+    /// // A value the prompt does not read is an error, with a did-you-mean.
+    /// values.text("whom", "Bo");
+    /// let error = project.load("trip")?.render(&values).unwrap_err().to_string();
+    /// assert!(error.contains("did you mean `who`?"), "{error}");
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn load(&self, name: &str) -> Result<Box<dyn LoadedPrompt>, Diagnostics> {
+        match self.front_end(name)? {
+            Some((front_end, _)) => front_end
+                .format()
+                .load(self, super::FrontEnd::prompt_name(name)),
+            // The Markdown reader says what is missing, with a did-you-mean.
+            None => super::markdown::MARKDOWN.load(self, super::FrontEnd::prompt_name(name)),
+        }
+    }
+}
+
+/// A prompt of the folder: its name, its file (relative to the folder) and its format.
+#[derive(Clone)]
+pub struct Found {
+    /// Its name (`agents/analyst`).
+    pub name: String,
+    /// Its file, relative to the folder (`agents/analyst.md.j2`).
+    pub file: String,
+    /// Its format.
+    pub format: &'static dyn Format,
+}
+
+impl std::fmt::Debug for Found {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({}, {})", self.name, self.file, self.format.name())
+    }
+}
+
+/// Every prompt of a folder, whatever its format: see [`Project::all_prompts`].
+#[derive(Clone, Debug, Default)]
+pub struct AllPrompts {
+    /// The prompts, sorted by name.
+    pub prompts: Vec<Found>,
+    /// Problems that may hide prompts (a folder that cannot be read, a name that is not
+    /// UTF-8), and names two files claim.
+    pub errors: Diagnostics,
+    /// What was left out on purpose: folder links that lead outside the folder.
+    pub warnings: Vec<Diagnostic>,
+}
+
+impl Project {
+    /// Every prompt of the folder, of every format: the folder is walked once (as
+    /// [`Project::prompts`] walks it) and each format claims its files; files prompts read
+    /// (partials, registries, included templates) are not prompts. A name two files claim
+    /// (`x.md` and `x.prompt`) is an error; the first format of
+    /// [`FORMATS`](super::FORMATS) keeps it.
+    ///
+    /// ```
+    /// use promptic::load::Project;
+    ///
+    /// let dir = std::env::temp_dir().join(format!("promptic-doc-all-{}", std::process::id()));
+    /// std::fs::create_dir_all(dir.join("parts"))?;
+    /// std::fs::write(dir.join("note.md"), "Hello $who.")?;
+    /// std::fs::write(dir.join("trip.md.j2"), "Trip. {% include 'parts/day.j2' %}")?;
+    /// std::fs::write(dir.join("parts/day.j2"), "A day.")?;
+    /// std::fs::write(dir.join("ticket.prompt"), "Ticket {{> sign}}")?;
+    /// std::fs::write(dir.join("_sign.prompt"), "Bye.")?;
+    /// let project = Project::open(&dir, "prompts")?;
+    /// let all = project.all_prompts();
+    /// let listed: Vec<(&str, &str)> =
+    ///     all.prompts.iter().map(|p| (p.name.as_str(), p.format.name())).collect();
+    /// assert_eq!(listed, [("note", "markdown"), ("ticket", "dotprompt"), ("trip", "jinja")]);
+    /// # std::fs::remove_dir_all(&dir)?;
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn all_prompts(&self) -> AllPrompts {
+        let walked = self.prompts();
+        let mut errors = walked.errors;
+        let mut prompts: Vec<Found> = Vec::new();
+        for format in super::FORMATS {
+            let mut claimed: Vec<(String, String)> = walked
+                .files
+                .iter()
+                .filter_map(|rel| match format.claim(rel) {
+                    Some(Claim::Prompt(name)) => Some((name, rel.clone())),
+                    _ => None,
+                })
+                .collect();
+            // A name with two files of one format (`x.md.j2` and `x.j2`) is the first.
+            claimed.dedup_by(|a, b| a.0 == b.0);
+            let names: Vec<String> = claimed.iter().map(|(n, _)| n.clone()).collect();
+            let parts = format.included(self, &names);
+            for (name, file) in claimed {
+                if parts.contains(&name) {
+                    continue;
+                }
+                if let Some(other) = prompts.iter().find(|p| p.name == name) {
+                    errors.push(
+                        Diagnostic::new(format!(
+                            "the prompt `{name}` has two files: `{0}/{1}` and `{0}/{file}`",
+                            self.display, other.file
+                        ))
+                        .with_help("keep one of them: a prompt's name must say which file it is"),
+                    );
+                    continue;
+                }
+                prompts.push(Found { name, file, format });
+            }
+        }
+        prompts.sort_by(|a, b| a.name.cmp(&b.name));
+        AllPrompts {
+            prompts,
+            errors,
+            warnings: walked.warnings,
+        }
+    }
+}

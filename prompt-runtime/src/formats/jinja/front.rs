@@ -1,0 +1,203 @@
+//! Jinja prompts (`NAME.md.j2`, `NAME.j2`) behind the one interface.
+
+use super::Templates;
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::formats::front::{Claim, Format, LoadedPrompt, Output, ValueUse, Values, unread_value};
+use crate::load::Project;
+use crate::meta::Meta;
+use crate::render::PromptContent;
+use serde_json::{Map, Value};
+use std::borrow::Cow;
+
+/// The Jinja format.
+pub struct Jinja;
+
+/// The one [`Jinja`].
+pub static JINJA: Jinja = Jinja;
+
+impl Format for Jinja {
+    fn name(&self) -> &'static str {
+        "jinja"
+    }
+
+    fn title(&self) -> &'static str {
+        "Jinja"
+    }
+
+    fn language(&self) -> &'static str {
+        "jinja"
+    }
+
+    fn endings(&self) -> &'static [&'static str] {
+        &[".md.j2", ".j2"]
+    }
+
+    /// Every template is a prompt's file until one includes it; which ones are included
+    /// is known only when they are read (see [`Project::jinja_prompt_names`]).
+    fn claim(&self, rel: &str) -> Option<Claim> {
+        let name = self.endings().iter().find_map(|e| rel.strip_suffix(e))?;
+        (!name.is_empty() && !name.ends_with('/')).then(|| Claim::Prompt(name.to_owned()))
+    }
+
+    fn load(&self, project: &Project, name: &str) -> Result<Box<dyn LoadedPrompt>, Diagnostics> {
+        let (file, templates) = project.load_jinja(name)?;
+        Ok(Box::new(LoadedJinja::new(project, name, file, templates)))
+    }
+
+    /// The templates another template includes: read, not listed.
+    fn included(&self, project: &Project, prompts: &[String]) -> Vec<String> {
+        let names = project.jinja_prompt_names();
+        prompts
+            .iter()
+            .filter(|p| !names.contains(p))
+            .cloned()
+            .collect()
+    }
+}
+
+/// A checked Jinja prompt: its templates, loaded with the folder's options.
+pub struct LoadedJinja {
+    name: String,
+    file: String,
+    path: String,
+    templates: Templates,
+    reads: Vec<ValueUse>,
+    meta: Meta,
+}
+
+impl LoadedJinja {
+    fn new(project: &Project, name: &str, file: String, templates: Templates) -> LoadedJinja {
+        let reads = templates
+            .uses(&file)
+            .into_iter()
+            .map(|u| {
+                let kind = if u.path.is_empty() { "any" } else { "object" };
+                ValueUse::new(u.name, kind, u.required)
+            })
+            .collect();
+        LoadedJinja {
+            name: name.to_owned(),
+            path: format!("{}/{file}", project.display),
+            file,
+            templates,
+            reads,
+            meta: Meta::default(),
+        }
+    }
+
+    /// The templates, entry first.
+    pub fn templates(&self) -> &Templates {
+        &self.templates
+    }
+
+    /// The entry template's file (relative to the folder).
+    pub fn file(&self) -> &str {
+        &self.file
+    }
+
+    /// The values as one JSON object, after checking them against what the templates read:
+    /// every value given by the program or a flag is read, every required one is given,
+    /// and every path read into a value is there.
+    fn values(&self, values: &Values) -> Result<Value, Diagnostics> {
+        let mut problems = Diagnostics::default();
+        let mut map = Map::new();
+        for given in values.latest() {
+            if given.must_be_read()
+                && given.name != crate::guidance::GUIDANCE
+                && !self.reads.iter().any(|r| r.name == given.name)
+            {
+                problems.push(unread_value(
+                    given,
+                    &self.reads,
+                    format!(
+                        "prompt `{}` uses no value named `{}` (from {})",
+                        self.name,
+                        given.name,
+                        given.origin_text()
+                    ),
+                ));
+                continue;
+            }
+            map.insert(given.name.clone(), given.to_json_value());
+        }
+        for missing in self
+            .templates
+            .uses(&self.file)
+            .iter()
+            .filter(|u| u.required && !map.contains_key(&u.name))
+        {
+            let Some(template) = self.templates.get(&missing.file) else {
+                continue;
+            };
+            problems.push(
+                Diagnostic::new(format!("`{}` has no value", missing.name))
+                    .at(template.source(), missing.span.clone())
+                    .with_help(format!(
+                        "give it with `--set {0}=VALUE` or `--context FILE.json`, or write `{0} | default(…)` to make it optional",
+                        missing.name
+                    )),
+            );
+        }
+        let values = Value::Object(map);
+        problems.extend(self.templates.check_values(&self.file, &values));
+        problems.into_result(values)
+    }
+}
+
+impl LoadedPrompt for LoadedJinja {
+    fn name(&self) -> &str {
+        &self.name
+    }
+
+    fn path(&self) -> &str {
+        &self.path
+    }
+
+    fn format(&self) -> &'static dyn Format {
+        &JINJA
+    }
+
+    fn reads(&self) -> &[ValueUse] {
+        &self.reads
+    }
+
+    fn files(&self) -> Vec<String> {
+        self.templates
+            .names()
+            .filter(|n| *n != self.file)
+            .map(str::to_owned)
+            .collect()
+    }
+
+    fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    fn render(&self, values: &Values) -> Result<Output, Diagnostics> {
+        let values = self.values(values)?;
+        let text = self.templates.render(&self.file, &values)?;
+        Ok(Output::Text(PromptContent {
+            text,
+            path: Cow::Owned(self.path.clone()),
+            metadata: Cow::Owned(self.meta.clone()),
+        }))
+    }
+
+    fn without_either_ors(&self) -> Option<(Box<dyn LoadedPrompt>, Vec<String>)> {
+        let (templates, why) = self.templates.without_either_ors();
+        let muted = LoadedJinja {
+            name: self.name.clone(),
+            file: self.file.clone(),
+            path: self.path.clone(),
+            templates,
+            reads: self.reads.clone(),
+            meta: self.meta.clone(),
+        };
+        // As a Jinja template registers them.
+        let reasons = why
+            .into_iter()
+            .map(|why| format!("{{% else %}}{{# either-or: {why} #}}"))
+            .collect();
+        Some((Box::new(muted), reasons))
+    }
+}
