@@ -9,7 +9,7 @@
 //! by value, whose bound nothing meets: a type that is neither is reported at its field.
 
 pub use crate::case::{push_upper_first, upper_first_len};
-pub use crate::chat::{Chat, Message, Role};
+pub use crate::chat::{Chat, Content, Message, Role};
 pub use crate::context::{ContextField, ContextValue, ContextValues, FieldKind};
 pub use crate::guidance::Guidance;
 pub use crate::identity::{Identity, KeySlots};

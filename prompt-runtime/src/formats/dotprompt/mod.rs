@@ -28,6 +28,7 @@
 //! ```
 
 pub mod ast;
+mod chat;
 #[doc(hidden)]
 pub mod compiled;
 pub mod folder;
@@ -52,6 +53,7 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+pub use chat::ToChatError;
 pub use helpers::{HelperArgs, HelperFn, HelperPtr};
 pub use value::{Object, Value};
 
@@ -267,7 +269,14 @@ pub struct DataArgument {
     pub messages: Vec<Message>,
 }
 
-/// One message: a role, its content parts, and metadata (`purpose: history` on history).
+/// One message as dotprompt writes it: a role, its content parts, and metadata (`purpose:
+/// history` on history).
+///
+/// This is the format's own serialization, the JSON shape of dotprompt's spec and of
+/// [`RenderedPrompt`]; the message every prompt format shares is
+/// [`chat::Message`](crate::chat::Message). They convert both ways:
+/// `chat::Message::try_from(&message)` (`model` is the assistant; a part other than text
+/// or media is an error) and `Message::from(&chat_message)`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Message {
     /// `user`, `model`, `system`, or any lowercase role a template names.
@@ -438,63 +447,29 @@ pub struct RenderedPrompt {
 
 impl RenderedPrompt {
     /// The render as a [`Chat`](crate::Chat), the output every chat prompt of promptic
-    /// gives: dotprompt's `model` is the assistant, each message's text parts are its
-    /// content, and the metadata is the common [`Meta`](crate::Meta)
-    /// ([`PromptMetadata::to_meta`]). A media part, or a role a chat API does not know, is
-    /// an error naming the message: a `Chat` message holds text, so nothing is dropped.
+    /// gives: dotprompt's `model` is the assistant, each message's text and media parts are
+    /// its [`Content`](crate::chat::Content), and the metadata is the common
+    /// [`Meta`](crate::Meta) ([`PromptMetadata::to_meta`]). A part that is neither text nor
+    /// media (a pending `{{section}}`, a tool request), or a role a chat API does not know,
+    /// is an error naming the message: nothing is dropped.
     ///
     /// ```
     /// use promptic::dotprompt::{DataArgument, Dotprompt};
     /// use promptic::Role;
     ///
     /// let prompt = Dotprompt::parse(
-    ///     "---\nmodel: openai/gpt-4o\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{who}}.",
+    ///     "---\nmodel: openai/gpt-4o\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{who}}. {{media url=\"https://example.com/a.png\"}}",
     /// )?;
     /// let data: DataArgument = serde_json::from_str(r#"{"input": {"who": "Ada"}}"#)?;
     /// let chat = prompt.render(&data)?.to_chat("prompts/greet.prompt")?;
     /// assert_eq!(chat.messages[0].role, Role::System);
-    /// assert_eq!(chat.messages[1].content, "Hi Ada.");
+    /// assert_eq!(chat.messages[1].text(), "Hi Ada. ");
+    /// assert_eq!(chat.messages[1].content.media().next().unwrap().url, "https://example.com/a.png");
     /// assert_eq!(chat.metadata.model.as_deref(), Some("openai/gpt-4o"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_chat(&self, path: &str) -> Result<crate::Chat, Diagnostic> {
-        use crate::chat::{Message as ChatMessage, Role};
-        let mut messages = Vec::with_capacity(self.messages.len());
-        for (i, message) in self.messages.iter().enumerate() {
-            let role = match message.role.as_str() {
-                "system" => Role::System,
-                "user" => Role::User,
-                "model" | "assistant" => Role::Assistant,
-                "tool" => Role::Tool,
-                other => {
-                    return Err(Diagnostic::new(format!(
-                        "message {} of `{path}` has the role `{other}`, which a chat holds no message of",
-                        i + 1
-                    ))
-                    .with_help("use `system`, `user`, `model` or `tool` in `{{role}}`"));
-                }
-            };
-            let mut content = String::new();
-            for part in &message.content {
-                match part.text() {
-                    Some(text) => content.push_str(text),
-                    None => {
-                        return Err(Diagnostic::new(format!(
-                            "message {} of `{path}` has a part that is not text ({}), which a chat message cannot hold",
-                            i + 1,
-                            serde_json::to_string(&part.0).unwrap_or_default()
-                        ))
-                        .with_help("send dotprompt's messages as they are, parts and all"));
-                    }
-                }
-            }
-            messages.push(ChatMessage::new(role, content).in_section(message.role.clone()));
-        }
-        Ok(crate::Chat {
-            messages,
-            path: std::borrow::Cow::Owned(path.to_owned()),
-            metadata: std::borrow::Cow::Owned(self.metadata.to_meta()),
-        })
+        chat::to_chat(self, path)
     }
 }
 
