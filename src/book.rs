@@ -24,6 +24,7 @@ chapters! {
     guidance_and_caching => "guidance-and-caching.md";
     jinja => "jinja.md";
     dotprompt => "dotprompt.md";
+    clients => "clients.md";
     families => "families.md";
     stores => "stores.md";
     formats => "formats.md";

@@ -49,7 +49,8 @@
 //! - The book, one module per chapter: [getting started](book::getting_started),
 //!   [the prompt language](book::language), [identity and templates](book::identity_and_templates),
 //!   [chat prompts](book::chat), [guidance levels and prompt caching](book::guidance_and_caching),
-//!   [Jinja](book::jinja), [dotprompt](book::dotprompt), [families](book::families),
+//!   [Jinja](book::jinja), [dotprompt](book::dotprompt), [LLM clients](book::clients),
+//!   [families](book::families),
 //!   [stores](book::stores), [the command line](book::cli), [hot reload](book::hot_reload),
 //!   [limits and security](book::limits), [performance](book::performance),
 //!   [compatibility](book::compatibility) and [migrating](book::migrating).
@@ -59,6 +60,9 @@
 //! - `hot-reload`: `promptic::hot`, derived prompts reloaded from their files in development.
 //! - `archive`: `Store::export_prompts` and `Store::import_prompts`, zip archives of a
 //!   store's user layer.
+//! - `async-openai`, `genai`, `rig`, `ollama`: a [`Chat`] converted into the request type of
+//!   that client crate (see [`clients`] and [the chapter](book::clients));
+//!   [`anthropic::MessagesRequest`] needs no feature.
 
 pub mod book;
 

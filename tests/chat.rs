@@ -70,7 +70,7 @@ fn derive_and_run_time_agree() {
             assert_eq!(kept.last().unwrap().content, history[count - 1].content);
         }
         // The context section always renders (the day); the note only when given.
-        let context_text = &compiled.messages[1].content;
+        let context_text = compiled.messages[1].text();
         assert_eq!(context_text.contains("call Ana"), note.is_some());
         // JSON as a chat API takes it.
         let json = serde_json::to_value(&compiled.messages).unwrap();

@@ -847,7 +847,7 @@ fn chat_prompts_reload_their_messages_and_stay_chat_prompts() {
     let shown: Vec<(&str, &str)> = chat
         .messages
         .iter()
-        .map(|m| (&*m.section, m.content.as_str()))
+        .map(|m| (&*m.section, m.content.as_text().unwrap_or_default()))
         .collect();
     assert_eq!(
         shown,

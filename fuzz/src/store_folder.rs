@@ -111,10 +111,10 @@ pub fn run(data: &[u8]) {
                     if let Ok(text) = &system
                         && !text.is_empty()
                     {
-                        let first = messages.first().map(|m| (m.section.as_ref(), &m.content));
+                        let first = messages.first().map(|m| (m.section.as_ref(), m.text()));
                         assert_eq!(
                             first,
-                            Some(("system_prompt", text)),
+                            Some(("system_prompt", text.as_str().into())),
                             "the sequence starts with the system prompt"
                         );
                     }
@@ -267,7 +267,7 @@ fn assert_tidy(text: &str) {
 fn check_messages(messages: &[Message]) {
     for message in messages {
         assert!(!message.content.is_empty(), "an empty message is dropped");
-        assert_tidy(&message.content);
+        assert_tidy(&message.text());
     }
 }
 

@@ -172,16 +172,28 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     if let Some(family) = crate::family::family_name(input)? {
         return crate::family::expand(input, &family, &fields(input)?);
     }
-    let name = prompt_name(input)?;
+    let PromptAttr { name, helpers, .. } = prompt_attr(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
     // The front end is the one whose file the name reaches, as for the `promptic` command.
     let front_end = project
         .front_end(&name.value())
         .map_err(|d| compile::to_error(&name, d.into()))?;
+    if let (Some(first), false) = (
+        helpers.first(),
+        matches!(front_end, Some((FrontEnd::Dotprompt, _))),
+    ) {
+        return Err(syn::Error::new(
+            first.name.span(),
+            format!(
+                "`helpers(...)` is for dotprompt prompts: `{}` is not a `.prompt` file\n  = help: remove `helpers(...)`; Markdown and Jinja prompts call no helpers from Rust",
+                name.value()
+            ),
+        ));
+    }
     match front_end {
         Some((FrontEnd::Dotprompt, _)) => {
-            return crate::dotprompt::expand(input, &name, &fields, &project);
+            return crate::dotprompt::expand(input, &name, &fields, &project, &helpers);
         }
         Some((FrontEnd::Jinja, file)) => {
             return crate::jinja::expand(input, &name, &fields, &project, &file);
@@ -377,34 +389,90 @@ fn prompt_name(input: &DeriveInput) -> syn::Result<LitStr> {
     prompt_attr(input).map(|attr| attr.name)
 }
 
-/// `#[prompt("name")]`, or `#[prompt("name", output = Type)]` for a prompt whose answer
-/// is read into `Type`.
+/// A helper a derived dotprompt prompt calls, as `#[prompt("name", helpers(list = my_list))]`
+/// names it: the name templates call and the Rust function that implements it.
+pub(crate) struct HelperRef {
+    pub name: syn::Ident,
+    pub function: syn::Path,
+}
+
+/// `#[prompt("name")]`, with `output = Type` for a prompt whose answer is read into
+/// `Type`, and `helpers(name = function, ...)` for a dotprompt prompt's helpers.
 pub(crate) struct PromptAttr {
     pub name: LitStr,
     pub output: Option<Type>,
+    pub helpers: Vec<HelperRef>,
 }
 
 impl syn::parse::Parse for PromptAttr {
     fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
         let name: LitStr = input.parse()?;
         let mut output = None;
+        let mut helpers: Option<Vec<HelperRef>> = None;
         while input.peek(syn::Token![,]) {
             input.parse::<syn::Token![,]>()?;
             if input.is_empty() {
                 break;
             }
             let key: syn::Ident = input.parse()?;
-            if key != "output" || output.is_some() {
+            if key == "output" && output.is_none() {
+                input.parse::<syn::Token![=]>()?;
+                output = Some(input.parse()?);
+            } else if key == "helpers" && helpers.is_none() {
+                helpers = Some(helper_list(input)?);
+            } else {
+                let helpers_meant =
+                    prompt_runtime::suggest::closest(&key.to_string(), ["output", "helpers"])
+                        == Some("helpers");
                 return Err(syn::Error::new(
                     key.span(),
-                    "expected `output = Type` after the prompt's name: `#[prompt(\"name\", output = Answer)]`",
+                    if helpers_meant {
+                        "expected `helpers(name = function, ...)` after the prompt's name: `#[prompt(\"name\", helpers(list = my_list))]`"
+                    } else {
+                        "expected `output = Type` after the prompt's name: `#[prompt(\"name\", output = Answer)]`"
+                    },
                 ));
             }
-            input.parse::<syn::Token![=]>()?;
-            output = Some(input.parse()?);
         }
-        Ok(PromptAttr { name, output })
+        Ok(PromptAttr {
+            name,
+            output,
+            helpers: helpers.unwrap_or_default(),
+        })
     }
+}
+
+/// `(name = function, ...)`, each name once.
+fn helper_list(input: syn::parse::ParseStream) -> syn::Result<Vec<HelperRef>> {
+    let content;
+    syn::parenthesized!(content in input);
+    let entries = content
+        .parse_terminated(
+            |entry: syn::parse::ParseStream<'_>| {
+                let name: syn::Ident = entry.parse()?;
+                let _: syn::Token![=] = entry.parse()?;
+                let function: syn::Path = entry.parse()?;
+                Ok(HelperRef { name, function })
+            },
+            syn::Token![,],
+        )
+        .map_err(|e| {
+            syn::Error::new(
+                e.span(),
+                "expected `helpers(name = function, ...)`: the name templates call, and the path of a `fn(&HelperArgs) -> Result<Value, String>`",
+            )
+        })?;
+    let mut helpers: Vec<HelperRef> = Vec::new();
+    for entry in entries {
+        if helpers.iter().any(|h| h.name == entry.name) {
+            return Err(syn::Error::new(
+                entry.name.span(),
+                format!("the helper `{}` is named twice", entry.name),
+            ));
+        }
+        helpers.push(entry);
+    }
+    Ok(helpers)
 }
 
 pub(crate) fn prompt_attr(input: &DeriveInput) -> syn::Result<PromptAttr> {
@@ -418,7 +486,10 @@ pub(crate) fn prompt_attr(input: &DeriveInput) -> syn::Result<PromptAttr> {
         }
         let parsed: PromptAttr = attr.parse_args().map_err(|e| {
             let message = e.to_string();
-            let message = if message.starts_with("expected `output") {
+            let message = if message.starts_with("expected `output")
+                || message.starts_with("expected `helpers")
+                || message.starts_with("the helper")
+            {
                 message
             } else {
                 "expected the prompt's name: `#[prompt(\"name\")]` for `prompts/name.md`".to_owned()

@@ -13,7 +13,7 @@
 //! the run-time renderer is rendered from the same texts, parsed once per process.
 
 use crate::compile;
-use crate::derive::Field;
+use crate::derive::{Field, HelperRef};
 use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
 use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile, partial_file};
@@ -22,6 +22,7 @@ use prompt_runtime::formats::dotprompt::{Dotprompt, Value};
 use prompt_runtime::load::Project;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
+use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
 pub fn expand(
@@ -29,17 +30,48 @@ pub fn expand(
     name: &LitStr,
     fields: &[Field],
     project: &Project,
+    helpers: &[HelperRef],
 ) -> syn::Result<TokenStream> {
     let prompt_name = name.value();
     let path = project.dir.join(format!("{prompt_name}.prompt"));
     // The one reader of a dotprompt folder, which the `promptic` command uses too: the
     // prompt, the partials it includes and the folder's registries, each through the
     // guarded reader, checked up to what needs the struct.
-    let folder = Folder::open(project.root()).map_err(|d| compile::to_error(name, d))?;
+    let mut folder = Folder::open(project.root()).map_err(|d| compile::to_error(name, d))?;
+    // The helpers' names are what the check needs; their functions run only at render time.
+    for helper in helpers {
+        folder
+            .define_helper(&helper.name.to_string(), |_| {
+                Err("a helper declared for the build is not called at build time".to_owned())
+            })
+            .map_err(|d| {
+                syn::Error::new(
+                    helper.name.span(),
+                    format!(
+                        "{}\n  = help: {}",
+                        d.message(),
+                        d.help().unwrap_or("name it otherwise")
+                    ),
+                )
+            })?;
+    }
     let loaded = folder
         .load(&prompt_name)
         .map_err(|d| compile::to_error(name, d))?;
     let prompt = loaded.prompt;
+    let called = prompt.helpers_called();
+    for helper in helpers {
+        let written = helper.name.to_string();
+        if !called.contains(&written.as_str()) {
+            return Err(syn::Error::new(
+                helper.name.span(),
+                format!(
+                    "the helper `{written}` is not called by {}\n  = help: call it in the template (`{{{{{written} ...}}}}`), or remove it from `helpers(...)`",
+                    loaded.file.path
+                ),
+            ));
+        }
+    }
     let shown = loaded.file.path;
     let text = loaded.file.text;
     let partials = loaded.partials;
@@ -85,6 +117,13 @@ pub fn expand(
         nested
     };
     let compiled = compiled(&prompt, fields, name)?;
+    // Each function where the attribute names it: a signature that does not fit is
+    // reported there.
+    let helper_entries = helpers.iter().map(|h| {
+        let written = h.name.to_string();
+        let function = &h.function;
+        quote::quote_spanned!(function.span()=> (#written, #function))
+    });
     let doc = format!(
         "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; the render is compiled Rust that reads the fields in place, and falls back to the run-time renderer (from the checked text) for what it cannot do with certainty. An error only when a render goes past the run-time renderer's bounds."
     );
@@ -113,7 +152,8 @@ pub fn expand(
                     ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
                 static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partial_files),*];
                 static REGISTRIES: &[::promptic::__private::DotpromptFile] = &[#(#registry_files),*];
-                ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS, REGISTRIES)
+                static HELPERS: &[(&str, ::promptic::dotprompt::HelperPtr)] = &[#(#helper_entries),*];
+                ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS, REGISTRIES, HELPERS)
             }
 
             /// The compiled render alone: `None` when the prompt is not compiled or this

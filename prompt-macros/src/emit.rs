@@ -66,7 +66,7 @@ pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStre
             if !__text.is_empty() {
                 __messages.push(::promptic::__private::Message {
                     role: ::promptic::__private::Role::#role,
-                    content: __text,
+                    content: ::promptic::__private::Content::Text(__text),
                     section: ::promptic::__private::Cow::Borrowed(#name),
                 });
             }

@@ -20,6 +20,7 @@ pub mod __private;
 mod case;
 pub mod chat;
 pub mod check;
+pub mod clients;
 pub mod context;
 pub mod diagnostic;
 pub mod doc;
@@ -46,7 +47,8 @@ mod swap;
 pub mod value;
 
 pub use case::{upper_first, variant_name};
-pub use chat::{Chat, Message, Role};
+pub use chat::{Chat, Content, ContentPart, Message, Role};
+pub use clients::anthropic;
 pub use context::ContextValues;
 pub use diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use family::Tags;

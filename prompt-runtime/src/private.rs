@@ -9,7 +9,7 @@
 //! by value, whose bound nothing meets: a type that is neither is reported at its field.
 
 pub use crate::case::{push_upper_first, upper_first_len};
-pub use crate::chat::{Chat, Message, Role};
+pub use crate::chat::{Chat, Content, Message, Role};
 pub use crate::context::{ContextField, ContextValue, ContextValues, FieldKind};
 pub use crate::guidance::Guidance;
 pub use crate::identity::{Identity, KeySlots};
@@ -403,10 +403,17 @@ pub fn dotprompt_loaded(
     entry: &'static DotpromptFile,
     partials: &'static [DotpromptFile],
     registries: &'static [DotpromptFile],
+    helpers: &'static [(&'static str, crate::formats::dotprompt::HelperPtr)],
 ) -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic> {
     use crate::formats::dotprompt::{Registry, Value};
     let prompt = loaded.get_or_init(|| {
         let mut registry = Registry::new();
+        // Before the partials, which may call them; the derive checked the names.
+        for &(name, helper) in helpers {
+            registry
+                .define_helper(name, helper)
+                .map_err(crate::Diagnostics::from)?;
+        }
         for partial in partials {
             registry.define_partial_file(partial.name, partial.path, partial.text)?;
         }

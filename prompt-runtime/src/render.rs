@@ -23,6 +23,33 @@ pub struct PromptContent {
     pub metadata: Cow<'static, Meta>,
 }
 
+impl PromptContent {
+    /// The text as a one-message [`Chat`](crate::Chat) with the role given (`System` for
+    /// an agent's instructions, `User` for a task), keeping the path and metadata: the
+    /// form the client conversions take (see [`clients`](crate::clients)).
+    ///
+    /// ```
+    /// use promptic::{Meta, PromptContent, Role};
+    /// use std::borrow::Cow;
+    ///
+    /// let content = PromptContent {
+    ///     text: "Summarize the day.".to_owned(),
+    ///     path: Cow::Borrowed("prompts/daily.md"),
+    ///     metadata: Cow::Owned(Meta::DEFAULT),
+    /// };
+    /// let chat = content.to_chat(Role::User);
+    /// assert_eq!(chat.messages[0].content, "Summarize the day.");
+    /// assert_eq!(chat.path, "prompts/daily.md");
+    /// ```
+    pub fn to_chat(&self, role: crate::chat::Role) -> crate::Chat {
+        crate::Chat {
+            messages: vec![crate::chat::Message::new(role, self.text.as_str())],
+            path: self.path.clone(),
+            metadata: self.metadata.clone(),
+        }
+    }
+}
+
 /// The value of one context variable at render time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Value<'a> {
@@ -280,7 +307,7 @@ where
 /// let values = [Value::Absent, Value::Text("And now?")];
 /// let messages = render_messages(&resolved, &|i| values[i], &|_| &turns[..], &Identity::default());
 /// let shown: Vec<(Role, &str, &str)> =
-///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_str())).collect();
+///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_text().unwrap_or_default())).collect();
 /// assert_eq!(shown, [
 ///     (Role::System, "system_prompt", "Be brief."),
 ///     (Role::Assistant, "turns", "hello"),

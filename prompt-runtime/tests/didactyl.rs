@@ -64,7 +64,7 @@ fn a_template_reads_as_didactyl_reads_it() {
     );
     let shown: Vec<(Role, &str, &str)> = messages
         .iter()
-        .map(|m| (m.role, &*m.section, m.content.as_str()))
+        .map(|m| (m.role, &*m.section, m.content.as_text().unwrap_or_default()))
         .collect();
     assert_eq!(
         shown,

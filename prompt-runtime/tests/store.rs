@@ -158,7 +158,7 @@ fn dialog_injections_and_the_message_sequence() {
     let injections = store.get_dialog_injections("experimental", &[]).unwrap();
     let plain: Vec<(Role, &str)> = injections
         .iter()
-        .map(|m| (m.role, m.content.as_str()))
+        .map(|m| (m.role, m.content.as_text().unwrap_or_default()))
         .collect();
     assert_eq!(
         plain,

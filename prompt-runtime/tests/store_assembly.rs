@@ -364,24 +364,59 @@ fn values_missing_from_a_source_take_the_default_as_python_prints_it() {
     assert_eq!(get("today"), Some(""));
 }
 
+/// An application gives every source and function it has; a folder whose registry uses
+/// fewer still opens, and the names it does not use are listed with the closest it does.
 #[test]
-fn a_source_or_function_no_placeholder_names_is_refused_with_a_suggestion() {
-    let e = Store::builder(defaults())
+fn a_source_or_function_no_placeholder_names_is_listed_with_a_suggestion() {
+    let defaults = defaults();
+    assert_eq!(defaults.sources(), ["persona_config", "user_profile"]);
+    assert_eq!(
+        defaults.compute_functions(),
+        ["get_time_context.current_date"]
+    );
+    let store = Store::builder(defaults.clone())
         .source("persona_confg", json!({}))
+        .source("chat_history", json!({}))
+        .source("user_profile", json!({"user_name": "Sam", "tags": []}))
+        .compute_function("get_time_context.current_dat", || "never".to_owned())
+        .compute_function("get_time_context.current_date", || "24.01.2026".to_owned())
+        .open()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let unused = store.unused_names();
+    assert_eq!(unused.0.len(), 3, "{unused}");
+    let text = unused.to_string();
+    assert!(
+        text.contains(
+            "no placeholder of the registry names the source `persona_confg`: it is not used"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("did you mean `persona_config`?"), "{text}");
+    assert!(
+        text.contains("the registry names the sources `persona_config`, `user_profile`"),
+        "{text}"
+    );
+    assert!(
+        text.contains("did you mean `get_time_context.current_date`?"),
+        "{text}"
+    );
+    // The names it uses work; the misspelt ones are never called.
+    assert_eq!(
+        store.get_first_assistant_content("default", &[]).unwrap(),
+        "Give the chat a title.\n\nHello Sam, it is 24.01.2026."
+    );
+    assert_eq!(store.sources(), ["persona_config", "user_profile"]);
+    assert_eq!(store.compute_functions(), ["get_time_context.current_date"]);
+    assert!(self::store().unused_names().is_empty());
+    // Opening all or nothing refuses them.
+    let e = Store::builder(defaults)
+        .source("persona_confg", json!({}))
+        .strict(true)
         .open()
         .unwrap_err();
     assert_eq!(
         e.to_string(),
         "no placeholder of the registry names the source `persona_confg`; did you mean `persona_config`?"
-    );
-    let e = Store::builder(defaults())
-        .compute_function("get_time_context.current_dat", String::new)
-        .open()
-        .unwrap_err();
-    assert!(
-        e.to_string()
-            .contains("compute function `get_time_context.current_dat`"),
-        "{e}"
     );
 }
 
@@ -744,4 +779,87 @@ fn a_folder_opened_in_place_shows_what_promptengine_shows() {
         Err(StoreError::Invalid(_))
     ));
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The preview leaves a value it does not have as `{{key}}` where PromptEngine leaves it,
+/// and is the strict render whenever every value is there.
+#[test]
+fn the_preview_shows_missing_runtime_values_as_their_keys() {
+    let store = store();
+    let preview = store.preview();
+    // A runtime key takes no registry default: the strict render refuses, the preview shows it.
+    assert!(matches!(
+        store.resolve_prompt("later_note", "default", &[]),
+        Err(StoreError::MissingRuntime { .. })
+    ));
+    assert_eq!(
+        preview
+            .resolve_prompt("later_note", "default", &[])
+            .unwrap(),
+        "You may add a thought after {{elapsed}}."
+    );
+    assert_eq!(
+        preview.get_system_prompt_append("default", &[]).unwrap(),
+        "You may add a thought after {{elapsed}}."
+    );
+    // Static and computed values still fill in; runs of newlines collapse around a key.
+    assert_eq!(
+        preview
+            .resolve_prompt("memory", "default", &[("memory_notes", "likes tea")])
+            .unwrap(),
+        "What you remember:\nlikes tea\n\n{{soul_notes}}"
+    );
+    assert_eq!(
+        preview.get_first_assistant_content("default", &[]).unwrap(),
+        "Give the chat a title.\n\nHello Sam, it is 24.01.2026."
+    );
+    // `requires_any` still decides from the values given.
+    let system = preview
+        .build_system_prompt("default", &[("memory_notes", "likes tea")])
+        .unwrap();
+    assert!(
+        system.ends_with("What you remember:\nlikes tea\n\n{{soul_notes}}"),
+        "{system}"
+    );
+    assert!(
+        !preview
+            .build_system_prompt("default", &[])
+            .unwrap()
+            .contains("remember")
+    );
+    // With every value, the preview is the strict render.
+    let full = [
+        ("memory_notes", "likes tea"),
+        ("soul_notes", "calm"),
+        ("elapsed", "an hour"),
+    ];
+    for variant in ["default", "experimental"] {
+        assert_eq!(
+            preview.build_system_prompt(variant, &full).unwrap(),
+            store.build_system_prompt(variant, &full).unwrap()
+        );
+        assert_eq!(
+            preview.get_system_prompt_append(variant, &full).unwrap(),
+            store.get_system_prompt_append(variant, &full).unwrap()
+        );
+        assert_eq!(
+            preview.build_prefill(variant, &full).unwrap(),
+            store.build_prefill(variant, &full).unwrap()
+        );
+        assert_eq!(
+            preview
+                .render_chat_message_sequence(variant, &full)
+                .unwrap(),
+            store.render_chat_message_sequence(variant, &full).unwrap()
+        );
+        assert_eq!(
+            preview.get_dialog_injections(variant, &full).unwrap(),
+            store.get_dialog_injections(variant, &full).unwrap()
+        );
+    }
+    // What the strict render refuses for other reasons, the preview refuses too.
+    assert!(matches!(
+        preview.resolve_prompt("no_such", "default", &[]),
+        Err(StoreError::UnknownPrompt { .. })
+    ));
 }

@@ -235,7 +235,8 @@ fn an_unknown_key_of_the_users_prompt_belongs_in_the_user_registry() {
         Err(StoreError::Refused { .. })
     ));
 
-    // a key the system manifest names belongs in the system registry
+    // In a folder PromptEngine keeps, its system registry is the application's (PersonaUI
+    // tracks it): a key the system manifest names goes in the user registry too.
     write(
         &dir,
         &[
@@ -249,7 +250,13 @@ fn an_unknown_key_of_the_users_prompt_belongs_in_the_user_registry() {
     let store = Store::open_folder(&dir).unwrap();
     let text = store.problems()[0].1.to_string();
     assert!(
-        text.contains("add `frost_date` to `_meta/placeholder_registry.json`"),
+        text.contains(
+            "add `frost_date` to `_meta/user_placeholder_registry.json` (`Store::add_placeholder`)"
+        ),
+        "{text}"
+    );
+    assert!(
+        !text.contains("to `_meta/placeholder_registry.json`"),
         "{text}"
     );
     let _ = std::fs::remove_dir_all(&dir);
@@ -431,4 +438,206 @@ mod archives {
         assert_eq!(store.build_system_prompt("default", &[]).unwrap(), STOCK);
         let _ = std::fs::remove_dir_all(&dir);
     }
+}
+
+/// Every regular file under `dir` with its bytes (a FIFO is never opened: reading it
+/// would block).
+fn regular_files(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+            let path = entry.path();
+            let kind = entry.file_type().unwrap();
+            if kind.is_dir() {
+                stack.push(path);
+            } else if kind.is_file() && !path.ends_with(".promptic.lock") {
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
+                out.insert(rel, std::fs::read(&path).unwrap());
+            }
+        }
+    }
+    out
+}
+
+/// A reset that cannot copy one of the factory files (here a FIFO where
+/// `_defaults/persona.json` should be) is an error before anything is written: the
+/// customized prompt stays as it was, and so does every file.
+#[test]
+fn a_factory_reset_that_cannot_copy_a_default_changes_nothing() {
+    let dir = scratch("fifo-reset");
+    stock(&dir);
+    let store = Store::open_folder(&dir).unwrap();
+    store
+        .update_prompt("persona", "default", "You help the {{club}}, kindly.")
+        .unwrap();
+    let fifo = dir.join("_defaults/persona.json");
+    std::fs::remove_file(&fifo).unwrap();
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(made, "mkfifo failed");
+    let before = regular_files(&dir);
+    let error = store.factory_reset().unwrap_err().to_string();
+    assert!(
+        error.contains("`_defaults/persona.json` is not a regular file"),
+        "{error}"
+    );
+    assert!(error.contains("nothing was changed"), "{error}");
+    assert_eq!(regular_files(&dir), before);
+    assert_eq!(
+        store.resolve_prompt("persona", "default", &[]).unwrap(),
+        "You help the Rosewood Club, kindly."
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A user manifest that points a prompt at the factory defaults (or at `_meta/`) is
+/// refused where the manifest is read, as a domain file outside the folder is: an edit of
+/// that prompt would otherwise be written into what a reset restores.
+#[test]
+fn a_domain_file_inside_defaults_or_meta_is_refused_where_the_manifest_is_read() {
+    for (file, inside) in [
+        ("_defaults/persona.json", "_defaults/"),
+        ("_meta/placeholder_registry.json", "_meta/"),
+    ] {
+        let dir = scratch("reserved-domain");
+        stock(&dir);
+        write(
+            &dir,
+            &[(
+                "_meta/user_manifest.json",
+                &format!(
+                    r#"{{"prompts": {{"persona": {{"domain_file": "{file}", "order": 100}}}}}}"#
+                ),
+            )],
+        );
+        let Err(StoreError::Invalid(problems)) = Store::open_folder(&dir) else {
+            panic!("a domain file inside `{inside}` was accepted");
+        };
+        let text = problems.to_string();
+        assert!(
+            text.contains(&format!(
+                "domain file `{file}` of prompt `persona` is inside `{inside}`"
+            )),
+            "{text}"
+        );
+        assert!(text.contains("_meta/user_manifest.json:1:41"), "{text}");
+        assert!(text.contains("such as `"), "{text}");
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
+
+/// A registry that does not read leaves the texts unchecked, but every other problem of
+/// the folder is still reported, at once: a domain file that is not JSON, one that is not
+/// UTF-8, one that is missing. No follow-on error about the keys the texts use.
+#[test]
+fn a_broken_registry_is_reported_with_every_other_problem_and_no_follow_on() {
+    let dir = scratch("broken-registry");
+    write(
+        &dir,
+        &[
+            (
+                "_meta/placeholder_registry.json",
+                r#"{"placeholders": {"club": {"resolve_phase": "static", "default": "R"},}"#,
+            ),
+            (
+                "_meta/prompt_manifest.json",
+                r#"{"prompts": {
+  "persona": {"domain_file": "persona.json", "order": 1},
+  "broken": {"domain_file": "broken.json", "order": 2},
+  "latin1": {"domain_file": "latin1.json", "order": 3},
+  "missing": {"domain_file": "missing.json", "order": 4}}}"#,
+            ),
+            ("persona.json", PERSONA),
+            (
+                "broken.json",
+                r#"{"broken": {"variants": {"default": {"content": "x"}}"#,
+            ),
+        ],
+    );
+    std::fs::write(
+        dir.join("latin1.json"),
+        b"{\"latin1\": {\"variants\": {\"default\": {\"content\": \"caf\xe9\"}}}}",
+    )
+    .unwrap();
+    let problems = Defaults::load_folder(&dir).unwrap_err();
+    let text = problems.to_string();
+    assert_eq!(problems.0.len(), 4, "{text}");
+    assert!(
+        text.contains("placeholder_registry.json` is not valid JSON"),
+        "{text}"
+    );
+    assert!(text.contains("broken.json` is not valid JSON"), "{text}");
+    assert!(text.contains("latin1.json` is not valid UTF-8"), "{text}");
+    assert!(text.contains("domain file `"), "{text}");
+    assert!(
+        text.contains("missing.json` of prompt `missing` does not exist"),
+        "{text}"
+    );
+    assert!(!text.contains("unknown placeholder"), "{text}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// One domain file holding many prompts (PromptEngine's code form) is read in time in
+/// proportion to the prompts: ten times the prompts take about ten times as long, not a
+/// hundred (each prompt once parsed the whole file). Measured as a ratio in one run, the
+/// best of three of each size.
+#[test]
+fn one_domain_file_of_many_prompts_reads_in_linear_time() {
+    let folder = |n: usize| {
+        let dir = scratch(&format!("one-file-{n}"));
+        let manifest: serde_json::Map<String, Value> = (0..n)
+            .map(|i| {
+                (
+                    format!("p{i}"),
+                    json!({"domain_file": "all.json", "order": i}),
+                )
+            })
+            .collect();
+        let domain: serde_json::Map<String, Value> = (0..n)
+            .map(|i| {
+                (
+                    format!("p{i}"),
+                    json!({"variants": {"default": {"content": format!("Rule {i} of the {{{{club}}}}.")}}}),
+                )
+            })
+            .collect();
+        write(
+            &dir,
+            &[
+                ("_meta/placeholder_registry.json", REGISTRY),
+                (
+                    "_meta/prompt_manifest.json",
+                    &json!({"prompts": manifest}).to_string(),
+                ),
+                ("all.json", &Value::Object(domain).to_string()),
+            ],
+        );
+        dir
+    };
+    let time = |dir: &Path, n: usize| {
+        (0..3)
+            .map(|_| {
+                let start = std::time::Instant::now();
+                let store = Store::open_folder(dir).unwrap();
+                let system = store.build_system_prompt("default", &[]).unwrap();
+                assert_eq!(system.matches("Rosewood").count(), n);
+                start.elapsed()
+            })
+            .min()
+            .unwrap()
+    };
+    let (small, large) = (600, 6_000);
+    let (a, b) = (folder(small), folder(large));
+    let ratio = time(&b, large).as_secs_f64() / time(&a, small).as_secs_f64().max(1e-6);
+    // Linear is about 10; the quadratic reading was about 100.
+    assert!(ratio < 35.0, "10× the prompts took {ratio:.1}× as long");
+    let _ = std::fs::remove_dir_all(&a);
+    let _ = std::fs::remove_dir_all(&b);
 }

@@ -48,6 +48,11 @@ pub struct RenderArgs {
     /// registry and domain files), as `Store::builder(..).user_dir(..)` reads it.
     #[arg(long, value_name = "DIR")]
     pub user: Option<std::path::PathBuf>,
+
+    /// For a store folder: render a preview, as PromptEngine's Prompt Editor shows it: a
+    /// placeholder without a value stays `{{key}}` in the text instead of being an error.
+    #[arg(long)]
+    pub preview: bool,
 }
 
 pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
@@ -57,6 +62,13 @@ pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
         return Err(prompt_runtime::Diagnostic::new(
             "`--variant` is for store folders, not prompts folders",
         )
+        .into());
+    }
+    if args.preview {
+        return Err(prompt_runtime::Diagnostic::new(
+            "`--preview` is for store folders, not prompts folders",
+        )
+        .with_help("a prompt of a prompts folder renders with every value, or not at all: drop `--preview`")
         .into());
     }
     let (prompt, mut values) = values::prepare(&project, &args.options, values::Extra::default())?;

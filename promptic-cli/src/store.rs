@@ -175,6 +175,8 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
         ),
         other => fail(other),
     })?;
+    // A `--source` the registry does not name is not used: said, not refused.
+    crate::style::eprint_warnings(&store.unused_names().0);
     let name = options.name.as_str();
     let entry = store.get_all_prompts().into_iter().find(|p| p.id == name);
     enum Out {
@@ -182,52 +184,34 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
         Messages(Vec<prompt_runtime::Message>),
         Plan(Vec<prompt_runtime::store::SequenceEntry>),
     }
+    let preview = store.preview();
+    // Every operation strict, or as a preview (`--preview`): the same calls on the view.
+    macro_rules! call {
+        ($method:ident($($arg:expr),*)) => {
+            if args.preview {
+                preview.$method($($arg),*)
+            } else {
+                store.$method($($arg),*)
+            }
+            .map_err(fail)?
+        };
+    }
     let out = if args.sequence {
         Out::Plan(store.get_chat_message_sequence(variant))
     } else if entry.as_ref().is_some_and(|e| e.multi_turn) {
-        Out::Messages(
-            store
-                .prompt_messages(name, variant, &runtime)
-                .map_err(fail)?,
-        )
+        Out::Messages(call!(prompt_messages(name, variant, &runtime)))
     } else if entry.is_some() || !ASSEMBLIES.contains(&name) {
-        Out::Text(
-            store
-                .resolve_prompt(name, variant, &runtime)
-                .map_err(fail)?,
-        )
+        Out::Text(call!(resolve_prompt(name, variant, &runtime)))
     } else {
         match name {
-            "system_prompt" => Out::Text(
-                store
-                    .build_system_prompt_filtered(variant, &runtime, category)
-                    .map_err(fail)?,
-            ),
-            "system_prompt_append" => Out::Text(
-                store
-                    .get_system_prompt_append(variant, &runtime)
-                    .map_err(fail)?,
-            ),
-            "prefill" => Out::Text(
-                store
-                    .build_prefill_filtered(variant, &runtime, category)
-                    .map_err(fail)?,
-            ),
-            "first_assistant" => Out::Text(
-                store
-                    .get_first_assistant_content(variant, &runtime)
-                    .map_err(fail)?,
-            ),
-            "dialog_injections" => Out::Messages(
-                store
-                    .get_dialog_injections(variant, &runtime)
-                    .map_err(fail)?,
-            ),
-            _ => Out::Messages(
-                store
-                    .render_chat_message_sequence(variant, &runtime)
-                    .map_err(fail)?,
-            ),
+            "system_prompt" => Out::Text(call!(build_system_prompt_filtered(
+                variant, &runtime, category
+            ))),
+            "system_prompt_append" => Out::Text(call!(get_system_prompt_append(variant, &runtime))),
+            "prefill" => Out::Text(call!(build_prefill_filtered(variant, &runtime, category))),
+            "first_assistant" => Out::Text(call!(get_first_assistant_content(variant, &runtime))),
+            "dialog_injections" => Out::Messages(call!(get_dialog_injections(variant, &runtime))),
+            _ => Out::Messages(call!(render_chat_message_sequence(variant, &runtime))),
         }
     };
     let mut text = match (&out, args.json) {

@@ -464,6 +464,32 @@ fn render_gives_every_assembly_of_a_store_folder() {
         err.contains("missing runtime value for placeholder `{{elapsed}}`"),
         "{err}"
     );
+    // `--preview`: the text as PromptEngine shows it, a value it lacks as `{{key}}`
+    assert_eq!(
+        render(&["system_prompt_append", "--preview"]),
+        (
+            0,
+            "After {{elapsed}}, add a thought.\n".into(),
+            String::new()
+        )
+    );
+    assert_eq!(
+        render(&["note", "--preview", "--json"]).1,
+        "{\n  \"text\": \"After {{elapsed}}, add a thought.\"\n}\n"
+    );
+    assert_eq!(
+        render(&[
+            "system_prompt_append",
+            "--preview",
+            "--set",
+            "elapsed=an hour"
+        ])
+        .1,
+        "After an hour, add a thought.\n"
+    );
+    let (code, _, err) = run(&["render", "daily_summary", "--preview"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("`--preview` is for store folders"), "{err}");
     let (code, _, err) = render(&[
         "system_prompt",
         "--source",

@@ -3,10 +3,18 @@
 //! A prompt with section directives (`{% system NAME %}`, `{% user NAME %}`,
 //! `{% assistant NAME %}`, `{% history NAME limit=N %}`) renders to a [`Chat`]: one
 //! [`Message`] per section whose content is not empty, each tagged with its section's name
-//! for logs. [`Message`] serializes as exactly `{"role": "...", "content": "..."}`, the
-//! shape OpenAI-style and Anthropic-style chat APIs take.
+//! for logs. A [`Chat`] is also what a dotprompt render gives
+//! ([`RenderedPrompt::to_chat`](crate::formats::dotprompt::RenderedPrompt::to_chat)), its
+//! media parts kept as [`ContentPart::Media`].
+//!
+//! [`Message`] serializes as exactly `{"role": "...", "content": ...}`, the shape
+//! OpenAI-style chat APIs take: the content is a string when it is one text, else an array
+//! of typed parts (see [`Content`]).
 
+mod content;
 mod template;
+
+pub use content::{Content, ContentPart, Media, PartRef};
 
 pub(crate) use template::nodes as template_nodes;
 pub use template::{ChatTemplate, MARKER, TemplateSection};
@@ -68,29 +76,46 @@ impl fmt::Display for Role {
     }
 }
 
-/// One message of a chat: a role, its text, and the section of the prompt it came from.
+/// One message of a chat: a role, its content, and the section of the prompt it came from.
 ///
-/// Serialized with serde as exactly `{"role": "...", "content": "..."}`: the section is for
+/// Every format's chat output is made of these: the messages of a chat prompt, and those of
+/// a dotprompt render through
+/// [`RenderedPrompt::to_chat`](crate::formats::dotprompt::RenderedPrompt::to_chat). The
+/// content is a text ([`Content::Text`]) or, where the format has them, text and media
+/// parts ([`Content::Parts`]).
+///
+/// Serialized with serde as exactly `{"role": "...", "content": ...}`: the section is for
 /// logs, not for the model. A deserialized message has an empty section.
 ///
 /// ```
-/// use promptic::chat::{Message, Role};
+/// use promptic::chat::{Content, ContentPart, Message, Role};
 ///
 /// let m = Message::user("What did I do on Friday?");
 /// assert_eq!(m.role, Role::User);
+/// assert_eq!(m.content, "What did I do on Friday?");
 /// assert_eq!(
 ///     serde_json::to_string(&m).unwrap(),
 ///     r#"{"role":"user","content":"What did I do on Friday?"}"#
 /// );
 /// let back: Message = serde_json::from_str(r#"{"role": "assistant", "content": "Hi"}"#).unwrap();
 /// assert_eq!(back, Message::assistant("Hi"));
+///
+/// let look = Message::user(vec![
+///     ContentPart::text("What is in this picture?"),
+///     ContentPart::media("https://example.com/cat.png", Some("image/png")),
+/// ]);
+/// assert_eq!(look.text(), "What is in this picture?");
+/// assert_eq!(
+///     serde_json::to_value(&look).unwrap()["content"][1]["image_url"]["url"],
+///     "https://example.com/cat.png"
+/// );
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Message {
     /// Who speaks it.
     pub role: Role,
-    /// The text.
-    pub content: String,
+    /// What it says: a text, or text and media parts.
+    pub content: Content,
     /// The prompt section it came from (`system_prompt`, `history`, …); empty when it did
     /// not come from a prompt.
     #[serde(skip)]
@@ -98,8 +123,8 @@ pub struct Message {
 }
 
 impl Message {
-    /// A message with a role and content, from no section.
-    pub fn new(role: Role, content: impl Into<String>) -> Message {
+    /// A message with a role and content (a text, or parts), from no section.
+    pub fn new(role: Role, content: impl Into<Content>) -> Message {
         Message {
             role,
             content: content.into(),
@@ -108,18 +133,32 @@ impl Message {
     }
 
     /// A system message.
-    pub fn system(content: impl Into<String>) -> Message {
+    pub fn system(content: impl Into<Content>) -> Message {
         Message::new(Role::System, content)
     }
 
     /// A user message.
-    pub fn user(content: impl Into<String>) -> Message {
+    pub fn user(content: impl Into<Content>) -> Message {
         Message::new(Role::User, content)
     }
 
     /// An assistant message.
-    pub fn assistant(content: impl Into<String>) -> Message {
+    pub fn assistant(content: impl Into<Content>) -> Message {
         Message::new(Role::Assistant, content)
+    }
+
+    /// A tool's answer.
+    pub fn tool(content: impl Into<Content>) -> Message {
+        Message::new(Role::Tool, content)
+    }
+
+    /// Its text parts joined, media left out: the whole content for a text message.
+    ///
+    /// ```
+    /// assert_eq!(promptic::chat::Message::user("hi").text(), "hi");
+    /// ```
+    pub fn text(&self) -> Cow<'_, str> {
+        self.content.text()
     }
 
     /// The same message tagged with a section name.
@@ -177,11 +216,11 @@ impl Chat {
         self.messages.iter().filter(|m| m.role == Role::System)
     }
 
-    /// The system messages' contents joined with a blank line: the one `system` text an
+    /// The system messages' texts joined with a blank line: the one `system` text an
     /// Anthropic-style API takes.
     pub fn system_text(&self) -> String {
         self.system()
-            .map(|m| m.content.as_str())
+            .map(Message::text)
             .collect::<Vec<_>>()
             .join("\n\n")
     }

@@ -177,7 +177,7 @@ impl ChatTemplate {
     /// let history = [Message::user("hi"), Message::assistant("hello")];
     /// let messages = t.messages(|name| (name == "q").then(|| "why?".to_owned()), &history);
     /// let shown: Vec<(Role, &str, &str)> =
-    ///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_str())).collect();
+    ///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_text().unwrap_or_default())).collect();
     /// assert_eq!(shown, [
     ///     (Role::System, "system_prompt", "You help."),
     ///     (Role::Assistant, "turns", "hello"),

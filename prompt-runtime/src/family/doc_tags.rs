@@ -166,6 +166,66 @@ mod tests {
         pairs.iter().copied().collect()
     }
 
+    /// keep raises where it needs a prompt and none resolves; an empty item id is no id
+    /// (a scoped document is then no candidate), and a document without rules always
+    /// resolves.
+    #[test]
+    fn require_for_fails_as_keep_does_when_nothing_resolves() {
+        let scoped = || {
+            Family::from_keep_docs_with_tags([
+                (
+                    ".prompt/analyze/mail",
+                    "## Prompt\nM",
+                    tags(&[("scope", "*@*")]),
+                ),
+                (
+                    ".prompt/analyze/paper",
+                    "type=paper\n## Prompt\nP",
+                    Tags::new(),
+                ),
+            ])
+            .unwrap()
+        };
+        let family = scoped();
+        let paper = tags(&[("type", "paper")]);
+        assert_eq!(
+            family.require_for(&paper, Some("a@b")).unwrap().id,
+            ".prompt/analyze/mail"
+        );
+        assert_eq!(
+            family.require_for(&paper, None).unwrap().id,
+            ".prompt/analyze/paper"
+        );
+        for id in [None, Some("")] {
+            let err = family.require_for(&Tags::new(), id).unwrap_err();
+            assert_eq!(err.item_id, None);
+            assert_eq!(
+                err.to_string(),
+                "no matching prompt doc in `.prompt/analyze` for tags (no tags); candidates: `.prompt/analyze/mail` (scope *@*), `.prompt/analyze/paper` (type=paper)"
+            );
+        }
+        let err = family.require_for(&Tags::new(), Some("memo")).unwrap_err();
+        assert_eq!(err.item_id.as_deref(), Some("memo"));
+        // `require` is `require_for` without an item
+        assert_eq!(
+            family.require(&Tags::new()).unwrap_err(),
+            family.require_for(&Tags::new(), None).unwrap_err()
+        );
+        let with_default = Family::from_keep_docs_with_tags([(
+            ".prompt/analyze/default",
+            "## Prompt\nD",
+            Tags::new(),
+        )])
+        .unwrap();
+        assert_eq!(
+            with_default
+                .require_for(&Tags::new(), Some("memo"))
+                .unwrap()
+                .id,
+            ".prompt/analyze/default"
+        );
+    }
+
     #[test]
     fn a_scope_ignores_the_documents_rules_and_competes_by_its_length() {
         let family = Family::from_keep_docs_with_tags([

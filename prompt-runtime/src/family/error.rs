@@ -21,7 +21,10 @@ pub struct NoMatchingPrompt {
     pub family: String,
     /// The tags that matched nothing.
     pub tags: Tags,
-    /// Each candidate's id and rules, in id order.
+    /// The item's id the members' scopes were matched against, when one was given.
+    pub item_id: Option<String>,
+    /// Each candidate's id and rules (`scope GLOB` for a member chosen by its scope), in
+    /// id order.
     pub candidates: Vec<(String, String)>,
 }
 
@@ -31,7 +34,11 @@ impl fmt::Display for NoMatchingPrompt {
         if !self.family.is_empty() {
             write!(f, " in `{}`", self.family)?;
         }
-        write!(f, " for tags {}; candidates: ", self.tags)?;
+        write!(f, " for tags {}", self.tags)?;
+        if let Some(id) = &self.item_id {
+            write!(f, " and item `{id}`")?;
+        }
+        f.write_str("; candidates: ")?;
         if self.candidates.is_empty() {
             return f.write_str("none");
         }

@@ -276,15 +276,59 @@ impl Family {
     /// );
     /// ```
     pub fn require(&self, tags: &Tags) -> Result<&Member, NoMatchingPrompt> {
-        self.select(tags).ok_or_else(|| NoMatchingPrompt {
-            family: self.name.clone(),
-            tags: tags.clone(),
-            candidates: self
-                .members
-                .iter()
-                .map(|m| (m.id.clone(), m.rules.to_string()))
-                .collect(),
-        })
+        self.require_for(tags, None)
+    }
+
+    /// Like [`select_for`](Family::select_for) (tags, and the item's id for the members'
+    /// `scope`), with keep's error when nothing matches: what keep's prompt-doc lookup does
+    /// where a prompt is required. The error lists every candidate with its rules, or its
+    /// scope.
+    ///
+    /// ```
+    /// use promptic::family::Family;
+    /// use promptic::Tags;
+    ///
+    /// let scope: Tags = [("scope", "*@*")].into_iter().collect();
+    /// let family = Family::from_keep_docs_with_tags([
+    ///     (".prompt/supernode/email", "## Prompt\nA contact card.", scope),
+    ///     (".prompt/supernode/paper", "type=paper\n## Prompt\nA paper's card.", Tags::new()),
+    /// ])
+    /// .unwrap();
+    /// let none = Tags::new();
+    /// assert_eq!(family.require_for(&none, Some("ada@example.com"))?.id, ".prompt/supernode/email");
+    /// let err = family.require_for(&none, Some("notes/today")).unwrap_err();
+    /// assert_eq!(
+    ///     err.to_string(),
+    ///     "no matching prompt doc in `.prompt/supernode` for tags (no tags) and item `notes/today`; \
+    ///      candidates: `.prompt/supernode/email` (scope *@*), `.prompt/supernode/paper` (type=paper)"
+    /// );
+    /// # Ok::<(), promptic::family::NoMatchingPrompt>(())
+    /// ```
+    pub fn require_for(
+        &self,
+        tags: &Tags,
+        item_id: Option<&str>,
+    ) -> Result<&Member, NoMatchingPrompt> {
+        self.select_for(tags, item_id)
+            .ok_or_else(|| NoMatchingPrompt {
+                family: self.name.clone(),
+                tags: tags.clone(),
+                // Python: an empty id is no id.
+                item_id: item_id.filter(|id| !id.is_empty()).map(str::to_owned),
+                candidates: self
+                    .members
+                    .iter()
+                    .enumerate()
+                    .map(|(i, m)| {
+                        let scope = self.scopes.get(i).and_then(Option::as_deref);
+                        let how = match scope {
+                            Some(scope) => format!("scope {scope}"),
+                            None => m.rules.to_string(),
+                        };
+                        (m.id.clone(), how)
+                    })
+                    .collect(),
+            })
     }
 }
 

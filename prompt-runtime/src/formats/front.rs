@@ -163,11 +163,20 @@ impl Output {
         }
     }
 
-    /// What a model is sent: the text, or each message's content.
+    /// What a model is sent as text: the text, or each message's text parts (media parts
+    /// are not text).
     pub fn contents(&self) -> Vec<&str> {
         match self {
             Output::Text(content) => vec![content.text.as_str()],
-            Output::Chat(chat) => chat.messages.iter().map(|m| m.content.as_str()).collect(),
+            Output::Chat(chat) => chat
+                .messages
+                .iter()
+                .flat_map(|m| m.content.parts())
+                .filter_map(|part| match part {
+                    crate::chat::PartRef::Text(text) => Some(text),
+                    crate::chat::PartRef::Media(_) => None,
+                })
+                .collect(),
         }
     }
 

@@ -3,7 +3,8 @@
 //! sequence's plan, and the lists an editor shows. Each selects prompts exactly as
 //! PromptEngine's `engine.py` does (targets, positions, categories, `variant_condition`,
 //! `requires_any`, `order`), and renders them with promptic's checks: every missing
-//! runtime value of an assembly is reported at once, never left as `{{key}}`.
+//! runtime value of an assembly is reported at once, never left as `{{key}}` (except in a
+//! preview, [`Store::preview`], which renders as PromptEngine does).
 
 use super::builder::{State, Store};
 use super::error::StoreError;
@@ -164,6 +165,18 @@ impl Store {
         variant: &str,
         runtime: &[(&str, &str)],
     ) -> Result<String, StoreError> {
+        self.resolve_prompt_in(id, variant, runtime, false)
+    }
+
+    /// [`Store::resolve_prompt`], or its preview (`preview`: keys without a value stay
+    /// `{{key}}`).
+    pub(super) fn resolve_prompt_in(
+        &self,
+        id: &str,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        preview: bool,
+    ) -> Result<String, StoreError> {
         let state = self.current();
         let prompt = Self::find(&state.folder, id)?;
         Self::refused(&state.folder, prompt)?;
@@ -178,7 +191,7 @@ impl Store {
         if !prompt.serves(variant) {
             return Ok(String::new());
         }
-        let mut values = state.values(runtime);
+        let mut values = state.values(runtime).previewing(preview);
         let mut raw = String::new();
         let mut missing = Vec::new();
         render(text, &mut values, &mut raw, &mut missing);
@@ -199,10 +212,11 @@ impl Store {
         state: &State,
         variant: &str,
         runtime: &[(&str, &str)],
+        preview: bool,
         take: impl Fn(&PromptDef) -> bool,
     ) -> Result<String, StoreError> {
         let folder = &state.folder;
-        let mut values = state.values(runtime);
+        let mut values = state.values(runtime).previewing(preview);
         // The last assembly's length: renders of one store are alike, so one allocation
         // usually holds the whole text.
         let mut out = String::with_capacity(state.length_hint());
@@ -366,9 +380,19 @@ impl Store {
         runtime: &[(&str, &str)],
         category: &str,
     ) -> Result<String, StoreError> {
+        self.system_prompt_in(variant, runtime, category, false)
+    }
+
+    pub(super) fn system_prompt_in(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        category: &str,
+        preview: bool,
+    ) -> Result<String, StoreError> {
         let state = self.current();
         let folder = &state.folder;
-        Self::join(&state, variant, runtime, |p| {
+        Self::join(&state, variant, runtime, preview, |p| {
             p.target == Target::SystemPrompt
                 && p.position_or_default() != "system_prompt_append"
                 && if category.is_empty() {
@@ -403,8 +427,17 @@ impl Store {
         variant: &str,
         runtime: &[(&str, &str)],
     ) -> Result<String, StoreError> {
+        self.system_prompt_append_in(variant, runtime, false)
+    }
+
+    pub(super) fn system_prompt_append_in(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        preview: bool,
+    ) -> Result<String, StoreError> {
         let state = self.current();
-        Self::join(&state, variant, runtime, |p| {
+        Self::join(&state, variant, runtime, preview, |p| {
             p.target == Target::SystemPrompt
                 && p.position.as_deref() == Some("system_prompt_append")
         })
@@ -445,8 +478,18 @@ impl Store {
         runtime: &[(&str, &str)],
         category: &str,
     ) -> Result<String, StoreError> {
+        self.prefill_in(variant, runtime, category, false)
+    }
+
+    pub(super) fn prefill_in(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        category: &str,
+        preview: bool,
+    ) -> Result<String, StoreError> {
         let state = self.current();
-        Self::join(&state, variant, runtime, |p| {
+        Self::join(&state, variant, runtime, preview, |p| {
             p.target == Target::Prefill
                 && if category.is_empty() {
                     !in_category(p, NON_CHAT_PREFILL)
@@ -463,8 +506,17 @@ impl Store {
         variant: &str,
         runtime: &[(&str, &str)],
     ) -> Result<String, StoreError> {
+        self.first_assistant_in(variant, runtime, false)
+    }
+
+    pub(super) fn first_assistant_in(
+        &self,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        preview: bool,
+    ) -> Result<String, StoreError> {
         let state = self.current();
-        Self::join(&state, variant, runtime, |p| {
+        Self::join(&state, variant, runtime, preview, |p| {
             p.target == Target::Message && p.position.as_deref() == Some("first_assistant")
         })
     }
@@ -498,7 +550,7 @@ impl Store {
         variant: &str,
         runtime: &[(&str, &str)],
     ) -> Result<Vec<Message>, StoreError> {
-        self.messages_of(variant, runtime, |p| {
+        self.messages_of(variant, runtime, false, |p| {
             p.multi_turn && p.category.as_deref() == Some("dialog_injection")
         })
     }
@@ -529,6 +581,16 @@ impl Store {
         variant: &str,
         runtime: &[(&str, &str)],
     ) -> Result<Vec<Message>, StoreError> {
+        self.prompt_messages_in(id, variant, runtime, false)
+    }
+
+    pub(super) fn prompt_messages_in(
+        &self,
+        id: &str,
+        variant: &str,
+        runtime: &[(&str, &str)],
+        preview: bool,
+    ) -> Result<Vec<Message>, StoreError> {
         let state = self.current();
         let folder = &state.folder;
         let prompt = Self::find(folder, id)?;
@@ -540,7 +602,7 @@ impl Store {
         if !prompt.serves(variant) {
             return Ok(out);
         }
-        let mut values = state.values(runtime);
+        let mut values = state.values(runtime).previewing(preview);
         let mut missing = Vec::new();
         Self::messages(prompt, variant, &mut values, &mut out, &mut missing);
         Missing {
@@ -599,15 +661,16 @@ impl Store {
 
     /// The messages of the prompts `take` accepts, among those that serve `variant`, by
     /// `order`.
-    fn messages_of(
+    pub(super) fn messages_of(
         &self,
         variant: &str,
         runtime: &[(&str, &str)],
+        preview: bool,
         take: impl Fn(&PromptDef) -> bool,
     ) -> Result<Vec<Message>, StoreError> {
         let state = self.current();
         let folder = &state.folder;
-        let mut values = state.values(runtime);
+        let mut values = state.values(runtime).previewing(preview);
         let mut out = Vec::new();
         let mut missing = Missing::default();
         for &i in &state.by_order {
@@ -720,7 +783,7 @@ impl Store {
         if !system.is_empty() {
             out.push(Message::system(system).in_section("system_prompt"));
         }
-        out.extend(self.messages_of(variant, runtime, |p| {
+        out.extend(self.messages_of(variant, runtime, false, |p| {
             p.multi_turn || p.target != Target::SystemPrompt
         })?);
         Ok(out)

@@ -82,7 +82,9 @@ impl StoreBuilder {
     ///   printed as Python's `str()` prints it (`True`, `18`, `1.5`, `['a', 'b']`).
     ///
     /// A [`StoreBuilder::static_value`] for the same key wins. A source that no registry
-    /// entry names is refused by [`StoreBuilder::open`], with a suggestion.
+    /// entry names is not used: [`Store::unused_names`] lists it with a suggestion (a
+    /// [`strict`](StoreBuilder::strict) open refuses it). [`Defaults::sources`] lists the
+    /// names the registry uses.
     ///
     /// ```
     /// # use promptic::store::{Defaults, Store};
@@ -110,7 +112,9 @@ impl StoreBuilder {
     /// (`build_character_description`, `get_time_context.current_date`, …): every computed
     /// placeholder naming it calls `f` on each render that uses it. A
     /// [`StoreBuilder::computed`] for the same key wins. A name that no registry entry
-    /// uses is refused by [`StoreBuilder::open`], with a suggestion.
+    /// uses is not called: [`Store::unused_names`] lists it with a suggestion (a
+    /// [`strict`](StoreBuilder::strict) open refuses it). [`Defaults::compute_functions`]
+    /// lists the names the registry uses.
     ///
     /// ```
     /// # use promptic::store::{Defaults, Store};
@@ -267,6 +271,10 @@ impl StoreBuilder {
         if !unknown.is_empty() {
             return Err(StoreError::UnknownPlaceholders(unknown));
         }
+        // A source or compute function the registry does not name: an application that
+        // gives its whole set can open an older folder that uses fewer. Listed (with the
+        // closest name the registry uses), or refused when opening all or nothing.
+        let mut unused = crate::Diagnostics::default();
         for (what, names, known) in [
             (
                 "source",
@@ -274,27 +282,40 @@ impl StoreBuilder {
                     .iter()
                     .map(|(n, _)| n.as_str())
                     .collect::<Vec<_>>(),
-                folder
-                    .keys
-                    .iter()
-                    .filter_map(|k| k.source.as_deref())
-                    .collect::<Vec<_>>(),
+                registry_names(&folder, |k| k.source.as_deref()),
             ),
             (
                 "compute function",
                 self.functions.iter().map(|(n, _)| n.as_str()).collect(),
-                folder
-                    .keys
-                    .iter()
-                    .filter_map(|k| k.compute_function.as_deref())
-                    .collect(),
+                registry_names(&folder, |k| k.compute_function.as_deref()),
             ),
         ] {
-            if let Some(name) = names.iter().find(|n| !known.contains(n)) {
-                return Err(StoreError::UnknownSource {
-                    what,
-                    name: (*name).to_owned(),
-                    suggestion: closest(name, known.iter().copied()).map(str::to_owned),
+            for name in names.iter().filter(|n| !known.contains(n)) {
+                let suggestion = closest(name, known.iter().copied()).map(str::to_owned);
+                if mode == check::Mode::Strict {
+                    return Err(StoreError::UnknownSource {
+                        what,
+                        name: (*name).to_owned(),
+                        suggestion,
+                    });
+                }
+                let diagnostic = crate::Diagnostic::new(format!(
+                    "no placeholder of the registry names the {what} `{name}`: it is not used"
+                ));
+                unused.push(match suggestion {
+                    Some(close) => diagnostic.with_help(format!("did you mean `{close}`?")),
+                    None if known.is_empty() => {
+                        diagnostic.with_help(format!("the registry names no {what}"))
+                    }
+                    None => diagnostic.with_help(format!(
+                        "the registry names the {what}{} {}",
+                        if known.len() == 1 { "" } else { "s" },
+                        known
+                            .iter()
+                            .map(|k| format!("`{k}`"))
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )),
                 });
             }
         }
@@ -317,6 +338,7 @@ impl StoreBuilder {
             mode,
             in_place: self.in_place,
             faults: self.faults,
+            unused,
         })
     }
 }
@@ -621,6 +643,21 @@ pub struct Store {
     /// defaults (reset source) in place of its `_defaults/`.
     pub(super) reset_from: Option<Layer>,
     pub(super) faults: Faults,
+    /// The sources and compute functions given to the builder that the registry does not
+    /// name.
+    unused: crate::Diagnostics,
+}
+
+/// The names the registry's placeholders give in one field (`source`,
+/// `compute_function`), sorted, each once.
+pub(super) fn registry_names<'f>(
+    folder: &'f Folder,
+    field: impl Fn(&'f Key) -> Option<&'f str>,
+) -> Vec<&'f str> {
+    let mut names: Vec<&str> = folder.keys.iter().filter_map(field).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
 }
 
 impl std::fmt::Debug for Store {
@@ -717,6 +754,32 @@ impl Store {
         let mut builder = Store::builder(defaults);
         builder.in_place = Some(path.to_path_buf());
         Ok(builder)
+    }
+
+    /// The sources and compute functions given to the builder that no placeholder of the
+    /// registry names (each with the closest name it does use): they are not used. Empty
+    /// when every name given is used. See [`Defaults::sources`] for an example.
+    pub fn unused_names(&self) -> &crate::Diagnostics {
+        &self.unused
+    }
+
+    /// The source documents the store's registry names (the defaults' and the user's
+    /// placeholders), sorted.
+    pub fn sources(&self) -> Vec<String> {
+        let state = self.current();
+        registry_names(&state.folder, |k| k.source.as_deref())
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    /// The compute functions the store's registry names, sorted.
+    pub fn compute_functions(&self) -> Vec<String> {
+        let state = self.current();
+        registry_names(&state.folder, |k| k.compute_function.as_deref())
+            .into_iter()
+            .map(str::to_owned)
+            .collect()
     }
 
     /// The backup of the old manifest, when [`StoreBuilder::open`] migrated a PromptEngine

@@ -16,8 +16,10 @@ use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
 use serde_json::value::RawValue;
+use std::cell::RefCell;
 use std::collections::{HashMap, HashSet};
 use std::ops::Range;
+use std::rc::Rc;
 
 const ENTRY_FIELDS: &[&str] = &[
     "id",
@@ -136,7 +138,10 @@ pub(crate) fn build_with(
 ) -> Result<Folder, Diagnostics> {
     let mut problems = Diagnostics::default();
 
-    // The registry first: the texts are checked against it.
+    // The registry first: the texts are checked against it. A registry that does not
+    // read leaves no keys to check them against: their keys are then not reported (each
+    // would be a follow-on error), but every other problem of the folder still is.
+    let before = problems.0.len();
     let mut keys: HashMap<String, Key> = HashMap::new();
     for (rel, required) in [(REGISTRY, true), (USER_REGISTRY, false)] {
         if let Some(source) = read(defaults, rel, required, &mut problems) {
@@ -149,6 +154,7 @@ pub(crate) fn build_with(
     {
         registry(&source, &mut keys, &mut problems);
     }
+    let keys_known = problems.0.len() == before;
     let mut keys: Vec<Key> = keys.into_values().collect();
     keys.sort_unstable_by(|a, b| a.name.cmp(&b.name));
 
@@ -172,13 +178,20 @@ pub(crate) fn build_with(
         prompts: Vec::new(),
         broken: Vec::new(),
     };
+    let domains = DomainCache::default();
     // Who reads each domain file first, by layer and file, and where the entry names it.
     let mut readers: HashMap<(String, usize), (String, Spanned<String>)> = HashMap::new();
     for (id, entry) in entries {
         let named = named_file(&id, &entry);
         let layers: [Option<&mut Layer>; 2] = [Some(&mut *defaults), user.as_deref_mut()];
         let mut own = Diagnostics::default();
-        let Some(mut prompt) = prompt(&id, entry, layers, &folder.keys, &mut own) else {
+        let lookup = Lookup {
+            keys: &folder.keys,
+            known: keys_known,
+            in_place: whole_entries,
+            domains: &domains,
+        };
+        let Some(mut prompt) = prompt(&id, entry, layers, &lookup, &mut own) else {
             problems.extend(own);
             continue;
         };
@@ -205,7 +218,9 @@ pub(crate) fn build_with(
                 }
                 std::collections::hash_map::Entry::Occupied(first) => {
                     let (first_id, first_at) = first.get();
-                    if let Some(d) = shared_file(layer, &prompt, first_id, first_at, &named) {
+                    if let Some(d) =
+                        shared_file(layer, &prompt, first_id, first_at, &named, &domains)
+                    {
                         problems.push(d);
                     }
                 }
@@ -213,7 +228,40 @@ pub(crate) fn build_with(
         }
         folder.prompts.push(prompt);
     }
+    // A folder refused whole reports every prompt's problems with its own.
+    if !problems.is_empty() {
+        for (_, own) in std::mem::take(&mut folder.broken) {
+            problems.extend(own);
+        }
+    }
     problems.into_result(folder)
+}
+
+/// A domain file's top-level keys and where their values are, found once: a file that
+/// holds many prompts (PromptEngine's code form, `{ID: {...}, ...}`) is parsed once for
+/// all of them, and each prompt's entry found by its id, so a file of N prompts is read
+/// in time in proportion to N, not N².
+struct DomainIndex {
+    /// The keys in file order, each with the span of its value (a repeated key: the first,
+    /// as a search of the entries finds it).
+    keys: Vec<(String, Range<usize>)>,
+    by_key: HashMap<String, usize>,
+}
+
+/// The domain files indexed so far, by the address of their text (each file of each
+/// layer is read once and kept while the folder is built); a file that does not parse
+/// keeps its diagnostics, given again to each prompt that names it.
+type DomainCache = RefCell<HashMap<usize, Result<Rc<DomainIndex>, Diagnostics>>>;
+
+/// The registry's keys as a prompt's texts are checked against them.
+struct Lookup<'a> {
+    keys: &'a [Key],
+    /// Whether the registry read: else a key is not reported as unknown.
+    known: bool,
+    /// A PromptEngine folder read in place (PersonaUI's), whose system registry is the
+    /// application's: a key a text lacks belongs in the user registry.
+    in_place: bool,
+    domains: &'a DomainCache,
 }
 
 /// Where entry `id` names its domain file (its `domain`, else its id: `{id}.json`).
@@ -238,10 +286,23 @@ fn shared_file(
     first_id: &str,
     first_at: &Spanned<String>,
     named: &Spanned<String>,
+    domains: &DomainCache,
 ) -> Option<Diagnostic> {
     let source = layer?.get(&prompt.domain.0)?;
-    let one_prompt = crate::load::json::object_entries(source.text())
-        .is_ok_and(|top| top.iter().any(|(k, _)| k == "variants"));
+    // The file's index, made when the prompt's variants were read: a file that holds
+    // many prompts is not parsed again for each of them.
+    let indexed = domains
+        .borrow()
+        .get(&(source.text().as_ptr() as usize))
+        .map(|index| {
+            index
+                .as_ref()
+                .is_ok_and(|i| i.by_key.contains_key("variants"))
+        });
+    let one_prompt = indexed.unwrap_or_else(|| {
+        crate::load::json::object_entries(source.text())
+            .is_ok_and(|top| top.iter().any(|(k, _)| k == "variants"))
+    });
     if !one_prompt {
         return None;
     }
@@ -548,6 +609,30 @@ fn entry(r: &mut Reader<'_>, id: &str, layer: usize, fields: &Entries<'_>, entry
                     r.push(d);
                     continue;
                 }
+                // `_defaults/` is the reset source and `_meta/` holds the manifests and
+                // registries: a prompt whose edits were written there would change what a
+                // reset restores, or the store's own files.
+                if let Some(reserved) = ["_defaults", "_meta"]
+                    .into_iter()
+                    .find(|dir| file.split('/').next() == Some(*dir))
+                {
+                    let base = file.rsplit('/').next().unwrap_or(&file);
+                    let holds = if reserved == "_meta" {
+                        "the manifests and registries"
+                    } else {
+                        "the factory defaults a reset restores"
+                    };
+                    let d = r
+                        .error(
+                            span,
+                            format!(
+                                "domain file `{name}` of prompt `{id}` is inside `{reserved}/`, which holds {holds}, not domain files"
+                            ),
+                        )
+                        .with_help(format!("name a file of the folder itself, such as `{base}`"));
+                    r.push(d);
+                    continue;
+                }
                 entry.domain = Some((
                     Spanned {
                         value: file,
@@ -712,14 +797,16 @@ fn prompt(
     id: &str,
     entry: Entry,
     mut layers: [Option<&mut Layer>; 2],
-    keys: &[Key],
+    lookup: &Lookup<'_>,
     problems: &mut Diagnostics,
 ) -> Option<PromptDef> {
+    let (keys, in_place) = (lookup.keys, lookup.in_place);
     let at = entry.at.clone()?;
     let mut requires_any = Vec::new();
     for key in entry.requires_any.iter().flatten() {
         match keys.binary_search_by(|k| k.name.as_str().cmp(&key.value)) {
             Ok(i) => requires_any.push(i),
+            Err(_) if !lookup.known => {}
             Err(_) => problems.push(unknown_key(
                 &key.value,
                 &key.source,
@@ -727,11 +814,7 @@ fn prompt(
                 keys,
                 "`requires_any` names",
                 // A key the user manifest names belongs in the user's registry.
-                if is_user_manifest(&key.source) {
-                    USER_REGISTRY
-                } else {
-                    REGISTRY
-                },
+                &where_keys_go(in_place || is_user_manifest(&key.source)),
             )),
         }
     }
@@ -775,12 +858,8 @@ fn prompt(
         .and_then(|source| {
             // A text of the user layer, or of a prompt of the user manifest, takes its new
             // keys from the user registry.
-            let registry = if layer == 1 || is_user_manifest(&at.source) {
-                USER_REGISTRY
-            } else {
-                REGISTRY
-            };
-            domain(source, id, multi_turn, keys, registry, problems)
+            let registry = where_keys_go(in_place || layer == 1 || is_user_manifest(&at.source));
+            domain(source, id, multi_turn, lookup, &registry, problems)
         })
         .unwrap_or_default();
     let domain_path = source
@@ -843,7 +922,17 @@ fn unknown_key(
     .at(source, span);
     match closest(name, keys.iter().map(|k| k.name.as_str())) {
         Some(c) => d.with_help(format!("did you mean `{c}`?")),
-        None => d.with_help(format!("add `{name}` to `{registry}`")),
+        None => d.with_help(format!("add `{name}` to {registry}")),
+    }
+}
+
+/// Where a key a text lacks is added, as a help shows it: the user's registry (and the
+/// store's edit that writes it) for the user's texts, else the folder's registry.
+fn where_keys_go(user: bool) -> String {
+    if user {
+        format!("`{USER_REGISTRY}` (`Store::add_placeholder`)")
+    } else {
+        format!("`{REGISTRY}`")
     }
 }
 
@@ -854,13 +943,83 @@ fn domain(
     source: &SourceFile,
     id: &str,
     multi_turn: bool,
-    keys: &[Key],
+    lookup: &Lookup<'_>,
     registry: &str,
     problems: &mut Diagnostics,
 ) -> Option<(Vec<Variant>, Flags)> {
+    let (keys, known) = (lookup.keys, lookup.known);
     let mut r = Reader { source, problems };
+    let index = domain_index(&mut r, lookup.domains)?;
+    // The code's form: the prompt's entry, found by its id and parsed alone.
+    let code_form = !index.by_key.contains_key("variants");
+    let (fields, at) = if code_form {
+        let Some(&i) = index.by_key.get(id) else {
+            let d = r.error(
+                0..1,
+                format!("`{}` does not hold prompt `{id}`", source.path()),
+            );
+            let d = match closest(id, index.keys.iter().map(|(k, _)| k.as_str())) {
+                Some(c) => d.with_help(format!("did you mean `{c}`?")),
+                None => d.with_help(format!("write `{{\"{id}\": {{\"variants\": {{\"default\": {{\"content\": \"...\"}}}}}}}}`")),
+            };
+            r.push(d);
+            return None;
+        };
+        let text = r.text();
+        let raw: &RawValue = serde_json::from_str(&text[index.keys[i].1.clone()]).ok()?;
+        let fields = r.object(raw, &format!("prompt `{id}`"))?;
+        (fields, r.key_span(raw))
+    } else {
+        domain_seed_form(&mut r, id)?
+    };
+    domain_variants(&mut r, id, multi_turn, keys, known, registry, fields, at)
+}
+
+/// The domain file's index, from the cache or made now (a file that does not parse
+/// reports its problems here, for each prompt that names it).
+fn domain_index(r: &mut Reader<'_>, cache: &DomainCache) -> Option<Rc<DomainIndex>> {
+    let file = r.text().as_ptr() as usize;
+    if let Some(found) = cache.borrow().get(&file) {
+        return match found {
+            Ok(index) => Some(Rc::clone(index)),
+            Err(problems) => {
+                r.problems.extend(problems.clone());
+                None
+            }
+        };
+    }
+    let before = r.problems.0.len();
+    let made = r.top().map(|top| {
+        let mut index = DomainIndex {
+            keys: Vec::with_capacity(top.len()),
+            by_key: HashMap::with_capacity(top.len()),
+        };
+        for (key, raw) in top {
+            let span = r.span(raw);
+            index.by_key.entry(key.clone()).or_insert(index.keys.len());
+            index.keys.push((key, span));
+        }
+        Rc::new(index)
+    });
+    let entry = match &made {
+        Some(index) => Ok(Rc::clone(index)),
+        None => {
+            let mut own = Diagnostics::default();
+            for d in &r.problems.0[before..] {
+                own.push(d.clone());
+            }
+            Err(own)
+        }
+    };
+    cache.borrow_mut().insert(file, entry);
+    made
+}
+
+/// The seed's form, `{"id", "variants": {...}}`: the prompt is the whole file.
+fn domain_seed_form<'a>(r: &mut Reader<'a>, id: &str) -> Option<(Entries<'a>, Range<usize>)> {
+    let source = r.source;
     let top = r.top()?;
-    let (fields, at) = if let Some(variants) = field(&top, "variants") {
+    if let Some(variants) = field(&top, "variants") {
         if let Some(raw) = field(&top, "id")
             && let Some(written) = r.string(raw, "`id`")
             && written != id
@@ -875,22 +1034,27 @@ fn domain(
                 ));
             r.push(d);
         }
-        (top.clone(), r.key_span(variants))
-    } else {
-        let Some(raw) = field(&top, id) else {
-            let d = r.error(
-                0..1,
-                format!("`{}` does not hold prompt `{id}`", source.path()),
-            );
-            let d = match closest(id, top.iter().map(|(k, _)| k.as_str())) {
-                Some(c) => d.with_help(format!("did you mean `{c}`?")),
-                None => d.with_help(format!("write `{{\"{id}\": {{\"variants\": {{\"default\": {{\"content\": \"...\"}}}}}}}}`")),
-            };
-            r.push(d);
-            return None;
-        };
-        let fields = r.object(raw, &format!("prompt `{id}`"))?;
-        (fields, r.key_span(raw))
+        return Some((top.clone(), r.key_span(variants)));
+    }
+    None
+}
+
+/// The variants of a prompt's entry (`fields`, written at `at`) and their enabled flags.
+#[allow(clippy::too_many_arguments)]
+fn domain_variants(
+    reader: &mut Reader<'_>,
+    id: &str,
+    multi_turn: bool,
+    keys: &[Key],
+    known: bool,
+    registry: &str,
+    fields: Entries<'_>,
+    at: Range<usize>,
+) -> Option<(Vec<Variant>, Flags)> {
+    let source = reader.source;
+    let mut r = Reader {
+        source,
+        problems: &mut *reader.problems,
     };
     let Some(raw) = field(&fields, "variants") else {
         let d = r.error(
@@ -928,6 +1092,7 @@ fn domain(
             id,
             variant: &name,
             keys,
+            known,
             registry,
         };
         let body = if multi_turn {
@@ -968,6 +1133,8 @@ struct Place<'a> {
     id: &'a str,
     variant: &'a str,
     keys: &'a [Key],
+    /// Whether the registry read: else an unknown key is not reported.
+    known: bool,
     /// The registry a new key of this text belongs in.
     registry: &'a str,
 }
@@ -1043,6 +1210,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
                 let key = &decoded[name];
                 match place.keys.binary_search_by(|k| k.name.as_str().cmp(key)) {
                     Ok(i) => parts.push(Part::Key(i)),
+                    Err(_) if !place.known => ok = false,
                     Err(_) => {
                         ok = false;
                         let at = r.inside_string(raw, span);
@@ -1053,7 +1221,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
                         .at(r.source, at);
                         let d = match closest(key, place.keys.iter().map(|k| k.name.as_str())) {
                             Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
-                            None => d.with_help(format!("add `{key}` to `{}`", place.registry)),
+                            None => d.with_help(format!("add `{key}` to {}", place.registry)),
                         };
                         r.push(d);
                     }

@@ -322,19 +322,35 @@ impl Factory<'_> {
                 }
                 Err(_) => continue,
             };
-            let mut names: Vec<String> = entries
-                .filter_map(Result::ok)
-                .filter(|e| e.file_type().is_ok_and(|t| t.is_file() || t.is_symlink()))
-                .filter_map(|e| e.file_name().into_string().ok())
-                .map(|name| {
-                    if sub.is_empty() {
-                        name
-                    } else {
-                        format!("{sub}/{name}")
-                    }
-                })
-                .filter(|rel| copied(rel))
-                .collect();
+            let mut names: Vec<String> = Vec::new();
+            for entry in entries.filter_map(Result::ok) {
+                let Ok(name) = entry.file_name().into_string() else {
+                    continue;
+                };
+                let rel = if sub.is_empty() {
+                    name
+                } else {
+                    format!("{sub}/{name}")
+                };
+                if !copied(&rel) {
+                    continue;
+                }
+                // A file the reset would copy that is not one (a FIFO, a socket, a
+                // folder) is an error before anything is written, never skipped: skipping
+                // it would leave that prompt customized after a reset that said it was done.
+                if !entry
+                    .file_type()
+                    .is_ok_and(|t| t.is_file() || t.is_symlink())
+                {
+                    return Err(StoreError::Write {
+                        path: at.join(entry.file_name()).to_string_lossy().into_owned(),
+                        message: format!(
+                            "`{DEFAULTS}/{rel}` is not a regular file, so the factory reset cannot copy it; nothing was changed"
+                        ),
+                    });
+                }
+                names.push(rel);
+            }
             names.sort();
             for rel in names {
                 // Through the one reader: a file linked out of the folder is refused.

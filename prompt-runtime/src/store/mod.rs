@@ -56,6 +56,7 @@ pub mod layout;
 mod migrate;
 mod parsed;
 mod persist;
+mod preview;
 mod render;
 
 #[cfg(feature = "archive")]
@@ -68,6 +69,7 @@ pub use builder::{Store, StoreBuilder};
 pub use error::StoreError;
 pub use layout::is_store_dir;
 pub use parsed::{Phase, Target};
+pub use preview::Preview;
 
 use crate::Diagnostics;
 use layout::Layer;
@@ -246,6 +248,44 @@ impl Defaults {
             .keys
             .iter()
             .map(|k| (k.name.as_str(), k.phase))
+    }
+
+    /// The source documents the registry's static placeholders name (`source`), sorted:
+    /// what to give [`StoreBuilder::source`].
+    ///
+    /// ```
+    /// use promptic::store::{Defaults, Store};
+    /// let files: &[(&str, &[u8])] = &[
+    ///     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a"}}}"#),
+    ///     ("_meta/placeholder_registry.json", br#"{"placeholders": {
+    ///         "char_name": {"resolve_phase": "static", "source": "persona_config", "source_path": "name", "default": "Mia"},
+    ///         "today": {"resolve_phase": "computed", "compute_function": "get_time_context.current_date", "default": ""}}}"#),
+    ///     ("a.json", br#"{"variants": {"default": {"text": "{{char_name}}, {{today}}"}}}"#),
+    /// ];
+    /// let defaults = Defaults::from_files("p", files)?;
+    /// assert_eq!(defaults.sources(), ["persona_config"]);
+    /// assert_eq!(defaults.compute_functions(), ["get_time_context.current_date"]);
+    ///
+    /// // A name the registry does not use is listed, not refused.
+    /// let store = Store::builder(defaults)
+    ///     .compute_function("get_time_context.current_dat", || "today".to_owned())
+    ///     .compute_function("get_time_context.current_date", || "Monday".to_owned())
+    ///     .open()?;
+    /// assert_eq!(store.resolve_prompt("a", "default", &[])?, "Mia, Monday");
+    /// let unused = store.unused_names().to_string();
+    /// assert!(unused.contains("the compute function `get_time_context.current_dat`"));
+    /// assert!(unused.contains("did you mean `get_time_context.current_date`?"));
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn sources(&self) -> Vec<&str> {
+        builder::registry_names(&self.inner.folder, |k| k.source.as_deref())
+    }
+
+    /// The compute functions the registry's computed placeholders name
+    /// (`compute_function`), sorted: what to give [`StoreBuilder::compute_function`]. See
+    /// [`Defaults::sources`].
+    pub fn compute_functions(&self) -> Vec<&str> {
+        builder::registry_names(&self.inner.folder, |k| k.compute_function.as_deref())
     }
 }
 

@@ -20,6 +20,9 @@ pub(crate) struct Values<'a> {
     /// Per key: a computed value already called for in this render (each function runs
     /// once per call however often its key is used).
     cache: Vec<Option<String>>,
+    /// A preview ([`Store::preview`](super::Store::preview)): a key without a value is
+    /// written back as `{{key}}`, as PromptEngine leaves it, instead of being missing.
+    preview: bool,
 }
 
 impl<'a> Values<'a> {
@@ -35,7 +38,14 @@ impl<'a> Values<'a> {
             computed,
             runtime,
             cache: Vec::new(),
+            preview: false,
         }
+    }
+
+    /// These values for a preview (`true`) or a strict render.
+    pub fn previewing(mut self, preview: bool) -> Self {
+        self.preview = preview;
+        self
     }
 
     /// The runtime value of `name` (the last one given wins).
@@ -73,7 +83,8 @@ impl<'a> Values<'a> {
 }
 
 /// Appends `text` rendered with `values` to `out`; keys without a value are added to
-/// `missing` (and render as nothing: the caller refuses the result).
+/// `missing` (and render as nothing: the caller refuses the result), or, in a preview,
+/// written as `{{key}}`.
 ///
 /// Returns whether what it appended may hold a run of three or more newlines (for
 /// [`tidy_tail`]): found as the pieces are appended, from the newlines at their ends, so
@@ -88,6 +99,8 @@ pub(crate) fn render(
         run: text.literal_run,
         trailing: 0,
     };
+    let preview = values.preview;
+    let keys = values.keys;
     for part in &text.parts {
         match part {
             Part::Literal(s) => {
@@ -98,6 +111,14 @@ pub(crate) fn render(
                 Some(value) => {
                     newlines.push(value, true);
                     out.push_str(value);
+                }
+                None if preview => {
+                    let name = &keys[*i].name;
+                    newlines.push("}}", false);
+                    out.reserve(name.len() + 4);
+                    out.push_str("{{");
+                    out.push_str(name);
+                    out.push_str("}}");
                 }
                 None => {
                     if !missing.contains(i) {

@@ -27,7 +27,7 @@ fn main() {
     let shown: Vec<(Role, &str, &str)> = chat
         .messages
         .iter()
-        .map(|m| (m.role, &*m.section, m.content.as_str()))
+        .map(|m| (m.role, &*m.section, m.content.as_text().unwrap_or_default()))
         .collect();
     assert_eq!(
         shown,
@@ -60,5 +60,5 @@ fn inline() {
     let note: Option<&str> = None;
     let chat = promptic::prompt!("chat", day, note, turns = &turns[..], question = "Q?")
         .messages(&identity);
-    assert_eq!(chat.messages.last().map(|m| m.content.as_str()), Some("Q?"));
+    assert_eq!(chat.messages.last().and_then(|m| m.content.as_text()), Some("Q?"));
 }

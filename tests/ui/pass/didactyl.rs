@@ -21,7 +21,7 @@ fn main() {
     let shown: Vec<(Role, &str, &str)> = chat
         .messages
         .iter()
-        .map(|m| (m.role, &*m.section, m.content.as_str()))
+        .map(|m| (m.role, &*m.section, m.content.as_text().unwrap_or_default()))
         .collect();
     assert_eq!(
         shown,

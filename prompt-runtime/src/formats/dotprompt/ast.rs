@@ -72,6 +72,14 @@ pub enum HelperName {
     Media,
     /// `{{json value indent=2}}`: the value as JSON.
     Json,
+    /// Handlebars' `{{lookup value key}}`: the value's own property `key`.
+    Lookup,
+    /// Handlebars' `{{log value ...}}`: renders nothing (JavaScript writes its arguments
+    /// to the console).
+    Log,
+    /// A helper registered from Rust ([`Registry::define_helper`](super::Registry::define_helper)),
+    /// named by [`HelperCall::custom`].
+    Custom,
 }
 
 /// A call of an inline helper.
@@ -79,6 +87,8 @@ pub enum HelperName {
 pub struct HelperCall {
     /// Which helper.
     pub name: HelperName,
+    /// The name of a [`HelperName::Custom`] helper (empty for the others).
+    pub custom: String,
     /// Positional arguments.
     pub params: Vec<Expr>,
     /// `key=value` arguments, in order.

@@ -972,9 +972,11 @@ fn prop_other<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
             }
         }
         View::Text(s) if name == "length" => View::Int(s.encode_utf16().count() as i128),
-        View::Undefined | View::Bool(_) | View::Int(_) | View::Float(_) | View::Text(_) => {
-            View::Undefined
-        }
+        View::Text(s) => match super::render::string_index(s, name) {
+            Some(unit) => View::Text(Cow::Owned(unit)),
+            None => View::Undefined,
+        },
+        View::Undefined | View::Bool(_) | View::Int(_) | View::Float(_) => View::Undefined,
         _ => return None,
     })
 }
@@ -1396,6 +1398,8 @@ impl Emitter<'_> {
                 let (value, indent) = (param(self, 0)?, hash(self, "indent")?);
                 let _ = write!(out, "out.json(&{value}, &{indent})?;");
             }
+            // Values a helper computes are left to the run-time renderer.
+            HelperName::Lookup | HelperName::Log | HelperName::Custom => return None,
         }
         Some(())
     }

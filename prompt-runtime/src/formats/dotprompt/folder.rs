@@ -97,6 +97,17 @@ impl Folder {
         })
     }
 
+    /// Registers a helper the folder's prompts call (see [`Registry::define_helper`]):
+    /// prompts loaded after it know its name.
+    pub fn define_helper(
+        &mut self,
+        name: &str,
+        helper: impl Fn(&super::HelperArgs<'_>) -> Result<Value, String> + Send + Sync + 'static,
+    ) -> Result<&mut Self, Diagnostic> {
+        self.base.define_helper(name, helper)?;
+        Ok(self)
+    }
+
     /// The folder's reader.
     pub fn root(&self) -> &Root {
         &self.root

@@ -185,8 +185,9 @@ impl LoadedDotprompt {
         let schema = self.metadata.input_schema();
         let properties = schema.and_then(schema::properties);
         let mut problems = Diagnostics::default();
-        // A schema without properties (`any`, a named type) takes whatever it is given.
-        let open = schema.is_some() && properties.is_none();
+        // A schema without properties (`any`, a named type) takes whatever it is given,
+        // and so does a template that reads the whole input (`{{json this}}`).
+        let open = (schema.is_some() && properties.is_none()) || self.prompt.reads_whole_input();
         let data_path = values.data.as_ref().map(SourceFile::path);
         if !open {
             for key in file.data.input.keys() {

@@ -28,12 +28,14 @@
 //! ```
 
 pub mod ast;
+mod chat;
 #[doc(hidden)]
 pub mod compiled;
 pub mod folder;
 mod front;
 pub use front::{DOTPROMPT, DotpromptFormat, LoadedDotprompt, log};
 mod frontmatter;
+pub mod helpers;
 mod lexer;
 mod messages;
 mod parser;
@@ -51,6 +53,8 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+pub use chat::ToChatError;
+pub use helpers::{HelperArgs, HelperFn, HelperPtr};
 pub use value::{Object, Value};
 
 /// How deep blocks, partials and schemas may nest (parse and render), and how deep a value
@@ -74,7 +78,8 @@ pub struct PartialTemplate {
 type PartialResolver = Arc<dyn Fn(&str) -> Option<String> + Send + Sync>;
 
 /// The registries a prompt is parsed against: partials (registered by name, or found by a
-/// resolver callback), named schemas for Picoschema, and tool definitions.
+/// resolver callback), named schemas for Picoschema, tool definitions, and helpers
+/// registered from Rust ([`Registry::define_helper`]).
 ///
 /// ```
 /// use promptic::formats::dotprompt::{DataArgument, Registry};
@@ -95,6 +100,7 @@ pub struct Registry {
     partials: HashMap<String, Arc<PartialTemplate>>,
     schemas: HashMap<String, Value>,
     tools: HashMap<String, Value>,
+    helpers: helpers::Helpers,
     resolver: Option<PartialResolver>,
     /// The folder the resolver's partials are shown in (`prompts` shows
     /// `prompts/_name.prompt`).
@@ -107,6 +113,7 @@ impl fmt::Debug for Registry {
             .field("partials", &self.partials.keys().collect::<BTreeSet<_>>())
             .field("schemas", &self.schemas.keys().collect::<BTreeSet<_>>())
             .field("tools", &self.tools.keys().collect::<BTreeSet<_>>())
+            .field("helpers", &self.helpers)
             .field("resolver", &self.resolver.is_some())
             .finish()
     }
@@ -116,6 +123,53 @@ impl Registry {
     /// Empty registries.
     pub fn new() -> Self {
         Registry::default()
+    }
+
+    /// Registers a helper that templates call as `{{name args key=value}}` (or `{{name}}`),
+    /// as dotprompt's `defineHelper` does: `helper` gets the arguments' values and returns
+    /// the value the tag prints ([`helpers`] says how). A helper is known to the prompts
+    /// and partials parsed after it is registered; a name dotprompt or Handlebars defines
+    /// (`json`, `if`, `lookup`, ...) or one a tag cannot call is refused. An error the
+    /// helper returns fails the render, located at the tag.
+    ///
+    /// ```
+    /// use promptic::dotprompt::{DataArgument, Registry, Value};
+    ///
+    /// let mut registry = Registry::new();
+    /// registry.define_helper("list", |args| {
+    ///     Ok(match args.param(0) {
+    ///         Some(Value::Array(items)) => Value::from(
+    ///             items.iter().map(|i| format!("- {}", i.to_js_string())).collect::<Vec<_>>().join("\n"),
+    ///         ),
+    ///         _ => Value::from(""),
+    ///     })
+    /// })?;
+    /// let prompt = registry.parse("Buy:\n{{list items}}")?;
+    /// let data: DataArgument = serde_json::from_str(r#"{"input": {"items": ["eggs", "flour"]}}"#).unwrap();
+    /// assert_eq!(prompt.render(&data)?.messages[0].content[0].text(), Some("Buy:\n- eggs\n- flour"));
+    ///
+    /// // A name that is not registered is still an error, with a suggestion.
+    /// let error = registry.parse("{{lsit items}}").unwrap_err().to_string();
+    /// assert!(error.contains("did you mean `{{list ...}}`?"));
+    /// assert!(registry.define_helper("json", |_| Ok(Value::Null)).is_err());
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn define_helper(
+        &mut self,
+        name: &str,
+        helper: impl Fn(&HelperArgs<'_>) -> Result<Value, String> + Send + Sync + 'static,
+    ) -> Result<&mut Self, Diagnostic> {
+        if let Some(why) = helpers::refused_name(name) {
+            return Err(Diagnostic::new(why)
+                .with_help("register it under another name, and call that name in the template"));
+        }
+        self.helpers.0.insert(name.to_owned(), Arc::new(helper));
+        Ok(self)
+    }
+
+    /// The names of the helpers registered from Rust, sorted.
+    pub fn helper_names(&self) -> Vec<&str> {
+        self.helpers.names()
     }
 
     /// Registers a partial for `{{> name}}`, parsed now (its problems are reported with
@@ -131,7 +185,7 @@ impl Registry {
         path: &str,
         source: &str,
     ) -> Result<&mut Self, Diagnostics> {
-        let partial = parse_partial(path, source)?;
+        let partial = parse_partial(path, source, &self.helper_names())?;
         self.partials.insert(name.to_owned(), Arc::new(partial));
         Ok(self)
     }
@@ -177,9 +231,13 @@ impl Registry {
     }
 }
 
-fn parse_partial(path: &str, source: &str) -> Result<PartialTemplate, Diagnostics> {
+fn parse_partial(
+    path: &str,
+    source: &str,
+    custom: &[&str],
+) -> Result<PartialTemplate, Diagnostics> {
     let file = SourceFile::new(path, source);
-    let nodes = parser::parse(file.text(), 0..file.text().len())
+    let nodes = parser::parse(file.text(), 0..file.text().len(), custom)
         .map_err(|e| Diagnostics::from(located(&file, e)))?;
     Ok(PartialTemplate {
         source: file,
@@ -211,7 +269,14 @@ pub struct DataArgument {
     pub messages: Vec<Message>,
 }
 
-/// One message: a role, its content parts, and metadata (`purpose: history` on history).
+/// One message as dotprompt writes it: a role, its content parts, and metadata (`purpose:
+/// history` on history).
+///
+/// This is the format's own serialization, the JSON shape of dotprompt's spec and of
+/// [`RenderedPrompt`]; the message every prompt format shares is
+/// [`chat::Message`](crate::chat::Message). They convert both ways:
+/// `chat::Message::try_from(&message)` (`model` is the assistant; a part other than text
+/// or media is an error) and `Message::from(&chat_message)`.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Message {
     /// `user`, `model`, `system`, or any lowercase role a template names.
@@ -382,63 +447,29 @@ pub struct RenderedPrompt {
 
 impl RenderedPrompt {
     /// The render as a [`Chat`](crate::Chat), the output every chat prompt of promptic
-    /// gives: dotprompt's `model` is the assistant, each message's text parts are its
-    /// content, and the metadata is the common [`Meta`](crate::Meta)
-    /// ([`PromptMetadata::to_meta`]). A media part, or a role a chat API does not know, is
-    /// an error naming the message: a `Chat` message holds text, so nothing is dropped.
+    /// gives: dotprompt's `model` is the assistant, each message's text and media parts are
+    /// its [`Content`](crate::chat::Content), and the metadata is the common
+    /// [`Meta`](crate::Meta) ([`PromptMetadata::to_meta`]). A part that is neither text nor
+    /// media (a pending `{{section}}`, a tool request), or a role a chat API does not know,
+    /// is an error naming the message: nothing is dropped.
     ///
     /// ```
     /// use promptic::dotprompt::{DataArgument, Dotprompt};
     /// use promptic::Role;
     ///
     /// let prompt = Dotprompt::parse(
-    ///     "---\nmodel: openai/gpt-4o\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{who}}.",
+    ///     "---\nmodel: openai/gpt-4o\n---\n{{role \"system\"}}Be brief.\n{{role \"user\"}}Hi {{who}}. {{media url=\"https://example.com/a.png\"}}",
     /// )?;
     /// let data: DataArgument = serde_json::from_str(r#"{"input": {"who": "Ada"}}"#)?;
     /// let chat = prompt.render(&data)?.to_chat("prompts/greet.prompt")?;
     /// assert_eq!(chat.messages[0].role, Role::System);
-    /// assert_eq!(chat.messages[1].content, "Hi Ada.");
+    /// assert_eq!(chat.messages[1].text(), "Hi Ada. ");
+    /// assert_eq!(chat.messages[1].content.media().next().unwrap().url, "https://example.com/a.png");
     /// assert_eq!(chat.metadata.model.as_deref(), Some("openai/gpt-4o"));
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn to_chat(&self, path: &str) -> Result<crate::Chat, Diagnostic> {
-        use crate::chat::{Message as ChatMessage, Role};
-        let mut messages = Vec::with_capacity(self.messages.len());
-        for (i, message) in self.messages.iter().enumerate() {
-            let role = match message.role.as_str() {
-                "system" => Role::System,
-                "user" => Role::User,
-                "model" | "assistant" => Role::Assistant,
-                "tool" => Role::Tool,
-                other => {
-                    return Err(Diagnostic::new(format!(
-                        "message {} of `{path}` has the role `{other}`, which a chat holds no message of",
-                        i + 1
-                    ))
-                    .with_help("use `system`, `user`, `model` or `tool` in `{{role}}`"));
-                }
-            };
-            let mut content = String::new();
-            for part in &message.content {
-                match part.text() {
-                    Some(text) => content.push_str(text),
-                    None => {
-                        return Err(Diagnostic::new(format!(
-                            "message {} of `{path}` has a part that is not text ({}), which a chat message cannot hold",
-                            i + 1,
-                            serde_json::to_string(&part.0).unwrap_or_default()
-                        ))
-                        .with_help("send dotprompt's messages as they are, parts and all"));
-                    }
-                }
-            }
-            messages.push(ChatMessage::new(role, content).in_section(message.role.clone()));
-        }
-        Ok(crate::Chat {
-            messages,
-            path: std::borrow::Cow::Owned(path.to_owned()),
-            metadata: std::borrow::Cow::Owned(self.metadata.to_meta()),
-        })
+        chat::to_chat(self, path)
     }
 }
 
@@ -474,6 +505,7 @@ pub struct Dotprompt {
     partials: Arc<HashMap<String, Arc<PartialTemplate>>>,
     schemas: Arc<HashMap<String, Value>>,
     tools: Arc<HashMap<String, Value>>,
+    helpers: Arc<helpers::Helpers>,
     /// `render_metadata()` without options, computed once.
     metadata: PromptMetadata,
     /// What a render reports: the metadata without `input`, shared by every render.
@@ -492,7 +524,7 @@ impl Dotprompt {
         let split = frontmatter::split(text);
         let parsed = frontmatter::metadata(text, split.frontmatter.clone())
             .map_err(|e| Diagnostics::from(located(&source, e)))?;
-        let nodes = parser::parse(text, split.body.clone())
+        let nodes = parser::parse(text, split.body.clone(), &registry.helper_names())
             .map_err(|e| Diagnostics::from(located(&source, e)))?;
         let mut partials = HashMap::new();
         let mut problems = Diagnostics::default();
@@ -507,6 +539,7 @@ impl Dotprompt {
             partials: Arc::new(partials),
             schemas: Arc::new(registry.schemas.clone()),
             tools: Arc::new(registry.tools.clone()),
+            helpers: Arc::new(registry.helpers.clone()),
             metadata: PromptMetadata::default(),
             rendered_metadata: Arc::default(),
             limit: DEFAULT_OUTPUT_LIMIT,
@@ -644,6 +677,41 @@ impl Dotprompt {
         }
     }
 
+    /// The names of the registered helpers the prompt and its partials call, sorted.
+    ///
+    /// ```
+    /// use promptic::dotprompt::{Registry, Value};
+    ///
+    /// let mut registry = Registry::new();
+    /// registry.define_helper("list", |_| Ok(Value::Null))?;
+    /// registry.define_helper("add", |_| Ok(Value::Null))?;
+    /// let prompt = registry.parse("{{#if x}}{{list xs}}{{/if}} {{json x}}")?;
+    /// assert_eq!(prompt.helpers_called(), ["list"]);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn helpers_called(&self) -> Vec<&str> {
+        fn walk<'a>(nodes: &'a [ast::Node], out: &mut BTreeSet<&'a str>) {
+            for node in nodes {
+                match node {
+                    ast::Node::Helper(call) if call.name == ast::HelperName::Custom => {
+                        out.insert(&call.custom);
+                    }
+                    ast::Node::Block(block) => {
+                        walk(&block.body, out);
+                        walk(&block.inverse, out);
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut out = BTreeSet::new();
+        walk(&self.nodes, &mut out);
+        for partial in self.partials.values() {
+            walk(&partial.nodes, &mut out);
+        }
+        out.into_iter().collect()
+    }
+
     /// The paths the body reads from its input (outside `{{#each}}` and `{{#with}}`,
     /// where `this` is something else), in order, without repeats.
     pub fn input_paths(&self) -> Vec<ReadPath> {
@@ -651,6 +719,70 @@ impl Dotprompt {
         let mut seen = BTreeSet::new();
         read_paths(&self.nodes, &mut out, &mut seen, true);
         out
+    }
+
+    /// Whether the template may read input values by names it does not write: it reads
+    /// the whole input (`{{json this}}` or `{{@root}}` where `this` is the input), reaches
+    /// up with `../`, or calls a registered helper (which sees `this`). Then
+    /// [`Dotprompt::input_paths`] does not list every value the template can use.
+    ///
+    /// ```
+    /// use promptic::dotprompt::Dotprompt;
+    ///
+    /// assert!(Dotprompt::parse("{{json this}}")?.reads_whole_input());
+    /// assert!(Dotprompt::parse("{{#each xs}}{{../title}}{{/each}}")?.reads_whole_input());
+    /// assert!(!Dotprompt::parse("{{#each xs}}{{this}}{{/each}} {{title}}")?.reads_whole_input());
+    /// # Ok::<(), promptic::Diagnostics>(())
+    /// ```
+    pub fn reads_whole_input(&self) -> bool {
+        fn whole(expr: &ast::Expr, top: bool) -> bool {
+            let ast::Expr::Path(path) = expr else {
+                return false;
+            };
+            if path.data {
+                return path.parts.len() == 1 && path.parts[0] == "root";
+            }
+            path.depth > 0 || (top && path.parts.is_empty())
+        }
+        fn walk(
+            nodes: &[ast::Node],
+            top: bool,
+            partials: &HashMap<String, Arc<PartialTemplate>>,
+            seen: &mut BTreeSet<(String, bool)>,
+        ) -> bool {
+            nodes.iter().any(|node| match node {
+                ast::Node::Text(_) => false,
+                ast::Node::Value(e) => whole(e, top),
+                ast::Node::Helper(c) => {
+                    c.name == ast::HelperName::Custom
+                        || c.params
+                            .iter()
+                            .chain(c.hash.iter().map(|h| &h.1))
+                            .any(|e| whole(e, top))
+                }
+                ast::Node::Block(b) => {
+                    let inner =
+                        top && !matches!(b.kind, ast::BlockKind::Each | ast::BlockKind::With);
+                    b.params.iter().any(|e| whole(e, top))
+                        || walk(&b.body, inner, partials, seen)
+                        || walk(&b.inverse, top, partials, seen)
+                }
+                ast::Node::Partial(p) => {
+                    p.context
+                        .iter()
+                        .chain(p.hash.iter().map(|h| &h.1))
+                        .any(|e| whole(e, top))
+                        || {
+                            let top = top && p.context.is_none();
+                            seen.insert((p.name.clone(), top))
+                                && partials.get(&p.name).is_some_and(|partial| {
+                                    walk(&partial.nodes, top, partials, seen)
+                                })
+                        }
+                }
+            })
+        }
+        walk(&self.nodes, true, &self.partials, &mut BTreeSet::new())
     }
 
     /// The metadata dotprompt's `renderMetadata` gives: defaults, the frontmatter, schemas
@@ -702,6 +834,7 @@ impl Dotprompt {
         };
         let mut renderer = render::Renderer {
             partials: &self.partials,
+            helpers: &self.helpers.0,
             limit: self.limit,
             steps: 0,
             written: 0,
@@ -867,7 +1000,7 @@ fn collect_partials(
                     Some(dir) => format!("{dir}/_{}.prompt", call.name),
                     None => format!("_{}.prompt", call.name),
                 };
-                match parse_partial(&shown, &text) {
+                match parse_partial(&shown, &text, &registry.helper_names()) {
                     Ok(partial) => {
                         let partial = Arc::new(partial);
                         found.insert(call.name.clone(), partial.clone());

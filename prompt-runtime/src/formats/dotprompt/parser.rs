@@ -56,8 +56,9 @@ struct Open {
     block: RawBlock,
 }
 
-/// Parses a body (`source[base..]` is where it sits in its file) into nodes.
-pub(crate) fn parse(source: &str, body: Span) -> Result<Vec<Node>, LexError> {
+/// Parses a body (`source[base..]` is where it sits in its file) into nodes; `custom`
+/// holds the names of the helpers registered from Rust.
+pub(crate) fn parse(source: &str, body: Span, custom: &[&str]) -> Result<Vec<Node>, LexError> {
     let items = lexer::items(&source[body.clone()], body.start)?;
     let mut root: Vec<Raw> = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
@@ -88,7 +89,7 @@ pub(crate) fn parse(source: &str, body: Span) -> Result<Vec<Node>, LexError> {
                 ));
             }
             TagKind::Mustache => {
-                let node = mustache(source, &tag)?;
+                let node = mustache(source, &tag, custom)?;
                 current(&mut root, &mut stack).push(Raw::Mustache(node, strip));
             }
             TagKind::Partial => {
@@ -103,7 +104,7 @@ pub(crate) fn parse(source: &str, body: Span) -> Result<Vec<Node>, LexError> {
                         Some("flatten the template".to_owned()),
                     ));
                 }
-                let (name, kind, params, hash) = block_open(source, &tag)?;
+                let (name, kind, params, hash) = block_open(source, &tag, custom)?;
                 stack.push(Open {
                     name,
                     block: RawBlock {
@@ -363,11 +364,31 @@ fn describe(token: &Token) -> &'static str {
     }
 }
 
-const HELPERS: &str = "role, history, section, media, json";
+const HELPERS: &str = "role, history, section, media, json, lookup, log";
 const BLOCKS: &str = "if, unless, each, with, ifEquals, unlessEquals";
 
+/// The name a tag calls as a helper, as Handlebars classifies it: one plain segment (not
+/// `a.b`, not `[a]`).
+fn simple_name(tokens: &[(Token, Span)]) -> Option<&str> {
+    match tokens.first() {
+        Some((
+            Token::Id {
+                name,
+                bracketed: false,
+            },
+            span,
+        )) if tokens
+            .get(1)
+            .is_none_or(|t| t.0 != Token::Sep || t.1.start != span.end) =>
+        {
+            Some(name)
+        }
+        _ => None,
+    }
+}
+
 /// `{{value}}` or `{{helper args}}`.
-fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
+fn mustache(source: &str, tag: &Tag, custom: &[&str]) -> Result<Node, LexError> {
     let tokens = tag_tokens(source, tag)?;
     if tokens.is_empty() {
         return Err((
@@ -376,18 +397,38 @@ fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
             Some("write a name inside".to_owned()),
         ));
     }
-    let helper = match &tokens[0].0 {
-        Token::Id {
-            name,
-            bracketed: false,
-        } if tokens
-            .get(1)
-            .is_none_or(|t| t.0 != Token::Sep || t.1.start != tokens[0].1.end) =>
-        {
-            helper_name(name)
+    let simple = simple_name(&tokens);
+    if let Some(name) = simple {
+        // Handlebars calls a known helper by its name alone too: a block helper's tag
+        // without `#` is then a call without a body, which fails in JavaScript (`{{if}}`:
+        // "#if requires exactly one argument", `{{if x}}`: "options.fn is not a
+        // function"), whatever the data.
+        if super::helpers::BLOCK_HELPERS.contains(&name) {
+            let args = source[tag.inner.clone()].trim()[name.len()..].trim();
+            let usage = if args.is_empty() {
+                format!("{{{{#{name} value}}}}…{{{{/{name}}}}}")
+            } else {
+                format!("{{{{#{name} {args}}}}}…{{{{/{name}}}}}")
+            };
+            return Err((
+                format!(
+                    "`{name}` is a block helper: `{{{{{name}}}}}` without `#` has no body to render"
+                ),
+                tokens[0].1.clone(),
+                Some(format!("write `{usage}`")),
+            ));
         }
-        _ => None,
-    };
+        if super::helpers::INTERNAL_HELPERS.contains(&name) {
+            return Err((
+                format!("`{name}` is internal to Handlebars: a template cannot call it"),
+                tokens[0].1.clone(),
+                Some("remove the tag".to_owned()),
+            ));
+        }
+    }
+    let helper = simple.and_then(|name| {
+        helper_name(name).or_else(|| custom.contains(&name).then_some(HelperName::Custom))
+    });
     let Some(name) = helper else {
         if let (Token::Literal(value), _) = &tokens[0]
             && tokens.len() == 1
@@ -396,19 +437,30 @@ fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
         }
         let (path, next) = path(&tokens, 0)?;
         if next < tokens.len() {
-            let known = if let [_] = path.parts.as_slice() {
+            let plain = if let [_] = path.parts.as_slice() {
                 !path.data
             } else {
                 false
             };
+            let help = if plain {
+                let known = HELPERS.split(", ").chain(custom.iter().copied());
+                match crate::suggest::closest(&path.original, known) {
+                    Some(close) => format!("did you mean `{{{{{close} ...}}}}`?"),
+                    None if custom.is_empty() => format!(
+                        "dotprompt's helpers are {HELPERS}; blocks are {BLOCKS}; register others from Rust (`Registry::define_helper`, or `helpers(name = function)` in a derive's `#[prompt]`)"
+                    ),
+                    None => format!(
+                        "the helpers are {HELPERS}, {}; blocks are {BLOCKS}",
+                        custom.join(", ")
+                    ),
+                }
+            } else {
+                "a value takes no arguments".to_owned()
+            };
             return Err((
                 format!("unknown helper `{}`", path.original),
                 path.span,
-                Some(if known {
-                    format!("dotprompt's helpers are {HELPERS}; blocks are {BLOCKS}")
-                } else {
-                    "a value takes no arguments".to_owned()
-                }),
+                Some(help),
             ));
         }
         return Ok(Node::Value(Expr::Path(path)));
@@ -417,6 +469,10 @@ fn mustache(source: &str, tag: &Tag) -> Result<Node, LexError> {
     check_helper(name, &tokens[0].0, &params, &hash, tag)?;
     Ok(Node::Helper(HelperCall {
         name,
+        custom: match name {
+            HelperName::Custom => simple.unwrap_or_default().to_owned(),
+            _ => String::new(),
+        },
         params,
         hash,
         span: tag.span.clone(),
@@ -430,6 +486,8 @@ fn helper_name(name: &str) -> Option<HelperName> {
         "section" => HelperName::Section,
         "media" => HelperName::Media,
         "json" => HelperName::Json,
+        "lookup" => HelperName::Lookup,
+        "log" => HelperName::Log,
         _ => return None,
     })
 }
@@ -455,6 +513,9 @@ fn check_helper(
             "{{media url=image contentType=\"image/png\"}}",
         ),
         HelperName::Json => (1, &["indent"], "{{json value indent=2}}"),
+        HelperName::Lookup => (2, &[], "{{lookup value key}}"),
+        // Any arguments: they are what JavaScript logs.
+        HelperName::Log | HelperName::Custom => return Ok(()),
     };
     if params.len() != count {
         return Err((
@@ -508,7 +569,11 @@ fn check_helper(
 }
 
 /// `{{#name args}}`.
-fn block_open(source: &str, tag: &Tag) -> Result<(String, BlockKind, Vec<Expr>, Hash), LexError> {
+fn block_open(
+    source: &str,
+    tag: &Tag,
+    custom: &[&str],
+) -> Result<(String, BlockKind, Vec<Expr>, Hash), LexError> {
     let tokens = tag_tokens(source, tag)?;
     let Some((
         Token::Id {
@@ -531,6 +596,19 @@ fn block_open(source: &str, tag: &Tag) -> Result<(String, BlockKind, Vec<Expr>, 
         "with" => BlockKind::With,
         "ifEquals" => BlockKind::IfEquals,
         "unlessEquals" => BlockKind::UnlessEquals,
+        other if helper_name(other).is_some() || custom.contains(&other) => {
+            // JavaScript calls it and drops the body: a body that never renders is a
+            // mistake, refused here.
+            return Err((
+                format!(
+                    "`{other}` is an inline helper: a block `{{{{#{other}}}}}` would never render its body"
+                ),
+                name_span.clone(),
+                Some(format!(
+                    "write `{{{{{other} ...}}}}` without `#` and without `{{{{/{other}}}}}`"
+                )),
+            ));
+        }
         other => {
             let suggestion = crate::suggest::closest(other, BLOCKS.split(", "))
                 .map(|s| format!("did you mean `{{{{#{s}}}}}`?"))

@@ -10,6 +10,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::ast::{Block, BlockKind, Expr, HelperCall, HelperName, Node, PartialCall, Path, Span};
+use super::helpers::{Helper, HelperArgs};
 use super::value::{Object, Value, js_number};
 use super::{MAX_DEPTH, MAX_STEPS, PartialTemplate};
 use crate::diagnostic::{Diagnostic, SourceFile};
@@ -90,6 +91,7 @@ struct Scope<'s> {
 
 pub(crate) struct Renderer<'r> {
     pub partials: &'r HashMap<String, Arc<PartialTemplate>>,
+    pub helpers: &'r HashMap<String, Helper>,
     pub limit: usize,
     /// Nodes rendered and bodies entered so far: a render that produces little but loops
     /// long (partials calling partials twice, nested loops over empty bodies) stops at
@@ -186,23 +188,11 @@ impl Renderer<'_> {
                     self.push_text(text, source, &(0..0))?;
                     None
                 }
-                Node::Value(expr) => match eval(expr, scope, data).as_deref() {
-                    Some(Value::Number(n)) => Some(Prim::Value(Value::Number(n.clone()))),
-                    Some(Value::Bool(b)) => Some(Prim::Value(Value::Bool(*b))),
-                    value => {
-                        let mut text = String::new();
-                        if let Some(value) = value {
-                            value.write_js_string(&mut text, 0);
-                        }
-                        let span = expr.span().unwrap_or(0..0);
-                        self.push_text(&text, source, &span)?;
-                        None
-                    }
-                },
-                Node::Helper(call) => {
-                    self.helper(call, source, scope, data)?;
-                    None
+                Node::Value(expr) => {
+                    let value = eval(expr, scope, data);
+                    self.value(value.as_deref(), source, &expr.span().unwrap_or(0..0))?
                 }
+                Node::Helper(call) => self.helper(call, source, scope, data)?,
                 Node::Block(block) => self.block(block, source, scope, data, depth)?,
                 Node::Partial(call) => self.partial(call, source, scope, data, depth)?,
             };
@@ -223,6 +213,29 @@ impl Renderer<'_> {
             }
         }
         Ok(if string_mode { None } else { pending })
+    }
+
+    /// Prints a value as Handlebars appends it: a number or a boolean is returned for the
+    /// body's sum (`Some`), anything else written as JavaScript's `String()` (nothing for
+    /// `null` and `undefined`).
+    fn value(
+        &mut self,
+        value: Option<&Value>,
+        source: &SourceFile,
+        span: &Span,
+    ) -> Result<Option<Prim>, Fail> {
+        Ok(match value {
+            Some(Value::Number(n)) => Some(Prim::Value(Value::Number(n.clone()))),
+            Some(Value::Bool(b)) => Some(Prim::Value(Value::Bool(*b))),
+            value => {
+                let mut text = String::new();
+                if let Some(value) = value {
+                    value.write_js_string(&mut text, 0);
+                }
+                self.push_text(&text, source, span)?;
+                None
+            }
+        })
     }
 
     /// Where the output ends now: the piece count and the length of a last text piece.
@@ -253,13 +266,15 @@ impl Renderer<'_> {
         }
     }
 
+    /// Runs an inline helper: its value for the body's sum (`Some`), or `None` once it
+    /// wrote (or left) its output.
     fn helper<'s>(
         &mut self,
         call: &HelperCall,
         source: &SourceFile,
         scope: &Scope<'s>,
         data: &Data<'s>,
-    ) -> Result<(), Fail> {
+    ) -> Result<Option<Prim>, Fail> {
         let param = |i: usize| call.params.get(i).and_then(|e| eval(e, scope, data));
         let hash = |key: &str| {
             call.hash
@@ -319,8 +334,55 @@ impl Renderer<'_> {
                 };
                 self.push_text(&text, source, &call.span)?;
             }
+            HelperName::Lookup => {
+                // Handlebars' `lookup`: a falsy value is returned as it is, else its own
+                // property named by the key as JavaScript converts it to a property key.
+                let object = param(0);
+                let found = match object.as_deref() {
+                    Some(object) if js_truthy(Some(object)) => {
+                        let key = js_string(param(1).as_deref());
+                        property(object, &key).map(Cow::into_owned)
+                    }
+                    _ => object.map(Cow::into_owned),
+                };
+                return self.value(found.as_ref(), source, &call.span);
+            }
+            // JavaScript writes the arguments to its console; the render gets nothing.
+            HelperName::Log => {}
+            HelperName::Custom => {
+                let Some(helper) = self.helpers.get(&call.custom) else {
+                    return Err(Box::new(
+                        Diagnostic::new(format!("the helper `{}` is not registered", call.custom))
+                            .at(source, call.span.clone()),
+                    ));
+                };
+                let params: Vec<Option<Value>> = call
+                    .params
+                    .iter()
+                    .map(|e| eval(e, scope, data).map(Cow::into_owned))
+                    .collect();
+                let mut hash = Object::new();
+                for (key, expr) in &call.hash {
+                    if let Some(value) = eval(expr, scope, data) {
+                        hash.insert(key.clone(), value.into_owned());
+                    }
+                }
+                let args = HelperArgs {
+                    name: &call.custom,
+                    params: &params,
+                    hash: &hash,
+                    this: scope.this,
+                };
+                let value = helper(&args).map_err(|message| {
+                    Box::new(
+                        Diagnostic::new(format!("the helper `{}` failed: {message}", call.custom))
+                            .at(source, call.span.clone()),
+                    )
+                })?;
+                return self.value(Some(&value), source, &call.span);
+            }
         }
-        Ok(())
+        Ok(None)
     }
 
     /// A media or section marker as dotprompt finds it again: its expression ends the
@@ -764,8 +826,29 @@ fn property<'v>(value: &'v Value, name: &str) -> Option<Cow<'v, Value>> {
         Value::String(s) if name == "length" => {
             Some(Cow::Owned(Value::Number(s.encode_utf16().count().into())))
         }
+        Value::String(s) => string_index(s, name).map(|c| Cow::Owned(Value::String(c))),
         _ => None,
     }
+}
+
+/// A string's own indexed property as JavaScript reads it (`"<a>"[1]` is `"a"`): the
+/// UTF-16 code unit at a canonical index (`1`, not `01`), as a one-unit string. Half of a
+/// surrogate pair cannot be held in Rust's text: it is U+FFFD, the bytes JavaScript
+/// writes for it.
+pub(crate) fn string_index(text: &str, name: &str) -> Option<String> {
+    let index: usize = name
+        .parse()
+        .ok()
+        .filter(|i: &usize| i.to_string() == name)?;
+    let mut at = 0;
+    for c in text.chars() {
+        let units = c.len_utf16();
+        if index < at + units {
+            return Some(if units == 1 { c } else { '\u{fffd}' }.to_string());
+        }
+        at += units;
+    }
+    None
 }
 
 /// `String(value)`, with `undefined` for `None`.

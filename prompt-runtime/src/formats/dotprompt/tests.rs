@@ -719,18 +719,28 @@ fn a_render_becomes_a_chat_or_says_what_a_chat_cannot_hold() {
     assert_eq!(chat.messages[0].section, "model");
     let media = render("Look: {{media url=\"https://example.com/a.png\"}}")
         .to_chat("p.prompt")
+        .unwrap();
+    let look = &media.messages[0];
+    assert_eq!(look.text(), "Look: ");
+    let image = look.content.media().next().unwrap();
+    assert_eq!(
+        (image.url.as_str(), image.content_type.as_deref()),
+        ("https://example.com/a.png", None)
+    );
+    let pending = render("Intro {{section \"output\"}}")
+        .to_chat("p.prompt")
         .unwrap_err();
     assert!(
-        media
-            .message()
-            .starts_with("message 1 of `p.prompt` has a part that is not text"),
-        "{media}"
+        pending.message().starts_with(
+            "message 1 of `p.prompt` cannot be a chat message: the message has a part that is neither text nor media"
+        ),
+        "{pending}"
     );
     let narrator = render("{{role \"narrator\"}}Once.")
         .to_chat("p.prompt")
         .unwrap_err();
     assert_eq!(
         narrator.message(),
-        "message 1 of `p.prompt` has the role `narrator`, which a chat holds no message of"
+        "message 1 of `p.prompt` cannot be a chat message: the role `narrator` is none of a chat's roles (`system`, `user`, `model`, `tool`)"
     );
 }

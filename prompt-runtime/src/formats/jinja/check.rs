@@ -377,10 +377,12 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
     };
     let mut d = match m.problem {
         Problem::NoKey => {
-            let keys = match m.value {
+            let mut keys = match m.value {
                 Value::Object(map) => map.keys().collect::<Vec<_>>(),
                 _ => Vec::new(),
             };
+            // Sorted: the note and the suggestion do not depend on the order the data has.
+            keys.sort_unstable();
             let d = Diagnostic::new(format!(
                 "no key `{key}` in `{at}`{}",
                 read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))

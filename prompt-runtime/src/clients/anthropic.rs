@@ -1,0 +1,267 @@
+//! The body of a request to Anthropic's Messages API (`POST /v1/messages`), typed.
+//!
+//! Rust has no one Anthropic client that everyone uses, so promptic builds the body
+//! itself: [`MessagesRequest`] serializes with serde to the JSON the API documents, for
+//! whichever HTTP client sends it. The system messages of a chat become the `system` text
+//! blocks, in order; the others become `messages` with text and image blocks. Every block
+//! has a [`cache_control`](TextBlock::cache_control) field, empty after a conversion, for
+//! the cache breakpoints a program sets.
+//!
+//! ```
+//! use promptic::anthropic::{CacheControl, MessagesRequest};
+//! use promptic::chat::{Chat, Message};
+//! use promptic::Meta;
+//! use std::borrow::Cow;
+//!
+//! let chat = Chat {
+//!     messages: vec![Message::system("You answer in French."), Message::user("Hello!")],
+//!     path: Cow::Borrowed("prompts/greet.md"),
+//!     metadata: Cow::Owned(Meta {
+//!         model: Some(Cow::Borrowed("anthropic/claude-sonnet-4-5")),
+//!         max_output_tokens: Some(512),
+//!         ..Meta::DEFAULT
+//!     }),
+//! };
+//! let mut request = MessagesRequest::try_from(&chat)?;
+//! request.system[0].cache_control = Some(CacheControl::ephemeral());
+//! assert_eq!(
+//!     serde_json::to_value(&request)?,
+//!     serde_json::json!({
+//!         "model": "claude-sonnet-4-5",
+//!         "max_tokens": 512,
+//!         "system": [{"type": "text", "text": "You answer in French.", "cache_control": {"type": "ephemeral"}}],
+//!         "messages": [{"role": "user", "content": [{"type": "text", "text": "Hello!"}]}]
+//!     })
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+
+use super::{ConversionError, Settings, bare_model, each_message, media_error};
+use crate::chat::{Chat, Message, PartRef, Role};
+use serde::Serialize;
+
+const CLIENT: &str = "Anthropic's Messages API";
+
+/// The request body of Anthropic's Messages API.
+///
+/// Optional fields left `None` (or empty) are not serialized, so the API applies its
+/// defaults.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MessagesRequest {
+    /// The model, without a provider prefix (`claude-sonnet-4-5`).
+    pub model: String,
+    /// The most tokens the answer may have; the API requires it.
+    pub max_tokens: u64,
+    /// The system prompt as text blocks.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub system: Vec<TextBlock>,
+    /// The conversation: user and assistant turns.
+    pub messages: Vec<MessageParam>,
+    /// Sampling temperature, 0 to 1.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
+    /// Nucleus sampling.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_p: Option<f64>,
+    /// Sample from the top K options only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_k: Option<u64>,
+    /// Texts that end the answer.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stop_sequences: Vec<String>,
+}
+
+/// One turn of the conversation.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MessageParam {
+    /// `user` or `assistant`.
+    pub role: MessageRole,
+    /// The turn's blocks.
+    pub content: Vec<ContentBlock>,
+}
+
+/// Who speaks a turn: the Messages API has no system turns (the system prompt is apart).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum MessageRole {
+    /// The person.
+    User,
+    /// The model.
+    Assistant,
+}
+
+/// A block of a turn's content.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum ContentBlock {
+    /// `{"type": "text", ...}`
+    Text(TextBlock),
+    /// `{"type": "image", ...}`
+    Image(ImageBlock),
+}
+
+/// `{"type": "text", "text": ..., "cache_control": ...}`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename = "text")]
+pub struct TextBlock {
+    /// The text.
+    pub text: String,
+    /// A cache breakpoint after this block.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_control: Option<CacheControl>,
+}
+
+impl TextBlock {
+    /// A text block with no cache breakpoint.
+    pub fn new(text: impl Into<String>) -> TextBlock {
+        TextBlock {
+            text: text.into(),
+            cache_control: None,
+        }
+    }
+}
+
+/// `{"type": "image", "source": ..., "cache_control": ...}`
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename = "image")]
+pub struct ImageBlock {
+    /// Where the image is.
+    pub source: ImageSource,
+    /// A cache breakpoint after this block.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache_control: Option<CacheControl>,
+}
+
+/// An image's bytes or URL.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
+pub enum ImageSource {
+    /// `{"type": "base64", "media_type": "image/png", "data": ...}`: from a `data:` URL.
+    Base64 {
+        /// `image/jpeg`, `image/png`, `image/gif` or `image/webp`.
+        media_type: String,
+        /// The bytes, base64.
+        data: String,
+    },
+    /// `{"type": "url", "url": ...}`
+    Url {
+        /// An `https:` URL the API fetches.
+        url: String,
+    },
+}
+
+/// `{"type": "ephemeral"}`, with a `ttl` when one is set: where a cached prefix ends.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename = "ephemeral")]
+pub struct CacheControl {
+    /// How long the cache entry lives (`"5m"`, the API's default, or `"1h"`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ttl: Option<String>,
+}
+
+impl CacheControl {
+    /// A breakpoint with the API's default lifetime.
+    pub fn ephemeral() -> CacheControl {
+        CacheControl { ttl: None }
+    }
+}
+
+impl TryFrom<&Message> for MessageParam {
+    type Error = ConversionError;
+
+    /// A user or assistant message as a turn: text parts as text blocks, images as image
+    /// blocks (a `data:` URL inline, any other URL by reference). A system or tool message,
+    /// or media that is not an image, is an error.
+    fn try_from(message: &Message) -> Result<MessageParam, ConversionError> {
+        let role = match message.role {
+            Role::User => MessageRole::User,
+            Role::Assistant => MessageRole::Assistant,
+            Role::Tool => return Err(ConversionError::ToolMessage { client: CLIENT }),
+            Role::System => {
+                return Err(ConversionError::Config {
+                    client: CLIENT,
+                    key: "role".to_owned(),
+                    value: "\"system\"".to_owned(),
+                    why: "a turn is a user's or an assistant's; the system prompt goes in `system`",
+                });
+            }
+        };
+        let mut content = Vec::new();
+        for part in message.content.parts() {
+            match part {
+                PartRef::Text(text) => content.push(ContentBlock::Text(TextBlock::new(text))),
+                PartRef::Media(media) if role == MessageRole::User && media.is_image() => {
+                    let source = match media.base64_data() {
+                        Some((media_type, data)) => ImageSource::Base64 {
+                            media_type: media_type.to_owned(),
+                            data: data.to_owned(),
+                        },
+                        None => ImageSource::Url {
+                            url: media.url.clone(),
+                        },
+                    };
+                    content.push(ContentBlock::Image(ImageBlock {
+                        source,
+                        cache_control: None,
+                    }));
+                }
+                PartRef::Media(media) => {
+                    let what = match (role, media.mime_type()) {
+                        (MessageRole::Assistant, _) => "media".to_owned(),
+                        (_, Some(kind)) => format!("media of type {kind}"),
+                        (_, None) => "media".to_owned(),
+                    };
+                    return Err(media_error(CLIENT, message.role, media, &what));
+                }
+            }
+        }
+        Ok(MessageParam { role, content })
+    }
+}
+
+impl TryFrom<&Chat> for MessagesRequest {
+    type Error = ConversionError;
+
+    /// The request for a chat: its system messages as the `system` blocks, the others as
+    /// turns, and the prompt's model (its provider prefix dropped), output token limit,
+    /// temperature, top-p, top-k and stop sequences. The API requires a model and
+    /// `max_tokens`: a prompt without them is an error.
+    fn try_from(chat: &Chat) -> Result<MessagesRequest, ConversionError> {
+        let meta = &chat.metadata;
+        let model = bare_model(meta, CLIENT, Some("anthropic"))?
+            .ok_or(ConversionError::NoModel { client: CLIENT })?;
+        let settings = Settings::read(meta, CLIENT)?;
+        let max_tokens = settings.max_tokens.ok_or(ConversionError::Missing {
+            client: CLIENT,
+            what: "`max_tokens`",
+            how: "`max_output_tokens` in Markdown frontmatter, `config.maxOutputTokens` in dotprompt",
+        })?;
+        let system = each_message(
+            chat.messages
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.role == Role::System),
+            |m| match m.content.media().next() {
+                Some(media) => Err(media_error(CLIENT, Role::System, media, "media")),
+                None => Ok(TextBlock::new(m.text())),
+            },
+        )?;
+        let messages = each_message(
+            chat.messages
+                .iter()
+                .enumerate()
+                .filter(|(_, m)| m.role != Role::System),
+            MessageParam::try_from,
+        )?;
+        Ok(MessagesRequest {
+            model,
+            max_tokens,
+            system,
+            messages,
+            temperature: settings.temperature,
+            top_p: settings.top_p,
+            top_k: settings.top_k,
+            stop_sequences: settings.stop,
+        })
+    }
+}
