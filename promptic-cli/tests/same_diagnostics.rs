@@ -52,6 +52,8 @@ fn about_the_struct(message: &str) -> bool {
         "needs a list of messages",
         // keep agent prompts: `{find|…}` is a binding unless the struct has no such field.
         "is a binding named",
+        // Jinja: what the derive does not compile, the command renders at run time.
+        "is not compiled by `#[derive(Prompt)]`",
     ]
     .iter()
     .any(|word| message.contains(word))
