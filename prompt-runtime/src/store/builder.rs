@@ -709,8 +709,8 @@ impl Store {
     /// placeholders in the folder's `_meta/user_placeholder_registry.json`,
     /// [`Store::factory_reset`] as PromptEngine's full reset (every file of `_defaults/` and
     /// `_defaults/_meta/` copied back, the user manifest emptied), and archives in
-    /// PromptEngine's own form (feature `archive`: [`Store::export_prompts`] writes the zip
-    /// PromptEngine's export writes, [`Store::import_prompts_with`] writes one as its import
+    /// PromptEngine's own form (feature `archive`: `Store::export_prompts` writes the zip
+    /// PromptEngine's export writes, `Store::import_prompts_with` writes one as its import
     /// modes do). [`Store::reload`] reads what PromptEngine wrote since.
     ///
     /// A folder in PromptEngine's older layout (one manifest, no user manifest) is migrated
