@@ -34,7 +34,7 @@ fn main() {
         std::process::exit(2);
     };
     let prompt = analyst();
-    let values = analyst_values(&prompt);
+    let values = prompt_runtime::formats::jinja::Value::from(&analyst_values(&prompt));
     let derived = prompt.render().map(|c| c.text);
     let by_hand = hand_written(&prompt);
     assert_eq!(

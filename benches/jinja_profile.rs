@@ -96,10 +96,11 @@ fn main() {
         println!("{total}");
         return;
     }
+    let prepared = prompt_runtime::formats::jinja::Value::from(&values);
     let mut total = 0;
     for _ in 0..times {
         total += templates
-            .render(entry, std::hint::black_box(&values))
+            .render(entry, std::hint::black_box(&prepared))
             .expect("renders")
             .len();
     }

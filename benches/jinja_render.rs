@@ -26,7 +26,7 @@ use analyst::{ANALYST_FILES, analyst, analyst_values, hand_written, hand_written
 use criterion::{Criterion, criterion_group, criterion_main};
 use oracle::to_minijinja;
 use prompt_runtime::SourceFile;
-use prompt_runtime::formats::jinja::{Options, Templates};
+use prompt_runtime::formats::jinja::{Options, Templates, Value};
 use std::hint::black_box;
 
 const FILES: [(&str, &str); 4] = [
@@ -87,6 +87,8 @@ fn jinja_render(criterion: &mut Criterion) {
     }
     let jinja = env.get_template("system.md.j2").expect("added");
     let jinja_values = to_minijinja(&values);
+    // Each engine's values made once, as minijinja's are.
+    let prepared = Value::from(&values);
 
     let ours = templates.render("system.md.j2", &values).expect("renders");
     let theirs = jinja.render(&jinja_values).expect("minijinja renders");
@@ -95,7 +97,7 @@ fn jinja_render(criterion: &mut Criterion) {
 
     let mut group = criterion.benchmark_group(format!("jinja agent prompt ({} bytes)", ours.len()));
     group.bench_function("runtime", |b| {
-        b.iter(|| templates.render("system.md.j2", black_box(&values)))
+        b.iter(|| templates.render("system.md.j2", black_box(&prepared)))
     });
     group.bench_function("minijinja", |b| {
         b.iter(|| jinja.render(black_box(&jinja_values)))
@@ -112,6 +114,7 @@ fn analyst_render(criterion: &mut Criterion) {
     .expect("the analyst templates load");
     let prompt = analyst();
     let values = analyst_values(&prompt);
+    let prepared = Value::from(&values);
 
     let mut env = oracle::environment();
     for (name, text) in ANALYST_FILES {
@@ -148,7 +151,7 @@ fn analyst_render(criterion: &mut Criterion) {
         b.iter(|| jinja.render(black_box(&jinja_values)))
     });
     group.bench_function("runtime", |b| {
-        b.iter(|| templates.render(entry, black_box(&values)))
+        b.iter(|| templates.render(entry, black_box(&prepared)))
     });
     group.bench_function("derive", |b| b.iter(|| black_box(&prompt).render()));
     group.bench_function("hand_written", |b| {

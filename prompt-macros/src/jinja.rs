@@ -166,6 +166,7 @@ fn compiled(
     name: &LitStr,
 ) -> syn::Result<(TokenStream, TokenStream)> {
     let none = || Ok((TokenStream::new(), quote!(::core::option::Option::None)));
+    uncompiled(templates, file, name)?;
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
         Some(format!("self.{}", f.ident))
@@ -191,6 +192,15 @@ fn compiled(
             (|| -> ::core::option::Option<::promptic::__private::String> { #code })()
         },
     ))
+}
+
+/// A construct the compiled render does not cover is an error at it: a derived prompt
+/// never renders another way than the derive compiled.
+fn uncompiled(templates: &Templates, file: &str, name: &LitStr) -> syn::Result<()> {
+    match prompt_runtime::formats::jinja::uncompiled(templates, file) {
+        Some(problem) => Err(compile::to_error(name, problem.into())),
+        None => Ok(()),
+    }
 }
 
 /// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
@@ -336,18 +346,19 @@ fn path_checks(
     {
         return Vec::new();
     }
-    let mut seen = std::collections::HashSet::new();
-    templates
+    let paths = templates
         .paths(file)
         // `check_names` reported a walk too large to check.
-        .unwrap_or_default()
-        .into_iter()
+        .unwrap_or_default();
+    let mut seen = std::collections::HashSet::new();
+    let mut checks: Vec<TokenStream> = paths
+        .iter()
         .filter(|p| !p.steps.is_empty())
         .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
         .filter_map(|p| {
             let field = fields.iter().find(|f| f.name == p.name)?;
             let ty = static_lifetimes(&field.ty);
-            let location = location(templates, &p)?;
+            let location = location(templates, p)?;
             let shown = &p.shown;
             let skip = p.skip;
             let steps = steps(&p.steps);
@@ -366,7 +377,40 @@ fn path_checks(
                 };
             })
         })
-        .collect()
+        .collect();
+    // A filter that needs text, a list or a map, on a field (or a path into one) whose
+    // type is a number or a boolean.
+    let mut seen = std::collections::HashSet::new();
+    checks.extend(
+        paths
+            .iter()
+            .filter_map(|p| Some((p, p.sized()?)))
+            .filter(|(p, filter)| seen.insert((p.name.clone(), p.steps.clone(), *filter)))
+            .filter_map(|(p, filter)| {
+                let field = fields.iter().find(|f| f.name == p.name)?;
+                let ty = static_lifetimes(&field.ty);
+                let location = location(templates, p)?;
+                let shown = &p.shown;
+                let skip = p.skip;
+                let steps = steps(&p.steps);
+                Some(quote! {
+                    const _: () = {
+                        const MESSAGE: ::promptic::__private::PathMessage = ::promptic::__private::check_path_sized(
+                            &<#ty as ::promptic::__private::PromptValue>::SHAPE,
+                            #shown,
+                            &[#(#steps),*],
+                            #skip,
+                            #filter,
+                            #location,
+                        );
+                        if !MESSAGE.is_empty() {
+                            ::core::panic!("{}", MESSAGE.as_str());
+                        }
+                    };
+                })
+            }),
+    );
+    checks
 }
 
 /// The location block of a diagnostic at the use, up to its help's text.
@@ -513,6 +557,7 @@ pub fn expand_call(
         .get(&file)
         .map(|t| t.source().path().to_owned())
         .unwrap_or_default();
+    uncompiled(&templates, &file, name)?;
     let compiled =
         match prompt_runtime::formats::jinja::compiled::compile(&templates, &file, &place) {
             Some(code) => Some(crate::compile::generated(name, &path, &code)?),

@@ -374,3 +374,20 @@ fn a_partial_parsed_before_its_helper_is_refused() {
     assert!(error.contains("unknown helper `list`"), "{error}");
     assert!(error.contains("_shopping.prompt:1:3"), "{error}");
 }
+
+/// A helper's output counts against the render's size limit like any text (a helper call
+/// is a node, counted against the step bound as every node is).
+#[test]
+fn a_helpers_output_and_calls_are_bounded() {
+    let mut registry = Registry::new();
+    registry
+        .define_helper("big", |_| Ok(Value::from("x".repeat(1 << 20))))
+        .unwrap();
+    let prompt = registry
+        .parse_file("p.prompt", "{{big}}{{big}}")
+        .unwrap()
+        .with_output_limit(1_500_000);
+    let error = prompt.render(&input()).unwrap_err().to_string();
+    assert!(error.contains("larger than 1500000 bytes"), "{error}");
+    assert!(error.contains("p.prompt:1:8"), "{error}");
+}

@@ -336,8 +336,19 @@ fn jinja_chains_of_any_length_are_refused_at_the_depth_limit_on_a_small_stack() 
     let splits = format!("{{{{ x{} }}}}", ".split()".repeat(100_000));
     let keys = format!("{{{{ x{} }}}}", "['k']".repeat(100_000));
     let mixed = format!("{{{{ x{} | trim }}}}", "[0].a.split()".repeat(30_000));
+    // Operators, signs, slices, inline `if`s, methods and tests with arguments.
+    let sums = format!("{{{{ x{} }}}}", " + x".repeat(100_000));
+    let powers = format!("{{{{ x{} }}}}", " ** x".repeat(100_000));
+    let signs = format!("{{{{ {}x }}}}", "- ".repeat(100_000));
+    let slices = format!("{{{{ x{} }}}}", "[1:]".repeat(100_000));
+    let ifs = format!("{{{{ x{} }}}}", " if x else x".repeat(100_000));
+    let methods = format!("{{{{ x{} }}}}", ".lower()".repeat(100_000));
+    let tested = format!("{{{{ x{} }}}}", " is eq x".repeat(100_000));
+    let parens = format!("{{{{ {}x{} }}}}", "(".repeat(100_000), ")".repeat(100_000));
+    let nested_ifs = format!("{{{{ {}x }}}}", "x if x else ".repeat(100_000));
     for template in [
-        indexes, ands, ors, filters, tests, attrs, splits, keys, mixed,
+        indexes, ands, ors, filters, tests, attrs, splits, keys, mixed, sums, powers, signs,
+        slices, ifs, methods, tested, parens, nested_ifs,
     ] {
         let head = template[..40].to_owned();
         let error = jinja_on_a_small_stack(template, x.clone()).unwrap_err();

@@ -11,7 +11,11 @@
 //!   so the generator prints only names it gives or ones under `default`;
 //! - `.startswith(…)`, `.split(…)` and `.items()`: minijinja has no methods on strings and
 //!   maps without its `pycompat` add-on (another crate), so they are left to the Jinja2
-//!   cases.
+//!   cases;
+//! - `title`: minijinja starts a word after any character that is not a letter or digit,
+//!   Jinja2 only after spaces, `-` and opening brackets;
+//! - floats from `/` and the generator filters printed whole: the printing differs as
+//!   above.
 
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
@@ -103,6 +107,26 @@ fn printed() -> impl Strategy<Value = String> {
         "'lit'",
         "42",
         "-3",
+        "n + 1",
+        "n * 2 - 1",
+        "n // 2",
+        "n % 3",
+        "n ** 2",
+        "-n",
+        "s ~ t ~ n",
+        "s | capitalize",
+        "s[1:]",
+        "s[::-1]",
+        "xs[:2] | join('|')",
+        "xs | first | default('none')",
+        "xs | last | default('z')",
+        "xs | sort | join",
+        "xs | reverse | join",
+        "xs | unique | join('+')",
+        "'y' if flag else 'n'",
+        "s | replace('a', 'A')",
+        "n | string ~ '!'",
+        "range(n) | join(',')",
     ])
     .prop_map(str::to_owned)
 }
@@ -126,6 +150,12 @@ fn condition() -> impl Strategy<Value = String> {
         "t | default('x') == 'x'",
         "xs | length >= 2",
         "(flag or n == 3) and not s",
+        "n is odd",
+        "n is even",
+        "n is divisibleby 2",
+        "s is string",
+        "n is number",
+        "n + 1 > 2",
     ])
     .prop_map(str::to_owned)
 }

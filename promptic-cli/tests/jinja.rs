@@ -420,3 +420,40 @@ fn every_command_reaches_a_jinja_prompt_and_not_its_includes() {
     assert!(!pages.join("components").exists());
     std::fs::remove_dir_all(&pages).unwrap();
 }
+
+#[test]
+fn a_context_file_keeps_its_dicts_in_order_and_its_integers_exact() {
+    let dir = std::env::temp_dir().join(format!("promptic-jinja-order-{}", std::process::id()));
+    let prompts = dir.join("prompts");
+    std::fs::create_dir_all(&prompts).unwrap();
+    std::fs::write(
+        prompts.join("holdings.md.j2"),
+        "{% for k, v in d.items() %}{{ k }}={{ v }};{% endfor %}{{ d }} {{ n }} {{ n - 1 }} {{ d | tojson }}",
+    )
+    .unwrap();
+    let context = dir.join("ctx.json");
+    std::fs::write(
+        &context,
+        r#"{"d": {"b": 1, "a": {"z": 2, "y": 3}}, "n": 100000000000000000000}"#,
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
+        .args(["render", "holdings", "--dir"])
+        .arg(&prompts)
+        .arg("--context")
+        .arg(&context)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the promptic binary runs");
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // What Jinja2 renders: the data's order, and `tojson` sorting keys as Jinja2's does.
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "b=1;a={'z': 2, 'y': 3};{'b': 1, 'a': {'z': 2, 'y': 3}} 100000000000000000000 99999999999999999999 {\"a\": {\"y\": 3, \"z\": 2}, \"b\": 1}\n"
+    );
+}

@@ -13,7 +13,7 @@ use serde_json::Value;
 /// `str(value)`: a string as it is, everything else as [`repr`].
 pub(crate) fn str_of(value: &Value) -> String {
     let mut out = String::new();
-    write_str(&mut out, value);
+    write_str(&mut out, &value.into());
     out
 }
 
@@ -21,7 +21,7 @@ pub(crate) fn str_of(value: &Value) -> String {
 #[cfg(test)]
 pub(crate) fn repr(value: &Value) -> String {
     let mut out = String::new();
-    crate::formats::jinja::value::write_repr(&mut out, value);
+    crate::formats::jinja::value::write_repr(&mut out, &value.into());
     out
 }
 

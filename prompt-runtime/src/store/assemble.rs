@@ -3,7 +3,8 @@
 //! sequence's plan, and the lists an editor shows. Each selects prompts exactly as
 //! PromptEngine's `engine.py` does (targets, positions, categories, `variant_condition`,
 //! `requires_any`, `order`), and renders them with promptic's checks: every missing
-//! runtime value of an assembly is reported at once, never left as `{{key}}`.
+//! runtime value of an assembly is reported at once, never left as `{{key}}` (except in a
+//! preview, [`Store::preview`], which renders as PromptEngine does).
 
 use super::builder::{State, Store};
 use super::error::StoreError;

@@ -16,6 +16,7 @@
 //! assert_eq!(None::<&str>.to_value(), None);
 //! ```
 
+pub mod ordered;
 pub mod path;
 
 #[doc(hidden)]

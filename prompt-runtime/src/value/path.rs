@@ -299,6 +299,56 @@ const fn wrong(
     message.push(location).push(help)
 }
 
+/// Checks that the value `steps` lead to in a value of `shape` is one `filter` (`length`,
+/// `join`) takes: text, a list or a map (a struct is a map to a template). A path that
+/// does not lead anywhere is left to [`check`], which reports it.
+pub const fn check_sized(
+    shape: &Shape,
+    shown: &str,
+    steps: &[Step<'_>],
+    skip: usize,
+    filter: &str,
+    location: &str,
+) -> Message {
+    let mut at = shape;
+    let mut i = 0;
+    while i < steps.len() {
+        while let Shape::Optional(inner) = at {
+            at = inner;
+        }
+        at = match (at, steps[i]) {
+            (Shape::Struct { fields, .. }, Step::Field(name)) => match field(fields, name) {
+                Some(next) => next,
+                None => return Message::EMPTY,
+            },
+            (Shape::List(item), Step::Element | Step::Index(_)) => item,
+            (Shape::Map(value), Step::Field(_) | Step::Value) => value,
+            (Shape::Text, Step::Element | Step::Index(_)) | (Shape::Map(_), Step::Element) => {
+                &Shape::Text
+            }
+            _ => return Message::EMPTY,
+        };
+        i += 1;
+    }
+    while let Shape::Optional(inner) = at {
+        at = inner;
+    }
+    let what = match at {
+        Shape::Number => "a number",
+        Shape::Bool => "a boolean",
+        _ => return Message::EMPTY,
+    };
+    Message::EMPTY
+        .push("`")
+        .push(filter)
+        .push("` needs text, a list or a map, and `")
+        .push_path(shown, steps, skip, steps.len())
+        .push("` is ")
+        .push(what)
+        .push(location)
+        .push("print it as it is, or give the filter a field that holds text or a list")
+}
+
 /// The field closest to `name`, if it is close enough to be a likely typo: a few edits
 /// away relative to the name's length, case ignored (as `suggest::closest` judges it).
 const fn closest(fields: &[FieldShape], name: &str) -> Option<&'static str> {

@@ -84,6 +84,69 @@ for t, v in exprs:
     case(t, v)
     case(t, v, "tlk")
 
+# Values in the data's order, integers of any length: rendered once each.
+data = [
+    ("{% for k, v in d.items() %}{{k}}={{v}};{% endfor %}{{d}}", {"d": {"b": 1, "a": 2}}),
+    ("{% for k in d %}{{ k }}{% endfor %} {{ d | tojson }} {{ d | length }}", {"d": {"z": 1, "a": {"y": 2, "b": 3}}}),
+    ("{{ n }} {{ m }} {{ [n, m] }} {{ n | tojson }} {{ n > m }} {{ n == n }}", {"n": 100000000000000000000, "m": -340282366920938463463374607431768211457}),
+    ("{{ f }} {{ g }}", {"f": 1e20, "g": 3.0}),
+]
+for t, v in data:
+    case(t, v)
+
+# Expressions, filters, tests and methods on plain data: rendered once each.
+P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
+     "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},
+     "people": [{"name": "Ann", "age": 31, "tags": ["x"]}, {"name": "bob", "age": 25}, {"name": "Cy", "age": 31}],
+     "text": "The quick brown fox jumps over the lazy dog. A well-known sentence.\nSecond line here.",
+     "big": 100000000000000000000, "z": 0, "t": True, "nul": None}
+plain = [
+    "{{ n + 1 }} {{ n - 10 }} {{ n * 2 }} {{ n / 2 }} {{ n // 2 }} {{ n % 3 }} {{ n ** 2 }} {{ -n }} {{ +n }} {{ 2 ** 3 ** 2 }}",
+    "{{ m // 2 }} {{ m % 2 }} {{ f * 2 }} {{ f // 1 }} {{ -f % 2 }} {{ 1 / 3 }} {{ 10 / 5 }} {{ 2 ** -1 }} {{ t + 1 }}",
+    "{{ n ~ 'x' ~ f }} {{ 'a' + 'b' }} {{ 'ab' * 3 }} {{ xs + [4] }} {{ [0] * 3 }} {{ nul ~ '' }} {{ n - -1 }}",
+    "{{ xs | length - 1 }} {{ -n | abs }} {{ (n + 1) * 2 }} {{ n > 5 and n < 10 }} {{ 1 + 2 == 3 }}",
+    "{{ s[2:7] }}|{{ s[:4] }}|{{ s[-4:] }}|{{ s[::3] }}|{{ xs[::-1] }}|{{ xs[1:] }}|{{ xs[:-1] }}|{{ s[5:1:-1] }}|{{ xs[:] }}",
+    "{{ d.values() | list }} {{ d.keys() | list }} {{ d.get('a') }} {{ d.get('q') }} {{ d.get('q', 'dflt') }} {{ d.items() | list }}",
+    "{% for v in d.values() %}{{ v }},{% endfor %}{% for k in d.keys() %}{{ k }};{% endfor %}{% for p in d.items() %}{{ p }}{% endfor %}",
+    "{{ s.lower() }}|{{ s.upper() }}|{{ s.strip() }}|{{ s.lstrip() }}|{{ s.rstrip() }}|{{ s.strip(' Hd') }}|{{ s.title() }}|{{ s.strip().capitalize() }}",
+    "{{ w.replace('-', '+') }} {{ w.replace('', '.') }} {{ w.startswith('a') }} {{ w.endswith('c') }} {{ w.split('-') }} {{ ', '.join(words) }} {{ w.count('a') }} {{ w.find('c') }}",
+    "{{ xs | list }} {{ 'ab' | list }} {{ d | list }} {{ '42' | int + 1 }} {{ '3.9' | int }} {{ 'x' | int(5) }} {{ '0x1A' | int(0, 16) }} {{ 2.7 | int }} {{ '1.5' | float }} {{ 'q' | float }} {{ 3 | float }}",
+    "{{ n | string ~ '!' }} {{ m | abs }} {{ f | round }} {{ 3.14159 | round(2) }} {{ 2.5 | round(0, 'ceil') }} {{ 2.5 | round(0, 'floor') }} {{ 7 | round }} {{ 0.125 | round(2) }}",
+    "{{ 'hello world-wide (x)' | title }} {{ 'hELLO' | capitalize }} {{ 'aaa' | replace('a', 'b', 2) }} {{ w | replace('-', '') }}",
+    "{{ xs | first }} {{ xs | last }} {{ 'abc' | first }} {{ xs | min }} {{ xs | max }} {{ words | min }} {{ words | max }} {{ xs | sum }} {{ people | sum(attribute='age') }}",
+    "{{ xs | sort }} {{ xs | sort(reverse=true) }} {{ words | sort }} {{ words | sort(case_sensitive=true) }} {{ people | sort(attribute='age') | map(attribute='name') | list }}",
+    "{{ people | sort(attribute='age,name', reverse=true) | map(attribute='name') | join(',') }} {{ words | unique | list }} {{ words | unique(case_sensitive=true) | list }}",
+    "{{ xs | reverse | list }} {{ 'abc' | reverse }} {{ people | map(attribute='name') | join(', ') }} {{ people | map(attribute='tags', default=[]) | list }} {{ words | map('upper') | list }}",
+    "{{ xs | select('odd') | list }} {{ xs | reject('odd') | list }} {{ [0, 1, '', 'a'] | select | list }} {{ people | selectattr('age', 'eq', 31) | map(attribute='name') | list }} {{ people | rejectattr('tags') | map(attribute='name') | list }}",
+    "{{ xs | select('greaterthan', 1) | list }} {{ xs | select('divisibleby', 3) | list }} {{ people | selectattr('tags', 'defined') | list | length }}",
+    "{{ d | dictsort }} {{ d | dictsort(reverse=true) }} {% for k, v in d | dictsort %}{{ k }}={{ v }};{% endfor %}{{ d | items | list }}",
+    "[{{ text | indent }}]\n[{{ text | indent(2, true) }}]\n[{{ 'a\n\nb' | indent(first=true, blank=true) }}]",
+    "{{ text | truncate(20) }}|{{ text | truncate(20, true) }}|{{ text | truncate(20, end='…') }}|{{ 'short' | truncate(9) }}|{{ text | wordcount }}",
+    "{{ text | wordwrap(20) }}\n--\n{{ text | wordwrap(12, wrapstring='|') }}\n--\n{{ 'abcdefghijklmnop qr' | wordwrap(5) }}\n--\n{{ 'abcdefghijkl' | wordwrap(5, false) }}",
+    "{{ 'self-evident x-ray co-op 2-3 under_score-word a--b well-known-fact' | wordwrap(6) }}|{{ 'one  two   three' | wordwrap(5) }}|{{ 'x-y-z-w' | wordwrap(3, break_on_hyphens=false) }}",
+    "{% for row in xs | batch(2) %}{{ row }}{% endfor %} {% for row in xs | batch(2, 'x') %}{{ row | join }}{% endfor %} {{ 'ab' | center(6) }}|",
+    "{{ n is number }} {{ s is string }} {{ d is mapping }} {{ xs is sequence }} {{ n is iterable }} {{ n is odd }} {{ n is even }} {{ 9 is divisibleby 3 }} {{ 9 is divisibleby(4) }}",
+    "{{ n is eq 7 }} {{ n is ne 7 }} {{ n is lt 8 }} {{ n is le 7 }} {{ n is gt 8 }} {{ n is ge(7) }} {{ 2 is in xs }} {{ 5 is in xs }} {{ t is true }} {{ t is boolean }} {{ n is integer }} {{ f is float }} {{ 'ab' is lower }} {{ 'AB' is upper }} {{ n is not odd }}",
+    "{{ q is number }} {{ q is string }} {{ q is sequence }} {{ q is iterable }} {{ q is eq 1 }} {{ q is ne 1 }}",
+    "{% set ns = namespace(found=false, count=0) %}{% for x in xs %}{% if x > 1 %}{% set ns.found = true %}{% set ns.count = ns.count + 1 %}{% endif %}{% endfor %}{{ ns.found }} {{ ns.count }}",
+    "{% for x in xs %}{{ loop.revindex }}{{ loop.revindex0 }}{{ loop.previtem }}{{ loop.nextitem }}{{ loop.cycle('a', 'b') }};{% endfor %}",
+    "{% for x in xs if x > 1 %}{{ loop.previtem is defined }}-{{ loop.nextitem }}-{{ loop.cycle('odd', 'even') }};{% endfor %}",
+    "{% for k, v in d.items() %}{{ loop.previtem }}|{% endfor %}",
+    "{{ 'yes' if n > 5 else 'no' }} {{ 'a' if z else 'b' }} {{ (n if t else m) + 1 }} {% for x in xs if x > 1 %}{{ x }}{% endfor %} {{ 'x' if z }}|",
+    "{% for i in range(3) %}{{ i }}{% endfor %} {{ range(2, 10, 3) | list }} {{ range(5, 0, -2) | list }} {{ range(0) | list }}",
+    "{{ big + 1 if false else big }} {{ big > n }} {{ xs.0 }} {{ people.0.name }} {{ (xs | sort)[0] }} {{ words[1:3] | join('/') }}",
+    "{{ 'a\r\nb' }}|{{ s | trim | lower | title }}|{{ s | length }}|{{ n | string | length }}",
+    "{{ xs | join(', ', attribute='') if false else people | join(', ', attribute='name') }}",
+    "{{ '<b class=x>&' | e }} {{ \"it's\" | escape }} {{ '<i>' | safe }} {{ 3 | e }}",
+    "{{ 7 // -2 }} {{ -7 // 2 }} {{ 7 % -3 }} {{ -7.5 // 2 }} {{ 5.0 % -3 }} {{ 2 ** 0.5 }} {{ 10 ** 20 }} {{ 1e300 * 1e10 }}",
+]
+for t in plain:
+    case(t, P)
+# Line ends: a lone carriage return is one, as is CRLF; every one is written `\n`.
+for t in ["a\rb\r\nc\n", "{% if t %}\rx\r{% endif %}\r", "{{ 'p\rq' }}\r"]:
+    for o in ["", "tlk"]:
+        case(t, P, o)
+
 inc_files = {
     "components/head.md.j2": "# Head {{ title }}\n",
     "components/list.md.j2": "{% for i in items %}\n- {{ i }}\n{% endfor %}\n",

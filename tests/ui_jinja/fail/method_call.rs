@@ -1,4 +1,4 @@
-// Method calls other than `items()`, `startswith` and `split` are refused.
+// A method the run-time renderer reads (`.title()`) is not compiled by the derive: an error at it.
 #[derive(promptic::Prompt)]
 #[prompt("errors/method_call")]
 struct Page {

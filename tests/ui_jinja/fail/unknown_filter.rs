@@ -1,4 +1,4 @@
-// A filter outside the supported subset is refused at its name.
+// A misspelt filter is refused at its name, with the closest one.
 #[derive(promptic::Prompt)]
 #[prompt("errors/unknown_filter")]
 struct Page {

@@ -1,4 +1,4 @@
-// A test outside the supported subset (`is even`) is refused.
+// A misspelt test (`is evn`) is refused, with the closest one.
 #[derive(promptic::Prompt)]
 #[prompt("errors/unknown_test")]
 struct Page {

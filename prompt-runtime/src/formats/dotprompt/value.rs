@@ -5,11 +5,10 @@
 //! `serde_json::Map` sorts its keys, so the front end reads frontmatter and data into this
 //! ordered [`Value`] instead; it converts from and to `serde_json::Value`.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde::de::{self, Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
+use serde::ser::{Serialize, SerializeSeq, Serializer};
 
 /// A JSON value with ordered objects, as JavaScript sees it.
 ///
@@ -37,7 +36,8 @@ pub enum Value {
     Object(Object),
 }
 
-/// An object whose keys keep their order (the last write of a key keeps its first place).
+/// An object whose keys keep their order (the last write of a key keeps its first place):
+/// the ordered mapping every front end shares.
 ///
 /// ```
 /// use promptic::formats::dotprompt::{Object, Value};
@@ -49,108 +49,7 @@ pub enum Value {
 /// assert_eq!(object.keys().collect::<Vec<_>>(), ["z", "a"]);
 /// assert_eq!(object.get("z"), Some(&Value::from("again")));
 /// ```
-#[derive(Clone, Debug, Default)]
-pub struct Object {
-    entries: Vec<(String, Value)>,
-    /// Key to position, so a lookup in a large object stays constant time.
-    index: HashMap<String, usize>,
-}
-
-impl PartialEq for Object {
-    /// Objects are equal when they hold the same keys with equal values, in any order
-    /// (as a deep comparison in JavaScript tests treats them).
-    fn eq(&self, other: &Self) -> bool {
-        self.len() == other.len()
-            && self
-                .entries
-                .iter()
-                .all(|(k, v)| other.get(k).is_some_and(|o| o == v))
-    }
-}
-
-impl Object {
-    /// An empty object.
-    pub fn new() -> Self {
-        Object::default()
-    }
-
-    /// The value of a key.
-    pub fn get(&self, key: &str) -> Option<&Value> {
-        self.index.get(key).map(|&i| &self.entries[i].1)
-    }
-
-    /// The value of a key, to change it.
-    pub fn get_mut(&mut self, key: &str) -> Option<&mut Value> {
-        let i = *self.index.get(key)?;
-        Some(&mut self.entries[i].1)
-    }
-
-    /// Sets a key: a new key goes last, an existing one keeps its place.
-    pub fn insert(&mut self, key: impl Into<String>, value: Value) {
-        let key = key.into();
-        match self.index.get(&key) {
-            Some(&i) => self.entries[i].1 = value,
-            None => {
-                self.index.insert(key.clone(), self.entries.len());
-                self.entries.push((key, value));
-            }
-        }
-    }
-
-    /// Removes a key, keeping the order of the others.
-    pub fn remove(&mut self, key: &str) -> Option<Value> {
-        let i = self.index.remove(key)?;
-        let (_, value) = self.entries.remove(i);
-        for (_, position) in self.index.iter_mut() {
-            if *position > i {
-                *position -= 1;
-            }
-        }
-        Some(value)
-    }
-
-    /// Whether the key is set.
-    pub fn contains_key(&self, key: &str) -> bool {
-        self.index.contains_key(key)
-    }
-
-    /// The keys in order.
-    pub fn keys(&self) -> impl Iterator<Item = &str> {
-        self.entries.iter().map(|(k, _)| k.as_str())
-    }
-
-    /// The entries in order.
-    pub fn iter(&self) -> impl Iterator<Item = (&str, &Value)> {
-        self.entries.iter().map(|(k, v)| (k.as_str(), v))
-    }
-
-    /// How many keys.
-    pub fn len(&self) -> usize {
-        self.entries.len()
-    }
-
-    /// Whether it has no keys.
-    pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
-    }
-
-    /// Copies every entry of `other` over this object (JavaScript's `{...this, ...other}`).
-    pub fn extend_from(&mut self, other: &Object) {
-        for (k, v) in other.iter() {
-            self.insert(k, v.clone());
-        }
-    }
-}
-
-impl FromIterator<(String, Value)> for Object {
-    fn from_iter<I: IntoIterator<Item = (String, Value)>>(iter: I) -> Self {
-        let mut object = Object::new();
-        for (k, v) in iter {
-            object.insert(k, v);
-        }
-        object
-    }
-}
+pub type Object = crate::value::ordered::Map<Value>;
 
 impl From<&str> for Value {
     fn from(text: &str) -> Self {
@@ -197,13 +96,9 @@ impl From<Value> for serde_json::Value {
             Value::Array(items) => {
                 serde_json::Value::Array(items.into_iter().map(Into::into).collect())
             }
-            Value::Object(object) => serde_json::Value::Object(
-                object
-                    .entries
-                    .into_iter()
-                    .map(|(k, v)| (k, v.into()))
-                    .collect(),
-            ),
+            Value::Object(object) => {
+                serde_json::Value::Object(object.into_iter().map(|(k, v)| (k, v.into())).collect())
+            }
         }
     }
 }
@@ -360,16 +255,6 @@ impl Serialize for Value {
     }
 }
 
-impl Serialize for Object {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut map = serializer.serialize_map(Some(self.len()))?;
-        for (k, v) in self.iter() {
-            map.serialize_entry(k, v)?;
-        }
-        map.end()
-    }
-}
-
 impl<'de> Deserialize<'de> for Value {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         deserializer.deserialize_any(ValueVisitor)
@@ -463,7 +348,7 @@ impl<'de> Visitor<'de> for ValueVisitor {
         }
         if has_index {
             // JavaScript lists keys that are array indices first, in numeric order.
-            let mut entries = object.entries;
+            let mut entries: Vec<(String, Value)> = object.into_iter().collect();
             entries.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
             object = entries.into_iter().collect();
         }

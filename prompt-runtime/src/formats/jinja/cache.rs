@@ -65,6 +65,7 @@ fn nodes<'a>(nodes: &'a [Node], out: &mut Vec<&'a Expr>, bound: &mut Vec<&'a str
                 out.push(value);
                 bound.push(name);
             }
+            Node::SetAttr { value, .. } => out.push(value),
             Node::For(each) => {
                 out.push(&each.iter);
                 bound.extend(each.targets.iter().map(|(n, _)| n.as_str()));

@@ -11,12 +11,13 @@
 //! say), so what it reads is left to rendering, which reports it at its use too. A name
 //! that is not given at all is the name check's ([`Templates::uses`]), not this one's.
 
+use super::data::{Map, Value};
 use super::paths::{CondKind, Gate, PathStep, PathUse};
 use super::render::{DICT_METHODS, has_items, holds};
+use super::set::RenderValues;
 use super::set::Templates;
 use super::value::{a_type, write_repr};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use serde_json::{Map, Value};
 use std::sync::{Arc, Mutex};
 
 /// The paths template `entry` must find in its values, with the conditions of the blocks
@@ -56,7 +57,7 @@ impl Plan {
     }
 
     /// Whether a path rendering could pass over does not fit `values`.
-    fn quiet_mismatch(&self, set: &Templates, values: &Map<String, Value>) -> bool {
+    fn quiet_mismatch(&self, set: &Templates, values: &Map) -> bool {
         self.quiet.iter().any(|&i| {
             let path = &self.paths[i];
             values
@@ -67,7 +68,7 @@ impl Plan {
     }
 
     /// Every mismatch between `values` and the paths, located at its use.
-    fn check(&self, set: &Templates, values: &Map<String, Value>) -> Diagnostics {
+    fn check(&self, set: &Templates, values: &Map) -> Diagnostics {
         let mut problems = Diagnostics::default();
         for path in &self.paths {
             let Some(root) = values.get(&path.name) else {
@@ -91,7 +92,7 @@ impl Plan {
     /// Whether every block around a use is on (or off, where the use is in its `else`)
     /// for these values. A condition the values alone cannot decide, or one that fails
     /// to evaluate, counts as not reached: rendering decides it.
-    fn reached(&self, set: &Templates, gates: &[Gate], values: &Map<String, Value>) -> bool {
+    fn reached(&self, set: &Templates, gates: &[Gate], values: &Map) -> bool {
         gates.iter().all(|gate| {
             let Some(cond) = self.conds.get(gate.cond) else {
                 return false;
@@ -158,14 +159,14 @@ impl Templates {
     /// assert_eq!(problems.0[0].help(), Some("did you mean `name`?"));
     /// assert!(templates.render("t.j2", &values).is_err());
     /// ```
-    pub fn check_values(&self, name: &str, values: &Value) -> Diagnostics {
-        match values {
+    pub fn check_values(&self, name: &str, values: &impl RenderValues) -> Diagnostics {
+        match &*values.to_values() {
             Value::Object(map) => self.check_map(name, map),
             _ => Diagnostics::default(),
         }
     }
 
-    fn check_map(&self, name: &str, values: &Map<String, Value>) -> Diagnostics {
+    fn check_map(&self, name: &str, values: &Map) -> Diagnostics {
         let plan = self.plan(name);
         if plan.paths.is_empty() {
             return Diagnostics::default();
@@ -181,7 +182,7 @@ impl Templates {
         &self,
         name: &str,
         template: &super::Template,
-        values: &Map<String, Value>,
+        values: &Map,
     ) -> Result<String, Diagnostic> {
         let plan = self.plan(name);
         if plan.quiet_mismatch(self, values)
@@ -376,13 +377,10 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
     };
     let mut d = match m.problem {
         Problem::NoKey => {
-            let mut keys = match m.value {
-                Value::Object(map) => map.keys().map(String::as_str).collect::<Vec<_>>(),
+            let keys = match m.value {
+                Value::Object(map) => map.keys().collect::<Vec<_>>(),
                 _ => Vec::new(),
             };
-            // serde_json's map order depends on a feature other crates may turn on
-            // (`preserve_order`): sorted, the note and the suggestion are the same either way.
-            keys.sort_unstable();
             let d = Diagnostic::new(format!(
                 "no key `{key}` in `{at}`{}",
                 read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
@@ -422,7 +420,7 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
                 a_type(m.value),
                 read_as(&format!("{at}.items()"))
             ));
-            let d = if m.value.is_array() {
+            let d = if matches!(m.value, Value::Array(_)) {
                 d.with_help("loop over the list itself, without `.items()`")
             } else {
                 d
@@ -520,7 +518,7 @@ mod tests {
     }
 
     /// Each problem as `message @line:col`, with its help and notes.
-    fn problems(files: &[(&str, &str)], values: Value) -> Vec<String> {
+    fn problems(files: &[(&str, &str)], values: serde_json::Value) -> Vec<String> {
         let templates = load(files);
         let found = templates.check_values(files[0].0, &values);
         // Whatever the check refuses, rendering refuses too, and the other way round for
@@ -547,7 +545,7 @@ mod tests {
             .collect()
     }
 
-    fn renders(files: &[(&str, &str)], values: Value) -> String {
+    fn renders(files: &[(&str, &str)], values: serde_json::Value) -> String {
         let templates = load(files);
         assert!(templates.check_values(files[0].0, &values).is_empty());
         templates.render(files[0].0, &values).unwrap()

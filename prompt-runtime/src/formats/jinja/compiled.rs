@@ -28,6 +28,7 @@
 //! method, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
 
 use super::Template;
+use super::data::Value as Data;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
 use super::parser::{For, Node};
 use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
@@ -538,6 +539,27 @@ pub fn to_json(view: &View<'_>) -> Option<Value> {
     })
 }
 
+/// A view as the value module holds values (what the compiled render leaves to it:
+/// printing a list or dict, comparing, `tojson`); `None` when it is not defined or not
+/// readable in place.
+fn to_data(view: &View<'_>) -> Option<Data> {
+    Some(match view {
+        View::Undefined | View::Opaque => return None,
+        View::None => Data::Null,
+        View::Bool(b) => Data::Bool(*b),
+        View::Int(i) => Data::from(*i),
+        View::Float(f) => Data::from(*f),
+        View::Text(s) => Data::String(s.as_ref().to_owned()),
+        View::List(items) => Data::Array(items.iter().map(to_data).collect::<Option<_>>()?),
+        View::Seq(items) => Data::Array(
+            (0..items.len())
+                .map(|i| to_data(&items.at(i)))
+                .collect::<Option<_>>()?,
+        ),
+        View::Map(m) => Data::from(m.json()?),
+    })
+}
+
 /// Python's truthiness; `None` when it cannot be told here.
 #[inline(always)]
 pub fn truthy(view: &View<'_>) -> Option<bool> {
@@ -585,7 +607,7 @@ fn write_other(out: &mut String, view: &View<'_>) -> Option<()> {
         View::Int(i) => write_int(out, *i),
         View::Float(f) => write_float(out, *f),
         View::List(_) | View::Seq(_) | View::Map(_) => {
-            super::value::write_str(out, &to_json(view)?);
+            super::value::write_str(out, &to_data(view)?);
         }
     }
     Some(())
@@ -700,10 +722,10 @@ fn compare_other(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
             _ => {}
         }
     }
-    let (l, r) = (to_json(left)?, to_json(right)?);
+    let (l, r) = (to_data(left)?, to_data(right)?);
     // The run-time renderer counts each item `in` looks through as a step; a long list
     // is left to it, so that both stop at the same budget.
-    if matches!(op, CmpOp::In | CmpOp::NotIn) && r.as_array().is_some_and(|r| r.len() > 1_000) {
+    if matches!(op, CmpOp::In | CmpOp::NotIn) && r.as_seq().is_some_and(|r| r.len() > 1_000) {
         return None;
     }
     Some(match op {
@@ -824,7 +846,7 @@ pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<
         }),
         4 => {
             let mut out = String::new();
-            write_json(&mut out, &to_json(view)?);
+            write_json(&mut out, &to_data(view)?);
             View::Text(Cow::Owned(out))
         }
         _ => {
@@ -1123,7 +1145,7 @@ impl Emitter<'_> {
                     let included = self.templates.get(name)?;
                     self.nodes(included, &included.nodes, out)?;
                 }
-                Node::Set { .. } => return None,
+                Node::Set { .. } | Node::SetAttr { .. } => return None,
             }
         }
         flush(&mut pending, out, &mut self.text);
@@ -1239,6 +1261,11 @@ impl Emitter<'_> {
     /// The statement that appends `{{ expr }}`: a filter that makes text (`upper`,
     /// `lower`, `trim`, `join`) writes it straight into the output.
     fn output(&mut self, template: &Template, expr: &Expr, out: &mut String) -> Option<()> {
+        if let ExprKind::Filter(_, which, args) = &expr.kind
+            && (which.is_new() || (*which == Filter::Join && args.len() > 1))
+        {
+            return None;
+        }
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
             let code = match which {
                 Filter::Upper => Some(self.with_ref(template, inner, |v| {
@@ -1362,7 +1389,7 @@ impl Emitter<'_> {
                 self.comparison(template, first, *op, right)?
             }
             ExprKind::Test(inner, which, negated) => {
-                let which = test_index(which);
+                let which = test_index(which)?;
                 let code = self.with_ref(template, inner, |v| {
                     format!("jc::test({v}, {which}, {negated})")
                 })?;
@@ -1435,10 +1462,14 @@ impl Emitter<'_> {
                     LoopAttr::Length => format!("View::Int({n} as i128)"),
                     LoopAttr::Revindex => format!("View::Int(({n} - {i}) as i128)"),
                     LoopAttr::Revindex0 => format!("View::Int(({n} - {i} - 1) as i128)"),
+                    LoopAttr::Previtem
+                    | LoopAttr::Nextitem
+                    | LoopAttr::Depth
+                    | LoopAttr::Depth0 => return None,
                 }
             }
             ExprKind::Test(inner, which, negated) => {
-                let which = test_index(which);
+                let which = test_index(which)?;
                 let code = self.with_ref(template, inner, |v| {
                     format!("jc::test({v}, {which}, {negated})")
                 })?;
@@ -1494,6 +1525,8 @@ impl Emitter<'_> {
                     )
                 }
                 Filter::Trim if !args.is_empty() => return None,
+                f if f.is_new() => return None,
+                Filter::Join if args.len() > 1 => return None,
                 Filter::Join => {
                     let sep = self.join_sep(template, args)?;
                     let code =
@@ -1522,7 +1555,8 @@ impl Emitter<'_> {
             | ExprKind::Item(..)
             | ExprKind::StartsWith(..)
             | ExprKind::Split(..)
-            | ExprKind::Items(_) => return None,
+            | ExprKind::Items(_)
+            | ExprKind::Op(..) => return None,
         })
     }
 }
@@ -1542,12 +1576,13 @@ fn cmp_index(op: CmpOp) -> u8 {
 }
 
 /// A test's index for [`test`].
-fn test_index(which: &Test) -> u8 {
-    match which {
+fn test_index(which: &Test) -> Option<u8> {
+    Some(match which {
         Test::Defined => 0,
         Test::Undefined => 1,
         Test::None => 2,
-    }
+        _ => return None,
+    })
 }
 
 fn flush(pending: &mut String, out: &mut String, text: &mut usize) {
@@ -1558,18 +1593,18 @@ fn flush(pending: &mut String, out: &mut String, text: &mut usize) {
     }
 }
 
-fn literal(value: &Value) -> Option<String> {
+fn literal(value: &Data) -> Option<String> {
     Some(match value {
-        Value::Null => "View::None".to_owned(),
-        Value::Bool(b) => format!("View::Bool({b})"),
-        Value::String(s) => format!("View::Text(::std::borrow::Cow::Borrowed({s:?}))"),
-        Value::Number(n) => {
-            if let Some(i) = n.as_i64() {
+        Data::Null => "View::None".to_owned(),
+        Data::Bool(b) => format!("View::Bool({b})"),
+        Data::String(s) => format!("View::Text(::std::borrow::Cow::Borrowed({s:?}))"),
+        Data::Number(n) => {
+            if let Some(i) = n.as_i128() {
                 format!("View::Int({i})")
-            } else if let Some(u) = n.as_u64() {
-                format!("View::Int({u})")
-            } else {
+            } else if n.is_f64() {
                 format!("View::float(f64::from_bits({:#x}))", n.as_f64()?.to_bits())
+            } else {
+                return None;
             }
         }
         _ => return None,

@@ -1,9 +1,9 @@
 //! Expressions inside `{{ … }}` and `{% … %}`: tokens, the tree, and a parser for the
 //! subset promptic supports. Everything outside it is a located error saying so.
 
+use super::data::Value;
 use super::lexer::py_space;
 use crate::diagnostic::{Diagnostic, SourceFile};
-use serde_json::Value;
 use std::ops::Range;
 
 /// How deep one expression may nest, in brackets and parentheses as the parser reads it
@@ -52,6 +52,7 @@ impl ExprKind {
             ExprKind::Compare(first, rest) => first
                 .depth
                 .max(deepest(&mut rest.iter().map(|(_, e)| e)).unwrap_or(0)),
+            ExprKind::Op(_, operands) => deepest(&mut operands.iter()).unwrap_or(0),
         }
     }
 }
@@ -83,8 +84,114 @@ pub(crate) enum ExprKind {
     StartsWith(Box<Expr>, Box<Expr>),
     /// `s.split(sep)` or `s.split()`.
     Split(Box<Expr>, Option<Box<Expr>>),
-    /// `m.items()`: only as the iterable of a `for`.
+    /// `m.items()`: the entries as `(key, value)` tuples.
     Items(Box<Expr>),
+    /// Arithmetic, slices, methods, `loop.cycle`, `namespace()`, `range()` and the tests
+    /// that take an argument or came with them: an operation on its operands, evaluated
+    /// in order (see [`Op`]).
+    Op(Op, Vec<Expr>),
+}
+
+/// What [`ExprKind::Op`] does with its operands.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) enum Op {
+    /// Two operands.
+    Binary(BinOp),
+    /// `-x`.
+    Neg,
+    /// `+x`.
+    Pos,
+    /// `x[start:stop:step]`: four operands, an omitted part a `none` literal.
+    Slice,
+    /// `x.method(args)`: the receiver, then the arguments.
+    Method(Method),
+    /// `loop.cycle(a, b, …)`.
+    Cycle,
+    /// `namespace(a=…, b=…)`: the values, named in order.
+    Namespace(Vec<String>),
+    /// `range(stop)`, `range(start, stop[, step])`.
+    Range,
+    /// `x is [not] test [arg]`: the value, then the argument if any.
+    Is(Test, bool),
+    /// `a if condition else b` (`else` omitted: an undefined value): the condition, `a`,
+    /// then `b` when written.
+    IfElse,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    FloorDiv,
+    Mod,
+    Pow,
+    /// `~`: both sides as strings, joined.
+    Concat,
+}
+
+impl BinOp {
+    pub(crate) fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::FloorDiv => "//",
+            BinOp::Mod => "%",
+            BinOp::Pow => "**",
+            BinOp::Concat => "~",
+        }
+    }
+}
+
+/// The methods of strings and dicts a template may call, with how many arguments each
+/// takes (fewest, most).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Method {
+    Values,
+    Keys,
+    Get,
+    Lower,
+    Upper,
+    Strip,
+    Lstrip,
+    Rstrip,
+    Title,
+    Capitalize,
+    Replace,
+    Endswith,
+    Join,
+    Count,
+    Find,
+}
+
+impl Method {
+    pub(crate) const ALL: [(&'static str, Method, usize, usize); 15] = [
+        ("values", Method::Values, 0, 0),
+        ("keys", Method::Keys, 0, 0),
+        ("get", Method::Get, 1, 2),
+        ("lower", Method::Lower, 0, 0),
+        ("upper", Method::Upper, 0, 0),
+        ("strip", Method::Strip, 0, 1),
+        ("lstrip", Method::Lstrip, 0, 1),
+        ("rstrip", Method::Rstrip, 0, 1),
+        ("title", Method::Title, 0, 0),
+        ("capitalize", Method::Capitalize, 0, 0),
+        ("replace", Method::Replace, 2, 3),
+        ("endswith", Method::Endswith, 1, 1),
+        ("join", Method::Join, 1, 1),
+        ("count", Method::Count, 1, 1),
+        ("find", Method::Find, 1, 1),
+    ];
+
+    pub(crate) fn name(self) -> &'static str {
+        Method::ALL
+            .iter()
+            .find(|m| m.1 == self)
+            .map_or("?", |m| m.0)
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,10 +203,14 @@ pub(crate) enum LoopAttr {
     Length,
     Revindex,
     Revindex0,
+    Previtem,
+    Nextitem,
+    Depth,
+    Depth0,
 }
 
 impl LoopAttr {
-    const NAMES: [(&'static str, LoopAttr); 7] = [
+    const NAMES: [(&'static str, LoopAttr); 11] = [
         ("index", LoopAttr::Index),
         ("index0", LoopAttr::Index0),
         ("first", LoopAttr::First),
@@ -107,6 +218,10 @@ impl LoopAttr {
         ("length", LoopAttr::Length),
         ("revindex", LoopAttr::Revindex),
         ("revindex0", LoopAttr::Revindex0),
+        ("previtem", LoopAttr::Previtem),
+        ("nextitem", LoopAttr::Nextitem),
+        ("depth", LoopAttr::Depth),
+        ("depth0", LoopAttr::Depth0),
     ];
 }
 
@@ -119,19 +234,264 @@ pub(crate) enum Filter {
     Lower,
     Length,
     Tojson,
+    List,
+    Int,
+    Float,
+    String,
+    Abs,
+    Round,
+    Title,
+    Capitalize,
+    Replace,
+    First,
+    Last,
+    Min,
+    Max,
+    Sum,
+    Sort,
+    Unique,
+    Reverse,
+    /// `map('filter', args…)`.
+    Map,
+    /// `map(attribute='a', default=…)`.
+    MapAttr,
+    Select,
+    Reject,
+    Selectattr,
+    Rejectattr,
+    Dictsort,
+    Items,
+    Indent,
+    Truncate,
+    Wordcount,
+    Wordwrap,
+    Batch,
+    Center,
+    /// `escape` (`e`): HTML's five special characters as entities.
+    Escape,
 }
 
+/// A parameter of a filter: its name, and the value it takes when it is not given
+/// (`None`: it must be given).
+pub(crate) type Param = (&'static str, Option<Def>);
+
+/// A parameter's default, as a literal.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Def {
+    None,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(&'static str),
+}
+
+impl Def {
+    fn value(self) -> Value {
+        match self {
+            Def::None => Value::Null,
+            Def::Bool(b) => Value::Bool(b),
+            Def::Int(i) => Value::from(i),
+            Def::Float(f) => Value::from(f),
+            Def::Str(s) => Value::from(s),
+        }
+    }
+}
+
+/// Filters that take any number of positional arguments after their named ones (a test's
+/// or a filter's name and its arguments).
+const VARIADIC: [Filter; 5] = [
+    Filter::Map,
+    Filter::Select,
+    Filter::Reject,
+    Filter::Selectattr,
+    Filter::Rejectattr,
+];
+
 impl Filter {
-    /// Each filter's name and how many arguments it takes (fewest, most).
-    const ALL: [(&'static str, Filter, usize, usize); 7] = [
-        ("default", Filter::Default, 0, 2),
-        ("join", Filter::Join, 0, 1),
-        ("trim", Filter::Trim, 0, 1),
-        ("upper", Filter::Upper, 0, 0),
-        ("lower", Filter::Lower, 0, 0),
-        ("length", Filter::Length, 0, 0),
-        ("tojson", Filter::Tojson, 0, 0),
+    /// Each filter's name and parameters, in Jinja2's order.
+    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 42] = [
+        (
+            "default",
+            Filter::Default,
+            &[
+                ("default_value", Some(Def::Str(""))),
+                ("boolean", Some(Def::Bool(false))),
+            ],
+        ),
+        (
+            "d",
+            Filter::Default,
+            &[
+                ("default_value", Some(Def::Str(""))),
+                ("boolean", Some(Def::Bool(false))),
+            ],
+        ),
+        (
+            "join",
+            Filter::Join,
+            &[("d", Some(Def::Str(""))), ("attribute", Some(Def::None))],
+        ),
+        ("trim", Filter::Trim, &[("chars", Some(Def::None))]),
+        ("upper", Filter::Upper, &[]),
+        ("lower", Filter::Lower, &[]),
+        ("length", Filter::Length, &[]),
+        ("count", Filter::Length, &[]),
+        ("tojson", Filter::Tojson, &[]),
+        ("list", Filter::List, &[]),
+        (
+            "int",
+            Filter::Int,
+            &[("default", Some(Def::Int(0))), ("base", Some(Def::Int(10)))],
+        ),
+        (
+            "float",
+            Filter::Float,
+            &[("default", Some(Def::Float(0.0)))],
+        ),
+        ("string", Filter::String, &[]),
+        ("abs", Filter::Abs, &[]),
+        (
+            "round",
+            Filter::Round,
+            &[
+                ("precision", Some(Def::Int(0))),
+                ("method", Some(Def::Str("common"))),
+            ],
+        ),
+        ("title", Filter::Title, &[]),
+        ("capitalize", Filter::Capitalize, &[]),
+        (
+            "replace",
+            Filter::Replace,
+            &[("old", None), ("new", None), ("count", Some(Def::None))],
+        ),
+        ("first", Filter::First, &[]),
+        ("last", Filter::Last, &[]),
+        (
+            "min",
+            Filter::Min,
+            &[
+                ("case_sensitive", Some(Def::Bool(false))),
+                ("attribute", Some(Def::None)),
+            ],
+        ),
+        (
+            "max",
+            Filter::Max,
+            &[
+                ("case_sensitive", Some(Def::Bool(false))),
+                ("attribute", Some(Def::None)),
+            ],
+        ),
+        (
+            "sum",
+            Filter::Sum,
+            &[("attribute", Some(Def::None)), ("start", Some(Def::Int(0)))],
+        ),
+        (
+            "sort",
+            Filter::Sort,
+            &[
+                ("reverse", Some(Def::Bool(false))),
+                ("case_sensitive", Some(Def::Bool(false))),
+                ("attribute", Some(Def::None)),
+            ],
+        ),
+        (
+            "unique",
+            Filter::Unique,
+            &[
+                ("case_sensitive", Some(Def::Bool(false))),
+                ("attribute", Some(Def::None)),
+            ],
+        ),
+        ("reverse", Filter::Reverse, &[]),
+        ("map", Filter::Map, &[("filter", None)]),
+        ("select", Filter::Select, &[("test", Some(Def::None))]),
+        ("reject", Filter::Reject, &[("test", Some(Def::None))]),
+        (
+            "selectattr",
+            Filter::Selectattr,
+            &[("attribute", None), ("test", Some(Def::None))],
+        ),
+        (
+            "rejectattr",
+            Filter::Rejectattr,
+            &[("attribute", None), ("test", Some(Def::None))],
+        ),
+        (
+            "dictsort",
+            Filter::Dictsort,
+            &[
+                ("case_sensitive", Some(Def::Bool(false))),
+                ("by", Some(Def::Str("key"))),
+                ("reverse", Some(Def::Bool(false))),
+            ],
+        ),
+        ("items", Filter::Items, &[]),
+        (
+            "indent",
+            Filter::Indent,
+            &[
+                ("width", Some(Def::Int(4))),
+                ("first", Some(Def::Bool(false))),
+                ("blank", Some(Def::Bool(false))),
+            ],
+        ),
+        (
+            "truncate",
+            Filter::Truncate,
+            &[
+                ("length", Some(Def::Int(255))),
+                ("killwords", Some(Def::Bool(false))),
+                ("end", Some(Def::Str("..."))),
+                ("leeway", Some(Def::None)),
+            ],
+        ),
+        ("wordcount", Filter::Wordcount, &[]),
+        (
+            "wordwrap",
+            Filter::Wordwrap,
+            &[
+                ("width", Some(Def::Int(79))),
+                ("break_long_words", Some(Def::Bool(true))),
+                ("wrapstring", Some(Def::None)),
+                ("break_on_hyphens", Some(Def::Bool(true))),
+            ],
+        ),
+        (
+            "batch",
+            Filter::Batch,
+            &[("linecount", None), ("fill_with", Some(Def::None))],
+        ),
+        ("center", Filter::Center, &[("width", Some(Def::Int(80)))]),
+        ("safe", Filter::String, &[]),
+        ("escape", Filter::Escape, &[]),
+        ("e", Filter::Escape, &[]),
     ];
+
+    /// The name it is written with (the first, for one with aliases).
+    pub(crate) fn name(self) -> &'static str {
+        Filter::ALL
+            .iter()
+            .find(|f| f.1 == self)
+            .map_or("map", |f| f.0)
+    }
+
+    /// Whether the run-time renderer has it but the compiled render of the derive does
+    /// not (the ones promptic had first are compiled).
+    pub(crate) fn is_new(self) -> bool {
+        !matches!(
+            self,
+            Filter::Default
+                | Filter::Join
+                | Filter::Trim
+                | Filter::Upper
+                | Filter::Lower
+                | Filter::Length
+                | Filter::Tojson
+        )
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,6 +499,76 @@ pub(crate) enum Test {
     Defined,
     Undefined,
     None,
+    Number,
+    String,
+    Mapping,
+    Sequence,
+    Iterable,
+    Even,
+    Odd,
+    Divisibleby,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    In,
+    True,
+    False,
+    Boolean,
+    Integer,
+    Float,
+    Lower,
+    Upper,
+}
+
+impl Test {
+    /// Each test's names and whether it takes an argument.
+    pub(crate) const ALL: [(&'static str, Test, bool); 34] = [
+        ("defined", Test::Defined, false),
+        ("undefined", Test::Undefined, false),
+        ("none", Test::None, false),
+        ("number", Test::Number, false),
+        ("string", Test::String, false),
+        ("mapping", Test::Mapping, false),
+        ("sequence", Test::Sequence, false),
+        ("iterable", Test::Iterable, false),
+        ("even", Test::Even, false),
+        ("odd", Test::Odd, false),
+        ("divisibleby", Test::Divisibleby, true),
+        ("eq", Test::Eq, true),
+        ("equalto", Test::Eq, true),
+        ("==", Test::Eq, true),
+        ("ne", Test::Ne, true),
+        ("!=", Test::Ne, true),
+        ("lt", Test::Lt, true),
+        ("lessthan", Test::Lt, true),
+        ("<", Test::Lt, true),
+        ("le", Test::Le, true),
+        ("<=", Test::Le, true),
+        ("gt", Test::Gt, true),
+        ("greaterthan", Test::Gt, true),
+        (">", Test::Gt, true),
+        ("ge", Test::Ge, true),
+        (">=", Test::Ge, true),
+        ("in", Test::In, true),
+        ("true", Test::True, false),
+        ("false", Test::False, false),
+        ("boolean", Test::Boolean, false),
+        ("integer", Test::Integer, false),
+        ("float", Test::Float, false),
+        ("lower", Test::Lower, false),
+        ("upper", Test::Upper, false),
+    ];
+
+    /// The test of a name, with whether it takes an argument.
+    pub(crate) fn named(name: &str) -> Option<(Test, bool)> {
+        Test::ALL
+            .iter()
+            .find(|t| t.0 == name)
+            .map(|&(_, test, arg)| (test, arg))
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -157,7 +587,7 @@ pub(crate) enum CmpOp {
 enum Tok {
     Name(String),
     Str(String),
-    Int(i64),
+    Int(super::data::Number),
     Float(f64),
     Op(&'static str),
 }
@@ -260,7 +690,7 @@ fn number(text: &str) -> Option<(Tok, usize)> {
     let tok = if float {
         Tok::Float(written.parse().ok()?)
     } else {
-        Tok::Int(written.parse().ok()?)
+        Tok::Int(super::data::Number::from_digits(&written)?)
     };
     Some((tok, end))
 }
@@ -437,15 +867,7 @@ impl<'s> Parser<'s> {
         }
         let here = self.here();
         let rest = self.source.text()[here.start..self.end].trim_end();
-        let message = match self.peek() {
-            Some(Tok::Name(n)) if n == "if" => {
-                "inline `if … else …` expressions are not supported; use `{% if %}` blocks".into()
-            }
-            Some(Tok::Op(op)) if ["+", "-", "*", "/", "//", "%", "**", "~"].contains(op) => {
-                format!("the operator `{op}` is not supported")
-            }
-            _ => format!("unexpected `{rest}` {what}"),
-        };
+        let message = format!("unexpected `{rest}` {what}");
         Err(self.error(here.start..self.end.max(here.end), message))
     }
 
@@ -480,16 +902,42 @@ impl<'s> Parser<'s> {
         self.node(make(Box::new(left), Box::new(right)), span)
     }
 
-    /// `or` and below.
+    /// An expression: `a if cond else b` and below.
     pub(crate) fn expr(&mut self) -> Parsed<Expr> {
         let here = self.here();
         self.deeper(&here)?;
+        let mut value = self.or()?;
+        while self.eat_name("if") {
+            let condition = self.or()?;
+            let mut operands = vec![condition, value];
+            if self.eat_name("else") {
+                operands.push(self.expr()?);
+            }
+            let start = operands[1].span.start;
+            let end = operands.last().map_or(start, |e| e.span.end);
+            value = self.node(ExprKind::Op(Op::IfElse, operands), start..end)?;
+        }
+        self.depth -= 1;
+        Ok(value)
+    }
+
+    /// What a `for` loops over: an expression without an inline `if`, which would be the
+    /// loop's filter.
+    pub(crate) fn iterable(&mut self) -> Parsed<Expr> {
+        let here = self.here();
+        self.deeper(&here)?;
+        let value = self.or()?;
+        self.depth -= 1;
+        Ok(value)
+    }
+
+    /// `or` and below.
+    fn or(&mut self) -> Parsed<Expr> {
         let mut left = self.and()?;
         while self.eat_name("or") {
             let right = self.and()?;
             left = self.join(left, right, ExprKind::Or)?;
         }
-        self.depth -= 1;
         Ok(left)
     }
 
@@ -515,7 +963,7 @@ impl<'s> Parser<'s> {
     }
 
     fn compare(&mut self) -> Parsed<Expr> {
-        let left = self.unary()?;
+        let left = self.sum()?;
         let mut chain = Vec::new();
         loop {
             let op = match self.peek() {
@@ -536,7 +984,7 @@ impl<'s> Parser<'s> {
                 _ => break,
             };
             self.pos += 1;
-            chain.push((op, self.unary()?));
+            chain.push((op, self.sum()?));
         }
         if chain.is_empty() {
             return Ok(left);
@@ -545,9 +993,85 @@ impl<'s> Parser<'s> {
         self.node(ExprKind::Compare(Box::new(left), chain), span)
     }
 
-    /// A primary with its postfixes, filters and tests.
-    fn unary(&mut self) -> Parsed<Expr> {
-        let mut value = self.postfix()?;
+    /// `left op right` for each of `ops` in a row, left to right, each side read by
+    /// `next`: Jinja2's levels, `+ -` over `~` over `* / // %` over `**` (which Jinja2
+    /// also reads left to right: `2 ** 3 ** 2` is 64).
+    fn binary(
+        &mut self,
+        ops: &[(&str, BinOp)],
+        next: fn(&mut Self) -> Parsed<Expr>,
+    ) -> Parsed<Expr> {
+        let mut left = next(self)?;
+        while let Some(&(_, op)) = ops.iter().find(|(symbol, _)| self.is_op(symbol)) {
+            self.pos += 1;
+            let right = next(self)?;
+            let span = left.span.start..right.span.end;
+            left = self.node(ExprKind::Op(Op::Binary(op), vec![left, right]), span)?;
+        }
+        Ok(left)
+    }
+
+    fn sum(&mut self) -> Parsed<Expr> {
+        self.binary(&[("+", BinOp::Add), ("-", BinOp::Sub)], Self::concat)
+    }
+
+    fn concat(&mut self) -> Parsed<Expr> {
+        self.binary(&[("~", BinOp::Concat)], Self::product)
+    }
+
+    fn product(&mut self) -> Parsed<Expr> {
+        self.binary(
+            &[
+                ("*", BinOp::Mul),
+                ("//", BinOp::FloorDiv),
+                ("/", BinOp::Div),
+                ("%", BinOp::Mod),
+            ],
+            Self::power,
+        )
+    }
+
+    fn power(&mut self) -> Parsed<Expr> {
+        self.binary(&[("**", BinOp::Pow)], |p| p.signed(true))
+    }
+
+    /// `-x` and `+x`, then filters and tests (which apply to the signed value, as in
+    /// Jinja2: `-x | abs` is `abs(-x)`) when `with_filters`.
+    fn signed(&mut self, with_filters: bool) -> Parsed<Expr> {
+        let here = self.here();
+        let sign = if self.is_op("-") {
+            Some(Op::Neg)
+        } else if self.is_op("+") {
+            Some(Op::Pos)
+        } else {
+            None
+        };
+        let value = match sign {
+            Some(op) => {
+                self.pos += 1;
+                self.deeper(&here)?;
+                let inner = self.signed(false)?;
+                self.depth -= 1;
+                let span = here.start..inner.span.end;
+                match (&op, &inner.kind) {
+                    // A literal number with its sign is the negative literal.
+                    (Op::Neg, ExprKind::Literal(Value::Number(n))) => {
+                        Expr::leaf(ExprKind::Literal(negate(n)), span)
+                    }
+                    _ => self.node(ExprKind::Op(op, vec![inner]), span)?,
+                }
+            }
+            None => self.postfix()?,
+        };
+        if with_filters {
+            self.filters(value)
+        } else {
+            Ok(value)
+        }
+    }
+
+    /// Filters and tests after a value.
+    fn filters(&mut self, mut value: Expr) -> Parsed<Expr> {
         loop {
             if self.eat_op("|") {
                 value = self.filter(value)?;
@@ -565,77 +1089,258 @@ impl<'s> Parser<'s> {
         let Some((name, span)) = self.name() else {
             return Err(self.error(here, "expected a filter name after `|`"));
         };
-        let Some(&(_, filter, fewest, most)) = Filter::ALL.iter().find(|f| f.0 == name) else {
+        let Some(&(_, filter, params)) = Filter::ALL.iter().find(|f| f.0 == name) else {
             let known = Filter::ALL.iter().map(|f| f.0);
             let mut error = self.error(span, format!("the filter `{name}` is not supported"));
             error = match crate::suggest::closest(&name, known) {
                 Some(close) => error.with_help(format!("did you mean `{close}`?")),
-                None => error.with_note(
-                    "supported filters: default, join, trim, upper, lower, length, tojson",
-                ),
+                None => error.with_note(supported_filters()),
             };
             return Err(error);
         };
-        let args = if self.is_op("(") {
-            self.args()?
+        let (args, named) = if self.is_op("(") {
+            self.call_args()?
         } else {
-            Vec::new()
+            (Vec::new(), Vec::new())
         };
-        if args.len() < fewest || args.len() > most {
-            let end = args.last().map_or(span.end, |a| a.span.end);
+        let end = self.tokens[self.pos - 1].1.end;
+        let whole = span.start..end;
+        // `map(attribute=…)` maps items to an attribute; `map('name', …)` through a filter.
+        let (filter, params): (Filter, &[Param]) =
+            if filter == Filter::Map && named.iter().any(|(n, ..)| n == "attribute") {
+                (
+                    Filter::MapAttr,
+                    &[("attribute", None), ("default", Some(Def::None))],
+                )
+            } else {
+                (filter, params)
+            };
+        let args = self.bind_args(&name, filter, params, args, named, &whole)?;
+        let span = value.span.start..end;
+        self.node(ExprKind::Filter(Box::new(value), filter, args), span)
+    }
+
+    /// The arguments of filter `name` by position: each named one put at its parameter's
+    /// place, and the parameters before it that were not given filled with their
+    /// defaults. A filter called without names keeps what was written.
+    fn bind_args(
+        &self,
+        name: &str,
+        filter: Filter,
+        params: &[Param],
+        args: Vec<Expr>,
+        named: Vec<(String, Range<usize>, Expr)>,
+        whole: &Range<usize>,
+    ) -> Parsed<Vec<Expr>> {
+        let variadic = VARIADIC.contains(&filter);
+        if args.len() > params.len() && !variadic {
+            let extra = &args[params.len()];
             return Err(self.error(
-                span.start..end,
+                extra.span.start..whole.end,
                 format!(
-                    "`{name}` takes at most {most} argument{}",
-                    if most == 1 { "" } else { "s" }
+                    "`{name}` takes at most {} argument{}",
+                    params.len(),
+                    if params.len() == 1 { "" } else { "s" }
                 ),
             ));
         }
-        let end = self.tokens[self.pos - 1].1.end;
-        let span = value.span.start..end;
-        self.node(ExprKind::Filter(Box::new(value), filter, args), span)
+        if variadic && args.len() > 8 {
+            return Err(self.error(whole.clone(), format!("too many arguments for `{name}`")));
+        }
+        if named.is_empty() {
+            if let Some((missing, _)) = params
+                .iter()
+                .take_while(|(_, default)| default.is_none())
+                .nth(args.len())
+            {
+                return Err(self.error(
+                    whole.clone(),
+                    format!("`{name}` needs its argument `{missing}`"),
+                ));
+            }
+            return Ok(args);
+        }
+        if variadic && !args.is_empty() {
+            let (_, key_span, _) = &named[0];
+            return Err(self.error(
+                key_span.clone(),
+                format!("pass `{}` by position after the others", &named[0].0),
+            ));
+        }
+        // Each argument at its parameter's place; the places before the last one given
+        // take their defaults.
+        let mut slots: Vec<Option<Expr>> = args.into_iter().map(Some).collect();
+        slots.resize(params.len().max(slots.len()), None);
+        for (key, key_span, value) in named {
+            let Some(at) = params.iter().position(|(p, _)| *p == key) else {
+                let known: Vec<&str> = params.iter().map(|p| p.0).collect();
+                let mut error = self.error(key_span, format!("`{name}` has no argument `{key}`"));
+                error = match crate::suggest::closest(&key, known.iter().copied()) {
+                    Some(close) => error.with_help(format!("did you mean `{close}`?")),
+                    None if known.is_empty() => error.with_note(format!("`{name}` takes none")),
+                    None => error.with_note(format!("its arguments: {}", known.join(", "))),
+                };
+                return Err(error);
+            };
+            if slots[at].is_some() {
+                return Err(self.error(
+                    key_span,
+                    format!("`{key}` is given twice: by position and by name"),
+                ));
+            }
+            slots[at] = Some(value);
+        }
+        let given = slots.iter().rposition(Option::is_some).map_or(0, |i| i + 1);
+        slots.truncate(given);
+        let mut args = Vec::with_capacity(given);
+        for (slot, (param, default)) in slots.into_iter().zip(params) {
+            match (slot, default) {
+                (Some(value), _) => args.push(value),
+                (None, Some(default)) => args.push(Expr::leaf(
+                    ExprKind::Literal(default.value()),
+                    whole.clone(),
+                )),
+                (None, None) => {
+                    return Err(self.error(
+                        whole.clone(),
+                        format!("`{name}` needs its argument `{param}`"),
+                    ));
+                }
+            }
+        }
+        if let Some((missing, _)) = params
+            .iter()
+            .take_while(|(_, default)| default.is_none())
+            .nth(args.len())
+        {
+            return Err(self.error(
+                whole.clone(),
+                format!("`{name}` needs its argument `{missing}`"),
+            ));
+        }
+        Ok(args)
     }
 
     fn test(&mut self, value: Expr) -> Parsed<Expr> {
         let negated = self.eat_name("not");
         let here = self.here();
-        let test = match self.name() {
-            Some((n, _)) if n == "defined" => Test::Defined,
-            Some((n, _)) if n == "undefined" => Test::Undefined,
-            Some((n, _)) if n == "none" => Test::None,
-            Some((n, span)) => {
-                return Err(self
-                    .error(span, format!("the test `is {n}` is not supported"))
-                    .with_note("supported tests: `is defined`, `is undefined`, `is none`"));
+        let name = match self.tokens.get(self.pos).cloned() {
+            Some((Tok::Name(n), span)) => {
+                self.pos += 1;
+                (n, span)
             }
-            None => return Err(self.error(here, "expected a test name after `is`")),
+            _ => return Err(self.error(here, "expected a test name after `is`")),
         };
-        let span = value.span.start..here.end;
-        self.node(ExprKind::Test(Box::new(value), test, negated), span)
+        let (name, span) = name;
+        let Some((test, takes_arg)) = Test::named(&name) else {
+            let known = Test::ALL
+                .iter()
+                .map(|t| t.0)
+                .filter(|n| n.starts_with(char::is_alphabetic));
+            let mut error = self.error(span, format!("the test `is {name}` is not supported"));
+            error = match crate::suggest::closest(&name, known) {
+                Some(close) => error.with_help(format!("did you mean `is {close}`?")),
+                None => error.with_note(supported_tests()),
+            };
+            return Err(error);
+        };
+        if matches!(test, Test::Defined | Test::Undefined | Test::None) {
+            let whole = value.span.start..span.end;
+            return self.node(ExprKind::Test(Box::new(value), test, negated), whole);
+        }
+        let mut operands = vec![value];
+        // The argument: in parentheses, or one value written right after the name.
+        if self.is_op("(") {
+            let (args, named) = self.call_args()?;
+            if let Some((_, key_span, _)) = named.first() {
+                return Err(self.error(key_span.clone(), "a test takes its argument by position"));
+            }
+            operands.extend(args);
+        } else if takes_arg && self.starts_operand() {
+            operands.push(self.signed(false)?);
+        }
+        let end = self.tokens[self.pos - 1].1.end;
+        let given = operands.len() - 1;
+        if given != usize::from(takes_arg) {
+            return Err(self.error(
+                span.start..end,
+                if takes_arg {
+                    format!("`is {name}` takes one argument")
+                } else {
+                    format!("`is {name}` takes no argument")
+                },
+            ));
+        }
+        let whole = operands[0].span.start..end;
+        self.node(ExprKind::Op(Op::Is(test, negated), operands), whole)
     }
 
-    /// `( a, b )` after a filter or method: positional arguments only.
-    fn args(&mut self) -> Parsed<Vec<Expr>> {
+    /// Whether the next token can start a test's argument written without parentheses.
+    fn starts_operand(&self) -> bool {
+        match self.peek() {
+            Some(Tok::Name(n)) => !matches!(
+                n.as_str(),
+                "and" | "or" | "else" | "if" | "is" | "in" | "not"
+            ),
+            Some(Tok::Str(_) | Tok::Int(_) | Tok::Float(_)) => true,
+            Some(Tok::Op(op)) => matches!(*op, "[" | "-" | "+" | "("),
+            None => false,
+        }
+    }
+
+    /// `( a, b, name=c )` after a filter, test or method: the positional arguments and
+    /// the named ones, each with the span of its name.
+    #[allow(clippy::type_complexity)]
+    fn call_args(&mut self) -> Parsed<(Vec<Expr>, Vec<(String, Range<usize>, Expr)>)> {
         let open = self.expect_op("(", "")?;
         let mut args = Vec::new();
+        let mut named: Vec<(String, Range<usize>, Expr)> = Vec::new();
+        let mut first = true;
         while !self.eat_op(")") {
-            if !args.is_empty() {
+            if !first {
                 self.expect_op(",", "between arguments")?;
                 if self.eat_op(")") {
                     break;
                 }
             }
-            if matches!(self.tokens.get(self.pos + 1), Some((Tok::Op("="), _))) {
-                let here = self.here();
-                return Err(self.error(
-                    here,
-                    "keyword arguments are not supported; pass it by position",
-                ));
-            }
+            first = false;
             if self.at_end() {
                 return Err(self.error(open, "this `(` is never closed"));
             }
+            if let (Some((Tok::Name(key), key_span)), Some((Tok::Op("="), _))) =
+                (self.tokens.get(self.pos), self.tokens.get(self.pos + 1))
+            {
+                let (key, key_span) = (key.clone(), key_span.clone());
+                self.pos += 2;
+                if named.iter().any(|(k, ..)| *k == key) {
+                    return Err(self.error(key_span, format!("`{key}` is given twice")));
+                }
+                let value = self.expr()?;
+                named.push((key, key_span, value));
+                continue;
+            }
+            if let Some((_, key_span, _)) = named.first() {
+                let here = self.here();
+                return Err(self
+                    .error(here, "an argument by position after one by name")
+                    .with_note(format!(
+                        "`{}` is named before it",
+                        &self.source.text()[key_span.clone()]
+                    )));
+            }
             args.push(self.expr()?);
+        }
+        Ok((args, named))
+    }
+
+    /// `( a, b )` after a method: positional arguments only.
+    fn args(&mut self) -> Parsed<Vec<Expr>> {
+        let (args, named) = self.call_args()?;
+        if let Some((_, key_span, _)) = named.first() {
+            return Err(self.error(
+                key_span.clone(),
+                "keyword arguments are not supported here; pass it by position",
+            ));
         }
         Ok(args)
     }
@@ -645,8 +1350,20 @@ impl<'s> Parser<'s> {
         loop {
             if self.eat_op(".") {
                 let here = self.here();
-                let Some((attr, span)) = self.name() else {
-                    return Err(self.error(here, "expected a name after `.`"));
+                let (attr, span) = match self.tokens.get(self.pos).cloned() {
+                    Some((Tok::Name(n), span)) => {
+                        self.pos += 1;
+                        (n, span)
+                    }
+                    // `xs.0` reads item 0, as Jinja2 reads it.
+                    Some((Tok::Int(i), span)) => {
+                        self.pos += 1;
+                        let whole = value.span.start..span.end;
+                        let key = Expr::leaf(ExprKind::Literal(Value::Number(i)), span);
+                        value = self.node(ExprKind::Item(Box::new(value), Box::new(key)), whole)?;
+                        continue;
+                    }
+                    _ => return Err(self.error(here, "expected a name after `.`")),
                 };
                 if self.is_op("(") {
                     value = self.method(value, attr, span)?;
@@ -658,25 +1375,60 @@ impl<'s> Parser<'s> {
                 let open = self.here();
                 self.pos += 1;
                 self.deeper(&open)?;
-                let key = self.expr()?;
+                value = self.subscript(value, &open)?;
                 self.depth -= 1;
-                if self.is_op(":") {
-                    let here = self.here();
-                    return Err(self.error(here, "slices are not supported"));
-                }
-                let close = self.expect_op("]", "to close `[`")?;
-                let whole = value.span.start..close.end;
-                value = self.node(ExprKind::Item(Box::new(value), Box::new(key)), whole)?;
             } else if self.is_op("(") {
                 let here = self.here();
                 return Err(self.error(
                     value.span.start..here.end,
-                    "calling functions is not supported (only `.items()`, `.startswith(…)` and `.split(…)`)",
+                    "calling this is not supported: only the methods of strings and dicts, `loop.cycle`, `namespace` and `range`",
                 ));
             } else {
                 return Ok(value);
             }
         }
+    }
+
+    /// `value[key]` or a slice `value[start:stop:step]`, after the `[`.
+    fn subscript(&mut self, value: Expr, open: &Range<usize>) -> Parsed<Expr> {
+        let none = |at: Range<usize>| Expr::leaf(ExprKind::Literal(Value::Null), at);
+        let start = if self.is_op(":") {
+            None
+        } else {
+            Some(self.expr()?)
+        };
+        if !self.is_op(":") {
+            let Some(key) = start else {
+                return Err(self.error(open.clone(), "expected an expression"));
+            };
+            let close = self.expect_op("]", "to close `[`")?;
+            let whole = value.span.start..close.end;
+            return self.node(ExprKind::Item(Box::new(value), Box::new(key)), whole);
+        }
+        let colon = self.here();
+        self.pos += 1;
+        let mut parts = vec![start.unwrap_or_else(|| none(colon.clone()))];
+        let stop = if self.is_op(":") || self.is_op("]") {
+            none(colon.clone())
+        } else {
+            self.expr()?
+        };
+        parts.push(stop);
+        let step = if self.eat_op(":") {
+            if self.is_op("]") {
+                none(colon.clone())
+            } else {
+                self.expr()?
+            }
+        } else {
+            none(colon)
+        };
+        parts.push(step);
+        let close = self.expect_op("]", "to close `[`")?;
+        let whole = value.span.start..close.end;
+        let mut operands = vec![value];
+        operands.extend(parts);
+        self.node(ExprKind::Op(Op::Slice, operands), whole)
     }
 
     fn method(&mut self, recv: Expr, name: String, span: Range<usize>) -> Parsed<Expr> {
@@ -692,7 +1444,9 @@ impl<'s> Parser<'s> {
                         match (n, most) {
                             (0, 0) => "no arguments".to_owned(),
                             (1, 1) => "one argument".to_owned(),
-                            _ => "at most one argument".to_owned(),
+                            (a, b) if a == b => format!("{a} arguments"),
+                            (0, 1) => "at most one argument".to_owned(),
+                            (a, b) => format!("{a} to {b} arguments"),
                         }
                     ),
                 ))
@@ -715,14 +1469,27 @@ impl<'s> Parser<'s> {
                 ExprKind::Split(Box::new(recv), args.into_iter().next().map(Box::new))
             }
             _ => {
-                return Err(self
-                    .error(
+                let Some(&(_, method, fewest, most)) = Method::ALL.iter().find(|m| m.0 == name)
+                else {
+                    let known =
+                        Method::ALL
+                            .iter()
+                            .map(|m| m.0)
+                            .chain(["items", "startswith", "split"]);
+                    let mut error = self.error(
                         span.start..end,
                         format!("the method `.{name}(…)` is not supported"),
-                    )
-                    .with_note(
-                        "supported methods: `.items()` (in `for`), `.startswith(…)`, `.split(…)`",
-                    ));
+                    );
+                    error = match crate::suggest::closest(&name, known) {
+                        Some(close) => error.with_help(format!("did you mean `.{close}(…)`?")),
+                        None => error.with_note(supported_methods()),
+                    };
+                    return Err(error);
+                };
+                arity(fewest, most)?;
+                let mut operands = vec![recv];
+                operands.extend(args);
+                ExprKind::Op(Op::Method(method), operands)
             }
         };
         self.node(kind, whole)
@@ -749,22 +1516,8 @@ impl<'s> Parser<'s> {
                     span.start..end,
                 ))
             }
-            Tok::Int(n) => Ok(literal(Value::from(n))),
+            Tok::Int(n) => Ok(literal(Value::Number(n))),
             Tok::Float(f) => Ok(literal(float(f))),
-            Tok::Op("-") => match self.tokens.get(self.pos).cloned() {
-                Some((Tok::Int(n), s)) => {
-                    self.pos += 1;
-                    Ok(Expr::leaf(
-                        ExprKind::Literal(Value::from(-n)),
-                        span.start..s.end,
-                    ))
-                }
-                Some((Tok::Float(f), s)) => {
-                    self.pos += 1;
-                    Ok(Expr::leaf(ExprKind::Literal(float(-f)), span.start..s.end))
-                }
-                _ => Err(self.error(span, "the operator `-` is not supported")),
-            },
             Tok::Op("(") => {
                 self.deeper(&span)?;
                 let inner = self.expr()?;
@@ -831,6 +1584,16 @@ impl<'s> Parser<'s> {
             let Some((attr, attr_span)) = self.name() else {
                 return Err(self.error(here, "expected a name after `.`"));
             };
+            if attr == "cycle" && self.is_op("(") {
+                let args = self.args()?;
+                let end = self.tokens[self.pos - 1].1.end;
+                if args.is_empty() {
+                    return Err(
+                        self.error(span.start..end, "`loop.cycle` needs at least one value")
+                    );
+                }
+                return self.node(ExprKind::Op(Op::Cycle, args), span.start..end);
+            }
             let Some(&(_, which)) = LoopAttr::NAMES.iter().find(|(n, _)| *n == attr) else {
                 let mut error = self.error(
                     span.start..attr_span.end,
@@ -847,13 +1610,76 @@ impl<'s> Parser<'s> {
         }
         if self.is_op("(") {
             let here = self.here();
-            return Err(self.error(
-                span.start..here.end,
-                format!("calling `{name}(…)` is not supported: promptic's Jinja has no functions"),
-            ));
+            match name.as_str() {
+                "namespace" => {
+                    let (args, named) = self.call_args()?;
+                    let end = self.tokens[self.pos - 1].1.end;
+                    if let Some(first) = args.first() {
+                        return Err(self.error(
+                            first.span.clone(),
+                            "`namespace` takes its values by name: `namespace(count=0)`",
+                        ));
+                    }
+                    let (names, values) = named.into_iter().map(|(n, _, v)| (n, v)).unzip();
+                    return self.node(ExprKind::Op(Op::Namespace(names), values), span.start..end);
+                }
+                "range" => {
+                    let args = self.args()?;
+                    let end = self.tokens[self.pos - 1].1.end;
+                    if !(1..=3).contains(&args.len()) {
+                        return Err(
+                            self.error(span.start..end, "`range` takes one to three integers")
+                        );
+                    }
+                    return self.node(ExprKind::Op(Op::Range, args), span.start..end);
+                }
+                _ => {}
+            }
+            return Err(self
+                .error(
+                    span.start..here.end,
+                    format!("calling `{name}(…)` is not supported: promptic's Jinja has no functions but `namespace` and `range`"),
+                )
+                .with_note("macros, `super()`, `caller()` and functions given with the values are not supported"));
         }
         Ok(Expr::leaf(ExprKind::Name(name), span))
     }
+}
+
+/// A literal number with its sign turned.
+fn negate(n: &super::data::Number) -> Value {
+    use super::data::Number;
+    if n.is_f64() {
+        return Value::from(-n.as_f64().unwrap_or(0.0));
+    }
+    match n.as_i128().and_then(i128::checked_neg) {
+        Some(i) => Value::from(i),
+        None => Value::Number(Number::from_digits(&format!("-{n}")).unwrap_or_else(|| n.clone())),
+    }
+}
+
+fn supported_filters() -> String {
+    let mut names: Vec<&str> = Filter::ALL.iter().map(|f| f.0).collect();
+    names.dedup();
+    format!("supported filters: {}", names.join(", "))
+}
+
+fn supported_tests() -> String {
+    let names: Vec<&str> = Test::ALL
+        .iter()
+        .map(|t| t.0)
+        .filter(|n| n.starts_with(char::is_alphabetic))
+        .collect();
+    format!("supported tests: {}", names.join(", "))
+}
+
+fn supported_methods() -> String {
+    let names: Vec<String> = ["items", "startswith", "split"]
+        .into_iter()
+        .chain(Method::ALL.iter().map(|m| m.0))
+        .map(|n| format!(".{n}()"))
+        .collect();
+    format!("supported methods: {}", names.join(", "))
 }
 
 fn supported_loop() -> String {
@@ -865,16 +1691,32 @@ fn supported_loop() -> String {
 }
 
 fn float(f: f64) -> Value {
-    serde_json::Number::from_f64(f).map_or(Value::Null, Value::Number)
+    Value::from(f)
 }
 
-/// Every `.items()` in `expr` that is not where a `for` takes it: an error, since Python
-/// would print a `dict_items` view there, which promptic does not model.
+/// A dict view (`.items()`, `.keys()`, `.values()`) where Python would print it or
+/// compare it as a view (`dict_items([…])`), which promptic does not model: the whole of
+/// an output or a `set`, an item of a list, a side of `~`. Looping over one, filtering it
+/// (`| list`, `| join`) and testing membership in one are what templates do.
 pub(crate) fn stray_items(expr: &Expr) -> Option<Range<usize>> {
+    let is_view = |e: &Expr| {
+        matches!(
+            e.kind,
+            ExprKind::Items(_) | ExprKind::Op(Op::Method(Method::Keys | Method::Values), _)
+        )
+    };
+    if is_view(expr) {
+        return Some(expr.span.clone());
+    }
     let mut found = None;
     visit(expr, &mut |e| {
-        if matches!(e.kind, ExprKind::Items(_)) && found.is_none() {
-            found = Some(e.span.clone());
+        let inside: &[Expr] = match &e.kind {
+            ExprKind::List(items) => items,
+            ExprKind::Op(Op::Binary(BinOp::Concat), operands) => operands,
+            _ => &[],
+        };
+        if found.is_none() {
+            found = inside.iter().find(|e| is_view(e)).map(|e| e.span.clone());
         }
     });
     found
@@ -910,5 +1752,6 @@ pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
             visit(first, f);
             rest.iter().for_each(|(_, e)| visit(e, f));
         }
+        ExprKind::Op(_, operands) => operands.iter().for_each(|e| visit(e, f)),
     }
 }

@@ -10,11 +10,11 @@
 //! from detailed's), and a test of `guidance` in any other shape (a typo'd level, a missing
 //! `| default("detailed")`, which would make "no level given" mean lean).
 
+use super::data::Value;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, visit};
 use super::parser::{If, Node};
 use crate::diagnostic::{Diagnostic, SourceFile};
 use crate::guidance::{GUIDANCE, LEVELS};
-use serde_json::Value;
 use std::ops::Range;
 
 /// How `{% else %}` on a fence is registered: a comment right after it starting so.
@@ -42,7 +42,11 @@ pub(crate) fn check(source: &SourceFile, nodes: &[Node], out: &mut Vec<Diagnosti
                     check(source, body, out);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Include { .. } | Node::Set { .. } => {}
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Include { .. }
+            | Node::Set { .. }
+            | Node::SetAttr { .. } => {}
         }
     }
 }
@@ -220,7 +224,11 @@ pub(crate) fn mute_either_ors(source: &SourceFile, nodes: &mut [Node], reasons: 
                     mute_either_ors(source, body, reasons);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Include { .. } | Node::Set { .. } => {}
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Include { .. }
+            | Node::Set { .. }
+            | Node::SetAttr { .. } => {}
         }
     }
 }

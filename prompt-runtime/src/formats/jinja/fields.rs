@@ -210,6 +210,7 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
                 sub(first);
                 chain.iter().for_each(|(_, e)| sub(e));
             }
+            ExprKind::Op(_, operands) => operands.iter().for_each(sub),
             ExprKind::Split(a, b) => {
                 sub(a);
                 if let Some(b) = b {
@@ -225,7 +226,9 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
         for node in list {
             match node {
                 Node::Text(_) | Node::Include { .. } => {}
-                Node::Output(e) | Node::Set { value: e, .. } => expr(e, out, 0),
+                Node::Output(e) | Node::Set { value: e, .. } | Node::SetAttr { value: e, .. } => {
+                    expr(e, out, 0)
+                }
                 Node::If(block) => {
                     for (condition, body) in &block.branches {
                         expr(condition, out, 0);

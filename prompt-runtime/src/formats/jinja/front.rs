@@ -1,12 +1,12 @@
 //! Jinja prompts (`NAME.md.j2`, `NAME.j2`) behind the one interface.
 
 use super::Templates;
+use super::{Map, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::formats::front::{Claim, Format, LoadedPrompt, Output, ValueUse, Values, unread_value};
 use crate::load::Project;
 use crate::meta::Meta;
 use crate::render::PromptContent;
-use serde_json::{Map, Value};
 use std::borrow::Cow;
 
 /// The Jinja format.
@@ -118,7 +118,15 @@ impl LoadedJinja {
                 ));
                 continue;
             }
-            map.insert(given.name.clone(), given.to_json_value());
+            // Read as Python's `json.loads` reads it: dicts in the order written, integers
+            // exact (a value the program gave went through serde, already JSON).
+            let value = match &given.value {
+                crate::formats::front::GivenValue::Text(text) => Value::String(text.clone()),
+                crate::formats::front::GivenValue::Json(json) => {
+                    Value::from_json(json).unwrap_or_else(|_| Value::from(&given.to_json_value()))
+                }
+            };
+            map.insert(given.name.clone(), value);
         }
         for missing in self
             .templates

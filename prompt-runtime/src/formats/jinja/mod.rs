@@ -2,16 +2,16 @@
 //! as Jinja2 does, for a supported subset; everything else is a located error saying it
 //! is not supported, never text passed through.
 //!
-//! Supported: `{{ expr }}` with names, `a.b`, `a[b]`, string/number/boolean/`none`
-//! literals and lists, the filters `default(v[, true])`, `join(sep)`, `trim`, `upper`,
-//! `lower`, `length`, `tojson`; `.startswith(…)`, `.split(…)`, and `.items()` as a loop's
-//! iterable; `{% if %}`/`{% elif %}`/`{% else %}` with `==`, `!=`, `<`, `<=`, `>`, `>=`,
-//! `in`, `not in`, `and`, `or`, `not`, `is [not] defined`, `is [not] none`;
-//! `{% for x in xs [if cond] %}` and `{% for k, v in m.items() %}` with `{% else %}` and
-//! `loop.index`, `loop.index0`, `loop.first`, `loop.last`, `loop.length`,
-//! `loop.revindex`, `loop.revindex0`; `{% include "name" %}` relative to `prompts/`;
-//! `{% set name = value %}`; `{% raw %}`; comments; `-`/`+` whitespace control; and the
-//! environment options of [`Options`].
+//! Supported: `{{ expr }}` with names, `a.b`, `a[b]`, slices, literals and lists;
+//! arithmetic (`+ - * / // % **`, signs, `~`) and inline `if`; the string and dict
+//! methods data has; forty filters and twenty-five tests, arguments by position or name;
+//! `{% if %}`, `{% for %}` with `loop` (`previtem`, `nextitem`, `cycle` too), `{% include %}`,
+//! `{% set %}` (and `namespace()`), `range()`, `{% raw %}`, comments, whitespace control
+//! and the environment options of [`Options`]. The book's Jinja chapter lists them.
+//!
+//! Values are [`Value`]s, as Python holds them: dicts in the order their keys were
+//! written, integers exact however long. Arithmetic is exact within 128 bits; a result
+//! beyond is a located error.
 //!
 //! Where promptic is stricter than Jinja2, on purpose: printing, looping over or
 //! filtering (other than with `default`) a value that is not defined is an error, where
@@ -19,41 +19,53 @@
 //! and other dict method names read as attributes are refused (Jinja2 gives the method,
 //! not the key); include names may not hold `..` or `\`; include cycles are refused.
 //!
-//! Known differences: dicts come as `serde_json` maps, which keep keys sorted, so a
-//! dict's `items()`, its `repr` and its loop order follow key order where Python follows
-//! insertion order; `repr` of a string escapes the characters Python does not print
-//! except unassigned code points, which Python also escapes.
+//! Known differences: a filter that gives a generator in Jinja2 gives its list; `repr`
+//! of a string escapes the characters Python does not print except unassigned code
+//! points, which Python also escapes.
 
 mod cache;
 mod check;
 #[doc(hidden)]
 pub mod compiled;
+mod data;
 mod expr;
 mod fence;
 mod fields;
+mod filters;
 mod front;
+mod json;
 mod lexer;
+mod ops;
 mod parser;
 mod paths;
 mod render;
 mod set;
 mod settings;
 mod slots;
+mod uncompiled;
 mod uses;
 pub(crate) mod value;
 
 #[cfg(test)]
 mod tests;
 
+pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused};
 pub use front::{JINJA, Jinja, LoadedJinja};
 pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};
-pub use set::{ReadError, Templates};
+pub use set::{ReadError, RenderValues, Templates};
 pub(crate) use settings::read as read_settings;
 pub use uses::NameUse;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+
+/// The first construct of the templates `entry` reads that the derive's compiled render
+/// does not cover, as an error at it (`None`: every one is compiled).
+#[doc(hidden)]
+pub fn uncompiled(templates: &Templates, entry: &str) -> Option<Diagnostic> {
+    uncompiled::first(templates, entry)
+}
 
 /// Jinja2's environment options that change what a template renders. The defaults are
 /// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.
@@ -88,14 +100,17 @@ pub struct Template {
 impl Template {
     /// Parses `source` with `options`, or says where it goes outside the supported subset.
     pub fn parse(source: &SourceFile, options: Options) -> Result<Template, Diagnostics> {
-        // Loading made CRLF into LF; a carriage return left alone is a line end to Jinja2,
-        // which would then differ from the text's own bytes: refused rather than guessed.
-        if let Some(at) = source.text().find('\r') {
-            return Err(Diagnostic::new("a carriage return without a line feed")
-                .at(source, at..at + 1)
-                .with_help("Jinja2 reads it as a line end: write a newline (`\\n`) instead")
-                .into());
-        }
+        // Jinja2 reads `\r\n` and a carriage return alone as line ends, as it reads `\n`,
+        // and writes every one as `\n` (in text and in string literals alike). The template
+        // keeps the text it was read as, which its spans point into.
+        let lf;
+        let source = if source.text().contains('\r') {
+            let text = source.text().replace("\r\n", "\n").replace('\r', "\n");
+            lf = SourceFile::new(source.path(), text);
+            &lf
+        } else {
+            source
+        };
         let segments = lexer::lex(source, &options)?;
         let nodes = parser::parse(source, &segments)?;
         let mut fences = Vec::new();

@@ -30,6 +30,13 @@ pub(crate) enum Node {
         span: Range<usize>,
         value: Expr,
     },
+    /// `{% set ns.attr = value %}`, on a `namespace()`: `span` is `ns.attr`'s.
+    SetAttr {
+        name: String,
+        attr: String,
+        span: Range<usize>,
+        value: Expr,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -186,7 +193,8 @@ impl<'a> Reader<'a> {
         match stray_items(expr) {
             Some(span) => Err(self.error(
                 span,
-                "`.items()` is supported only as what a `for` loops over",
+                "a dict view (`.items()`, `.keys()`, `.values()`) prints as Python's `dict_items([…])`, which promptic does not write",
+            ).with_help("loop over it, or make it a list first: `| list`"
             )),
             None => Ok(()),
         }
@@ -215,7 +223,6 @@ impl<'a> Reader<'a> {
         }
         let expr = parser.expr()?;
         parser.finish(&format!("in `{{% {word} %}}`"))?;
-        self.no_stray_items(&expr)?;
         Ok(expr)
     }
 
@@ -316,10 +323,9 @@ impl<'a> Reader<'a> {
         if !parser.keyword("in") {
             return Err(self.error(here, "expected `in` after the loop variable"));
         }
-        let iter = parser.expr()?;
+        let iter = parser.iterable()?;
         let filter = if parser.keyword("if") {
             let cond = parser.expr()?;
-            self.no_stray_items(&cond)?;
             Some(cond)
         } else {
             None
@@ -328,7 +334,16 @@ impl<'a> Reader<'a> {
             return Err(self.error(tag, "recursive loops are not supported"));
         }
         parser.finish("in `{% for %}`")?;
-        if !matches!(iter.kind, ExprKind::Items(_)) {
+        if !matches!(
+            iter.kind,
+            ExprKind::Items(_)
+                | ExprKind::Op(
+                    super::expr::Op::Method(
+                        super::expr::Method::Keys | super::expr::Method::Values
+                    ),
+                    _
+                )
+        ) {
             self.no_stray_items(&iter)?;
         }
         drop(parser);
@@ -369,7 +384,7 @@ impl<'a> Reader<'a> {
     fn include(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
         let here = parser.next_span();
         let expr = parser.expr()?;
-        let ExprKind::Literal(serde_json::Value::String(name)) = expr.kind else {
+        let ExprKind::Literal(super::data::Value::String(name)) = expr.kind else {
             return Err(self.error(
                 here.start..expr.span.end,
                 "`{% include %}` takes a quoted file name; computed names are not supported",
@@ -393,9 +408,20 @@ impl<'a> Reader<'a> {
         let Some((name, span)) = parser.name() else {
             return Err(self.error(here, "expected a name after `set`"));
         };
+        let mut attr = None;
+        if parser.op(".") {
+            let here = parser.next_span();
+            let Some((name, attr_span)) = parser.name() else {
+                return Err(self.error(here, "expected a name after `.`"));
+            };
+            attr = Some((name, attr_span));
+        }
         if parser.op(",") || parser.op(".") {
             let here = parser.next_span();
-            return Err(self.error(here, "only `{% set name = value %}` is supported"));
+            return Err(self.error(
+                here,
+                "only `{% set name = value %}` and `{% set ns.name = value %}` are supported",
+            ));
         }
         let eq = parser.next_span();
         if !parser.op("=") {
@@ -413,6 +439,15 @@ impl<'a> Reader<'a> {
         let value = parser.expr()?;
         parser.finish("in `{% set %}`")?;
         self.no_stray_items(&value)?;
+        if let Some((attr, attr_span)) = attr {
+            let span = span.start..attr_span.end;
+            return Ok(Node::SetAttr {
+                name,
+                attr,
+                span,
+                value,
+            });
+        }
         Ok(Node::Set { name, span, value })
     }
 }

@@ -5,12 +5,12 @@
 //! `s.city` is the path `stops[…].city`, shown as `s.city`. A `set` name is the template's
 //! own and is not followed.
 
-use super::expr::{CmpOp, Expr, ExprKind, Filter, Test};
+use super::data::Value;
+use super::expr::{CmpOp, Expr, ExprKind, Filter, Op, Test};
 use super::parser::Node;
 use super::set::Templates;
 use super::uses::MAX_INCLUDE_WALKS;
 use crate::diagnostic::Diagnostic;
-use serde_json::Value;
 use std::ops::Range;
 
 /// One step of a [`PathUse`].
@@ -52,11 +52,22 @@ pub struct PathUse {
     /// Whether rendering fails wherever the path is read and not there: it is printed, a
     /// filter's input (not `default`'s), or a loop's iterable.
     pub(crate) loud: bool,
+    /// The filter the use is the input of, when that filter needs text, a list or a map
+    /// (`length`, `join`): a number or a boolean there fails in Jinja2 too.
+    pub(crate) sized: Option<&'static str>,
     /// The blocks the use is inside, outermost first, each with the outcome it needs: the
     /// use is read only when every one holds. Indices into the walk's [`Cond`]s; a loop
     /// the path itself walks (`s.city` inside `for s in stops`) is left out, since every
     /// item is then read.
     pub(crate) gates: Vec<Gate>,
+}
+
+impl PathUse {
+    /// The filter the use is the input of, when that filter needs text, a list or a map
+    /// (`length`, `join`): the derive checks the value's type against it.
+    pub fn sized(&self) -> Option<&'static str> {
+        self.sized
+    }
 }
 
 /// A block a use is inside: its condition, and whether the use needs it to hold.
@@ -212,6 +223,7 @@ impl<'a> Walk<'a> {
                     self.expr(file, value, false, false);
                     self.bound.push((name.clone(), None));
                 }
+                Node::SetAttr { value, .. } => self.expr(file, value, false, false),
             }
         }
     }
@@ -388,6 +400,7 @@ impl<'a> Walk<'a> {
             guarded,
             indexed,
             loud: false,
+            sized: None,
             gates,
         }
     }
@@ -487,15 +500,38 @@ impl<'a> Walk<'a> {
                 }
             }
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, false, under)),
+            // `a if c else b`: the condition is tested, each side read only when it holds
+            // or fails.
+            ExprKind::Op(Op::IfElse, operands) => {
+                if let [condition, sides @ ..] = operands.as_slice() {
+                    self.expr(file, condition, true, under);
+                    sides.iter().for_each(|e| self.expr(file, e, false, true));
+                }
+            }
+            ExprKind::Op(Op::Is(..), operands) => {
+                if let [subject, args @ ..] = operands.as_slice() {
+                    self.expr(file, subject, true, under);
+                    args.iter().for_each(|e| self.expr(file, e, false, under));
+                }
+            }
+            ExprKind::Op(_, operands) => operands
+                .iter()
+                .for_each(|e| self.expr(file, e, false, under)),
             ExprKind::Filter(inner, Filter::Default, args) => {
                 self.expr(file, inner, true, under);
                 args.iter().for_each(|e| self.expr(file, e, false, under));
             }
-            ExprKind::Filter(inner, _, args) => {
+            ExprKind::Filter(inner, filter, args) => {
+                let at = self.out.len();
                 if under {
                     self.expr(file, inner, false, under);
                 } else {
                     self.loud(file, inner);
+                }
+                if let (Filter::Length | Filter::Join, Some(_)) = (filter, chain(inner))
+                    && let Some(path) = self.out.get_mut(at)
+                {
+                    path.sized = Some(filter.name());
                 }
                 args.iter().for_each(|e| self.expr(file, e, false, under));
             }

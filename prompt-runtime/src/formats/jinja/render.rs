@@ -15,11 +15,14 @@ use crate::diagnostic::Diagnostic;
 /// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
 /// moves faster.
 type Error = Box<Diagnostic>;
+use super::data::{Map, Value};
+use super::expr::Op;
+use super::ops::{self, Budget, Fail};
 use super::slots::{CACHED, Slots};
-use serde_json::{Map, Value};
 use std::borrow::Cow;
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 use std::cmp::Ordering;
+use std::rc::Rc;
 
 /// A value while rendering: borrowed from the context or the template where it can be.
 #[derive(Clone, Debug)]
@@ -31,6 +34,9 @@ enum Val<'a> {
     /// A dict's key as `items()` gives it to a loop: borrowed, so a loop over a dict's
     /// items copies nothing.
     Key(&'a str),
+    /// A `namespace()`: shared, so `{% set ns.x = … %}` inside a loop changes the one
+    /// outside it, as in Jinja2.
+    Namespace(Rc<RefCell<Map>>),
 }
 
 impl<'a> Val<'a> {
@@ -48,6 +54,7 @@ impl<'a> Val<'a> {
             Val::Undefined => None,
             Val::Defined(value) => Some(value),
             Val::Key(key) => Some(Cow::Owned(Value::String(key.to_owned()))),
+            Val::Namespace(ns) => Some(Cow::Owned(Value::Object(ns.borrow().clone()))),
         }
     }
 }
@@ -56,7 +63,7 @@ impl<'a> Val<'a> {
 /// rendering.
 enum Items<'a> {
     List(&'a [Value]),
-    Pairs(&'a Map<String, Value>),
+    Pairs(&'a Map),
     Made(Vec<Val<'a>>),
 }
 
@@ -72,7 +79,7 @@ impl<'a> Items<'a> {
     fn iter(&self) -> ItemsIter<'_, 'a> {
         match self {
             Items::List(items) => ItemsIter::List(items.iter()),
-            Items::Pairs(map) => ItemsIter::Pairs(map.iter()),
+            Items::Pairs(map) => ItemsIter::Pairs(map.entries().iter()),
             Items::Made(items) => ItemsIter::Made(items.iter()),
         }
     }
@@ -81,7 +88,7 @@ impl<'a> Items<'a> {
 /// The items of [`Items`] in order.
 enum ItemsIter<'i, 'a> {
     List(std::slice::Iter<'a, Value>),
-    Pairs(serde_json::map::Iter<'a>),
+    Pairs(std::slice::Iter<'a, (String, Value)>),
     Made(std::slice::Iter<'i, Val<'a>>),
 }
 
@@ -136,16 +143,19 @@ impl Kept {
     }
 }
 
-struct LoopState {
+struct LoopState<'a> {
     index0: usize,
     length: usize,
+    /// The items before and after this one, when the body reads `loop.previtem` or
+    /// `loop.nextitem`.
+    neighbours: Option<(Option<Val<'a>>, Option<Val<'a>>)>,
 }
 
 /// Renders `template` of `set` over `context`.
 pub(crate) fn render(
     set: &Templates,
     template: &Template,
-    context: &Map<String, Value>,
+    context: &Map,
 ) -> Result<String, Diagnostic> {
     render_limited(set, template, context, MAX_STEPS)
 }
@@ -155,7 +165,7 @@ pub(crate) fn render(
 pub(crate) fn render_limited(
     set: &Templates,
     template: &Template,
-    context: &Map<String, Value>,
+    context: &Map,
     max_steps: usize,
 ) -> Result<String, Diagnostic> {
     let mut renderer = Renderer {
@@ -186,7 +196,7 @@ pub(super) fn holds(
     set: &Templates,
     template: &Template,
     expr: &Expr,
-    context: &Map<String, Value>,
+    context: &Map,
 ) -> Option<bool> {
     Renderer::probe(set, context).test(template, expr).ok()
 }
@@ -197,7 +207,7 @@ pub(super) fn has_items(
     set: &Templates,
     template: &Template,
     expr: &Expr,
-    context: &Map<String, Value>,
+    context: &Map,
 ) -> Option<bool> {
     let renderer = Renderer::probe(set, context);
     let (inner, pairs) = match &expr.kind {
@@ -215,7 +225,7 @@ pub(super) fn has_items(
 
 struct Renderer<'a> {
     set: &'a Templates,
-    context: &'a Map<String, Value>,
+    context: &'a Map,
     /// The names the templates bind, innermost last, in scopes: one per template being
     /// rendered (an include's `set`s stay in it) and one per loop iteration (a loop
     /// body's `set`s are gone at its end, as in Jinja2, and each iteration starts afresh).
@@ -231,7 +241,7 @@ struct Renderer<'a> {
     values: [Cell<Option<&'a Value>>; CACHED],
     /// Where the innermost scope starts in `locals`.
     frame: usize,
-    loops: Vec<LoopState>,
+    loops: Vec<LoopState<'a>>,
     out: String,
     /// Nodes rendered, loop items visited, loop filters tested and list items a
     /// membership test (`in`) looked at so far, against [`MAX_STEPS`]. Counted where
@@ -255,7 +265,7 @@ type Done = Result<(), Error>;
 impl<'a> Renderer<'a> {
     /// A renderer that only evaluates expressions over `context`: it has no scopes of the
     /// templates' own and writes nothing (`render_limited` gives it an output and a limit).
-    fn probe(set: &'a Templates, context: &'a Map<String, Value>) -> Self {
+    fn probe(set: &'a Templates, context: &'a Map) -> Self {
         Renderer {
             set,
             context,
@@ -323,6 +333,32 @@ impl<'a> Renderer<'a> {
                         None => self.bind_one(name, value),
                     }
                 }
+                Node::SetAttr {
+                    name,
+                    attr,
+                    span,
+                    value,
+                } => {
+                    let value_expr = value;
+                    let value = self.defined(template, value_expr)?.into_owned();
+                    match self.lookup_by_name(name) {
+                        Val::Namespace(ns) => {
+                            // A namespace holds a copy: `{% set ns.a = ns %}` over and over
+                            // would otherwise nest and grow without end.
+                            self.keep(template, value_expr, &value)?;
+                            ns.borrow_mut().insert(attr.clone(), value);
+                        }
+                        _ => {
+                            return Err(Box::new(
+                                Diagnostic::new(format!("`{name}` is not a namespace"))
+                                    .at(&template.source, span.clone())
+                                    .with_help(format!(
+                                        "make it one first: `{{% set {name} = namespace({attr}=…) %}}`"
+                                    )),
+                            ));
+                        }
+                    }
+                }
             }
         }
         Ok(())
@@ -330,7 +366,10 @@ impl<'a> Renderer<'a> {
 
     fn too_much(&self, template: &Template, node: &Node) -> Error {
         let span = match node {
-            Node::Text(span) | Node::Include { span, .. } | Node::Set { span, .. } => span.clone(),
+            Node::Text(span)
+            | Node::Include { span, .. }
+            | Node::Set { span, .. }
+            | Node::SetAttr { span, .. } => span.clone(),
             Node::Output(expr) => expr.span.clone(),
             Node::If(block) => block.span.clone(),
             Node::For(each) => each.iter.span.clone(),
@@ -356,7 +395,7 @@ impl<'a> Renderer<'a> {
                 Cow::Owned(Value::Object(entries)) => Items::Made(
                     entries
                         .into_iter()
-                        .map(|(k, v)| Val::owned(Value::Array(vec![Value::String(k), v])))
+                        .map(|(k, v)| Val::owned(Value::Tuple(vec![Value::String(k), v])))
                         .collect(),
                 ),
                 value => {
@@ -396,14 +435,34 @@ impl<'a> Renderer<'a> {
             }
             return Ok(());
         }
-        let mut index0 = 0;
+        let mut index0: usize = 0;
+        // `loop.previtem` and `loop.nextitem` need the items kept, as values.
+        let around: Option<Vec<Val<'a>>> = reads_neighbours(&each.body).then(|| {
+            items
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| kept.as_ref().is_none_or(|k| k.has(*i)))
+                .map(|(_, item)| match item {
+                    Item::One(v) => v,
+                    Item::Pair(k, v) => Val::owned(Value::Tuple(vec![Value::from(k), v.clone()])),
+                })
+                .collect()
+        });
         for (i, item) in items.iter().enumerate() {
             if kept.as_ref().is_some_and(|k| !k.has(i)) {
                 continue;
             }
             self.steps.set(self.steps.get() + 1);
             let start = self.enter(template, each, item)?;
-            self.loops.push(LoopState { index0, length });
+            let neighbours = around.as_ref().map(|all| {
+                let before = index0.checked_sub(1).and_then(|p| all.get(p)).cloned();
+                (before, all.get(index0 + 1).cloned())
+            });
+            self.loops.push(LoopState {
+                index0,
+                length,
+                neighbours,
+            });
             let result = self.nodes(template, &each.body);
             self.loops.pop();
             self.leave(start);
@@ -439,21 +498,22 @@ impl<'a> Renderer<'a> {
         match (targets, item) {
             ([(name, _)], Item::One(value)) => self.bind_one(name, value),
             ([(name, _)], Item::Pair(k, v)) => {
-                let pair = Value::Array(vec![Value::String(k.to_owned()), v.clone()]);
+                let pair = Value::Tuple(vec![Value::String(k.to_owned()), v.clone()]);
                 self.bind_one(name, Val::owned(pair));
             }
             ([(k_name, _), (v_name, _)], Item::Pair(k, v)) => {
                 self.bind_one(k_name, Val::Key(k));
                 self.bind_one(v_name, Val::borrowed(v));
             }
-            (_, Item::One(Val::Defined(Cow::Borrowed(Value::Array(pair)))))
-                if pair.len() == targets.len() =>
-            {
+            (
+                _,
+                Item::One(Val::Defined(Cow::Borrowed(Value::Array(pair) | Value::Tuple(pair)))),
+            ) if pair.len() == targets.len() => {
                 for ((name, _), part) in targets.iter().zip(pair) {
                     self.bind_one(name, Val::borrowed(part));
                 }
             }
-            (_, Item::One(Val::Defined(Cow::Owned(Value::Array(pair)))))
+            (_, Item::One(Val::Defined(Cow::Owned(Value::Array(pair) | Value::Tuple(pair)))))
                 if pair.len() == targets.len() =>
             {
                 for ((name, _), part) in targets.iter().zip(pair) {
@@ -482,11 +542,14 @@ impl<'a> Renderer<'a> {
     ) -> Result<Vec<Val<'a>>, Error> {
         Ok(match value {
             Cow::Borrowed(Value::Array(items)) => items.iter().map(Val::borrowed).collect(),
-            Cow::Owned(Value::Array(items)) => items.into_iter().map(Val::owned).collect(),
+            Cow::Owned(Value::Array(items) | Value::Tuple(items)) => {
+                items.into_iter().map(Val::owned).collect()
+            }
+            Cow::Borrowed(Value::Tuple(items)) => items.iter().map(Val::borrowed).collect(),
             // A dict iterates over its keys, a string over its characters.
             Cow::Borrowed(Value::Object(map)) => map
                 .keys()
-                .map(|k| Val::owned(Value::String(k.clone())))
+                .map(|k| Val::owned(Value::String(k.to_owned())))
                 .collect(),
             Cow::Owned(Value::Object(map)) => map
                 .into_iter()
@@ -571,9 +634,18 @@ impl<'a> Renderer<'a> {
             return Ok(());
         }
         match self.eval(template, expr)? {
+            // What Jinja2 makes undefined itself prints nothing, as there: an inline `if`
+            // without `else` whose condition fails, the item before the first and after
+            // the last.
+            Val::Undefined if quietly_undefined(expr) => {}
             Val::Undefined => return Err(self.undefined(template, expr)),
             Val::Defined(value) => write_str(&mut self.out, &value),
             Val::Key(key) => self.out.push_str(key),
+            Val::Namespace(ns) => {
+                self.out.push_str("<Namespace ");
+                super::value::write_repr(&mut self.out, &Value::Object(ns.borrow().clone()));
+                self.out.push('>');
+            }
         }
         Ok(())
     }
@@ -588,13 +660,12 @@ impl<'a> Renderer<'a> {
         filter: Filter,
         args: &'a [Expr],
     ) -> Result<bool, Error> {
-        if matches!(filter, Filter::Default | Filter::Length) {
+        if matches!(filter, Filter::Default | Filter::Length) || filter.is_new() {
             return Ok(false);
         }
-        let value = match self.eval(template, inner)? {
-            Val::Key(key) => Cow::Owned(Value::String(key.to_owned())),
-            Val::Defined(value) => value,
-            Val::Undefined => return Err(self.undefined(template, inner)),
+        let value = match self.eval(template, inner)?.into_value() {
+            Some(value) => value,
+            None => return Err(self.undefined(template, inner)),
         };
         match (filter, &*value, args) {
             (Filter::Upper, Value::String(s), _) if s.is_ascii() => {
@@ -639,10 +710,9 @@ impl<'a> Renderer<'a> {
             }
             _ => {
                 let result = self.filter_value(template, whole, inner, filter, args, value)?;
-                match result {
-                    Val::Defined(value) => write_str(&mut self.out, &value),
-                    Val::Key(key) => self.out.push_str(key),
-                    Val::Undefined => return Err(self.undefined(template, inner)),
+                match result.into_value() {
+                    Some(value) => write_str(&mut self.out, &value),
+                    None => return Err(self.undefined(template, inner)),
                 }
             }
         }
@@ -733,7 +803,13 @@ impl<'a> Renderer<'a> {
             (Test::Defined, v) => !matches!(v, Val::Undefined),
             (Test::Undefined, v) => matches!(v, Val::Undefined),
             (Test::None, Val::Defined(v)) => v.is_null(),
-            (Test::None, Val::Undefined | Val::Key(_)) => false,
+            (Test::None, Val::Undefined | Val::Key(_) | Val::Namespace(_)) => false,
+            (other, v) => {
+                let value = as_value(v);
+                let mut budget = self.budget();
+                ops::test(other, value.as_deref(), None, &mut budget)
+                    .map_err(|fail| self.fail(template, inner, &[], fail))?
+            }
         };
         Ok(result != negated)
     }
@@ -792,9 +868,24 @@ impl<'a> Renderer<'a> {
             ExprKind::Attr(inner, attr) => {
                 // `name.attr`, the common case, without a call to `eval` for the name.
                 let value = match &inner.kind {
-                    ExprKind::Name(name) => match self.lookup(inner, name).into_value() {
-                        Some(value) => value,
-                        None => return Err(self.undefined(template, inner)),
+                    ExprKind::Name(name) => match self.lookup(inner, name) {
+                        // One attribute of a namespace, not a copy of all of it; a copy of a
+                        // large one costs steps by its size.
+                        Val::Namespace(ns) => {
+                            let found = ns.borrow().get(attr).cloned();
+                            return Ok(match found {
+                                Some(value) => {
+                                    let size = ops::size(&value);
+                                    self.step(template, expr, size / 64)?;
+                                    Val::owned(value)
+                                }
+                                None => Val::Undefined,
+                            });
+                        }
+                        other => match other.into_value() {
+                            Some(value) => value,
+                            None => return Err(self.undefined(template, inner)),
+                        },
                     },
                     _ => self.defined(template, inner)?,
                 };
@@ -820,6 +911,17 @@ impl<'a> Renderer<'a> {
                     LoopAttr::Length => Value::from(state.length),
                     LoopAttr::Revindex => Value::from(state.length - state.index0),
                     LoopAttr::Revindex0 => Value::from(state.length - state.index0 - 1),
+                    LoopAttr::Depth => Value::from(1),
+                    LoopAttr::Depth0 => Value::from(0),
+                    LoopAttr::Previtem | LoopAttr::Nextitem => {
+                        let (before, after) = state.neighbours.clone().unwrap_or((None, None));
+                        let found = if *attr == LoopAttr::Previtem {
+                            before
+                        } else {
+                            after
+                        };
+                        return Ok(found.unwrap_or(Val::Undefined));
+                    }
                 };
                 Val::owned(value)
             }
@@ -854,9 +956,23 @@ impl<'a> Renderer<'a> {
                 self.starts_with(template, expr, inner, prefix)?
             }
             ExprKind::Split(inner, sep) => self.split(template, expr, inner, sep.as_deref())?,
-            ExprKind::Items(_) => {
-                return Err(self.error(template, expr, "`.items()` is supported only in `for`"));
+            ExprKind::Items(inner) => {
+                let value = self.defined(template, inner)?;
+                let Value::Object(map) = &*value else {
+                    return Err(self.error(
+                        template,
+                        inner,
+                        format!("`.items()` needs a dict, and this is {}", a_type(&value)),
+                    ));
+                };
+                self.charge(template, expr, ops::size(&value), map.len())?;
+                Val::owned(Value::Array(
+                    map.iter()
+                        .map(|(k, v)| Value::Tuple(vec![Value::from(k), v.clone()]))
+                        .collect(),
+                ))
             }
+            ExprKind::Op(op, operands) => self.op(template, expr, op, operands)?,
         })
     }
 
@@ -1038,11 +1154,202 @@ impl<'a> Renderer<'a> {
                 Val::Undefined => true,
                 Val::Defined(v) => boolean && !truthy(v),
                 Val::Key(k) => boolean && k.is_empty(),
+                Val::Namespace(_) => false,
             };
             return Ok(if use_default { fallback } else { value });
         }
         let value = self.defined(template, inner)?;
         self.filter_value(template, whole, inner, filter, args, value)
+    }
+
+    /// What an operation may still build and take: the render's limits less what it has
+    /// used.
+    fn budget(&self) -> Budget {
+        Budget {
+            bytes: MAX_OUTPUT.saturating_sub(self.out.len().saturating_add(self.built.get())),
+            steps: self.max_steps.saturating_sub(self.steps.get()),
+        }
+    }
+
+    /// Counts what an operation used of `start`, leaving `end`: its steps, and its bytes
+    /// when what it made is kept as a value (a list), as the lists a template builds are.
+    fn settle(&self, start: &Budget, end: &Budget, kept: bool) {
+        self.steps
+            .set(self.steps.get().saturating_add(start.steps - end.steps));
+        if kept {
+            self.built
+                .set(self.built.get().saturating_add(start.bytes - end.bytes));
+        }
+    }
+
+    /// Takes `bytes` and `steps` for a list made at `expr`, or fails at it.
+    fn charge(&self, template: &Template, expr: &Expr, bytes: usize, steps: usize) -> Done {
+        let start = self.budget();
+        let mut end = self.budget();
+        end.bytes(bytes)
+            .and_then(|()| end.steps(steps))
+            .map_err(|fail| self.fail(template, expr, &[], fail))?;
+        self.settle(&start, &end, true);
+        Ok(())
+    }
+
+    /// An operation's failure as an error at `expr`, or at the argument it names (of
+    /// `args`).
+    #[cold]
+    fn fail(&self, template: &Template, expr: &Expr, args: &[Expr], fail: Fail) -> Error {
+        let (at, message, help) = match fail {
+            Fail::Here(message) => (expr, message, None),
+            Fail::Arg(i, message) => (args.get(i).unwrap_or(expr), message, None),
+            Fail::Large => (
+                expr,
+                format!(
+                    "this would make what the render builds larger than {} MiB",
+                    MAX_OUTPUT >> 20
+                ),
+                Some("work on shorter values, or fewer of them"),
+            ),
+            Fail::Long => (
+                expr,
+                format!("the render takes more than {} steps", self.max_steps),
+                Some(
+                    "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
+                ),
+            ),
+        };
+        let mut error = Diagnostic::new(message).at(&template.source, at.span.clone());
+        if let Some(help) = help {
+            error = error.with_help(help);
+        }
+        Box::new(error)
+    }
+
+    /// Counts a value a namespace keeps against what the render may build, and refuses
+    /// one that nests deeper than values may.
+    fn keep(&self, template: &Template, expr: &Expr, value: &Value) -> Done {
+        let Some(size) = value::footprint(value, value::MAX_DEPTH - 1) else {
+            return Err(self.deep(template, expr));
+        };
+        self.charge(template, expr, size, 0)
+    }
+
+    #[cold]
+    fn deep(&self, template: &Template, expr: &Expr) -> Error {
+        self.error(
+            template,
+            expr,
+            format!("this value would nest more than {} deep", value::MAX_DEPTH),
+        )
+    }
+
+    /// An [`Op`] on its operands.
+    #[inline(never)]
+    fn op(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        op: &'a Op,
+        operands: &'a [Expr],
+    ) -> Result<Val<'a>, Error> {
+        match op {
+            Op::IfElse => {
+                return if self.test(template, &operands[0])? {
+                    self.eval(template, &operands[1])
+                } else {
+                    operands
+                        .get(2)
+                        .map_or(Ok(Val::Undefined), |e| self.eval(template, e))
+                };
+            }
+            Op::Is(test, negated) => {
+                let value = self.eval(template, &operands[0])?;
+                let arg = match operands.get(1) {
+                    Some(e) => Some(self.defined(template, e)?),
+                    None => None,
+                };
+                let subject = as_value(&value);
+                let start = self.budget();
+                let mut budget = self.budget();
+                let holds = ops::test(*test, subject.as_deref(), arg.as_deref(), &mut budget)
+                    .map_err(|fail| self.fail(template, expr, &operands[1..], fail))?;
+                self.settle(&start, &budget, false);
+                return Ok(Val::owned(Value::Bool(holds != *negated)));
+            }
+            Op::Cycle => {
+                let Some(state) = self.loops.last() else {
+                    return Ok(Val::Undefined);
+                };
+                return self.eval(template, &operands[state.index0 % operands.len()]);
+            }
+            Op::Namespace(names) => {
+                let mut map = super::data::Map::new();
+                for (name, operand) in names.iter().zip(operands) {
+                    let value = self.defined(template, operand)?.into_owned();
+                    self.keep(template, operand, &value)?;
+                    map.insert(name.clone(), value);
+                }
+                return Ok(Val::Namespace(Rc::new(RefCell::new(map))));
+            }
+            _ => {}
+        }
+        let mut values = Vec::with_capacity(operands.len());
+        for operand in operands {
+            values.push(self.defined(template, operand)?);
+        }
+        let start = self.budget();
+        let mut budget = self.budget();
+        let result = match op {
+            Op::Binary(bin) => ops::binary(*bin, &values[0], &values[1], &mut budget),
+            Op::Neg => ops::sign(&values[0], true),
+            Op::Pos => ops::sign(&values[0], false),
+            Op::Slice => ops::slice(&values[0], &values[1], &values[2], &values[3], &mut budget),
+            Op::Method(method) => {
+                let args: Vec<Value> = values[1..].iter().map(|v| v.as_ref().clone()).collect();
+                ops::method(*method, &values[0], &args, &mut budget)
+            }
+            Op::Range => range(&values, &mut budget),
+            Op::IfElse | Op::Is(..) | Op::Cycle | Op::Namespace(_) => Ok(Value::Null),
+        };
+        let args = match op {
+            Op::Method(_) | Op::Slice => &operands[1..],
+            _ => operands,
+        };
+        let value = result.map_err(|fail| self.fail(template, expr, args, fail))?;
+        let kept = matches!(value, Value::Array(_) | Value::Tuple(_));
+        self.settle(&start, &budget, kept);
+        if kept && value::footprint(&value, value::MAX_DEPTH).is_none() {
+            return Err(self.deep(template, expr));
+        }
+        Ok(Val::owned(value))
+    }
+
+    /// A filter that is not one of the first seven (or `join` by an attribute), on the
+    /// defined `value`: its arguments evaluated, then [`super::filters::apply`].
+    #[inline(never)]
+    fn new_filter(
+        &self,
+        template: &'a Template,
+        whole: &Expr,
+        filter: Filter,
+        args: &'a [Expr],
+        value: Cow<'a, Value>,
+    ) -> Result<Val<'a>, Error> {
+        let mut given = Vec::with_capacity(args.len());
+        for arg in args {
+            given.push(self.defined(template, arg)?.into_owned());
+        }
+        let start = self.budget();
+        let mut budget = self.budget();
+        let result = super::filters::apply(filter, &value, &given, &mut budget)
+            .map_err(|fail| self.fail(template, whole, args, fail))?;
+        let kept = matches!(result, Some(Value::Array(_) | Value::Tuple(_)));
+        self.settle(&start, &budget, kept);
+        if let Some(made) = &result
+            && kept
+            && value::footprint(made, value::MAX_DEPTH).is_none()
+        {
+            return Err(self.deep(template, whole));
+        }
+        Ok(result.map_or(Val::Undefined, Val::owned))
     }
 
     /// A filter other than `default` applied to the defined `value` of `inner`.
@@ -1060,6 +1367,9 @@ impl<'a> Renderer<'a> {
             write_str(&mut s, value);
             s
         };
+        if filter.is_new() || (filter == Filter::Join && args.len() > 1) {
+            return self.new_filter(template, whole, filter, args, value);
+        }
         Ok(Val::owned(match filter {
             Filter::Default => unreachable_default(),
             Filter::Upper => Value::String(text(&value).to_uppercase()),
@@ -1128,8 +1438,92 @@ impl<'a> Renderer<'a> {
                 write_json(&mut out, &value);
                 Value::String(out)
             }
+            _ => return self.new_filter(template, whole, filter, args, value),
         }))
     }
+}
+
+/// Whether `expr` is undefined by Jinja2's own making when it is, not for a value that
+/// was not given.
+fn quietly_undefined(expr: &Expr) -> bool {
+    match &expr.kind {
+        ExprKind::Loop(LoopAttr::Previtem | LoopAttr::Nextitem) => true,
+        ExprKind::Op(Op::IfElse, operands) => operands.len() == 2,
+        _ => false,
+    }
+}
+
+/// `range(stop)` or `range(start, stop[, step])`, as a list.
+fn range(args: &[Cow<'_, Value>], budget: &mut Budget) -> Result<Value, Fail> {
+    let mut ints = Vec::with_capacity(args.len());
+    for (i, arg) in args.iter().enumerate() {
+        match &**arg {
+            Value::Bool(b) => ints.push(i128::from(*b)),
+            Value::Number(n) if !n.is_f64() => match n.as_i128() {
+                Some(v) => ints.push(v),
+                None => return Err(Fail::Arg(i, "this integer is too large for a range".into())),
+            },
+            other => {
+                return Err(Fail::Arg(
+                    i,
+                    format!("`range` takes integers, not {}", a_type(other)),
+                ));
+            }
+        }
+    }
+    let (start, stop, step) = match ints.as_slice() {
+        [stop] => (0, *stop, 1),
+        [start, stop] => (*start, *stop, 1),
+        [start, stop, step] => (*start, *stop, *step),
+        _ => return Err(Fail::Here("`range` takes one to three integers".into())),
+    };
+    if step == 0 {
+        return Err(Fail::Arg(2, "range() arg 3 must not be zero".into()));
+    }
+    let span = if step > 0 { stop - start } else { start - stop };
+    let len = if span <= 0 {
+        0
+    } else {
+        (span - 1) / step.abs() + 1
+    };
+    let len = usize::try_from(len).unwrap_or(usize::MAX);
+    budget.steps(len)?;
+    budget.bytes(len.saturating_mul(std::mem::size_of::<Value>()))?;
+    Ok(Value::Array(
+        (0..len)
+            .map(|i| Value::from(start + step * i as i128))
+            .collect(),
+    ))
+}
+
+/// Whether `nodes` (the body of a loop) read `loop.previtem` or `loop.nextitem` of that
+/// loop (a loop inside has its own).
+fn reads_neighbours(nodes: &[Node]) -> bool {
+    let reads = |e: &Expr| {
+        let mut found = false;
+        super::expr::visit(e, &mut |e| {
+            found |= matches!(
+                e.kind,
+                ExprKind::Loop(LoopAttr::Previtem | LoopAttr::Nextitem)
+            );
+        });
+        found
+    };
+    nodes.iter().any(|node| match node {
+        Node::Text(_) | Node::Include { .. } => false,
+        Node::Output(e) | Node::Set { value: e, .. } | Node::SetAttr { value: e, .. } => reads(e),
+        Node::If(block) => {
+            block
+                .branches
+                .iter()
+                .any(|(c, body)| reads(c) || reads_neighbours(body))
+                || block
+                    .otherwise
+                    .as_ref()
+                    .is_some_and(|(_, body)| reads_neighbours(body))
+        }
+        Node::For(each) => reads(&each.iter),
+    })
 }
 
 fn unreachable_default() -> Value {
@@ -1143,6 +1537,7 @@ fn as_value<'v>(value: &'v Val<'_>) -> Option<Cow<'v, Value>> {
         Val::Undefined => None,
         Val::Defined(v) => Some(Cow::Borrowed(&**v)),
         Val::Key(k) => Some(Cow::Owned(Value::String((*k).to_owned()))),
+        Val::Namespace(ns) => Some(Cow::Owned(Value::Object(ns.borrow().clone()))),
     }
 }
 
@@ -1151,6 +1546,7 @@ fn truthy_val(value: &Val<'_>) -> bool {
         Val::Undefined => false,
         Val::Defined(v) => truthy(v),
         Val::Key(k) => !k.is_empty(),
+        Val::Namespace(_) => true,
     }
 }
 
@@ -1223,13 +1619,15 @@ fn child<'v>(value: &'v Value, key: Key<'_>) -> Option<&'v Value> {
     match (value, key) {
         (Value::Object(map), Key::Attr(k)) => map.get(k),
         (Value::Object(map), Key::Item(Value::String(k))) => map.get(k.as_str()),
-        (Value::Array(items), Key::Item(Value::Number(n))) => {
+        (Value::Array(items) | Value::Tuple(items), Key::Item(Value::Number(n))) => {
             let i = n.as_i64()?;
             let len = i64::try_from(items.len()).ok()?;
             let at = if i < 0 { i + len } else { i };
             items.get(usize::try_from(at).ok()?)
         }
-        (Value::Array(items), Key::Item(Value::Bool(b))) => items.get(usize::from(*b)),
+        (Value::Array(items) | Value::Tuple(items), Key::Item(Value::Bool(b))) => {
+            items.get(usize::from(*b))
+        }
         _ => None,
     }
 }

@@ -1,9 +1,10 @@
 //! A template with everything it includes: loaded once, cycles refused, rendered by name.
 
+use super::data::{Map, Value};
 use super::parser::Node;
 use super::{Options, Template};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
-use serde_json::{Map, Value};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -73,6 +74,38 @@ impl LastLen {
 impl Clone for LastLen {
     fn clone(&self) -> Self {
         LastLen(std::sync::atomic::AtomicUsize::new(self.get()))
+    }
+}
+
+/// The values a template renders with: a [`Value`] as it is, dicts in their order and
+/// integers exact; or a `serde_json::Value`, converted (its maps are sorted by key
+/// already, so dicts come in key order).
+///
+/// ```
+/// use promptic::formats::jinja::{Options, Templates, Value};
+/// use promptic::SourceFile;
+///
+/// let source = SourceFile::new("prompts/t.j2", "{{ d }}");
+/// let templates = Templates::load("t.j2", Options::default(), &mut |_| Ok(source.clone())).unwrap();
+/// let ordered = Value::from_json(r#"{"d": {"b": 1, "a": 2}}"#).unwrap();
+/// assert_eq!(templates.render("t.j2", &ordered).unwrap(), "{'b': 1, 'a': 2}");
+/// let sorted = serde_json::json!({"d": {"b": 1, "a": 2}});
+/// assert_eq!(templates.render("t.j2", &sorted).unwrap(), "{'a': 2, 'b': 1}");
+/// ```
+pub trait RenderValues {
+    /// The values as the renderer reads them.
+    fn to_values(&self) -> Cow<'_, Value>;
+}
+
+impl RenderValues for Value {
+    fn to_values(&self) -> Cow<'_, Value> {
+        Cow::Borrowed(self)
+    }
+}
+
+impl RenderValues for serde_json::Value {
+    fn to_values(&self) -> Cow<'_, Value> {
+        Cow::Owned(Value::from(self))
     }
 }
 
@@ -155,12 +188,13 @@ impl Templates {
     /// byte for byte as Jinja2 renders it with the same options. The values are checked
     /// first against every path the templates read ([`check_values`](Self::check_values)):
     /// the error is then the first mismatch, with a note for each other one.
-    pub fn render(&self, name: &str, values: &Value) -> Result<String, Diagnostic> {
+    pub fn render(&self, name: &str, values: &impl RenderValues) -> Result<String, Diagnostic> {
         let Some(template) = self.templates.get(name) else {
             return Err(Diagnostic::new(format!("no template `{name}` was loaded")));
         };
         let empty = Map::new();
-        let context = match values {
+        let values = values.to_values();
+        let context = match &*values {
             Value::Object(map) => map,
             Value::Null => &empty,
             other => {
@@ -312,7 +346,7 @@ fn includes_at(nodes: &[Node], depth: usize, out: &mut Vec<(String, Range<usize>
                     includes_at(body, depth + 1, out);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Set { .. } => {}
+            Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
         }
     }
 }
@@ -355,7 +389,7 @@ pub(super) fn includes_of(nodes: &[Node], out: &mut Vec<(String, Range<usize>)>)
                     includes_of(body, out);
                 }
             }
-            Node::Text(_) | Node::Output(_) | Node::Set { .. } => {}
+            Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
         }
     }
 }

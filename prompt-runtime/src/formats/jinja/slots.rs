@@ -121,6 +121,7 @@ fn collect(nodes: &[Node], ids: &mut HashMap<String, u32>, at: &mut Vec<(usize, 
                     collect(body, ids, at);
                 }
             }
+            Node::SetAttr { value, .. } => exprs(value, ids, at),
             Node::Set { name, value, .. } => {
                 exprs(value, ids, at);
                 at.push((std::ptr::from_ref(name) as usize, id(ids, name)));

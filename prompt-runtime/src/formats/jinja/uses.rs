@@ -9,7 +9,7 @@
 //! passes `subagent_summary` when its block is off). Loop variables and `set` names are
 //! the template's own, not values.
 
-use super::expr::{Expr, ExprKind, Filter, Test};
+use super::expr::{Expr, ExprKind, Filter, Op, Test};
 use super::parser::Node;
 use super::set::Templates;
 use std::ops::Range;
@@ -115,6 +115,19 @@ impl<'a> Walk<'a> {
                     self.expr(file, value, !conditional);
                     self.bound.push(name.clone());
                 }
+                Node::SetAttr {
+                    name, span, value, ..
+                } => {
+                    self.expr(file, value, !conditional);
+                    // The namespace itself is read: one that is not set is the context's.
+                    self.record(
+                        file,
+                        name,
+                        Vec::new(),
+                        span.start..span.start + name.len(),
+                        !conditional,
+                    );
+                }
             }
         }
     }
@@ -176,7 +189,7 @@ impl<'a> Walk<'a> {
             ExprKind::Test(inner, Test::Defined | Test::Undefined, _) => {
                 self.expr(file, inner, false)
             }
-            ExprKind::Test(inner, Test::None, _) => self.expr(file, inner, required),
+            ExprKind::Test(inner, _, _) => self.expr(file, inner, required),
             ExprKind::Not(_) | ExprKind::And(..) | ExprKind::Or(..) | ExprKind::Compare(..) => {
                 self.condition(file, expr, !required)
             }
@@ -191,6 +204,23 @@ impl<'a> Walk<'a> {
                 }
             }
             ExprKind::Items(inner) => self.expr(file, inner, required),
+            // `a if c else b`: the condition may be undefined (it is then false), and each
+            // side is read only when it is chosen.
+            ExprKind::Op(Op::IfElse, operands) => {
+                if let [condition, sides @ ..] = operands.as_slice() {
+                    self.condition(file, condition, !required);
+                    sides.iter().for_each(|e| self.expr(file, e, false));
+                }
+            }
+            // A test takes a value that is not there, as Jinja2's undefined (`x is number`
+            // is false); its argument is read.
+            ExprKind::Op(Op::Is(..), operands) => {
+                if let [subject, args @ ..] = operands.as_slice() {
+                    self.expr(file, subject, false);
+                    args.iter().for_each(|e| self.expr(file, e, required));
+                }
+            }
+            ExprKind::Op(_, operands) => operands.iter().for_each(|e| self.expr(file, e, required)),
         }
     }
 
@@ -246,7 +276,7 @@ fn chain(expr: &Expr) -> Option<(&str, Vec<String>, Range<usize>)> {
             }
             ExprKind::Item(inner, key) => {
                 match &key.kind {
-                    ExprKind::Literal(serde_json::Value::String(k)) => path.push(k.clone()),
+                    ExprKind::Literal(super::data::Value::String(k)) => path.push(k.clone()),
                     ExprKind::Literal(_) => {}
                     _ => return None,
                 }

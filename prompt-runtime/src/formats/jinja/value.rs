@@ -1,8 +1,8 @@
 //! Values as Python sees them: `str()` for output, `repr()` inside lists and dicts,
-//! truthiness, `==`, ordering and `in`, and `tojson` as Jinja2 writes it. Values are
-//! `serde_json::Value`s: strings, numbers, booleans, `None`, lists and dicts.
+//! truthiness, `==`, ordering and `in`, and `tojson` as Jinja2 writes it, over the
+//! [`Value`]s of [`super::data`].
 
-use serde_json::{Map, Number, Value};
+use super::data::{Map, Num, Number, Value};
 use std::cmp::Ordering;
 use std::fmt::Write;
 
@@ -20,7 +20,7 @@ pub(crate) fn footprint(value: &Value, depth: usize) -> Option<usize> {
     const NODE: usize = std::mem::size_of::<Value>();
     match value {
         Value::String(s) => Some(NODE + s.len()),
-        Value::Array(items) => {
+        Value::Array(items) | Value::Tuple(items) => {
             let below = depth.checked_sub(1)?;
             items
                 .iter()
@@ -62,6 +62,20 @@ pub(crate) fn write_repr(out: &mut String, value: &Value) {
             }
             out.push(']');
         }
+        Value::Tuple(items) => {
+            out.push('(');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push_str(", ");
+                }
+                write_repr(out, item);
+            }
+            // A tuple of one is written `(x,)`.
+            if items.len() == 1 {
+                out.push(',');
+            }
+            out.push(')');
+        }
         Value::Object(map) => {
             out.push('{');
             for (i, (key, item)) in map.iter().enumerate() {
@@ -77,16 +91,21 @@ pub(crate) fn write_repr(out: &mut String, value: &Value) {
     }
 }
 
-fn write_number(out: &mut String, n: &Number) {
-    if let Some(i) = n.as_i64() {
-        if i < 0 {
-            out.push('-');
+pub(crate) fn write_number(out: &mut String, n: &Number) {
+    match &n.0 {
+        Num::Int(i) => {
+            if *i < 0 {
+                out.push('-');
+            }
+            match u64::try_from(i.unsigned_abs()) {
+                Ok(small) => write_digits(out, small),
+                Err(_) => {
+                    let _ = write!(out, "{}", i.unsigned_abs());
+                }
+            }
         }
-        write_digits(out, i.unsigned_abs());
-    } else if let Some(u) = n.as_u64() {
-        write_digits(out, u);
-    } else if let Some(f) = n.as_f64() {
-        write_float(out, f);
+        Num::Big(digits) => out.push_str(digits),
+        Num::Float(f) => write_float(out, *f),
     }
 }
 
@@ -210,40 +229,81 @@ pub(crate) fn truthy(value: &Value) -> bool {
     match value {
         Value::Null => false,
         Value::Bool(b) => *b,
-        Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0),
+        Value::Number(n) => match &n.0 {
+            Num::Int(i) => *i != 0,
+            Num::Big(_) => true,
+            Num::Float(f) => *f != 0.0,
+        },
         Value::String(s) => !s.is_empty(),
-        Value::Array(a) => !a.is_empty(),
+        Value::Array(a) | Value::Tuple(a) => !a.is_empty(),
         Value::Object(m) => !m.is_empty(),
     }
 }
 
 /// A number as Python compares it: `True` is 1, an int is exact, a float is a float.
 #[derive(Clone, Copy)]
-enum Num {
+enum NumRef<'v> {
     Int(i128),
+    Big(&'v str),
     Float(f64),
 }
 
-fn num(value: &Value) -> Option<Num> {
+fn num(value: &Value) -> Option<NumRef<'_>> {
     match value {
-        Value::Bool(b) => Some(Num::Int(i128::from(*b))),
-        Value::Number(n) => Some(if let Some(i) = n.as_i64() {
-            Num::Int(i128::from(i))
-        } else if let Some(u) = n.as_u64() {
-            Num::Int(i128::from(u))
-        } else {
-            Num::Float(n.as_f64().unwrap_or(f64::NAN))
-        }),
+        Value::Bool(b) => Some(NumRef::Int(i128::from(*b))),
+        Value::Number(n) => Some(num_of(n)),
         _ => None,
     }
 }
 
-fn num_cmp(a: Num, b: Num) -> Option<Ordering> {
+fn num_of(n: &Number) -> NumRef<'_> {
+    match &n.0 {
+        Num::Int(i) => NumRef::Int(*i),
+        Num::Big(d) => NumRef::Big(d),
+        Num::Float(f) => NumRef::Float(*f),
+    }
+}
+
+/// Two numbers compared as Python compares them.
+pub(crate) fn num_cmp_numbers(a: &Number, b: &Number) -> Option<Ordering> {
+    num_cmp(num_of(a), num_of(b))
+}
+
+fn num_cmp(a: NumRef<'_>, b: NumRef<'_>) -> Option<Ordering> {
     match (a, b) {
-        (Num::Int(a), Num::Int(b)) => Some(a.cmp(&b)),
-        (Num::Int(a), Num::Float(b)) => (a as f64).partial_cmp(&b),
-        (Num::Float(a), Num::Int(b)) => a.partial_cmp(&(b as f64)),
-        (Num::Float(a), Num::Float(b)) => a.partial_cmp(&b),
+        (NumRef::Int(a), NumRef::Int(b)) => Some(a.cmp(&b)),
+        (NumRef::Int(a), NumRef::Float(b)) => (a as f64).partial_cmp(&b),
+        (NumRef::Float(a), NumRef::Int(b)) => a.partial_cmp(&(b as f64)),
+        (NumRef::Float(a), NumRef::Float(b)) => a.partial_cmp(&b),
+        // A long integer is beyond every `i128`: its sign decides.
+        (NumRef::Big(a), NumRef::Int(_)) => Some(if a.starts_with('-') {
+            Ordering::Less
+        } else {
+            Ordering::Greater
+        }),
+        (NumRef::Int(_), NumRef::Big(b)) => Some(if b.starts_with('-') {
+            Ordering::Greater
+        } else {
+            Ordering::Less
+        }),
+        (NumRef::Big(a), NumRef::Big(b)) => Some(big_cmp(a, b)),
+        (NumRef::Big(a), NumRef::Float(b)) => a.parse::<f64>().ok()?.partial_cmp(&b),
+        (NumRef::Float(a), NumRef::Big(b)) => a.partial_cmp(&b.parse::<f64>().ok()?),
+    }
+}
+
+/// Two integers written in decimal without leading zeros, compared by value.
+fn big_cmp(a: &str, b: &str) -> Ordering {
+    let (an, bn) = (a.starts_with('-'), b.starts_with('-'));
+    let magnitude = |x: &str, y: &str| {
+        let (x, y) = (x.trim_start_matches('-'), y.trim_start_matches('-'));
+        x.len().cmp(&y.len()).then_with(|| x.cmp(y))
+    };
+    match (an, bn) {
+        (false, false) => magnitude(a, b),
+        (true, true) => magnitude(b, a),
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
     }
 }
 
@@ -255,7 +315,7 @@ pub(crate) fn equal(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Null, Value::Null) => true,
         (Value::String(x), Value::String(y)) => x == y,
-        (Value::Array(x), Value::Array(y)) => {
+        (Value::Array(x), Value::Array(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
             x.len() == y.len() && x.iter().zip(y).all(|(p, q)| equal(p, q))
         }
         (Value::Object(x), Value::Object(y)) => {
@@ -273,7 +333,7 @@ pub(crate) fn order(a: &Value, b: &Value) -> Option<Ordering> {
     }
     match (a, b) {
         (Value::String(x), Value::String(y)) => Some(x.cmp(y)),
-        (Value::Array(x), Value::Array(y)) => {
+        (Value::Array(x), Value::Array(y)) | (Value::Tuple(x), Value::Tuple(y)) => {
             for (p, q) in x.iter().zip(y) {
                 if !equal(p, q) {
                     return order(p, q);
@@ -292,7 +352,9 @@ pub(crate) fn contains(haystack: &Value, needle: &Value) -> Option<bool> {
             Value::String(n) => Some(h.contains(n.as_str())),
             _ => None,
         },
-        Value::Array(items) => Some(items.iter().any(|item| equal(item, needle))),
+        Value::Array(items) | Value::Tuple(items) => {
+            Some(items.iter().any(|item| equal(item, needle)))
+        }
         Value::Object(map) => match needle {
             Value::String(key) => Some(map.contains_key(key)),
             Value::Array(_) | Value::Object(_) => None,
@@ -319,6 +381,7 @@ pub(crate) fn type_name(value: &Value) -> &'static str {
         Value::Number(_) => "int",
         Value::String(_) => "str",
         Value::Array(_) => "list",
+        Value::Tuple(_) => "tuple",
         Value::Object(_) => "dict",
     }
 }
@@ -330,9 +393,9 @@ pub(crate) fn write_json(out: &mut String, value: &Value) {
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Number(n) => write_number(out, n),
+        Value::Number(n) => write_json_number(out, n),
         Value::String(s) => write_json_str(out, s),
-        Value::Array(items) => {
+        Value::Array(items) | Value::Tuple(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -346,8 +409,20 @@ pub(crate) fn write_json(out: &mut String, value: &Value) {
     }
 }
 
-fn write_json_object(out: &mut String, map: &Map<String, Value>) {
-    let mut entries: Vec<(&String, &Value)> = map.iter().collect();
+/// A number as Python's `json.dumps` writes it: infinities and NaN as JavaScript names
+/// them.
+fn write_json_number(out: &mut String, n: &Number) {
+    match &n.0 {
+        Num::Float(f) if f.is_nan() => out.push_str("NaN"),
+        Num::Float(f) if f.is_infinite() => {
+            out.push_str(if *f > 0.0 { "Infinity" } else { "-Infinity" })
+        }
+        _ => write_number(out, n),
+    }
+}
+
+fn write_json_object(out: &mut String, map: &Map) {
+    let mut entries: Vec<(&str, &Value)> = map.iter().collect();
     // Python sorts str keys by code point, which is UTF-8 byte order.
     entries.sort_by(|a, b| a.0.cmp(b.0));
     out.push('{');

@@ -1,0 +1,200 @@
+//! A mapping that keeps its keys in the order they were first written, as Python dicts
+//! and JavaScript objects do. `serde_json::Map` sorts its keys (unless a feature that
+//! changes it for every crate of a build is on), so the front ends whose engines show a
+//! mapping's order (Jinja's `items()` and dict printing, dotprompt's `{{#each}}` and
+//! `{{json}}`) read their data into this one.
+
+use serde::ser::{Serialize, SerializeMap, Serializer};
+use std::collections::HashMap;
+
+/// Keys in the order they were first written, each with its value (a later write of a
+/// key keeps its first place, as in Python and JavaScript).
+///
+/// ```
+/// use promptic::value::ordered::Map;
+///
+/// let mut map = Map::new();
+/// map.insert("z", 1);
+/// map.insert("a", 2);
+/// map.insert("z", 3);
+/// assert_eq!(map.keys().collect::<Vec<_>>(), ["z", "a"]);
+/// assert_eq!(map.get("z"), Some(&3));
+/// assert_eq!(map.get("y"), None);
+/// ```
+#[derive(Clone, Debug)]
+pub struct Map<V> {
+    entries: Vec<(String, V)>,
+    /// Key to position, so a lookup in a large mapping stays constant time.
+    index: HashMap<String, usize>,
+}
+
+impl<V> Default for Map<V> {
+    fn default() -> Self {
+        Map {
+            entries: Vec::new(),
+            index: HashMap::new(),
+        }
+    }
+}
+
+impl<V: PartialEq> PartialEq for Map<V> {
+    /// Mappings are equal when they hold the same keys with equal values, in any order
+    /// (as Python's `==` and a deep comparison in JavaScript treat them).
+    fn eq(&self, other: &Self) -> bool {
+        self.len() == other.len()
+            && self
+                .entries
+                .iter()
+                .all(|(k, v)| other.get(k).is_some_and(|o| o == v))
+    }
+}
+
+impl<V> Map<V> {
+    /// An empty mapping.
+    pub fn new() -> Self {
+        Map::default()
+    }
+
+    /// An empty mapping with room for `capacity` keys.
+    pub fn with_capacity(capacity: usize) -> Self {
+        Map {
+            entries: Vec::with_capacity(capacity),
+            index: HashMap::with_capacity(capacity),
+        }
+    }
+
+    /// The value of a key.
+    pub fn get(&self, key: &str) -> Option<&V> {
+        self.index.get(key).map(|&i| &self.entries[i].1)
+    }
+
+    /// The value of a key, to change it.
+    pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
+        let i = *self.index.get(key)?;
+        Some(&mut self.entries[i].1)
+    }
+
+    /// Sets a key: a new key goes last, an existing one keeps its place.
+    pub fn insert(&mut self, key: impl Into<String>, value: V) {
+        let key = key.into();
+        match self.index.get(&key) {
+            Some(&i) => self.entries[i].1 = value,
+            None => {
+                self.index.insert(key.clone(), self.entries.len());
+                self.entries.push((key, value));
+            }
+        }
+    }
+
+    /// Removes a key, keeping the order of the others.
+    pub fn remove(&mut self, key: &str) -> Option<V> {
+        let i = self.index.remove(key)?;
+        let (_, value) = self.entries.remove(i);
+        for position in self.index.values_mut() {
+            if *position > i {
+                *position -= 1;
+            }
+        }
+        Some(value)
+    }
+
+    /// Whether the key is set.
+    pub fn contains_key(&self, key: &str) -> bool {
+        self.index.contains_key(key)
+    }
+
+    /// The keys in order.
+    pub fn keys(&self) -> impl ExactSizeIterator<Item = &str> + DoubleEndedIterator {
+        self.entries.iter().map(|(k, _)| k.as_str())
+    }
+
+    /// The values in the order of their keys.
+    pub fn values(&self) -> impl ExactSizeIterator<Item = &V> + DoubleEndedIterator {
+        self.entries.iter().map(|(_, v)| v)
+    }
+
+    /// The entries in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, &V)> + DoubleEndedIterator {
+        self.entries.iter().map(|(k, v)| (k.as_str(), v))
+    }
+
+    /// The entries in order, as stored (a slice iterator has a name; `iter`'s has not).
+    pub(crate) fn entries(&self) -> &[(String, V)] {
+        &self.entries
+    }
+
+    /// How many keys.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether it has no keys.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+}
+
+impl<V: Clone> Map<V> {
+    /// Copies every entry of `other` over this mapping (JavaScript's `{...this, ...other}`,
+    /// Python's `update`).
+    pub fn extend_from(&mut self, other: &Map<V>) {
+        for (k, v) in other.iter() {
+            self.insert(k, v.clone());
+        }
+    }
+}
+
+impl<V> IntoIterator for Map<V> {
+    type Item = (String, V);
+    type IntoIter = std::vec::IntoIter<(String, V)>;
+
+    /// The entries in order, by value.
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.into_iter()
+    }
+}
+
+impl<V> FromIterator<(String, V)> for Map<V> {
+    fn from_iter<I: IntoIterator<Item = (String, V)>>(iter: I) -> Self {
+        let iter = iter.into_iter();
+        let mut map = Map::with_capacity(iter.size_hint().0);
+        for (k, v) in iter {
+            map.insert(k, v);
+        }
+        map
+    }
+}
+
+impl<V: Serialize> Serialize for Map<V> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut map = serializer.serialize_map(Some(self.len()))?;
+        for (k, v) in self.iter() {
+            map.serialize_entry(k, v)?;
+        }
+        map.end()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Map;
+
+    #[test]
+    fn order_is_first_write_and_removal_keeps_lookups_right() {
+        let mut map: Map<i32> = [("b", 1), ("a", 2), ("c", 3), ("b", 4)]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect();
+        assert_eq!(
+            map.iter().collect::<Vec<_>>(),
+            [("b", &4), ("a", &2), ("c", &3)]
+        );
+        assert_eq!(map.remove("b"), Some(4));
+        assert_eq!(map.get("c"), Some(&3));
+        assert_eq!(map.keys().collect::<Vec<_>>(), ["a", "c"]);
+        let other: Map<i32> = [("c".to_owned(), 3), ("a".to_owned(), 2)]
+            .into_iter()
+            .collect();
+        assert_eq!(map, other);
+    }
+}
