@@ -377,10 +377,14 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
     };
     let mut d = match m.problem {
         Problem::NoKey => {
-            let keys = match m.value {
+            let mut keys = match m.value {
                 Value::Object(map) => map.keys().collect::<Vec<_>>(),
                 _ => Vec::new(),
             };
+            // A dict read from JSON has serde_json's key order, which depends on a feature
+            // other crates may turn on (`preserve_order`): sorted, the note and the
+            // suggestion are the same either way.
+            keys.sort_unstable();
             let d = Diagnostic::new(format!(
                 "no key `{key}` in `{at}`{}",
                 read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
