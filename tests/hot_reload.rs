@@ -1086,8 +1086,8 @@ mod jinja {
             (
                 RULES,
                 "| upper }}",
-                "| upper | title }}",
-                "the filter `title` is not supported",
+                "| upper | titel }}",
+                "the filter `titel` is not supported",
                 None,
                 (RULES, 4, 0),
             ),
