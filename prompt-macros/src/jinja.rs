@@ -362,20 +362,15 @@ fn path_checks(
             let shown = &p.shown;
             let skip = p.skip;
             let steps = steps(&p.steps);
-            Some(quote! {
-                const _: () = {
-                    const MESSAGE: ::promptic::__private::PathMessage = ::promptic::__private::check_path(
-                        &<#ty as ::promptic::__private::PromptValue>::SHAPE,
-                        #shown,
-                        &[#(#steps),*],
-                        #skip,
-                        #location,
-                    );
-                    if !MESSAGE.is_empty() {
-                        ::core::panic!("{}", MESSAGE.as_str());
-                    }
-                };
-            })
+            Some(const_check(quote! {
+                ::promptic::__private::check_path(
+                    &<#ty as ::promptic::__private::PromptValue>::SHAPE,
+                    #shown,
+                    &[#(#steps),*],
+                    #skip,
+                    #location,
+                )
+            }))
         })
         .collect();
     // A filter that needs text, a list or a map, on a field (or a path into one) whose
@@ -393,24 +388,32 @@ fn path_checks(
                 let shown = &p.shown;
                 let skip = p.skip;
                 let steps = steps(&p.steps);
-                Some(quote! {
-                    const _: () = {
-                        const MESSAGE: ::promptic::__private::PathMessage = ::promptic::__private::check_path_sized(
-                            &<#ty as ::promptic::__private::PromptValue>::SHAPE,
-                            #shown,
-                            &[#(#steps),*],
-                            #skip,
-                            #filter,
-                            #location,
-                        );
-                        if !MESSAGE.is_empty() {
-                            ::core::panic!("{}", MESSAGE.as_str());
-                        }
-                    };
-                })
+                Some(const_check(quote! {
+                    ::promptic::__private::check_path_sized(
+                        &<#ty as ::promptic::__private::PromptValue>::SHAPE,
+                        #shown,
+                        &[#(#steps),*],
+                        #skip,
+                        #filter,
+                        #location,
+                    )
+                }))
             }),
     );
     checks
+}
+
+/// A check evaluated when the crate compiles: `check` gives the message of the mistake
+/// (empty when there is none), and a message fails the build with it.
+fn const_check(check: TokenStream) -> TokenStream {
+    quote! {
+        const _: () = {
+            const MESSAGE: ::promptic::__private::PathMessage = #check;
+            if !MESSAGE.is_empty() {
+                ::core::panic!("{}", MESSAGE.as_str());
+            }
+        };
+    }
 }
 
 /// The location block of a diagnostic at the use, up to its help's text.
