@@ -168,6 +168,7 @@ fn one(message: Message, model: &'static str) -> Chat {
         messages: vec![message],
         path: Cow::Borrowed("prompts/x.md"),
         metadata: Cow::Owned(promptic::Meta::DEFAULT),
+        breakpoints: Vec::new(),
     };
     let meta = chat.metadata.to_mut();
     meta.model = Some(Cow::Borrowed(model));

@@ -34,9 +34,12 @@ pub fn render_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStream
         #[allow(unused_imports)]
         use ::promptic::__private::{DisplayLike as _, StrLike as _};
         #setup
+        #[allow(unused_mut)]
+        let mut __marks: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
         let __out = { #text };
         ::promptic::__private::PromptContent {
             text: __out,
+            breakpoints: __marks,
             path: ::promptic::__private::Cow::Borrowed(#path),
             metadata: ::promptic::__private::Cow::Borrowed({
                 static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
@@ -61,6 +64,22 @@ pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStre
             return quote!();
         }
         let text = text_code(segment, access, &identity, flags);
+        if segment.contains(&Part::CacheBreakpoint) {
+            return quote! {
+                let mut __marks: ::std::vec::Vec<usize> = ::std::vec::Vec::new();
+                let __text = { #text };
+                ::promptic::__private::CacheBreakpoint::push(
+                    &mut __messages,
+                    &mut __breakpoints,
+                    ::promptic::__private::Message {
+                        role: ::promptic::__private::Role::#role,
+                        content: ::promptic::__private::Content::Text(__text),
+                        section: ::promptic::__private::Cow::Borrowed(#name),
+                    },
+                    &__marks,
+                );
+            };
+        }
         quote! {
             let __text = { #text };
             if !__text.is_empty() {
@@ -116,9 +135,12 @@ pub fn messages_body(prompt: &CheckedPrompt, access: &[Access], meta: &TokenStre
         use ::promptic::__private::{DisplayLike as _, StrLike as _};
         #setup
         let mut __messages: ::std::vec::Vec<::promptic::__private::Message> = ::std::vec::Vec::new();
+        #[allow(unused_mut)]
+        let mut __breakpoints: ::std::vec::Vec<::promptic::__private::CacheBreakpoint> = ::std::vec::Vec::new();
         #steps
         ::promptic::__private::Chat {
             messages: __messages,
+            breakpoints: __breakpoints,
             path: ::promptic::__private::Cow::Borrowed(#path),
             metadata: ::promptic::__private::Cow::Borrowed({
                 static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
@@ -315,8 +337,11 @@ impl Usage {
     fn scan(&mut self, parts: &[Part]) {
         for part in parts {
             match part {
-                Part::Text(_) | Part::Line { .. } | Part::Section { .. } | Part::History { .. } => {
-                }
+                Part::Text(_)
+                | Part::Line { .. }
+                | Part::Section { .. }
+                | Part::History { .. }
+                | Part::CacheBreakpoint => {}
                 Part::Context { index, .. } => self.values.push(*index),
                 Part::Identity { lookup, .. } => {
                     let next = self.identity.len();
@@ -403,6 +428,12 @@ impl Gen<'_> {
                 }
                 // Chat sections are split off before code is made for a message.
                 Part::Section { .. } | Part::History { .. } => {}
+                Part::CacheBreakpoint => {
+                    if mode == Mode::Write {
+                        flush(&mut text, &mut out);
+                        out.extend(quote! { __marks.push(__out.len()); });
+                    }
+                }
                 Part::If {
                     test,
                     then,
@@ -575,8 +606,7 @@ pub fn sections(prompt: &CheckedPrompt) -> TokenStream {
         .parts
         .iter()
         .take_while(|p| !matches!(p, Part::Section { .. } | Part::History { .. }))
-        .next()
-        .is_some();
+        .any(|p| *p != Part::CacheBreakpoint);
     if has_preamble {
         items.push(quote! {
             ::promptic::__private::ChatSection {

@@ -79,6 +79,16 @@ pub fn expand(
             #[doc(hidden)]
             #[allow(dead_code)]
             pub fn __promptic_compiled(&self) -> ::core::option::Option<::promptic::__private::String> {
+                self.__promptic_compiled_marked(&mut ::std::vec::Vec::new())
+            }
+
+            /// The compiled render, pushing where each cache breakpoint falls onto `marks`.
+            #[doc(hidden)]
+            #[allow(dead_code, clippy::ptr_arg)]
+            pub fn __promptic_compiled_marked(
+                &self,
+                marks: &mut ::std::vec::Vec<usize>,
+            ) -> ::core::option::Option<::promptic::__private::String> {
                 #compiled_fn
             }
 
@@ -183,8 +193,9 @@ fn compiled(
     let code = crate::compile::generated(name, &path, &code)?;
     Ok((
         quote! {
-            if let ::core::option::Option::Some(__text) = self.__promptic_compiled() {
-                return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, #path));
+            let mut __marks = ::std::vec::Vec::new();
+            if let ::core::option::Option::Some(__text) = self.__promptic_compiled_marked(&mut __marks) {
+                return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, __marks, #path));
             }
         },
         quote! {
@@ -569,10 +580,15 @@ pub fn expand_call(
     let text = match compiled {
         Some(code) => quote! {
             #[allow(unused, clippy::all, clippy::pedantic)]
-            let __text: ::core::option::Option<::promptic::__private::String> = (|| { #code })();
+            let (__text, __marks): (::core::option::Option<::promptic::__private::String>, ::std::vec::Vec<usize>) = {
+                let mut marks = ::std::vec::Vec::new();
+                let text = (|| { #code })();
+                (text, marks)
+            };
         },
         None => quote! {
-            let __text: ::core::option::Option<::promptic::__private::String> = ::core::option::Option::None;
+            let (__text, __marks): (::core::option::Option<::promptic::__private::String>, ::std::vec::Vec<usize>) =
+                (::core::option::Option::None, ::std::vec::Vec::new());
         },
     };
     Ok(quote! {{
@@ -588,7 +604,7 @@ pub fn expand_call(
             #(#values)*
         }
         ::promptic::__private::InlineJinja::new(&LOADED, FILES, #options, __values)
-            .with_text(__text, #path)
+            .with_text(__text, __marks, #path)
     }})
 }
 

@@ -400,6 +400,7 @@ fn generate(
                         static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
                         &__PROMPTIC_META
                     }),
+                    breakpoints: ::std::vec::Vec::new(),
                 }
             }
         }

@@ -23,6 +23,7 @@ pub mod check;
 pub mod clients;
 pub mod context;
 pub mod diagnostic;
+mod digest;
 pub mod doc;
 pub mod family;
 pub mod formats;

@@ -9,7 +9,7 @@
 //! by value, whose bound nothing meets: a type that is neither is reported at its field.
 
 pub use crate::case::{push_upper_first, upper_first_len};
-pub use crate::chat::{Chat, Content, Message, Role};
+pub use crate::chat::{CacheBreakpoint, Chat, Content, Message, Role};
 pub use crate::context::{ContextField, ContextValue, ContextValues, FieldKind};
 pub use crate::guidance::Guidance;
 pub use crate::identity::{Identity, KeySlots};
@@ -264,9 +264,10 @@ pub struct InlineJinja {
     files: &'static [JinjaFile],
     options: crate::formats::jinja::Options,
     values: serde_json::Map<std::string::String, serde_json::Value>,
-    /// The text the compiled render gave where `prompt!` was written, and the entry's
-    /// path; `None` when it left the render to the run-time renderer.
-    text: Option<(std::string::String, &'static str)>,
+    /// The text the compiled render gave where `prompt!` was written, its cache
+    /// breakpoints, and the entry's path; `None` when it left the render to the run-time
+    /// renderer.
+    text: Option<(std::string::String, Vec<usize>, &'static str)>,
 }
 
 impl InlineJinja {
@@ -289,8 +290,13 @@ impl InlineJinja {
     }
 
     /// The text of the compiled render, if it rendered (then the values are not read).
-    pub fn with_text(mut self, text: Option<std::string::String>, path: &'static str) -> Self {
-        self.text = text.map(|t| (t, path));
+    pub fn with_text(
+        mut self,
+        text: Option<std::string::String>,
+        breakpoints: Vec<usize>,
+        path: &'static str,
+    ) -> Self {
+        self.text = text.map(|t| (t, breakpoints, path));
         self
     }
 
@@ -298,13 +304,15 @@ impl InlineJinja {
     /// `__promptic_compiled`): for tests that the compiled path ran.
     #[doc(hidden)]
     pub fn __promptic_compiled(&self) -> Option<&str> {
-        self.text.as_ref().map(|(text, _)| text.as_str())
+        self.text.as_ref().map(|(text, ..)| text.as_str())
     }
 
     /// Renders the prompt, byte for byte as Jinja2 renders it.
     pub fn render(&self) -> Result<PromptContent, crate::Diagnostic> {
         match &self.text {
-            Some((text, path)) => Ok(jinja_content(text.clone(), path)),
+            Some((text, breakpoints, path)) => {
+                Ok(jinja_content(text.clone(), breakpoints.clone(), path))
+            }
             None => render_jinja(self.loaded, self.files, self.options, self.values.clone()),
         }
     }
@@ -338,13 +346,14 @@ pub struct JinjaFile {
 }
 
 /// The content of a derived Jinja prompt's compiled render, as [`render_jinja`] gives it.
-pub fn jinja_content(text: String, path: &'static str) -> PromptContent {
+pub fn jinja_content(text: String, breakpoints: Vec<usize>, path: &'static str) -> PromptContent {
     /// A Jinja prompt has no frontmatter: every render borrows the one empty `Meta`.
     static NO_METADATA: Meta = Meta::DEFAULT;
     PromptContent {
         text,
         path: Cow::Borrowed(path),
         metadata: Cow::Borrowed(&NO_METADATA),
+        breakpoints,
     }
 }
 
@@ -376,11 +385,13 @@ pub fn render_jinja(
             }));
         }
     };
-    let text = templates.render(entry.name, &serde_json::Value::Object(values))?;
+    let (text, breakpoints) =
+        templates.render_with_breakpoints(entry.name, &serde_json::Value::Object(values))?;
     Ok(PromptContent {
         text,
         path: Cow::Borrowed(entry.path),
         metadata: Cow::Owned(Meta::default()),
+        breakpoints,
     })
 }
 

@@ -21,6 +21,9 @@ pub struct PromptContent {
     /// The typed frontmatter. A compiled prompt borrows its constant (rendering copies
     /// nothing); a prompt checked at run time owns its own.
     pub metadata: Cow<'static, Meta>,
+    /// Where the text's cacheable prefixes end: the byte offsets of the prompt's cache
+    /// breakpoints, in order (see [`CacheBreakpoint`](crate::chat::CacheBreakpoint)).
+    pub breakpoints: Vec<usize>,
 }
 
 impl PromptContent {
@@ -36,8 +39,10 @@ impl PromptContent {
     ///     text: "Summarize the day.".to_owned(),
     ///     path: Cow::Borrowed("prompts/daily.md"),
     ///     metadata: Cow::Owned(Meta::DEFAULT),
+    ///     breakpoints: vec![10],
     /// };
     /// let chat = content.to_chat(Role::User);
+    /// assert_eq!(chat.breakpoints, [promptic::chat::CacheBreakpoint { message: 0, offset: 10 }]);
     /// assert_eq!(chat.messages[0].content, "Summarize the day.");
     /// assert_eq!(chat.path, "prompts/daily.md");
     /// ```
@@ -46,6 +51,13 @@ impl PromptContent {
             messages: vec![crate::chat::Message::new(role, self.text.as_str())],
             path: self.path.clone(),
             metadata: self.metadata.clone(),
+            // A breakpoint before any text marks nothing.
+            breakpoints: self
+                .breakpoints
+                .iter()
+                .filter(|&&offset| offset > 0)
+                .map(|&offset| crate::chat::CacheBreakpoint { message: 0, offset })
+                .collect(),
         }
     }
 }
@@ -97,6 +109,27 @@ pub trait Sink {
     fn text(&mut self, text: &str);
     /// A value written with its first character uppercased.
     fn upper_first(&mut self, text: &str);
+    /// A cache breakpoint: the cacheable prefix ends here.
+    fn breakpoint(&mut self) {}
+}
+
+/// A rendered text and where its cache breakpoints fall.
+#[derive(Debug, Default)]
+pub(crate) struct Marked {
+    pub(crate) text: String,
+    pub(crate) breakpoints: Vec<usize>,
+}
+
+impl Sink for Marked {
+    fn text(&mut self, text: &str) {
+        self.text.push_str(text);
+    }
+    fn upper_first(&mut self, text: &str) {
+        push_upper_first(&mut self.text, text);
+    }
+    fn breakpoint(&mut self) {
+        self.breakpoints.push(self.text.len());
+    }
 }
 
 /// Counts the bytes a render will produce.
@@ -183,6 +216,7 @@ pub fn walk<'a, F>(
             // Sections split a chat prompt's parts into messages (see `render_messages`);
             // they write no text.
             Part::Section { .. } | Part::History { .. } => {}
+            Part::CacheBreakpoint => sink.breakpoint(),
         }
     }
 }
@@ -215,7 +249,7 @@ pub(crate) fn render_measured<'a, F>(
     measured: &'a Measured,
     value: &F,
     identity: &'a Identity,
-) -> String
+) -> Marked
 where
     F: Fn(usize) -> Value<'a>,
 {
@@ -230,7 +264,7 @@ fn two_passes<'a, F>(
     fixed: usize,
     value: &F,
     identity: &'a Identity,
-) -> String
+) -> Marked
 where
     F: Fn(usize) -> Value<'a>,
 {
@@ -246,7 +280,10 @@ where
     let mut length = Measure(fixed);
     walk(measure, value, identity, flags, &mut length);
     flags.fill(false);
-    let mut out = String::with_capacity(length.0);
+    let mut out = Marked {
+        text: String::with_capacity(length.0),
+        breakpoints: Vec::new(),
+    };
     walk(&resolved.parts, value, identity, flags, &mut out);
     out
 }
@@ -273,6 +310,18 @@ where
 /// assert_eq!(text.capacity(), text.len());
 /// ```
 pub fn render_to_string<'a, F>(resolved: &'a Resolved, value: &F, identity: &'a Identity) -> String
+where
+    F: Fn(usize) -> Value<'a>,
+{
+    render_marked(resolved, value, identity).text
+}
+
+/// [`render_to_string`], with where the cache breakpoints fall.
+pub(crate) fn render_marked<'a, F>(
+    resolved: &'a Resolved,
+    value: &F,
+    identity: &'a Identity,
+) -> Marked
 where
     F: Fn(usize) -> Value<'a>,
 {
@@ -324,20 +373,38 @@ where
     F: Fn(usize) -> Value<'a>,
     H: Fn(usize) -> &'a [crate::chat::Message],
 {
-    use crate::chat::{Message, Role};
+    render_chat(resolved, value, history, identity).0
+}
+
+/// [`render_messages`], with where the cache breakpoints fall.
+pub(crate) fn render_chat<'a, F, H>(
+    resolved: &'a Resolved,
+    value: &F,
+    history: &H,
+    identity: &'a Identity,
+) -> (Vec<crate::chat::Message>, Vec<crate::chat::CacheBreakpoint>)
+where
+    F: Fn(usize) -> Value<'a>,
+    H: Fn(usize) -> &'a [crate::chat::Message],
+{
+    use crate::chat::{CacheBreakpoint, Message, Role};
     let mut flags = vec![false; resolved.line_flags];
     let mut messages = Vec::new();
+    let mut breakpoints = Vec::new();
     let parts = &resolved.parts;
     let mut emit = |role: Role, name: &str, parts: &'a [Part], messages: &mut Vec<Message>| {
         let mut measure = Measure::default();
         walk(parts, value, identity, &mut flags, &mut measure);
-        if measure.0 == 0 {
-            return;
-        }
         flags.fill(false);
-        let mut text = String::with_capacity(measure.0);
-        walk(parts, value, identity, &mut flags, &mut text);
-        messages.push(Message::new(role, text).in_section(name.to_owned()));
+        let mut out = Marked {
+            text: String::with_capacity(measure.0),
+            breakpoints: Vec::new(),
+        };
+        if measure.0 > 0 || parts.contains(&Part::CacheBreakpoint) {
+            walk(parts, value, identity, &mut flags, &mut out);
+        }
+        let message = Message::new(role, out.text).in_section(name.to_owned());
+        CacheBreakpoint::push(messages, &mut breakpoints, message, &out.breakpoints);
     };
     let mut current: (Role, &str) = (Role::System, "system_prompt");
     let mut start = 0;
@@ -367,5 +434,5 @@ where
         }
     }
     emit(current.0, current.1, &parts[start..], &mut messages);
-    messages
+    (messages, breakpoints)
 }

@@ -10,7 +10,7 @@ use proptest::prelude::*;
 fn spans(nodes: &[Node], out: &mut Vec<std::ops::Range<usize>>) {
     for node in nodes {
         match node {
-            Node::Text(r) | Node::Dollar(r) => out.push(r.clone()),
+            Node::Text(r) | Node::Dollar(r) | Node::CacheBreakpoint(r) => out.push(r.clone()),
             Node::Placeholder(p) => out.push(p.span.clone()),
             Node::Section(s) => out.push(s.span.clone()),
             Node::If(block) => {
@@ -38,6 +38,7 @@ fn prompt_like() -> impl Strategy<Value = String> {
         Just("{% if note %}\n".to_owned()),
         Just("{% if level == \"lean\" %}\n".to_owned()),
         Just("{% else %}\n".to_owned()),
+        Just("{% cache_breakpoint %}\n".to_owned()),
         Just("{% endif %}\n".to_owned()),
         Just("{% endfi %}\n".to_owned()),
         Just("{\n".to_owned()),

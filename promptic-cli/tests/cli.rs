@@ -2441,7 +2441,7 @@ error: unknown directive `for`
   |
 6 | {{% for t in tools %}}
   |    ^^^
-  = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`
+  = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant`, `history` and `cache_breakpoint`
   = note: `for` is a Jinja tag; a Jinja template is read as Jinja when its file is named `NAME.md.j2`
 
 error: `{{# note #}}` is a Jinja comment, which a braces prompt does not read: it would reach the model
@@ -2456,7 +2456,7 @@ error: unknown directive `endfor`
   |
 8 | {{% endfor %}}
   |    ^^^^^^
-  = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`
+  = help: the directives are `if`, `else`, `endif`, `system`, `user`, `assistant`, `history` and `cache_breakpoint`
   = note: `endfor` is a Jinja tag; a Jinja template is read as Jinja when its file is named `NAME.md.j2`
 ",
             dir = dir.display()

@@ -191,6 +191,7 @@ impl Message {
 ///     ],
 ///     path: Cow::Borrowed("prompts/agent.md"),
 ///     metadata: Cow::Owned(Meta::DEFAULT),
+///     breakpoints: Vec::new(),
 /// };
 /// assert_eq!(
 ///     chat.to_string(),
@@ -207,9 +208,125 @@ pub struct Chat {
     pub path: Cow<'static, str>,
     /// The prompt's typed frontmatter.
     pub metadata: Cow<'static, Meta>,
+    /// Where the prompt's cacheable prefixes end, in order: one per
+    /// `{% cache_breakpoint %}` (Markdown), `{# cache_breakpoint #}` (Jinja) or
+    /// `{{cacheBreakpoint}}` (dotprompt). The Anthropic request marks each with
+    /// `cache_control`.
+    pub breakpoints: Vec<CacheBreakpoint>,
+}
+
+/// The most cache breakpoints a prompt may mark: the `cache_control` marks Anthropic's
+/// Messages API takes in one request.
+pub const MAX_CACHE_BREAKPOINTS: usize = 4;
+
+/// Where a cacheable prefix of a chat ends: after `offset` bytes of message `message`'s
+/// text (its text parts, media counting none).
+///
+/// A breakpoint always falls inside or at the end of a message with text: one that a
+/// prompt places at the start of a message, or in a message that renders empty, is moved
+/// to the end of the message before it (the cached prefix is the same bytes), and one
+/// with no message before it marks nothing and is left out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CacheBreakpoint {
+    /// The message it falls in, counted from 0.
+    pub message: usize,
+    /// The bytes of that message's text before it: the message's whole text when the
+    /// breakpoint ends it.
+    pub offset: usize,
+}
+
+impl CacheBreakpoint {
+    /// Adds the breakpoints a message's render marked (`marks`, byte offsets into its
+    /// text) as the message is pushed onto `messages`; an empty message is not pushed, and
+    /// its marks move to the end of the message before it.
+    ///
+    /// ```
+    /// use promptic::chat::{CacheBreakpoint, Message};
+    ///
+    /// let (mut messages, mut breakpoints) = (Vec::new(), Vec::new());
+    /// CacheBreakpoint::push(&mut messages, &mut breakpoints, Message::system("Rules."), &[6]);
+    /// CacheBreakpoint::push(&mut messages, &mut breakpoints, Message::user(""), &[0]);
+    /// CacheBreakpoint::push(&mut messages, &mut breakpoints, Message::user("Hi"), &[0]);
+    /// assert_eq!(messages.len(), 2);
+    /// assert_eq!(breakpoints, [CacheBreakpoint { message: 0, offset: 6 }]);
+    /// ```
+    pub fn push(
+        messages: &mut Vec<Message>,
+        breakpoints: &mut Vec<CacheBreakpoint>,
+        message: Message,
+        marks: &[usize],
+    ) {
+        let empty = message.content.is_empty();
+        if !empty {
+            messages.push(message);
+        }
+        let this = messages.len().wrapping_sub(1);
+        for &offset in marks {
+            let at = if empty || offset == 0 {
+                if empty { messages.len() } else { this }
+                    .checked_sub(1)
+                    .and_then(|i| messages.get(i).map(|m| (i, m.text().len())))
+            } else {
+                Some((this, offset))
+            };
+            if let Some((message, offset)) = at
+                && breakpoints.last() != Some(&CacheBreakpoint { message, offset })
+            {
+                breakpoints.push(CacheBreakpoint { message, offset });
+            }
+        }
+    }
 }
 
 impl Chat {
+    /// A fingerprint of everything a model is sent before `breakpoint`: the roles, texts
+    /// and media of the messages before it, and the text of its own message up to it.
+    /// Two renders whose prefixes have the same fingerprint send the same bytes there, so
+    /// the provider's cache holds across them; a test or a dashboard can watch it. 16 hex
+    /// digits of FNV-1a, the same on every platform and release (not a security digest).
+    ///
+    /// ```
+    /// use promptic::chat::{CacheBreakpoint, Chat, Message};
+    /// use promptic::Meta;
+    /// use std::borrow::Cow;
+    ///
+    /// let chat = |question: &str| Chat {
+    ///     messages: vec![Message::system("Be brief."), Message::user(question)],
+    ///     path: Cow::Borrowed("prompts/agent.md"),
+    ///     metadata: Cow::Owned(Meta::DEFAULT),
+    ///     breakpoints: vec![CacheBreakpoint { message: 0, offset: 9 }],
+    /// };
+    /// let (a, b) = (chat("Why?"), chat("How?"));
+    /// assert_eq!(a.prefix_hash(a.breakpoints[0]), b.prefix_hash(b.breakpoints[0]));
+    /// assert_eq!(a.prefix_hash(a.breakpoints[0]).len(), 16);
+    /// ```
+    pub fn prefix_hash(&self, breakpoint: CacheBreakpoint) -> String {
+        let mut hash = crate::digest::Fnv::new();
+        for (i, message) in self
+            .messages
+            .iter()
+            .enumerate()
+            .take(breakpoint.message + 1)
+        {
+            hash.feed(message.role.as_str().as_bytes()).feed(b"\0");
+            if i == breakpoint.message {
+                let text = message.text();
+                let cut = text.get(..breakpoint.offset).unwrap_or(&text);
+                hash.feed(cut.as_bytes());
+                break;
+            }
+            for part in message.content.parts() {
+                match part {
+                    PartRef::Text(text) => hash.feed(b"t").feed(text.as_bytes()),
+                    PartRef::Media(media) => hash.feed(b"m").feed(media.url.as_bytes()),
+                };
+                hash.feed(b"\0");
+            }
+            hash.feed(b"\x01");
+        }
+        hash.hex()
+    }
+
     /// The system messages, in order: what an Anthropic-style API takes apart from the
     /// conversation.
     pub fn system(&self) -> impl Iterator<Item = &Message> {

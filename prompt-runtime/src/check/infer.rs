@@ -266,7 +266,7 @@ impl Names<'_> {
                         summary.entry(&section.name).history = true;
                     }
                 }
-                Node::Text(_) | Node::Dollar(_) => {}
+                Node::Text(_) | Node::Dollar(_) | Node::CacheBreakpoint(_) => {}
             }
         }
     }
@@ -353,7 +353,7 @@ pub fn run_on_names(file: &PromptFile, templates: &Templates) -> Vec<crate::Diag
                         bodies.push((source, otherwise));
                     }
                 }
-                Node::Text(_) | Node::Dollar(_) | Node::Section(_) => {}
+                Node::Text(_) | Node::Dollar(_) | Node::Section(_) | Node::CacheBreakpoint(_) => {}
             }
         }
     }

@@ -105,7 +105,8 @@ fn collect_identity(parts: &[Part], out: &mut Vec<(Slot, String, String)>) {
             | Part::Context { .. }
             | Part::Line { .. }
             | Part::Section { .. }
-            | Part::History { .. } => {}
+            | Part::History { .. }
+            | Part::CacheBreakpoint => {}
         }
     }
 }
@@ -187,6 +188,9 @@ pub fn check(
             Ok(false) => {}
             Err(problem) => diagnostics.push(problem),
         }
+        diagnostics.extend(declared::breakpoint_violations(
+            &file, &nodes, &schema, resolved, templates,
+        ));
     }
     match (resolved, meta) {
         (Some(resolved), Some(meta)) if diagnostics.is_empty() => Ok(CheckedPrompt {
@@ -224,17 +228,11 @@ pub fn check(
 /// assert_ne!(a, version(&prompt("Hi\n$sig", &edited), &edited));
 /// ```
 pub fn version(prompt: &CheckedPrompt, templates: &Templates) -> String {
-    // FNV-1a, 64 bits: small, stable across platforms and releases, and enough to tell
-    // versions of one prompt apart (this is not a security digest).
-    fn feed(hash: &mut u64, bytes: &[u8]) {
-        for &b in bytes {
-            *hash ^= u64::from(b);
-            *hash = hash.wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    feed(&mut hash, b"promptic version 1\0");
-    feed(&mut hash, prompt.file.source.text().as_bytes());
+    // Small, stable across platforms and releases, and enough to tell versions of one
+    // prompt apart.
+    let mut hash = crate::digest::Fnv::new();
+    hash.feed(b"promptic version 1\0");
+    hash.feed(prompt.file.source.text().as_bytes());
     let mut used: Vec<&str> = prompt
         .resolved
         .variables
@@ -246,13 +244,13 @@ pub fn version(prompt: &CheckedPrompt, templates: &Templates) -> String {
     used.dedup();
     for name in used {
         if let Some(template) = templates.get(name) {
-            feed(&mut hash, b"\0");
-            feed(&mut hash, name.as_bytes());
-            feed(&mut hash, b"\0");
-            feed(&mut hash, template.file.source.text().as_bytes());
+            hash.feed(b"\0")
+                .feed(name.as_bytes())
+                .feed(b"\0")
+                .feed(template.file.source.text().as_bytes());
         }
     }
-    format!("{hash:016x}")
+    hash.hex()
 }
 
 /// Values that a render at run time lacked or could not use; every one is listed.
@@ -403,24 +401,26 @@ impl CheckedPrompt {
         };
         self.prepare(context, identity, values)?;
         let values = &*values;
-        let text = if self.resolved.is_chat() {
+        let (text, breakpoints) = if self.resolved.is_chat() {
             // A chat prompt as one text: its messages in the log form of `Chat`.
             let messages = render_messages(&self.resolved, &|i| values[i], &|_| &[], identity);
             let log = crate::chat::Chat {
                 messages,
                 path: Cow::Borrowed(""),
                 metadata: Cow::Owned(Meta::DEFAULT),
+                breakpoints: Vec::new(),
             }
             .to_string();
             // At its exact size, as every rendered text is.
-            String::from(log.into_boxed_str())
+            (String::from(log.into_boxed_str()), Vec::new())
         } else {
-            render_measured(
+            let marked = render_measured(
                 &self.resolved,
                 &self.ready.measured,
                 &|i| values[i],
                 identity,
-            )
+            );
+            (marked.text, marked.breakpoints)
         };
         let (path, metadata) =
             if self.ready.path == self.file.source.path() && *self.ready.meta == self.meta {
@@ -439,6 +439,7 @@ impl CheckedPrompt {
             text,
             path,
             metadata,
+            breakpoints,
         })
     }
 
@@ -454,11 +455,13 @@ impl CheckedPrompt {
     ) -> Result<crate::chat::Chat, RenderError> {
         let mut values = vec![Value::Absent; self.schema.context.len()];
         self.prepare(context, identity, &mut values)?;
-        let messages = render_messages(&self.resolved, &|i| values[i], &|_| history, identity);
+        let (messages, breakpoints) =
+            crate::render::render_chat(&self.resolved, &|i| values[i], &|_| history, identity);
         Ok(crate::chat::Chat {
             messages,
             path: Cow::Owned(self.file.source.path().to_owned()),
             metadata: Cow::Owned(self.meta.clone()),
+            breakpoints,
         })
     }
 

@@ -3,40 +3,48 @@
 //! Rust has no one Anthropic client that everyone uses, so promptic builds the body
 //! itself: [`MessagesRequest`] serializes with serde to the JSON the API documents, for
 //! whichever HTTP client sends it. The system messages of a chat become the `system` text
-//! blocks, in order; the others become `messages` with text and image blocks. Every block
-//! has a [`cache_control`](TextBlock::cache_control) field, empty after a conversion, for
-//! the cache breakpoints a program sets.
+//! blocks, in order; the others become `messages` with text and image blocks. The chat's
+//! cache breakpoints ([`Chat::breakpoints`]) become `cache_control` marks: a text is split
+//! where a breakpoint falls, and the block that ends there is marked. Every block has a
+//! [`cache_control`](TextBlock::cache_control) field a program can set too.
 //!
 //! ```
-//! use promptic::anthropic::{CacheControl, MessagesRequest};
-//! use promptic::chat::{Chat, Message};
+//! use promptic::anthropic::MessagesRequest;
+//! use promptic::chat::{CacheBreakpoint, Chat, Message};
 //! use promptic::Meta;
 //! use std::borrow::Cow;
 //!
 //! let chat = Chat {
-//!     messages: vec![Message::system("You answer in French."), Message::user("Hello!")],
+//!     messages: vec![
+//!         Message::system("You answer in French.\nToday is Friday."),
+//!         Message::user("Hello!"),
+//!     ],
 //!     path: Cow::Borrowed("prompts/greet.md"),
 //!     metadata: Cow::Owned(Meta {
 //!         model: Some(Cow::Borrowed("anthropic/claude-sonnet-4-5")),
 //!         max_output_tokens: Some(512),
 //!         ..Meta::DEFAULT
 //!     }),
+//!     // The cached prefix ends after the first line of the system prompt.
+//!     breakpoints: vec![CacheBreakpoint { message: 0, offset: 22 }],
 //! };
-//! let mut request = MessagesRequest::try_from(&chat)?;
-//! request.system[0].cache_control = Some(CacheControl::ephemeral());
+//! let request = MessagesRequest::try_from(&chat)?;
 //! assert_eq!(
 //!     serde_json::to_value(&request)?,
 //!     serde_json::json!({
 //!         "model": "claude-sonnet-4-5",
 //!         "max_tokens": 512,
-//!         "system": [{"type": "text", "text": "You answer in French.", "cache_control": {"type": "ephemeral"}}],
+//!         "system": [
+//!             {"type": "text", "text": "You answer in French.\n", "cache_control": {"type": "ephemeral"}},
+//!             {"type": "text", "text": "Today is Friday."}
+//!         ],
 //!         "messages": [{"role": "user", "content": [{"type": "text", "text": "Hello!"}]}]
 //!     })
 //! );
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 
-use super::{ConversionError, Settings, bare_model, each_message, media_error};
+use super::{ConversionError, Settings, bare_model, media_error};
 use crate::chat::{Chat, Message, PartRef, Role};
 use serde::Serialize;
 
@@ -173,50 +181,96 @@ impl TryFrom<&Message> for MessageParam {
     /// blocks (a `data:` URL inline, any other URL by reference). A system or tool message,
     /// or media that is not an image, is an error.
     fn try_from(message: &Message) -> Result<MessageParam, ConversionError> {
-        let role = match message.role {
-            Role::User => MessageRole::User,
-            Role::Assistant => MessageRole::Assistant,
-            Role::Tool => return Err(ConversionError::ToolMessage { client: CLIENT }),
-            Role::System => {
-                return Err(ConversionError::Config {
-                    client: CLIENT,
-                    key: "role".to_owned(),
-                    value: "\"system\"".to_owned(),
-                    why: "a turn is a user's or an assistant's; the system prompt goes in `system`",
-                });
-            }
+        turn(message, &[])
+    }
+}
+
+/// Text blocks for `text`, which starts at byte `start` of its message's text: split at
+/// each breakpoint offset inside it, the block before an offset marked with
+/// `cache_control`.
+fn text_blocks(text: &str, start: usize, breakpoints: &[usize], out: &mut Vec<TextBlock>) {
+    let mut from = 0;
+    for &offset in breakpoints {
+        let Some(at) = offset
+            .checked_sub(start)
+            .filter(|&at| at > from && at <= text.len())
+        else {
+            continue;
         };
-        let mut content = Vec::new();
-        for part in message.content.parts() {
-            match part {
-                PartRef::Text(text) => content.push(ContentBlock::Text(TextBlock::new(text))),
-                PartRef::Media(media) if role == MessageRole::User && media.is_image() => {
-                    let source = match media.base64_data() {
-                        Some((media_type, data)) => ImageSource::Base64 {
-                            media_type: media_type.to_owned(),
-                            data: data.to_owned(),
-                        },
-                        None => ImageSource::Url {
-                            url: media.url.clone(),
-                        },
-                    };
-                    content.push(ContentBlock::Image(ImageBlock {
-                        source,
-                        cache_control: None,
-                    }));
-                }
-                PartRef::Media(media) => {
-                    let what = match (role, media.mime_type()) {
-                        (MessageRole::Assistant, _) => "media".to_owned(),
-                        (_, Some(kind)) => format!("media of type {kind}"),
-                        (_, None) => "media".to_owned(),
-                    };
-                    return Err(media_error(CLIENT, message.role, media, &what));
-                }
+        let Some(piece) = text.get(from..at) else {
+            continue;
+        };
+        out.push(TextBlock {
+            text: piece.to_owned(),
+            cache_control: Some(CacheControl::ephemeral()),
+        });
+        from = at;
+    }
+    if from < text.len() {
+        out.push(TextBlock::new(&text[from..]));
+    }
+}
+
+/// A message as a turn, its text split at `breakpoints` (offsets into its text).
+fn turn(message: &Message, breakpoints: &[usize]) -> Result<MessageParam, ConversionError> {
+    let role = match message.role {
+        Role::User => MessageRole::User,
+        Role::Assistant => MessageRole::Assistant,
+        Role::Tool => return Err(ConversionError::ToolMessage { client: CLIENT }),
+        Role::System => {
+            return Err(ConversionError::Config {
+                client: CLIENT,
+                key: "role".to_owned(),
+                value: "\"system\"".to_owned(),
+                why: "a turn is a user's or an assistant's; the system prompt goes in `system`",
+            });
+        }
+    };
+    let mut content = Vec::new();
+    let mut position = 0;
+    for part in message.content.parts() {
+        match part {
+            PartRef::Text(text) => {
+                let mut blocks = Vec::new();
+                text_blocks(text, position, breakpoints, &mut blocks);
+                content.extend(blocks.into_iter().map(ContentBlock::Text));
+                position += text.len();
+            }
+            PartRef::Media(media) if role == MessageRole::User && media.is_image() => {
+                let source = match media.base64_data() {
+                    Some((media_type, data)) => ImageSource::Base64 {
+                        media_type: media_type.to_owned(),
+                        data: data.to_owned(),
+                    },
+                    None => ImageSource::Url {
+                        url: media.url.clone(),
+                    },
+                };
+                content.push(ContentBlock::Image(ImageBlock {
+                    source,
+                    cache_control: None,
+                }));
+            }
+            PartRef::Media(media) => {
+                let what = match (role, media.mime_type()) {
+                    (MessageRole::Assistant, _) => "media".to_owned(),
+                    (_, Some(kind)) => format!("media of type {kind}"),
+                    (_, None) => "media".to_owned(),
+                };
+                return Err(media_error(CLIENT, message.role, media, &what));
             }
         }
-        Ok(MessageParam { role, content })
     }
+    Ok(MessageParam { role, content })
+}
+
+/// The offsets of the chat's breakpoints in message `index`.
+fn breakpoints_in(chat: &Chat, index: usize) -> Vec<usize> {
+    chat.breakpoints
+        .iter()
+        .filter(|b| b.message == index)
+        .map(|b| b.offset)
+        .collect()
 }
 
 impl TryFrom<&Chat> for MessagesRequest {
@@ -236,23 +290,20 @@ impl TryFrom<&Chat> for MessagesRequest {
             what: "`max_tokens`",
             how: "`max_output_tokens` in Markdown frontmatter, `config.maxOutputTokens` in dotprompt",
         })?;
-        let system = each_message(
-            chat.messages
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.role == Role::System),
-            |m| match m.content.media().next() {
-                Some(media) => Err(media_error(CLIENT, Role::System, media, "media")),
-                None => Ok(TextBlock::new(m.text())),
-            },
-        )?;
-        let messages = each_message(
-            chat.messages
-                .iter()
-                .enumerate()
-                .filter(|(_, m)| m.role != Role::System),
-            MessageParam::try_from,
-        )?;
+        let mut system = Vec::new();
+        let mut messages = Vec::new();
+        for (i, m) in chat.messages.iter().enumerate() {
+            let breakpoints = breakpoints_in(chat, i);
+            if m.role == Role::System {
+                if let Some(media) = m.content.media().next() {
+                    let error = media_error(CLIENT, Role::System, media, "media");
+                    return Err(error.in_message(i, m.role));
+                }
+                text_blocks(&m.text(), 0, &breakpoints, &mut system);
+            } else {
+                messages.push(turn(m, &breakpoints).map_err(|e| e.in_message(i, m.role))?);
+            }
+        }
         Ok(MessagesRequest {
             model,
             max_tokens,

@@ -11,6 +11,7 @@
 //!     messages: vec![Message::system("Be brief."), Message::user("What is Rust?")],
 //!     path: Cow::Borrowed("prompts/ask.md"),
 //!     metadata: Cow::Owned(Meta { model: Some(Cow::Borrowed("openai/gpt-4o")), ..Meta::DEFAULT }),
+//!     breakpoints: Vec::new(),
 //! };
 //! let request = CreateChatCompletionRequest::try_from(&chat)?;
 //! assert_eq!(request.model, "gpt-4o");

@@ -16,6 +16,7 @@
 //!     messages: vec![Message::system("Be brief."), Message::user("What is Rust?")],
 //!     path: Cow::Borrowed("prompts/ask.md"),
 //!     metadata: Cow::Owned(Meta { model: Some(Cow::Borrowed("googleai/gemini-2.0-flash")), ..Meta::DEFAULT }),
+//!     breakpoints: Vec::new(),
 //! };
 //! let request = ChatRequest::try_from(&chat)?;
 //! assert_eq!(request.system.as_deref(), Some("Be brief."));

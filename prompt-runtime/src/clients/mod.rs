@@ -123,6 +123,15 @@ impl ConversionError {
 }
 
 /// Converts every message of a chat, naming the one that fails.
+#[cfg_attr(
+    not(any(
+        feature = "async-openai",
+        feature = "genai",
+        feature = "ollama",
+        feature = "rig"
+    )),
+    allow(dead_code)
+)]
 pub(crate) fn each_message<'a, T>(
     messages: impl Iterator<Item = (usize, &'a crate::Message)>,
     mut convert: impl FnMut(&'a crate::Message) -> Result<T, ConversionError>,

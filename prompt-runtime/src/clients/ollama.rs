@@ -13,6 +13,7 @@
 //!     messages: vec![Message::system("Be brief."), Message::user("What is Rust?")],
 //!     path: Cow::Borrowed("prompts/ask.md"),
 //!     metadata: Cow::Owned(Meta { model: Some(Cow::Borrowed("ollama/llama3.2")), ..Meta::DEFAULT }),
+//!     breakpoints: Vec::new(),
 //! };
 //! let request = ChatMessageRequest::try_from(&chat)?;
 //! assert_eq!(request.model_name, "llama3.2");

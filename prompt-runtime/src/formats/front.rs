@@ -188,30 +188,65 @@ impl Output {
         }
     }
 
-    /// `{"text", "path", "metadata"}` or `{"messages", "path", "metadata"}`, pretty-printed.
+    /// `{"text", "path", "metadata"}` or `{"messages", "path", "metadata"}`, pretty-printed;
+    /// with `"breakpoints"` when the prompt marks cache breakpoints: for each, where it
+    /// falls (`"message"` for a chat, `"offset"`, in bytes of that text) and the
+    /// `"prefix_hash"` of everything before it (see [`Chat::prefix_hash`]).
     pub fn to_json(&self) -> String {
+        #[derive(Serialize)]
+        struct Breakpoint {
+            #[serde(skip_serializing_if = "Option::is_none")]
+            message: Option<usize>,
+            offset: usize,
+            prefix_hash: String,
+        }
         #[derive(Serialize)]
         struct TextJson<'a> {
             text: &'a str,
             path: &'a str,
             metadata: &'a Meta,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            breakpoints: Vec<Breakpoint>,
         }
         #[derive(Serialize)]
         struct ChatJson<'a> {
             messages: &'a [Message],
             path: &'a str,
             metadata: &'a Meta,
+            #[serde(skip_serializing_if = "Vec::is_empty")]
+            breakpoints: Vec<Breakpoint>,
         }
         let json = match self {
-            Output::Text(c) => serde_json::to_string_pretty(&TextJson {
-                text: &c.text,
-                path: &c.path,
-                metadata: &c.metadata,
-            }),
+            Output::Text(c) => {
+                let chat = c.to_chat(crate::chat::Role::System);
+                serde_json::to_string_pretty(&TextJson {
+                    text: &c.text,
+                    path: &c.path,
+                    metadata: &c.metadata,
+                    breakpoints: chat
+                        .breakpoints
+                        .iter()
+                        .map(|&b| Breakpoint {
+                            message: None,
+                            offset: b.offset,
+                            prefix_hash: chat.prefix_hash(b),
+                        })
+                        .collect(),
+                })
+            }
             Output::Chat(c) => serde_json::to_string_pretty(&ChatJson {
                 messages: &c.messages,
                 path: &c.path,
                 metadata: &c.metadata,
+                breakpoints: c
+                    .breakpoints
+                    .iter()
+                    .map(|&b| Breakpoint {
+                        message: Some(b.message),
+                        offset: b.offset,
+                        prefix_hash: c.prefix_hash(b),
+                    })
+                    .collect(),
             }),
         };
         json.unwrap_or_default()

@@ -489,6 +489,7 @@ impl LoadedPrompt for LoadedKeepAgent {
             text,
             path: Cow::Owned(self.path.clone()),
             metadata: Cow::Owned(self.meta.clone()),
+            breakpoints: Vec::new(),
         }))
     }
 }

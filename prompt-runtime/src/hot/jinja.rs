@@ -126,6 +126,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
                     text,
                     path: Cow::Owned(path.to_owned()),
                     metadata: Cow::Owned(Meta::default()),
+                    breakpoints: Vec::new(),
                 })
             }
         }

@@ -57,6 +57,7 @@
 //!             text: format!("Hello {}.", self.who),
 //!             path: Self::PATH.into(),
 //!             metadata: std::borrow::Cow::Owned(Meta::DEFAULT),
+//!             breakpoints: Vec::new(),
 //!         }
 //!     }
 //! }
@@ -105,7 +106,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::identity::Identity;
 use crate::load::Project;
 use crate::prompt::{ChatPrompt, Prompt};
-use crate::render::{PromptContent, Value, render_messages, render_to_string};
+use crate::render::{PromptContent, Value, render_chat, render_marked};
 use crate::swap::Swapped;
 use stamp::{Refusal, Stamp};
 use std::borrow::Cow;
@@ -198,15 +199,16 @@ impl<P: Prompt + ContextValues> HotPrompt<P> {
             Current::Compiled => context.render(identity),
             Current::Reloaded(reloaded) => {
                 let values = context.context_values();
-                let text = render_to_string(
+                let marked = render_marked(
                     &reloaded.prompt.resolved,
                     &|i| reloaded.value(&values, i),
                     identity,
                 );
                 PromptContent {
-                    text,
+                    text: marked.text,
                     path: Cow::Borrowed(P::PATH),
                     metadata: Cow::Owned(reloaded.prompt.meta.clone()),
+                    breakpoints: marked.breakpoints,
                 }
             }
         }
@@ -269,7 +271,7 @@ impl<P: ChatPrompt + ContextValues> HotChat<P> {
                     Some((_, ContextValue::Messages(messages))) => *messages,
                     _ => &[],
                 };
-                let messages = render_messages(
+                let (messages, breakpoints) = render_chat(
                     &reloaded.prompt.resolved,
                     &|i| reloaded.value(&values, i),
                     &history,
@@ -279,6 +281,7 @@ impl<P: ChatPrompt + ContextValues> HotChat<P> {
                     messages,
                     path: Cow::Borrowed(P::PATH),
                     metadata: Cow::Owned(reloaded.prompt.meta.clone()),
+                    breakpoints,
                 }
             }
         }

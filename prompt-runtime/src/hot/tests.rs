@@ -24,6 +24,7 @@ impl Prompt for Note<'_> {
             text: format!("Note: {}", self.text),
             path: Cow::Borrowed(Self::PATH),
             metadata: Cow::Owned(Meta::DEFAULT),
+            breakpoints: Vec::new(),
         }
     }
 }

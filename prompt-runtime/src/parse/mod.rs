@@ -32,6 +32,9 @@ pub enum Node {
     /// `{% history NAME limit=N %}`: where a chat section starts. Only at the top level of
     /// a prompt.
     Section(Section),
+    /// `{% cache_breakpoint %}`: where the prompt's cacheable prefix ends, the directive's
+    /// span. Only at the top level of a prompt.
+    CacheBreakpoint(Range<usize>),
 }
 
 /// The start of a chat section.
@@ -138,7 +141,7 @@ impl Default for ParseOptions {
     }
 }
 
-const KEYWORDS: [&str; 7] = [
+const KEYWORDS: [&str; 8] = [
     "if",
     "else",
     "endif",
@@ -146,6 +149,7 @@ const KEYWORDS: [&str; 7] = [
     "user",
     "assistant",
     "history",
+    "cache_breakpoint",
 ];
 
 /// Jinja's tags that are no directive here: named in a note, so that a template copied
@@ -644,12 +648,39 @@ fn apply(
                 }
             }
         }
+        "cache_breakpoint" => {
+            no_args(source, &d, diagnostics);
+            if !stack.is_empty() {
+                diagnostics.push(
+                    Diagnostic::new("`cache_breakpoint` inside an `{% if %}` block")
+                        .at(source, d.span)
+                        .with_help("a cached prefix ends at one place whatever the values: put the breakpoint outside the block"),
+                );
+                return;
+            }
+            let count = root
+                .iter()
+                .filter(|n| matches!(n, Node::CacheBreakpoint(_)))
+                .count();
+            if count == crate::chat::MAX_CACHE_BREAKPOINTS {
+                diagnostics.push(
+                    Diagnostic::new(format!(
+                        "more than {} cache breakpoints",
+                        crate::chat::MAX_CACHE_BREAKPOINTS
+                    ))
+                    .at(source, d.span)
+                    .with_help("Anthropic's Messages API takes at most 4 `cache_control` marks in a request: keep the breakpoints that end the longest stable prefixes"),
+                );
+                return;
+            }
+            root.push(Node::CacheBreakpoint(d.span));
+        }
         other => {
             let mut e =
                 Diagnostic::new(format!("unknown directive `{other}`")).at(source, d.keyword.span);
             e = match closest(other, KEYWORDS) {
                 Some(k) => e.with_help(format!("did you mean `{k}`?")),
-                None => e.with_help("the directives are `if`, `else`, `endif`, `system`, `user`, `assistant` and `history`"),
+                None => e.with_help("the directives are `if`, `else`, `endif`, `system`, `user`, `assistant`, `history` and `cache_breakpoint`"),
             };
             if JINJA_TAGS.contains(&other) {
                 e = e.with_note(format!(

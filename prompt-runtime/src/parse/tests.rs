@@ -30,6 +30,7 @@ fn show(source: &SourceFile, nodes: &[Node]) -> String {
                     out.push_str(&format!("§history:{}:{limit:?}", s.name))
                 }
             },
+            Node::CacheBreakpoint(_) => out.push('|'),
         }
     }
     out
@@ -255,4 +256,22 @@ fn many_bad_dollar_braces_on_one_line_are_read_in_linear_time() {
         );
         assert!(!diagnostics.is_empty());
     }
+}
+
+#[test]
+fn cache_breakpoints_at_the_top_level_only_and_at_most_four() {
+    let (s, nodes, d) = parse_str("Rules.\n{% cache_breakpoint %}\nAsk $q");
+    assert!(d.is_empty(), "{d}");
+    assert_eq!(show(&s, &nodes), "[Rules.\n]|[Ask ]<q>");
+    let (m, line, col) = first_error("{% if a %}\n{% cache_breakpoint %}\n{% endif %}");
+    assert_eq!(m, "`cache_breakpoint` inside an `{% if %}` block");
+    assert_eq!((line, col), (2, 1));
+    let (m, ..) = first_error("{% cache_breakpoint now %}");
+    assert_eq!(m, "`cache_breakpoint` takes no arguments");
+    let five = "x\n{% cache_breakpoint %}\n".repeat(5);
+    let (m, line, _) = first_error(&five);
+    assert_eq!(m, "more than 4 cache breakpoints");
+    assert_eq!(line, 10);
+    let (m, ..) = first_error("{% cache_breakpont %}");
+    assert_eq!(m, "unknown directive `cache_breakpont`");
 }

@@ -237,6 +237,16 @@ impl Resolver<'_> {
                 }
                 Node::If(block) => self.block(source, block, out),
                 Node::Section(section) => self.section(source, section, out),
+                Node::CacheBreakpoint(span) => match self.stack.last() {
+                    Some(template) => self.diagnostics.push(
+                        Diagnostic::new(format!(
+                            "a cache breakpoint in the template `{template}`"
+                        ))
+                        .at(source, span.clone())
+                        .with_help("where a cached prefix ends is the prompt's choice: move the directive into the prompt file, after the template's placeholder"),
+                    ),
+                    None => out.push(Part::CacheBreakpoint),
+                },
             }
         }
     }
@@ -327,6 +337,7 @@ impl Resolver<'_> {
             Node::Placeholder(p) => p.span.clone(),
             Node::If(block) => block.span.clone(),
             Node::Section(section) => section.span.clone(),
+            Node::CacheBreakpoint(span) => span.clone(),
         };
         let span = span.start..span.start.max(span.end.min(span.start + 1));
         let mut d = Diagnostic::new(format!(

@@ -45,7 +45,8 @@ fn collect_identity(parts: &[Part], keys: &mut Vec<String>) {
             | Part::Context { .. }
             | Part::Line { .. }
             | Part::Section { .. }
-            | Part::History { .. } => {}
+            | Part::History { .. }
+            | Part::CacheBreakpoint => {}
         }
     }
 }
@@ -99,6 +100,9 @@ pub enum Part {
         /// The section's name (the variable's).
         name: String,
     },
+    /// `{% cache_breakpoint %}`: the cacheable prefix ends here. Renders nothing; the
+    /// renderer records where it falls.
+    CacheBreakpoint,
     /// The start of a line whose separator depends on blocks before it: renders `\n` when
     /// flag `flag` is set (a line of the same body was rendered before), then sets it.
     Line {

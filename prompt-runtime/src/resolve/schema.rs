@@ -198,7 +198,10 @@ impl Templates {
                             todo.push(otherwise);
                         }
                     }
-                    Node::Text(_) | Node::Dollar(_) | Node::Section(_) => {}
+                    Node::Text(_)
+                    | Node::Dollar(_)
+                    | Node::Section(_)
+                    | Node::CacheBreakpoint(_) => {}
                 }
             }
         }

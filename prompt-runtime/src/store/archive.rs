@@ -633,10 +633,7 @@ fn names_in(source: Option<&SourceFile>, key: &str) -> Vec<String> {
 
 /// FNV-1a, 64 bits, in hex: a fingerprint of a file, to tell whether two are the same.
 fn fnv1a64(text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    });
-    format!("{hash:016x}")
+    crate::digest::of(text).hex()
 }
 
 #[cfg(test)]

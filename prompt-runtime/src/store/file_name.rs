@@ -90,9 +90,7 @@ fn stem(id: &str) -> String {
 
 /// FNV-1a, 64 bits: stable across versions and platforms (std's hasher is neither).
 fn fnv1a64(text: &str) -> u64 {
-    text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
-        (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3)
-    })
+    crate::digest::of(text).value()
 }
 
 #[cfg(test)]

@@ -144,6 +144,7 @@ pub(super) fn to_chat(rendered: &RenderedPrompt, path: &str) -> Result<crate::Ch
         messages,
         path: Cow::Owned(path.to_owned()),
         metadata: Cow::Owned(rendered.metadata.to_meta()),
+        breakpoints: Vec::new(),
     })
 }
 

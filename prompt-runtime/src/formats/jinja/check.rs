@@ -183,14 +183,14 @@ impl Templates {
         name: &str,
         template: &super::Template,
         values: &Map,
-    ) -> Result<String, Diagnostic> {
+    ) -> Result<(String, Vec<usize>), Diagnostic> {
         let plan = self.plan(name);
         if plan.quiet_mismatch(self, values)
             && let Some(problem) = into_one(plan.check(self, values))
         {
             return Err(problem);
         }
-        super::render::render(self, template, values)
+        super::render::render_marked(self, template, values, super::render::MAX_STEPS)
             .map_err(|failed| into_one(plan.check(self, values)).unwrap_or(failed))
     }
 }

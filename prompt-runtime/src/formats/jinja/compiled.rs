@@ -1048,8 +1048,10 @@ pub fn within(steps: &mut usize, out: &str) -> Option<()> {
 
 /// The Rust code of the compiled render of `entry`: a block of type `Option<String>`, in
 /// which `field(name)` gives the Rust place of a top-level name (a field of `self`,
-/// `self.name`, whose type implements `PromptValue`), and `None` is not defined. `None` when the set uses something not compiled
-/// (see the module's docs).
+/// `self.name`, whose type implements `PromptValue`), and `None` is not defined, and
+/// which pushes the offset of each cache breakpoint onto `marks`, a `&mut Vec<usize>` the
+/// surrounding code declares. `None` when the set uses something not compiled (see the
+/// module's docs).
 pub fn compile(
     templates: &Templates,
     entry: &str,
@@ -1067,7 +1069,15 @@ pub fn compile(
         depth: 0,
     };
     let mut body = String::new();
-    emitter.nodes(template, &template.nodes, &mut body)?;
+    // The top-level nodes between cache breakpoints, in turn: at each, the bytes written
+    // so far are recorded in `marks` (a `&mut Vec<usize>` in scope).
+    let mut start = 0;
+    for (at, _) in &template.breakpoints {
+        emitter.nodes(template, template.nodes.get(start..*at)?, &mut body)?;
+        body.push_str("marks.push(out.len()); ");
+        start = *at;
+    }
+    emitter.nodes(template, template.nodes.get(start..)?, &mut body)?;
     Some(format!(
         "{{ use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
          use ::promptic::__private::jc::{{TypedList as _, TypedMap as _, ViewLoop as _}}; \

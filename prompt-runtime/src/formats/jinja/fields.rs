@@ -65,6 +65,7 @@ pub struct JinjaField {
 ///             text: format!("Hi {}.", self.who),
 ///             path: Self::PATH.into(),
 ///             metadata: Default::default(),
+///             breakpoints: Vec::new(),
 ///         })
 ///     }
 /// }

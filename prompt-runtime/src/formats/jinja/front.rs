@@ -183,11 +183,14 @@ impl LoadedPrompt for LoadedJinja {
 
     fn render(&self, values: &Values) -> Result<Output, Diagnostics> {
         let values = self.values(values)?;
-        let text = self.templates.render(&self.file, &values)?;
+        let (text, breakpoints) = self
+            .templates
+            .render_with_breakpoints(&self.file, &values)?;
         Ok(Output::Text(PromptContent {
             text,
             path: Cow::Owned(self.path.clone()),
             metadata: Cow::Owned(self.meta.clone()),
+            breakpoints,
         }))
     }
 

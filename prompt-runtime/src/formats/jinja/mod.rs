@@ -95,6 +95,9 @@ pub struct Template {
     nodes: Vec<parser::Node>,
     /// Marked `{# cache: static #}` by its first comment, before any text.
     static_cache: bool,
+    /// Its `{# cache_breakpoint #}` comments: how many top-level nodes come before each,
+    /// and the comment's span.
+    breakpoints: Vec<(usize, std::ops::Range<usize>)>,
 }
 
 impl Template {
@@ -112,7 +115,7 @@ impl Template {
             source
         };
         let segments = lexer::lex(source, &options)?;
-        let nodes = parser::parse(source, &segments)?;
+        let (nodes, breakpoints) = parser::parse(source, &segments)?;
         let mut fences = Vec::new();
         fence::check(source, &nodes, &mut fences);
         if !fences.is_empty() {
@@ -128,6 +131,7 @@ impl Template {
             source: source.clone(),
             nodes,
             static_cache,
+            breakpoints,
         })
     }
 

@@ -86,13 +86,21 @@ const UNSUPPORTED: [&str; 14] = [
     "endset",
 ];
 
-pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Vec<Node>, Diagnostic> {
+/// The comment that marks where a prompt's cacheable prefix ends.
+pub(crate) const BREAKPOINT: &str = "cache_breakpoint";
+
+/// A template's nodes, and its cache breakpoints: for each, how many top-level nodes come
+/// before it, and the comment's span.
+pub(crate) type Parsed = (Vec<Node>, Vec<(usize, Range<usize>)>);
+
+pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed, Diagnostic> {
     let mut reader = Reader {
         source,
         segments,
         pos: 0,
         loops: 0,
         depth: 0,
+        breakpoints: Vec::new(),
     };
     let (nodes, end) = reader.body(&[])?;
     if let Some((word, span)) = end {
@@ -100,7 +108,7 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Vec<Nod
             Diagnostic::new(format!("`{{% {word} %}}` without an opening tag")).at(source, span),
         );
     }
-    Ok(nodes)
+    Ok((nodes, reader.breakpoints))
 }
 
 struct Reader<'a> {
@@ -110,12 +118,43 @@ struct Reader<'a> {
     /// How many `for`s enclose the current point.
     loops: usize,
     depth: usize,
+    /// The `{# cache_breakpoint #}` comments read so far (see [`Parsed`]).
+    breakpoints: Vec<(usize, Range<usize>)>,
 }
 
 /// The tag that ended a body: its keyword, its span, and a parser over the rest of it.
 type End = Option<(String, Range<usize>)>;
 
 impl<'a> Reader<'a> {
+    /// Records a `{# cache_breakpoint #}` after `before` nodes of the body that `stops`
+    /// ends: only at the top level, and at most
+    /// [`MAX_CACHE_BREAKPOINTS`](crate::chat::MAX_CACHE_BREAKPOINTS) of them.
+    fn breakpoint(
+        &mut self,
+        stops: &[&str],
+        before: usize,
+        span: Range<usize>,
+    ) -> Result<(), Diagnostic> {
+        if !stops.is_empty() {
+            return Err(self
+                .error(span, "`{# cache_breakpoint #}` inside a block")
+                .with_help("a cached prefix ends at one place whatever the values: put the breakpoint outside the block"));
+        }
+        if self.breakpoints.len() == crate::chat::MAX_CACHE_BREAKPOINTS {
+            return Err(self
+                .error(
+                    span,
+                    format!(
+                        "more than {} cache breakpoints",
+                        crate::chat::MAX_CACHE_BREAKPOINTS
+                    ),
+                )
+                .with_help("Anthropic's Messages API takes at most 4 `cache_control` marks in a request: keep the breakpoints that end the longest stable prefixes"));
+        }
+        self.breakpoints.push((before, span));
+        Ok(())
+    }
+
     fn error(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(message).at(self.source, span)
     }
@@ -131,7 +170,12 @@ impl<'a> Reader<'a> {
         let mut nodes = Vec::new();
         while let Some(segment) = self.segments.get(self.pos) {
             match segment {
-                Segment::Comment { .. } => self.pos += 1,
+                Segment::Comment { inner } => {
+                    if self.source.text()[inner.clone()].trim() == BREAKPOINT {
+                        self.breakpoint(stops, nodes.len(), inner.clone())?;
+                    }
+                    self.pos += 1;
+                }
                 Segment::Text(span) => {
                     nodes.push(Node::Text(span.clone()));
                     self.pos += 1;

@@ -151,23 +151,26 @@ struct LoopState<'a> {
     neighbours: Option<(Option<Val<'a>>, Option<Val<'a>>)>,
 }
 
-/// Renders `template` of `set` over `context`.
-pub(crate) fn render(
-    set: &Templates,
-    template: &Template,
-    context: &Map,
-) -> Result<String, Diagnostic> {
-    render_limited(set, template, context, MAX_STEPS)
-}
-
-/// [`render`] with another step limit, so that the limit is tested without 50 million
+/// A render with another step limit, so that the limit is tested without 50 million
 /// steps.
+#[cfg(test)]
 pub(crate) fn render_limited(
     set: &Templates,
     template: &Template,
     context: &Map,
     max_steps: usize,
 ) -> Result<String, Diagnostic> {
+    render_marked(set, template, context, max_steps).map(|(text, _)| text)
+}
+
+/// Renders `template` of `set` over `context`, at most `max_steps` steps, with the byte
+/// offsets where `template`'s cache breakpoints fall.
+pub(crate) fn render_marked(
+    set: &Templates,
+    template: &Template,
+    context: &Map,
+    max_steps: usize,
+) -> Result<(String, Vec<usize>), Diagnostic> {
     let mut renderer = Renderer {
         // A little more than last time, so a render a few bytes longer does not grow.
         out: String::with_capacity(
@@ -180,14 +183,25 @@ pub(crate) fn render_limited(
         max_steps,
         ..Renderer::probe(set, context)
     };
-    renderer.nodes(template, &template.nodes).map_err(|e| *e)?;
+    // The top-level nodes between breakpoints, in turn: where one falls is what is
+    // written by then.
+    let mut marks = Vec::new();
+    let mut start = 0;
+    for (at, _) in &template.breakpoints {
+        let part = template.nodes.get(start..*at).unwrap_or_default();
+        renderer.nodes(template, part).map_err(|e| *e)?;
+        marks.push(renderer.out.len());
+        start = *at;
+    }
+    let rest = template.nodes.get(start..).unwrap_or_default();
+    renderer.nodes(template, rest).map_err(|e| *e)?;
     // Each node is checked before it is rendered: the last one may still have passed it.
     if renderer.out.len() > MAX_OUTPUT {
         let message = format!("the render is larger than {} MiB", MAX_OUTPUT >> 20);
         return Err(Diagnostic::new(message).in_file(template.source.path()));
     }
     set.last_len.set(renderer.out.len());
-    Ok(renderer.out)
+    Ok((renderer.out, marks))
 }
 
 /// Whether `expr`, a condition of `template` that reads only the values, holds for

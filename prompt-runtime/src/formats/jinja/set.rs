@@ -142,6 +142,9 @@ impl Templates {
             super::cache::check(&set, entry, &mut errors);
         }
         if errors.0.is_empty() {
+            super::cache::check_breakpoints(&set, entry, &mut errors);
+        }
+        if errors.0.is_empty() {
             Ok(set)
         } else {
             Err(errors)
@@ -189,6 +192,30 @@ impl Templates {
     /// first against every path the templates read ([`check_values`](Self::check_values)):
     /// the error is then the first mismatch, with a note for each other one.
     pub fn render(&self, name: &str, values: &impl RenderValues) -> Result<String, Diagnostic> {
+        self.render_with_breakpoints(name, values)
+            .map(|(text, _)| text)
+    }
+
+    /// [`render`](Self::render), with the byte offsets in the text where the template's
+    /// `{# cache_breakpoint #}` comments fall, in order.
+    ///
+    /// ```
+    /// use promptic::formats::jinja::{Options, Templates};
+    /// use promptic::SourceFile;
+    ///
+    /// let text = "You review pull requests.\n{# cache_breakpoint #}\nReview: {{ diff }}";
+    /// let set = Templates::load("p", Options::default(), &mut |_: &str| Ok(SourceFile::new("p.j2", text)))
+    ///     .unwrap();
+    /// let (text, breakpoints) =
+    ///     set.render_with_breakpoints("p", &serde_json::json!({"diff": "+1"})).unwrap();
+    /// assert_eq!(text, "You review pull requests.\n\nReview: +1");
+    /// assert_eq!(breakpoints, [26]);
+    /// ```
+    pub fn render_with_breakpoints(
+        &self,
+        name: &str,
+        values: &impl RenderValues,
+    ) -> Result<(String, Vec<usize>), Diagnostic> {
         let Some(template) = self.templates.get(name) else {
             return Err(Diagnostic::new(format!("no template `{name}` was loaded")));
         };
