@@ -1145,7 +1145,7 @@ impl Emitter<'_> {
                     let included = self.templates.get(name)?;
                     self.nodes(included, &included.nodes, out)?;
                 }
-                Node::Set { .. } | Node::SetAttr { .. } => return None,
+                Node::Set { .. } | Node::SetAttr { .. } | Node::FilterBlock(_) => return None,
             }
         }
         flush(&mut pending, out, &mut self.text);
@@ -1552,6 +1552,7 @@ impl Emitter<'_> {
                 }
             },
             ExprKind::List(_)
+            | ExprKind::Dict(_)
             | ExprKind::Item(..)
             | ExprKind::StartsWith(..)
             | ExprKind::Split(..)
