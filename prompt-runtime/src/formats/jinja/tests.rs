@@ -842,6 +842,12 @@ fn the_derive_is_told_what_it_does_not_compile() {
         ("{% set ns = namespace(a=1) %}", Some("`namespace()` @1:13")),
         ("{% set ns.a = 1 %}", Some("`{% set ns.a %}` @1:8")),
         ("{{ d.items() | list }}", Some("the filter `list` @1:4")),
+        ("{{ {'a': n} | tojson }}", Some("a dict literal @1:4")),
+        ("{% set m = {} %}", Some("a dict literal @1:12")),
+        (
+            "x\n{% filter upper %}{{ n }}{% endfilter %}",
+            Some("`{% filter %}` @2:1"),
+        ),
     ];
     for (template, want) in cases {
         let set = load("", template, &[]).unwrap();
