@@ -1,5 +1,6 @@
 //! Statements: `{% if %}`, `{% for %}`, `{% include %}`, `{% set %}`, `{% filter %}`,
-//! read from the lexer's segments into a tree. Tags promptic does not support are located errors.
+//! read from the lexer's segments into a tree. Tags promptic does not support are located
+//! errors.
 
 use super::expr::{Expr, ExprKind, Parser, stray_items};
 use super::lexer::Segment;
@@ -44,9 +45,9 @@ pub(crate) enum Node {
 /// A `{% filter %}` block: its body renders to text, which the filters then take.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct FilterBlock {
-    /// The filters as one expression: [`super::expr::ExprKind::Filter`]s, outermost last
-    /// applied, around a placeholder (an empty string literal at the `filter` keyword)
-    /// that the body's text stands in for.
+    /// The filters as one expression: [`super::expr::ExprKind::Filter`]s, each around the
+    /// one applied before it, the first around a placeholder (an empty string literal at
+    /// the `filter` keyword) that the body's text stands in for.
     pub filters: Expr,
     pub body: Vec<Node>,
     /// The `{% filter %}` tag.
