@@ -471,3 +471,102 @@ fn jinja_lists_that_double_stop_at_the_output_limit() {
     let rendered = jinja_on_a_small_stack(template, serde_json::json!({}));
     assert_eq!(rendered, Ok("2 abcdefgh".into()));
 }
+
+#[test]
+fn jinja_dict_literals_are_bounded_in_depth_and_size_on_a_small_stack() {
+    // Written 100,000 deep: refused as any expression that deep.
+    let n = 100_000;
+    let written = format!("{{{{ {}x{} }}}}", "{'a': ".repeat(n), "}".repeat(n));
+    let error = jinja_on_a_small_stack(written, serde_json::json!({ "x": 1 })).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(error.contains("nested too deeply"), "{shown}");
+    // Built deeper by `set` over and over: refused at the depth values may have.
+    let mut template = "{% set a = 1 %}".to_owned();
+    for _ in 0..3_300 {
+        template.push_str("{% set a = {'k': {'k': {'k': a}}} %}");
+    }
+    template.push_str("{{ a | length }}");
+    let error = jinja_on_a_small_stack(template, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(
+        error.contains("this dict would nest more than 128 deep"),
+        "{shown}"
+    );
+    // Each dict holding the one before twice: stopped at the limit on what a render builds.
+    let mut template = "{% set a0 = 'abcdefgh' %}".to_owned();
+    for n in 1..=41 {
+        template.push_str(&format!(
+            "{{% set a{n} = {{'l': a{0}, 'r': a{0}}} %}}\n",
+            n - 1
+        ));
+    }
+    template.push_str("{{ a41 | length }}");
+    let error = jinja_on_a_small_stack(template, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(
+        error.contains("the lists and dicts this render builds hold more than 64 MiB"),
+        "{shown}"
+    );
+    // Within the limits, a deep dict renders.
+    let mut template = "{% set a = 1 %}".to_owned();
+    for _ in 0..42 {
+        template.push_str("{% set a = {'k': {'k': {'k': a}}} %}");
+    }
+    template.push_str("{{ a | length }} {{ a | tojson | length }}");
+    let rendered = jinja_on_a_small_stack(template, serde_json::json!({}));
+    assert_eq!(rendered, Ok("1 883".into()));
+}
+
+#[test]
+fn jinja_filter_blocks_hold_the_nesting_and_output_limits_on_a_small_stack() {
+    // 100,000 nested: refused at the nesting limit of blocks.
+    let n = 100_000;
+    let nested = format!(
+        "{}x{}",
+        "{% filter upper %}".repeat(n),
+        "{% endfilter %}".repeat(n)
+    );
+    let error = jinja_on_a_small_stack(nested, serde_json::json!({})).unwrap_err();
+    let shown: String = error.chars().take(300).collect();
+    assert!(error.contains("blocks nest more than 100 deep"), "{shown}");
+    // 100,000 one after another render.
+    let many = "{% filter upper %}a{% endfilter %}".repeat(n);
+    assert_eq!(
+        jinja_on_a_small_stack(many, serde_json::json!({})),
+        Ok("A".repeat(n))
+    );
+    // As deep as blocks may nest, in files included as deep as they may be, around a dict
+    // literal 31 deep (each level is two of an expression's 64).
+    let blocks = |body: &str| {
+        format!(
+            "{}{body}{}",
+            "{% filter trim | upper %}".repeat(99),
+            "{% endfilter %}".repeat(99)
+        )
+    };
+    let files = vec![
+        ("t.j2".to_owned(), blocks("{% include 'a.j2' %}")),
+        ("a.j2".to_owned(), blocks("{% include 'b.j2' %}")),
+        (
+            "b.j2".to_owned(),
+            format!(
+                "{{{{ {}x{} | length }}}}",
+                "{'a': ".repeat(31),
+                "}".repeat(31)
+            ),
+        ),
+    ];
+    let values = serde_json::json!({ "x": 1 });
+    assert_eq!(jinja_files_on_a_small_stack(files, values), Ok("1".into()));
+    // The output: a body, or what the filters make of it, past 64 MiB is refused.
+    let values = serde_json::json!({ "x": "x".repeat(33 << 20) });
+    for template in [
+        "{% filter upper %}{{ x }}{{ x }}{% endfilter %}",
+        "{% filter indent(4, true) %}{{ x }}{% endfilter %}{{ x }}",
+        "{% filter center(100000000) %}x{% endfilter %}",
+    ] {
+        let error = jinja_on_a_small_stack(template.into(), values.clone()).unwrap_err();
+        let shown: String = error.chars().take(300).collect();
+        assert!(error.contains("64 MiB"), "{template}: {shown}");
+    }
+}

@@ -15,7 +15,9 @@
 //! - `title`: minijinja starts a word after any character that is not a letter or digit,
 //!   Jinja2 only after spaces, `-` and opening brackets;
 //! - floats from `/` and the generator filters printed whole: the printing differs as
-//!   above.
+//!   above;
+//! - dict literals printed whole: as above, and minijinja's keys may be any value, where
+//!   promptic's are strings, so the generator keys them by strings only.
 
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
@@ -127,6 +129,12 @@ fn printed() -> impl Strategy<Value = String> {
         "s | replace('a', 'A')",
         "n | string ~ '!'",
         "range(n) | join(',')",
+        "{'a': s, 'b': n}.a",
+        "{'k': n, 'j': 1,}['k'] + 1",
+        "{'a': 1, 'b': 2, 'a': 3} | length",
+        "{'x': xs, 'y': {}}.x | join('-')",
+        "{t: n}[t]",
+        "'b' in {'a': 1, 'b': flag}",
     ])
     .prop_map(str::to_owned)
 }
@@ -186,6 +194,14 @@ fn template() -> impl Strategy<Value = String> {
     leaf.prop_recursive(3, 24, 4, |inner| {
         let body = prop::collection::vec(inner, 0..4).prop_map(|parts| parts.concat());
         prop_oneof![
+            (
+                prop::sample::select(vec!["upper", "trim", "lower | replace('a', 'o')", "trim | capitalize"]),
+                body.clone(),
+            )
+                .prop_flat_map(|(filters, inside)| {
+                    (tag(format!("filter {filters}")), tag("endfilter".into()))
+                        .prop_map(move |(open, end)| format!("{open}{inside}{end}"))
+                }),
             (condition(), body.clone(), prop::option::of(body.clone()))
                 .prop_flat_map(|(cond, then, otherwise)| {
                     (tag(format!("if {cond}")), tag("else".into()), tag("endif".into()))

@@ -142,6 +142,47 @@ plain = [
 ]
 for t in plain:
     case(t, P)
+# Dict literals, and `{% filter %}` blocks: rendered once each, and with all three options.
+DV = {"name": "Ada", "n": 3, "xs": ["b", "a"], "d": {"z": 1, "y": 2}, "flag": False, "body": "one two  three"}
+dicts = [
+    "{{ {'a': 1, \"b\": name} }} {{ {} }} {{ {'k': [1, {'in': none}], 'f': 2.5, 't': true,} }}",
+    "{{ {'a': 1, 'b': 2, 'a': 3} }} {{ {'b': 1, 'a': 2} | tojson }} {{ {'q': \"it's\"} }} {{ {'\"': 'x'} }}",
+    "{% for k, v in {'z': 1, 'y': [n]}.items() %}{{ k }}={{ v }};{% endfor %}{% for k in {'p': 1, 'o': 2} %}{{ k }}{% endfor %}",
+    "{{ {'a': 1, 'b': 2}.keys() | list }} {{ {'a': 1, 'b': n}.values() | list }} {{ {'a': 1}.get('a') }} {{ {'a': 1}.get('x', 'dflt') }} {{ {'a': 1}.get('x') }}",
+    "{{ 'a' in {'a': 1} }} {{ 'x' not in {'a': 1} }} {{ {'a': 1, 'b': 2} | length }} {{ {} | length }} {{ {'b': 1, 'a': 0} | dictsort }} {{ {'b': 1, 'a': 0} | dictsort(by='value', reverse=true) }}",
+    "{{ {'a': 1}['a'] }} {{ {'a': {'b': 'deep'}}.a.b }} {{ {'a': 1} | list }} {{ {'a': 1} | first }} {{ {'x': 1} | items | list }} {{ {'a': 1} ~ '!' }} {{ {'a': 1} == {'a': 1} }}",
+    "{{ {} or 'empty' }} {{ {'a': 0} and 'full' }} {{ {} is mapping }} {{ {'a': 1} is defined }} {{ {'a': 1} | string }} {{ [{'a': 1}, {}] }}",
+    "{{ {name: n, name ~ '2': n * 2, 'x' if flag else 'y': xs | join} }} {{ {'a' 'b': 1} }} {{ {('k'): 1} }}",
+    "{% set cfg = {'title': name | upper, 'tags': xs | sort, 'meta': d} %}{{ cfg.title }} {{ cfg['tags'] }} {{ cfg.meta.z }} {{ cfg }}",
+    "{% set ns = namespace(m={}) %}{% for x in xs %}{% set ns.m = {'last': x, 'before': ns.m} %}{% endfor %}{{ ns.m }}",
+    "{% for row in [{'k': 'a', 'v': 1}, {'k': 'b', 'v': 2}] %}{{ row.k }}{{ row.v }} {% endfor %}{{ [{'a': 1}, {'a': 2}] | map(attribute='a') | list }}",
+    "{{ {'a': 1} | tojson }} {{ {'list': [1, 2], 'd': {}} | tojson }} {{ {'b': 'x', 'a': {'d': 1, 'c': 2}} | tojson }}",
+]
+filter_blocks = [
+    "{% filter upper %}hello {{ name }}{% endfilter %}|",
+    "{% filter upper | replace('L', '_') %}hello\nworld{% endfilter %}|",
+    "{% filter indent(2, true) %}\na\n\nb\n{% endfilter %}|",
+    "{% filter replace('a', 'o') %}{% for x in xs %}{{ x }}a{% endfor %}{% endfilter %}|",
+    "{% filter upper %}{% filter lower %}AbC{% endfilter %}x{% endfilter %}|",
+    "{% for x in xs %}{% filter upper %}{{ loop.index }}{{ x }}-{% endfilter %}{% endfor %}|",
+    "{% filter center(11) %}{{ name }}{% endfilter %}|{% filter trim %}  pad  {% endfilter %}|{% filter e %}<b>&{% endfilter %}",
+    "{% filter truncate(9) %}{{ body }} {{ body }}{% endfilter %}|{% filter wordwrap(7) %}{{ body }} {{ body }}{% endfilter %}|",
+    "{% filter default('empty', true) %}{% endfilter %}|{% filter default('unused') %}kept{% endfilter %}|{% filter d('x', boolean=true) %}{% if flag %}on{% endif %}{% endfilter %}",
+    "{% filter title %}the {{ 'quick' }} fox{% endfilter %}|{% filter capitalize %}aBC{% endfilter %}|{% filter reverse %}abc{% endfilter %}|{% filter first %}xyz{% endfilter %}",
+    "{% filter replace('a', y) %}{% set y = 'b' %}a{{ y }}{% endfilter %}|{{ y | default('gone') }}",
+    "{% set y = 'q' %}{% filter replace('a', y) %}{% set y = 'b' %}a{{ y }}{% endfilter %}{{ y }}",
+    "{% filter replace(old='o', new='0', count=1) %}foo boo{% endfilter %}|{% filter join('.') %}abc{% endfilter %}|{% filter tojson %}{{ name }}{% endfilter %}",
+    "x\n  {% filter upper %}\n  in\n  {% endfilter %}\ny\n",
+    "a {%- filter upper -%} b {%- endfilter -%} c\n",
+    "{% if n > 1 %}{% filter upper %}{% set t = {'k': name} %}{{ t.k }}{% endfilter %}{% endif %}",
+    "{% filter upper %}{% include 'components/part.md.j2' %}{% endfilter %}",
+]
+for t in dicts:
+    case(t, DV)
+for t in filter_blocks:
+    for o in ["", "tlk"]:
+        case(t, DV, o, {"components/part.md.j2": "part {{ name }}\n"} if "include" in t else None)
+
 # Line ends: a lone carriage return is one, as is CRLF; every one is written `\n`.
 for t in ["a\rb\r\nc\n", "{% if t %}\rx\r{% endif %}\r", "{{ 'p\rq' }}\r"]:
     for o in ["", "tlk"]:

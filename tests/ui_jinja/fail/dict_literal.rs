@@ -1,4 +1,4 @@
-// Dict literals are outside the subset.
+// Dict literals are read at run time, not compiled by the derive: an error at the literal.
 #[derive(promptic::Prompt)]
 #[prompt("errors/dict_literal")]
 struct Page;

@@ -124,6 +124,11 @@ fn nodes<'a>(nodes: &'a [Node], out: &mut Vec<&'a Expr>, bound: &mut Vec<&'a str
                 bound.push(name);
             }
             Node::SetAttr { value, .. } => out.push(value),
+            // The filters' arguments can reach the text (`replace('a', name)`).
+            Node::FilterBlock(block) => {
+                out.push(&block.filters);
+                self::nodes(&block.body, out, bound);
+            }
             Node::For(each) => {
                 out.push(&each.iter);
                 bound.extend(each.targets.iter().map(|(n, _)| n.as_str()));

@@ -1155,7 +1155,7 @@ impl Emitter<'_> {
                     let included = self.templates.get(name)?;
                     self.nodes(included, &included.nodes, out)?;
                 }
-                Node::Set { .. } | Node::SetAttr { .. } => return None,
+                Node::Set { .. } | Node::SetAttr { .. } | Node::FilterBlock(_) => return None,
             }
         }
         flush(&mut pending, out, &mut self.text);
@@ -1562,6 +1562,7 @@ impl Emitter<'_> {
                 }
             },
             ExprKind::List(_)
+            | ExprKind::Dict(_)
             | ExprKind::Item(..)
             | ExprKind::StartsWith(..)
             | ExprKind::Split(..)

@@ -39,6 +39,9 @@ impl ExprKind {
         match self {
             ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => 0,
             ExprKind::List(items) => deepest(&mut items.iter()).unwrap_or(0),
+            ExprKind::Dict(entries) => {
+                deepest(&mut entries.iter().flat_map(|(k, v)| [k, v])).unwrap_or(0)
+            }
             ExprKind::Attr(e, _)
             | ExprKind::Not(e)
             | ExprKind::Items(e)
@@ -63,6 +66,8 @@ pub(crate) enum ExprKind {
     Literal(Value),
     /// `[a, b]`.
     List(Vec<Expr>),
+    /// `{k: v, …}`: each key with its value, in the order written.
+    Dict(Vec<(Expr, Expr)>),
     /// A variable.
     Name(String),
     /// `a.b`.
@@ -1551,9 +1556,59 @@ impl<'s> Parser<'s> {
                 let end = self.tokens[self.pos - 1].1.end;
                 self.node(ExprKind::List(items), span.start..end)
             }
-            Tok::Op("{") => Err(self.error(span, "dict literals are not supported")),
+            Tok::Op("{") => self.dict(span),
             Tok::Op(op) => Err(self.error(span, format!("expected an expression, found `{op}`"))),
             Tok::Name(name) => self.name_expr(name, span),
+        }
+    }
+
+    /// `{k: v, …}` after its `{`, as Jinja2 reads it: a comma between entries, one more
+    /// allowed before the `}`. A key written as a number, a boolean or `none` is refused
+    /// here (a dict's keys are strings in promptic's values); one computed is refused when
+    /// it renders to anything but a string.
+    fn dict(&mut self, open: Range<usize>) -> Parsed<Expr> {
+        self.deeper(&open)?;
+        let mut entries = Vec::new();
+        while !self.eat_op("}") {
+            if !entries.is_empty() {
+                self.expect_op(",", "between dict entries")?;
+                if self.eat_op("}") {
+                    break;
+                }
+            }
+            if self.at_end() {
+                return Err(self.error(open, "this `{` is never closed"));
+            }
+            let key = self.expr()?;
+            if let ExprKind::Literal(value) = &key.kind
+                && !matches!(value, Value::String(_))
+            {
+                return Err(self
+                    .error(
+                        key.span.clone(),
+                        "a dict literal's keys must be strings here",
+                    )
+                    .with_note("promptic's dicts are keyed by text: write the key quoted, `'1'`"));
+            }
+            self.expect_op(":", "after a dict key")?;
+            let value = self.expr()?;
+            entries.push((key, value));
+        }
+        self.depth -= 1;
+        let end = self.tokens[self.pos - 1].1.end;
+        self.node(ExprKind::Dict(entries), open.start..end)
+    }
+
+    /// The filters of a `{% filter name(args) | name2 %}` tag, after its keyword: a chain
+    /// of [`ExprKind::Filter`] over a placeholder, an empty string literal at `at` (the
+    /// keyword), which the block's body text takes the place of when it renders.
+    pub(crate) fn filter_chain(&mut self, at: Range<usize>) -> Parsed<Expr> {
+        let mut value = Expr::leaf(ExprKind::Literal(Value::String(String::new())), at);
+        loop {
+            value = self.filter(value)?;
+            if !self.eat_op("|") {
+                return Ok(value);
+            }
         }
     }
 
@@ -1713,6 +1768,17 @@ pub(crate) fn stray_items(expr: &Expr) -> Option<Range<usize>> {
         let inside: &[Expr] = match &e.kind {
             ExprKind::List(items) => items,
             ExprKind::Op(Op::Binary(BinOp::Concat), operands) => operands,
+            ExprKind::Dict(entries) => {
+                // A dict prints its values as views too; a view as a key is unhashable.
+                if found.is_none() {
+                    found = entries
+                        .iter()
+                        .flat_map(|(k, v)| [k, v])
+                        .find(|e| is_view(e))
+                        .map(|e| e.span.clone());
+                }
+                &[]
+            }
             _ => &[],
         };
         if found.is_none() {
@@ -1728,6 +1794,10 @@ pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
     match &expr.kind {
         ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => {}
         ExprKind::List(items) => items.iter().for_each(|e| visit(e, f)),
+        ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
+            visit(k, f);
+            visit(v, f);
+        }),
         ExprKind::Attr(e, _) | ExprKind::Not(e) | ExprKind::Items(e) | ExprKind::Test(e, ..) => {
             visit(e, f)
         }

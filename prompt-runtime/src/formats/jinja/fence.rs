@@ -42,6 +42,21 @@ pub(crate) fn check(source: &SourceFile, nodes: &[Node], out: &mut Vec<Diagnosti
                     check(source, body, out);
                 }
             }
+            // A filter may join, wrap or cut lines (`wordwrap`, `truncate`): lean's text
+            // through it need not be detailed's minus whole lines, so no fence goes inside.
+            Node::FilterBlock(block) => {
+                let before = out.len();
+                check(source, &block.body, out);
+                if out.len() == before
+                    && let Some(tag) = first_fence(source, &block.body)
+                {
+                    out.push(
+                        Diagnostic::new("a guidance fence inside `{% filter %}`")
+                            .at(source, tag)
+                            .with_help("a filter can change the lines the fence stands on: put the fence around the `{% filter %}` block, or end the block before it"),
+                    );
+                }
+            }
             Node::Text(_)
             | Node::Output(_)
             | Node::Include { .. }
@@ -49,6 +64,34 @@ pub(crate) fn check(source: &SourceFile, nodes: &[Node], out: &mut Vec<Diagnosti
             | Node::SetAttr { .. } => {}
         }
     }
+}
+
+/// The `{% if %}` tag of the first guidance fence in `nodes`, at any depth.
+fn first_fence(source: &SourceFile, nodes: &[Node]) -> Option<Range<usize>> {
+    nodes.iter().find_map(|node| match node {
+        Node::If(block) => block
+            .branches
+            .iter()
+            .zip(&block.tags)
+            .find(|((condition, _), _)| matches!(level(source, condition), Ok(Some(_))))
+            .map(|(_, tag)| tag.clone())
+            .or_else(|| {
+                block
+                    .branches
+                    .iter()
+                    .map(|(_, body)| body)
+                    .chain(block.otherwise.iter().map(|(_, body)| body))
+                    .find_map(|body| first_fence(source, body))
+            }),
+        Node::For(each) => first_fence(source, &each.body)
+            .or_else(|| each.otherwise.as_ref().and_then(|b| first_fence(source, b))),
+        Node::FilterBlock(block) => first_fence(source, &block.body),
+        Node::Text(_)
+        | Node::Output(_)
+        | Node::Include { .. }
+        | Node::Set { .. }
+        | Node::SetAttr { .. } => None,
+    })
 }
 
 fn check_if(source: &SourceFile, block: &If, out: &mut Vec<Diagnostic>) {
@@ -224,6 +267,7 @@ pub(crate) fn mute_either_ors(source: &SourceFile, nodes: &mut [Node], reasons: 
                     mute_either_ors(source, body, reasons);
                 }
             }
+            Node::FilterBlock(block) => mute_either_ors(source, &mut block.body, reasons),
             Node::Text(_)
             | Node::Output(_)
             | Node::Include { .. }

@@ -194,6 +194,10 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
             }
             ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => {}
             ExprKind::List(items) => items.iter().for_each(sub),
+            ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
+                sub(k);
+                sub(v);
+            }),
             ExprKind::Item(a, b) | ExprKind::And(a, b) | ExprKind::Or(a, b) => {
                 sub(a);
                 sub(b);
@@ -238,6 +242,10 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
                     if let Some((_, body)) = &block.otherwise {
                         nodes(body, out, depth + 1);
                     }
+                }
+                Node::FilterBlock(block) => {
+                    nodes(&block.body, out, depth + 1);
+                    expr(&block.filters, out, 0);
                 }
                 Node::For(each) => {
                     expr(&each.iter, out, 0);

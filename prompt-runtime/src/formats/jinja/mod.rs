@@ -2,12 +2,13 @@
 //! as Jinja2 does, for a supported subset; everything else is a located error saying it
 //! is not supported, never text passed through.
 //!
-//! Supported: `{{ expr }}` with names, `a.b`, `a[b]`, slices, literals and lists;
-//! arithmetic (`+ - * / // % **`, signs, `~`) and inline `if`; the string and dict
-//! methods data has; forty filters and twenty-five tests, arguments by position or name;
-//! `{% if %}`, `{% for %}` with `loop` (`previtem`, `nextitem`, `cycle` too), `{% include %}`,
-//! `{% set %}` (and `namespace()`), `range()`, `{% raw %}`, comments, whitespace control
-//! and the environment options of [`Options`]. The book's Jinja chapter lists them.
+//! Supported: `{{ expr }}` with names, `a.b`, `a[b]`, slices, literals, lists and dicts
+//! (keyed by strings); arithmetic (`+ - * / // % **`, signs, `~`) and inline `if`; the
+//! string and dict methods data has; forty filters and twenty-five tests, arguments by
+//! position or name; `{% if %}`, `{% for %}` with `loop` (`previtem`, `nextitem`, `cycle`
+//! too), `{% include %}`, `{% set %}` (and `namespace()`), `{% filter %}`, `range()`,
+//! `{% raw %}`, comments, whitespace control and the environment options of [`Options`].
+//! The book's Jinja chapter lists them.
 //!
 //! Values are [`Value`]s, as Python holds them: dicts in the order their keys were
 //! written, integers exact however long. Arithmetic is exact within 128 bits; a result

@@ -1,5 +1,6 @@
-//! Statements: `{% if %}`, `{% for %}`, `{% include %}`, `{% set %}`, read from the
-//! lexer's segments into a tree. Tags promptic does not support are located errors.
+//! Statements: `{% if %}`, `{% for %}`, `{% include %}`, `{% set %}`, `{% filter %}`,
+//! read from the lexer's segments into a tree. Tags promptic does not support are located
+//! errors.
 
 use super::expr::{Expr, ExprKind, Parser, stray_items};
 use super::lexer::Segment;
@@ -37,6 +38,20 @@ pub(crate) enum Node {
         span: Range<usize>,
         value: Expr,
     },
+    /// `{% filter f(args) | g %}…{% endfilter %}`.
+    FilterBlock(Box<FilterBlock>),
+}
+
+/// A `{% filter %}` block: its body renders to text, which the filters then take.
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct FilterBlock {
+    /// The filters as one expression: [`super::expr::ExprKind::Filter`]s, each around the
+    /// one applied before it, the first around a placeholder (an empty string literal at
+    /// the `filter` keyword) that the body's text stands in for.
+    pub filters: Expr,
+    pub body: Vec<Node>,
+    /// The `{% filter %}` tag.
+    pub span: Range<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -69,10 +84,9 @@ pub(crate) struct For {
 
 /// Tags Jinja2 has that promptic does not, for a message that says so rather than
 /// "unknown tag".
-const UNSUPPORTED: [&str; 14] = [
+const UNSUPPORTED: [&str; 13] = [
     "macro",
     "call",
-    "filter",
     "extends",
     "block",
     "import",
@@ -207,7 +221,8 @@ impl<'a> Reader<'a> {
                         "for" => self.for_block(parser, tag.clone())?,
                         "include" => self.include(parser, tag.clone())?,
                         "set" => self.set(parser, word_span)?,
-                        "elif" | "else" | "endif" | "endfor" | "endraw" => {
+                        "filter" => self.filter_block(parser, tag.clone(), word_span)?,
+                        "elif" | "else" | "endif" | "endfor" | "endraw" | "endfilter" => {
                             return Err(self.error(
                                 tag.clone(),
                                 format!("`{{% {word} %}}` without an opening tag"),
@@ -216,13 +231,13 @@ impl<'a> Reader<'a> {
                         w if UNSUPPORTED.contains(&w) => {
                             return Err(self
                                 .error(word_span, format!("`{{% {w} %}}` is not supported by promptic's Jinja front end"))
-                                .with_note("supported tags: if/elif/else, for, include, set, raw"));
+                                .with_note("supported tags: if/elif/else, for, include, set, filter, raw"));
                         }
                         w => {
                             return Err(self
                                 .error(word_span, format!("unknown tag `{{% {w} %}}`"))
                                 .with_note(
-                                    "supported tags: if/elif/else, for, include, set, raw",
+                                    "supported tags: if/elif/else, for, include, set, filter, raw",
                                 ));
                         }
                     };
@@ -422,6 +437,39 @@ impl<'a> Reader<'a> {
             filter,
             body,
             otherwise,
+        })))
+    }
+
+    fn filter_block(
+        &mut self,
+        mut parser: Parser<'a>,
+        tag: Range<usize>,
+        word: Range<usize>,
+    ) -> Result<Node, Diagnostic> {
+        self.nest(&tag)?;
+        if parser.at_end() {
+            return Err(self.error(
+                tag,
+                "`{% filter %}` needs a filter: `{% filter upper %}`, `{% filter indent(2) %}`",
+            ));
+        }
+        let filters = parser.filter_chain(word)?;
+        parser.finish("in `{% filter %}`")?;
+        drop(parser);
+        let (body, end) = self.body(&["endfilter"])?;
+        if end.is_none() {
+            return Err(self.error(
+                tag,
+                "this `{% filter %}` is never closed with `{% endfilter %}`",
+            ));
+        }
+        let (parser, _) = self.stop_tag()?;
+        parser.finish("after `endfilter`")?;
+        self.depth -= 1;
+        Ok(Node::FilterBlock(Box::new(FilterBlock {
+            filters,
+            body,
+            span: tag,
         })))
     }
 

@@ -224,6 +224,14 @@ impl<'a> Walk<'a> {
                     self.bound.push((name.clone(), None));
                 }
                 Node::SetAttr { value, .. } => self.expr(file, value, false, false),
+                // The body, then the filters on its text (their arguments see the body's
+                // `set`s, which end with the block).
+                Node::FilterBlock(block) => {
+                    let depth = self.bound.len();
+                    self.nodes(file, &block.body);
+                    self.expr(file, &block.filters, false, false);
+                    self.bound.truncate(depth);
+                }
             }
         }
     }
@@ -500,6 +508,10 @@ impl<'a> Walk<'a> {
                 }
             }
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, false, under)),
+            ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
+                self.expr(file, k, false, under);
+                self.expr(file, v, false, under);
+            }),
             // `a if c else b`: the condition is tested, each side read only when it holds
             // or fails.
             ExprKind::Op(Op::IfElse, operands) => {

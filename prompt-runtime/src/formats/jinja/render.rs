@@ -7,7 +7,7 @@
 
 use super::Template;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
-use super::parser::{For, Node};
+use super::parser::{FilterBlock, For, Node};
 use super::set::Templates;
 use super::value::{self, a_type, contains, equal, order, truthy, write_json, write_str};
 use crate::diagnostic::Diagnostic;
@@ -325,6 +325,7 @@ impl<'a> Renderer<'a> {
                     }
                 }
                 Node::For(each) => self.for_loop(template, each)?,
+                Node::FilterBlock(block) => self.filter_block(template, block)?,
                 Node::Include { name, span } => {
                     let Some(included) = self.set.get(name) else {
                         return Err(Box::new(
@@ -387,6 +388,7 @@ impl<'a> Renderer<'a> {
             Node::Output(expr) => expr.span.clone(),
             Node::If(block) => block.span.clone(),
             Node::For(each) => each.iter.span.clone(),
+            Node::FilterBlock(block) => block.span.clone(),
         };
         let message = if self.out.len() > MAX_OUTPUT {
             format!("the render is larger than {} MiB", MAX_OUTPUT >> 20)
@@ -854,30 +856,13 @@ impl<'a> Renderer<'a> {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
                     let value = self.defined(template, item)?;
-                    let Some(size) = value::footprint(&value, value::MAX_DEPTH - 1) else {
-                        return Err(self.error(
-                            template,
-                            expr,
-                            format!("this list would nest more than {} deep", value::MAX_DEPTH),
-                        ));
-                    };
                     // A list copies what it holds: `{% set a = [a, a] %}` doubles.
-                    let built = self.built.get().saturating_add(size);
-                    self.built.set(built);
-                    if built > MAX_OUTPUT {
-                        return Err(self.error(
-                            template,
-                            expr,
-                            format!(
-                                "the lists this render builds hold more than {} MiB",
-                                MAX_OUTPUT >> 20
-                            ),
-                        ));
-                    }
+                    self.hold(template, expr, &value, 0)?;
                     values.push(value.into_owned());
                 }
                 Val::owned(Value::Array(values))
             }
+            ExprKind::Dict(entries) => self.dict(template, expr, entries)?,
             ExprKind::Name(name) => self.lookup(expr, name),
             ExprKind::Attr(inner, attr) => {
                 // `name.attr`, the common case, without a call to `eval` for the name.
@@ -1080,6 +1065,152 @@ impl<'a> Renderer<'a> {
             };
             Val::owned(Value::Array(pieces))
         })
+    }
+
+    /// Counts `value`, copied into a list or dict literal at `expr` with `extra` bytes
+    /// of key, against what the render may build; refuses one that would nest deeper
+    /// than values may.
+    fn hold(&self, template: &Template, expr: &Expr, value: &Value, extra: usize) -> Done {
+        let (what, built_what) = if matches!(expr.kind, ExprKind::Dict(_)) {
+            ("dict", "lists and dicts")
+        } else {
+            ("list", "lists")
+        };
+        let Some(size) = value::footprint(value, value::MAX_DEPTH - 1) else {
+            return Err(self.error(
+                template,
+                expr,
+                format!("this {what} would nest more than {} deep", value::MAX_DEPTH),
+            ));
+        };
+        let built = self.built.get().saturating_add(size).saturating_add(extra);
+        self.built.set(built);
+        if built > MAX_OUTPUT {
+            return Err(self.error(
+                template,
+                expr,
+                format!(
+                    "the {built_what} this render builds hold more than {} MiB",
+                    MAX_OUTPUT >> 20
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// A dict literal: each key, then its value, evaluated in order, as Python does; a
+    /// key written again keeps its first place and takes the last value.
+    #[inline(never)]
+    fn dict(
+        &self,
+        template: &'a Template,
+        expr: &'a Expr,
+        entries: &'a [(Expr, Expr)],
+    ) -> Result<Val<'a>, Error> {
+        let mut map = Map::with_capacity(entries.len());
+        for (key_expr, value_expr) in entries {
+            let key = match self.defined(template, key_expr)? {
+                Cow::Owned(Value::String(key)) => key,
+                Cow::Borrowed(Value::String(key)) => key.clone(),
+                other => {
+                    return Err(Box::new(
+                        Diagnostic::new(format!(
+                            "a dict literal's keys must be strings here, and this is {}",
+                            a_type(&other)
+                        ))
+                        .at(&template.source, key_expr.span.clone())
+                        .with_note("promptic's dicts are keyed by text: make the key a string"),
+                    ));
+                }
+            };
+            let value = self.defined(template, value_expr)?;
+            self.hold(template, expr, &value, key.len())?;
+            map.insert(key, value.into_owned());
+        }
+        Ok(Val::owned(Value::Object(map)))
+    }
+
+    /// A `{% filter %}` block: its body rendered in a scope of its own (a `set` inside
+    /// stays inside, and the filters' arguments see it, as in Jinja2), then its text
+    /// through the filters, which must give text.
+    #[inline(never)]
+    fn filter_block(&mut self, template: &'a Template, block: &'a FilterBlock) -> Done {
+        let start = self.out.len();
+        let (outer, scope) = (self.frame, self.locals.len());
+        self.frame = scope;
+        let result = match self.nodes(template, &block.body) {
+            // The body's last node may have passed the limit: its text goes no further.
+            Ok(()) if self.out.len() > MAX_OUTPUT => {
+                Err(self.too_much(template, &Node::Text(block.span.clone())))
+            }
+            Ok(()) => {
+                let text = self.out.split_off(start);
+                self.block_filters(template, block, text)
+            }
+            Err(e) => Err(e),
+        };
+        self.locals.truncate(scope);
+        self.frame = outer;
+        let text = result?;
+        self.out.push_str(&text);
+        Ok(())
+    }
+
+    /// The filters of `block` on the text its body rendered, innermost first.
+    fn block_filters(
+        &self,
+        template: &'a Template,
+        block: &'a FilterBlock,
+        text: String,
+    ) -> Result<String, Error> {
+        let mut chain = Vec::new();
+        let mut at = &block.filters;
+        while let ExprKind::Filter(inner, filter, args) = &at.kind {
+            chain.push((at, &**inner, *filter, args.as_slice()));
+            at = inner;
+        }
+        let mut value: Cow<'a, Value> = Cow::Owned(Value::String(text));
+        for (whole, inner, filter, args) in chain.into_iter().rev() {
+            let result = if filter == Filter::Default {
+                let fallback = match args.first() {
+                    Some(fallback) => self.eval(template, fallback)?,
+                    None => Val::owned(Value::String(String::new())),
+                };
+                let boolean = match args.get(1) {
+                    Some(flag) => self.test(template, flag)?,
+                    None => false,
+                };
+                if boolean && !truthy(&value) {
+                    fallback
+                } else {
+                    Val::Defined(value)
+                }
+            } else {
+                self.filter_value(template, whole, inner, filter, args, value)?
+            };
+            value = match result.into_value() {
+                Some(value) => value,
+                None => {
+                    return Err(self.error(
+                        template,
+                        whole,
+                        "this filter gives nothing here, and `{% filter %}` must give text",
+                    ));
+                }
+            };
+        }
+        match value {
+            Cow::Owned(Value::String(text)) => Ok(text),
+            Cow::Borrowed(Value::String(text)) => Ok(text.clone()),
+            other => Err(self.error(
+                template,
+                &block.filters,
+                format!(
+                    "`{{% filter %}}` must give text, and these filters give {}",
+                    a_type(&other)
+                ),
+            )),
+        }
     }
 
     fn compare(
@@ -1537,6 +1668,7 @@ fn reads_neighbours(nodes: &[Node]) -> bool {
                     .is_some_and(|(_, body)| reads_neighbours(body))
         }
         Node::For(each) => reads(&each.iter),
+        Node::FilterBlock(block) => reads(&block.filters) || reads_neighbours(&block.body),
     })
 }
 

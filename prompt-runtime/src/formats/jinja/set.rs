@@ -373,6 +373,7 @@ fn includes_at(nodes: &[Node], depth: usize, out: &mut Vec<(String, Range<usize>
                     includes_at(body, depth + 1, out);
                 }
             }
+            Node::FilterBlock(block) => includes_at(&block.body, depth + 1, out),
             Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
         }
     }
@@ -391,6 +392,7 @@ fn nesting_of(nodes: &[Node]) -> usize {
             Node::For(each) => {
                 1 + nesting_of(&each.body).max(each.otherwise.as_deref().map_or(0, nesting_of))
             }
+            Node::FilterBlock(block) => 1 + nesting_of(&block.body),
             _ => 0,
         })
         .max()
@@ -416,6 +418,7 @@ pub(super) fn includes_of(nodes: &[Node], out: &mut Vec<(String, Range<usize>)>)
                     includes_of(body, out);
                 }
             }
+            Node::FilterBlock(block) => includes_of(&block.body, out),
             Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
         }
     }

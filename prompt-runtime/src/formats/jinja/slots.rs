@@ -122,6 +122,10 @@ fn collect(nodes: &[Node], ids: &mut HashMap<String, u32>, at: &mut Vec<(usize, 
                 }
             }
             Node::SetAttr { value, .. } => exprs(value, ids, at),
+            Node::FilterBlock(block) => {
+                collect(&block.body, ids, at);
+                exprs(&block.filters, ids, at);
+            }
             Node::Set { name, value, .. } => {
                 exprs(value, ids, at);
                 at.push((std::ptr::from_ref(name) as usize, id(ids, name)));

@@ -126,11 +126,6 @@ fn refuses_what_is_not_supported_at_its_place() {
             "--> prompts/main.j2:1:6",
         ),
         (
-            "{{ {'a': 1} }}",
-            "error: dict literals are not supported",
-            "--> prompts/main.j2:1:4",
-        ),
-        (
             "{{ x | default(v, bolean=true) }}",
             "error: `default` has no argument `bolean`",
             "--> prompts/main.j2:1:19",
@@ -524,6 +519,8 @@ fn hostile_templates_end_in_errors_not_crashes() {
     for hostile in [
         "{% for a in xs %}{% for c in xs if c == 2 %}{{ c }}{% endfor %}{% endfor %}",
         "{% for a in ys %}{% if a in zs %}x{% endif %}{% endfor %}",
+        "{% for a in xs %}{% for b in xs %}{% filter upper %}{% endfilter %}{% endfor %}{% endfor %}",
+        "{% for a in xs %}{% for b in xs %}{% set d = {'k': b} %}{% endfor %}{% endfor %}",
     ] {
         let set = load("", hostile, &[]).unwrap();
         let template = set.get("main.j2").unwrap();
@@ -845,6 +842,12 @@ fn the_derive_is_told_what_it_does_not_compile() {
         ("{% set ns = namespace(a=1) %}", Some("`namespace()` @1:13")),
         ("{% set ns.a = 1 %}", Some("`{% set ns.a %}` @1:8")),
         ("{{ d.items() | list }}", Some("the filter `list` @1:4")),
+        ("{{ {'a': n} | tojson }}", Some("a dict literal @1:4")),
+        ("{% set m = {} %}", Some("a dict literal @1:12")),
+        (
+            "x\n{% filter upper %}{{ n }}{% endfilter %}",
+            Some("`{% filter %}` @2:1"),
+        ),
     ];
     for (template, want) in cases {
         let set = load("", template, &[]).unwrap();
@@ -878,4 +881,163 @@ fn the_new_constructs_require_what_rendering_needs() {
             ("w".to_owned(), true),
         ]
     );
+}
+
+#[test]
+fn dict_literals_and_filter_blocks_are_refused_where_they_go_wrong() {
+    let cases = [
+        (
+            "{{ {1: 'a'} }}",
+            "error: a dict literal's keys must be strings here",
+            "--> prompts/main.j2:1:5",
+        ),
+        (
+            "{{ {'a': 1, none: 2} }}",
+            "error: a dict literal's keys must be strings here",
+            "--> prompts/main.j2:1:13",
+        ),
+        (
+            "{{ {'a' 1} }}",
+            "error: expected `:` after a dict key",
+            "--> prompts/main.j2:1:9",
+        ),
+        (
+            "{{ {'a': 1 'b': 2} }}",
+            "error: expected `,` between dict entries",
+            "--> prompts/main.j2:1:12",
+        ),
+        (
+            "{{ {,} }}",
+            "error: expected an expression, found `,`",
+            "--> prompts/main.j2:1:5",
+        ),
+        (
+            "{% set d = {'k': x.items()} %}",
+            "error: a dict view (`.items()`, `.keys()`, `.values()`) prints as Python's `dict_items([…])`, which promptic does not write",
+            "--> prompts/main.j2:1:18",
+        ),
+        (
+            "{{ {'k': 1}.items }}",
+            "error: `.items` is a dict method in Jinja2, not the key `items`",
+            "--> prompts/main.j2:1:4",
+        ),
+        (
+            "{{ {1 + 1: 'two'} }}",
+            "error: a dict literal's keys must be strings here, and this is an int",
+            "--> prompts/main.j2:1:5",
+        ),
+        (
+            "{% filter %}x{% endfilter %}",
+            "error: `{% filter %}` needs a filter: `{% filter upper %}`, `{% filter indent(2) %}`",
+            "--> prompts/main.j2:1:1",
+        ),
+        (
+            "a\n{% filter upper %}x",
+            "error: this `{% filter %}` is never closed with `{% endfilter %}`",
+            "--> prompts/main.j2:2:1",
+        ),
+        (
+            "x{% endfilter %}",
+            "error: `{% endfilter %}` without an opening tag",
+            "--> prompts/main.j2:1:2",
+        ),
+        (
+            "{% filter titel %}x{% endfilter %}",
+            "error: the filter `titel` is not supported",
+            "--> prompts/main.j2:1:11",
+        ),
+        (
+            "{% filter upper is defined %}x{% endfilter %}",
+            "error: unexpected `is defined` in `{% filter %}`",
+            "--> prompts/main.j2:1:17",
+        ),
+        (
+            "{% filter upper %}x{% endfilter upper %}",
+            "error: unexpected `upper` after `endfilter`",
+            "--> prompts/main.j2:1:33",
+        ),
+        (
+            "{% filter upper %}{% else %}{% endfilter %}",
+            "error: `{% else %}` without an opening tag",
+            "--> prompts/main.j2:1:19",
+        ),
+        (
+            "{% filter length %}abc{% endfilter %}",
+            "error: `{% filter %}` must give text, and these filters give an int",
+            "--> prompts/main.j2:1:4",
+        ),
+        (
+            "{% filter trim | first %}  {% endfilter %}",
+            "error: this filter gives nothing here, and `{% filter %}` must give text",
+            "--> prompts/main.j2:1:4",
+        ),
+        (
+            "{% filter upper | center(width='x') %}a{% endfilter %}",
+            "error: expected an integer, not a str",
+            "--> prompts/main.j2:1:32",
+        ),
+        (
+            "{% filter upper %}\n{% if guidance | default(\"detailed\") == \"detailed\" %}\nx\n{% endif %}\n{% endfilter %}",
+            "error: a guidance fence inside `{% filter %}`",
+            "--> prompts/main.j2:2:1",
+        ),
+        (
+            "{% filter upper %}{% filter lower %}{% filter trim %}{% endfilter %}{% endfilter %}",
+            "error: this `{% filter %}` is never closed with `{% endfilter %}`",
+            "--> prompts/main.j2:1:1",
+        ),
+    ];
+    let mut wrong = Vec::new();
+    for (template, message, place) in cases {
+        let got = first_and_place(template);
+        if got != (message.to_owned(), place.to_owned()) {
+            wrong.push(format!(
+                "{template:?}\n  want {message} {place}\n  got  {} {}",
+                got.0, got.1
+            ));
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+    // A key computed from the values: refused when it is not a string.
+    let values = serde_json::json!({ "n": 3, "s": "k" });
+    assert_eq!(
+        render("", "{{ {s: n} }}", values.clone()),
+        Ok("{'k': 3}".into())
+    );
+    let error = render("", "{{ {'a': 1, n: s} }}", values).unwrap_err();
+    assert!(
+        error.starts_with("error: a dict literal's keys must be strings here, and this is an int"),
+        "{error}"
+    );
+}
+
+#[test]
+fn names_read_in_dict_literals_and_filter_blocks_are_seen() {
+    let t = "{% filter replace(a, b) | indent(c) %}{{ d }}{% if e %}{{ f }}{% endif %}{% set g = 1 %}{% endfilter %}{{ {'k': h, i: 1} }}{% set m = {'x': {'y': j}} %}{{ m.x.y }}{% filter replace('q', g) %}{% endfilter %}";
+    assert_eq!(
+        uses(t, &[]),
+        [
+            ("d".to_owned(), true),
+            ("e".to_owned(), false),
+            ("f".to_owned(), false),
+            ("a".to_owned(), true),
+            ("b".to_owned(), true),
+            ("c".to_owned(), true),
+            ("h".to_owned(), true),
+            ("i".to_owned(), true),
+            ("j".to_owned(), true),
+            ("g".to_owned(), true),
+        ]
+    );
+    // Paths into the values, inside both, are checked before anything renders.
+    let set = load(
+        "",
+        "{{ {'who': user.nmae} }}{% filter upper %}{{ user.name }}{% endfilter %}",
+        &[],
+    )
+    .unwrap();
+    let values = super::Value::from_json(r#"{"user": {"name": "Ada"}}"#).unwrap();
+    let problems = set.check_values("main.j2", &values);
+    assert_eq!(problems.0.len(), 1);
+    assert_eq!(problems.0[0].message(), "no key `nmae` in `user`");
 }

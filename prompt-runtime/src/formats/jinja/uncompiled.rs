@@ -1,7 +1,8 @@
 //! What the derive's compiled render does not cover: the constructs the run-time renderer
 //! reads that came after the compiled subset (arithmetic, slices, methods, most filters
-//! and tests, `namespace()`, `loop.cycle` and its kin). A derived prompt that uses one is
-//! a build error at it, rather than a prompt that quietly renders another way.
+//! and tests, `namespace()`, `loop.cycle` and its kin, dict literals, `{% filter %}`). A
+//! derived prompt that uses one is a build error at it, rather than a prompt that quietly
+//! renders another way.
 
 use super::Template;
 use super::expr::{BinOp, Expr, ExprKind, Filter, LoopAttr, Op, visit};
@@ -42,6 +43,7 @@ fn in_nodes(nodes: &[Node]) -> Option<(Range<usize>, String)> {
             .iter()
             .find_map(|(c, body)| in_expr(c).or_else(|| in_nodes(body)))
             .or_else(|| block.otherwise.as_ref().and_then(|(_, b)| in_nodes(b))),
+        Node::FilterBlock(block) => Some((block.span.clone(), "`{% filter %}`".to_owned())),
         Node::For(each) => {
             let iter = match &each.iter.kind {
                 // `.items()` as what a loop walks is compiled; its dict is looked at.
@@ -80,6 +82,7 @@ fn what(expr: &Expr) -> Option<String> {
             format!("`loop.{}`", format!("{attr:?}").to_lowercase())
         }
         ExprKind::Items(_) => "`.items()` outside a loop".to_owned(),
+        ExprKind::Dict(_) => "a dict literal".to_owned(),
         ExprKind::Op(op, _) => match op {
             Op::Binary(BinOp::Concat) => "the operator `~`".to_owned(),
             Op::Binary(b) => format!("the operator `{}`", b.symbol()),

@@ -115,6 +115,14 @@ impl<'a> Walk<'a> {
                     self.expr(file, value, !conditional);
                     self.bound.push(name.clone());
                 }
+                // The body, then the filters on its text: their arguments see the body's
+                // `set`s, which end with the block.
+                Node::FilterBlock(block) => {
+                    let depth = self.bound.len();
+                    self.nodes(file, &block.body, conditional);
+                    self.expr(file, &block.filters, !conditional);
+                    self.bound.truncate(depth);
+                }
                 Node::SetAttr {
                     name, span, value, ..
                 } => {
@@ -176,6 +184,10 @@ impl<'a> Walk<'a> {
                 }
             }
             ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, required)),
+            ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
+                self.expr(file, k, required);
+                self.expr(file, v, required);
+            }),
             // `a.b | default(x)` makes `a.b` optional, not `a`: Jinja2 fails reading `b` of
             // an `a` that is not there.
             ExprKind::Filter(inner, Filter::Default, args) => {
