@@ -346,6 +346,55 @@ fn render_json_has_text_path_and_metadata_in_order() {
 }
 
 #[test]
+fn render_json_shows_each_cache_breakpoint_with_a_stable_prefix_hash() {
+    let dir = &scratch("breakpoints");
+    let p = dir.join("p");
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(
+        p.join("agent.md"),
+        "You answer from the manual.\n{% cache_breakpoint %}\nThe customer is on the $plan plan.",
+    )
+    .unwrap();
+    std::fs::write(
+        p.join("review.md.j2"),
+        "Report bugs first.\n{# cache_breakpoint #}\nReview {{ diff }}",
+    )
+    .unwrap();
+    let render = |name: &str, set: &str| {
+        let run = promptic_in(&p, &["render", name, "--set", set, "--json"]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        json(&run.stdout)["breakpoints"].clone()
+    };
+    let pro = render("agent", "plan=Pro");
+    assert_eq!(pro[0]["offset"], "You answer from the manual.".len());
+    assert_eq!(pro[0]["prefix_hash"].as_str().map(str::len), Some(16));
+    assert!(
+        pro[0].get("message").is_none(),
+        "a text has no messages: {pro}"
+    );
+    // Another value after the breakpoint: the same prefix, the same hash.
+    assert_eq!(render("agent", "plan=Basic"), pro);
+    let review = render("review", "diff=+1");
+    assert_eq!(review[0]["offset"], "Report bugs first.\n".len());
+
+    // A value before the breakpoint is an error for `check` and `render` alike.
+    std::fs::write(
+        p.join("agent.md"),
+        "Today is $day.\n{% cache_breakpoint %}\nThe customer is on the $plan plan.",
+    )
+    .unwrap();
+    let check = promptic_in(&p, &["check"]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    assert!(
+        check
+            .stderr
+            .contains("`day` is a free-text context value, used before a cache breakpoint"),
+        "{}",
+        check.stderr
+    );
+}
+
+#[test]
 fn missing_values_are_all_listed_in_one_error() {
     let run = promptic(&[
         "render",
