@@ -515,9 +515,9 @@ fn typed_output(input: &DeriveInput) -> syn::Result<TokenStream> {
         return Ok(TokenStream::new());
     };
     let project = compile::open(&attr.name)?;
-    let declared = project
-        .load(&attr.name.value())
-        .ok()
+    let loaded = project.load(&attr.name.value()).ok();
+    let declared = loaded
+        .as_ref()
         .and_then(|prompt| prompt.meta().output_schema.as_deref().map(str::to_owned));
     let schema = match declared {
         Some(json) => {
@@ -526,6 +526,12 @@ fn typed_output(input: &DeriveInput) -> syn::Result<TokenStream> {
                     attr.name.span(),
                     "the prompt's output schema is not JSON",
                 ));
+            }
+            if let Some(prompt) = &loaded {
+                let problems = crate::output::check(&ty, &json, prompt.as_ref());
+                if !problems.is_empty() {
+                    return Err(compile::to_error(&attr.name, problems));
+                }
             }
             quote! {
                 ::promptic::__private::json_from_str(#json)

@@ -232,7 +232,7 @@ fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<
 
 /// What a Rust type gives a template, as far as the macro can tell from its tokens.
 #[derive(Debug)]
-enum Kind {
+pub(crate) enum Kind {
     Text,
     Number,
     Bool,
@@ -242,7 +242,7 @@ enum Kind {
     Other,
 }
 
-fn kind(ty: &syn::Type) -> Kind {
+pub(crate) fn kind(ty: &syn::Type) -> Kind {
     match ty {
         syn::Type::Reference(r) => kind(&r.elem),
         syn::Type::Paren(p) => kind(&p.elem),
@@ -292,7 +292,7 @@ fn wanted(t: &str) -> (&'static str, &'static str) {
 }
 
 /// Whether `kind` can hold a value of `schema`; `None` when it can, else what is wrong.
-fn compatible(schema: &Value, kind: &Kind) -> Option<String> {
+pub(crate) fn compatible(schema: &Value, kind: &Kind) -> Option<String> {
     let kind = match kind {
         Kind::Optional(inner) => inner,
         other => other,

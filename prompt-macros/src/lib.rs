@@ -13,6 +13,7 @@ mod emit;
 mod family;
 mod jinja;
 mod keep_agent;
+mod output;
 mod prompt_value;
 mod store;
 mod values;

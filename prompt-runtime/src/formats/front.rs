@@ -71,6 +71,13 @@ pub trait LoadedPrompt: Send + Sync {
     fn reads(&self) -> &[ValueUse];
     /// What the file declares for the model call.
     fn meta(&self) -> &Meta;
+    /// Where the file declares its output schema (`property` `None`), or one of the
+    /// schema's top-level properties: the file and the span, for a diagnostic about the
+    /// answer's type. `None` for a format without output schemas.
+    fn output_schema_span(&self, property: Option<&str>) -> Option<(SourceFile, Range<usize>)> {
+        let _ = property;
+        None
+    }
     /// Which inputs besides values it takes.
     fn takes(&self) -> Takes {
         Takes::default()

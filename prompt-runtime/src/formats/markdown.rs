@@ -203,6 +203,33 @@ impl LoadedPrompt for LoadedMarkdown {
         &self.prompt.name
     }
 
+    fn output_schema_span(
+        &self,
+        property: Option<&str>,
+    ) -> Option<(crate::SourceFile, std::ops::Range<usize>)> {
+        let file = &self.prompt.file;
+        let entry = file.frontmatter.as_ref()?.get("output_schema")?;
+        let whole = (file.source.clone(), entry.span.clone());
+        let Some(property) = property else {
+            return Some(whole);
+        };
+        // The key `"property"` after the schema's `"properties"`, as JSON writes it.
+        let text = file.source.text().get(entry.span.clone())?;
+        let after = text.find("\"properties\"")?;
+        let key = format!("\"{property}\"");
+        let mut from = after;
+        while let Some(at) = text[from..].find(&key) {
+            let start = from + at;
+            let end = start + key.len();
+            if text[end..].trim_start().starts_with(':') {
+                let start = entry.span.start + start;
+                return Some((file.source.clone(), start..start + key.len()));
+            }
+            from = end;
+        }
+        Some(whole)
+    }
+
     fn path(&self) -> &str {
         &self.path
     }

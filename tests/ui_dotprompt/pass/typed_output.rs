@@ -25,7 +25,25 @@ struct Plain<'a> {
     age: Option<i64>,
 }
 
+// An output type that derives `PromptValue` is checked against the declared schema.
+#[derive(Debug, serde::Deserialize, promptic::PromptValue)]
+struct Triaged {
+    severity: String,
+    summary: String,
+    tags: Option<Vec<String>>,
+}
+
+#[derive(promptic::Prompt)]
+#[prompt("triage", output = Triaged)]
+struct Triage<'a> {
+    ticket: &'a str,
+}
+
 fn main() {
+    let triaged = Triage::parse_output(r#"{"severity": "high", "summary": "down"}"#).unwrap();
+    assert_eq!((triaged.severity.as_str(), triaged.tags), ("high", None));
+    let _ = Triage { ticket: "The router is down." }.render().unwrap();
+
     let declared: serde_json::Value = serde_json::from_str(Ticket::OUTPUT_SCHEMA).unwrap();
     assert_eq!(Ticket::output_schema(), declared);
     let answer = Ticket::parse_output("Done:\n```json\n{\"reply\": \"on its way\"}\n```").unwrap();

@@ -308,6 +308,18 @@ impl LoadedPrompt for LoadedDotprompt {
         &self.name
     }
 
+    fn output_schema_span(
+        &self,
+        property: Option<&str>,
+    ) -> Option<(crate::SourceFile, std::ops::Range<usize>)> {
+        let mut path = vec!["output", "schema"];
+        path.extend(property);
+        let span = (1..=path.len())
+            .rev()
+            .find_map(|n| self.prompt.frontmatter_key_span(&path[..n]))?;
+        Some((self.prompt.source().clone(), span))
+    }
+
     fn path(&self) -> &str {
         &self.path
     }
