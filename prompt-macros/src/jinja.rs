@@ -176,7 +176,6 @@ fn compiled(
     name: &LitStr,
 ) -> syn::Result<(TokenStream, TokenStream)> {
     let none = || Ok((TokenStream::new(), quote!(::core::option::Option::None)));
-    uncompiled(templates, file, name)?;
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
         Some(format!("self.{}", f.ident))
@@ -207,13 +206,6 @@ fn compiled(
 
 /// A construct the compiled render does not cover is an error at it: a derived prompt
 /// never renders another way than the derive compiled.
-fn uncompiled(templates: &Templates, file: &str, name: &LitStr) -> syn::Result<()> {
-    match prompt_runtime::formats::jinja::uncompiled(templates, file) {
-        Some(problem) => Err(compile::to_error(name, problem.into())),
-        None => Ok(()),
-    }
-}
-
 /// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
 fn one_file(project: &Project, name: &LitStr, file: &str) -> syn::Result<()> {
     let prompt_name = name.value();
@@ -571,7 +563,6 @@ pub fn expand_call(
         .get(&file)
         .map(|t| t.source().path().to_owned())
         .unwrap_or_default();
-    uncompiled(&templates, &file, name)?;
     let compiled =
         match prompt_runtime::formats::jinja::compiled::compile(&templates, &file, &place) {
             Some(code) => Some(crate::compile::generated(name, &path, &code)?),

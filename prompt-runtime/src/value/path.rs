@@ -299,9 +299,11 @@ const fn wrong(
     message.push(location).push(help)
 }
 
-/// Checks that the value `steps` lead to in a value of `shape` is one `filter` (`length`,
-/// `join`) takes: text, a list or a map (a struct is a map to a template). A path that
-/// does not lead anywhere is left to [`check`], which reports it.
+/// Checks that the value `steps` lead to in a value of `shape` is one `filter` takes, as
+/// Jinja2 takes it: text, a list or a map for `length`, `join`, `first`, `last`, `list`,
+/// `reverse`, `sort`, `min` and `max` (a struct is a map to a template); a number (or a
+/// boolean) for `abs` and `round`; a map for `dictsort`; text for `indent`; a list for
+/// `sum`. A path that does not lead anywhere is left to [`check`], which reports it.
 pub const fn check_sized(
     shape: &Shape,
     shown: &str,
@@ -333,20 +335,76 @@ pub const fn check_sized(
     while let Shape::Optional(inner) = at {
         at = inner;
     }
-    let what = match at {
-        Shape::Number => "a number",
-        Shape::Bool => "a boolean",
-        _ => return Message::EMPTY,
+    let name = filter.as_bytes();
+    let (takes, text, number, list, map, help) = if same(name, b"abs") || same(name, b"round") {
+        (
+            "a number",
+            false,
+            true,
+            false,
+            false,
+            "give the filter a field that holds a number",
+        )
+    } else if same(name, b"dictsort") {
+        (
+            "a map",
+            false,
+            false,
+            false,
+            true,
+            "give the filter a map (`BTreeMap<String, V>`) or a struct that derives `PromptValue`",
+        )
+    } else if same(name, b"indent") {
+        (
+            "text",
+            true,
+            false,
+            false,
+            false,
+            "give the filter a field that holds text",
+        )
+    } else if same(name, b"sum") {
+        (
+            "a list",
+            false,
+            false,
+            true,
+            false,
+            "give the filter a list of numbers",
+        )
+    } else {
+        (
+            "text, a list or a map",
+            true,
+            false,
+            true,
+            true,
+            "print it as it is, or give the filter a field that holds text or a list",
+        )
     };
+    let (what, fits) = match at {
+        Shape::Number => ("a number", number),
+        Shape::Bool => ("a boolean", number),
+        Shape::Text => ("text", text),
+        Shape::List(_) => ("a list", list),
+        Shape::Map(_) => ("a map", map),
+        Shape::Struct { .. } => ("a struct", map),
+        Shape::Optional(_) | Shape::Any => return Message::EMPTY,
+    };
+    if fits {
+        return Message::EMPTY;
+    }
     Message::EMPTY
         .push("`")
         .push(filter)
-        .push("` needs text, a list or a map, and `")
+        .push("` needs ")
+        .push(takes)
+        .push(", and `")
         .push_path(shown, steps, skip, steps.len())
         .push("` is ")
         .push(what)
         .push(location)
-        .push("print it as it is, or give the filter a field that holds text or a list")
+        .push(help)
 }
 
 /// The field closest to `name`, if it is close enough to be a likely typo: a few edits

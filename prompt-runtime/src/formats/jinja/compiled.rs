@@ -23,9 +23,12 @@
 //! integer) compiles down to a push.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
-//! `{% set %}`, `a[b]`, `.startswith`, `.split`, list literals, `trim` with characters,
-//! a `for` with two targets over anything but `.items()`, an attribute named like a dict
-//! method, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
+//! `{% set %}`, `{% filter %}`, `a[b]`, every method, list and dict literals, arithmetic,
+//! slices, inline `if`, the filters and tests past `default`, `join`, `trim`, `upper`,
+//! `lower`, `length` and `defined`/`undefined`/`none`, `trim` with characters, a `for`
+//! with two targets over anything but `.items()`, `loop.previtem`, `loop.nextitem`,
+//! `loop.cycle` and `loop.depth`, an attribute named like a dict method, and sets of more than
+//! [`MAX_NODES`] nodes once includes are inlined.
 
 use super::Template;
 use super::data::Value as Data;

@@ -43,7 +43,6 @@ mod render;
 mod set;
 mod settings;
 mod slots;
-mod uncompiled;
 mod uses;
 pub(crate) mod value;
 
@@ -59,14 +58,7 @@ pub use set::{ReadError, RenderValues, Templates};
 pub(crate) use settings::read as read_settings;
 pub use uses::NameUse;
 
-use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
-
-/// The first construct of the templates `entry` reads that the derive's compiled render
-/// does not cover, as an error at it (`None`: every one is compiled).
-#[doc(hidden)]
-pub fn uncompiled(templates: &Templates, entry: &str) -> Option<Diagnostic> {
-    uncompiled::first(templates, entry)
-}
+use crate::diagnostic::{Diagnostics, SourceFile};
 
 /// Jinja2's environment options that change what a template renders. The defaults are
 /// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.

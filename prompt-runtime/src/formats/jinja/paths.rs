@@ -52,8 +52,9 @@ pub struct PathUse {
     /// Whether rendering fails wherever the path is read and not there: it is printed, a
     /// filter's input (not `default`'s), or a loop's iterable.
     pub(crate) loud: bool,
-    /// The filter the use is the input of, when that filter needs text, a list or a map
-    /// (`length`, `join`): a number or a boolean there fails in Jinja2 too.
+    /// The filter the use is the input of, when that filter takes values of some types
+    /// only (`length` and `join` text, a list or a map; `abs` a number; `dictsort` a map;
+    /// `indent` text; `sum` a list): another type there fails in Jinja2 too.
     pub(crate) sized: Option<&'static str>,
     /// The blocks the use is inside, outermost first, each with the outcome it needs: the
     /// use is read only when every one holds. Indices into the walk's [`Cond`]s; a loop
@@ -63,8 +64,9 @@ pub struct PathUse {
 }
 
 impl PathUse {
-    /// The filter the use is the input of, when that filter needs text, a list or a map
-    /// (`length`, `join`): the derive checks the value's type against it.
+    /// The filter the use is the input of, when that filter takes values of some types
+    /// only (see [`check_sized`](crate::value::path::check_sized)): the derive checks the
+    /// value's type against it.
     pub fn sized(&self) -> Option<&'static str> {
         self.sized
     }
@@ -540,7 +542,23 @@ impl<'a> Walk<'a> {
                 } else {
                     self.loud(file, inner);
                 }
-                if let (Filter::Length | Filter::Join, Some(_)) = (filter, chain(inner))
+                if let (
+                    Filter::Length
+                    | Filter::Join
+                    | Filter::First
+                    | Filter::Last
+                    | Filter::List
+                    | Filter::Reverse
+                    | Filter::Sort
+                    | Filter::Min
+                    | Filter::Max
+                    | Filter::Sum
+                    | Filter::Abs
+                    | Filter::Round
+                    | Filter::Dictsort
+                    | Filter::Indent,
+                    Some(_),
+                ) = (filter, chain(inner))
                     && let Some(path) = self.out.get_mut(at)
                 {
                     path.sized = Some(filter.name());

@@ -1,0 +1,42 @@
+// The constructs the compiled render does not cover (methods, slices, dict literals,
+// `namespace()`, arithmetic, `{% filter %}`, most filters) are checked like the rest and
+// render through the run-time renderer, byte for byte as Jinja2 renders the file.
+use promptic::PromptValue;
+
+#[derive(PromptValue)]
+struct Owner {
+    name: String,
+}
+
+#[derive(PromptValue)]
+struct Item<'a> {
+    title: &'a str,
+    urgency: &'a str,
+    minutes: u32,
+    priority: u32,
+}
+
+#[derive(promptic::Prompt)]
+#[prompt("digest")]
+struct Digest<'a> {
+    owner: Owner,
+    items: Vec<Item<'a>>,
+    tags: Vec<&'a str>,
+}
+
+fn main() {
+    let digest = Digest {
+        owner: Owner { name: "ada lovelace".into() },
+        items: vec![
+            Item { title: "plan the offsite", urgency: "low", minutes: 45, priority: 2 },
+            Item { title: "review the budget", urgency: "high", minutes: 90, priority: 1 },
+        ],
+        tags: vec!["ops", "finance", "ops"],
+    };
+    // What Jinja2 3.1 renders for the same file, options and values.
+    assert_eq!(
+        digest.render().unwrap().text,
+        "Digest for Ada Lovelace (ADA):\n- Review The Budget: today, 1h30m\n- Plan The Offsite: can wait, 0h45m\n  Total: 135 minutes over 2 items.\n  Tags: finance, ops"
+    );
+    assert!(digest.__promptic_compiled().is_none(), "left to the run-time renderer");
+}
