@@ -1157,6 +1157,24 @@ impl<'a> Renderer<'a> {
     }
 
     /// The filters of `block` on the text its body rendered, innermost first.
+    /// `default`'s arguments, evaluated: the fallback (empty text when none is given) and
+    /// whether a value that is there but false takes it too.
+    fn default_args(
+        &self,
+        template: &'a Template,
+        args: &'a [Expr],
+    ) -> Result<(Val<'a>, bool), Error> {
+        let fallback = match args.first() {
+            Some(fallback) => self.eval(template, fallback)?,
+            None => Val::owned(Value::String(String::new())),
+        };
+        let boolean = match args.get(1) {
+            Some(flag) => self.test(template, flag)?,
+            None => false,
+        };
+        Ok((fallback, boolean))
+    }
+
     fn block_filters(
         &self,
         template: &'a Template,
@@ -1172,14 +1190,7 @@ impl<'a> Renderer<'a> {
         let mut value: Cow<'a, Value> = Cow::Owned(Value::String(text));
         for (whole, inner, filter, args) in chain.into_iter().rev() {
             let result = if filter == Filter::Default {
-                let fallback = match args.first() {
-                    Some(fallback) => self.eval(template, fallback)?,
-                    None => Val::owned(Value::String(String::new())),
-                };
-                let boolean = match args.get(1) {
-                    Some(flag) => self.test(template, flag)?,
-                    None => false,
-                };
+                let (fallback, boolean) = self.default_args(template, args)?;
                 if boolean && !truthy(&value) {
                     fallback
                 } else {
@@ -1287,14 +1298,7 @@ impl<'a> Renderer<'a> {
             let value = self.eval(template, inner)?;
             // Python evaluates a call's arguments first: a fallback that fails fails even
             // when the value is there.
-            let fallback = match args.first() {
-                Some(fallback) => self.eval(template, fallback)?,
-                None => Val::owned(Value::String(String::new())),
-            };
-            let boolean = match args.get(1) {
-                Some(flag) => self.test(template, flag)?,
-                None => false,
-            };
+            let (fallback, boolean) = self.default_args(template, args)?;
             let use_default = match &value {
                 Val::Undefined => true,
                 Val::Defined(v) => boolean && !truthy(v),
