@@ -8,8 +8,9 @@
 //! indentation) into one open `String`, and gives the same [`RenderedPrompt`]: a prompt
 //! whose only markers are roles named by literals and `{{history}}` is cut into messages
 //! as the markers come, by the rule the run-time renderer's `to_messages` follows for
-//! such pieces (see [`Out`]); any other prompt keeps the run-time renderer's pieces and
-//! cuts them with its own code.
+//! such pieces (see [`Out`]); any other prompt (one that marks a `{{cacheBreakpoint}}`
+//! among them) keeps the run-time renderer's pieces and cuts them with its own code, which
+//! also finds where each breakpoint falls.
 //!
 //! Wherever it cannot be sure to do what the run-time renderer does, it gives `None` and
 //! the derive renders with the run-time renderer instead: a value it cannot read in place
