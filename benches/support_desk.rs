@@ -161,6 +161,7 @@ pub fn hand_written(
     RenderedPrompt {
         metadata: Arc::clone(metadata),
         messages,
+        breakpoints: Vec::new(),
     }
 }
 

@@ -162,3 +162,125 @@ fn a_jinja_breakpoint_falls_where_the_comment_is_compiled_and_at_run_time() {
         }]
     );
 }
+
+#[derive(Prompt)]
+#[prompt("help_desk")]
+struct HelpDesk<'a> {
+    plan: &'a str,
+    vip: Option<bool>,
+    question: &'a str,
+}
+
+/// The system text of `help_desk.prompt` before its `{{cacheBreakpoint}}`: the role's
+/// line break, and the rules (the breakpoint's own line is gone).
+const DESK_RULES: &str = "\nYou answer questions about the Acme R7 router from its manual, and nothing else.\n\
+                          Quote the manual's section number with every answer.\n";
+const DESK_VIP: &str = "The customer is a VIP: offer a call back at the end.\n";
+
+fn desk_history() -> Vec<promptic::dotprompt::Message> {
+    use promptic::dotprompt::{Message, Part};
+    let message = |role: &str, text: &str| Message {
+        role: role.to_owned(),
+        content: vec![Part::from_text(text)],
+        metadata: None,
+    };
+    vec![
+        message("user", "Hi"),
+        message("model", "Hello, how can I help?"),
+    ]
+}
+
+/// `help_desk` loaded from the folder as `promptic` loads it, and rendered at run time.
+fn desk_run_time(
+    input: serde_json::Value,
+    history: &[promptic::dotprompt::Message],
+) -> promptic::dotprompt::RenderedPrompt {
+    use promptic::dotprompt::DataArgument;
+    use promptic::dotprompt::folder::Folder;
+    use promptic::load::Root;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+    let folder = Folder::open(Root::new(&dir, "prompts")).unwrap();
+    let loaded = folder.load("help_desk").unwrap();
+    let data = DataArgument {
+        input: serde_json::from_value(input).unwrap(),
+        messages: history.to_vec(),
+        ..DataArgument::default()
+    };
+    loaded.prompt.render(&data).unwrap()
+}
+
+#[test]
+fn a_dotprompt_breakpoint_falls_in_the_same_place_compiled_and_at_run_time() {
+    let history = desk_history();
+    for vip in [None, Some(false), Some(true)] {
+        let desk = HelpDesk {
+            plan: "Pro",
+            vip,
+            question: "How do I reset it?",
+        };
+        let compiled = desk
+            .__promptic_compiled(&history)
+            .expect("the compiled render ran");
+        assert_eq!(compiled, desk.render_with_history(&history).unwrap());
+        let mut input = serde_json::json!({"plan": "Pro", "question": "How do I reset it?"});
+        if let Some(vip) = vip {
+            input["vip"] = vip.into();
+        }
+        let run_time = desk_run_time(input, &history);
+        assert_eq!(run_time, compiled);
+        let rules = if vip == Some(true) {
+            format!("{DESK_RULES}{DESK_VIP}")
+        } else {
+            DESK_RULES.to_owned()
+        };
+        assert_eq!(
+            compiled.breakpoints,
+            [CacheBreakpoint {
+                message: 0,
+                offset: rules.len()
+            }]
+        );
+        let chat = compiled.to_chat(HelpDesk::PATH).unwrap();
+        assert_eq!(chat.breakpoints, compiled.breakpoints);
+        // The system message, the two turns of history, the question.
+        assert_eq!(chat.messages.len(), 4);
+        let system = chat.messages[0].text();
+        assert_eq!(&system[..rules.len()], rules);
+        assert_eq!(&system[rules.len()..], "The customer is on the Pro plan.\n");
+    }
+}
+
+#[test]
+fn the_anthropic_body_of_a_dotprompt_prompt_marks_the_end_of_its_rules() {
+    let chat = |plan: &'static str, question: &'static str| {
+        let desk = HelpDesk {
+            plan,
+            vip: None,
+            question,
+        };
+        desk.render_with_history(&desk_history())
+            .unwrap()
+            .to_chat(HelpDesk::PATH)
+            .unwrap()
+    };
+    let pro = chat("Pro", "How do I reset it?");
+    let body = serde_json::to_value(MessagesRequest::try_from(&pro).unwrap()).unwrap();
+    assert_eq!(
+        body["system"],
+        serde_json::json!([
+            {"type": "text", "text": DESK_RULES, "cache_control": {"type": "ephemeral"}},
+            {"type": "text", "text": "The customer is on the Pro plan.\n"}
+        ])
+    );
+    assert_eq!(body["model"], "claude-sonnet-4-5");
+    assert_eq!(body["max_tokens"], 800);
+    assert_eq!(body["messages"].as_array().unwrap().len(), 3);
+    assert!(!body["messages"].to_string().contains("cache_control"));
+    // Another plan and question: the same cached prefix.
+    let basic = chat("Basic", "Why is the light red?");
+    assert_ne!(basic.messages, pro.messages);
+    assert_eq!(
+        basic.prefix_hash(basic.breakpoints[0]),
+        pro.prefix_hash(pro.breakpoints[0])
+    );
+}

@@ -3032,3 +3032,67 @@ fn render_chooses_a_scoped_member_by_the_item_id() {
         run.stderr
     );
 }
+
+// ------------------------------------------------------------------ cache breakpoints
+
+#[test]
+fn render_json_of_a_dotprompt_prompt_lists_its_cache_breakpoints() {
+    let dir = &scratch("dotprompt-breakpoints");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        dir.join("desk.prompt"),
+        "---\nmodel: anthropic/claude-sonnet-4-5\ninput:\n  schema:\n    plan: string\n    question: string\n---\n{{role \"system\"}}Answer from the manual.\n{{cacheBreakpoint}}\nPlan: {{plan}}.\n{{role \"user\"}}{{question}}\n",
+    )
+    .unwrap();
+    let render = |plan: &str, question: &str| {
+        let plan = format!("plan={plan}");
+        let question = format!("question={question}");
+        let run = promptic_in(
+            dir,
+            &[
+                "render", "desk", "--set", &plan, "--set", &question, "--json",
+            ],
+        );
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        json(&run.stdout)
+    };
+    let pro = render("Pro", "Why?");
+    let breakpoints = pro["breakpoints"].as_array().unwrap();
+    assert_eq!(breakpoints.len(), 1);
+    assert_eq!(breakpoints[0]["message"], 0);
+    assert_eq!(breakpoints[0]["offset"], "Answer from the manual.\n".len());
+    let hash = breakpoints[0]["prefix_hash"].as_str().unwrap();
+    assert_eq!(hash.len(), 16);
+    assert_eq!(
+        pro["messages"][0]["content"][0]["text"],
+        "Answer from the manual.\nPlan: Pro.\n"
+    );
+    // What follows the breakpoint changes; the prefix's hash does not.
+    let basic = render("Basic", "How?");
+    assert_ne!(basic["messages"], pro["messages"]);
+    assert_eq!(basic["breakpoints"], pro["breakpoints"]);
+
+    // A value before the breakpoint: `check` refuses the prompt, at the value.
+    std::fs::write(
+        dir.join("desk.prompt"),
+        "---\ninput:\n  schema:\n    plan: string\n---\nPlan: {{plan}}.\n{{cacheBreakpoint}}\nAnswer.\n",
+    )
+    .unwrap();
+    let check = promptic_in(dir, &["check"]);
+    assert_eq!(check.code, 1, "{}", check.stdout);
+    assert!(
+        check
+            .stderr
+            .contains("`plan` is written before a cache breakpoint: it would break the cache"),
+        "{}",
+        check.stderr
+    );
+    assert!(check.stderr.contains("desk.prompt:6:9"), "{}", check.stderr);
+    assert!(
+        check
+            .stderr
+            .contains("everything before the cache breakpoint on line 7"),
+        "{}",
+        check.stderr
+    );
+}

@@ -77,6 +77,10 @@ pub enum HelperName {
     /// Handlebars' `{{log value ...}}`: renders nothing (JavaScript writes its arguments
     /// to the console).
     Log,
+    /// `{{cacheBreakpoint}}`: renders nothing, and marks where the prompt's cacheable
+    /// prefix ends. promptic's own helper (dotprompt's JavaScript implementation does not
+    /// define it); only at the top level of a prompt.
+    CacheBreakpoint,
     /// A helper registered from Rust ([`Registry::define_helper`](super::Registry::define_helper)),
     /// named by [`HelperCall::custom`].
     Custom,

@@ -144,7 +144,8 @@ pub(super) fn to_chat(rendered: &RenderedPrompt, path: &str) -> Result<crate::Ch
         messages,
         path: Cow::Owned(path.to_owned()),
         metadata: Cow::Owned(rendered.metadata.to_meta()),
-        breakpoints: Vec::new(),
+        // The chat's messages are the render's, one for one, text for text.
+        breakpoints: rendered.breakpoints.clone(),
     })
 }
 

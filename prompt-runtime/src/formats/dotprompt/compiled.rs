@@ -8,8 +8,9 @@
 //! indentation) into one open `String`, and gives the same [`RenderedPrompt`]: a prompt
 //! whose only markers are roles named by literals and `{{history}}` is cut into messages
 //! as the markers come, by the rule the run-time renderer's `to_messages` follows for
-//! such pieces (see [`Out`]); any other prompt keeps the run-time renderer's pieces and
-//! cuts them with its own code.
+//! such pieces (see [`Out`]); any other prompt (one that marks a `{{cacheBreakpoint}}`
+//! among them) keeps the run-time renderer's pieces and cuts them with its own code, which
+//! also finds where each breakpoint falls.
 //!
 //! Wherever it cannot be sure to do what the run-time renderer does, it gives `None` and
 //! the derive renders with the run-time renderer instead: a value it cannot read in place
@@ -606,6 +607,17 @@ impl<'h> Out<'h> {
         }
     }
 
+    /// `{{cacheBreakpoint}}`: the cacheable prefix ends here (the generator makes no lean
+    /// output for a prompt that marks one).
+    pub fn breakpoint(&mut self) -> Option<()> {
+        if self.lean {
+            return None;
+        }
+        self.close();
+        self.pieces.push(Piece::Breakpoint);
+        Some(())
+    }
+
     /// `{{section name}}`.
     pub fn section(&mut self, name: &View<'_>) -> Option<()> {
         let name = js_text(name)?;
@@ -697,12 +709,14 @@ impl<'h> Out<'h> {
         if self.done + self.cur.len() > DEFAULT_OUTPUT_LIMIT {
             return None;
         }
-        let messages = if self.lean {
+        let (messages, breakpoints) = if self.lean {
             self.cut();
             if self.placed {
-                self.messages
+                (self.messages, Vec::new())
             } else {
-                super::messages::insert_history(self.messages, self.history)
+                let messages =
+                    super::messages::insert_history(self.messages, self.history, &mut []);
+                (messages, Vec::new())
             }
         } else {
             self.close();
@@ -712,6 +726,7 @@ impl<'h> Out<'h> {
         Some(RenderedPrompt {
             metadata: Arc::clone(metadata),
             messages,
+            breakpoints,
         })
     }
 }
@@ -1384,6 +1399,10 @@ impl Emitter<'_> {
                 }
             },
             HelperName::History => out.push_str("out.history();"),
+            HelperName::CacheBreakpoint => {
+                self.lean = false;
+                out.push_str("out.breakpoint()?;");
+            }
             HelperName::Section => {
                 self.lean = false;
                 let name = param(self, 0)?;

@@ -3,8 +3,9 @@
 //! `schemas.json` and `tools.json` registries. Every file goes through the folder's guarded
 //! reader ([`Root`]): inside the folder, regular files only, at most
 //! [`MAX_FILE`](crate::load::MAX_FILE) bytes. A loaded prompt has passed every check that
-//! needs no Rust type: the dotprompt reader's, [`check_input_paths`], and that not every
-//! render fails ([`Dotprompt::sure_render_failure`]).
+//! needs no Rust type: the dotprompt reader's, [`check_input_paths`], that its cacheable
+//! prefix is static ([`Dotprompt::check_breakpoints`]), and that not every render fails
+//! ([`Dotprompt::sure_render_failure`]).
 //!
 //! ```
 //! use promptic::dotprompt::folder::Folder;
@@ -171,6 +172,7 @@ impl Folder {
             }
         };
         check_input_paths(&prompt).into_result(())?;
+        prompt.check_breakpoints()?;
         // A prompt whose every render fails (a partial that includes itself, partials that
         // expand past the render's bound) is broken, whatever its values.
         if let Some(failure) = prompt.sure_render_failure() {

@@ -353,10 +353,32 @@ impl LoadedPrompt for LoadedDotprompt {
     }
 
     /// dotprompt's render result, with the `input` of `renderMetadata` placed before
-    /// `output` as dotprompt orders its metadata.
+    /// `output` as dotprompt orders its metadata; and, when the prompt marks cache
+    /// breakpoints, `"breakpoints"`: where each falls (`"message"`, `"offset"` in bytes of
+    /// that message's text) and the `"prefix_hash"` of everything before it (see
+    /// [`Chat::prefix_hash`](crate::Chat::prefix_hash); left out when the render has no
+    /// chat form).
     fn render_json(&self, values: &Values) -> Result<String, Diagnostics> {
         let (rendered, input) = self.render_dotprompt(values)?;
-        Ok(serde_json::to_string_pretty(&with_input(&rendered, input)).unwrap_or_default())
+        let mut out = with_input(&rendered, input);
+        if !rendered.breakpoints.is_empty() {
+            let chat = rendered.to_chat(&self.path).ok();
+            let breakpoints = rendered
+                .breakpoints
+                .iter()
+                .map(|&b| {
+                    let mut breakpoint = Object::new();
+                    breakpoint.insert("message", Value::Number(b.message.into()));
+                    breakpoint.insert("offset", Value::Number(b.offset.into()));
+                    if let Some(chat) = &chat {
+                        breakpoint.insert("prefix_hash", Value::from(chat.prefix_hash(b)));
+                    }
+                    Value::Object(breakpoint)
+                })
+                .collect();
+            out.insert("breakpoints", Value::Array(breakpoints));
+        }
+        Ok(serde_json::to_string_pretty(&out).unwrap_or_default())
     }
 
     /// Each message under a `--- ROLE ---` line, its text parts as written and any other

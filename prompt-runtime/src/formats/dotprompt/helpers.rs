@@ -26,8 +26,15 @@ pub type HelperFn = dyn Fn(&HelperArgs<'_>) -> Result<Value, String> + Send + Sy
 pub type HelperPtr = fn(&HelperArgs<'_>) -> Result<Value, String>;
 
 /// The names dotprompt defines: `{{role}}`, `{{history}}`, `{{section}}`, `{{media}}`,
-/// `{{json}}`.
-pub const DOTPROMPT_HELPERS: [&str; 5] = ["role", "history", "section", "media", "json"];
+/// `{{json}}`; and `{{cacheBreakpoint}}`, promptic's own (where a cacheable prefix ends).
+pub const DOTPROMPT_HELPERS: [&str; 6] = [
+    "role",
+    "history",
+    "section",
+    "media",
+    "json",
+    "cacheBreakpoint",
+];
 
 /// Handlebars' inline helpers that dotprompt keeps.
 pub const HANDLEBARS_HELPERS: [&str; 2] = ["lookup", "log"];
@@ -180,7 +187,15 @@ mod tests {
                 "{bad}"
             );
         }
-        for taken in ["json", "if", "lookup", "log", "helperMissing", "ifEquals"] {
+        for taken in [
+            "json",
+            "if",
+            "lookup",
+            "log",
+            "helperMissing",
+            "ifEquals",
+            "cacheBreakpoint",
+        ] {
             assert!(refused_name(taken).unwrap().contains("defines"), "{taken}");
         }
     }

@@ -4,11 +4,14 @@
 //! space yet (then it only changes its role); `{{history}}` inserts the conversation, each
 //! message marked `purpose: history`, and continues with a `model` message. Text that is
 //! only white space between markers is dropped. When the template does not place the
-//! history, it goes before the last message if that is the user's, else at the end.
+//! history, it goes before the last message if that is the user's, else at the end. A
+//! cache breakpoint is found again as the message it falls in and the bytes of that
+//! message's text before it.
 
 use super::render::Piece;
 use super::value::{Object, Value};
 use super::{Message, Part};
+use crate::chat::CacheBreakpoint;
 
 struct Source {
     role: String,
@@ -29,6 +32,7 @@ impl Source {
     fn has_content(&self) -> bool {
         self.pieces.iter().any(|p| match p {
             Piece::Text(t) => !is_blank(t),
+            Piece::Breakpoint => false,
             _ => true,
         })
     }
@@ -38,24 +42,48 @@ pub(crate) fn is_blank(text: &str) -> bool {
     text.chars().all(|c| c.is_whitespace() || c == '\u{feff}')
 }
 
-pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Message> {
+/// The messages of a render, and where its cache breakpoints fall in them (see
+/// [`CacheBreakpoint`]: one at the start of a message, or in one that has no message,
+/// ends the message before it; one with no message before it is left out).
+pub(crate) fn to_messages(
+    pieces: Vec<Piece>,
+    history: &[Message],
+) -> (Vec<Message>, Vec<CacheBreakpoint>) {
     let mut sources = vec![Source::new("user")];
     // Content between role and history markers, gathered before it is kept or dropped.
     let mut chunk: Vec<Piece> = Vec::new();
     let flush = |chunk: &mut Vec<Piece>, sources: &mut Vec<Source>| {
-        let blank = chunk
+        let blank = chunk.iter().all(|p| match p {
+            Piece::Text(t) => is_blank(t),
+            Piece::Breakpoint => true,
+            _ => false,
+        });
+        // Breakpoints write nothing: the piece that starts the chunk is the first other.
+        let first = chunk
             .iter()
-            .all(|p| matches!(p, Piece::Text(t) if is_blank(t)));
-        if let Some(Piece::BadRole(name)) = chunk.first() {
+            .position(|p| *p != Piece::Breakpoint)
+            .unwrap_or(chunk.len());
+        if let Some(Piece::BadRole(name)) = chunk.get(first) {
             // dotprompt splits at well-formed markers, then takes any piece that starts
             // with the role prefix for a role: the rest of the piece, `>>>` and all.
             let mut role = format!("{name}>>>");
-            for piece in &chunk[1..] {
+            for piece in &chunk[first + 1..] {
                 role.push_str(&marker_text(piece));
             }
+            // The breakpoints before it end what comes before the role.
+            if let Some(current) = sources.last_mut() {
+                current.pieces.extend(chunk.drain(..first));
+            }
             set_role(sources, role);
-        } else if !blank && let Some(current) = sources.last_mut() {
-            current.pieces.append(chunk);
+        } else if let Some(current) = sources.last_mut() {
+            if blank {
+                // Blank text is dropped; the breakpoints in it stay where it was.
+                current
+                    .pieces
+                    .extend(chunk.drain(..).filter(|p| *p == Piece::Breakpoint));
+            } else {
+                current.pieces.append(chunk);
+            }
         }
         chunk.clear();
     };
@@ -79,19 +107,55 @@ pub(crate) fn to_messages(pieces: Vec<Piece>, history: &[Message]) -> Vec<Messag
         }
     }
     flush(&mut chunk, &mut sources);
-    let messages: Vec<Message> = sources
-        .into_iter()
-        .filter_map(|source| match source.content {
-            Some(message) => Some(message),
-            None if source.pieces.is_empty() => None,
-            None => Some(Message {
-                role: source.role,
-                content: parts(source.pieces),
-                metadata: None,
-            }),
-        })
-        .collect();
-    insert_history(messages, history)
+    let mut messages: Vec<Message> = Vec::with_capacity(sources.len());
+    // Each breakpoint: the message it is in (or, past the last, before), and the bytes of
+    // that message's text before it.
+    let mut marks: Vec<(usize, usize)> = Vec::new();
+    for source in sources {
+        if let Some(message) = source.content {
+            messages.push(message);
+            continue;
+        }
+        if source.pieces.iter().all(|p| *p == Piece::Breakpoint) {
+            // No message: its breakpoints fall before the next one.
+            marks.extend(source.pieces.iter().map(|_| (messages.len(), 0)));
+            continue;
+        }
+        let (content, offsets) = parts(source.pieces);
+        marks.extend(offsets.into_iter().map(|offset| (messages.len(), offset)));
+        messages.push(Message {
+            role: source.role,
+            content,
+            metadata: None,
+        });
+    }
+    let mut breakpoints: Vec<CacheBreakpoint> = Vec::with_capacity(marks.len());
+    for (message, offset) in marks {
+        let at = if offset == 0 {
+            message
+                .checked_sub(1)
+                .and_then(|i| messages.get(i).map(|m| (i, text_len(m))))
+        } else {
+            Some((message, offset))
+        };
+        if let Some((message, offset)) = at
+            && breakpoints.last() != Some(&CacheBreakpoint { message, offset })
+        {
+            breakpoints.push(CacheBreakpoint { message, offset });
+        }
+    }
+    let messages = insert_history(messages, history, &mut breakpoints);
+    (messages, breakpoints)
+}
+
+/// The bytes of a message's text parts.
+fn text_len(message: &Message) -> usize {
+    message
+        .content
+        .iter()
+        .filter_map(Part::text)
+        .map(str::len)
+        .sum()
 }
 
 /// A history message as `{{history}}` inserts it: marked `purpose: history`.
@@ -122,15 +186,27 @@ fn marker_text(piece: &Piece) -> String {
             None => format!("<<<dotprompt:media:url {url}>>>"),
         },
         Piece::Section(name) => format!("<<<dotprompt:section {name}>>>"),
+        Piece::Breakpoint => String::new(),
     }
 }
 
-fn parts(pieces: Vec<Piece>) -> Vec<Part> {
+/// A message's parts, and the offset of each breakpoint among its pieces in the bytes of
+/// its text parts.
+fn parts(pieces: Vec<Piece>) -> (Vec<Part>, Vec<usize>) {
     // Inside a message a malformed role marker is only text, joined with its neighbours.
     let mut merged: Vec<Piece> = Vec::with_capacity(pieces.len());
+    // Each breakpoint: the merged piece it is in (or before), and its byte in that text.
+    let mut marks: Vec<(usize, usize)> = Vec::new();
     for piece in pieces {
         let piece = match piece {
             Piece::BadRole(_) => Piece::Text(marker_text(&piece)),
+            Piece::Breakpoint => {
+                marks.push(match merged.last() {
+                    Some(Piece::Text(last)) => (merged.len() - 1, last.len()),
+                    _ => (merged.len(), 0),
+                });
+                continue;
+            }
             other => other,
         };
         match (merged.last_mut(), piece) {
@@ -139,10 +215,21 @@ fn parts(pieces: Vec<Piece>) -> Vec<Part> {
         }
     }
     let mut out = Vec::new();
-    for piece in merged {
+    let mut offsets = Vec::with_capacity(marks.len());
+    let mut marks = marks.into_iter().peekable();
+    // The bytes of the text parts kept so far.
+    let mut text = 0;
+    for (i, piece) in merged.into_iter().enumerate() {
+        let kept = matches!(&piece, Piece::Text(t) if !is_blank(t));
+        while let Some((_, byte)) = marks.next_if(|(at, _)| *at == i) {
+            offsets.push(text + if kept { byte } else { 0 });
+        }
         match piece {
             Piece::Text(text) if is_blank(&text) => {}
-            Piece::Text(text) => out.push(Part::from_text(text)),
+            Piece::Text(more) => {
+                text += more.len();
+                out.push(Part::from_text(more));
+            }
             Piece::Media { url, content_type } => out.push(Part::media(url, content_type)),
             Piece::Section(purpose) => {
                 let mut metadata = Object::new();
@@ -152,13 +239,21 @@ fn parts(pieces: Vec<Piece>) -> Vec<Part> {
                 object.insert("metadata", Value::Object(metadata));
                 out.push(Part(object));
             }
-            Piece::Role(_) | Piece::BadRole(_) | Piece::History => {}
+            Piece::Role(_) | Piece::BadRole(_) | Piece::History | Piece::Breakpoint => {}
         }
     }
-    out
+    offsets.extend(marks.map(|_| text));
+    (out, offsets)
 }
 
-pub(crate) fn insert_history(mut messages: Vec<Message>, history: &[Message]) -> Vec<Message> {
+/// The history where dotprompt puts it when the template does not place it: before the
+/// last message when that is the user's, else at the end. The breakpoints in that last
+/// message move with it.
+pub(crate) fn insert_history(
+    mut messages: Vec<Message>,
+    history: &[Message],
+    breakpoints: &mut [CacheBreakpoint],
+) -> Vec<Message> {
     let placed = messages.iter().any(|m| {
         m.metadata
             .as_ref()
@@ -173,6 +268,10 @@ pub(crate) fn insert_history(mut messages: Vec<Message>, history: &[Message]) ->
         return history.to_vec();
     }
     if messages.last().is_some_and(|m| m.role == "user") {
+        let moved = messages.len() - 1;
+        for breakpoint in breakpoints.iter_mut().filter(|b| b.message >= moved) {
+            breakpoint.message += history.len();
+        }
         let last = messages.pop();
         messages.extend(history.iter().cloned());
         messages.extend(last);

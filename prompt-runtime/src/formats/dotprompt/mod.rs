@@ -28,6 +28,7 @@
 //! ```
 
 pub mod ast;
+mod cache;
 mod chat;
 #[doc(hidden)]
 pub mod compiled;
@@ -237,8 +238,13 @@ fn parse_partial(
     custom: &[&str],
 ) -> Result<PartialTemplate, Diagnostics> {
     let file = SourceFile::new(path, source);
-    let nodes = parser::parse(file.text(), 0..file.text().len(), custom)
-        .map_err(|e| Diagnostics::from(located(&file, e)))?;
+    let nodes = parser::parse(
+        file.text(),
+        0..file.text().len(),
+        custom,
+        parser::Body::Partial,
+    )
+    .map_err(|e| Diagnostics::from(located(&file, e)))?;
     Ok(PartialTemplate {
         source: file,
         nodes,
@@ -434,8 +440,9 @@ impl PromptMetadata {
     }
 }
 
-/// A rendered prompt: the metadata (without `input`) and the messages. Serializes to
-/// dotprompt's JSON shape.
+/// A rendered prompt: the metadata (without `input`), the messages, and where the
+/// prompt's cache breakpoints fall in them. Serializes to dotprompt's JSON shape (the
+/// metadata and the messages: the breakpoints are promptic's own).
 #[derive(Clone, Debug, PartialEq)]
 pub struct RenderedPrompt {
     /// Everything but the messages: the prompt's own, shared by its renders (a render
@@ -443,6 +450,10 @@ pub struct RenderedPrompt {
     pub metadata: Arc<PromptMetadata>,
     /// The messages.
     pub messages: Vec<Message>,
+    /// Where each `{{cacheBreakpoint}}` falls: the message (an index into `messages`)
+    /// and the bytes of its text parts before it, as [`Chat::breakpoints`](crate::Chat)
+    /// holds them.
+    pub breakpoints: Vec<crate::chat::CacheBreakpoint>,
 }
 
 impl RenderedPrompt {
@@ -524,8 +535,13 @@ impl Dotprompt {
         let split = frontmatter::split(text);
         let parsed = frontmatter::metadata(text, split.frontmatter.clone())
             .map_err(|e| Diagnostics::from(located(&source, e)))?;
-        let nodes = parser::parse(text, split.body.clone(), &registry.helper_names())
-            .map_err(|e| Diagnostics::from(located(&source, e)))?;
+        let nodes = parser::parse(
+            text,
+            split.body.clone(),
+            &registry.helper_names(),
+            parser::Body::Prompt,
+        )
+        .map_err(|e| Diagnostics::from(located(&source, e)))?;
         let mut partials = HashMap::new();
         let mut problems = Diagnostics::default();
         collect_partials(&nodes, &source, registry, &mut partials, &mut problems);
@@ -675,6 +691,28 @@ impl Dotprompt {
             }
             Ok(_) => None,
         }
+    }
+
+    /// What makes the prompt's cacheable prefix differ between requests: before its last
+    /// `{{cacheBreakpoint}}`, every value written (`{{name}}`, a helper's path argument,
+    /// the list `{{#each}}` goes over), `{{history}}` and every registered helper's call,
+    /// there or in a partial it includes, as an error at its use. Tests (`{{#if}}`,
+    /// `{{#unless}}`, `{{#with}}`, `{{#ifEquals}}`) and helpers given literals are fine.
+    /// Loading a prompt from a folder checks it (the derive and `promptic check` report
+    /// it); a prompt parsed on its own renders as it is.
+    ///
+    /// ```
+    /// use promptic::dotprompt::Dotprompt;
+    ///
+    /// let fine = Dotprompt::parse("{{#if vip}}Be kind.{{/if}}\n{{cacheBreakpoint}}\n{{question}}")?;
+    /// assert!(fine.check_breakpoints().is_ok());
+    /// let late = Dotprompt::parse("Hello {{name}}.\n{{cacheBreakpoint}}\n{{question}}")?;
+    /// let error = late.check_breakpoints().unwrap_err().to_string();
+    /// assert!(error.contains("`name` is written before a cache breakpoint: it would break the cache"));
+    /// # Ok::<(), promptic::Diagnostics>(())
+    /// ```
+    pub fn check_breakpoints(&self) -> Result<(), Diagnostics> {
+        cache::check(&self.nodes, &self.source, &self.partials).into_result(())
     }
 
     /// The names of the registered helpers the prompt and its partials call, sorted.
@@ -849,8 +887,12 @@ impl Dotprompt {
                 &meta_value,
             )
             .map_err(|e| *e)?;
-        let messages = messages::to_messages(renderer.out, &data.messages);
-        Ok(RenderedPrompt { metadata, messages })
+        let (messages, breakpoints) = messages::to_messages(renderer.out, &data.messages);
+        Ok(RenderedPrompt {
+            metadata,
+            messages,
+            breakpoints,
+        })
     }
 
     fn uses_metadata(&self) -> bool {

@@ -56,12 +56,26 @@ struct Open {
     block: RawBlock,
 }
 
+/// Where a body is read: a prompt's own, or a partial's (which may not mark a cache
+/// breakpoint).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Body {
+    Prompt,
+    Partial,
+}
+
 /// Parses a body (`source[base..]` is where it sits in its file) into nodes; `custom`
 /// holds the names of the helpers registered from Rust.
-pub(crate) fn parse(source: &str, body: Span, custom: &[&str]) -> Result<Vec<Node>, LexError> {
+pub(crate) fn parse(
+    source: &str,
+    body: Span,
+    custom: &[&str],
+    kind: Body,
+) -> Result<Vec<Node>, LexError> {
     let items = lexer::items(&source[body.clone()], body.start)?;
     let mut root: Vec<Raw> = Vec::new();
     let mut stack: Vec<Open> = Vec::new();
+    let mut breakpoints = 0;
     for item in items {
         let tag = match item {
             Item::Text(text) => {
@@ -90,6 +104,20 @@ pub(crate) fn parse(source: &str, body: Span, custom: &[&str]) -> Result<Vec<Nod
             }
             TagKind::Mustache => {
                 let node = mustache(source, &tag, custom)?;
+                if is_breakpoint(&node) {
+                    breakpoint(kind, stack.last().map(|o| o.name.as_str()), &tag)?;
+                    breakpoints += 1;
+                    if breakpoints > crate::chat::MAX_CACHE_BREAKPOINTS {
+                        return Err((
+                            format!(
+                                "more than {} cache breakpoints",
+                                crate::chat::MAX_CACHE_BREAKPOINTS
+                            ),
+                            tag.span,
+                            Some("Anthropic's Messages API takes at most 4 `cache_control` marks in a request: keep the breakpoints that end the longest stable prefixes".to_owned()),
+                        ));
+                    }
+                }
                 current(&mut root, &mut stack).push(Raw::Mustache(node, strip));
             }
             TagKind::Partial => {
@@ -177,6 +205,31 @@ pub(crate) fn parse(source: &str, body: Span, custom: &[&str]) -> Result<Vec<Nod
     }
     program(&mut root, true);
     Ok(finish(root))
+}
+
+/// Whether a node is `{{cacheBreakpoint}}`.
+fn is_breakpoint(node: &Node) -> bool {
+    matches!(node, Node::Helper(call) if call.name == HelperName::CacheBreakpoint)
+}
+
+/// Refuses a `{{cacheBreakpoint}}` that is not at the top level of a prompt: inside the
+/// block `block` (its helper's name), or in a partial.
+fn breakpoint(kind: Body, block: Option<&str>, tag: &Tag) -> Result<(), LexError> {
+    if let Some(block) = block {
+        return Err((
+            format!("`{{{{cacheBreakpoint}}}}` inside a `{{{{#{block}}}}}` block"),
+            tag.span.clone(),
+            Some("a cached prefix ends at one place whatever the values: put the breakpoint outside the block".to_owned()),
+        ));
+    }
+    if kind == Body::Partial {
+        return Err((
+            "`{{cacheBreakpoint}}` in a partial".to_owned(),
+            tag.span.clone(),
+            Some("where a cached prefix ends is the prompt's choice: move the breakpoint into the prompt, after the `{{> partial}}` tag".to_owned()),
+        ));
+    }
+    Ok(())
 }
 
 fn current<'a>(root: &'a mut Vec<Raw>, stack: &'a mut [Open]) -> &'a mut Vec<Raw> {
@@ -364,7 +417,7 @@ fn describe(token: &Token) -> &'static str {
     }
 }
 
-const HELPERS: &str = "role, history, section, media, json, lookup, log";
+const HELPERS: &str = "role, history, section, media, json, lookup, log, cacheBreakpoint";
 const BLOCKS: &str = "if, unless, each, with, ifEquals, unlessEquals";
 
 /// The name a tag calls as a helper, as Handlebars classifies it: one plain segment (not
@@ -488,6 +541,7 @@ fn helper_name(name: &str) -> Option<HelperName> {
         "json" => HelperName::Json,
         "lookup" => HelperName::Lookup,
         "log" => HelperName::Log,
+        "cacheBreakpoint" => HelperName::CacheBreakpoint,
         _ => return None,
     })
 }
@@ -506,6 +560,7 @@ fn check_helper(
     let (count, keys, usage): (usize, &[&str], &str) = match name {
         HelperName::Role => (1, &[], "{{role \"user\"}}"),
         HelperName::History => (0, &[], "{{history}}"),
+        HelperName::CacheBreakpoint => (0, &[], "{{cacheBreakpoint}}"),
         HelperName::Section => (1, &[], "{{section \"name\"}}"),
         HelperName::Media => (
             0,
@@ -763,9 +818,12 @@ fn program(body: &mut [Raw], is_root: bool) {
 fn accept(node: &mut Raw) -> Option<Request> {
     match node {
         Raw::Content(_) => None,
-        Raw::Mustache(_, strip) => Some(Request {
+        // A cache breakpoint writes nothing: alone on its line, it takes the line with it,
+        // as a comment does.
+        Raw::Mustache(node, strip) => Some(Request {
             open: strip.open,
             close: strip.close,
+            inline_standalone: is_breakpoint(node),
             ..Request::default()
         }),
         Raw::Partial(_, strip) | Raw::Comment(strip) => Some(Request {

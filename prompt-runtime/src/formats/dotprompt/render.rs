@@ -1,7 +1,7 @@
 //! Renders a parsed body against the input, the context's `@` data and the partials.
 //!
 //! Output is a list of [`Piece`]s: text, and the markers dotprompt's helpers leave (role,
-//! history, media, section). dotprompt writes those markers into the text and finds them
+//! history, media, section; and promptic's cache breakpoint). dotprompt writes those markers into the text and finds them
 //! again with regular expressions; keeping them apart means a value in the input can never
 //! forge a message boundary, while every template renders as dotprompt renders it.
 
@@ -28,6 +28,8 @@ pub(crate) enum Piece {
         content_type: Option<String>,
     },
     Section(String),
+    /// `{{cacheBreakpoint}}`: the cacheable prefix ends here. It writes nothing.
+    Breakpoint,
 }
 
 /// A body's value while it is only numbers and booleans: one value, or their sum.
@@ -295,6 +297,7 @@ impl Renderer<'_> {
                 }
             }
             HelperName::History => self.out.push(Piece::History),
+            HelperName::CacheBreakpoint => self.out.push(Piece::Breakpoint),
             HelperName::Section => {
                 let name = js_string(param(0).as_deref());
                 self.marker("<<<dotprompt:section ", name, source, call, |mut words| {
@@ -710,6 +713,8 @@ pub(crate) fn indent_pieces(
                 }
                 rebuilt.push(Piece::Text(out));
             }
+            // It writes nothing: no line starts at it.
+            Piece::Breakpoint => rebuilt.push(Piece::Breakpoint),
             marker => {
                 if at_line_start {
                     added += indent.len();

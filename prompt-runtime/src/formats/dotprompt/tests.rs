@@ -744,3 +744,253 @@ fn a_render_becomes_a_chat_or_says_what_a_chat_cannot_hold() {
         "message 1 of `p.prompt` cannot be a chat message: the role `narrator` is none of a chat's roles (`system`, `user`, `model`, `tool`)"
     );
 }
+
+mod cache_breakpoints {
+    use super::*;
+    use crate::chat::CacheBreakpoint;
+
+    fn at(message: usize, offset: usize) -> CacheBreakpoint {
+        CacheBreakpoint { message, offset }
+    }
+
+    /// The render of `source` with `data`, parsed as `p.prompt`.
+    fn render(source: &str, data: &str) -> RenderedPrompt {
+        let prompt = registry()
+            .parse_file("p.prompt", source)
+            .unwrap_or_else(|e| panic!("{e}"));
+        let data: DataArgument = serde_json::from_str(data).unwrap();
+        prompt.render(&data).unwrap()
+    }
+
+    fn breakpoints(source: &str, data: &str) -> Vec<CacheBreakpoint> {
+        render(source, data).breakpoints
+    }
+
+    fn parse_error(source: &str) -> String {
+        registry()
+            .parse_file("p.prompt", source)
+            .unwrap_err()
+            .to_string()
+    }
+
+    const HISTORY: &str = r#"{"messages": [
+        {"role": "user", "content": [{"text": "Hi"}]},
+        {"role": "model", "content": [{"text": "Hello!"}]}
+    ]}"#;
+
+    #[test]
+    fn arguments_blocks_partials_and_a_fifth_breakpoint_are_located_errors() {
+        let args = parse_error("Rules. {{cacheBreakpoint x}}");
+        assert!(
+            args.contains("`cacheBreakpoint` takes 0 positional arguments, found 1"),
+            "{args}"
+        );
+        assert!(args.contains("write `{{cacheBreakpoint}}`"), "{args}");
+        assert!(args.contains("p.prompt:1:8"), "{args}");
+        let keyed = parse_error("{{cacheBreakpoint ttl=\"1h\"}}");
+        assert!(
+            keyed.contains("`cacheBreakpoint` has no argument `ttl`"),
+            "{keyed}"
+        );
+        let block = parse_error("Rules.\n{{#if vip}}\n{{cacheBreakpoint}}\n{{/if}}");
+        assert!(
+            block.contains("`{{cacheBreakpoint}}` inside a `{{#if}}` block"),
+            "{block}"
+        );
+        assert!(block.contains("p.prompt:3:1"), "{block}");
+        assert!(
+            block.contains("put the breakpoint outside the block"),
+            "{block}"
+        );
+        let each = parse_error("{{#each xs}}{{this}}{{else}}{{cacheBreakpoint}}{{/each}}");
+        assert!(each.contains("inside a `{{#each}}` block"), "{each}");
+        let hashed = parse_error("{{#cacheBreakpoint}}x{{/cacheBreakpoint}}");
+        assert!(hashed.contains("is an inline helper"), "{hashed}");
+        let mut partials = registry();
+        let partial = partials
+            .define_partial("rules", "Rules.\n{{cacheBreakpoint}}")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            partial.contains("`{{cacheBreakpoint}}` in a partial"),
+            "{partial}"
+        );
+        assert!(partial.contains("_rules.prompt:2:1"), "{partial}");
+        let four =
+            "A{{cacheBreakpoint}}B{{cacheBreakpoint}}C{{cacheBreakpoint}}D{{cacheBreakpoint}}";
+        assert!(registry().parse(four).is_ok());
+        let five = parse_error(&format!("{four}\nE{{{{cacheBreakpoint}}}}"));
+        assert!(five.contains("more than 4 cache breakpoints"), "{five}");
+        assert!(five.contains("p.prompt:2:2"), "{five}");
+        assert!(
+            five.contains("Anthropic's Messages API takes at most 4 `cache_control` marks"),
+            "{five}"
+        );
+        let registered = registry()
+            .define_helper("cacheBreakpoint", |_| Ok(Value::Null))
+            .map(|_| ())
+            .unwrap_err();
+        assert!(registered.message().contains("defines"), "{registered}");
+    }
+
+    #[test]
+    fn a_breakpoint_alone_on_its_line_takes_the_line_and_renders_nothing() {
+        let source = "{{role \"system\"}}Rules.\n  {{cacheBreakpoint}}  \nMore.\n{{role \"user\"}}{{question}}";
+        let rendered = render(source, r#"{"input": {"question": "Why?"}}"#);
+        let plain = render(
+            "{{role \"system\"}}Rules.\nMore.\n{{role \"user\"}}{{question}}",
+            r#"{"input": {"question": "Why?"}}"#,
+        );
+        assert_eq!(rendered.messages, plain.messages);
+        assert_eq!(rendered.breakpoints, [at(0, "Rules.\n".len())]);
+        assert!(plain.breakpoints.is_empty());
+        // dotprompt's JSON shape stays as it is.
+        let json = serde_json::to_value(&rendered).unwrap();
+        assert_eq!(json, serde_json::to_value(&plain).unwrap());
+        assert!(json.get("breakpoints").is_none());
+    }
+
+    #[test]
+    fn a_breakpoint_at_the_start_of_a_message_ends_the_message_before() {
+        let source =
+            "{{role \"system\"}}Rules.\n{{role \"user\"}}{{cacheBreakpoint}}Q: {{question}}";
+        assert_eq!(breakpoints(source, "{}"), [at(0, "Rules.\n".len())]);
+        // In blank text between two role markers: the same place.
+        let between = "{{role \"system\"}}Rules.\n{{role \"user\"}}\n{{cacheBreakpoint}}\n{{role \"user\"}}Q: {{question}}";
+        assert_eq!(breakpoints(between, "{}"), [at(0, "Rules.\n".len())]);
+        // The text after a role marker starts with the line break that follows it.
+        let next_line =
+            "{{role \"system\"}}Rules.\n{{role \"user\"}}\n{{cacheBreakpoint}}\nQ: {{question}}";
+        assert_eq!(breakpoints(next_line, "{}"), [at(1, 1)]);
+        // Text before any role is the user's message; the breakpoint ends it.
+        let intro = "Intro.\n{{cacheBreakpoint}}\n{{role \"user\"}}Q: {{question}}";
+        let rendered = render(intro, "{}");
+        assert_eq!(rendered.messages.len(), 2);
+        assert_eq!(rendered.breakpoints, [at(0, "Intro.\n".len())]);
+        // With no message before it, it marks nothing.
+        assert!(breakpoints("{{cacheBreakpoint}}{{role \"user\"}}Hi", "{}").is_empty());
+        assert!(breakpoints("{{cacheBreakpoint}}", "{}").is_empty());
+        // A breakpoint that ends the prompt ends its last message.
+        assert_eq!(breakpoints("Hi.{{cacheBreakpoint}}", "{}"), [at(0, 3)]);
+    }
+
+    #[test]
+    fn media_before_a_breakpoint_counts_no_bytes() {
+        let source = "{{role \"user\"}}Look: {{media url=\"https://x/a.png\"}} and this{{cacheBreakpoint}} then {{question}}";
+        let rendered = render(source, r#"{"input": {"question": "what?"}}"#);
+        assert_eq!(rendered.messages[0].content.len(), 3);
+        let chat = rendered.to_chat("p.prompt").unwrap();
+        let offset = "Look: ".len() + " and this".len();
+        assert_eq!(chat.breakpoints, [at(0, offset)]);
+        assert_eq!(&chat.messages[0].text()[..offset], "Look:  and this");
+        // Blank text between media is no part: it counts nothing either.
+        let gallery = "{{media url=\"https://x/a.png\"}}\n  {{media url=\"https://x/b.png\"}} Two.{{cacheBreakpoint}}";
+        let rendered = render(gallery, "{}");
+        assert_eq!(rendered.messages[0].content.len(), 3);
+        assert_eq!(rendered.breakpoints, [at(0, " Two.".len())]);
+    }
+
+    #[test]
+    fn history_before_a_breakpoint_counts_its_messages() {
+        // Placed: the breakpoint is in the message after the history.
+        let placed = "{{role \"system\"}}Rules.\n{{history}}{{role \"user\"}}Recap.{{cacheBreakpoint}} {{question}}";
+        let rendered = render(placed, HISTORY);
+        assert_eq!(rendered.messages.len(), 4);
+        assert_eq!(rendered.breakpoints, [at(3, "Recap.".len())]);
+        // Right after the history: it ends the history's last message.
+        let after = "{{role \"system\"}}Rules.\n{{history}}\n{{cacheBreakpoint}}\n{{role \"user\"}}{{question}}";
+        assert_eq!(breakpoints(after, HISTORY), [at(2, "Hello!".len())]);
+        assert_eq!(breakpoints(after, "{}"), [at(0, "Rules.\n".len())]);
+        // Not placed: the history goes before the last user message, and the
+        // breakpoints in that message move with it.
+        let implicit = "{{role \"system\"}}Rules.{{cacheBreakpoint}}\n{{role \"user\"}}Static.{{cacheBreakpoint}} {{question}}";
+        let rendered = render(implicit, HISTORY);
+        assert_eq!(rendered.messages.len(), 4);
+        assert_eq!(rendered.breakpoints, [at(0, 6), at(3, 7)]);
+        assert_eq!(breakpoints(implicit, "{}"), [at(0, 6), at(1, 7)]);
+        let chat = rendered.to_chat("p.prompt").unwrap();
+        assert_eq!(chat.breakpoints, rendered.breakpoints);
+        assert_eq!(&chat.messages[3].text()[..7], "Static.");
+    }
+
+    #[test]
+    fn the_chat_carries_the_breakpoints_and_the_prefix_hash_ignores_what_follows() {
+        let source = "{{role \"system\"}}Rules.\n{{cacheBreakpoint}}\nPlan: {{plan}}.\n{{role \"user\"}}{{question}}";
+        let chat = |data: &str| render(source, data).to_chat("p.prompt").unwrap();
+        let a = chat(r#"{"input": {"plan": "Pro", "question": "Why?"}}"#);
+        let b = chat(r#"{"input": {"plan": "Basic", "question": "How?"}}"#);
+        assert_eq!(a.breakpoints, [at(0, 7)]);
+        assert_eq!(a.breakpoints, b.breakpoints);
+        assert_eq!(
+            a.prefix_hash(a.breakpoints[0]),
+            b.prefix_hash(b.breakpoints[0])
+        );
+        assert_ne!(a.messages, b.messages);
+        // Repeated breakpoints at one place mark it once; numbers keep adding around one.
+        assert_eq!(
+            breakpoints("A{{cacheBreakpoint}}{{cacheBreakpoint}}B", "{}"),
+            [at(0, 1)]
+        );
+        let numbers = render(
+            "{{a}}{{cacheBreakpoint}}{{b}}",
+            r#"{"input": {"a": 1, "b": 2}}"#,
+        );
+        assert_eq!(numbers.messages[0].content[0].text(), Some("12"));
+        assert_eq!(numbers.breakpoints, [at(0, 1)]);
+    }
+
+    fn check(source: &str) -> Result<(), String> {
+        let mut registry = registry();
+        registry
+            .define_helper("shout", |_| Ok(Value::Null))
+            .unwrap();
+        registry.define_partial("card", "Name: {{name}}").unwrap();
+        registry.define_partial("fixed", "Be kind.").unwrap();
+        let prompt = registry
+            .parse_file("p.prompt", source)
+            .unwrap_or_else(|e| panic!("{e}"));
+        prompt.check_breakpoints().map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn what_comes_before_the_last_breakpoint_must_be_static() {
+        let value = check("Hello {{user.name}}.\n{{cacheBreakpoint}}\n{{question}}").unwrap_err();
+        assert!(
+            value.contains(
+                "`user.name` is written before a cache breakpoint: it would break the cache"
+            ),
+            "{value}"
+        );
+        assert!(value.contains("p.prompt:1:9"), "{value}");
+        assert!(
+            value.contains("everything before the cache breakpoint on line 2 is the prefix"),
+            "{value}"
+        );
+        let history = check("Rules.\n{{history}}\nMore.{{cacheBreakpoint}}").unwrap_err();
+        assert!(history.contains("`history` is written before"), "{history}");
+        let helper = check("{{shout}}\n{{cacheBreakpoint}}").unwrap_err();
+        assert!(helper.contains("`shout` is written before"), "{helper}");
+        let partial = check("{{> card}}\n{{cacheBreakpoint}}").unwrap_err();
+        assert!(partial.contains("`name` is written before"), "{partial}");
+        assert!(partial.contains("_card.prompt:1:9"), "{partial}");
+        let each = check("{{#each rules}}- a rule\n{{/each}}{{cacheBreakpoint}}").unwrap_err();
+        assert!(each.contains("`rules` is written before"), "{each}");
+        let role = check("{{role who}}Rules.{{cacheBreakpoint}}").unwrap_err();
+        assert!(role.contains("`who` is written before"), "{role}");
+        let json = check("{{json config}}{{cacheBreakpoint}}").unwrap_err();
+        assert!(json.contains("`config` is written before"), "{json}");
+        // Before the last of several: all of it.
+        let second = check("A{{cacheBreakpoint}}{{x}}{{cacheBreakpoint}}").unwrap_err();
+        assert!(second.contains("`x` is written before"), "{second}");
+        // Tests, literals and what comes after the last breakpoint are fine.
+        let fine = [
+            "{{#if vip}}Be kind.{{else}}Be brief.{{/if}}\n{{cacheBreakpoint}}\n{{question}}",
+            "{{#unless vip}}x{{/unless}}{{#ifEquals plan \"pro\"}}y{{/ifEquals}}{{#with user}}z{{/with}}{{cacheBreakpoint}}",
+            "{{role \"system\"}}Rules. {{section \"rules\"}}{{media url=\"https://x/a.png\"}}{{json 3}}{{log who}}{{> fixed}}\n{{cacheBreakpoint}}\n{{role \"user\"}}{{question}}",
+            "{{question}} {{shout}} {{history}}",
+        ];
+        for source in fine {
+            assert_eq!(check(source), Ok(()), "{source}");
+        }
+    }
+}
