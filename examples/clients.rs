@@ -5,9 +5,12 @@
 //! `prompts/travel_agent.prompt` names its model (`googleai/gemini-2.5-flash`), a
 //! temperature and an output schema; each conversion carries them into the client's
 //! request, the model written as that client names models. For a provider the prompt does
-//! not name, set the model on the chat's metadata before converting.
+//! not name, set the model on the chat's metadata before converting. A second Anthropic
+//! request comes from `prompts/support_agent.md`, whose cache breakpoint becomes a
+//! `cache_control` mark.
 
-use promptic::Chat;
+use promptic::chat::Message;
+use promptic::{Chat, Guidance, Identity};
 use std::borrow::Cow;
 
 #[derive(promptic::Prompt)]
@@ -17,6 +20,17 @@ struct TravelAgent<'a> {
     city: &'a str,
     nights: Option<u32>,
     interests: Option<Vec<&'a str>>,
+}
+
+/// `prompts/support_agent.md` marks where its cacheable prefix ends with
+/// `{% cache_breakpoint %}`.
+#[derive(promptic::Prompt)]
+#[prompt("support_agent")]
+struct SupportAgent<'a> {
+    guidance: Guidance,
+    plan: &'a str,
+    turns: Vec<Message>,
+    question: &'a str,
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
@@ -37,6 +51,21 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     meta.max_output_tokens = Some(1024);
     let request = promptic::anthropic::MessagesRequest::try_from(&for_claude)?;
     show("Anthropic Messages API", &request)?;
+
+    // A prompt with a cache breakpoint: the system text is split there, and the block
+    // that ends the cached prefix carries `cache_control`.
+    let support = SupportAgent {
+        guidance: Guidance::Lean,
+        plan: "Pro",
+        turns: vec![
+            Message::user("Hi"),
+            Message::assistant("Hello! How can I help?"),
+        ],
+        question: "How do I reset the router?",
+    }
+    .messages(&Identity::default());
+    let request = promptic::anthropic::MessagesRequest::try_from(&support)?;
+    show("Anthropic Messages API, with a cache breakpoint", &request)?;
 
     #[cfg(feature = "async-openai")]
     {

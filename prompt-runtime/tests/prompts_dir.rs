@@ -56,6 +56,15 @@ const EXPECTED: &[(&str, &[(&str, bool)])] = &[
         &[("sprint", true), ("text", false)],
     ),
     (
+        "support_agent",
+        &[
+            ("guidance", false),
+            ("plan", false),
+            ("turns", false),
+            ("question", false),
+        ],
+    ),
+    (
         "weekly_review",
         &[
             ("day", false),
