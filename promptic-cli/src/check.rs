@@ -95,17 +95,46 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
             Err(problems) => errors.extend(problems),
         }
     }
-    // Jinja prompts (`*.j2`), each with its includes: syntax, subset and guidance fences.
-    let jinja = project.jinja_names();
-    for name in &jinja {
-        if let Err(problems) = project.load_jinja(name) {
-            errors.extend(problems);
+    // The prompts of the other formats, reached and loaded through the one interface the
+    // derive and `render` use: a Jinja template with its includes, a dotprompt file with
+    // its partials and registries. A name two files claim is an error here too.
+    let all = project.all_prompts();
+    for problem in all.errors {
+        if !errors.0.contains(&problem) {
+            errors.push(problem);
         }
     }
-    // dotprompt files (`*.prompt`), their partials and registries.
-    let dotprompt = crate::dotprompt::check(dir);
-    errors.extend(dotprompt.problems);
-    let prompts = names.len() + jinja.len() + dotprompt.count;
+    let others: Vec<_> = all
+        .prompts
+        .iter()
+        .filter(|found| found.format.name() != "markdown" && !names.contains(&found.name))
+        .collect();
+    // A part several prompts read (a partial, an included template) is reported once.
+    let mut reported: std::collections::HashSet<String> = std::collections::HashSet::new();
+    let mut report = |problems: Diagnostics, errors: &mut Diagnostics| {
+        for problem in problems {
+            if reported.insert(problem.to_string()) {
+                errors.push(problem);
+            }
+        }
+    };
+    for found in &others {
+        if let Err(problems) = project.load(&found.name) {
+            report(problems, &mut errors);
+        }
+    }
+    // Jinja files that are no prompt (parts others include) are checked on their own too,
+    // for those no prompt includes, as are dotprompt partials.
+    for name in project.jinja_names() {
+        if others.iter().all(|found| found.name != name)
+            && let Err(problems) = project.load_jinja(&name)
+        {
+            report(problems, &mut errors);
+        }
+    }
+    let partials = crate::dotprompt::check_partials(dir);
+    report(partials.problems, &mut errors);
+    let prompts = names.len() + others.len();
     // Families: rules well formed, no two members with the same rules; a line of a
     // member's prompt that keep would read as a rule is a warning.
     let families = project.families();
@@ -168,8 +197,8 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
     // What was checked: prompts, dotprompt partials and families where there are any,
     // and templates.
     let mut counted = vec![plural(prompts, "prompt")];
-    if dotprompt.partials > 0 {
-        counted.push(plural(dotprompt.partials, "partial"));
+    if partials.count > 0 {
+        counted.push(plural(partials.count, "partial"));
     }
     match families.len() {
         0 => {}

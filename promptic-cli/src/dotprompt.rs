@@ -1,6 +1,6 @@
-//! `check` of a prompts folder's dotprompt files: `NAME.prompt` prompts, `_NAME.prompt`
-//! partials (checked on their own too), `schemas.json` and `tools.json` registries. They
-//! render, list and document through the dotprompt format like every other prompt.
+//! `check` of a prompts folder's dotprompt partials (`_NAME.prompt`) on their own; the
+//! prompts, with their partials and registries, are checked through the one interface like
+//! every other prompt.
 
 use prompt_runtime::Diagnostics;
 use prompt_runtime::formats::dotprompt::folder::Folder;
@@ -53,53 +53,42 @@ pub fn folder(dir: &Path) -> Result<Folder, Diagnostics> {
     Folder::open(Root::new(dir, crate::display_dir(dir)))
 }
 
-/// What `check` needs: how many prompts and partials were read, and their problems.
-pub struct Checked {
-    /// `NAME.prompt` files.
+/// The partials of a folder (`_NAME.prompt`), each checked on its own: how many, and
+/// their problems (a partial's problems within a prompt that includes it are that
+/// prompt's).
+pub struct Partials {
     pub count: usize,
-    /// `_NAME.prompt` files.
-    pub partials: usize,
     pub problems: Diagnostics,
 }
 
-/// Checks every `.prompt` file of the folder (partials with the prompts that use them,
-/// and on their own).
-pub fn check(dir: &Path) -> Checked {
-    let all = files(dir);
-    let partials = all.iter().filter(|(_, _, partial)| *partial).count();
-    let count = all.len() - partials;
+/// Checks every `_NAME.prompt` partial of the folder on its own.
+pub fn check_partials(dir: &Path) -> Partials {
+    let partials: Vec<String> = files(dir)
+        .into_iter()
+        .filter(|(_, _, partial)| *partial)
+        .map(|(name, ..)| name)
+        .collect();
     let mut problems = Diagnostics::default();
+    if partials.is_empty() {
+        return Partials { count: 0, problems };
+    }
     let folder = match folder(dir) {
         Ok(folder) => folder,
         Err(e) => {
             problems.extend(e);
-            return Checked {
-                count,
-                partials,
+            return Partials {
+                count: partials.len(),
                 problems,
             };
         }
     };
-    // A partial is checked with each prompt that includes it and on its own: each of its
-    // problems is reported once.
-    let mut seen = std::collections::HashSet::new();
-    for (name, _, partial) in &all {
-        let result = if *partial {
-            folder.check_partial(name)
-        } else {
-            folder.load(name).map(|_| ())
-        };
-        if let Err(e) = result {
-            for problem in e {
-                if seen.insert(problem.to_string()) {
-                    problems.push(problem);
-                }
-            }
+    for name in &partials {
+        if let Err(e) = folder.check_partial(name) {
+            problems.extend(e);
         }
     }
-    Checked {
-        count,
-        partials,
+    Partials {
+        count: partials.len(),
         problems,
     }
 }

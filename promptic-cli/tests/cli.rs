@@ -395,6 +395,26 @@ fn render_json_shows_each_cache_breakpoint_with_a_stable_prefix_hash() {
 }
 
 #[test]
+fn check_reports_a_name_two_formats_claim_once() {
+    let dir = &scratch("two-formats");
+    let p = dir.join("p");
+    std::fs::create_dir_all(&p).unwrap();
+    std::fs::write(p.join("note.md"), "Hello.").unwrap();
+    std::fs::write(p.join("note.prompt"), "Hello {{who}}.").unwrap();
+    let run = promptic_in(&p, &["check"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert_eq!(run.stdout, "checked 1 prompt and 0 templates: 1 error\n");
+    assert_eq!(
+        run.stderr
+            .matches("the prompt `note` has two files")
+            .count(),
+        1,
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
 fn missing_values_are_all_listed_in_one_error() {
     let run = promptic(&[
         "render",
