@@ -975,6 +975,22 @@ mod jinja {
         assert!(lean.contains("- Quote prices in EUR.\n"), "{lean}");
         assert!(!lean.contains("## How to plan"), "{lean}");
 
+        // A cache breakpoint added by an edit falls where the comment is in the reloaded
+        // render too.
+        root.edit(
+            PLANNER,
+            "# Trip planner",
+            "# Trip planner{# cache_breakpoint #}",
+        );
+        assert_eq!(hot.reload_if_changed(), Ok(true));
+        let marked = hot.render(&p).unwrap();
+        assert_eq!(marked.breakpoints, ["# Trip planner".len()]);
+        root.edit(
+            PLANNER,
+            "# Trip planner{# cache_breakpoint #}",
+            "# Trip planner",
+        );
+
         // Back to the compiled texts: the compiled prompt renders again.
         root.edit(RULES, "- Quote prices in", "- Prices in");
         assert_eq!(hot.reload_if_changed(), Ok(true));

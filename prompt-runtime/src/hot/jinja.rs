@@ -115,9 +115,10 @@ impl<P: JinjaPrompt> HotJinja<P> {
         match &*self.current.current() {
             Current::Compiled => context.render_compiled(),
             Current::Reloaded(r) => {
-                let text = r
-                    .templates
-                    .render(&r.file, &serde_json::Value::Object(context.values()))?;
+                let (text, breakpoints) = r.templates.render_with_breakpoints(
+                    &r.file,
+                    &serde_json::Value::Object(context.values()),
+                )?;
                 let path = r
                     .templates
                     .get(&r.file)
@@ -126,7 +127,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
                     text,
                     path: Cow::Owned(path.to_owned()),
                     metadata: Cow::Owned(Meta::default()),
-                    breakpoints: Vec::new(),
+                    breakpoints,
                 })
             }
         }
