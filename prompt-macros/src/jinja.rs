@@ -359,12 +359,7 @@ fn path_checks(
         .filter(|p| !p.steps.is_empty())
         .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
         .filter_map(|p| {
-            let field = fields.iter().find(|f| f.name == p.name)?;
-            let ty = static_lifetimes(&field.ty);
-            let location = location(templates, p)?;
-            let shown = &p.shown;
-            let skip = p.skip;
-            let steps = steps(&p.steps);
+            let (ty, shown, steps, skip, location) = check_args(p, fields, templates)?;
             Some(const_check(quote! {
                 ::promptic::__private::check_path(
                     &<#ty as ::promptic::__private::PromptValue>::SHAPE,
@@ -376,8 +371,8 @@ fn path_checks(
             }))
         })
         .collect();
-    // A filter that needs text, a list or a map, on a field (or a path into one) whose
-    // type is a number or a boolean.
+    // A filter that takes values of some types only (`length` text, a list or a map;
+    // `abs` a number; ...), on a field or a path into one of another type.
     let mut seen = std::collections::HashSet::new();
     checks.extend(
         paths
@@ -385,12 +380,7 @@ fn path_checks(
             .filter_map(|p| Some((p, p.sized()?)))
             .filter(|(p, filter)| seen.insert((p.name.clone(), p.steps.clone(), *filter)))
             .filter_map(|(p, filter)| {
-                let field = fields.iter().find(|f| f.name == p.name)?;
-                let ty = static_lifetimes(&field.ty);
-                let location = location(templates, p)?;
-                let shown = &p.shown;
-                let skip = p.skip;
-                let steps = steps(&p.steps);
+                let (ty, shown, steps, skip, location) = check_args(p, fields, templates)?;
                 Some(const_check(quote! {
                     ::promptic::__private::check_path_sized(
                         &<#ty as ::promptic::__private::PromptValue>::SHAPE,
@@ -404,6 +394,25 @@ fn path_checks(
             }),
     );
     checks
+}
+
+/// What a compile-time check of path `p` is given: the field's type (its lifetimes made
+/// `'static`), the path as written, its steps, how many of them the loop took, and the
+/// diagnostic's location block. `None` when the path's first name is no field.
+fn check_args<'p>(
+    p: &'p PathUse,
+    fields: &[Field],
+    templates: &Templates,
+) -> Option<(syn::Type, &'p str, Vec<TokenStream>, usize, String)> {
+    let field = fields.iter().find(|f| f.name == p.name)?;
+    let location = location(templates, p)?;
+    Some((
+        static_lifetimes(&field.ty),
+        &p.shown,
+        steps(&p.steps),
+        p.skip,
+        location,
+    ))
 }
 
 /// A check evaluated when the crate compiles: `check` gives the message of the mistake
