@@ -570,3 +570,69 @@ fn jinja_filter_blocks_hold_the_nesting_and_output_limits_on_a_small_stack() {
         assert!(error.contains("64 MiB"), "{template}: {shown}");
     }
 }
+
+#[test]
+fn jinja_macros_and_inheritance_hold_the_limits_on_a_small_stack() {
+    let values = serde_json::json!({});
+    // Macros that each call the one before twice: the copies double per level, and are
+    // refused at the limit, not built.
+    let mut doubling = "{% macro m0() %}x{% endmacro %}".to_owned();
+    for i in 1..40 {
+        let p = i - 1;
+        doubling.push_str(&format!(
+            "{{% macro m{i}() %}}{{{{ m{p}() }}}}{{{{ m{p}() }}}}{{% endmacro %}}"
+        ));
+    }
+    doubling.push_str("{{ m39() }}");
+    let error = jinja_on_a_small_stack(doubling, values.clone()).unwrap_err();
+    assert!(error.contains("copy more than 200000 nodes"), "{error}");
+    // A chain of 100,000 macros, each calling the one before: refused at the nesting
+    // limit, without recursing 100,000 deep.
+    let mut chain = "{% macro m0() %}x{% endmacro %}".to_owned();
+    for i in 1..100_000 {
+        chain.push_str(&format!(
+            "{{% macro m{i}() %}}{{{{ m{}() }}}}{{% endmacro %}}",
+            i - 1
+        ));
+    }
+    chain.push_str("{{ m99999() }}");
+    let error = jinja_on_a_small_stack(chain, values.clone()).unwrap_err();
+    assert!(error.contains("blocks nest more than 100 deep"), "{error}");
+    // Blocks nested 100,000 deep, and 100,000 `super()`s in a row.
+    let n = 100_000;
+    let nested = (0..n).map(|i| format!("{{% block b{i} %}}")).collect::<String>()
+        + &"{% endblock %}".repeat(n);
+    let error = jinja_on_a_small_stack(nested, values.clone()).unwrap_err();
+    assert!(error.contains("blocks nest more than 100 deep"), "{error}");
+    let files = vec![
+        (
+            "child.j2".to_owned(),
+            format!(
+                "{{% extends 'base.j2' %}}{{% block b %}}{}{{% endblock %}}",
+                "{{ super() }}".repeat(n)
+            ),
+        ),
+        ("base.j2".to_owned(), "{% block b %}ab{% endblock %}".to_owned()),
+    ];
+    assert_eq!(
+        jinja_files_on_a_small_stack(files, values.clone()),
+        Ok("ab".repeat(n))
+    );
+    // A chain of 40 templates each extending the next: refused at the include depth;
+    // a cycle of two, refused as one.
+    let files: Vec<(String, String)> = (0..40)
+        .map(|i| {
+            let next = i + 1;
+            (format!("t{i}.j2"), format!("{{% extends 't{next}.j2' %}}"))
+        })
+        .chain([("t40.j2".to_owned(), "end".to_owned())])
+        .collect();
+    let error = jinja_files_on_a_small_stack(files, values.clone()).unwrap_err();
+    assert!(error.contains("nest more than 32 deep"), "{error}");
+    let files = vec![
+        ("a.j2".to_owned(), "{% extends 'b.j2' %}".to_owned()),
+        ("b.j2".to_owned(), "{% extends 'a.j2' %}".to_owned()),
+    ];
+    let error = jinja_files_on_a_small_stack(files, values).unwrap_err();
+    assert!(error.contains("cycle: a.j2 → b.j2 → a.j2"), "{error}");
+}

@@ -206,6 +206,45 @@ for t in inc:
     for o in ["", "tlk"]:
         case(t, {"title": "T", "items": [1, 2], "x": "X"}, o, inc_files)
 
+# Template inheritance: a child's blocks in its parent's places, `super()`, three levels,
+# nested blocks, a parent's text around them, `set`s the blocks see, whitespace control.
+inh_files = {
+    "base.md.j2": "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+    "layout/chat.md.j2": "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+    "indented.md.j2": "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+    "looped.md.j2": "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+}
+inh = [
+    "{% extends 'base.md.j2' %}{% block body %}Body for {{ who }}.{% endblock %}",
+    "{% extends 'base.md.j2' %}\n{% block intro %}Mine, then: {{ super() }}{% endblock %}\n",
+    "\n{% extends 'base.md.j2' %}\n{% set who = 'set before' %}\n{% block body %}{{ who }} / {{ mood }}{% endblock %}\n",
+    "{% extends 'layout/chat.md.j2' %}{% block turns %}{% for t in turns %}{{ t }};{% endfor %}{% endblock %}",
+    "{% extends 'layout/chat.md.j2' %}{% block intro %}[{{ super() }}]{% endblock %}",
+    "{% extends 'indented.md.j2' %}\n{% block steps %}\n- name: a\n  run: {{ who }}\n- name: b\n{% endblock steps %}\n",
+    "{% extends 'looped.md.j2' %}{% block row %}<{{ u | upper }}>{% endblock %}",
+    "{% block only %}standalone {{ who }}{% endblock %} and {% block two %}{% block inner %}in{% endblock %}!{% endblock %}",
+    "{% include 'layout/chat.md.j2' %}|",
+]
+IV = {"title": "T", "who": "Ada", "turns": ["hi", "yo"], "users": ["a", "b"]}
+for t in inh:
+    for o in ["", "tlk"]:
+        case(t, IV, o, inh_files)
+
+# Macros: parameters by position and by name, defaults, a macro calling another, macros
+# defined inside macros, the values they see, whitespace control in their bodies.
+macros = [
+    "{% macro greet(name, punct='!') %}Hello {{ name }}{{ punct }}{% endmacro %}{{ greet(who) }} {{ greet('you', punct='?') }} {{ greet(punct='.', name='x') }}",
+    "{% macro row(k, v) -%}\n  {{ k }}: {{ v }}\n{%- endmacro %}\n{% for k, v in d.items() %}\n{{ row(k, v) }}\n{% endfor %}\n",
+    "{% macro outer() %}<{% macro inner(x) %}{{ x * 2 }}{% endmacro %}{{ inner(2) }},{{ inner(n) }}>{% endmacro %}{{ outer() }}{{ outer() }}",
+    "{% macro a() %}A{{ who }}{% endmacro %}{% macro b() %}[{{ a() }}{{ a() }}]{% endmacro %}{{ b() }}\n{{ b() }}\n",
+    "{% macro setter() %}{% set who = 'inner' %}{{ who }}{% endmacro %}{{ setter() }}/{{ who }}",
+    "{% macro list(items, sep=', ') %}{{ items | join(sep) }}{% endmacro %}\n  {{ list(turns) }}\n  {{ list(turns, ' & ') }}\n",
+]
+MV = {"who": "Ada", "n": 5, "d": {"b": 1, "a": 2}, "turns": ["hi", "yo"]}
+for t in macros:
+    for o in ["", "tlk"]:
+        case(t, MV, o)
+
 import tempfile, os
 def render(o, t, v, files):
     d = tempfile.mkdtemp()

@@ -2469,4 +2469,520 @@ pub(super) const CASES: &[Case] = &[
         ],
         "# Head from set\n",
     ),
+    (
+        "",
+        "{% extends 'base.md.j2' %}{% block body %}Body for {{ who }}.{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nDefault intro.\n\nBody for Ada.\n-- end",
+    ),
+    (
+        "tlk",
+        "{% extends 'base.md.j2' %}{% block body %}Body for {{ who }}.{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nDefault intro.\nBody for Ada.-- end\n",
+    ),
+    (
+        "",
+        "{% extends 'base.md.j2' %}\n{% block intro %}Mine, then: {{ super() }}{% endblock %}\n",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nMine, then: Default intro.\n\n\n-- end",
+    ),
+    (
+        "tlk",
+        "{% extends 'base.md.j2' %}\n{% block intro %}Mine, then: {{ super() }}{% endblock %}\n",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nMine, then: Default intro.\n-- end\n",
+    ),
+    (
+        "",
+        "\n{% extends 'base.md.j2' %}\n{% set who = 'set before' %}\n{% block body %}{{ who }} / {{ mood }}{% endblock %}\n",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "\n# T\nDefault intro.\n\nset before / calm\n-- end",
+    ),
+    (
+        "tlk",
+        "\n{% extends 'base.md.j2' %}\n{% set who = 'set before' %}\n{% block body %}{{ who }} / {{ mood }}{% endblock %}\n",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "\n# T\nDefault intro.\nset before / calm-- end\n",
+    ),
+    (
+        "",
+        "{% extends 'layout/chat.md.j2' %}{% block turns %}{% for t in turns %}{{ t }};{% endfor %}{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nChat: Default intro.\n\nhi;yo; (calm)\n-- end",
+    ),
+    (
+        "tlk",
+        "{% extends 'layout/chat.md.j2' %}{% block turns %}{% for t in turns %}{{ t }};{% endfor %}{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nChat: Default intro.\nhi;yo; (calm)-- end\n",
+    ),
+    (
+        "",
+        "{% extends 'layout/chat.md.j2' %}{% block intro %}[{{ super() }}]{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\n[Chat: Default intro.\n]\nnone (calm)\n-- end",
+    ),
+    (
+        "tlk",
+        "{% extends 'layout/chat.md.j2' %}{% block intro %}[{{ super() }}]{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\n[Chat: Default intro.\n]none (calm)-- end\n",
+    ),
+    (
+        "",
+        "{% extends 'indented.md.j2' %}\n{% block steps %}\n- name: a\n  run: {{ who }}\n- name: b\n{% endblock steps %}\n",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "jobs:\n    - name: a\n      run: Ada\n    - name: b\nafter",
+    ),
+    (
+        "tlk",
+        "{% extends 'indented.md.j2' %}\n{% block steps %}\n- name: a\n  run: {{ who }}\n- name: b\n{% endblock steps %}\n",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "jobs:- name: a\n      run: Ada\n    - name: b\nafter\n",
+    ),
+    (
+        "",
+        "{% extends 'looped.md.j2' %}{% block row %}<{{ u | upper }}>{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "[<A>][<B>]",
+    ),
+    (
+        "tlk",
+        "{% extends 'looped.md.j2' %}{% block row %}<{{ u | upper }}>{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "[<A>][<B>]",
+    ),
+    (
+        "",
+        "{% block only %}standalone {{ who }}{% endblock %} and {% block two %}{% block inner %}in{% endblock %}!{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "standalone Ada and in!",
+    ),
+    (
+        "tlk",
+        "{% block only %}standalone {{ who }}{% endblock %} and {% block two %}{% block inner %}in{% endblock %}!{% endblock %}",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "standalone Ada and in!",
+    ),
+    (
+        "",
+        "{% include 'layout/chat.md.j2' %}|",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nChat: Default intro.\n\nnone (calm)\n-- end|",
+    ),
+    (
+        "tlk",
+        "{% include 'layout/chat.md.j2' %}|",
+        "{\"title\": \"T\", \"who\": \"Ada\", \"turns\": [\"hi\", \"yo\"], \"users\": [\"a\", \"b\"]}",
+        &[
+            (
+                "base.md.j2",
+                "# {{ title }}\n{% block intro %}Default intro.\n{% endblock %}\n{% set mood = 'calm' %}{% block body %}{% endblock body %}\n-- end\n",
+            ),
+            (
+                "layout/chat.md.j2",
+                "{% extends 'base.md.j2' %}\n{% block intro %}Chat: {{ super() }}{% endblock %}\n{% block body -%}\n  {% block turns %}none{% endblock %} ({{ mood }})\n{%- endblock %}\n",
+            ),
+            (
+                "indented.md.j2",
+                "jobs:\n{%- filter indent(width=4) -%}\n{% block steps %}\n{% endblock steps %}\n{%- endfilter -%}\nafter\n",
+            ),
+            (
+                "looped.md.j2",
+                "{% for u in users %}[{% block row scoped %}{{ u }}{% endblock %}]{% endfor %}",
+            ),
+        ],
+        "# T\nChat: Default intro.\nnone (calm)-- end\n|",
+    ),
+    (
+        "",
+        "{% macro greet(name, punct='!') %}Hello {{ name }}{{ punct }}{% endmacro %}{{ greet(who) }} {{ greet('you', punct='?') }} {{ greet(punct='.', name='x') }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "Hello Ada! Hello you? Hello x.",
+    ),
+    (
+        "tlk",
+        "{% macro greet(name, punct='!') %}Hello {{ name }}{{ punct }}{% endmacro %}{{ greet(who) }} {{ greet('you', punct='?') }} {{ greet(punct='.', name='x') }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "Hello Ada! Hello you? Hello x.",
+    ),
+    (
+        "",
+        "{% macro row(k, v) -%}\n  {{ k }}: {{ v }}\n{%- endmacro %}\n{% for k, v in d.items() %}\n{{ row(k, v) }}\n{% endfor %}\n",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "\n\nb: 1\n\na: 2\n",
+    ),
+    (
+        "tlk",
+        "{% macro row(k, v) -%}\n  {{ k }}: {{ v }}\n{%- endmacro %}\n{% for k, v in d.items() %}\n{{ row(k, v) }}\n{% endfor %}\n",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "b: 1\na: 2\n",
+    ),
+    (
+        "",
+        "{% macro outer() %}<{% macro inner(x) %}{{ x * 2 }}{% endmacro %}{{ inner(2) }},{{ inner(n) }}>{% endmacro %}{{ outer() }}{{ outer() }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "<4,10><4,10>",
+    ),
+    (
+        "tlk",
+        "{% macro outer() %}<{% macro inner(x) %}{{ x * 2 }}{% endmacro %}{{ inner(2) }},{{ inner(n) }}>{% endmacro %}{{ outer() }}{{ outer() }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "<4,10><4,10>",
+    ),
+    (
+        "",
+        "{% macro a() %}A{{ who }}{% endmacro %}{% macro b() %}[{{ a() }}{{ a() }}]{% endmacro %}{{ b() }}\n{{ b() }}\n",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "[AAdaAAda]\n[AAdaAAda]",
+    ),
+    (
+        "tlk",
+        "{% macro a() %}A{{ who }}{% endmacro %}{% macro b() %}[{{ a() }}{{ a() }}]{% endmacro %}{{ b() }}\n{{ b() }}\n",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "[AAdaAAda]\n[AAdaAAda]\n",
+    ),
+    (
+        "",
+        "{% macro setter() %}{% set who = 'inner' %}{{ who }}{% endmacro %}{{ setter() }}/{{ who }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "inner/Ada",
+    ),
+    (
+        "tlk",
+        "{% macro setter() %}{% set who = 'inner' %}{{ who }}{% endmacro %}{{ setter() }}/{{ who }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "inner/Ada",
+    ),
+    (
+        "",
+        "{% macro list(items, sep=', ') %}{{ items | join(sep) }}{% endmacro %}\n  {{ list(turns) }}\n  {{ list(turns, ' & ') }}\n",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "\n  hi, yo\n  hi & yo",
+    ),
+    (
+        "tlk",
+        "{% macro list(items, sep=', ') %}{{ items | join(sep) }}{% endmacro %}\n  {{ list(turns) }}\n  {{ list(turns, ' & ') }}\n",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "  hi, yo\n  hi & yo\n",
+    ),
 ];

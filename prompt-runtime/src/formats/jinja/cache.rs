@@ -93,7 +93,8 @@ fn walk<'a>(
     }
     let mut written = Vec::new();
     let mut bound = Vec::new();
-    self::nodes(nodes, &mut written, &mut bound);
+    let mut foreign = Vec::new();
+    self::nodes(nodes, &mut written, &mut bound, &mut foreign);
     for expr in written {
         visit(expr, &mut |e| {
             if let ExprKind::Name(n) = &e.kind
@@ -111,11 +112,23 @@ fn walk<'a>(
             walk(set, &included, inner, &inner.nodes, walked, error, errors);
         }
     }
+    // A parent template, or a block of another template, in place: walked once each.
+    for (other, nodes) in foreign {
+        if let Some(inner) = set.get(other) {
+            let key = format!("{other}@{:p}", nodes.as_ptr());
+            walk(set, &key, inner, nodes, walked, error, errors);
+        }
+    }
 }
 
 /// The expressions whose values reach the text: outputs, what loops iterate (their items
 /// are the loop variables), and what `set` stores; and the names the file binds itself.
-fn nodes<'a>(nodes: &'a [Node], out: &mut Vec<&'a Expr>, bound: &mut Vec<&'a str>) {
+fn nodes<'a>(
+    nodes: &'a [Node],
+    out: &mut Vec<&'a Expr>,
+    bound: &mut Vec<&'a str>,
+    foreign: &mut Vec<(&'a str, &'a [Node])>,
+) {
     for node in nodes {
         match node {
             Node::Output(expr) => out.push(expr),
@@ -127,25 +140,35 @@ fn nodes<'a>(nodes: &'a [Node], out: &mut Vec<&'a Expr>, bound: &mut Vec<&'a str
             // The filters' arguments can reach the text (`replace('a', name)`).
             Node::FilterBlock(block) => {
                 out.push(&block.filters);
-                self::nodes(&block.body, out, bound);
+                self::nodes(&block.body, out, bound, foreign);
             }
             Node::For(each) => {
                 out.push(&each.iter);
                 bound.extend(each.targets.iter().map(|(n, _)| n.as_str()));
-                self::nodes(&each.body, out, bound);
+                self::nodes(&each.body, out, bound, foreign);
                 if let Some(body) = &each.otherwise {
-                    self::nodes(body, out, bound);
+                    self::nodes(body, out, bound, foreign);
                 }
             }
             Node::If(block) => {
                 for (_, body) in &block.branches {
-                    self::nodes(body, out, bound);
+                    self::nodes(body, out, bound, foreign);
                 }
                 if let Some((_, body)) = &block.otherwise {
-                    self::nodes(body, out, bound);
+                    self::nodes(body, out, bound, foreign);
                 }
             }
-            Node::Text(_) | Node::Include { .. } => {}
+            Node::Scope(scope) => {
+                for (name, value) in &scope.binds {
+                    out.push(value);
+                    bound.push(name);
+                }
+                match &scope.template {
+                    None => self::nodes(&scope.nodes, out, bound, foreign),
+                    Some(other) => foreign.push((other, &scope.nodes)),
+                }
+            }
+            Node::Text(_) | Node::Include { .. } | Node::Super(_) => {}
         }
     }
 }

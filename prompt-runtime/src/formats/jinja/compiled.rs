@@ -1158,7 +1158,20 @@ impl Emitter<'_> {
                     let included = self.templates.get(name)?;
                     self.nodes(included, &included.nodes, out)?;
                 }
-                Node::Set { .. } | Node::SetAttr { .. } | Node::FilterBlock(_) => return None,
+                // A block, or a parent template in place: its nodes, in its template. A
+                // macro's parameters are names the compiled render does not bind.
+                Node::Scope(scope) if scope.binds.is_empty() => match &scope.template {
+                    None => self.nodes(template, &scope.nodes, out)?,
+                    Some(other) => {
+                        let other = self.templates.get(other)?;
+                        self.nodes(other, &scope.nodes, out)?;
+                    }
+                },
+                Node::Set { .. }
+                | Node::SetAttr { .. }
+                | Node::FilterBlock(_)
+                | Node::Scope(_)
+                | Node::Super(_) => return None,
             }
         }
         flush(&mut pending, out, &mut self.text);

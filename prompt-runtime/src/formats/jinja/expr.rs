@@ -855,6 +855,14 @@ impl<'s> Parser<'s> {
         self.eat_name(word)
     }
 
+    /// Whether the tokens left are a name and a `(`: a call of a macro or function.
+    pub(crate) fn at_call(&self) -> Option<&str> {
+        match (self.tokens.get(self.pos), self.tokens.get(self.pos + 1)) {
+            (Some((Tok::Name(name), _)), Some((Tok::Op("("), _))) => Some(name),
+            _ => None,
+        }
+    }
+
     /// Consumes `op` if it is next.
     pub(crate) fn op(&mut self, op: &str) -> bool {
         self.eat_op(op)
@@ -1296,7 +1304,7 @@ impl<'s> Parser<'s> {
     /// `( a, b, name=c )` after a filter, test or method: the positional arguments and
     /// the named ones, each with the span of its name.
     #[allow(clippy::type_complexity)]
-    fn call_args(&mut self) -> Parsed<(Vec<Expr>, Vec<(String, Range<usize>, Expr)>)> {
+    pub(crate) fn call_args(&mut self) -> Parsed<(Vec<Expr>, Vec<(String, Range<usize>, Expr)>)> {
         let open = self.expect_op("(", "")?;
         let mut args = Vec::new();
         let mut named: Vec<(String, Range<usize>, Expr)> = Vec::new();

@@ -57,11 +57,14 @@ pub(crate) fn check(source: &SourceFile, nodes: &[Node], out: &mut Vec<Diagnosti
                     );
                 }
             }
+            // A block or a macro's body, read with this template.
+            Node::Scope(scope) => check(source, &scope.nodes, out),
             Node::Text(_)
             | Node::Output(_)
             | Node::Include { .. }
             | Node::Set { .. }
-            | Node::SetAttr { .. } => {}
+            | Node::SetAttr { .. }
+            | Node::Super(_) => {}
         }
     }
 }
@@ -86,11 +89,14 @@ fn first_fence(source: &SourceFile, nodes: &[Node]) -> Option<Range<usize>> {
         Node::For(each) => first_fence(source, &each.body)
             .or_else(|| each.otherwise.as_ref().and_then(|b| first_fence(source, b))),
         Node::FilterBlock(block) => first_fence(source, &block.body),
-        Node::Text(_)
+        Node::Scope(scope) if scope.template.is_none() => first_fence(source, &scope.nodes),
+        Node::Scope(_)
+        | Node::Text(_)
         | Node::Output(_)
         | Node::Include { .. }
         | Node::Set { .. }
-        | Node::SetAttr { .. } => None,
+        | Node::SetAttr { .. }
+        | Node::Super(_) => None,
     })
 }
 
@@ -231,7 +237,12 @@ fn whole_lines(source: &SourceFile, block: &If, out: &mut Vec<Diagnostic>) {
 
 /// Leaves out the `else` branch of every registered either-or in `nodes` (see
 /// `Templates::without_either_ors`), collecting the reasons.
-pub(crate) fn mute_either_ors(source: &SourceFile, nodes: &mut [Node], reasons: &mut Vec<String>) {
+pub(crate) fn mute_either_ors(
+    source: &SourceFile,
+    nodes: &mut [Node],
+    reasons: &mut Vec<String>,
+    sources: &dyn Fn(&str) -> Option<SourceFile>,
+) {
     for node in nodes {
         match node {
             Node::If(block) => {
@@ -247,7 +258,7 @@ pub(crate) fn mute_either_ors(source: &SourceFile, nodes: &mut [Node], reasons: 
                     .iter()
                     .any(|(condition, _)| matches!(level(source, condition), Ok(Some(_))));
                 for (_, body) in &mut block.branches {
-                    mute_either_ors(source, body, reasons);
+                    mute_either_ors(source, body, reasons, sources);
                 }
                 match why {
                     Some(why) if fenced && block.otherwise.is_some() => {
@@ -256,23 +267,34 @@ pub(crate) fn mute_either_ors(source: &SourceFile, nodes: &mut [Node], reasons: 
                     }
                     _ => {
                         if let Some((_, body)) = &mut block.otherwise {
-                            mute_either_ors(source, body, reasons);
+                            mute_either_ors(source, body, reasons, sources);
                         }
                     }
                 }
             }
             Node::For(each) => {
-                mute_either_ors(source, &mut each.body, reasons);
+                mute_either_ors(source, &mut each.body, reasons, sources);
                 if let Some(body) = &mut each.otherwise {
-                    mute_either_ors(source, body, reasons);
+                    mute_either_ors(source, body, reasons, sources);
                 }
             }
-            Node::FilterBlock(block) => mute_either_ors(source, &mut block.body, reasons),
+            Node::FilterBlock(block) => {
+                mute_either_ors(source, &mut block.body, reasons, sources)
+            }
+            Node::Scope(scope) => match &scope.template {
+                None => mute_either_ors(source, &mut scope.nodes, reasons, sources),
+                Some(other) => {
+                    if let Some(other) = sources(other) {
+                        mute_either_ors(&other, &mut scope.nodes, reasons, sources);
+                    }
+                }
+            },
             Node::Text(_)
             | Node::Output(_)
             | Node::Include { .. }
             | Node::Set { .. }
-            | Node::SetAttr { .. } => {}
+            | Node::SetAttr { .. }
+            | Node::Super(_) => {}
         }
     }
 }

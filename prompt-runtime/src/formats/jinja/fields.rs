@@ -230,9 +230,15 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
         }
         for node in list {
             match node {
-                Node::Text(_) | Node::Include { .. } => {}
+                Node::Text(_) | Node::Include { .. } | Node::Super(_) => {}
                 Node::Output(e) | Node::Set { value: e, .. } | Node::SetAttr { value: e, .. } => {
                     expr(e, out, 0)
+                }
+                // Another template's nodes are checked with it.
+                Node::Scope(scope) if scope.template.is_some() => {}
+                Node::Scope(scope) => {
+                    scope.binds.iter().for_each(|(_, e)| expr(e, out, 0));
+                    nodes(&scope.nodes, out, depth + 1);
                 }
                 Node::If(block) => {
                     for (condition, body) in &block.branches {
@@ -266,6 +272,9 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
         };
         let mut found = Vec::new();
         nodes(&template.nodes, &mut found, 0);
+        for (_, body) in &template.blocks {
+            nodes(body, &mut found, 1);
+        }
         for (span, method) in found {
             problems.push(
                 Diagnostic::new(format!(

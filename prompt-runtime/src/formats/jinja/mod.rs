@@ -7,6 +7,7 @@
 //! string and dict methods data has; forty filters and twenty-five tests, arguments by
 //! position or name; `{% if %}`, `{% for %}` with `loop` (`previtem`, `nextitem`, `cycle`
 //! too), `{% include %}`, `{% set %}` (and `namespace()`), `{% filter %}`, `range()`,
+//! `{% extends %}` with `{% block %}` and `super()`, `{% macro %}` with its calls,
 //! `{% raw %}`, comments, whitespace control and the environment options of [`Options`].
 //! The book's Jinja chapter lists them.
 //!
@@ -19,8 +20,14 @@
 //! Jinja2 prints nothing; `loop` is refused outside a `for` of the same file; `d.items`
 //! and other dict method names read as attributes are refused (Jinja2 gives the method,
 //! not the key); include names may not hold `..` or `\`; include cycles are refused.
+//! A template that extends another may hold, after `{% extends %}`, only blocks, `set`s
+//! and macros (Jinja2 drops any other text there unseen); a block inside a `for` must be
+//! `scoped`; a macro is called as a whole `{{ name(…) }}`, after its definition, with
+//! every parameter that has no default; `super()` and a macro's call are whole tags.
 //!
-//! Known differences: a filter that gives a generator in Jinja2 gives its list; `repr`
+//! Known differences: a block or a macro's body sees the names `set` and the loop
+//! variables around the place it is written, where Jinja2 gives it only the template's
+//! top-level names; a filter that gives a generator in Jinja2 gives its list; `repr`
 //! of a string escapes the characters Python does not print except unassigned code
 //! points, which Python also escapes.
 
@@ -91,6 +98,11 @@ pub struct Template {
     /// Its `{# cache_breakpoint #}` comments: how many top-level nodes come before each,
     /// and the comment's span.
     breakpoints: Vec<(usize, std::ops::Range<usize>)>,
+    /// The template it extends, with the tag's span; loading the set puts the parent,
+    /// its blocks replaced, at the end of `nodes`.
+    extends: Option<(String, std::ops::Range<usize>)>,
+    /// Its blocks, when it extends another.
+    blocks: Vec<(String, Vec<parser::Node>)>,
 }
 
 impl Template {
@@ -108,7 +120,12 @@ impl Template {
             source
         };
         let segments = lexer::lex(source, &options)?;
-        let (nodes, breakpoints) = parser::parse(source, &segments)?;
+        let parser::Parsed {
+            nodes,
+            breakpoints,
+            extends,
+            blocks,
+        } = parser::parse(source, &segments)?;
         let mut fences = Vec::new();
         fence::check(source, &nodes, &mut fences);
         if !fences.is_empty() {
@@ -125,6 +142,8 @@ impl Template {
             nodes,
             static_cache,
             breakpoints,
+            extends,
+            blocks,
         })
     }
 
@@ -139,11 +158,23 @@ impl Template {
         &self.source
     }
 
-    /// The names of the templates it includes directly, in order.
+    /// The names of the templates it includes directly, in order, and the one it
+    /// extends, first.
     pub fn includes(&self) -> Vec<String> {
         let mut found = Vec::new();
+        if let Some((parent, span)) = &self.extends {
+            found.push((parent.clone(), span.clone()));
+        }
         set::includes_of(&self.nodes, &mut found);
+        for (_, body) in &self.blocks {
+            set::includes_of(body, &mut found);
+        }
         found.into_iter().map(|(name, _)| name).collect()
+    }
+
+    /// The template it extends, if any.
+    pub fn extends(&self) -> Option<&str> {
+        self.extends.as_ref().map(|(name, _)| name.as_str())
     }
 }
 

@@ -1,6 +1,11 @@
 //! Statements: `{% if %}`, `{% for %}`, `{% include %}`, `{% set %}`, `{% filter %}`,
-//! read from the lexer's segments into a tree. Tags promptic does not support are located
-//! errors.
+//! `{% extends %}`, `{% block %}` and `{% macro %}`, read from the lexer's segments into a
+//! tree. Tags promptic does not support are located errors.
+//!
+//! A macro's call is its body in place, in a [`Scope`] that binds its parameters, so
+//! nothing downstream knows macros. A block is a [`Scope`] too; a template that extends
+//! another keeps its blocks apart, and loading the set puts them into the parent's tree
+//! (see [`super::set`]).
 
 use super::expr::{Expr, ExprKind, Parser, stray_items};
 use super::lexer::Segment;
@@ -40,6 +45,36 @@ pub(crate) enum Node {
     },
     /// `{% filter f(args) | g %}…{% endfilter %}`.
     FilterBlock(Box<FilterBlock>),
+    /// Nodes rendered in a scope of their own: a `{% block %}`, a macro's body where it is
+    /// called, a parent template, or the parent's block that `super()` stands for.
+    Scope(Box<Scope>),
+    /// `{{ super() }}` in a block of a template that extends another, until loading the
+    /// set puts the parent's block in its place.
+    Super(Range<usize>),
+}
+
+/// See [`Node::Scope`].
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Scope {
+    /// The template whose source `nodes` point into; `None` for the enclosing one.
+    pub template: Option<String>,
+    /// The block's name, for the block a template defines itself (one a child may
+    /// replace).
+    pub block: Option<String>,
+    /// The names bound before `nodes` render (a macro's parameters), each evaluated
+    /// where the scope stands, in the enclosing template.
+    pub binds: Vec<(String, Expr)>,
+    pub nodes: Vec<Node>,
+    /// The tag it stands for, in the enclosing template.
+    pub span: Range<usize>,
+}
+
+/// A `{% macro %}`: its parameters (each with its default), and its body.
+#[derive(Clone, Debug)]
+struct Macro {
+    name: String,
+    params: Vec<(String, Option<Expr>)>,
+    body: Vec<Node>,
 }
 
 /// A `{% filter %}` block: its body renders to text, which the filters then take.
@@ -84,11 +119,8 @@ pub(crate) struct For {
 
 /// Tags Jinja2 has that promptic does not, for a message that says so rather than
 /// "unknown tag".
-const UNSUPPORTED: [&str; 13] = [
-    "macro",
+const UNSUPPORTED: [&str; 10] = [
     "call",
-    "extends",
-    "block",
     "import",
     "from",
     "with",
@@ -100,12 +132,30 @@ const UNSUPPORTED: [&str; 13] = [
     "endset",
 ];
 
+/// The tags promptic reads, for the note on an unknown one.
+const SUPPORTED_TAGS: &str =
+    "supported tags: if/elif/else, for, include, set, filter, extends, block, macro, raw";
+
 /// The comment that marks where a prompt's cacheable prefix ends.
 pub(crate) const BREAKPOINT: &str = "cache_breakpoint";
 
-/// A template's nodes, and its cache breakpoints: for each, how many top-level nodes come
-/// before it, and the comment's span.
-pub(crate) type Parsed = (Vec<Node>, Vec<(usize, Range<usize>)>);
+/// A parsed template.
+pub(crate) struct Parsed {
+    /// What it renders; for a template that extends another, what comes before the
+    /// `{% extends %}` and its `set`s after it.
+    pub nodes: Vec<Node>,
+    /// Its cache breakpoints: for each, how many top-level nodes come before it, and the
+    /// comment's span.
+    pub breakpoints: Vec<(usize, Range<usize>)>,
+    /// The template it extends, with the tag's span.
+    pub extends: Option<(String, Range<usize>)>,
+    /// The blocks of a template that extends another, by name, in order.
+    pub blocks: Vec<(String, Vec<Node>)>,
+}
+
+/// How many nodes the macro calls of one template may copy in all: calls that each call
+/// another twice would double it per level.
+pub(crate) const MAX_COPIED: usize = 200_000;
 
 pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed, Diagnostic> {
     let mut reader = Reader {
@@ -115,14 +165,79 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed,
         loops: 0,
         depth: 0,
         breakpoints: Vec::new(),
+        extends: None,
+        block_names: Vec::new(),
+        in_block: 0,
+        macros: Vec::new(),
+        copied: 0,
     };
-    let (nodes, end) = reader.body(&[])?;
+    let (mut nodes, end) = reader.body(&[])?;
     if let Some((word, span)) = end {
         return Err(
             Diagnostic::new(format!("`{{% {word} %}}` without an opening tag")).at(source, span),
         );
     }
-    Ok((nodes, reader.breakpoints))
+    let mut blocks = Vec::new();
+    let extends = match reader.extends.take() {
+        Some((name, span, at)) => {
+            if let Some((_, span)) = reader.breakpoints.first() {
+                return Err(reader
+                    .error(span.clone(), "a cache breakpoint in a template that extends another")
+                    .with_help("mark the breakpoint in the parent template, at its top level"));
+            }
+            let after = nodes.split_off(at);
+            for node in after {
+                match node {
+                    Node::Text(span) if source.text()[span.clone()].trim().is_empty() => {}
+                    Node::Set { .. } | Node::SetAttr { .. } => nodes.push(node),
+                    Node::Scope(scope) if scope.block.is_some() => {
+                        let name = scope.block.unwrap_or_default();
+                        blocks.push((name, scope.nodes));
+                    }
+                    other => {
+                        let span = reader.span_of(&other);
+                        return Err(reader
+                            .error(span, "a template that extends another renders only its blocks: this is never written")
+                            .with_help("move it into a `{% block %}`, or before the `{% extends %}`"));
+                    }
+                }
+            }
+            Some((name, span))
+        }
+        None => {
+            if let Some(span) = first_super(&nodes) {
+                return Err(reader
+                    .error(span, "`super()` in a template that extends none")
+                    .with_note("`super()` writes the parent template's block of the same name"));
+            }
+            None
+        }
+    };
+    Ok(Parsed {
+        nodes,
+        breakpoints: reader.breakpoints,
+        extends,
+        blocks,
+    })
+}
+
+/// The first `{{ super() }}` in `nodes`.
+fn first_super(nodes: &[Node]) -> Option<Range<usize>> {
+    nodes.iter().find_map(|node| match node {
+        Node::Super(span) => Some(span.clone()),
+        Node::Scope(scope) => first_super(&scope.nodes),
+        Node::If(block) => block
+            .branches
+            .iter()
+            .map(|(_, body)| body)
+            .chain(block.otherwise.iter().map(|(_, body)| body))
+            .find_map(|body| first_super(body)),
+        Node::For(each) => {
+            first_super(&each.body).or_else(|| each.otherwise.as_deref().and_then(first_super))
+        }
+        Node::FilterBlock(block) => first_super(&block.body),
+        _ => None,
+    })
 }
 
 struct Reader<'a> {
@@ -134,6 +249,17 @@ struct Reader<'a> {
     depth: usize,
     /// The `{# cache_breakpoint #}` comments read so far (see [`Parsed`]).
     breakpoints: Vec<(usize, Range<usize>)>,
+    /// The `{% extends %}` read: the name, the tag, and how many top-level nodes come
+    /// before it.
+    extends: Option<(String, Range<usize>, usize)>,
+    /// The blocks defined so far, with their tags: a name may be defined once.
+    block_names: Vec<(String, Range<usize>)>,
+    /// How many blocks enclose the current point.
+    in_block: usize,
+    /// The macros defined so far, in order.
+    macros: Vec<Macro>,
+    /// The nodes macro calls copied so far, against [`MAX_COPIED`].
+    copied: usize,
 }
 
 /// The tag that ended a body: its keyword, its span, and a parser over the rest of it.
@@ -201,6 +327,14 @@ impl<'a> Reader<'a> {
                             self.error(tag.clone(), "empty `{{ }}`: write an expression in it")
                         );
                     }
+                    if let Some(name) = parser.at_call()
+                        && !["namespace", "range"].contains(&name)
+                    {
+                        let node = self.call(parser, tag.clone())?;
+                        nodes.push(node);
+                        self.pos += 1;
+                        continue;
+                    }
                     let expr = parser.expr()?;
                     parser.finish("in `{{ }}`")?;
                     self.no_stray_items(&expr)?;
@@ -222,7 +356,17 @@ impl<'a> Reader<'a> {
                         "include" => self.include(parser, tag.clone())?,
                         "set" => self.set(parser, word_span)?,
                         "filter" => self.filter_block(parser, tag.clone(), word_span)?,
-                        "elif" | "else" | "endif" | "endfor" | "endraw" | "endfilter" => {
+                        "extends" => {
+                            self.extends(parser, tag.clone(), stops, nodes.len())?;
+                            continue;
+                        }
+                        "block" => self.block(parser, tag.clone())?,
+                        "macro" => {
+                            self.define_macro(parser, tag.clone())?;
+                            continue;
+                        }
+                        "elif" | "else" | "endif" | "endfor" | "endraw" | "endfilter"
+                        | "endblock" | "endmacro" => {
                             return Err(self.error(
                                 tag.clone(),
                                 format!("`{{% {word} %}}` without an opening tag"),
@@ -231,14 +375,12 @@ impl<'a> Reader<'a> {
                         w if UNSUPPORTED.contains(&w) => {
                             return Err(self
                                 .error(word_span, format!("`{{% {w} %}}` is not supported by promptic's Jinja front end"))
-                                .with_note("supported tags: if/elif/else, for, include, set, filter, raw"));
+                                .with_note(SUPPORTED_TAGS));
                         }
                         w => {
                             return Err(self
                                 .error(word_span, format!("unknown tag `{{% {w} %}}`"))
-                                .with_note(
-                                    "supported tags: if/elif/else, for, include, set, filter, raw",
-                                ));
+                                .with_note(SUPPORTED_TAGS));
                         }
                     };
                     nodes.push(node);
@@ -473,13 +615,44 @@ impl<'a> Reader<'a> {
         })))
     }
 
-    fn include(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
+    /// `{% extends "name" %}`, once, at the top level.
+    fn extends(
+        &mut self,
+        mut parser: Parser<'a>,
+        tag: Range<usize>,
+        stops: &[&str],
+        before: usize,
+    ) -> Result<(), Diagnostic> {
+        if !stops.is_empty() || self.in_block > 0 {
+            return Err(self
+                .error(tag, "`{% extends %}` inside a block")
+                .with_help("a template extends another from its top level: move the tag there"));
+        }
+        if let Some((_, first, _)) = &self.extends {
+            let first = self.source.line_col(first.start).0;
+            return Err(self
+                .error(tag, "a second `{% extends %}`")
+                .with_note(format!("this template extends another on line {first} already")));
+        }
+        let name = self.file_name(&mut parser, &tag, "extends")?;
+        self.extends = Some((name, tag, before));
+        Ok(())
+    }
+
+    /// The quoted file name of an `{% include %}` or `{% extends %}`, normalised, ending
+    /// the tag.
+    fn file_name(
+        &self,
+        parser: &mut Parser<'a>,
+        tag: &Range<usize>,
+        word: &str,
+    ) -> Result<String, Diagnostic> {
         let here = parser.next_span();
         let expr = parser.expr()?;
         let ExprKind::Literal(super::data::Value::String(name)) = expr.kind else {
             return Err(self.error(
                 here.start..expr.span.end,
-                "`{% include %}` takes a quoted file name; computed names are not supported",
+                format!("`{{% {word} %}}` takes a quoted file name; computed names are not supported"),
             ));
         };
         if !parser.at_end() {
@@ -487,11 +660,226 @@ impl<'a> Reader<'a> {
             return Err(self
                 .error(
                     rest.start..tag.end.saturating_sub(2),
-                    "only `{% include \"name\" %}` is supported",
+                    format!("only `{{% {word} \"name\" %}}` is supported"),
                 )
                 .with_note("`ignore missing`, `with context` and `without context` are not"));
         }
-        let name = normalize(&name).map_err(|why| self.error(expr.span.clone(), why))?;
+        normalize(&name).map_err(|why| self.error(expr.span.clone(), why))
+    }
+
+    /// `{% block name [scoped] %}…{% endblock [name] %}`.
+    fn block(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
+        let here = parser.next_span();
+        let Some((name, name_span)) = parser.name() else {
+            return Err(self.error(here, "expected the block's name after `block`"));
+        };
+        let scoped = parser.keyword("scoped");
+        if parser.keyword("required") {
+            return Err(self.error(tag, "required blocks are not supported"));
+        }
+        parser.finish("in `{% block %}`")?;
+        if let Some((_, first)) = self.block_names.iter().find(|(n, _)| *n == name) {
+            let first = self.source.line_col(first.start).0;
+            return Err(self
+                .error(name_span, format!("the block `{name}` is defined twice"))
+                .with_note(format!("it is defined on line {first} already")));
+        }
+        if self.loops > 0 && !scoped {
+            return Err(self
+                .error(tag, "a block inside a `{% for %}` sees no loop variable in Jinja2")
+                .with_help(format!("write `{{% block {name} scoped %}}` to give it the loop's names")));
+        }
+        self.block_names.push((name.clone(), name_span));
+        self.nest(&tag)?;
+        self.in_block += 1;
+        let (body, end) = self.body(&["endblock"])?;
+        self.in_block -= 1;
+        if end.is_none() {
+            return Err(self.error(tag, "this `{% block %}` is never closed with `{% endblock %}`"));
+        }
+        let (mut parser, _) = self.stop_tag()?;
+        let here = parser.next_span();
+        if let Some((closing, span)) = parser.name()
+            && closing != name
+        {
+            return Err(self
+                .error(span, format!("`{{% endblock {closing} %}}` closes the block `{name}`"))
+                .with_help(format!("write `{{% endblock {name} %}}`, or `{{% endblock %}}`")));
+        }
+        let _ = here;
+        parser.finish("after `endblock`")?;
+        self.depth -= 1;
+        Ok(Node::Scope(Box::new(Scope {
+            template: None,
+            block: Some(name),
+            binds: Vec::new(),
+            nodes: body,
+            span: tag,
+        })))
+    }
+
+    /// `{% macro name(a, b=default) %}…{% endmacro %}`: remembered for the calls after
+    /// it; it writes nothing where it stands.
+    fn define_macro(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<(), Diagnostic> {
+        let here = parser.next_span();
+        let Some((name, name_span)) = parser.name() else {
+            return Err(self.error(here, "expected the macro's name after `macro`"));
+        };
+        if parser.at_end() {
+            return Err(self.error(
+                name_span,
+                format!("a macro needs its parameters in parentheses: `{{% macro {name}() %}}`"),
+            ));
+        }
+        let (positional, named) = parser.call_args()?;
+        parser.finish("in `{% macro %}`")?;
+        let mut params: Vec<(String, Option<Expr>)> = Vec::new();
+        for param in positional {
+            let ExprKind::Name(param_name) = param.kind else {
+                return Err(self.error(param.span, "a macro's parameter is a name"));
+            };
+            if !params.is_empty() && params.iter().any(|(_, d)| d.is_some()) {
+                return Err(self.error(param.span, "a parameter without a default after one with a default"));
+            }
+            params.push((param_name, None));
+        }
+        for (param, _, default) in named {
+            params.push((param, Some(default)));
+        }
+        if let Some((param, _)) = params
+            .iter()
+            .find(|(p, _)| ["caller", "varargs", "kwargs", "loop"].contains(&p.as_str()))
+        {
+            return Err(self.error(tag, format!("a macro parameter named `{param}` is not supported")));
+        }
+        self.nest(&tag)?;
+        // Its own name is not known inside it: a macro that calls itself would copy itself
+        // for ever.
+        // The macros it defines are its own.
+        let defined = self.macros.len();
+        let (body, end) = self.body(&["endmacro"])?;
+        self.macros.truncate(defined);
+        if end.is_none() {
+            return Err(self.error(tag, "this `{% macro %}` is never closed with `{% endmacro %}`"));
+        }
+        let (parser, _) = self.stop_tag()?;
+        parser.finish("after `endmacro`")?;
+        self.depth -= 1;
+        if let Some(span) = first_super(&body) {
+            return Err(self.error(span, "`super()` in a macro"));
+        }
+        self.macros.retain(|m| m.name != name);
+        self.macros.push(Macro { name, params, body });
+        Ok(())
+    }
+
+    /// `{{ name(args) }}` of a macro: its body in place, its parameters bound. `{{ super() }}`
+    /// in a block too.
+    fn call(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
+        let Some((name, name_span)) = parser.name() else {
+            return Err(self.error(tag, "expected a name"));
+        };
+        let (args, named) = parser.call_args()?;
+        if !parser.at_end() {
+            let rest = parser.next_span();
+            return Err(self
+                .error(rest.start..tag.end.saturating_sub(2), "a macro's call must be all of its `{{ }}`")
+                .with_help("filter its text with a `{% filter %}` block around the call"));
+        }
+        if name == "super" {
+            if self.in_block == 0 {
+                return Err(self.error(tag, "`super()` outside a block"));
+            }
+            if let Some(arg) = args.first() {
+                return Err(self.error(arg.span.clone(), "`super()` takes no arguments"));
+            }
+            return Ok(Node::Super(tag));
+        }
+        let Some(found) = self.macros.iter().rev().find(|m| m.name == name) else {
+            let known: Vec<&str> = self.macros.iter().map(|m| m.name.as_str()).collect();
+            let mut error = self.error(
+                name_span,
+                format!("calling `{name}(…)` is not supported: it is not a macro defined above it in this template"),
+            );
+            if let Some(close) = crate::suggest::closest(&name, known.iter().copied()) {
+                error = error.with_help(format!("did you mean `{close}`?"));
+            }
+            return Err(error.with_note(
+                "a template calls the macros it defines before the call, `namespace` and `range`; imported macros and functions given with the values are not supported",
+            ));
+        };
+        if args.len() > found.params.len() {
+            return Err(self.error(
+                args[found.params.len()].span.clone(),
+                format!("`{name}` takes {} arguments", found.params.len()),
+            ));
+        }
+        let mut binds = Vec::new();
+        for (i, (param, default)) in found.params.iter().enumerate() {
+            let given = args
+                .get(i)
+                .cloned()
+                .or_else(|| named.iter().find(|(k, ..)| k == param).map(|(.., v)| v.clone()));
+            match given.or_else(|| default.clone()) {
+                Some(value) => binds.push((param.clone(), value)),
+                None => {
+                    return Err(self
+                        .error(tag, format!("`{name}` needs its parameter `{param}`"))
+                        .with_note("Jinja2 would leave it undefined"));
+                }
+            }
+        }
+        if let Some((key, span, _)) = named
+            .iter()
+            .find(|(k, ..)| !found.params.iter().any(|(p, _)| p == k))
+        {
+            let mut error = self.error(span.clone(), format!("`{name}` has no parameter `{key}`"));
+            if let Some(close) =
+                crate::suggest::closest(key, found.params.iter().map(|(p, _)| p.as_str()))
+            {
+                error = error.with_help(format!("did you mean `{close}`?"));
+            }
+            return Err(error);
+        }
+        let size = count_nodes(&found.body);
+        self.copied = self.copied.saturating_add(size);
+        if self.copied > MAX_COPIED {
+            return Err(self
+                .error(tag, format!("the macro calls of this template copy more than {MAX_COPIED} nodes"))
+                .with_note("each call writes its macro's body, and the calls inside it, in full"));
+        }
+        let depth = nesting(&found.body) + 1;
+        if self.depth + depth > MAX_NESTING {
+            return Err(self.error(tag, format!("blocks nest more than {MAX_NESTING} deep with the macros called here")));
+        }
+        let body = found.body.clone();
+        Ok(Node::Scope(Box::new(Scope {
+            template: None,
+            block: None,
+            binds,
+            nodes: body,
+            span: tag,
+        })))
+    }
+
+    /// The span to report a node at.
+    fn span_of(&self, node: &Node) -> Range<usize> {
+        match node {
+            Node::Text(span)
+            | Node::Include { span, .. }
+            | Node::Set { span, .. }
+            | Node::SetAttr { span, .. }
+            | Node::Super(span) => span.clone(),
+            Node::Output(expr) => expr.span.clone(),
+            Node::If(block) => block.span.clone(),
+            Node::For(each) => each.iter.span.clone(),
+            Node::FilterBlock(block) => block.span.clone(),
+            Node::Scope(scope) => scope.span.clone(),
+        }
+    }
+
+    fn include(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
+        let name = self.file_name(&mut parser, &tag, "include")?;
         Ok(Node::Include { name, span: tag })
     }
 
@@ -562,4 +950,54 @@ pub(crate) fn normalize(name: &str) -> Result<String, String> {
         return Err("an include needs a file name".into());
     }
     Ok(pieces.join("/"))
+}
+
+/// How many nodes `nodes` holds, all the way down.
+pub(crate) fn count_nodes(nodes: &[Node]) -> usize {
+    nodes
+        .iter()
+        .map(|node| {
+            1 + match node {
+                Node::If(block) => block
+                    .branches
+                    .iter()
+                    .map(|(_, body)| body)
+                    .chain(block.otherwise.iter().map(|(_, body)| body))
+                    .map(|body| count_nodes(body))
+                    .sum(),
+                Node::For(each) => {
+                    count_nodes(&each.body) + each.otherwise.as_deref().map_or(0, count_nodes)
+                }
+                Node::FilterBlock(block) => count_nodes(&block.body),
+                Node::Scope(scope) => count_nodes(&scope.nodes),
+                _ => 0,
+            }
+        })
+        .sum()
+}
+
+/// How deep blocks nest in `nodes`, each scope a level.
+pub(crate) fn nesting(nodes: &[Node]) -> usize {
+    nodes
+        .iter()
+        .map(|node| match node {
+            Node::If(block) => {
+                1 + block
+                    .branches
+                    .iter()
+                    .map(|(_, body)| body)
+                    .chain(block.otherwise.iter().map(|(_, body)| body))
+                    .map(|body| nesting(body))
+                    .max()
+                    .unwrap_or(0)
+            }
+            Node::For(each) => {
+                1 + nesting(&each.body).max(each.otherwise.as_deref().map_or(0, nesting))
+            }
+            Node::FilterBlock(block) => 1 + nesting(&block.body),
+            Node::Scope(scope) => 1 + nesting(&scope.nodes),
+            _ => 0,
+        })
+        .max()
+        .unwrap_or(0)
 }

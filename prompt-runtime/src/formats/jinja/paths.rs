@@ -226,6 +226,17 @@ impl<'a> Walk<'a> {
                     self.bound.push((name.clone(), None));
                 }
                 Node::SetAttr { value, .. } => self.expr(file, value, false, false),
+                Node::Scope(scope) => {
+                    let depth = self.bound.len();
+                    for (name, value) in &scope.binds {
+                        self.expr(file, value, false, false);
+                        self.bound.push((name.clone(), None));
+                    }
+                    let file = scope.template.as_deref().unwrap_or(file);
+                    self.nodes(file, &scope.nodes);
+                    self.bound.truncate(depth);
+                }
+                Node::Super(_) => {}
                 // The body, then the filters on its text (their arguments see the body's
                 // `set`s, which end with the block).
                 Node::FilterBlock(block) => {

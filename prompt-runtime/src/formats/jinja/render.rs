@@ -7,7 +7,7 @@
 
 use super::Template;
 use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
-use super::parser::{FilterBlock, For, Node};
+use super::parser::{FilterBlock, For, Node, Scope};
 use super::set::Templates;
 use super::value::{self, a_type, contains, equal, order, truthy, write_json, write_str};
 use crate::diagnostic::Diagnostic;
@@ -340,6 +340,13 @@ impl<'a> Renderer<'a> {
                     self.frame = outer;
                     result?;
                 }
+                Node::Scope(scope) => self.scope(template, scope)?,
+                Node::Super(span) => {
+                    return Err(Box::new(
+                        Diagnostic::new("`super()` was not put in place")
+                            .at(&template.source, span.clone()),
+                    ));
+                }
                 Node::Set { name, value, .. } => {
                     let value = self.eval(template, value)?;
                     let scope = &mut self.locals[self.frame..];
@@ -379,16 +386,45 @@ impl<'a> Renderer<'a> {
         Ok(())
     }
 
+    /// A block, a macro's body or a parent template: its parameters evaluated here, then
+    /// its nodes in a scope of their own, read with their template.
+    fn scope(&mut self, template: &'a Template, scope: &'a Scope) -> Done {
+        let mut values = Vec::with_capacity(scope.binds.len());
+        for (name, value) in &scope.binds {
+            values.push((name, self.eval(template, value)?));
+        }
+        let inner = match &scope.template {
+            None => template,
+            Some(name) => self.set.get(name).ok_or_else(|| {
+                Box::new(
+                    Diagnostic::new(format!("`{name}` was not loaded"))
+                        .at(&template.source, scope.span.clone()),
+                )
+            })?,
+        };
+        let (outer, start) = (self.frame, self.locals.len());
+        self.frame = start;
+        for (name, value) in values {
+            self.bind_one(name, value);
+        }
+        let result = self.nodes(inner, &scope.nodes);
+        self.locals.truncate(start);
+        self.frame = outer;
+        result
+    }
+
     fn too_much(&self, template: &Template, node: &Node) -> Error {
         let span = match node {
             Node::Text(span)
             | Node::Include { span, .. }
             | Node::Set { span, .. }
-            | Node::SetAttr { span, .. } => span.clone(),
+            | Node::SetAttr { span, .. }
+            | Node::Super(span) => span.clone(),
             Node::Output(expr) => expr.span.clone(),
             Node::If(block) => block.span.clone(),
             Node::For(each) => each.iter.span.clone(),
             Node::FilterBlock(block) => block.span.clone(),
+            Node::Scope(scope) => scope.span.clone(),
         };
         let message = if self.out.len() > MAX_OUTPUT {
             format!("the render is larger than {} MiB", MAX_OUTPUT >> 20)
@@ -1659,8 +1695,11 @@ fn reads_neighbours(nodes: &[Node]) -> bool {
         found
     };
     nodes.iter().any(|node| match node {
-        Node::Text(_) | Node::Include { .. } => false,
+        Node::Text(_) | Node::Include { .. } | Node::Super(_) => false,
         Node::Output(e) | Node::Set { value: e, .. } | Node::SetAttr { value: e, .. } => reads(e),
+        Node::Scope(scope) => {
+            scope.binds.iter().any(|(_, e)| reads(e)) || reads_neighbours(&scope.nodes)
+        }
         Node::If(block) => {
             block
                 .branches

@@ -1,7 +1,7 @@
 //! A template with everything it includes: loaded once, cycles refused, rendered by name.
 
 use super::data::{Map, Value};
-use super::parser::Node;
+use super::parser::{Node, Scope};
 use super::{Options, Template};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use std::borrow::Cow;
@@ -138,6 +138,9 @@ impl Templates {
             reported: (false, false),
         };
         set.visit(entry, None, 0, &mut walk);
+        if errors.0.is_empty() {
+            set.inherit(&mut errors);
+        }
         if errors.0.is_empty() && set.get(entry).is_some_and(Template::is_static) {
             super::cache::check(&set, entry, &mut errors);
         }
@@ -159,8 +162,14 @@ impl Templates {
     pub fn without_either_ors(&self) -> (Templates, Vec<String>) {
         let mut reasons = Vec::new();
         let mut templates = self.templates.clone();
+        let sources = |name: &str| self.templates.get(name).map(|t| t.source.clone());
         for template in templates.values_mut() {
-            super::fence::mute_either_ors(&template.source, &mut template.nodes, &mut reasons);
+            super::fence::mute_either_ors(
+                &template.source,
+                &mut template.nodes,
+                &mut reasons,
+                &sources,
+            );
         }
         let muted = Templates {
             options: self.options,
@@ -325,8 +334,19 @@ impl Templates {
         let template = self.templates.get(name)?;
         let source = template.source.clone();
         let mut includes = Vec::new();
+        // The parent is walked as an include is: a cycle of `extends` is one too.
+        if let Some((parent, span)) = &template.extends {
+            includes.push((parent.clone(), span.clone(), 0));
+        }
         includes_at(&template.nodes, 0, &mut includes);
-        let own = nesting_of(&template.nodes);
+        for (_, body) in &template.blocks {
+            includes_at(body, 1, &mut includes);
+        }
+        let own = template
+            .blocks
+            .iter()
+            .map(|(_, body)| 1 + super::parser::nesting(body))
+            .fold(super::parser::nesting(&template.nodes), usize::max);
         walk.chain.push(name.to_owned());
         let mut below = Below {
             includes: 0,
@@ -339,6 +359,227 @@ impl Templates {
         }
         walk.chain.pop();
         Some(below)
+    }
+}
+
+impl Templates {
+    /// Puts each template's parent (its blocks replaced by the child's) at the end of its
+    /// nodes, as Jinja2 renders a template that extends another.
+    fn inherit(&mut self, errors: &mut Diagnostics) {
+        let mut resolved = Vec::new();
+        for (name, template) in &self.templates {
+            if template.extends.is_none() {
+                continue;
+            }
+            let mut copied = 0;
+            let mut chain = Vec::new();
+            match self.parent_of(name, &mut chain, &mut copied) {
+                Ok(parent) => resolved.push((name.clone(), parent)),
+                Err(error) => errors.push(error),
+            }
+        }
+        for (name, parent) in resolved {
+            if let Some(template) = self.templates.get_mut(&name) {
+                template.nodes.push(parent);
+            }
+        }
+    }
+
+    /// The parent of `name` with the blocks of `name`, and of the templates in `chain`
+    /// that extend it, in place: a scope of the parent's template.
+    fn parent_of<'s>(
+        &'s self,
+        name: &'s str,
+        chain: &mut Vec<(&'s str, &'s [(String, Vec<Node>)])>,
+        copied: &mut usize,
+    ) -> Result<Node, Diagnostic> {
+        let template = self.get(name).ok_or_else(|| Diagnostic::new(format!("`{name}` was not loaded")))?;
+        let Some((parent_name, span)) = &template.extends else {
+            return Err(Diagnostic::new(format!("`{name}` extends no template")));
+        };
+        let parent = self
+            .get(parent_name)
+            .ok_or_else(|| Diagnostic::new(format!("`{parent_name}` was not loaded")))?;
+        if !parent.breakpoints.is_empty() {
+            return Err(Diagnostic::new("cache breakpoints in a template that another extends")
+                .at(&template.source, span.clone())
+                .with_note(format!("`{parent_name}` marks them; a breakpoint is kept only in the template rendered")));
+        }
+        chain.push((name, &template.blocks));
+        let mut nodes = parent.nodes.clone();
+        let found = match &parent.extends {
+            Some(_) => self.parent_of(parent_name, chain, copied).map(|grand| nodes.push(grand)),
+            None => {
+                let mut replace = Replace {
+                    chain,
+                    copied,
+                    depth: 0,
+                    base: parent_name,
+                    source: &parent.source,
+                };
+                replace.nodes(&mut nodes)
+            }
+        };
+        chain.pop();
+        found?;
+        Ok(Node::Scope(Box::new(Scope {
+            template: Some(parent_name.clone()),
+            block: None,
+            binds: Vec::new(),
+            nodes,
+            span: span.clone(),
+        })))
+    }
+}
+
+/// Puts in a base template's tree the blocks of the templates that extend it.
+struct Replace<'c, 's> {
+    /// The templates extending the base, the nearest to the one rendered first, each with
+    /// its blocks.
+    chain: &'c [(&'s str, &'s [(String, Vec<Node>)])],
+    copied: &'c mut usize,
+    depth: usize,
+    /// The base template's name, and its source, for errors.
+    base: &'c str,
+    source: &'c SourceFile,
+}
+
+impl Replace<'_, '_> {
+    fn nodes(&mut self, nodes: &mut [Node]) -> Result<(), Diagnostic> {
+        self.depth += 1;
+        if self.depth > MAX_NESTING {
+            return Err(Diagnostic::new(format!(
+                "blocks nest more than {MAX_NESTING} deep with the templates this extends"
+            ))
+            .in_file(self.source.path()));
+        }
+        for node in nodes.iter_mut() {
+            match node {
+                Node::If(block) => {
+                    for (_, body) in &mut block.branches {
+                        self.nodes(body)?;
+                    }
+                    if let Some((_, body)) = &mut block.otherwise {
+                        self.nodes(body)?;
+                    }
+                }
+                Node::For(each) => {
+                    self.nodes(&mut each.body)?;
+                    if let Some(body) = &mut each.otherwise {
+                        self.nodes(body)?;
+                    }
+                }
+                Node::FilterBlock(block) => self.nodes(&mut block.body)?,
+                Node::Scope(scope) if scope.template.is_none() => {
+                    if let Some(name) = &scope.block {
+                        // The definitions of the block, the nearest first: the one written
+                        // is the first, and `super()` in each writes the next.
+                        let found: Vec<(usize, &Vec<Node>)> = self
+                            .chain
+                            .iter()
+                            .enumerate()
+                            .filter_map(|(i, (_, blocks))| {
+                                blocks.iter().find(|(n, _)| n == name).map(|(_, body)| (i, body))
+                            })
+                            .collect();
+                        if !found.is_empty() {
+                            let own = std::mem::take(&mut scope.nodes);
+                            scope.nodes = vec![self.definition(&found, own, name)?];
+                            continue;
+                        }
+                    }
+                    self.nodes(&mut scope.nodes)?;
+                }
+                _ => {}
+            }
+        }
+        self.depth -= 1;
+        Ok(())
+    }
+
+    /// The first of `found` with its `super()`s the next ones (the last, the base's own
+    /// block `own`), as a scope of the template that defines it.
+    fn definition(
+        &mut self,
+        found: &[(usize, &Vec<Node>)],
+        own: Vec<Node>,
+        name: &str,
+    ) -> Result<Node, Diagnostic> {
+        let Some(((at, body), rest)) = found.split_first() else {
+            // The base's own block.
+            let mut own = own;
+            self.nodes(&mut own)?;
+            return Ok(Node::Scope(Box::new(Scope {
+                template: Some(self.base.to_owned()),
+                block: None,
+                binds: Vec::new(),
+                nodes: own,
+                span: 0..0,
+            })));
+        };
+        *self.copied = self.copied.saturating_add(super::parser::count_nodes(body));
+        if *self.copied > super::parser::MAX_COPIED {
+            return Err(Diagnostic::new(format!(
+                "the blocks of the templates this extends copy more than {} nodes",
+                super::parser::MAX_COPIED
+            ))
+            .in_file(self.source.path()));
+        }
+        let mut nodes = (*body).clone();
+        let mut own = Some(own);
+        self.supers(&mut nodes, rest, &mut own, name)?;
+        self.nodes(&mut nodes)?;
+        Ok(Node::Scope(Box::new(Scope {
+            template: Some(self.chain[*at].0.to_owned()),
+            block: None,
+            binds: Vec::new(),
+            nodes,
+            span: 0..0,
+        })))
+    }
+
+    /// Puts the next definition of the block in place of each `super()` in `nodes`.
+    fn supers(
+        &mut self,
+        nodes: &mut [Node],
+        rest: &[(usize, &Vec<Node>)],
+        own: &mut Option<Vec<Node>>,
+        name: &str,
+    ) -> Result<(), Diagnostic> {
+        for node in nodes.iter_mut() {
+            match node {
+                Node::Super(span) => {
+                    let span = span.clone();
+                    let next = own.clone().unwrap_or_default();
+                    let mut scope = self.definition(rest, next, name)?;
+                    if let Node::Scope(scope) = &mut scope {
+                        scope.span = span;
+                    }
+                    *node = scope;
+                }
+                Node::If(block) => {
+                    for (_, body) in &mut block.branches {
+                        self.supers(body, rest, own, name)?;
+                    }
+                    if let Some((_, body)) = &mut block.otherwise {
+                        self.supers(body, rest, own, name)?;
+                    }
+                }
+                Node::For(each) => {
+                    self.supers(&mut each.body, rest, own, name)?;
+                    if let Some(body) = &mut each.otherwise {
+                        self.supers(body, rest, own, name)?;
+                    }
+                }
+                Node::FilterBlock(block) => self.supers(&mut block.body, rest, own, name)?,
+                // A block inside this one has `super()`s of its own.
+                Node::Scope(scope) if scope.block.is_none() => {
+                    self.supers(&mut scope.nodes, rest, own, name)?
+                }
+                _ => {}
+            }
+        }
+        Ok(())
     }
 }
 
@@ -374,29 +615,14 @@ fn includes_at(nodes: &[Node], depth: usize, out: &mut Vec<(String, Range<usize>
                 }
             }
             Node::FilterBlock(block) => includes_at(&block.body, depth + 1, out),
-            Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
+            Node::Scope(scope) => includes_at(&scope.nodes, depth + 1, out),
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Set { .. }
+            | Node::SetAttr { .. }
+            | Node::Super(_) => {}
         }
     }
-}
-
-/// How deep blocks nest in `nodes`.
-fn nesting_of(nodes: &[Node]) -> usize {
-    nodes
-        .iter()
-        .map(|node| match node {
-            Node::If(block) => {
-                let branches = block.branches.iter().map(|(_, body)| nesting_of(body));
-                let otherwise = block.otherwise.iter().map(|(_, body)| nesting_of(body));
-                1 + branches.chain(otherwise).max().unwrap_or(0)
-            }
-            Node::For(each) => {
-                1 + nesting_of(&each.body).max(each.otherwise.as_deref().map_or(0, nesting_of))
-            }
-            Node::FilterBlock(block) => 1 + nesting_of(&block.body),
-            _ => 0,
-        })
-        .max()
-        .unwrap_or(0)
 }
 
 /// Every `{% include %}` in `nodes`, in order, with its tag's span.
@@ -419,7 +645,14 @@ pub(super) fn includes_of(nodes: &[Node], out: &mut Vec<(String, Range<usize>)>)
                 }
             }
             Node::FilterBlock(block) => includes_of(&block.body, out),
-            Node::Text(_) | Node::Output(_) | Node::Set { .. } | Node::SetAttr { .. } => {}
+            // A parent template put in place is not an include of this one.
+            Node::Scope(scope) if scope.template.is_some() => {}
+            Node::Scope(scope) => includes_of(&scope.nodes, out),
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Set { .. }
+            | Node::SetAttr { .. }
+            | Node::Super(_) => {}
         }
     }
 }

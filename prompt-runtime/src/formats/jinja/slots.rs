@@ -97,8 +97,15 @@ fn collect(nodes: &[Node], ids: &mut HashMap<String, u32>, at: &mut Vec<(usize, 
         };
     for node in nodes {
         match node {
-            Node::Text(_) | Node::Include { .. } => {}
+            Node::Text(_) | Node::Include { .. } | Node::Super(_) => {}
             Node::Output(expr) => exprs(expr, ids, at),
+            Node::Scope(scope) => {
+                for (name, value) in &scope.binds {
+                    exprs(value, ids, at);
+                    at.push((std::ptr::from_ref(name) as usize, id(ids, name)));
+                }
+                collect(&scope.nodes, ids, at);
+            }
             Node::If(block) => {
                 for (condition, body) in &block.branches {
                     exprs(condition, ids, at);

@@ -86,14 +86,84 @@ fn first_and_place(template: &str) -> (String, String) {
 fn refuses_what_is_not_supported_at_its_place() {
     let cases = [
         (
-            "{% macro m() %}x{% endmacro %}",
-            "error: `{% macro %}` is not supported by promptic's Jinja front end",
+            "{% call m() %}x{% endcall %}",
+            "error: `{% call %}` is not supported by promptic's Jinja front end",
             "--> prompts/main.j2:1:4",
         ),
         (
-            "a\n{% extends 'base.j2' %}",
-            "error: `{% extends %}` is not supported by promptic's Jinja front end",
-            "--> prompts/main.j2:2:4",
+            "a\n{% extends 'base.j2' %}\ntext",
+            "error: a template that extends another renders only its blocks: this is never written",
+            "--> prompts/main.j2:2:24",
+        ),
+        (
+            "{% extends 'a.j2' %}{% extends 'b.j2' %}",
+            "error: a second `{% extends %}`",
+            "--> prompts/main.j2:1:21",
+        ),
+        (
+            "{% if x %}{% extends 'a.j2' %}{% endif %}",
+            "error: `{% extends %}` inside a block",
+            "--> prompts/main.j2:1:11",
+        ),
+        (
+            "{% extends x %}",
+            "error: `{% extends %}` takes a quoted file name; computed names are not supported",
+            "--> prompts/main.j2:1:12",
+        ),
+        (
+            "{% extends 'missing.j2' %}",
+            "error: no template `missing.j2` in `prompts/`",
+            "--> prompts/main.j2:1:1",
+        ),
+        (
+            "{% block a %}{% endblock %}{% block a %}{% endblock %}",
+            "error: the block `a` is defined twice",
+            "--> prompts/main.j2:1:37",
+        ),
+        (
+            "{% block a %}x{% endblock b %}",
+            "error: `{% endblock b %}` closes the block `a`",
+            "--> prompts/main.j2:1:27",
+        ),
+        (
+            "{% for u in us %}{% block row %}{{ u }}{% endblock %}{% endfor %}",
+            "error: a block inside a `{% for %}` sees no loop variable in Jinja2",
+            "--> prompts/main.j2:1:18",
+        ),
+        (
+            "{% block a %}{{ super() }}{% endblock %}",
+            "error: `super()` in a template that extends none",
+            "--> prompts/main.j2:1:14",
+        ),
+        (
+            "{{ super() }}",
+            "error: `super()` outside a block",
+            "--> prompts/main.j2:1:1",
+        ),
+        (
+            "{% macro m(a) %}{{ a }}{% endmacro %}{{ m() }}",
+            "error: `m` needs its parameter `a`",
+            "--> prompts/main.j2:1:38",
+        ),
+        (
+            "{% macro m(name) %}{% endmacro %}{{ m(1, nmae=2) }}",
+            "error: `m` has no parameter `nmae`",
+            "--> prompts/main.j2:1:42",
+        ),
+        (
+            "{% macro m() %}{% endmacro %}{{ m() | upper }}",
+            "error: a macro's call must be all of its `{{ }}`",
+            "--> prompts/main.j2:1:37",
+        ),
+        (
+            "{% macro m() %}{{ m() }}{% endmacro %}",
+            "error: calling `m(…)` is not supported: it is not a macro defined above it in this template",
+            "--> prompts/main.j2:1:19",
+        ),
+        (
+            "{% endblock %}",
+            "error: `{% endblock %}` without an opening tag",
+            "--> prompts/main.j2:1:1",
         ),
         (
             "{{ x | titel }}",
@@ -107,7 +177,7 @@ fn refuses_what_is_not_supported_at_its_place() {
         ),
         (
             "{{ lipsum(3) }}",
-            "error: calling `lipsum(…)` is not supported: promptic's Jinja has no functions but `namespace` and `range`",
+            "error: calling `lipsum(…)` is not supported: it is not a macro defined above it in this template",
             "--> prompts/main.j2:1:4",
         ),
         (

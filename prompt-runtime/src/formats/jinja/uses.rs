@@ -115,6 +115,17 @@ impl<'a> Walk<'a> {
                     self.expr(file, value, !conditional);
                     self.bound.push(name.clone());
                 }
+                Node::Scope(scope) => {
+                    let depth = self.bound.len();
+                    for (name, value) in &scope.binds {
+                        self.expr(file, value, !conditional);
+                        self.bound.push(name.clone());
+                    }
+                    let file = scope.template.as_deref().unwrap_or(file);
+                    self.nodes(file, &scope.nodes, conditional);
+                    self.bound.truncate(depth);
+                }
+                Node::Super(_) => {}
                 // The body, then the filters on its text: their arguments see the body's
                 // `set`s, which end with the block.
                 Node::FilterBlock(block) => {
