@@ -16,7 +16,10 @@ const FOLDERS: [&str; 3] = [
 
 /// Prompts that use constructs the generator leaves to the run-time renderer, on purpose:
 /// they test that path.
-const RUN_TIME: [&str; 1] = ["tests/ui_jinja/prompts/digest"];
+const RUN_TIME: [&str; 2] = [
+    "tests/ui_jinja/prompts/digest",
+    "tests/ui_jinja/prompts/report",
+];
 
 /// A field for every name: what the derive gives when the struct has the field.
 fn field(name: &str) -> Option<String> {

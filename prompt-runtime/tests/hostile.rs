@@ -600,7 +600,9 @@ fn jinja_macros_and_inheritance_hold_the_limits_on_a_small_stack() {
     assert!(error.contains("blocks nest more than 100 deep"), "{error}");
     // Blocks nested 100,000 deep, and 100,000 `super()`s in a row.
     let n = 100_000;
-    let nested = (0..n).map(|i| format!("{{% block b{i} %}}")).collect::<String>()
+    let nested = (0..n)
+        .map(|i| format!("{{% block b{i} %}}"))
+        .collect::<String>()
         + &"{% endblock %}".repeat(n);
     let error = jinja_on_a_small_stack(nested, values.clone()).unwrap_err();
     assert!(error.contains("blocks nest more than 100 deep"), "{error}");
@@ -612,7 +614,10 @@ fn jinja_macros_and_inheritance_hold_the_limits_on_a_small_stack() {
                 "{{ super() }}".repeat(n)
             ),
         ),
-        ("base.j2".to_owned(), "{% block b %}ab{% endblock %}".to_owned()),
+        (
+            "base.j2".to_owned(),
+            "{% block b %}ab{% endblock %}".to_owned(),
+        ),
     ];
     assert_eq!(
         jinja_files_on_a_small_stack(files, values.clone()),

@@ -278,9 +278,7 @@ pub(crate) fn mute_either_ors(
                     mute_either_ors(source, body, reasons, sources);
                 }
             }
-            Node::FilterBlock(block) => {
-                mute_either_ors(source, &mut block.body, reasons, sources)
-            }
+            Node::FilterBlock(block) => mute_either_ors(source, &mut block.body, reasons, sources),
             Node::Scope(scope) => match &scope.template {
                 None => mute_either_ors(source, &mut scope.nodes, reasons, sources),
                 Some(other) => {

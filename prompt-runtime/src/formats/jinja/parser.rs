@@ -182,7 +182,10 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed,
         Some((name, span, at)) => {
             if let Some((_, span)) = reader.breakpoints.first() {
                 return Err(reader
-                    .error(span.clone(), "a cache breakpoint in a template that extends another")
+                    .error(
+                        span.clone(),
+                        "a cache breakpoint in a template that extends another",
+                    )
                     .with_help("mark the breakpoint in the parent template, at its top level"));
             }
             let after = nodes.split_off(at);
@@ -632,7 +635,9 @@ impl<'a> Reader<'a> {
             let first = self.source.line_col(first.start).0;
             return Err(self
                 .error(tag, "a second `{% extends %}`")
-                .with_note(format!("this template extends another on line {first} already")));
+                .with_note(format!(
+                    "this template extends another on line {first} already"
+                )));
         }
         let name = self.file_name(&mut parser, &tag, "extends")?;
         self.extends = Some((name, tag, before));
@@ -652,7 +657,9 @@ impl<'a> Reader<'a> {
         let ExprKind::Literal(super::data::Value::String(name)) = expr.kind else {
             return Err(self.error(
                 here.start..expr.span.end,
-                format!("`{{% {word} %}}` takes a quoted file name; computed names are not supported"),
+                format!(
+                    "`{{% {word} %}}` takes a quoted file name; computed names are not supported"
+                ),
             ));
         };
         if !parser.at_end() {
@@ -686,8 +693,13 @@ impl<'a> Reader<'a> {
         }
         if self.loops > 0 && !scoped {
             return Err(self
-                .error(tag, "a block inside a `{% for %}` sees no loop variable in Jinja2")
-                .with_help(format!("write `{{% block {name} scoped %}}` to give it the loop's names")));
+                .error(
+                    tag,
+                    "a block inside a `{% for %}` sees no loop variable in Jinja2",
+                )
+                .with_help(format!(
+                    "write `{{% block {name} scoped %}}` to give it the loop's names"
+                )));
         }
         self.block_names.push((name.clone(), name_span));
         self.nest(&tag)?;
@@ -695,7 +707,10 @@ impl<'a> Reader<'a> {
         let (body, end) = self.body(&["endblock"])?;
         self.in_block -= 1;
         if end.is_none() {
-            return Err(self.error(tag, "this `{% block %}` is never closed with `{% endblock %}`"));
+            return Err(self.error(
+                tag,
+                "this `{% block %}` is never closed with `{% endblock %}`",
+            ));
         }
         let (mut parser, _) = self.stop_tag()?;
         let here = parser.next_span();
@@ -703,8 +718,13 @@ impl<'a> Reader<'a> {
             && closing != name
         {
             return Err(self
-                .error(span, format!("`{{% endblock {closing} %}}` closes the block `{name}`"))
-                .with_help(format!("write `{{% endblock {name} %}}`, or `{{% endblock %}}`")));
+                .error(
+                    span,
+                    format!("`{{% endblock {closing} %}}` closes the block `{name}`"),
+                )
+                .with_help(format!(
+                    "write `{{% endblock {name} %}}`, or `{{% endblock %}}`"
+                )));
         }
         let _ = here;
         parser.finish("after `endblock`")?;
@@ -720,7 +740,11 @@ impl<'a> Reader<'a> {
 
     /// `{% macro name(a, b=default) %}…{% endmacro %}`: remembered for the calls after
     /// it; it writes nothing where it stands.
-    fn define_macro(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<(), Diagnostic> {
+    fn define_macro(
+        &mut self,
+        mut parser: Parser<'a>,
+        tag: Range<usize>,
+    ) -> Result<(), Diagnostic> {
         let here = parser.next_span();
         let Some((name, name_span)) = parser.name() else {
             return Err(self.error(here, "expected the macro's name after `macro`"));
@@ -739,7 +763,10 @@ impl<'a> Reader<'a> {
                 return Err(self.error(param.span, "a macro's parameter is a name"));
             };
             if !params.is_empty() && params.iter().any(|(_, d)| d.is_some()) {
-                return Err(self.error(param.span, "a parameter without a default after one with a default"));
+                return Err(self.error(
+                    param.span,
+                    "a parameter without a default after one with a default",
+                ));
             }
             params.push((param_name, None));
         }
@@ -750,7 +777,10 @@ impl<'a> Reader<'a> {
             .iter()
             .find(|(p, _)| ["caller", "varargs", "kwargs", "loop"].contains(&p.as_str()))
         {
-            return Err(self.error(tag, format!("a macro parameter named `{param}` is not supported")));
+            return Err(self.error(
+                tag,
+                format!("a macro parameter named `{param}` is not supported"),
+            ));
         }
         self.nest(&tag)?;
         // Its own name is not known inside it: a macro that calls itself would copy itself
@@ -760,7 +790,10 @@ impl<'a> Reader<'a> {
         let (body, end) = self.body(&["endmacro"])?;
         self.macros.truncate(defined);
         if end.is_none() {
-            return Err(self.error(tag, "this `{% macro %}` is never closed with `{% endmacro %}`"));
+            return Err(self.error(
+                tag,
+                "this `{% macro %}` is never closed with `{% endmacro %}`",
+            ));
         }
         let (parser, _) = self.stop_tag()?;
         parser.finish("after `endmacro`")?;
@@ -783,7 +816,10 @@ impl<'a> Reader<'a> {
         if !parser.at_end() {
             let rest = parser.next_span();
             return Err(self
-                .error(rest.start..tag.end.saturating_sub(2), "a macro's call must be all of its `{{ }}`")
+                .error(
+                    rest.start..tag.end.saturating_sub(2),
+                    "a macro's call must be all of its `{{ }}`",
+                )
                 .with_help("filter its text with a `{% filter %}` block around the call"));
         }
         if name == "super" {
@@ -814,21 +850,6 @@ impl<'a> Reader<'a> {
                 format!("`{name}` takes {} arguments", found.params.len()),
             ));
         }
-        let mut binds = Vec::new();
-        for (i, (param, default)) in found.params.iter().enumerate() {
-            let given = args
-                .get(i)
-                .cloned()
-                .or_else(|| named.iter().find(|(k, ..)| k == param).map(|(.., v)| v.clone()));
-            match given.or_else(|| default.clone()) {
-                Some(value) => binds.push((param.clone(), value)),
-                None => {
-                    return Err(self
-                        .error(tag, format!("`{name}` needs its parameter `{param}`"))
-                        .with_note("Jinja2 would leave it undefined"));
-                }
-            }
-        }
         if let Some((key, span, _)) = named
             .iter()
             .find(|(k, ..)| !found.params.iter().any(|(p, _)| p == k))
@@ -841,16 +862,39 @@ impl<'a> Reader<'a> {
             }
             return Err(error);
         }
+        let mut binds = Vec::new();
+        for (i, (param, default)) in found.params.iter().enumerate() {
+            let given = args.get(i).cloned().or_else(|| {
+                named
+                    .iter()
+                    .find(|(k, ..)| k == param)
+                    .map(|(.., v)| v.clone())
+            });
+            match given.or_else(|| default.clone()) {
+                Some(value) => binds.push((param.clone(), value)),
+                None => {
+                    return Err(self
+                        .error(tag, format!("`{name}` needs its parameter `{param}`"))
+                        .with_note("Jinja2 would leave it undefined"));
+                }
+            }
+        }
         let size = count_nodes(&found.body);
         self.copied = self.copied.saturating_add(size);
         if self.copied > MAX_COPIED {
             return Err(self
-                .error(tag, format!("the macro calls of this template copy more than {MAX_COPIED} nodes"))
+                .error(
+                    tag,
+                    format!("the macro calls of this template copy more than {MAX_COPIED} nodes"),
+                )
                 .with_note("each call writes its macro's body, and the calls inside it, in full"));
         }
         let depth = nesting(&found.body) + 1;
         if self.depth + depth > MAX_NESTING {
-            return Err(self.error(tag, format!("blocks nest more than {MAX_NESTING} deep with the macros called here")));
+            return Err(self.error(
+                tag,
+                format!("blocks nest more than {MAX_NESTING} deep with the macros called here"),
+            ));
         }
         let body = found.body.clone();
         Ok(Node::Scope(Box::new(Scope {

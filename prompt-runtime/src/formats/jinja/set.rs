@@ -393,7 +393,9 @@ impl Templates {
         chain: &mut Vec<(&'s str, &'s [(String, Vec<Node>)])>,
         copied: &mut usize,
     ) -> Result<Node, Diagnostic> {
-        let template = self.get(name).ok_or_else(|| Diagnostic::new(format!("`{name}` was not loaded")))?;
+        let template = self
+            .get(name)
+            .ok_or_else(|| Diagnostic::new(format!("`{name}` was not loaded")))?;
         let Some((parent_name, span)) = &template.extends else {
             return Err(Diagnostic::new(format!("`{name}` extends no template")));
         };
@@ -408,7 +410,9 @@ impl Templates {
         chain.push((name, &template.blocks));
         let mut nodes = parent.nodes.clone();
         let found = match &parent.extends {
-            Some(_) => self.parent_of(parent_name, chain, copied).map(|grand| nodes.push(grand)),
+            Some(_) => self
+                .parent_of(parent_name, chain, copied)
+                .map(|grand| nodes.push(grand)),
             None => {
                 let mut replace = Replace {
                     chain,
@@ -479,7 +483,10 @@ impl Replace<'_, '_> {
                             .iter()
                             .enumerate()
                             .filter_map(|(i, (_, blocks))| {
-                                blocks.iter().find(|(n, _)| n == name).map(|(_, body)| (i, body))
+                                blocks
+                                    .iter()
+                                    .find(|(n, _)| n == name)
+                                    .map(|(_, body)| (i, body))
                             })
                             .collect();
                         if !found.is_empty() {
