@@ -17,7 +17,10 @@
 //! - floats from `/` and the generator filters printed whole: the printing differs as
 //!   above;
 //! - dict literals printed whole: as above, and minijinja's keys may be any value, where
-//!   promptic's are strings, so the generator keys them by strings only.
+//!   promptic's are strings, so the generator keys them by strings only;
+//! - blocks and macros: each generated template may put its first part in a block, a
+//!   macro (called twice) or a block of a child of a fixed parent; never a block inside a
+//!   loop, which promptic refuses unless `scoped`.
 
 use prompt_runtime::SourceFile;
 use prompt_runtime::formats::jinja::{Options, Templates};
@@ -232,17 +235,39 @@ fn template() -> impl Strategy<Value = String> {
     .boxed()
 }
 
+/// The parent template a generated one may extend: its block around a text of its own.
+const BASE: &str = "<{% block main %}base {{ s }}{% endblock %}>\n{% block tail -%} end {%- endblock %}";
+
+/// A template: parts one after another, or the first of them in a block, in a macro
+/// called twice, or in a block of a template that extends [`BASE`] (with `super()`).
 fn sequence() -> impl Strategy<Value = String> {
     (
         prop::collection::vec(template(), 1..5),
         prop::sample::select(vec!["", "\n", "\n\n", " \n"]),
+        0..5u8,
     )
-        .prop_map(|(parts, end)| parts.concat() + end)
+        .prop_map(|(parts, end, shape)| {
+            let (first, rest) = (&parts[0], parts[1..].concat());
+            let body = match shape {
+                1 => format!("{{% block main %}}{first}{{% endblock %}}{rest}"),
+                2 => format!(
+                    "{{% macro m(a, b='-') %}}{first}[{{{{ a }}}}{{{{ b }}}}]{{% endmacro %}}{rest}{{{{ m(s) }}}}{{{{ m(t, b=s) }}}}"
+                ),
+                3 => format!(
+                    "{{% extends 'base.j2' %}}\n{{% block main %}}{first}{{{{ super() }}}}{{% endblock %}}{{% block tail %}}{rest}{{% endblock %}}"
+                ),
+                _ => parts.concat(),
+            };
+            body + end
+        })
 }
 
 fn ours(template: &str, options: Options, values: &Values) -> Result<String, String> {
-    let templates = Templates::load("t.j2", options, &mut |_: &str| {
-        Ok(SourceFile::new("t.j2", template))
+    let templates = Templates::load("t.j2", options, &mut |name: &str| {
+        Ok(match name {
+            "base.j2" => SourceFile::new("base.j2", BASE),
+            _ => SourceFile::new("t.j2", template),
+        })
     })
     .map_err(|e| e.0[0].to_string())?;
     templates
@@ -260,6 +285,8 @@ fn theirs(template: &str, options: Options, values: &Values) -> Result<String, S
         .map_err(|e| e.to_string())?;
     env.set_syntax(syntax);
     env.add_template("t.j2", template)
+        .map_err(|e| e.to_string())?;
+    env.add_template("base.j2", BASE)
         .map_err(|e| e.to_string())?;
     let tmpl = env.get_template("t.j2").map_err(|e| e.to_string())?;
     tmpl.render(values.minijinja()).map_err(|e| e.to_string())
