@@ -197,8 +197,28 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
             _ => (TagKind::Mustache, 0),
         }
     };
-    // Find the closing delimiter outside string literals.
+    // Find the closing delimiter outside string literals. As in Handlebars' lexer, the
+    // first `}}` ends the tag, and `}}}` (or `}~}}`) there is always the close of a
+    // `{{{...}}}`: a `{{{` tag must end with it, any other tag must not.
     let close = if triple { "}}}" } else { "}}" };
+    let mismatched = |at: usize| {
+        let (message, help) = if triple {
+            (
+                "a `{{{` tag closes with `}}}`, and only that",
+                "close it with `}}}` (`}~}}` to strip the whitespace after it); Handlebars reads `}}}}` as the end of a raw block",
+            )
+        } else {
+            (
+                "`}}}` closes a `{{{` tag, not this one",
+                "Handlebars reads `}}}` as the end of a `{{{...}}}` tag: put something between this tag's `}}` and the `}` after it",
+            )
+        };
+        Err((
+            message.to_owned(),
+            base + open..base + open + at,
+            Some(help.to_owned()),
+        ))
+    };
     let inner_start = at + sigil;
     let bytes = rest.as_bytes();
     let mut i = inner_start;
@@ -223,14 +243,22 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
             None => {
                 if b == b'"' || b == b'\'' {
                     quote = Some(b);
+                } else if triple && bytes[i..].starts_with(b"}~}}") {
+                    inner_end = i;
+                    strip_close = true;
+                    break;
                 } else if bytes[i..].starts_with(close.as_bytes()) {
                     inner_end = i;
                     strip_close = false;
                     break;
-                } else if b == b'~' && bytes[i + 1..].starts_with(close.as_bytes()) {
+                } else if !triple && b == b'~' && bytes[i + 1..].starts_with(b"}}") {
                     inner_end = i;
                     strip_close = true;
                     break;
+                } else if triple
+                    && (bytes[i..].starts_with(b"}}") || bytes[i..].starts_with(b"~}}"))
+                {
+                    return mismatched(i + 2 + usize::from(b == b'~'));
                 }
             }
         }
@@ -244,6 +272,12 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
         && (inner_text == "else" || inner_text.starts_with("else "))
     {
         kind = TagKind::Else;
+    }
+    // `{{else}}` and `{{^}}` are whole tokens in Handlebars: a `}` after them is text.
+    let bare_else = kind == TagKind::Else && (inner_text.is_empty() || inner_text == "else");
+    // And `}}}}` closes a raw block, which no tag here is.
+    if (triple || !bare_else) && bytes.get(span_end) == Some(&b'}') && !strip_close {
+        return mismatched(span_end + 1);
     }
     Ok(Tag {
         kind,

@@ -994,3 +994,35 @@ mod cache_breakpoints {
         }
     }
 }
+
+#[test]
+fn closing_braces_are_read_as_handlebars_reads_them() {
+    let data = r#"{"input": {"w": "W", "on": false}}"#;
+    // `}}}` ends a `{{{` tag, and only that; `}}}}` ends nothing promptic reads.
+    for source in [
+        "{{w}}}",
+        "{{& w}}}",
+        "{{{w~}}}",
+        "{{{w}} }",
+        "{{{w}}}}",
+        "{{w}}}}",
+        "{{#if on}}}{{/if}}",
+        "{{#if on}}{{/if}}}",
+        "{{> p}}}",
+        "{{#if on}}a{{else if on}}}b{{/if}}",
+    ] {
+        let mut reg = registry();
+        reg.define_partial("p", "P").unwrap();
+        assert!(reg.parse(source).is_err(), "{source:?} parsed");
+    }
+    assert!(error("{{w}}}").contains("`}}}` closes a `{{{` tag"));
+    // A `}` after `~}}`, `}~}}`, `{{else}}`, `{{^}}` or a comment is text.
+    assert_eq!(texts("{{{w}~}}  x", data), ["user: Wx"]);
+    assert_eq!(texts("{{w~}}}", data), ["user: W}"]);
+    assert_eq!(texts("{{#if on}}a{{else}}}b{{/if}}", data), ["user: }b"]);
+    assert_eq!(texts("{{#if on}}{{ else }}}x{{/if}}", data), ["user: }x"]);
+    assert_eq!(texts("{{#if on}}{{^}}}{{/if}}", data), ["user: }"]);
+    assert_eq!(texts("{{!c}}}{{!--c--}}}", data), ["user: }}"]);
+    assert_eq!(texts("{{{w}}} }", data), ["user: W }"]);
+    assert_eq!(texts(r#"{{json "}}}"}}"#, data), [r#"user: "}}}""#]);
+}
