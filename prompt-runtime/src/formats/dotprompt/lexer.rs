@@ -144,15 +144,24 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
             span: base + open..base + open + end,
         });
     }
-    let triple = rest.starts_with("{{{");
-    let mut at = if triple { 3 } else { 2 };
-    let strip_open = rest[at..].starts_with('~');
-    if strip_open {
+    // `{{~{` opens a `{{{` tag that strips the whitespace before it (`{{{~` opens none).
+    let strip_open = rest[2..].starts_with('~');
+    let mut at = 2 + usize::from(strip_open);
+    let triple = rest[at..].starts_with('{');
+    if triple {
         at += 1;
+        if rest[at..].starts_with('~') {
+            return Err((
+                "`{{{~` opens no tag".to_owned(),
+                base + open..base + open + at + 1,
+                Some("to strip the whitespace before a `{{{...}}}` tag, write `{{~{`".to_owned()),
+            ));
+        }
     }
     let after = &rest[at..];
     // Comments end at the first `}}` (or `--}}` for the long form); nothing inside counts.
-    if let Some(comment) = after.strip_prefix('!') {
+    // `{{{!` is no comment.
+    if let Some(comment) = after.strip_prefix('!').filter(|_| !triple) {
         let body_start = at + 1;
         // `{{!-- ... --}}` ends at `--}}` (or `--~}}`); `{{! ... }}` at the first `}}`.
         let (inner_len, strip_close, close_len) = if let Some(long) = comment.strip_prefix("--") {

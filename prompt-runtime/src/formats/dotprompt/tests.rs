@@ -1026,3 +1026,31 @@ fn closing_braces_are_read_as_handlebars_reads_them() {
     assert_eq!(texts("{{{w}}} }", data), ["user: W }"]);
     assert_eq!(texts(r#"{{json "}}}"}}"#, data), [r#"user: "}}}""#]);
 }
+
+#[test]
+fn a_triple_tag_strips_with_tilde_outside_its_third_brace() {
+    let data = r#"{"input": {"w": "W"}}"#;
+    assert_eq!(texts("a {{~{w}~}} b", data), ["user: aWb"]);
+    assert!(error("a {{{~w}}} b").contains("`{{{~` opens no tag"));
+    // `{{{!` opens no comment, and `}}}}` closes no triple tag.
+    assert!(registry().parse("{{{!c}}}").is_err());
+    assert!(registry().parse("{{~{w}}}}").is_err());
+}
+
+#[test]
+fn metadata_messages_is_undefined_without_a_history() {
+    let prompt = registry().parse("{{json @metadata.messages}}").unwrap();
+    let none = render_json(&prompt, r#"{"input": {}}"#);
+    assert_eq!(
+        none["messages"][0]["content"][0]["text"],
+        serde_json::json!("undefined")
+    );
+    let some = render_json(
+        &prompt,
+        r#"{"input": {}, "messages": [{"role": "user", "content": [{"text": "hi"}]}]}"#,
+    );
+    assert_eq!(
+        some["messages"][1]["content"][0]["text"],
+        serde_json::json!(r#"[{"role":"user","content":[{"text":"hi"}]}]"#)
+    );
+}
