@@ -1054,3 +1054,41 @@ fn metadata_messages_is_undefined_without_a_history() {
         serde_json::json!(r#"[{"role":"user","content":[{"text":"hi"}]}]"#)
     );
 }
+
+#[test]
+fn blocks_that_pass_this_give_a_null_context_as_an_empty_object() {
+    let data = r#"{"input": {"k": {"a": null}, "s": ["x"]}}"#;
+    assert_eq!(
+        texts(
+            "{{#each k}}{{json this}}|{{json age}}|{{#if true}}{{json this}}{{json age}}{{/if}}|{{#ifEquals 1 1}}{{json this}}{{/ifEquals}}|{{#unless false}}{{json this}}{{/unless}}|{{#if true}}{{#each ../s}}{{json ../this}}{{/each}}{{/if}}{{/each}}",
+            data
+        ),
+        ["user: null|null|{}undefined|{}|{}|null"]
+    );
+    assert_eq!(
+        texts(
+            "{{#each k}}{{#with this}}w{{else}}{{json this}}{{/with}}{{#each this}}e{{else}}{{json this}}{{/each}}{{/each}}",
+            data
+        ),
+        ["user: {}{}"]
+    );
+}
+
+#[test]
+fn partial_arguments_that_are_undefined() {
+    let mut reg = registry();
+    reg.define_partial("j", "{{json n}}/{{json this}}/{{n}}")
+        .unwrap();
+    let data: DataArgument = serde_json::from_str(r#"{"input": {"n": 3, "l": [1]}}"#).unwrap();
+    let text = |source: &str| {
+        let rendered = reg.parse(source).unwrap().render(&data).unwrap();
+        rendered.messages[0].content[0].text().unwrap().to_owned()
+    };
+    // A value that is undefined hides the context's key; the literal `undefined` is no
+    // argument at all.
+    assert_eq!(text("{{> j n=missing}}"), r#"undefined/{"l":[1]}/"#);
+    assert_eq!(text("{{> j n=undefined}}"), r#"3/{"n":3,"l":[1]}/3"#);
+    assert_eq!(text("{{> j n=null}}"), r#"null/{"n":null,"l":[1]}/"#);
+    assert_eq!(text("{{> j l n=missing}}"), r#"undefined/{"0":1}/"#);
+    assert_eq!(text("{{> j missing n=missing}}"), "undefined/{}/");
+}
