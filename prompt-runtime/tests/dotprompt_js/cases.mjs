@@ -152,7 +152,7 @@ function block(depth, scope) {
       "{{#each}}x{{/each}}", "{{#if}}x{{/if}}", "{{#if flag n}}x{{/if}}", "{{#with}}x{{/with}}",
       "{{json}}", "{{#ifEquals n}}x{{/ifEquals}}", "{{lookup}}",
       "{{name", "{{> p who=}}", "{{#each items}}{{else}}{{else}}{{/each}}", "{{else}}", "{{name.}}",
-      "{{../name}}", "{{@index.x}}", "{{!-- open", "{{#if flag}}{{else if}}{{/if}}",
+      "{{../name}}", "{{@index.x}}", "{{!-- open",
     ]);
   }
   return body(depth - 1, scope);

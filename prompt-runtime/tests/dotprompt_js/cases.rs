@@ -467,14 +467,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{/if}}{{lookup this name}}{{role \"model\"}}{{#each missing}}{{~#unless empty}}{{@first}}{{~../name}}{{~.}}{{^}}{{~/unless}}{{#unless flag}}\n\n{{/unless}}\n{{/each}}\n{{section \"s2\"}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#if flag}}open{{lookup this name}}{{role \"model\"}}{{#each missing}}{{~#unless empty}}{{@first}}{{~../name}}{{~.}}{{^}}{{~/unless}}{{#unless flag}}\n\n{{/unless}}\n{{/each}}\n{{section \"s2\"}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 1:"),
+        Err("Parse error on line 5:"),
     ),
     (
         "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if flag}}x{{/unless}}{{#unlessEquals user/name [name]}}{{/unlessEquals~}}",
@@ -567,14 +567,14 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 5:"),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"system\"}}\n<&> b {{#if flag}}{{else if}}{{/if}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"system\"}}\n<&> b {{!-- open\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("#if requires exactly one argument"),
+        Err("Lexical error on line 2. Unrecognized text."),
     ),
     (
         "---\nmodel: m\n---\n",
@@ -721,14 +721,14 @@ pub(super) const CASES: &[Case] = &[
         Err("#if requires exactly one argument"),
     ),
     (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unlessEquals keyed.[2] items.length}}{{!-- c }} --}}{{missing}}{{~/unlessEquals~}}{{unknown name}}{{@root.user.age}}",
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unlessEquals keyed.[2] items.length}}{{!-- c }} --}}{{missing}}{{~/unlessEquals~}}{{#if flag}}x{{/unless}}{{@root.user.age}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "R{{@index}}{{name}}\n\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
         ],
         "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("You specified knownHelpersOnly, but used the unknown helper unknown - 1:85"),
+        Err("if doesn't match unless - 1:88"),
     ),
     (
         "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each tags}}<&>\r\na{{log user/name}}{{~/each~}}",
@@ -787,14 +787,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{!c}}{{name",
+        "---\n---\n{{!c}}{{lookup}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Err("Parse error on line 3:"),
+        Err("Cannot read properties of undefined (reading 'lookupProperty')"),
     ),
     (
         "---\nmodel: m\n---\n{{role \"user\"}}",
@@ -855,7 +855,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if}}x{{/if}}{{#if flag n}}x{{/if}}{{@state.t}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if}}x{{/if}}{{#if}}x{{/if}}{{@state.t}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1335,14 +1335,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{lookup}}{{log missing}}{{~@root.user.age}}{{~#with missing}}{{else}}{{lookup nil -2}}{{items.length}}{{history}} <&>😀{{/with}}\n\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#ifEquals n}}x{{/ifEquals}}{{log missing}}{{~@root.user.age}}{{~#with missing}}{{else}}{{lookup nil -2}}{{items.length}}{{history}} <&>😀{{/with}}\n\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Cannot read properties of undefined (reading 'lookupProperty')"),
+        Err("Cannot read properties of undefined (reading 'inverse')"),
     ),
     (
         "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n\n",
@@ -1403,14 +1403,16 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "\n{{history}}\n{{role \"user\"}}\n{{ name }}{{media url=\"http://x/a.png\"}}{{!-- open",
+        "\n{{history}}\n{{role \"user\"}}\n{{ name }}{{media url=\"http://x/a.png\"}}{{@index.x}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Lexical error on line 4. Unrecognized text."),
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\nAda\"},{\"media\":{\"url\":\"http://x/a.png\"}}]}]}",
+        ),
     ),
     (
         "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"model\"}}{{json flag}}",
@@ -2433,16 +2435,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{lookup @root.user.age neg}}{{../name}}\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{lookup @root.user.age neg}}{{name.}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"0\"}]}]}",
-        ),
+        Err("You specified knownHelpersOnly, but used the unknown helper name - 1:29"),
     ),
     (
         "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\naa b ",
@@ -2863,14 +2863,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#ifEquals n}}x{{/ifEquals}}",
+        "---\n---\n{{json}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Cannot read properties of undefined (reading 'inverse')"),
+        Err("Cannot read properties of undefined (reading 'hash')"),
     ),
     (
         "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#unlessEquals 1.5 items.length}}{{/unlessEquals}}",
@@ -3055,14 +3055,14 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 3:"),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{json}}{{json 1.5}}{{#each keyed}}{{log -2 level=\"debug\"}}{{#unless user.missing}}{{role \"system\"}}\n{{section \"s2\"}}x\n\n\n{{#with user}}\n{{tags.[0]~}}{{lookup user \"name\"}}é{{else~}}{{~/with}}\n{{/unless}}{{/each}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with}}x{{/with}}{{json 1.5}}{{#each keyed}}{{log -2 level=\"debug\"}}{{#unless user.missing}}{{role \"system\"}}\n{{section \"s2\"}}x\n\n\n{{#with user}}\n{{tags.[0]~}}{{lookup user \"name\"}}é{{else~}}{{~/with}}\n{{/unless}}{{/each}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Cannot read properties of undefined (reading 'hash')"),
+        Err("#with requires exactly one argument"),
     ),
     (
         "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each empty}}\n{{name}}}{{else~}}\n  \n{{!-- c }} --}}\n{{#unless user.missing}}{{html}}{{else}}\n {{/unless}}\n{{#with missing}}\n{{log neg level=\"debug\"}}\n\n{{{/with~}}\n{{~/each}}",
@@ -3911,7 +3911,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n{{history}}\n{{~@metadata.prompt.config.temperature~}}{{#each name}}{{{this}}}{{history}}{{/each~}}{{#each user~}}\r\n\n  \n  {{@first}}{{this}}{{/each}}{{section \"s1\"}}{{else}}{{#each items}}{{else}}{{else}}{{/each}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n{{history}}\n{{~@metadata.prompt.config.temperature~}}{{#each name}}{{{this}}}{{history}}{{/each~}}{{#each user~}}\r\n\n  \n  {{@first}}{{this}}{{/each}}{{section \"s1\"}}{{else}}{{> p who=}}",
         &[
             ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
             ("q", "q {{> r}} q"),
@@ -4125,14 +4125,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{json @metadata.prompt.raw}}{{#if}}x{{/if}}",
+        "---\n---\n{{json @metadata.prompt.raw}}{{#each}}x{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("#if requires exactly one argument"),
+        Err("Must pass iterator to #each"),
     ),
     (
         "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each empty~}}\n{{@index}}{{/each}}",
@@ -4239,7 +4239,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{@first}}{{#if flag n}}x{{/if}}{{#unlessEquals 'q' tags}}{{else}}{{items~}}\n😀{{~/unlessEquals}}{{#each missing}}{{log false level=\"debug\"}}{{json user.[name]}}{{else}} {{/each}}{{~#unless f}}{{json @metadata.messages}}{{~/unless}}\n",
+        "---\nmodel: m\n---\n{{@first}}{{#if}}x{{/if}}{{#unlessEquals 'q' tags}}{{else}}{{items~}}\n😀{{~/unlessEquals}}{{#each missing}}{{log false level=\"debug\"}}{{json user.[name]}}{{else}} {{/each}}{{~#unless f}}{{json @metadata.messages}}{{~/unless}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4705,14 +4705,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if}}x{{/if}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each}}x{{/each}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("#if requires exactly one argument"),
+        Err("Must pass iterator to #each"),
     ),
     (
         "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each keyed}}{{else~}}\n{{role \"user\"}}\n{{~#with user}}{{section \"s2\"}}{{~../n}}{{/with}}{{#each name}}\n{{~#unless name~}}{{neg~}}{{~else}}{{/unless~}}\nx\n{{&.}}{{media url=html contentType=\"image/png\"}}{{/each}}{{/each}}{{~user.[name]}}\n",
@@ -4821,7 +4821,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 3:"),
     ),
     (
-        "---\nmodel: m\n---\n😀{{#if user.missing}}{{~#unlessEquals -2 false}}{{else}}{{json zero indent=\"x\"}}{{/unlessEquals~}}{{#unless zero includeZero=true}}{{^}}\nx\n{{/unless}}{{{/if~}}\n{{#with}}x{{/with}}{{#each}}x{{/each}}\t{\n\n",
+        "---\nmodel: m\n---\n😀{{#if user.missing}}{{~#unlessEquals -2 false}}{{else}}{{json zero indent=\"x\"}}{{/unlessEquals~}}{{#unless zero includeZero=true}}{{^}}\nx\n{{/unless}}{{{/if~}}\n{{#with}}x{{/with}}{{unknown name}}\t{\n\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
@@ -4901,14 +4901,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "{{#if flag}}{{else if}}{{/if}}\n",
+        "{{!-- open\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("#if requires exactly one argument"),
+        Err("Lexical error on line 1. Unrecognized text."),
     ),
     (
         "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n\n{{history}}\n{{~#unless missing}}\n{{log null}}{{#with user}}\n{{else~}}{{nil~}}{{~/with~}}{{lookup user/name @auth.uid}}{{/unless}}{{role \"model\"}}{{nil}}{{#if user~}}\n{{#if zero}}{{json @metadata.prompt.model indent=0}}{{~else}}\n{{log true}}a{{/if~}}{{items.[0].sku}}{{#with missing}}{{!c}}{{else~}}\tx\na{{/with}}\n{{#unless missing}}{{role \"user\"}}{{neg~}}{{else}}\n{{> q missing who=tags n=@state.t}}{{/unless~}}{{lookup items 1}}{{history}}{{else}}\n\n  \n  {{user/name}}{{&~nil~}}{{~/if}}{{~#each missing}}\n{{/each}}\n",
@@ -5037,7 +5037,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{! c }}\n{{role \"system\"}}\n{{lookup}}{{#unless empty}}{{role \"system\"}}\n{{~flag}}{{json zero}}{{  user.name  }}{{log 'q'}} b {{{/unless}}{{role \"user\"}}\n{{#ifEquals @metadata.prompt.config.temperature [name]}}{{@auth.uid}}{{json user.missing indent=1}}{{~else}}{{lookup keyed 2}}{{~#ifEquals true undefined}}{{role \"user\"}}{{history}}{{/ifEquals}}{{/ifEquals}}{{  user.name  }}{{#if}}x{{/if}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{! c }}\n{{role \"system\"}}\n{{#ifEquals n}}x{{/ifEquals}}{{#unless empty}}{{role \"system\"}}\n{{~flag}}{{json zero}}{{  user.name  }}{{log 'q'}} b {{{/unless}}{{role \"user\"}}\n{{#ifEquals @metadata.prompt.config.temperature [name]}}{{@auth.uid}}{{json user.missing indent=1}}{{~else}}{{lookup keyed 2}}{{~#ifEquals true undefined}}{{role \"user\"}}{{history}}{{/ifEquals}}{{/ifEquals}}{{  user.name  }}{{#each}}x{{/each}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -5279,14 +5279,14 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}\n{{#if flag}}{{else if}}{{/if}}{{#if user.missing~}}\n{{~#unless zero includeZero=true}}{{media url=html contentType=\"image/png\"}}{{/unless}}\n{{/if}}\n{{~#with user}}\n{{history}}{{/with}}\n\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}\n{{!-- open{{#if user.missing~}}\n{{~#unless zero includeZero=true}}{{media url=html contentType=\"image/png\"}}{{/unless}}\n{{/if}}\n{{~#with user}}\n{{history}}{{/with}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("#if requires exactly one argument"),
+        Err("Lexical error on line 2. Unrecognized text."),
     ),
     (
         "---\n---\n\n",
@@ -5723,14 +5723,14 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{name.}}",
+        "---\nmodel: m\n---\n{{else}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
             ("q", "{{role \"system\"}}Q{{name}}"),
         ],
         "{\"input\":{\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("You specified knownHelpersOnly, but used the unknown helper name - 1:0"),
+        Err("Parse error on line 1:"),
     ),
     (
         "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n",
