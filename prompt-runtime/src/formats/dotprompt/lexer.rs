@@ -144,15 +144,24 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
             span: base + open..base + open + end,
         });
     }
-    let triple = rest.starts_with("{{{");
-    let mut at = if triple { 3 } else { 2 };
-    let strip_open = rest[at..].starts_with('~');
-    if strip_open {
+    // `{{~{` opens a `{{{` tag that strips the whitespace before it (`{{{~` opens none).
+    let strip_open = rest[2..].starts_with('~');
+    let mut at = 2 + usize::from(strip_open);
+    let triple = rest[at..].starts_with('{');
+    if triple {
         at += 1;
+        if rest[at..].starts_with('~') {
+            return Err((
+                "`{{{~` opens no tag".to_owned(),
+                base + open..base + open + at + 1,
+                Some("to strip the whitespace before a `{{{...}}}` tag, write `{{~{`".to_owned()),
+            ));
+        }
     }
     let after = &rest[at..];
     // Comments end at the first `}}` (or `--}}` for the long form); nothing inside counts.
-    if let Some(comment) = after.strip_prefix('!') {
+    // `{{{!` is no comment.
+    if let Some(comment) = after.strip_prefix('!').filter(|_| !triple) {
         let body_start = at + 1;
         // `{{!-- ... --}}` ends at `--}}` (or `--~}}`); `{{! ... }}` at the first `}}`.
         let (inner_len, strip_close, close_len) = if let Some(long) = comment.strip_prefix("--") {
@@ -197,8 +206,28 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
             _ => (TagKind::Mustache, 0),
         }
     };
-    // Find the closing delimiter outside string literals.
+    // Find the closing delimiter outside string literals. As in Handlebars' lexer, the
+    // first `}}` ends the tag, and `}}}` (or `}~}}`) there is always the close of a
+    // `{{{...}}}`: a `{{{` tag must end with it, any other tag must not.
     let close = if triple { "}}}" } else { "}}" };
+    let mismatched = |at: usize| {
+        let (message, help) = if triple {
+            (
+                "a `{{{` tag closes with `}}}`, and only that",
+                "close it with `}}}` (`}~}}` to strip the whitespace after it); Handlebars reads `}}}}` as the end of a raw block",
+            )
+        } else {
+            (
+                "`}}}` closes a `{{{` tag, not this one",
+                "Handlebars reads `}}}` as the end of a `{{{...}}}` tag: put something between this tag's `}}` and the `}` after it",
+            )
+        };
+        Err((
+            message.to_owned(),
+            base + open..base + open + at,
+            Some(help.to_owned()),
+        ))
+    };
     let inner_start = at + sigil;
     let bytes = rest.as_bytes();
     let mut i = inner_start;
@@ -223,14 +252,22 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
             None => {
                 if b == b'"' || b == b'\'' {
                     quote = Some(b);
+                } else if triple && bytes[i..].starts_with(b"}~}}") {
+                    inner_end = i;
+                    strip_close = true;
+                    break;
                 } else if bytes[i..].starts_with(close.as_bytes()) {
                     inner_end = i;
                     strip_close = false;
                     break;
-                } else if b == b'~' && bytes[i + 1..].starts_with(close.as_bytes()) {
+                } else if !triple && b == b'~' && bytes[i + 1..].starts_with(b"}}") {
                     inner_end = i;
                     strip_close = true;
                     break;
+                } else if triple
+                    && (bytes[i..].starts_with(b"}}") || bytes[i..].starts_with(b"~}}"))
+                {
+                    return mismatched(i + 2 + usize::from(b == b'~'));
                 }
             }
         }
@@ -244,6 +281,12 @@ fn tag(source: &str, open: usize, base: usize) -> Result<Tag, LexError> {
         && (inner_text == "else" || inner_text.starts_with("else "))
     {
         kind = TagKind::Else;
+    }
+    // `{{else}}` and `{{^}}` are whole tokens in Handlebars: a `}` after them is text.
+    let bare_else = kind == TagKind::Else && (inner_text.is_empty() || inner_text == "else");
+    // And `}}}}` closes a raw block, which no tag here is.
+    if (triple || !bare_else) && bytes.get(span_end) == Some(&b'}') && !strip_close {
+        return mismatched(span_end + 1);
     }
     Ok(Tag {
         kind,

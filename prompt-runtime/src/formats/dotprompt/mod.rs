@@ -863,7 +863,13 @@ impl Dotprompt {
         let meta_value = if self.uses_metadata() {
             let mut m = Object::new();
             m.insert("prompt", Value::Object(metadata.0.clone()));
-            if let Ok(Value::Array(items)) = serde_json::to_value(&data.messages).map(Value::from) {
+            // No history is none given: `@metadata.messages` is then undefined, as in
+            // JavaScript when the data has no `messages`. Through JSON text, so that each
+            // message keeps its keys in order (`role`, `content`, `metadata`) for `{{json}}`.
+            if !data.messages.is_empty()
+                && let Ok(Value::Array(items)) = serde_json::to_string(&data.messages)
+                    .and_then(|text| serde_json::from_str::<Value>(&text))
+            {
                 m.insert("messages", Value::Array(items));
             }
             Value::Object(m)

@@ -83,12 +83,50 @@ struct Data<'s> {
 }
 
 /// The context stack: `this`, and the enclosing contexts `../` reaches.
+#[derive(Clone)]
 struct Scope<'s> {
     this: &'s Value,
     /// A partial's `key=value` arguments over `this` (an object): read first, without
-    /// copying the context (Handlebars copies it: `extend({}, context, hash)`).
-    overlay: Option<&'s Object>,
+    /// copying the context (Handlebars copies it: `extend({}, context, hash)`). `None` is
+    /// an argument whose value is undefined: it hides the context's key.
+    overlay: Option<&'s Overlay>,
     parent: Option<&'s Scope<'s>>,
+    /// A null `this` reads as an empty object here: see [`helper_scope`].
+    null_is_empty: bool,
+}
+
+/// A partial's arguments, `None` where a value is undefined.
+type Overlay = crate::value::ordered::Map<Option<Value>>;
+
+/// What `if`, `unless`, `ifEquals`, `unlessEquals`, and the `{{else}}` of `with` and
+/// `each`, render their branch with: the same context (no new `../` level), but a null
+/// one is an empty object, as Handlebars passes `this` to a helper
+/// (`depth0 != null ? depth0 : nullContext`).
+/// `../` still reaches the null context (Handlebars does not push the stand-in).
+fn helper_scope<'a, 's>(scope: &'a Scope<'s>) -> Cow<'a, Scope<'s>> {
+    if matches!(scope.this, Value::Null) && scope.overlay.is_none() && !scope.null_is_empty {
+        Cow::Owned(Scope {
+            null_is_empty: true,
+            ..scope.clone()
+        })
+    } else {
+        Cow::Borrowed(scope)
+    }
+}
+
+/// Handlebars' `nullContext`.
+static EMPTY: std::sync::LazyLock<Value> =
+    std::sync::LazyLock::new(|| Value::Object(Object::new()));
+
+impl<'s> Scope<'s> {
+    /// `this` as read here (not through `../`).
+    fn this(&self) -> &'s Value {
+        if self.null_is_empty && matches!(self.this, Value::Null) {
+            &EMPTY
+        } else {
+            self.this
+        }
+    }
 }
 
 pub(crate) struct Renderer<'r> {
@@ -118,6 +156,7 @@ impl Renderer<'_> {
             this: input,
             overlay: None,
             parent: None,
+            null_is_empty: false,
         };
         let data = Data {
             root: input,
@@ -374,7 +413,7 @@ impl Renderer<'_> {
                     name: &call.custom,
                     params: &params,
                     hash: &hash,
-                    this: scope.this,
+                    this: scope.this(),
                 };
                 let value = helper(&args).map_err(|message| {
                     Box::new(
@@ -437,7 +476,7 @@ impl Renderer<'_> {
                 } else {
                     !yes
                 };
-                self.nodes(branch(yes), source, scope, data, depth + 1)
+                self.nodes(branch(yes), source, &helper_scope(scope), data, depth + 1)
             }
             BlockKind::IfEquals | BlockKind::UnlessEquals => {
                 let second = block.params.get(1).and_then(|e| eval(e, scope, data));
@@ -455,13 +494,19 @@ impl Renderer<'_> {
                 } else {
                     !equal
                 };
-                self.nodes(branch(yes), source, scope, data, depth + 1)
+                self.nodes(branch(yes), source, &helper_scope(scope), data, depth + 1)
             }
             BlockKind::With => match first {
                 Some(value) if !hb_empty(Some(&value)) => {
                     self.with_context(&value, &block.body, source, scope, data, None, depth)
                 }
-                _ => self.nodes(&block.inverse, source, scope, data, depth + 1),
+                _ => self.nodes(
+                    &block.inverse,
+                    source,
+                    &helper_scope(scope),
+                    data,
+                    depth + 1,
+                ),
             },
             BlockKind::Each => {
                 let mut any = false;
@@ -512,7 +557,13 @@ impl Renderer<'_> {
                     _ => {}
                 }
                 if !any {
-                    let result = self.nodes(&block.inverse, source, scope, data, depth + 1)?;
+                    let result = self.nodes(
+                        &block.inverse,
+                        source,
+                        &helper_scope(scope),
+                        data,
+                        depth + 1,
+                    )?;
                     self.flush(result, source)?;
                 }
                 // `each` builds a string.
@@ -535,13 +586,14 @@ impl Renderer<'_> {
         depth: usize,
     ) -> Result<Option<Prim>, Fail> {
         let child;
-        let scope: &Scope<'_> = if std::ptr::eq(value, scope.this) {
+        let scope: &Scope<'_> = if std::ptr::eq(value, scope.this()) {
             scope
         } else {
             child = Scope {
                 this: value,
                 overlay: None,
                 parent: Some(scope),
+                null_is_empty: false,
             };
             &child
         };
@@ -580,7 +632,7 @@ impl Renderer<'_> {
         };
         let base = match &call.context {
             Some(expr) => eval(expr, scope, data),
-            None => Some(Cow::Borrowed(scope.this)),
+            None => Some(Cow::Borrowed(scope.this())),
         };
         let owned;
         let mut overlay = None;
@@ -593,12 +645,9 @@ impl Renderer<'_> {
                 }
             },
             Some(object @ Value::Object(_)) => {
-                let mut hash = Object::new();
-                for (key, expr) in &call.hash {
-                    hash.insert(
-                        key.clone(),
-                        eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
-                    );
+                let mut hash = Overlay::new();
+                for (key, expr) in hash_arguments(call) {
+                    hash.insert(key, eval(expr, scope, data).map(Cow::into_owned));
                 }
                 overlay = Some(hash);
                 object
@@ -613,11 +662,14 @@ impl Renderer<'_> {
                         .collect(),
                     _ => Object::new(),
                 };
-                for (key, expr) in &call.hash {
-                    object.insert(
-                        key.clone(),
-                        eval(expr, scope, data).map_or(Value::Null, Cow::into_owned),
-                    );
+                for (key, expr) in hash_arguments(call) {
+                    match eval(expr, scope, data) {
+                        Some(value) => object.insert(key, value.into_owned()),
+                        // An undefined value: a key JSON and the lookups cannot see.
+                        None => {
+                            object.remove(key);
+                        }
+                    }
                 }
                 owned = Value::Object(object);
                 &owned
@@ -632,9 +684,10 @@ impl Renderer<'_> {
             this,
             overlay: overlay.as_ref(),
             parent: Some(scope),
+            null_is_empty: false,
         };
         let scope =
-            if std::ptr::eq(this, scope.this) && overlay.is_none() && scope.overlay.is_none() {
+            if std::ptr::eq(this, scope.this()) && overlay.is_none() && scope.overlay.is_none() {
                 scope
             } else {
                 &child
@@ -787,16 +840,29 @@ fn lookup<'s>(path: &Path, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s,
         for _ in 0..path.depth {
             scope = scope.parent?;
         }
+        let this = if path.depth == 0 {
+            scope.this()
+        } else {
+            scope.this
+        };
         match (scope.overlay, path.parts.first()) {
-            (None, _) => (Cow::Borrowed(scope.this), &path.parts[..]),
+            (None, _) => (Cow::Borrowed(this), &path.parts[..]),
             (Some(overlay), Some(first)) => match overlay.get(first) {
-                Some(value) => (Cow::Borrowed(value), &path.parts[1..]),
+                Some(Some(value)) => (Cow::Borrowed(value), &path.parts[1..]),
+                Some(None) => return None,
                 None => (Cow::Borrowed(scope.this), &path.parts[..]),
             },
             (Some(overlay), None) => {
                 // `this` itself: the context with the arguments over it.
                 let mut merged = scope.this.as_object().cloned().unwrap_or_default();
-                merged.extend_from(overlay);
+                for (key, value) in overlay.iter() {
+                    match value {
+                        Some(value) => merged.insert(key, value.clone()),
+                        None => {
+                            merged.remove(key);
+                        }
+                    }
+                }
                 (Cow::Owned(Value::Object(merged)), &path.parts[..])
             }
         }
@@ -983,4 +1049,13 @@ fn quote(text: &str, out: &mut String) {
         }
     }
     out.push('"');
+}
+
+/// A partial call's `key=value` arguments as Handlebars compiles them: one whose value is
+/// the literal `undefined` is left out (the context's key shows through).
+fn hash_arguments(call: &PartialCall) -> impl Iterator<Item = (&str, &Expr)> {
+    call.hash
+        .iter()
+        .filter(|(_, expr)| !matches!(expr, Expr::Literal(None)))
+        .map(|(key, expr)| (key.as_str(), expr))
 }

@@ -994,3 +994,101 @@ mod cache_breakpoints {
         }
     }
 }
+
+#[test]
+fn closing_braces_are_read_as_handlebars_reads_them() {
+    let data = r#"{"input": {"w": "W", "on": false}}"#;
+    // `}}}` ends a `{{{` tag, and only that; `}}}}` ends nothing promptic reads.
+    for source in [
+        "{{w}}}",
+        "{{& w}}}",
+        "{{{w~}}}",
+        "{{{w}} }",
+        "{{{w}}}}",
+        "{{w}}}}",
+        "{{#if on}}}{{/if}}",
+        "{{#if on}}{{/if}}}",
+        "{{> p}}}",
+        "{{#if on}}a{{else if on}}}b{{/if}}",
+    ] {
+        let mut reg = registry();
+        reg.define_partial("p", "P").unwrap();
+        assert!(reg.parse(source).is_err(), "{source:?} parsed");
+    }
+    assert!(error("{{w}}}").contains("`}}}` closes a `{{{` tag"));
+    // A `}` after `~}}`, `}~}}`, `{{else}}`, `{{^}}` or a comment is text.
+    assert_eq!(texts("{{{w}~}}  x", data), ["user: Wx"]);
+    assert_eq!(texts("{{w~}}}", data), ["user: W}"]);
+    assert_eq!(texts("{{#if on}}a{{else}}}b{{/if}}", data), ["user: }b"]);
+    assert_eq!(texts("{{#if on}}{{ else }}}x{{/if}}", data), ["user: }x"]);
+    assert_eq!(texts("{{#if on}}{{^}}}{{/if}}", data), ["user: }"]);
+    assert_eq!(texts("{{!c}}}{{!--c--}}}", data), ["user: }}"]);
+    assert_eq!(texts("{{{w}}} }", data), ["user: W }"]);
+    assert_eq!(texts(r#"{{json "}}}"}}"#, data), [r#"user: "}}}""#]);
+}
+
+#[test]
+fn a_triple_tag_strips_with_tilde_outside_its_third_brace() {
+    let data = r#"{"input": {"w": "W"}}"#;
+    assert_eq!(texts("a {{~{w}~}} b", data), ["user: aWb"]);
+    assert!(error("a {{{~w}}} b").contains("`{{{~` opens no tag"));
+    // `{{{!` opens no comment, and `}}}}` closes no triple tag.
+    assert!(registry().parse("{{{!c}}}").is_err());
+    assert!(registry().parse("{{~{w}}}}").is_err());
+}
+
+#[test]
+fn metadata_messages_is_undefined_without_a_history() {
+    let prompt = registry().parse("{{json @metadata.messages}}").unwrap();
+    let none = render_json(&prompt, r#"{"input": {}}"#);
+    assert_eq!(
+        none["messages"][0]["content"][0]["text"],
+        serde_json::json!("undefined")
+    );
+    let some = render_json(
+        &prompt,
+        r#"{"input": {}, "messages": [{"role": "user", "content": [{"text": "hi"}]}]}"#,
+    );
+    assert_eq!(
+        some["messages"][1]["content"][0]["text"],
+        serde_json::json!(r#"[{"role":"user","content":[{"text":"hi"}]}]"#)
+    );
+}
+
+#[test]
+fn blocks_that_pass_this_give_a_null_context_as_an_empty_object() {
+    let data = r#"{"input": {"k": {"a": null}, "s": ["x"]}}"#;
+    assert_eq!(
+        texts(
+            "{{#each k}}{{json this}}|{{json age}}|{{#if true}}{{json this}}{{json age}}{{/if}}|{{#ifEquals 1 1}}{{json this}}{{/ifEquals}}|{{#unless false}}{{json this}}{{/unless}}|{{#if true}}{{#each ../s}}{{json ../this}}{{/each}}{{/if}}{{/each}}",
+            data
+        ),
+        ["user: null|null|{}undefined|{}|{}|null"]
+    );
+    assert_eq!(
+        texts(
+            "{{#each k}}{{#with this}}w{{else}}{{json this}}{{/with}}{{#each this}}e{{else}}{{json this}}{{/each}}{{/each}}",
+            data
+        ),
+        ["user: {}{}"]
+    );
+}
+
+#[test]
+fn partial_arguments_that_are_undefined() {
+    let mut reg = registry();
+    reg.define_partial("j", "{{json n}}/{{json this}}/{{n}}")
+        .unwrap();
+    let data: DataArgument = serde_json::from_str(r#"{"input": {"n": 3, "l": [1]}}"#).unwrap();
+    let text = |source: &str| {
+        let rendered = reg.parse(source).unwrap().render(&data).unwrap();
+        rendered.messages[0].content[0].text().unwrap().to_owned()
+    };
+    // A value that is undefined hides the context's key; the literal `undefined` is no
+    // argument at all.
+    assert_eq!(text("{{> j n=missing}}"), r#"undefined/{"l":[1]}/"#);
+    assert_eq!(text("{{> j n=undefined}}"), r#"3/{"n":3,"l":[1]}/3"#);
+    assert_eq!(text("{{> j n=null}}"), r#"null/{"n":null,"l":[1]}/"#);
+    assert_eq!(text("{{> j l n=missing}}"), r#"undefined/{"0":1}/"#);
+    assert_eq!(text("{{> j missing n=missing}}"), "undefined/{}/");
+}
