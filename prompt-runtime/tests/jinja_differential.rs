@@ -236,7 +236,8 @@ fn template() -> impl Strategy<Value = String> {
 }
 
 /// The parent template a generated one may extend: its block around a text of its own.
-const BASE: &str = "<{% block main %}base {{ s }}{% endblock %}>\n{% block tail -%} end {%- endblock %}";
+const BASE: &str =
+    "<{% block main %}base {{ s }}{% endblock %}>\n{% block tail -%} end {%- endblock %}";
 
 /// A template: parts one after another, or the first of them in a block, in a macro
 /// called twice, or in a block of a template that extends [`BASE`] (with `super()`).

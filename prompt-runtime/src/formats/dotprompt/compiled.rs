@@ -150,7 +150,8 @@ impl<'a> EachItems<'a> for Items<'a> {
     fn key(&self, index: usize) -> View<'_> {
         match self.keys.get(index) {
             Some(key) => View::Text(Cow::Borrowed(key.as_ref())),
-            None => View::Undefined,
+            // An array's item: Handlebars' `each` gives its index as its key.
+            None => View::Int(index as i128),
         }
     }
 
@@ -174,7 +175,8 @@ pub trait EachItems<'a> {
     fn count(&self) -> usize;
     /// The next item.
     fn next_item(&mut self) -> Option<Self::Var>;
-    /// `@key` of the item at `index`: an object entry's key; an array's items have none.
+    /// `@key` of the item at `index`: an object entry's key, or an array item's index (as
+    /// Handlebars' `each` gives it).
     fn key(&self, index: usize) -> View<'_>;
     /// Ends the items' life (without a call where they own nothing).
     fn done(self);
@@ -200,8 +202,8 @@ impl<'a, T: crate::value::PromptValue> EachItems<'a> for Typed<'a, T> {
     }
 
     #[inline(always)]
-    fn key(&self, _: usize) -> View<'_> {
-        View::Undefined
+    fn key(&self, index: usize) -> View<'_> {
+        View::Int(index as i128)
     }
 
     #[inline(always)]

@@ -822,7 +822,12 @@ fn lookup<'s>(path: &Path, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s,
             "index" => Some(Value::Number(l.index.into())),
             "first" => Some(Value::Bool(l.first)),
             "last" => Some(Value::Bool(l.last)),
-            "key" => l.key.clone().map(Value::String),
+            // An array's item has its index as its key, as Handlebars' `each` gives it.
+            "key" => Some(
+                l.key
+                    .clone()
+                    .map_or_else(|| Value::Number(l.index.into()), Value::String),
+            ),
             _ => None,
         });
         let value = match looped {

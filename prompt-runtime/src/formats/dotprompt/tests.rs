@@ -81,6 +81,11 @@ fn each_gives_index_first_last_and_key() {
         texts("{{#each map}}{{@key}}={{this}},{{/each}}", data),
         ["user: b=1,a=2,"]
     );
+    // An array's items have their index as their key, as Handlebars gives it.
+    assert_eq!(
+        texts("{{#each list}}{{@key}}{{#if @key}}+{{/if}},{{/each}}", data),
+        ["user: 0,1+,2+,"]
+    );
     assert_eq!(
         texts("{{#each none}}x{{else}}empty{{/each}}", data),
         ["user: empty"]
