@@ -83,7 +83,34 @@ pub mod book;
 /// `bool` field may only be used inside `{% if field %}`. The derive adds an inherent
 /// `render`: `render(&self, &Identity) -> PromptContent` for a Markdown prompt, which cannot
 /// fail; `messages(&self, &Identity) -> Chat` for a chat prompt; `render(&self)` returning a
-/// `Result` for Jinja and dotprompt prompts, which fails only where their own engines fail.
+/// `Result` for Jinja and dotprompt prompts, which fails only where their own engines fail
+/// (the [`Render`] trait says where).
+///
+/// Every derived prompt also implements [`Render`], the one shape of all formats: its
+/// `NAME`, `PATH` and `FORMAT`, and `output(&identity)`, the render as the common
+/// [`Output`] (a text or a chat).
+///
+/// ```
+/// use promptic::{Identity, Output, Prompt, Render};
+///
+/// #[derive(Prompt)]
+/// #[prompt("reply")]
+/// struct Reply<'a> {
+///     topic: &'a str,
+///     #[prompt(one_of("short", "long"))]
+///     length: &'a str,
+/// }
+///
+/// fn sent<P: Render>(prompt: &P, identity: &Identity) -> Result<String, promptic::Diagnostics> {
+///     Ok(prompt.output(identity)?.contents().concat())
+/// }
+///
+/// let identity = Identity::from_json(r#"{"preferred": "Sam"}"#)?;
+/// assert_eq!(Reply::FORMAT, "markdown");
+/// let text = sent(&Reply { topic: "tides", length: "short" }, &identity).unwrap();
+/// assert!(text.ends_with("Two sentences at most."));
+/// # Ok::<(), promptic::IdentityError>(())
+/// ```
 ///
 /// # `rename`
 ///

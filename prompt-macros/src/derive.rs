@@ -65,8 +65,10 @@ fn jinja_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
+    let render = render_impl(input, "jinja", "", "", Output::Fallback);
     quote! {
         #error
+        #render
         #[allow(single_use_lifetimes)]
         impl #impl_generics ::promptic::formats::jinja::JinjaPrompt for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
@@ -103,8 +105,10 @@ fn dotprompt_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
+    let render = render_impl(input, "dotprompt", "", "", Output::Fallback);
     quote! {
         #error
+        #render
         #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[allow(dead_code)]
@@ -140,9 +144,11 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
     let values = crate::values::fallback(input);
+    let render = render_impl(input, "markdown", "", "", Output::Fallback);
     quote! {
         #error
         #values
+        #render
         impl #impl_generics ::promptic::__private::Prompt for #ident #ty_generics #where_clause {
             const NAME: &'static str = "";
             const PATH: &'static str = "";
@@ -265,9 +271,11 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     if prompt.resolved.is_chat() {
         let body = emit::messages_body(&prompt, &access, &emit::meta(&prompt.meta));
         let sections = emit::sections(&prompt);
+        let render = render_impl(input, "chat", &name.value(), prompt.file.source.path(), Output::Chat);
         return Ok(quote! {
             const _: () = { #tracked };
             #values
+            #render
             #[allow(single_use_lifetimes, clippy::same_name_method)]
             impl #impl_generics ::promptic::__private::ChatPrompt for #ident #ty_generics #where_clause {
                 #constants
@@ -290,9 +298,11 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
     let body = emit::render_body(&prompt, &access, &emit::meta(&prompt.meta));
+    let render = render_impl(input, "markdown", &name.value(), prompt.file.source.path(), Output::Text);
     Ok(quote! {
         const _: () = { #tracked };
         #values
+        #render
         #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics ::promptic::__private::Prompt for #ident #ty_generics #where_clause {
             #constants
@@ -784,4 +794,62 @@ fn kind_of(ty: &Type) -> VarKind {
         }
     }
     VarKind::Text
+}
+
+/// What a derived prompt's `output` does, by its format.
+pub(crate) enum Output {
+    Text,
+    Chat,
+    Jinja,
+    Dotprompt,
+    /// After an error: the impl exists, so a use of it adds no error of its own.
+    Fallback,
+}
+
+/// `impl Render`: the one shape every derived prompt has, whatever its format.
+pub(crate) fn render_impl(
+    input: &DeriveInput,
+    format: &str,
+    name: &str,
+    path: &str,
+    output: Output,
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let body = match output {
+        Output::Text => quote! {
+            ::core::result::Result::Ok(::promptic::Output::Text(#ident::render(self, identity)))
+        },
+        Output::Chat => quote! {
+            ::core::result::Result::Ok(::promptic::Output::Chat(#ident::messages(self, identity)))
+        },
+        Output::Jinja => quote! {
+            let _ = identity;
+            #ident::render(self)
+                .map(::promptic::Output::Text)
+                .map_err(::core::convert::Into::into)
+        },
+        Output::Dotprompt => quote! {
+            let _ = identity;
+            #ident::render(self)?
+                .to_chat(#path)
+                .map(::promptic::Output::Chat)
+                .map_err(::core::convert::Into::into)
+        },
+        Output::Fallback => quote! {
+            let _ = identity;
+            ::core::unreachable!()
+        },
+    };
+    quote! {
+        #[allow(single_use_lifetimes)]
+        impl #impl_generics ::promptic::Render for #ident #ty_generics #where_clause {
+            const NAME: &'static str = #name;
+            const PATH: &'static str = #path;
+            const FORMAT: &'static str = #format;
+            fn output(&self, identity: &::promptic::Identity) -> ::core::result::Result<::promptic::Output, ::promptic::Diagnostics> {
+                #body
+            }
+        }
+    }
 }

@@ -127,9 +127,17 @@ pub fn expand(
     let doc = format!(
         "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; the render is compiled Rust that reads the fields in place, and falls back to the run-time renderer (from the checked text) for what it cannot do with certainty. An error only when a render goes past the run-time renderer's bounds."
     );
+    let render = crate::derive::render_impl(
+        input,
+        "dotprompt",
+        &prompt_name,
+        &shown,
+        crate::derive::Output::Dotprompt,
+    );
     Ok(quote! {
         const _: () = { #tracked };
         #(#nested_checks)*
+        #render
         #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics #ident #ty_generics #where_clause {
             /// The prompt file (`prompts/NAME.prompt`).

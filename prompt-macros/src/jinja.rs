@@ -64,10 +64,18 @@ pub fn expand(
         "Renders `{path}` with this context, byte for byte as Jinja2 renders it with the folder's options.\n\nAn error only when a value makes Jinja2 fail too (a comparison of a number with text, a render past `MAX_OUTPUT`)."
     );
     let jinja_prompt = jinja_prompt(input, &prompt_name, &path, fields, &file, &templates);
+    let render = crate::derive::render_impl(
+        input,
+        "jinja",
+        &prompt_name,
+        &path,
+        crate::derive::Output::Jinja,
+    );
     Ok(quote! {
         const _: () = { #tracked };
         #(#path_checks)*
         #jinja_prompt
+        #render
         #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics #ident #ty_generics #where_clause {
             /// The prompt file (`prompts/NAME.md.j2`).

@@ -30,6 +30,42 @@ pub trait Prompt {
     fn render(&self, identity: &Identity) -> PromptContent;
 }
 
+/// The one shape of every `#[derive(Prompt)]` struct, whatever its prompt file's format
+/// (Markdown, chat, Jinja, dotprompt): its name, its file and its format, and its render
+/// into the common [`Output`](crate::formats::Output), a text
+/// ([`PromptContent`]) or a [`Chat`](crate::Chat). Code that takes any derived prompt
+/// takes it through this trait. (A family is chosen by tags, and has a `render` of its
+/// own.)
+///
+/// ```
+/// use promptic::{Diagnostics, Identity, Render};
+///
+/// /// What a model is sent, whatever the prompt's format.
+/// fn sent<P: Render>(prompt: &P, identity: &Identity) -> Result<String, Diagnostics> {
+///     Ok(prompt.output(identity)?.contents().concat())
+/// }
+/// ```
+///
+/// Which renders can fail, and why. A Markdown or chat prompt never: the build proved
+/// that every value it reads is there. A Jinja prompt only where Jinja2 would fail on the
+/// values at run time (an index past the end of a list, a key a map lacks, arithmetic
+/// beyond 128 bits) or past the render's limits (64 MiB of text, 50 million steps). A
+/// dotprompt prompt where dotprompt's JavaScript would fail on the values, past its
+/// limits, or when a message holds a part a chat cannot carry (a pending `{{section}}`).
+pub trait Render {
+    /// The prompt's name: its path under `prompts/` without the extension.
+    const NAME: &'static str;
+    /// The prompt file, relative to the crate (`prompts/NAME.md`, `prompts/NAME.md.j2`).
+    const PATH: &'static str;
+    /// The file's format: `"markdown"`, `"chat"`, `"jinja"` or `"dotprompt"`.
+    const FORMAT: &'static str;
+
+    /// Renders the prompt with this context into the common output: a text for Markdown
+    /// and Jinja, a chat for chat prompts and dotprompt. `identity` fills a Markdown
+    /// prompt's identity keys; the other formats read none.
+    fn output(&self, identity: &Identity) -> Result<crate::formats::Output, crate::Diagnostics>;
+}
+
 /// A chat prompt checked at compile time: a prompt with section directives. Implemented by
 /// `#[derive(promptic::Prompt)]` in place of [`Prompt`]; every item but `messages` is a
 /// constant.

@@ -1,0 +1,77 @@
+//! Every derived prompt has one shape, whatever its file's format: `Render`'s name, path,
+//! format and `output`, the common output of the same render as the format's own method.
+
+use promptic::chat::Message;
+use promptic::{Guidance, Identity, Output, Prompt, Render};
+
+#[derive(Prompt)]
+#[prompt("reply")]
+struct Reply<'a> {
+    topic: &'a str,
+    #[prompt(one_of("short", "long"))]
+    length: &'a str,
+}
+
+#[derive(Prompt)]
+#[prompt("support_agent")]
+struct SupportAgent<'a> {
+    guidance: Guidance,
+    plan: &'a str,
+    turns: Vec<Message>,
+    question: &'a str,
+}
+
+#[derive(Prompt)]
+#[prompt("code_review")]
+struct CodeReview<'a> {
+    repository: &'a str,
+    diff: &'a str,
+}
+
+#[derive(Prompt)]
+#[prompt("help_desk")]
+struct HelpDesk<'a> {
+    plan: &'a str,
+    vip: Option<bool>,
+    question: &'a str,
+}
+
+/// What a generic caller knows of a prompt: its constants and its output.
+fn describe<P: Render>(prompt: &P, identity: &Identity) -> (String, Output) {
+    let output = prompt.output(identity).expect("renders");
+    assert_eq!(output.path(), P::PATH, "{}", P::NAME);
+    (format!("{} {} {}", P::FORMAT, P::NAME, P::PATH), output)
+}
+
+#[test]
+fn every_format_gives_the_common_output_through_one_trait() {
+    let identity = Identity::from_json(r#"{"preferred": "Sam"}"#).unwrap();
+
+    let reply = Reply { topic: "tides", length: "short" };
+    let (about, output) = describe(&reply, &identity);
+    assert_eq!(about, "markdown reply prompts/reply.md");
+    assert_eq!(output, Output::Text(reply.render(&identity)));
+
+    let agent = SupportAgent {
+        guidance: Guidance::Lean,
+        plan: "Pro",
+        turns: vec![Message::user("Hi")],
+        question: "How do I reset it?",
+    };
+    let (about, output) = describe(&agent, &identity);
+    assert_eq!(about, "chat support_agent prompts/support_agent.md");
+    assert_eq!(output, Output::Chat(agent.messages(&identity)));
+
+    let review = CodeReview { repository: "acme/r7", diff: "+ fix" };
+    let (about, output) = describe(&review, &identity);
+    assert_eq!(about, "jinja code_review prompts/code_review.md.j2");
+    assert_eq!(output, Output::Text(review.render().unwrap()));
+
+    let desk = HelpDesk { plan: "Pro", vip: Some(true), question: "Why is the light red?" };
+    let (about, output) = describe(&desk, &identity);
+    assert_eq!(about, "dotprompt help_desk prompts/help_desk.prompt");
+    let chat = desk.render().unwrap().to_chat(HelpDesk::PATH).unwrap();
+    assert_eq!(output, Output::Chat(chat));
+    // The dotprompt file's model and config reach the common metadata.
+    assert_eq!(output.meta().model.as_deref(), Some("anthropic/claude-sonnet-4-5"));
+}
