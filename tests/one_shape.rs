@@ -47,7 +47,10 @@ fn describe<P: Render>(prompt: &P, identity: &Identity) -> (String, Output) {
 fn every_format_gives_the_common_output_through_one_trait() {
     let identity = Identity::from_json(r#"{"preferred": "Sam"}"#).unwrap();
 
-    let reply = Reply { topic: "tides", length: "short" };
+    let reply = Reply {
+        topic: "tides",
+        length: "short",
+    };
     let (about, output) = describe(&reply, &identity);
     assert_eq!(about, "markdown reply prompts/reply.md");
     assert_eq!(output, Output::Text(reply.render(&identity)));
@@ -62,16 +65,26 @@ fn every_format_gives_the_common_output_through_one_trait() {
     assert_eq!(about, "chat support_agent prompts/support_agent.md");
     assert_eq!(output, Output::Chat(agent.messages(&identity)));
 
-    let review = CodeReview { repository: "acme/r7", diff: "+ fix" };
+    let review = CodeReview {
+        repository: "acme/r7",
+        diff: "+ fix",
+    };
     let (about, output) = describe(&review, &identity);
     assert_eq!(about, "jinja code_review prompts/code_review.md.j2");
     assert_eq!(output, Output::Text(review.render().unwrap()));
 
-    let desk = HelpDesk { plan: "Pro", vip: Some(true), question: "Why is the light red?" };
+    let desk = HelpDesk {
+        plan: "Pro",
+        vip: Some(true),
+        question: "Why is the light red?",
+    };
     let (about, output) = describe(&desk, &identity);
     assert_eq!(about, "dotprompt help_desk prompts/help_desk.prompt");
     let chat = desk.render().unwrap().to_chat(HelpDesk::PATH).unwrap();
     assert_eq!(output, Output::Chat(chat));
     // The dotprompt file's model and config reach the common metadata.
-    assert_eq!(output.meta().model.as_deref(), Some("anthropic/claude-sonnet-4-5"));
+    assert_eq!(
+        output.meta().model.as_deref(),
+        Some("anthropic/claude-sonnet-4-5")
+    );
 }

@@ -271,7 +271,13 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     if prompt.resolved.is_chat() {
         let body = emit::messages_body(&prompt, &access, &emit::meta(&prompt.meta));
         let sections = emit::sections(&prompt);
-        let render = render_impl(input, "chat", &name.value(), prompt.file.source.path(), Output::Chat);
+        let render = render_impl(
+            input,
+            "chat",
+            &name.value(),
+            prompt.file.source.path(),
+            Output::Chat,
+        );
         return Ok(quote! {
             const _: () = { #tracked };
             #values
@@ -298,7 +304,13 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         });
     }
     let body = emit::render_body(&prompt, &access, &emit::meta(&prompt.meta));
-    let render = render_impl(input, "markdown", &name.value(), prompt.file.source.path(), Output::Text);
+    let render = render_impl(
+        input,
+        "markdown",
+        &name.value(),
+        prompt.file.source.path(),
+        Output::Text,
+    );
     Ok(quote! {
         const _: () = { #tracked };
         #values

@@ -390,7 +390,7 @@ impl Templates {
     fn parent_of<'s>(
         &'s self,
         name: &'s str,
-        chain: &mut Vec<(&'s str, &'s [(String, Vec<Node>)])>,
+        chain: &mut Vec<Extending<'s>>,
         copied: &mut usize,
     ) -> Result<Node, Diagnostic> {
         let template = self
@@ -436,11 +436,14 @@ impl Templates {
     }
 }
 
+/// A template that extends another, by name, with its blocks.
+type Extending<'s> = (&'s str, &'s [(String, Vec<Node>)]);
+
 /// Puts in a base template's tree the blocks of the templates that extend it.
 struct Replace<'c, 's> {
     /// The templates extending the base, the nearest to the one rendered first, each with
     /// its blocks.
-    chain: &'c [(&'s str, &'s [(String, Vec<Node>)])],
+    chain: &'c [Extending<'s>],
     copied: &'c mut usize,
     depth: usize,
     /// The base template's name, and its source, for errors.
