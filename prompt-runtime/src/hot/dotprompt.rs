@@ -302,10 +302,13 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
         let outcome = self.load(&mut asked);
         // Kept when the prompt file could not be read: its partials still matter once it
         // is back, and the prompt file itself is always watched.
-        if !asked.is_empty() {
+        if !asked.is_empty() && asked != watch.asked {
             watch.asked = asked;
+            let later = self.stamp(watch);
+            watch.stamp = Some(stamp.carried_into(later));
+        } else {
+            watch.stamp = Some(stamp);
         }
-        watch.stamp = Some(stamp);
         let mut last_error = self.last_error.lock().unwrap_or_else(|e| e.into_inner());
         match outcome {
             Ok(next) => {

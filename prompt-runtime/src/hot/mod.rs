@@ -682,3 +682,6 @@ impl Core {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod dotprompt_tests;
