@@ -126,7 +126,7 @@ pub trait DotpromptPrompt {
 /// let prompt = Dotprompt::parse("---\ninput:\n  schema:\n    name: string\n---\nHi {{name}}.")?;
 /// let fields = [DotpromptField { name: "nmae", kind: &[TypeKind::Text], shape: &<String>::SHAPE }];
 /// let problems = check_fields(&prompt, "Hello", &fields);
-/// assert_eq!(problems.0[0].message(), "field `nmae` is not a property of the input schema of <input>");
+/// assert_eq!(problems.0[0].message(), "field `nmae` is not a property of the input schema of <prompt>");
 /// assert_eq!(problems.0[0].help(), Some("did you mean `name`?"));
 /// # Ok::<(), promptic::Diagnostics>(())
 /// ```
