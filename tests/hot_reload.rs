@@ -1236,3 +1236,264 @@ mod jinja {
         send_sync::<HotJinja<TripPlanner<'static>>>();
     }
 }
+
+/// Derived dotprompt prompts (`prompts/travel_agent.prompt` with its partial
+/// `_persona.prompt`, `prompts/help_desk.prompt` with its cache breakpoint) under
+/// `HotDotprompt`.
+mod dotprompt {
+    use super::{Root, first};
+    use promptic::Prompt;
+    use promptic::dotprompt::RenderedPrompt;
+    use promptic::hot::HotDotprompt;
+
+    #[derive(Prompt)]
+    #[prompt("travel_agent")]
+    struct Travel<'a> {
+        traveller: &'a str,
+        city: &'a str,
+        nights: Option<u32>,
+        interests: Option<Vec<&'a str>>,
+    }
+
+    #[derive(Prompt)]
+    #[prompt("help_desk")]
+    struct HelpDesk<'a> {
+        plan: &'a str,
+        vip: Option<bool>,
+        question: &'a str,
+    }
+
+    const TRAVEL: &str = "prompts/travel_agent.prompt";
+    const PERSONA: &str = "prompts/_persona.prompt";
+    const DESK: &str = "prompts/help_desk.prompt";
+
+    fn trip() -> Travel<'static> {
+        Travel {
+            traveller: "Noor",
+            city: "Ghent",
+            nights: Some(2),
+            interests: Some(vec!["beer", "canals"]),
+        }
+    }
+
+    fn hot<P: promptic::dotprompt::DotpromptPrompt>(root: &Root) -> HotDotprompt<P> {
+        HotDotprompt::<P>::builder()
+            .root(&root.0)
+            .enabled(true)
+            .build()
+    }
+
+    /// Every message as `role: text`.
+    fn shown(rendered: &RenderedPrompt) -> String {
+        rendered
+            .messages
+            .iter()
+            .map(|m| {
+                let parts: Vec<&str> = m.content.iter().filter_map(|p| p.text()).collect();
+                format!("{}: {}", m.role, parts.concat())
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn unchanged_files_render_the_compiled_prompt_and_an_edited_partial_renders_at_once() {
+        if !cfg!(debug_assertions) {
+            return;
+        }
+        let root = Root::new("dotprompt-edit");
+        let hot = hot::<Travel>(&root);
+        let compiled = trip().render().unwrap();
+        assert_eq!(hot.render(&trip()).unwrap(), compiled);
+        assert_eq!(hot.reload(), Ok(false));
+        assert!(!hot.is_reloaded());
+
+        root.edit(PERSONA, "travel planner", "trip planner");
+        assert_eq!(hot.reload_if_changed(), Ok(true), "the partial changed");
+        assert!(hot.is_reloaded());
+        let edited = hot.render(&trip()).unwrap();
+        assert_eq!(
+            shown(&edited),
+            shown(&compiled).replace("travel planner", "trip planner")
+        );
+        // The metadata (model, schemas) is the reloaded file's, here the same.
+        assert_eq!(edited.metadata, compiled.metadata);
+        assert_eq!(hot.reload_if_changed(), Ok(false), "nothing changed since");
+
+        root.edit(TRAVEL, "temperature: 0.4", "temperature: 0.9");
+        assert_eq!(hot.reload_if_changed(), Ok(true));
+        let warmer = hot.render(&trip()).unwrap();
+        assert_eq!(
+            warmer.metadata.config().and_then(|c| c.get("temperature")),
+            Some(&promptic::dotprompt::Value::from(serde_json::json!(0.9)))
+        );
+
+        // Back to the compiled files: the compiled prompt renders again.
+        root.edit(TRAVEL, "temperature: 0.9", "temperature: 0.4");
+        root.edit(PERSONA, "trip planner", "travel planner");
+        assert_eq!(hot.reload_if_changed(), Ok(true));
+        assert!(!hot.is_reloaded());
+        assert_eq!(hot.render(&trip()).unwrap(), compiled);
+    }
+
+    /// Each edit is refused with the derive's located diagnostic, and the version before
+    /// it keeps rendering.
+    #[test]
+    fn a_refused_edit_says_where_and_the_previous_version_keeps_rendering() {
+        if !cfg!(debug_assertions) {
+            return;
+        }
+        let root = Root::new("dotprompt-refused");
+        let hot = hot::<Travel>(&root);
+        root.edit(PERSONA, "Answer with JSON only.", "Answer in JSON only.");
+        assert_eq!(hot.reload(), Ok(true));
+        let good = hot.render(&trip()).unwrap();
+        assert!(
+            shown(&good).contains("Answer in JSON only."),
+            "{}",
+            shown(&good)
+        );
+        let original = root.read(TRAVEL);
+
+        type Case = (
+            &'static str,
+            &'static str,
+            &'static str,
+            Option<&'static str>,
+            (usize, usize),
+        );
+        let cases: [Case; 4] = [
+            (
+                "in {{city}}",
+                "in {{ctiy}}",
+                "the template reads `ctiy`, which the input schema does not have",
+                Some("did you mean `city`?"),
+                (25, 67),
+            ),
+            (
+                "    city: string\n",
+                "    city: string\n    budget: number\n",
+                "property `budget` is not a field of `Travel`",
+                Some("add a field `budget` to `Travel`"),
+                (10, 5),
+            ),
+            (
+                "    nights?: integer",
+                "    nights: integer",
+                "property `nights` is required, but field `nights` of `Travel` is an `Option`",
+                None,
+                (10, 5),
+            ),
+            (
+                "{{#if interests}}",
+                "{{#iff interests}}",
+                "unknown block helper `iff`",
+                Some("did you mean `{{#if}}`?"),
+                (26, 4),
+            ),
+        ];
+        for (from, to, message, help, (line, col)) in cases {
+            root.edit(TRAVEL, from, to);
+            let problems = hot.reload().unwrap_err();
+            let (got, file, at_line, at_col) = first(&problems);
+            assert_eq!(got, message, "{problems}");
+            if help.is_some() {
+                assert_eq!(problems.0[0].help(), help, "{problems}");
+            }
+            assert_eq!(
+                (file.as_str(), at_line, at_col),
+                (TRAVEL, line, col),
+                "{problems}"
+            );
+            assert!(
+                problems
+                    .to_string()
+                    .contains(&format!("--> {TRAVEL}:{line}:{col}"))
+            );
+            assert_eq!(hot.last_error(), Some(problems));
+            assert_eq!(hot.render(&trip()).unwrap(), good, "refused `{to}`");
+            root.write(TRAVEL, &original);
+        }
+        assert_eq!(hot.reload(), Ok(false), "the good edit again");
+        assert_eq!(hot.last_error(), None);
+    }
+
+    /// A file over the limit and a link out of the folder in a partial's place are
+    /// refused by the one reader, without reading them.
+    #[test]
+    fn hostile_files_are_refused_without_reading_them() {
+        let root = Root::new("dotprompt-hostile");
+        let hot = hot::<Travel>(&root);
+        let compiled = trip().render().unwrap();
+        let huge = format!("{}\n", "x".repeat(5 * 1024 * 1024));
+        std::fs::write(root.path(PERSONA), huge).unwrap();
+        if !hot.is_enabled() {
+            return;
+        }
+        let problems = hot.reload_if_changed().unwrap_err();
+        assert!(
+            problems.0[0]
+                .message()
+                .starts_with(&format!("`{PERSONA}` is 5242881 bytes, more than")),
+            "{problems}"
+        );
+        assert_eq!(hot.render(&trip()).unwrap(), compiled);
+
+        #[cfg(unix)]
+        {
+            let outside = root.path("secret.prompt");
+            std::fs::write(&outside, "You are {{tone}}.").unwrap();
+            std::fs::remove_file(root.path(PERSONA)).unwrap();
+            std::os::unix::fs::symlink(&outside, root.path(PERSONA)).unwrap();
+            let problems = hot.reload_if_changed().unwrap_err();
+            assert_eq!(
+                problems.0[0].message(),
+                format!(
+                    "`{PERSONA}` is a link to `{}`, outside `prompts/`, so it is not read",
+                    outside.display()
+                ),
+                "{problems}"
+            );
+            assert_eq!(hot.render(&trip()).unwrap(), compiled);
+        }
+    }
+
+    #[test]
+    fn the_cache_breakpoint_moves_with_an_edit_before_it() {
+        if !cfg!(debug_assertions) {
+            return;
+        }
+        let root = Root::new("dotprompt-cache");
+        let hot = hot::<HelpDesk>(&root);
+        let desk = HelpDesk {
+            plan: "Pro",
+            vip: Some(true),
+            question: "Why does it blink?",
+        };
+        let compiled = desk.render().unwrap();
+        assert_eq!(compiled.breakpoints.len(), 1);
+        root.edit(DESK, "and nothing else.", "and nothing else, ever.");
+        assert_eq!(hot.reload(), Ok(true));
+        let reloaded = hot.render(&desk).unwrap();
+        assert_eq!(reloaded.breakpoints.len(), 1);
+        assert_eq!(
+            reloaded.breakpoints[0].message,
+            compiled.breakpoints[0].message
+        );
+        assert_eq!(
+            reloaded.breakpoints[0].offset,
+            compiled.breakpoints[0].offset + ", ever".len()
+        );
+        // The text before it stays a cacheable prefix: a value there is refused.
+        root.edit(DESK, "Quote the manual's", "Quote the {{plan}} manual's");
+        let problems = hot.reload().unwrap_err();
+        assert_eq!(first(&problems).1, DESK, "{problems}");
+        assert_eq!(hot.render(&desk).unwrap(), reloaded);
+    }
+
+    #[test]
+    fn a_hot_dotprompt_prompt_is_send_and_sync() {
+        fn send_sync<T: Send + Sync>() {}
+        send_sync::<HotDotprompt<Travel<'static>>>();
+    }
+}

@@ -100,7 +100,8 @@ fn jinja_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     }
 }
 
-/// The fallback of a dotprompt prompt: its constants and its three renders.
+/// The fallback of a dotprompt prompt: its constants, its three renders and its
+/// `DotpromptPrompt` impl.
 fn dotprompt_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -109,6 +110,25 @@ fn dotprompt_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     quote! {
         #error
         #render
+        #[allow(single_use_lifetimes)]
+        impl #impl_generics ::promptic::dotprompt::DotpromptPrompt for #ident #ty_generics #where_clause {
+            const NAME: &'static str = "";
+            const PATH: &'static str = "";
+            const STRUCT_NAME: &'static str = "";
+            const FIELDS: &'static [::promptic::dotprompt::DotpromptField] = &[];
+            const SOURCES: &'static [(&'static str, &'static str)] = &[];
+            const HELPERS: &'static [(&'static str, ::promptic::dotprompt::HelperPtr)] = &[];
+            fn values(&self) -> ::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue> {
+                ::core::unreachable!()
+            }
+            fn render_compiled(
+                &self,
+                _: &::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue>,
+                _: &[::promptic::dotprompt::Message],
+            ) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
+                ::core::unreachable!()
+            }
+        }
         #[allow(single_use_lifetimes, clippy::same_name_method)]
         impl #impl_generics #ident #ty_generics #where_clause {
             #[allow(dead_code)]

@@ -17,7 +17,9 @@ use crate::derive::{Field, HelperRef};
 use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
 use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile, partial_file};
-use prompt_runtime::formats::dotprompt::schema::{properties, required, schema_type};
+use prompt_runtime::formats::dotprompt::schema::{
+    TypeKind, compatible, properties, property_span, required, schema_type,
+};
 use prompt_runtime::formats::dotprompt::{Dotprompt, Value};
 use prompt_runtime::load::Project;
 use prompt_runtime::{Diagnostic, Diagnostics};
@@ -104,9 +106,31 @@ pub fn expand(
         let (n, p, t) = (&f.name, &f.path, &f.text);
         quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
     };
+    // The files as the derive checked them, for hot reload to tell an edit.
+    let sources = std::iter::once((shown.as_str(), text.as_str()))
+        .chain(partials.iter().map(|p| (p.path.as_str(), p.text.as_str())))
+        .chain(
+            registry_files
+                .iter()
+                .map(|f| (f.path.as_str(), f.text.as_str())),
+        )
+        .map(|(p, t)| quote!((#p, #t)))
+        .collect::<Vec<_>>();
     let partial_files = partials.iter().map(file);
     let registry_files = registry_files.iter().map(file);
     let values = value_inserts(fields);
+    let struct_name = ident.to_string();
+    let field_entries = fields.iter().map(|f| {
+        let (key, ty) = (&f.name, &f.ty);
+        let kind = kind_tokens(&kind(ty));
+        quote! {
+            ::promptic::dotprompt::DotpromptField {
+                name: #key,
+                kind: #kind,
+                shape: &<#ty as ::promptic::__private::PromptValue>::SHAPE,
+            }
+        }
+    });
     let input_schema = prompt.input_schema_json().unwrap_or_default();
     let output_schema = prompt.output_schema_json().unwrap_or_default();
     let nested_checks = if input.generics.type_params().next().is_some()
@@ -160,8 +184,13 @@ pub fn expand(
                     ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
                 static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partial_files),*];
                 static REGISTRIES: &[::promptic::__private::DotpromptFile] = &[#(#registry_files),*];
-                static HELPERS: &[(&str, ::promptic::dotprompt::HelperPtr)] = &[#(#helper_entries),*];
-                ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, PARTIALS, REGISTRIES, HELPERS)
+                ::promptic::__private::dotprompt_loaded(
+                    &LOADED,
+                    &ENTRY,
+                    PARTIALS,
+                    REGISTRIES,
+                    <Self as ::promptic::dotprompt::DotpromptPrompt>::HELPERS,
+                )
             }
 
             /// The compiled render alone: `None` when the prompt is not compiled or this
@@ -206,6 +235,29 @@ pub fn expand(
                 ::promptic::__private::render_dotprompt_with_context(Self::__promptic_dotprompt()?, __values, context, history)
             }
         }
+
+        /// What hot reload checks an edited prompt against.
+        #[allow(single_use_lifetimes)]
+        impl #impl_generics ::promptic::dotprompt::DotpromptPrompt for #ident #ty_generics #where_clause {
+            const NAME: &'static str = #prompt_name;
+            const PATH: &'static str = #shown;
+            const STRUCT_NAME: &'static str = #struct_name;
+            const FIELDS: &'static [::promptic::dotprompt::DotpromptField] = &[#(#field_entries),*];
+            const SOURCES: &'static [(&'static str, &'static str)] = &[#(#sources),*];
+            const HELPERS: &'static [(&'static str, ::promptic::dotprompt::HelperPtr)] = &[#(#helper_entries),*];
+            fn values(&self) -> ::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue> {
+                let mut __values = ::promptic::__private::JsonMap::new();
+                #(#values)*
+                __values
+            }
+            fn render_compiled(
+                &self,
+                context: &::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue>,
+                history: &[::promptic::dotprompt::Message],
+            ) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
+                Self::render_with_context(self, context, history)
+            }
+        }
     })
 }
 
@@ -238,28 +290,30 @@ fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<
     })
 }
 
-/// What a Rust type gives a template, as far as the macro can tell from its tokens.
-#[derive(Debug)]
-pub(crate) enum Kind {
-    Text,
-    Number,
-    Bool,
-    List(Box<Kind>),
-    Optional(Box<Kind>),
-    /// Another type: a `PromptValue` struct, a map, a `serde_json::Value`.
-    Other,
+/// What a Rust type gives a template, as far as the macro can tell from its tokens: one
+/// [`TypeKind`] per layer, outermost first.
+pub(crate) fn kind(ty: &syn::Type) -> Vec<TypeKind> {
+    let mut out = Vec::new();
+    push_kind(ty, &mut out);
+    out
 }
 
-pub(crate) fn kind(ty: &syn::Type) -> Kind {
+fn push_kind(ty: &syn::Type, out: &mut Vec<TypeKind>) {
     match ty {
-        syn::Type::Reference(r) => kind(&r.elem),
-        syn::Type::Paren(p) => kind(&p.elem),
-        syn::Type::Group(g) => kind(&g.elem),
-        syn::Type::Slice(s) => Kind::List(Box::new(kind(&s.elem))),
-        syn::Type::Array(a) => Kind::List(Box::new(kind(&a.elem))),
+        syn::Type::Reference(r) => push_kind(&r.elem, out),
+        syn::Type::Paren(p) => push_kind(&p.elem, out),
+        syn::Type::Group(g) => push_kind(&g.elem, out),
+        syn::Type::Slice(s) => {
+            out.push(TypeKind::List);
+            push_kind(&s.elem, out);
+        }
+        syn::Type::Array(a) => {
+            out.push(TypeKind::List);
+            push_kind(&a.elem, out);
+        }
         syn::Type::Path(p) if p.qself.is_none() => {
             let Some(last) = p.path.segments.last() else {
-                return Kind::Other;
+                return out.push(TypeKind::Other);
             };
             let arg = match &last.arguments {
                 syn::PathArguments::AngleBracketed(a) => a.args.iter().find_map(|a| match a {
@@ -269,74 +323,40 @@ pub(crate) fn kind(ty: &syn::Type) -> Kind {
                 _ => None,
             };
             match (last.ident.to_string().as_str(), arg) {
-                ("String" | "str", _) => Kind::Text,
-                ("Cow" | "Box" | "Rc" | "Arc", Some(inner)) => kind(inner),
-                ("Option", Some(inner)) => Kind::Optional(Box::new(kind(inner))),
-                ("Vec", Some(inner)) => Kind::List(Box::new(kind(inner))),
-                ("bool", _) => Kind::Bool,
+                ("String" | "str", _) => out.push(TypeKind::Text),
+                ("Cow" | "Box" | "Rc" | "Arc", Some(inner)) => push_kind(inner, out),
+                ("Option", Some(inner)) => {
+                    out.push(TypeKind::Optional);
+                    push_kind(inner, out);
+                }
+                ("Vec", Some(inner)) => {
+                    out.push(TypeKind::List);
+                    push_kind(inner, out);
+                }
+                ("bool", _) => out.push(TypeKind::Bool),
                 (
                     "i8" | "i16" | "i32" | "i64" | "i128" | "isize" | "u8" | "u16" | "u32" | "u64"
                     | "u128" | "usize" | "f32" | "f64",
                     _,
-                ) => Kind::Number,
-                _ => Kind::Other,
+                ) => out.push(TypeKind::Number),
+                _ => out.push(TypeKind::Other),
             }
         }
-        _ => Kind::Other,
+        _ => out.push(TypeKind::Other),
     }
 }
 
-/// How a schema type is written for the user, and the Rust types it takes.
-fn wanted(t: &str) -> (&'static str, &'static str) {
-    match t {
-        "string" => ("string", "`String` or `&str`"),
-        "number" => ("number", "a number type (`f64`, `i64`, ...)"),
-        "integer" => ("integer", "an integer type (`i64`, `u32`, ...)"),
-        "boolean" => ("boolean", "`bool`"),
-        "array" => ("array", "`Vec<T>` or `&[T]`"),
-        "object" => ("object", "a `#[derive(PromptValue)]` struct"),
-        _ => ("value", "a type that implements `PromptValue`"),
-    }
-}
-
-/// Whether `kind` can hold a value of `schema`; `None` when it can, else what is wrong.
-pub(crate) fn compatible(schema: &Value, kind: &Kind) -> Option<String> {
-    let kind = match kind {
-        Kind::Optional(inner) => inner,
-        other => other,
-    };
-    let t = schema_type(schema)?;
-    let fits = match (t.as_str(), kind) {
-        (_, Kind::Other) => t != "string" && t != "number" && t != "integer" && t != "boolean",
-        ("string", Kind::Text) | ("number" | "integer", Kind::Number) | ("boolean", Kind::Bool) => {
-            true
-        }
-        ("array", Kind::List(items)) => {
-            return schema.get("items").and_then(|items_schema| {
-                compatible(items_schema, items).map(|why| format!("its items: {why}"))
-            });
-        }
-        _ => false,
-    };
-    if fits {
-        None
-    } else {
-        let (shown, types) = wanted(&t);
-        Some(format!("the schema says {shown}: use {types}"))
-    }
-}
-
-/// The span of the input schema's property at `path` in the frontmatter (exact: found by
-/// the layout of the YAML block mappings); else the `schema:` key under `input:`, the
-/// `input:` key, or the prompt's first byte.
-fn property_span(prompt: &Dotprompt, path: &[&str]) -> std::ops::Range<usize> {
-    let mut full = vec!["input", "schema"];
-    full.extend_from_slice(path);
-    (2..=full.len())
-        .rev()
-        .find_map(|n| prompt.frontmatter_key_span(&full[..n]))
-        .or_else(|| prompt.frontmatter_key_span(&["input"]))
-        .unwrap_or(0..0)
+/// `kind` as the tokens of a `&'static [TypeKind]`, for the `DotpromptPrompt` impl.
+fn kind_tokens(kind: &[TypeKind]) -> TokenStream {
+    let steps = kind.iter().map(|k| match k {
+        TypeKind::Text => quote!(::promptic::dotprompt::schema::TypeKind::Text),
+        TypeKind::Number => quote!(::promptic::dotprompt::schema::TypeKind::Number),
+        TypeKind::Bool => quote!(::promptic::dotprompt::schema::TypeKind::Bool),
+        TypeKind::List => quote!(::promptic::dotprompt::schema::TypeKind::List),
+        TypeKind::Optional => quote!(::promptic::dotprompt::schema::TypeKind::Optional),
+        TypeKind::Other => quote!(::promptic::dotprompt::schema::TypeKind::Other),
+    });
+    quote!(&[#(#steps),*])
 }
 
 fn check_fields(
@@ -401,7 +421,7 @@ fn check_fields(
             continue;
         };
         let field_kind = kind(&field.ty);
-        let optional = matches!(field_kind, Kind::Optional(_));
+        let optional = field_kind.first() == Some(&TypeKind::Optional);
         let is_required = required(schema, property);
         if is_required && optional {
             problems.push(

@@ -9,10 +9,10 @@
 //! the schema's line and column. A `T` defined elsewhere is not checked here; its answer
 //! is still checked when `parse_output` reads it.
 
-use crate::dotprompt::{compatible, kind};
+use crate::dotprompt::kind;
 use prompt_runtime::formats::LoadedPrompt;
 use prompt_runtime::formats::dotprompt::Value;
-use prompt_runtime::formats::dotprompt::schema::{properties, required};
+use prompt_runtime::formats::dotprompt::schema::{TypeKind, compatible, properties, required};
 use prompt_runtime::{Diagnostic, Diagnostics};
 
 /// A field of the output type: the name the answer's JSON has it by, and its type.
@@ -39,7 +39,7 @@ pub(crate) fn check(ty: &syn::Type, schema: &str, prompt: &dyn LoadedPrompt) -> 
         None => d,
     };
     for field in &fields {
-        let optional = matches!(kind(&field.ty), crate::dotprompt::Kind::Optional(_));
+        let optional = kind(&field.ty).first() == Some(&TypeKind::Optional);
         if props.get(&field.name).is_none() && !optional {
             let help = match prompt_runtime::suggest::closest(&field.name, props.keys()) {
                 Some(close) => format!("did you mean `{close}`? (rename the field)"),
@@ -77,7 +77,7 @@ pub(crate) fn check(ty: &syn::Type, schema: &str, prompt: &dyn LoadedPrompt) -> 
             continue;
         };
         let field_kind = kind(&field.ty);
-        let optional = matches!(field_kind, crate::dotprompt::Kind::Optional(_));
+        let optional = field_kind.first() == Some(&TypeKind::Optional);
         if !required(&schema, property) && !optional {
             problems.push(at(
                 Diagnostic::new(format!(

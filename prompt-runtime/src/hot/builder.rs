@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-/// Settings of a [`super::HotPrompt`], [`super::HotChat`] or [`super::HotJinja`], made by
-/// their `builder()`.
+/// Settings of a [`super::HotPrompt`], [`super::HotChat`], [`super::HotJinja`] or
+/// [`super::HotDotprompt`], made by their `builder()`.
 ///
 /// Reloading is off unless [`HotBuilder::enabled`] turns it on, and off in a release build
 /// (one without `debug_assertions`) even then, unless [`HotBuilder::in_release`] allows it.

@@ -29,10 +29,17 @@
 //! `"jinja"` options through the one reader ([`crate::load::Root`]), checks them against
 //! the compiled struct as the derive does (names, `Option`s, unused fields, paths into
 //! `PromptValue` fields against their shapes, the subset, include cycles, fences), and
-//! watches every include the last load asked for. Families
+//! watches every include the last load asked for. [`HotDotprompt`] does it for derived
+//! dotprompt prompts (`prompts/NAME.prompt`,
+//! [`DotpromptPrompt`](crate::formats::dotprompt::DotpromptPrompt)): it rereads the prompt
+//! file, its partials and the folder's `schemas.json` and `tools.json` through the same
+//! reader, checks them as the derive does (the dotprompt reader's checks, the paths the
+//! template reads against the input schema, the input schema against the struct's fields,
+//! their types and their `PromptValue` shapes, the helpers), and renders the reloaded
+//! prompt with its messages, metadata and cache breakpoints. Families
 //! (`#[prompt(family = "...")]`) are not supported: a family is many files chosen per
-//! render, and its struct implements neither trait; nor are dotprompt prompts and keep
-//! agent prompts, whose derives implement none of the traits a hot prompt needs.
+//! render, and its struct implements none of these traits; nor are keep agent prompts,
+//! whose derive implements none of the traits a hot prompt needs.
 //!
 //! ```
 //! use promptic::context::{ContextField, ContextValue, ContextValues, FieldKind};
@@ -93,10 +100,12 @@
 //! ```
 
 mod builder;
+mod dotprompt;
 mod jinja;
 mod stamp;
 
 pub use builder::HotBuilder;
+pub use dotprompt::HotDotprompt;
 pub use jinja::HotJinja;
 
 use crate::chat::Chat;
@@ -673,3 +682,6 @@ impl Core {
 
 #[cfg(test)]
 mod tests;
+
+#[cfg(test)]
+mod dotprompt_tests;

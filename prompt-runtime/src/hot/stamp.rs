@@ -95,6 +95,23 @@ impl Stamp {
         )
     }
 
+    /// `later` (the files as they are after a reload that found new files to watch), with
+    /// the entry of `self` (taken before that reload read anything) for each file both
+    /// list: an edit during the reload is still seen by the next one, and a file first
+    /// asked for during the reload does not make the next one run again.
+    pub(super) fn carried_into(&self, later: Stamp) -> Stamp {
+        Stamp(
+            later
+                .0
+                .into_iter()
+                .map(|(path, now)| {
+                    let before = self.0.iter().find(|(p, _)| *p == path).map(|(_, s)| *s);
+                    (path, before.unwrap_or(now))
+                })
+                .collect(),
+        )
+    }
+
     /// The first file that a reload must not read: one longer than `limit` bytes, or one
     /// that is neither a file nor a folder.
     pub(super) fn refusal(&self, limit: u64) -> Option<(&Path, Refusal)> {

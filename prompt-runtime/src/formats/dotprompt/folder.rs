@@ -124,6 +124,13 @@ impl Folder {
     /// `sub/_sign.prompt`). A partial that cannot be read (a link out of the folder, a FIFO,
     /// invalid UTF-8) is reported as itself.
     pub fn load(&self, name: &str) -> Result<Loaded, Diagnostics> {
+        self.load_traced(name, &mut Vec::new())
+    }
+
+    /// [`load`](Self::load), recording in `asked` the file of every partial the prompt
+    /// names (`_sign.prompt`, `sub/_sign.prompt`, relative to the folder), found or not,
+    /// refused or read: what to watch for a change.
+    pub fn load_traced(&self, name: &str, asked: &mut Vec<String>) -> Result<Loaded, Diagnostics> {
         let rel = format!("{name}.prompt");
         let shown = self.root.shown(&rel);
         let valid = !name.is_empty() && name.split('/').all(|s| !s.is_empty() && s != "..");
@@ -135,13 +142,20 @@ impl Folder {
             Some(Err(e)) => return Err(e.into()),
         };
         let read: Arc<Mutex<Vec<FolderFile>>> = Arc::default();
+        let named: Arc<Mutex<Vec<String>>> = Arc::default();
         let refused: Arc<Mutex<Diagnostics>> = Arc::default();
         let mut registry = self.base.clone();
         registry.set_partial_display_dir(&self.root.shown(""));
         {
             let (read, refused, root) = (read.clone(), refused.clone(), self.root.clone());
+            let named = named.clone();
             registry.set_partial_resolver(move |partial| {
                 let rel = partial_file(partial)?;
+                if let Ok(mut named) = named.lock()
+                    && !named.contains(&rel)
+                {
+                    named.push(rel.clone());
+                }
                 let text = match read_text(&root, &rel) {
                     Ok(text) => text?,
                     Err(d) => {
@@ -162,6 +176,7 @@ impl Folder {
             });
         }
         let parsed = registry.parse_file(&shown, &text);
+        asked.extend(named.lock().map(|n| n.clone()).unwrap_or_default());
         let mut problems = refused.lock().map(|r| r.clone()).unwrap_or_default();
         let prompt = match parsed {
             Ok(prompt) if problems.is_empty() => prompt,

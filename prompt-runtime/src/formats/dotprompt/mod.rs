@@ -32,6 +32,7 @@ mod cache;
 mod chat;
 #[doc(hidden)]
 pub mod compiled;
+pub mod fields;
 pub mod folder;
 mod front;
 pub use front::{DOTPROMPT, DotpromptFormat, LoadedDotprompt, log};
@@ -55,6 +56,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use chat::ToChatError;
+pub use fields::{DotpromptField, DotpromptPrompt};
 pub use helpers::{HelperArgs, HelperFn, HelperPtr};
 pub use value::{Object, Value};
 

@@ -100,3 +100,93 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
     }
     problems
 }
+
+/// What a field's Rust type gives a template, as the derive reads it from the type as
+/// written: one step per layer, outermost first (`Option<Vec<&str>>` is
+/// `[Optional, List, Text]`). References, `Box`, `Rc`, `Arc` and `Cow` are looked through;
+/// a type the derive cannot read from its name (a `PromptValue` struct, a map, an alias) is
+/// [`TypeKind::Other`], which fits any schema but a scalar one.
+///
+/// ```
+/// use promptic::dotprompt::schema::{TypeKind, compatible};
+/// use promptic::dotprompt::Value;
+///
+/// let schema: Value = serde_json::from_str(r#"{"type": "array", "items": {"type": "string"}}"#)?;
+/// assert_eq!(compatible(&schema, &[TypeKind::List, TypeKind::Text]), None);
+/// assert_eq!(
+///     compatible(&schema, &[TypeKind::List, TypeKind::Number]).as_deref(),
+///     Some("its items: the schema says string: use `String` or `&str`")
+/// );
+/// # Ok::<(), serde_json::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeKind {
+    /// `String`, `str`.
+    Text,
+    /// An integer or a float type.
+    Number,
+    /// `bool`.
+    Bool,
+    /// `Vec<T>`, `[T]`, `[T; N]`: the next step is the items'.
+    List,
+    /// `Option<T>`: the next step is the value's.
+    Optional,
+    /// Any other type.
+    Other,
+}
+
+/// Whether a field whose type is `kind` ([`TypeKind`], outermost first) can hold a value of
+/// `schema`: `None` when it can (or the schema has no type), else what is wrong, as help
+/// for the user. An `Option` is looked through: whether the property may be absent is
+/// checked apart.
+pub fn compatible(schema: &Value, kind: &[TypeKind]) -> Option<String> {
+    let kind = match kind.split_first() {
+        Some((TypeKind::Optional, inner)) => inner,
+        _ => kind,
+    };
+    let t = schema_type(schema)?;
+    let fits = match (t.as_str(), kind.first().copied().unwrap_or(TypeKind::Other)) {
+        (_, TypeKind::Other) => t != "string" && t != "number" && t != "integer" && t != "boolean",
+        ("string", TypeKind::Text)
+        | ("number" | "integer", TypeKind::Number)
+        | ("boolean", TypeKind::Bool) => true,
+        ("array", TypeKind::List) => {
+            return schema.get("items").and_then(|items_schema| {
+                compatible(items_schema, &kind[1..]).map(|why| format!("its items: {why}"))
+            });
+        }
+        _ => false,
+    };
+    if fits {
+        None
+    } else {
+        let (shown, types) = wanted(&t);
+        Some(format!("the schema says {shown}: use {types}"))
+    }
+}
+
+/// How a schema type is written for the user, and the Rust types it takes.
+fn wanted(t: &str) -> (&'static str, &'static str) {
+    match t {
+        "string" => ("string", "`String` or `&str`"),
+        "number" => ("number", "a number type (`f64`, `i64`, ...)"),
+        "integer" => ("integer", "an integer type (`i64`, `u32`, ...)"),
+        "boolean" => ("boolean", "`bool`"),
+        "array" => ("array", "`Vec<T>` or `&[T]`"),
+        "object" => ("object", "a `#[derive(PromptValue)]` struct"),
+        _ => ("value", "a type that implements `PromptValue`"),
+    }
+}
+
+/// The span of the input schema's property at `path` in the frontmatter (exact: found by
+/// the layout of the YAML block mappings); else the `schema:` key under `input:`, the
+/// `input:` key, or the prompt's first byte.
+pub fn property_span(prompt: &Dotprompt, path: &[&str]) -> std::ops::Range<usize> {
+    let mut full = vec!["input", "schema"];
+    full.extend_from_slice(path);
+    (2..=full.len())
+        .rev()
+        .find_map(|n| prompt.frontmatter_key_span(&full[..n]))
+        .or_else(|| prompt.frontmatter_key_span(&["input"]))
+        .unwrap_or(0..0)
+}
