@@ -40,8 +40,10 @@ mod prompt;
 mod python;
 pub mod render;
 pub mod resolve;
+mod role;
 #[cfg(test)]
 mod scaling;
+mod source;
 pub mod store;
 pub mod suggest;
 mod swap;

@@ -300,7 +300,7 @@ fn shared_file(
                 .is_ok_and(|i| i.by_key.contains_key("variants"))
         });
     let one_prompt = indexed.unwrap_or_else(|| {
-        crate::load::json::object_entries(source.text())
+        crate::source::json::object_entries(source.text())
             .is_ok_and(|top| top.iter().any(|(k, _)| k == "variants"))
     });
     if !one_prompt {

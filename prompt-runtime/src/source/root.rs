@@ -59,7 +59,7 @@ use std::path::{Component, Path, PathBuf};
 /// ```
 /// assert_eq!(promptic::load::MAX_FILE, 4 * 1024 * 1024);
 /// ```
-pub const MAX_FILE: u64 = crate::resolve::MAX_EXPANDED as u64;
+pub const MAX_FILE: u64 = 4 << 20;
 
 /// A folder that reads stay inside (see the [module doc](self)).
 #[derive(Clone, Debug)]
