@@ -10,7 +10,7 @@ pub mod config;
 mod jinja;
 mod project;
 
-pub use crate::parse::PromptFile;
+pub use crate::parse::file::PromptFile;
 pub use crate::source::root;
 pub use crate::source::{
     Frontmatter, FrontmatterEntry, MAX_FILE, ReadError, Root, decode, normalize, read_file,

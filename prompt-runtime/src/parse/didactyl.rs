@@ -24,6 +24,9 @@
 //! ([`Syntax::Braces`]), so the same file compiles with `#[derive(Prompt)]`, where each
 //! name is checked like `$name` and an `expand` section binds to the context field of its
 //! name.
+//!
+//! The chat a template gives, [`ChatTemplate::messages`], is built in `chat/template.rs`,
+//! above the core.
 
 use super::lexer::{Syntax, Token};
 use super::{Node, Placeholder, Section, SectionKind};

@@ -6,15 +6,21 @@
 //! newline included, renders to nothing, so a false branch leaves no blank line behind.
 //! In a braces prompt, [`foreign`] finds the Jinja and Handlebars syntax that would
 //! otherwise be copied into the text.
+//!
+//! What the parser reads is a [`PromptFile`]: a file's text with its frontmatter split off
+//! and the placeholder syntax it declares. A body in didactyl's format (a `---template---`
+//! line, then `- section:` entries) is read by `didactyl` into the same nodes, a section
+//! per message; [`ChatTemplate`](crate::chat::ChatTemplate) is that reader's public face.
+//! Nothing here uses the modules built on the core: [`Role`] and the
+//! cache-breakpoint limit live below it.
 
 pub(crate) mod didactyl;
 pub mod directive;
-mod file;
+pub(crate) mod file;
 pub mod foreign;
 pub mod lexer;
 
-pub use file::PromptFile;
-pub(crate) use file::syntax_setting;
+pub(crate) use file::{PromptFile, syntax_setting};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::role::{MAX_CACHE_BREAKPOINTS, Role};
