@@ -466,7 +466,7 @@ fn variables(prompt: &CheckedPrompt, field_types: Option<&[String]>) -> String {
 mod tests {
     use super::{PageOptions, code_span, fenced, markdown_page, table_cell};
     use crate::check::{CheckedPrompt, check};
-    use crate::load::PromptFile;
+    use crate::parse::PromptFile;
     use crate::resolve::{ContextVar, Schema, Templates, VarKind};
 
     fn checked(text: &str, context: Vec<ContextVar>) -> CheckedPrompt {

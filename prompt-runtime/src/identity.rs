@@ -6,7 +6,7 @@
 //! time, so both always agree on the names.
 
 use crate::case::{upper_first, variant_name};
-use crate::load::json::object_entries;
+use crate::source::json::object_entries;
 use serde_json::value::RawValue;
 use std::collections::{HashMap, HashSet};
 use std::fmt;
@@ -604,7 +604,7 @@ pub(crate) fn kind(json: &str) -> &'static str {
 
 /// A serde_json error as an identity error, with a line and a column in characters.
 fn json_error(text: &str, e: &serde_json::Error) -> IdentityError {
-    let (offset, message) = crate::load::json::error_position(text, e);
+    let (offset, message) = crate::source::json::error_position(text, e);
     let line_start = text[..offset].rfind('\n').map_or(0, |i| i + 1);
     IdentityError::Json {
         line: text[..line_start].matches('\n').count() + 1,
@@ -616,7 +616,7 @@ fn json_error(text: &str, e: &serde_json::Error) -> IdentityError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::json::Entries;
+    use crate::source::json::Entries;
 
     fn all(identity: &Identity) -> Vec<(String, String)> {
         identity

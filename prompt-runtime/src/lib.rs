@@ -2,9 +2,49 @@
 //!
 //! One implementation of the language, shared by the `#[derive(Prompt)]` macro at build
 //! time, by applications for prompts that arrive at run time, and by the CLI. A prompt goes
-//! through one module per stage: [`load`] → [`parse`] → [`resolve`] → [`render`].
+//! through one module per stage: its file is read ([`load::PromptFile`]), then [`parse`] →
+//! [`resolve`] → [`render`], and [`check`] takes it through all of them at once.
 //!
 //! Most users reach this crate through the `promptic` facade.
+//!
+//! # Layout
+//!
+//! The modules are layers, bottom first; each uses only the layers before its own, so the
+//! language core never reaches up into what is built on it (`tests/layering.rs` holds
+//! them to this order):
+//!
+//! 1. the shared pieces: [`diagnostic`], [`suggest`], [`guidance`], `case`, `digest`,
+//!    `swap`, and `role` ([`Role`] and [`chat::MAX_CACHE_BREAKPOINTS`], reached through
+//!    [`chat`]);
+//! 2. `source`: reading one file — bytes to normalised text, only from inside its folder
+//!    ([`load::Root`]), and its JSON frontmatter ([`load::Frontmatter`]), all reached
+//!    through [`load`];
+//! 3. the language core, [`parse`] (a [`PromptFile`](load::PromptFile), its lexer, its
+//!    `{% %}` directives, and didactyl's `---template---` files,
+//!    [`ChatTemplate`](chat::ChatTemplate)), and [`identity`];
+//! 4. [`meta`], the typed frontmatter, and `python`, Python's `string.Template` and
+//!    whitespace rules;
+//! 5. [`chat`], messages and chats;
+//! 6. [`resolve`], then [`render`], then [`context`];
+//! 7. the project: [`load`] ([`Project`](load::Project), [`Config`]), [`check`],
+//!    [`family`], the front ends of [`formats`] and [`value`], which extend one another;
+//! 8. what is built on all of it: [`doc`], [`output`], the [`Prompt`] trait, [`clients`],
+//!    hot reload and [`store`].
+//!
+//! Where each format is read, checked and rendered:
+//!
+//! | format | read | checked | rendered |
+//! |---|---|---|---|
+//! | Markdown (`$name`, `{{name}}`), chat sections | [`parse`] | [`resolve`], [`check`] | [`render`] |
+//! | didactyl templates (`---template---`) | [`parse`] (`parse/didactyl.rs`) | [`resolve`], [`check`] | [`render`], [`ChatTemplate::messages`](chat::ChatTemplate::messages) |
+//! | keep agent prompts, keep prompt documents | [`formats::keep`] | [`formats::keep`] | [`formats::keep`] |
+//! | Jinja (`.j2`, `.md.j2`) | [`formats::jinja`] | [`formats::jinja`] | [`formats::jinja`] |
+//! | dotprompt (`.prompt`) | [`formats::dotprompt`] | [`formats::dotprompt`] | [`formats::dotprompt`] |
+//! | PromptEngine stores | [`store`] | [`store`] | [`store`] |
+//!
+//! Every prompt of a prompts folder is reached through one interface, [`formats::Format`]:
+//! `formats/markdown.rs` (Markdown, chat and keep agent prompts), `formats/jinja/front.rs`
+//! and `formats/dotprompt/front.rs` implement it.
 
 // Where links into this crate point from the documentation of a crate built without it
 // (`cargo doc --no-deps`): the page of a user's derived prompt shows the `Prompt` trait's
@@ -40,8 +80,10 @@ mod prompt;
 mod python;
 pub mod render;
 pub mod resolve;
+mod role;
 #[cfg(test)]
 mod scaling;
+mod source;
 pub mod store;
 pub mod suggest;
 mod swap;

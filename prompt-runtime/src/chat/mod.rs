@@ -14,67 +14,14 @@
 mod content;
 mod template;
 
+pub use crate::parse::didactyl::{ChatTemplate, MARKER, TemplateSection};
+pub use crate::role::{MAX_CACHE_BREAKPOINTS, Role};
 pub use content::{Content, ContentPart, Media, PartRef};
-
-pub(crate) use template::nodes as template_nodes;
-pub use template::{ChatTemplate, MARKER, TemplateSection};
 
 use crate::meta::Meta;
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
-
-/// Who speaks a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    /// Instructions to the model.
-    System,
-    /// The person talking to the model.
-    User,
-    /// The model.
-    Assistant,
-    /// A tool's answer to the model's call (dotprompt's `tool` messages).
-    Tool,
-}
-
-impl Role {
-    /// `system`, `user`, `assistant` or `tool`.
-    ///
-    /// ```
-    /// assert_eq!(promptic::chat::Role::Assistant.as_str(), "assistant");
-    /// ```
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Role::System => "system",
-            Role::User => "user",
-            Role::Assistant => "assistant",
-            Role::Tool => "tool",
-        }
-    }
-
-    /// The role named by `word` (`system`, `user`, `assistant`).
-    ///
-    /// ```
-    /// use promptic::chat::Role;
-    /// assert_eq!(Role::from_word("user"), Some(Role::User));
-    /// assert_eq!(Role::from_word("User"), None);
-    /// ```
-    pub fn from_word(word: &str) -> Option<Role> {
-        match word {
-            "system" => Some(Role::System),
-            "user" => Some(Role::User),
-            "assistant" => Some(Role::Assistant),
-            _ => None,
-        }
-    }
-}
-
-impl fmt::Display for Role {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
 
 /// One message of a chat: a role, its content, and the section of the prompt it came from.
 ///
@@ -214,10 +161,6 @@ pub struct Chat {
     /// `cache_control`.
     pub breakpoints: Vec<CacheBreakpoint>,
 }
-
-/// The most cache breakpoints a prompt may mark: the `cache_control` marks Anthropic's
-/// Messages API takes in one request.
-pub const MAX_CACHE_BREAKPOINTS: usize = 4;
 
 /// Where a cacheable prefix of a chat ends: after `offset` bytes of message `message`'s
 /// text (its text parts, media counting none).

@@ -3,8 +3,8 @@
 //! `"context": ["day", "note"]` (the context values it takes, declared).
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::load::PromptFile;
 use crate::parse::Node;
+use crate::parse::PromptFile;
 use crate::resolve::{Resolved, Schema, Templates, Use, VarKind, VarSource, Variable};
 use serde_json::value::RawValue;
 use std::collections::BTreeSet;

@@ -8,9 +8,9 @@
 
 use crate::diagnostic::{Diagnostic, SourceFile};
 use crate::family::MATCH_KEY;
-use crate::load::PromptFile;
-use crate::load::json::Entries;
 use crate::meta::Meta;
+use crate::parse::PromptFile;
+use crate::source::json::Entries;
 
 /// Every frontmatter key promptic reads: the typed [`Meta`] keys, then those of the
 /// placeholder syntax, families, declared context and static prompts.
@@ -170,7 +170,7 @@ fn near_miss(source: &SourceFile) -> Option<Diagnostic> {
 #[cfg(test)]
 mod tests {
     use super::frontmatter_warnings;
-    use crate::load::PromptFile;
+    use crate::parse::PromptFile;
 
     fn messages(text: &str) -> Vec<String> {
         let file = PromptFile::from_text("p.md", text).expect("loads");

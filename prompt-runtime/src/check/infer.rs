@@ -2,7 +2,7 @@
 //! and the names a prompt refers to at all.
 
 use crate::case::variant_name;
-use crate::load::PromptFile;
+use crate::parse::PromptFile;
 use crate::parse::{self, Condition, Node, SectionKind};
 use crate::resolve::{ContextVar, Templates, VarKind};
 use std::collections::{BTreeMap, BTreeSet};

@@ -4,9 +4,9 @@
 use crate::diagnostic::Diagnostics;
 use crate::identity::Identity;
 use crate::identity::Slot;
-use crate::load::PromptFile;
 use crate::meta::Meta;
 use crate::parse;
+use crate::parse::PromptFile;
 use crate::render::{
     FLAG_WORDS, Measured, PromptContent, Value, parse_flag, render_measured, render_messages,
 };

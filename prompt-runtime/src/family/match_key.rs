@@ -7,7 +7,7 @@
 
 use super::rules::{RuleLine, Rules};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::load::PromptFile;
+use crate::parse::PromptFile;
 use serde_json::value::RawValue;
 use std::ops::Range;
 

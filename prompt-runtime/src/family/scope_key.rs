@@ -2,7 +2,7 @@
 //! the item a prompt is chosen for (`"scope": "*@*.*"` for email addresses).
 
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::load::PromptFile;
+use crate::parse::PromptFile;
 
 /// The frontmatter key that holds a member's scope.
 pub const SCOPE_KEY: &str = "scope";

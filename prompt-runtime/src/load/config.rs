@@ -13,10 +13,10 @@
 //! values only illustrate the keys: they are never rendered (the CLI renders an identity
 //! key without `--identity` as a missing value, not as the example's).
 
-use super::json::span_in as span;
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::identity::{self, Identity, IdentityError};
 use crate::parse::lexer::is_name;
+use crate::source::json::span_in as span;
 use crate::suggest;
 use serde_json::value::RawValue;
 use std::collections::HashSet;
@@ -148,8 +148,8 @@ impl Config {
             .with_help(r#"write an object such as `{ "identity": { "name": "Alex" } }`"#)
             .into());
         }
-        let entries =
-            super::json::object_entries(root.get()).map_err(|e| json_diagnostic(source, &e))?;
+        let entries = crate::source::json::object_entries(root.get())
+            .map_err(|e| json_diagnostic(source, &e))?;
 
         let mut config = Config::default();
         let mut diagnostics = Diagnostics::default();
@@ -175,7 +175,7 @@ impl Config {
                     Err(found) => diagnostics.extend(found),
                 },
                 "placeholders" => {
-                    match super::syntax_setting(source, value.get(), value_span.clone()) {
+                    match crate::parse::syntax_setting(source, value.get(), value_span.clone()) {
                         Ok(syntax) => config.placeholders = syntax,
                         Err(found) => diagnostics.push(found),
                     }
@@ -365,7 +365,7 @@ fn key_span(text: &str, value_start: usize) -> Range<usize> {
 }
 
 fn json_diagnostic(source: &SourceFile, e: &serde_json::Error) -> Diagnostic {
-    let (offset, message) = super::json::error_position(source.text(), e);
+    let (offset, message) = crate::source::json::error_position(source.text(), e);
     Diagnostic::new(format!("malformed JSON in `{}`: {message}", source.path()))
         .at(source, offset..offset + 1)
         .with_help(

@@ -11,7 +11,7 @@
 //! run time for a compiled prompt.
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
-use crate::load::{Frontmatter, FrontmatterEntry};
+use crate::source::{Frontmatter, FrontmatterEntry};
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use std::borrow::Cow;
@@ -521,7 +521,7 @@ fn abbreviate(json: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load::PromptFile;
+    use crate::parse::PromptFile;
 
     /// Loads a prompt whose frontmatter holds `lines` (one key per line, from line 2).
     fn meta(lines: &[&str]) -> Result<Meta, Diagnostics> {

@@ -6,12 +6,24 @@
 //! newline included, renders to nothing, so a false branch leaves no blank line behind.
 //! In a braces prompt, [`foreign`] finds the Jinja and Handlebars syntax that would
 //! otherwise be copied into the text.
+//!
+//! What the parser reads is a [`PromptFile`]: a file's text with its frontmatter split off
+//! and the placeholder syntax it declares. A body in didactyl's format (a `---template---`
+//! line, then `- section:` entries) is read by `didactyl` into the same nodes, a section
+//! per message; [`ChatTemplate`](crate::chat::ChatTemplate) is that reader's public face.
+//! Nothing here uses the modules built on the core: [`Role`] and the
+//! cache-breakpoint limit live below it.
 
+pub(crate) mod didactyl;
 pub mod directive;
+pub(crate) mod file;
 pub mod foreign;
 pub mod lexer;
 
+pub(crate) use file::{PromptFile, syntax_setting};
+
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
+use crate::role::{MAX_CACHE_BREAKPOINTS, Role};
 use crate::suggest::closest;
 use directive::{Arg, ArgKind, Directive};
 use lexer::Token;
@@ -52,7 +64,7 @@ pub struct Section {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SectionKind {
     /// A message with this role; its content is the lines up to the next section.
-    Message(crate::chat::Role),
+    Message(Role),
     /// The messages of a context field, the last `limit` of them when a limit is given.
     History {
         /// The directive's `limit=N`.
@@ -233,7 +245,7 @@ pub fn parse(
 ) -> (Vec<Node>, Diagnostics) {
     // A file in didactyl's template format is read by its own front end into the same
     // nodes: sections, `{{name}}` placeholders.
-    if let Some(read) = crate::chat::template_nodes(source, body.clone()) {
+    if let Some(read) = didactyl::nodes(source, body.clone()) {
         return read;
     }
     let text = source.text();
@@ -452,7 +464,7 @@ fn section(
             },
         )
     } else {
-        let role = crate::chat::Role::from_word(keyword).unwrap_or(crate::chat::Role::System);
+        let role = Role::from_word(keyword).unwrap_or(Role::System);
         let name = match d.args.as_slice() {
             [] => keyword.to_owned(),
             [
@@ -662,11 +674,11 @@ fn apply(
                 .iter()
                 .filter(|n| matches!(n, Node::CacheBreakpoint(_)))
                 .count();
-            if count == crate::chat::MAX_CACHE_BREAKPOINTS {
+            if count == MAX_CACHE_BREAKPOINTS {
                 diagnostics.push(
                     Diagnostic::new(format!(
                         "more than {} cache breakpoints",
-                        crate::chat::MAX_CACHE_BREAKPOINTS
+                        MAX_CACHE_BREAKPOINTS
                     ))
                     .at(source, d.span)
                     .with_help("Anthropic's Messages API takes at most 4 `cache_control` marks in a request: keep the breakpoints that end the longest stable prefixes"),

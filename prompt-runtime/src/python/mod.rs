@@ -40,4 +40,3 @@ pub fn safe_substitute(text: &str, vars: &HashMap<String, String>) -> String {
 }
 
 pub(crate) mod space;
-pub(crate) mod value;

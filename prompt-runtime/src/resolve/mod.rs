@@ -26,6 +26,9 @@ pub const MAX_DEPTH: usize = 100;
 /// before anything is rendered.
 pub const MAX_EXPANDED: usize = 4 << 20;
 
+// The largest file promptic reads is the most a prompt may hold once expanded.
+const _: () = assert!(crate::source::MAX_FILE == MAX_EXPANDED as u64);
+
 /// What each substitution and block counts towards [`MAX_EXPANDED`]: resolving, checking
 /// and rendering cost more per substitution than per byte of text, so at most 256 Ki of
 /// them fit (a real prompt has hundreds).

@@ -3,7 +3,7 @@
 
 use crate::case::variant_name;
 use crate::diagnostic::Diagnostics;
-use crate::load::PromptFile;
+use crate::parse::PromptFile;
 use crate::parse::{self, Node};
 use std::collections::{BTreeMap, BTreeSet};
 

@@ -1,6 +1,6 @@
 use super::*;
-use crate::load::PromptFile;
 use crate::parse::ParseOptions;
+use crate::parse::PromptFile;
 
 fn schema() -> Schema {
     Schema {

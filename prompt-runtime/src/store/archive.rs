@@ -29,8 +29,8 @@ use super::error::StoreError;
 use super::json::Reader;
 use super::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY};
 use super::{atomic, check, folder_lock};
-use crate::load::decode;
-use crate::load::json::object_entries;
+use crate::source::decode;
+use crate::source::json::object_entries;
 use crate::{Diagnostics, SourceFile};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
@@ -519,7 +519,7 @@ impl Store {
 /// user names it, so it may be anywhere, but it is read as every file is (`load::root`).
 fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
     let shown = path.to_string_lossy();
-    crate::load::read_file(path, &shown, zipped::MAX_FILE_BYTES).map_err(|e| {
+    crate::source::read_file(path, &shown, zipped::MAX_FILE_BYTES).map_err(|e| {
         if e.is_too_large() {
             format!(
                 "the file is larger than {} MiB",

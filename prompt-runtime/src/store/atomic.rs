@@ -8,7 +8,7 @@
 //! what a fresh open reads; outside tests the hook never fails.
 
 use super::error::StoreError;
-use crate::load::Root;
+use crate::source::Root;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};

@@ -300,7 +300,7 @@ fn shared_file(
                 .is_ok_and(|i| i.by_key.contains_key("variants"))
         });
     let one_prompt = indexed.unwrap_or_else(|| {
-        crate::load::json::object_entries(source.text())
+        crate::source::json::object_entries(source.text())
             .is_ok_and(|top| top.iter().any(|(k, _)| k == "variants"))
     });
     if !one_prompt {
@@ -464,7 +464,7 @@ fn registry_entry(
             // A number or a boolean, as PromptEngine's `str(default)` prints it.
             _ => serde_json::from_str::<serde_json::Value>(raw.get())
                 .ok()
-                .map(|v| crate::python::value::str_of(&v)),
+                .map(|v| crate::formats::jinja::python_str::str_of(&v)),
         },
     };
     let text = |r: &mut Reader<'_>, f: &str| {

@@ -22,8 +22,8 @@ use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
 use super::parsed::{Folder, PromptDef};
 use super::persist::{remove_path, set_path, set_paths};
 use super::{check, folder_lock};
-use crate::load::json::object_entries;
 use crate::parse::lexer::{Syntax, Token, is_name};
+use crate::source::json::object_entries;
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
 use std::path::Path;
@@ -520,14 +520,14 @@ impl Store {
         let mut too_large = crate::Diagnostics::default();
         for (rel, text) in &change.writes {
             if let Some(text) = text
-                && text.len() as u64 > crate::load::MAX_FILE
+                && text.len() as u64 > crate::source::MAX_FILE
             {
                 let shown = state.user.shown(rel);
                 too_large.push(
                     crate::Diagnostic::new(format!(
                         "this edit would make `{shown}` {} bytes, more than promptic reads from one file ({} bytes), so the store could not be opened again",
                         text.len(),
-                        crate::load::MAX_FILE
+                        crate::source::MAX_FILE
                     ))
                     .in_file(&shown)
                     .with_help("keep the text or the value shorter; nothing was written"),

@@ -1,7 +1,7 @@
 //! Reading JSON values of a store file with their spans, each problem reported as a
 //! located diagnostic into the file, never a stop at the first.
 
-use crate::load::json::{error_position, key_span, object_entries, span_in, string_offset};
+use crate::source::json::{error_position, key_span, object_entries, span_in, string_offset};
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
 use serde_json::value::RawValue;

@@ -5,7 +5,7 @@
 //! file or a `_meta` folder linked out of it is refused, naming the link), only a regular
 //! file, at most [`MAX_FILE`](crate::load::MAX_FILE) bytes.
 
-use crate::load::{Root, decode};
+use crate::source::{Root, decode};
 use crate::{Diagnostics, SourceFile};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

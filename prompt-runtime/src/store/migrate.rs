@@ -23,7 +23,7 @@ use super::error::StoreError;
 use super::folder_lock;
 use super::layout::{MANIFEST, USER_MANIFEST};
 use super::persist::{remove_paths, set_paths};
-use crate::load::json::object_entries;
+use crate::source::json::object_entries;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,7 @@ fn ids(text: &str) -> Option<Vec<String>> {
 
 /// The folder's manifest as it is on disk (read through the folder's one reader).
 fn manifest_text(dir: &Path) -> Option<String> {
-    let root = crate::load::Root::new(dir, dir.to_string_lossy());
+    let root = crate::source::Root::new(dir, dir.to_string_lossy());
     let bytes = root.read(MANIFEST).ok()??;
     String::from_utf8(bytes).ok()
 }

@@ -3,7 +3,7 @@
 //! the order of a manifest's entries is the order of its prompts). The text is written by
 //! [`atomic`](super::atomic).
 
-use crate::load::json::object_entries;
+use crate::source::json::object_entries;
 use std::collections::{HashMap, HashSet};
 
 /// `json` (an object, or empty for none yet) with `value` (JSON text) at `path`; missing

@@ -38,7 +38,7 @@
 use super::schema::check_input_paths;
 use super::{Dotprompt, Registry, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
-use crate::load::Root;
+use crate::source::Root;
 use std::sync::{Arc, Mutex};
 
 /// A file a prompt was read from: its name (a partial's name, `schemas.json`), the path

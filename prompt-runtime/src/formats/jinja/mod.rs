@@ -46,6 +46,7 @@ mod lexer;
 mod ops;
 mod parser;
 mod paths;
+pub(crate) mod python_str;
 mod render;
 mod set;
 mod settings;

@@ -7,7 +7,7 @@
 
 use super::Options;
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
-use crate::load::json::{key_span, object_entries, span_in};
+use crate::source::json::{key_span, object_entries, span_in};
 use serde_json::value::RawValue;
 
 const NAMES: [&str; 3] = ["trim_blocks", "lstrip_blocks", "keep_trailing_newline"];

@@ -37,7 +37,7 @@ impl Frontmatter {
 }
 
 /// Splits off the frontmatter; returns it and the byte offset where the body begins.
-pub(super) fn split(source: &SourceFile) -> Result<(Option<Frontmatter>, usize), Diagnostics> {
+pub(crate) fn split(source: &SourceFile) -> Result<(Option<Frontmatter>, usize), Diagnostics> {
     let text = source.text();
     let first_line = text.split('\n').next().unwrap_or("");
     if first_line != "{" {
@@ -111,7 +111,7 @@ fn json_error(source: &SourceFile, e: &serde_json::Error) -> Diagnostic {
 
 #[cfg(test)]
 mod tests {
-    use crate::load::PromptFile;
+    use crate::parse::PromptFile;
 
     #[test]
     fn nested_closing_brace_alone_on_a_line_does_not_end_frontmatter() {

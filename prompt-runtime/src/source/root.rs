@@ -1,6 +1,6 @@
 //! Reading a file for promptic: only from inside its folder, only a regular file, and
 //! never more than [`MAX_FILE`] bytes. Every prompt-related read goes through here: the
-//! derive, [`Project`](super::Project), the CLI, families, stores (defaults and user
+//! derive, [`Project`](crate::load::Project), the CLI, families, stores (defaults and user
 //! folder) and hot reload.
 //!
 //! - **The folder rule.** A file is read from a [`Root`] (the crate's `prompts/`, the CLI's
@@ -59,7 +59,7 @@ use std::path::{Component, Path, PathBuf};
 /// ```
 /// assert_eq!(promptic::load::MAX_FILE, 4 * 1024 * 1024);
 /// ```
-pub const MAX_FILE: u64 = crate::resolve::MAX_EXPANDED as u64;
+pub const MAX_FILE: u64 = 4 << 20;
 
 /// A folder that reads stay inside (see the [module doc](self)).
 #[derive(Clone, Debug)]

@@ -4,7 +4,7 @@
 //! PromptEngine turns a placeholder's source value into text with `str(raw)` (and joins a
 //! list with `str(item)`), so a store renders these bytes where PromptEngine does.
 
-use crate::formats::jinja::value::write_str;
+use super::value::write_str;
 use serde_json::Value;
 
 // One implementation of Python's printing serves the store and the Jinja front end (which
@@ -21,7 +21,7 @@ pub(crate) fn str_of(value: &Value) -> String {
 #[cfg(test)]
 pub(crate) fn repr(value: &Value) -> String {
     let mut out = String::new();
-    crate::formats::jinja::value::write_repr(&mut out, &value.into());
+    super::value::write_repr(&mut out, &value.into());
     out
 }
 
@@ -29,7 +29,7 @@ pub(crate) fn repr(value: &Value) -> String {
 #[cfg(test)]
 pub(crate) fn float_repr(x: f64) -> String {
     let mut out = String::new();
-    crate::formats::jinja::value::write_float(&mut out, x);
+    super::value::write_float(&mut out, x);
     out
 }
 

@@ -1,0 +1,62 @@
+//! Who speaks a message, and how many cache breakpoints a prompt may mark: the small
+//! facts about chats that the language core already needs when it parses a section
+//! directive. Reached through [`crate::chat`].
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Who speaks a message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// Instructions to the model.
+    System,
+    /// The person talking to the model.
+    User,
+    /// The model.
+    Assistant,
+    /// A tool's answer to the model's call (dotprompt's `tool` messages).
+    Tool,
+}
+
+impl Role {
+    /// `system`, `user`, `assistant` or `tool`.
+    ///
+    /// ```
+    /// assert_eq!(promptic::chat::Role::Assistant.as_str(), "assistant");
+    /// ```
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::System => "system",
+            Role::User => "user",
+            Role::Assistant => "assistant",
+            Role::Tool => "tool",
+        }
+    }
+
+    /// The role named by `word` (`system`, `user`, `assistant`).
+    ///
+    /// ```
+    /// use promptic::chat::Role;
+    /// assert_eq!(Role::from_word("user"), Some(Role::User));
+    /// assert_eq!(Role::from_word("User"), None);
+    /// ```
+    pub fn from_word(word: &str) -> Option<Role> {
+        match word {
+            "system" => Some(Role::System),
+            "user" => Some(Role::User),
+            "assistant" => Some(Role::Assistant),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The most cache breakpoints a prompt may mark: the `cache_control` marks Anthropic's
+/// Messages API takes in one request.
+pub const MAX_CACHE_BREAKPOINTS: usize = 4;
