@@ -470,18 +470,7 @@ pub fn render_dotprompt_with_context(
     context: &serde_json::Map<std::string::String, serde_json::Value>,
     history: &[crate::formats::dotprompt::Message],
 ) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
-    use crate::formats::dotprompt::{DataArgument, Value};
-    let object = |map: serde_json::Map<std::string::String, serde_json::Value>| match Value::from(
-        serde_json::Value::Object(map),
-    ) {
-        Value::Object(object) => object,
-        _ => Default::default(),
-    };
-    prompt.render(&DataArgument {
-        input: object(values),
-        context: object(context.clone()),
-        messages: history.to_vec(),
-    })
+    prompt.render_fields(values, context, history)
 }
 
 #[cfg(test)]

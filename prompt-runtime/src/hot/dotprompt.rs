@@ -2,7 +2,6 @@
 
 use super::HotBuilder;
 use super::stamp::Stamp;
-use crate::__private::render_dotprompt_with_context;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::formats::FrontEnd;
 use crate::formats::dotprompt::fields::check_fields;
@@ -166,9 +165,7 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
         }
         match &*self.current.current() {
             Current::Compiled => context.render_compiled(data, history),
-            Current::Reloaded(r) => {
-                render_dotprompt_with_context(&r.prompt, context.values(), data, history)
-            }
+            Current::Reloaded(r) => r.prompt.render_fields(context.values(), data, history),
         }
     }
 

@@ -269,12 +269,23 @@ fn an_edit_is_swapped_in_and_a_bad_one_keeps_the_previous_version() {
     assert!(format!("{hot:?}").starts_with("HotDotprompt { root: Some("));
 }
 
+/// An edit of the input schema: what it replaces, with what, where, the error, its help,
+/// and its line and column.
+type SchemaEdit<'a> = (
+    &'a str,
+    &'a str,
+    &'a str,
+    &'a str,
+    Option<&'a str>,
+    (usize, usize),
+);
+
 /// Each edit of the input schema is checked against the struct as the derive checks it.
 #[test]
 fn the_input_schema_is_checked_against_the_struct() {
     let root = Root::new("schema");
     let hot = root.hot();
-    let cases: [(&str, &str, &str, &str, Option<&str>, (usize, usize)); 5] = [
+    let cases: [SchemaEdit; 5] = [
         // Renamed where the schema declares it and where the template reads it.
         (
             "summary",

@@ -527,6 +527,28 @@ pub struct Dotprompt {
 }
 
 impl Dotprompt {
+    /// Renders with a derived prompt's fields (as JSON) as the input, `context` as the
+    /// values the template reads as `@name`, and `history` as the conversation.
+    #[doc(hidden)]
+    pub fn render_fields(
+        &self,
+        values: serde_json::Map<String, serde_json::Value>,
+        context: &serde_json::Map<String, serde_json::Value>,
+        history: &[Message],
+    ) -> Result<RenderedPrompt, crate::Diagnostic> {
+        let object = |map: serde_json::Map<String, serde_json::Value>| match Value::from(
+            serde_json::Value::Object(map),
+        ) {
+            Value::Object(object) => object,
+            _ => Object::default(),
+        };
+        self.render(&DataArgument {
+            input: object(values),
+            context: object(context.clone()),
+            messages: history.to_vec(),
+        })
+    }
+
     /// Parses and checks a source with no partials, schemas or tools registered.
     pub fn parse(source: &str) -> Result<Dotprompt, Diagnostics> {
         Registry::new().parse(source)
