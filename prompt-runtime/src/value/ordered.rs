@@ -24,9 +24,14 @@ use std::collections::HashMap;
 #[derive(Clone, Debug)]
 pub struct Map<V> {
     entries: Vec<(String, V)>,
-    /// Key to position, so a lookup in a large mapping stays constant time.
+    /// Key to position, so a lookup in a large mapping stays constant time: every key,
+    /// once there are more than [`INDEXED`]; empty until then (a short scan is faster than
+    /// hashing, and a small mapping copies without a table).
     index: HashMap<String, usize>,
 }
+
+/// How many keys a mapping holds before it keeps an index.
+const INDEXED: usize = 16;
 
 impl<V> Default for Map<V> {
     fn default() -> Self {
@@ -59,28 +64,51 @@ impl<V> Map<V> {
     pub fn with_capacity(capacity: usize) -> Self {
         Map {
             entries: Vec::with_capacity(capacity),
-            index: HashMap::with_capacity(capacity),
+            index: if capacity > INDEXED {
+                HashMap::with_capacity(capacity)
+            } else {
+                HashMap::new()
+            },
+        }
+    }
+
+    /// Where a key is in `entries`.
+    fn position(&self, key: &str) -> Option<usize> {
+        if self.entries.len() > INDEXED {
+            self.index.get(key).copied()
+        } else {
+            self.entries.iter().position(|(k, _)| k == key)
         }
     }
 
     /// The value of a key.
     pub fn get(&self, key: &str) -> Option<&V> {
-        self.index.get(key).map(|&i| &self.entries[i].1)
+        self.position(key).map(|i| &self.entries[i].1)
     }
 
     /// The value of a key, to change it.
     pub fn get_mut(&mut self, key: &str) -> Option<&mut V> {
-        let i = *self.index.get(key)?;
+        let i = self.position(key)?;
         Some(&mut self.entries[i].1)
     }
 
     /// Sets a key: a new key goes last, an existing one keeps its place.
     pub fn insert(&mut self, key: impl Into<String>, value: V) {
         let key = key.into();
-        match self.index.get(&key) {
-            Some(&i) => self.entries[i].1 = value,
+        match self.position(&key) {
+            Some(i) => self.entries[i].1 = value,
             None => {
-                self.index.insert(key.clone(), self.entries.len());
+                let at = self.entries.len();
+                if at == INDEXED {
+                    // The first key past the limit: index every one before it.
+                    self.index.reserve(INDEXED * 2);
+                    for (i, (k, _)) in self.entries.iter().enumerate() {
+                        self.index.insert(k.clone(), i);
+                    }
+                }
+                if at >= INDEXED {
+                    self.index.insert(key.clone(), at);
+                }
                 self.entries.push((key, value));
             }
         }
@@ -88,11 +116,16 @@ impl<V> Map<V> {
 
     /// Removes a key, keeping the order of the others.
     pub fn remove(&mut self, key: &str) -> Option<V> {
-        let i = self.index.remove(key)?;
+        let i = self.position(key)?;
         let (_, value) = self.entries.remove(i);
-        for position in self.index.values_mut() {
-            if *position > i {
-                *position -= 1;
+        if self.entries.len() <= INDEXED {
+            self.index.clear();
+        } else {
+            self.index.remove(key);
+            for position in self.index.values_mut() {
+                if *position > i {
+                    *position -= 1;
+                }
             }
         }
         Some(value)
@@ -100,7 +133,7 @@ impl<V> Map<V> {
 
     /// Whether the key is set.
     pub fn contains_key(&self, key: &str) -> bool {
-        self.index.contains_key(key)
+        self.position(key).is_some()
     }
 
     /// The keys in order.
@@ -138,6 +171,10 @@ impl<V: Clone> Map<V> {
     /// Copies every entry of `other` over this mapping (JavaScript's `{...this, ...other}`,
     /// Python's `update`).
     pub fn extend_from(&mut self, other: &Map<V>) {
+        if self.is_empty() {
+            self.clone_from(other);
+            return;
+        }
         for (k, v) in other.iter() {
             self.insert(k, v.clone());
         }
@@ -177,7 +214,36 @@ impl<V: Serialize> Serialize for Map<V> {
 
 #[cfg(test)]
 mod tests {
-    use super::Map;
+    use super::{INDEXED, Map};
+
+    /// Past the size where the index starts, and back under it by removals, every key is
+    /// found at its place.
+    #[test]
+    fn lookups_hold_across_the_index_limit() {
+        let mut map = Map::new();
+        for i in 0..INDEXED * 3 {
+            map.insert(format!("k{i}"), i);
+            for j in 0..=i {
+                assert_eq!(map.get(&format!("k{j}")), Some(&j), "after {i} inserts");
+            }
+            assert_eq!(map.get("absent"), None);
+        }
+        map.insert("k3", 333);
+        assert_eq!(map.get("k3"), Some(&333));
+        for i in (0..INDEXED * 3).rev().step_by(2) {
+            assert!(map.remove(&format!("k{i}")).is_some());
+            assert!(!map.contains_key(&format!("k{i}")));
+            for (at, (k, v)) in map.iter().enumerate() {
+                assert_eq!(map.get(k), Some(v));
+                assert_eq!(map.keys().nth(at), Some(k));
+            }
+        }
+        let mut copy = Map::new();
+        copy.extend_from(&map);
+        assert_eq!(copy, map);
+        copy.extend_from(&map);
+        assert_eq!(copy.len(), map.len());
+    }
 
     #[test]
     fn order_is_first_write_and_removal_keeps_lookups_right() {
