@@ -713,7 +713,6 @@ impl<'a> Reader<'a> {
             ));
         }
         let (mut parser, _) = self.stop_tag()?;
-        let here = parser.next_span();
         if let Some((closing, span)) = parser.name()
             && closing != name
         {
@@ -726,7 +725,6 @@ impl<'a> Reader<'a> {
                     "write `{{% endblock {name} %}}`, or `{{% endblock %}}`"
                 )));
         }
-        let _ = here;
         parser.finish("after `endblock`")?;
         self.depth -= 1;
         Ok(Node::Scope(Box::new(Scope {
