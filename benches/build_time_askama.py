@@ -2,7 +2,8 @@
 """What does #[derive(Prompt)] on Jinja prompts cost at build time, next to askama?
 
 Generates, in a temporary directory outside the repository, a cargo workspace with three
-crates whose build is timed and one that checks their output:
+crates whose build is timed, two that give what a crate costs before its first prompt, and
+one that checks the output:
 
 - `derive_jinja`: N Jinja prompts in `prompts/` (1-3 KB each, a dozen values: text fields,
   an integer, a flag for an `{% if %}`, a list joined with `join`, a `{% for %}` over a list
@@ -13,6 +14,8 @@ crates whose build is timed and one that checks their output:
   the same files, under `templates/`; it depends on askama 0.16 only;
 - `derive_markdown`: N Markdown prompts of `build_time.py` with their `#[derive(Prompt)]`
   structs, for the cost per prompt of the Markdown front end;
+- `empty_promptic` and `empty_askama`: a crate that depends on promptic, or on askama, and
+  holds no prompt; timed like the others when built alone;
 - `compare_renders` (not timed): renders every Jinja prompt with both engines from the same
   values and fails unless the texts are equal. It runs before anything is timed.
 
@@ -49,6 +52,7 @@ import tempfile
 import time
 from pathlib import Path
 
+sys.dont_write_bytecode = True  # no __pycache__ left in benches/
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import build_time as bt  # noqa: E402  (the Markdown prompts and the shared helpers)
 
@@ -262,16 +266,6 @@ def write_compare(root, prompts):
 # --- measuring --------------------------------------------------------------------------
 
 
-def cargo_env(target):
-    """The environment of a measured build: cargo's defaults, the given target directory."""
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith("CARGO_PROFILE_")
-           and k not in ("CARGO_INCREMENTAL", "RUSTFLAGS", "CARGO_ENCODED_RUSTFLAGS",
-                         "RUSTC_WRAPPER", "PROMPTIC_MANIFEST_DIR", "CARGO_BUILD_JOBS")}
-    env["CARGO_TARGET_DIR"] = str(target)
-    return env
-
-
 def manifest(name, deps, bin_=False):
     kind = "" if not bin_ else '\n[[bin]]\nname = "compare_renders"\npath = "src/main.rs"\n'
     return (f'[package]\nname = "{name}"\nversion = "0.0.0"\nedition = "2024"\n'
@@ -294,7 +288,7 @@ def main():
     markdown = [bt.make_prompt(i, md_rng) for i in range(n)]
 
     tmp = Path(tempfile.mkdtemp(prefix="promptic-build-askama-"))
-    env = cargo_env(tmp / "target")
+    env = bt.cargo_env(tmp / "target")
     promptic = f"promptic = {{ path = {json.dumps(str(REPO))} }}"
     askama = 'askama = "0.16.1"'
     try:
@@ -355,7 +349,7 @@ def main():
             writer(tmp / krate, prompts)
         if not args.skip_full:
             fresh = tmp / "fresh"
-            fresh_env = cargo_env(fresh)
+            fresh_env = bt.cargo_env(fresh)
             for run in range(args.runs):
                 for krate in CRATES:
                     shutil.rmtree(fresh, ignore_errors=True)
