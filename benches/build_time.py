@@ -11,8 +11,10 @@ crates that depend on promptic by path:
 - `baseline_prompts`: the same N structs with hand-written `render` methods of the same
   shape (identity looked up once, exact length, one allocation, `push_str`s), no macro.
 
-Then, with `cargo build` (debug, incremental as cargo sets it by default) and a target
-directory inside the temporary directory, it times:
+Then, with `cargo build` (debug, incremental and full debug information as cargo sets them
+by default: `CARGO_INCREMENTAL`, `CARGO_PROFILE_*`, `RUSTFLAGS` and `RUSTC_WRAPPER` are
+removed from the builds' environment) and a target directory inside the temporary
+directory, it times:
 
 1. a clean build of each crate alone: dependencies are built first, then
    `cargo clean -p <crate>` and the crate is rebuilt, so promptic, syn and the other
@@ -417,6 +419,18 @@ def write(path, text):
     path.write_text(text)
 
 
+def cargo_env(target):
+    """The environment of a measured build: cargo's defaults (incremental for the workspace's
+    own crates, full debug information), whatever the calling shell sets, and `target` as
+    the target directory."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith("CARGO_PROFILE_")
+           and k not in ("CARGO_INCREMENTAL", "CARGO_BUILD_JOBS", "RUSTFLAGS",
+                         "CARGO_ENCODED_RUSTFLAGS", "RUSTC_WRAPPER", "PROMPTIC_MANIFEST_DIR")}
+    env["CARGO_TARGET_DIR"] = str(target)
+    return env
+
+
 def cargo(args, cwd, env):
     result = subprocess.run(["cargo", *args], cwd=cwd, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -441,9 +455,7 @@ def main():
     rng = random.Random(20260412)
     prompts = [make_prompt(i, rng) for i in range(n)]
     tmp = Path(tempfile.mkdtemp(prefix="promptic-build-time-"))
-    env = dict(os.environ, CARGO_TARGET_DIR=str(tmp / "target"))
-    env.pop("RUSTC_WRAPPER", None)
-    env.pop("PROMPTIC_MANIFEST_DIR", None)
+    env = cargo_env(tmp / "target")
     try:
         write(tmp / "Cargo.toml", '[workspace]\nmembers = ["derive_prompts", '
               '"baseline_prompts"]\nresolver = "3"\n')
