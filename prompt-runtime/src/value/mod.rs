@@ -16,8 +16,14 @@
 //! assert_eq!(None::<&str>.to_value(), None);
 //! ```
 
+pub mod data;
+pub mod js;
+mod json;
 pub mod ordered;
 pub mod path;
+pub mod python;
+
+pub use data::{Data, JsonError, MAX_INT_DIGITS, Map, Number};
 
 #[doc(hidden)]
 pub use crate::formats::jinja::compiled::{MapView, SeqView, View};
