@@ -1,4 +1,4 @@
-//! The one run-time value every front end renders: [`Data`], with its [`Number`].
+//! The one run-time value every front end renders: [`Value`], with its [`Number`].
 //!
 //! It holds what JSON, YAML and Python hold, losing nothing: mappings keep the order their
 //! keys were written in, integers are exact however long, floats are floats (`3.0` stays
@@ -8,7 +8,7 @@
 //! [`js`](super::js) (`String()`, `===`, truthiness, JavaScript's reading of JSON and
 //! YAML) for dotprompt.
 //!
-//! JSON text is read by [`Data::from_json`] as Python's `json.loads` reads it, keeping every
+//! JSON text is read by [`Value::from_json`] as Python's `json.loads` reads it, keeping every
 //! integer's digits; any self-describing serde format is read by the [`Deserialize`] impl,
 //! with Python's (lossless) rules; `serde_json::Value`s convert both ways (their maps are
 //! sorted already, so the order is the keys').
@@ -21,7 +21,7 @@ use std::marker::PhantomData;
 
 /// A mapping (a Python dict, a JavaScript object): keys in the order they were first
 /// written.
-pub type Map = ordered::Map<Data>;
+pub type Map = ordered::Map<Value>;
 
 /// A value a template reads or computes, in any front end: the Jinja front end's
 /// [`jinja::Value`](crate::formats::jinja::Value) and dotprompt's
@@ -29,20 +29,20 @@ pub type Map = ordered::Map<Data>;
 ///
 /// `==` is structural, numbers compared by value (`1 == 1.0`, as Python compares them);
 /// each front end's own comparison is a function of its language
-/// ([`Data::strict_equals`] for JavaScript's `===`).
+/// ([`Value::strict_equals`] for JavaScript's `===`).
 ///
 /// ```
-/// use promptic::value::Data;
+/// use promptic::value::Value;
 ///
-/// let value = Data::from_json(r#"{"b": 1, "a": 100000000000000000000}"#).unwrap();
+/// let value = Value::from_json(r#"{"b": 1, "a": 100000000000000000000}"#).unwrap();
 /// let keys: Vec<&str> = value.as_object().unwrap().keys().collect();
 /// assert_eq!(keys, ["b", "a"]);
 /// assert_eq!(value.get("a").unwrap().to_string(), "100000000000000000000");
-/// assert_eq!(Data::from(2.5).to_js_string(), "2.5");
-/// assert!(Data::from_json("[1,]").is_err());
+/// assert_eq!(Value::from(2.5).to_js_string(), "2.5");
+/// assert!(Value::from_json("[1,]").is_err());
 /// ```
 #[derive(Clone, Debug, Default, PartialEq)]
-pub enum Data {
+pub enum Value {
     /// `None`, `null` (and JavaScript's `undefined`, which JSON cannot hold).
     #[default]
     Null,
@@ -53,10 +53,10 @@ pub enum Data {
     /// A string.
     String(String),
     /// A list, an array.
-    Array(Vec<Data>),
+    Array(Vec<Value>),
     /// A Python `tuple`: what Jinja's `items()` and `dictsort` give for each entry. JSON
     /// writes it as a list, and JavaScript sees an array.
-    Tuple(Vec<Data>),
+    Tuple(Vec<Value>),
     /// A mapping (a dict, an object), keys in order.
     Object(Map),
 }
@@ -182,7 +182,7 @@ impl fmt::Display for Number {
     }
 }
 
-impl fmt::Display for Data {
+impl fmt::Display for Value {
     /// Python's `str()` of the value, as Jinja's `{{ value }}` prints it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut out = String::new();
@@ -198,9 +198,9 @@ macro_rules! int_from {
                 Number(Num::Int(i128::from(n)))
             }
         }
-        impl From<$t> for Data {
-            fn from(n: $t) -> Data {
-                Data::Number(Number::from(n))
+        impl From<$t> for Value {
+            fn from(n: $t) -> Value {
+                Value::Number(Number::from(n))
             }
         }
     )*};
@@ -213,41 +213,41 @@ impl From<usize> for Number {
     }
 }
 
-impl From<usize> for Data {
-    fn from(n: usize) -> Data {
-        Data::Number(Number::from(n))
+impl From<usize> for Value {
+    fn from(n: usize) -> Value {
+        Value::Number(Number::from(n))
     }
 }
 
-impl From<f64> for Data {
-    fn from(f: f64) -> Data {
-        Data::Number(Number::from_f64(f))
+impl From<f64> for Value {
+    fn from(f: f64) -> Value {
+        Value::Number(Number::from_f64(f))
     }
 }
 
-impl From<bool> for Data {
-    fn from(b: bool) -> Data {
-        Data::Bool(b)
+impl From<bool> for Value {
+    fn from(b: bool) -> Value {
+        Value::Bool(b)
     }
 }
 
-impl From<&str> for Data {
-    fn from(s: &str) -> Data {
-        Data::String(s.to_owned())
+impl From<&str> for Value {
+    fn from(s: &str) -> Value {
+        Value::String(s.to_owned())
     }
 }
 
-impl From<String> for Data {
-    fn from(s: String) -> Data {
-        Data::String(s)
+impl From<String> for Value {
+    fn from(s: String) -> Value {
+        Value::String(s)
     }
 }
 
-impl Data {
+impl Value {
     /// The value of a key, when this is a dict.
-    pub fn get(&self, key: &str) -> Option<&Data> {
+    pub fn get(&self, key: &str) -> Option<&Value> {
         match self {
-            Data::Object(map) => map.get(key),
+            Value::Object(map) => map.get(key),
             _ => None,
         }
     }
@@ -255,7 +255,7 @@ impl Data {
     /// The dict, when this is one.
     pub fn as_object(&self) -> Option<&Map> {
         match self {
-            Data::Object(map) => Some(map),
+            Value::Object(map) => Some(map),
             _ => None,
         }
     }
@@ -263,25 +263,25 @@ impl Data {
     /// The string, when this is one.
     pub fn as_str(&self) -> Option<&str> {
         match self {
-            Data::String(s) => Some(s),
+            Value::String(s) => Some(s),
             _ => None,
         }
     }
 
     /// Whether this is `None`.
     pub fn is_null(&self) -> bool {
-        matches!(self, Data::Null)
+        matches!(self, Value::Null)
     }
 
     /// Whether this is a dict.
     pub fn is_object(&self) -> bool {
-        matches!(self, Data::Object(_))
+        matches!(self, Value::Object(_))
     }
 
     /// The items of a list or a tuple.
-    pub(crate) fn as_seq(&self) -> Option<&[Data]> {
+    pub(crate) fn as_seq(&self) -> Option<&[Value]> {
         match self {
-            Data::Array(items) | Data::Tuple(items) => Some(items),
+            Value::Array(items) | Value::Tuple(items) => Some(items),
             _ => None,
         }
     }
@@ -289,7 +289,7 @@ impl Data {
     /// The number as a float, when this is one.
     pub fn as_f64(&self) -> Option<f64> {
         match self {
-            Data::Number(n) => n.as_f64(),
+            Value::Number(n) => n.as_f64(),
             _ => None,
         }
     }
@@ -297,7 +297,7 @@ impl Data {
     /// Reads JSON text as Python's `json.loads` does: keys in the order written (a
     /// repeated key keeps its first place and its last value), integers exact, and
     /// `NaN`, `Infinity` and `-Infinity` as floats. Nests at most 128 deep.
-    pub fn from_json(text: &str) -> Result<Data, JsonError> {
+    pub fn from_json(text: &str) -> Result<Value, JsonError> {
         super::json::read(text)
     }
 }
@@ -305,9 +305,9 @@ impl Data {
 /// Where JSON text is not JSON, and why.
 ///
 /// ```
-/// use promptic::value::Data;
+/// use promptic::value::Value;
 ///
-/// let error = Data::from_json("{\"a\": tru}").unwrap_err();
+/// let error = Value::from_json("{\"a\": tru}").unwrap_err();
 /// assert_eq!(error.offset, 6);
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -326,43 +326,45 @@ impl fmt::Display for JsonError {
 
 impl std::error::Error for JsonError {}
 
-impl From<Map> for Data {
-    fn from(map: Map) -> Data {
-        Data::Object(map)
+impl From<Map> for Value {
+    fn from(map: Map) -> Value {
+        Value::Object(map)
     }
 }
 
-impl From<serde_json::Value> for Data {
+impl From<serde_json::Value> for Value {
     /// The value as it is: integers exact, a float a float (`3.0` stays one), keys in
     /// the map's order. [`js::from_json`](super::js::from_json) reads it as JavaScript
     /// holds it instead.
-    fn from(value: serde_json::Value) -> Data {
+    fn from(value: serde_json::Value) -> Value {
         match value {
-            serde_json::Value::Null => Data::Null,
-            serde_json::Value::Bool(b) => Data::Bool(b),
-            serde_json::Value::Number(n) => Data::Number(Number::from(&n)),
-            serde_json::Value::String(s) => Data::String(s),
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(b),
+            serde_json::Value::Number(n) => Value::Number(Number::from(&n)),
+            serde_json::Value::String(s) => Value::String(s),
             serde_json::Value::Array(items) => {
-                Data::Array(items.into_iter().map(Data::from).collect())
+                Value::Array(items.into_iter().map(Value::from).collect())
             }
             serde_json::Value::Object(map) => {
-                Data::Object(map.into_iter().map(|(k, v)| (k, Data::from(v))).collect())
+                Value::Object(map.into_iter().map(|(k, v)| (k, Value::from(v))).collect())
             }
         }
     }
 }
 
-impl From<&serde_json::Value> for Data {
-    fn from(value: &serde_json::Value) -> Data {
+impl From<&serde_json::Value> for Value {
+    fn from(value: &serde_json::Value) -> Value {
         match value {
-            serde_json::Value::Null => Data::Null,
-            serde_json::Value::Bool(b) => Data::Bool(*b),
-            serde_json::Value::Number(n) => Data::Number(Number::from(n)),
-            serde_json::Value::String(s) => Data::String(s.clone()),
-            serde_json::Value::Array(items) => Data::Array(items.iter().map(Data::from).collect()),
-            serde_json::Value::Object(map) => Data::Object(
+            serde_json::Value::Null => Value::Null,
+            serde_json::Value::Bool(b) => Value::Bool(*b),
+            serde_json::Value::Number(n) => Value::Number(Number::from(n)),
+            serde_json::Value::String(s) => Value::String(s.clone()),
+            serde_json::Value::Array(items) => {
+                Value::Array(items.iter().map(Value::from).collect())
+            }
+            serde_json::Value::Object(map) => Value::Object(
                 map.iter()
-                    .map(|(k, v)| (k.clone(), Data::from(v)))
+                    .map(|(k, v)| (k.clone(), Value::from(v)))
                     .collect(),
             ),
         }
@@ -394,51 +396,51 @@ impl From<&Number> for serde_json::Value {
     }
 }
 
-impl From<&Data> for serde_json::Value {
+impl From<&Value> for serde_json::Value {
     /// The value as `serde_json` holds it: keys sorted, a tuple a list, an integer beyond
     /// 64 bits and a float JSON cannot write (infinity, NaN) as the nearest float or
     /// `null`.
-    fn from(value: &Data) -> serde_json::Value {
+    fn from(value: &Value) -> serde_json::Value {
         match value {
-            Data::Null => serde_json::Value::Null,
-            Data::Bool(b) => serde_json::Value::Bool(*b),
-            Data::Number(n) => n.into(),
-            Data::String(s) => serde_json::Value::String(s.clone()),
-            Data::Array(items) | Data::Tuple(items) => {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(*b),
+            Value::Number(n) => n.into(),
+            Value::String(s) => serde_json::Value::String(s.clone()),
+            Value::Array(items) | Value::Tuple(items) => {
                 serde_json::Value::Array(items.iter().map(Into::into).collect())
             }
-            Data::Object(map) => serde_json::Value::Object(
+            Value::Object(map) => serde_json::Value::Object(
                 map.iter().map(|(k, v)| (k.to_owned(), v.into())).collect(),
             ),
         }
     }
 }
 
-impl From<Data> for serde_json::Value {
-    fn from(value: Data) -> serde_json::Value {
+impl From<Value> for serde_json::Value {
+    fn from(value: Value) -> serde_json::Value {
         match value {
-            Data::Null => serde_json::Value::Null,
-            Data::Bool(b) => serde_json::Value::Bool(b),
-            Data::Number(n) => (&n).into(),
-            Data::String(s) => serde_json::Value::String(s),
-            Data::Array(items) | Data::Tuple(items) => {
+            Value::Null => serde_json::Value::Null,
+            Value::Bool(b) => serde_json::Value::Bool(b),
+            Value::Number(n) => (&n).into(),
+            Value::String(s) => serde_json::Value::String(s),
+            Value::Array(items) | Value::Tuple(items) => {
                 serde_json::Value::Array(items.into_iter().map(Into::into).collect())
             }
-            Data::Object(map) => {
+            Value::Object(map) => {
                 serde_json::Value::Object(map.into_iter().map(|(k, v)| (k, v.into())).collect())
             }
         }
     }
 }
 
-impl Serialize for Data {
+impl Serialize for Value {
     /// Integers exactly (as `i128` within its range), other numbers as floats, a tuple as
     /// a list, mappings in order.
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         match self {
-            Data::Null => serializer.serialize_unit(),
-            Data::Bool(b) => serializer.serialize_bool(*b),
-            Data::Number(n) => match &n.0 {
+            Value::Null => serializer.serialize_unit(),
+            Value::Bool(b) => serializer.serialize_bool(*b),
+            Value::Number(n) => match &n.0 {
                 // What fits 64 bits goes as `i64`/`u64`, which every format takes.
                 Num::Int(i) => match (i64::try_from(*i), u64::try_from(*i)) {
                     (Ok(i), _) => serializer.serialize_i64(i),
@@ -449,23 +451,23 @@ impl Serialize for Data {
                     serializer.serialize_f64(n.as_f64().unwrap_or(f64::NAN))
                 }
             },
-            Data::String(s) => serializer.serialize_str(s),
-            Data::Array(items) | Data::Tuple(items) => {
+            Value::String(s) => serializer.serialize_str(s),
+            Value::Array(items) | Value::Tuple(items) => {
                 let mut seq = serializer.serialize_seq(Some(items.len()))?;
                 for item in items {
                     seq.serialize_element(item)?;
                 }
                 seq.end()
             }
-            Data::Object(map) => map.serialize(serializer),
+            Value::Object(map) => map.serialize(serializer),
         }
     }
 }
 
-impl<'de> Deserialize<'de> for Data {
+impl<'de> Deserialize<'de> for Value {
     /// Reads any self-describing format (JSON, YAML) with Python's rules, losing nothing:
     /// keys in order, integers exact to 128 bits (a longer one comes as the float the
-    /// format gives: read JSON text with [`Data::from_json`] to keep its digits), floats
+    /// format gives: read JSON text with [`Value::from_json`] to keep its digits), floats
     /// as floats. [`js::deserialize`](super::js::deserialize) reads as JavaScript does.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
         Read::<Python>::new().deserialize(deserializer)
@@ -473,17 +475,17 @@ impl<'de> Deserialize<'de> for Data {
 }
 
 impl<'de> Deserialize<'de> for Map {
-    /// A mapping, with [`Data`]'s rules; `null` (an empty YAML document) is an empty one.
+    /// A mapping, with [`Value`]'s rules; `null` (an empty YAML document) is an empty one.
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        object(Data::deserialize(deserializer)?)
+        object(Value::deserialize(deserializer)?)
     }
 }
 
 /// The mapping a value read for one is, `null` as an empty one.
-pub(crate) fn object<E: de::Error>(value: Data) -> Result<Map, E> {
+pub(crate) fn object<E: de::Error>(value: Value) -> Result<Map, E> {
     match value {
-        Data::Object(map) => Ok(map),
-        Data::Null => Ok(Map::new()),
+        Value::Object(map) => Ok(map),
+        Value::Null => Ok(Map::new()),
         _ => Err(E::custom("expected an object")),
     }
 }
@@ -494,13 +496,13 @@ pub(crate) trait Rules {
     /// What the reader expects, for messages.
     const EXPECTING: &'static str;
     /// An integer beyond 64 bits.
-    fn i128(n: i128) -> Data;
+    fn i128(n: i128) -> Value;
     /// An unsigned integer beyond 64 bits.
-    fn u128<E: de::Error>(n: u128) -> Result<Data, E>;
+    fn u128<E: de::Error>(n: u128) -> Result<Value, E>;
     /// A float.
-    fn f64(f: f64) -> Data;
+    fn f64(f: f64) -> Value;
     /// A key that is not a string (YAML allows any).
-    fn key(key: Data) -> String;
+    fn key(key: Value) -> String;
     /// The mapping read, keys in the order written.
     fn finish(map: Map) -> Map {
         map
@@ -513,21 +515,21 @@ pub(crate) struct Python;
 impl Rules for Python {
     const EXPECTING: &'static str = "a JSON value";
 
-    fn i128(n: i128) -> Data {
-        Data::from(n)
+    fn i128(n: i128) -> Value {
+        Value::from(n)
     }
 
-    fn u128<E: de::Error>(n: u128) -> Result<Data, E> {
-        Ok(Data::Number(
+    fn u128<E: de::Error>(n: u128) -> Result<Value, E> {
+        Ok(Value::Number(
             Number::from_digits(&n.to_string()).ok_or_else(|| E::custom("not a number"))?,
         ))
     }
 
-    fn f64(f: f64) -> Data {
-        Data::from(f)
+    fn f64(f: f64) -> Value {
+        Value::from(f)
     }
 
-    fn key(key: Data) -> String {
+    fn key(key: Value) -> String {
         key.to_string()
     }
 }
@@ -542,82 +544,82 @@ impl<R> Read<R> {
 }
 
 impl<'de, R: Rules> DeserializeSeed<'de> for Read<R> {
-    type Value = Data;
+    type Value = Value;
 
-    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Data, D::Error> {
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Value, D::Error> {
         deserializer.deserialize_any(self)
     }
 }
 
 impl<'de, R: Rules> Visitor<'de> for Read<R> {
-    type Value = Data;
+    type Value = Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str(R::EXPECTING)
     }
 
-    fn visit_unit<E>(self) -> Result<Data, E> {
-        Ok(Data::Null)
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
 
-    fn visit_none<E>(self) -> Result<Data, E> {
-        Ok(Data::Null)
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
     }
 
-    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Data, D::Error> {
+    fn visit_some<D: Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
         self.deserialize(d)
     }
 
-    fn visit_bool<E>(self, b: bool) -> Result<Data, E> {
-        Ok(Data::Bool(b))
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
     }
 
-    fn visit_i64<E>(self, n: i64) -> Result<Data, E> {
-        Ok(Data::from(n))
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::from(n))
     }
 
-    fn visit_u64<E>(self, n: u64) -> Result<Data, E> {
-        Ok(Data::from(n))
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::from(n))
     }
 
-    fn visit_i128<E>(self, n: i128) -> Result<Data, E> {
+    fn visit_i128<E>(self, n: i128) -> Result<Value, E> {
         Ok(R::i128(n))
     }
 
-    fn visit_u128<E: de::Error>(self, n: u128) -> Result<Data, E> {
+    fn visit_u128<E: de::Error>(self, n: u128) -> Result<Value, E> {
         R::u128(n)
     }
 
-    fn visit_f64<E>(self, f: f64) -> Result<Data, E> {
+    fn visit_f64<E>(self, f: f64) -> Result<Value, E> {
         Ok(R::f64(f))
     }
 
-    fn visit_str<E>(self, s: &str) -> Result<Data, E> {
-        Ok(Data::String(s.to_owned()))
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
     }
 
-    fn visit_string<E>(self, s: String) -> Result<Data, E> {
-        Ok(Data::String(s))
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
     }
 
-    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Data, A::Error> {
+    fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
         let mut items = Vec::new();
         while let Some(item) = seq.next_element_seed(Read::<R>::new())? {
             items.push(item);
         }
-        Ok(Data::Array(items))
+        Ok(Value::Array(items))
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Data, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut access: A) -> Result<Value, A::Error> {
         let mut map = Map::new();
         while let Some(key) = access.next_key_seed(Read::<R>::new())? {
             let key = match key {
-                Data::String(s) => s,
+                Value::String(s) => s,
                 other => R::key(other),
             };
             let value = access.next_value_seed(Read::<R>::new())?;
             map.insert(key, value);
         }
-        Ok(Data::Object(R::finish(map)))
+        Ok(Value::Object(R::finish(map)))
     }
 }

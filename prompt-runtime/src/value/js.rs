@@ -1,40 +1,40 @@
-//! JavaScript's rules for [`Data`], as dotprompt (Handlebars on JavaScript) applies them:
-//! `String(value)` ([`Data::to_js_string`], numbers by [`js_number`]), truthiness
-//! ([`Data::is_truthy`]), `===` ([`Data::strict_equals`]), and how JavaScript reads JSON
+//! JavaScript's rules for [`Value`], as dotprompt (Handlebars on JavaScript) applies them:
+//! `String(value)` ([`Value::to_js_string`], numbers by [`js_number`]), truthiness
+//! ([`Value::is_truthy`]), `===` ([`Value::strict_equals`]), and how JavaScript reads JSON
 //! and YAML ([`deserialize`], [`from_json`]).
 //!
 //! A JavaScript number is a float: read this way, a float with an integral value (`3.0`)
 //! is the integer 3, an integer beyond 64 bits is the nearest float, and infinities and
 //! NaN, which JSON cannot write, are `null`. An object lists the keys that are array
 //! indices first, in numeric order, then the others in the order written; a key YAML
-//! writes as a number or a boolean is its `String()`. A [`Data::Tuple`] never arises
+//! writes as a number or a boolean is its `String()`. A [`Value::Tuple`] never arises
 //! here: it is an array.
 
-use super::data::{self, Data, Map, Num, Number, Read, Rules};
+use super::data::{self, Map, Num, Number, Read, Rules, Value};
 use serde::de::{self, Deserialize, DeserializeSeed, Deserializer};
 
 /// How deep an array is printed: hostile input cannot exhaust the stack (dotprompt's
 /// [`MAX_DEPTH`](crate::formats::dotprompt::MAX_DEPTH)).
 pub(crate) const MAX_DEPTH: usize = 100;
 
-impl Data {
+impl Value {
     /// JavaScript truthiness, as Handlebars' `{{#if}}` tests it: `false`, `null`, `0`,
     /// NaN and `""` are false, and so is an empty array (Handlebars' own rule).
     ///
     /// ```
-    /// use promptic::value::Data;
+    /// use promptic::value::Value;
     ///
-    /// assert!(!Data::from(0).is_truthy());
-    /// assert!(Data::from("0").is_truthy());
+    /// assert!(!Value::from(0).is_truthy());
+    /// assert!(Value::from("0").is_truthy());
     /// ```
     pub fn is_truthy(&self) -> bool {
         match self {
-            Data::Null => false,
-            Data::Bool(b) => *b,
-            Data::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
-            Data::String(s) => !s.is_empty(),
-            Data::Array(items) | Data::Tuple(items) => !items.is_empty(),
-            Data::Object(_) => true,
+            Value::Null => false,
+            Value::Bool(b) => *b,
+            Value::Number(n) => n.as_f64().is_some_and(|f| f != 0.0 && !f.is_nan()),
+            Value::String(s) => !s.is_empty(),
+            Value::Array(items) | Value::Tuple(items) => !items.is_empty(),
+            Value::Object(_) => true,
         }
     }
 
@@ -48,11 +48,11 @@ impl Data {
 
     pub(crate) fn write_js_string(&self, out: &mut String, depth: usize) {
         match self {
-            Data::Null => {}
-            Data::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-            Data::Number(n) => out.push_str(&js_number(n)),
-            Data::String(s) => out.push_str(s),
-            Data::Array(items) | Data::Tuple(items) => {
+            Value::Null => {}
+            Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+            Value::Number(n) => out.push_str(&js_number(n)),
+            Value::String(s) => out.push_str(s),
+            Value::Array(items) | Value::Tuple(items) => {
                 // `Array.prototype.join`: elements joined by commas, null ones empty. A
                 // depth bound keeps a deep array from exhausting the stack.
                 if depth > MAX_DEPTH {
@@ -65,18 +65,18 @@ impl Data {
                     item.write_js_string(out, depth + 1);
                 }
             }
-            Data::Object(_) => out.push_str("[object Object]"),
+            Value::Object(_) => out.push_str("[object Object]"),
         }
     }
 
     /// Whether two values are `===` in JavaScript: the same primitive (numbers by value),
     /// never two objects or arrays (which are equal only when they are the same one).
-    pub fn strict_equals(&self, other: &Data) -> bool {
+    pub fn strict_equals(&self, other: &Value) -> bool {
         match (self, other) {
-            (Data::Null, Data::Null) => true,
-            (Data::Bool(a), Data::Bool(b)) => a == b,
-            (Data::Number(a), Data::Number(b)) => a.as_f64() == b.as_f64(),
-            (Data::String(a), Data::String(b)) => a == b,
+            (Value::Null, Value::Null) => true,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Number(a), Value::Number(b)) => a.as_f64() == b.as_f64(),
+            (Value::String(a), Value::String(b)) => a == b,
             _ => false,
         }
     }
@@ -115,15 +115,15 @@ pub(crate) fn js_number(n: &Number) -> String {
 
 /// A float as JavaScript holds it: one with an integral value up to 2^53 is that
 /// integer (`-0.0` too, which JavaScript prints as `0`), infinities and NaN are `null`.
-pub(crate) fn number(f: f64) -> Data {
+pub(crate) fn number(f: f64) -> Value {
     const EXACT: f64 = 9_007_199_254_740_992.0; // 2^53
     if f.fract() == 0.0 && f.abs() <= EXACT {
-        return Data::from(f as i64);
+        return Value::from(f as i64);
     }
     if f.is_finite() {
-        Data::from(f)
+        Value::from(f)
     } else {
-        Data::Null
+        Value::Null
     }
 }
 
@@ -131,22 +131,22 @@ pub(crate) fn number(f: f64) -> Data {
 /// stay in its order).
 ///
 /// ```
-/// use promptic::value::{Data, js};
+/// use promptic::value::{Value, js};
 ///
-/// assert_eq!(js::from_json(serde_json::json!(3.0)), Data::from(3));
+/// assert_eq!(js::from_json(serde_json::json!(3.0)), Value::from(3));
 /// assert_eq!(js::from_json(serde_json::json!(3.0)).to_js_string(), "3");
 /// ```
-pub fn from_json(value: serde_json::Value) -> Data {
+pub fn from_json(value: serde_json::Value) -> Value {
     match value {
         serde_json::Value::Number(n) => match n.as_f64() {
             Some(f) if n.is_f64() => number(f),
-            _ => Data::Number(Number::from(&n)),
+            _ => Value::Number(Number::from(&n)),
         },
-        serde_json::Value::Array(items) => Data::Array(items.into_iter().map(from_json).collect()),
+        serde_json::Value::Array(items) => Value::Array(items.into_iter().map(from_json).collect()),
         serde_json::Value::Object(map) => {
-            Data::Object(map.into_iter().map(|(k, v)| (k, from_json(v))).collect())
+            Value::Object(map.into_iter().map(|(k, v)| (k, from_json(v))).collect())
         }
-        other => Data::from(other),
+        other => Value::from(other),
     }
 }
 
@@ -160,7 +160,7 @@ pub fn from_json(value: serde_json::Value) -> Data {
 /// let value = js::deserialize(&mut json).unwrap();
 /// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"2":3,"10":2,"b":1}"#);
 /// ```
-pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Data, D::Error> {
+pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Value, D::Error> {
     Read::<Js>::new().deserialize(deserializer)
 }
 
@@ -174,7 +174,7 @@ pub fn deserialize_optional_object<'de, D: Deserializer<'de>>(
     deserializer: D,
 ) -> Result<Option<Map>, D::Error> {
     match deserialize(deserializer)? {
-        Data::Null => Ok(None),
+        Value::Null => Ok(None),
         value => data::object(value).map(Some),
     }
 }
@@ -187,7 +187,7 @@ pub fn deserialize_optional_object<'de, D: Deserializer<'de>>(
 /// let Js(value) = serde_json::from_str(r#"{"b": 2.0, "1": true}"#).unwrap();
 /// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"1":true,"b":2}"#);
 /// ```
-pub struct Js(pub Data);
+pub struct Js(pub Value);
 
 impl<'de> Deserialize<'de> for Js {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
@@ -196,29 +196,29 @@ impl<'de> Deserialize<'de> for Js {
 }
 
 /// JSON text read as JavaScript's `JSON.parse` reads it (see the module's rules).
-pub fn from_str(text: &str) -> serde_json::Result<Data> {
+pub fn from_str(text: &str) -> serde_json::Result<Value> {
     serde_json::from_str::<Js>(text).map(|js| js.0)
 }
 
 impl Rules for Js {
     const EXPECTING: &'static str = "a JSON or YAML value";
 
-    fn i128(n: i128) -> Data {
+    fn i128(n: i128) -> Value {
         number(n as f64)
     }
 
-    fn u128<E: de::Error>(n: u128) -> Result<Data, E> {
+    fn u128<E: de::Error>(n: u128) -> Result<Value, E> {
         Ok(number(n as f64))
     }
 
-    fn f64(f: f64) -> Data {
+    fn f64(f: f64) -> Value {
         number(f)
     }
 
-    fn key(key: Data) -> String {
+    fn key(key: Value) -> String {
         // YAML allows keys of any kind; JavaScript makes them strings.
         match key {
-            Data::Null => "null".to_owned(),
+            Value::Null => "null".to_owned(),
             other => other.to_js_string(),
         }
     }
@@ -228,7 +228,7 @@ impl Rules for Js {
             return map;
         }
         // JavaScript lists keys that are array indices first, in numeric order.
-        let mut entries: Vec<(String, Data)> = map.into_iter().collect();
+        let mut entries: Vec<(String, Value)> = map.into_iter().collect();
         entries.sort_by_key(|(k, _)| array_index(k).map_or((1, 0), |i| (0, i)));
         entries.into_iter().collect()
     }
@@ -244,7 +244,7 @@ fn array_index(key: &str) -> Option<u64> {
 mod tests {
     use super::*;
 
-    fn read(json: &str) -> Data {
+    fn read(json: &str) -> Value {
         from_str(json).unwrap()
     }
 
@@ -262,7 +262,7 @@ mod tests {
         for (json, shown) in cases {
             assert_eq!(read(json).to_js_string(), shown, "{json}");
             // Read with Python's rules, a float stays one and prints the same.
-            let python: Data = serde_json::from_str(json).unwrap();
+            let python: Value = serde_json::from_str(json).unwrap();
             assert_eq!(python.to_js_string(), shown, "{json}");
         }
     }
@@ -271,7 +271,7 @@ mod tests {
     fn arrays_join_with_commas_and_objects_are_opaque() {
         let value = read(r#"[1, null, "x", [2, 3], {"a": 1}]"#);
         assert_eq!(value.to_js_string(), "1,,x,2,3,[object Object]");
-        let tuple = Data::Tuple(vec![Data::from(1), Data::from("a")]);
+        let tuple = Value::Tuple(vec![Value::from(1), Value::from("a")]);
         assert_eq!(tuple.to_js_string(), "1,a");
     }
 
@@ -283,7 +283,7 @@ mod tests {
             r#"{"2":4,"10":2,"b":1,"a":3,"01":5}"#
         );
         // Python keeps the order written.
-        let python: Data = serde_json::from_str(r#"{"b": 1, "10": 2}"#).unwrap();
+        let python: Value = serde_json::from_str(r#"{"b": 1, "10": 2}"#).unwrap();
         assert_eq!(serde_json::to_string(&python).unwrap(), r#"{"b":1,"10":2}"#);
     }
 
@@ -291,8 +291,8 @@ mod tests {
     fn removing_a_key_keeps_lookups_right() {
         let mut object =
             data::object::<serde_json::Error>(read(r#"{"a": 1, "b": 2, "c": 3}"#)).unwrap();
-        assert_eq!(object.remove("a"), Some(Data::from(1)));
-        assert_eq!(object.get("c"), Some(&Data::from(3)));
+        assert_eq!(object.remove("a"), Some(Value::from(1)));
+        assert_eq!(object.get("c"), Some(&Value::from(3)));
         assert_eq!(object.keys().collect::<Vec<_>>(), ["b", "c"]);
     }
 
@@ -310,6 +310,6 @@ mod tests {
         ] {
             assert_eq!(read(json).is_truthy(), truthy, "{json}");
         }
-        assert!(!Data::from(f64::NAN).is_truthy());
+        assert!(!Value::from(f64::NAN).is_truthy());
     }
 }

@@ -2,7 +2,7 @@
 //! reader of its own because `serde_json` (without features that would change it for
 //! every crate of a build) sorts keys and reads a long integer as a float.
 
-use super::data::{Data as Value, JsonError, MAX_INT_DIGITS, Map, Number};
+use super::data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 
 /// How deep arrays and objects may nest: as deep as `serde_json` reads, so every value
 /// read is one the renderer's walks take on a small stack.
@@ -270,7 +270,7 @@ impl Reader<'_> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::data::Data as Value;
+    use super::super::data::Value;
 
     #[test]
     fn reads_as_python_reads() {

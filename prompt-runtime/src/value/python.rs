@@ -1,28 +1,28 @@
-//! Python's rules for [`Data`]: `str()` and `repr()` (as Jinja prints values and Python
+//! Python's rules for [`Value`]: `str()` and `repr()` (as Jinja prints values and Python
 //! programs print JSON they loaded) and how numbers compare (`1 == 1.0`, integers exact).
 //! The Jinja front end's truthiness, `==`, ordering and `in` are built on these.
 
-use super::data::{Data, Num, Number};
+use super::data::{Num, Number, Value};
 use std::cmp::Ordering;
 use std::fmt::Write;
 
 /// Appends Python's `str(value)`.
-pub(crate) fn write_str(out: &mut String, value: &Data) {
+pub(crate) fn write_str(out: &mut String, value: &Value) {
     match value {
-        Data::String(s) => out.push_str(s),
+        Value::String(s) => out.push_str(s),
         other => write_repr(out, other),
     }
 }
 
 /// Appends Python's `repr(value)`.
-pub(crate) fn write_repr(out: &mut String, value: &Data) {
+pub(crate) fn write_repr(out: &mut String, value: &Value) {
     match value {
-        Data::Null => out.push_str("None"),
-        Data::Bool(true) => out.push_str("True"),
-        Data::Bool(false) => out.push_str("False"),
-        Data::Number(n) => write_number(out, n),
-        Data::String(s) => write_str_repr(out, s),
-        Data::Array(items) => {
+        Value::Null => out.push_str("None"),
+        Value::Bool(true) => out.push_str("True"),
+        Value::Bool(false) => out.push_str("False"),
+        Value::Number(n) => write_number(out, n),
+        Value::String(s) => write_str_repr(out, s),
+        Value::Array(items) => {
             out.push('[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -32,7 +32,7 @@ pub(crate) fn write_repr(out: &mut String, value: &Data) {
             }
             out.push(']');
         }
-        Data::Tuple(items) => {
+        Value::Tuple(items) => {
             out.push('(');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
@@ -46,7 +46,7 @@ pub(crate) fn write_repr(out: &mut String, value: &Data) {
             }
             out.push(')');
         }
-        Data::Object(map) => {
+        Value::Object(map) => {
             out.push('{');
             for (i, (key, item)) in map.iter().enumerate() {
                 if i > 0 {
@@ -202,10 +202,10 @@ pub(crate) enum NumRef<'v> {
     Float(f64),
 }
 
-pub(crate) fn num(value: &Data) -> Option<NumRef<'_>> {
+pub(crate) fn num(value: &Value) -> Option<NumRef<'_>> {
     match value {
-        Data::Bool(b) => Some(NumRef::Int(i128::from(*b))),
-        Data::Number(n) => Some(num_of(n)),
+        Value::Bool(b) => Some(NumRef::Int(i128::from(*b))),
+        Value::Number(n) => Some(num_of(n)),
         _ => None,
     }
 }

@@ -1,5 +1,5 @@
 //! The data a dotprompt renders: the one run-time value of every front end,
-//! [`crate::value::Data`], named [`Value`] here, read and printed by JavaScript's rules
+//! [`crate::value::Value`], read and printed here by JavaScript's rules
 //! ([`crate::value::js`]).
 //!
 //! dotprompt runs on JavaScript, where an object remembers the order its keys were written
@@ -8,7 +8,8 @@
 //! JavaScript's reading: [`DataArgument`](super::DataArgument) and the frontmatter do);
 //! it converts from and to `serde_json::Value`.
 
-/// A JSON value with ordered objects, as JavaScript sees it: [`crate::value::Data`].
+/// A JSON value with ordered objects, as JavaScript sees it: [`crate::value::Value`],
+/// which the Jinja front end reads by Python's rules.
 ///
 /// ```
 /// use promptic::formats::dotprompt::Value;
@@ -17,7 +18,7 @@
 /// assert_eq!(serde_json::to_string(&value).unwrap(), r#"{"b":1,"a":[true,null]}"#);
 /// assert_eq!(value.get("b").and_then(Value::as_f64), Some(1.0));
 /// ```
-pub use crate::value::Data as Value;
+pub use crate::value::Value;
 
 /// An object whose keys keep their order (the last write of a key keeps its first place):
 /// the ordered mapping every front end shares.

@@ -1,6 +1,5 @@
 //! The values a Jinja template renders: the one run-time value of every front end,
-//! [`crate::value::Data`], named [`Value`] here, with Python's rules beside it in
-//! [`crate::value::python`].
+//! [`crate::value::Value`], with Python's rules beside it in [`crate::value::python`].
 
 pub(crate) use crate::value::data::Num;
-pub use crate::value::data::{Data as Value, JsonError, MAX_INT_DIGITS, Map, Number};
+pub use crate::value::data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};

@@ -1,5 +1,5 @@
 //! Values as Jinja's Python sees them: truthiness, `==`, ordering and `in`, and `tojson` as
-//! Jinja2 writes it, over the one [`Value`](crate::value::Data); `str()` and `repr()` are
+//! Jinja2 writes it, over the one [`Value`](crate::value::Value); `str()` and `repr()` are
 //! [`crate::value::python`]'s.
 
 use super::data::{Map, Num, Number, Value};
