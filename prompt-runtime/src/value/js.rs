@@ -84,7 +84,15 @@ impl Value {
 
 /// A number as JavaScript prints it: integers plainly, `1e+21` from 10^21 on, and the
 /// shortest digits that read back to the same float.
-pub(crate) fn js_number(n: &Number) -> String {
+///
+/// ```
+/// use promptic::value::{Number, js::js_number};
+///
+/// assert_eq!(js_number(&Number::from_f64(3.0)), "3");
+/// assert_eq!(js_number(&Number::from_f64(1e21)), "1e+21");
+/// assert_eq!(js_number(&Number::from(12)), "12");
+/// ```
+pub fn js_number(n: &Number) -> String {
     if let Num::Int(i) = n.0
         && (i64::try_from(i).is_ok() || u64::try_from(i).is_ok())
     {
