@@ -11,7 +11,6 @@
 
 use crate::dotprompt::kind;
 use prompt_runtime::formats::LoadedPrompt;
-use prompt_runtime::formats::dotprompt::Value;
 use prompt_runtime::formats::dotprompt::schema::{TypeKind, compatible, properties, required};
 use prompt_runtime::{Diagnostic, Diagnostics};
 
@@ -28,7 +27,7 @@ pub(crate) fn check(ty: &syn::Type, schema: &str, prompt: &dyn LoadedPrompt) -> 
     let Some((type_name, fields)) = output_fields(ty) else {
         return problems;
     };
-    let Ok(schema) = serde_json::from_str::<Value>(schema) else {
+    let Ok(schema) = prompt_runtime::value::js::from_str(schema) else {
         return problems;
     };
     let Some(props) = properties(&schema) else {

@@ -430,7 +430,7 @@ pub fn dotprompt_loaded(
         }
         // `schemas.json` and `tools.json` as the derive read them.
         for file in registries {
-            let Ok(Value::Object(entries)) = serde_json::from_str::<Value>(file.text) else {
+            let Ok(Value::Object(entries)) = crate::value::js::from_str(file.text) else {
                 continue;
             };
             for (name, definition) in entries.iter() {

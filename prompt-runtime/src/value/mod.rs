@@ -7,6 +7,12 @@
 //! time (JSON, as the CLI and [`Project`](crate::load::Project) take values).
 //! `#[derive(promptic::PromptValue)]` implements it for a struct with named fields.
 //!
+//! What the renderers read at run time is one [`Value`] ([`data`]): null, booleans,
+//! exact integers and floats ([`Number`]), strings, lists, tuples and ordered mappings
+//! ([`Map`]). Both front ends render it (it is `formats::jinja::Value` and
+//! `formats::dotprompt::Value`); each language's rules for printing, comparing and reading
+//! it live beside it once, [`python`] for Jinja and [`js`] for dotprompt.
+//!
 //! ```
 //! use promptic::value::{PromptValue, Shape};
 //!
@@ -16,13 +22,19 @@
 //! assert_eq!(None::<&str>.to_value(), None);
 //! ```
 
+pub mod data;
+pub mod js;
+mod json;
 pub mod ordered;
 pub mod path;
+pub mod python;
+
+pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 
 #[doc(hidden)]
 pub use crate::formats::jinja::compiled::{MapView, SeqView, View};
 
-use serde_json::Value;
+use serde_json::Value as Json;
 use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap};
 
@@ -99,7 +111,7 @@ pub trait PromptValue {
 
     /// The value as the renderers read it; `None` when it is absent (an `Option` that is
     /// `None`), so that `| default(…)` and `is defined` see no value.
-    fn to_value(&self) -> Option<Value>;
+    fn to_value(&self) -> Option<Json>;
 
     /// The value as the compiled render of a derived prompt reads it, in place. The
     /// default, [`View::Opaque`], makes a derived prompt render this value through
@@ -145,7 +157,7 @@ impl<T: PromptValue + ?Sized> PromptValue for &T {
     fn attr(&self, key: &str) -> Option<View<'_>> {
         (**self).attr(key)
     }
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         (**self).to_value()
     }
     #[inline]
@@ -161,7 +173,7 @@ impl<T: PromptValue + ?Sized> PromptValue for &mut T {
     fn attr(&self, key: &str) -> Option<View<'_>> {
         (**self).attr(key)
     }
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         (**self).to_value()
     }
     #[inline]
@@ -177,7 +189,7 @@ impl<T: PromptValue + ?Sized> PromptValue for Box<T> {
     fn attr(&self, key: &str) -> Option<View<'_>> {
         (**self).attr(key)
     }
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         (**self).to_value()
     }
     #[inline]
@@ -193,7 +205,7 @@ impl<T: PromptValue + ?Sized> PromptValue for std::rc::Rc<T> {
     fn attr(&self, key: &str) -> Option<View<'_>> {
         (**self).attr(key)
     }
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         (**self).to_value()
     }
     #[inline]
@@ -209,7 +221,7 @@ impl<T: PromptValue + ?Sized> PromptValue for std::sync::Arc<T> {
     fn attr(&self, key: &str) -> Option<View<'_>> {
         (**self).attr(key)
     }
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         (**self).to_value()
     }
     #[inline]
@@ -223,8 +235,8 @@ macro_rules! text {
         impl PromptValue for $ty {
             const SHAPE: Shape = Shape::Text;
             const IN_PLACE: bool = true;
-            fn to_value(&self) -> Option<Value> {
-                Some(Value::String(self.to_string()))
+            fn to_value(&self) -> Option<Json> {
+                Some(Json::String(self.to_string()))
             }
             #[inline]
             fn view(&self) -> View<'_> {
@@ -238,8 +250,8 @@ text!(str, String, Cow<'_, str>);
 impl PromptValue for char {
     const SHAPE: Shape = Shape::Text;
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
-        Some(Value::String(self.to_string()))
+    fn to_value(&self) -> Option<Json> {
+        Some(Json::String(self.to_string()))
     }
     fn view(&self) -> View<'_> {
         View::Text(Cow::Owned(self.to_string()))
@@ -249,8 +261,8 @@ impl PromptValue for char {
 impl PromptValue for crate::Guidance {
     const SHAPE: Shape = Shape::Text;
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
-        Some(Value::String(self.as_str().to_owned()))
+    fn to_value(&self) -> Option<Json> {
+        Some(Json::String(self.as_str().to_owned()))
     }
     #[inline]
     fn view(&self) -> View<'_> {
@@ -263,8 +275,8 @@ macro_rules! number {
         impl PromptValue for $ty {
             const SHAPE: Shape = Shape::Number;
             const IN_PLACE: bool = true;
-            fn to_value(&self) -> Option<Value> {
-                Some(Value::from(*self))
+            fn to_value(&self) -> Option<Json> {
+                Some(Json::from(*self))
             }
             #[inline]
             fn view(&self) -> View<'_> {
@@ -280,8 +292,8 @@ macro_rules! float {
         impl PromptValue for $ty {
             const SHAPE: Shape = Shape::Number;
             const IN_PLACE: bool = true;
-            fn to_value(&self) -> Option<Value> {
-                Some(Value::from(*self))
+            fn to_value(&self) -> Option<Json> {
+                Some(Json::from(*self))
             }
             #[inline]
             fn view(&self) -> View<'_> {
@@ -295,8 +307,8 @@ float!(f32, f64);
 impl PromptValue for bool {
     const SHAPE: Shape = Shape::Bool;
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
-        Some(Value::Bool(*self))
+    fn to_value(&self) -> Option<Json> {
+        Some(Json::Bool(*self))
     }
     #[inline]
     fn view(&self) -> View<'_> {
@@ -304,9 +316,9 @@ impl PromptValue for bool {
     }
 }
 
-impl PromptValue for Value {
+impl PromptValue for Json {
     const SHAPE: Shape = Shape::Any;
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         Some(self.clone())
     }
 }
@@ -321,7 +333,7 @@ impl<T: PromptValue> PromptValue for Option<T> {
             None => None,
         }
     }
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         self.as_ref().and_then(PromptValue::to_value)
     }
     #[inline]
@@ -335,16 +347,16 @@ impl<T: PromptValue> PromptValue for Option<T> {
 }
 
 /// A list's items; an absent one (`None` in a list) is Python's `None`.
-fn list<'a, T: PromptValue + 'a>(items: impl Iterator<Item = &'a T>) -> Option<Value> {
-    Some(Value::Array(
-        items.map(|x| x.to_value().unwrap_or(Value::Null)).collect(),
+fn list<'a, T: PromptValue + 'a>(items: impl Iterator<Item = &'a T>) -> Option<Json> {
+    Some(Json::Array(
+        items.map(|x| x.to_value().unwrap_or(Json::Null)).collect(),
     ))
 }
 
 impl<T: PromptValue> PromptValue for [T] {
     const SHAPE: Shape = Shape::List(&T::SHAPE);
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         list(self.iter())
     }
     fn view(&self) -> View<'_> {
@@ -359,7 +371,7 @@ impl<T: PromptValue> PromptValue for [T] {
 impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
     const SHAPE: Shape = Shape::List(&T::SHAPE);
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         list(self.iter())
     }
     #[inline]
@@ -371,7 +383,7 @@ impl<T: PromptValue, const N: usize> PromptValue for [T; N] {
 impl<T: PromptValue> PromptValue for Vec<T> {
     const SHAPE: Shape = Shape::List(&T::SHAPE);
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         list(self.iter())
     }
     #[inline]
@@ -383,8 +395,8 @@ impl<T: PromptValue> PromptValue for Vec<T> {
 /// A map's entries; an absent value leaves its key out.
 fn map<'a, K: AsRef<str> + 'a, V: PromptValue + 'a>(
     entries: impl Iterator<Item = (&'a K, &'a V)>,
-) -> Option<Value> {
-    Some(Value::Object(
+) -> Option<Json> {
+    Some(Json::Object(
         entries
             .filter_map(|(k, v)| Some((k.as_ref().to_owned(), v.to_value()?)))
             .collect(),
@@ -394,7 +406,7 @@ fn map<'a, K: AsRef<str> + 'a, V: PromptValue + 'a>(
 impl<K: AsRef<str> + Ord, V: PromptValue> PromptValue for BTreeMap<K, V> {
     const SHAPE: Shape = Shape::Map(&V::SHAPE);
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         map(self.iter())
     }
     fn view(&self) -> View<'_> {
@@ -411,7 +423,7 @@ impl<K: AsRef<str> + Ord, V: PromptValue> MapView for BTreeMap<K, V> {
     fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
         crate::formats::jinja::compiled::map_entries(self.iter())
     }
-    fn json(&self) -> Option<Value> {
+    fn json(&self) -> Option<Json> {
         self.to_value()
     }
 }
@@ -419,7 +431,7 @@ impl<K: AsRef<str> + Ord, V: PromptValue> MapView for BTreeMap<K, V> {
 impl<K: AsRef<str>, V: PromptValue, S> PromptValue for HashMap<K, V, S> {
     const SHAPE: Shape = Shape::Map(&V::SHAPE);
     const IN_PLACE: bool = true;
-    fn to_value(&self) -> Option<Value> {
+    fn to_value(&self) -> Option<Json> {
         map(self.iter())
     }
     fn view(&self) -> View<'_> {
@@ -436,7 +448,7 @@ impl<K: AsRef<str>, V: PromptValue, S> MapView for HashMap<K, V, S> {
     fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
         crate::formats::jinja::compiled::map_entries(self.iter())
     }
-    fn json(&self) -> Option<Value> {
+    fn json(&self) -> Option<Json> {
         self.to_value()
     }
 }

@@ -848,9 +848,7 @@ fn write_prim(out: &mut Out, prim: &Prim) -> Option<()> {
 fn prim(view: &View<'_>) -> Option<Option<Value>> {
     Some(match view {
         View::Bool(b) => Some(Value::Bool(*b)),
-        View::Int(i) if i64::try_from(*i).is_ok() => {
-            Some(Value::Number(serde_json::Number::from(*i as i64)))
-        }
+        View::Int(i) if i64::try_from(*i).is_ok() => Some(Value::from(*i as i64)),
         View::Int(_) | View::Float(_) => to_value(view)?.filter(|v| matches!(v, Value::Number(_))),
         View::Undefined
         | View::None
@@ -867,7 +865,9 @@ fn prim(view: &View<'_>) -> Option<Option<Value>> {
 pub fn to_value(view: &View<'_>) -> Option<Option<Value>> {
     Some(match view {
         View::Undefined => None,
-        _ => Some(Value::from(crate::formats::jinja::compiled::to_json(view)?)),
+        _ => Some(crate::value::js::from_json(
+            crate::formats::jinja::compiled::to_json(view)?,
+        )),
     })
 }
 
@@ -1706,7 +1706,7 @@ fn literal(value: Option<&Value>) -> Option<String> {
                 format!("View::Float(f64::from_bits({:#x}))", n.as_f64()?.to_bits())
             }
         }
-        Some(Value::Array(_) | Value::Object(_)) => return None,
+        Some(Value::Array(_) | Value::Tuple(_) | Value::Object(_)) => return None,
     })
 }
 

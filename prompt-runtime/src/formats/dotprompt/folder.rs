@@ -262,7 +262,7 @@ fn registry_file(
         return Ok(None);
     };
     let shown = root.shown(file);
-    match serde_json::from_str::<Value>(&text) {
+    match crate::value::js::from_str(&text) {
         Ok(Value::Object(object)) => {
             let entries = object
                 .iter()

@@ -207,7 +207,7 @@ impl LoadedDotprompt {
                 continue;
             }
             let value = match &given.value {
-                GivenValue::Json(json) => serde_json::from_str::<Value>(json).ok(),
+                GivenValue::Json(json) => crate::value::js::from_str(json).ok(),
                 GivenValue::Text(text) => {
                     let kind = properties
                         .and_then(|p| p.get(&given.name))
@@ -219,8 +219,8 @@ impl LoadedDotprompt {
                         Some("number") => text
                             .parse::<f64>()
                             .ok()
-                            .and_then(serde_json::Number::from_f64)
-                            .map(Value::Number),
+                            .filter(|f| f.is_finite())
+                            .map(Value::from),
                         Some("boolean") => match text.as_str() {
                             "true" => Some(Value::Bool(true)),
                             "false" => Some(Value::Bool(false)),
@@ -424,7 +424,7 @@ fn with_input(rendered: &RenderedPrompt, input: Option<Value>) -> Object {
         out.insert("input", input);
     }
     if let Ok(messages) = serde_json::to_value(&rendered.messages) {
-        out.insert("messages", Value::from(messages));
+        out.insert("messages", crate::value::js::from_json(messages));
     }
     out
 }

@@ -156,9 +156,9 @@ pub(crate) fn metadata(
     // `true`/`false` (any case of the first letter, or all caps) are booleans.
     let mut options = serde_saphyr::Options::default();
     options.strict_booleans = true;
-    let raw: Value = serde_saphyr::from_str_with_options(yaml, options)
+    let raw: crate::value::js::Js = serde_saphyr::from_str_with_options(yaml, options)
         .map_err(|e| yaml_error(text, &range, &e))?;
-    let raw = match raw {
+    let raw = match raw.0 {
         Value::Object(object) => object,
         Value::Null => Object::new(),
         _ => {

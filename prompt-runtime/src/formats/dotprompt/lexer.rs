@@ -490,7 +490,7 @@ fn word_token(word: &str) -> Token {
     if is_number(word)
         && let Ok(n) = serde_json::from_str::<serde_json::Value>(word)
     {
-        return Token::Literal(Some(Value::from(n)));
+        return Token::Literal(Some(crate::value::js::from_json(n)));
     }
     Token::Id {
         name: word.to_owned(),

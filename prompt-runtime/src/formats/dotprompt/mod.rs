@@ -62,7 +62,7 @@ pub use value::{Object, Value};
 
 /// How deep blocks, partials and schemas may nest (parse and render), and how deep a value
 /// is printed: hostile input cannot exhaust the stack.
-pub const MAX_DEPTH: usize = 100;
+pub const MAX_DEPTH: usize = crate::value::js::MAX_DEPTH;
 
 /// How many template nodes one render may visit, so that a render that writes little but
 /// works long (partials that call partials twice, nested loops) ends with an error.
@@ -270,8 +270,10 @@ fn located(
 #[serde(default)]
 pub struct DataArgument {
     /// The template's variables.
+    #[serde(deserialize_with = "crate::value::js::deserialize_object")]
     pub input: Object,
     /// Values read as `@name`.
+    #[serde(deserialize_with = "crate::value::js::deserialize_object")]
     pub context: Object,
     /// The conversation history.
     pub messages: Vec<Message>,
@@ -293,7 +295,11 @@ pub struct Message {
     #[serde(default)]
     pub content: Vec<Part>,
     /// Metadata, when there is some.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "crate::value::js::deserialize_optional_object"
+    )]
     pub metadata: Option<Object>,
 }
 
@@ -309,7 +315,7 @@ pub struct Message {
 /// ```
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct Part(pub Object);
+pub struct Part(#[serde(deserialize_with = "crate::value::js::deserialize_object")] pub Object);
 
 impl Part {
     /// A text part.
@@ -342,7 +348,9 @@ impl Part {
 /// `tools` and `toolDefs`, `raw`, ...). Keys keep dotprompt's order when serialized.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct PromptMetadata(pub Object);
+pub struct PromptMetadata(
+    #[serde(deserialize_with = "crate::value::js::deserialize_object")] pub Object,
+);
 
 impl PromptMetadata {
     /// The `model`.
@@ -536,12 +544,13 @@ impl Dotprompt {
         context: &serde_json::Map<String, serde_json::Value>,
         history: &[Message],
     ) -> Result<RenderedPrompt, crate::Diagnostic> {
-        let object = |map: serde_json::Map<String, serde_json::Value>| match Value::from(
-            serde_json::Value::Object(map),
-        ) {
-            Value::Object(object) => object,
-            _ => Object::default(),
-        };
+        let object =
+            |map: serde_json::Map<String, serde_json::Value>| match crate::value::js::from_json(
+                serde_json::Value::Object(map),
+            ) {
+                Value::Object(object) => object,
+                _ => Object::default(),
+            };
         self.render(&DataArgument {
             input: object(values),
             context: object(context.clone()),
@@ -892,7 +901,7 @@ impl Dotprompt {
             // message keeps its keys in order (`role`, `content`, `metadata`) for `{{json}}`.
             if !data.messages.is_empty()
                 && let Ok(Value::Array(items)) = serde_json::to_string(&data.messages)
-                    .and_then(|text| serde_json::from_str::<Value>(&text))
+                    .and_then(|text| crate::value::js::from_str(&text))
             {
                 m.insert("messages", Value::Array(items));
             }

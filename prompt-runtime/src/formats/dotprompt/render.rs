@@ -56,10 +56,7 @@ impl Prim {
             Prim::Sum(f) if f.is_infinite() => {
                 if *f > 0.0 { "Infinity" } else { "-Infinity" }.to_owned()
             }
-            Prim::Sum(f) => match serde_json::Number::from_f64(*f) {
-                Some(n) => Value::from(serde_json::Value::Number(n)).to_js_string(),
-                None => String::new(),
-            },
+            Prim::Sum(f) => crate::value::js::number(*f).to_js_string(),
         }
     }
 }
@@ -977,13 +974,15 @@ pub(crate) fn stringify(value: &Value, indent: &str, level: usize, out: &mut Str
     match value {
         Value::Null => out.push_str("null"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        // `JSON.stringify` writes a number JSON cannot hold as `null`.
+        Value::Number(n) if !n.as_f64().is_some_and(f64::is_finite) => out.push_str("null"),
         Value::Number(n) => out.push_str(&js_number(n)),
         Value::String(s) => quote(s, out),
-        Value::Array(items) if level > MAX_DEPTH => {
+        Value::Array(items) | Value::Tuple(items) if level > MAX_DEPTH => {
             out.push_str(if items.is_empty() { "[]" } else { "[null]" })
         }
         Value::Object(_) if level > MAX_DEPTH => out.push_str("{}"),
-        Value::Array(items) => {
+        Value::Array(items) | Value::Tuple(items) => {
             if items.is_empty() {
                 out.push_str("[]");
                 return;

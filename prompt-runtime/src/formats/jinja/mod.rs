@@ -41,7 +41,6 @@ mod fence;
 mod fields;
 mod filters;
 mod front;
-mod json;
 mod lexer;
 mod ops;
 mod parser;

@@ -2,8 +2,7 @@
 //! reader of its own because `serde_json` (without features that would change it for
 //! every crate of a build) sorts keys and reads a long integer as a float.
 
-use super::data::{JsonError, MAX_INT_DIGITS};
-use super::data::{Map, Number, Value};
+use super::data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 
 /// How deep arrays and objects may nest: as deep as `serde_json` reads, so every value
 /// read is one the renderer's walks take on a small stack.
@@ -293,7 +292,7 @@ mod tests {
         for (json, repr) in cases {
             let value = Value::from_json(json).unwrap();
             let mut out = String::new();
-            super::super::value::write_repr(&mut out, &value);
+            super::super::python::write_repr(&mut out, &value);
             assert_eq!(out, repr, "{json}");
         }
     }
