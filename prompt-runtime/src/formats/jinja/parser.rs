@@ -53,6 +53,24 @@ pub(crate) enum Node {
     Super(Range<usize>),
 }
 
+impl Node {
+    /// The span to report the node at.
+    pub(crate) fn span(&self) -> Range<usize> {
+        match self {
+            Node::Text(span)
+            | Node::Include { span, .. }
+            | Node::Set { span, .. }
+            | Node::SetAttr { span, .. }
+            | Node::Super(span) => span.clone(),
+            Node::Output(expr) => expr.span.clone(),
+            Node::If(block) => block.span.clone(),
+            Node::For(each) => each.iter.span.clone(),
+            Node::FilterBlock(block) => block.span.clone(),
+            Node::Scope(scope) => scope.span.clone(),
+        }
+    }
+}
+
 /// See [`Node::Scope`].
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct Scope {
@@ -198,7 +216,7 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed,
                         blocks.push((name, scope.nodes));
                     }
                     other => {
-                        let span = reader.span_of(&other);
+                        let span = other.span();
                         return Err(reader
                             .error(span, "a template that extends another renders only its blocks: this is never written")
                             .with_help("move it into a `{% block %}`, or before the `{% extends %}`"));
@@ -902,22 +920,6 @@ impl<'a> Reader<'a> {
             nodes: body,
             span: tag,
         })))
-    }
-
-    /// The span to report a node at.
-    fn span_of(&self, node: &Node) -> Range<usize> {
-        match node {
-            Node::Text(span)
-            | Node::Include { span, .. }
-            | Node::Set { span, .. }
-            | Node::SetAttr { span, .. }
-            | Node::Super(span) => span.clone(),
-            Node::Output(expr) => expr.span.clone(),
-            Node::If(block) => block.span.clone(),
-            Node::For(each) => each.iter.span.clone(),
-            Node::FilterBlock(block) => block.span.clone(),
-            Node::Scope(scope) => scope.span.clone(),
-        }
     }
 
     fn include(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {

@@ -414,18 +414,7 @@ impl<'a> Renderer<'a> {
     }
 
     fn too_much(&self, template: &Template, node: &Node) -> Error {
-        let span = match node {
-            Node::Text(span)
-            | Node::Include { span, .. }
-            | Node::Set { span, .. }
-            | Node::SetAttr { span, .. }
-            | Node::Super(span) => span.clone(),
-            Node::Output(expr) => expr.span.clone(),
-            Node::If(block) => block.span.clone(),
-            Node::For(each) => each.iter.span.clone(),
-            Node::FilterBlock(block) => block.span.clone(),
-            Node::Scope(scope) => scope.span.clone(),
-        };
+        let span = node.span();
         let message = if self.out.len() > MAX_OUTPUT {
             format!("the render is larger than {} MiB", MAX_OUTPUT >> 20)
         } else {
