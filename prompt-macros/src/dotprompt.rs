@@ -213,8 +213,7 @@ pub fn expand(
                 if let ::core::option::Option::Some(__rendered) = self.__promptic_compiled(history) {
                     return ::core::result::Result::Ok(__rendered);
                 }
-                let mut __values = ::promptic::__private::JsonMap::new();
-                #(#values)*
+                let __values = <Self as ::promptic::dotprompt::DotpromptPrompt>::values(self);
                 ::promptic::__private::render_dotprompt(Self::__promptic_dotprompt()?, __values, history)
             }
 
@@ -230,8 +229,7 @@ pub fn expand(
                 if context.is_empty() {
                     return self.render_with_history(history);
                 }
-                let mut __values = ::promptic::__private::JsonMap::new();
-                #(#values)*
+                let __values = <Self as ::promptic::dotprompt::DotpromptPrompt>::values(self);
                 ::promptic::__private::render_dotprompt_with_context(Self::__promptic_dotprompt()?, __values, context, history)
             }
         }

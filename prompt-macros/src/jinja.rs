@@ -57,7 +57,6 @@ pub fn expand(
         files,
         options,
     } = loaded(project, &file, &templates);
-    let values = value_inserts(fields);
     let (compiled, compiled_fn) = compiled(&templates, &file, fields, name)?;
     let path = format!("{}/{file}", project.display);
     let doc = format!(
@@ -107,8 +106,7 @@ pub fn expand(
                 > = ::std::sync::OnceLock::new();
                 const FILES: &[::promptic::__private::JinjaFile] = &[#(#files),*];
                 #compiled
-                let mut __values = ::promptic::__private::JsonMap::new();
-                #(#values)*
+                let __values = <Self as ::promptic::formats::jinja::JinjaPrompt>::values(self);
                 ::promptic::__private::render_jinja(&LOADED, FILES, #options, __values)
             }
         }
@@ -456,11 +454,11 @@ pub(crate) fn value_inserts(fields: &[Field]) -> Vec<TokenStream> {
         .map(|f| {
             let (field, key) = (&f.ident, &f.name);
             quote! {
-                if let ::core::option::Option::Some(__value) =
-                    ::promptic::__private::PromptValue::to_value(&self.#field)
-                {
-                    __values.insert(::promptic::__private::String::from(#key), __value);
-                }
+                ::promptic::__private::insert_value(
+                    &mut __values,
+                    #key,
+                    ::promptic::__private::PromptValue::to_value(&self.#field),
+                );
             }
         })
         .collect()

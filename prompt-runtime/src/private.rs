@@ -327,6 +327,14 @@ pub use crate::value::path::{
 pub use crate::value::{FieldShape, PromptValue, Shape};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 
+/// Puts a field's value into a derived prompt's values under `key`, unless it is absent
+/// (`None`): one call per field, not the same lines written out for each.
+pub fn insert_value(values: &mut JsonMap<String, JsonValue>, key: &str, value: Option<JsonValue>) {
+    if let Some(value) = value {
+        values.insert(key.to_owned(), value);
+    }
+}
+
 /// A schema the derive checked to be JSON.
 pub fn json_from_str(json: &str) -> JsonValue {
     serde_json::from_str(json).unwrap_or_default()

@@ -25,6 +25,11 @@
 //! context (`{{> name value}}`), `this` inside a partial given arguments, partials that
 //! include themselves, and prompts of more than [`MAX_NODES`] nodes once partials are
 //! inlined (or nested more than [`MAX_NESTING`] deep).
+//!
+//! The helpers the emitted code calls ([`Out::text`], [`Out::put`], [`if_view`], ...) are
+//! ordinary `#[inline]` functions in a build with debug assertions (cargo's `dev`
+//! profile), so that a debug build of a crate of prompts generates little code per
+//! prompt, and `#[inline(always)]` with the assertions off.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -114,13 +119,15 @@ impl<'a> Items<'a> {
     }
 
     /// How many items.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn len(&self) -> usize {
         self.len
     }
 
     /// Whether there are none.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn is_empty(&self) -> bool {
         self.len == 0
     }
@@ -293,7 +300,8 @@ impl<'a, T: crate::value::PromptValue + ?Sized> Local<'a> for Item<'a, T> {
 /// `PromptValue::attr`), which the compiler folds when `name` is a constant; any other
 /// value through its view, as [`prop`] reads it.
 #[doc(hidden)]
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn field_prop<'a, T: crate::value::PromptValue + ?Sized>(
     field: &'a T,
     name: &str,
@@ -304,7 +312,8 @@ pub fn field_prop<'a, T: crate::value::PromptValue + ?Sized>(
 /// `item.name` of a list's item: as [`field_prop`], an absent item being `null` (as the
 /// list's view gives it).
 #[doc(hidden)]
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn item_prop<'a, T: crate::value::PromptValue + ?Sized>(
     item: &'a T,
     name: &str,
@@ -401,7 +410,8 @@ impl<'h> Out<'h> {
 
     /// Appends text; `None` past the output bound (checked when `cur` grows, and at the
     /// end).
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn text(&mut self, text: &str) -> Option<()> {
         if self.cur.capacity() - self.cur.len() < text.len() {
             self.grow(text.len())?;
@@ -500,7 +510,8 @@ impl<'h> Out<'h> {
     /// `{{value}}` where a string is already being built: `String(value)`. Numbers,
     /// booleans and borrowed text are written without a call, and a view that owns
     /// nothing is not dropped.
-    #[inline(always)]
+    #[cfg_attr(debug_assertions, inline)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn put(&mut self, view: View<'_>) -> Option<()> {
         let done = match &view {
             View::Text(Cow::Borrowed(s)) => self.text(s),
@@ -929,7 +940,8 @@ fn write_js(out: &mut String, view: &View<'_>, depth: usize) -> Option<()> {
 }
 
 /// `value.name` as Handlebars reads it (see the run-time renderer's `property`).
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn prop<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
     match view {
         View::Map(m) => Some(m.get(name)),
@@ -939,7 +951,8 @@ pub fn prop<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
 
 /// [`prop`] of a view that is given, not borrowed: it is dropped after (without a call
 /// when it owns nothing).
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn at<'a>(view: View<'a>, name: &str) -> Option<View<'a>> {
     let value = prop(&view, name);
     discard(view);
@@ -948,7 +961,8 @@ pub fn at<'a>(view: View<'a>, name: &str) -> Option<View<'a>> {
 
 /// Drops a view: one that owns nothing (all but owned text and a collected list) is
 /// forgotten, where its drop glue would be a call.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn discard(view: View<'_>) {
     if matches!(view, View::Text(Cow::Owned(_)) | View::List(_)) {
         drop_owned(view);
@@ -1039,7 +1053,8 @@ pub fn if_plain(view: &View<'_>) -> Option<bool> {
 
 /// [`if_plain`] of a view that is given, not borrowed: it is dropped after (without a
 /// call when it owns nothing).
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn if_view(view: View<'_>) -> Option<bool> {
     let yes = match &view {
         View::Map(_) => Some(true),
@@ -1093,7 +1108,8 @@ pub fn argument(view: View<'_>) -> View<'_> {
 
 /// What `{{#each}}` goes over: a list's items (read in place), an object's entries (as
 /// the run-time renderer sees them: by key), nothing for anything else.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn each(view: View<'_>) -> Option<Items<'_>> {
     match view {
         View::Seq(items) => Some(Items {

@@ -19,8 +19,16 @@
 //! straight into the text; integers are written without `fmt`; a loop variable is read
 //! in place, not cloned; each view the code makes is dropped through [`discard`], which
 //! forgets one that owns nothing instead of calling its drop glue; the small helpers here
-//! are `#[inline]`, so a field whose view is known where it is read (a `&str`, an
-//! integer) compiles down to a push.
+//! are inlined in a release build, so a field whose view is known where it is read (a
+//! `&str`, an integer) compiles down to a push.
+//!
+//! What keeps it small to build: an output or a condition of a field, a loop variable or
+//! a key of one is one call of a shared generic helper ([`put`], [`put_var`],
+//! [`put_attr`], [`is`], [`is_var`], [`is_attr`]), so a crate holds one copy of it per
+//! field type, not one per output. In a build with debug assertions (cargo's `dev`
+//! profile) the helpers the emitted code calls are ordinary `#[inline]` functions, so a
+//! debug build of a crate of prompts generates little code per prompt; with the
+//! assertions off they are `#[inline(always)]`, as a hand-written builder would be.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
 //! `{% set %}`, `{% filter %}`, `a[b]`, every method, list and dict literals, arithmetic,
@@ -564,7 +572,8 @@ fn to_data(view: &View<'_>) -> Option<Data> {
 }
 
 /// Python's truthiness; `None` when it cannot be told here.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn truthy(view: &View<'_>) -> Option<bool> {
     Some(match view {
         View::Undefined | View::None => false,
@@ -589,7 +598,8 @@ fn map_truthy(m: &dyn MapView) -> Option<bool> {
 }
 
 /// Appends Python's `str(view)`; `None` when the run-time renderer would not print it.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn write(out: &mut String, view: &View<'_>) -> Option<()> {
     match view {
         View::Text(s) => out.push_str(s),
@@ -617,7 +627,8 @@ fn write_other(out: &mut String, view: &View<'_>) -> Option<()> {
 }
 
 /// Appends an integer in decimal, as `{i}` formats it, without `fmt`.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn write_int(out: &mut String, i: i128) {
     if (0..10).contains(&i) {
         out.push(char::from(b'0' + i as u8));
@@ -641,7 +652,8 @@ fn write_digits(out: &mut String, i: i128) {
 }
 
 /// `value.attr` of a name the compiler checked is not a dict method (as [`attr`] checks).
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn get<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
     match view {
         View::Undefined | View::Opaque => None,
@@ -665,7 +677,8 @@ pub fn attr<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
 
 /// `a == b`, `a < b`, `a in b`, as the run-time renderer compares.
 /// `op` is `==`, `!=`, `<`, `<=`, `>`, `>=`, `in`, `not in` by index.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn compare(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
     match (left, right) {
         (View::Text(l), View::Text(r)) if op <= 1 => Some((l == r) == (op == 0)),
@@ -744,7 +757,8 @@ fn compare_other(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
 }
 
 /// `value is [not] test`.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn test(view: &View<'_>, which: u8, negated: bool) -> Option<bool> {
     let result = match (which, view) {
         (_, View::Opaque) => return None,
@@ -756,7 +770,8 @@ pub fn test(view: &View<'_>, which: u8, negated: bool) -> Option<bool> {
 }
 
 /// `value | default(fallback, boolean)`.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option<View<'a>> {
     let use_default = match &value {
         View::Opaque => return None,
@@ -774,7 +789,8 @@ pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option
 
 /// Drops a view: one that owns nothing (all but owned text and a collected list) is
 /// forgotten, which is free, where its drop glue would be a call.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn discard(view: View<'_>) {
     match view {
         View::Text(Cow::Owned(_)) | View::List(_) => drop(view),
@@ -870,7 +886,8 @@ pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<
 }
 
 /// `value | length`: a list's or a text's length at once, anything else as [`filter`].
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn length<'a>(view: &View<'a>) -> Option<View<'a>> {
     match view {
         View::Seq(items) => Some(View::Int(items.len() as i128)),
@@ -926,7 +943,8 @@ pub fn iter<'a>(view: &View<'a>) -> Option<Iter<'a>> {
 }
 
 /// `{{ value | upper }}` (`upper`) or `lower`, appended to `out`.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn write_case(out: &mut String, view: &View<'_>, upper: bool) -> Option<()> {
     match view {
         View::Text(s) => push_case(out, s, upper),
@@ -989,7 +1007,8 @@ fn push_case(out: &mut String, s: &str, upper: bool) {
 }
 
 /// `{{ value | trim }}`, appended to `out`.
-#[inline(always)]
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
 pub fn write_trim(out: &mut String, view: &View<'_>) -> Option<()> {
     match view {
         View::Text(s) => out.push_str(s.trim_matches(super::lexer::py_space)),
@@ -1017,6 +1036,93 @@ pub fn write_join(out: &mut String, view: &View<'_>, sep: Option<&View<'_>>) -> 
         discard(item);
     }
     Some(())
+}
+
+/// What [`put`] and its kin append: `str(value)`.
+pub const WRITE: u8 = 0;
+/// `value | upper`.
+pub const UPPER: u8 = 1;
+/// `value | lower`.
+pub const LOWER: u8 = 2;
+/// `value | trim`.
+pub const TRIM: u8 = 3;
+
+/// Appends `view` as `op` says ([`WRITE`], [`UPPER`], [`LOWER`], [`TRIM`]).
+#[inline(always)]
+fn put_view(out: &mut String, view: &View<'_>, op: u8) -> Option<()> {
+    match op {
+        UPPER => write_case(out, view, true),
+        LOWER => write_case(out, view, false),
+        TRIM => write_trim(out, view),
+        _ => write(out, view),
+    }
+}
+
+/// `{{ field }}` (or with `upper`, `lower`, `trim`: see [`WRITE`]) of a top-level field.
+/// In a build with debug assertions (cargo's `dev` profile) this is one function per field
+/// type, shared by every output of every prompt of the crate, so that a debug build
+/// generates little code per prompt; in a release build it is inlined into the render.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn put<T: crate::value::PromptValue + ?Sized>(
+    out: &mut String,
+    value: &T,
+    op: u8,
+) -> Option<()> {
+    let view = value.view();
+    let done = put_view(out, &view, op);
+    discard(view);
+    done
+}
+
+/// `{{ var }}` of a loop variable (see [`put`]).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn put_var<V: Var>(out: &mut String, var: &V, op: u8) -> Option<()> {
+    let view = var.view();
+    let done = put_view(out, &view, op);
+    discard(view);
+    done
+}
+
+/// `{{ var.key }}` of a loop variable (see [`put`]).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn put_attr<V: Var>(out: &mut String, var: &V, key: &str, op: u8) -> Option<()> {
+    let view = var.attr(key)?;
+    let done = put_view(out, &view, op);
+    discard(view);
+    done
+}
+
+/// `{% if field %}`: the truthiness of a top-level field (see [`put`]).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn is<T: crate::value::PromptValue + ?Sized>(value: &T) -> Option<bool> {
+    let view = value.view();
+    let done = truthy(&view);
+    discard(view);
+    done
+}
+
+/// `{% if var %}` of a loop variable (see [`put`]).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn is_var<V: Var>(var: &V) -> Option<bool> {
+    let view = var.view();
+    let done = truthy(&view);
+    discard(view);
+    done
+}
+
+/// `{% if var.key %}` of a loop variable (see [`put`]).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn is_attr<V: Var>(var: &V, key: &str) -> Option<bool> {
+    let view = var.attr(key)?;
+    let done = truthy(&view);
+    discard(view);
+    done
 }
 
 /// Counts `by` steps of a loop (see [`within`]).
@@ -1110,6 +1216,16 @@ struct Emitter<'t> {
     nodes: usize,
     text: usize,
     depth: usize,
+}
+
+/// A value a shared helper reads (see `Emitter::shared`).
+enum Shared {
+    /// A top-level field, by its Rust place.
+    Field(String),
+    /// A loop variable, by its local.
+    Var(String),
+    /// A key of a loop variable.
+    Attr(String, String),
 }
 
 impl Emitter<'_> {
@@ -1292,6 +1408,10 @@ impl Emitter<'_> {
         {
             return None;
         }
+        if let Some(code) = self.put(expr) {
+            let _ = write!(out, "{code}?;");
+            return Some(());
+        }
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
             let code = match which {
                 Filter::Upper => Some(self.with_ref(template, inner, |v| {
@@ -1324,6 +1444,47 @@ impl Emitter<'_> {
         let code = self.with_ref(template, expr, |v| format!("jc::write(&mut out, {v})"))?;
         let _ = write!(out, "{code}?;");
         Some(())
+    }
+
+    /// `{{ expr }}` through one of the shared helpers ([`put`], [`put_var`], [`put_attr`])
+    /// when `expr` is a field, a loop variable or a key of one, bare or through `upper`,
+    /// `lower` or `trim`: code of type `Option<()>`.
+    fn put(&self, expr: &Expr) -> Option<String> {
+        let (inner, op) = match &expr.kind {
+            ExprKind::Filter(inner, Filter::Upper, _) => (&**inner, "jc::UPPER"),
+            ExprKind::Filter(inner, Filter::Lower, _) => (&**inner, "jc::LOWER"),
+            ExprKind::Filter(inner, Filter::Trim, args) if args.is_empty() => {
+                (&**inner, "jc::TRIM")
+            }
+            _ => (expr, "jc::WRITE"),
+        };
+        Some(match self.shared(inner)? {
+            Shared::Field(place) => format!("jc::put(&mut out, &{place}, {op})"),
+            Shared::Var(local) => format!("jc::put_var(&mut out, &{local}, {op})"),
+            Shared::Attr(local, key) => format!("jc::put_attr(&mut out, &{local}, {key:?}, {op})"),
+        })
+    }
+
+    /// What `expr` is, when a shared helper reads it: a field, a loop variable, or a key
+    /// of a loop variable.
+    fn shared(&self, expr: &Expr) -> Option<Shared> {
+        let local = |name: &str| {
+            let (_, local) = self.scopes.iter().rev().find(|(n, _)| n == name)?;
+            Some(local.clone())
+        };
+        match &expr.kind {
+            ExprKind::Name(name) => match local(name) {
+                Some(local) => Some(Shared::Var(local)),
+                None => self.top_place(expr).map(Shared::Field),
+            },
+            ExprKind::Attr(inner, key) if !DICT_METHODS.contains(&key.as_str()) => {
+                let ExprKind::Name(var) = &inner.kind else {
+                    return None;
+                };
+                Some(Shared::Attr(local(var)?, key.clone()))
+            }
+            _ => None,
+        }
     }
 
     /// The Rust place of `expr` when it is a top-level name (a field), not a loop variable.
@@ -1421,10 +1582,15 @@ impl Emitter<'_> {
                 })?;
                 format!("{code}?")
             }
-            _ => format!(
-                "{}?",
-                self.with_ref(template, expr, |v| format!("jc::truthy({v})"))?
-            ),
+            _ => match self.shared(expr) {
+                Some(Shared::Field(place)) => format!("jc::is(&{place})?"),
+                Some(Shared::Var(local)) => format!("jc::is_var(&{local})?"),
+                Some(Shared::Attr(local, key)) => format!("jc::is_attr(&{local}, {key:?})?"),
+                None => format!(
+                    "{}?",
+                    self.with_ref(template, expr, |v| format!("jc::truthy({v})"))?
+                ),
+            },
         })
     }
 
