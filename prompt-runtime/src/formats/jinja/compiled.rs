@@ -1409,7 +1409,8 @@ impl Emitter<'_> {
             return None;
         }
         if let Some(code) = self.put(expr) {
-            let _ = write!(out, "{code}?;");
+            // Not `?`: a plain test is less for the compiler to check and lower.
+            let _ = write!(out, "if {code}.is_none() {{ return None; }}");
             return Some(());
         }
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
@@ -1583,9 +1584,14 @@ impl Emitter<'_> {
                 format!("{code}?")
             }
             _ => match self.shared(expr) {
-                Some(Shared::Field(place)) => format!("jc::is(&{place})?"),
-                Some(Shared::Var(local)) => format!("jc::is_var(&{local})?"),
-                Some(Shared::Attr(local, key)) => format!("jc::is_attr(&{local}, {key:?})?"),
+                Some(shared) => {
+                    let call = match shared {
+                        Shared::Field(place) => format!("jc::is(&{place})"),
+                        Shared::Var(local) => format!("jc::is_var(&{local})"),
+                        Shared::Attr(local, key) => format!("jc::is_attr(&{local}, {key:?})"),
+                    };
+                    format!("match {call} {{ Some(b) => b, None => return None }}")
+                }
                 None => format!(
                     "{}?",
                     self.with_ref(template, expr, |v| format!("jc::truthy({v})"))?
