@@ -393,8 +393,19 @@ mod prose_tests {
     }
 }
 
+/// The longest run of backticks in `text`. It jumps from one backtick to the next (the
+/// derive documents every prompt with it, in an unoptimised macro build, so it does not
+/// look at each character on its own).
 fn longest_backtick_run(text: &str) -> usize {
-    text.split(|c| c != '`').map(str::len).max().unwrap_or(0)
+    let mut longest = 0;
+    let mut rest = text;
+    while let Some(at) = rest.find('`') {
+        let after = &rest[at..];
+        let run = after.len() - after.trim_start_matches('`').len();
+        longest = longest.max(run);
+        rest = &after[run..];
+    }
+    longest
 }
 
 fn metadata_table(meta: &Meta) -> String {
@@ -464,6 +475,18 @@ fn variables(prompt: &CheckedPrompt, field_types: Option<&[String]>) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn the_longest_backtick_run_is_found_wherever_it_is() {
+        use super::longest_backtick_run as run;
+        assert_eq!(run(""), 0);
+        assert_eq!(run("no ticks, ünïcode"), 0);
+        assert_eq!(run("`"), 1);
+        assert_eq!(run("a `b` ``c`` d"), 2);
+        assert_eq!(run("```rust\nx\n```"), 3);
+        assert_eq!(run("é````"), 4);
+        assert_eq!(run("``a`````b``"), 5);
+    }
+
     use super::{PageOptions, code_span, fenced, markdown_page, table_cell};
     use crate::check::{CheckedPrompt, check};
     use crate::parse::PromptFile;
