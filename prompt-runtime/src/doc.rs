@@ -475,6 +475,11 @@ fn variables(prompt: &CheckedPrompt, field_types: Option<&[String]>) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::{PageOptions, code_span, fenced, markdown_page, table_cell};
+    use crate::check::{CheckedPrompt, check};
+    use crate::parse::PromptFile;
+    use crate::resolve::{ContextVar, Schema, Templates, VarKind};
+
     #[test]
     fn the_longest_backtick_run_is_found_wherever_it_is() {
         use super::longest_backtick_run as run;
@@ -486,11 +491,6 @@ mod tests {
         assert_eq!(run("é````"), 4);
         assert_eq!(run("``a`````b``"), 5);
     }
-
-    use super::{PageOptions, code_span, fenced, markdown_page, table_cell};
-    use crate::check::{CheckedPrompt, check};
-    use crate::parse::PromptFile;
-    use crate::resolve::{ContextVar, Schema, Templates, VarKind};
 
     fn checked(text: &str, context: Vec<ContextVar>) -> CheckedPrompt {
         let file = PromptFile::from_text("prompts/p.md", text).expect("loads");

@@ -1466,13 +1466,16 @@ impl Emitter<'_> {
         })
     }
 
+    /// The Rust local of a loop variable named `name`, the innermost one.
+    fn scoped(&self, name: &str) -> Option<&String> {
+        let (_, local) = self.scopes.iter().rev().find(|(n, _)| n == name)?;
+        Some(local)
+    }
+
     /// What `expr` is, when a shared helper reads it: a field, a loop variable, or a key
     /// of a loop variable.
     fn shared(&self, expr: &Expr) -> Option<Shared> {
-        let local = |name: &str| {
-            let (_, local) = self.scopes.iter().rev().find(|(n, _)| n == name)?;
-            Some(local.clone())
-        };
+        let local = |name: &str| self.scoped(name).cloned();
         match &expr.kind {
             ExprKind::Name(name) => match local(name) {
                 Some(local) => Some(Shared::Var(local)),
@@ -1511,7 +1514,7 @@ impl Emitter<'_> {
         call: impl FnOnce(&str) -> String,
     ) -> Option<String> {
         if let ExprKind::Name(name) = &expr.kind
-            && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name)
+            && let Some(local) = self.scoped(name)
         {
             let local = local.clone();
             let held = self.local("t");
@@ -1604,7 +1607,7 @@ impl Emitter<'_> {
     /// place, anything else a borrowed temporary.
     fn place(&mut self, template: &Template, expr: &Expr) -> Option<String> {
         if let ExprKind::Name(name) = &expr.kind
-            && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name)
+            && let Some(local) = self.scoped(name)
         {
             return Some(format!("&jc::Var::view(&{local})"));
         }
@@ -1616,7 +1619,7 @@ impl Emitter<'_> {
         Some(match &expr.kind {
             ExprKind::Literal(value) => literal(value)?,
             ExprKind::Name(name) => {
-                if let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == name) {
+                if let Some(local) = self.scoped(name) {
                     format!("jc::Var::view(&{local})")
                 } else {
                     match (self.field)(name) {
@@ -1632,7 +1635,7 @@ impl Emitter<'_> {
                     return None;
                 }
                 if let ExprKind::Name(var) = &inner.kind
-                    && let Some((_, local)) = self.scopes.iter().rev().find(|(n, _)| n == var)
+                    && let Some(local) = self.scoped(var)
                 {
                     return Some(format!("jc::Var::attr(&{local}, {name:?})?"));
                 }
