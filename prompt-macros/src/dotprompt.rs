@@ -265,7 +265,12 @@ pub fn expand(
 fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<TokenStream> {
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
-        Some(format!("self.{}", f.ident))
+        // Through `jc::Field`: a field whose type is no value is reported once, at its
+        // type, not again at every read of it.
+        Some(format!(
+            "(*(&&::promptic::__private::jc::Field(&self.{})).value())",
+            f.ident
+        ))
     };
     let none = quote!(::core::option::Option::None);
     let Some(code) = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field) else {

@@ -17,7 +17,8 @@ use prompt_runtime::Diagnostic;
 use prompt_runtime::formats::jinja::{PathStep, PathUse, Templates};
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarKind;
-use quote::quote;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
 
 pub fn expand(
@@ -184,7 +185,9 @@ fn compiled(
     let none = || Ok((TokenStream::new(), quote!(::core::option::Option::None)));
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
-        Some(format!("self.{}", f.ident))
+        // Through `jc::Field`: a field whose type is no value is reported once, at its
+        // type, not again at every read of it.
+        Some(format!("(*(&&jc::Field(&self.{})).value())", f.ident))
     };
     let Some(code) = prompt_runtime::formats::jinja::compiled::compile(templates, file, &field)
     else {
@@ -452,12 +455,16 @@ pub(crate) fn value_inserts(fields: &[Field]) -> Vec<TokenStream> {
     fields
         .iter()
         .map(|f| {
-            let (field, key) = (&f.ident, &f.name);
+            let (field, key, ty) = (&f.ident, &f.name, &f.ty);
+            // Spanned at the field's type: a type that is no `PromptValue` is one error
+            // there, the same one the field list gives, which the compiler shows once.
+            let to_value =
+                quote_spanned!(ty.span()=> <#ty as ::promptic::__private::PromptValue>::to_value);
             quote! {
                 ::promptic::__private::insert_value(
                     &mut __values,
                     #key,
-                    ::promptic::__private::PromptValue::to_value(&self.#field),
+                    #to_value(&self.#field),
                 );
             }
         })

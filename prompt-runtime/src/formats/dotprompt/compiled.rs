@@ -1240,6 +1240,7 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
     Some(format!(
         "{{ use ::promptic::__private::dc; use ::promptic::__private::dc::View; \
          use ::promptic::__private::dc::{{EachItems as _, Local as _, TypedEach as _, ViewEach as _}}; \
+         use ::promptic::__private::jc::{{IsValue as _, NotValue as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = dc::Out::new(&LAST, {}, history, {}, {}); let __r = {body}; \
          dc::flush(&mut out, __r)?; ::core::option::Option::Some(out) }}",

@@ -144,11 +144,12 @@ impl Folder {
         let read: Arc<Mutex<Vec<FolderFile>>> = Arc::default();
         let named: Arc<Mutex<Vec<String>>> = Arc::default();
         let refused: Arc<Mutex<Diagnostics>> = Arc::default();
+        let refused_names: Arc<Mutex<Vec<String>>> = Arc::default();
         let mut registry = self.base.clone();
         registry.set_partial_display_dir(&self.root.shown(""));
         {
             let (read, refused, root) = (read.clone(), refused.clone(), self.root.clone());
-            let named = named.clone();
+            let (named, refused_names) = (named.clone(), refused_names.clone());
             registry.set_partial_resolver(move |partial| {
                 let rel = partial_file(partial)?;
                 if let Ok(mut named) = named.lock()
@@ -161,6 +162,9 @@ impl Folder {
                     Err(d) => {
                         if let Ok(mut refused) = refused.lock() {
                             refused.push(d);
+                        }
+                        if let Ok(mut names) = refused_names.lock() {
+                            names.push(partial.to_owned());
                         }
                         return None;
                     }
@@ -182,7 +186,15 @@ impl Folder {
             Ok(prompt) if problems.is_empty() => prompt,
             Ok(_) => return Err(problems),
             Err(more) => {
-                problems.extend(more);
+                // A partial refused is reported as itself, not again as unknown.
+                let unknown: Vec<String> = refused_names
+                    .lock()
+                    .map(|n| n.iter().map(|n| format!("unknown partial `{n}`")).collect())
+                    .unwrap_or_default();
+                problems.extend(
+                    more.into_iter()
+                        .filter(|d| !unknown.iter().any(|u| d.message() == u)),
+                );
                 return Err(problems);
             }
         };

@@ -243,6 +243,53 @@ impl<T: crate::value::PromptValue + ?Sized> Var for Item<'_, T> {
 /// choice costs nothing at run time and both give the same items.
 pub struct Probe<'a, T: ?Sized>(pub &'a T);
 
+/// A field as the emitted code reads it: `(&&Field(&self.user)).value()` is the field
+/// itself when its type is a [`PromptValue`](crate::value::PromptValue) ([`IsValue`]),
+/// and a [`NotAValue`] otherwise ([`NotValue`]). The derive reports a field whose type is
+/// no value once, at the type; reading it through `Field` keeps every read of it from
+/// repeating that error.
+pub struct Field<'a, T: ?Sized>(pub &'a T);
+
+/// [`Field`] of a value: the field itself.
+pub trait IsValue<'a> {
+    /// The field's type.
+    type Out: crate::value::PromptValue + ?Sized;
+    /// The field.
+    fn value(self) -> &'a Self::Out;
+}
+
+impl<'a, T: crate::value::PromptValue + ?Sized> IsValue<'a> for &&Field<'a, T> {
+    type Out = T;
+    #[inline(always)]
+    fn value(self) -> &'a T {
+        self.0
+    }
+}
+
+/// [`Field`] of a type that is no value (a build error already reported at the type).
+pub trait NotValue<'a> {
+    /// Stands in for the field.
+    fn value(self) -> &'a NotAValue;
+}
+
+impl<'a, T: ?Sized> NotValue<'a> for &Field<'a, T> {
+    #[inline(always)]
+    fn value(self) -> &'a NotAValue {
+        &NotAValue
+    }
+}
+
+/// What [`NotValue`] reads in place of a field whose type is no value: never rendered,
+/// since the build that emits it fails.
+pub struct NotAValue;
+
+impl crate::value::PromptValue for NotAValue {
+    const SHAPE: crate::value::Shape = crate::value::Shape::Any;
+    fn to_value(&self) -> Option<serde_json::Value> {
+        None
+    }
+}
+
 /// A list type whose items a loop reads in place: slices, `Vec`s, arrays, and references
 /// and boxes of these (their views are lists of the same items).
 pub trait Slice {
@@ -1189,7 +1236,7 @@ pub fn compile(
     emitter.nodes(template, template.nodes.get(start..)?, &mut body)?;
     Some(format!(
         "{{ use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
-         use ::promptic::__private::jc::{{TypedList as _, TypedMap as _, ViewLoop as _}}; \
+         use ::promptic::__private::jc::{{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
          let mut steps: usize = 0; let _ = &mut steps; {body} jc::done(&LAST, out) }}",
