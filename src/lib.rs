@@ -267,8 +267,33 @@ pub use prompt_macros::PromptValue;
 pub use prompt_macros::PromptStore;
 /// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
 /// source once, then renders it to dotprompt's messages and metadata.
+// What users reach, by name. The facade is this list: a new public item of the runtime
+// is not part of promptic until it is added here.
+
+// The outputs of a render and what they carry.
+pub use prompt_runtime::{
+    Chat, Color, Content, ContentPart, Diagnostic, Diagnostics, Extra, Message, Meta, Output,
+    PromptContent, Role, SourceFile, anthropic,
+};
+// What the derives implement, and what their renders take.
+pub use prompt_runtime::{
+    ChatPrompt, ChatSection, Config, ContextValues, Guidance, Identity, IdentityError, Prompt,
+    PromptValue, PromptVariable, Render, Tags, VarSource, check_identity,
+};
+// Python's rules, for corpora that depend on them.
+pub use prompt_runtime::{safe_substitute, upper_first, variant_name};
+// The modules, one per part of the language and its runtime (see the crate's docs above).
 pub use prompt_runtime::formats::dotprompt;
-pub use prompt_runtime::*;
+#[cfg(feature = "hot-reload")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
+pub use prompt_runtime::hot;
+pub use prompt_runtime::{
+    chat, check, clients, context, diagnostic, doc, family, formats, guidance, identity, load,
+    meta, output, parse, render, resolve, store, value,
+};
+// The code the macros generate reaches the runtime through this module only.
+#[doc(hidden)]
+pub use prompt_runtime::__private;
 
 // The README's examples are compiled and run by `cargo test` too.
 #[cfg(doctest)]

@@ -3,7 +3,7 @@
 /// The candidate closest to `name`, if one is close enough to be a likely typo.
 ///
 /// ```
-/// use promptic::suggest::closest;
+/// use prompt_runtime::suggest::closest;
 /// assert_eq!(closest("preferd", ["name", "preferred"]), Some("preferred"));
 /// assert_eq!(closest("weather", ["name", "preferred"]), None);
 /// ```
