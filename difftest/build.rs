@@ -68,6 +68,10 @@ const PRINTED: &[Piece] = &[
     ("user.nick | default(flag)", &["user", "flag"], false),
     ("s == t", &["s", "t"], false),
     ("1.5", &[], false),
+    ("s if flag else t", &["s", "flag", "t"], true),
+    ("n if n > 1 else 'few'", &["n"], true),
+    ("user.nick if user.nick else user.name", &["user"], true),
+    ("'on' if flag", &["flag"], false),
 ];
 
 const CONDITIONS: &[Piece] = &[
@@ -98,6 +102,7 @@ const CONDITIONS: &[Piece] = &[
     ("tools", &["tools"], true),
     ("tools | length > 1", &["tools"], true),
     ("s or t", &["s", "t"], true),
+    ("(s if flag else xs)", &["s", "flag", "xs"], true),
     ("o | default(none) is none", &["o"], false),
     ("user.nick | default(none) is none", &["user"], false),
 ];
@@ -133,6 +138,7 @@ const IN_TOOLS: (&[Piece], &[Piece]) = (
         ("loop.index", &[], true),
         ("loop.length", &[], true),
         ("tool.slow", &[], false),
+        ("tool.name if tool.slow else '-'", &[], true),
     ],
     &[
         ("tool.slow", &[], true),

@@ -223,6 +223,7 @@ fn the_generated_templates_cover_the_subset() {
         "loop.",
         "| default(",
         "user.",
+        " if flag else ",
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }

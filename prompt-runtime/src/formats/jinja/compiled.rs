@@ -32,7 +32,7 @@
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
 //! `{% set %}`, `{% filter %}`, `a[b]`, every method, list and dict literals, arithmetic,
-//! slices, inline `if`, the filters and tests past `default`, `join`, `trim`, `upper`,
+//! slices, the filters and tests past `default`, `join`, `trim`, `upper`,
 //! `lower`, `length` and `defined`/`undefined`/`none`, `trim` with characters, a `for`
 //! with two targets over anything but `.items()`, `loop.previtem`, `loop.nextitem`,
 //! `loop.cycle` and `loop.depth`, an attribute named like a dict method, and sets of more than
@@ -40,7 +40,7 @@
 
 use super::Template;
 use super::data::Value as Data;
-use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
+use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Op, Test};
 use super::parser::{For, Node};
 use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
 use super::set::Templates;
@@ -1455,6 +1455,19 @@ impl Emitter<'_> {
         {
             return None;
         }
+        // `{{ a if condition else b }}`: one branch's output, the other's or nothing (an
+        // inline `if` without `else` prints an empty text when its condition is false).
+        if let ExprKind::Op(Op::IfElse, operands) = &expr.kind {
+            let condition = self.condition(template, operands.first()?)?;
+            let _ = write!(out, "if {condition} {{");
+            self.output(template, operands.get(1)?, out)?;
+            out.push_str("} else {");
+            if let Some(otherwise) = operands.get(2) {
+                self.output(template, otherwise, out)?;
+            }
+            out.push('}');
+            return Some(());
+        }
         if let Some(code) = self.put(expr) {
             // Not `?`: a plain test is less for the compiler to check and lower.
             let _ = write!(out, "if {code}.is_none() {{ return None; }}");
@@ -1799,6 +1812,16 @@ impl Emitter<'_> {
                     format!("{code}?")
                 }
             },
+            // `a if condition else b`: without `else`, an undefined value, as Jinja2's.
+            ExprKind::Op(Op::IfElse, operands) => {
+                let condition = self.condition(template, operands.first()?)?;
+                let then = self.expr(template, operands.get(1)?)?;
+                let otherwise = match operands.get(2) {
+                    Some(e) => self.expr(template, e)?,
+                    None => "View::Undefined".to_owned(),
+                };
+                format!("if {condition} {{ {then} }} else {{ {otherwise} }}")
+            }
             ExprKind::List(_)
             | ExprKind::Dict(_)
             | ExprKind::Item(..)

@@ -443,7 +443,9 @@ impl<'a> Reader<'a> {
         if parser.at_end() {
             return Err(self.error(tag.clone(), format!("`{{% {word} %}}` needs a condition")));
         }
-        let expr = parser.expr()?;
+        // Jinja2 reads a condition without an inline `if` (`{% if a if b else c %}` is
+        // its syntax error; in parentheses it is one).
+        let expr = parser.iterable()?;
         parser.finish(&format!("in `{{% {word} %}}`"))?;
         Ok(expr)
     }

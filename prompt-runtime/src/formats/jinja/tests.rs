@@ -1047,3 +1047,23 @@ fn names_read_in_dict_literals_and_filter_blocks_are_seen() {
     assert_eq!(problems.0.len(), 1);
     assert_eq!(problems.0[0].message(), "no key `nmae` in `user`");
 }
+
+#[test]
+fn a_condition_takes_an_inline_if_only_in_parentheses_as_jinja2_does() {
+    for template in [
+        "{% if a if b else c %}x{% endif %}",
+        "{% if a %}{% elif a if b %}{% endif %}",
+    ] {
+        let message = error(template);
+        assert!(message.contains("unexpected `if b"), "{message}");
+    }
+    let values = serde_json::json!({"a": "", "b": false, "c": "c"});
+    assert_eq!(
+        render(
+            "",
+            "{% if (a if b else c) %}yes{% endif %}|{{ a if b else c }}",
+            values
+        ),
+        Ok("yes|c".to_owned())
+    );
+}
