@@ -72,6 +72,12 @@ const PRINTED: &[Piece] = &[
     ("n if n > 1 else 'few'", &["n"], true),
     ("user.nick if user.nick else user.name", &["user"], true),
     ("'on' if flag", &["flag"], false),
+    ("user['name']", &["user"], true),
+    ("user['nick'] | default('nn')", &["user"], true),
+    ("xs[0]", &["xs"], false),
+    ("xs[-1] | upper", &["xs"], false),
+    ("s[0] | default('-')", &["s"], false),
+    ("m['k1'] | default(0)", &["m"], true),
 ];
 
 const CONDITIONS: &[Piece] = &[
@@ -103,6 +109,7 @@ const CONDITIONS: &[Piece] = &[
     ("tools | length > 1", &["tools"], true),
     ("s or t", &["s", "t"], true),
     ("(s if flag else xs)", &["s", "flag", "xs"], true),
+    ("xs[1] == 'b'", &["xs"], true),
     ("o | default(none) is none", &["o"], false),
     ("user.nick | default(none) is none", &["user"], false),
 ];
@@ -139,6 +146,7 @@ const IN_TOOLS: (&[Piece], &[Piece]) = (
         ("loop.length", &[], true),
         ("tool.slow", &[], false),
         ("tool.name if tool.slow else '-'", &[], true),
+        ("tool['name']", &[], true),
     ],
     &[
         ("tool.slow", &[], true),

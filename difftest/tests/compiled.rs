@@ -224,6 +224,8 @@ fn the_generated_templates_cover_the_subset() {
         "| default(",
         "user.",
         " if flag else ",
+        "['name']",
+        "xs[0]",
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }

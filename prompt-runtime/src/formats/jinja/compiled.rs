@@ -31,7 +31,7 @@
 //! assertions off they are `#[inline(always)]`, as a hand-written builder would be.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
-//! `{% set %}`, `{% filter %}`, `a[b]`, every method, list and dict literals, arithmetic,
+//! `{% set %}`, `{% filter %}`, `a[b]` with a key that is not a text or integer literal, every method, list and dict literals, arithmetic,
 //! slices, the filters and tests past `default`, `join`, `trim`, `upper`,
 //! `lower`, `length` and `defined`/`undefined`/`none`, `trim` with characters, a `for`
 //! with two targets over anything but `.items()`, `loop.previtem`, `loop.nextitem`,
@@ -707,6 +707,34 @@ pub fn get<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
         View::Map(m) => Some(m.get(name)),
         _ => Some(View::Undefined),
     }
+}
+
+/// `value[index]`, an integer index: an item of a list, a character of a text (counted
+/// from the end when negative, as Python counts), undefined past either end and for any
+/// other value; `None` when the run-time renderer renders.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn index<'a>(view: &View<'a>, index: i64) -> Option<View<'a>> {
+    let at = |len: usize| {
+        let len = i64::try_from(len).ok()?;
+        usize::try_from(if index < 0 { index + len } else { index }).ok()
+    };
+    Some(match view {
+        View::Undefined | View::Opaque => return None,
+        View::Text(s) => match at(s.chars().count()).and_then(|i| s.chars().nth(i)) {
+            Some(c) => View::Text(Cow::Owned(c.to_string())),
+            None => View::Undefined,
+        },
+        View::List(items) => match at(items.len()).and_then(|i| items.get(i)) {
+            Some(item) => item.clone(),
+            None => View::Undefined,
+        },
+        View::Seq(items) => match at(items.len()) {
+            Some(i) if i < items.len() => items.at(i),
+            _ => View::Undefined,
+        },
+        _ => View::Undefined,
+    })
 }
 
 /// `value.attr`.
@@ -1812,6 +1840,33 @@ impl Emitter<'_> {
                     format!("{code}?")
                 }
             },
+            // `a['key']` reads the key as `a.key` does (no dict method is looked up);
+            // `a[i]` an item of a list or a character of a text, from the end when `i`
+            // is negative. Other keys are left to the run-time renderer.
+            ExprKind::Item(inner, key) => match &key.kind {
+                ExprKind::Literal(Data::String(key)) => {
+                    if let ExprKind::Name(var) = &inner.kind
+                        && let Some(local) = self.scoped(var)
+                    {
+                        return Some(format!("jc::Var::attr(&{local}, {key:?})?"));
+                    }
+                    if let Some(place) = self.top_place(inner) {
+                        return Some(format!(
+                            "::promptic::__private::PromptValue::attr(&{place}, {key:?})?"
+                        ));
+                    }
+                    let code =
+                        self.with_ref(template, inner, |v| format!("jc::get({v}, {key:?})"))?;
+                    format!("{code}?")
+                }
+                ExprKind::Literal(Data::Number(n)) if n.is_i64() => {
+                    let i = n.as_i64()?;
+                    let code =
+                        self.with_ref(template, inner, |v| format!("jc::index({v}, {i})"))?;
+                    format!("{code}?")
+                }
+                _ => return None,
+            },
             // `a if condition else b`: without `else`, an undefined value, as Jinja2's.
             ExprKind::Op(Op::IfElse, operands) => {
                 let condition = self.condition(template, operands.first()?)?;
@@ -1824,7 +1879,6 @@ impl Emitter<'_> {
             }
             ExprKind::List(_)
             | ExprKind::Dict(_)
-            | ExprKind::Item(..)
             | ExprKind::StartsWith(..)
             | ExprKind::Split(..)
             | ExprKind::Items(_)
