@@ -183,6 +183,9 @@ struct Gen {
     /// Draw only what minijinja renders as Jinja2 does.
     safe_only: bool,
     scopes: Vec<Scope>,
+    /// How many `if` branches (or loop `else`s) enclose the node within its loop or
+    /// template: a `{% set %}` is drawn only outside them (the compiled subset).
+    branch: usize,
 }
 
 impl Gen {
@@ -264,7 +267,23 @@ impl Gen {
         (0..n).map(|_| self.node(depth)).collect()
     }
 
+    /// `{% set %}` of a name with a printed piece, then a read of the name.
+    fn set_node(&mut self) -> String {
+        let name = self.pick(&["v1", "v2"]);
+        let value = self.piece(false);
+        let set = self.tag(&format!("set {name} = {value}"));
+        let read = self.pick(&[
+            "{{ NAME }}|",
+            "{% if NAME %}y{% endif %}",
+            "{{ NAME | default('-') }}",
+        ]);
+        format!("{set}{}", read.replace("NAME", name))
+    }
+
     fn node(&mut self, depth: usize) -> String {
+        if self.branch == 0 && self.below(8) == 0 {
+            return self.set_node();
+        }
         let choice = if depth == 0 {
             self.below(6)
         } else {
@@ -299,6 +318,7 @@ impl Gen {
                 }
             },
             6..=8 => {
+                self.branch += 1;
                 let condition = self.piece(true);
                 let open = self.tag(&format!("if {condition}"));
                 let then = self.body(depth - 1);
@@ -317,6 +337,7 @@ impl Gen {
                     out.push_str(&body);
                 }
                 out.push_str(&self.tag("endif"));
+                self.branch -= 1;
                 out
             }
             _ => self.for_loop(depth),
@@ -351,7 +372,9 @@ impl Gen {
         };
         let open = self.tag(&head);
         self.scopes.push(scope);
+        let branch = std::mem::take(&mut self.branch);
         let mut body = self.body(depth - 1);
+        self.branch = branch;
         // Every loop prints its variable and the loop's state at least once.
         let anchor = self.piece(false);
         let _ = write!(body, "{{{{ {anchor} }}}}|");
@@ -359,7 +382,9 @@ impl Gen {
         let mut out = format!("{open}{body}");
         if self.below(3) == 0 {
             let els = self.tag("else");
+            self.branch += 1;
             let other = self.body(depth - 1);
+            self.branch -= 1;
             out.push_str(&els);
             out.push_str(&other);
         }
@@ -420,7 +445,7 @@ fn main() {
     .expect("OUT_DIR is writable");
     std::fs::write(
         dir.join("part_a.md.j2"),
-        "[A {{ s | upper }}{% if flag %}!{% endif %}]\n",
+        "{% set v1 = s | upper %}[A {{ v1 }}{% if flag %}!{% endif %}]\n",
     )
     .expect("OUT_DIR is writable");
     std::fs::write(
@@ -440,6 +465,7 @@ fn main() {
         safe: true,
         safe_only: false,
         scopes: Vec::new(),
+        branch: 0,
     };
     for i in 0..count {
         generator.used.clear();

@@ -31,7 +31,7 @@
 //! assertions off they are `#[inline(always)]`, as a hand-written builder would be.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
-//! `{% set %}`, `{% filter %}`, `a[b]` with a key that is not a text or integer literal, every method, list and dict literals, arithmetic,
+//! `{% set %}` inside an `if` (or a loop's `else`), `{% set ns.x %}`, `{% filter %}`, `a[b]` with a key that is not a text or integer literal, every method, list and dict literals, arithmetic,
 //! slices, the filters and tests past `default`, `join`, `trim`, `upper`,
 //! `lower`, `length` and `defined`/`undefined`/`none`, `trim` with characters, a `for`
 //! with two targets over anything but `.items()`, `loop.previtem`, `loop.nextitem`,
@@ -1251,6 +1251,7 @@ pub fn compile(
         nodes: 0,
         text: 0,
         depth: 0,
+        branch: 0,
     };
     let mut body = String::new();
     // The top-level nodes between cache breakpoints, in turn: at each, the bytes written
@@ -1291,6 +1292,10 @@ struct Emitter<'t> {
     nodes: usize,
     text: usize,
     depth: usize,
+    /// How many branches (of an `if`, or a loop's `else`) enclose the nodes being
+    /// emitted within their frame (the template, a loop's body, an include, a block):
+    /// a `{% set %}` there would outlive the branch's Rust block, so it is not compiled.
+    branch: usize,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -1329,6 +1334,7 @@ impl Emitter<'_> {
                 Node::Text(_) => {}
                 Node::Output(expr) => self.output(template, expr, out)?,
                 Node::If(block) => {
+                    self.branch += 1;
                     for (i, (condition, body)) in block.branches.iter().enumerate() {
                         let condition = self.condition(template, condition)?;
                         if i > 0 {
@@ -1343,19 +1349,30 @@ impl Emitter<'_> {
                         self.nodes(template, body, out)?;
                         out.push('}');
                     }
+                    self.branch -= 1;
+                }
+                // `{% set name = value %}`: a local from here to the end of its frame, as
+                // the run-time renderer binds it (reads before it see the outer value).
+                Node::Set { name, value, .. } if self.branch == 0 && name != "loop" => {
+                    let code = self.set_value(template, value)?;
+                    let local = self.local("set");
+                    let _ = write!(out, "let {local} = {code};");
+                    self.scopes.push((name.clone(), local));
                 }
                 Node::For(each) => self.for_loop(template, each, out)?,
+                // An include and a block are frames of their own: what they set ends
+                // with them.
                 Node::Include { name, .. } => {
                     let included = self.templates.get(name)?;
-                    self.nodes(included, &included.nodes, out)?;
+                    self.frame(included, &included.nodes, out)?;
                 }
                 // A block, or a parent template in place: its nodes, in its template. A
                 // macro's parameters are names the compiled render does not bind.
                 Node::Scope(scope) if scope.binds.is_empty() => match &scope.template {
-                    None => self.nodes(template, &scope.nodes, out)?,
+                    None => self.frame(template, &scope.nodes, out)?,
                     Some(other) => {
                         let other = self.templates.get(other)?;
-                        self.nodes(other, &scope.nodes, out)?;
+                        self.frame(other, &scope.nodes, out)?;
                     }
                 },
                 Node::Set { .. }
@@ -1367,6 +1384,37 @@ impl Emitter<'_> {
         }
         flush(&mut pending, out, &mut self.text);
         self.depth -= 1;
+        Some(())
+    }
+
+    /// The value `{% set %}` binds. An undefined one is the run-time renderer's to judge
+    /// (it refuses a value read without a default before rendering), except the one an
+    /// inline `if` without `else` makes when its condition fails, which Jinja2 makes.
+    fn set_value(&mut self, template: &Template, value: &Expr) -> Option<String> {
+        if let ExprKind::Op(Op::IfElse, operands) = &value.kind
+            && let [condition, then] = operands.as_slice()
+        {
+            let condition = self.condition(template, condition)?;
+            let then = self.set_value(template, then)?;
+            return Some(format!(
+                "if {condition} {{ {then} }} else {{ View::Undefined }}"
+            ));
+        }
+        let code = self.expr(template, value)?;
+        Some(format!(
+            "{{ let __v = {code}; if matches!(__v, View::Undefined) {{ return None; }} __v }}"
+        ))
+    }
+
+    /// `nodes` as a frame of their own (an include, a block): in a Rust block, with the
+    /// names they set ending with it.
+    fn frame(&mut self, template: &Template, nodes: &[Node], out: &mut String) -> Option<()> {
+        let (branch, depth) = (std::mem::take(&mut self.branch), self.scopes.len());
+        out.push('{');
+        self.nodes(template, nodes, out)?;
+        out.push('}');
+        self.scopes.truncate(depth);
+        self.branch = branch;
         Some(())
     }
 
@@ -1431,7 +1479,9 @@ impl Emitter<'_> {
             length: length.clone(),
             length_used: false,
         });
+        let branch = std::mem::take(&mut self.branch);
         let emitted = self.nodes(template, &each.body, &mut body);
+        self.branch = branch;
         let this = self.loops.pop();
         self.scopes.truncate(depth);
         emitted?;
@@ -1465,10 +1515,12 @@ impl Emitter<'_> {
         if let Some(condition) = &filter {
             let _ = write!(out, "if !({condition}) {{ {discard} continue; }}");
         }
-        let _ = write!(out, "{body} {index} += 1; {discard} }}");
+        let _ = write!(out, "{{ {body} }} {index} += 1; {discard} }}");
         if let Some(otherwise) = &each.otherwise {
             let _ = write!(out, "if {index} == 0 {{");
+            self.branch += 1;
             self.nodes(template, otherwise, out)?;
+            self.branch -= 1;
             out.push('}');
         }
         out.push('}');
