@@ -265,8 +265,6 @@ pub use prompt_macros::PromptValue;
 /// # Ok::<(), promptic::store::StoreError>(())
 /// ```
 pub use prompt_macros::PromptStore;
-/// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
-/// source once, then renders it to dotprompt's messages and metadata.
 // What users reach, by name. The facade is this list: a new public item of the runtime
 // is not part of promptic until it is added here.
 
@@ -283,6 +281,8 @@ pub use prompt_runtime::{
 // Python's rules, for corpora that depend on them.
 pub use prompt_runtime::{safe_substitute, upper_first, variant_name};
 // The modules, one per part of the language and its runtime (see the crate's docs above).
+/// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
+/// source once, then renders it to dotprompt's messages and metadata.
 pub use prompt_runtime::formats::dotprompt;
 #[cfg(feature = "hot-reload")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
