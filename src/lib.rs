@@ -284,9 +284,9 @@ pub use prompt_runtime::{safe_substitute, upper_first, variant_name};
 /// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
 /// source once, then renders it to dotprompt's messages and metadata.
 pub use prompt_runtime::formats::dotprompt;
-#[cfg(feature = "hot-reload")]
-#[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
-pub use prompt_runtime::hot;
+// `hot`, whenever the runtime is built with hot reload (through this crate's
+// `hot-reload` feature or another crate's).
+pub use prompt_runtime::__optional::*;
 pub use prompt_runtime::{
     chat, check, clients, context, diagnostic, doc, family, formats, guidance, identity, load,
     meta, output, parse, render, resolve, store, value,

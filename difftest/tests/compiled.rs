@@ -230,6 +230,19 @@ fn the_generated_templates_cover_the_subset() {
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }
+    // The filters the compiled render leaves to the run-time renderer's implementation.
+    let applied = [
+        "| title",
+        "| capitalize",
+        "| replace(",
+        "| first",
+        "| last",
+        "| sort",
+    ];
+    assert!(
+        applied.iter().filter(|f| all.contains(*f)).count() >= 2,
+        "too few templates use {applied:?}"
+    );
     let safe = generated::TEMPLATES.iter().filter(|(_, s)| *s).count();
     assert!(
         safe * 4 >= generated::TEMPLATES.len(),

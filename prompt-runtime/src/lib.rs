@@ -71,6 +71,14 @@ pub mod guidance;
 #[cfg(feature = "hot-reload")]
 #[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
 pub mod hot;
+/// The modules features add, for the facade to re-export whichever are built (a feature
+/// of this crate may be enabled by another crate than the facade).
+#[doc(hidden)]
+pub mod __optional {
+    #[cfg(feature = "hot-reload")]
+    #[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
+    pub use crate::hot;
+}
 pub mod identity;
 pub mod load;
 pub mod meta;

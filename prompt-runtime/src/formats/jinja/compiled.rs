@@ -32,8 +32,10 @@
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
 //! `{% set %}` inside an `if` (or a loop's `else`), `{% set ns.x %}`, `{% filter %}`, `a[b]` with a key that is not a text or integer literal, every method, list and dict literals, arithmetic,
-//! slices, the filters and tests past `default`, `join`, `trim`, `upper`,
-//! `lower`, `length` and `defined`/`undefined`/`none`, `trim` with characters, a `for`
+//! slices, a filter past `default`, `join`, `trim`, `upper`, `lower` and `length` whose
+//! result is a dict or a tuple that no further filter takes (the others are [`apply`]:
+//! the run-time renderer's implementation of the filter, on the values), the tests past
+//! `defined`/`undefined`/`none`, `trim` with characters, a `for`
 //! with two targets over anything but `.items()`, `loop.previtem`, `loop.nextitem`,
 //! `loop.cycle` and `loop.depth`, an attribute named like a dict method, and sets of more than
 //! [`MAX_NODES`] nodes once includes are inlined.
@@ -615,6 +617,101 @@ fn to_data(view: &View<'_>) -> Option<Data> {
                 .collect::<Option<_>>()?,
         ),
         View::Map(m) => Data::from(m.json()?),
+    })
+}
+
+/// `value | filter(args)` for a filter the compiled render does not write out: the
+/// filter numbered `filter` (see `filter_index`), through the run-time renderer's
+/// implementation of it, on the value (see [`data`]) and the arguments' values, its
+/// steps counted in `steps`. `None` (the run-time renderer renders) when an argument is
+/// not defined or not readable in place, when the filter fails or runs past half the
+/// render's limits, and when what it makes is not text, a number, a boolean, `None` or
+/// a list of these (a tuple, a dict: a filter that takes it is applied to the value, see
+/// [`apply_data`]).
+#[inline(never)]
+pub fn apply(
+    filter: usize,
+    value: Data,
+    args: &[View<'_>],
+    steps: &mut usize,
+) -> Option<View<'static>> {
+    match run(filter, value, args, steps)? {
+        None => Some(View::Undefined),
+        Some(made) => owned(made, 0),
+    }
+}
+
+/// [`apply`], its result kept as a value for the next filter of a chain
+/// (`tools | selectattr('slow') | map(attribute='name')`); `None` also when the filter
+/// makes an undefined value, which the next filter would refuse.
+#[inline(never)]
+pub fn apply_data(
+    filter: usize,
+    value: Data,
+    args: &[View<'_>],
+    steps: &mut usize,
+) -> Option<Data> {
+    run(filter, value, args, steps)?
+}
+
+/// The value of a view, for [`apply`]; `None` when it is not defined or not readable in
+/// place.
+#[inline(never)]
+pub fn data(view: &View<'_>) -> Option<Data> {
+    to_data(view)
+}
+
+/// The filter numbered `filter` on `value`: `Some(None)` when it makes an undefined
+/// value (`first` of an empty list).
+fn run(filter: usize, value: Data, args: &[View<'_>], steps: &mut usize) -> Option<Option<Data>> {
+    let filter = filter_at(filter)?;
+    let args = args.iter().map(to_data).collect::<Option<Vec<_>>>()?;
+    let left = (MAX_STEPS / 2).checked_sub(*steps)?;
+    let mut budget = super::ops::Budget {
+        bytes: MAX_OUTPUT / 2,
+        steps: left,
+    };
+    let made = super::filters::apply(filter, &value, &args, &mut budget).ok()?;
+    *steps += left - budget.steps;
+    Some(made)
+}
+
+/// The number [`apply`] knows `filter` by: its place in [`Filter::ALL`], or one past the
+/// end for `map(attribute=…)`, which is `map` there.
+fn filter_index(filter: Filter) -> Option<usize> {
+    if filter == Filter::MapAttr {
+        return Some(Filter::ALL.len());
+    }
+    Filter::ALL.iter().position(|(_, f, _)| *f == filter)
+}
+
+/// The filter [`filter_index`] numbered `index`.
+fn filter_at(index: usize) -> Option<Filter> {
+    if index == Filter::ALL.len() {
+        return Some(Filter::MapAttr);
+    }
+    Filter::ALL.get(index).map(|(_, f, _)| *f)
+}
+
+/// A value a filter made, as a view that owns it; `None` for what a view cannot hold (a
+/// tuple, a dict, an integer beyond 128 bits, a list nested past the depth limit).
+fn owned(value: Data, depth: usize) -> Option<View<'static>> {
+    Some(match value {
+        Data::Null => View::None,
+        Data::Bool(b) => View::Bool(b),
+        Data::Number(n) => match n.as_i128() {
+            Some(i) => View::Int(i),
+            None if n.is_f64() => View::float(n.as_f64()?),
+            None => return None,
+        },
+        Data::String(s) => View::Text(Cow::Owned(s)),
+        Data::Array(items) if depth < super::value::MAX_DEPTH => View::List(
+            items
+                .into_iter()
+                .map(|item| owned(item, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
+        _ => return None,
     })
 }
 
@@ -1252,6 +1349,7 @@ pub fn compile(
         text: 0,
         depth: 0,
         branch: 0,
+        paths: templates.paths(entry).unwrap_or_default(),
     };
     let mut body = String::new();
     // The top-level nodes between cache breakpoints, in turn: at each, the bytes written
@@ -1296,6 +1394,8 @@ struct Emitter<'t> {
     /// emitted within their frame (the template, a loop's body, an include, a block):
     /// a `{% set %}` there would outlive the branch's Rust block, so it is not compiled.
     branch: usize,
+    /// Where the templates read paths into the values (for `{% set %}`).
+    paths: Vec<super::PathUse>,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -1387,23 +1487,79 @@ impl Emitter<'_> {
         Some(())
     }
 
-    /// The value `{% set %}` binds. An undefined one is the run-time renderer's to judge
-    /// (it refuses a value read without a default before rendering), except the one an
-    /// inline `if` without `else` makes when its condition fails, which Jinja2 makes.
-    fn set_value(&mut self, template: &Template, value: &Expr) -> Option<String> {
-        if let ExprKind::Op(Op::IfElse, operands) = &value.kind
-            && let [condition, then] = operands.as_slice()
-        {
-            let condition = self.condition(template, condition)?;
-            let then = self.set_value(template, then)?;
-            return Some(format!(
-                "if {condition} {{ {then} }} else {{ View::Undefined }}"
-            ));
-        }
-        let code = self.expr(template, value)?;
+    /// `inner | filter(args)` through [`apply`]: the value, then the arguments, as the
+    /// run-time renderer evaluates them.
+    fn apply(
+        &mut self,
+        template: &Template,
+        inner: &Expr,
+        filter: Filter,
+        args: &[Expr],
+    ) -> Option<String> {
+        let call = self.filter_call(template, inner, filter, args)?;
+        Some(format!("jc::apply({call})?"))
+    }
+
+    /// The arguments of [`apply`] and [`apply_data`]: the filter's number, the value (a
+    /// filter of a chain is applied to the value the one before makes), the arguments.
+    fn filter_call(
+        &mut self,
+        template: &Template,
+        inner: &Expr,
+        filter: Filter,
+        args: &[Expr],
+    ) -> Option<String> {
+        let index = filter_index(filter)?;
+        let value = match &inner.kind {
+            ExprKind::Filter(before, f, before_args)
+                if f.is_new() || (*f == Filter::Join && before_args.len() > 1) =>
+            {
+                let call = self.filter_call(template, before, *f, before_args)?;
+                format!("jc::apply_data({call})?")
+            }
+            _ => format!("jc::data(&{})?", self.expr(template, inner)?),
+        };
+        let args = args
+            .iter()
+            .map(|a| self.expr(template, a))
+            .collect::<Option<Vec<_>>>()?;
         Some(format!(
-            "{{ let __v = {code}; if matches!(__v, View::Undefined) {{ return None; }} __v }}"
+            "{index}, {value}, &[{}], &mut steps",
+            args.join(", ")
         ))
+    }
+
+    /// The value `{% set %}` binds. The run-time renderer refuses, before it renders, a
+    /// path the value reads that is not there (unless the read tolerates it: under
+    /// `default`, tested, ...), wherever in the value it is: each such path is read first,
+    /// and one that is not defined leaves the render to the run-time renderer.
+    fn set_value(&mut self, template: &Template, value: &Expr) -> Option<String> {
+        let mut checked: Vec<&Expr> = Vec::new();
+        super::expr::visit(value, &mut |e| {
+            let checked_here = self.paths.iter().any(|p| {
+                p.span == e.span
+                    && !p.guarded
+                    && !p.indexed
+                    && !p.steps.is_empty()
+                    && self
+                        .templates
+                        .get(&p.file)
+                        .is_some_and(|t| std::ptr::eq(t, template))
+            });
+            if checked_here {
+                checked.push(e);
+            }
+        });
+        let mut code = String::from("{");
+        for path in checked {
+            let read = self.expr(template, path)?;
+            let _ = write!(
+                code,
+                "if matches!({read}, View::Undefined) {{ return None; }}"
+            );
+        }
+        let _ = write!(code, "{} }}", self.expr(template, value)?);
+        Some(code)
     }
 
     /// `nodes` as a frame of their own (an include, a block): in a Rust block, with the
@@ -1530,11 +1686,6 @@ impl Emitter<'_> {
     /// The statement that appends `{{ expr }}`: a filter that makes text (`upper`,
     /// `lower`, `trim`, `join`) writes it straight into the output.
     fn output(&mut self, template: &Template, expr: &Expr, out: &mut String) -> Option<()> {
-        if let ExprKind::Filter(_, which, args) = &expr.kind
-            && (which.is_new() || (*which == Filter::Join && args.len() > 1))
-        {
-            return None;
-        }
         // `{{ a if condition else b }}`: one branch's output, the other's or nothing (an
         // inline `if` without `else` prints an empty text when its condition is false).
         if let ExprKind::Op(Op::IfElse, operands) = &expr.kind {
@@ -1866,8 +2017,8 @@ impl Emitter<'_> {
                     )
                 }
                 Filter::Trim if !args.is_empty() => return None,
-                f if f.is_new() => return None,
-                Filter::Join if args.len() > 1 => return None,
+                f if f.is_new() => self.apply(template, inner, *f, args)?,
+                Filter::Join if args.len() > 1 => self.apply(template, inner, *which, args)?,
                 Filter::Join => {
                     let sep = self.join_sep(template, args)?;
                     let code =

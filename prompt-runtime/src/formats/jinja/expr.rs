@@ -1797,7 +1797,7 @@ pub(crate) fn stray_items(expr: &Expr) -> Option<Range<usize>> {
 }
 
 /// Calls `f` on `expr` and every expression inside it, outermost first.
-pub(crate) fn visit(expr: &Expr, f: &mut dyn FnMut(&Expr)) {
+pub(crate) fn visit<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(expr);
     match &expr.kind {
         ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => {}
