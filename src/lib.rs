@@ -285,7 +285,8 @@ pub use prompt_runtime::{safe_substitute, upper_first, variant_name};
 /// source once, then renders it to dotprompt's messages and metadata.
 pub use prompt_runtime::formats::dotprompt;
 // `hot`, whenever the runtime is built with hot reload (through this crate's
-// `hot-reload` feature or another crate's).
+// `hot-reload` feature or another crate's); nothing, and so unused, without it.
+#[allow(unused_imports)]
 pub use prompt_runtime::__optional::*;
 pub use prompt_runtime::{
     chat, check, clients, context, diagnostic, doc, family, formats, guidance, identity, load,

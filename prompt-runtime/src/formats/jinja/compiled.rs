@@ -1349,7 +1349,8 @@ pub fn compile(
         text: 0,
         depth: 0,
         branch: 0,
-        paths: templates.paths(entry).unwrap_or_default(),
+        paths: None,
+        entry,
     };
     let mut body = String::new();
     // The top-level nodes between cache breakpoints, in turn: at each, the bytes written
@@ -1394,8 +1395,11 @@ struct Emitter<'t> {
     /// emitted within their frame (the template, a loop's body, an include, a block):
     /// a `{% set %}` there would outlive the branch's Rust block, so it is not compiled.
     branch: usize,
-    /// Where the templates read paths into the values (for `{% set %}`).
-    paths: Vec<super::PathUse>,
+    /// Where the templates read paths into the values, found when a `{% set %}` first
+    /// needs them.
+    paths: Option<Vec<super::PathUse>>,
+    /// The template set's entry.
+    entry: &'t str,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -1534,15 +1538,18 @@ impl Emitter<'_> {
     /// `default`, tested, ...), wherever in the value it is: each such path is read first,
     /// and one that is not defined leaves the render to the run-time renderer.
     fn set_value(&mut self, template: &Template, value: &Expr) -> Option<String> {
+        let templates = self.templates;
+        let paths = self
+            .paths
+            .get_or_insert_with(|| templates.paths(self.entry).unwrap_or_default());
         let mut checked: Vec<&Expr> = Vec::new();
         super::expr::visit(value, &mut |e| {
-            let checked_here = self.paths.iter().any(|p| {
+            let checked_here = paths.iter().any(|p| {
                 p.span == e.span
                     && !p.guarded
                     && !p.indexed
                     && !p.steps.is_empty()
-                    && self
-                        .templates
+                    && templates
                         .get(&p.file)
                         .is_some_and(|t| std::ptr::eq(t, template))
             });
