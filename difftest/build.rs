@@ -103,6 +103,23 @@ const PRINTED: &[Piece] = &[
     ("n | string | length", &["n"], false),
     ("xs | batch(2) | list | length", &["xs"], false),
     ("tools | join(', ', attribute='name')", &["tools"], false),
+    ("n + 1", &["n"], false),
+    ("n * 2 - 1", &["n"], false),
+    ("n // 2", &["n"], false),
+    ("n % 3", &["n"], false),
+    ("f * 2", &["f"], false),
+    ("s ~ '-' ~ t", &["s", "t"], false),
+    ("s.upper()", &["s"], false),
+    ("s.strip('a')", &["s"], false),
+    ("s.replace('a', 'x')", &["s"], false),
+    ("xs[1:] | join(',')", &["xs"], false),
+    ("s[::-1]", &["s"], false),
+    ("range(n % 3) | join(',')", &["n"], false),
+    ("m.keys() | list | length", &["m"], false),
+    ("m.get('k1', 0)", &["m"], false),
+    ("user[t] | default('-')", &["user", "t"], false),
+    ("xs[n % 2] | default('-')", &["xs", "n"], false),
+    ("-n", &["n"], false),
 ];
 
 const CONDITIONS: &[Piece] = &[
@@ -137,6 +154,8 @@ const CONDITIONS: &[Piece] = &[
     ("xs[1] == 'b'", &["xs"], true),
     ("s | int > 0", &["s"], false),
     ("xs | select | list", &["xs"], false),
+    ("n + 1 > 2", &["n"], false),
+    ("s.endswith('a')", &["s"], false),
     ("o | default(none) is none", &["o"], false),
     ("user.nick | default(none) is none", &["user"], false),
 ];
@@ -175,6 +194,8 @@ const IN_TOOLS: (&[Piece], &[Piece]) = (
         ("tool.name if tool.slow else '-'", &[], true),
         ("tool['name']", &[], true),
         ("tool.name | title", &[], false),
+        ("tool.name ~ '!'", &[], false),
+        ("loop.index * 10", &[], false),
     ],
     &[
         ("tool.slow", &[], true),

@@ -230,7 +230,8 @@ fn the_generated_templates_cover_the_subset() {
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }
-    // The filters the compiled render leaves to the run-time renderer's implementation.
+    // The filters and operations the compiled render leaves to the run-time renderer's
+    // implementation.
     let applied = [
         "| title",
         "| capitalize",
@@ -238,9 +239,13 @@ fn the_generated_templates_cover_the_subset() {
         "| first",
         "| last",
         "| sort",
+        " + ",
+        " ~ ",
+        ".upper()",
+        "range(",
     ];
     assert!(
-        applied.iter().filter(|f| all.contains(*f)).count() >= 2,
+        applied.iter().filter(|f| all.contains(*f)).count() >= 4,
         "too few templates use {applied:?}"
     );
     let safe = generated::TEMPLATES.iter().filter(|(_, s)| *s).count();

@@ -30,19 +30,22 @@
 //! debug build of a crate of prompts generates little code per prompt; with the
 //! assertions off they are `#[inline(always)]`, as a hand-written builder would be.
 //!
+//! The filters past the first ones, arithmetic and `~`, slices, the methods, `range()`
+//! and `a[b]` with a key that is not written as a literal are calls of the run-time
+//! renderer's implementation of each ([`apply`], [`op`], [`key`]) on the values; a chain
+//! of them keeps the values between steps.
+//!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
-//! `{% set %}` inside an `if` (or a loop's `else`), `{% set ns.x %}`, `{% filter %}`, `a[b]` with a key that is not a text or integer literal, every method, list and dict literals, arithmetic,
-//! slices, a filter past `default`, `join`, `trim`, `upper`, `lower` and `length` whose
-//! result is a dict or a tuple that no further filter takes (the others are [`apply`]:
-//! the run-time renderer's implementation of the filter, on the values), the tests past
-//! `defined`/`undefined`/`none`, `trim` with characters, a `for`
-//! with two targets over anything but `.items()`, `loop.previtem`, `loop.nextitem`,
-//! `loop.cycle` and `loop.depth`, an attribute named like a dict method, and sets of more than
-//! [`MAX_NODES`] nodes once includes are inlined.
+//! `{% set %}` inside an `if` (or a loop's `else`), `{% set ns.x %}`, `{% filter %}`,
+//! `.startswith()`, `.split()`, list and dict literals, the tests past
+//! `defined`/`undefined`/`none`, `trim` with characters, a `for` with two targets over
+//! anything but `.items()`, `loop.previtem`, `loop.nextitem`, `loop.cycle` and
+//! `loop.depth`, an attribute named like a dict method, macros, `super()`, and sets of
+//! more than [`MAX_NODES`] nodes once includes are inlined.
 
 use super::Template;
 use super::data::Value as Data;
-use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Op, Test};
+use super::expr::{BinOp, CmpOp, Expr, ExprKind, Filter, LoopAttr, Method, Op, Test};
 use super::parser::{For, Node};
 use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
 use super::set::Templates;
@@ -674,6 +677,85 @@ fn run(filter: usize, value: Data, args: &[View<'_>], steps: &mut usize) -> Opti
     let made = super::filters::apply(filter, &value, &args, &mut budget).ok()?;
     *steps += left - budget.steps;
     Some(made)
+}
+
+/// `operands[0] op operands[1]`, `-x`, `x[a:b:c]`, `x.method(args)` or `range(args)`: the
+/// operation numbered `op` (see `op_index`) through the run-time renderer's implementation
+/// of it, on the operands' values, as [`apply`] does for a filter.
+#[inline(never)]
+pub fn op(op: u16, operands: &[Data], steps: &mut usize) -> Option<View<'static>> {
+    owned(op_data(op, operands, steps)?, 0)
+}
+
+/// [`op`], its result kept as a value for a filter or operation that takes it.
+#[inline(never)]
+pub fn op_data(op: u16, operands: &[Data], steps: &mut usize) -> Option<Data> {
+    let left = (MAX_STEPS / 2).checked_sub(*steps)?;
+    let mut budget = super::ops::Budget {
+        bytes: MAX_OUTPUT / 2,
+        steps: left,
+    };
+    let made = match (op, operands) {
+        (0..=7, [a, b]) => super::ops::binary(*BINARY.get(usize::from(op))?, a, b, &mut budget),
+        (20, [a]) => super::ops::sign(a, true),
+        (21, [a]) => super::ops::sign(a, false),
+        (22, [value, start, stop, step]) => {
+            super::ops::slice(value, start, stop, step, &mut budget)
+        }
+        (23, args) => {
+            let args: Vec<Cow<'_, Data>> = args.iter().map(Cow::Borrowed).collect();
+            super::render::range(&args, &mut budget)
+        }
+        (40.., [receiver, args @ ..]) => {
+            let (_, method, ..) = Method::ALL.get(usize::from(op - 40))?;
+            super::ops::method(*method, receiver, args, &mut budget)
+        }
+        _ => return None,
+    }
+    .ok()?;
+    *steps += left - budget.steps;
+    Some(made)
+}
+
+/// `value[key]` for a key that is not written as a literal: a key of a dict, an item of a
+/// list or a character of a text by its index, undefined otherwise, as the run-time
+/// renderer reads it.
+#[inline(never)]
+pub fn key(value: Data, key: Data) -> Option<View<'static>> {
+    let key = super::render::Key::Item(&key);
+    let found = match &value {
+        Data::String(s) => super::render::char_at(s, key),
+        _ => super::render::child(&value, key).cloned(),
+    };
+    match found {
+        Some(found) => owned(found, 0),
+        None => Some(View::Undefined),
+    }
+}
+
+/// The binary operations by the number [`op`] knows them by.
+const BINARY: [BinOp; 8] = [
+    BinOp::Add,
+    BinOp::Sub,
+    BinOp::Mul,
+    BinOp::Div,
+    BinOp::FloorDiv,
+    BinOp::Mod,
+    BinOp::Pow,
+    BinOp::Concat,
+];
+
+/// The number [`op`] knows an operation by; `None` for one it does not run.
+fn op_index(op: &Op) -> Option<u16> {
+    Some(match op {
+        Op::Binary(b) => u16::try_from(BINARY.iter().position(|x| x == b)?).ok()?,
+        Op::Neg => 20,
+        Op::Pos => 21,
+        Op::Slice => 22,
+        Op::Range => 23,
+        Op::Method(m) => 40 + u16::try_from(Method::ALL.iter().position(|x| x.1 == *m)?).ok()?,
+        Op::IfElse | Op::Is(..) | Op::Cycle | Op::Namespace(_) => return None,
+    })
 }
 
 /// The number [`apply`] knows `filter` by: its place in [`Filter::ALL`], or one past the
@@ -1514,15 +1596,7 @@ impl Emitter<'_> {
         args: &[Expr],
     ) -> Option<String> {
         let index = filter_index(filter)?;
-        let value = match &inner.kind {
-            ExprKind::Filter(before, f, before_args)
-                if f.is_new() || (*f == Filter::Join && before_args.len() > 1) =>
-            {
-                let call = self.filter_call(template, before, *f, before_args)?;
-                format!("jc::apply_data({call})?")
-            }
-            _ => format!("jc::data(&{})?", self.expr(template, inner)?),
-        };
+        let value = self.data(template, inner)?;
         let args = args
             .iter()
             .map(|a| self.expr(template, a))
@@ -1531,6 +1605,36 @@ impl Emitter<'_> {
             "{index}, {value}, &[{}], &mut steps",
             args.join(", ")
         ))
+    }
+
+    /// The arguments of [`op`] and [`op_data`]: the operation's number and the operands'
+    /// values, in order.
+    fn op_call(&mut self, template: &Template, op: &Op, operands: &[Expr]) -> Option<String> {
+        let index = op_index(op)?;
+        let values = operands
+            .iter()
+            .map(|o| self.data(template, o))
+            .collect::<Option<Vec<_>>>()?;
+        Some(format!("{index}, &[{}], &mut steps", values.join(", ")))
+    }
+
+    /// Code of type `Data` (with `?` inside): the value of `expr`, which must be defined.
+    /// A filter or operation that [`apply`] or [`op`] runs gives its value as it is made,
+    /// for the one that takes it (a dict or a tuple on the way is kept).
+    fn data(&mut self, template: &Template, expr: &Expr) -> Option<String> {
+        Some(match &expr.kind {
+            ExprKind::Filter(inner, f, args)
+                if f.is_new() || (*f == Filter::Join && args.len() > 1) =>
+            {
+                let call = self.filter_call(template, inner, *f, args)?;
+                format!("jc::apply_data({call})?")
+            }
+            ExprKind::Op(op, operands) if op_index(op).is_some() => {
+                let call = self.op_call(template, op, operands)?;
+                format!("jc::op_data({call})?")
+            }
+            _ => format!("jc::data(&{})?", self.expr(template, expr)?),
+        })
     }
 
     /// The value `{% set %}` binds. The run-time renderer refuses, before it renders, a
@@ -2075,8 +2179,15 @@ impl Emitter<'_> {
                         self.with_ref(template, inner, |v| format!("jc::index({v}, {i})"))?;
                     format!("{code}?")
                 }
-                _ => return None,
+                _ => {
+                    let (value, key) = (self.data(template, inner)?, self.data(template, key)?);
+                    format!("jc::key({value}, {key})?")
+                }
             },
+            ExprKind::Op(op, operands) if op_index(op).is_some() => {
+                let call = self.op_call(template, op, operands)?;
+                format!("jc::op({call})?")
+            }
             // `a if condition else b`: without `else`, an undefined value, as Jinja2's.
             ExprKind::Op(Op::IfElse, operands) => {
                 let condition = self.condition(template, operands.first()?)?;

@@ -1628,7 +1628,7 @@ fn quietly_undefined(expr: &Expr) -> bool {
 }
 
 /// `range(stop)` or `range(start, stop[, step])`, as a list.
-fn range(args: &[Cow<'_, Value>], budget: &mut Budget) -> Result<Value, Fail> {
+pub(super) fn range(args: &[Cow<'_, Value>], budget: &mut Budget) -> Result<Value, Fail> {
     let mut ints = Vec::with_capacity(args.len());
     for (i, arg) in args.iter().enumerate() {
         match &**arg {
@@ -1736,7 +1736,7 @@ fn chars<'a>(s: &str) -> Vec<Val<'a>> {
 
 /// What `a.b` or `a[b]` asks of `a`.
 #[derive(Clone, Copy)]
-enum Key<'k> {
+pub(super) enum Key<'k> {
     Attr(&'k str),
     Item(&'k Value),
 }
@@ -1793,7 +1793,7 @@ fn is_dict_method(name: &str) -> bool {
 
 /// `value.attr` or `value[key]` as Jinja2's `getattr`/`getitem`: a dict's key, a list's
 /// index (negative from the end); anything else is not defined.
-fn child<'v>(value: &'v Value, key: Key<'_>) -> Option<&'v Value> {
+pub(super) fn child<'v>(value: &'v Value, key: Key<'_>) -> Option<&'v Value> {
     match (value, key) {
         (Value::Object(map), Key::Attr(k)) => map.get(k),
         (Value::Object(map), Key::Item(Value::String(k))) => map.get(k.as_str()),
@@ -1811,7 +1811,7 @@ fn child<'v>(value: &'v Value, key: Key<'_>) -> Option<&'v Value> {
 }
 
 /// A string's character by index (`s[0]`, `s[-1]`), as Python gives it.
-fn char_at(s: &str, key: Key<'_>) -> Option<Value> {
+pub(super) fn char_at(s: &str, key: Key<'_>) -> Option<Value> {
     let Key::Item(Value::Number(n)) = key else {
         return None;
     };
