@@ -120,6 +120,10 @@ const PRINTED: &[Piece] = &[
     ("user[t] | default('-')", &["user", "t"], false),
     ("xs[n % 2] | default('-')", &["xs", "n"], false),
     ("-n", &["n"], false),
+    ("[s, n]", &["s", "n"], false),
+    ("[1, 2] | join('-')", &[], false),
+    ("s.split('a') | join('|')", &["s"], false),
+    ("t.split() | length", &["t"], false),
 ];
 
 const CONDITIONS: &[Piece] = &[
@@ -156,6 +160,11 @@ const CONDITIONS: &[Piece] = &[
     ("xs | select | list", &["xs"], false),
     ("n + 1 > 2", &["n"], false),
     ("s.endswith('a')", &["s"], false),
+    ("s in ['a', 'b']", &["s"], false),
+    ("n is odd", &["n"], false),
+    ("s.startswith('a')", &["s"], false),
+    ("n is divisibleby 3", &["n"], false),
+    ("s is string and n is number", &["s", "n"], false),
     ("o | default(none) is none", &["o"], false),
     ("user.nick | default(none) is none", &["user"], false),
 ];
@@ -174,6 +183,7 @@ const IN_XS: (&[Piece], &[Piece]) = (
         ("x", &[], true),
         ("x | upper", &[], true),
         ("loop.index0", &[], true),
+        ("loop.cycle('odd', 'even', x)", &[], false),
         ("loop.revindex", &[], true),
     ],
     &[

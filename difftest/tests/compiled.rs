@@ -243,6 +243,10 @@ fn the_generated_templates_cover_the_subset() {
         " ~ ",
         ".upper()",
         "range(",
+        "loop.cycle(",
+        " is odd",
+        "[s, n]",
+        ".split(",
     ];
     assert!(
         applied.iter().filter(|f| all.contains(*f)).count() >= 4,

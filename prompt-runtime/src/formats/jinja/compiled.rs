@@ -30,18 +30,18 @@
 //! debug build of a crate of prompts generates little code per prompt; with the
 //! assertions off they are `#[inline(always)]`, as a hand-written builder would be.
 //!
-//! The filters past the first ones, arithmetic and `~`, slices, the methods, `range()`
-//! and `a[b]` with a key that is not written as a literal are calls of the run-time
-//! renderer's implementation of each ([`apply`], [`op`], [`key`]) on the values; a chain
-//! of them keeps the values between steps.
+//! The filters past the first ones, the tests past `defined`/`undefined`/`none`,
+//! arithmetic and `~`, slices, the methods, `range()` and `a[b]` with a key that is not
+//! written as a literal are calls of the run-time renderer's implementation of each
+//! ([`apply`], [`test_with`], [`op`], [`key`]) on the values; a chain of them keeps the
+//! values between steps.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
 //! `{% set %}` inside an `if` (or a loop's `else`), `{% set ns.x %}`, `{% filter %}`,
-//! `.startswith()`, `.split()`, list and dict literals, the tests past
-//! `defined`/`undefined`/`none`, `trim` with characters, a `for` with two targets over
-//! anything but `.items()`, `loop.previtem`, `loop.nextitem`, `loop.cycle` and
-//! `loop.depth`, an attribute named like a dict method, macros, `super()`, and sets of
-//! more than [`MAX_NODES`] nodes once includes are inlined.
+//! dict literals, `trim` with characters, a `for` with two targets over anything but
+//! `.items()`, `.items()` of anything but a field or a loop variable, `loop.previtem`,
+//! `loop.nextitem` and `loop.depth`, an attribute named like a dict method, macros,
+//! `super()`, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
 
 use super::Template;
 use super::data::Value as Data;
@@ -731,6 +731,61 @@ pub fn key(value: Data, key: Data) -> Option<View<'static>> {
         Some(found) => owned(found, 0),
         None => Some(View::Undefined),
     }
+}
+
+/// `value is [not] test(arg)` for a test past `defined`, `undefined` and `none`: the test
+/// numbered `test` (its place in the parser's list) through the run-time renderer's
+/// implementation of it; `None` when the value is not readable in place or the test fails.
+#[inline(never)]
+pub fn test_with(
+    test: usize,
+    negated: bool,
+    value: &View<'_>,
+    arg: Option<Data>,
+    steps: &mut usize,
+) -> Option<bool> {
+    let (_, test, _) = Test::ALL.get(test)?;
+    let subject = match value {
+        View::Undefined => None,
+        other => Some(to_data(other)?),
+    };
+    let left = (MAX_STEPS / 2).checked_sub(*steps)?;
+    let mut budget = super::ops::Budget {
+        bytes: MAX_OUTPUT / 2,
+        steps: left,
+    };
+    let holds = super::ops::test(*test, subject.as_ref(), arg.as_ref(), &mut budget).ok()?;
+    *steps += left - budget.steps;
+    Some(holds != negated)
+}
+
+/// `value.startswith(prefix)` of a text; `None` (the run-time renderer reports the
+/// mistake) for anything else.
+#[inline(never)]
+pub fn starts_with(value: Data, prefix: Data) -> Option<View<'static>> {
+    match (&value, &prefix) {
+        (Data::String(s), Data::String(p)) => Some(View::Bool(s.starts_with(p.as_str()))),
+        _ => None,
+    }
+}
+
+/// `value.split(sep)` (`None`: `.split()`) of a text; `None` (the run-time renderer
+/// reports the mistake) for anything else or an empty separator.
+#[inline(never)]
+pub fn split(value: Data, sep: Option<Data>) -> Option<View<'static>> {
+    let Data::String(s) = &value else {
+        return None;
+    };
+    let sep = match &sep {
+        None | Some(Data::Null) => None,
+        Some(Data::String(sep)) if !sep.is_empty() => Some(sep.as_str()),
+        Some(_) => return None,
+    };
+    Some(View::List(
+        super::ops::split(s, sep)
+            .map(|p| View::Text(Cow::Owned(p.to_owned())))
+            .collect(),
+    ))
 }
 
 /// The binary operations by the number [`op`] knows them by.
@@ -1637,6 +1692,28 @@ impl Emitter<'_> {
         })
     }
 
+    /// `inner is [not] which` as Rust `bool` code (with `?` inside): `defined`, `undefined`
+    /// and `none` written out, the other tests through [`test_with`].
+    fn test(
+        &mut self,
+        template: &Template,
+        inner: &Expr,
+        which: Test,
+        negated: bool,
+    ) -> Option<String> {
+        if let Some(index) = test_index(&which) {
+            let code = self.with_ref(template, inner, |v| {
+                format!("jc::test({v}, {index}, {negated})")
+            })?;
+            return Some(format!("{code}?"));
+        }
+        let index = Test::ALL.iter().position(|t| t.1 == which)?;
+        let value = self.expr(template, inner)?;
+        Some(format!(
+            "jc::test_with({index}, {negated}, &{value}, None, &mut steps)?"
+        ))
+    }
+
     /// The value `{% set %}` binds. The run-time renderer refuses, before it renders, a
     /// path the value reads that is not there (unless the read tolerates it: under
     /// `default`, tested, ...), wherever in the value it is: each such path is read first,
@@ -1982,11 +2059,7 @@ impl Emitter<'_> {
                 self.comparison(template, first, *op, right)?
             }
             ExprKind::Test(inner, which, negated) => {
-                let which = test_index(which)?;
-                let code = self.with_ref(template, inner, |v| {
-                    format!("jc::test({v}, {which}, {negated})")
-                })?;
-                format!("{code}?")
+                self.test(template, inner, *which, *negated)?
             }
             _ => match self.shared(expr) {
                 Some(shared) => {
@@ -2072,11 +2145,47 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Test(inner, which, negated) => {
-                let which = test_index(which)?;
-                let code = self.with_ref(template, inner, |v| {
-                    format!("jc::test({v}, {which}, {negated})")
-                })?;
-                format!("View::Bool({code}?)")
+                format!(
+                    "View::Bool({})",
+                    self.test(template, inner, *which, *negated)?
+                )
+            }
+            // `x is test(arg)`.
+            ExprKind::Op(Op::Is(which, negated), operands) => {
+                let index = Test::ALL.iter().position(|t| t.1 == *which)?;
+                let value = self.expr(template, operands.first()?)?;
+                let arg = match operands.get(1) {
+                    Some(arg) => format!("Some({})", self.data(template, arg)?),
+                    None => "None".to_owned(),
+                };
+                format!(
+                    "View::Bool(jc::test_with({index}, {negated}, &{value}, {arg}, &mut steps)?)"
+                )
+            }
+            // `loop.cycle(a, b, ...)`: the operand of the item's place, the others not read.
+            ExprKind::Op(Op::Cycle, operands) if !operands.is_empty() => {
+                let Some(this) = self.loops.last() else {
+                    return Some("View::Undefined".to_owned());
+                };
+                let index = this.index.clone();
+                let mut code = format!("match {index} % {} {{", operands.len());
+                for (i, operand) in operands.iter().enumerate() {
+                    let value = self.expr(template, operand)?;
+                    if i + 1 == operands.len() {
+                        let _ = write!(code, "_ => {value} }}");
+                    } else {
+                        let _ = write!(code, "{i} => {value},");
+                    }
+                }
+                code
+            }
+            // `[a, b]`.
+            ExprKind::List(items) => {
+                let items = items
+                    .iter()
+                    .map(|item| self.expr(template, item))
+                    .collect::<Option<Vec<_>>>()?;
+                format!("View::List(::std::vec![{}])", items.join(", "))
             }
             ExprKind::Not(inner) => {
                 format!("View::Bool(!({}))", self.condition(template, inner)?)
@@ -2198,12 +2307,19 @@ impl Emitter<'_> {
                 };
                 format!("if {condition} {{ {then} }} else {{ {otherwise} }}")
             }
-            ExprKind::List(_)
-            | ExprKind::Dict(_)
-            | ExprKind::StartsWith(..)
-            | ExprKind::Split(..)
-            | ExprKind::Items(_)
-            | ExprKind::Op(..) => return None,
+            ExprKind::StartsWith(inner, prefix) => {
+                let (value, prefix) = (self.data(template, inner)?, self.data(template, prefix)?);
+                format!("jc::starts_with({value}, {prefix})?")
+            }
+            ExprKind::Split(inner, sep) => {
+                let value = self.data(template, inner)?;
+                let sep = match sep {
+                    Some(sep) => format!("Some({})", self.data(template, sep)?),
+                    None => "None".to_owned(),
+                };
+                format!("jc::split({value}, {sep})?")
+            }
+            ExprKind::Dict(_) | ExprKind::Items(_) | ExprKind::Op(..) => return None,
         })
     }
 }

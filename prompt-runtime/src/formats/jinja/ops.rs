@@ -495,6 +495,18 @@ fn strip_set(chars: Option<&Value>) -> Done<Option<Vec<char>>> {
     }
 }
 
+/// The pieces of `s.split(sep)` (a separator that is not empty), or of `s.split()`:
+/// split at runs of Python's whitespace, no empty pieces.
+pub(crate) fn split<'s>(
+    s: &'s str,
+    sep: Option<&'s str>,
+) -> Box<dyn Iterator<Item = &'s str> + 's> {
+    match sep {
+        Some(sep) => Box::new(s.split(sep)),
+        None => Box::new(s.split(super::lexer::py_space).filter(|p| !p.is_empty())),
+    }
+}
+
 /// `receiver.method(args)`.
 pub(crate) fn method(
     method: Method,

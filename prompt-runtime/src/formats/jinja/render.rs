@@ -1054,18 +1054,13 @@ impl<'a> Renderer<'a> {
                 ));
             };
             let pieces: Vec<Value> = match sep {
-                None => s
-                    .split(super::lexer::py_space)
-                    .filter(|p| !p.is_empty())
-                    .map(|p| Value::String(p.to_owned()))
-                    .collect(),
+                None => ops::split(s, None).map(Value::from).collect(),
                 Some(sep_expr) => {
                     let sep = self.defined(template, sep_expr)?;
                     match &*sep {
-                        Value::String(sep) if !sep.is_empty() => s
-                            .split(sep.as_str())
-                            .map(|p| Value::String(p.to_owned()))
-                            .collect(),
+                        Value::String(sep) if !sep.is_empty() => {
+                            ops::split(s, Some(sep)).map(Value::from).collect()
+                        }
                         Value::String(_) => {
                             return Err(self.error(
                                 template,
@@ -1073,11 +1068,7 @@ impl<'a> Renderer<'a> {
                                 "`.split` needs a separator that is not empty",
                             ));
                         }
-                        Value::Null => s
-                            .split(super::lexer::py_space)
-                            .filter(|p| !p.is_empty())
-                            .map(|p| Value::String(p.to_owned()))
-                            .collect(),
+                        Value::Null => ops::split(s, None).map(Value::from).collect(),
                         other => {
                             return Err(self.error(
                                 template,
