@@ -1628,6 +1628,23 @@ impl Emitter<'_> {
         Some(())
     }
 
+    /// `inner.key`, or `inner['key']`: a loop variable's key, a field's (the struct's
+    /// static match), any other value's through its view.
+    fn key_of(&mut self, template: &Template, inner: &Expr, key: &str) -> Option<String> {
+        if let ExprKind::Name(var) = &inner.kind
+            && let Some(local) = self.scoped(var)
+        {
+            return Some(format!("jc::Var::attr(&{local}, {key:?})?"));
+        }
+        if let Some(place) = self.top_place(inner) {
+            return Some(format!(
+                "::promptic::__private::PromptValue::attr(&{place}, {key:?})?"
+            ));
+        }
+        let code = self.with_ref(template, inner, |v| format!("jc::get({v}, {key:?})"))?;
+        Some(format!("{code}?"))
+    }
+
     /// `inner | filter(args)` through [`apply`]: the value, then the arguments, as the
     /// run-time renderer evaluates them.
     fn apply(
@@ -2109,18 +2126,7 @@ impl Emitter<'_> {
                 if DICT_METHODS.contains(&name.as_str()) {
                     return None;
                 }
-                if let ExprKind::Name(var) = &inner.kind
-                    && let Some(local) = self.scoped(var)
-                {
-                    return Some(format!("jc::Var::attr(&{local}, {name:?})?"));
-                }
-                if let Some(place) = self.top_place(inner) {
-                    return Some(format!(
-                        "::promptic::__private::PromptValue::attr(&{place}, {name:?})?"
-                    ));
-                }
-                let code = self.with_ref(template, inner, |v| format!("jc::get({v}, {name:?})"))?;
-                format!("{code}?")
+                self.key_of(template, inner, name)?
             }
             ExprKind::Loop(attr) => {
                 let Some(this) = self.loops.last_mut() else {
@@ -2267,21 +2273,7 @@ impl Emitter<'_> {
             // `a[i]` an item of a list or a character of a text, from the end when `i`
             // is negative. Other keys are left to the run-time renderer.
             ExprKind::Item(inner, key) => match &key.kind {
-                ExprKind::Literal(Data::String(key)) => {
-                    if let ExprKind::Name(var) = &inner.kind
-                        && let Some(local) = self.scoped(var)
-                    {
-                        return Some(format!("jc::Var::attr(&{local}, {key:?})?"));
-                    }
-                    if let Some(place) = self.top_place(inner) {
-                        return Some(format!(
-                            "::promptic::__private::PromptValue::attr(&{place}, {key:?})?"
-                        ));
-                    }
-                    let code =
-                        self.with_ref(template, inner, |v| format!("jc::get({v}, {key:?})"))?;
-                    format!("{code}?")
-                }
+                ExprKind::Literal(Data::String(key)) => self.key_of(template, inner, key)?,
                 ExprKind::Literal(Data::Number(n)) if n.is_i64() => {
                     let i = n.as_i64()?;
                     let code =
