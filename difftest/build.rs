@@ -123,6 +123,8 @@ const PRINTED: &[Piece] = &[
     ("[s, n]", &["s", "n"], false),
     ("[1, 2] | join('-')", &[], false),
     ("s.split('a') | join('|')", &["s"], false),
+    ("v1", &[], false),
+    ("v2 | string ~ v1", &[], false),
     ("t.split() | length", &["t"], false),
 ];
 
@@ -162,6 +164,7 @@ const CONDITIONS: &[Piece] = &[
     ("s.endswith('a')", &["s"], false),
     ("s in ['a', 'b']", &["s"], false),
     ("n is odd", &["n"], false),
+    ("v1 == 'one'", &[], false),
     ("s.startswith('a')", &["s"], false),
     ("n is divisibleby 3", &["n"], false),
     ("s is string and n is number", &["s", "n"], false),
@@ -348,7 +351,7 @@ impl Gen {
     }
 
     fn node(&mut self, depth: usize) -> String {
-        if self.branch == 0 && self.below(8) == 0 {
+        if self.below(8) == 0 {
             return self.set_node();
         }
         let choice = if depth == 0 {
@@ -538,7 +541,9 @@ fn main() {
         generator.used.clear();
         generator.safe = true;
         generator.safe_only = i % 2 == 0;
-        let mut text = String::new();
+        // `v1` and `v2` are set first, so that every read of them, before or after a
+        // `{% set %}` of them in a branch or a loop, reads a name that is there.
+        let mut text = String::from("{% set v1 = 'one' %}{% set v2 = 2 -%}\n");
         while generator.used.is_empty() {
             let n = 1 + generator.below(5);
             for _ in 0..n {

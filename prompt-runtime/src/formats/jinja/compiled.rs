@@ -37,7 +37,7 @@
 //! values between steps.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
-//! `{% set %}` inside an `if` (or a loop's `else`), `{% set ns.x %}`, `{% filter %}`,
+//! `{% set ns.x %}`, `{% filter %}`,
 //! dict literals, `trim` with characters, a `for` with two targets over anything but
 //! `.items()`, `.items()` of anything but a field or a loop variable, `loop.previtem`,
 //! `loop.nextitem` and `loop.depth`, an attribute named like a dict method, macros,
@@ -788,6 +788,27 @@ pub fn split(value: Data, sep: Option<Data>) -> Option<View<'static>> {
     ))
 }
 
+/// `view` as a view that borrows nothing; `None` for a dict (or a list holding one) or
+/// a value not readable in place.
+#[inline(never)]
+pub fn own(view: View<'_>) -> Option<View<'static>> {
+    Some(match view {
+        View::Undefined => View::Undefined,
+        View::None => View::None,
+        View::Bool(b) => View::Bool(b),
+        View::Int(i) => View::Int(i),
+        View::Float(f) => View::Float(f),
+        View::Text(s) => View::Text(Cow::Owned(s.into_owned())),
+        View::List(items) => View::List(items.into_iter().map(own).collect::<Option<_>>()?),
+        View::Seq(items) => View::List(
+            (0..items.len())
+                .map(|i| own(items.at(i)))
+                .collect::<Option<_>>()?,
+        ),
+        View::Map(_) | View::Opaque => return None,
+    })
+}
+
 /// The binary operations by the number [`op`] knows them by.
 const BINARY: [BinOp; 8] = [
     BinOp::Add,
@@ -1488,6 +1509,7 @@ pub fn compile(
         branch: 0,
         paths: None,
         entry,
+        hoisted: Vec::new(),
     };
     let mut body = String::new();
     // The top-level nodes between cache breakpoints, in turn: at each, the bytes written
@@ -1530,13 +1552,16 @@ struct Emitter<'t> {
     depth: usize,
     /// How many branches (of an `if`, or a loop's `else`) enclose the nodes being
     /// emitted within their frame (the template, a loop's body, an include, a block):
-    /// a `{% set %}` there would outlive the branch's Rust block, so it is not compiled.
+    /// a `{% set %}` there assigns the local [`hoist`](Self::hoist) declared before the
+    /// branch, since a `let` in the branch's Rust block would end with it.
     branch: usize,
     /// Where the templates read paths into the values, found when a `{% set %}` first
     /// needs them.
     paths: Option<Vec<super::PathUse>>,
     /// The template set's entry.
     entry: &'t str,
+    /// The locals [`hoist`](Self::hoist) declared.
+    hoisted: Vec<String>,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -1571,6 +1596,9 @@ impl Emitter<'_> {
                 continue;
             }
             flush(&mut pending, out, &mut self.text);
+            if self.branch == 0 {
+                self.hoist(node, out);
+            }
             match node {
                 Node::Text(_) => {}
                 Node::Output(expr) => self.output(template, expr, out)?,
@@ -1600,6 +1628,14 @@ impl Emitter<'_> {
                     let _ = write!(out, "let {local} = {code};");
                     self.scopes.push((name.clone(), local));
                 }
+                // Inside a branch: the local `hoist` declared before the branch's block.
+                Node::Set { name, value, .. }
+                    if self.scoped(name).is_some_and(|l| self.hoisted.contains(l)) =>
+                {
+                    let local = self.scoped(name)?.clone();
+                    let code = self.set_value(template, value)?;
+                    let _ = write!(out, "{local} = {code};");
+                }
                 Node::For(each) => self.for_loop(template, each, out)?,
                 // An include and a block are frames of their own: what they set ends
                 // with them.
@@ -1626,6 +1662,56 @@ impl Emitter<'_> {
         flush(&mut pending, out, &mut self.text);
         self.depth -= 1;
         Some(())
+    }
+
+    /// Before `node` at the top of its frame: a mutable local for each name a
+    /// `{% set %}` in its branches (an `if`'s, a loop's `else`) binds, holding what the
+    /// name reads now, so that the set, inside the branch's block, outlives it as the
+    /// run-time renderer's binding does.
+    fn hoist(&mut self, node: &Node, out: &mut String) {
+        fn sets<'n>(node: &'n Node, names: &mut Vec<&'n str>) {
+            let all = |nodes: &'n [Node], names: &mut Vec<&'n str>| {
+                for n in nodes {
+                    match n {
+                        Node::Set { name, .. } => names.push(name),
+                        other => sets(other, names),
+                    }
+                }
+            };
+            match node {
+                Node::If(block) => {
+                    for (_, body) in &block.branches {
+                        all(body, names);
+                    }
+                    if let Some((_, body)) = &block.otherwise {
+                        all(body, names);
+                    }
+                }
+                Node::For(each) => {
+                    if let Some(otherwise) = &each.otherwise {
+                        all(otherwise, names);
+                    }
+                }
+                _ => {}
+            }
+        }
+        let mut names = Vec::new();
+        sets(node, &mut names);
+        names.sort_unstable();
+        names.dedup();
+        for name in names.into_iter().filter(|n| *n != "loop") {
+            let now = match (self.scoped(name), (self.field)(name)) {
+                (Some(local), _) => format!("jc::Var::view(&{local})"),
+                (None, Some(place)) => {
+                    format!("::promptic::__private::PromptValue::view(&{place})")
+                }
+                (None, None) => "View::Undefined".to_owned(),
+            };
+            let local = self.local("set");
+            let _ = write!(out, "let mut {local} = {now};");
+            self.hoisted.push(local.clone());
+            self.scopes.push((name.to_owned(), local));
+        }
     }
 
     /// `inner.key`, or `inner['key']`: a loop variable's key, a field's (the struct's
@@ -1763,7 +1849,22 @@ impl Emitter<'_> {
                 "if matches!({read}, View::Undefined) {{ return None; }}"
             );
         }
-        let _ = write!(code, "{} }}", self.expr(template, value)?);
+        // A value read from a name set in a branch must not borrow that name's local,
+        // which a later set assigns: it is copied out (a dict stays at run time).
+        let mut reads_hoisted = false;
+        super::expr::visit(value, &mut |e| {
+            if let ExprKind::Name(n) = &e.kind
+                && self.scoped(n).is_some_and(|l| self.hoisted.contains(l))
+            {
+                reads_hoisted = true;
+            }
+        });
+        let view = self.expr(template, value)?;
+        if reads_hoisted {
+            let _ = write!(code, "jc::own({view})? }}");
+        } else {
+            let _ = write!(code, "{view} }}");
+        }
         Some(code)
     }
 
