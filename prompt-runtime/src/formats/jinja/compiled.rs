@@ -606,6 +606,15 @@ pub fn to_json(view: &View<'_>) -> Option<Value> {
 /// printing a list or dict, comparing, `tojson`); `None` when it is not defined or not
 /// readable in place.
 fn to_data(view: &View<'_>) -> Option<Data> {
+    to_data_within(view, 0)
+}
+
+/// [`to_data`] of a view `depth` lists deep: `None` past the depth limit.
+fn to_data_within(view: &View<'_>, depth: usize) -> Option<Data> {
+    if depth > super::value::MAX_DEPTH {
+        return None;
+    }
+    let item = |item: &View<'_>| to_data_within(item, depth + 1);
     Some(match view {
         View::Undefined | View::Opaque => return None,
         View::None => Data::Null,
@@ -613,10 +622,10 @@ fn to_data(view: &View<'_>) -> Option<Data> {
         View::Int(i) => Data::from(*i),
         View::Float(f) => Data::from(*f),
         View::Text(s) => Data::String(s.as_ref().to_owned()),
-        View::List(items) => Data::Array(items.iter().map(to_data).collect::<Option<_>>()?),
+        View::List(items) => Data::Array(items.iter().map(item).collect::<Option<_>>()?),
         View::Seq(items) => Data::Array(
             (0..items.len())
-                .map(|i| to_data(&items.at(i)))
+                .map(|i| item(&items.at(i)))
                 .collect::<Option<_>>()?,
         ),
         View::Map(m) => Data::from(m.json()?),
@@ -788,10 +797,18 @@ pub fn split(value: Data, sep: Option<Data>) -> Option<View<'static>> {
     ))
 }
 
-/// `view` as a view that borrows nothing; `None` for a dict (or a list holding one) or
-/// a value not readable in place.
+/// `view` as a view that borrows nothing; `None` for a dict (or a list holding one), a
+/// value not readable in place, or lists nested past the depth limit.
 #[inline(never)]
 pub fn own(view: View<'_>) -> Option<View<'static>> {
+    own_within(view, 0)
+}
+
+fn own_within(view: View<'_>, depth: usize) -> Option<View<'static>> {
+    if depth > super::value::MAX_DEPTH {
+        return None;
+    }
+    let own = |item: View<'_>| own_within(item, depth + 1);
     Some(match view {
         View::Undefined => View::Undefined,
         View::None => View::None,
