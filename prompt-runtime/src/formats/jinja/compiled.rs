@@ -2490,6 +2490,29 @@ mod tests {
     use crate::value::PromptValue;
 
     #[test]
+    fn values_nested_past_the_depth_limit_are_left_to_the_run_time_renderer() {
+        // Lists nested past the depth limit (which no value of a render gets past: a
+        // user's value is read lazily, what a filter makes is held to the limit).
+        let nested = |depth: usize| {
+            let mut view = View::Int(1);
+            for _ in 0..depth {
+                view = View::List(vec![view]);
+            }
+            view
+        };
+        let deep = super::super::value::MAX_DEPTH + 50;
+        assert!(own(nested(deep)).is_none());
+        assert!(to_data(&nested(deep)).is_none());
+        assert!(own(nested(10)).is_some());
+        let shallow = View::List(vec![View::Text(Cow::Borrowed("a")), View::Int(2)]);
+        assert!(matches!(own(shallow.clone()), Some(View::List(items)) if items.len() == 2));
+        assert_eq!(
+            to_data(&shallow),
+            Some(Data::Array(vec![Data::from("a"), Data::from(2i128)]))
+        );
+    }
+
+    #[test]
     fn integers_print_as_fmt_prints_them() {
         let cases = [
             0,
