@@ -1748,21 +1748,9 @@ impl Emitter<'_> {
         Some(format!("{code}?"))
     }
 
-    /// `inner | filter(args)` through [`apply`]: the value, then the arguments, as the
-    /// run-time renderer evaluates them.
-    fn apply(
-        &mut self,
-        template: &Template,
-        inner: &Expr,
-        filter: Filter,
-        args: &[Expr],
-    ) -> Option<String> {
-        let call = self.filter_call(template, inner, filter, args)?;
-        Some(format!("jc::apply({call})?"))
-    }
-
-    /// The arguments of [`apply`] and [`apply_data`]: the filter's number, the value (a
-    /// filter of a chain is applied to the value the one before makes), the arguments.
+    /// The arguments of [`apply`] and [`apply_data`] for `inner | filter(args)`: the
+    /// filter's number, the value (a filter of a chain is applied to the value the one
+    /// before makes), then the arguments, as the run-time renderer evaluates them.
     fn filter_call(
         &mut self,
         template: &Template,
@@ -2361,8 +2349,16 @@ impl Emitter<'_> {
                     )
                 }
                 Filter::Trim if !args.is_empty() => return None,
-                f if f.is_new() => self.apply(template, inner, *f, args)?,
-                Filter::Join if args.len() > 1 => self.apply(template, inner, *which, args)?,
+                f if f.is_new() => format!(
+                    "jc::apply({})?",
+                    self.filter_call(template, inner, *f, args)?
+                ),
+                Filter::Join if args.len() > 1 => {
+                    format!(
+                        "jc::apply({})?",
+                        self.filter_call(template, inner, *which, args)?
+                    )
+                }
                 Filter::Join => {
                     let sep = self.join_sep(template, args)?;
                     let code =
