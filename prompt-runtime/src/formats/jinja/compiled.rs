@@ -678,12 +678,24 @@ pub fn data(view: &View<'_>) -> Option<Data> {
 fn run(filter: usize, value: Data, args: &[View<'_>], steps: &mut usize) -> Option<Option<Data>> {
     let filter = filter_at(filter)?;
     let args = args.iter().map(to_data).collect::<Option<Vec<_>>>()?;
+    budgeted(steps, |budget| {
+        super::filters::apply(filter, &value, &args, budget)
+    })
+}
+
+/// `work` within half the render's limits (the run-time renderer, which the render is
+/// handed to past them, has all of them), its steps counted in `steps`; `None` when it
+/// fails or runs past them.
+fn budgeted<T, E>(
+    steps: &mut usize,
+    work: impl FnOnce(&mut super::ops::Budget) -> Result<T, E>,
+) -> Option<T> {
     let left = (MAX_STEPS / 2).checked_sub(*steps)?;
     let mut budget = super::ops::Budget {
         bytes: MAX_OUTPUT / 2,
         steps: left,
     };
-    let made = super::filters::apply(filter, &value, &args, &mut budget).ok()?;
+    let made = work(&mut budget).ok()?;
     *steps += left - budget.steps;
     Some(made)
 }
@@ -699,31 +711,27 @@ pub fn op(op: u16, operands: &[Data], steps: &mut usize) -> Option<View<'static>
 /// [`op`], its result kept as a value for a filter or operation that takes it.
 #[inline(never)]
 pub fn op_data(op: u16, operands: &[Data], steps: &mut usize) -> Option<Data> {
-    let left = (MAX_STEPS / 2).checked_sub(*steps)?;
-    let mut budget = super::ops::Budget {
-        bytes: MAX_OUTPUT / 2,
-        steps: left,
-    };
-    let made = match (op, operands) {
-        (0..=7, [a, b]) => super::ops::binary(*BINARY.get(usize::from(op))?, a, b, &mut budget),
-        (20, [a]) => super::ops::sign(a, true),
-        (21, [a]) => super::ops::sign(a, false),
-        (22, [value, start, stop, step]) => {
-            super::ops::slice(value, start, stop, step, &mut budget)
+    let binary = BINARY.get(usize::from(op)).copied();
+    let method = op
+        .checked_sub(40)
+        .and_then(|m| Method::ALL.get(usize::from(m)))
+        .map(|m| m.1);
+    budgeted(steps, |budget| match (binary, method, op, operands) {
+        (Some(binary), _, _, [a, b]) => super::ops::binary(binary, a, b, budget),
+        (_, Some(method), _, [receiver, args @ ..]) => {
+            super::ops::method(method, receiver, args, budget)
         }
-        (23, args) => {
+        (_, _, 20, [a]) => super::ops::sign(a, true),
+        (_, _, 21, [a]) => super::ops::sign(a, false),
+        (_, _, 22, [value, start, stop, step]) => {
+            super::ops::slice(value, start, stop, step, budget)
+        }
+        (_, _, 23, args) => {
             let args: Vec<Cow<'_, Data>> = args.iter().map(Cow::Borrowed).collect();
-            super::render::range(&args, &mut budget)
+            super::render::range(&args, budget)
         }
-        (40.., [receiver, args @ ..]) => {
-            let (_, method, ..) = Method::ALL.get(usize::from(op - 40))?;
-            super::ops::method(*method, receiver, args, &mut budget)
-        }
-        _ => return None,
-    }
-    .ok()?;
-    *steps += left - budget.steps;
-    Some(made)
+        _ => Err(super::ops::Fail::Here(String::new())),
+    })
 }
 
 /// `value[key]` for a key that is not written as a literal: a key of a dict, an item of a
@@ -758,13 +766,9 @@ pub fn test_with(
         View::Undefined => None,
         other => Some(to_data(other)?),
     };
-    let left = (MAX_STEPS / 2).checked_sub(*steps)?;
-    let mut budget = super::ops::Budget {
-        bytes: MAX_OUTPUT / 2,
-        steps: left,
-    };
-    let holds = super::ops::test(*test, subject.as_ref(), arg.as_ref(), &mut budget).ok()?;
-    *steps += left - budget.steps;
+    let holds = budgeted(steps, |budget| {
+        super::ops::test(*test, subject.as_ref(), arg.as_ref(), budget)
+    })?;
     Some(holds != negated)
 }
 
@@ -797,33 +801,15 @@ pub fn split(value: Data, sep: Option<Data>) -> Option<View<'static>> {
     ))
 }
 
-/// `view` as a view that borrows nothing; `None` for a dict (or a list holding one), a
-/// value not readable in place, or lists nested past the depth limit.
+/// `view` as a view that borrows nothing (through its value); `None` for a dict (or a
+/// list holding one), a value not readable in place, or lists nested past the depth
+/// limit.
 #[inline(never)]
 pub fn own(view: View<'_>) -> Option<View<'static>> {
-    own_within(view, 0)
-}
-
-fn own_within(view: View<'_>, depth: usize) -> Option<View<'static>> {
-    if depth > super::value::MAX_DEPTH {
-        return None;
+    match view {
+        View::Undefined => Some(View::Undefined),
+        view => owned(to_data(&view)?, 0),
     }
-    let own = |item: View<'_>| own_within(item, depth + 1);
-    Some(match view {
-        View::Undefined => View::Undefined,
-        View::None => View::None,
-        View::Bool(b) => View::Bool(b),
-        View::Int(i) => View::Int(i),
-        View::Float(f) => View::Float(f),
-        View::Text(s) => View::Text(Cow::Owned(s.into_owned())),
-        View::List(items) => View::List(items.into_iter().map(own).collect::<Option<_>>()?),
-        View::Seq(items) => View::List(
-            (0..items.len())
-                .map(|i| own(items.at(i)))
-                .collect::<Option<_>>()?,
-        ),
-        View::Map(_) | View::Opaque => return None,
-    })
 }
 
 /// The binary operations by the number [`op`] knows them by.
@@ -993,10 +979,13 @@ pub fn index<'a>(view: &View<'a>, index: i64) -> Option<View<'a>> {
     };
     Some(match view {
         View::Undefined | View::Opaque => return None,
-        View::Text(s) => match at(s.chars().count()).and_then(|i| s.chars().nth(i)) {
-            Some(c) => View::Text(Cow::Owned(c.to_string())),
-            None => View::Undefined,
-        },
+        View::Text(s) => {
+            let key = Data::from(i128::from(index));
+            match super::render::char_at(s, super::render::Key::Item(&key)) {
+                Some(Data::String(c)) => View::Text(Cow::Owned(c)),
+                _ => View::Undefined,
+            }
+        }
         View::List(items) => match at(items.len()).and_then(|i| items.get(i)) {
             Some(item) => item.clone(),
             None => View::Undefined,
