@@ -38,11 +38,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::ast::{Block, BlockKind, Expr, HelperName, Node, PartialCall, Path};
 pub use super::render::Prim;
-use super::render::{Piece, js_string, js_truthy, json_indent, stringify};
+use super::render::{Piece, js_string, js_truthy, json_indent, stringify, well_formed_role};
 use super::value::{Value, js_number};
 use super::{DEFAULT_OUTPUT_LIMIT, Dotprompt, MAX_STEPS, Message, PromptMetadata, RenderedPrompt};
 pub use crate::formats::jinja::compiled::{Item, MapView, SeqView, Slice, Var, View};
 use crate::value::path::Digits;
+
+/// The numbers 0 to 99 as two digits each.
+const DIGIT_PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
 
 /// The most nodes a compiled render may hold once partials are inlined.
 pub const MAX_NODES: usize = 20_000;
@@ -537,14 +540,14 @@ impl<'h> Out<'h> {
     fn int(&mut self, i: i128) -> Option<()> {
         match u8::try_from(i) {
             Ok(small) if small < 100 => {
-                if self.cur.capacity() - self.cur.len() < 2 {
-                    self.grow(2)?;
+                // Digits from a table: copies of a constant length, where
+                // `String::push` of a `char` is a call.
+                let at = usize::from(small) * 2;
+                if small < 10 {
+                    self.text(DIGIT_PAIRS.get(at + 1..at + 2)?)
+                } else {
+                    self.text(DIGIT_PAIRS.get(at..at + 2)?)
                 }
-                if small >= 10 {
-                    self.cur.push(char::from(b'0' + small / 10));
-                }
-                self.cur.push(char::from(b'0' + small % 10));
-                Some(())
             }
             _ => self.big_int(i),
         }
@@ -579,19 +582,16 @@ impl<'h> Out<'h> {
 
     /// `{{role "name"}}` (a literal) and `{{role value}}`.
     pub fn role(&mut self, role: Cow<'static, str>) -> Option<()> {
-        let good = !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase());
         if self.lean {
             // The generator makes a lean output only for well-formed literal roles.
-            if !good {
-                return None;
-            }
+            debug_assert!(well_formed_role(&role));
             self.cut();
             self.markers += 1;
             self.role = role;
             return Some(());
         }
         self.close();
-        if good {
+        if well_formed_role(&role) {
             self.pieces.push(Piece::Role(role.into_owned()));
         } else {
             self.done += role.len();
@@ -1038,6 +1038,17 @@ pub fn empty(view: &View<'_>) -> Option<bool> {
     })
 }
 
+/// [`empty`] of a local's value (`{{#with}}`), dropping the value read without a call
+/// where it owns nothing.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn local_empty<'a, L: Local<'a>>(local: &L) -> Option<bool> {
+    let view = local.look();
+    let empty = empty(&view);
+    discard(view);
+    empty
+}
+
 /// `{{#if value includeZero=…}}`: whether the body renders.
 #[inline]
 pub fn if_yes(view: &View<'_>, include_zero: &View<'_>) -> Option<bool> {
@@ -1111,15 +1122,20 @@ pub fn argument(view: View<'_>) -> View<'_> {
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn each(view: View<'_>) -> Option<Items<'_>> {
-    match view {
-        View::Seq(items) => Some(Items {
-            seq: Some(items),
-            keys: Vec::new(),
-            values: Vec::new().into_iter(),
-            len: items.len(),
-            at: 0,
-        }),
-        other => each_other(other),
+    match &view {
+        View::Seq(items) => {
+            let items = *items;
+            // A list read in place owns nothing: no call of the view's drop glue.
+            std::mem::forget(view);
+            Some(Items {
+                seq: Some(items),
+                keys: Vec::new(),
+                values: Vec::new().into_iter(),
+                len: items.len(),
+                at: 0,
+            })
+        }
+        _ => each_other(view),
     }
 }
 
@@ -1405,7 +1421,7 @@ impl Emitter<'_> {
         match call.name {
             HelperName::Role => match call.params.first() {
                 Some(Expr::Literal(Some(Value::String(role)))) => {
-                    if role.is_empty() || !role.bytes().all(|b| b.is_ascii_lowercase()) {
+                    if !well_formed_role(role) {
                         self.lean = false;
                     }
                     self.roles += 1;
@@ -1497,7 +1513,7 @@ impl Emitter<'_> {
                 };
                 return Some(format!(
                     "{{ let {value} = {first}; \
-                     let __w = if !dc::empty(&dc::Local::look(&{value}))? {body} else {inverse}; \
+                     let __w = if !dc::local_empty(&{value})? {body} else {inverse}; \
                      dc::Local::done({value}); __w }}"
                 ));
             }

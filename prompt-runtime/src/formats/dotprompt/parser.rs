@@ -595,7 +595,7 @@ fn check_helper(
     }
     if name == HelperName::Role
         && let Some(Expr::Literal(Some(super::Value::String(role)))) = params.first()
-        && (role.is_empty() || !role.bytes().all(|b| b.is_ascii_lowercase()))
+        && !super::render::well_formed_role(role)
     {
         let lower = role
             .chars()

@@ -323,7 +323,7 @@ impl Renderer<'_> {
         match call.name {
             HelperName::Role => {
                 let role = js_string(param(0).as_deref());
-                if !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase()) {
+                if well_formed_role(&role) {
                     self.out.push(Piece::Role(role));
                 } else {
                     // Not a role to dotprompt's marker expression, but its text still
@@ -1062,4 +1062,10 @@ fn hash_arguments(call: &PartialCall) -> impl Iterator<Item = (&str, &Expr)> {
         .iter()
         .filter(|(_, expr)| !matches!(expr, Expr::Literal(None)))
         .map(|(key, expr)| (key.as_str(), expr))
+}
+
+/// Whether a role marker names a role the messages take (lowercase ASCII letters; any
+/// other is kept as text).
+pub(super) fn well_formed_role(role: &str) -> bool {
+    !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase())
 }
