@@ -3,10 +3,12 @@
 //!
 //! The file is parsed by the one dotprompt reader (`Registry::parse_file`: YAML,
 //! Picoschema, Handlebars syntax, helpers, partials). Then the struct is checked against the
-//! compiled input schema (every property a field of a compatible type, `?` properties as
-//! `Option`, no field the schema lacks; a nested object's properties against its
-//! `PromptValue::SHAPE`, in `const` evaluation), and every path the template reads against
-//! the schema. Each mismatch is located in the prompt file.
+//! compiled input schema by the runtime's check, the one hot reload runs again
+//! (`check_field_kinds`: every property a field of a compatible type, `?` properties as
+//! `Option`, no field the schema lacks, or without a schema every path the template reads
+//! a field); a nested object's properties are checked against the field type's
+//! `PromptValue::SHAPE` in `const` evaluation. Each mismatch is located in the prompt
+//! file, a field the schema lacks at the field.
 //!
 //! The render is the compiled render (`prompt_runtime::formats::dotprompt::compiled`):
 //! Rust generated from the template that reads the fields in place. Whatever it leaves to
@@ -16,13 +18,13 @@ use crate::compile;
 use crate::derive::{Field, HelperRef};
 use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
+use prompt_runtime::Diagnostic;
 use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile, partial_file};
 use prompt_runtime::formats::dotprompt::schema::{
-    TypeKind, compatible, properties, property_span, required, schema_type,
+    TypeKind, properties, property_span, schema_type,
 };
-use prompt_runtime::formats::dotprompt::{Dotprompt, Value};
+use prompt_runtime::formats::dotprompt::{Dotprompt, FieldKind, Value, check_field_kinds};
 use prompt_runtime::load::Project;
-use prompt_runtime::{Diagnostic, Diagnostics};
 use quote::quote;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
@@ -79,16 +81,7 @@ pub fn expand(
     let partials = loaded.partials;
     let registry_files = folder.registry_files();
 
-    let mut problems = Diagnostics::default();
-    let mut nested = Vec::new();
-    let schema = prompt.render_metadata().input_schema().cloned();
-    match &schema {
-        Some(schema) => check_fields(&prompt, schema, fields, input, &mut problems, &mut nested)?,
-        None => check_paths_without_schema(&prompt, fields, &mut problems)?,
-    }
-    if !problems.is_empty() {
-        return Err(compile::to_error(name, problems));
-    }
+    let nested = check_fields(&prompt, fields, input, name)?;
 
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
@@ -362,114 +355,63 @@ fn kind_tokens(kind: &[TypeKind]) -> TokenStream {
     quote!(&[#(#steps),*])
 }
 
+/// The struct against the prompt's input, by the runtime's check (which hot reload runs
+/// again): a field the input schema lacks is an error at the field, anything else at the
+/// prompt file. Gives the `const` checks of the nested objects' properties.
 fn check_fields(
     prompt: &Dotprompt,
-    schema: &Value,
     fields: &[Field],
     input: &DeriveInput,
-    problems: &mut Diagnostics,
-    nested: &mut Vec<TokenStream>,
-) -> syn::Result<()> {
-    let source = prompt.source();
-    let ident = &input.ident;
-    let empty = prompt_runtime::formats::dotprompt::Object::new();
-    let props = properties(schema).unwrap_or(&empty);
+    name: &LitStr,
+) -> syn::Result<Vec<TokenStream>> {
+    let metadata = prompt.render_metadata();
+    let kinds: Vec<Vec<TypeKind>> = fields.iter().map(|f| kind(&f.ty)).collect();
+    let named: Vec<FieldKind<'_>> = fields
+        .iter()
+        .zip(&kinds)
+        .map(|(f, kind)| FieldKind {
+            name: &f.name,
+            kind,
+        })
+        .collect();
+    let found = check_field_kinds(
+        prompt,
+        metadata.input_schema(),
+        &input.ident.to_string(),
+        &named,
+    );
     let mut errors: Option<syn::Error> = None;
-    for field in fields {
-        if props.get(&field.name).is_none() {
-            let help = match prompt_runtime::suggest::closest(&field.name, props.keys()) {
-                Some(close) => format!("did you mean `{close}`?"),
-                None => format!(
-                    "add `{}` to the prompt's `input.schema`, or remove the field",
-                    field.name
-                ),
-            };
-            // The field, and where the prompt declares the properties it could be.
-            let body = Diagnostic::new(format!(
-                "field `{}` is not a property of the input schema of {}",
-                field.name,
-                source.path()
-            ))
-            .at(source, property_span(prompt, &[]))
-            .with_help(help)
-            .body();
-            let e = syn::Error::new(field.span, body);
-            match &mut errors {
-                Some(all) => all.combine(e),
-                None => errors = Some(e),
-            }
+    for (at, problem) in found.unknown {
+        let Some(field) = fields.get(at) else {
+            continue;
+        };
+        let e = syn::Error::new(field.span, problem.body());
+        match &mut errors {
+            Some(all) => all.combine(e),
+            None => errors = Some(e),
         }
     }
     if let Some(e) = errors {
         return Err(e);
     }
-    for (property, property_schema) in props.iter() {
-        let span = property_span(prompt, &[property]);
-        let Some(field) = fields.iter().find(|f| f.name == property) else {
-            let help = match prompt_runtime::suggest::closest(
-                property,
-                fields.iter().map(|f| f.name.as_str()),
-            ) {
-                Some(close) => format!("did you mean `{close}`? (rename the field)"),
-                None if required(schema, property) => {
-                    format!("add a field `{property}` to `{ident}`")
-                }
-                None => format!("add a field `{property}: Option<…>` to `{ident}`"),
-            };
-            problems.push(
-                Diagnostic::new(format!("property `{property}` is not a field of `{ident}`"))
-                    .at(source, span)
-                    .with_help(help),
-            );
-            continue;
-        };
-        let field_kind = kind(&field.ty);
-        let optional = field_kind.first() == Some(&TypeKind::Optional);
-        let is_required = required(schema, property);
-        if is_required && optional {
-            problems.push(
-                Diagnostic::new(format!(
-                    "property `{property}` is required, but field `{property}` of `{ident}` is an `Option`"
-                ))
-                .at(source, span)
-                .with_help(format!(
-                    "make the field not an `Option`, or the property optional (`{property}?`)"
-                )),
-            );
-            continue;
-        }
-        if !is_required && !optional {
-            problems.push(
-                Diagnostic::new(format!(
-                    "property `{property}` is optional (`{property}?`), but field `{property}` of `{ident}` is not an `Option`"
-                ))
-                .at(source, span)
-                .with_help(format!(
-                    "make the field an `Option`, or the property required (`{property}` without `?`)"
-                )),
-            );
-            continue;
-        }
-        if let Some(why) = compatible(property_schema, &field_kind) {
-            problems.push(
-                Diagnostic::new(format!(
-                    "field `{property}` of `{ident}` does not fit the schema's type"
-                ))
-                .at(source, span)
-                .with_help(why),
-            );
-            continue;
-        }
-        nested_checks(
-            prompt,
-            &mut vec![property.to_owned()],
-            property_schema,
-            &field.ty,
-            &mut Vec::new(),
-            nested,
-        );
+    if !found.problems.is_empty() {
+        return Err(compile::to_error(name, found.problems));
     }
-    Ok(())
+    let mut nested = Vec::new();
+    for (at, property, schema) in found.nested {
+        if let Some(field) = fields.get(at) {
+            let mut path = vec![property.to_owned()];
+            nested_checks(
+                prompt,
+                &mut path,
+                schema,
+                &field.ty,
+                &mut Vec::new(),
+                &mut nested,
+            );
+        }
+    }
+    Ok(nested)
 }
 
 /// One `const` per property of a nested object (in lists too): it panics, at compile
@@ -538,33 +480,4 @@ fn nested_checks(
         }
         _ => {}
     }
-}
-
-/// Without an input schema, the first name of every path the template reads is a field.
-fn check_paths_without_schema(
-    prompt: &Dotprompt,
-    fields: &[Field],
-    problems: &mut Diagnostics,
-) -> syn::Result<()> {
-    let source = prompt.source();
-    let paths = prompt.input_paths();
-    for path in &paths {
-        let Some(first) = path.segments.first() else {
-            continue;
-        };
-        if fields.iter().any(|f| &f.name == first) {
-            continue;
-        }
-        let help =
-            match prompt_runtime::suggest::closest(first, fields.iter().map(|f| f.name.as_str())) {
-                Some(close) => format!("did you mean `{close}`?"),
-                None => format!("give a field `{first}`, or declare the prompt's `input.schema`"),
-            };
-        problems.push(
-            Diagnostic::new(format!("`{first}` is not a field"))
-                .at(source, path.span.clone())
-                .with_help(help),
-        );
-    }
-    Ok(())
 }

@@ -303,33 +303,23 @@ pub fn check_names(
     if templates.paths(file).is_err() {
         return Err(compile::to_error(name, problems));
     }
-    let uses = templates.uses(file);
     let mut errors = if problems.is_empty() {
         None
     } else {
         Some(compile::to_error(name, problems))
     };
-    let path = templates
-        .get(file)
-        .map_or(file.to_owned(), |t| t.source().path().to_owned());
-    // A field that a misspelt name is reported as the suggestion for is not reported
-    // unused as well: the misspelling is why.
-    let suggested: Vec<&str> = uses
-        .iter()
-        .filter(|u| !fields.iter().any(|f| f.name == u.name))
-        .filter_map(|u| {
-            prompt_runtime::suggest::closest(&u.name, fields.iter().map(|f| f.name.as_str()))
-        })
-        .collect();
-    for field in fields
-        .iter()
-        .filter(|f| !uses.iter().any(|u| u.name == f.name) && !suggested.contains(&f.name.as_str()))
-    {
+    let names: Vec<&str> = fields.iter().map(|f| f.name.as_str()).collect();
+    let unused = prompt_runtime::formats::jinja::unused(templates, file, &names, kind);
+    for (at, problem) in unused {
+        let Some(field) = fields.get(at) else {
+            continue;
+        };
         let e = syn::Error::new(
             field.span,
             format!(
-                "{kind} `{}` is not used by {path}\n  = help: read it in the template (`{{{{ {} }}}}`), or remove the {kind}",
-                field.name, field.name
+                "{}\n  = help: {}",
+                problem.message(),
+                problem.help().unwrap_or_default()
             ),
         );
         match &mut errors {

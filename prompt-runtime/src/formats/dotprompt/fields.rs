@@ -136,51 +136,106 @@ pub fn check_fields(
     fields: &[DotpromptField],
 ) -> Diagnostics {
     let metadata = prompt.render_metadata();
-    match metadata.input_schema() {
+    let kinds: Vec<FieldKind<'_>> = fields
+        .iter()
+        .map(|f| FieldKind {
+            name: f.name,
+            kind: f.kind,
+        })
+        .collect();
+    let found = check_field_kinds(prompt, metadata.input_schema(), struct_name, &kinds);
+    // A field the schema lacks: reported alone, as the derive reports it at the field.
+    if !found.unknown.is_empty() {
+        let mut problems = Diagnostics::default();
+        for (_, d) in found.unknown {
+            problems.push(d);
+        }
+        return problems;
+    }
+    let mut problems = found.problems;
+    for (at, property, schema) in found.nested {
+        if let Some(field) = fields.get(at) {
+            let mut path = vec![property];
+            check_nested(
+                prompt,
+                &mut path,
+                schema,
+                field.shape,
+                &mut Vec::new(),
+                &mut problems,
+            );
+        }
+    }
+    problems
+}
+
+/// A field as the build sees it before the compiler has its type: the name, and the type
+/// as written.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug)]
+pub struct FieldKind<'a> {
+    /// The input property it is.
+    pub name: &'a str,
+    /// Its type as written (an `Option`, a list, ...).
+    pub kind: &'a [TypeKind],
+}
+
+/// What [`check_field_kinds`] found.
+#[doc(hidden)]
+#[derive(Debug, Default)]
+pub struct FieldCheck<'s> {
+    /// Each field the input schema lacks, by its index: the derive reports it at the
+    /// field. When there is one, nothing else is checked.
+    pub unknown: Vec<(usize, Diagnostic)>,
+    /// What is wrong in the prompt: a property no field gives, a required property given
+    /// by an `Option` (and the reverse), a type that does not fit, a path the template
+    /// reads that no field gives.
+    pub problems: Diagnostics,
+    /// When all is well so far: each field whose property is a schema to look into (a
+    /// nested object, a list of them), by index, with the property and its schema. The
+    /// fields' types are checked against them at run time by their shapes, and by the
+    /// derive in `const` evaluation.
+    pub nested: Vec<(usize, &'s str, &'s Value)>,
+}
+
+/// The check of a prompt's input (`schema`, its `input.schema` compiled) against a
+/// struct's fields by name and written type: what the derive and
+/// [`check_fields`] share.
+#[doc(hidden)]
+pub fn check_field_kinds<'s>(
+    prompt: &Dotprompt,
+    schema: Option<&'s Value>,
+    struct_name: &str,
+    fields: &[FieldKind<'_>],
+) -> FieldCheck<'s> {
+    match schema {
         Some(schema) => check_schema(prompt, schema, struct_name, fields),
-        None => check_paths_without_schema(prompt, fields),
+        None => FieldCheck {
+            problems: check_paths_without_schema(prompt, fields),
+            ..FieldCheck::default()
+        },
     }
 }
 
-fn check_schema(
+fn check_schema<'s>(
     prompt: &Dotprompt,
-    schema: &Value,
+    schema: &'s Value,
     struct_name: &str,
-    fields: &[DotpromptField],
-) -> Diagnostics {
+    fields: &[FieldKind<'_>],
+) -> FieldCheck<'s> {
     let source = prompt.source();
-    let mut problems = Diagnostics::default();
-    let empty = super::Object::new();
-    let props = properties(schema).unwrap_or(&empty);
-    // A field the schema lacks: reported alone, as the derive reports it at the field.
-    for field in fields {
-        if props.get(field.name).is_some() {
-            continue;
-        }
-        let help = match crate::suggest::closest(field.name, props.keys()) {
-            Some(close) => format!("did you mean `{close}`?"),
-            None => format!(
-                "add `{}` to the prompt's `input.schema`, or remove the field",
-                field.name
-            ),
-        };
-        problems.push(
-            Diagnostic::new(format!(
-                "field `{}` is not a property of the input schema of {}",
-                field.name,
-                source.path()
-            ))
-            .at(source, property_span(prompt, &[]))
-            .with_help(help),
-        );
+    let mut found = FieldCheck::default();
+    let Some(props) = properties(schema) else {
+        // No properties: every field is one the schema lacks.
+        return unknown_fields(prompt, &super::Object::new(), fields);
+    };
+    let unknown = unknown_fields(prompt, props, fields);
+    if !unknown.unknown.is_empty() {
+        return unknown;
     }
-    if !problems.is_empty() {
-        return problems;
-    }
-    let mut nested = Vec::new();
     for (property, property_schema) in props.iter() {
         let span = property_span(prompt, &[property]);
-        let Some(field) = fields.iter().find(|f| f.name == property) else {
+        let Some((at, field)) = fields.iter().enumerate().find(|(_, f)| f.name == property) else {
             let help = match crate::suggest::closest(property, fields.iter().map(|f| f.name)) {
                 Some(close) => format!("did you mean `{close}`? (rename the field)"),
                 None if required(schema, property) => {
@@ -188,7 +243,7 @@ fn check_schema(
                 }
                 None => format!("add a field `{property}: Option<…>` to `{struct_name}`"),
             };
-            problems.push(
+            found.problems.push(
                 Diagnostic::new(format!(
                     "property `{property}` is not a field of `{struct_name}`"
                 ))
@@ -200,7 +255,7 @@ fn check_schema(
         let optional = field.kind.first() == Some(&TypeKind::Optional);
         let is_required = required(schema, property);
         if is_required && optional {
-            problems.push(
+            found.problems.push(
                 Diagnostic::new(format!(
                     "property `{property}` is required, but field `{property}` of `{struct_name}` is an `Option`"
                 ))
@@ -212,7 +267,7 @@ fn check_schema(
             continue;
         }
         if !is_required && !optional {
-            problems.push(
+            found.problems.push(
                 Diagnostic::new(format!(
                     "property `{property}` is optional (`{property}?`), but field `{property}` of `{struct_name}` is not an `Option`"
                 ))
@@ -224,7 +279,7 @@ fn check_schema(
             continue;
         }
         if let Some(why) = compatible(property_schema, field.kind) {
-            problems.push(
+            found.problems.push(
                 Diagnostic::new(format!(
                     "field `{property}` of `{struct_name}` does not fit the schema's type"
                 ))
@@ -233,22 +288,44 @@ fn check_schema(
             );
             continue;
         }
-        nested.push((property, property_schema, field.shape));
+        found.nested.push((at, property, property_schema));
     }
-    // As in the derive: a nested object's properties are checked once the fields fit.
-    if problems.is_empty() {
-        for (property, property_schema, shape) in nested {
-            check_nested(
-                prompt,
-                &mut vec![property],
-                property_schema,
-                shape,
-                &mut Vec::new(),
-                &mut problems,
-            );
+    // A nested object's properties are checked once the fields fit.
+    if !found.problems.is_empty() {
+        found.nested.clear();
+    }
+    found
+}
+
+/// The fields the schema's properties (`props`) lack, each at the properties.
+fn unknown_fields<'s>(
+    prompt: &Dotprompt,
+    props: &super::Object,
+    fields: &[FieldKind<'_>],
+) -> FieldCheck<'s> {
+    let source = prompt.source();
+    let mut found = FieldCheck::default();
+    for (at, field) in fields.iter().enumerate() {
+        if props.get(field.name).is_some() {
+            continue;
         }
+        let help = match crate::suggest::closest(field.name, props.keys()) {
+            Some(close) => format!("did you mean `{close}`?"),
+            None => format!(
+                "add `{}` to the prompt's `input.schema`, or remove the field",
+                field.name
+            ),
+        };
+        let d = Diagnostic::new(format!(
+            "field `{}` is not a property of the input schema of {}",
+            field.name,
+            source.path()
+        ))
+        .at(source, property_span(prompt, &[]))
+        .with_help(help);
+        found.unknown.push((at, d));
     }
-    problems
+    found
 }
 
 /// Each property of a nested object (in lists too) is a field of the field's type.
@@ -305,7 +382,7 @@ fn check_nested<'a>(
 }
 
 /// Without an input schema, the first name of every path the template reads is a field.
-fn check_paths_without_schema(prompt: &Dotprompt, fields: &[DotpromptField]) -> Diagnostics {
+fn check_paths_without_schema(prompt: &Dotprompt, fields: &[FieldKind<'_>]) -> Diagnostics {
     let source = prompt.source();
     let mut problems = Diagnostics::default();
     for path in prompt.input_paths() {

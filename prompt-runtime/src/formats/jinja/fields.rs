@@ -302,22 +302,46 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
 /// assert_eq!(problems.0[0].message(), "field `b` is not used by prompts/t.j2");
 /// ```
 pub fn check_unused(templates: &Templates, file: &str, fields: &[&str], kind: &str) -> Diagnostics {
+    let mut problems = Diagnostics::default();
+    for (_, d) in unused(templates, file, fields, kind) {
+        problems.push(d);
+    }
+    problems
+}
+
+/// [`check_unused`], each problem with the index of its field in `fields` (where the
+/// derive reports it). A field that a name the templates read but `fields` lacks is
+/// closest to is not reported: the misspelling, reported by [`check_names`], is why it
+/// looks unused.
+#[doc(hidden)]
+pub fn unused(
+    templates: &Templates,
+    file: &str,
+    fields: &[&str],
+    kind: &str,
+) -> Vec<(usize, Diagnostic)> {
     let uses = templates.uses(file);
     let path = templates
         .get(file)
         .map_or(file.to_owned(), |t| t.source().path().to_owned());
-    let mut problems = Diagnostics::default();
-    for field in fields
+    let suggested: Vec<&str> = uses
         .iter()
-        .filter(|f| !uses.iter().any(|u| u.name == **f))
-    {
-        problems.push(
+        .filter(|u| !fields.contains(&u.name.as_str()))
+        .filter_map(|u| crate::suggest::closest(&u.name, fields.iter().copied()))
+        .collect();
+    let mut problems = Vec::new();
+    for (at, field) in fields.iter().enumerate() {
+        if uses.iter().any(|u| u.name == *field) || suggested.contains(field) {
+            continue;
+        }
+        problems.push((
+            at,
             Diagnostic::new(format!("{kind} `{field}` is not used by {path}"))
                 .in_file(&path)
                 .with_help(format!(
                     "read it in the template (`{{{{ {field} }}}}`), or remove the {kind}"
                 )),
-        );
+        ));
     }
     problems
 }

@@ -57,7 +57,7 @@ pub(crate) mod value;
 mod tests;
 
 pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
-pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused};
+pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused, unused};
 pub use front::{JINJA, Jinja, LoadedJinja};
 pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};

@@ -1067,3 +1067,16 @@ fn a_condition_takes_an_inline_if_only_in_parentheses_as_jinja2_does() {
         Ok("yes|c".to_owned())
     );
 }
+
+#[test]
+fn a_field_a_misspelt_name_points_at_is_not_also_unused() {
+    let set = load("", "{{ nmae }} {{ tone }}", &[]).unwrap();
+    let unused = super::unused(&set, "main.j2", &["name", "tone", "extra"], "field");
+    // `name` is what `nmae` meant: the misspelling is the one mistake.
+    let at: Vec<usize> = unused.iter().map(|(at, _)| *at).collect();
+    assert_eq!(at, [2]);
+    assert_eq!(
+        unused[0].1.message(),
+        "field `extra` is not used by prompts/main.j2"
+    );
+}
