@@ -317,6 +317,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
                 /// Renders the chat prompt with this context and `identity`: one message per
                 /// section that renders text, and the messages of each history section.
                 /// Cannot fail.
+                #[inline]
                 pub fn messages(&self, identity: &::promptic::__private::Identity) -> ::promptic::__private::Chat {
                     #body
                 }
@@ -348,6 +349,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         impl #impl_generics #ident #ty_generics #where_clause {
             /// Renders the prompt with this context and `identity`. Cannot fail; the text is
             /// allocated once, at its exact size.
+            #[inline]
             pub fn render(&self, identity: &::promptic::__private::Identity) -> ::promptic::__private::PromptContent {
                 #body
             }
@@ -879,6 +881,7 @@ pub(crate) fn render_impl(
             const NAME: &'static str = #name;
             const PATH: &'static str = #path;
             const FORMAT: &'static str = #format;
+            #[inline]
             fn output(&self, identity: &::promptic::Identity) -> ::core::result::Result<::promptic::Output, ::promptic::Diagnostics> {
                 #body
             }

@@ -169,6 +169,7 @@ pub fn expand(
 
             /// The prompt, parsed once per process from the text the derive checked.
             #[doc(hidden)]
+            #[inline]
             pub fn __promptic_dotprompt() -> ::core::result::Result<&'static ::promptic::dotprompt::Dotprompt, ::promptic::Diagnostic> {
                 static LOADED: ::std::sync::OnceLock<
                     ::core::result::Result<::promptic::dotprompt::Dotprompt, ::promptic::Diagnostics>,
@@ -190,11 +191,13 @@ pub fn expand(
             /// render is left to the run-time renderer (which `render` then runs).
             #[doc(hidden)]
             #[allow(dead_code)]
+            #[inline]
             pub fn __promptic_compiled(&self, history: &[::promptic::dotprompt::Message]) -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
                 #compiled
             }
 
             #[doc = #doc]
+            #[inline]
             pub fn render(&self) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
                 self.render_with_history(&[])
             }
@@ -202,6 +205,7 @@ pub fn expand(
             /// [`render`](Self::render) with the conversation so far: it goes where the
             /// template writes `{{history}}` (each message marked `purpose: history`), or,
             /// when the template does not place it, where dotprompt puts it.
+            #[inline]
             pub fn render_with_history(&self, history: &[::promptic::dotprompt::Message]) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
                 if let ::core::option::Option::Some(__rendered) = self.__promptic_compiled(history) {
                     return ::core::result::Result::Ok(__rendered);
@@ -214,6 +218,7 @@ pub fn expand(
             /// reads as `@name` (`@state.step`, `@auth.uid`): dotprompt's render context.
             /// An empty context renders as `render_with_history` does; any other renders
             /// with the run-time renderer, from the checked text.
+            #[inline]
             pub fn render_with_context(
                 &self,
                 context: &::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue>,
@@ -236,11 +241,13 @@ pub fn expand(
             const FIELDS: &'static [::promptic::dotprompt::DotpromptField] = &[#(#field_entries),*];
             const SOURCES: &'static [(&'static str, &'static str)] = &[#(#sources),*];
             const HELPERS: &'static [(&'static str, ::promptic::dotprompt::HelperPtr)] = &[#(#helper_entries),*];
+            #[inline]
             fn values(&self) -> ::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue> {
                 let mut __values = ::promptic::__private::JsonMap::new();
                 #(#values)*
                 __values
             }
+            #[inline]
             fn render_compiled(
                 &self,
                 context: &::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue>,

@@ -86,6 +86,7 @@ pub fn expand(
             /// this render is left to the run-time renderer (which `render` then runs).
             #[doc(hidden)]
             #[allow(dead_code)]
+            #[inline]
             pub fn __promptic_compiled(&self) -> ::core::option::Option<::promptic::__private::String> {
                 self.__promptic_compiled_marked(&mut ::std::vec::Vec::new())
             }
@@ -93,6 +94,7 @@ pub fn expand(
             /// The compiled render, pushing where each cache breakpoint falls onto `marks`.
             #[doc(hidden)]
             #[allow(dead_code, clippy::ptr_arg)]
+            #[inline]
             pub fn __promptic_compiled_marked(
                 &self,
                 marks: &mut ::std::vec::Vec<usize>,
@@ -101,6 +103,7 @@ pub fn expand(
             }
 
             #[doc = #doc]
+            #[inline]
             pub fn render(&self) -> ::core::result::Result<::promptic::__private::PromptContent, ::promptic::Diagnostic> {
                 static LOADED: ::std::sync::OnceLock<
                     ::core::result::Result<::promptic::formats::jinja::Templates, ::promptic::Diagnostics>,
@@ -161,11 +164,13 @@ fn jinja_prompt(
                 lstrip_blocks: #lstrip,
                 keep_trailing_newline: #keep,
             };
+            #[inline]
             fn values(&self) -> ::promptic::__private::JsonMap<::promptic::__private::String, ::promptic::__private::JsonValue> {
                 let mut __values = ::promptic::__private::JsonMap::new();
                 #(#values)*
                 __values
             }
+            #[inline]
             fn render_compiled(&self) -> ::core::result::Result<::promptic::__private::PromptContent, ::promptic::Diagnostic> {
                 Self::render(self)
             }

@@ -68,6 +68,7 @@ pub fn expand(input: &DeriveInput, fields: &[Field]) -> TokenStream {
         impl #impl_generics ::promptic::__private::ContextValues for #ident #ty_generics #where_clause {
             const STRUCT_NAME: &'static str = #struct_name;
             const CONTEXT: &'static [::promptic::__private::ContextField] = &[#(#context),*];
+            #[inline]
             fn context_values(&self) -> ::promptic::__private::Vec<(&'static str, ::promptic::__private::ContextValue<'_>)> {
                 #[allow(unused_imports)]
                 use ::promptic::__private::{DisplayLike as _, StrLike as _, Unreported as _};
