@@ -117,6 +117,12 @@ const PRINTED: &[Piece] = &[
     ("range(n % 3) | join(',')", &["n"], false),
     ("m.keys() | list | length", &["m"], false),
     ("m.get('k1', 0)", &["m"], false),
+    ("{'a': s, 'b': n, 'a': t}.get('a')", &["s", "n", "t"], false),
+    (
+        "m.get('zz', {'k': xs}).keys() | join(',')",
+        &["m", "xs"],
+        false,
+    ),
     ("user[t] | default('-')", &["user", "t"], false),
     ("xs[n % 2] | default('-')", &["xs", "n"], false),
     ("-n", &["n"], false),
@@ -235,6 +241,18 @@ const IN_KEYS: (&[Piece], &[Piece]) = (
     ],
     &[("k == 'k1'", &[], false), ("loop.first", &[], false)],
 );
+
+/// The filters of a `{% filter %}` block, and whether minijinja renders them as Jinja2
+/// does (the safe ones first).
+const FILTER_BLOCKS: &[(&str, bool)] = &[
+    ("upper", true),
+    ("lower | trim", true),
+    ("replace('a', 'b') | upper", true),
+    ("trim", true),
+    ("default('d', true)", false),
+    ("truncate(5, true, '~', 0)", false),
+    ("length", false),
+];
 
 const TEXT: &[&str] = &["a", "b", " ", "  ", "\n", "\t", "\n  ", "x\n", "é", "—"];
 
@@ -357,7 +375,7 @@ impl Gen {
         let choice = if depth == 0 {
             self.below(6)
         } else {
-            self.below(12)
+            self.below(13)
         };
         match choice {
             0..=1 => self.text(),
@@ -410,8 +428,24 @@ impl Gen {
                 self.branch -= 1;
                 out
             }
+            9 => self.filter_block(depth),
             _ => self.for_loop(depth),
         }
+    }
+
+    /// `{% filter %}` around a body, with filters that give text and, now and then, one
+    /// that does not (Jinja2 refuses it; minijinja prints it, so not a safe one).
+    fn filter_block(&mut self, depth: usize) -> String {
+        let (filters, safe) = if self.safe_only {
+            self.pick(&FILTER_BLOCKS[..4])
+        } else {
+            self.pick(FILTER_BLOCKS)
+        };
+        self.safe &= safe;
+        let open = self.tag(&format!("filter {filters}"));
+        let body = self.body(depth - 1);
+        let close = self.tag("endfilter");
+        format!("{open}{body}{close}")
     }
 
     fn for_loop(&mut self, depth: usize) -> String {

@@ -227,6 +227,8 @@ fn the_generated_templates_cover_the_subset() {
         "['name']",
         "xs[",
         "{% set v",
+        " filter ",
+        "endfilter",
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }
@@ -247,6 +249,7 @@ fn the_generated_templates_cover_the_subset() {
         " is odd",
         "[s, n]",
         ".split(",
+        "{'a': s",
     ];
     assert!(
         applied.iter().filter(|f| all.contains(*f)).count() >= 4,

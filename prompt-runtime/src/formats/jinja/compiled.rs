@@ -37,8 +37,8 @@
 //! values between steps.
 //!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
-//! `{% set ns.x %}`, `{% filter %}`,
-//! dict literals, `trim` with characters, a `for` with two targets over anything but
+//! `{% set ns.x %}`,
+//! dict literals but as an argument or an operand, `trim` with characters, a `for` with two targets over anything but
 //! `.items()`, `.items()` of anything but a field or a loop variable, `loop.previtem`,
 //! `loop.nextitem` and `loop.depth`, an attribute named like a dict method, macros,
 //! `super()`, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
@@ -46,13 +46,17 @@
 use super::Template;
 use super::data::Value as Data;
 use super::expr::{BinOp, CmpOp, Expr, ExprKind, Filter, LoopAttr, Method, Op, Test};
-use super::parser::{For, Node};
+use super::parser::{FilterBlock, For, Node};
 use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
 use super::set::Templates;
 use super::value::{contains, equal, order, write_float, write_json};
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt::Write as _;
+
+/// The name the text of a `{% filter %}` block's body is bound to while its filters are
+/// compiled: no template can write it.
+const FILTERED: &str = "\u{0}filtered";
 
 /// The most nodes a compiled render may hold once includes are inlined.
 pub const MAX_NODES: usize = 20_000;
@@ -1461,6 +1465,34 @@ pub fn is_attr<V: Var>(var: &V, key: &str) -> Option<bool> {
     done
 }
 
+/// A dict literal's value, as the run-time renderer builds it: a key written again keeps
+/// its first place and takes the last value; `None` (the run-time renderer reports it)
+/// for a key that is not text or a dict nested past the value depth limit.
+pub fn dict(entries: Vec<(Data, Data)>) -> Option<Data> {
+    let mut map = super::data::Map::with_capacity(entries.len());
+    for (key, value) in entries {
+        let Data::String(key) = key else {
+            return None;
+        };
+        super::value::footprint(&value, super::value::MAX_DEPTH - 1)?;
+        map.insert(key, value);
+    }
+    Some(Data::Object(map))
+}
+
+/// Writes what the filters of a `{% filter %}` block gave: `None` unless it is text.
+pub fn put_text(out: &mut String, view: View<'_>) -> Option<()> {
+    let done = match &view {
+        View::Text(text) => {
+            out.push_str(text);
+            Some(())
+        }
+        _ => None,
+    };
+    discard(view);
+    done
+}
+
 /// Counts `by` steps of a loop (see [`within`]).
 #[inline]
 pub fn steps(steps: &mut usize, by: usize, out: &str) -> Option<()> {
@@ -1658,11 +1690,10 @@ impl Emitter<'_> {
                         self.frame(other, &scope.nodes, out)?;
                     }
                 },
-                Node::Set { .. }
-                | Node::SetAttr { .. }
-                | Node::FilterBlock(_)
-                | Node::Scope(_)
-                | Node::Super(_) => return None,
+                Node::FilterBlock(block) => self.filter_block(template, block, out)?,
+                Node::Set { .. } | Node::SetAttr { .. } | Node::Scope(_) | Node::Super(_) => {
+                    return None;
+                }
             }
         }
         flush(&mut pending, out, &mut self.text);
@@ -1785,6 +1816,17 @@ impl Emitter<'_> {
                 let call = self.op_call(template, op, operands)?;
                 format!("jc::op_data({call})?")
             }
+            // A dict literal where its value is taken as it is (an argument, an operand):
+            // its entries evaluated in order, keyed by text.
+            ExprKind::Dict(entries) => {
+                let mut code = String::from("jc::dict(::std::vec![");
+                for (key, value) in entries {
+                    let (key, value) = (self.data(template, key)?, self.data(template, value)?);
+                    let _ = write!(code, "({key}, {value}),");
+                }
+                code.push_str("])?");
+                code
+            }
             _ => format!("jc::data(&{})?", self.expr(template, expr)?),
         })
     }
@@ -1871,6 +1913,45 @@ impl Emitter<'_> {
         out.push('}');
         self.scopes.truncate(depth);
         self.branch = branch;
+        Some(())
+    }
+
+    /// `{% filter f %}body{% endfilter %}`, as the run-time renderer renders it: the body,
+    /// a frame of its own, writes into the output; within the limits, its text is taken
+    /// back out and the filters run on it, innermost first; what they give is written
+    /// when it is text (Jinja2 refuses anything else: the run-time renderer reports it).
+    fn filter_block(
+        &mut self,
+        template: &Template,
+        block: &FilterBlock,
+        out: &mut String,
+    ) -> Option<()> {
+        let (start, text, value) = (self.local("fs"), self.local("ft"), self.local("fv"));
+        let _ = write!(out, "{{ let {start} = out.len();");
+        self.frame(template, &block.body, out)?;
+        let _ = write!(
+            out,
+            "jc::within(&mut steps, &out)?; \
+             let {text}: View<'_> = View::Text(::std::borrow::Cow::Owned(out.split_off({start})));"
+        );
+        // The body's text stands in for the placeholder the parser put innermost (an
+        // empty text at the `filter` keyword): a name no template can write.
+        fn placeholder(expr: &mut Expr) {
+            match &mut expr.kind {
+                ExprKind::Filter(inner, _, _) => placeholder(inner),
+                other => *other = ExprKind::Name(FILTERED.to_owned()),
+            }
+        }
+        let mut filters = block.filters.clone();
+        placeholder(&mut filters);
+        self.scopes.push((FILTERED.to_owned(), text));
+        let code = self.expr(template, &filters);
+        self.scopes.pop();
+        let _ = write!(
+            out,
+            "let {value} = {}; jc::put_text(&mut out, {value})?; }}",
+            code?
+        );
         Some(())
     }
 
