@@ -250,6 +250,7 @@ const FILTER_BLOCKS: &[(&str, bool)] = &[
     ("replace('a', 'b') | upper", true),
     ("trim", true),
     ("default('d', true)", false),
+    ("replace('o', v1) | replace(' ', v2 ~ '')", false),
     ("truncate(5, true, '~', 0)", false),
     ("length", false),
 ];

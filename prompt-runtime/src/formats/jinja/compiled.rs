@@ -1917,7 +1917,7 @@ impl Emitter<'_> {
     }
 
     /// `{% filter f %}body{% endfilter %}`, as the run-time renderer renders it: the body,
-    /// a frame of its own, writes into the output; within the limits, its text is taken
+    /// a frame of its own that the filters are in too, writes into the output; within the limits, its text is taken
     /// back out and the filters run on it, innermost first; what they give is written
     /// when it is text (Jinja2 refuses anything else: the run-time renderer reports it).
     fn filter_block(
@@ -1928,7 +1928,15 @@ impl Emitter<'_> {
     ) -> Option<()> {
         let (start, text, value) = (self.local("fs"), self.local("ft"), self.local("fv"));
         let _ = write!(out, "{{ let {start} = out.len();");
-        self.frame(template, &block.body, out)?;
+        // A frame, as `frame` makes one, but the filters are inside it: a name the body
+        // sets is what their arguments read, as in Jinja2.
+        let (branch, depth) = (std::mem::take(&mut self.branch), self.scopes.len());
+        let body = self.nodes(template, &block.body, out);
+        self.branch = branch;
+        if body.is_none() {
+            self.scopes.truncate(depth);
+            return None;
+        }
         let _ = write!(
             out,
             "jc::within(&mut steps, &out)?; \
@@ -1946,7 +1954,7 @@ impl Emitter<'_> {
         placeholder(&mut filters);
         self.scopes.push((FILTERED.to_owned(), text));
         let code = self.expr(template, &filters);
-        self.scopes.pop();
+        self.scopes.truncate(depth);
         let _ = write!(
             out,
             "let {value} = {}; jc::put_text(&mut out, {value})?; }}",
