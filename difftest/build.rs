@@ -41,6 +41,7 @@ const PRINTED: &[Piece] = &[
     ("s | upper", &["s"], true),
     ("t | lower", &["t"], true),
     ("s | trim", &["s"], true),
+    ("s | trim('a')", &["s"], false),
     ("o | default('d')", &["o"], true),
     ("o | default(t)", &["o", "t"], true),
     ("s | default('e', true)", &["s"], true),
@@ -267,7 +268,37 @@ struct Gen {
     /// How many `if` branches (or loop `else`s) enclose the node within its loop or
     /// template: a `{% set %}` is drawn only outside them (the compiled subset).
     branch: usize,
+    /// What the template's nodes read that its first lines define: the namespace `ns`,
+    /// the macro `m`, the dict `d`.
+    defines: [bool; 3],
 }
+
+/// What the first lines of a template define when its nodes read it (see `Gen::defines`).
+const DEFINES: [&str; 3] = [
+    "{% set ns = namespace(c=0, s='') %}",
+    "{% macro m(a, b='-') %}<{{ a }}|{{ b }}>{% endmacro %}",
+    "{% set d = {'a': 'x', 'k': [1, 'two', none], 'n': {'x': 2.5, 'y': true}, 'e': {}} %}",
+];
+
+/// Reads of the dict `d`.
+const DICT_READS: &[&str] = &[
+    "{{ d.a }}{{ d['k'][1] }}{{ d.n.x }}|",
+    "{% for k2 in d %}{{ k2 }},{% endfor %}",
+    "{% for k2, v2 in d.items() %}{{ k2 }}={{ v2 }};{% endfor %}",
+    "{{ d }}",
+    "{{ d.k | length }}{% if d.n.y %}Y{% endif %}{% if d.e %}E{% endif %}",
+    "{{ d.get('a') }}{{ d.missing | default('none') }}",
+    "{% for k2 in {'p': 1, 'q': {'r': 2}} %}{{ k2 }}{% endfor %}{{ {'z': none, 'a': [d.e]} }}",
+    "{% if flag %}{% set d = {'a': 'y'} %}{% endif %}{{ d.a }}",
+];
+
+/// Lists of dicts a filter makes, read as values and looped over.
+const FILTERED_DICTS: &[&str] = &[
+    "{% for tool in tools | selectattr('slow') %}{{ tool.name }}{% if tool.cost is defined %}${{ tool.cost }}{% endif %};{% endfor %}",
+    "{% for tool in tools | sort(attribute='name') %}{{ loop.index }}{{ tool['name'] | upper }}{% endfor %}",
+    "{{ tools | sort(attribute='name') | first }}",
+    "{{ (tools | rejectattr('slow') | list | last).name | default('-') }}",
+];
 
 impl Gen {
     /// splitmix64.
@@ -369,9 +400,51 @@ impl Gen {
         format!("{set}{}", read.replace("NAME", name))
     }
 
+    /// A node that reads a namespace, calls a macro, or reads a dict (made by the
+    /// template or by a filter): not drawn in a minijinja-safe template.
+    fn defined_node(&mut self) -> String {
+        self.safe = false;
+        match self.below(6) {
+            0 => {
+                self.defines[0] = true;
+                let piece = self.piece(false);
+                format!("{{% set ns.c = ns.c + 1 %}}{{% set ns.s = ns.s ~ {piece} ~ ',' %}}")
+            }
+            1 => {
+                self.defines[0] = true;
+                "{{ ns.c }}/{{ ns.s }}|".to_owned()
+            }
+            2 | 3 => {
+                self.defines[1] = true;
+                let a = self.piece(false);
+                if self.below(2) == 0 {
+                    format!("{{{{ m({a}) }}}}")
+                } else {
+                    let b = self.piece(false);
+                    format!("{{{{ m({a}, b={b}) }}}}")
+                }
+            }
+            4 => {
+                self.defines[2] = true;
+                let read = self.pick(DICT_READS);
+                if read.contains("flag") {
+                    self.used.insert("flag");
+                }
+                read.to_owned()
+            }
+            _ => {
+                self.used.insert("tools");
+                self.pick(FILTERED_DICTS).to_owned()
+            }
+        }
+    }
+
     fn node(&mut self, depth: usize) -> String {
         if self.below(8) == 0 {
             return self.set_node();
+        }
+        if !self.safe_only && self.below(8) == 0 {
+            return self.defined_node();
         }
         let choice = if depth == 0 {
             self.below(6)
@@ -571,20 +644,29 @@ fn main() {
         safe_only: false,
         scopes: Vec::new(),
         branch: 0,
+        defines: [false; 3],
     };
     for i in 0..count {
         generator.used.clear();
         generator.safe = true;
         generator.safe_only = i % 2 == 0;
+        generator.defines = [false; 3];
         // `v1` and `v2` are set first, so that every read of them, before or after a
         // `{% set %}` of them in a branch or a loop, reads a name that is there.
         let mut text = String::from("{% set v1 = 'one' %}{% set v2 = 2 -%}\n");
+        let mut nodes = String::new();
         while generator.used.is_empty() {
             let n = 1 + generator.below(5);
             for _ in 0..n {
-                text.push_str(&generator.node(3));
+                nodes.push_str(&generator.node(3));
             }
         }
+        for (define, used) in DEFINES.iter().zip(generator.defines) {
+            if used {
+                text.push_str(define);
+            }
+        }
+        text.push_str(&nodes);
         text.push_str(generator.pick(&["", "\n", "\n\n", " \n"]));
         let name = format!("t{i:03}");
         std::fs::write(dir.join(format!("{name}.md.j2")), &text).expect("OUT_DIR is writable");

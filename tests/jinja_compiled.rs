@@ -329,3 +329,31 @@ fn a_generic_struct_compiles_and_matches_runtime() {
     assert_eq!(m.__promptic_compiled().as_deref(), Some(expected.as_str()));
     assert_eq!(m.render().expect("renders").text, expected);
 }
+
+/// A namespace that doubles its text on every item.
+#[derive(promptic::Prompt)]
+#[prompt("checks/compiled_namespace")]
+struct Doubling<'a> {
+    seed: &'a str,
+    times: u32,
+}
+
+#[test]
+fn a_namespace_that_grows_without_end_stops_at_the_limit() {
+    let small = Doubling {
+        seed: "ab",
+        times: 5,
+    };
+    let text = "5 doublings: 64 characters\n";
+    assert_eq!(small.__promptic_compiled().as_deref(), Some(text));
+    assert_eq!(small.render().expect("renders").text, text);
+    // 2^60 bytes: the compiled render stops at half the limit of what a render may build
+    // and leaves the render to the run-time renderer, which refuses it at the set.
+    let huge = Doubling {
+        seed: "ab",
+        times: 60,
+    };
+    assert_eq!(huge.__promptic_compiled(), None);
+    let error = huge.render().expect_err("past the limit");
+    assert!(error.to_string().contains("MiB"), "{error}");
+}

@@ -229,6 +229,11 @@ fn the_generated_templates_cover_the_subset() {
         "{% set v",
         " filter ",
         "endfilter",
+        "namespace(",
+        "{% set ns.",
+        "{{ m(",
+        "{% set d = {",
+        "selectattr(",
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }

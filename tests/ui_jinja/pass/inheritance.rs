@@ -27,8 +27,10 @@ fn main() {
         ],
     };
     // What Jinja2 3.1 renders for the same files, options and values.
+    let text = report.render().unwrap().text;
     assert_eq!(
-        report.render().unwrap().text,
+        text,
         "# Ticket report\nYou answer support tickets.\nBe brief.\n- login fails: 30 min\n- refund: 15 min\n- total: 45 minutes\nSign as Ada.\n"
     );
+    assert_eq!(report.__promptic_compiled().as_deref(), Some(text.as_str()), "compiled");
 }

@@ -36,12 +36,18 @@
 //! ([`apply`], [`test_with`], [`op`], [`key`]) on the values; a chain of them keeps the
 //! values between steps.
 //!
+//! A macro's call (which the parser has already put in place as its body) binds its
+//! arguments as locals of a frame of its own; `super()` is the parent's block in place. A
+//! namespace is a local per attribute (each attribute any `{% set ns.attr %}` of the set
+//! assigns), holding a copy as the run-time renderer's namespace does, counted against
+//! half its limit of what a render builds ([`keep`]); read whole, it is a value the
+//! compiled render does not read ([`Namespace`]). A dict a literal, a filter or an
+//! operation makes is a [`View::Dict`], its entries in the order they were made.
+//!
 //! What [`compile`] does not compile (the whole template set then renders at run time):
-//! `{% set ns.x %}`,
-//! dict literals but as an argument or an operand, `trim` with characters, a `for` with two targets over anything but
-//! `.items()`, `.items()` of anything but a field or a loop variable, `loop.previtem`,
-//! `loop.nextitem` and `loop.depth`, an attribute named like a dict method, macros,
-//! `super()`, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
+//! a `namespace()` set inside a branch, a `for` with two targets over anything but
+//! `.items()`, `loop.previtem`, `loop.nextitem` and `loop.depth`, an attribute named like
+//! a dict method, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
 
 use super::Template;
 use super::data::Value as Data;
@@ -81,6 +87,10 @@ pub enum View<'a> {
     Seq(&'a (dyn SeqView + 'a)),
     /// A dict: a struct or a map.
     Map(&'a (dyn MapView + 'a)),
+    /// A dict a filter or an operation made, its entries collected in its order (what
+    /// [`List`](View::List) is to [`Seq`](View::Seq)). Everything [`Map`](View::Map) does,
+    /// this does too.
+    Dict(Vec<(Cow<'a, str>, View<'a>)>),
     /// A value the compiled render does not read in place: the run-time renderer renders.
     Opaque,
 }
@@ -94,6 +104,11 @@ pub trait MapView {
     /// The value as JSON, for what the compiled render leaves to the value module
     /// (`tojson`, printing a dict, comparing dicts).
     fn json(&self) -> Option<Value>;
+    /// The value as the value module holds it; through [`json`](Self::json) unless the
+    /// map keeps its keys in an order of its own (a dict a template or a filter made).
+    fn data(&self) -> Option<Data> {
+        Some(Data::from(self.json()?))
+    }
 }
 
 /// A list the compiled render reads item by item, without collecting it.
@@ -205,7 +220,36 @@ fn reborrow<'s>(view: &'s View<'_>) -> View<'s> {
         View::Float(f) => View::Float(*f),
         View::Seq(items) => View::Seq(*items),
         View::Map(m) => View::Map(*m),
+        View::Dict(entries) => View::Map(entries),
         View::Opaque => View::Opaque,
+    }
+}
+
+/// A collected dict's entries, read in place.
+impl MapView for Vec<(Cow<'_, str>, View<'_>)> {
+    fn get(&self, key: &str) -> View<'_> {
+        self.iter()
+            .find(|(k, _)| k == key)
+            .map_or(View::Undefined, |(_, v)| reborrow(v))
+    }
+    fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
+        self.iter()
+            .map(|(k, v)| (Cow::Borrowed(k.as_ref()), reborrow(v)))
+            .collect()
+    }
+    fn json(&self) -> Option<Value> {
+        Some(Value::Object(
+            self.iter()
+                .map(|(k, v)| Some((k.as_ref().to_owned(), to_json(v)?)))
+                .collect::<Option<_>>()?,
+        ))
+    }
+    fn data(&self) -> Option<Data> {
+        Some(Data::Object(
+            self.iter()
+                .map(|(k, v)| Some((k.as_ref().to_owned(), to_data(v)?)))
+                .collect::<Option<_>>()?,
+        ))
     }
 }
 
@@ -603,6 +647,7 @@ pub fn to_json(view: &View<'_>) -> Option<Value> {
                 .collect::<Option<_>>()?,
         ),
         View::Map(m) => m.json()?,
+        View::Dict(entries) => entries.json()?,
     })
 }
 
@@ -632,7 +677,13 @@ fn to_data_within(view: &View<'_>, depth: usize) -> Option<Data> {
                 .map(|i| item(&items.at(i)))
                 .collect::<Option<_>>()?,
         ),
-        View::Map(m) => Data::from(m.json()?),
+        View::Map(m) => m.data()?,
+        View::Dict(entries) => Data::Object(
+            entries
+                .iter()
+                .map(|(k, v)| Some((k.as_ref().to_owned(), item(v)?)))
+                .collect::<Option<_>>()?,
+        ),
     })
 }
 
@@ -816,6 +867,65 @@ pub fn own(view: View<'_>) -> Option<View<'static>> {
     }
 }
 
+/// What a namespace is when it is read whole (printed, compared, passed on): a value the
+/// compiled render does not read, so the run-time renderer renders. Its attributes are
+/// locals of their own.
+pub struct Namespace;
+
+impl Var for Namespace {
+    #[inline(always)]
+    fn view(&self) -> View<'_> {
+        View::Opaque
+    }
+    #[inline(always)]
+    fn attr(&self, _: &str) -> Option<View<'_>> {
+        None
+    }
+    #[inline(always)]
+    fn discard(self) {}
+}
+
+/// The copy of `value` a namespace's attribute holds, its size counted in `built` as the
+/// run-time renderer counts what a namespace keeps (within half its limit); `None` when
+/// the value is not defined (Jinja2 refuses it), not readable in place, a dict, or past
+/// the limit.
+#[inline(never)]
+pub fn keep(built: &mut usize, value: View<'_>) -> Option<View<'static>> {
+    if matches!(value, View::Undefined) {
+        return None;
+    }
+    let data = to_data(&value)?;
+    let size = super::value::footprint(&data, super::value::MAX_DEPTH - 1)?;
+    *built = built.checked_add(size)?;
+    if *built > MAX_OUTPUT / 2 {
+        return None;
+    }
+    owned(data, 0)
+}
+
+/// A copy of a namespace's attribute, its size counted in `steps` as the run-time
+/// renderer counts it (a step per 64 bytes).
+#[inline(never)]
+pub fn read(value: &View<'static>, steps: &mut usize) -> Option<View<'static>> {
+    let size = match value {
+        View::Undefined => return Some(View::Undefined),
+        View::Text(s) => s.len(),
+        other => super::value::footprint(&to_data(other)?, super::value::MAX_DEPTH)?,
+    };
+    *steps = steps.checked_add(size / 64)?;
+    if *steps > MAX_STEPS / 2 {
+        return None;
+    }
+    Some(value.clone())
+}
+
+/// A value the compiled code built (a dict literal) as a view that owns it; `None` for
+/// what a view cannot hold (see [`own`]).
+#[inline(never)]
+pub fn made(value: Data) -> Option<View<'static>> {
+    owned(value, 0)
+}
+
 /// The binary operations by the number [`op`] knows them by.
 const BINARY: [BinOp; 8] = [
     BinOp::Add,
@@ -859,7 +969,7 @@ fn filter_at(index: usize) -> Option<Filter> {
 }
 
 /// A value a filter made, as a view that owns it; `None` for what a view cannot hold (a
-/// tuple, a dict, an integer beyond 128 bits, a list nested past the depth limit).
+/// tuple, an integer beyond 128 bits, a list or dict nested past the depth limit).
 fn owned(value: Data, depth: usize) -> Option<View<'static>> {
     Some(match value {
         Data::Null => View::None,
@@ -874,6 +984,12 @@ fn owned(value: Data, depth: usize) -> Option<View<'static>> {
             items
                 .into_iter()
                 .map(|item| owned(item, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
+        Data::Object(entries) if depth < super::value::MAX_DEPTH => View::Dict(
+            entries
+                .into_iter()
+                .map(|(k, v)| Some((Cow::Owned(k), owned(v, depth + 1)?)))
                 .collect::<Option<_>>()?,
         ),
         _ => return None,
@@ -893,6 +1009,7 @@ pub fn truthy(view: &View<'_>) -> Option<bool> {
         View::List(items) => !items.is_empty(),
         View::Seq(items) => !items.is_empty(),
         View::Map(m) => return map_truthy(*m),
+        View::Dict(entries) => return map_truthy(entries),
         View::Opaque => return None,
     })
 }
@@ -928,7 +1045,7 @@ fn write_other(out: &mut String, view: &View<'_>) -> Option<()> {
         View::Bool(false) => out.push_str("False"),
         View::Int(i) => write_int(out, *i),
         View::Float(f) => write_float(out, *f),
-        View::List(_) | View::Seq(_) | View::Map(_) => {
+        View::List(_) | View::Seq(_) | View::Map(_) | View::Dict(_) => {
             super::value::write_str(out, &to_data(view)?);
         }
     }
@@ -967,6 +1084,7 @@ pub fn get<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
     match view {
         View::Undefined | View::Opaque => None,
         View::Map(m) => Some(m.get(name)),
+        View::Dict(entries) => Some(dict_get(entries, name)),
         _ => Some(View::Undefined),
     }
 }
@@ -1011,8 +1129,19 @@ pub fn attr<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
             View::Undefined => View::Undefined,
             v => v,
         }),
+        View::Dict(_) if DICT_METHODS.contains(&name) => None,
+        View::Dict(entries) => Some(dict_get(entries, name)),
         _ => Some(View::Undefined),
     }
+}
+
+/// The value at `key` of a collected dict (a copy of it: the dict is the view's own).
+#[inline(never)]
+fn dict_get<'a>(entries: &[(Cow<'a, str>, View<'a>)], key: &str) -> View<'a> {
+    entries
+        .iter()
+        .find(|(k, _)| k == key)
+        .map_or(View::Undefined, |(_, v)| v.clone())
 }
 
 /// `a == b`, `a < b`, `a in b`, as the run-time renderer compares.
@@ -1133,7 +1262,7 @@ pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn discard(view: View<'_>) {
     match view {
-        View::Text(Cow::Owned(_)) | View::List(_) => drop(view),
+        View::Text(Cow::Owned(_)) | View::List(_) | View::Dict(_) => drop(view),
         nothing_owned => std::mem::forget(nothing_owned),
     }
 }
@@ -1161,6 +1290,7 @@ pub fn iterate<'a>(view: &View<'a>) -> Option<Vec<View<'a>>> {
                 .map(|(k, _)| View::Text(Cow::Owned(k.into_owned())))
                 .collect()
         }
+        View::Dict(entries) => entries.iter().map(|(k, _)| View::Text(k.clone())).collect(),
         View::Text(s) => s
             .chars()
             .map(|c| View::Text(Cow::Owned(c.to_string())))
@@ -1171,7 +1301,18 @@ pub fn iterate<'a>(view: &View<'a>) -> Option<Vec<View<'a>>> {
 
 /// `for k, v in m.items()`.
 pub fn items<'a>(view: &View<'a>) -> Option<Vec<(View<'a>, View<'a>)>> {
-    let View::Map(m) = view else { return None };
+    let m = match view {
+        View::Map(m) => *m,
+        View::Dict(entries) => {
+            return Some(
+                entries
+                    .iter()
+                    .map(|(k, v)| (View::Text(k.clone()), v.clone()))
+                    .collect(),
+            );
+        }
+        _ => return None,
+    };
     let entries = m.entries();
     if entries.iter().any(|(_, v)| matches!(v, View::Opaque)) {
         return None;
@@ -1200,7 +1341,7 @@ pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<
             View::Text(s) => s.chars().count() as i128,
             View::List(items) => items.len() as i128,
             View::Seq(items) => items.len() as i128,
-            View::Map(_) => iterate(view)?.len() as i128,
+            View::Map(_) | View::Dict(_) => iterate(view)?.len() as i128,
             _ => return None,
         }),
         4 => {
@@ -1548,6 +1689,7 @@ pub fn compile(
         paths: None,
         entry,
         hoisted: Vec::new(),
+        namespaces: Vec::new(),
     };
     let mut body = String::new();
     // The top-level nodes between cache breakpoints, in turn: at each, the bytes written
@@ -1564,7 +1706,8 @@ pub fn compile(
          use ::promptic::__private::jc::{{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
-         let mut steps: usize = 0; let _ = &mut steps; {body} jc::done(&LAST, out) }}",
+         let mut steps: usize = 0; let _ = &mut steps; let mut built: usize = 0; let _ = &mut built; \
+         {body} jc::done(&LAST, out) }}",
         emitter.text
     ))
 }
@@ -1600,6 +1743,9 @@ struct Emitter<'t> {
     entry: &'t str,
     /// The locals [`hoist`](Self::hoist) declared.
     hoisted: Vec<String>,
+    /// The namespaces in the emitted code: the local standing for each (a [`Namespace`],
+    /// which is what reading it whole gives), with a local per attribute.
+    namespaces: Vec<(String, Vec<(String, String)>)>,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -1660,7 +1806,11 @@ impl Emitter<'_> {
                 }
                 // `{% set name = value %}`: a local from here to the end of its frame, as
                 // the run-time renderer binds it (reads before it see the outer value).
-                Node::Set { name, value, .. } if self.branch == 0 && name != "loop" => {
+                Node::Set { name, value, .. }
+                    if self.branch == 0
+                        && name != "loop"
+                        && !matches!(value.kind, ExprKind::Op(Op::Namespace(_), _)) =>
+                {
                     let code = self.set_value(template, value)?;
                     let local = self.local("set");
                     let _ = write!(out, "let {local} = {code};");
@@ -1679,21 +1829,44 @@ impl Emitter<'_> {
                 // with them.
                 Node::Include { name, .. } => {
                     let included = self.templates.get(name)?;
-                    self.frame(included, &included.nodes, out)?;
+                    self.frame(included, &included.nodes, Vec::new(), out)?;
                 }
-                // A block, or a parent template in place: its nodes, in its template. A
-                // macro's parameters are names the compiled render does not bind.
-                Node::Scope(scope) if scope.binds.is_empty() => match &scope.template {
-                    None => self.frame(template, &scope.nodes, out)?,
-                    Some(other) => {
-                        let other = self.templates.get(other)?;
-                        self.frame(other, &scope.nodes, out)?;
+                // A block, a parent template in place, or a macro's body where it is
+                // called: its arguments evaluated here, all before any is bound, then its
+                // nodes, in its template, in a frame that binds them.
+                Node::Scope(scope) => {
+                    out.push('{');
+                    let mut bound = Vec::with_capacity(scope.binds.len());
+                    for (name, value) in &scope.binds {
+                        let code = self.set_value(template, value)?;
+                        let local = self.local("arg");
+                        let _ = write!(out, "let {local} = {code};");
+                        bound.push((name.clone(), local));
                     }
-                },
-                Node::FilterBlock(block) => self.filter_block(template, block, out)?,
-                Node::Set { .. } | Node::SetAttr { .. } | Node::Scope(_) | Node::Super(_) => {
-                    return None;
+                    let inner = match &scope.template {
+                        None => template,
+                        Some(other) => self.templates.get(other)?,
+                    };
+                    self.frame(inner, &scope.nodes, bound, out)?;
+                    out.push('}');
                 }
+                Node::FilterBlock(block) => self.filter_block(template, block, out)?,
+                // `{% set ns = namespace(…) %}`, where a `let` outlives what follows.
+                Node::Set { name, value, .. } if self.branch == 0 => {
+                    let ExprKind::Op(Op::Namespace(attrs), values) = &value.kind else {
+                        return None;
+                    };
+                    self.namespace(template, name, attrs, values, out)?;
+                }
+                // `{% set ns.attr = value %}`: the attribute's local, wherever it stands.
+                Node::SetAttr {
+                    name, attr, value, ..
+                } => {
+                    let local = self.namespace_attr(name, attr)?;
+                    let code = self.set_value(template, value)?;
+                    let _ = write!(out, "{local} = jc::keep(&mut built, {code})?;");
+                }
+                Node::Set { .. } | Node::Super(_) => return None,
             }
         }
         flush(&mut pending, out, &mut self.text);
@@ -1904,10 +2077,71 @@ impl Emitter<'_> {
         Some(code)
     }
 
+    /// `{% set name = namespace(a=…, …) %}`: a local per attribute (those given here and
+    /// those any `{% set name.attr %}` of the set assigns), each holding a copy, as the
+    /// run-time renderer's namespace holds one; the values are evaluated in order, before
+    /// `name` stands for the new namespace.
+    fn namespace(
+        &mut self,
+        template: &Template,
+        name: &str,
+        given: &[String],
+        values: &[Expr],
+        out: &mut String,
+    ) -> Option<()> {
+        let mut attrs: Vec<String> = given.to_vec();
+        for other in self.templates.names() {
+            set_attrs(&self.templates.get(other)?.nodes, name, &mut attrs);
+        }
+        attrs.sort_unstable();
+        attrs.dedup();
+        let marker = self.local("ns");
+        let locals: Vec<(String, String)> = attrs
+            .into_iter()
+            .map(|attr| {
+                let local = self.local("na");
+                (attr, local)
+            })
+            .collect();
+        for (_, local) in &locals {
+            let _ = write!(out, "let mut {local}: View<'static> = View::Undefined;");
+        }
+        for (attr, value) in given.iter().zip(values) {
+            let (_, local) = locals.iter().find(|(a, _)| a == attr)?;
+            let code = self.set_value(template, value)?;
+            let _ = write!(out, "{local} = jc::keep(&mut built, {code})?;");
+        }
+        let _ = write!(out, "let {marker} = jc::Namespace;");
+        self.scopes.push((name.to_owned(), marker.clone()));
+        self.namespaces.push((marker, locals));
+        Some(())
+    }
+
+    /// The attributes' locals of the namespace `name` stands for here, if it stands for
+    /// one.
+    fn namespace_of(&self, name: &str) -> Option<&[(String, String)]> {
+        let local = self.scoped(name)?;
+        let (_, attrs) = self.namespaces.iter().find(|(m, _)| m == local)?;
+        Some(attrs)
+    }
+
+    /// The local of `name.attr`, when `name` stands for a namespace here.
+    fn namespace_attr(&self, name: &str, attr: &str) -> Option<String> {
+        let (_, local) = self.namespace_of(name)?.iter().find(|(a, _)| a == attr)?;
+        Some(local.clone())
+    }
+
     /// `nodes` as a frame of their own (an include, a block): in a Rust block, with the
     /// names they set ending with it.
-    fn frame(&mut self, template: &Template, nodes: &[Node], out: &mut String) -> Option<()> {
+    fn frame(
+        &mut self,
+        template: &Template,
+        nodes: &[Node],
+        bound: Vec<(String, String)>,
+        out: &mut String,
+    ) -> Option<()> {
         let (branch, depth) = (std::mem::take(&mut self.branch), self.scopes.len());
+        self.scopes.extend(bound);
         out.push('{');
         self.nodes(template, nodes, out)?;
         out.push('}');
@@ -2165,6 +2399,10 @@ impl Emitter<'_> {
                 let ExprKind::Name(var) = &inner.kind else {
                     return None;
                 };
+                // A namespace's attribute is a local of its own, read through `expr`.
+                if self.namespace_of(var).is_some() {
+                    return None;
+                }
                 Some(Shared::Attr(local(var)?, key.clone()))
             }
             _ => None,
@@ -2307,6 +2545,14 @@ impl Emitter<'_> {
                 }
             }
             ExprKind::Attr(inner, name) => {
+                if let ExprKind::Name(ns) = &inner.kind
+                    && let Some(attrs) = self.namespace_of(ns)
+                {
+                    return Some(match attrs.iter().find(|(a, _)| a == name) {
+                        Some((_, local)) => format!("jc::read(&{local}, &mut steps)?"),
+                        None => "View::Undefined".to_owned(),
+                    });
+                }
                 if DICT_METHODS.contains(&name.as_str()) {
                     return None;
                 }
@@ -2426,8 +2672,7 @@ impl Emitter<'_> {
                         "{{ let __v = {value}; let __f = {fallback}; let __b = {boolean}; jc::default(__v, __f, __b)? }}"
                     )
                 }
-                Filter::Trim if !args.is_empty() => return None,
-                f if f.is_new() => format!(
+                f if f.is_new() || (*f == Filter::Trim && !args.is_empty()) => format!(
                     "jc::apply({})?",
                     self.filter_call(template, inner, *f, args)?
                 ),
@@ -2503,7 +2748,10 @@ impl Emitter<'_> {
                 };
                 format!("jc::split({value}, {sep})?")
             }
-            ExprKind::Dict(_) | ExprKind::Items(_) | ExprKind::Op(..) => return None,
+            // A dict literal, built as the run-time renderer builds it, its entries
+            // collected in the order written.
+            ExprKind::Dict(_) => format!("jc::made({})?", self.data(template, expr)?),
+            ExprKind::Items(_) | ExprKind::Op(..) => return None,
         })
     }
 }
@@ -2530,6 +2778,37 @@ fn test_index(which: &Test) -> Option<u8> {
         Test::None => 2,
         _ => return None,
     })
+}
+
+/// Adds to `attrs` what the `{% set name.attr %}`s in `nodes` assign.
+fn set_attrs(nodes: &[Node], name: &str, attrs: &mut Vec<String>) {
+    for node in nodes {
+        match node {
+            Node::SetAttr { name: n, attr, .. } if n == name => attrs.push(attr.clone()),
+            Node::If(block) => {
+                for (_, body) in &block.branches {
+                    set_attrs(body, name, attrs);
+                }
+                if let Some((_, body)) = &block.otherwise {
+                    set_attrs(body, name, attrs);
+                }
+            }
+            Node::For(each) => {
+                set_attrs(&each.body, name, attrs);
+                if let Some(body) = &each.otherwise {
+                    set_attrs(body, name, attrs);
+                }
+            }
+            Node::FilterBlock(block) => set_attrs(&block.body, name, attrs),
+            Node::Scope(scope) => set_attrs(&scope.nodes, name, attrs),
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Include { .. }
+            | Node::Set { .. }
+            | Node::SetAttr { .. }
+            | Node::Super(_) => {}
+        }
+    }
 }
 
 fn flush(pending: &mut String, out: &mut String, text: &mut usize) {
@@ -2753,5 +3032,40 @@ mod tests {
         assert!(
             matches!(PromptValue::view(&slice), View::Seq(s) if matches!(s.at(3), View::Undefined))
         );
+    }
+
+    #[test]
+    fn dicts_made_keep_their_order_wherever_they_are_read() {
+        let made =
+            Data::from_json(r#"{"b": 1, "a": {"y": [true, null], "x": "t"}}"#).expect("JSON");
+        let dict = super::made(made.clone()).expect("a dict a view holds");
+        assert!(matches!(dict, View::Dict(_)));
+        // Printed, converted and looped over in the order it was made, not by key.
+        assert_eq!(
+            text(&dict).as_deref(),
+            Some("{'b': 1, 'a': {'y': [True, None], 'x': 't'}}")
+        );
+        assert_eq!(to_data(&dict), Some(made.clone()));
+        assert_eq!(to_data(&reborrow(&dict)), Some(made));
+        let keys: Vec<_> = iterate(&dict)
+            .expect("keys")
+            .iter()
+            .map(|k| text(k).expect("text"))
+            .collect();
+        assert_eq!(keys, ["b", "a"]);
+        assert_eq!(items(&dict).map(|i| i.len()), Some(2));
+        assert!(matches!(get(&dict, "b"), Some(View::Int(1))));
+        assert!(attr(&dict, "items").is_none());
+        assert!(matches!(get(&dict, "c"), Some(View::Undefined)));
+        let inner = get(&dict, "a").expect("defined");
+        assert_eq!(text(&get(&inner, "x").expect("x")).as_deref(), Some("t"));
+        assert_eq!(truthy(&dict), Some(true));
+        assert_eq!(
+            truthy(&super::made(Data::Object(Default::default())).expect("{}")),
+            Some(false)
+        );
+        // What a view cannot hold is left to the run-time renderer.
+        let tuple = Data::Tuple(vec![Data::from(1usize)]);
+        assert!(super::made(tuple).is_none());
     }
 }
