@@ -292,6 +292,31 @@ const DICT_READS: &[&str] = &[
     "{% if flag %}{% set d = {'a': 'y'} %}{% endif %}{{ d.a }}",
 ];
 
+/// Tuples (entries of `items()` and `dictsort`) and loops that unpack items, with the
+/// names they read.
+const UNPACKED: &[(&str, &[&str])] = &[
+    (
+        "{% for pair in m.items() %}{{ pair }}{{ pair[0] }}{{ pair | length }};{% endfor %}",
+        &["m"],
+    ),
+    (
+        "{% for k2, v2 in m | dictsort %}{{ k2 }}={{ v2 }};{% endfor %}",
+        &["m"],
+    ),
+    (
+        "{{ m | dictsort | first }}{{ (m | dictsort | last)[1] }}",
+        &["m"],
+    ),
+    (
+        "{% for a, b in [[1, 'x'], [s, n]] %}{{ a }}:{{ b }};{% endfor %}",
+        &["s", "n"],
+    ),
+    (
+        "{% for a, b in [[1, 2, 3], xs] %}{{ a }}{% endfor %}",
+        &["xs"],
+    ),
+];
+
 /// Lists of dicts a filter makes, read as values and looped over.
 const FILTERED_DICTS: &[&str] = &[
     "{% for tool in tools | selectattr('slow') %}{{ tool.name }}{% if tool.cost is defined %}${{ tool.cost }}{% endif %};{% endfor %}",
@@ -404,7 +429,7 @@ impl Gen {
     /// template or by a filter): not drawn in a minijinja-safe template.
     fn defined_node(&mut self) -> String {
         self.safe = false;
-        match self.below(6) {
+        match self.below(7) {
             0 => {
                 self.defines[0] = true;
                 let piece = self.piece(false);
@@ -432,9 +457,14 @@ impl Gen {
                 }
                 read.to_owned()
             }
-            _ => {
+            5 => {
                 self.used.insert("tools");
                 self.pick(FILTERED_DICTS).to_owned()
+            }
+            _ => {
+                let (text, names) = self.pick(UNPACKED);
+                self.used.extend(names.iter().copied());
+                text.to_owned()
             }
         }
     }

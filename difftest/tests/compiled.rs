@@ -234,6 +234,8 @@ fn the_generated_templates_cover_the_subset() {
         "{{ m(",
         "{% set d = {",
         "selectattr(",
+        "for pair in",
+        "for a, b in",
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }

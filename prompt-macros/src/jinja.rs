@@ -179,28 +179,29 @@ fn jinja_prompt(
 }
 
 /// The compiled render (`prompt_runtime::formats::jinja::compiled`): a statement that
-/// returns the content when the compiled code renders, and nothing when the template set
-/// is not compiled or the compiled code leaves this render to the run-time renderer.
+/// returns the content when the compiled code renders, and nothing when the compiled code
+/// leaves this render to the run-time renderer (an error Jinja2 makes, a value it does not
+/// read in place); a template it cannot compile is a build error at the construct.
 fn compiled(
     templates: &Templates,
     file: &str,
     fields: &[Field],
     name: &LitStr,
 ) -> syn::Result<(TokenStream, TokenStream)> {
-    let none = || Ok((TokenStream::new(), quote!(::core::option::Option::None)));
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
         // Through `jc::Field`: a field whose type is no value is reported once, at its
         // type, not again at every read of it.
         Some(format!("(*(&&jc::Field(&self.{})).value())", f.ident))
     };
-    let Some(code) = prompt_runtime::formats::jinja::compiled::compile(templates, file, &field)
-    else {
-        return none();
-    };
-    let Some(path) = templates.get(file).map(|t| t.source().path().to_owned()) else {
-        return none();
-    };
+    // A template the derive cannot compile is an error at the construct, never a quiet
+    // switch to the run-time renderer.
+    let code = prompt_runtime::formats::jinja::compiled::compile(templates, file, &field)
+        .map_err(|d| crate::compile::to_error(name, d.into()))?;
+    let path = templates
+        .get(file)
+        .map(|t| t.source().path().to_owned())
+        .unwrap_or_default();
     // Generated code that is not Rust is a bug of the generator: a build error, never a
     // quiet switch to the run-time renderer.
     let code = crate::compile::generated(name, &path, &code)?;
@@ -218,8 +219,6 @@ fn compiled(
     ))
 }
 
-/// A construct the compiled render does not cover is an error at it: a derived prompt
-/// never renders another way than the derive compiled.
 /// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
 fn one_file(project: &Project, name: &LitStr, file: &str) -> syn::Result<()> {
     let prompt_name = name.value();
@@ -580,24 +579,16 @@ pub fn expand_call(
         .get(&file)
         .map(|t| t.source().path().to_owned())
         .unwrap_or_default();
-    let compiled =
-        match prompt_runtime::formats::jinja::compiled::compile(&templates, &file, &place) {
-            Some(code) => Some(crate::compile::generated(name, &path, &code)?),
-            None => None,
+    let code = prompt_runtime::formats::jinja::compiled::compile(&templates, &file, &place)
+        .map_err(|d| crate::compile::to_error(name, d.into()))?;
+    let code = crate::compile::generated(name, &path, &code)?;
+    let text = quote! {
+        #[allow(unused, clippy::all, clippy::pedantic)]
+        let (__text, __marks): (::core::option::Option<::promptic::__private::String>, ::std::vec::Vec<usize>) = {
+            let mut marks = ::std::vec::Vec::new();
+            let text = (|| { #code })();
+            (text, marks)
         };
-    let text = match compiled {
-        Some(code) => quote! {
-            #[allow(unused, clippy::all, clippy::pedantic)]
-            let (__text, __marks): (::core::option::Option<::promptic::__private::String>, ::std::vec::Vec<usize>) = {
-                let mut marks = ::std::vec::Vec::new();
-                let text = (|| { #code })();
-                (text, marks)
-            };
-        },
-        None => quote! {
-            let (__text, __marks): (::core::option::Option<::promptic::__private::String>, ::std::vec::Vec<usize>) =
-                (::core::option::Option::None, ::std::vec::Vec::new());
-        },
     };
     Ok(quote! {{
         const _: () = { #tracked };

@@ -132,6 +132,7 @@ plain = [
     "{% for x in xs %}{{ loop.revindex }}{{ loop.revindex0 }}{{ loop.previtem }}{{ loop.nextitem }}{{ loop.cycle('a', 'b') }};{% endfor %}",
     "{% for x in xs if x > 1 %}{{ loop.previtem is defined }}-{{ loop.nextitem }}-{{ loop.cycle('odd', 'even') }};{% endfor %}",
     "{% for k, v in d.items() %}{{ loop.previtem }}|{% endfor %}",
+    "{% for p in d.items() %}{{ p | length }}{{ p[0] }}{{ p | first }}{{ p }};{% endfor %}{% for a, b in [[1, 'x'], xs[:2]] %}{{ a }}{{ b }};{% endfor %}{{ d | dictsort | first | length }}",
     "{{ 'yes' if n > 5 else 'no' }} {{ 'a' if z else 'b' }} {{ (n if t else m) + 1 }} {% for x in xs if x > 1 %}{{ x }}{% endfor %} {{ 'x' if z }}|",
     "{% for i in range(3) %}{{ i }}{% endfor %} {{ range(2, 10, 3) | list }} {{ range(5, 0, -2) | list }} {{ range(0) | list }}",
     "{{ big + 1 if false else big }} {{ big > n }} {{ xs.0 }} {{ people.0.name }} {{ (xs | sort)[0] }} {{ words[1:3] | join('/') }}",

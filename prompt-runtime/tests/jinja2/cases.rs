@@ -1806,6 +1806,13 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{% for p in d.items() %}{{ p | length }}{{ p[0] }}{{ p | first }}{{ p }};{% endfor %}{% for a, b in [[1, 'x'], xs[:2]] %}{{ a }}{{ b }};{% endfor %}{{ d | dictsort | first | length }}",
+        "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
+        &[],
+        "2bb('b', 1);2aa('a', 2);2cc('c', None);1x;31;2",
+    ),
+    (
+        "",
         "{{ 'yes' if n > 5 else 'no' }} {{ 'a' if z else 'b' }} {{ (n if t else m) + 1 }} {% for x in xs if x > 1 %}{{ x }}{% endfor %} {{ 'x' if z }}|",
         "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
         &[],

@@ -4,8 +4,8 @@
 //! text into one `String`, and gives `None` wherever the run-time renderer would do
 //! anything but print the same text: an error (a value not defined, a type Jinja2
 //! refuses), a value it cannot read in place ([`View::Opaque`]), a render past the
-//! limits. The derive then renders with the run-time renderer, so the output is the same
-//! bytes either way, errors included.
+//! limits. The derive then renders that render with the run-time renderer, so the output
+//! is the same bytes either way, errors included.
 //!
 //! What keeps it close to a hand-written `String` builder: a loop over a field of a list
 //! type goes over its items typed ([`Probe`], [`Item`]), and `items()` of a `BTreeMap`
@@ -44,10 +44,12 @@
 //! compiled render does not read ([`Namespace`]). A dict a literal, a filter or an
 //! operation makes is a [`View::Dict`], its entries in the order they were made.
 //!
-//! What [`compile`] does not compile (the whole template set then renders at run time):
-//! a `namespace()` set inside a branch, a `for` with two targets over anything but
-//! `.items()`, `loop.previtem`, `loop.nextitem` and `loop.depth`, an attribute named like
-//! a dict method, and sets of more than [`MAX_NODES`] nodes once includes are inlined.
+//! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
+//! reports as a build error (a derived prompt never switches to the run-time renderer
+//! for a whole template): a `namespace()` made inside a branch, a `for` over `.items()`
+//! into more than two names, `loop.previtem` and `loop.nextitem`, an attribute named
+//! like a dict method, an integer literal past 128 bits, and sets of more than
+//! [`MAX_NODES`] nodes once includes and macro calls are in place.
 
 use super::Template;
 use super::data::Value as Data;
@@ -56,9 +58,11 @@ use super::parser::{FilterBlock, For, Node};
 use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
 use super::set::Templates;
 use super::value::{contains, equal, order, write_float, write_json};
+use crate::Diagnostic;
 use serde_json::Value;
 use std::borrow::Cow;
 use std::fmt::Write as _;
+use std::ops::Range;
 
 /// The name the text of a `{% filter %}` block's body is bound to while its filters are
 /// compiled: no template can write it.
@@ -91,6 +95,9 @@ pub enum View<'a> {
     /// [`List`](View::List) is to [`Seq`](View::Seq)). Everything [`Map`](View::Map) does,
     /// this does too.
     Dict(Vec<(Cow<'a, str>, View<'a>)>),
+    /// A Python tuple (an entry of `items()` or `dictsort`), its items collected: a list
+    /// that prints as a tuple.
+    Tuple(Vec<View<'a>>),
     /// A value the compiled render does not read in place: the run-time renderer renders.
     Opaque,
 }
@@ -221,6 +228,7 @@ fn reborrow<'s>(view: &'s View<'_>) -> View<'s> {
         View::Seq(items) => View::Seq(*items),
         View::Map(m) => View::Map(*m),
         View::Dict(entries) => View::Map(entries),
+        View::Tuple(items) => View::Tuple(items.iter().map(reborrow).collect()),
         View::Opaque => View::Opaque,
     }
 }
@@ -648,6 +656,7 @@ pub fn to_json(view: &View<'_>) -> Option<Value> {
         ),
         View::Map(m) => m.json()?,
         View::Dict(entries) => entries.json()?,
+        View::Tuple(items) => Value::Array(items.iter().map(to_json).collect::<Option<_>>()?),
     })
 }
 
@@ -684,6 +693,7 @@ fn to_data_within(view: &View<'_>, depth: usize) -> Option<Data> {
                 .map(|(k, v)| Some((k.as_ref().to_owned(), item(v)?)))
                 .collect::<Option<_>>()?,
         ),
+        View::Tuple(items) => Data::Tuple(items.iter().map(item).collect::<Option<_>>()?),
     })
 }
 
@@ -986,6 +996,12 @@ fn owned(value: Data, depth: usize) -> Option<View<'static>> {
                 .map(|item| owned(item, depth + 1))
                 .collect::<Option<_>>()?,
         ),
+        Data::Tuple(items) if depth < super::value::MAX_DEPTH => View::Tuple(
+            items
+                .into_iter()
+                .map(|item| owned(item, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
         Data::Object(entries) if depth < super::value::MAX_DEPTH => View::Dict(
             entries
                 .into_iter()
@@ -1010,6 +1026,7 @@ pub fn truthy(view: &View<'_>) -> Option<bool> {
         View::Seq(items) => !items.is_empty(),
         View::Map(m) => return map_truthy(*m),
         View::Dict(entries) => return map_truthy(entries),
+        View::Tuple(items) => !items.is_empty(),
         View::Opaque => return None,
     })
 }
@@ -1045,7 +1062,7 @@ fn write_other(out: &mut String, view: &View<'_>) -> Option<()> {
         View::Bool(false) => out.push_str("False"),
         View::Int(i) => write_int(out, *i),
         View::Float(f) => write_float(out, *f),
-        View::List(_) | View::Seq(_) | View::Map(_) | View::Dict(_) => {
+        View::List(_) | View::Seq(_) | View::Map(_) | View::Dict(_) | View::Tuple(_) => {
             super::value::write_str(out, &to_data(view)?);
         }
     }
@@ -1108,10 +1125,12 @@ pub fn index<'a>(view: &View<'a>, index: i64) -> Option<View<'a>> {
                 _ => View::Undefined,
             }
         }
-        View::List(items) => match at(items.len()).and_then(|i| items.get(i)) {
-            Some(item) => item.clone(),
-            None => View::Undefined,
-        },
+        View::List(items) | View::Tuple(items) => {
+            match at(items.len()).and_then(|i| items.get(i)) {
+                Some(item) => item.clone(),
+                None => View::Undefined,
+            }
+        }
         View::Seq(items) => match at(items.len()) {
             Some(i) if i < items.len() => items.at(i),
             _ => View::Undefined,
@@ -1262,7 +1281,7 @@ pub fn default<'a>(value: View<'a>, fallback: View<'a>, boolean: bool) -> Option
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn discard(view: View<'_>) {
     match view {
-        View::Text(Cow::Owned(_)) | View::List(_) | View::Dict(_) => drop(view),
+        View::Text(Cow::Owned(_)) | View::List(_) | View::Dict(_) | View::Tuple(_) => drop(view),
         nothing_owned => std::mem::forget(nothing_owned),
     }
 }
@@ -1278,7 +1297,7 @@ pub fn text(view: &View<'_>) -> Option<String> {
 /// characters.
 pub fn iterate<'a>(view: &View<'a>) -> Option<Vec<View<'a>>> {
     Some(match view {
-        View::List(items) => items.clone(),
+        View::List(items) | View::Tuple(items) => items.clone(),
         View::Seq(items) => (0..items.len()).map(|i| items.at(i)).collect(),
         View::Map(m) => {
             let entries = m.entries();
@@ -1325,6 +1344,33 @@ pub fn items<'a>(view: &View<'a>) -> Option<Vec<(View<'a>, View<'a>)>> {
     )
 }
 
+/// `for entry in m.items()`: each entry a `(key, value)` tuple.
+pub fn entries<'a>(view: &View<'a>) -> Option<std::vec::IntoIter<View<'a>>> {
+    let pairs = items(view)?;
+    Some(
+        pairs
+            .into_iter()
+            .map(|(k, v)| View::Tuple(vec![k, v]))
+            .collect::<Vec<_>>()
+            .into_iter(),
+    )
+}
+
+/// `for a, b in pairs`: each item a list or tuple of `N` items, unpacked; `None` when
+/// one is anything else (Jinja2 refuses it).
+pub fn unpack<'a, const N: usize>(view: &View<'a>) -> Option<std::vec::IntoIter<[View<'a>; N]>> {
+    let mut unpacked = Vec::new();
+    for item in iterate(view)? {
+        let parts: Vec<View<'a>> = match item {
+            View::List(items) | View::Tuple(items) => items,
+            View::Seq(items) => (0..items.len()).map(|i| items.at(i)).collect(),
+            _ => return None,
+        };
+        unpacked.push(<[View<'a>; N]>::try_from(parts).ok()?);
+    }
+    Some(unpacked.into_iter())
+}
+
 /// `value | upper`, `lower`, `trim`, `length`, `tojson`, `join(sep)`: `which` is the
 /// filter's index in that order.
 pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<View<'a>> {
@@ -1339,7 +1385,7 @@ pub fn filter<'a>(view: &View<'a>, which: u8, sep: Option<&View<'a>>) -> Option<
         )),
         3 => View::Int(match view {
             View::Text(s) => s.chars().count() as i128,
-            View::List(items) => items.len() as i128,
+            View::List(items) | View::Tuple(items) => items.len() as i128,
             View::Seq(items) => items.len() as i128,
             View::Map(_) | View::Dict(_) => iterate(view)?.len() as i128,
             _ => return None,
@@ -1674,8 +1720,10 @@ pub fn compile(
     templates: &Templates,
     entry: &str,
     field: &dyn Fn(&str) -> Option<String>,
-) -> Option<String> {
-    let template = templates.get(entry)?;
+) -> Result<String, Diagnostic> {
+    let Some(template) = templates.get(entry) else {
+        return Err(Diagnostic::new(format!("`{entry}` was not loaded")));
+    };
     let mut emitter = Emitter {
         templates,
         field,
@@ -1690,18 +1738,19 @@ pub fn compile(
         entry,
         hoisted: Vec::new(),
         namespaces: Vec::new(),
+        refused: None,
     };
     let mut body = String::new();
-    // The top-level nodes between cache breakpoints, in turn: at each, the bytes written
-    // so far are recorded in `marks` (a `&mut Vec<usize>` in scope).
-    let mut start = 0;
-    for (at, _) in &template.breakpoints {
-        emitter.nodes(template, template.nodes.get(start..*at)?, &mut body)?;
-        body.push_str("marks.push(out.len()); ");
-        start = *at;
+    if emitter.body(template, &mut body).is_none() {
+        return Err(emitter.refused.unwrap_or_else(|| {
+            Diagnostic::new("the derive could not compile this template")
+                .at(&template.source, 0..0)
+                .with_help(
+                    "this is a bug of promptic's code generator: render the template at run time (`formats::jinja::Templates`) meanwhile",
+                )
+        }));
     }
-    emitter.nodes(template, template.nodes.get(start..)?, &mut body)?;
-    Some(format!(
+    Ok(format!(
         "{{ use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
          use ::promptic::__private::jc::{{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
@@ -1746,6 +1795,8 @@ struct Emitter<'t> {
     /// The namespaces in the emitted code: the local standing for each (a [`Namespace`],
     /// which is what reading it whole gives), with a local per attribute.
     namespaces: Vec<(String, Vec<(String, String)>)>,
+    /// What the emitter refused first, at its place: what [`compile`] reports.
+    refused: Option<Diagnostic>,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -1759,6 +1810,39 @@ enum Shared {
 }
 
 impl Emitter<'_> {
+    /// The entry template's nodes, between its cache breakpoints in turn: at each, the
+    /// bytes written so far are recorded in `marks` (a `&mut Vec<usize>` in scope).
+    fn body(&mut self, template: &Template, body: &mut String) -> Option<()> {
+        let mut start = 0;
+        for (at, _) in &template.breakpoints {
+            self.nodes(template, template.nodes.get(start..*at)?, body)?;
+            body.push_str("marks.push(out.len()); ");
+            start = *at;
+        }
+        self.nodes(template, template.nodes.get(start..)?, body)
+    }
+
+    /// `None`, noting that the derive does not compile `what`, at `span` of `template`
+    /// (the first such place is the one reported).
+    fn refuse<T>(
+        &mut self,
+        template: &Template,
+        span: Range<usize>,
+        what: &str,
+        help: &str,
+    ) -> Option<T> {
+        if self.refused.is_none() {
+            self.refused = Some(
+                Diagnostic::new(format!("the derive does not compile {what}"))
+                    .at(&template.source, span)
+                    .with_help(format!(
+                        "{help}; a template the derive cannot compile renders at run time, through `formats::jinja::Templates`"
+                    )),
+            );
+        }
+        None
+    }
+
     fn local(&mut self, what: &str) -> String {
         self.next += 1;
         format!("__{what}{}", self.next)
@@ -1766,14 +1850,19 @@ impl Emitter<'_> {
 
     fn nodes(&mut self, template: &Template, nodes: &[Node], out: &mut String) -> Option<()> {
         self.depth += 1;
-        if self.depth > 200 {
-            return None;
-        }
+        let nested = self.depth > 200;
         let mut pending = String::new();
         for node in nodes {
             self.nodes += 1;
-            if self.nodes > MAX_NODES {
-                return None;
+            if nested || self.nodes > MAX_NODES {
+                return self.refuse(
+                    template,
+                    node.span(),
+                    &format!(
+                        "a template set of more than {MAX_NODES} nodes, or nested more than 200 deep, once its includes and macro calls are in place"
+                    ),
+                    "split it, or call a macro fewer times",
+                );
             }
             if let Node::Text(span) = node {
                 pending.push_str(template.source.text().get(span.clone())?);
@@ -1852,9 +1941,14 @@ impl Emitter<'_> {
                 }
                 Node::FilterBlock(block) => self.filter_block(template, block, out)?,
                 // `{% set ns = namespace(…) %}`, where a `let` outlives what follows.
-                Node::Set { name, value, .. } if self.branch == 0 => {
+                Node::Set { name, value, span } if self.branch == 0 => {
                     let ExprKind::Op(Op::Namespace(attrs), values) = &value.kind else {
-                        return None;
+                        return self.refuse(
+                            template,
+                            span.clone(),
+                            &format!("`{{% set {name} %}}`"),
+                            "give the value another name",
+                        );
                     };
                     self.namespace(template, name, attrs, values, out)?;
                 }
@@ -1866,7 +1960,14 @@ impl Emitter<'_> {
                     let code = self.set_value(template, value)?;
                     let _ = write!(out, "{local} = jc::keep(&mut built, {code})?;");
                 }
-                Node::Set { .. } | Node::Super(_) => return None,
+                Node::Set { span, .. } | Node::Super(span) => {
+                    return self.refuse(
+                        template,
+                        span.clone(),
+                        "this tag here",
+                        "make the value outside the `if`",
+                    );
+                }
             }
         }
         flush(&mut pending, out, &mut self.text);
@@ -2214,7 +2315,40 @@ impl Emitter<'_> {
                     vec![(k.clone(), kl), (v.clone(), vl)],
                 )
             }
-            (ExprKind::Items(_), _) => return None,
+            // `for entry in m.items()`: each entry a `(key, value)` tuple.
+            (ExprKind::Items(map), [(name, _)]) => {
+                let entries = self.with_ref(template, map, |m| format!("jc::entries({m})"))?;
+                let local = self.local("x");
+                (
+                    format!("{entries}?"),
+                    local.clone(),
+                    vec![(name.clone(), local)],
+                )
+            }
+            (ExprKind::Items(_), _) => {
+                return self.refuse(
+                    template,
+                    each.iter.span.clone(),
+                    "a loop over `.items()` into more than two names",
+                    "each entry is a key and a value: `{% for k, v in m.items() %}`",
+                );
+            }
+            // `for a, b in pairs`: each item unpacked into the names.
+            (_, targets) if targets.len() > 1 => {
+                let n = targets.len();
+                let items =
+                    self.with_ref(template, &each.iter, |v| format!("jc::unpack::<{n}>({v})"))?;
+                let names: Vec<(String, String)> = targets
+                    .iter()
+                    .map(|(name, _)| (name.clone(), self.local("x")))
+                    .collect();
+                let pattern = names
+                    .iter()
+                    .map(|(_, local)| local.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                (format!("{items}?"), format!("[{pattern}]"), names)
+            }
             (_, [(name, _)]) => {
                 let iter = match self.top_place(&each.iter) {
                     Some(place) => format!("(&jc::Probe(&{place})).jc_iter()"),
@@ -2531,7 +2665,17 @@ impl Emitter<'_> {
     /// A Rust expression of type `View` (with `?` inside).
     fn expr(&mut self, template: &Template, expr: &Expr) -> Option<String> {
         Some(match &expr.kind {
-            ExprKind::Literal(value) => literal(value)?,
+            ExprKind::Literal(value) => match literal(value) {
+                Some(code) => code,
+                None => {
+                    return self.refuse(
+                        template,
+                        expr.span.clone(),
+                        "an integer literal past 128 bits",
+                        "write it as a string",
+                    );
+                }
+            },
             ExprKind::Name(name) => {
                 if let Some(local) = self.scoped(name) {
                     format!("jc::Var::view(&{local})")
@@ -2554,7 +2698,12 @@ impl Emitter<'_> {
                     });
                 }
                 if DICT_METHODS.contains(&name.as_str()) {
-                    return None;
+                    return self.refuse(
+                        template,
+                        expr.span.clone(),
+                        &format!("`.{name}` read as an attribute (Jinja2 gives the dict's method)"),
+                        &format!("read the key as `['{name}']`"),
+                    );
                 }
                 self.key_of(template, inner, name)?
             }
@@ -2574,10 +2723,24 @@ impl Emitter<'_> {
                     LoopAttr::Length => format!("View::Int({n} as i128)"),
                     LoopAttr::Revindex => format!("View::Int(({n} - {i}) as i128)"),
                     LoopAttr::Revindex0 => format!("View::Int(({n} - {i} - 1) as i128)"),
-                    LoopAttr::Previtem
-                    | LoopAttr::Nextitem
-                    | LoopAttr::Depth
-                    | LoopAttr::Depth0 => return None,
+                    LoopAttr::Depth => "View::Int(1)".to_owned(),
+                    LoopAttr::Depth0 => "View::Int(0)".to_owned(),
+                    LoopAttr::Previtem => {
+                        return self.refuse(
+                            template,
+                            expr.span.clone(),
+                            "`loop.previtem`",
+                            "keep the item in a namespace at the end of the loop's body (`{% set ns.last = item %}`) and read `ns.last`",
+                        );
+                    }
+                    LoopAttr::Nextitem => {
+                        return self.refuse(
+                            template,
+                            expr.span.clone(),
+                            "`loop.nextitem`",
+                            "read the list by index under `{% if not loop.last %}`: `items[loop.index]`",
+                        );
+                    }
                 }
             }
             ExprKind::Test(inner, which, negated) => {
@@ -2751,7 +2914,30 @@ impl Emitter<'_> {
             // A dict literal, built as the run-time renderer builds it, its entries
             // collected in the order written.
             ExprKind::Dict(_) => format!("jc::made({})?", self.data(template, expr)?),
-            ExprKind::Items(_) | ExprKind::Op(..) => return None,
+            ExprKind::Items(_) => {
+                return self.refuse(
+                    template,
+                    expr.span.clone(),
+                    "`.items()` but as what a `for` loops over",
+                    "loop over it: `{% for k, v in m.items() %}`",
+                );
+            }
+            ExprKind::Op(Op::Namespace(_), _) => {
+                return self.refuse(
+                    template,
+                    expr.span.clone(),
+                    "a `namespace()` but as what a `{% set %}` outside any `if` makes",
+                    "make the namespace before the `if`, and set its attributes inside",
+                );
+            }
+            ExprKind::Op(..) => {
+                return self.refuse(
+                    template,
+                    expr.span.clone(),
+                    "this expression",
+                    "write it another way",
+                );
+            }
         })
     }
 }
@@ -3064,8 +3250,13 @@ mod tests {
             truthy(&super::made(Data::Object(Default::default())).expect("{}")),
             Some(false)
         );
+        // A tuple prints as Python prints one.
+        let tuple = super::made(Data::Tuple(vec![Data::from(1usize)])).expect("a tuple");
+        assert_eq!(text(&tuple).as_deref(), Some("(1,)"));
+        assert_eq!(text(&reborrow(&tuple)).as_deref(), Some("(1,)"));
         // What a view cannot hold is left to the run-time renderer.
-        let tuple = Data::Tuple(vec![Data::from(1usize)]);
-        assert!(super::made(tuple).is_none());
+        let big = Data::from_json("[1e400, 123456789012345678901234567890123456789012]")
+            .expect("JSON");
+        assert!(super::made(big).is_none());
     }
 }

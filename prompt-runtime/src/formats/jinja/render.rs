@@ -1569,7 +1569,7 @@ impl<'a> Renderer<'a> {
             }
             Filter::Length => Value::from(match &*value {
                 Value::String(s) => s.chars().count(),
-                Value::Array(a) => a.len(),
+                Value::Array(a) | Value::Tuple(a) => a.len(),
                 Value::Object(m) => m.len(),
                 other => {
                     return Err(self.error(
