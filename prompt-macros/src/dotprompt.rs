@@ -260,8 +260,9 @@ pub fn expand(
 }
 
 /// The compiled render (`prompt_runtime::formats::dotprompt::compiled`): an expression of
-/// type `Option<RenderedPrompt>`, `None` when the prompt is not compiled or the compiled
-/// code leaves this render to the run-time renderer.
+/// type `Option<RenderedPrompt>`, `None` when the compiled code leaves this render to the
+/// run-time renderer (a value it does not read in place, a bound passed); a prompt it
+/// cannot compile is a build error at the construct.
 fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<TokenStream> {
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
@@ -272,10 +273,10 @@ fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<
             f.ident
         ))
     };
-    let none = quote!(::core::option::Option::None);
-    let Some(code) = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field) else {
-        return Ok(none);
-    };
+    // A prompt the derive cannot compile is an error at the construct, never a quiet
+    // switch to the run-time renderer.
+    let code = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field)
+        .map_err(|d| crate::compile::to_error(name, d.into()))?;
     // Generated code that is not Rust is a bug of the generator: a build error, never a
     // quiet switch to the run-time renderer.
     let code = crate::compile::generated(name, prompt.source().path(), &code)?;

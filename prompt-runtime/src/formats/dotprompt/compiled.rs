@@ -20,11 +20,16 @@
 //! prompt cut as it goes, text that would go before a marker already written (a number
 //! run before a block that writes a role, an indented partial that writes a marker).
 //!
-//! What [`compile`] does not compile (the prompt then always renders at run time): `../`
-//! paths, `@metadata`, `this` of the whole input and `@root` alone, a partial given a
-//! context (`{{> name value}}`), `this` inside a partial given arguments, partials that
-//! include themselves, and prompts of more than [`MAX_NODES`] nodes once partials are
-//! inlined (or nested more than [`MAX_NESTING`] deep).
+//! A call of a helper named in the derive's `helpers(...)` leaves the render that reaches
+//! it to the run-time renderer, which calls the helper's function.
+//!
+//! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
+//! reports as a build error (a derived prompt never switches to the run-time renderer for
+//! a whole prompt): `../` paths, `@metadata`, `this` of the whole input and `@root`
+//! alone, `{{lookup}}`, a partial given a context (`{{> name value}}`), `this` inside a
+//! partial given arguments, partials that include themselves, and prompts of more than
+//! [`MAX_NODES`] nodes once partials are inlined (or nested more than [`MAX_NESTING`]
+//! deep).
 //!
 //! The helpers the emitted code calls ([`Out::text`], [`Out::put`], [`if_view`], ...) are
 //! ordinary `#[inline]` functions in a build with debug assertions (cargo's `dev`
@@ -36,13 +41,14 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::ast::{Block, BlockKind, Expr, HelperName, Node, PartialCall, Path};
+use super::ast::{Block, BlockKind, Expr, HelperName, Node, PartialCall, Path, Span};
 pub use super::render::Prim;
 use super::render::{Piece, js_string, js_truthy, json_indent, stringify, well_formed_role};
 use super::value::{Value, js_number};
 use super::{DEFAULT_OUTPUT_LIMIT, Dotprompt, MAX_STEPS, Message, PromptMetadata, RenderedPrompt};
 pub use crate::formats::jinja::compiled::{Item, MapView, SeqView, Slice, Var, View};
 use crate::value::path::Digits;
+use crate::{Diagnostic, SourceFile};
 
 /// The numbers 0 to 99 as two digits each.
 const DIGIT_PAIRS: &str = "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899";
@@ -1227,17 +1233,29 @@ struct Emitter<'p> {
     lean: bool,
     /// How many literal roles.
     roles: usize,
+    /// The files whose nodes are being emitted, innermost last: the prompt's, then each
+    /// partial's as it is inlined.
+    sources: Vec<SourceFile>,
+    /// What the emitter refused first, at its place: what [`compile`] reports.
+    refused: Option<Diagnostic>,
+}
+
+/// Where the compiled code reaches a call of a helper named in the derive's
+/// `helpers(...)`: `None`, so that the run-time renderer, which calls it, renders.
+#[inline]
+pub fn helper_at_run_time() -> Option<()> {
+    None
 }
 
 /// The Rust code of the compiled render of `prompt`: a block of type `Option<Out>`, in
 /// which `field(name)` gives the Rust place of a top-level name (a field of `self`, whose
 /// type implements `PromptValue`; `None`: there is no such field), and `history` is the
-/// `&[Message]` to render with. `None` when the prompt uses something not compiled (see
-/// the module's docs).
-pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Option<String> {
-    if prompt.uses_metadata() {
-        return None;
-    }
+/// `&[Message]` to render with. An error at the construct when the prompt uses something
+/// not compiled (see the module's docs): the derive reports it as a build error.
+pub fn compile(
+    prompt: &Dotprompt,
+    field: &dyn Fn(&str) -> Option<String>,
+) -> Result<String, Diagnostic> {
     let mut emitter = Emitter {
         prompt,
         field,
@@ -1247,13 +1265,23 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
         text: 0,
         lean: true,
         roles: 0,
+        sources: vec![prompt.source().clone()],
+        refused: None,
     };
     let scope = Scope {
         this: This::Root,
         overlay: None,
     };
-    let body = emitter.body(prompt.nodes(), &scope, None)?;
-    Some(format!(
+    let Some(body) = emitter.body(prompt.nodes(), &scope, None) else {
+        return Err(emitter.refused.unwrap_or_else(|| {
+            Diagnostic::new("the derive could not compile this prompt")
+                .at(prompt.source(), 0..0)
+                .with_help(
+                    "this is a bug of promptic's code generator: render the prompt at run time (`formats::dotprompt::Dotprompt`) meanwhile",
+                )
+        }));
+    };
+    Ok(format!(
         "{{ use ::promptic::__private::dc; use ::promptic::__private::dc::View; \
          use ::promptic::__private::dc::{{EachItems as _, Local as _, TypedEach as _, ViewEach as _}}; \
          use ::promptic::__private::jc::{{IsValue as _, NotValue as _}}; \
@@ -1267,6 +1295,23 @@ pub fn compile(prompt: &Dotprompt, field: &dyn Fn(&str) -> Option<String>) -> Op
 }
 
 impl Emitter<'_> {
+    /// `None`, noting that the derive does not compile `what`, at `span` of the file
+    /// being emitted (the first such place is the one reported).
+    fn refuse<T>(&mut self, span: Span, what: &str, help: &str) -> Option<T> {
+        if self.refused.is_none()
+            && let Some(source) = self.sources.last()
+        {
+            self.refused = Some(
+                Diagnostic::new(format!("the derive does not compile {what}"))
+                    .at(source, span)
+                    .with_help(format!(
+                        "{help}; a prompt the derive cannot compile renders at run time, through `formats::dotprompt::Dotprompt`"
+                    )),
+            );
+        }
+        None
+    }
+
     fn local(&mut self, what: &str) -> String {
         self.next += 1;
         format!("__{what}{}", self.next)
@@ -1287,7 +1332,11 @@ impl Emitter<'_> {
         }
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            return None;
+            return self.refuse(
+                0..0,
+                &format!("a prompt nested more than {MAX_NESTING} deep once its partials are in place (a partial that includes itself)"),
+                "include fewer levels of partials",
+            );
         }
         // As the run-time renderer counts: each node, and entering the body.
         let mut out = format!("{{ out.steps({})?;", nodes.len() + 1);
@@ -1296,7 +1345,13 @@ impl Emitter<'_> {
         for (n, node) in nodes.iter().enumerate() {
             self.nodes += 1;
             if self.nodes > MAX_NODES {
-                return None;
+                return self.refuse(
+                    0..0,
+                    &format!(
+                        "a prompt of more than {MAX_NODES} nodes once its partials are in place"
+                    ),
+                    "split it, or include its partials fewer times",
+                );
             }
             // Before a node that builds a string: a pending run is printed first.
             let to_string = |out: &mut String, state: &mut State| {
@@ -1452,8 +1507,19 @@ impl Emitter<'_> {
                 let (value, indent) = (param(self, 0)?, hash(self, "indent")?);
                 let _ = write!(out, "out.json(&{value}, &{indent})?;");
             }
-            // Values a helper computes are left to the run-time renderer.
-            HelperName::Lookup | HelperName::Log | HelperName::Custom => return None,
+            // JavaScript writes the arguments to its console; the render gets nothing.
+            HelperName::Log => {}
+            // A helper named in the derive's `helpers(...)` is a function the run-time
+            // renderer calls with the values as it holds them: a render that reaches
+            // the call is left to it.
+            HelperName::Custom => out.push_str("dc::helper_at_run_time()?;"),
+            HelperName::Lookup => {
+                return self.refuse(
+                    call.span.clone(),
+                    "`{{lookup}}`",
+                    "read the value by its path (`{{obj.key}}`, `{{obj.[key with spaces]}}`)",
+                );
+            }
         }
         Some(())
     }
@@ -1575,7 +1641,14 @@ impl Emitter<'_> {
         looping: Option<&Loop>,
     ) -> Option<String> {
         if call.context.is_some() {
-            return None;
+            return self.refuse(
+                call.span.clone(),
+                "a partial given a context (`{{> name value}}`)",
+                &format!(
+                    "give it its values by name: `{{{{> {} key=value}}}}`",
+                    call.name
+                ),
+            );
         }
         let partial = self.prompt.partials.get(&call.name)?.clone();
         let mut code = String::from("{");
@@ -1603,7 +1676,10 @@ impl Emitter<'_> {
             this: scope.this.clone(),
             overlay,
         };
-        let body = self.body(&partial.nodes, &inner, looping)?;
+        self.sources.push(partial.source.clone());
+        let body = self.body(&partial.nodes, &inner, looping);
+        self.sources.pop();
+        let body = body?;
         let discard: String = inner
             .overlay
             .iter()
@@ -1632,7 +1708,11 @@ impl Emitter<'_> {
 
     fn path(&mut self, path: &Path, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
         if path.depth > 0 {
-            return None;
+            let help = format!(
+                "read the value from the top: `@root.{}`",
+                path.parts.join(".")
+            );
+            return self.refuse(path.span.clone(), "`../` paths", &help);
         }
         let (mut code, rest): (String, &[String]) = if path.data {
             let (name, rest) = path.parts.split_first()?;
@@ -1650,10 +1730,22 @@ impl Emitter<'_> {
                     (format!("{}.key({})", l.items, l.index), rest)
                 }
                 (None, "root") => {
-                    let (first, rest) = rest.split_first()?;
+                    let Some((first, rest)) = rest.split_first() else {
+                        return self.refuse(
+                            path.span.clone(),
+                            "`@root` alone",
+                            "read the fields by name: `@root.name`",
+                        );
+                    };
                     self.root_field(first, rest)
                 }
-                (None, "metadata") => return None,
+                (None, "metadata") => {
+                    return self.refuse(
+                        path.span.clone(),
+                        "`@metadata`",
+                        "give the value as an input field",
+                    );
+                }
                 // No `@` data is given to a derived prompt.
                 (None, _) => return Some("View::Undefined".to_owned()),
             }
@@ -1671,7 +1763,13 @@ impl Emitter<'_> {
                 (None, None, This::Local(this)) if scope.overlay.is_none() => {
                     (format!("dc::Local::look(&{this})"), &[][..])
                 }
-                (None, None, _) => return None,
+                (None, None, _) => {
+                    return self.refuse(
+                        path.span.clone(),
+                        "`this` here (the whole input, or inside a partial given arguments)",
+                        "read the fields by name",
+                    );
+                }
                 (None, Some((first, rest)), This::Root) => self.root_field(first, rest),
                 (None, Some((first, rest)), This::Local(this)) => {
                     (format!("dc::Local::prop(&{this}, {first:?})?"), rest)
@@ -1777,11 +1875,11 @@ mod tests {
     }
 
     #[test]
-    fn prompts_the_compiled_render_leaves_to_the_run_time_renderer() {
+    fn prompts_the_derive_does_not_compile_are_refused_at_the_construct() {
         let field = |name: &str| Some(format!("self.{name}"));
         let compiles = |source: &str| {
             let prompt = Dotprompt::parse(source).unwrap();
-            compile(&prompt, &field).is_some()
+            compile(&prompt, &field).is_ok()
         };
         assert!(compiles("{{#each xs}}{{@index}}: {{this}}{{/each}}"));
         assert!(!compiles("{{#each xs}}{{../title}}{{/each}}"));
@@ -1794,6 +1892,26 @@ mod tests {
             .define_partial("tree", "{{name}}{{#each kids}}{{> tree}}{{/each}}")
             .unwrap();
         let prompt = registry.parse("{{> tree}}").unwrap();
-        assert!(compile(&prompt, &field).is_none());
+        let refused = compile(&prompt, &field)
+            .expect_err("not compiled")
+            .to_string();
+        assert!(refused.contains("nested more than"), "{refused}");
+        // Each refusal names the construct, at its place.
+        let refused = |source: &str| {
+            let prompt = Dotprompt::parse(source).unwrap();
+            let error = compile(&prompt, &field)
+                .expect_err("not compiled")
+                .to_string();
+            error.lines().next().unwrap_or_default().to_owned()
+        };
+        assert_eq!(
+            refused("{{#each xs}}{{../title}}{{/each}}"),
+            "error: the derive does not compile `../` paths"
+        );
+        assert_eq!(
+            refused("a {{@root}}"),
+            "error: the derive does not compile `@root` alone"
+        );
+        assert!(compiles("{{log 'x'}}done"));
     }
 }

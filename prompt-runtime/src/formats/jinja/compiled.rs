@@ -3255,8 +3255,8 @@ mod tests {
         assert_eq!(text(&tuple).as_deref(), Some("(1,)"));
         assert_eq!(text(&reborrow(&tuple)).as_deref(), Some("(1,)"));
         // What a view cannot hold is left to the run-time renderer.
-        let big = Data::from_json("[1e400, 123456789012345678901234567890123456789012]")
-            .expect("JSON");
+        let big =
+            Data::from_json("[1e400, 123456789012345678901234567890123456789012]").expect("JSON");
         assert!(super::made(big).is_none());
     }
 }

@@ -1,0 +1,15 @@
+// A construct the derive does not compile is an error at it: a derived prompt never
+// switches to the run-time renderer quietly. The code that renders the prompt compiles
+// against the fallback, so the construct is the only error.
+#[derive(promptic::Prompt)]
+#[prompt("errors/parent_path")]
+struct Steps {
+    title: String,
+    steps: Vec<String>,
+}
+
+fn main() -> Result<(), promptic::Diagnostic> {
+    let steps = Steps { title: "Plan".to_owned(), steps: vec!["a".to_owned()] };
+    println!("{}", steps.render()?.messages.len());
+    Ok(())
+}
