@@ -194,6 +194,8 @@ const IN_XS: (&[Piece], &[Piece]) = (
         ("x | upper", &[], true),
         ("loop.index0", &[], true),
         ("loop.cycle('odd', 'even', x)", &[], false),
+        ("loop.previtem | default('^')", &[], false),
+        ("loop.nextitem | default('$')", &[], false),
         ("loop.revindex", &[], true),
     ],
     &[
@@ -216,6 +218,7 @@ const IN_TOOLS: (&[Piece], &[Piece]) = (
         ("tool.name | title", &[], false),
         ("tool.name ~ '!'", &[], false),
         ("loop.index * 10", &[], false),
+        ("loop.nextitem.name if loop.nextitem else '$'", &[], false),
     ],
     &[
         ("tool.slow", &[], true),

@@ -236,6 +236,8 @@ fn the_generated_templates_cover_the_subset() {
         "selectattr(",
         "for pair in",
         "for a, b in",
+        "loop.previtem",
+        "loop.nextitem",
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }

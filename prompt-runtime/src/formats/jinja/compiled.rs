@@ -47,7 +47,8 @@
 //! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
 //! reports as a build error (a derived prompt never switches to the run-time renderer
 //! for a whole template): a `namespace()` made inside a branch, a `for` over `.items()`
-//! into more than two names, `loop.previtem` and `loop.nextitem`, an attribute named
+//! into more than two names, `loop.previtem` and `loop.nextitem` in a loop that unpacks
+//! its items, an attribute named
 //! like a dict method, an integer literal past 128 bits, and sets of more than
 //! [`MAX_NODES`] nodes once includes and macro calls are in place.
 
@@ -212,6 +213,34 @@ impl Var for View<'_> {
     fn discard(self) {
         discard(self);
     }
+}
+
+/// A loop variable that is an item of the kept items a loop collected first (when its
+/// body reads `loop.previtem` or `loop.nextitem`).
+impl Var for &View<'_> {
+    #[inline(always)]
+    fn view(&self) -> View<'_> {
+        reborrow(self)
+    }
+    #[inline(always)]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        get(self, key)
+    }
+    #[inline(always)]
+    fn discard(self) {}
+}
+
+/// `loop.previtem` (or, `next`, `loop.nextitem`) of the item at `index` of the kept
+/// items: undefined at either end.
+#[inline]
+pub fn neighbour<'s>(all: &'s [View<'_>], index: usize, next: bool) -> View<'s> {
+    let at = if next {
+        index.checked_add(1)
+    } else {
+        index.checked_sub(1)
+    };
+    at.and_then(|i| all.get(i))
+        .map_or(View::Undefined, |v| reborrow(v))
 }
 
 /// The same view, borrowing what `view` owns instead of copying it.
@@ -1767,6 +1796,9 @@ struct Loop {
     index: String,
     length: String,
     length_used: bool,
+    /// The kept items, collected first, when the body reads `loop.previtem` or
+    /// `loop.nextitem`.
+    all: Option<String>,
 }
 
 struct Emitter<'t> {
@@ -2299,6 +2331,17 @@ impl Emitter<'_> {
     }
 
     fn for_loop(&mut self, template: &Template, each: &For, out: &mut String) -> Option<()> {
+        // `loop.previtem` and `loop.nextitem` read the kept items, collected first as
+        // views.
+        let neighbours = super::render::reads_neighbours(&each.body);
+        if neighbours && each.targets.len() > 1 {
+            return self.refuse(
+                template,
+                each.iter.span.clone(),
+                "`loop.previtem` and `loop.nextitem` in a loop that unpacks its items",
+                "loop over the items into one name, and read each one's parts inside the loop",
+            );
+        }
         let (items, pattern, names) = match (&each.iter.kind, each.targets.as_slice()) {
             (ExprKind::Items(map), [(k, _), (v, _)]) => {
                 let entries = match self.top_place(map) {
@@ -2351,8 +2394,8 @@ impl Emitter<'_> {
             }
             (_, [(name, _)]) => {
                 let iter = match self.top_place(&each.iter) {
-                    Some(place) => format!("(&jc::Probe(&{place})).jc_iter()"),
-                    None => self.with_ref(template, &each.iter, |v| format!("jc::iter({v})"))?,
+                    Some(place) if !neighbours => format!("(&jc::Probe(&{place})).jc_iter()"),
+                    _ => self.with_ref(template, &each.iter, |v| format!("jc::iter({v})"))?,
                 };
                 let local = self.local("x");
                 (
@@ -2365,6 +2408,7 @@ impl Emitter<'_> {
         };
         let it = self.local("it");
         let (index, length) = (self.local("i"), self.local("n"));
+        let all = neighbours.then(|| self.local("all"));
         let depth = self.scopes.len();
         self.scopes.extend(names.iter().cloned());
         let filter = match &each.filter {
@@ -2391,6 +2435,7 @@ impl Emitter<'_> {
             index: index.clone(),
             length: length.clone(),
             length_used: false,
+            all: all.clone(),
         });
         let branch = std::mem::take(&mut self.branch);
         let emitted = self.nodes(template, &each.body, &mut body);
@@ -2407,7 +2452,28 @@ impl Emitter<'_> {
             .iter()
             .map(|(_, local)| format!("jc::Var::discard({local});"))
             .collect();
-        let _ = write!(out, "{{ let {it} = {items};");
+        // With the neighbours read: the items the filter keeps, collected (counting a
+        // step each, as the run-time renderer's filter pass does), then the loop over
+        // them alone.
+        let filter = match &all {
+            Some(all) => {
+                let keep = match &filter {
+                    Some(condition) => format!(
+                        "jc::steps(&mut steps, 1, &out)?; if {condition} {{ {all}.push({pattern}); }} else {{ {discard} }}"
+                    ),
+                    None => format!("{all}.push({pattern});"),
+                };
+                let _ = write!(
+                    out,
+                    "{{ let mut {all}: ::std::vec::Vec<View<'_>> = ::std::vec::Vec::new(); for {pattern} in {items} {{ {keep} }} let {it} = {all}.iter();"
+                );
+                None
+            }
+            None => {
+                let _ = write!(out, "{{ let {it} = {items};");
+                filter
+            }
+        };
         if length_used {
             match &filter {
                 Some(condition) => {
@@ -2725,22 +2791,15 @@ impl Emitter<'_> {
                     LoopAttr::Revindex0 => format!("View::Int(({n} - {i} - 1) as i128)"),
                     LoopAttr::Depth => "View::Int(1)".to_owned(),
                     LoopAttr::Depth0 => "View::Int(0)".to_owned(),
-                    LoopAttr::Previtem => {
-                        return self.refuse(
-                            template,
-                            expr.span.clone(),
-                            "`loop.previtem`",
-                            "keep the item in a namespace at the end of the loop's body (`{% set ns.last = item %}`) and read `ns.last`",
-                        );
-                    }
-                    LoopAttr::Nextitem => {
-                        return self.refuse(
-                            template,
-                            expr.span.clone(),
-                            "`loop.nextitem`",
-                            "read the list by index under `{% if not loop.last %}`: `items[loop.index]`",
-                        );
-                    }
+                    LoopAttr::Previtem | LoopAttr::Nextitem => match &this.all {
+                        Some(all) => {
+                            let next = *attr == LoopAttr::Nextitem;
+                            format!("jc::neighbour(&{all}, {i}, {next})")
+                        }
+                        // Read from an include: the run-time renderer keeps no neighbours
+                        // for it.
+                        None => "View::Undefined".to_owned(),
+                    },
                 }
             }
             ExprKind::Test(inner, which, negated) => {
@@ -2926,8 +2985,8 @@ impl Emitter<'_> {
                 return self.refuse(
                     template,
                     expr.span.clone(),
-                    "a `namespace()` but as what a `{% set %}` outside any `if` makes",
-                    "make the namespace before the `if`, and set its attributes inside",
+                    "a `namespace()` made inside an `if`, or used as a value",
+                    "make the namespace before the `if` (`{% set ns = namespace(…) %}`), and set its attributes inside",
                 );
             }
             ExprKind::Op(..) => {

@@ -1663,7 +1663,7 @@ pub(super) fn range(args: &[Cow<'_, Value>], budget: &mut Budget) -> Result<Valu
 
 /// Whether `nodes` (the body of a loop) read `loop.previtem` or `loop.nextitem` of that
 /// loop (a loop inside has its own).
-fn reads_neighbours(nodes: &[Node]) -> bool {
+pub(super) fn reads_neighbours(nodes: &[Node]) -> bool {
     let reads = |e: &Expr| {
         let mut found = false;
         super::expr::visit(e, &mut |e| {
