@@ -1768,6 +1768,7 @@ pub fn compile(
         hoisted: Vec::new(),
         namespaces: Vec::new(),
         refused: None,
+        assigned: None,
     };
     let mut body = String::new();
     if emitter.body(template, &mut body).is_none() {
@@ -1829,6 +1830,9 @@ struct Emitter<'t> {
     namespaces: Vec<(String, Vec<(String, String)>)>,
     /// What the emitter refused first, at its place: what [`compile`] reports.
     refused: Option<Diagnostic>,
+    /// The name and attribute of every `{% set ns.attr %}` of the set, found when a
+    /// `namespace()` first needs them.
+    assigned: Option<Vec<(String, String)>>,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -2222,10 +2226,21 @@ impl Emitter<'_> {
         values: &[Expr],
         out: &mut String,
     ) -> Option<()> {
-        let mut attrs: Vec<String> = given.to_vec();
-        for other in self.templates.names() {
-            set_attrs(&self.templates.get(other)?.nodes, name, &mut attrs);
+        if self.assigned.is_none() {
+            let mut assigned = Vec::new();
+            for other in self.templates.names() {
+                set_attrs(&self.templates.get(other)?.nodes, &mut assigned);
+            }
+            self.assigned = Some(assigned);
         }
+        let mut attrs: Vec<String> = given.to_vec();
+        attrs.extend(
+            self.assigned
+                .iter()
+                .flatten()
+                .filter(|(n, _)| n == name)
+                .map(|(_, attr)| attr.clone()),
+        );
         attrs.sort_unstable();
         attrs.dedup();
         let marker = self.local("ns");
@@ -3025,32 +3040,31 @@ fn test_index(which: &Test) -> Option<u8> {
     })
 }
 
-/// Adds to `attrs` what the `{% set name.attr %}`s in `nodes` assign.
-fn set_attrs(nodes: &[Node], name: &str, attrs: &mut Vec<String>) {
+/// Adds to `assigned` the name and attribute of each `{% set name.attr %}` in `nodes`.
+fn set_attrs(nodes: &[Node], assigned: &mut Vec<(String, String)>) {
     for node in nodes {
         match node {
-            Node::SetAttr { name: n, attr, .. } if n == name => attrs.push(attr.clone()),
+            Node::SetAttr { name, attr, .. } => assigned.push((name.clone(), attr.clone())),
             Node::If(block) => {
                 for (_, body) in &block.branches {
-                    set_attrs(body, name, attrs);
+                    set_attrs(body, assigned);
                 }
                 if let Some((_, body)) = &block.otherwise {
-                    set_attrs(body, name, attrs);
+                    set_attrs(body, assigned);
                 }
             }
             Node::For(each) => {
-                set_attrs(&each.body, name, attrs);
+                set_attrs(&each.body, assigned);
                 if let Some(body) = &each.otherwise {
-                    set_attrs(body, name, attrs);
+                    set_attrs(body, assigned);
                 }
             }
-            Node::FilterBlock(block) => set_attrs(&block.body, name, attrs),
-            Node::Scope(scope) => set_attrs(&scope.nodes, name, attrs),
+            Node::FilterBlock(block) => set_attrs(&block.body, assigned),
+            Node::Scope(scope) => set_attrs(&scope.nodes, assigned),
             Node::Text(_)
             | Node::Output(_)
             | Node::Include { .. }
             | Node::Set { .. }
-            | Node::SetAttr { .. }
             | Node::Super(_) => {}
         }
     }
@@ -3317,5 +3331,58 @@ mod tests {
         let big =
             Data::from_json("[1e400, 123456789012345678901234567890123456789012]").expect("JSON");
         assert!(super::made(big).is_none());
+    }
+
+    /// The first line of what `compile` says of `template`, with where it points.
+    fn refusal(template: &str) -> Option<String> {
+        let templates = Templates::load(
+            "main.j2",
+            super::super::Options::default(),
+            &mut |name: &str| Ok(crate::SourceFile::new(format!("prompts/{name}"), template)),
+        )
+        .expect("the template loads");
+        let field = |name: &str| Some(format!("self.{name}"));
+        let error = compile(&templates, "main.j2", &field).err()?.to_string();
+        let mut lines = error.lines();
+        Some(format!(
+            "{} {}",
+            lines.next().unwrap_or_default(),
+            lines.next().unwrap_or_default().trim()
+        ))
+    }
+
+    #[test]
+    fn what_the_derive_does_not_compile_is_refused_at_its_place() {
+        assert_eq!(
+            refusal("{% for x in xs %}{{ loop.previtem }}{% endfor %}"),
+            None
+        );
+        assert_eq!(
+            refusal(
+                "{% set ns = namespace(n=0) %}{% for x in xs %}{% set ns.n = ns.n + 1 %}{% endfor %}{{ ns.n }}"
+            ),
+            None
+        );
+        assert_eq!(
+            refusal("a\n{% if xs %}{% set ns = namespace(n=0) %}{% endif %}"),
+            Some(
+                "error: the derive does not compile a `namespace()` made inside an `if`, or used as a value --> prompts/main.j2:2:24"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            refusal("{% for a, b in xs %}{{ loop.nextitem }}{% endfor %}"),
+            Some(
+                "error: the derive does not compile `loop.previtem` and `loop.nextitem` in a loop that unpacks its items --> prompts/main.j2:1:16"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            refusal("{{ 123456789012345678901234567890123456789012 }}"),
+            Some(
+                "error: the derive does not compile an integer literal past 128 bits --> prompts/main.j2:1:4"
+                    .to_owned()
+            )
+        );
     }
 }
