@@ -215,19 +215,11 @@ impl Var for View<'_> {
     }
 }
 
-/// A loop variable that is an item of the kept items a loop collected first (when its
-/// body reads `loop.previtem` or `loop.nextitem`).
-impl Var for &View<'_> {
-    #[inline(always)]
-    fn view(&self) -> View<'_> {
-        reborrow(self)
-    }
-    #[inline(always)]
-    fn attr(&self, key: &str) -> Option<View<'_>> {
-        get(self, key)
-    }
-    #[inline(always)]
-    fn discard(self) {}
+/// An item of the kept items a loop collected first (when its body reads
+/// `loop.previtem` or `loop.nextitem`), borrowed as its loop variable.
+#[inline(always)]
+pub fn kept<'s>(item: &'s View<'_>) -> View<'s> {
+    reborrow(item)
 }
 
 /// `loop.previtem` (or, `next`, `loop.nextitem`) of the item at `index` of the kept
@@ -1798,7 +1790,7 @@ struct Loop {
     length: String,
     length_used: bool,
     /// The kept items, collected first, when the body reads `loop.previtem` or
-    /// `loop.nextitem`.
+    /// `loop.nextitem` (the loop then goes over them through [`kept`]).
     all: Option<String>,
 }
 
@@ -2480,7 +2472,7 @@ impl Emitter<'_> {
                 };
                 let _ = write!(
                     out,
-                    "{{ let mut {all}: ::std::vec::Vec<View<'_>> = ::std::vec::Vec::new(); for {pattern} in {items} {{ {keep} }} let {it} = {all}.iter();"
+                    "{{ let mut {all}: ::std::vec::Vec<View<'_>> = ::std::vec::Vec::new(); for {pattern} in {items} {{ {keep} }} let {it} = {all}.iter().map(jc::kept);"
                 );
                 None
             }
