@@ -52,8 +52,9 @@ fn about_the_struct(message: &str) -> bool {
         "needs a list of messages",
         // keep agent prompts: `{find|…}` is a binding unless the struct has no such field.
         "is a binding named",
-        // Jinja: what the derive does not compile, the command renders at run time.
-        "is not compiled by `#[derive(Prompt)]`",
+        // Jinja and dotprompt: a construct the derive does not compile is the derive's
+        // refusal; the command renders such a file at run time.
+        "the derive does not compile",
     ]
     .iter()
     .any(|word| message.contains(word))
