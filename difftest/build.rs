@@ -21,6 +21,7 @@
 //! | `user` | `&User` | `user.name`, `user.nick` (an `Option`) |
 //! | `tools` | `&[Tool]` | `for tool in tools`: `name`, `slow`, `cost` (an `Option`) |
 //! | `m` | `&BTreeMap<String, i64>` | `for k, v in m.items()`, `for k in m` (its keys) |
+//! | `j` | `&serde_json::Value` | an object: `j.a`, `j.list`, `j.nested.k`, `j.items()` |
 //!
 //! A template is marked "minijinja-safe" when it avoids what minijinja prints or reads
 //! differently from Jinja2 (Python's `True`/`None`/float/list/dict printing, `tojson`'s
@@ -42,6 +43,11 @@ const PRINTED: &[Piece] = &[
     ("t | lower", &["t"], true),
     ("s | trim", &["s"], true),
     ("s | trim('a')", &["s"], false),
+    ("j.a", &["j"], false),
+    ("j['list'] | join(',')", &["j"], false),
+    ("j.nested", &["j"], false),
+    ("j.list[0] + 1", &["j"], false),
+    ("j.nested.k", &["j"], false),
     ("o | default('d')", &["o"], true),
     ("o | default(t)", &["o", "t"], true),
     ("s | default('e', true)", &["s"], true),
@@ -317,6 +323,10 @@ const UNPACKED: &[(&str, &[&str])] = &[
     (
         "{% for a, b in [[1, 2, 3], xs] %}{{ a }}{% endfor %}",
         &["xs"],
+    ),
+    (
+        "{% for k2, v2 in j.items() %}{{ k2 }}={{ v2 }};{% endfor %}{% for x2 in j.list %}{{ x2 }},{% endfor %}",
+        &["j"],
     ),
 ];
 
@@ -614,6 +624,7 @@ fn field(name: &str) -> &'static str {
         "xs" => "&'a [String]",
         "user" => "&'a User",
         "tools" => "&'a [Tool]",
+        "j" => "&'a ::serde_json::Value",
         _ => "&'a ::std::collections::BTreeMap<String, i64>",
     }
 }
@@ -629,6 +640,7 @@ fn value(name: &str) -> &'static str {
         "xs" => "&p.xs",
         "user" => "&p.user",
         "tools" => "&p.tools",
+        "j" => "&p.j",
         _ => "&p.m",
     }
 }

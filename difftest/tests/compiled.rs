@@ -47,6 +47,7 @@ pub struct Pool {
     user: User,
     tools: Vec<Tool>,
     m: BTreeMap<String, i64>,
+    j: serde_json::Value,
 }
 
 mod generated {
@@ -115,6 +116,7 @@ impl Pool {
         map.insert("user".into(), self.user.to_value().expect("a struct"));
         map.insert("tools".into(), self.tools.to_value().expect("a list"));
         map.insert("m".into(), self.m.to_value().expect("a map"));
+        map.insert("j".into(), self.j.clone());
         serde_json::Value::Object(map)
     }
 }
@@ -145,9 +147,10 @@ fn pool() -> impl Strategy<Value = Pool> {
                 -1i64..5,
                 0..3,
             ),
+            json(),
         ),
     )
-        .prop_map(|((s, t, n, flag), (f, o, xs), (user, tools, m))| Pool {
+        .prop_map(|((s, t, n, flag), (f, o, xs), (user, tools, m, j))| Pool {
             s,
             t,
             n,
@@ -158,6 +161,25 @@ fn pool() -> impl Strategy<Value = Pool> {
             user,
             tools,
             m,
+            j,
+        })
+}
+
+/// A `serde_json::Value` field: an object of a fixed shape, its leaves drawn.
+fn json() -> impl Strategy<Value = serde_json::Value> {
+    (
+        word(),
+        -2i64..3,
+        any::<bool>(),
+        prop::sample::select(vec![2.5, 1e20, -0.0]),
+    )
+        .prop_map(|(a, n, flag, f)| {
+            let k = if flag {
+                serde_json::json!(f)
+            } else {
+                serde_json::json!(n)
+            };
+            serde_json::json!({"a": a, "list": [n, "x", null], "nested": {"k": k, "w": flag}})
         })
 }
 
@@ -244,6 +266,7 @@ fn the_generated_templates_cover_the_subset() {
         "| dictsort",
         "loop.previtem",
         "loop.nextitem",
+        "j.",
     ];
     assert!(
         rarer.iter().filter(|c| all.contains(*c)).count() >= 4,
@@ -296,6 +319,7 @@ fn the_generated_templates_cover_the_subset() {
             cost: Some(2),
         }],
         m: BTreeMap::from([("k1".into(), 3)]),
+        j: serde_json::json!({"a": "A", "list": [1, "x", null], "nested": {"k": 2.5, "w": true}}),
     };
     let json = pool.json();
     let rendered = (0..generated::TEMPLATES.len())

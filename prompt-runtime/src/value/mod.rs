@@ -318,8 +318,44 @@ impl PromptValue for bool {
 
 impl PromptValue for Json {
     const SHAPE: Shape = Shape::Any;
+    const IN_PLACE: bool = true;
     fn to_value(&self) -> Option<Json> {
         Some(self.clone())
+    }
+    /// Read in place: an object through its map (its keys in the order `serde_json` keeps
+    /// them, which is the order the run-time renderer gets), a list item by item; only an
+    /// integer past 128 bits is left to the run-time renderer.
+    fn view(&self) -> View<'_> {
+        match self {
+            Json::Null => View::None,
+            Json::Bool(b) => View::Bool(*b),
+            Json::Number(n) => match (n.as_i64(), n.as_u64(), n.as_f64()) {
+                (Some(i), _, _) => View::Int(i128::from(i)),
+                (None, Some(u), _) => View::Int(i128::from(u)),
+                (None, None, Some(f)) => View::float(f),
+                (None, None, None) => View::Opaque,
+            },
+            Json::String(s) => View::Text(Cow::Borrowed(s)),
+            Json::Array(items) => View::Seq(items),
+            Json::Object(map) => View::Map(map),
+        }
+    }
+}
+
+impl MapView for serde_json::Map<String, Json> {
+    fn get(&self, key: &str) -> View<'_> {
+        serde_json::Map::get(self, key).map_or(View::Undefined, PromptValue::view)
+    }
+    /// In the map's own order (sorted, or as written when a crate in the build turns on
+    /// `serde_json`'s `preserve_order`): the order [`to_value`](PromptValue::to_value)
+    /// hands the run-time renderer.
+    fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
+        self.iter()
+            .map(|(k, v)| (Cow::Borrowed(k.as_str()), v.view()))
+            .collect()
+    }
+    fn json(&self) -> Option<Json> {
+        Some(Json::Object(self.clone()))
     }
 }
 
