@@ -1982,9 +1982,19 @@ impl Emitter<'_> {
                 }
                 // `{% set ns.attr = value %}`: the attribute's local, wherever it stands.
                 Node::SetAttr {
-                    name, attr, value, ..
+                    name,
+                    attr,
+                    value,
+                    span,
                 } => {
-                    let local = self.namespace_attr(name, attr)?;
+                    let Some(local) = self.namespace_attr(name, attr) else {
+                        return self.refuse(
+                            template,
+                            span.clone(),
+                            &format!("`{{% set {name}.{attr} %}}` where `{name}` is no namespace the template made before"),
+                            &format!("make it one first: `{{% set {name} = namespace({attr}=…) %}}`"),
+                        );
+                    };
                     let code = self.set_value(template, value)?;
                     let _ = write!(out, "{local} = jc::keep(&mut built, {code})?;");
                 }
@@ -3366,6 +3376,13 @@ mod tests {
             refusal("{% for a, b in xs %}{{ loop.nextitem }}{% endfor %}"),
             Some(
                 "error: the derive does not compile `loop.previtem` and `loop.nextitem` in a loop that unpacks its items --> prompts/main.j2:1:16"
+                    .to_owned()
+            )
+        );
+        assert_eq!(
+            refusal("{% set ns.a = 1 %}{% set ns = namespace(a=0) %}"),
+            Some(
+                "error: the derive does not compile `{% set ns.a %}` where `ns` is no namespace the template made before --> prompts/main.j2:1:8"
                     .to_owned()
             )
         );
