@@ -46,10 +46,10 @@
 //!
 //! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
 //! reports as a build error (a derived prompt never switches to the run-time renderer
-//! for a whole template): a `namespace()` made inside a branch, a `for` over `.items()`
-//! into more than two names, `loop.previtem` and `loop.nextitem` in a loop that unpacks
-//! its items, an attribute named
-//! like a dict method, an integer literal past 128 bits, and sets of more than
+//! for a whole template): a `namespace()` made inside a branch, `{% set ns.attr %}` of a
+//! name that is no namespace yet, a `for` over `.items()` into more than two names,
+//! `loop.previtem` and `loop.nextitem` in a loop that unpacks its items, an attribute
+//! named like a dict method, an integer literal past 128 bits, and sets of more than
 //! [`MAX_NODES`] nodes once includes and macro calls are in place.
 
 use super::Template;
@@ -69,7 +69,7 @@ use std::ops::Range;
 /// compiled: no template can write it.
 const FILTERED: &str = "\u{0}filtered";
 
-/// The most nodes a compiled render may hold once includes are inlined.
+/// The most nodes a compiled render may hold once includes and macro calls are inlined.
 pub const MAX_NODES: usize = 20_000;
 
 /// A value as the compiled render reads it: borrowed from the struct where it can be.
@@ -92,7 +92,8 @@ pub enum View<'a> {
     Seq(&'a (dyn SeqView + 'a)),
     /// A dict: a struct or a map.
     Map(&'a (dyn MapView + 'a)),
-    /// A dict a filter or an operation made, its entries collected in its order (what
+    /// A dict a literal, a filter or an operation made, its entries collected in its
+    /// order (what
     /// [`List`](View::List) is to [`Seq`](View::Seq)). Everything [`Map`](View::Map) does,
     /// this does too.
     Dict(Vec<(Cow<'a, str>, View<'a>)>),
@@ -107,7 +108,9 @@ pub enum View<'a> {
 pub trait MapView {
     /// The value at `key`, [`View::Undefined`] when there is none.
     fn get(&self, key: &str) -> View<'_>;
-    /// The defined entries, in the order the run-time renderer sees them (by key).
+    /// The defined entries, in the order the run-time renderer sees them (by key for a
+    /// struct and a `BTreeMap` or `HashMap`; a dict made by the template, or a
+    /// `serde_json` map, in its own order).
     fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)>;
     /// The value as JSON, for what the compiled render leaves to the value module
     /// (`tojson`, printing a dict, comparing dicts).
