@@ -1780,9 +1780,15 @@ pub fn compile(
          use ::promptic::__private::jc::{{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
-         let mut steps: usize = 0; let _ = &mut steps; let mut built: usize = 0; let _ = &mut built; \
+         let mut steps: usize = 0; let _ = &mut steps; {built} \
          {body} jc::done(&LAST, out) }}",
-        emitter.text
+        emitter.text,
+        // What the namespaces keep, counted across the render (see `keep`).
+        built = if emitter.namespaces.is_empty() {
+            ""
+        } else {
+            "let mut built: usize = 0;"
+        },
     ))
 }
 
