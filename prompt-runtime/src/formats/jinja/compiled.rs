@@ -3244,9 +3244,19 @@ mod tests {
             .collect();
         let viewed: Vec<_> = items_of(&map.view());
         assert_eq!(typed, viewed);
-        // Values not read in place: the run-time renderer renders.
+        // Values not read in place (a type whose view is opaque): the run-time renderer
+        // renders; a `serde_json::Value` is read in place.
+        struct Opaque;
+        impl PromptValue for Opaque {
+            const SHAPE: crate::value::Shape = crate::value::Shape::Any;
+            fn to_value(&self) -> Option<Value> {
+                Some(serde_json::json!(1))
+            }
+        }
+        let opaque = std::collections::BTreeMap::from([("k".to_owned(), Opaque)]);
+        assert!((&Probe(&opaque)).jc_items().is_none());
         let json = std::collections::BTreeMap::from([("k".to_owned(), serde_json::json!(1))]);
-        assert!((&Probe(&json)).jc_items().is_none());
+        assert!((&Probe(&json)).jc_items().is_some());
         // A field of another type loops through its view.
         let text = "ab";
         let chars: Vec<_> = (&Probe(&text))
