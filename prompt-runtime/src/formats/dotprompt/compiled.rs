@@ -25,11 +25,12 @@
 //!
 //! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
 //! reports as a build error (a derived prompt never switches to the run-time renderer for
-//! a whole prompt): `../` paths, `@metadata`, `this` of the whole input and `@root`
-//! alone, `{{lookup}}`, a partial given a context (`{{> name value}}`), `this` inside a
-//! partial given arguments, partials that include themselves, and prompts of more than
-//! [`MAX_NODES`] nodes once partials are inlined (or nested more than [`MAX_NESTING`]
-//! deep).
+//! a whole prompt): `../` paths, `@metadata`, `{{lookup}}`, a partial given a context
+//! (`{{> name value}}`), `this` inside a partial given arguments, partials that include
+//! themselves, and prompts of more than [`MAX_NODES`] nodes once partials are inlined
+//! (or nested more than [`MAX_NESTING`] deep). `this` at the top and `@root` alone read
+//! the fields' values gathered into one map first (`DotpromptPrompt::values`), the map
+//! the run-time renderer would get.
 //!
 //! The helpers the emitted code calls ([`Out::text`], [`Out::put`], [`if_view`], ...) are
 //! ordinary `#[inline]` functions in a build with debug assertions (cargo's `dev`
@@ -1238,6 +1239,10 @@ struct Emitter<'p> {
     sources: Vec<SourceFile>,
     /// What the emitter refused first, at its place: what [`compile`] reports.
     refused: Option<Diagnostic>,
+    /// Whether the prompt reads its whole input (`this` at the top, `@root` alone): the
+    /// fields' values are then gathered into `__root` first, the map the run-time renderer
+    /// would get.
+    root: bool,
 }
 
 /// Where the compiled code reaches a call of a helper named in the derive's
@@ -1267,6 +1272,7 @@ pub fn compile(
         roles: 0,
         sources: vec![prompt.source().clone()],
         refused: None,
+        root: false,
     };
     let scope = Scope {
         this: This::Root,
@@ -1286,11 +1292,16 @@ pub fn compile(
          use ::promptic::__private::dc::{{EachItems as _, Local as _, TypedEach as _, ViewEach as _}}; \
          use ::promptic::__private::jc::{{IsValue as _, NotValue as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
-         let mut out = dc::Out::new(&LAST, {}, history, {}, {}); let __r = {body}; \
+         {root}let mut out = dc::Out::new(&LAST, {}, history, {}, {}); let __r = {body}; \
          dc::flush(&mut out, __r)?; ::core::option::Option::Some(out) }}",
         emitter.text.clamp(64, 1 << 16),
         emitter.lean,
         emitter.roles + 1,
+        root = if emitter.root {
+            "let __root = <Self as ::promptic::dotprompt::DotpromptPrompt>::values(self); "
+        } else {
+            ""
+        },
     ))
 }
 
@@ -1729,16 +1740,13 @@ impl Emitter<'_> {
                     let l = looping?;
                     (format!("{}.key({})", l.items, l.index), rest)
                 }
-                (None, "root") => {
-                    let Some((first, rest)) = rest.split_first() else {
-                        return self.refuse(
-                            path.span.clone(),
-                            "`@root` alone",
-                            "read the fields by name: `@root.name`",
-                        );
-                    };
-                    self.root_field(first, rest)
-                }
+                (None, "root") => match rest.split_first() {
+                    Some((first, rest)) => self.root_field(first, rest),
+                    None => {
+                        self.root = true;
+                        ("View::Map(&__root)".to_owned(), rest)
+                    }
+                },
                 (None, "metadata") => {
                     return self.refuse(
                         path.span.clone(),
@@ -1763,11 +1771,15 @@ impl Emitter<'_> {
                 (None, None, This::Local(this)) if scope.overlay.is_none() => {
                     (format!("dc::Local::look(&{this})"), &[][..])
                 }
+                (None, None, This::Root) if scope.overlay.is_none() => {
+                    self.root = true;
+                    ("View::Map(&__root)".to_owned(), &[][..])
+                }
                 (None, None, _) => {
                     return self.refuse(
                         path.span.clone(),
-                        "`this` here (the whole input, or inside a partial given arguments)",
-                        "read the fields by name",
+                        "`this` inside a partial given arguments",
+                        "give the partial what it reads as arguments, and read them by name",
                     );
                 }
                 (None, Some((first, rest)), This::Root) => self.root_field(first, rest),
@@ -1884,8 +1896,8 @@ mod tests {
         assert!(compiles("{{#each xs}}{{@index}}: {{this}}{{/each}}"));
         assert!(!compiles("{{#each xs}}{{../title}}{{/each}}"));
         assert!(!compiles("{{@metadata.prompt.model}}"));
-        assert!(!compiles("{{json this}}"));
-        assert!(!compiles("{{@root}}"));
+        assert!(compiles("{{json this}}"));
+        assert!(compiles("{{@root}}{{#each this}}{{@key}}{{/each}}"));
         // A partial that includes itself cannot be inlined.
         let mut registry = super::super::Registry::new();
         registry
@@ -1909,8 +1921,8 @@ mod tests {
             "error: the derive does not compile `../` paths"
         );
         assert_eq!(
-            refused("a {{@root}}"),
-            "error: the derive does not compile `@root` alone"
+            refused("{{#each xs}}{{@metadata.prompt}}{{/each}}"),
+            "error: the derive does not compile `@metadata`"
         );
         assert!(compiles("{{log 'x'}}done"));
     }
