@@ -25,7 +25,7 @@
 //!
 //! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
 //! reports as a build error (a derived prompt never switches to the run-time renderer for
-//! a whole prompt): `../` paths, `@metadata`, `{{lookup}}`, a partial given a context
+//! a whole prompt): `../` paths, `@metadata`, a partial given a context
 //! (`{{> name value}}`), `this` inside a partial given arguments, partials that include
 //! themselves, and prompts of more than [`MAX_NODES`] nodes once partials are inlined
 //! (or nested more than [`MAX_NESTING`] deep). `this` at the top and `@root` alone read
@@ -42,7 +42,7 @@ use std::fmt::Write as _;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::ast::{Block, BlockKind, Expr, HelperName, Node, PartialCall, Path, Span};
+use super::ast::{Block, BlockKind, Expr, HelperCall, HelperName, Node, PartialCall, Path, Span};
 pub use super::render::Prim;
 use super::render::{Piece, js_string, js_truthy, json_indent, stringify, well_formed_role};
 use super::value::{Value, js_number};
@@ -1190,7 +1190,9 @@ fn loop_flag(expr: Option<&Expr>, looping: Option<&Loop>) -> Option<String> {
 fn surely_string(nodes: &[Node], prompt: &Dotprompt) -> bool {
     nodes.is_empty()
         || nodes.iter().any(|node| match node {
-            Node::Text(_) | Node::Helper(_) => true,
+            Node::Text(_) => true,
+            // `{{lookup}}` gives a value, which a number run adds.
+            Node::Helper(call) => call.name != HelperName::Lookup,
             Node::Block(block) => block.kind == BlockKind::Each,
             Node::Partial(call) => {
                 !call.indent.is_empty() && prompt.partials.contains_key(&call.name)
@@ -1243,6 +1245,17 @@ struct Emitter<'p> {
     /// fields' values are then gathered into `__root` first, the map the run-time renderer
     /// would get.
     root: bool,
+}
+
+/// `{{lookup value key}}`, as Handlebars' `lookup`: a falsy value as it is, else its own
+/// property named by the key as JavaScript converts it to a property key; `None` where the
+/// key or the value is not read in place.
+pub fn lookup<'a>(value: View<'a>, key: &View<'_>) -> Option<View<'a>> {
+    if !truthy(&value)? {
+        return Some(value);
+    }
+    let key = js_string(to_value(key)?.as_ref());
+    at(value, &key)
 }
 
 /// Where the compiled code reaches a call of a helper named in the derive's
@@ -1379,18 +1392,33 @@ impl Emitter<'_> {
                         let _ = write!(out, "out.text({text:?})?;");
                     }
                 }
-                Node::Value(expr) => {
-                    let value = self.expr(expr, scope, looping)?;
+                Node::Value(_)
+                | Node::Helper(HelperCall {
+                    name: HelperName::Lookup,
+                    ..
+                }) => {
+                    let value = match node {
+                        Node::Value(expr) => self.expr(expr, scope, looping)?,
+                        // `{{lookup value key}}`: a value, as the run-time renderer adds
+                        // or prints it.
+                        Node::Helper(call) => {
+                            let mut param = |i: usize| match call.params.get(i) {
+                                Some(expr) => self.expr(expr, scope, looping),
+                                None => Some("View::Undefined".to_owned()),
+                            };
+                            let (object, key) = (param(0)?, param(1)?);
+                            format!("dc::lookup({object}, &{key})?")
+                        }
+                        _ => return None,
+                    };
                     // A value first, then a node that builds a string: it is printed
                     // either way (a number alone in a run prints as itself).
-                    let starter = matches!(
-                        nodes.get(n + 1),
-                        Some(Node::Text(_) | Node::Helper(_))
-                            | Some(Node::Block(Block {
-                                kind: BlockKind::Each,
-                                ..
-                            }))
-                    );
+                    let starter = match nodes.get(n + 1) {
+                        Some(Node::Text(_)) => true,
+                        Some(Node::Helper(call)) => call.name != HelperName::Lookup,
+                        Some(Node::Block(block)) => block.kind == BlockKind::Each,
+                        _ => false,
+                    };
                     if state == State::Str || (state == State::Fresh && starter) {
                         let _ = write!(out, "out.put({value})?;");
                         state = State::Str;
@@ -1524,13 +1552,8 @@ impl Emitter<'_> {
             // renderer calls with the values as it holds them: a render that reaches
             // the call is left to it.
             HelperName::Custom => out.push_str("dc::helper_at_run_time()?;"),
-            HelperName::Lookup => {
-                return self.refuse(
-                    call.span.clone(),
-                    "`{{lookup}}`",
-                    "read the value by its path (`{{obj.key}}`, `{{obj.[key with spaces]}}`)",
-                );
-            }
+            // Written by `body` as a value.
+            HelperName::Lookup => return None,
         }
         Some(())
     }
