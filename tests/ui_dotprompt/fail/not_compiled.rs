@@ -2,14 +2,13 @@
 // switches to the run-time renderer quietly. The code that renders the prompt compiles
 // against the fallback, so the construct is the only error.
 #[derive(promptic::Prompt)]
-#[prompt("errors/parent_path")]
+#[prompt("errors/metadata")]
 struct Steps {
     title: String,
-    steps: Vec<String>,
 }
 
 fn main() -> Result<(), promptic::Diagnostic> {
-    let steps = Steps { title: "Plan".to_owned(), steps: vec!["a".to_owned()] };
+    let steps = Steps { title: "Plan".to_owned() };
     println!("{}", steps.render()?.messages.len());
     Ok(())
 }

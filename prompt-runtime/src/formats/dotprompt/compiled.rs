@@ -25,7 +25,7 @@
 //!
 //! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
 //! reports as a build error (a derived prompt never switches to the run-time renderer for
-//! a whole prompt): `../` paths, `@metadata`, a partial given a context
+//! a whole prompt): `@metadata`, `../` in an `@` path, a partial given a context
 //! (`{{> name value}}`), `this` inside a partial given arguments, partials that include
 //! themselves, and prompts of more than [`MAX_NODES`] nodes once partials are inlined
 //! (or nested more than [`MAX_NESTING`] deep). `this` at the top and `@root` alone read
@@ -1213,6 +1213,21 @@ struct Scope {
     this: This,
     /// A partial's `key=value` arguments: the key and the local holding its view.
     overlay: Option<Vec<(String, String)>>,
+    /// The scope `../` reads: the one this one was entered from, where the run-time
+    /// renderer enters a new one (`{{#each}}`, `{{#with}}` of another value, a partial
+    /// given arguments or called from one that was).
+    parent: Option<Box<Scope>>,
+}
+
+impl Scope {
+    /// A scope entered from `self`.
+    fn child(&self, this: This, overlay: Option<Vec<(String, String)>>) -> Scope {
+        Scope {
+            this,
+            overlay,
+            parent: Some(Box::new(self.clone())),
+        }
+    }
 }
 
 /// The locals of the innermost `{{#each}}`: index, count, key (for objects).
@@ -1290,6 +1305,7 @@ pub fn compile(
     let scope = Scope {
         this: This::Root,
         overlay: None,
+        parent: None,
     };
     let Some(body) = emitter.body(prompt.nodes(), &scope, None) else {
         return Err(emitter.refused.unwrap_or_else(|| {
@@ -1596,10 +1612,23 @@ impl Emitter<'_> {
             }
             BlockKind::With => {
                 let value = self.local("w");
-                let inner = Scope {
-                    this: This::Local(value.clone()),
-                    overlay: None,
+                // `{{#with this}}` (and `{{#with @root}}` at the top) stays at its level,
+                // as the run-time renderer does for the very same value.
+                let same = match block.params.first() {
+                    Some(Expr::Path(p)) if p.depth == 0 => {
+                        (!p.data && p.parts.is_empty())
+                            || (p.data
+                                && p.parts.len() == 1
+                                && p.parts[0] == "root"
+                                && matches!(scope.this, This::Root)
+                                && scope.overlay.is_none())
+                    }
+                    _ => false,
                 };
+                let mut inner = scope.child(This::Local(value.clone()), None);
+                if same {
+                    inner.parent = scope.parent.clone();
+                }
                 let body = self.body(&block.body, &inner, looping)?;
                 let inverse = self.body(&block.inverse, scope, looping)?;
                 // A field is read typed (a struct's fields by its static match), as a
@@ -1641,10 +1670,7 @@ impl Emitter<'_> {
             count: self.local("n"),
             items: items.clone(),
         };
-        let inner = Scope {
-            this: This::Local(item.clone()),
-            overlay: None,
-        };
+        let inner = scope.child(This::Local(item.clone()), None);
         let body = self.body(&block.body, &inner, Some(&inner_loop))?;
         let inverse = self.body(&block.inverse, scope, looping)?;
         // A body that surely builds a string gives nothing to print after it.
@@ -1706,9 +1732,11 @@ impl Emitter<'_> {
             locals.reverse();
             Some(locals)
         };
-        let inner = Scope {
-            this: scope.this.clone(),
-            overlay,
+        // Called with arguments, or from a partial that was: a level of its own.
+        let inner = if overlay.is_none() && scope.overlay.is_none() {
+            scope.clone()
+        } else {
+            scope.child(scope.this.clone(), overlay)
         };
         self.sources.push(partial.source.clone());
         let body = self.body(&partial.nodes, &inner, looping);
@@ -1741,12 +1769,28 @@ impl Emitter<'_> {
     }
 
     fn path(&mut self, path: &Path, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
-        if path.depth > 0 {
+        if path.depth > 0 && path.data {
             let help = format!(
                 "read the value from the top: `@root.{}`",
                 path.parts.join(".")
             );
-            return self.refuse(path.span.clone(), "`../` paths", &help);
+            return self.refuse(path.span.clone(), "`../` in an `@` path", &help);
+        }
+        if path.depth > 0 {
+            // `../`: the scope that many levels up, read as its own `this` (past the top,
+            // nothing).
+            let mut target = scope;
+            for _ in 0..path.depth {
+                match &target.parent {
+                    Some(parent) => target = parent,
+                    None => return Some("View::Undefined".to_owned()),
+                }
+            }
+            let here = Path {
+                depth: 0,
+                ..path.clone()
+            };
+            return self.path(&here, target, looping);
         }
         let (mut code, rest): (String, &[String]) = if path.data {
             let (name, rest) = path.parts.split_first()?;
@@ -1917,7 +1961,7 @@ mod tests {
             compile(&prompt, &field).is_ok()
         };
         assert!(compiles("{{#each xs}}{{@index}}: {{this}}{{/each}}"));
-        assert!(!compiles("{{#each xs}}{{../title}}{{/each}}"));
+        assert!(compiles("{{#each xs}}{{../title}}{{/each}}"));
         assert!(!compiles("{{@metadata.prompt.model}}"));
         assert!(compiles("{{json this}}"));
         assert!(compiles("{{@root}}{{#each this}}{{@key}}{{/each}}"));
@@ -1939,10 +1983,7 @@ mod tests {
                 .to_string();
             error.lines().next().unwrap_or_default().to_owned()
         };
-        assert_eq!(
-            refused("{{#each xs}}{{../title}}{{/each}}"),
-            "error: the derive does not compile `../` paths"
-        );
+
         assert_eq!(
             refused("{{#each xs}}{{@metadata.prompt}}{{/each}}"),
             "error: the derive does not compile `@metadata`"
