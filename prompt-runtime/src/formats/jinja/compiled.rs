@@ -3056,27 +3056,11 @@ fn set_attrs(nodes: &[Node], assigned: &mut Vec<(String, String)>) {
     for node in nodes {
         match node {
             Node::SetAttr { name, attr, .. } => assigned.push((name.clone(), attr.clone())),
-            Node::If(block) => {
-                for (_, body) in &block.branches {
-                    set_attrs(body, assigned);
-                }
-                if let Some((_, body)) = &block.otherwise {
+            other => {
+                for body in other.bodies() {
                     set_attrs(body, assigned);
                 }
             }
-            Node::For(each) => {
-                set_attrs(&each.body, assigned);
-                if let Some(body) = &each.otherwise {
-                    set_attrs(body, assigned);
-                }
-            }
-            Node::FilterBlock(block) => set_attrs(&block.body, assigned),
-            Node::Scope(scope) => set_attrs(&scope.nodes, assigned),
-            Node::Text(_)
-            | Node::Output(_)
-            | Node::Include { .. }
-            | Node::Set { .. }
-            | Node::Super(_) => {}
         }
     }
 }

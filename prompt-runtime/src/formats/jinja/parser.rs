@@ -54,6 +54,30 @@ pub(crate) enum Node {
 }
 
 impl Node {
+    /// The node lists inside this node, in order: an `if`'s branches and its `else`, a
+    /// loop's body and its `else`, a filter block's body, a scope's nodes.
+    pub(crate) fn bodies(&self) -> Vec<&[Node]> {
+        match self {
+            Node::If(block) => block
+                .branches
+                .iter()
+                .map(|(_, body)| body.as_slice())
+                .chain(block.otherwise.iter().map(|(_, body)| body.as_slice()))
+                .collect(),
+            Node::For(each) => std::iter::once(each.body.as_slice())
+                .chain(each.otherwise.as_deref())
+                .collect(),
+            Node::FilterBlock(block) => vec![&block.body],
+            Node::Scope(scope) => vec![&scope.nodes],
+            Node::Text(_)
+            | Node::Output(_)
+            | Node::Include { .. }
+            | Node::Set { .. }
+            | Node::SetAttr { .. }
+            | Node::Super(_) => Vec::new(),
+        }
+    }
+
     /// The span to report the node at.
     pub(crate) fn span(&self) -> Range<usize> {
         match self {

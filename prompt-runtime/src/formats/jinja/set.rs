@@ -640,29 +640,13 @@ pub(super) fn includes_of(nodes: &[Node], out: &mut Vec<(String, Range<usize>)>)
     for node in nodes {
         match node {
             Node::Include { name, span } => out.push((name.clone(), span.clone())),
-            Node::If(block) => {
-                for (_, body) in &block.branches {
-                    includes_of(body, out);
-                }
-                if let Some((_, body)) = &block.otherwise {
-                    includes_of(body, out);
-                }
-            }
-            Node::For(each) => {
-                includes_of(&each.body, out);
-                if let Some(body) = &each.otherwise {
-                    includes_of(body, out);
-                }
-            }
-            Node::FilterBlock(block) => includes_of(&block.body, out),
             // A parent template put in place is not an include of this one.
             Node::Scope(scope) if scope.template.is_some() => {}
-            Node::Scope(scope) => includes_of(&scope.nodes, out),
-            Node::Text(_)
-            | Node::Output(_)
-            | Node::Set { .. }
-            | Node::SetAttr { .. }
-            | Node::Super(_) => {}
+            other => {
+                for body in other.bodies() {
+                    includes_of(body, out);
+                }
+            }
         }
     }
 }
