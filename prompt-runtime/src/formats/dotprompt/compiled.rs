@@ -25,10 +25,9 @@
 //!
 //! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
 //! reports as a build error (a derived prompt never switches to the run-time renderer for
-//! a whole prompt): `@metadata`, `../` in an `@` path, a partial given a context
-//! (`{{> name value}}`), `this` inside a partial given arguments, partials that include
-//! themselves, and prompts of more than [`MAX_NODES`] nodes once partials are inlined
-//! (or nested more than [`MAX_NESTING`] deep). `this` at the top and `@root` alone read
+//! a whole prompt): `@metadata`, `../` in an `@` path, `this` inside a partial given
+//! arguments, partials that include themselves, and prompts of more than [`MAX_NODES`]
+//! nodes once partials are inlined (or nested more than [`MAX_NESTING`] deep). `this` at the top and `@root` alone read
 //! the fields' values gathered into one map first (`DotpromptPrompt::values`), the map
 //! the run-time renderer would get.
 //!
@@ -1700,22 +1699,30 @@ impl Emitter<'_> {
         scope: &Scope,
         looping: Option<&Loop>,
     ) -> Option<String> {
-        if call.context.is_some() {
-            return self.refuse(
-                call.span.clone(),
-                "a partial given a context (`{{> name value}}`)",
-                &format!(
-                    "give it its values by name: `{{{{> {} key=value}}}}`",
-                    call.name
-                ),
-            );
-        }
         let partial = self.prompt.partials.get(&call.name)?.clone();
         let mut code = String::from("{");
+        // `{{> name value}}`: the value is the partial's `this` (`null` when undefined), a
+        // level of its own; `{{> name this}}` outside a partial given arguments is the
+        // same value, and stays at its level, as in the run-time renderer.
+        let context = match &call.context {
+            None => None,
+            Some(Expr::Path(p))
+                if p.depth == 0 && !p.data && p.parts.is_empty() && scope.overlay.is_none() =>
+            {
+                None
+            }
+            Some(expr) => {
+                let value = self.expr(expr, scope, looping)?;
+                let local = self.local("c");
+                let _ = write!(code, "let {local} = dc::argument({value});");
+                Some(This::Local(local))
+            }
+        };
+        let this = context.clone().unwrap_or_else(|| scope.this.clone());
         let overlay = if call.hash.is_empty() {
             None
         } else {
-            if let This::Local(this) = &scope.this {
+            if let This::Local(this) = &this {
                 let _ = write!(
                     code,
                     "if !dc::is_object(&dc::Local::look(&{this}))? {{ return None; }}"
@@ -1732,11 +1739,12 @@ impl Emitter<'_> {
             locals.reverse();
             Some(locals)
         };
-        // Called with arguments, or from a partial that was: a level of its own.
-        let inner = if overlay.is_none() && scope.overlay.is_none() {
+        // Given a context or arguments, or called from a partial that was: a level of its
+        // own.
+        let inner = if context.is_none() && overlay.is_none() && scope.overlay.is_none() {
             scope.clone()
         } else {
-            scope.child(scope.this.clone(), overlay)
+            scope.child(this, overlay)
         };
         self.sources.push(partial.source.clone());
         let body = self.body(&partial.nodes, &inner, looping);
