@@ -27,9 +27,9 @@
 //! reports as a build error (a derived prompt never switches to the run-time renderer for
 //! a whole prompt): `@metadata`, `../` in an `@` path, `this` inside a partial given
 //! arguments, partials that include themselves, and prompts of more than [`MAX_NODES`]
-//! nodes once partials are inlined (or nested more than [`MAX_NESTING`] deep). `this` at the top and `@root` alone read
-//! the fields' values gathered into one map first (`DotpromptPrompt::values`), the map
-//! the run-time renderer would get.
+//! nodes once partials are inlined (or nested more than [`MAX_NESTING`] deep). `this` at
+//! the top and `@root` alone read the fields' values gathered into one map first
+//! (`DotpromptPrompt::values`), the map the run-time renderer would get.
 //!
 //! The helpers the emitted code calls ([`Out::text`], [`Out::put`], [`if_view`], ...) are
 //! ordinary `#[inline]` functions in a build with debug assertions (cargo's `dev`
