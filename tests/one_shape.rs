@@ -88,3 +88,68 @@ fn every_format_gives_the_common_output_through_one_trait() {
         Some("anthropic/claude-sonnet-4-5")
     );
 }
+
+/// A prompt written by its file's name is the same prompt, in the derive and in
+/// `prompt!`, as the `promptic` command reads names.
+#[derive(Prompt)]
+#[prompt("code_review.md.j2")]
+struct CodeReviewByFile<'a> {
+    repository: &'a str,
+    diff: &'a str,
+}
+
+#[derive(Prompt)]
+#[prompt("help_desk.prompt")]
+struct HelpDeskByFile<'a> {
+    plan: &'a str,
+    vip: Option<bool>,
+    question: &'a str,
+}
+
+#[derive(Prompt)]
+#[prompt("reply.md")]
+struct ReplyByFile<'a> {
+    topic: &'a str,
+    #[prompt(one_of("short", "long"))]
+    length: &'a str,
+}
+
+#[test]
+fn a_prompt_named_by_its_file_is_the_same_prompt() {
+    let identity = Identity::from_json(r#"{"preferred": "Sam"}"#).unwrap();
+    let (repository, diff) = ("acme/r7", "+ fix");
+    assert_eq!(<CodeReviewByFile as Render>::NAME, "code_review");
+    assert_eq!(
+        CodeReviewByFile { repository, diff }.render().unwrap(),
+        CodeReview { repository, diff }.render().unwrap()
+    );
+    let (plan, vip, question) = ("Pro", None, "Why?");
+    assert_eq!(<HelpDeskByFile as Render>::NAME, "help_desk");
+    assert_eq!(
+        HelpDeskByFile {
+            plan,
+            vip,
+            question
+        }
+        .render()
+        .unwrap(),
+        HelpDesk {
+            plan,
+            vip,
+            question
+        }
+        .render()
+        .unwrap()
+    );
+    let (topic, length) = ("tides", "long");
+    assert_eq!(<ReplyByFile as Render>::NAME, "reply");
+    assert_eq!(
+        ReplyByFile { topic, length }.render(&identity),
+        Reply { topic, length }.render(&identity)
+    );
+    let by_file = promptic::prompt!("reply.md", topic = "tides", length = "long");
+    assert_eq!(
+        by_file.render(&identity).text,
+        Reply { topic, length }.render(&identity).text
+    );
+}

@@ -26,12 +26,12 @@ struct Arg {
 
 impl Parse for CallInput {
     fn parse(input: ParseStream) -> syn::Result<Self> {
-        let name: LitStr = input.parse().map_err(|e| {
+        let name = compile::prompt_name(input.parse().map_err(|e| {
             syn::Error::new(
                 e.span(),
                 "expected the prompt's name: `prompt!(\"name\", field = value, ...)`",
             )
-        })?;
+        })?);
         let mut args = Vec::new();
         while !input.is_empty() {
             input.parse::<Token![,]>()?;

@@ -23,6 +23,18 @@ pub fn manifest_dir() -> Option<PathBuf> {
         .map(PathBuf::from)
 }
 
+/// The prompt's name as `#[prompt(...)]` or `prompt!` wrote it, without the ending of its
+/// file if it was written with one (`"trip.md.j2"` is the prompt `trip`), as the
+/// `promptic` command reads names: the same span, so errors still point at the literal.
+pub fn prompt_name(written: LitStr) -> LitStr {
+    let value = written.value();
+    let name = prompt_runtime::formats::FrontEnd::prompt_name(&value);
+    if name.len() == value.len() {
+        return written;
+    }
+    LitStr::new(name, written.span())
+}
+
 /// Opens the project that holds `name`'s prompt file; a problem is a compile error spanned
 /// on the literal.
 pub fn open(name: &LitStr) -> Result<Project, syn::Error> {

@@ -450,7 +450,7 @@ pub(crate) struct PromptAttr {
 
 impl syn::parse::Parse for PromptAttr {
     fn parse(input: syn::parse::ParseStream) -> syn::Result<Self> {
-        let name: LitStr = input.parse()?;
+        let name = crate::compile::prompt_name(input.parse()?);
         let mut output = None;
         let mut helpers: Option<Vec<HelperRef>> = None;
         while input.peek(syn::Token![,]) {
