@@ -124,6 +124,7 @@ pub fn expand(
             }
         }
     });
+    let frontmatter = prompt.frontmatter_json();
     let input_schema = prompt.input_schema_json().unwrap_or_default();
     let output_schema = prompt.output_schema_json().unwrap_or_default();
     let nested_checks = if input.generics.type_params().next().is_some()
@@ -181,6 +182,7 @@ pub fn expand(
                 ::promptic::__private::dotprompt_loaded(
                     &LOADED,
                     &ENTRY,
+                    #frontmatter,
                     PARTIALS,
                     REGISTRIES,
                     <Self as ::promptic::dotprompt::DotpromptPrompt>::HELPERS,

@@ -414,12 +414,14 @@ pub struct DotpromptFile {
 
 /// The prompt of a derived dotprompt prompt: it and its partials are parsed once per
 /// process from the texts the derive checked (the same bytes, so parsing cannot find a new
-/// problem; if it did, it is returned, not a panic).
+/// problem; if it did, it is returned, not a panic). The frontmatter comes as the derive
+/// read it (`frontmatter`, JSON), so that no YAML reader is linked into the binary.
 pub fn dotprompt_loaded(
     loaded: &'static std::sync::OnceLock<
         Result<crate::formats::dotprompt::Dotprompt, crate::Diagnostics>,
     >,
     entry: &'static DotpromptFile,
+    frontmatter: &'static str,
     partials: &'static [DotpromptFile],
     registries: &'static [DotpromptFile],
     helpers: &'static [(&'static str, crate::formats::dotprompt::HelperPtr)],
@@ -449,7 +451,7 @@ pub fn dotprompt_loaded(
                 }
             }
         }
-        registry.parse_file(entry.path, entry.text)
+        registry.parse_file_read(entry.path, entry.text, frontmatter)
     });
     match prompt {
         Ok(prompt) => Ok(prompt),

@@ -230,7 +230,35 @@ impl Registry {
 
     /// Parses and checks a prompt shown as `path` in diagnostics.
     pub fn parse_file(&self, path: &str, source: &str) -> Result<Dotprompt, Diagnostics> {
-        Dotprompt::build(SourceFile::new(path, source), self)
+        let source = SourceFile::new(path, source);
+        let text = source.text();
+        let parsed = frontmatter::metadata(text, frontmatter::split(text).frontmatter)
+            .map_err(|e| Diagnostics::from(located(&source, e)))?;
+        Dotprompt::build(source, parsed, self)
+    }
+
+    /// [`parse_file`](Self::parse_file) with the frontmatter already read, as
+    /// [`Dotprompt::frontmatter_json`] gave it: what a derived prompt's run-time renderer
+    /// is built from, so that a binary holds no YAML reader.
+    #[doc(hidden)]
+    pub fn parse_file_read(
+        &self,
+        path: &str,
+        source: &str,
+        frontmatter: &str,
+    ) -> Result<Dotprompt, Diagnostics> {
+        let source = SourceFile::new(path, source);
+        let parsed = match crate::value::js::from_str(frontmatter) {
+            Ok(Value::Object(parsed)) => parsed,
+            _ => {
+                let problem =
+                    Diagnostic::new("the frontmatter read at build time is not an object")
+                        .in_file(path)
+                        .with_help("build the crate again: the derive writes it");
+                return Err(problem.into());
+            }
+        };
+        Dotprompt::build(source, parsed, self)
     }
 }
 
@@ -563,11 +591,21 @@ impl Dotprompt {
         Registry::new().parse(source)
     }
 
-    fn build(source: SourceFile, registry: &Registry) -> Result<Dotprompt, Diagnostics> {
+    /// The frontmatter as read (dotprompt's parsed prompt without its template), as JSON
+    /// text that [`Registry::parse_file_read`] reads back to the same values: the derive
+    /// writes it into the binary in place of the YAML.
+    #[doc(hidden)]
+    pub fn frontmatter_json(&self) -> String {
+        serde_json::to_string(&self.parsed).unwrap_or_default()
+    }
+
+    fn build(
+        source: SourceFile,
+        parsed: Object,
+        registry: &Registry,
+    ) -> Result<Dotprompt, Diagnostics> {
         let text = source.text();
         let split = frontmatter::split(text);
-        let parsed = frontmatter::metadata(text, split.frontmatter.clone())
-            .map_err(|e| Diagnostics::from(located(&source, e)))?;
         let nodes = parser::parse(
             text,
             split.body.clone(),

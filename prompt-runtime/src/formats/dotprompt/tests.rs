@@ -1097,3 +1097,44 @@ fn partial_arguments_that_are_undefined() {
     assert_eq!(text("{{> j l n=missing}}"), r#"undefined/{"0":1}/"#);
     assert_eq!(text("{{> j missing n=missing}}"), "undefined/{}/");
 }
+
+/// A derived prompt's run-time renderer is built from the frontmatter as the derive read
+/// it, written as JSON: reading that back gives the same values as the YAML, in the same
+/// order, for every kind of value YAML gives.
+#[test]
+fn the_frontmatter_read_at_build_time_reads_back_the_same() {
+    let sources = [
+        "Hello.",
+        "---\n---\nHello.",
+        concat!(
+            "---\nmodel: googleai/gemini-2.5-flash\nconfig:\n  temperature: 0.4\n",
+            "  maxOutputTokens: 1024\n  topP: 1.0\n  stopSequences: [\"END\", '']\n",
+            "input:\n  schema:\n    name: string\n    count?: integer, how many\n",
+            "    tags(array): string\n  default:\n    count: 3\n",
+            "output:\n  format: json\n  schema:\n    answer: string\n",
+            "tools: [lookup]\nmyext.flag: true\nmyext.n: 1e300\n",
+            "weird:\n  \"10\": ten\n  \"2\": two\n  b: [~, 0x1F, 9007199254740993, 1.5e-7, -0.0]\n",
+            "text: |\n  two\n  lines \u{e9}\n---\n{{name}} {{count}}",
+        ),
+        "---\nanchors:\n  a: &x {k: [1, 2]}\n  b: *x\n---\nx",
+    ];
+    for source in sources {
+        let from_yaml = registry().parse_file("p.prompt", source).unwrap();
+        let json = from_yaml.frontmatter_json();
+        let from_json = registry()
+            .parse_file_read("p.prompt", source, &json)
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(from_json.parsed, from_yaml.parsed, "{source}");
+        assert_eq!(from_json.render_metadata(), from_yaml.render_metadata());
+        assert_eq!(from_json.frontmatter_json(), json);
+        let data = r#"{"input": {"name": "Ada"}}"#;
+        assert_eq!(render_json(&from_json, data), render_json(&from_yaml, data));
+    }
+    // Text that is no object is refused with a message, not a panic.
+    for bad in ["", "[]", "{"] {
+        let problem = registry()
+            .parse_file_read("p.prompt", "x", bad)
+            .unwrap_err();
+        assert!(problem.to_string().contains("not an object"), "{problem}");
+    }
+}

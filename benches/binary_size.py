@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""What does the first derived prompt of each format add to a binary?
+
+Generates, in a temporary directory outside the repository, a crate with four binaries:
+`empty` (depends on promptic, derives nothing), and `markdown`, `jinja` and `dotprompt`,
+each deriving one prompt of that format (the same two values, `who` and `day`) and
+printing its render. Builds them in release with `strip = true` and prints each file's
+size and what it adds over `empty`.
+
+    python3 benches/binary_size.py           # the table
+    python3 benches/binary_size.py --keep    # and keep the crate (for `cargo bloat`)
+"""
+
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+PROMPTS = {
+    "hello.md": "Hello $who, today is $day.\n",
+    "hello_j.md.j2": "Hello {{ who }}, today is {{ day }}.\n",
+    "hello_d.prompt": "---\ninput:\n  schema:\n    who: string\n    day: string\n---\nHello {{who}}, today is {{day}}.\n",
+}
+
+STRUCT = "struct Hello<'a> { who: &'a str, day: &'a str }"
+
+BINS = {
+    "empty": 'fn main() { println!("{}", std::env::args().count()); }\n',
+    "markdown": f"""use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("hello")]
+{STRUCT}
+fn main() {{
+    let who = std::env::args().next().unwrap_or_default();
+    let identity = promptic::Identity::default();
+    println!("{{}}", Hello {{ who: &who, day: "Friday" }}.render(&identity).text);
+}}
+""",
+    "jinja": f"""use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("hello_j")]
+{STRUCT}
+fn main() {{
+    let who = std::env::args().next().unwrap_or_default();
+    match (Hello {{ who: &who, day: "Friday" }}).render() {{
+        Ok(content) => println!("{{}}", content.text),
+        Err(problem) => eprintln!("{{problem}}"),
+    }}
+}}
+""",
+    "dotprompt": f"""use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("hello_d")]
+{STRUCT}
+fn main() {{
+    let who = std::env::args().next().unwrap_or_default();
+    match (Hello {{ who: &who, day: "Friday" }}).render() {{
+        Ok(rendered) => println!("{{}}", rendered.messages.len()),
+        Err(problem) => eprintln!("{{problem}}"),
+    }}
+}}
+""",
+}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--keep", action="store_true", help="keep the temporary crate")
+    args = ap.parse_args()
+    root = Path(tempfile.mkdtemp(prefix="promptic-binary-size-"))
+    (root / "src" / "bin").mkdir(parents=True)
+    (root / "prompts").mkdir()
+    (root / "Cargo.toml").write_text(
+        '[package]\nname = "binary_size"\nversion = "0.0.0"\nedition = "2024"\n'
+        f'publish = false\n\n[dependencies]\npromptic = {{ path = "{REPO}" }}\n\n'
+        "[profile.release]\nstrip = true\n\n[workspace]\n"
+    )
+    for name, text in PROMPTS.items():
+        (root / "prompts" / name).write_text(text)
+    for name, code in BINS.items():
+        (root / "src" / "bin" / f"{name}.rs").write_text(code)
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("CARGO_PROFILE_", "CARGO_TARGET_DIR")) and k != "RUSTFLAGS"}
+    subprocess.run(["cargo", "build", "--release", "-q"], cwd=root, env=env, check=True)
+    sizes = {name: (root / "target" / "release" / name).stat().st_size for name in BINS}
+    print("| binary | stripped size | over `empty` |")
+    print("| --- | --- | --- |")
+    for name, size in sizes.items():
+        extra = "" if name == "empty" else f"{(size - sizes['empty']) / 1024:+,.0f} KB"
+        print(f"| `{name}` | {size / 1024:,.0f} KB | {extra} |")
+    if args.keep:
+        print(f"kept {root}")
+    else:
+        shutil.rmtree(root)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
