@@ -1253,6 +1253,9 @@ struct Emitter<'p> {
     /// The files whose nodes are being emitted, innermost last: the prompt's, then each
     /// partial's as it is inlined.
     sources: Vec<SourceFile>,
+    /// The partial calls that inlined each of `sources` past the first, each in the file
+    /// before it: where a bound passed inside a partial is reported.
+    calls: Vec<Span>,
     /// What the emitter refused first, at its place: what [`compile`] reports.
     refused: Option<Diagnostic>,
     /// Whether the prompt reads its whole input (`this` at the top, `@root` alone): the
@@ -1298,6 +1301,7 @@ pub fn compile(
         lean: true,
         roles: 0,
         sources: vec![prompt.source().clone()],
+        calls: Vec::new(),
         refused: None,
         root: false,
     };
@@ -1351,6 +1355,19 @@ impl Emitter<'_> {
         None
     }
 
+    /// [`refuse`](Self::refuse) for a bound a prompt passes once its partials are in
+    /// place: at the partial call that passed it (in the file that makes the call), at the
+    /// top of the prompt when no partial is in place.
+    fn refuse_bound<T>(&mut self, what: &str, help: &str) -> Option<T> {
+        let Some(call) = self.calls.last().cloned() else {
+            return self.refuse(0..0, what, help);
+        };
+        let inner = self.sources.pop();
+        self.refuse::<()>(call, what, help);
+        self.sources.extend(inner);
+        None
+    }
+
     fn local(&mut self, what: &str) -> String {
         self.next += 1;
         format!("__{what}{}", self.next)
@@ -1371,8 +1388,7 @@ impl Emitter<'_> {
         }
         self.depth += 1;
         if self.depth > MAX_NESTING {
-            return self.refuse(
-                0..0,
+            return self.refuse_bound(
                 &format!("a prompt nested more than {MAX_NESTING} deep once its partials are in place (a partial that includes itself)"),
                 "include fewer levels of partials",
             );
@@ -1384,8 +1400,7 @@ impl Emitter<'_> {
         for (n, node) in nodes.iter().enumerate() {
             self.nodes += 1;
             if self.nodes > MAX_NODES {
-                return self.refuse(
-                    0..0,
+                return self.refuse_bound(
                     &format!(
                         "a prompt of more than {MAX_NODES} nodes once its partials are in place"
                     ),
@@ -1747,7 +1762,9 @@ impl Emitter<'_> {
             scope.child(this, overlay)
         };
         self.sources.push(partial.source.clone());
+        self.calls.push(call.span.clone());
         let body = self.body(&partial.nodes, &inner, looping);
+        self.calls.pop();
         self.sources.pop();
         let body = body?;
         let discard: String = inner
@@ -1983,6 +2000,21 @@ mod tests {
             .expect_err("not compiled")
             .to_string();
         assert!(refused.contains("nested more than"), "{refused}");
+        // A bound passed once the partials are in place is reported at the partial call
+        // that passed it, in the file that makes the call.
+        assert!(refused.contains("--> _tree.prompt:1:23"), "{refused}");
+        let mut registry = super::super::Registry::new();
+        registry
+            .define_partial("leaf", &"{{x}}.".repeat(150))
+            .unwrap();
+        registry
+            .define_partial("row", &"{{> leaf}}\n".repeat(12))
+            .unwrap();
+        let prompt = registry.parse(&"{{> row}}\n".repeat(12)).unwrap();
+        let refused = compile(&prompt, &field).expect_err("too large").to_string();
+        assert!(refused.contains("of more than 20000 nodes"), "{refused}");
+        assert!(refused.contains("--> _row.prompt:"), "{refused}");
+        assert!(refused.contains("^^^^^^^^^^"), "{refused}");
         // Each refusal names the construct, at its place.
         let refused = |source: &str| {
             let prompt = Dotprompt::parse(source).unwrap();
