@@ -70,6 +70,8 @@ const PRINTED: &[Piece] = &[
     ("m | tojson", &["m"], false),
     ("xs | tojson", &["xs"], false),
     ("s | tojson", &["s"], false),
+    ("m | tojson(indent=2)", &["m"], false),
+    ("tools | tojson(indent=n)", &["tools", "n"], false),
     ("n > 1", &["n"], false),
     ("o | default(none)", &["o"], false),
     ("user.nick | default(flag)", &["user", "flag"], false),

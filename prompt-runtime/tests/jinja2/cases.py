@@ -158,6 +158,8 @@ dicts = [
     "{% set ns = namespace(m={}) %}{% for x in xs %}{% set ns.m = {'last': x, 'before': ns.m} %}{% endfor %}{{ ns.m }}",
     "{% for row in [{'k': 'a', 'v': 1}, {'k': 'b', 'v': 2}] %}{{ row.k }}{{ row.v }} {% endfor %}{{ [{'a': 1}, {'a': 2}] | map(attribute='a') | list }}",
     "{{ {'a': 1} | tojson }} {{ {'list': [1, 2], 'd': {}} | tojson }} {{ {'b': 'x', 'a': {'d': 1, 'c': 2}} | tojson }}",
+    "{{ {'b': [1, {'y': 'é<'}, []], 'a': {}} | tojson(indent=2) }}|{{ [[], [1]] | tojson(4) }}|{{ 'x' | tojson(indent=2) }}|{{ {'k': 1} | tojson(indent=none) }}",
+    "{{ {'a': [1, 2]} | tojson(indent=0) }}|{{ [1] | tojson(indent=-3) }}|{{ [1, [2]] | tojson(indent='\t<') }}|{{ [true] | tojson(indent=true) }}|{{ [[1]] | map('tojson', 1) | join }}",
 ]
 filter_blocks = [
     "{% filter upper %}hello {{ name }}{% endfilter %}|",

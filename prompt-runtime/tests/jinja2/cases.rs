@@ -1946,6 +1946,20 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{{ {'b': [1, {'y': 'é<'}, []], 'a': {}} | tojson(indent=2) }}|{{ [[], [1]] | tojson(4) }}|{{ 'x' | tojson(indent=2) }}|{{ {'k': 1} | tojson(indent=none) }}",
+        "{\"name\": \"Ada\", \"n\": 3, \"xs\": [\"b\", \"a\"], \"d\": {\"z\": 1, \"y\": 2}, \"flag\": false, \"body\": \"one two  three\"}",
+        &[],
+        "{\n  \"a\": {},\n  \"b\": [\n    1,\n    {\n      \"y\": \"\\u00e9\\u003c\"\n    },\n    []\n  ]\n}|[\n    [],\n    [\n        1\n    ]\n]|\"x\"|{\"k\": 1}",
+    ),
+    (
+        "",
+        "{{ {'a': [1, 2]} | tojson(indent=0) }}|{{ [1] | tojson(indent=-3) }}|{{ [1, [2]] | tojson(indent='\t<') }}|{{ [true] | tojson(indent=true) }}|{{ [[1]] | map('tojson', 1) | join }}",
+        "{\"name\": \"Ada\", \"n\": 3, \"xs\": [\"b\", \"a\"], \"d\": {\"z\": 1, \"y\": 2}, \"flag\": false, \"body\": \"one two  three\"}",
+        &[],
+        "{\n\"a\": [\n1,\n2\n]\n}|[\n1\n]|[\n\t\\u003c1,\n\t\\u003c[\n\t\\u003c\t\\u003c2\n\t\\u003c]\n]|[\n true\n]|[\n 1\n]",
+    ),
+    (
+        "",
         "{% filter upper %}hello {{ name }}{% endfilter %}|",
         "{\"name\": \"Ada\", \"n\": 3, \"xs\": [\"b\", \"a\"], \"d\": {\"z\": 1, \"y\": 2}, \"flag\": false, \"body\": \"one two  three\"}",
         &[],

@@ -2920,10 +2920,14 @@ impl Emitter<'_> {
                         "{{ let __v = {value}; let __f = {fallback}; let __b = {boolean}; jc::default(__v, __f, __b)? }}"
                     )
                 }
-                f if f.is_new() || (*f == Filter::Trim && !args.is_empty()) => format!(
-                    "jc::apply({})?",
-                    self.filter_call(template, inner, *f, args)?
-                ),
+                f if f.is_new()
+                    || (matches!(f, Filter::Trim | Filter::Tojson) && !args.is_empty()) =>
+                {
+                    format!(
+                        "jc::apply({})?",
+                        self.filter_call(template, inner, *f, args)?
+                    )
+                }
                 Filter::Join if args.len() > 1 => {
                     format!(
                         "jc::apply({})?",

@@ -341,7 +341,7 @@ impl Filter {
         ("lower", Filter::Lower, &[]),
         ("length", Filter::Length, &[]),
         ("count", Filter::Length, &[]),
-        ("tojson", Filter::Tojson, &[]),
+        ("tojson", Filter::Tojson, &[("indent", Some(Def::None))]),
         ("list", Filter::List, &[]),
         (
             "int",

@@ -377,7 +377,16 @@ fn apply_first(filter: Filter, value: &Value, args: &[Value], budget: &mut Budge
         }
         Filter::Tojson => {
             let mut out = String::new();
-            super::value::write_json(&mut out, value);
+            match arg(args, 0) {
+                None => super::value::write_json(&mut out, value),
+                Some(indent) => {
+                    let indent =
+                        super::value::json_indent(indent, budget.bytes).map_err(Fail::Here)?;
+                    super::value::write_json_indented(&mut out, value, &indent, 0, budget.bytes)
+                        .ok_or(Fail::Large)?;
+                    budget.bytes(out.len())?;
+                }
+            }
             Value::String(out)
         }
         _ => return here("this filter cannot be mapped"),

@@ -726,7 +726,7 @@ impl<'a> Renderer<'a> {
             (Filter::Trim, Value::String(s), []) => {
                 self.out.push_str(s.trim_matches(super::lexer::py_space));
             }
-            (Filter::Tojson, value, _) => write_json(&mut self.out, value),
+            (Filter::Tojson, value, []) => write_json(&mut self.out, value),
             (Filter::Join, Value::Array(items), _) => {
                 let sep = match args.first() {
                     Some(sep) => self.defined(template, sep)?,
@@ -1532,7 +1532,10 @@ impl<'a> Renderer<'a> {
             write_str(&mut s, value);
             s
         };
-        if filter.is_new() || (filter == Filter::Join && args.len() > 1) {
+        if filter.is_new()
+            || (filter == Filter::Join && args.len() > 1)
+            || (filter == Filter::Tojson && !args.is_empty())
+        {
             return self.new_filter(template, whole, filter, args, value);
         }
         Ok(Val::owned(match filter {

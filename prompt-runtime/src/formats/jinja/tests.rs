@@ -571,6 +571,18 @@ fn hostile_templates_end_in_errors_not_crashes() {
         output.contains("the render is larger than 64 MiB"),
         "{output}"
     );
+    // An indentation that would pass the limit fails as the text is written, not after
+    // it is built; one that is never written (a scalar) costs nothing.
+    let deep = serde_json::json!({ "d": [[[[1, 2], [3]], [[4]]], [[[5]]]] });
+    let output = render("", "{{ d | tojson(indent=10 ** 9) }}", deep.clone()).unwrap_err();
+    assert!(output.contains("larger than 64 MiB"), "{output}");
+    let output = render("", "{{ 7 | tojson(indent=10 ** 30) }}", deep.clone()).unwrap();
+    assert_eq!(output, "7");
+    let output = render("", "{{ d | tojson(indent=1.5) }}", deep).unwrap_err();
+    assert!(
+        output.contains("`tojson`'s `indent` must be an integer or a string, not a float"),
+        "{output}"
+    );
     let silent = "{% for a in xs %}".repeat(9) + &"{% endfor %}".repeat(9);
     let set = load("", &silent, &[]).unwrap();
     let template = set.get("main.j2").unwrap();

@@ -156,6 +156,106 @@ pub(crate) fn write_json(out: &mut String, value: &Value) {
     }
 }
 
+/// Jinja2's `tojson(indent=…)`: `json.dumps(value, sort_keys=True, indent=indent)`, made
+/// safe for HTML as [`write_json`] is (the indentation too). Each item and entry of a
+/// list or dict goes on a line of its own, `indent` repeated once per level before it,
+/// `,` after it (`": "` between a key and its value); an empty list or dict stays `[]` or
+/// `{}`, and a scalar is written as [`write_json`] writes it. `None` as soon as the text
+/// would pass `limit` bytes: the indentation grows with the depth, so it is checked as
+/// it is written.
+pub(crate) fn write_json_indented(
+    out: &mut String,
+    value: &Value,
+    indent: &str,
+    level: usize,
+    limit: usize,
+) -> Option<()> {
+    let line = |out: &mut String, level: usize| {
+        let more = indent.len().checked_mul(level)?.checked_add(1)?;
+        if out.len().checked_add(more)? > limit {
+            return None;
+        }
+        out.push('\n');
+        for _ in 0..level {
+            out.push_str(indent);
+        }
+        Some(())
+    };
+    match value {
+        Value::Array(items) | Value::Tuple(items) if !items.is_empty() => {
+            out.push('[');
+            for (i, item) in items.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                line(out, level + 1)?;
+                write_json_indented(out, item, indent, level + 1, limit)?;
+            }
+            line(out, level)?;
+            out.push(']');
+        }
+        Value::Object(map) if !map.is_empty() => {
+            let mut entries: Vec<(&str, &Value)> = map.iter().collect();
+            entries.sort_by(|a, b| a.0.cmp(b.0));
+            out.push('{');
+            for (i, (key, item)) in entries.into_iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                line(out, level + 1)?;
+                write_json_str(out, key);
+                out.push_str(": ");
+                write_json_indented(out, item, indent, level + 1, limit)?;
+            }
+            line(out, level)?;
+            out.push('}');
+        }
+        scalar => write_json(out, scalar),
+    }
+    (out.len() <= limit).then_some(())
+}
+
+/// The indentation `tojson(indent=…)` writes per level, as Python's `json.dumps` makes it
+/// from its argument (an integer is that many spaces, none when it is not positive; a
+/// string is itself; `true` is one space), made HTML-safe as the whole text is; at most
+/// `limit + 1` bytes (any longer fails at its first use all the same). `Err` with Python's
+/// complaint for any other value.
+pub(crate) fn json_indent(indent: &Value, limit: usize) -> Result<String, String> {
+    let spaces = |n: i128| {
+        let n = usize::try_from(n.max(0)).unwrap_or(usize::MAX);
+        " ".repeat(n.min(limit.saturating_add(1)))
+    };
+    match indent {
+        Value::Bool(b) => Ok(spaces(i128::from(*b))),
+        Value::Number(n) if !n.is_f64() => Ok(match n.as_i128() {
+            Some(n) => spaces(n),
+            // Longer than any limit: a negative one is no indentation at all.
+            None if n.as_f64().is_some_and(|f| f < 0.0) => String::new(),
+            None => spaces(i128::MAX),
+        }),
+        Value::String(s) => {
+            let mut out = String::new();
+            for c in s.chars() {
+                match c {
+                    '<' => out.push_str("\\u003c"),
+                    '>' => out.push_str("\\u003e"),
+                    '&' => out.push_str("\\u0026"),
+                    '\'' => out.push_str("\\u0027"),
+                    c => out.push(c),
+                }
+                if out.len() > limit {
+                    break;
+                }
+            }
+            Ok(out)
+        }
+        other => Err(format!(
+            "`tojson`'s `indent` must be an integer or a string, not a {}",
+            type_name(other)
+        )),
+    }
+}
+
 /// A number as Python's `json.dumps` writes it: infinities and NaN as JavaScript names
 /// them.
 fn write_json_number(out: &mut String, n: &Number) {
