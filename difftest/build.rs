@@ -553,7 +553,8 @@ impl Gen {
     }
 
     /// `{% filter %}` around a body, with filters that give text and, now and then, one
-    /// that does not (Jinja2 refuses it; minijinja prints it, so not a safe one).
+    /// that does not (Jinja2 refuses it; minijinja prints it, so not a safe one); or a
+    /// block `{% set %}` with the same filters or none.
     fn filter_block(&mut self, depth: usize) -> String {
         let (filters, safe) = if self.safe_only {
             self.pick(&FILTER_BLOCKS[..4])
@@ -561,6 +562,20 @@ impl Gen {
             self.pick(FILTER_BLOCKS)
         };
         self.safe &= safe;
+        // A block `set` now and then: the same body and filters, its value bound and read.
+        if self.below(3) == 0 {
+            let name = self.pick(&["v1", "v2"]);
+            let filters = if self.below(2) == 0 {
+                String::new()
+            } else {
+                format!(" | {filters}")
+            };
+            let open = self.tag(&format!("set {name}{filters}"));
+            let body = self.body(depth - 1);
+            let close = self.tag("endset");
+            let read = self.pick(&["{{ NAME }}|", "{% if NAME %}y{% endif %}"]);
+            return format!("{open}{body}{close}{}", read.replace("NAME", name));
+        }
         let open = self.tag(&format!("filter {filters}"));
         let body = self.body(depth - 1);
         let close = self.tag("endfilter");

@@ -251,6 +251,7 @@ fn the_generated_templates_cover_the_subset() {
         "{% set v",
         " filter ",
         "endfilter",
+        "endset",
         "namespace(",
         "{% set ns.",
         "{{ m(",

@@ -179,6 +179,15 @@ filter_blocks = [
     "a {%- filter upper -%} b {%- endfilter -%} c\n",
     "{% if n > 1 %}{% filter upper %}{% set t = {'k': name} %}{{ t.k }}{% endfilter %}{% endif %}",
     "{% filter upper %}{% include 'components/part.md.j2' %}{% endfilter %}",
+    # Block sets: the body's text (through filters, if any) bound to the name.
+    "{% set x %}Hello {{ name }}!{% endset %}[{{ x }}]{{ x | length }}",
+    "{% set x | upper | replace('A', '4') %} a{{ name }} {% endset %}[{{ x }}]",
+    "{% for i in xs %}{% set line %}{{ loop.index }}:{{ i }}{% endset %}{{ line }};{% endfor %}{{ line | default('out') }}",
+    "{% set t = 'a' %}{% if flag %}{% set t %}b{{ n }}{% endset %}{% endif %}{{ t }}|{% if not flag %}{% set t %}c{{ n }}{% endset %}{% endif %}{{ t }}",
+    "{% set y = 1 %}{% set x %}{% set y = 2 %}{{ y }}{% endset %}{{ x }}{{ y }}",
+    "{% set x -%}\n  a {{ name }}\n{%- endset %}[{{ x }}]\n{% set z %}\n  b\n{% endset %}({{ z }})",
+    "{% set n2 | length %}abc{% endset %}{{ n2 + 1 }}|{% set w | wordcount %}{{ body }}{% endset %}{{ w * 2 }}",
+    "{% set part %}{% include 'components/part.md.j2' %}{% endset %}<{{ part | trim }}>",
 ]
 for t in dicts:
     case(t, DV)

@@ -141,6 +141,9 @@ fn nodes<'a>(
             Node::FilterBlock(block) => {
                 out.push(&block.filters);
                 self::nodes(&block.body, out, bound, foreign);
+                if let Some(name) = &block.into {
+                    bound.push(name);
+                }
             }
             Node::For(each) => {
                 out.push(&each.iter);

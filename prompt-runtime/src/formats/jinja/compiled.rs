@@ -69,6 +69,15 @@ use std::ops::Range;
 /// compiled: no template can write it.
 const FILTERED: &str = "\u{0}filtered";
 
+/// Puts the body's text in place of the placeholder the parser put innermost in a block's
+/// filters (an empty text at the `filter` or `set` keyword): a name no template can write.
+fn placeholder(expr: &mut Expr) {
+    match &mut expr.kind {
+        ExprKind::Filter(inner, _, _) => placeholder(inner),
+        other => *other = ExprKind::Name(FILTERED.to_owned()),
+    }
+}
+
 /// The most nodes a compiled render may hold once includes and macro calls are inlined.
 pub const MAX_NODES: usize = 20_000;
 
@@ -1976,6 +1985,9 @@ impl Emitter<'_> {
                     self.frame(inner, &scope.nodes, bound, out)?;
                     out.push('}');
                 }
+                Node::FilterBlock(block) if block.into.is_some() => {
+                    self.set_block(template, block, out)?;
+                }
                 Node::FilterBlock(block) => self.filter_block(template, block, out)?,
                 // `{% set ns = namespace(…) %}`, where a `let` outlives what follows.
                 Node::Set { name, value, span } if self.branch == 0 => {
@@ -2032,6 +2044,11 @@ impl Emitter<'_> {
                 for n in nodes {
                     match n {
                         Node::Set { name, .. } => names.push(name),
+                        Node::FilterBlock(block) => {
+                            if let Some(name) = &block.into {
+                                names.push(name);
+                            }
+                        }
                         other => sets(other, names),
                     }
                 }
@@ -2335,14 +2352,6 @@ impl Emitter<'_> {
             "jc::within(&mut steps, &out)?; \
              let {text}: View<'_> = View::Text(::std::borrow::Cow::Owned(out.split_off({start})));"
         );
-        // The body's text stands in for the placeholder the parser put innermost (an
-        // empty text at the `filter` keyword): a name no template can write.
-        fn placeholder(expr: &mut Expr) {
-            match &mut expr.kind {
-                ExprKind::Filter(inner, _, _) => placeholder(inner),
-                other => *other = ExprKind::Name(FILTERED.to_owned()),
-            }
-        }
         let mut filters = block.filters.clone();
         placeholder(&mut filters);
         self.scopes.push((FILTERED.to_owned(), text));
@@ -2353,6 +2362,66 @@ impl Emitter<'_> {
             "let {value} = {}; jc::put_text(&mut out, {value})?; }}",
             code?
         );
+        Some(())
+    }
+
+    /// `{% set name | filters %}…{% endset %}`: the body's text, through the filters, in a
+    /// block of its own (a frame, as [`filter_block`](Self::filter_block) makes one), bound
+    /// as `{% set name = value %}` binds (a local from here on, or the hoisted local of a
+    /// name set in a branch).
+    fn set_block(
+        &mut self,
+        template: &Template,
+        block: &FilterBlock,
+        out: &mut String,
+    ) -> Option<()> {
+        let name = block.into.as_ref()?;
+        let (start, text) = (self.local("ss"), self.local("st"));
+        let mut code = format!("{{ let {start} = out.len();");
+        let (branch, depth) = (std::mem::take(&mut self.branch), self.scopes.len());
+        let body = self.nodes(template, &block.body, &mut code);
+        self.branch = branch;
+        if body.is_none() {
+            self.scopes.truncate(depth);
+            return None;
+        }
+        let _ = write!(
+            code,
+            "jc::within(&mut steps, &out)?; \
+             let {text}: View<'_> = View::Text(::std::borrow::Cow::Owned(out.split_off({start})));"
+        );
+        let value = if matches!(block.filters.kind, ExprKind::Filter(..)) {
+            let mut filters = block.filters.clone();
+            placeholder(&mut filters);
+            self.scopes.push((FILTERED.to_owned(), text));
+            let value = self.expr(template, &filters);
+            self.scopes.truncate(depth);
+            // The filters' value may borrow the text, which ends with the block.
+            format!("jc::own({})?", value?)
+        } else {
+            self.scopes.truncate(depth);
+            text
+        };
+        let _ = write!(code, "{value} }}");
+        if self.branch == 0 {
+            let local = self.local("set");
+            let _ = write!(out, "let {local} = {code};");
+            self.scopes.push((name.clone(), local));
+        } else {
+            let Some(local) = self
+                .scoped(name)
+                .filter(|l| self.hoisted.contains(*l))
+                .cloned()
+            else {
+                return self.refuse(
+                    template,
+                    block.span.clone(),
+                    "this tag here",
+                    "make the value outside the `if`",
+                );
+            };
+            let _ = write!(out, "{local} = {code};");
+        }
         Some(())
     }
 

@@ -23,6 +23,12 @@ pub(crate) struct Expr {
 }
 
 impl Expr {
+    /// What a `{% filter %}` or `{% set name %}` block's filters start from: an empty text
+    /// at `at`, which the body's text stands in for.
+    pub(crate) fn placeholder(at: Range<usize>) -> Expr {
+        Expr::leaf(ExprKind::Literal(Value::String(String::new())), at)
+    }
+
     fn leaf(kind: ExprKind, span: Range<usize>) -> Expr {
         Expr {
             kind,
@@ -1611,7 +1617,7 @@ impl<'s> Parser<'s> {
     /// of [`ExprKind::Filter`] over a placeholder, an empty string literal at `at` (the
     /// keyword), which the block's body text takes the place of when it renders.
     pub(crate) fn filter_chain(&mut self, at: Range<usize>) -> Parsed<Expr> {
-        let mut value = Expr::leaf(ExprKind::Literal(Value::String(String::new())), at);
+        let mut value = Expr::placeholder(at);
         loop {
             value = self.filter(value)?;
             if !self.eat_op("|") {

@@ -119,16 +119,22 @@ struct Macro {
     body: Vec<Node>,
 }
 
-/// A `{% filter %}` block: its body renders to text, which the filters then take.
+/// A `{% filter %}` block: its body renders to text, which the filters then take. A
+/// block `{% set name | filters %}…{% endset %}` is one too, whose value is bound to
+/// `name` (`into`) instead of written.
 #[derive(Clone, Debug, PartialEq)]
 pub(crate) struct FilterBlock {
     /// The filters as one expression: [`super::expr::ExprKind::Filter`]s, each around the
     /// one applied before it, the first around a placeholder (an empty string literal at
-    /// the `filter` keyword) that the body's text stands in for.
+    /// the `filter` keyword) that the body's text stands in for; the placeholder alone
+    /// for a `{% set name %}` block without filters.
     pub filters: Expr,
     pub body: Vec<Node>,
-    /// The `{% filter %}` tag.
+    /// The `{% filter %}` or `{% set %}` tag.
     pub span: Range<usize>,
+    /// The name a `{% set name %}…{% endset %}` block binds its value to, as a
+    /// `{% set name = value %}` binds it; `None` for a `{% filter %}` block.
+    pub into: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -161,7 +167,7 @@ pub(crate) struct For {
 
 /// Tags Jinja2 has that promptic does not, for a message that says so rather than
 /// "unknown tag".
-const UNSUPPORTED: [&str; 10] = [
+const UNSUPPORTED: [&str; 9] = [
     "call",
     "import",
     "from",
@@ -171,7 +177,6 @@ const UNSUPPORTED: [&str; 10] = [
     "continue",
     "do",
     "trans",
-    "endset",
 ];
 
 /// The tags promptic reads, for the note on an unknown one.
@@ -235,6 +240,9 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed,
                 match node {
                     Node::Text(span) if source.text()[span.clone()].trim().is_empty() => {}
                     Node::Set { .. } | Node::SetAttr { .. } => nodes.push(node),
+                    Node::FilterBlock(block) if block.into.is_some() => {
+                        nodes.push(Node::FilterBlock(block));
+                    }
                     Node::Scope(scope) if scope.block.is_some() => {
                         let name = scope.block.unwrap_or_default();
                         blocks.push((name, scope.nodes));
@@ -399,7 +407,7 @@ impl<'a> Reader<'a> {
                         "if" => self.if_block(parser, tag.clone())?,
                         "for" => self.for_block(parser, tag.clone())?,
                         "include" => self.include(parser, tag.clone())?,
-                        "set" => self.set(parser, word_span)?,
+                        "set" => self.set(parser, tag.clone(), word_span)?,
                         "filter" => self.filter_block(parser, tag.clone(), word_span)?,
                         "extends" => {
                             self.extends(parser, tag.clone(), stops, nodes.len())?;
@@ -659,6 +667,39 @@ impl<'a> Reader<'a> {
             filters,
             body,
             span: tag,
+            into: None,
+        })))
+    }
+
+    /// `{% set name %}…{% endset %}` and `{% set name | filters %}…{% endset %}`: the
+    /// body's text (through the filters) bound to `name`, after `name` is read.
+    fn set_block(
+        &mut self,
+        mut parser: Parser<'a>,
+        tag: Range<usize>,
+        name: String,
+        span: Range<usize>,
+    ) -> Result<Node, Diagnostic> {
+        self.nest(&tag)?;
+        let filters = if parser.op("|") {
+            parser.filter_chain(span.clone())?
+        } else {
+            Expr::placeholder(span)
+        };
+        parser.finish("in `{% set %}`: `=` and a value, or `|` and filters, or nothing")?;
+        drop(parser);
+        let (body, end) = self.body(&["endset"])?;
+        if end.is_none() {
+            return Err(self.error(tag, "this `{% set %}` is never closed with `{% endset %}`"));
+        }
+        let (parser, _) = self.stop_tag()?;
+        parser.finish("after `endset`")?;
+        self.depth -= 1;
+        Ok(Node::FilterBlock(Box::new(FilterBlock {
+            filters,
+            body,
+            span: tag,
+            into: Some(name),
         })))
     }
 
@@ -953,7 +994,12 @@ impl<'a> Reader<'a> {
         Ok(Node::Include { name, span: tag })
     }
 
-    fn set(&mut self, mut parser: Parser<'a>, word: Range<usize>) -> Result<Node, Diagnostic> {
+    fn set(
+        &mut self,
+        mut parser: Parser<'a>,
+        tag: Range<usize>,
+        word: Range<usize>,
+    ) -> Result<Node, Diagnostic> {
         let here = parser.next_span();
         let Some((name, span)) = parser.name() else {
             return Err(self.error(here, "expected a name after `set`"));
@@ -973,18 +1019,25 @@ impl<'a> Reader<'a> {
                 "only `{% set name = value %}` and `{% set ns.name = value %}` are supported",
             ));
         }
-        let eq = parser.next_span();
-        if !parser.op("=") {
-            return Err(self.error(
-                word.start..eq.end,
-                "block `{% set name %}…{% endset %}` is not supported; write `{% set name = value %}`",
-            ));
-        }
         if name == "loop" {
             return Err(self.error(
                 span,
                 "`loop` is Jinja's own loop variable; name yours differently",
             ));
+        }
+        let eq = parser.next_span();
+        if !parser.op("=") {
+            if let Some((attr, _)) = attr {
+                return Err(self
+                    .error(
+                        word.start..eq.end,
+                        format!("a block `{{% set {name}.{attr} %}}…{{% endset %}}` is not supported"),
+                    )
+                    .with_help(format!(
+                        "set a name with the block, then the attribute: `{{% set text %}}…{{% endset %}}{{% set {name}.{attr} = text %}}`"
+                    )));
+            }
+            return self.set_block(parser, tag, name, span);
         }
         let value = parser.expr()?;
         parser.finish("in `{% set %}`")?;

@@ -244,6 +244,10 @@ impl<'a> Walk<'a> {
                     self.nodes(file, &block.body);
                     self.expr(file, &block.filters, false, false);
                     self.bound.truncate(depth);
+                    // `{% set name %}…{% endset %}`: bound after the block, as `set` binds.
+                    if let Some(name) = &block.into {
+                        self.bound.push((name.clone(), None));
+                    }
                 }
             }
         }

@@ -1167,8 +1167,31 @@ impl<'a> Renderer<'a> {
         };
         self.locals.truncate(scope);
         self.frame = outer;
-        let text = result?;
-        self.out.push_str(&text);
+        let value = result?;
+        match &block.into {
+            // `{% set name %}…{% endset %}`: bound as `{% set name = value %}` binds.
+            Some(name) => {
+                let scope = &mut self.locals[self.frame..];
+                let value = Val::owned(value);
+                match scope.iter_mut().find(|(n, ..)| *n == name.as_str()) {
+                    Some(local) => local.2 = value,
+                    None => self.bind_one(name, value),
+                }
+            }
+            None => match value {
+                Value::String(text) => self.out.push_str(&text),
+                other => {
+                    return Err(self.error(
+                        template,
+                        &block.filters,
+                        format!(
+                            "`{{% filter %}}` must give text, and these filters give {}",
+                            a_type(&other)
+                        ),
+                    ));
+                }
+            },
+        }
         Ok(())
     }
 
@@ -1196,7 +1219,7 @@ impl<'a> Renderer<'a> {
         template: &'a Template,
         block: &'a FilterBlock,
         text: String,
-    ) -> Result<String, Error> {
+    ) -> Result<Value, Error> {
         let mut chain = Vec::new();
         let mut at = &block.filters;
         while let ExprKind::Filter(inner, filter, args) = &at.kind {
@@ -1221,23 +1244,16 @@ impl<'a> Renderer<'a> {
                     return Err(self.error(
                         template,
                         whole,
-                        "this filter gives nothing here, and `{% filter %}` must give text",
+                        if block.into.is_some() {
+                            "this filter gives nothing here, and `{% set %}` must give a value"
+                        } else {
+                            "this filter gives nothing here, and `{% filter %}` must give text"
+                        },
                     ));
                 }
             };
         }
-        match value {
-            Cow::Owned(Value::String(text)) => Ok(text),
-            Cow::Borrowed(Value::String(text)) => Ok(text.clone()),
-            other => Err(self.error(
-                template,
-                &block.filters,
-                format!(
-                    "`{{% filter %}}` must give text, and these filters give {}",
-                    a_type(&other)
-                ),
-            )),
-        }
+        Ok(value.into_owned())
     }
 
     fn compare(

@@ -132,6 +132,9 @@ fn collect(nodes: &[Node], ids: &mut HashMap<String, u32>, at: &mut Vec<(usize, 
             Node::FilterBlock(block) => {
                 collect(&block.body, ids, at);
                 exprs(&block.filters, ids, at);
+                if let Some(name) = &block.into {
+                    at.push((std::ptr::from_ref(name) as usize, id(ids, name)));
+                }
             }
             Node::Set { name, value, .. } => {
                 exprs(value, ids, at);

@@ -251,9 +251,19 @@ fn refuses_what_is_not_supported_at_its_place() {
             "--> prompts/main.j2:1:12",
         ),
         (
-            "{% set x %}a{% endset %}",
-            "error: block `{% set name %}…{% endset %}` is not supported; write `{% set name = value %}`",
+            "{% set x %}a",
+            "error: this `{% set %}` is never closed with `{% endset %}`",
+            "--> prompts/main.j2:1:1",
+        ),
+        (
+            "{% set ns.a %}a{% endset %}",
+            "error: a block `{% set ns.a %}…{% endset %}` is not supported",
             "--> prompts/main.j2:1:4",
+        ),
+        (
+            "{% set x upper %}a{% endset %}",
+            "error: unexpected `upper` in `{% set %}`: `=` and a value, or `|` and filters, or nothing",
+            "--> prompts/main.j2:1:10",
         ),
         (
             "{% if a %}x",

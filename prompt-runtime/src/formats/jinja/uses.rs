@@ -133,6 +133,10 @@ impl<'a> Walk<'a> {
                     self.nodes(file, &block.body, conditional);
                     self.expr(file, &block.filters, !conditional);
                     self.bound.truncate(depth);
+                    // `{% set name %}…{% endset %}`: bound after the block, as `set` binds.
+                    if let Some(name) = &block.into {
+                        self.bound.push(name.clone());
+                    }
                 }
                 Node::SetAttr {
                     name, span, value, ..
