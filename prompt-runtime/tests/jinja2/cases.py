@@ -101,6 +101,9 @@ P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 
      "text": "The quick brown fox jumps over the lazy dog. A well-known sentence.\nSecond line here.",
      "big": 100000000000000000000, "z": 0, "t": True, "nul": None}
 plain = [
+    "{{ (1, 'a') }} {{ (n,) }} {{ () }} {{ (n, (f, [t])) | length }} {% if 'b' in ('a', 'b') %}in{% endif %} {{ (1, 2) == (1, 2) }} {{ (3, 1)[1] }} {% for a in (w, s) %}[{{ a }}]{% endfor %} {{ ('x',) ~ '' }} {{ (n, m) | tojson }}",
+    "{{ w.split('-', 1) }} {{ 'a,b,c,d'.split(',', 2) }} {{ 'a,b,c'.split(',', 0) }} {{ 'a,b'.split(',', -1) }} {{ s.split(none, 1) }} {{ '  x  y  z  '.split(none, 1) }} {{ 'a b'.split(none, 5) }}",
+    "{{ 'a,b,c,d'.rsplit(',', 2) }} {{ 'a,b,c'.rsplit(',') }} {{ '  x  y  z  '.rsplit(none, 1) }} {{ '  x  y  '.rsplit() }} {{ text.rsplit('.', 1)[0][-8:] }} {{ ''.split(',', 1) }} {{ ''.rsplit(none, 1) }}",
     "{{ n + 1 }} {{ n - 10 }} {{ n * 2 }} {{ n / 2 }} {{ n // 2 }} {{ n % 3 }} {{ n ** 2 }} {{ -n }} {{ +n }} {{ 2 ** 3 ** 2 }}",
     "{{ m // 2 }} {{ m % 2 }} {{ f * 2 }} {{ f // 1 }} {{ -f % 2 }} {{ 1 / 3 }} {{ 10 / 5 }} {{ 2 ** -1 }} {{ t + 1 }}",
     "{{ n ~ 'x' ~ f }} {{ 'a' + 'b' }} {{ 'ab' * 3 }} {{ xs + [4] }} {{ [0] * 3 }} {{ nul ~ '' }} {{ n - -1 }}",

@@ -2933,12 +2933,16 @@ impl Emitter<'_> {
                 code
             }
             // `[a, b]`.
-            ExprKind::List(items) => {
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
                 let items = items
                     .iter()
                     .map(|item| self.expr(template, item))
                     .collect::<Option<Vec<_>>>()?;
-                format!("View::List(::std::vec![{}])", items.join(", "))
+                let kind = match expr.kind {
+                    ExprKind::Tuple(_) => "Tuple",
+                    _ => "List",
+                };
+                format!("View::{kind}(::std::vec![{}])", items.join(", "))
             }
             ExprKind::Not(inner) => {
                 format!("View::Bool(!({}))", self.condition(template, inner)?)

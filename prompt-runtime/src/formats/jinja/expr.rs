@@ -44,7 +44,9 @@ impl ExprKind {
         let deepest = |list: &mut dyn Iterator<Item = &Expr>| list.map(|e| e.depth).max();
         match self {
             ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => 0,
-            ExprKind::List(items) => deepest(&mut items.iter()).unwrap_or(0),
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                deepest(&mut items.iter()).unwrap_or(0)
+            }
             ExprKind::Dict(entries) => {
                 deepest(&mut entries.iter().flat_map(|(k, v)| [k, v])).unwrap_or(0)
             }
@@ -72,6 +74,8 @@ pub(crate) enum ExprKind {
     Literal(Value),
     /// `[a, b]`.
     List(Vec<Expr>),
+    /// `(a, b)`, `(a,)`, `()`: a Python tuple.
+    Tuple(Vec<Expr>),
     /// `{k: v, …}`: each key with its value, in the order written.
     Dict(Vec<(Expr, Expr)>),
     /// A variable.
@@ -176,10 +180,14 @@ pub(crate) enum Method {
     Join,
     Count,
     Find,
+    /// `s.split(sep, maxsplit)`: with a most count of splits (`s.split(sep)` and
+    /// `s.split()` are [`ExprKind::Split`]).
+    SplitMax,
+    Rsplit,
 }
 
 impl Method {
-    pub(crate) const ALL: [(&'static str, Method, usize, usize); 15] = [
+    pub(crate) const ALL: [(&'static str, Method, usize, usize); 17] = [
         ("values", Method::Values, 0, 0),
         ("keys", Method::Keys, 0, 0),
         ("get", Method::Get, 1, 2),
@@ -195,6 +203,8 @@ impl Method {
         ("join", Method::Join, 1, 1),
         ("count", Method::Count, 1, 1),
         ("find", Method::Find, 1, 1),
+        ("split", Method::SplitMax, 2, 2),
+        ("rsplit", Method::Rsplit, 0, 2),
     ];
 
     pub(crate) fn name(self) -> &'static str {
@@ -1483,18 +1493,16 @@ impl<'s> Parser<'s> {
                 let mut args = args;
                 ExprKind::StartsWith(Box::new(recv), Box::new(args.remove(0)))
             }
-            "split" => {
-                arity(0, 1)?;
+            "split" if args.len() < 2 => {
                 ExprKind::Split(Box::new(recv), args.into_iter().next().map(Box::new))
             }
             _ => {
                 let Some(&(_, method, fewest, most)) = Method::ALL.iter().find(|m| m.0 == name)
                 else {
-                    let known =
-                        Method::ALL
-                            .iter()
-                            .map(|m| m.0)
-                            .chain(["items", "startswith", "split"]);
+                    let known = Method::ALL
+                        .iter()
+                        .map(|m| m.0)
+                        .chain(["items", "startswith"]);
                     let mut error = self.error(
                         span.start..end,
                         format!("the method `.{name}(…)` is not supported"),
@@ -1539,12 +1547,30 @@ impl<'s> Parser<'s> {
             Tok::Float(f) => Ok(literal(float(f))),
             Tok::Op("(") => {
                 self.deeper(&span)?;
-                let inner = self.expr()?;
-                self.depth -= 1;
-                if self.is_op(",") {
-                    let here = self.here();
-                    return Err(self.error(here, "tuples are not supported"));
+                // `()`: the empty tuple.
+                if self.eat_op(")") {
+                    self.depth -= 1;
+                    let end = self.tokens[self.pos - 1].1.end;
+                    return self.node(ExprKind::Tuple(Vec::new()), span.start..end);
                 }
+                let inner = self.expr()?;
+                // `(a, b)` and `(a,)`: a tuple, as in Python.
+                if self.eat_op(",") {
+                    let mut items = vec![inner];
+                    while !self.eat_op(")") {
+                        if self.at_end() {
+                            return Err(self.error(span, "this `(` is never closed"));
+                        }
+                        items.push(self.expr()?);
+                        if !self.is_op(")") {
+                            self.expect_op(",", "between tuple items")?;
+                        }
+                    }
+                    self.depth -= 1;
+                    let end = self.tokens[self.pos - 1].1.end;
+                    return self.node(ExprKind::Tuple(items), span.start..end);
+                }
+                self.depth -= 1;
                 let close = self.expect_op(")", "to close `(`")?;
                 Ok(Expr {
                     span: span.start..close.end,
@@ -1780,7 +1806,7 @@ pub(crate) fn stray_items(expr: &Expr) -> Option<Range<usize>> {
     let mut found = None;
     visit(expr, &mut |e| {
         let inside: &[Expr] = match &e.kind {
-            ExprKind::List(items) => items,
+            ExprKind::List(items) | ExprKind::Tuple(items) => items,
             ExprKind::Op(Op::Binary(BinOp::Concat), operands) => operands,
             ExprKind::Dict(entries) => {
                 // A dict prints its values as views too; a view as a key is unhashable.
@@ -1807,7 +1833,7 @@ pub(crate) fn visit<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
     f(expr);
     match &expr.kind {
         ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => {}
-        ExprKind::List(items) => items.iter().for_each(|e| visit(e, f)),
+        ExprKind::List(items) | ExprKind::Tuple(items) => items.iter().for_each(|e| visit(e, f)),
         ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
             visit(k, f);
             visit(v, f);

@@ -193,7 +193,7 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
                 }
             }
             ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => {}
-            ExprKind::List(items) => items.iter().for_each(sub),
+            ExprKind::List(items) | ExprKind::Tuple(items) => items.iter().for_each(sub),
             ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
                 sub(k);
                 sub(v);

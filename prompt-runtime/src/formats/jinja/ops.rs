@@ -624,8 +624,99 @@ pub(crate) fn method(
                 None => Value::from(-1),
             }
         }
+        Method::SplitMax | Method::Rsplit => {
+            let sep = match args.first() {
+                None | Some(Value::Null) => None,
+                Some(Value::String(sep)) if sep.is_empty() => {
+                    return Err(Fail::Arg(0, "the separator must not be empty".to_owned()));
+                }
+                Some(Value::String(sep)) => Some(sep.as_str()),
+                Some(other) => {
+                    return Err(Fail::Arg(
+                        0,
+                        format!("the separator must be a string, not {}", a_type(other)),
+                    ));
+                }
+            };
+            let most = match args.get(1) {
+                None => None,
+                Some(Value::Number(Number(Num::Int(n)))) => usize::try_from(*n).ok(),
+                Some(Value::Bool(b)) => Some(usize::from(*b)),
+                Some(other) => {
+                    return Err(Fail::Arg(
+                        1,
+                        format!("the most splits must be an integer, not {}", a_type(other)),
+                    ));
+                }
+            };
+            let pieces = split_at_most(s, sep, most, method == Method::Rsplit);
+            budget.steps(pieces.len())?;
+            Value::Array(pieces.into_iter().map(Value::from).collect())
+        }
         Method::Keys | Method::Values | Method::Get => return no_such(),
     })
+}
+
+/// Python's `s.split(sep, maxsplit)` (`from_end`: `s.rsplit(sep, maxsplit)`); `most` is
+/// `None` for no bound (a negative `maxsplit`). Without a separator, runs of whitespace
+/// split and the ends' whitespace goes, but a piece left whole when the count runs out
+/// keeps the whitespace inside it and at its far end, as Python keeps it.
+pub(crate) fn split_at_most<'s>(
+    s: &'s str,
+    sep: Option<&str>,
+    most: Option<usize>,
+    from_end: bool,
+) -> Vec<&'s str> {
+    let most = most.unwrap_or(usize::MAX);
+    let mut pieces = Vec::new();
+    match sep {
+        Some(sep) if from_end => {
+            pieces.extend(s.rsplitn(most.saturating_add(1), sep));
+            pieces.reverse();
+        }
+        Some(sep) => pieces.extend(s.splitn(most.saturating_add(1), sep)),
+        None if from_end => {
+            let mut rest = s.trim_end_matches(super::lexer::py_space);
+            while !rest.is_empty() {
+                if pieces.len() == most {
+                    pieces.push(rest);
+                    break;
+                }
+                match rest.rfind(super::lexer::py_space) {
+                    Some(at) => {
+                        let space = rest[at..].chars().next().map_or(1, char::len_utf8);
+                        pieces.push(&rest[at + space..]);
+                        rest = rest[..at].trim_end_matches(super::lexer::py_space);
+                    }
+                    None => {
+                        pieces.push(rest);
+                        break;
+                    }
+                }
+            }
+            pieces.reverse();
+        }
+        None => {
+            let mut rest = s.trim_start_matches(super::lexer::py_space);
+            while !rest.is_empty() {
+                if pieces.len() == most {
+                    pieces.push(rest);
+                    break;
+                }
+                match rest.find(super::lexer::py_space) {
+                    Some(at) => {
+                        pieces.push(&rest[..at]);
+                        rest = rest[at..].trim_start_matches(super::lexer::py_space);
+                    }
+                    None => {
+                        pieces.push(rest);
+                        break;
+                    }
+                }
+            }
+        }
+    }
+    pieces
 }
 
 /// The items of an iterable, as Python's `for` gives them: a list's or tuple's items, a

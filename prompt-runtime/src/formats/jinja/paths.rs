@@ -524,7 +524,9 @@ impl<'a> Walk<'a> {
                     self.expr(file, b, false, under);
                 }
             }
-            ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, false, under)),
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                items.iter().for_each(|e| self.expr(file, e, false, under))
+            }
             ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
                 self.expr(file, k, false, under);
                 self.expr(file, v, false, under);

@@ -877,7 +877,7 @@ impl<'a> Renderer<'a> {
     fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
         Ok(match &expr.kind {
             ExprKind::Literal(value) => Val::borrowed(value),
-            ExprKind::List(items) => {
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {
                     let value = self.defined(template, item)?;
@@ -885,7 +885,10 @@ impl<'a> Renderer<'a> {
                     self.hold(template, expr, &value, 0)?;
                     values.push(value.into_owned());
                 }
-                Val::owned(Value::Array(values))
+                Val::owned(match expr.kind {
+                    ExprKind::Tuple(_) => Value::Tuple(values),
+                    _ => Value::Array(values),
+                })
             }
             ExprKind::Dict(entries) => self.dict(template, expr, entries)?,
             ExprKind::Name(name) => self.lookup(expr, name),

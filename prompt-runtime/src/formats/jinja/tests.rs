@@ -191,9 +191,9 @@ fn refuses_what_is_not_supported_at_its_place() {
             "--> prompts/main.j2:1:9",
         ),
         (
-            "{{ (a, b) }}",
-            "error: tuples are not supported",
-            "--> prompts/main.j2:1:6",
+            "{{ (1, 2 3) }}",
+            "error: expected `,` between tuple items",
+            "--> prompts/main.j2:1:10",
         ),
         (
             "{{ x | default(v, bolean=true) }}",

@@ -198,7 +198,9 @@ impl<'a> Walk<'a> {
                     self.expr(file, inner, required);
                 }
             }
-            ExprKind::List(items) => items.iter().for_each(|e| self.expr(file, e, required)),
+            ExprKind::List(items) | ExprKind::Tuple(items) => {
+                items.iter().for_each(|e| self.expr(file, e, required))
+            }
             ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
                 self.expr(file, k, required);
                 self.expr(file, v, required);
