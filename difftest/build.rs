@@ -462,11 +462,16 @@ impl Gen {
             2 | 3 => {
                 self.defines[1] = true;
                 let a = self.piece(false);
-                if self.below(2) == 0 {
-                    format!("{{{{ m({a}) }}}}")
-                } else {
-                    let b = self.piece(false);
-                    format!("{{{{ m({a}, b={b}) }}}}")
+                match self.below(6) {
+                    0 | 1 => format!("{{{{ m({a}) }}}}"),
+                    2 => {
+                        let b = self.piece(false);
+                        format!("{{{{ m({a}, b={b}) }}}}")
+                    }
+                    // A call inside an expression: the macro's text, as a string.
+                    3 => format!("{{{{ m({a}) | upper ~ '|' }}}}"),
+                    4 => format!("{{% set v1 = m({a}) %}}{{{{ v1 | length }}}}{{{{ v1 }}}}"),
+                    _ => format!("{{% if m({a}, b='') != '<|>' %}}[{{{{ m(m({a})) }}}}]{{% endif %}}"),
                 }
             }
             4 => {

@@ -256,6 +256,18 @@ macros = [
     "{% macro list(items, sep=', ') %}{{ items | join(sep) }}{% endmacro %}\n  {{ list(turns) }}\n  {{ list(turns, ' & ') }}\n",
 ]
 MV = {"who": "Ada", "n": 5, "d": {"b": 1, "a": 2}, "turns": ["hi", "yo"]}
+# A macro's call inside an expression: its text, as a string.
+W = "{% macro w(x) %}<{{ x }}>{% endmacro %}"
+macros += [W + s for s in [
+    "{{ w(who) | upper }}|{{ w(n) ~ '!' }}|{{ w(w(who)) }}|{% set t = w('a') %}[{{ t }}]{{ t | length }}",
+    "{% if w(who) == '<Ada>' %}eq{% endif %}{% if w('') is string %} str{% endif %}{% for c in w('ab') %}{{ c }},{% endfor %}",
+    "{% for x in turns %}{{ w(x) + ';' }}{{ w(loop.index) }}{% endfor %}{% if n > 9 %}a{% elif w(who).startswith('<') %}b{% endif %}",
+    "{{ w(who).strip('<>') }} {{ (w(n) | length) + 1 }} {{ [w(1), w(2)] }} {{ {'k': w(who)} }} {{ w(who) if n else 'no' }}",
+    "{% macro b(y) %}{{ w(y) | upper }}-{% endmacro %}{{ b('q') }}{{ b('r') ~ '' }}{{ b(w(n)) }}",
+    "{% set v = 'none' %}{% if n > 1 %}{% set v = w('big') %}{% else %}{% set v = w('small') %}{% endif %}{{ v }}",
+    "{% set ns = namespace(s='') %}{% for x in turns %}{% set ns.s = ns.s ~ w(x) %}{% endfor %}{{ ns.s }}",
+    "{% macro sp(x) %}\n  {{ x }}\n{% endmacro %}[{{ sp(who) | trim }}]({{ sp(n) | length }})\n{{- sp('z') -}}\n.",
+]]
 for t in macros:
     for o in ["", "tlk"]:
         case(t, MV, o)

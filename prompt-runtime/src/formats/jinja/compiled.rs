@@ -2826,6 +2826,8 @@ impl Emitter<'_> {
     /// A Rust expression of type `View` (with `?` inside).
     fn expr(&mut self, template: &Template, expr: &Expr) -> Option<String> {
         Some(match &expr.kind {
+            // Put in place when the template is read: never here.
+            ExprKind::MacroCall(_) => return None,
             ExprKind::Literal(value) => match literal(value) {
                 Some(code) => code,
                 None => {

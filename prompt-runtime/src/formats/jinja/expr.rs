@@ -64,6 +64,10 @@ impl ExprKind {
                 .depth
                 .max(deepest(&mut rest.iter().map(|(_, e)| e)).unwrap_or(0)),
             ExprKind::Op(_, operands) => deepest(&mut operands.iter()).unwrap_or(0),
+            ExprKind::MacroCall(call) => {
+                deepest(&mut call.args.iter().chain(call.named.iter().map(|(.., e)| e)))
+                    .unwrap_or(0)
+            }
         }
     }
 }
@@ -76,6 +80,10 @@ pub(crate) enum ExprKind {
     List(Vec<Expr>),
     /// `(a, b)`, `(a,)`, `()`: a Python tuple.
     Tuple(Vec<Expr>),
+    /// `name(args)` of a macro the template defined before: only while the template is
+    /// read. The reader puts the call's text in a name of its own before the tag and reads
+    /// that name here, so nothing after the reader sees one.
+    MacroCall(Box<MacroCall>),
     /// `{k: v, …}`: each key with its value, in the order written.
     Dict(Vec<(Expr, Expr)>),
     /// A variable.
@@ -290,6 +298,15 @@ pub(crate) enum Filter {
     Center,
     /// `escape` (`e`): HTML's five special characters as entities.
     Escape,
+}
+
+/// A macro's call inside an expression, as written: see [`ExprKind::MacroCall`].
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct MacroCall {
+    pub name: String,
+    pub name_span: Range<usize>,
+    pub args: Vec<Expr>,
+    pub named: Vec<(String, Range<usize>, Expr)>,
 }
 
 /// A parameter of a filter: its name, and the value it takes when it is not given
@@ -790,6 +807,9 @@ pub(crate) struct Parser<'s> {
     depth: usize,
     /// Whether a `for` encloses this expression, so `loop.index` means something.
     pub in_loop: bool,
+    /// The macros the template defined before this expression: a call of one is a
+    /// [`ExprKind::MacroCall`].
+    pub macros: Vec<String>,
 }
 
 type Parsed<T> = Result<T, Diagnostic>;
@@ -803,6 +823,7 @@ impl<'s> Parser<'s> {
             end: span.end,
             depth: 0,
             in_loop,
+            macros: Vec::new(),
         })
     }
 
@@ -1728,14 +1749,29 @@ impl<'s> Parser<'s> {
                     }
                     return self.node(ExprKind::Op(Op::Range, args), span.start..end);
                 }
+                _ if self.macros.contains(&name) => {
+                    let (args, named) = self.call_args()?;
+                    let end = self.tokens[self.pos - 1].1.end;
+                    let call = MacroCall {
+                        name,
+                        name_span: span.clone(),
+                        args,
+                        named,
+                    };
+                    return self.node(ExprKind::MacroCall(Box::new(call)), span.start..end);
+                }
                 _ => {}
             }
-            return Err(self
-                .error(
-                    span.start..here.end,
-                    format!("calling `{name}(…)` is not supported: promptic's Jinja has no functions but `namespace` and `range`"),
-                )
-                .with_note("macros, `super()`, `caller()` and functions given with the values are not supported"));
+            let mut error = self.error(
+                span.start..here.end,
+                format!("calling `{name}(…)` is not supported: it is not a macro defined above it in this template"),
+            );
+            if let Some(close) =
+                crate::suggest::closest(&name, self.macros.iter().map(String::as_str))
+            {
+                error = error.with_help(format!("did you mean `{close}`?"));
+            }
+            return Err(error.with_note("a template calls the macros it defines before the call, `namespace` and `range`; imported macros, `caller()` and functions given with the values are not supported"));
         }
         Ok(Expr::leaf(ExprKind::Name(name), span))
     }
@@ -1863,5 +1899,39 @@ pub(crate) fn visit<'e>(expr: &'e Expr, f: &mut dyn FnMut(&'e Expr)) {
             rest.iter().for_each(|(_, e)| visit(e, f));
         }
         ExprKind::Op(_, operands) => operands.iter().for_each(|e| visit(e, f)),
+        ExprKind::MacroCall(call) => {
+            call.args.iter().for_each(|e| visit(e, f));
+            call.named.iter().for_each(|(.., e)| visit(e, f));
+        }
+    }
+}
+
+/// The operands of `expr`, to change in place, in the order they are evaluated.
+pub(crate) fn operands_mut(expr: &mut Expr) -> Vec<&mut Expr> {
+    match &mut expr.kind {
+        ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => Vec::new(),
+        ExprKind::List(items) | ExprKind::Tuple(items) | ExprKind::Op(_, items) => {
+            items.iter_mut().collect()
+        }
+        ExprKind::Dict(entries) => entries.iter_mut().flat_map(|(k, v)| [k, v]).collect(),
+        ExprKind::Attr(e, _) | ExprKind::Not(e) | ExprKind::Items(e) | ExprKind::Test(e, ..) => {
+            vec![&mut **e]
+        }
+        ExprKind::Item(a, b)
+        | ExprKind::And(a, b)
+        | ExprKind::Or(a, b)
+        | ExprKind::StartsWith(a, b) => vec![&mut **a, &mut **b],
+        ExprKind::Split(a, b) => std::iter::once(&mut **a).chain(b.as_deref_mut()).collect(),
+        ExprKind::Filter(e, _, args) => std::iter::once(&mut **e).chain(args.iter_mut()).collect(),
+        ExprKind::Compare(first, rest) => std::iter::once(&mut **first)
+            .chain(rest.iter_mut().map(|(_, e)| e))
+            .collect(),
+        ExprKind::MacroCall(call) => {
+            let call = &mut **call;
+            call.args
+                .iter_mut()
+                .chain(call.named.iter_mut().map(|(.., e)| e))
+                .collect()
+        }
     }
 }

@@ -192,7 +192,11 @@ fn dict_methods(templates: &Templates, problems: &mut Diagnostics) {
                     out.push((e.span.clone(), name.clone()));
                 }
             }
-            ExprKind::Literal(_) | ExprKind::Name(_) | ExprKind::Loop(_) => {}
+            // A macro's call is put in place when the template is read.
+            ExprKind::Literal(_)
+            | ExprKind::Name(_)
+            | ExprKind::Loop(_)
+            | ExprKind::MacroCall(_) => {}
             ExprKind::List(items) | ExprKind::Tuple(items) => items.iter().for_each(sub),
             ExprKind::Dict(entries) => entries.iter().for_each(|(k, v)| {
                 sub(k);

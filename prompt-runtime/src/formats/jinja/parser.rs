@@ -7,7 +7,7 @@
 //! another keeps its blocks apart, and loading the set puts them into the parent's tree
 //! (see [`super::set`]).
 
-use super::expr::{Expr, ExprKind, Parser, stray_items};
+use super::expr::{Expr, ExprKind, MacroCall, Parser, operands_mut, stray_items, visit};
 use super::lexer::Segment;
 use crate::diagnostic::{Diagnostic, SourceFile};
 use std::ops::Range;
@@ -217,6 +217,8 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed,
         in_block: 0,
         macros: Vec::new(),
         copied: 0,
+        prelude: Vec::new(),
+        lifted: 0,
     };
     let (mut nodes, end) = reader.body(&[])?;
     if let Some((word, span)) = end {
@@ -313,6 +315,11 @@ struct Reader<'a> {
     macros: Vec<Macro>,
     /// The nodes macro calls copied so far, against [`MAX_COPIED`].
     copied: usize,
+    /// What goes before the node a tag makes: the macro calls its expressions make, each
+    /// a block `set` of a name of its own (see [`Reader::lift`]).
+    prelude: Vec<Node>,
+    /// How many macro calls were lifted out of expressions: their names' numbers.
+    lifted: usize,
 }
 
 /// The tag that ended a body: its keyword, its span, and a parser over the rest of it.
@@ -353,7 +360,75 @@ impl<'a> Reader<'a> {
     }
 
     fn expr_parser(&self, inner: Range<usize>) -> Result<Parser<'a>, Diagnostic> {
-        Parser::new(self.source, inner, self.loops > 0)
+        let mut parser = Parser::new(self.source, inner, self.loops > 0)?;
+        parser.macros = self.macros.iter().map(|m| m.name.clone()).collect();
+        Ok(parser)
+    }
+
+    /// Puts each macro call in `expr` (those in its arguments first) into `prelude`, as a
+    /// block `{% set %}` of a name no template can write that holds the text the macro
+    /// writes, and reads that name in its place: what Jinja2's call gives, the macro's
+    /// text. The calls run before the tag, all of them, where Jinja2 would skip one that
+    /// `and`, `or` or an inline `if` does not reach; the text is the same unless the
+    /// macro sets a namespace's attribute.
+    fn lift(&mut self, expr: &mut Expr, prelude: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        for operand in operands_mut(expr) {
+            self.lift(operand, prelude)?;
+        }
+        if !matches!(expr.kind, ExprKind::MacroCall(_)) {
+            return Ok(());
+        }
+        self.lifted += 1;
+        let name = format!("\u{0}call{}", self.lifted);
+        let ExprKind::MacroCall(call) =
+            std::mem::replace(&mut expr.kind, ExprKind::Name(name.clone()))
+        else {
+            return Ok(());
+        };
+        let span = expr.span.clone();
+        let scope = self.inline(*call, span.clone())?;
+        prelude.push(Node::FilterBlock(Box::new(FilterBlock {
+            filters: Expr::placeholder(span.clone()),
+            body: vec![scope],
+            span,
+            into: Some(name),
+        })));
+        Ok(())
+    }
+
+    /// A macro's call where the reader cannot put it before its tag: an error at it.
+    fn no_calls(&self, expr: &Expr, place: &str) -> Result<(), Diagnostic> {
+        let mut found = None;
+        visit(expr, &mut |e| {
+            if let (None, ExprKind::MacroCall(call)) = (&found, &e.kind) {
+                found = Some((call.name.clone(), e.span.clone()));
+            }
+        });
+        match found {
+            Some((name, span)) => Err(self
+                .error(span, format!("a macro's call in {place} is not supported"))
+                .with_help(format!(
+                    "set its text to a name before the tag, `{{% set text = {name}(…) %}}`, and use the name"
+                ))),
+            None => Ok(()),
+        }
+    }
+
+    /// `node` after the nodes `prelude` holds, in a scope of their own (the names the
+    /// calls were put in end with it).
+    fn after(prelude: Vec<Node>, node: Node, span: Range<usize>) -> Node {
+        if prelude.is_empty() {
+            return node;
+        }
+        let mut nodes = prelude;
+        nodes.push(node);
+        Node::Scope(Box::new(Scope {
+            template: None,
+            block: None,
+            binds: Vec::new(),
+            nodes,
+            span,
+        }))
     }
 
     /// Nodes up to a tag whose keyword is in `stops` (or the end of the template when
@@ -374,24 +449,8 @@ impl<'a> Reader<'a> {
                     self.pos += 1;
                 }
                 Segment::Var { inner, tag } => {
-                    let mut parser = self.expr_parser(inner.clone())?;
-                    if parser.at_end() {
-                        return Err(
-                            self.error(tag.clone(), "empty `{{ }}`: write an expression in it")
-                        );
-                    }
-                    if let Some(name) = parser.at_call()
-                        && !["namespace", "range"].contains(&name)
-                    {
-                        let node = self.call(parser, tag.clone())?;
-                        nodes.push(node);
-                        self.pos += 1;
-                        continue;
-                    }
-                    let expr = parser.expr()?;
-                    parser.finish("in `{{ }}`")?;
-                    self.no_stray_items(&expr)?;
-                    nodes.push(Node::Output(expr));
+                    let node = self.output(inner.clone(), tag.clone())?;
+                    nodes.push(node);
                     self.pos += 1;
                 }
                 Segment::Block { tag, inner } => {
@@ -436,11 +495,47 @@ impl<'a> Reader<'a> {
                                 .with_note(SUPPORTED_TAGS));
                         }
                     };
+                    nodes.append(&mut self.prelude);
                     nodes.push(node);
                 }
             }
         }
         Ok((nodes, None))
+    }
+
+    /// `{{ expr }}`. Apart from [`body`](Self::body), whose frame each level of nested
+    /// blocks adds to the stack, so that it stays small.
+    #[inline(never)]
+    fn output(&mut self, inner: Range<usize>, tag: Range<usize>) -> Result<Node, Diagnostic> {
+        let mut parser = self.expr_parser(inner)?;
+        if parser.at_end() {
+            return Err(self.error(tag, "empty `{{ }}`: write an expression in it"));
+        }
+        if parser.at_call() == Some("super") {
+            return self.call(parser, tag);
+        }
+        let mut expr = parser.expr()?;
+        parser.finish("in `{{ }}`")?;
+        self.no_stray_items(&expr)?;
+        let mut prelude = Vec::new();
+        let node = match expr.kind {
+            // The whole output a macro's call: its body in place.
+            ExprKind::MacroCall(mut call) => {
+                for arg in call
+                    .args
+                    .iter_mut()
+                    .chain(call.named.iter_mut().map(|(.., e)| e))
+                {
+                    self.lift(arg, &mut prelude)?;
+                }
+                self.inline(*call, tag.clone())?
+            }
+            _ => {
+                self.lift(&mut expr, &mut prelude)?;
+                Node::Output(expr)
+            }
+        };
+        Ok(Self::after(prelude, node, tag))
     }
 
     fn no_stray_items(&self, expr: &Expr) -> Result<(), Diagnostic> {
@@ -488,14 +583,18 @@ impl<'a> Reader<'a> {
             return Err(self.error(0..0, "internal: expected a block tag"));
         };
         self.pos += 1;
-        let mut parser = Parser::new(self.source, inner.clone(), self.loops > 0)?;
+        let (tag, inner) = (tag.clone(), inner.clone());
+        let mut parser = self.expr_parser(inner)?;
         parser.name();
-        Ok((parser, tag.clone()))
+        Ok((parser, tag))
     }
 
     fn if_block(&mut self, parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
         self.nest(&tag)?;
+        // The macro calls of the conditions go before the `if`, an `elif`'s too.
+        let mut prelude = Vec::new();
         let mut condition = self.condition(parser, &tag, "if")?;
+        self.lift(&mut condition, &mut prelude)?;
         let mut branches = Vec::new();
         let mut tags = vec![tag.clone()];
         let unclosed = "this `{% if %}` is never closed with `{% endif %}`";
@@ -509,6 +608,7 @@ impl<'a> Reader<'a> {
             match word.as_str() {
                 "elif" => {
                     condition = self.condition(parser, &stop, "elif")?;
+                    self.lift(&mut condition, &mut prelude)?;
                     tags.push(stop);
                 }
                 "else" => {
@@ -541,6 +641,7 @@ impl<'a> Reader<'a> {
             }
         };
         self.depth -= 1;
+        self.prelude = prelude;
         Ok(Node::If(If {
             branches,
             tags,
@@ -579,9 +680,12 @@ impl<'a> Reader<'a> {
         if !parser.keyword("in") {
             return Err(self.error(here, "expected `in` after the loop variable"));
         }
-        let iter = parser.iterable()?;
+        let mut iter = parser.iterable()?;
+        let mut prelude = Vec::new();
+        self.lift(&mut iter, &mut prelude)?;
         let filter = if parser.keyword("if") {
             let cond = parser.expr()?;
+            self.no_calls(&cond, "a loop's filter")?;
             Some(cond)
         } else {
             None
@@ -628,6 +732,7 @@ impl<'a> Reader<'a> {
         let (parser, _) = self.stop_tag()?;
         parser.finish("after `endfor`")?;
         self.depth -= 1;
+        self.prelude = prelude;
         Ok(Node::For(Box::new(For {
             targets,
             iter,
@@ -652,6 +757,7 @@ impl<'a> Reader<'a> {
         }
         let filters = parser.filter_chain(word)?;
         parser.finish("in `{% filter %}`")?;
+        self.no_calls(&filters, "a `{% filter %}` tag")?;
         drop(parser);
         let (body, end) = self.body(&["endfilter"])?;
         if end.is_none() {
@@ -687,6 +793,7 @@ impl<'a> Reader<'a> {
             Expr::placeholder(span)
         };
         parser.finish("in `{% set %}`: `=` and a value, or `|` and filters, or nothing")?;
+        self.no_calls(&filters, "a `{% set %}` block's filters")?;
         drop(parser);
         let (body, end) = self.body(&["endset"])?;
         if end.is_none() {
@@ -854,6 +961,7 @@ impl<'a> Reader<'a> {
             params.push((param_name, None));
         }
         for (param, _, default) in named {
+            self.no_calls(&default, "a parameter's default")?;
             params.push((param, Some(default)));
         }
         if let Some((param, _)) = params
@@ -889,42 +997,41 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
-    /// `{{ name(args) }}` of a macro: its body in place, its parameters bound. `{{ super() }}`
-    /// in a block too.
+    /// `{{ super() }}` in a block.
     fn call(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {
-        let Some((name, name_span)) = parser.name() else {
-            return Err(self.error(tag, "expected a name"));
-        };
-        let (args, named) = parser.call_args()?;
+        parser.name();
+        let (args, _) = parser.call_args()?;
         if !parser.at_end() {
             let rest = parser.next_span();
             return Err(self
                 .error(
                     rest.start..tag.end.saturating_sub(2),
-                    "a macro's call must be all of its `{{ }}`",
+                    "`super()` must be all of its `{{ }}`",
                 )
-                .with_help("filter its text with a `{% filter %}` block around the call"));
+                .with_help("filter its text with a `{% filter %}` block around it"));
         }
-        if name == "super" {
-            if self.in_block == 0 {
-                return Err(self.error(tag, "`super()` outside a block"));
-            }
-            if let Some(arg) = args.first() {
-                return Err(self.error(arg.span.clone(), "`super()` takes no arguments"));
-            }
-            return Ok(Node::Super(tag));
+        if self.in_block == 0 {
+            return Err(self.error(tag, "`super()` outside a block"));
         }
+        if let Some(arg) = args.first() {
+            return Err(self.error(arg.span.clone(), "`super()` takes no arguments"));
+        }
+        Ok(Node::Super(tag))
+    }
+
+    /// A macro's call (its arguments' own calls already lifted): its body in place, its
+    /// parameters bound.
+    fn inline(&mut self, call: MacroCall, tag: Range<usize>) -> Result<Node, Diagnostic> {
+        let MacroCall {
+            name,
+            name_span,
+            args,
+            named,
+        } = call;
         let Some(found) = self.macros.iter().rev().find(|m| m.name == name) else {
-            let known: Vec<&str> = self.macros.iter().map(|m| m.name.as_str()).collect();
-            let mut error = self.error(
+            return Err(self.error(
                 name_span,
                 format!("calling `{name}(…)` is not supported: it is not a macro defined above it in this template"),
-            );
-            if let Some(close) = crate::suggest::closest(&name, known.iter().copied()) {
-                error = error.with_help(format!("did you mean `{close}`?"));
-            }
-            return Err(error.with_note(
-                "a template calls the macros it defines before the call, `namespace` and `range`; imported macros and functions given with the values are not supported",
             ));
         };
         if args.len() > found.params.len() {
@@ -1039,9 +1146,12 @@ impl<'a> Reader<'a> {
             }
             return self.set_block(parser, tag, name, span);
         }
-        let value = parser.expr()?;
+        let mut value = parser.expr()?;
         parser.finish("in `{% set %}`")?;
         self.no_stray_items(&value)?;
+        let mut prelude = Vec::new();
+        self.lift(&mut value, &mut prelude)?;
+        self.prelude = prelude;
         if let Some((attr, attr_span)) = attr {
             let span = span.start..attr_span.end;
             return Ok(Node::SetAttr {

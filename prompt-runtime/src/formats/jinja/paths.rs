@@ -495,7 +495,11 @@ impl<'a> Walk<'a> {
             return;
         }
         match &expr.kind {
-            ExprKind::Literal(_) | ExprKind::Loop(_) | ExprKind::Name(_) => {}
+            // A macro's call is put in place when the template is read.
+            ExprKind::Literal(_)
+            | ExprKind::Loop(_)
+            | ExprKind::Name(_)
+            | ExprKind::MacroCall(_) => {}
             ExprKind::Attr(inner, _) | ExprKind::Items(inner) => {
                 self.expr(file, inner, false, under)
             }

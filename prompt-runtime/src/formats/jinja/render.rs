@@ -877,6 +877,9 @@ impl<'a> Renderer<'a> {
     fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
         Ok(match &expr.kind {
             ExprKind::Literal(value) => Val::borrowed(value),
+            ExprKind::MacroCall(_) => {
+                return Err(self.error(template, expr, "a macro's call was not put in place"));
+            }
             ExprKind::List(items) | ExprKind::Tuple(items) => {
                 let mut values = Vec::with_capacity(items.len());
                 for item in items {

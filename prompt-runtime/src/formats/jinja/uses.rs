@@ -182,7 +182,8 @@ impl<'a> Walk<'a> {
 
     fn expr(&mut self, file: &str, expr: &Expr, required: bool) {
         match &expr.kind {
-            ExprKind::Literal(_) | ExprKind::Loop(_) => {}
+            // A macro's call is put in place when the template is read.
+            ExprKind::Literal(_) | ExprKind::Loop(_) | ExprKind::MacroCall(_) => {}
             ExprKind::Name(_) | ExprKind::Attr(..) | ExprKind::Item(..) => {
                 if let Some((name, path, span)) = chain(expr) {
                     self.record(file, name, path, span, required);
