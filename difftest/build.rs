@@ -471,7 +471,9 @@ impl Gen {
                     // A call inside an expression: the macro's text, as a string.
                     3 => format!("{{{{ m({a}) | upper ~ '|' }}}}"),
                     4 => format!("{{% set v1 = m({a}) %}}{{{{ v1 | length }}}}{{{{ v1 }}}}"),
-                    _ => format!("{{% if m({a}, b='') != '<|>' %}}[{{{{ m(m({a})) }}}}]{{% endif %}}"),
+                    _ => format!(
+                        "{{% if m({a}, b='') != '<|>' %}}[{{{{ m(m({a})) }}}}]{{% endif %}}"
+                    ),
                 }
             }
             4 => {

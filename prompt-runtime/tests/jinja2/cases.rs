@@ -1610,6 +1610,13 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{{ nul | map('upper') | list }} {{ z | select | list }} {{ '' | reject('odd') | list }} {{ nul | selectattr('a', 'equalto', 1) | list | length > 0 }} {{ nul | rejectattr('a') | list }} {{ nul | map(attribute='a') | list }} {{ e | map('nosuchfilter') | list }}",
+        "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
+        &[],
+        "[] [] [] False [] [] []",
+    ),
+    (
+        "",
         "{{ n + 1 }} {{ n - 10 }} {{ n * 2 }} {{ n / 2 }} {{ n // 2 }} {{ n % 3 }} {{ n ** 2 }} {{ -n }} {{ +n }} {{ 2 ** 3 ** 2 }}",
         "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
         &[],
@@ -3194,6 +3201,20 @@ pub(super) const CASES: &[Case] = &[
         "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
         &[],
         "Ada 4 ['<1>', '<2>'] {'k': '<Ada>'} <Ada>",
+    ),
+    (
+        "",
+        "{% macro w(x) %}<{{ x }}>{% endmacro %}{{ w is defined }} {{ w is undefined }} {{ w is not defined }} {{ w is none }} {% if w is defined %}{{ w('d') }}{% endif %}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "True False False False <d>",
+    ),
+    (
+        "tlk",
+        "{% macro w(x) %}<{{ x }}>{% endmacro %}{{ w is defined }} {{ w is undefined }} {{ w is not defined }} {{ w is none }} {% if w is defined %}{{ w('d') }}{% endif %}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "True False False False <d>",
     ),
     (
         "",

@@ -1296,6 +1296,13 @@ impl<'s> Parser<'s> {
         };
         if matches!(test, Test::Defined | Test::Undefined | Test::None) {
             let whole = value.span.start..span.end;
+            // A macro the template defined before is a defined name, and no `none`.
+            if let ExprKind::Name(name) = &value.kind
+                && self.macros.contains(name)
+            {
+                let holds = (test == Test::Defined) != negated;
+                return Ok(Expr::leaf(ExprKind::Literal(Value::Bool(holds)), whole));
+            }
             return self.node(ExprKind::Test(Box::new(value), test, negated), whole);
         }
         let mut operands = vec![value];

@@ -53,6 +53,20 @@ pub(crate) fn apply(
         budget.steps(len_of(value))?;
         ops::iterate(value).map_err(Fail::Here)
     };
+    // Jinja2's `map`, `select`, `reject`, `selectattr` and `rejectattr` go over a value
+    // only when it is true: `none`, `0` or `''` give nothing, their arguments unread.
+    if matches!(
+        filter,
+        Filter::Map
+            | Filter::MapAttr
+            | Filter::Select
+            | Filter::Reject
+            | Filter::Selectattr
+            | Filter::Rejectattr
+    ) && !truthy(value)
+    {
+        return Ok(Some(Value::Array(Vec::new())));
+    }
     Ok(Some(match filter {
         Filter::List => Value::Array(items(value, budget)?),
         Filter::Int => int(value, args)?,
