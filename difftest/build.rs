@@ -287,6 +287,8 @@ struct Gen {
     /// What the template's nodes read that its first lines define: the namespace `ns`,
     /// the macro `m`, the dict `d`.
     defines: [bool; 3],
+    /// How many namespaces were made in branches: each has a name of its own.
+    made: usize,
 }
 
 /// What the first lines of a template define when its nodes read it (see `Gen::defines`).
@@ -449,7 +451,7 @@ impl Gen {
     /// template or by a filter): not drawn in a minijinja-safe template.
     fn defined_node(&mut self) -> String {
         self.safe = false;
-        match self.below(7) {
+        match self.below(8) {
             0 => {
                 self.defines[0] = true;
                 let piece = self.piece(false);
@@ -487,6 +489,15 @@ impl Gen {
             5 => {
                 self.used.insert("tools");
                 self.pick(FILTERED_DICTS).to_owned()
+            }
+            // A namespace made in a branch and read only there.
+            6 => {
+                self.made += 1;
+                let ns = format!("nb{}", self.made);
+                let (condition, piece) = (self.piece(true), self.piece(false));
+                format!(
+                    "{{% if {condition} %}}{{% set {ns} = namespace(c=0, s='') %}}{{% for x2 in [1, 2] %}}{{% set {ns}.c = {ns}.c + 1 %}}{{% set {ns}.s = {ns}.s ~ {piece} %}}{{% endfor %}}{{{{ {ns}.c }}}}:{{{{ {ns}.s }}}}|{{% endif %}}"
+                )
             }
             _ => {
                 let (text, names) = self.pick(UNPACKED);
@@ -719,6 +730,7 @@ fn main() {
         scopes: Vec::new(),
         branch: 0,
         defines: [false; 3],
+        made: 0,
     };
     for i in 0..count {
         generator.used.clear();

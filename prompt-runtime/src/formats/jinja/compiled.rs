@@ -46,7 +46,8 @@
 //!
 //! What [`compile`] refuses, with a [`Diagnostic`] at the construct that the derive
 //! reports as a build error (a derived prompt never switches to the run-time renderer
-//! for a whole template): a `namespace()` made inside a branch, `{% set ns.attr %}` of a
+//! for a whole template): a `namespace()` made inside a branch and read after it (one
+//! read only inside its branch is made there), `{% set ns.attr %}` of a
 //! name that is no namespace yet, a `for` over `.items()` into more than two names,
 //! `loop.previtem` and `loop.nextitem` in a loop that unpacks its items, an attribute
 //! named like a dict method, an integer literal past 128 bits, and sets of more than
@@ -68,6 +69,85 @@ use std::ops::Range;
 /// The name the text of a `{% filter %}` block's body is bound to while its filters are
 /// compiled: no template can write it.
 const FILTERED: &str = "\u{0}filtered";
+
+/// The names the branches of `node` (an `if`'s, a loop's `else`, and the `if`s within
+/// them) set, each with whether that set makes a `namespace()`.
+fn namespace_sets<'n>(node: &'n Node, out: &mut Vec<(&'n str, bool)>) {
+    let bodies: Vec<&[Node]> = match node {
+        Node::If(_) => node.bodies(),
+        Node::For(each) => each.otherwise.as_deref().into_iter().collect(),
+        _ => return,
+    };
+    for body in bodies {
+        for n in body {
+            match n {
+                Node::Set { name, value, .. } => {
+                    out.push((
+                        name,
+                        matches!(value.kind, ExprKind::Op(Op::Namespace(_), _)),
+                    ));
+                }
+                Node::FilterBlock(block) => {
+                    if let Some(name) = &block.into {
+                        out.push((name, false));
+                    }
+                }
+                other => namespace_sets(other, out),
+            }
+        }
+    }
+}
+
+/// Whether `nodes` (or what they hold, the templates they include among it) may read or
+/// set `name`: any expression naming it, a set or loop binding it, and, not to miss a
+/// read, a parent's block in place or includes nested past the loader's bound.
+/// `walked` holds the included templates already looked into, each looked into once.
+fn mentions<'t>(
+    templates: &'t Templates,
+    nodes: &'t [Node],
+    name: &str,
+    walked: &mut Vec<&'t str>,
+) -> bool {
+    let named = |e: &Expr| {
+        let mut found = false;
+        super::expr::visit(e, &mut |e| {
+            found |= matches!(&e.kind, ExprKind::Name(n) if n == name);
+        });
+        found
+    };
+    nodes.iter().any(|node| {
+        let here = match node {
+            Node::Text(_) => false,
+            Node::Include { name: file, .. } if walked.contains(&file.as_str()) => false,
+            Node::Include { name: file, .. } => {
+                walked.push(file);
+                templates
+                    .get(file)
+                    .is_none_or(|t| mentions(templates, &t.nodes, name, walked))
+            }
+            Node::Super(_) => true,
+            Node::Output(e) => named(e),
+            Node::Set { name: n, value, .. } => n == name || named(value),
+            Node::SetAttr { name: n, value, .. } => n == name || named(value),
+            Node::If(block) => block.branches.iter().any(|(c, _)| named(c)),
+            Node::For(each) => {
+                named(&each.iter)
+                    || each.filter.as_ref().is_some_and(named)
+                    || each.targets.iter().any(|(n, _)| n == name)
+            }
+            Node::FilterBlock(block) => {
+                named(&block.filters) || block.into.as_deref() == Some(name)
+            }
+            Node::Scope(scope) => {
+                scope.template.is_some() || scope.binds.iter().any(|(n, e)| n == name || named(e))
+            }
+        };
+        here || node
+            .bodies()
+            .into_iter()
+            .any(|body| mentions(templates, body, name, walked))
+    })
+}
 
 /// Puts the body's text in place of the placeholder the parser put innermost in a block's
 /// filters (an empty text at the `filter` or `set` keyword): a name no template can write.
@@ -1770,6 +1850,7 @@ pub fn compile(
         paths: None,
         entry,
         hoisted: Vec::new(),
+        in_branch: Vec::new(),
         namespaces: Vec::new(),
         refused: None,
         assigned: None,
@@ -1838,6 +1919,9 @@ struct Emitter<'t> {
     /// The namespaces in the emitted code: the local standing for each (a [`Namespace`],
     /// which is what reading it whole gives), with a local per attribute.
     namespaces: Vec<(String, Vec<(String, String)>)>,
+    /// Names a branch makes a namespace of, read nowhere after the branch (see
+    /// [`hoist`](Self::hoist)).
+    in_branch: Vec<String>,
     /// What the emitter refused first, at its place: what [`compile`] reports.
     refused: Option<Diagnostic>,
     /// The name and attribute of every `{% set ns.attr %}` of the set, found when a
@@ -1898,7 +1982,7 @@ impl Emitter<'_> {
         self.depth += 1;
         let nested = self.depth > 200;
         let mut pending = String::new();
-        for node in nodes {
+        for (at, node) in nodes.iter().enumerate() {
             self.nodes += 1;
             if nested || self.nodes > MAX_NODES {
                 return self.refuse(
@@ -1915,14 +1999,29 @@ impl Emitter<'_> {
                 continue;
             }
             flush(&mut pending, out, &mut self.text);
+            // What `hoist` leaves in the branches is for this node's branches only.
+            let in_branch = self.in_branch.len();
             if self.branch == 0 {
-                self.hoist(node, out);
+                self.hoist(node, nodes.get(at + 1..).unwrap_or_default(), out);
             }
+            self.node(template, node, out)?;
+            self.in_branch.truncate(in_branch);
+        }
+        flush(&mut pending, out, &mut self.text);
+        self.depth -= 1;
+        Some(())
+    }
+
+    /// One node of [`nodes`](Self::nodes) (not a text, which `nodes` gathers).
+    fn node(&mut self, template: &Template, node: &Node, out: &mut String) -> Option<()> {
+        {
             match node {
                 Node::Text(_) => {}
                 Node::Output(expr) => self.output(template, expr, out)?,
                 Node::If(block) => {
                     self.branch += 1;
+                    // A namespace made in a branch ends with it (see `hoist`).
+                    let depth = self.scopes.len();
                     for (i, (condition, body)) in block.branches.iter().enumerate() {
                         let condition = self.condition(template, condition)?;
                         if i > 0 {
@@ -1930,11 +2029,13 @@ impl Emitter<'_> {
                         }
                         let _ = write!(out, "if {condition} {{");
                         self.nodes(template, body, out)?;
+                        self.scopes.truncate(depth);
                         out.push('}');
                     }
                     if let Some((_, body)) = &block.otherwise {
                         out.push_str(" else {");
                         self.nodes(template, body, out)?;
+                        self.scopes.truncate(depth);
                         out.push('}');
                     }
                     self.branch -= 1;
@@ -1950,6 +2051,16 @@ impl Emitter<'_> {
                     let local = self.local("set");
                     let _ = write!(out, "let {local} = {code};");
                     self.scopes.push((name.clone(), local));
+                }
+                // A namespace made in a branch and read nowhere after it: its locals in
+                // the branch's block (see `hoist`).
+                Node::Set { name, value, .. }
+                    if self.branch > 0 && self.in_branch.iter().any(|n| n == name) =>
+                {
+                    let ExprKind::Op(Op::Namespace(attrs), values) = &value.kind else {
+                        return None;
+                    };
+                    self.namespace(template, name, attrs, values, out)?;
                 }
                 // Inside a branch: the local `hoist` declared before the branch's block.
                 Node::Set { name, value, .. }
@@ -2029,8 +2140,6 @@ impl Emitter<'_> {
                 }
             }
         }
-        flush(&mut pending, out, &mut self.text);
-        self.depth -= 1;
         Some(())
     }
 
@@ -2038,7 +2147,12 @@ impl Emitter<'_> {
     /// `{% set %}` in its branches (an `if`'s, a loop's `else`) binds, holding what the
     /// name reads now, so that the set, inside the branch's block, outlives it as the
     /// run-time renderer's binding does.
-    fn hoist(&mut self, node: &Node, out: &mut String) {
+    ///
+    /// A name that the branches set only to a `namespace()`, and that nothing after
+    /// `node` in its frame reads (`rest`), is not hoisted: the namespace is made in the
+    /// branch and ends with it (`in_branch`), as its attributes' locals must be known
+    /// where it is made.
+    fn hoist(&mut self, node: &Node, rest: &[Node], out: &mut String) {
         fn sets<'n>(node: &'n Node, names: &mut Vec<&'n str>) {
             let all = |nodes: &'n [Node], names: &mut Vec<&'n str>| {
                 for n in nodes {
@@ -2074,6 +2188,17 @@ impl Emitter<'_> {
         sets(node, &mut names);
         names.sort_unstable();
         names.dedup();
+        let mut namespaces = Vec::new();
+        namespace_sets(node, &mut namespaces);
+        names.retain(|name| {
+            let only_namespace = namespaces.iter().any(|(n, made)| n == name && *made)
+                && !namespaces.iter().any(|(n, made)| n == name && !made);
+            if only_namespace && !mentions(self.templates, rest, name, &mut Vec::new()) {
+                self.in_branch.push((*name).to_owned());
+                return false;
+            }
+            true
+        });
         for name in names.into_iter().filter(|n| *n != "loop") {
             let now = match (self.scoped(name), (self.field)(name)) {
                 (Some(local), _) => format!("jc::Var::view(&{local})"),
@@ -3090,7 +3215,7 @@ impl Emitter<'_> {
                 return self.refuse(
                     template,
                     expr.span.clone(),
-                    "a `namespace()` made inside an `if`, or used as a value",
+                    "a `namespace()` made inside an `if` and read after it, or used as a value",
                     "make the namespace before the `if` (`{% set ns = namespace(…) %}`), and set its attributes inside",
                 );
             }
@@ -3448,9 +3573,15 @@ mod tests {
             None
         );
         assert_eq!(
-            refusal("a\n{% if xs %}{% set ns = namespace(n=0) %}{% endif %}"),
+            refusal(
+                "{% if xs %}{% set ns = namespace(n=0) %}{% set ns.n = 1 %}{{ ns.n }}{% endif %}"
+            ),
+            None
+        );
+        assert_eq!(
+            refusal("a\n{% if xs %}{% set ns = namespace(n=0) %}{% endif %}{{ ns.n }}"),
             Some(
-                "error: the derive does not compile a `namespace()` made inside an `if`, or used as a value --> prompts/main.j2:2:24"
+                "error: the derive does not compile a `namespace()` made inside an `if` and read after it, or used as a value --> prompts/main.j2:2:24"
                     .to_owned()
             )
         );
