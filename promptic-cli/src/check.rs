@@ -119,8 +119,17 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
         }
     };
     for found in &others {
-        if let Err(problems) = project.load(&found.name) {
-            report(problems, &mut errors);
+        match project.load(&found.name) {
+            // A construct `#[derive(Prompt)]` would refuse is a warning: the command and
+            // the run-time renderer render it, a derive of it does not build.
+            Ok(loaded) => {
+                if let Some(refusal) = loaded.derive_refusal()
+                    && seen.insert(refusal.clone())
+                {
+                    warnings.push(refusal);
+                }
+            }
+            Err(problems) => report(problems, &mut errors),
         }
     }
     // Jinja files that are no prompt (parts others include) are checked on their own too,

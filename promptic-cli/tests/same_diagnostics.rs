@@ -52,9 +52,6 @@ fn about_the_struct(message: &str) -> bool {
         "needs a list of messages",
         // keep agent prompts: `{find|…}` is a binding unless the struct has no such field.
         "is a binding named",
-        // Jinja and dotprompt: a construct the derive does not compile is the derive's
-        // refusal; the command renders such a file at run time.
-        "the derive does not compile",
     ]
     .iter()
     .any(|word| message.contains(word))

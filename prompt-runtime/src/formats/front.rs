@@ -102,6 +102,13 @@ pub trait LoadedPrompt: Send + Sync {
         let _ = values;
         Vec::new()
     }
+    /// What `#[derive(Prompt)]` of this prompt would refuse to compile (a construct its
+    /// compiled render does not have, at its place), which the run-time renderer renders
+    /// all the same: for `promptic check` to say so before a build does. `None` for a
+    /// prompt the derive compiles, and for a format whose derive compiles everything.
+    fn derive_refusal(&self) -> Option<Diagnostic> {
+        None
+    }
     /// The prompt with every registered either-or muted (its lean branch left out), and
     /// each registration as the file writes it; `None` for a format without guidance
     /// fences.

@@ -308,6 +308,13 @@ impl LoadedPrompt for LoadedDotprompt {
         &self.name
     }
 
+    fn derive_refusal(&self) -> Option<Diagnostic> {
+        // Every name read as a field: what the derive refuses is a construct, whatever
+        // the fields' types.
+        let field = |name: &str| Some(format!("self.{name}"));
+        super::compiled::compile(&self.prompt, &field).err()
+    }
+
     fn output_schema_span(
         &self,
         property: Option<&str>,

@@ -194,6 +194,13 @@ impl LoadedPrompt for LoadedJinja {
         }))
     }
 
+    fn derive_refusal(&self) -> Option<Diagnostic> {
+        // Every name read as a field: what the derive refuses is a construct, whatever
+        // the fields' types.
+        let field = |name: &str| Some(format!("self.{name}"));
+        super::compiled::compile(&self.templates, &self.file, &field).err()
+    }
+
     fn without_either_ors(&self) -> Option<(Box<dyn LoadedPrompt>, Vec<String>)> {
         let (templates, why) = self.templates.without_either_ors();
         let muted = LoadedJinja {
