@@ -810,6 +810,10 @@ pub(crate) struct Parser<'s> {
     /// The macros the template defined before this expression: a call of one is a
     /// [`ExprKind::MacroCall`].
     pub macros: Vec<String>,
+    /// The macros whose bodies enclose this expression, innermost last, and every macro
+    /// the template defines: for the message on a call of one that is not callable here.
+    pub defining: Vec<String>,
+    pub all_macros: Vec<String>,
 }
 
 type Parsed<T> = Result<T, Diagnostic>;
@@ -824,6 +828,8 @@ impl<'s> Parser<'s> {
             depth: 0,
             in_loop,
             macros: Vec::new(),
+            defining: Vec::new(),
+            all_macros: Vec::new(),
         })
     }
 
@@ -1768,6 +1774,24 @@ impl<'s> Parser<'s> {
                     return self.node(ExprKind::MacroCall(Box::new(call)), span.start..end);
                 }
                 _ => {}
+            }
+            if self.defining.contains(&name) {
+                return Err(self
+                    .error(
+                        span.start..here.end,
+                        format!("`{name}` calls itself: a macro that calls itself is not supported"),
+                    )
+                    .with_help("write out the levels the data has, or render that part in the program and pass it as a value")
+                    .with_note("promptic puts a macro's body in place of each call when it reads the template, which a call of itself would do for ever"));
+            }
+            if self.all_macros.contains(&name) {
+                return Err(self
+                    .error(
+                        span.start..here.end,
+                        format!("`{name}` is called before its definition"),
+                    )
+                    .with_help(format!("move `{{% macro {name}(…) %}}` above the place that calls it"))
+                    .with_note("promptic puts a macro's body in place of each call when it reads the template, so a macro is called after it is defined"));
             }
             let mut error = self.error(
                 span.start..here.end,

@@ -200,6 +200,29 @@ pub(crate) struct Parsed {
     pub blocks: Vec<(String, Vec<Node>)>,
 }
 
+/// The names of the macros `segments` define, in order (`{% macro name(…) %}` tags).
+fn macro_names(source: &SourceFile, segments: &[Segment]) -> Vec<String> {
+    segments
+        .iter()
+        .filter_map(|segment| {
+            let Segment::Block { inner, .. } = segment else {
+                return None;
+            };
+            let text = source.text().get(inner.clone())?;
+            let mut words = text.trim_start_matches(['-', '+']).split_whitespace();
+            if words.next()? != "macro" {
+                return None;
+            }
+            let name: String = words
+                .next()?
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            (!name.is_empty()).then_some(name)
+        })
+        .collect()
+}
+
 /// How many nodes the macro calls of one template may copy in all: calls that each call
 /// another twice would double it per level.
 pub(crate) const MAX_COPIED: usize = 200_000;
@@ -219,6 +242,8 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed,
         copied: 0,
         prelude: Vec::new(),
         lifted: 0,
+        defining: Vec::new(),
+        all_macros: macro_names(source, segments),
     };
     let (mut nodes, end) = reader.body(&[])?;
     if let Some((word, span)) = end {
@@ -320,6 +345,10 @@ struct Reader<'a> {
     prelude: Vec<Node>,
     /// How many macro calls were lifted out of expressions: their names' numbers.
     lifted: usize,
+    /// The macros whose bodies are being read, innermost last.
+    defining: Vec<String>,
+    /// Every macro the template defines, wherever: for the message on an early call.
+    all_macros: Vec<String>,
 }
 
 /// The tag that ended a body: its keyword, its span, and a parser over the rest of it.
@@ -362,6 +391,8 @@ impl<'a> Reader<'a> {
     fn expr_parser(&self, inner: Range<usize>) -> Result<Parser<'a>, Diagnostic> {
         let mut parser = Parser::new(self.source, inner, self.loops > 0)?;
         parser.macros = self.macros.iter().map(|m| m.name.clone()).collect();
+        parser.defining.clone_from(&self.defining);
+        parser.all_macros.clone_from(&self.all_macros);
         Ok(parser)
     }
 
@@ -978,6 +1009,7 @@ impl<'a> Reader<'a> {
         // for ever.
         // The macros it defines are its own.
         let defined = self.macros.len();
+        self.defining.push(name.clone());
         let (body, end) = self.body(&["endmacro"])?;
         self.macros.truncate(defined);
         if end.is_none() {
@@ -992,6 +1024,7 @@ impl<'a> Reader<'a> {
         if let Some(span) = first_super(&body) {
             return Err(self.error(span, "`super()` in a macro"));
         }
+        self.defining.pop();
         self.macros.retain(|m| m.name != name);
         self.macros.push(Macro { name, params, body });
         Ok(())

@@ -157,8 +157,13 @@ fn refuses_what_is_not_supported_at_its_place() {
         ),
         (
             "{% macro m() %}{{ m() }}{% endmacro %}",
-            "error: calling `m(…)` is not supported: it is not a macro defined above it in this template",
+            "error: `m` calls itself: a macro that calls itself is not supported",
             "--> prompts/main.j2:1:19",
+        ),
+        (
+            "{%- macro a() %}{{ b() | trim }}{% endmacro %}{%- macro b() %}x{% endmacro %}{{ a() }}",
+            "error: `b` is called before its definition",
+            "--> prompts/main.j2:1:20",
         ),
         (
             "{% endblock %}",
