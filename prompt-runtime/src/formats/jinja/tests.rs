@@ -586,6 +586,25 @@ fn hostile_templates_end_in_errors_not_crashes() {
         output.contains("the render is larger than 64 MiB"),
         "{output}"
     );
+    // Macros that each call the one before twice, inside expressions: the copies are
+    // counted as the calls are put in place, and stop at the bound, at once.
+    let doubling: String = (1..40)
+        .map(|i| {
+            format!(
+                "{{% macro m{i}(x) %}}{{{{ m{}(x) ~ m{}(x) }}}}{{% endmacro %}}",
+                i - 1,
+                i - 1
+            )
+        })
+        .collect();
+    let template = format!(
+        "{{% macro m0(x) %}}{{{{ x }}}}{{% endmacro %}}{doubling}{{{{ m39('a') | length }}}}"
+    );
+    assert!(
+        error(&template).contains("copy more than"),
+        "{}",
+        error(&template)
+    );
     // An indentation that would pass the limit fails as the text is written, not after
     // it is built; one that is never written (a scalar) costs nothing.
     let deep = serde_json::json!({ "d": [[[[1, 2], [3]], [[4]]], [[[5]]]] });
