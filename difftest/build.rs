@@ -464,7 +464,7 @@ impl Gen {
             2 | 3 => {
                 self.defines[1] = true;
                 let a = self.piece(false);
-                match self.below(6) {
+                match self.below(7) {
                     0 | 1 => format!("{{{{ m({a}) }}}}"),
                     2 => {
                         let b = self.piece(false);
@@ -473,9 +473,16 @@ impl Gen {
                     // A call inside an expression: the macro's text, as a string.
                     3 => format!("{{{{ m({a}) | upper ~ '|' }}}}"),
                     4 => format!("{{% set v1 = m({a}) %}}{{{{ v1 | length }}}}{{{{ v1 }}}}"),
-                    _ => format!(
+                    5 => format!(
                         "{{% if m({a}, b='') != '<|>' %}}[{{{{ m(m({a})) }}}}]{{% endif %}}"
                     ),
+                    // Calls that `and`, `or` or an inline `if` may not reach.
+                    _ => {
+                        self.used.extend(["flag", "o"]);
+                        format!(
+                            "{{{{ (m({a}) if flag else 'no') ~ (o and m(o | upper)) ~ (flag or m(o[0])) }}}}"
+                        )
+                    }
                 }
             }
             4 => {

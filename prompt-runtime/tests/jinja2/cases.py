@@ -264,6 +264,7 @@ macros += [W + s for s in [
     "{% if w(who) == '<Ada>' %}eq{% endif %}{% if w('') is string %} str{% endif %}{% for c in w('ab') %}{{ c }},{% endfor %}",
     "{% for x in turns %}{{ w(x) + ';' }}{{ w(loop.index) }}{% endfor %}{% if n > 9 %}a{% elif w(who).startswith('<') %}b{% endif %}",
     "{{ w(who).strip('<>') }} {{ (w(n) | length) + 1 }} {{ [w(1), w(2)] }} {{ {'k': w(who)} }} {{ w(who) if n else 'no' }}",
+    "{{ 'none' if nope is not defined else w(nope.a) }}|{{ n > 9 and w(nope.x) }}|{{ n or w(nope.x) }}|{% if turns and w(turns[0]) == '<hi>' %}ok{% endif %}|{{ w(who) if n > 1 }}|{{ (w(1) if nope is defined else w(2)) ~ w(3) }}",
     "{{ w is defined }} {{ w is undefined }} {{ w is not defined }} {{ w is none }} {% if w is defined %}{{ w('d') }}{% endif %}",
     "{% macro b(y) %}{{ w(y) | upper }}-{% endmacro %}{{ b('q') }}{{ b('r') ~ '' }}{{ b(w(n)) }}",
     "{% set v = 'none' %}{% if n > 1 %}{% set v = w('big') %}{% else %}{% set v = w('small') %}{% endif %}{{ v }}",

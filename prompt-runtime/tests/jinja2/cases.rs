@@ -3204,6 +3204,20 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{% macro w(x) %}<{{ x }}>{% endmacro %}{{ 'none' if nope is not defined else w(nope.a) }}|{{ n > 9 and w(nope.x) }}|{{ n or w(nope.x) }}|{% if turns and w(turns[0]) == '<hi>' %}ok{% endif %}|{{ w(who) if n > 1 }}|{{ (w(1) if nope is defined else w(2)) ~ w(3) }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "none|False|5|ok|<Ada>|<2><3>",
+    ),
+    (
+        "tlk",
+        "{% macro w(x) %}<{{ x }}>{% endmacro %}{{ 'none' if nope is not defined else w(nope.a) }}|{{ n > 9 and w(nope.x) }}|{{ n or w(nope.x) }}|{% if turns and w(turns[0]) == '<hi>' %}ok{% endif %}|{{ w(who) if n > 1 }}|{{ (w(1) if nope is defined else w(2)) ~ w(3) }}",
+        "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
+        &[],
+        "none|False|5|ok|<Ada>|<2><3>",
+    ),
+    (
+        "",
         "{% macro w(x) %}<{{ x }}>{% endmacro %}{{ w is defined }} {{ w is undefined }} {{ w is not defined }} {{ w is none }} {% if w is defined %}{{ w('d') }}{% endif %}",
         "{\"who\": \"Ada\", \"n\": 5, \"d\": {\"b\": 1, \"a\": 2}, \"turns\": [\"hi\", \"yo\"]}",
         &[],

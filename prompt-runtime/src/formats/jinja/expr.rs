@@ -23,6 +23,12 @@ pub(crate) struct Expr {
 }
 
 impl Expr {
+    /// An expression the reader makes (no source of its own: `span` is where it stands).
+    pub(crate) fn made(kind: ExprKind, span: Range<usize>) -> Expr {
+        let depth = kind.operand_depth() + 1;
+        Expr { kind, span, depth }
+    }
+
     /// What a `{% filter %}` or `{% set name %}` block's filters start from: an empty text
     /// at `at`, which the body's text stands in for.
     pub(crate) fn placeholder(at: Range<usize>) -> Expr {

@@ -399,12 +399,60 @@ impl<'a> Reader<'a> {
     /// Puts each macro call in `expr` (those in its arguments first) into `prelude`, as a
     /// block `{% set %}` of a name no template can write that holds the text the macro
     /// writes, and reads that name in its place: what Jinja2's call gives, the macro's
-    /// text. The calls run before the tag, all of them, where Jinja2 would skip one that
-    /// `and`, `or` or an inline `if` does not reach; the text is the same unless the
-    /// macro sets a namespace's attribute.
+    /// text. The calls run before the tag, in the order Jinja2 runs them; one that `and`,
+    /// `or` or an inline `if` may not reach runs under an `if` of what lets it be reached
+    /// (that part of the expression is then evaluated twice, which gives the same).
     fn lift(&mut self, expr: &mut Expr, prelude: &mut Vec<Node>) -> Result<(), Diagnostic> {
-        for operand in operands_mut(expr) {
-            self.lift(operand, prelude)?;
+        self.lift_under(expr, None, prelude)
+    }
+
+    /// [`lift`](Self::lift) of a part of an expression that is evaluated only when `guard`
+    /// holds: the right side of `and` (`or`) when the left is true (false), a branch of an
+    /// inline `if`. Its calls run under that guard, as Jinja2 runs them only then.
+    fn lift_under(
+        &mut self,
+        expr: &mut Expr,
+        guard: Option<&Expr>,
+        prelude: &mut Vec<Node>,
+    ) -> Result<(), Diagnostic> {
+        let span = expr.span.clone();
+        // `guard` and `also`, both to hold.
+        let both = |guard: Option<&Expr>, also: Expr| match guard {
+            None => also,
+            Some(guard) => Expr::made(
+                ExprKind::And(Box::new(guard.clone()), Box::new(also)),
+                span.clone(),
+            ),
+        };
+        let not = |e: &Expr| Expr::made(ExprKind::Not(Box::new(e.clone())), e.span.clone());
+        match &mut expr.kind {
+            ExprKind::And(a, b) => {
+                self.lift_under(a, guard, prelude)?;
+                let under = both(guard, (**a).clone());
+                self.lift_under(b, Some(&under), prelude)?;
+            }
+            ExprKind::Or(a, b) => {
+                self.lift_under(a, guard, prelude)?;
+                let under = both(guard, not(a));
+                self.lift_under(b, Some(&under), prelude)?;
+            }
+            // `then if condition else otherwise`: the condition first.
+            ExprKind::Op(super::expr::Op::IfElse, operands) if !operands.is_empty() => {
+                let (condition, branches) = operands.split_at_mut(1);
+                let condition = &mut condition[0];
+                self.lift_under(condition, guard, prelude)?;
+                let then = both(guard, condition.clone());
+                let otherwise = both(guard, not(condition));
+                for (i, branch) in branches.iter_mut().enumerate() {
+                    let under = if i == 0 { &then } else { &otherwise };
+                    self.lift_under(branch, Some(under), prelude)?;
+                }
+            }
+            _ => {
+                for operand in operands_mut(expr) {
+                    self.lift_under(operand, guard, prelude)?;
+                }
+            }
         }
         if !matches!(expr.kind, ExprKind::MacroCall(_)) {
             return Ok(());
@@ -416,14 +464,24 @@ impl<'a> Reader<'a> {
         else {
             return Ok(());
         };
-        let span = expr.span.clone();
         let scope = self.inline(*call, span.clone())?;
-        prelude.push(Node::FilterBlock(Box::new(FilterBlock {
+        let set = Node::FilterBlock(Box::new(FilterBlock {
             filters: Expr::placeholder(span.clone()),
             body: vec![scope],
-            span,
+            span: span.clone(),
             into: Some(name),
-        })));
+        }));
+        prelude.push(match guard {
+            None => set,
+            Some(guard) => Node::If(If {
+                branches: vec![(guard.clone(), vec![set])],
+                tags: vec![span.clone()],
+                otherwise: None,
+                else_comment: None,
+                span: span.clone(),
+                end: span,
+            }),
+        });
         Ok(())
     }
 
