@@ -2461,22 +2461,9 @@ impl Emitter<'_> {
         block: &FilterBlock,
         out: &mut String,
     ) -> Option<()> {
-        let (start, text, value) = (self.local("fs"), self.local("ft"), self.local("fv"));
-        let _ = write!(out, "{{ let {start} = out.len();");
-        // A frame, as `frame` makes one, but the filters are inside it: a name the body
-        // sets is what their arguments read, as in Jinja2.
-        let (branch, depth) = (std::mem::take(&mut self.branch), self.scopes.len());
-        let body = self.nodes(template, &block.body, out);
-        self.branch = branch;
-        if body.is_none() {
-            self.scopes.truncate(depth);
-            return None;
-        }
-        let _ = write!(
-            out,
-            "jc::within(&mut steps, &out)?; \
-             let {text}: View<'_> = View::Text(::std::borrow::Cow::Owned(out.split_off({start})));"
-        );
+        let value = self.local("fv");
+        out.push('{');
+        let (text, depth) = self.body_text(template, block, out)?;
         let mut filters = block.filters.clone();
         placeholder(&mut filters);
         self.scopes.push((FILTERED.to_owned(), text));
@@ -2490,10 +2477,38 @@ impl Emitter<'_> {
         Some(())
     }
 
+    /// The body of a `{% filter %}` or block `{% set %}`, in a frame of its own (as `frame`
+    /// makes one, but what comes after, the filters, is inside it too: a name the body sets
+    /// is what their arguments read, as in Jinja2), written into the output and taken
+    /// back out as a text: code for `out`, then the text's local and the depth of the
+    /// scopes to truncate to once the filters are emitted.
+    fn body_text(
+        &mut self,
+        template: &Template,
+        block: &FilterBlock,
+        out: &mut String,
+    ) -> Option<(String, usize)> {
+        let (start, text) = (self.local("fs"), self.local("ft"));
+        let _ = write!(out, "let {start} = out.len();");
+        let (branch, depth) = (std::mem::take(&mut self.branch), self.scopes.len());
+        let body = self.nodes(template, &block.body, out);
+        self.branch = branch;
+        if body.is_none() {
+            self.scopes.truncate(depth);
+            return None;
+        }
+        let _ = write!(
+            out,
+            "jc::within(&mut steps, &out)?; \
+             let {text}: View<'_> = View::Text(::std::borrow::Cow::Owned(out.split_off({start})));"
+        );
+        Some((text, depth))
+    }
+
     /// `{% set name | filters %}…{% endset %}`: the body's text, through the filters, in a
-    /// block of its own (a frame, as [`filter_block`](Self::filter_block) makes one), bound
-    /// as `{% set name = value %}` binds (a local from here on, or the hoisted local of a
-    /// name set in a branch).
+    /// block of its own (see [`body_text`](Self::body_text)), bound as
+    /// `{% set name = value %}` binds (a local from here on, or the hoisted local of a name
+    /// set in a branch).
     fn set_block(
         &mut self,
         template: &Template,
@@ -2501,20 +2516,8 @@ impl Emitter<'_> {
         out: &mut String,
     ) -> Option<()> {
         let name = block.into.as_ref()?;
-        let (start, text) = (self.local("ss"), self.local("st"));
-        let mut code = format!("{{ let {start} = out.len();");
-        let (branch, depth) = (std::mem::take(&mut self.branch), self.scopes.len());
-        let body = self.nodes(template, &block.body, &mut code);
-        self.branch = branch;
-        if body.is_none() {
-            self.scopes.truncate(depth);
-            return None;
-        }
-        let _ = write!(
-            code,
-            "jc::within(&mut steps, &out)?; \
-             let {text}: View<'_> = View::Text(::std::borrow::Cow::Owned(out.split_off({start})));"
-        );
+        let mut code = String::from("{");
+        let (text, depth) = self.body_text(template, block, &mut code)?;
         let value = if matches!(block.filters.kind, ExprKind::Filter(..)) {
             let mut filters = block.filters.clone();
             placeholder(&mut filters);

@@ -848,22 +848,30 @@ impl<'a> Reader<'a> {
         parser.finish("in `{% filter %}`")?;
         self.no_calls(&filters, "a `{% filter %}` tag")?;
         drop(parser);
-        let (body, end) = self.body(&["endfilter"])?;
-        if end.is_none() {
-            return Err(self.error(
-                tag,
-                "this `{% filter %}` is never closed with `{% endfilter %}`",
-            ));
-        }
-        let (parser, _) = self.stop_tag()?;
-        parser.finish("after `endfilter`")?;
-        self.depth -= 1;
+        let body = self.block_body(&tag, "filter")?;
         Ok(Node::FilterBlock(Box::new(FilterBlock {
             filters,
             body,
             span: tag,
             into: None,
         })))
+    }
+
+    /// The body of a `{% filter %}` or `{% set %}` block up to its `{% endfilter %}` or
+    /// `{% endset %}` (`word` is the opening tag's keyword), which it reads too.
+    fn block_body(&mut self, tag: &Range<usize>, word: &str) -> Result<Vec<Node>, Diagnostic> {
+        let end_word = format!("end{word}");
+        let (body, end) = self.body(&[end_word.as_str()])?;
+        if end.is_none() {
+            return Err(self.error(
+                tag.clone(),
+                format!("this `{{% {word} %}}` is never closed with `{{% {end_word} %}}`"),
+            ));
+        }
+        let (parser, _) = self.stop_tag()?;
+        parser.finish(&format!("after `{end_word}`"))?;
+        self.depth -= 1;
+        Ok(body)
     }
 
     /// `{% set name %}…{% endset %}` and `{% set name | filters %}…{% endset %}`: the
@@ -884,13 +892,7 @@ impl<'a> Reader<'a> {
         parser.finish("in `{% set %}`: `=` and a value, or `|` and filters, or nothing")?;
         self.no_calls(&filters, "a `{% set %}` block's filters")?;
         drop(parser);
-        let (body, end) = self.body(&["endset"])?;
-        if end.is_none() {
-            return Err(self.error(tag, "this `{% set %}` is never closed with `{% endset %}`"));
-        }
-        let (parser, _) = self.stop_tag()?;
-        parser.finish("after `endset`")?;
-        self.depth -= 1;
+        let body = self.block_body(&tag, "set")?;
         Ok(Node::FilterBlock(Box::new(FilterBlock {
             filters,
             body,
