@@ -598,6 +598,29 @@ fn jinja_macros_and_inheritance_hold_the_limits_on_a_small_stack() {
     chain.push_str("{{ m99999() }}");
     let error = jinja_on_a_small_stack(chain, values.clone()).unwrap_err();
     assert!(error.contains("blocks nest more than 100 deep"), "{error}");
+    // Macro calls inside conditions as deep as an expression may be, past `and`s (each
+    // runs under a guard of what comes before it), in blocks nested as deep as the
+    // nesting limit leaves room for the calls' bodies: read and rendered within the
+    // stack; three levels more, refused at the limit.
+    let condition = format!("x{} and m(x)", " and x".repeat(60));
+    let nested = |levels: usize| {
+        format!(
+            "{{% macro m(a) %}}{{{{ a }}}}{{% endmacro %}}{}y{}",
+            format!("{{% if {condition} %}}").repeat(levels),
+            "{% endif %}".repeat(levels)
+        )
+    };
+    let x = serde_json::json!({ "x": 1 });
+    assert_eq!(
+        jinja_on_a_small_stack(nested(95), x.clone()),
+        Ok("y".into())
+    );
+    let error = jinja_on_a_small_stack(nested(98), x).unwrap_err();
+    assert!(error.contains("blocks nest more than 100 deep"), "{error}");
+    let right = format!("{}m(x){}", "x and (".repeat(70), ")".repeat(70));
+    let template = format!("{{% macro m(a) %}}{{{{ a }}}}{{% endmacro %}}{{{{ {right} }}}}");
+    let error = jinja_on_a_small_stack(template, values.clone()).unwrap_err();
+    assert!(error.contains("nested too deeply"), "{error}");
     // Blocks nested 100,000 deep, and 100,000 `super()`s in a row.
     let n = 100_000;
     let nested = (0..n)

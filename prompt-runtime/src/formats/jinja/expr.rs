@@ -11,7 +11,7 @@ use std::ops::Range;
 /// `x | trim | trim`, `not not x` are as deep as they are long): far past anything a
 /// prompt writes, and well inside the stack of every walk over the tree (rendering,
 /// checking, generating code), on a 2 MiB thread too.
-const MAX_DEPTH: usize = 64;
+pub(crate) const MAX_DEPTH: usize = 64;
 
 /// An expression and the bytes of the source it was written as.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,7 +19,7 @@ pub(crate) struct Expr {
     pub kind: ExprKind,
     pub span: Range<usize>,
     /// How many expressions deep the tree is, 1 for a leaf; at most [`MAX_DEPTH`].
-    depth: usize,
+    pub(crate) depth: usize,
 }
 
 impl Expr {

@@ -200,6 +200,24 @@ pub(crate) struct Parsed {
     pub blocks: Vec<(String, Vec<Node>)>,
 }
 
+/// The guard under which what follows `part` is evaluated: `guard` (if any) and `part`
+/// true (`holds`), or false.
+#[inline(never)]
+fn guarded(guard: Option<&Expr>, part: &Expr, holds: bool) -> Expr {
+    let part = if holds {
+        part.clone()
+    } else {
+        Expr::made(ExprKind::Not(Box::new(part.clone())), part.span.clone())
+    };
+    match guard {
+        None => part,
+        Some(guard) => {
+            let span = guard.span.start.min(part.span.start)..guard.span.end.max(part.span.end);
+            Expr::made(ExprKind::And(Box::new(guard.clone()), Box::new(part)), span)
+        }
+    }
+}
+
 /// The names of the macros `segments` define, in order (`{% macro name(…) %}` tags).
 fn macro_names(source: &SourceFile, segments: &[Segment]) -> Vec<String> {
     segments
@@ -403,37 +421,37 @@ impl<'a> Reader<'a> {
     /// `or` or an inline `if` may not reach runs under an `if` of what lets it be reached
     /// (that part of the expression is then evaluated twice, which gives the same).
     fn lift(&mut self, expr: &mut Expr, prelude: &mut Vec<Node>) -> Result<(), Diagnostic> {
+        // Most expressions call no macro: nothing to walk, however deep they are.
+        let mut calls = false;
+        visit(expr, &mut |e| {
+            calls |= matches!(e.kind, ExprKind::MacroCall(_))
+        });
+        if !calls {
+            return Ok(());
+        }
         self.lift_under(expr, None, prelude)
     }
 
     /// [`lift`](Self::lift) of a part of an expression that is evaluated only when `guard`
     /// holds: the right side of `and` (`or`) when the left is true (false), a branch of an
-    /// inline `if`. Its calls run under that guard, as Jinja2 runs them only then.
+    /// inline `if`. Its calls run under that guard, as Jinja2 runs them only then. It
+    /// recurses as deep as the expression is: its frame holds little, the work is done
+    /// in [`guarded`] and [`lift_call`](Self::lift_call).
+    #[inline(never)]
     fn lift_under(
         &mut self,
         expr: &mut Expr,
         guard: Option<&Expr>,
         prelude: &mut Vec<Node>,
     ) -> Result<(), Diagnostic> {
-        let span = expr.span.clone();
-        // `guard` and `also`, both to hold.
-        let both = |guard: Option<&Expr>, also: Expr| match guard {
-            None => also,
-            Some(guard) => Expr::made(
-                ExprKind::And(Box::new(guard.clone()), Box::new(also)),
-                span.clone(),
-            ),
-        };
-        let not = |e: &Expr| Expr::made(ExprKind::Not(Box::new(e.clone())), e.span.clone());
         match &mut expr.kind {
-            ExprKind::And(a, b) => {
+            ExprKind::And(..) | ExprKind::Or(..) => {
+                let or = matches!(expr.kind, ExprKind::Or(..));
+                let (ExprKind::And(a, b) | ExprKind::Or(a, b)) = &mut expr.kind else {
+                    return Ok(());
+                };
                 self.lift_under(a, guard, prelude)?;
-                let under = both(guard, (**a).clone());
-                self.lift_under(b, Some(&under), prelude)?;
-            }
-            ExprKind::Or(a, b) => {
-                self.lift_under(a, guard, prelude)?;
-                let under = both(guard, not(a));
+                let under = guarded(guard, a, !or);
                 self.lift_under(b, Some(&under), prelude)?;
             }
             // `then if condition else otherwise`: the condition first.
@@ -441,11 +459,9 @@ impl<'a> Reader<'a> {
                 let (condition, branches) = operands.split_at_mut(1);
                 let condition = &mut condition[0];
                 self.lift_under(condition, guard, prelude)?;
-                let then = both(guard, condition.clone());
-                let otherwise = both(guard, not(condition));
                 for (i, branch) in branches.iter_mut().enumerate() {
-                    let under = if i == 0 { &then } else { &otherwise };
-                    self.lift_under(branch, Some(under), prelude)?;
+                    let under = guarded(guard, condition, i == 0);
+                    self.lift_under(branch, Some(&under), prelude)?;
                 }
             }
             _ => {
@@ -454,8 +470,28 @@ impl<'a> Reader<'a> {
                 }
             }
         }
-        if !matches!(expr.kind, ExprKind::MacroCall(_)) {
-            return Ok(());
+        if matches!(expr.kind, ExprKind::MacroCall(_)) {
+            self.lift_call(expr, guard, prelude)?;
+        }
+        Ok(())
+    }
+
+    /// The macro call `expr` (its arguments lifted already) put into `prelude` under
+    /// `guard`, and the name it is put in read in its place.
+    #[inline(never)]
+    fn lift_call(
+        &mut self,
+        expr: &mut Expr,
+        guard: Option<&Expr>,
+        prelude: &mut Vec<Node>,
+    ) -> Result<(), Diagnostic> {
+        let span = expr.span.clone();
+        // A guard is read like any condition: no deeper than an expression may be.
+        if guard.is_some_and(|g| g.depth > super::expr::MAX_DEPTH) {
+            return Err(self.error(
+                span,
+                "a macro's call this deep inside `and`, `or` and inline `if`s is not supported",
+            ));
         }
         self.lifted += 1;
         let name = format!("\u{0}call{}", self.lifted);
@@ -464,7 +500,13 @@ impl<'a> Reader<'a> {
         else {
             return Ok(());
         };
-        let scope = self.inline(*call, span.clone())?;
+        // The block `set`, its guard's `if` and the scope around the tag nest the call's
+        // body deeper: counted against the nesting limit with it.
+        let around = 2 + usize::from(guard.is_some());
+        self.depth += around;
+        let scope = self.inline(*call, span.clone());
+        self.depth -= around;
+        let scope = scope?;
         let set = Node::FilterBlock(Box::new(FilterBlock {
             filters: Expr::placeholder(span.clone()),
             body: vec![scope],
