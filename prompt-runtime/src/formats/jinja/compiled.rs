@@ -2014,130 +2014,128 @@ impl Emitter<'_> {
 
     /// One node of [`nodes`](Self::nodes) (not a text, which `nodes` gathers).
     fn node(&mut self, template: &Template, node: &Node, out: &mut String) -> Option<()> {
-        {
-            match node {
-                Node::Text(_) => {}
-                Node::Output(expr) => self.output(template, expr, out)?,
-                Node::If(block) => {
-                    self.branch += 1;
-                    // A namespace made in a branch ends with it (see `hoist`).
-                    let depth = self.scopes.len();
-                    for (i, (condition, body)) in block.branches.iter().enumerate() {
-                        let condition = self.condition(template, condition)?;
-                        if i > 0 {
-                            out.push_str(" else ");
-                        }
-                        let _ = write!(out, "if {condition} {{");
-                        self.nodes(template, body, out)?;
-                        self.scopes.truncate(depth);
-                        out.push('}');
+        match node {
+            Node::Text(_) => {}
+            Node::Output(expr) => self.output(template, expr, out)?,
+            Node::If(block) => {
+                self.branch += 1;
+                // A namespace made in a branch ends with it (see `hoist`).
+                let depth = self.scopes.len();
+                for (i, (condition, body)) in block.branches.iter().enumerate() {
+                    let condition = self.condition(template, condition)?;
+                    if i > 0 {
+                        out.push_str(" else ");
                     }
-                    if let Some((_, body)) = &block.otherwise {
-                        out.push_str(" else {");
-                        self.nodes(template, body, out)?;
-                        self.scopes.truncate(depth);
-                        out.push('}');
-                    }
-                    self.branch -= 1;
-                }
-                // `{% set name = value %}`: a local from here to the end of its frame, as
-                // the run-time renderer binds it (reads before it see the outer value).
-                Node::Set { name, value, .. }
-                    if self.branch == 0
-                        && name != "loop"
-                        && !matches!(value.kind, ExprKind::Op(Op::Namespace(_), _)) =>
-                {
-                    let code = self.set_value(template, value)?;
-                    let local = self.local("set");
-                    let _ = write!(out, "let {local} = {code};");
-                    self.scopes.push((name.clone(), local));
-                }
-                // A namespace made in a branch and read nowhere after it: its locals in
-                // the branch's block (see `hoist`).
-                Node::Set { name, value, .. }
-                    if self.branch > 0 && self.in_branch.iter().any(|n| n == name) =>
-                {
-                    let ExprKind::Op(Op::Namespace(attrs), values) = &value.kind else {
-                        return None;
-                    };
-                    self.namespace(template, name, attrs, values, out)?;
-                }
-                // Inside a branch: the local `hoist` declared before the branch's block.
-                Node::Set { name, value, .. }
-                    if self.scoped(name).is_some_and(|l| self.hoisted.contains(l)) =>
-                {
-                    let local = self.scoped(name)?.clone();
-                    let code = self.set_value(template, value)?;
-                    let _ = write!(out, "{local} = {code};");
-                }
-                Node::For(each) => self.for_loop(template, each, out)?,
-                // An include and a block are frames of their own: what they set ends
-                // with them.
-                Node::Include { name, .. } => {
-                    let included = self.templates.get(name)?;
-                    self.frame(included, &included.nodes, Vec::new(), out)?;
-                }
-                // A block, a parent template in place, or a macro's body where it is
-                // called: its arguments evaluated here, all before any is bound, then its
-                // nodes, in its template, in a frame that binds them.
-                Node::Scope(scope) => {
-                    out.push('{');
-                    let mut bound = Vec::with_capacity(scope.binds.len());
-                    for (name, value) in &scope.binds {
-                        let code = self.set_value(template, value)?;
-                        let local = self.local("arg");
-                        let _ = write!(out, "let {local} = {code};");
-                        bound.push((name.clone(), local));
-                    }
-                    let inner = match &scope.template {
-                        None => template,
-                        Some(other) => self.templates.get(other)?,
-                    };
-                    self.frame(inner, &scope.nodes, bound, out)?;
+                    let _ = write!(out, "if {condition} {{");
+                    self.nodes(template, body, out)?;
+                    self.scopes.truncate(depth);
                     out.push('}');
                 }
-                Node::FilterBlock(block) if block.into.is_some() => {
-                    self.set_block(template, block, out)?;
+                if let Some((_, body)) = &block.otherwise {
+                    out.push_str(" else {");
+                    self.nodes(template, body, out)?;
+                    self.scopes.truncate(depth);
+                    out.push('}');
                 }
-                Node::FilterBlock(block) => self.filter_block(template, block, out)?,
-                // `{% set ns = namespace(…) %}`, where a `let` outlives what follows.
-                Node::Set { name, value, span } if self.branch == 0 => {
-                    let ExprKind::Op(Op::Namespace(attrs), values) = &value.kind else {
-                        return self.refuse(
-                            template,
-                            span.clone(),
-                            &format!("`{{% set {name} %}}`"),
-                            "give the value another name",
-                        );
-                    };
-                    self.namespace(template, name, attrs, values, out)?;
+                self.branch -= 1;
+            }
+            // `{% set name = value %}`: a local from here to the end of its frame, as
+            // the run-time renderer binds it (reads before it see the outer value).
+            Node::Set { name, value, .. }
+                if self.branch == 0
+                    && name != "loop"
+                    && !matches!(value.kind, ExprKind::Op(Op::Namespace(_), _)) =>
+            {
+                let code = self.set_value(template, value)?;
+                let local = self.local("set");
+                let _ = write!(out, "let {local} = {code};");
+                self.scopes.push((name.clone(), local));
+            }
+            // A namespace made in a branch and read nowhere after it: its locals in
+            // the branch's block (see `hoist`).
+            Node::Set { name, value, .. }
+                if self.branch > 0 && self.in_branch.iter().any(|n| n == name) =>
+            {
+                let ExprKind::Op(Op::Namespace(attrs), values) = &value.kind else {
+                    return None;
+                };
+                self.namespace(template, name, attrs, values, out)?;
+            }
+            // Inside a branch: the local `hoist` declared before the branch's block.
+            Node::Set { name, value, .. }
+                if self.scoped(name).is_some_and(|l| self.hoisted.contains(l)) =>
+            {
+                let local = self.scoped(name)?.clone();
+                let code = self.set_value(template, value)?;
+                let _ = write!(out, "{local} = {code};");
+            }
+            Node::For(each) => self.for_loop(template, each, out)?,
+            // An include and a block are frames of their own: what they set ends
+            // with them.
+            Node::Include { name, .. } => {
+                let included = self.templates.get(name)?;
+                self.frame(included, &included.nodes, Vec::new(), out)?;
+            }
+            // A block, a parent template in place, or a macro's body where it is
+            // called: its arguments evaluated here, all before any is bound, then its
+            // nodes, in its template, in a frame that binds them.
+            Node::Scope(scope) => {
+                out.push('{');
+                let mut bound = Vec::with_capacity(scope.binds.len());
+                for (name, value) in &scope.binds {
+                    let code = self.set_value(template, value)?;
+                    let local = self.local("arg");
+                    let _ = write!(out, "let {local} = {code};");
+                    bound.push((name.clone(), local));
                 }
-                // `{% set ns.attr = value %}`: the attribute's local, wherever it stands.
-                Node::SetAttr {
-                    name,
-                    attr,
-                    value,
-                    span,
-                } => {
-                    let Some(local) = self.namespace_attr(name, attr) else {
-                        return self.refuse(
+                let inner = match &scope.template {
+                    None => template,
+                    Some(other) => self.templates.get(other)?,
+                };
+                self.frame(inner, &scope.nodes, bound, out)?;
+                out.push('}');
+            }
+            Node::FilterBlock(block) if block.into.is_some() => {
+                self.set_block(template, block, out)?;
+            }
+            Node::FilterBlock(block) => self.filter_block(template, block, out)?,
+            // `{% set ns = namespace(…) %}`, where a `let` outlives what follows.
+            Node::Set { name, value, span } if self.branch == 0 => {
+                let ExprKind::Op(Op::Namespace(attrs), values) = &value.kind else {
+                    return self.refuse(
+                        template,
+                        span.clone(),
+                        &format!("`{{% set {name} %}}`"),
+                        "give the value another name",
+                    );
+                };
+                self.namespace(template, name, attrs, values, out)?;
+            }
+            // `{% set ns.attr = value %}`: the attribute's local, wherever it stands.
+            Node::SetAttr {
+                name,
+                attr,
+                value,
+                span,
+            } => {
+                let Some(local) = self.namespace_attr(name, attr) else {
+                    return self.refuse(
                             template,
                             span.clone(),
                             &format!("`{{% set {name}.{attr} %}}` where `{name}` is no namespace the template made before"),
                             &format!("make it one first: `{{% set {name} = namespace({attr}=…) %}}`"),
                         );
-                    };
-                    let code = self.set_value(template, value)?;
-                    let _ = write!(out, "{local} = jc::keep(&mut built, {code})?;");
-                }
-                Node::Set { span, .. } | Node::Super(span) => {
-                    return self.refuse(
-                        template,
-                        span.clone(),
-                        "this tag here",
-                        "make the value outside the `if`",
-                    );
-                }
+                };
+                let code = self.set_value(template, value)?;
+                let _ = write!(out, "{local} = jc::keep(&mut built, {code})?;");
+            }
+            Node::Set { span, .. } | Node::Super(span) => {
+                return self.refuse(
+                    template,
+                    span.clone(),
+                    "this tag here",
+                    "make the value outside the `if`",
+                );
             }
         }
         Some(())
