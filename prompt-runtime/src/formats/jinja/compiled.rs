@@ -72,7 +72,7 @@ const FILTERED: &str = "\u{0}filtered";
 
 /// The names the branches of `node` (an `if`'s, a loop's `else`, and the `if`s within
 /// them) set, each with whether that set makes a `namespace()`.
-fn namespace_sets<'n>(node: &'n Node, out: &mut Vec<(&'n str, bool)>) {
+fn branch_sets<'n>(node: &'n Node, out: &mut Vec<(&'n str, bool)>) {
     let bodies: Vec<&[Node]> = match node {
         Node::If(_) => node.bodies(),
         Node::For(each) => each.otherwise.as_deref().into_iter().collect(),
@@ -92,7 +92,7 @@ fn namespace_sets<'n>(node: &'n Node, out: &mut Vec<(&'n str, bool)>) {
                         out.push((name, false));
                     }
                 }
-                other => namespace_sets(other, out),
+                other => branch_sets(other, out),
             }
         }
     }
@@ -2151,46 +2151,14 @@ impl Emitter<'_> {
     /// branch and ends with it (`in_branch`), as its attributes' locals must be known
     /// where it is made.
     fn hoist(&mut self, node: &Node, rest: &[Node], out: &mut String) {
-        fn sets<'n>(node: &'n Node, names: &mut Vec<&'n str>) {
-            let all = |nodes: &'n [Node], names: &mut Vec<&'n str>| {
-                for n in nodes {
-                    match n {
-                        Node::Set { name, .. } => names.push(name),
-                        Node::FilterBlock(block) => {
-                            if let Some(name) = &block.into {
-                                names.push(name);
-                            }
-                        }
-                        other => sets(other, names),
-                    }
-                }
-            };
-            match node {
-                Node::If(block) => {
-                    for (_, body) in &block.branches {
-                        all(body, names);
-                    }
-                    if let Some((_, body)) = &block.otherwise {
-                        all(body, names);
-                    }
-                }
-                Node::For(each) => {
-                    if let Some(otherwise) = &each.otherwise {
-                        all(otherwise, names);
-                    }
-                }
-                _ => {}
-            }
-        }
-        let mut names = Vec::new();
-        sets(node, &mut names);
+        let mut sets = Vec::new();
+        branch_sets(node, &mut sets);
+        let mut names: Vec<&str> = sets.iter().map(|(name, _)| *name).collect();
         names.sort_unstable();
         names.dedup();
-        let mut namespaces = Vec::new();
-        namespace_sets(node, &mut namespaces);
         names.retain(|name| {
-            let only_namespace = namespaces.iter().any(|(n, made)| n == name && *made)
-                && !namespaces.iter().any(|(n, made)| n == name && !made);
+            let only_namespace = sets.iter().any(|(n, made)| n == name && *made)
+                && !sets.iter().any(|(n, made)| n == name && !made);
             if only_namespace && !mentions(self.templates, rest, name, &mut Vec::new()) {
                 self.in_branch.push((*name).to_owned());
                 return false;

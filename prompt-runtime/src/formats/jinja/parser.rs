@@ -445,15 +445,9 @@ impl<'a> Reader<'a> {
         prelude: &mut Vec<Node>,
     ) -> Result<(), Diagnostic> {
         match &mut expr.kind {
-            ExprKind::And(..) | ExprKind::Or(..) => {
-                let or = matches!(expr.kind, ExprKind::Or(..));
-                let (ExprKind::And(a, b) | ExprKind::Or(a, b)) = &mut expr.kind else {
-                    return Ok(());
-                };
-                self.lift_under(a, guard, prelude)?;
-                let under = guarded(guard, a, !or);
-                self.lift_under(b, Some(&under), prelude)?;
-            }
+            // `b` is evaluated when `a` is true (`and`) or false (`or`).
+            ExprKind::And(a, b) => self.lift_pair(a, b, true, guard, prelude)?,
+            ExprKind::Or(a, b) => self.lift_pair(a, b, false, guard, prelude)?,
             // `then if condition else otherwise`: the condition first.
             ExprKind::Op(super::expr::Op::IfElse, operands) if !operands.is_empty() => {
                 let (condition, branches) = operands.split_at_mut(1);
@@ -474,6 +468,20 @@ impl<'a> Reader<'a> {
             self.lift_call(expr, guard, prelude)?;
         }
         Ok(())
+    }
+
+    /// `a` then `b` of an `and` (`holds`) or an `or`: `b` under `a` being `holds`.
+    fn lift_pair(
+        &mut self,
+        a: &mut Expr,
+        b: &mut Expr,
+        holds: bool,
+        guard: Option<&Expr>,
+        prelude: &mut Vec<Node>,
+    ) -> Result<(), Diagnostic> {
+        self.lift_under(a, guard, prelude)?;
+        let under = guarded(guard, a, holds);
+        self.lift_under(b, Some(&under), prelude)
     }
 
     /// The macro call `expr` (its arguments lifted already) put into `prelude` under
