@@ -94,6 +94,15 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
             ),
         ));
     }
+    if let Some((FrontEnd::PromptEngine, _)) = &front_end {
+        return Err(syn::Error::new(
+            name.span(),
+            format!(
+                "`prompt!` does not read PromptEngine stores (`{}` is one)\n  = help: derive `PromptStore` on a struct with `#[store(\"...\")]` naming the store folder",
+                project.display
+            ),
+        ));
+    }
     if let Some((FrontEnd::Jinja, _)) = front_end {
         let args: Vec<(String, proc_macro2::Span, &Expr)> = input
             .args

@@ -224,6 +224,15 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         Some((FrontEnd::Jinja, file)) => {
             return crate::jinja::expand(input, &name, &fields, &project, &file);
         }
+        Some((FrontEnd::PromptEngine, _)) => {
+            return Err(syn::Error::new(
+                name.span(),
+                format!(
+                    "`{}` is a PromptEngine store folder: its prompts are derived together\n  = help: derive `PromptStore` on a struct with `#[store(\"{}\")]`",
+                    project.display, project.display
+                ),
+            ));
+        }
         Some((FrontEnd::Markdown, _)) | None => {}
     }
     // keep's agent prompts (`"placeholders": "keep"`) have a derive of their own

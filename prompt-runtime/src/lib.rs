@@ -27,9 +27,10 @@
 //! 5. [`chat`], messages and chats;
 //! 6. [`resolve`], then [`render`], then [`context`];
 //! 7. the project: [`load`] ([`Project`](load::Project), [`Config`]), [`check`],
-//!    [`family`], the front ends of [`formats`] and [`value`], which extend one another;
-//! 8. what is built on all of it: [`doc`], [`output`], the [`Prompt`] trait, [`clients`],
-//!    hot reload and [`store`].
+//!    [`family`], the front ends of [`formats`], [`store`] (PromptEngine's stores, read by
+//!    the store format) and [`value`], which extend one another;
+//! 8. what is built on all of it: [`doc`], [`output`], the [`Prompt`] trait, [`clients`]
+//!    and hot reload.
 //!
 //! Where each format is read, checked and rendered:
 //!
@@ -43,8 +44,9 @@
 //! | PromptEngine stores | [`store`] | [`store`] | [`store`] |
 //!
 //! Every prompt of a prompts folder is reached through one interface, [`formats::Format`]:
-//! `formats/markdown.rs` (Markdown, chat and keep agent prompts), `formats/jinja/front.rs`
-//! and `formats/dotprompt/front.rs` implement it.
+//! `formats/markdown.rs` (Markdown, chat and keep agent prompts), `formats/jinja/front.rs`,
+//! `formats/dotprompt/front.rs` and `formats/promptengine.rs` (a store folder, read whole)
+//! implement it.
 
 // Where links into this crate point from the documentation of a crate built without it
 // (`cargo doc --no-deps`): the page of a user's derived prompt shows the `Prompt` trait's

@@ -19,7 +19,8 @@ use std::path::{Path, PathBuf};
 ///
 /// The last layer is the project: [`load`](prompt_runtime::load)'s `Project`, the
 /// checker, the front ends of `formats` and the families extend one another (each adds
-/// its own `impl Project`), and `value` hands the Jinja engine's views to the derive. They
+/// its own `impl Project`), `value` hands the Jinja engine's views to the derive, and the
+/// store format of `formats` reads `store`, which prints values by Python's rules. They
 /// are one layer until those are split; no module below may use one of them.
 const LAYERS: &[&[&str]] = &[
     &[
@@ -39,13 +40,13 @@ const LAYERS: &[&[&str]] = &[
     &["resolve"],
     &["render"],
     &["context"],
-    &["check", "family", "formats", "load", "value"],
+    &["check", "family", "formats", "load", "store", "value"],
     &["doc", "output", "prompt"],
-    &["clients", "hot", "private", "store"],
+    &["clients", "hot", "private"],
 ];
 
 /// The modules of the project layer, which may use one another (see [`LAYERS`]).
-const ONE_LAYER_KNOT: &[&str] = &["check", "family", "formats", "load", "value"];
+const ONE_LAYER_KNOT: &[&str] = &["check", "family", "formats", "load", "store", "value"];
 
 #[test]
 fn every_module_uses_only_the_layers_below_it() {

@@ -114,7 +114,7 @@ fn main() -> ExitCode {
     // A store folder (PromptEngine's layout) is checked, listed and rendered as a store.
     let is_store = prompt_runtime::store::is_store_dir(&cli.dir);
     let outcome = match &cli.command {
-        Command::List(_) if is_store => store::list(&cli.dir),
+        Command::List(args) if is_store && !args.json => store::list(&cli.dir),
         Command::Render(args) if is_store => store::render(&cli.dir, args),
         Command::Check(_) if is_store => store::check(&cli.dir),
         Command::List(args) => list::run(&cli.dir, args),

@@ -4,16 +4,14 @@
 use crate::render::RenderArgs;
 use crate::style::shown;
 use crate::{Outcome, display_dir};
-use prompt_runtime::store::{Defaults, Phase, Store, StoreError};
-use prompt_runtime::suggest::closest;
+use prompt_runtime::formats::Values;
+use prompt_runtime::formats::promptengine::{PROMPTENGINE, StoreOptions};
+use prompt_runtime::load::Project;
+use prompt_runtime::store::Defaults;
 use prompt_runtime::{Diagnostic, Diagnostics};
 use std::fmt::Write as _;
 use std::path::Path;
 use std::process::ExitCode;
-
-fn load(dir: &Path) -> Result<Defaults, Diagnostics> {
-    Defaults::__load_as(dir, &display_dir(dir))
-}
 
 /// The folder as PromptEngine reads it (`Store::open_folder`).
 fn load_folder(dir: &Path) -> Result<Defaults, Diagnostics> {
@@ -84,16 +82,6 @@ pub fn list(dir: &Path) -> Outcome {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The names `render` takes for PromptEngine's assemblies (a prompt with the same id wins).
-const ASSEMBLIES: &[&str] = &[
-    "system_prompt",
-    "system_prompt_append",
-    "prefill",
-    "first_assistant",
-    "dialog_injections",
-    "chat",
-];
-
 /// A `--source NAME=FILE.json` document: a file the user names, read wherever it is (a
 /// regular file within the size limit).
 fn read_source(name: &str, path: &str) -> Result<serde_json::Value, Diagnostics> {
@@ -110,145 +98,93 @@ fn read_source(name: &str, path: &str) -> Result<serde_json::Value, Diagnostics>
     })
 }
 
+/// `render` of a store's prompt or assembly, through the store format (the same render
+/// `tokens`, `diff` and `docs` get), with PromptEngine's own choices; `--sequence` prints
+/// the chat's assembly plan instead.
 pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
     let options = &args.options;
-    if options.context.is_some() || options.identity.is_some() {
+    if options.identity.is_some() || options.history.is_some() || !options.tag.is_empty() {
         return Err(Diagnostic::new(
-            "`--context` and `--identity` are not used for a store folder",
+            "`--identity`, `--history` and `--tag` are not used for a store folder",
         )
-        .with_help("give placeholder values with `--set NAME=VALUE` and `--source NAME=FILE.json`")
+        .with_help("give placeholder values with `--set NAME=VALUE`, `--context FILE.json` and `--source NAME=FILE.json`")
         .into());
     }
-    let fail = |e: StoreError| -> Diagnostics {
-        match e {
-            StoreError::Invalid(problems) => problems,
-            StoreError::Refused { problems, .. } => *problems,
-            other => Diagnostics::from(Diagnostic::new(other.to_string())),
-        }
-    };
-    // The folder as PromptEngine reads it; with `--user`, its layer over the folder.
-    let mut builder = match &args.user {
-        None => Store::folder_builder(dir).map_err(fail)?,
-        Some(user) => Store::builder(load(dir)?).user_dir(user),
-    };
-    let phases: Vec<(String, Phase)> = builder
-        .defaults()
-        .placeholders()
-        .map(|(k, p)| (k.to_owned(), p))
-        .collect();
-    let mut runtime: Vec<(&str, &str)> = Vec::new();
-    let mut problems = Diagnostics::default();
-    for (key, value) in &options.set {
-        match phases.iter().find(|(k, _)| k == key) {
-            Some((_, Phase::Runtime)) => runtime.push((key, value)),
-            Some(_) => builder = builder.static_value(key, value),
-            None => {
-                let d = Diagnostic::new(format!(
-                    "`--set {key}=…`: the registry has no placeholder `{key}`"
-                ));
-                problems.push(match closest(key, phases.iter().map(|(k, _)| k.as_str())) {
-                    Some(c) => d.with_help(format!("did you mean `{c}`?")),
-                    None => d,
-                });
-            }
-        }
+    if args.data.is_some() {
+        return Err(
+            Diagnostic::new("`--data` is for dotprompt files, not store folders")
+                .with_help(
+                    "give placeholder values with `--set NAME=VALUE` or `--context FILE.json`",
+                )
+                .into(),
+        );
     }
+    let mut sources = Vec::new();
+    let mut problems = Diagnostics::default();
     for (name, path) in &args.sources {
         match read_source(name, path) {
-            Ok(document) => builder = builder.source(name, document),
+            Ok(document) => sources.push((name.clone(), document)),
             Err(e) => problems.extend(e),
         }
     }
+    let values = match crate::values::given(options, crate::values::Extra::default()) {
+        Ok(values) => values,
+        Err(e) => {
+            problems.extend(e);
+            Values::new()
+        }
+    };
     if !problems.is_empty() {
         return Err(problems);
     }
-    let variant = args.variant.as_deref().unwrap_or("default");
-    let category = args.category.as_deref().unwrap_or("");
-    let store = builder.open().map_err(|e| match e {
-        StoreError::MissingValues { keys } => Diagnostics::from(
-            Diagnostic::new(format!(
-                "no value for the static or computed placeholder{} {}",
-                if keys.len() == 1 { "" } else { "s" },
-                keys.iter().map(|k| format!("`{{{{{k}}}}}`")).collect::<Vec<_>>().join(", ")
-            ))
-            .with_help("give each with `--set NAME=VALUE`, or its source document with `--source NAME=FILE.json`"),
-        ),
-        other => fail(other),
-    })?;
-    // A `--source` the registry does not name is not used: said, not refused.
-    crate::style::eprint_warnings(&store.unused_names().0);
-    let name = options.name.as_str();
-    let entry = store.get_all_prompts().into_iter().find(|p| p.id == name);
-    enum Out {
-        Text(String),
-        Messages(Vec<prompt_runtime::Message>),
-        Plan(Vec<prompt_runtime::store::SequenceEntry>),
-    }
-    let preview = store.preview();
-    // Every operation strict, or as a preview (`--preview`): the same calls on the view.
-    macro_rules! call {
-        ($method:ident($($arg:expr),*)) => {
-            if args.preview {
-                preview.$method($($arg),*)
-            } else {
-                store.$method($($arg),*)
-            }
-            .map_err(fail)?
-        };
-    }
-    let out = if args.sequence {
-        Out::Plan(store.get_chat_message_sequence(variant))
-    } else if entry.as_ref().is_some_and(|e| e.multi_turn) {
-        Out::Messages(call!(prompt_messages(name, variant, &runtime)))
-    } else if entry.is_some() || !ASSEMBLIES.contains(&name) {
-        Out::Text(call!(resolve_prompt(name, variant, &runtime)))
-    } else {
-        match name {
-            "system_prompt" => Out::Text(call!(build_system_prompt_filtered(
-                variant, &runtime, category
-            ))),
-            "system_prompt_append" => Out::Text(call!(get_system_prompt_append(variant, &runtime))),
-            "prefill" => Out::Text(call!(build_prefill_filtered(variant, &runtime, category))),
-            "first_assistant" => Out::Text(call!(get_first_assistant_content(variant, &runtime))),
-            "dialog_injections" => Out::Messages(call!(get_dialog_injections(variant, &runtime))),
-            _ => Out::Messages(call!(render_chat_message_sequence(variant, &runtime))),
-        }
+    let store_options = StoreOptions {
+        variant: args.variant.clone(),
+        category: args.category.clone(),
+        user: args.user.clone(),
+        sources,
+        preview: args.preview,
     };
-    let mut text = match (&out, args.json) {
-        (Out::Text(t), true) => {
-            serde_json::to_string_pretty(&serde_json::json!({ "text": t })).unwrap_or_default()
-        }
-        (Out::Text(t), false) => t.clone(),
-        (Out::Messages(m), true) => {
-            serde_json::to_string_pretty(&serde_json::json!({ "messages": m })).unwrap_or_default()
-        }
-        (Out::Messages(m), false) => {
-            // Each message under its `Section: NAME | role=ROLE` header, as chat prompts.
-            let mut lines = String::new();
-            for (i, message) in m.iter().enumerate() {
-                if i > 0 {
-                    lines.push_str("\n\n");
-                }
-                let _ = write!(
-                    lines,
-                    "Section: {} | role={}\n{}",
-                    message.section, message.role, message.content
-                );
-            }
-            lines
-        }
-        (Out::Plan(plan), true) => serde_json::to_string_pretty(plan).unwrap_or_default(),
-        (Out::Plan(plan), false) => {
-            let mut lines = String::new();
-            for e in plan {
-                let _ = writeln!(lines, "{:>5}  {:<16} {}", e.order, e.position, e.id);
-            }
-            lines
-        }
+    let project = crate::open_project(dir)?;
+    let name = options.name.as_str();
+    if args.sequence {
+        return sequence(&project, &values, &store_options, args.json);
+    }
+    let prompt = if args.user.is_some() {
+        PROMPTENGINE.load_layered(&project, name)?
+    } else {
+        PROMPTENGINE.load_store(&project, name)?
+    };
+    let (output, warnings) = prompt.render_with(&values, &store_options)?;
+    // A `--source` the registry does not name is not used: said, not refused.
+    crate::style::eprint_warnings(&warnings.0);
+    let mut text = if args.json {
+        output.to_json()
+    } else {
+        output.log()
     };
     if !text.ends_with('\n') {
         text.push('\n');
     }
+    crate::print_stdout(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `render --sequence`: the chat's assembly plan (PromptEngine's
+/// `get_chat_message_sequence`), from the store the values and options open.
+fn sequence(project: &Project, values: &Values, options: &StoreOptions, json: bool) -> Outcome {
+    let prompt = PROMPTENGINE.load_layered(project, "chat")?;
+    let plan = prompt.sequence(values, options)?;
+    let text = if json {
+        let mut text = serde_json::to_string_pretty(&plan).unwrap_or_default();
+        text.push('\n');
+        text
+    } else {
+        let mut lines = String::new();
+        for e in &plan {
+            let _ = writeln!(lines, "{:>5}  {:<16} {}", e.order, e.position, e.id);
+        }
+        lines
+    };
     crate::print_stdout(&text)?;
     Ok(ExitCode::SUCCESS)
 }

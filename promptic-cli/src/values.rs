@@ -298,6 +298,18 @@ pub fn prepare(
         .with_help(help)
         .into());
     }
+    let mut values = given(options, extra)?;
+    if let Some(path) = &options.identity {
+        values.identity = Some(load_identity(path)?);
+    }
+    if let Some(path) = &options.history {
+        values.history = Some(load_history(path)?);
+    }
+    Ok((prompt, values))
+}
+
+/// The values `--context`, `--set` and `extra` give, in that order (a later one wins).
+pub fn given(options: &RenderOptions, extra: Extra<'_>) -> Result<Values, Diagnostics> {
     let mut values = Values::new();
     if let Some(path) = &options.context {
         values.read_file(read_text(path, "the context")?)?;
@@ -308,13 +320,7 @@ pub fn prepare(
     for (key, value) in extra.values {
         values.flag(extra.flag, key.clone(), value.clone());
     }
-    if let Some(path) = &options.identity {
-        values.identity = Some(load_identity(path)?);
-    }
-    if let Some(path) = &options.history {
-        values.history = Some(load_history(path)?);
-    }
-    Ok((prompt, values))
+    Ok(values)
 }
 
 /// The messages of a `--history` file: a JSON array of `{"role", "content"}` objects.

@@ -441,11 +441,14 @@ fn render_gives_every_assembly_of_a_store_folder() {
         plan[0],
         serde_json::json!({"id": "opening", "position": "first_assistant", "order": 150})
     );
-    // --json: a text, or a multi_turn prompt's messages
+    // --json: the common output, a text or a multi_turn prompt's messages, with the
+    // prompt's domain file as its path
     let (_, out, _) = render(&["rules", "--json"]);
-    assert_eq!(
-        serde_json::from_str::<serde_json::Value>(&out).unwrap(),
-        serde_json::json!({"text": "You are Assistant."})
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["text"], "You are Assistant.");
+    assert!(
+        json["path"].as_str().unwrap().ends_with("/rules.json"),
+        "{json}"
     );
     let (code, out, err) = render(&["consent", "--json"]);
     assert_eq!(code, 0, "{err}");
@@ -473,10 +476,9 @@ fn render_gives_every_assembly_of_a_store_folder() {
             String::new()
         )
     );
-    assert_eq!(
-        render(&["note", "--preview", "--json"]).1,
-        "{\n  \"text\": \"After {{elapsed}}, add a thought.\"\n}\n"
-    );
+    let json: serde_json::Value =
+        serde_json::from_str(&render(&["note", "--preview", "--json"]).1).unwrap();
+    assert_eq!(json["text"], "After {{elapsed}}, add a thought.");
     assert_eq!(
         render(&[
             "system_prompt_append",
@@ -536,5 +538,73 @@ fn a_store_folder_is_read_as_promptengine_reads_it_and_checked_prompt_by_prompt(
     let (code, _, err) = run(&["render", "recap", "--dir", d]);
     assert_eq!(code, 1);
     assert!(err.contains("unknown placeholder `{{char_nam}}`"), "{err}");
+    let _ = std::fs::remove_dir_all(dir.parent().unwrap());
+}
+
+/// A store's prompts and assemblies reach every command through the store format, with
+/// the flags every format takes: `--set`, `--context`, `--json`; a misspelt value is
+/// refused with a did-you-mean, a missing one named.
+#[test]
+fn every_command_reaches_a_store_folder() {
+    let (dir, _) = persona_folder("commands");
+    let d = dir.to_str().unwrap();
+    let context = dir.parent().unwrap().join("context.json");
+    std::fs::write(&context, r#"{"elapsed": "a day", "unrelated": 1}"#).unwrap();
+    let c = context.to_str().unwrap();
+    let with = |args: &[&str]| {
+        let mut all = args.to_vec();
+        all.extend_from_slice(&["--dir", d]);
+        run(&all)
+    };
+    let (code, out, err) = with(&["tokens", "note", "--set", "elapsed=an hour", "--json"]);
+    assert_eq!(code, 0, "{err}");
+    let count: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(count["name"], "note");
+    assert!(count["tokens"].as_u64().unwrap() > 3, "{out}");
+    let (code, out, err) = with(&["tokens", "system_prompt", "--context", c]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("system_prompt: "), "{out}");
+    let (code, out, err) = with(&[
+        "diff",
+        "note",
+        "--a",
+        "elapsed=an hour",
+        "--b",
+        "elapsed=a day",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("-After an hour, add a thought."), "{out}");
+    assert!(out.contains("+After a day, add a thought."), "{out}");
+    let (code, out, err) = with(&["render", "note", "--context", c]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "After a day, add a thought.\n"),
+        "{err}"
+    );
+    // a misspelt value: refused, pointing at the flag's name
+    let (code, _, err) = with(&["tokens", "note", "--set", "elapsd=an hour"]);
+    assert_eq!(code, 1);
+    assert!(
+        err.contains("`--set elapsd=an hour`: the registry of"),
+        "{err}"
+    );
+    assert!(err.contains("did you mean `elapsed`?"), "{err}");
+    // a missing runtime value: named, nothing rendered
+    let (code, out, err) = with(&["tokens", "note"]);
+    assert_eq!((code, out.as_str()), (1, ""));
+    assert!(err.contains("`{{elapsed}}`"), "{err}");
+    // an unknown prompt: a did-you-mean over the ids and the assemblies
+    let (code, _, err) = with(&["render", "recaps"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("has no prompt `recaps`"), "{err}");
+    assert!(err.contains("did you mean `recap`?"), "{err}");
+    // docs: a page per prompt, with the values it reads
+    let out_dir = dir.parent().unwrap().join("docs");
+    let (code, out, err) = with(&["docs", "--out", out_dir.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("wrote 6 pages"), "{out}");
+    let page = std::fs::read_to_string(out_dir.join("note.md")).unwrap();
+    assert!(page.contains("(PromptEngine)"), "{page}");
+    assert!(page.contains("- `elapsed`, text"), "{page}");
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }

@@ -45,6 +45,19 @@ pub trait Format: Send + Sync + 'static {
     /// Loads and checks prompt `name` (without its file ending). Every file it reads goes
     /// through the folder's guarded reader.
     fn load(&self, project: &Project, name: &str) -> Result<Box<dyn LoadedPrompt>, Diagnostics>;
+    /// Whether it reads `project`'s folder whole, in a layout of its own (a PromptEngine
+    /// store's `_meta/prompt_manifest.json`): then it alone reads the folder, names its
+    /// prompts itself ([`Format::list`]) and every name of the folder is its to load.
+    fn whole_folder(&self, project: &Project) -> bool {
+        let _ = project;
+        false
+    }
+    /// The prompts of a folder it reads whole: each name and its file (relative to the
+    /// folder), in its own order.
+    fn list(&self, project: &Project) -> Result<Vec<(String, String)>, Diagnostics> {
+        let _ = project;
+        Ok(Vec::new())
+    }
     /// Which of the prompts it claimed other prompts read as parts (a Jinja template
     /// another includes): known only once they are read.
     fn included(&self, project: &Project, prompts: &[String]) -> Vec<String> {
@@ -634,6 +647,26 @@ impl Project {
     /// # Ok::<(), Box<dyn std::error::Error>>(())
     /// ```
     pub fn all_prompts(&self) -> AllPrompts {
+        if let Some(format) = super::FORMATS.iter().find(|f| f.whole_folder(self)) {
+            let (prompts, errors) = match format.list(self) {
+                Ok(listed) => (listed, Diagnostics::default()),
+                Err(errors) => (Vec::new(), errors),
+            };
+            let mut prompts: Vec<Found> = prompts
+                .into_iter()
+                .map(|(name, file)| Found {
+                    name,
+                    file,
+                    format: *format,
+                })
+                .collect();
+            prompts.sort_by(|a, b| a.name.cmp(&b.name));
+            return AllPrompts {
+                prompts,
+                errors,
+                warnings: Vec::new(),
+            };
+        }
         let walked = self.prompts();
         let mut errors = walked.errors;
         let mut prompts: Vec<Found> = Vec::new();

@@ -9,6 +9,7 @@ mod front;
 pub mod jinja;
 pub mod keep;
 pub mod markdown;
+pub mod promptengine;
 
 pub use front::{
     AllPrompts, Claim, Format, Found, Given, GivenValue, LoadedPrompt, Origin, Output, Takes,
@@ -17,7 +18,12 @@ pub use front::{
 
 /// Every format, in the order a prompt name's files are looked for. Adding a format is
 /// one module and one line here (and its [`FrontEnd`]).
-pub static FORMATS: [&dyn Format; 3] = [&dotprompt::DOTPROMPT, &jinja::JINJA, &markdown::MARKDOWN];
+pub static FORMATS: [&dyn Format; 4] = [
+    &promptengine::PROMPTENGINE,
+    &dotprompt::DOTPROMPT,
+    &jinja::JINJA,
+    &markdown::MARKDOWN,
+];
 
 use crate::diagnostic::Diagnostic;
 use crate::load::Project;
@@ -57,11 +63,19 @@ pub enum FrontEnd {
     Jinja,
     /// `NAME.prompt` (a `_NAME.prompt` file is a partial, no prompt).
     Dotprompt,
+    /// A prompt of a PromptEngine store folder (one with `_meta/prompt_manifest.json`),
+    /// by id, or one of its assemblies.
+    PromptEngine,
 }
 
 impl FrontEnd {
     /// Every front end a prompt name can reach, in the order their files are looked for.
-    pub const ALL: [FrontEnd; 3] = [FrontEnd::Dotprompt, FrontEnd::Jinja, FrontEnd::Markdown];
+    pub const ALL: [FrontEnd; 4] = [
+        FrontEnd::PromptEngine,
+        FrontEnd::Dotprompt,
+        FrontEnd::Jinja,
+        FrontEnd::Markdown,
+    ];
 
     /// Its [`Format`]: how its files are claimed, loaded, checked and rendered.
     pub fn format(self) -> &'static dyn Format {
@@ -69,6 +83,7 @@ impl FrontEnd {
             FrontEnd::Markdown => &markdown::MARKDOWN,
             FrontEnd::Jinja => &jinja::JINJA,
             FrontEnd::Dotprompt => &dotprompt::DOTPROMPT,
+            FrontEnd::PromptEngine => &promptengine::PROMPTENGINE,
         }
     }
 
@@ -116,6 +131,19 @@ impl Project {
                 .all(|s| !s.is_empty() && s != "." && s != "..");
         if !plain {
             return Ok(None);
+        }
+        // A folder a format reads whole is that format's alone: every name is its to
+        // load (an unknown one with a did-you-mean).
+        if let Some(front_end) = FrontEnd::ALL
+            .into_iter()
+            .find(|f| f.format().whole_folder(self))
+        {
+            let listed = front_end.format().list(self).unwrap_or_default();
+            let file = listed
+                .into_iter()
+                .find(|(n, _)| n == name)
+                .map_or_else(|| crate::store::layout::MANIFEST.to_owned(), |(_, f)| f);
+            return Ok(Some((front_end, file)));
         }
         let mut found: Vec<(FrontEnd, String)> = Vec::new();
         for front_end in FrontEnd::ALL {

@@ -250,6 +250,18 @@ impl Defaults {
             .map(|k| (k.name.as_str(), k.phase))
     }
 
+    /// The placeholders a store needs a value for before it opens: static and computed
+    /// ones without a registry `default` (a source document or a compute function given
+    /// to the builder may supply them), in registry order.
+    pub fn required(&self) -> impl Iterator<Item = &str> {
+        self.inner
+            .folder
+            .keys
+            .iter()
+            .filter(|k| k.phase != Phase::Runtime && k.default.is_none())
+            .map(|k| k.name.as_str())
+    }
+
     /// The source documents the registry's static placeholders name (`source`), sorted:
     /// what to give [`StoreBuilder::source`].
     ///
@@ -328,6 +340,10 @@ impl<'a> PromptInfo<'a> {
     /// The manifests' `enabled` (system and user layers merged).
     pub fn enabled(&self) -> bool {
         self.def.enabled
+    }
+    /// Its domain file, relative to the folder it was read from.
+    pub fn file(&self) -> &'a str {
+        &self.def.domain.0
     }
     /// The variants its domain file holds.
     pub fn variants(&self) -> impl Iterator<Item = &'a str> {
