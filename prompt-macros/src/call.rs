@@ -98,7 +98,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         return Err(syn::Error::new(
             name.span(),
             format!(
-                "`prompt!` does not read PromptEngine stores (`{}` is one)\n  = help: derive `PromptStore` on a struct with `#[store(\"...\")]` naming the store folder",
+                "`prompt!` does not read PromptEngine stores, and `{0}` is one\n  = help: derive `PromptStore` on a struct with `#[store(\"{0}\")]`",
                 project.display
             ),
         ));

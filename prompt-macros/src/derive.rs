@@ -228,8 +228,8 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
             return Err(syn::Error::new(
                 name.span(),
                 format!(
-                    "`{}` is a PromptEngine store folder: its prompts are derived together\n  = help: derive `PromptStore` on a struct with `#[store(\"{}\")]`",
-                    project.display, project.display
+                    "`{0}` is a PromptEngine store folder: its prompts are derived together\n  = help: derive `PromptStore` on a struct with `#[store(\"{0}\")]`",
+                    project.display
                 ),
             ));
         }
