@@ -70,7 +70,7 @@ impl Format for PromptEngine {
     }
 
     fn list(&self, project: &Project) -> Result<Vec<(String, String)>, Diagnostics> {
-        let defaults = Defaults::__load_folder_as(&project.dir, &project.display)?;
+        let defaults = defaults(project)?;
         Ok(defaults
             .prompts()
             .map(|p| (p.id().to_owned(), p.file().to_owned()))
@@ -102,7 +102,7 @@ impl PromptEngine {
         name: &str,
         known: bool,
     ) -> Result<StorePrompt, Diagnostics> {
-        let defaults = Defaults::__load_folder_as(&project.dir, &project.display)?;
+        let defaults = defaults(project)?;
         let info = defaults.prompts().find(|p| p.id() == name);
         if known && info.is_none() && !ASSEMBLIES.contains(&name) {
             let ids: Vec<&str> = defaults
@@ -173,6 +173,14 @@ impl PromptEngine {
             meta,
         })
     }
+}
+
+/// The store `project`'s folder holds, as PromptEngine reads it: read once per project.
+fn defaults(project: &Project) -> Result<Defaults, Diagnostics> {
+    project
+        .store
+        .get_or_init(|| Defaults::__load_folder_as(&project.dir, &project.display))
+        .clone()
 }
 
 fn quoted<'a>(names: impl Iterator<Item = &'a str>) -> String {

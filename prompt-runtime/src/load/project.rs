@@ -30,6 +30,10 @@ pub struct Project {
     /// name (`é.md`, `daily-preamble.md`), which no prompt could use. The rest of the
     /// folder works without them; `promptic check` reports them as errors.
     pub skipped: Vec<Diagnostic>,
+    /// The folder read as a PromptEngine store, once, when a prompt of it is first loaded:
+    /// loading each of a store's N prompts reads the store's N files once in all, not N
+    /// times.
+    pub(crate) store: std::sync::OnceLock<Result<crate::store::Defaults, Diagnostics>>,
 }
 
 impl Project {
@@ -143,6 +147,7 @@ impl Project {
             templates,
             files,
             skipped,
+            store: std::sync::OnceLock::new(),
         })
     }
 
