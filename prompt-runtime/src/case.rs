@@ -10,6 +10,20 @@ use std::borrow::Cow;
 /// assert_eq!(promptic::variant_name("pronouns_subject"), "Pronouns_subject");
 /// ```
 pub fn variant_name(key: &str) -> String {
+    // The usual key is ASCII: byte by byte, without the Unicode case tables (the derive
+    // runs this for every placeholder, in a build that does not optimize it).
+    if key.is_ascii() {
+        let mut out = key.to_ascii_lowercase();
+        if let Some(first) = out.get_mut(..1) {
+            first.make_ascii_uppercase();
+        }
+        return out;
+    }
+    variant_by_chars(key)
+}
+
+/// [`variant_name`] by Unicode's case mappings, character by character.
+fn variant_by_chars(key: &str) -> String {
     let mut chars = key.chars();
     match chars.next() {
         Some(first) => first
@@ -70,6 +84,24 @@ mod tests {
         assert_eq!(variant_name("_x"), "_x");
         assert_eq!(variant_name("ABC"), "Abc");
         assert_eq!(variant_name(""), "");
+    }
+
+    #[test]
+    fn ascii_keys_take_the_short_way_to_the_same_variant() {
+        for key in [
+            "a",
+            "A",
+            "day_YYYYMMDD",
+            "x1_Y2",
+            "_lead",
+            "9lives",
+            "ALL_CAPS",
+            "mixedCase",
+        ] {
+            assert_eq!(variant_name(key), variant_by_chars(key), "{key:?}");
+        }
+        // Not ASCII: Unicode's mappings (the sharp s uppercases to two letters).
+        assert_eq!(variant_name("ßtraße_É"), "SStraße_é");
     }
 
     #[test]

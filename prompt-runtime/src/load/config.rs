@@ -87,7 +87,15 @@ impl Default for Config {
     }
 }
 
+/// The example identity, built once: every prompts folder without an identity of its own
+/// starts from it (the derive opens the folder once per prompt), and building one
+/// works out every key's case variants.
 fn default_identity() -> Identity {
+    static DEFAULT: std::sync::OnceLock<Identity> = std::sync::OnceLock::new();
+    DEFAULT.get_or_init(example_identity).clone()
+}
+
+fn example_identity() -> Identity {
     Identity::from_pairs([
         ("name", "Alex Rivera"),
         ("preferred", "Alex"),
@@ -98,6 +106,35 @@ fn default_identity() -> Identity {
         ("pronouns_possessive", "their"),
         ("pronouns_reflexive", "themselves"),
     ])
+}
+
+/// [`Config::from_source`], remembered for the last few files read (by how they are shown
+/// and their text): the derive opens the prompts folder once per prompt, and reading the
+/// identity works out every key's case variants.
+fn parsed(source: &SourceFile) -> Result<Config, Diagnostics> {
+    type Seen = Vec<(String, String, Config)>;
+    static SEEN: std::sync::OnceLock<std::sync::Mutex<Seen>> = std::sync::OnceLock::new();
+    let seen = SEEN.get_or_init(Default::default);
+    let hit = |seen: &Seen| {
+        seen.iter()
+            .find(|(path, text, _)| path == source.path() && text == source.text())
+            .map(|(_, _, config)| config.clone())
+    };
+    // A panic while the lock was held leaves the list whole: entries are pushed whole.
+    if let Some(config) = hit(&seen.lock().unwrap_or_else(|p| p.into_inner())) {
+        return Ok(config);
+    }
+    let config = Config::from_source(source)?;
+    let mut seen = seen.lock().unwrap_or_else(|p| p.into_inner());
+    if seen.len() >= 8 {
+        seen.remove(0);
+    }
+    seen.push((
+        source.path().to_owned(),
+        source.text().to_owned(),
+        config.clone(),
+    ));
+    Ok(config)
 }
 
 impl Config {
@@ -117,7 +154,7 @@ impl Config {
             return Ok(Config::default());
         };
         let source = super::decode(&display, &bytes)?;
-        let mut config = Config::from_source(&source)?;
+        let mut config = parsed(&source)?;
         config.path = Some(path);
         Ok(config)
     }

@@ -43,8 +43,19 @@ pub fn decode(path: &str, bytes: &[u8]) -> Result<SourceFile, Diagnostics> {
     }
 }
 
-/// CRLF to LF and no leading BOM.
+/// CRLF to LF and no leading BOM; a CR alone stays.
+///
+/// ```
+/// use promptic::load::normalize;
+///
+/// assert_eq!(normalize("\u{feff}a\r\nb\rc\r\n"), "a\nb\rc\n");
+/// assert_eq!(normalize("plain\n"), "plain\n");
+/// ```
 pub fn normalize(text: &str) -> String {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    // Most files have no CR: one scan for it, not a search for CRLF.
+    if !text.as_bytes().contains(&b'\r') {
+        return text.to_owned();
+    }
     text.replace("\r\n", "\n")
 }
