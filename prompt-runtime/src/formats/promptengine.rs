@@ -183,11 +183,15 @@ fn defaults(project: &Project) -> Result<Defaults, Diagnostics> {
         .clone()
 }
 
+/// Names as a message lists them: the first twelve, and how many more.
 fn quoted<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    names
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    const SHOWN: usize = 12;
+    let names: Vec<&str> = names.collect();
+    let mut out: Vec<String> = names.iter().take(SHOWN).map(|n| format!("`{n}`")).collect();
+    if names.len() > SHOWN {
+        out.push(format!("{} more", names.len() - SHOWN));
+    }
+    out.join(", ")
 }
 
 /// How a store prompt is rendered beyond its values: PromptEngine's own choices.
@@ -433,5 +437,19 @@ impl LoadedPrompt for StorePrompt {
 
     fn render(&self, values: &Values) -> Result<Output, Diagnostics> {
         Ok(self.render_with(values, &StoreOptions::default())?.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::quoted;
+
+    #[test]
+    fn a_long_list_of_names_is_cut_short() {
+        let few = ["a", "b"];
+        assert_eq!(quoted(few.iter().copied()), "`a`, `b`");
+        let many: Vec<String> = (0..2000).map(|i| format!("p{i}")).collect();
+        let text = quoted(many.iter().map(String::as_str));
+        assert!(text.ends_with("`p11`, 1988 more"), "{text}");
     }
 }
