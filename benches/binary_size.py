@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """What does the first derived prompt of each format add to a binary?
 
-Generates, in a temporary directory outside the repository, a crate with four binaries:
+Generates, in a temporary directory outside the repository, a crate with six binaries:
 `empty` (depends on promptic, derives nothing), and `markdown`, `jinja` and `dotprompt`,
 each deriving one prompt of that format (the same two values, `who` and `day`) and
-printing its render. Builds them in release with `strip = true` and prints each file's
+printing its render; `jinja_loop` derives a Jinja prompt with a loop over a list of
+derived structs, a filter and conditions, and `jinja_option` one that prints an `Option`
+field. Builds them in release with `strip = true` and prints each file's
 size and what it adds over `empty`.
 
     python3 benches/binary_size.py           # the table
@@ -24,6 +26,11 @@ REPO = Path(__file__).resolve().parent.parent
 PROMPTS = {
     "hello.md": "Hello $who, today is $day.\n",
     "hello_j.md.j2": "Hello {{ who }}, today is {{ day }}.\n",
+    "tools_j.md.j2": (
+        "Tools for {{ who }}:\n{% for t in tools %}- {{ t.name | upper }}"
+        "{% if t.slow %} (slow){% endif %}\n{% endfor %}{% if day %}Today: {{ day }}{% endif %}\n"
+    ),
+    "note_j.md.j2": "{% if note %}Note: {{ note }}{% endif %}\n",
     "hello_d.prompt": "---\ninput:\n  schema:\n    who: string\n    day: string\n---\nHello {{who}}, today is {{day}}.\n",
 }
 
@@ -52,6 +59,33 @@ fn main() {{
         Err(problem) => eprintln!("{{problem}}"),
     }}
 }}
+""",
+    "jinja_loop": """use promptic::{Prompt, PromptValue};
+#[derive(PromptValue)]
+struct Tool { name: String, slow: bool }
+#[derive(Prompt)]
+#[prompt("tools_j")]
+struct Tools<'a> { who: &'a str, day: &'a str, tools: Vec<Tool> }
+fn main() {
+    let who = std::env::args().next().unwrap_or_default();
+    let tools = vec![Tool { name: who.clone(), slow: true }];
+    match (Tools { who: &who, day: "Friday", tools }).render() {
+        Ok(content) => println!("{}", content.text),
+        Err(problem) => eprintln!("{problem}"),
+    }
+}
+""",
+    "jinja_option": """use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("note_j")]
+struct Note<'a> { note: Option<&'a str> }
+fn main() {
+    let who = std::env::args().next();
+    match (Note { note: who.as_deref() }).render() {
+        Ok(content) => println!("{}", content.text),
+        Err(problem) => eprintln!("{problem}"),
+    }
+}
 """,
     "dotprompt": f"""use promptic::Prompt;
 #[derive(Prompt)]

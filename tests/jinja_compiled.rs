@@ -357,3 +357,30 @@ fn a_namespace_that_grows_without_end_stops_at_the_limit() {
     let error = huge.render().expect_err("past the limit");
     assert!(error.to_string().contains("MiB"), "{error}");
 }
+
+#[derive(promptic::Prompt)]
+#[prompt("checks/compiled_bound")]
+struct Lines {
+    lines: Vec<String>,
+}
+
+#[test]
+fn a_render_past_the_output_limit_is_stopped_by_the_compiled_render_itself() {
+    let small = Lines {
+        lines: vec!["a".to_owned(), "b".to_owned()],
+    };
+    assert_eq!(small.render().expect("renders").text, "a\nb\n");
+    // 65 lines of 1 MiB: past the 64 MiB a render may make. The compiled render stops at
+    // the line that passes it, with the run-time renderer's message; nothing is handed
+    // over to the run-time renderer, which would build it all again to say so.
+    let line = "x".repeat(1 << 20);
+    let huge = Lines {
+        lines: vec![line; 65],
+    };
+    assert_eq!(huge.__promptic_compiled(), None);
+    let error = huge.render().expect_err("past the limit").to_string();
+    assert!(
+        error.starts_with("error: the render is larger than 64 MiB"),
+        "{error}"
+    );
+}

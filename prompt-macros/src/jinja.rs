@@ -88,17 +88,25 @@ pub fn expand(
             #[allow(dead_code)]
             #[inline]
             pub fn __promptic_compiled(&self) -> ::core::option::Option<::promptic::__private::String> {
-                self.__promptic_compiled_marked(&mut ::std::vec::Vec::new())
+                let mut __text = ::promptic::__private::String::new();
+                self.__promptic_compiled_into(&mut __text, &mut ::std::vec::Vec::new(), &mut ::core::option::Option::None)
+                    .map(|()| __text)
             }
 
-            /// The compiled render, pushing where each cache breakpoint falls onto `marks`.
+            /// The compiled render into `into`, pushing where each cache breakpoint falls
+            /// onto `marks`; `None` with the error in `fail` where it stops the render
+            /// itself (a bound passed), `None` alone where it leaves the render to the
+            /// run-time renderer.
             #[doc(hidden)]
             #[allow(dead_code, clippy::ptr_arg)]
-            #[inline]
-            pub fn __promptic_compiled_marked(
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            pub fn __promptic_compiled_into(
                 &self,
+                into: &mut ::promptic::__private::String,
                 marks: &mut ::std::vec::Vec<usize>,
-            ) -> ::core::option::Option<::promptic::__private::String> {
+                fail: &mut ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>>,
+            ) -> ::core::option::Option<()> {
                 #compiled_fn
             }
 
@@ -207,14 +215,22 @@ fn compiled(
     let code = crate::compile::generated(name, &path, &code)?;
     Ok((
         quote! {
+            let mut __text = ::promptic::__private::String::new();
             let mut __marks = ::std::vec::Vec::new();
-            if let ::core::option::Option::Some(__text) = self.__promptic_compiled_marked(&mut __marks) {
+            let mut __fail = ::core::option::Option::None;
+            if self.__promptic_compiled_into(&mut __text, &mut __marks, &mut __fail).is_some() {
                 return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, __marks, #path));
+            }
+            // The compiled render stopped the render itself: its error. (A render that
+            // has no other way to stop links no run-time renderer: the compiler sees the
+            // hand-over below cannot be reached.)
+            if let ::core::option::Option::Some(__error) = __fail {
+                return ::core::result::Result::Err(*__error);
             }
         },
         quote! {
             #[allow(unused, clippy::all, clippy::pedantic)]
-            (|| -> ::core::option::Option<::promptic::__private::String> { #code })()
+            (|| -> ::core::option::Option<()> { #code })()
         },
     ))
 }
@@ -586,8 +602,12 @@ pub fn expand_call(
         #[allow(unused, clippy::all, clippy::pedantic)]
         let (__text, __marks): (::core::option::Option<::promptic::__private::String>, ::std::vec::Vec<usize>) = {
             let mut marks = ::std::vec::Vec::new();
-            let text = (|| { #code })();
-            (text, marks)
+            // A bound passed is left to the run-time renderer here, which reports it.
+            let fail: &mut ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = &mut ::core::option::Option::None;
+            let mut text = ::promptic::__private::String::new();
+            let into = &mut text;
+            let done = (|| { #code })();
+            (done.map(|()| text), marks)
         };
     };
     Ok(quote! {{

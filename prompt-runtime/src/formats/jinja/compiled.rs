@@ -1,11 +1,15 @@
 //! The compiled render of a derived Jinja prompt: [`compile`] turns a loaded template set
 //! into Rust code (the body of a closure over `self`), which `#[derive(Prompt)]` emits.
 //! The code reads the struct's fields in place through [`View`]s (no JSON), pushes the
-//! text into one `String`, and gives `None` wherever the run-time renderer would do
-//! anything but print the same text: an error (a value not defined, a type Jinja2
-//! refuses), a value it cannot read in place ([`View::Opaque`]), a render past the
-//! limits. The derive then renders that render with the run-time renderer, so the output
-//! is the same bytes either way, errors included.
+//! text into one `String` (given out through `into`), and gives `None` wherever the
+//! run-time renderer would do anything but print the same text: an error (a value not
+//! defined, a type Jinja2 refuses), a value it cannot read in place ([`View::Opaque`]).
+//! The derive then renders that render with the run-time renderer, so the output is the
+//! same bytes either way, errors included. A render past the output or step bound it stops
+//! itself, with the run-time renderer's message in `fail` ([`done`], [`steps`],
+//! [`within`]); so where nothing else can give `None` (fields that read in place, printed
+//! where they are defined), the compiler sees the hand-over cannot happen, and the
+//! derived prompt links no run-time renderer.
 //!
 //! What keeps it close to a hand-written `String` builder: a loop over a field of a list
 //! type goes over its items typed ([`Probe`], [`Item`]), and `items()` of a `BTreeMap`
@@ -1157,9 +1161,15 @@ fn map_truthy(m: &dyn MapView) -> Option<bool> {
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn write(out: &mut String, view: &View<'_>) -> Option<()> {
+    // Every value that always prints is handled here, in code the render inlines, so that
+    // the compiler sees such a value never leaves the render to the run-time renderer.
     match view {
         View::Text(s) => out.push_str(s),
         View::Int(i) => write_int(out, *i),
+        View::Float(f) => write_float(out, *f),
+        View::Bool(true) => out.push_str("True"),
+        View::Bool(false) => out.push_str("False"),
+        View::None => out.push_str("None"),
         _ => return write_other(out, view),
     }
     Some(())
@@ -1795,9 +1805,44 @@ pub fn put_text(out: &mut String, view: View<'_>) -> Option<()> {
 
 /// Counts `by` steps of a loop (see [`within`]).
 #[inline]
-pub fn steps(steps: &mut usize, by: usize, out: &str) -> Option<()> {
+pub fn steps(
+    steps: &mut usize,
+    by: usize,
+    out: &str,
+    fail: &mut Option<Box<Diagnostic>>,
+) -> Option<()> {
     *steps = steps.saturating_add(by);
-    (*steps <= MAX_STEPS / 2 && out.len() <= MAX_OUTPUT).then_some(())
+    bounded(*steps, out, fail)
+}
+
+/// `Some` while a render is within the run-time renderer's bounds: at most [`MAX_STEPS`]
+/// steps (the compiled render's own count: a loop's items, each weighed by what its body
+/// holds) and [`MAX_OUTPUT`] bytes. Past them the render stops with the run-time
+/// renderer's message, put in `fail`; it names no place in the template, since the
+/// compiled render does not stop between every two nodes to look.
+///
+/// The error is put in `fail` here, boxed in code the render inlines, so that the compiler
+/// sees every `None` of such a render come with an error (a box is never null), and drops
+/// the hand-over to the run-time renderer from a render that has no other way to `None`.
+#[inline(always)]
+fn bounded(steps: usize, out: &str, fail: &mut Option<Box<Diagnostic>>) -> Option<()> {
+    if steps <= MAX_STEPS && out.len() <= MAX_OUTPUT {
+        return Some(());
+    }
+    *fail = Some(Box::new(too_much(out)));
+    None
+}
+
+#[cold]
+#[inline(never)]
+fn too_much(out: &str) -> Diagnostic {
+    let message = if out.len() > MAX_OUTPUT {
+        format!("the render is larger than {} MiB", MAX_OUTPUT >> 20)
+    } else {
+        format!("the render takes more than {MAX_STEPS} steps")
+    };
+    Diagnostic::new(message)
+        .with_help("loops nested in loops multiply: loop over shorter lists, or fewer levels deep")
 }
 
 /// The capacity to start with: the last render's length and a little more, or the
@@ -1807,28 +1852,55 @@ pub fn capacity(last: &std::sync::atomic::AtomicUsize, text: usize) -> usize {
     text.max(last + last / 8)
 }
 
-/// Records the render's length for [`capacity`]; `None` past [`MAX_OUTPUT`].
-pub fn done(last: &std::sync::atomic::AtomicUsize, out: String) -> Option<String> {
+/// Puts the render into `into`, and records its length for [`capacity`]; past
+/// [`MAX_OUTPUT`], `None` and the run-time renderer's message in `fail`, in `path` (the
+/// entry's file). The text goes out through `into`, not in the `Option`: an
+/// `Option<String>` tells `None` by a capacity no `String` has, which the compiler cannot
+/// always see a grown `String` lacks, and then keeps the hand-over to the run-time
+/// renderer (see [`within`]).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn done(
+    last: &std::sync::atomic::AtomicUsize,
+    out: String,
+    into: &mut String,
+    fail: &mut Option<Box<Diagnostic>>,
+    path: &str,
+) -> Option<()> {
     if out.len() > MAX_OUTPUT {
+        // Put here, where the render sees it (see `bounded`).
+        *fail = Some(Box::new(too_large(path)));
         return None;
     }
     last.store(out.len(), std::sync::atomic::Ordering::Relaxed);
-    Some(out)
+    *into = out;
+    Some(())
 }
 
-/// Whether a render may go on: under half the run-time renderer's step limit and within
-/// its output limit (past them the run-time renderer renders, and reports).
-pub fn within(steps: &mut usize, out: &str) -> Option<()> {
+#[cold]
+#[inline(never)]
+fn too_large(path: &str) -> Diagnostic {
+    let message = format!("the render is larger than {} MiB", MAX_OUTPUT >> 20);
+    Diagnostic::new(message).in_file(path)
+}
+
+/// Whether a render may go on: `Some` while it is within [`MAX_STEPS`] steps (the compiled
+/// render's own count: a loop's items, each weighed by what its body holds) and
+/// [`MAX_OUTPUT`] bytes; past them `None`, with the run-time renderer's message in `fail`.
+#[inline]
+pub fn within(steps: &mut usize, out: &str, fail: &mut Option<Box<Diagnostic>>) -> Option<()> {
     *steps += 1;
-    (*steps <= MAX_STEPS / 2 && out.len() <= MAX_OUTPUT).then_some(())
+    bounded(*steps, out, fail)
 }
 
-/// The Rust code of the compiled render of `entry`: a block of type `Option<String>`, in
-/// which `field(name)` gives the Rust place of a top-level name (a field of `self`,
-/// `self.name`, whose type implements `PromptValue`), and `None` is not defined, and
-/// which pushes the offset of each cache breakpoint onto `marks`, a `&mut Vec<usize>` the
-/// surrounding code declares. `None` when the set uses something not compiled (see the
-/// module's docs).
+/// The Rust code of the compiled render of `entry`: a block of type `Option<()>`, in which
+/// `field(name)` gives the Rust place of a top-level name (a field of `self`,
+/// `self.name`, whose type implements `PromptValue`), and `None` is not defined. The
+/// surrounding code declares `into` (a `&mut String` the text is put in), `marks` (a
+/// `&mut Vec<usize>` the offset of each cache breakpoint is pushed onto) and `fail` (a
+/// `&mut Option<Box<Diagnostic>>` for the error of a render the code stops itself). An
+/// error at the construct when the set uses something not compiled (see the module's
+/// docs).
 pub fn compile(
     templates: &Templates,
     entry: &str,
@@ -1871,8 +1943,9 @@ pub fn compile(
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
          let mut steps: usize = 0; let _ = &mut steps; {built} \
-         {body} jc::done(&LAST, out) }}",
+         {body} jc::done(&LAST, out, into, fail, {path:?}) }}",
         emitter.text,
+        path = template.source.path(),
         // What the namespaces keep, counted across the render (see `keep`).
         built = if emitter.namespaces.is_empty() {
             ""
@@ -2465,7 +2538,7 @@ impl Emitter<'_> {
         }
         let _ = write!(
             out,
-            "jc::within(&mut steps, &out)?; \
+            "jc::within(&mut steps, &out, fail)?; \
              let {text}: View<'_> = View::Text(::std::borrow::Cow::Owned(out.split_off({start})));"
         );
         Some((text, depth))
@@ -2648,7 +2721,7 @@ impl Emitter<'_> {
             Some(all) => {
                 let keep = match &filter {
                     Some(condition) => format!(
-                        "jc::steps(&mut steps, 1, &out)?; if {condition} {{ {all}.push({pattern}); }} else {{ {discard} }}"
+                        "jc::steps(&mut steps, 1, &out, fail)?; if {condition} {{ {all}.push({pattern}); }} else {{ {discard} }}"
                     ),
                     None => format!("{all}.push({pattern});"),
                 };
@@ -2668,7 +2741,7 @@ impl Emitter<'_> {
                 Some(condition) => {
                     let _ = write!(
                         out,
-                        "let mut {length} = 0usize; for {pattern} in {it}.clone() {{ jc::steps(&mut steps, 1, &out)?; if {condition} {{ {length} += 1; }} {discard} }}"
+                        "let mut {length} = 0usize; for {pattern} in {it}.clone() {{ jc::steps(&mut steps, 1, &out, fail)?; if {condition} {{ {length} += 1; }} {discard} }}"
                     );
                 }
                 None => {
@@ -2678,7 +2751,7 @@ impl Emitter<'_> {
         }
         let _ = write!(
             out,
-            "let mut {index} = 0usize; for {pattern} in {it} {{ jc::steps(&mut steps, {weight}, &out)?;"
+            "let mut {index} = 0usize; for {pattern} in {it} {{ jc::steps(&mut steps, {weight}, &out, fail)?;"
         );
         if let Some(condition) = &filter {
             let _ = write!(out, "if !({condition}) {{ {discard} continue; }}");
