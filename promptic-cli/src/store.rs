@@ -4,8 +4,8 @@
 use crate::render::RenderArgs;
 use crate::style::shown;
 use crate::{Outcome, display_dir};
-use prompt_runtime::formats::Values;
 use prompt_runtime::formats::promptengine::{PROMPTENGINE, StoreOptions};
+use prompt_runtime::formats::{LoadedPrompt, Values};
 use prompt_runtime::load::Project;
 use prompt_runtime::store::Defaults;
 use prompt_runtime::{Diagnostic, Diagnostics};
@@ -53,6 +53,7 @@ pub fn check(dir: &Path) -> Outcome {
 
 pub fn list(dir: &Path) -> Outcome {
     let defaults = load_folder(dir)?;
+    let project = crate::open_project(dir)?;
     let mut out = String::new();
     for p in defaults.prompts() {
         let _ = writeln!(
@@ -73,7 +74,17 @@ pub fn list(dir: &Path) -> Outcome {
         );
         let variants: Vec<&str> = p.variants().collect();
         let _ = writeln!(out, "  variants  {}", shown(&variants.join(", ")));
-        let keys: Vec<&str> = p.placeholders().collect();
+        // The values a render takes, as the store format reports them: the prompt's own
+        // placeholders, then what the store needs to open.
+        let reads = PROMPTENGINE.load_store(&project, p.id())?;
+        let keys: Vec<String> = reads
+            .reads()
+            .iter()
+            .map(|r| match r.required {
+                true => r.name.clone(),
+                false => format!("{} (optional)", r.name),
+            })
+            .collect();
         if !keys.is_empty() {
             let _ = writeln!(out, "  uses      {}", shown(&keys.join(", ")));
         }

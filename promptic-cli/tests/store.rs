@@ -598,6 +598,11 @@ fn every_command_reaches_a_store_folder() {
     assert_eq!(code, 1);
     assert!(err.contains("has no prompt `recaps`"), "{err}");
     assert!(err.contains("did you mean `recap`?"), "{err}");
+    // list: each prompt's values as the store format reports them
+    let (code, out, err) = with(&["list"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("rules  \n  system_prompt  order 100, category system\n  variants  default\n  uses      char_name (optional)\n"), "{out}");
+    assert!(out.contains("\n  uses      elapsed\n"), "{out}");
     // docs: a page per prompt, with the values it reads
     let out_dir = dir.parent().unwrap().join("docs");
     let (code, out, err) = with(&["docs", "--out", out_dir.to_str().unwrap()]);
