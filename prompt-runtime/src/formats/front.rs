@@ -626,7 +626,9 @@ impl Project {
     /// [`Project::prompts`] walks it) and each format claims its files; files prompts read
     /// (partials, registries, included templates) are not prompts. A name two files claim
     /// (`x.md` and `x.prompt`) is an error; the first format of
-    /// [`FORMATS`](super::FORMATS) keeps it.
+    /// [`FORMATS`](super::FORMATS) keeps it. A folder a format reads whole (a PromptEngine
+    /// store, [`Format::whole_folder`]) is that format's alone: its prompts are the ones it
+    /// lists.
     ///
     /// ```
     /// use promptic::load::Project;
