@@ -207,6 +207,40 @@ fn a_store_folder_reads_no_domain_file_linked_out() {
         "{all}"
     );
     assert!(!all.contains("SECRET"), "{all}");
+    // Every command reaches a store through the store format, which reads it with the
+    // same reader: nothing of the linked file is rendered, counted or documented.
+    let docs = dir.join("docs");
+    for args in [
+        vec!["render", "a", "--dir", "store"],
+        vec!["tokens", "a", "--dir", "store"],
+        vec!["diff", "a", "--a", "x=1", "--b", "x=2", "--dir", "store"],
+        vec!["docs", "--out", docs.to_str().unwrap(), "--dir", "store"],
+        vec!["list", "--json", "--dir", "store"],
+    ] {
+        let run = promptic(&dir, &args);
+        let all = format!("{}{}", run.stdout, run.stderr);
+        assert!(!all.contains("SECRET"), "{args:?}: {all}");
+    }
+    let leaked = std::fs::read_dir(&docs)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .any(|e| std::fs::read_to_string(e.path()).is_ok_and(|t| t.contains("SECRET")));
+    assert!(!leaked, "a page holds the linked file's text");
+    // A domain file that is a FIFO does not block, and one past the size limit is not
+    // read whole.
+    std::fs::remove_file(store.join("a.json")).unwrap();
+    if mkfifo(&store.join("a.json")) {
+        let run = promptic(&dir, &["tokens", "a", "--dir", "store"]);
+        assert_eq!(run.code, 1, "{}", run.stdout);
+        assert!(run.stderr.contains("store/a.json"), "{}", run.stderr);
+        std::fs::remove_file(store.join("a.json")).unwrap();
+    }
+    let big = std::fs::File::create(store.join("a.json")).unwrap();
+    big.set_len(64 << 20).unwrap();
+    let run = promptic(&dir, &["render", "a", "--dir", "store"]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(run.stderr.contains("store/a.json"), "{}", run.stderr);
 }
 
 /// dotprompt files go through the same guarded reader: a `.prompt` file, a partial and
