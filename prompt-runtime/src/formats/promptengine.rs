@@ -168,6 +168,7 @@ impl PromptEngine {
             file,
             dir: project.dir.clone(),
             display: project.display.clone(),
+            defaults: defaults.clone(),
             phases,
             reads,
             meta,
@@ -217,6 +218,8 @@ pub struct StorePrompt {
     file: String,
     dir: PathBuf,
     display: String,
+    /// The folder as PromptEngine reads it, read once per project.
+    defaults: Defaults,
     phases: Vec<(String, Phase)>,
     reads: Vec<ValueUse>,
     meta: Meta,
@@ -284,7 +287,8 @@ impl StorePrompt {
     /// ones checked against the registry here and given to each render.
     fn open(&self, values: &Values, options: &StoreOptions) -> Result<Store, Diagnostics> {
         let mut builder = match &options.user {
-            None => Store::folder_builder(&self.dir).map_err(diagnostics)?,
+            // The folder as the project read it, not read again.
+            None => Store::folder_builder_of(self.defaults.clone(), &self.dir),
             Some(user) => {
                 Store::builder(Defaults::__load_as(&self.dir, &self.display)?).user_dir(user)
             }

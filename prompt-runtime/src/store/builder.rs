@@ -751,9 +751,14 @@ impl Store {
     pub fn folder_builder(path: impl AsRef<std::path::Path>) -> Result<StoreBuilder, StoreError> {
         let path = path.as_ref();
         let defaults = Defaults::load_folder(path).map_err(StoreError::Invalid)?;
+        Ok(Store::folder_builder_of(defaults, path))
+    }
+
+    /// [`Store::folder_builder`] of a folder already read as `defaults`.
+    pub(crate) fn folder_builder_of(defaults: Defaults, path: &std::path::Path) -> StoreBuilder {
         let mut builder = Store::builder(defaults);
         builder.in_place = Some(path.to_path_buf());
-        Ok(builder)
+        builder
     }
 
     /// The sources and compute functions given to the builder that no placeholder of the
