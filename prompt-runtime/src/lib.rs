@@ -26,9 +26,11 @@
 //!    whitespace rules;
 //! 5. [`chat`], messages and chats;
 //! 6. [`resolve`], then [`render`], then [`context`];
-//! 7. the project: [`load`] ([`Project`](load::Project), [`Config`]), [`check`],
-//!    [`family`], the front ends of [`formats`], [`store`] (PromptEngine's stores, read by
-//!    the store format) and [`value`], which extend one another;
+//! 7. the project, each on the ones before it: [`value`], the one run-time value (and the
+//!    views the compiled renders read); [`store`], PromptEngine's stores; [`load`], the
+//!    prompts folder ([`Project`](load::Project), [`Config`]); [`check`], the Markdown
+//!    checker (`Project::check`); the front ends of [`formats`], each adding its own
+//!    loading to `Project`; and [`family`], keep's families over keep's documents;
 //! 8. what is built on all of it: [`doc`], [`output`], the [`Prompt`] trait, [`clients`]
 //!    and hot reload.
 //!

@@ -17,11 +17,12 @@ use std::path::{Path, PathBuf};
 /// The top-level modules of `src/`, bottom first. A module may use the modules of the
 /// layers before its own, never one of its own layer or above.
 ///
-/// The last layer is the project: [`load`](prompt_runtime::load)'s `Project`, the
-/// checker, the front ends of `formats` and the families extend one another (each adds
-/// its own `impl Project`), `value` hands the Jinja engine's views to the derive, and the
-/// store format of `formats` reads `store`, which prints values by Python's rules. They
-/// are one layer until those are split; no module below may use one of them.
+/// Above the language core (`parse`, `resolve`, `render`) the project: the one run-time
+/// value (`value`, with the views the compiled renders read), PromptEngine's stores
+/// (`store`, which print values by Python's rules), the prompts folder (`load`'s
+/// `Project` and `promptic.json`), the Markdown checker (`check`, which adds
+/// `Project::check`), the formats (`formats`, each adding its own loading to `Project`)
+/// and keep's families (`family`, over keep's documents in `formats`).
 const LAYERS: &[&[&str]] = &[
     &[
         "case",
@@ -40,13 +41,15 @@ const LAYERS: &[&[&str]] = &[
     &["resolve"],
     &["render"],
     &["context"],
-    &["check", "family", "formats", "load", "store", "value"],
+    &["value"],
+    &["store"],
+    &["load"],
+    &["check"],
+    &["formats"],
+    &["family"],
     &["doc", "output", "prompt"],
     &["clients", "hot", "private"],
 ];
-
-/// The modules of the project layer, which may use one another (see [`LAYERS`]).
-const ONE_LAYER_KNOT: &[&str] = &["check", "family", "formats", "load", "store", "value"];
 
 #[test]
 fn every_module_uses_only_the_layers_below_it() {
@@ -66,10 +69,7 @@ fn every_module_uses_only_the_layers_below_it() {
     for (from, uses) in &graph {
         for (to, files) in uses {
             let (a, b) = (layer_of[from.as_str()], layer_of[to.as_str()]);
-            let knot = a == b
-                && ONE_LAYER_KNOT.contains(&from.as_str())
-                && ONE_LAYER_KNOT.contains(&to.as_str());
-            if b > a || (b == a && !knot) {
+            if b >= a {
                 wrong.push(format!(
                     "{from} (layer {a}) uses {to} (layer {b}) in {files:?}"
                 ));
@@ -84,21 +84,12 @@ fn every_module_uses_only_the_layers_below_it() {
 }
 
 #[test]
-fn no_cycle_between_modules_outside_the_project_layer() {
+fn no_cycle_between_modules() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let graph = module_graph(&src);
     let edges: BTreeMap<&str, BTreeSet<&str>> = graph
         .iter()
-        .map(|(from, uses)| {
-            let to = uses
-                .keys()
-                .map(String::as_str)
-                .filter(|to| {
-                    !(ONE_LAYER_KNOT.contains(&from.as_str()) && ONE_LAYER_KNOT.contains(to))
-                })
-                .collect();
-            (from.as_str(), to)
-        })
+        .map(|(from, uses)| (from.as_str(), uses.keys().map(String::as_str).collect()))
         .collect();
     let cycles: Vec<Vec<&str>> = strongly_connected(&edges)
         .into_iter()

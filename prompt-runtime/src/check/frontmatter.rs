@@ -7,7 +7,6 @@
 //! the CLI (errors under `check --strict`), as [`super::run_on_names`] is.
 
 use crate::diagnostic::{Diagnostic, SourceFile};
-use crate::family::MATCH_KEY;
 use crate::meta::Meta;
 use crate::parse::PromptFile;
 use crate::source::json::Entries;
@@ -27,7 +26,8 @@ pub const FRONTMATTER_KEYS: [&str; 15] = [
     Meta::KEYS[9],
     Meta::KEYS[10],
     "placeholders",
-    MATCH_KEY,
+    // a family member's rules: `family::MATCH_KEY`
+    "match",
     "context",
     "cache",
 ];

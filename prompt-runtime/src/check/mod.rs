@@ -19,6 +19,7 @@ use std::sync::{Mutex, OnceLock};
 mod declared;
 mod frontmatter;
 mod infer;
+mod project;
 mod typed;
 
 pub use declared::declared_context;

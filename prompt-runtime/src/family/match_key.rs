@@ -132,6 +132,11 @@ mod tests {
     }
 
     #[test]
+    fn the_match_key_is_a_frontmatter_key_promptic_reads() {
+        assert!(crate::check::FRONTMATTER_KEYS.contains(&MATCH_KEY));
+    }
+
+    #[test]
     fn rules_are_read_in_order() {
         let r = rules("\"match\": [\"type=meeting project=myapp\", \"type=standup\"]").unwrap();
         assert_eq!(r.to_string(), "type=meeting project=myapp | type=standup");

@@ -39,11 +39,10 @@ mod doc_tags;
 mod error;
 mod match_key;
 mod project;
-mod rules;
 mod scope_key;
 mod select;
-mod tags;
 
+use crate::formats::keep::{rules, tags};
 pub use compiled::CompiledMember;
 pub use doc_tags::UnsupportedCondition;
 pub use error::NoMatchingPrompt;
@@ -53,7 +52,6 @@ pub use scope_key::{SCOPE_KEY, read_scope};
 pub use tags::Tags;
 
 pub(crate) use match_key::declares_rules;
-pub(crate) use rules::is_key;
 
 /// One member of a family: its id, its prompt text and its rules.
 #[derive(Clone, Debug, PartialEq, Eq)]

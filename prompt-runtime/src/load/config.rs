@@ -59,7 +59,7 @@ pub struct Config {
     pub placeholders: crate::parse::lexer::Syntax,
     /// Jinja2's environment options for the folder's `.j2` templates (`"jinja": {
     /// "trim_blocks": true, … }`); Jinja2's defaults (all off) when absent.
-    pub jinja: crate::formats::jinja::Options,
+    pub jinja: super::jinja_settings::Options,
 }
 
 impl Default for Config {
@@ -82,7 +82,7 @@ impl Default for Config {
             literals: Vec::new(),
             path: None,
             placeholders: crate::parse::lexer::Syntax::Dollar,
-            jinja: crate::formats::jinja::Options::default(),
+            jinja: super::jinja_settings::Options::default(),
         }
     }
 }
@@ -217,7 +217,7 @@ impl Config {
                         Err(found) => diagnostics.push(found),
                     }
                 }
-                "jinja" => match crate::formats::jinja::read_settings(source, value) {
+                "jinja" => match super::jinja_settings::read(source, value) {
                     Ok(options) => config.jinja = options,
                     Err(found) => diagnostics.extend(found),
                 },

@@ -7,7 +7,7 @@
 //! [`PromptFile`] is what the parser reads. Both are reached from here.
 
 pub mod config;
-mod jinja;
+pub(crate) mod jinja_settings;
 mod project;
 
 pub use crate::parse::file::PromptFile;

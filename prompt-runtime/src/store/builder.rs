@@ -373,11 +373,11 @@ impl Given {
                 let separator = key.join_separator.as_deref().unwrap_or(", ");
                 items
                     .iter()
-                    .map(crate::formats::jinja::python_str::str_of)
+                    .map(crate::value::python::str_of)
                     .collect::<Vec<_>>()
                     .join(separator)
             }
-            Some(value) => crate::formats::jinja::python_str::str_of(value),
+            Some(value) => crate::value::python::str_of(value),
         })
     }
 }

@@ -464,7 +464,7 @@ fn registry_entry(
             // A number or a boolean, as PromptEngine's `str(default)` prints it.
             _ => serde_json::from_str::<serde_json::Value>(raw.get())
                 .ok()
-                .map(|v| crate::formats::jinja::python_str::str_of(&v)),
+                .map(|v| crate::value::python::str_of(&v)),
         },
     };
     let text = |r: &mut Reader<'_>, f: &str| {

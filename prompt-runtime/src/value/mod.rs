@@ -28,11 +28,13 @@ mod json;
 pub mod ordered;
 pub mod path;
 pub mod python;
+pub(crate) mod view;
 
 pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 
 #[doc(hidden)]
-pub use crate::formats::jinja::compiled::{MapView, SeqView, View};
+pub use view::{MapView, SeqView, View};
+pub(crate) use view::{discard, get, map_entries};
 
 use serde_json::Value as Json;
 use std::borrow::Cow;
@@ -138,8 +140,8 @@ pub trait PromptValue {
     #[inline(always)]
     fn attr(&self, key: &str) -> Option<View<'_>> {
         let view = self.view();
-        let value = crate::formats::jinja::compiled::get(&view, key);
-        crate::formats::jinja::compiled::discard(view);
+        let value = get(&view, key);
+        discard(view);
         value
     }
 
@@ -396,7 +398,7 @@ impl<T: PromptValue> PromptValue for [T] {
         list(self.iter())
     }
     fn view(&self) -> View<'_> {
-        crate::formats::jinja::compiled::list(self.iter())
+        view::list(self.iter())
     }
     #[inline]
     fn view_ref<'s>(this: &'s &Self) -> View<'s> {
@@ -457,7 +459,7 @@ impl<K: AsRef<str> + Ord, V: PromptValue> MapView for BTreeMap<K, V> {
             .map_or(View::Undefined, |(_, v)| v.view())
     }
     fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
-        crate::formats::jinja::compiled::map_entries(self.iter())
+        map_entries(self.iter())
     }
     fn json(&self) -> Option<Json> {
         self.to_value()
@@ -482,7 +484,7 @@ impl<K: AsRef<str>, V: PromptValue, S> MapView for HashMap<K, V, S> {
             .map_or(View::Undefined, |(_, v)| v.view())
     }
     fn entries(&self) -> Vec<(Cow<'_, str>, View<'_>)> {
-        crate::formats::jinja::compiled::map_entries(self.iter())
+        map_entries(self.iter())
     }
     fn json(&self) -> Option<Json> {
         self.to_value()

@@ -6,6 +6,13 @@ use super::data::{Num, Number, Value};
 use std::cmp::Ordering;
 use std::fmt::Write;
 
+/// How deep a list a template builds may nest: as deep as values read from JSON text
+/// do (serde_json reads 128 levels), so every value a render holds is one that copying,
+/// printing and comparing, which recurse, take on a small stack. A template that wraps a
+/// value in itself, `{% set a = [[a]] %}` over and over, would otherwise build one that
+/// none of them can.
+pub(crate) const MAX_DEPTH: usize = 128;
+
 /// Appends Python's `str(value)`.
 pub(crate) fn write_str(out: &mut String, value: &Value) {
     match value {
@@ -259,4 +266,13 @@ fn big_cmp(a: &str, b: &str) -> Ordering {
         (true, false) => Ordering::Less,
         (false, true) => Ordering::Greater,
     }
+}
+
+/// `str(value)` of a JSON value, as a Python program that loaded it with `json.load`
+/// prints it: a string as it is, everything else as its `repr` (`True`, `None`, `1e+16`,
+/// `['a', 1]`). PromptEngine turns a placeholder's source value into text this way.
+pub(crate) fn str_of(value: &serde_json::Value) -> String {
+    let mut out = String::new();
+    write_str(&mut out, &value.into());
+    out
 }

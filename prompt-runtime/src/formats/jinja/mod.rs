@@ -40,15 +40,16 @@ mod expr;
 mod fence;
 mod fields;
 mod filters;
+mod folder;
 mod front;
 mod lexer;
 mod ops;
 mod parser;
 mod paths;
-pub(crate) mod python_str;
+#[cfg(test)]
+mod python_str;
 mod render;
 mod set;
-mod settings;
 mod slots;
 mod uses;
 pub(crate) mod value;
@@ -56,37 +57,16 @@ pub(crate) mod value;
 #[cfg(test)]
 mod tests;
 
+pub use crate::load::jinja_settings::Options;
 pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 pub use fields::{JinjaField, JinjaPrompt, check_names, check_paths, check_unused, unused};
 pub use front::{JINJA, Jinja, LoadedJinja};
 pub use paths::{PathStep, PathUse};
 pub use render::{MAX_OUTPUT, MAX_STEPS};
 pub use set::{ReadError, RenderValues, Templates};
-pub(crate) use settings::read as read_settings;
 pub use uses::NameUse;
 
 use crate::diagnostic::{Diagnostics, SourceFile};
-
-/// Jinja2's environment options that change what a template renders. The defaults are
-/// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.
-///
-/// ```
-/// let langalpha = promptic::formats::jinja::Options {
-///     trim_blocks: true,
-///     lstrip_blocks: true,
-///     keep_trailing_newline: true,
-/// };
-/// assert_ne!(langalpha, Default::default());
-/// ```
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Options {
-    /// Remove the first newline after a block tag (`{% … %}`) or comment.
-    pub trim_blocks: bool,
-    /// Strip spaces and tabs from the start of a line up to a block tag or comment.
-    pub lstrip_blocks: bool,
-    /// Keep a template's final newline (Jinja2 drops one by default).
-    pub keep_trailing_newline: bool,
-}
 
 /// One parsed template.
 #[derive(Clone, Debug, PartialEq)]

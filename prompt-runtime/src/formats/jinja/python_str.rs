@@ -1,33 +1,24 @@
-//! Python's `str()` and `repr()` of JSON values, as a Python program that loaded the JSON
-//! with `json.load` prints them: `True`, `None`, `1.5`, `1e+16`, `['a', 1]`, `{'k': 'v'}`.
+//! Tests of Python's `str()` and `repr()` of JSON values (`crate::value::python`), as a
+//! Python program that loaded the JSON with `json.load` prints them: `True`, `None`,
+//! `1.5`, `1e+16`, `['a', 1]`, `{'k': 'v'}`.
 //!
 //! PromptEngine turns a placeholder's source value into text with `str(raw)` (and joins a
-//! list with `str(item)`), so a store renders these bytes where PromptEngine does.
+//! list with `str(item)`), so a store renders these bytes where PromptEngine does. One
+//! implementation of Python's printing serves the store and the Jinja front end (which
+//! Jinja2's own renders test case by case); these are its `String` forms.
 
-use super::value::write_str;
+use crate::value::python::str_of;
 use serde_json::Value;
 
-// One implementation of Python's printing serves the store and the Jinja front end (which
-// Jinja2's own renders test case by case); these are its `String` forms.
-
-/// `str(value)`: a string as it is, everything else as [`repr`].
-pub(crate) fn str_of(value: &Value) -> String {
-    let mut out = String::new();
-    write_str(&mut out, &value.into());
-    out
-}
-
 /// `repr(value)`.
-#[cfg(test)]
-pub(crate) fn repr(value: &Value) -> String {
+fn repr(value: &Value) -> String {
     let mut out = String::new();
     super::value::write_repr(&mut out, &value.into());
     out
 }
 
 /// Python's `repr(float)`.
-#[cfg(test)]
-pub(crate) fn float_repr(x: f64) -> String {
+fn float_repr(x: f64) -> String {
     let mut out = String::new();
     super::value::write_float(&mut out, x);
     out

@@ -8,12 +8,7 @@ pub(crate) use crate::value::python::{write_float, write_number, write_repr, wri
 use std::cmp::Ordering;
 use std::fmt::Write;
 
-/// How deep a list a template builds may nest: as deep as values read from JSON text
-/// do (serde_json reads 128 levels), so every value a render holds is one that copying,
-/// printing and comparing, which recurse, take on a small stack. A template that wraps a
-/// value in itself, `{% set a = [[a]] %}` over and over, would otherwise build one that
-/// none of them can.
-pub(crate) const MAX_DEPTH: usize = 128;
+pub(crate) use crate::value::python::MAX_DEPTH;
 
 /// About how many bytes a copy of `value` takes (each value, each string's text, each
 /// key), or `None` when it nests more than `depth` lists and dicts deep (a string or a

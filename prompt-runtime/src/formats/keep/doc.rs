@@ -1,7 +1,7 @@
 //! One keep document: its rule lines and its `## Prompt` section.
 
 use super::pyspace;
-use crate::family::{RuleLine, Rules, is_key};
+use super::rules::{RuleLine, Rules, is_key};
 use std::ops::Range;
 
 /// A keep document's rules and its prompt text; `prompt` is `None` when keep passes the

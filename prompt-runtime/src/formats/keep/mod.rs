@@ -26,6 +26,8 @@ mod fnmatch;
 mod http_uri;
 mod include;
 mod normalize;
+pub(crate) mod rules;
+pub(crate) mod tags;
 pub(crate) use crate::python::space as pyspace;
 
 pub use agent::{AgentKind, AgentPart, AgentPlaceholder, AgentPrompt};

@@ -8,7 +8,7 @@ use std::fmt;
 /// A rule pair `key=value` holds when `key` has `value` among its values. A value is
 /// normalized as keep normalizes a document's tags when it is added (stripped of Python's
 /// whitespace, NFC, `http(s)://` URLs canonicalized: see
-/// [`normalize_tag_value`](crate::formats::keep::normalize_tag_value)); then keys and
+/// [`normalize_tag_value`](super::normalize_tag_value)); then keys and
 /// values compare byte for byte with the rule's, which is taken as written. The order
 /// values were added in does not matter.
 ///
@@ -56,7 +56,7 @@ impl Tags {
     /// assert_eq!(tags.values("topic"), ["code"]);
     /// ```
     pub fn insert(&mut self, key: impl Into<String>, value: impl Into<String>) -> &mut Tags {
-        let value = crate::formats::keep::normalize_tag_value(&value.into());
+        let value = super::normalize_tag_value(&value.into());
         let values = self.values.entry(key.into()).or_default();
         if !values.contains(&value) {
             values.push(value);

@@ -1,7 +1,7 @@
 //! Match rules: lines of `key=value` pairs. The pairs of a line must all hold (AND); the
 //! lines are alternatives (OR). No negation, no wildcards: keep's rules, exactly.
 
-use super::Tags;
+use super::tags::Tags;
 use std::collections::HashMap;
 use std::fmt;
 use std::ops::Range;

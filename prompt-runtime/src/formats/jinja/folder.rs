@@ -2,9 +2,9 @@
 //! `prompts/system.j2`), its includes are read from the same folder, and
 //! `promptic.json`'s `"jinja"` options apply.
 
-use super::project::Project;
+use super::{ReadError, Templates};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::formats::jinja::{ReadError, Templates};
+use crate::load::Project;
 use std::path::{Component, Path, PathBuf};
 
 /// The endings a Jinja prompt's file may have, in the order they are looked for.
@@ -25,8 +25,8 @@ impl Project {
 
     /// Loads Jinja prompt `name` and every template it includes, with the folder's
     /// `"jinja"` options. Files are read only from inside the folder (no `..`, no symlink
-    /// out), only regular files, at most [`MAX_FILE`](super::MAX_FILE) bytes each (the one
-    /// reader of every prompt file, [`Root`](super::Root)).
+    /// out), only regular files, at most [`MAX_FILE`](crate::load::MAX_FILE) bytes each (the one
+    /// reader of every prompt file, [`Root`](crate::load::Root)).
     pub fn load_jinja(&self, name: &str) -> Result<(String, Templates), Diagnostics> {
         self.load_jinja_traced(name, &mut Vec::new())
     }
@@ -123,11 +123,11 @@ fn plain_relative(name: &str) -> bool {
         && path.components().all(|c| matches!(c, Component::Normal(_)))
 }
 
-/// Reads `name` through the folder's one reader ([`Root::read`](super::Root::read)): inside
+/// Reads `name` through the folder's one reader ([`Root::read`](crate::load::Root::read)): inside
 /// the folder once every link is followed, a regular file, at most
-/// [`MAX_FILE`](super::MAX_FILE) bytes; shown as `display/name`.
+/// [`MAX_FILE`](crate::load::MAX_FILE) bytes; shown as `display/name`.
 fn read_inside(
-    root: &super::Root,
+    root: &crate::load::Root,
     display: &str,
     name: &str,
 ) -> Result<crate::SourceFile, ReadError> {
@@ -138,7 +138,9 @@ fn read_inside(
         ));
     }
     match root.read(name) {
-        Ok(Some(bytes)) => super::decode(&shown, &bytes).map_err(|mut all| all.0.drain(..).next()),
+        Ok(Some(bytes)) => {
+            crate::load::decode(&shown, &bytes).map_err(|mut all| all.0.drain(..).next())
+        }
         Ok(None) => Err(None),
         Err(e) => Err(Some(Diagnostic::from(e))),
     }
@@ -187,7 +189,7 @@ fn walk(
 
 #[cfg(test)]
 mod tests {
-    use crate::load::project::Project;
+    use crate::load::Project;
     use std::path::PathBuf;
 
     struct Scratch(PathBuf);

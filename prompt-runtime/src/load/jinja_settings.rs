@@ -5,10 +5,30 @@
 //! { "jinja": { "trim_blocks": true, "lstrip_blocks": true, "keep_trailing_newline": true } }
 //! ```
 
-use super::Options;
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::source::json::{key_span, object_entries, span_in};
 use serde_json::value::RawValue;
+
+/// Jinja2's environment options that change what a template renders. The defaults are
+/// Jinja2's (`false`, `false`, `false`); LangAlpha's loader sets all three to `true`.
+///
+/// ```
+/// let langalpha = promptic::formats::jinja::Options {
+///     trim_blocks: true,
+///     lstrip_blocks: true,
+///     keep_trailing_newline: true,
+/// };
+/// assert_ne!(langalpha, Default::default());
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Options {
+    /// Remove the first newline after a block tag (`{% … %}`) or comment.
+    pub trim_blocks: bool,
+    /// Strip spaces and tabs from the start of a line up to a block tag or comment.
+    pub lstrip_blocks: bool,
+    /// Keep a template's final newline (Jinja2 drops one by default).
+    pub keep_trailing_newline: bool,
+}
 
 const NAMES: [&str; 3] = ["trim_blocks", "lstrip_blocks", "keep_trailing_newline"];
 
