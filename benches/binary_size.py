@@ -1,13 +1,14 @@
 #!/usr/bin/env python3
 """What does the first derived prompt of each format add to a binary?
 
-Generates, in a temporary directory outside the repository, a crate with six binaries:
+Generates, in a temporary directory outside the repository, a crate with seven binaries:
 `empty` (depends on promptic, derives nothing), and `markdown`, `jinja` and `dotprompt`,
 each deriving one prompt of that format (the same two values, `who` and `day`) and
 printing its render; `jinja_loop` derives a Jinja prompt with a loop over a list of
-derived structs, a filter and conditions, and `jinja_option` one that prints an `Option`
-field. Builds them in release with `strip = true` and prints each file's
-size and what it adds over `empty`.
+derived structs, a filter and conditions, `jinja_option` one that prints an `Option`
+field, and `jinja_filters` one with filters and arithmetic that the compiled render runs
+through the run-time renderer's implementations (`title`, `replace`, `+`). Builds them in
+release with `strip = true` and prints each file's size and what it adds over `empty`.
 
     python3 benches/binary_size.py           # the table
     python3 benches/binary_size.py --keep    # and keep the crate (for `cargo bloat`)
@@ -31,6 +32,7 @@ PROMPTS = {
         "{% if t.slow %} (slow){% endif %}\n{% endfor %}{% if day %}Today: {{ day }}{% endif %}\n"
     ),
     "note_j.md.j2": "{% if note %}Note: {{ note }}{% endif %}\n",
+    "filters_j.md.j2": "Hello {{ who | title }}, {{ day | replace('day', 'DAY') }} is day {{ n + 1 }}.\n",
     "hello_d.prompt": "---\ninput:\n  schema:\n    who: string\n    day: string\n---\nHello {{who}}, today is {{day}}.\n",
 }
 
@@ -82,6 +84,19 @@ struct Note<'a> { note: Option<&'a str> }
 fn main() {
     let who = std::env::args().next();
     match (Note { note: who.as_deref() }).render() {
+        Ok(content) => println!("{}", content.text),
+        Err(problem) => eprintln!("{problem}"),
+    }
+}
+""",
+    "jinja_filters": """use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("filters_j")]
+struct Filters<'a> { who: &'a str, day: &'a str, n: i64 }
+fn main() {
+    let who = std::env::args().next().unwrap_or_default();
+    let n = std::env::args().count() as i64;
+    match (Filters { who: &who, day: "Friday", n }).render() {
         Ok(content) => println!("{}", content.text),
         Err(problem) => eprintln!("{problem}"),
     }

@@ -613,3 +613,67 @@ fn every_command_reaches_a_store_folder() {
     assert!(page.contains("- `elapsed`, text"), "{page}");
     let _ = std::fs::remove_dir_all(dir.parent().unwrap());
 }
+
+/// Reading commands change no store folder: one in PromptEngine's older layout (one
+/// manifest holding the user's own prompt, the factory defaults under `_defaults/`), which
+/// PromptEngine migrates when it opens it, renders what it shows and is left as it was.
+#[test]
+fn reading_commands_leave_a_store_folder_in_the_older_layout_as_it_was() {
+    let dir = scratch("older-layout");
+    let registry =
+        r#"{"placeholders": {"pet": {"resolve_phase": "static", "default": "Biscuit"}}}"#;
+    let factory = r#"{"version": "3", "prompts": {
+  "greet": {"domain_file": "greet.json", "order": 10, "category": "system"}}}"#;
+    let greet = r#"{"greet": {"variants": {"default": {"content": "Hello from {{pet}}."}}}}"#;
+    let files = [
+        ("_defaults/_meta/prompt_manifest.json", factory),
+        ("_defaults/_meta/placeholder_registry.json", registry),
+        ("_defaults/greet.json", greet),
+        (
+            "_meta/prompt_manifest.json",
+            r#"{"version": "3", "prompts": {
+  "walks": {"domain_file": "walks.json", "order": 5, "category": "custom"},
+  "greet": {"domain_file": "greet.json", "order": 30, "category": "system"}}}"#,
+        ),
+        ("_meta/placeholder_registry.json", registry),
+        ("greet.json", greet),
+        (
+            "walks.json",
+            r#"{"walks": {"variants": {"default": {"content": "{{pet}} walks at noon."}}}}"#,
+        ),
+    ];
+    for (rel, text) in files {
+        let path = dir.join(rel);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    let before = tree(&dir);
+    let d = dir.to_str().unwrap();
+    let out_dir = dir.parent().unwrap().join("older-layout-docs");
+    let (code, out, err) = run(&["render", "system_prompt", "--dir", d]);
+    assert_eq!(
+        (code, out.as_str()),
+        (0, "Biscuit walks at noon.\n\nHello from Biscuit.\n"),
+        "{err}"
+    );
+    let o = out_dir.to_str().unwrap();
+    for args in [
+        &["render", "walks", "--json", "--dir", d][..],
+        &["render", "chat", "--sequence", "--dir", d],
+        &["tokens", "walks", "--dir", d],
+        &[
+            "diff", "walks", "--a", "pet=Rex", "--b", "pet=Ada", "--dir", d,
+        ],
+        &["docs", "--out", o, "--dir", d],
+        &["list", "--json", "--dir", d],
+        &["list", "--dir", d],
+        &["check", "--dir", d],
+    ] {
+        let (code, _, err) = run(args);
+        assert_eq!(code, 0, "{args:?}: {err}");
+        assert_eq!(tree(&dir), before, "{args:?} changed the folder");
+    }
+    assert!(!dir.join("_meta/.promptic.lock").exists());
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&out_dir);
+}

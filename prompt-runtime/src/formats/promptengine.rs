@@ -325,6 +325,9 @@ impl StorePrompt {
         for (name, document) in &options.sources {
             builder = builder.source(name.clone(), document.clone());
         }
+        // A render reads: it changes no folder (PromptEngine's migration of an older
+        // layout moves prompts between its manifests, never changing what they show).
+        builder.read_only = true;
         builder.open().map_err(diagnostics)
     }
 

@@ -24,6 +24,11 @@ pub struct StoreBuilder {
     strict: bool,
     /// Set by [`Store::folder_builder`]: the PromptEngine folder read in place.
     in_place: Option<PathBuf>,
+    /// Opened only to read and render (the store format, for the CLI's commands): no
+    /// folder is changed by the open — no migration of PromptEngine's older layout (which
+    /// changes where the folder keeps its prompts, never what it shows), no sweep of a
+    /// crashed write's temporary files, no lock file made.
+    pub(crate) read_only: bool,
     faults: Faults,
 }
 
@@ -193,7 +198,8 @@ impl StoreBuilder {
             // A folder promptic wrote before (it has the lock file): a temporary file of
             // a crashed write is removed while no write is under way. A folder promptic
             // never wrote gets no lock file from a read.
-            if dir.join(super::folder_lock::LOCK).is_file()
+            if !self.read_only
+                && dir.join(super::folder_lock::LOCK).is_file()
                 && let Some(_shared) = super::folder_lock::shared(&dir)
             {
                 for sub in ["_meta", "", super::migrate::BACKUPS] {
@@ -208,7 +214,8 @@ impl StoreBuilder {
                 Some(layer) => layer.get(MANIFEST).map(|f| f.text().to_owned()),
                 None => super::in_place::defaults_file(&dir, MANIFEST),
             };
-            if super::migrate::needed(&dir, ground.as_deref())
+            if !self.read_only
+                && super::migrate::needed(&dir, ground.as_deref())
                 && let Some(ground) = &ground
             {
                 migrated = super::migrate::run(&dir, ground, &self.faults)?;
@@ -237,8 +244,11 @@ impl StoreBuilder {
             ),
             Some(dir) => {
                 // Not while another store writes the folder: its files belong together.
-                let folder_lock = super::folder_lock::shared(dir);
-                if folder_lock.is_some() {
+                let folder_lock = match self.read_only {
+                    true => super::folder_lock::shared_if_there(dir),
+                    false => super::folder_lock::shared(dir),
+                };
+                if folder_lock.is_some() && !self.read_only {
                     // No write is under way: a temporary file here is a crashed write's.
                     for sub in ["_meta", "prompts", ""] {
                         // Never a folder linked out of the user folder: its files are
@@ -683,6 +693,7 @@ impl Store {
             functions: Vec::new(),
             strict: false,
             in_place: None,
+            read_only: false,
             faults: no_faults(),
         }
     }

@@ -32,6 +32,14 @@ pub(crate) fn shared(dir: &Path) -> Option<FolderLock> {
     Some(FolderLock { _file: file })
 }
 
+/// [`shared`] of a folder whose lock file is there already; `None`, making nothing, when it
+/// is not (a folder promptic never wrote): for a read that changes nothing.
+pub(crate) fn shared_if_there(dir: &Path) -> Option<FolderLock> {
+    let file = open(dir, false).ok()?;
+    file.lock_shared().ok()?;
+    Some(FolderLock { _file: file })
+}
+
 fn open(dir: &Path, create: bool) -> io::Result<File> {
     // A lock file (or `_meta`) linked out of the folder would be created out there.
     if let Err(refused) = super::atomic::confine(dir, LOCK) {
