@@ -327,8 +327,9 @@ fn listed(project: &Project, name: &str) -> Listed {
 }
 
 /// A prompt of a format without Markdown's sources of values (Jinja, dotprompt): the
-/// values it reads, as its format reports them, required or optional; the files it reads
-/// besides its own as templates; its description as the title.
+/// values it reads, as its format reports them, required or optional; the files whose
+/// text it takes in (its format's `parts`: includes, partials) as templates; its
+/// description as the title.
 fn listed_loaded(project: &Project, found: &Found) -> Listed {
     let path = format!("{}/{}", project.display, found.file);
     let (variables, title, error) = match project.load(&found.name) {
@@ -344,11 +345,7 @@ fn listed_loaded(project: &Project, found: &Found) -> Listed {
             let variables = Variables {
                 context,
                 identity: Vec::new(),
-                template: prompt
-                    .files()
-                    .into_iter()
-                    .filter(|f| f.ends_with(".j2"))
-                    .collect(),
+                template: prompt.parts(),
                 literal: Vec::new(),
                 sections: Vec::new(),
             };

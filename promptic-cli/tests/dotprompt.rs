@@ -191,6 +191,11 @@ fn list_and_docs_cover_prompt_files() {
         .map(|c| c["name"].as_str().unwrap())
         .collect();
     assert_eq!(reads, ["customer", "order", "question"]);
+    // the partial it takes in is its template; the registries it reads are not
+    assert_eq!(
+        support["variables"]["template"],
+        serde_json::json!(["_signature.prompt"])
+    );
     assert!(
         json.as_array()
             .unwrap()

@@ -79,6 +79,11 @@ pub trait LoadedPrompt: Send + Sync {
     fn files(&self) -> Vec<String> {
         Vec::new()
     }
+    /// The files of [`files`](Self::files) whose text it takes in: templates, includes,
+    /// partials (not registries such as `schemas.json`), for `list`.
+    fn parts(&self) -> Vec<String> {
+        Vec::new()
+    }
     /// The values it reads, in the order it reads them first. The one source for value
     /// checks, `list` and `docs`.
     fn reads(&self) -> &[ValueUse];

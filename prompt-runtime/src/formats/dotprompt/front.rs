@@ -68,6 +68,7 @@ impl Format for DotpromptFormat {
                 .unwrap_or(shown)
                 .to_owned()
         };
+        let parts = loaded.partials.len();
         let files = loaded
             .partials
             .iter()
@@ -86,6 +87,7 @@ impl Format for DotpromptFormat {
             reads,
             meta,
             files,
+            parts,
         }))
     }
 }
@@ -98,7 +100,10 @@ pub struct LoadedDotprompt {
     metadata: PromptMetadata,
     reads: Vec<ValueUse>,
     meta: Meta,
+    /// The partials, then the registries.
     files: Vec<String>,
+    /// How many of `files` are partials.
+    parts: usize,
 }
 
 /// `--data DATA.json`: the DataArgument, plus render options under `options`.
@@ -341,6 +346,10 @@ impl LoadedPrompt for LoadedDotprompt {
 
     fn files(&self) -> Vec<String> {
         self.files.clone()
+    }
+
+    fn parts(&self) -> Vec<String> {
+        self.files[..self.parts.min(self.files.len())].to_vec()
     }
 
     fn meta(&self) -> &Meta {

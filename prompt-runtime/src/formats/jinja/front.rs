@@ -177,6 +177,10 @@ impl LoadedPrompt for LoadedJinja {
             .collect()
     }
 
+    fn parts(&self) -> Vec<String> {
+        self.files()
+    }
+
     fn meta(&self) -> &Meta {
         &self.meta
     }
