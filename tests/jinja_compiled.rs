@@ -384,3 +384,85 @@ fn a_render_past_the_output_limit_is_stopped_by_the_compiled_render_itself() {
         "{error}"
     );
 }
+
+/// Filters and operations run through the run-time renderer's implementations.
+#[derive(promptic::Prompt, Clone)]
+#[prompt("checks/compiled_fails")]
+struct Fails<'a> {
+    who: &'a str,
+    n: i64,
+    d: i64,
+    mode: &'a str,
+    sep: &'a str,
+    words: Vec<&'a str>,
+}
+
+impl Fails<'_> {
+    /// The run-time renderer's error for the same values.
+    fn runtime_error(&self) -> String {
+        let values = promptic::formats::jinja::JinjaPrompt::values(self);
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+        let project = Project::open(&dir, "prompts").expect("the project opens");
+        let (file, templates) = project.load_jinja("checks/compiled_fails").expect("loads");
+        templates
+            .render(&file, &serde_json::Value::Object(values))
+            .expect_err("the run-time renderer refuses it")
+            .to_string()
+    }
+
+    /// The compiled render alone: its text, or the error it stopped with (`None`: it
+    /// handed the render over).
+    fn compiled(&self) -> Result<String, Option<String>> {
+        let (mut text, mut fail) = (String::new(), None);
+        match self.__promptic_compiled_into(&mut text, &mut Vec::new(), &mut fail) {
+            Some(()) => Ok(text),
+            None => Err(fail.map(|e| e.to_string())),
+        }
+    }
+}
+
+#[test]
+fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_runtime_error() {
+    let fine = Fails {
+        who: "ada lovelace",
+        n: 6,
+        d: 4,
+        mode: "div",
+        sep: " ",
+        words: vec!["x"],
+    };
+    assert_eq!(
+        fine.compiled(),
+        Ok("Ada Lovelace is number 7.\nShare: 1\n".to_owned())
+    );
+    // Division by zero, an empty separator (an argument's mistake, shown at the
+    // argument), the first item of no items (not defined): each the run-time renderer's
+    // error at its place, made by the compiled render itself, never handed over.
+    let cases = [
+        Fails {
+            d: 0,
+            ..fine.clone()
+        },
+        Fails {
+            mode: "split",
+            sep: "",
+            ..fine.clone()
+        },
+        Fails {
+            mode: "first",
+            words: Vec::new(),
+            ..fine.clone()
+        },
+    ];
+    let expected = [
+        "integer division or modulo by zero",
+        "the separator must not be empty",
+        "`words | first` is not defined",
+    ];
+    for (case, message) in cases.iter().zip(expected) {
+        let runtime = case.runtime_error();
+        assert!(runtime.contains(message), "{runtime}");
+        assert_eq!(case.compiled(), Err(Some(runtime.clone())));
+        assert_eq!(case.render().expect_err("refused").to_string(), runtime);
+    }
+}

@@ -2,8 +2,8 @@
 //! random templates (written by `build.rs`, seeded) with random values (proptest).
 //!
 //! For every template and value set:
-//! - `render()` (the derive) gives the run-time renderer's result: the same text, or an
-//!   error where it errs;
+//! - `render()` (the derive) gives the run-time renderer's result: the same text, or the
+//!   same error where it errs;
 //! - the compiled render alone (`__promptic_compiled`) renders whenever the run-time
 //!   renderer does, and the same bytes: a fallback would hide a wrong compiled render;
 //! - where the template keeps to what minijinja renders as Jinja2 does (see `build.rs`),
@@ -75,7 +75,8 @@ fn loaded() -> &'static [Templates] {
             .map(|(name, _)| {
                 Templates::load(name, OPTIONS, &mut |file: &str| {
                     let text = std::fs::read_to_string(prompts().join(file)).map_err(|_| None)?;
-                    Ok(SourceFile::new(file.to_owned(), text))
+                    // Shown as the derive shows it, so that errors compare whole.
+                    Ok(SourceFile::new(format!("prompts/{file}"), text))
                 })
                 .unwrap_or_else(|e| panic!("{name} loads: {}", e.0[0]))
             })
@@ -197,6 +198,11 @@ fn check(pool: &Pool) -> Result<(), TestCaseError> {
             derived,
             runtime
         );
+        // An error is the run-time renderer's, whichever render made it (the compiled
+        // render makes a failing filter's or operation's error itself).
+        if let Err(error) = &runtime {
+            prop_assert_eq!(derived.as_ref().err(), Some(error), "{}: derive", name);
+        }
         if let Ok(text) = &runtime {
             prop_assert_eq!(derived.as_ref().ok(), Some(text), "{}: derive", name);
             prop_assert_eq!(

@@ -5,11 +5,13 @@
 //! run-time renderer would do anything but print the same text: an error (a value not
 //! defined, a type Jinja2 refuses), a value it cannot read in place ([`View::Opaque`]).
 //! The derive then renders that render with the run-time renderer, so the output is the
-//! same bytes either way, errors included. A render past the output or step bound it stops
-//! itself, with the run-time renderer's message in `fail` ([`done`], [`steps`],
-//! [`within`]); so where nothing else can give `None` (fields that read in place, printed
-//! where they are defined), the compiler sees the hand-over cannot happen, and the
-//! derived prompt links no run-time renderer.
+//! same bytes either way, errors included. Some errors it makes itself, with the run-time
+//! renderer's message at the run-time renderer's place, put in `fail`: a render past the
+//! output or step bound ([`done`], [`steps`], [`within`]), and what a filter or operation
+//! run through the run-time renderer's implementation fails at, or a value it takes that
+//! is not defined ([`apply`], [`op`], [`Site`]). So where nothing else can give `None`
+//! (fields that read in place, printed where they are defined), the compiler sees the
+//! hand-over cannot happen, and the derived prompt links no run-time renderer.
 //!
 //! What keeps it close to a hand-written `String` builder: a loop over a field of a list
 //! type goes over its items typed ([`Probe`], [`Item`]), and `items()` of a `BTreeMap`
@@ -38,7 +40,8 @@
 //! arithmetic and `~`, slices, the methods, `range()` and `a[b]` with a key that is not
 //! written as a literal are calls of the run-time renderer's implementation of each
 //! ([`apply`], [`test_with`], [`op`], [`key`]) on the values; a chain of them keeps the
-//! values between steps.
+//! values between steps, and a filter's or operation's value printed whole is written
+//! as it is made ([`put_made`]).
 //!
 //! A macro's call (which the parser has already put in place as its body) binds its
 //! arguments as locals of a frame of its own; `super()` is the parent's block in place. A
@@ -546,55 +549,277 @@ impl<'a, T: crate::value::PromptValue + ?Sized> ViewLoop<'a> for &Probe<'a, T> {
     }
 }
 
+/// Where an expression the compiled render runs an operation for stands in its file:
+/// the run-time renderer's errors there are made from it (see [`apply`]), at the
+/// expression (`at`) or at one of its arguments (`args`, by the run-time renderer's
+/// count), as byte offsets into `text`, the file as it was read.
+pub struct Site {
+    /// The file as messages show it (`prompts/agent.md.j2`).
+    pub path: &'static str,
+    /// Its text.
+    pub text: &'static str,
+    /// The expression.
+    pub at: (usize, usize),
+    /// Its arguments (a filter's after the value, an operation's operands).
+    pub args: &'static [(usize, usize)],
+}
+
+/// What [`apply`] and [`op`] make: the value (`None`: undefined, as `first` of an empty
+/// list makes), or the error the run-time renderer reports for it, already located.
+pub type Made = Result<Option<Data>, Box<Diagnostic>>;
+
 /// `value | filter(args)` for a filter the compiled render does not write out: the
-/// filter numbered `filter` (see `filter_index`), through the run-time renderer's
-/// implementation of it, on the value (see [`data`]) and the arguments' values, its
-/// steps counted in `steps`. `None` (the run-time renderer renders) when an argument is
-/// not defined or not readable in place, when the filter fails or runs past half the
-/// render's limits, and when what it makes is not text, a number, a boolean, `None` or
-/// a list of these (a tuple, a dict: a filter that takes it is applied to the value, see
-/// [`apply_data`]).
+/// filter numbered `FILTER` (see `filter_index`; a copy per filter, which keeps that
+/// filter's code alone), through the run-time renderer's
+/// implementation of it, on the value and the arguments' values (each defined, see
+/// [`data_of`]), its steps counted in `steps`, what it builds against what is left of
+/// the output bound past `written` bytes. A failure is the run-time renderer's error at
+/// `site` ([`Fail`](super::ops::Fail) as it reports it), made here: the compiled render
+/// stops with it, and never hands such a render over.
 #[inline(never)]
-pub fn apply(
-    filter: usize,
+pub fn apply<const FILTER: usize>(
     value: Data,
-    args: &[View<'_>],
+    args: &[Data],
     steps: &mut usize,
-) -> Option<View<'static>> {
-    match run(filter, value, args, steps)? {
-        None => Some(View::Undefined),
-        Some(made) => owned(made, 0),
+    written: usize,
+    site: &Site,
+) -> Made {
+    let Some(filter) = filter_at(FILTER) else {
+        return Err(Box::new(
+            Diagnostic::new("promptic's code generator named no filter here").in_file(site.path),
+        ));
+    };
+    // Called here, not through a closure, so that the compiler keeps this filter's code
+    // alone (`filters::apply_inline`, its match on a constant).
+    let start = budget_after(*steps, written);
+    let mut budget = budget_after(*steps, written);
+    let done = super::filters::apply_inline(filter, &value, args, &mut budget);
+    let made = settled(done, steps, &start, &budget, site)?;
+    if let Some(made) = &made {
+        kept_within_depth(made, site)?;
+    }
+    Ok(made)
+}
+
+/// `operands[0] op operands[1]`, `-x`, `x[a:b:c]`, `x.method(args)` or `range(args)`: the
+/// operation numbered `OP` (see `op_index`; a copy per operation) through the run-time
+/// renderer's implementation of it, on the operands' values, as [`apply`] does for a
+/// filter (always a value).
+#[inline(never)]
+pub fn op<const OP: u16>(
+    operands: &[Data],
+    steps: &mut usize,
+    written: usize,
+    site: &Site,
+) -> Made {
+    let op = OP;
+    let binary = BINARY.get(usize::from(op)).copied();
+    let method = op
+        .checked_sub(40)
+        .and_then(|m| Method::ALL.get(usize::from(m)))
+        .map(|m| m.1);
+    let start = budget_after(*steps, written);
+    let mut budget = budget_after(*steps, written);
+    let done = match (binary, method, op, operands) {
+        (Some(binary), _, _, [a, b]) => super::ops::binary_inline(binary, a, b, &mut budget),
+        (_, Some(method), _, [receiver, args @ ..]) => {
+            super::ops::method_inline(method, receiver, args, &mut budget)
+        }
+        (_, _, 20, [a]) => super::ops::sign(a, true),
+        (_, _, 21, [a]) => super::ops::sign(a, false),
+        (_, _, 22, [value, start, stop, step]) => {
+            super::ops::slice(value, start, stop, step, &mut budget)
+        }
+        (_, _, 23, args) => {
+            let args: Vec<Cow<'_, Data>> = args.iter().map(Cow::Borrowed).collect();
+            super::render::range(&args, &mut budget)
+        }
+        _ => Err(super::ops::Fail::Here(
+            "promptic's code generator gave this operation the wrong operands".to_owned(),
+        )),
+    };
+    let made = settled(done, steps, &start, &budget, site)?;
+    kept_within_depth(&made, site)?;
+    Ok(Some(made))
+}
+
+/// The run-time renderer's limits for a filter or an operation: the steps left of
+/// [`MAX_STEPS`] after `steps`, the bytes left of [`MAX_OUTPUT`] after `written`.
+#[inline(always)]
+fn budget_after(steps: usize, written: usize) -> super::ops::Budget {
+    super::ops::Budget {
+        bytes: MAX_OUTPUT.saturating_sub(written),
+        steps: MAX_STEPS.saturating_sub(steps),
     }
 }
 
-/// [`apply`], its result kept as a value for the next filter of a chain
-/// (`tools | selectattr('slow') | map(attribute='name')`); `None` also when the filter
-/// makes an undefined value, which the next filter would refuse.
-#[inline(never)]
-pub fn apply_data(
-    filter: usize,
-    value: Data,
-    args: &[View<'_>],
+/// Counts in `steps` what an operation given `start` used of it, leaving `left`; its
+/// failure as the run-time renderer's error at `site`.
+#[inline(always)]
+fn settled<T>(
+    done: Result<T, super::ops::Fail>,
     steps: &mut usize,
-) -> Option<Data> {
-    run(filter, value, args, steps)?
+    start: &super::ops::Budget,
+    left: &super::ops::Budget,
+    site: &Site,
+) -> Result<T, Box<Diagnostic>> {
+    let made = done.map_err(|fail| failed(site, fail))?;
+    *steps += start.steps - left.steps;
+    Ok(made)
 }
 
-/// The value of a view, for [`apply`]; `None` when it is not defined or not readable in
-/// place.
+/// A list an operation made that nests deeper than values may: the run-time renderer's
+/// error.
+fn kept_within_depth(made: &Data, site: &Site) -> Result<(), Box<Diagnostic>> {
+    let kept = matches!(made, Data::Array(_) | Data::Tuple(_));
+    if kept && super::value::footprint(made, super::value::MAX_DEPTH).is_none() {
+        let message = format!(
+            "this value would nest more than {} deep",
+            super::value::MAX_DEPTH
+        );
+        return Err(Box::new(at_site(site, site.at, message)));
+    }
+    Ok(())
+}
+
+/// The run-time renderer's error for an operation's failure at `site`.
+#[cold]
+#[inline(never)]
+fn failed(site: &Site, fail: super::ops::Fail) -> Box<Diagnostic> {
+    use super::ops::Fail;
+    let (at, message, help) = match fail {
+        Fail::Here(message) => (site.at, message, None),
+        Fail::Arg(i, message) => (site.args.get(i).copied().unwrap_or(site.at), message, None),
+        Fail::Large => (
+            site.at,
+            format!(
+                "this would make what the render builds larger than {} MiB",
+                MAX_OUTPUT >> 20
+            ),
+            Some("work on shorter values, or fewer of them"),
+        ),
+        Fail::Long => (
+            site.at,
+            format!("the render takes more than {MAX_STEPS} steps"),
+            Some("loops nested in loops multiply: loop over shorter lists, or fewer levels deep"),
+        ),
+    };
+    let error = at_site(site, at, message);
+    Box::new(match help {
+        Some(help) => error.with_help(help),
+        None => error,
+    })
+}
+
+/// A diagnostic at `at` of `site`'s file.
+#[cold]
+fn at_site(site: &Site, at: (usize, usize), message: String) -> Diagnostic {
+    let source = crate::SourceFile::new(site.path, site.text);
+    Diagnostic::new(message).at(&source, at.0..at.1)
+}
+
+/// The run-time renderer's error for the value at `site` that is not defined.
+#[cold]
+#[inline(never)]
+pub fn undefined(site: &Site) -> Box<Diagnostic> {
+    let written = site.text.get(site.at.0..site.at.1).unwrap_or_default();
+    let error = at_site(site, site.at, format!("`{written}` is not defined"));
+    Box::new(error.with_help(format!(
+        "give it a value, or write `{written} | default(…)` to make it optional"
+    )))
+}
+
+/// The value of `view` for [`apply`] and [`op`], which must be defined: not defined, the
+/// run-time renderer's error at `site`, put in `fail`, and `None`; `None` also (the
+/// run-time renderer renders) for a value not readable in place. A text, a number, a
+/// boolean or `None` is read here, inline, so that where the compiler sees the value it
+/// sees that nothing else can happen.
+#[inline(always)]
+pub fn data_of(view: &View<'_>, fail: &mut Option<Box<Diagnostic>>, site: &Site) -> Option<Data> {
+    match view {
+        View::Text(s) => Some(Data::String(s.as_ref().to_owned())),
+        View::Int(i) => Some(Data::from(*i)),
+        View::Bool(b) => Some(Data::Bool(*b)),
+        View::Float(f) => Some(Data::from(*f)),
+        View::None => Some(Data::Null),
+        View::Undefined => {
+            *fail = Some(undefined(site));
+            None
+        }
+        other => data(other),
+    }
+}
+
+/// Prints what [`apply`] or [`op`] made, as `{{ … }}` prints it; not defined, the
+/// run-time renderer's error at `site` (the whole expression); a failure, its error. The
+/// error goes into `fail` here, in code the render inlines, so that the compiler sees
+/// the render never hands over for it.
+#[inline(always)]
+pub fn put_made(
+    out: &mut String,
+    made: Made,
+    fail: &mut Option<Box<Diagnostic>>,
+    site: &Site,
+) -> Option<()> {
+    match made {
+        Ok(Some(value)) => {
+            write_made(out, &value);
+            Some(())
+        }
+        Ok(None) => {
+            *fail = Some(undefined(site));
+            None
+        }
+        Err(error) => {
+            *fail = Some(error);
+            None
+        }
+    }
+}
+
+/// Python's `str()` of a made value, appended.
+#[inline(never)]
+fn write_made(out: &mut String, value: &Data) {
+    super::value::write_str(out, value);
+}
+
+/// What [`apply`] or [`op`] made, as the value of the next filter or operation, which
+/// must be defined: not defined, the run-time renderer's error at `site`.
+#[inline(always)]
+pub fn data_made(made: Made, fail: &mut Option<Box<Diagnostic>>, site: &Site) -> Option<Data> {
+    match made {
+        Ok(Some(value)) => Some(value),
+        Ok(None) => {
+            *fail = Some(undefined(site));
+            None
+        }
+        Err(error) => {
+            *fail = Some(error);
+            None
+        }
+    }
+}
+
+/// What [`apply`] or [`op`] made, as a view (not defined: [`View::Undefined`]); `None`
+/// (the run-time renderer renders) for what a view cannot hold (an integer beyond 128
+/// bits, a list nested past the depth limit).
+#[inline(always)]
+pub fn view_made(made: Made, fail: &mut Option<Box<Diagnostic>>) -> Option<View<'static>> {
+    match made {
+        Ok(Some(value)) => owned(value, 0),
+        Ok(None) => Some(View::Undefined),
+        Err(error) => {
+            *fail = Some(error);
+            None
+        }
+    }
+}
+
+/// The value of a view, for a filter or operation; `None` when it is not defined or not
+/// readable in place.
 #[inline(never)]
 pub fn data(view: &View<'_>) -> Option<Data> {
     to_data(view)
-}
-
-/// The filter numbered `filter` on `value`: `Some(None)` when it makes an undefined
-/// value (`first` of an empty list).
-fn run(filter: usize, value: Data, args: &[View<'_>], steps: &mut usize) -> Option<Option<Data>> {
-    let filter = filter_at(filter)?;
-    let args = args.iter().map(to_data).collect::<Option<Vec<_>>>()?;
-    budgeted(steps, |budget| {
-        super::filters::apply(filter, &value, &args, budget)
-    })
 }
 
 /// `work` within half the render's limits (the run-time renderer, which the render is
@@ -612,40 +837,6 @@ fn budgeted<T, E>(
     let made = work(&mut budget).ok()?;
     *steps += left - budget.steps;
     Some(made)
-}
-
-/// `operands[0] op operands[1]`, `-x`, `x[a:b:c]`, `x.method(args)` or `range(args)`: the
-/// operation numbered `op` (see `op_index`) through the run-time renderer's implementation
-/// of it, on the operands' values, as [`apply`] does for a filter.
-#[inline(never)]
-pub fn op(op: u16, operands: &[Data], steps: &mut usize) -> Option<View<'static>> {
-    owned(op_data(op, operands, steps)?, 0)
-}
-
-/// [`op`], its result kept as a value for a filter or operation that takes it.
-#[inline(never)]
-pub fn op_data(op: u16, operands: &[Data], steps: &mut usize) -> Option<Data> {
-    let binary = BINARY.get(usize::from(op)).copied();
-    let method = op
-        .checked_sub(40)
-        .and_then(|m| Method::ALL.get(usize::from(m)))
-        .map(|m| m.1);
-    budgeted(steps, |budget| match (binary, method, op, operands) {
-        (Some(binary), _, _, [a, b]) => super::ops::binary(binary, a, b, budget),
-        (_, Some(method), _, [receiver, args @ ..]) => {
-            super::ops::method(method, receiver, args, budget)
-        }
-        (_, _, 20, [a]) => super::ops::sign(a, true),
-        (_, _, 21, [a]) => super::ops::sign(a, false),
-        (_, _, 22, [value, start, stop, step]) => {
-            super::ops::slice(value, start, stop, step, budget)
-        }
-        (_, _, 23, args) => {
-            let args: Vec<Cow<'_, Data>> = args.iter().map(Cow::Borrowed).collect();
-            super::render::range(&args, budget)
-        }
-        _ => Err(super::ops::Fail::Here(String::new())),
-    })
 }
 
 /// `value[key]` for a key that is not written as a literal: a key of a dict, an item of a
@@ -1626,6 +1817,7 @@ pub fn compile(
         namespaces: Vec::new(),
         refused: None,
         assigned: None,
+        site_files: Vec::new(),
     };
     let mut body = String::new();
     if emitter.body(template, &mut body).is_none() {
@@ -1637,9 +1829,16 @@ pub fn compile(
                 )
         }));
     }
+    let mut files = String::new();
+    for (i, (path, text)) in emitter.site_files.iter().enumerate() {
+        let _ = write!(
+            files,
+            "const __P{i}: &str = {path:?}; const __T{i}: &str = {text:?}; "
+        );
+    }
     Ok(format!(
         "{{ use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
-         use ::promptic::__private::jc::{{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _}}; \
+         use ::promptic::__private::jc::{{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _}}; {files}\
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
          let mut steps: usize = 0; let _ = &mut steps; {built} \
@@ -1700,6 +1899,9 @@ struct Emitter<'t> {
     /// The name and attribute of every `{% set ns.attr %}` of the set, found when a
     /// `namespace()` first needs them.
     assigned: Option<Vec<(String, String)>>,
+    /// The files a [`Site`] names, by their place: each a `const` of the emitted code
+    /// (`__P0`, `__T0`: its path and text).
+    site_files: Vec<(String, String)>,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -1970,54 +2172,108 @@ impl Emitter<'_> {
         Some(format!("{code}?"))
     }
 
-    /// The arguments of [`apply`] and [`apply_data`] for `inner | filter(args)`: the
-    /// filter's number, the value (a filter of a chain is applied to the value the one
-    /// before makes), then the arguments, as the run-time renderer evaluates them.
+    /// Code of a [`Site`] for `span` of `template` (with `args`, the spans of its
+    /// arguments): the run-time renderer's errors there.
+    fn site(&mut self, template: &Template, span: &Range<usize>, args: &[&Expr]) -> String {
+        let path = template.source.path();
+        let index = match self.site_files.iter().position(|(p, _)| p == path) {
+            Some(index) => index,
+            None => {
+                let text = template.source.text().to_owned();
+                self.site_files.push((path.to_owned(), text));
+                self.site_files.len() - 1
+            }
+        };
+        let mut code = format!(
+            "&jc::Site {{ path: __P{index}, text: __T{index}, at: ({}, {}), args: &[",
+            span.start, span.end
+        );
+        for arg in args {
+            let _ = write!(code, "({}, {}),", arg.span.start, arg.span.end);
+        }
+        code.push_str("] }");
+        code
+    }
+
+    /// [`apply`] of `inner | filter(args)` (the whole expression `whole`): code of type
+    /// [`Made`]. The value (a filter of a chain is applied to the value the one before
+    /// makes), then the arguments, as the run-time renderer evaluates them.
     fn filter_call(
         &mut self,
         template: &Template,
+        whole: &Expr,
         inner: &Expr,
         filter: Filter,
         args: &[Expr],
     ) -> Option<String> {
         let index = filter_index(filter)?;
         let value = self.data(template, inner)?;
-        let args = args
+        let values = args
             .iter()
-            .map(|a| self.expr(template, a))
+            .map(|a| self.data(template, a))
             .collect::<Option<Vec<_>>>()?;
+        let spans: Vec<&Expr> = args.iter().collect();
+        let site = self.site(template, &whole.span, &spans);
         Some(format!(
-            "{index}, {value}, &[{}], &mut steps",
-            args.join(", ")
+            "jc::apply::<{index}>({value}, &[{}], &mut steps, out.len(), {site})",
+            values.join(", ")
         ))
     }
 
-    /// The arguments of [`op`] and [`op_data`]: the operation's number and the operands'
-    /// values, in order.
-    fn op_call(&mut self, template: &Template, op: &Op, operands: &[Expr]) -> Option<String> {
+    /// [`op`] of `whole`, the operation `op` on `operands`: code of type [`Made`]. The
+    /// operands' values in order; a failure is reported at the operand the run-time
+    /// renderer names (a method's and a slice's arguments count after the value).
+    fn op_call(
+        &mut self,
+        template: &Template,
+        whole: &Expr,
+        op: &Op,
+        operands: &[Expr],
+    ) -> Option<String> {
         let index = op_index(op)?;
         let values = operands
             .iter()
             .map(|o| self.data(template, o))
             .collect::<Option<Vec<_>>>()?;
-        Some(format!("{index}, &[{}], &mut steps", values.join(", ")))
+        let args: Vec<&Expr> = match op {
+            Op::Method(_) | Op::Slice => operands.iter().skip(1).collect(),
+            _ => operands.iter().collect(),
+        };
+        let site = self.site(template, &whole.span, &args);
+        Some(format!(
+            "jc::op::<{index}>(&[{}], &mut steps, out.len(), {site})",
+            values.join(", ")
+        ))
     }
 
-    /// Code of type `Data` (with `?` inside): the value of `expr`, which must be defined.
-    /// A filter or operation that [`apply`] or [`op`] runs gives its value as it is made,
-    /// for the one that takes it (a dict or a tuple on the way is kept).
-    fn data(&mut self, template: &Template, expr: &Expr) -> Option<String> {
+    /// [`filter_call`](Self::filter_call) or [`op_call`](Self::op_call) of `expr` when it
+    /// is a filter or an operation the run-time renderer's implementation runs.
+    fn made(&mut self, template: &Template, expr: &Expr) -> Option<Option<String>> {
         Some(match &expr.kind {
             ExprKind::Filter(inner, f, args)
-                if f.is_new() || (*f == Filter::Join && args.len() > 1) =>
+                if f.is_new()
+                    || (matches!(f, Filter::Trim | Filter::Tojson) && !args.is_empty())
+                    || (*f == Filter::Join && args.len() > 1) =>
             {
-                let call = self.filter_call(template, inner, *f, args)?;
-                format!("jc::apply_data({call})?")
+                Some(self.filter_call(template, expr, inner, *f, args)?)
             }
             ExprKind::Op(op, operands) if op_index(op).is_some() => {
-                let call = self.op_call(template, op, operands)?;
-                format!("jc::op_data({call})?")
+                Some(self.op_call(template, expr, op, operands)?)
             }
+            _ => None,
+        })
+    }
+
+    /// Code of type `Data` (with `?` inside): the value of `expr`, which must be defined
+    /// (not defined, the run-time renderer's error at `expr`). A filter or operation that
+    /// [`apply`] or [`op`] runs gives its value as it is made, for the one that takes it
+    /// (a dict or a tuple on the way is kept).
+    fn data(&mut self, template: &Template, expr: &Expr) -> Option<String> {
+        if let Some(made) = self.made(template, expr)? {
+            let site = self.site(template, &expr.span, &[]);
+            return Some(format!("jc::data_made({made}, fail, {site})?"));
+        }
+        Some(match &expr.kind {
             // A dict literal where its value is taken as it is (an argument, an operand):
             // its entries evaluated in order, keyed by text.
             ExprKind::Dict(entries) => {
@@ -2029,7 +2285,11 @@ impl Emitter<'_> {
                 code.push_str("])?");
                 code
             }
-            _ => format!("jc::data(&{})?", self.expr(template, expr)?),
+            _ => {
+                let view = self.expr(template, expr)?;
+                let site = self.site(template, &expr.span, &[]);
+                format!("jc::data_of(&{view}, fail, {site})?")
+            }
         })
     }
 
@@ -2484,6 +2744,22 @@ impl Emitter<'_> {
             out.push('}');
             return Some(());
         }
+        // A new filter's or an operation's value, printed as it is made (the run-time
+        // renderer's error at the expression when it is not defined).
+        let printed_whole = match &expr.kind {
+            ExprKind::Filter(_, f, _) => f.is_new(),
+            ExprKind::Op(op, _) => op_index(op).is_some(),
+            _ => false,
+        };
+        if printed_whole && let Some(made) = self.made(template, expr)? {
+            let site = self.site(template, &expr.span, &[]);
+            let made_local = self.local("m");
+            let _ = write!(
+                out,
+                "let {made_local} = {made}; jc::put_made(&mut out, {made_local}, fail, {site})?;"
+            );
+            return Some(());
+        }
         if let Some(code) = self.put(expr) {
             // Not `?`: a plain test is less for the compiler to check and lower.
             let _ = write!(out, "if {code}.is_none() {{ return None; }}");
@@ -2863,18 +3139,11 @@ impl Emitter<'_> {
                     )
                 }
                 f if f.is_new()
-                    || (matches!(f, Filter::Trim | Filter::Tojson) && !args.is_empty()) =>
+                    || (matches!(f, Filter::Trim | Filter::Tojson) && !args.is_empty())
+                    || (*f == Filter::Join && args.len() > 1) =>
                 {
-                    format!(
-                        "jc::apply({})?",
-                        self.filter_call(template, inner, *f, args)?
-                    )
-                }
-                Filter::Join if args.len() > 1 => {
-                    format!(
-                        "jc::apply({})?",
-                        self.filter_call(template, inner, *which, args)?
-                    )
+                    let call = self.filter_call(template, expr, inner, *f, args)?;
+                    format!("jc::view_made({call}, fail)?")
                 }
                 Filter::Join => {
                     let sep = self.join_sep(template, args)?;
@@ -2917,8 +3186,8 @@ impl Emitter<'_> {
                 }
             },
             ExprKind::Op(op, operands) if op_index(op).is_some() => {
-                let call = self.op_call(template, op, operands)?;
-                format!("jc::op({call})?")
+                let call = self.op_call(template, expr, op, operands)?;
+                format!("jc::view_made({call}, fail)?")
             }
             // `a if condition else b`: without `else`, an undefined value, as Jinja2's.
             ExprKind::Op(Op::IfElse, operands) => {

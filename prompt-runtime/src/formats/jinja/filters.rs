@@ -48,6 +48,18 @@ pub(crate) fn apply(
     args: &[Value],
     budget: &mut Budget,
 ) -> Done<Option<Value>> {
+    apply_inline(filter, value, args, budget)
+}
+
+/// [`apply`], inlined where it is called: a compiled render's call for one filter
+/// (`compiled::apply`, a copy per filter) keeps that filter's code alone.
+#[inline(always)]
+pub(crate) fn apply_inline(
+    filter: Filter,
+    value: &Value,
+    args: &[Value],
+    budget: &mut Budget,
+) -> Done<Option<Value>> {
     let items = |value: &Value, budget: &mut Budget| -> Done<Vec<Value>> {
         budget.bytes(size(value))?;
         budget.steps(len_of(value))?;

@@ -118,6 +118,18 @@ impl Arith {
 
 /// `left op right`.
 pub(crate) fn binary(op: BinOp, left: &Value, right: &Value, budget: &mut Budget) -> Done<Value> {
+    binary_inline(op, left, right, budget)
+}
+
+/// [`binary`], inlined where it is called: a compiled render's call for one operation
+/// (`compiled::op`, a copy per operation) keeps that operation's code alone.
+#[inline(always)]
+pub(crate) fn binary_inline(
+    op: BinOp,
+    left: &Value,
+    right: &Value,
+    budget: &mut Budget,
+) -> Done<Value> {
     if op == BinOp::Concat {
         let (l, r) = (text(left), text(right));
         budget.bytes(l.len() + r.len())?;
@@ -509,6 +521,17 @@ pub(crate) fn split<'s>(
 
 /// `receiver.method(args)`.
 pub(crate) fn method(
+    method: Method,
+    receiver: &Value,
+    args: &[Value],
+    budget: &mut Budget,
+) -> Done<Value> {
+    method_inline(method, receiver, args, budget)
+}
+
+/// [`method`], inlined where it is called (as [`binary_inline`]).
+#[inline(always)]
+pub(crate) fn method_inline(
     method: Method,
     receiver: &Value,
     args: &[Value],
