@@ -328,3 +328,31 @@ proptest::proptest! {
         proptest::prop_assert_eq!(lean.render_with_history(&history).unwrap(), expected);
     }
 }
+
+#[test]
+fn a_render_past_the_output_bound_is_stopped_by_the_compiled_render_itself() {
+    // `{{pad}}` three times, 12 MiB each: past the 32 MiB a rendered prompt may hold. The
+    // compiled render stops at the text that passes it, with the run-time renderer's
+    // message (naming the file: the compiled render checks as the text grows); nothing
+    // is handed over to the run-time renderer, which would render it all again to say so.
+    let pad = "x".repeat(12 << 20);
+    let lean = Lean {
+        intro: "i",
+        name: "n",
+        note: None,
+        count: 1,
+        lines: Vec::new(),
+        pad: &pad,
+        place: false,
+        people: Vec::new(),
+    };
+    let mut fail = None;
+    assert!(lean.__promptic_compiled_into(&[], &mut fail).is_none());
+    let error = fail.expect("stopped with its error").to_string();
+    assert!(
+        error.starts_with("error: the rendered prompt is larger than 33554432 bytes\n --> prompts/checks/dotprompt_lean.prompt"),
+        "{error}"
+    );
+    let rendered = lean.render_with_history(&[]).expect_err("past the bound");
+    assert_eq!(rendered.to_string(), error);
+}

@@ -190,11 +190,27 @@ pub fn expand(
             }
 
             /// The compiled render alone: `None` when the prompt is not compiled or this
-            /// render is left to the run-time renderer (which `render` then runs).
+            /// render is left to the run-time renderer (which `render` then runs), or
+            /// stopped (see `__promptic_compiled_into`).
             #[doc(hidden)]
             #[allow(dead_code)]
             #[inline]
             pub fn __promptic_compiled(&self, history: &[::promptic::dotprompt::Message]) -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
+                self.__promptic_compiled_into(history, &mut ::core::option::Option::None)
+            }
+
+            /// The compiled render: `None` when it stopped the render itself (its error
+            /// in `fail`: past the output or step bound) or leaves it to the run-time
+            /// renderer (`fail` stays `None`).
+            #[doc(hidden)]
+            #[allow(dead_code)]
+            #[cfg_attr(debug_assertions, inline)]
+            #[cfg_attr(not(debug_assertions), inline(always))]
+            pub fn __promptic_compiled_into(
+                &self,
+                history: &[::promptic::dotprompt::Message],
+                fail: &mut ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>>,
+            ) -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
                 #compiled
             }
 
@@ -209,8 +225,15 @@ pub fn expand(
             /// when the template does not place it, where dotprompt puts it.
             #[inline]
             pub fn render_with_history(&self, history: &[::promptic::dotprompt::Message]) -> ::core::result::Result<::promptic::dotprompt::RenderedPrompt, ::promptic::Diagnostic> {
-                if let ::core::option::Option::Some(__rendered) = self.__promptic_compiled(history) {
+                let mut __fail = ::core::option::Option::None;
+                if let ::core::option::Option::Some(__rendered) = self.__promptic_compiled_into(history, &mut __fail) {
                     return ::core::result::Result::Ok(__rendered);
+                }
+                // The compiled render stopped the render itself: its error. (A render that
+                // has no other way to stop links no run-time renderer: the compiler sees
+                // the hand-over below cannot be reached.)
+                if let ::core::option::Option::Some(__error) = __fail {
+                    return ::core::result::Result::Err(*__error);
                 }
                 let __values = <Self as ::promptic::dotprompt::DotpromptPrompt>::values(self);
                 ::promptic::__private::render_dotprompt(Self::__promptic_dotprompt()?, __values, history)
@@ -282,16 +305,24 @@ fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<
     // Generated code that is not Rust is a bug of the generator: a build error, never a
     // quiet switch to the run-time renderer.
     let code = crate::compile::generated(name, prompt.source().path(), &code)?;
+    // The metadata as the derive read it, written as JSON and read back once: no parser
+    // at run time for it.
+    let path = prompt.source().path();
+    let metadata = prompt_runtime::formats::dotprompt::compiled::metadata(prompt);
+    let metadata = serde_json::to_string(&*metadata).map_err(|e| {
+        syn::Error::new(
+            name.span(),
+            format!("the prompt's metadata is not JSON: {e}"),
+        )
+    })?;
     Ok(quote! {
         #[allow(unused, clippy::all, clippy::pedantic)]
         (|| -> ::core::option::Option<::promptic::dotprompt::RenderedPrompt> {
             let __out: ::promptic::__private::dc::Out<'_> = #code?;
-            static META: ::std::sync::OnceLock<::core::option::Option<::std::sync::Arc<::promptic::dotprompt::PromptMetadata>>> =
+            static META: ::std::sync::OnceLock<::std::sync::Arc<::promptic::dotprompt::PromptMetadata>> =
                 ::std::sync::OnceLock::new();
-            let __meta = META
-                .get_or_init(|| Self::__promptic_dotprompt().ok().map(::promptic::__private::dc::metadata))
-                .as_ref()?;
-            __out.finish(__meta)
+            let __meta = META.get_or_init(|| ::promptic::__private::dc::metadata_of(#metadata));
+            ::promptic::__private::dc::past_output(__out.finish(__meta), fail, #path)
         })()
     })
 }

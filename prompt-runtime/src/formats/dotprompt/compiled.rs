@@ -16,9 +16,13 @@
 //! the derive renders with the run-time renderer instead: a value it cannot read in place
 //! ([`View::Opaque`], or a variant it does not know), two objects or lists compared by
 //! `{{#ifEquals}}` (JavaScript compares them by identity), a partial's arguments over
-//! something that is not an object, a render past the step or size bounds; and, in a
-//! prompt cut as it goes, text that would go before a marker already written (a number
-//! run before a block that writes a role, an indented partial that writes a marker).
+//! something that is not an object; and, in a prompt cut as it goes, text that would go
+//! before a marker already written (a number run before a block that writes a role, an
+//! indented partial that writes a marker). A render past the step or output bound it
+//! stops itself where it writes text or counts nodes, with the run-time renderer's
+//! message in `fail` ([`past_output`], [`past_steps`], [`put_stopped`]), so that a prompt
+//! with nothing else to hand over links no parser and no run-time renderer; its metadata
+//! is the JSON the derive wrote ([`metadata_of`]).
 //!
 //! A call of a helper named in the derive's `helpers(...)` leaves the render that reaches
 //! it to the run-time renderer, which calls the helper's function.
@@ -410,7 +414,8 @@ impl<'h> Out<'h> {
         }
     }
 
-    /// Counts `n` nodes rendered; `None` past the run-time renderer's bound.
+    /// Counts `n` nodes rendered; `None` past the run-time renderer's bound, and nothing
+    /// else (see [`past_steps`]).
     #[inline]
     pub fn steps(&mut self, n: usize) -> Option<()> {
         self.steps += n;
@@ -418,7 +423,7 @@ impl<'h> Out<'h> {
     }
 
     /// Appends text; `None` past the output bound (checked when `cur` grows, and at the
-    /// end).
+    /// end), and nothing else (see [`past_output`]).
     #[cfg_attr(debug_assertions, inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
     pub fn text(&mut self, text: &str) -> Option<()> {
@@ -518,17 +523,20 @@ impl<'h> Out<'h> {
 
     /// `{{value}}` where a string is already being built: `String(value)`. Numbers,
     /// booleans and borrowed text are written without a call, and a view that owns
-    /// nothing is not dropped.
+    /// nothing is not dropped. What stopped it: the output bound, or what the run-time
+    /// renderer renders (see [`put_stopped`]).
     #[cfg_attr(debug_assertions, inline)]
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub fn put(&mut self, view: View<'_>) -> Option<()> {
+    pub fn put(&mut self, view: View<'_>) -> Result<(), Stop> {
         let done = match &view {
-            View::Text(Cow::Borrowed(s)) => self.text(s),
-            View::Undefined | View::None => Some(()),
-            View::Int(i) => self.int(*i),
-            View::Bool(b) => self.text(if *b { "true" } else { "false" }),
-            View::Map(_) => self.text("[object Object]"),
-            _ => return self.put_other(view),
+            View::Text(Cow::Borrowed(s)) => self.text(s).ok_or(Stop::Output),
+            View::Undefined | View::None => Ok(()),
+            View::Int(i) => self.int(*i).ok_or(Stop::HandOver),
+            View::Bool(b) => self
+                .text(if *b { "true" } else { "false" })
+                .ok_or(Stop::Output),
+            View::Map(_) => self.text("[object Object]").ok_or(Stop::Output),
+            _ => return self.put_other(view).ok_or(Stop::HandOver),
         };
         // What the arms above read owns nothing.
         std::mem::forget(view);
@@ -723,7 +731,7 @@ impl<'h> Out<'h> {
     }
 
     /// The rendered prompt: the messages (with the history), and `metadata`; `None` past
-    /// the output bound.
+    /// the output bound, and nothing else (see [`past_output`]).
     pub fn finish(mut self, metadata: &Arc<PromptMetadata>) -> Option<RenderedPrompt> {
         if self.done + self.cur.len() > DEFAULT_OUTPUT_LIMIT {
             return None;
@@ -835,6 +843,98 @@ impl Body {
 /// without `input`, as [`Dotprompt::render`] reports it, shared.
 pub fn metadata(prompt: &Dotprompt) -> Arc<PromptMetadata> {
     Arc::clone(&prompt.rendered_metadata)
+}
+
+/// [`metadata`] as the derive wrote it (its JSON, dotprompt's order kept), read back: a
+/// derived prompt's metadata without the parser. JSON the derive wrote always reads;
+/// were it not to, the metadata would be empty rather than the render refused.
+#[inline(never)]
+pub fn metadata_of(json: &str) -> Arc<PromptMetadata> {
+    Arc::new(serde_json::from_str(json).unwrap_or_default())
+}
+
+/// Why [`Out::put`] stopped.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// Past the output bound.
+    Output,
+    /// A value the run-time renderer renders.
+    HandOver,
+}
+
+/// [`Out::text`] or [`Out::finish`]'s `None` (the output bound, nothing else) as the
+/// run-time renderer's error, put in `fail` here, in code the render inlines: the
+/// compiler then sees that a render stopped there is never handed over.
+#[inline(always)]
+pub fn past_output<T>(
+    done: Option<T>,
+    fail: &mut Option<Box<Diagnostic>>,
+    path: &'static str,
+) -> Option<T> {
+    if done.is_none() {
+        *fail = Some(too_large(path));
+    }
+    done
+}
+
+/// [`Out::steps`]'s `None` (the step bound) as the run-time renderer's error in `fail`,
+/// as [`past_output`] does.
+#[inline(always)]
+pub fn past_steps(
+    done: Option<()>,
+    fail: &mut Option<Box<Diagnostic>>,
+    path: &'static str,
+) -> Option<()> {
+    if done.is_none() {
+        *fail = Some(too_long(path));
+    }
+    done
+}
+
+/// [`Out::put`]'s result: past the output bound, the run-time renderer's error in `fail`
+/// (as [`past_output`]); `None` without one where the run-time renderer renders.
+#[inline(always)]
+pub fn put_stopped(
+    done: Result<(), Stop>,
+    fail: &mut Option<Box<Diagnostic>>,
+    path: &'static str,
+) -> Option<()> {
+    match done {
+        Ok(()) => Some(()),
+        Err(Stop::Output) => {
+            *fail = Some(too_large(path));
+            None
+        }
+        Err(Stop::HandOver) => None,
+    }
+}
+
+/// The run-time renderer's error for a render past the output bound, in `path` (the
+/// run-time renderer names the node; the compiled render checks as the text grows).
+#[cold]
+#[inline(never)]
+fn too_large(path: &str) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(format!(
+            "the rendered prompt is larger than {DEFAULT_OUTPUT_LIMIT} bytes"
+        ))
+        .in_file(path)
+        .with_help("raise the limit with `Dotprompt::with_output_limit`, or render less"),
+    )
+}
+
+/// The run-time renderer's error for a render past the step bound.
+#[cold]
+#[inline(never)]
+fn too_long(path: &str) -> Box<Diagnostic> {
+    Box::new(
+        Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
+            .in_file(path)
+            .with_help(
+                "check for partials that call each other many times, or loops over huge lists",
+            ),
+    )
 }
 
 /// Prints what a body gave that its caller does not add (a loop's iteration, the prompt).
@@ -1324,11 +1424,13 @@ pub fn compile(
          use ::promptic::__private::dc::{{EachItems as _, Local as _, TypedEach as _, ViewEach as _}}; \
          use ::promptic::__private::jc::{{IsValue as _, NotValue as _}}; \
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
+         const __P: &str = {path:?}; \
          {root}let mut out = dc::Out::new(&LAST, {}, history, {}, {}); let __r = {body}; \
          dc::flush(&mut out, __r)?; ::core::option::Option::Some(out) }}",
         emitter.text.clamp(64, 1 << 16),
         emitter.lean,
         emitter.roles + 1,
+        path = prompt.source().path(),
         root = if emitter.root {
             "let __root = <Self as ::promptic::dotprompt::DotpromptPrompt>::values(self); "
         } else {
@@ -1394,7 +1496,10 @@ impl Emitter<'_> {
             );
         }
         // As the run-time renderer counts: each node, and entering the body.
-        let mut out = format!("{{ out.steps({})?;", nodes.len() + 1);
+        let mut out = format!(
+            "{{ dc::past_steps(out.steps({}), fail, __P)?;",
+            nodes.len() + 1
+        );
         let mut state = State::Fresh;
         let mut uses_body = false;
         for (n, node) in nodes.iter().enumerate() {
@@ -1419,7 +1524,7 @@ impl Emitter<'_> {
                     to_string(&mut out, &mut state);
                     if !text.is_empty() {
                         self.text += text.len();
-                        let _ = write!(out, "out.text({text:?})?;");
+                        let _ = write!(out, "dc::past_output(out.text({text:?}), fail, __P)?;");
                     }
                 }
                 Node::Value(_)
@@ -1450,7 +1555,7 @@ impl Emitter<'_> {
                         _ => false,
                     };
                     if state == State::Str || (state == State::Fresh && starter) {
-                        let _ = write!(out, "out.put({value})?;");
+                        let _ = write!(out, "dc::put_stopped(out.put({value}), fail, __P)?;");
                         state = State::Str;
                     } else {
                         uses_body = true;
