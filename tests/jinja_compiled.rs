@@ -465,4 +465,14 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
         assert_eq!(case.compiled(), Err(Some(runtime.clone())));
         assert_eq!(case.render().expect_err("refused").to_string(), runtime);
     }
+    // A value that is not defined (an item past the list's end) is left to the run-time
+    // renderer, which names the path the values lack.
+    let order = Fails {
+        mode: "order",
+        ..fine.clone()
+    };
+    let runtime = order.runtime_error();
+    assert!(runtime.contains("no item [5] in `words`"), "{runtime}");
+    assert_eq!(order.compiled(), Err(None));
+    assert_eq!(order.render().expect_err("refused").to_string(), runtime);
 }

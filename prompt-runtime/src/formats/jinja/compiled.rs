@@ -8,8 +8,8 @@
 //! same bytes either way, errors included. Some errors it makes itself, with the run-time
 //! renderer's message at the run-time renderer's place, put in `fail`: a render past the
 //! output or step bound ([`done`], [`steps`], [`within`]), and what a filter or operation
-//! run through the run-time renderer's implementation fails at, or a value it takes that
-//! is not defined ([`apply`], [`op`], [`Site`]). So where nothing else can give `None`
+//! run through the run-time renderer's implementation fails at, or makes that is not
+//! defined where it must be ([`apply`], [`op`], [`Site`]). So where nothing else can give `None`
 //! (fields that read in place, printed where they are defined), the compiler sees the
 //! hand-over cannot happen, and the derived prompt links no run-time renderer.
 //!
@@ -729,23 +729,20 @@ pub fn undefined(site: &Site) -> Box<Diagnostic> {
     )))
 }
 
-/// The value of `view` for [`apply`] and [`op`], which must be defined: not defined, the
-/// run-time renderer's error at `site`, put in `fail`, and `None`; `None` also (the
-/// run-time renderer renders) for a value not readable in place. A text, a number, a
-/// boolean or `None` is read here, inline, so that where the compiler sees the value it
-/// sees that nothing else can happen.
+/// The value of `view` for [`apply`] and [`op`], which must be defined; `None` (the
+/// run-time renderer renders) when it is not, or not readable in place. Not defined is
+/// left to the run-time renderer, which reports a path the values lack (`no item [5] in
+/// `xs``) rather than the expression that read it. A text, a number, a boolean or `None`
+/// is read here, inline, so that where the compiler sees the value it sees that nothing
+/// else can happen.
 #[inline(always)]
-pub fn data_of(view: &View<'_>, fail: &mut Option<Box<Diagnostic>>, site: &Site) -> Option<Data> {
+pub fn data_of(view: &View<'_>) -> Option<Data> {
     match view {
         View::Text(s) => Some(Data::String(s.as_ref().to_owned())),
         View::Int(i) => Some(Data::from(*i)),
         View::Bool(b) => Some(Data::Bool(*b)),
         View::Float(f) => Some(Data::from(*f)),
         View::None => Some(Data::Null),
-        View::Undefined => {
-            *fail = Some(undefined(site));
-            None
-        }
         other => data(other),
     }
 }
@@ -797,6 +794,24 @@ pub fn data_made(made: Made, fail: &mut Option<Box<Diagnostic>>, site: &Site) ->
             *fail = Some(error);
             None
         }
+    }
+}
+
+/// [`data_made`] where the run-time renderer reads parts in an order of its own: `None`
+/// (the run-time renderer renders, and reports what it meets first) for a value not
+/// defined or an error.
+#[inline(always)]
+pub fn data_made_or_hand_over(made: Made) -> Option<Data> {
+    made.ok().flatten()
+}
+
+/// [`view_made`] where the run-time renderer reads parts in an order of its own: `None`
+/// for an error, as [`data_made_or_hand_over`].
+#[inline(always)]
+pub fn view_made_or_hand_over(made: Made) -> Option<View<'static>> {
+    match made.ok()? {
+        Some(value) => owned(value, 0),
+        None => Some(View::Undefined),
     }
 }
 
@@ -1818,6 +1833,7 @@ pub fn compile(
         refused: None,
         assigned: None,
         site_files: Vec::new(),
+        lenient: false,
     };
     let mut body = String::new();
     if emitter.body(template, &mut body).is_none() {
@@ -1902,6 +1918,11 @@ struct Emitter<'t> {
     /// The files a [`Site`] names, by their place: each a `const` of the emitted code
     /// (`__P0`, `__T0`: its path and text).
     site_files: Vec<(String, String)>,
+    /// Inside an expression whose parts the run-time renderer reads in an order of its
+    /// own (a dict literal with a key that is not a string literal, `.split`'s
+    /// separator): a value not defined, or a filter or operation that fails, there hands
+    /// the render over, so that the run-time renderer reports what it meets first.
+    lenient: bool,
 }
 
 /// A value a shared helper reads (see `Emitter::shared`).
@@ -2264,31 +2285,49 @@ impl Emitter<'_> {
         })
     }
 
+    /// Code of type `View` (with `?` inside) of what [`made`](Self::made) runs.
+    fn view_made(&self, made: String) -> String {
+        if self.lenient {
+            format!("jc::view_made_or_hand_over({made})?")
+        } else {
+            format!("jc::view_made({made}, fail)?")
+        }
+    }
+
     /// Code of type `Data` (with `?` inside): the value of `expr`, which must be defined
-    /// (not defined, the run-time renderer's error at `expr`). A filter or operation that
+    /// (not defined: the run-time renderer renders). A filter or operation that
     /// [`apply`] or [`op`] runs gives its value as it is made, for the one that takes it
     /// (a dict or a tuple on the way is kept).
     fn data(&mut self, template: &Template, expr: &Expr) -> Option<String> {
         if let Some(made) = self.made(template, expr)? {
+            if self.lenient {
+                return Some(format!("jc::data_made_or_hand_over({made})?"));
+            }
             let site = self.site(template, &expr.span, &[]);
             return Some(format!("jc::data_made({made}, fail, {site})?"));
         }
         Some(match &expr.kind {
             // A dict literal where its value is taken as it is (an argument, an operand):
-            // its entries evaluated in order, keyed by text.
+            // its entries evaluated in order, keyed by text. The run-time renderer checks
+            // each key is a string before it reads the key's value: with a key that is
+            // not a string literal, what fails inside hands the render over.
             ExprKind::Dict(entries) => {
+                let lenient = self.lenient;
+                self.lenient |= !entries
+                    .iter()
+                    .all(|(k, _)| matches!(k.kind, ExprKind::Literal(Data::String(_))));
                 let mut code = String::from("jc::dict(::std::vec![");
                 for (key, value) in entries {
                     let (key, value) = (self.data(template, key)?, self.data(template, value)?);
                     let _ = write!(code, "({key}, {value}),");
                 }
                 code.push_str("])?");
+                self.lenient = lenient;
                 code
             }
             _ => {
                 let view = self.expr(template, expr)?;
-                let site = self.site(template, &expr.span, &[]);
-                format!("jc::data_of(&{view}, fail, {site})?")
+                format!("jc::data_of(&{view})?")
             }
         })
     }
@@ -3143,7 +3182,7 @@ impl Emitter<'_> {
                     || (*f == Filter::Join && args.len() > 1) =>
                 {
                     let call = self.filter_call(template, expr, inner, *f, args)?;
-                    format!("jc::view_made({call}, fail)?")
+                    self.view_made(call)
                 }
                 Filter::Join => {
                     let sep = self.join_sep(template, args)?;
@@ -3187,7 +3226,7 @@ impl Emitter<'_> {
             },
             ExprKind::Op(op, operands) if op_index(op).is_some() => {
                 let call = self.op_call(template, expr, op, operands)?;
-                format!("jc::view_made({call}, fail)?")
+                self.view_made(call)
             }
             // `a if condition else b`: without `else`, an undefined value, as Jinja2's.
             ExprKind::Op(Op::IfElse, operands) => {
@@ -3205,11 +3244,16 @@ impl Emitter<'_> {
             }
             ExprKind::Split(inner, sep) => {
                 let value = self.data(template, inner)?;
+                // The run-time renderer checks the value is a string before it reads the
+                // separator.
+                let lenient = self.lenient;
+                self.lenient = true;
                 let sep = match sep {
-                    Some(sep) => format!("Some({})", self.data(template, sep)?),
-                    None => "None".to_owned(),
+                    Some(sep) => self.data(template, sep).map(|sep| format!("Some({sep})")),
+                    None => Some("None".to_owned()),
                 };
-                format!("jc::split({value}, {sep})?")
+                self.lenient = lenient;
+                format!("jc::split({value}, {})?", sep?)
             }
             // A dict literal, built as the run-time renderer builds it, its entries
             // collected in the order written.
