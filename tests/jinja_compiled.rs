@@ -436,8 +436,9 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
         Ok("Ada Lovelace is number 7.\nShare: 1\n".to_owned())
     );
     // Division by zero, an empty separator (an argument's mistake, shown at the
-    // argument), the first item of no items (not defined): each the run-time renderer's
-    // error at its place, made by the compiled render itself, never handed over.
+    // argument), the first item of no items (not defined), a test by zero: each the
+    // run-time renderer's error at its place, made by the compiled render itself, never
+    // handed over.
     let cases = [
         Fails {
             d: 0,
@@ -453,11 +454,17 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
             words: Vec::new(),
             ..fine.clone()
         },
+        Fails {
+            mode: "test",
+            d: 0,
+            ..fine.clone()
+        },
     ];
     let expected = [
         "integer division or modulo by zero",
         "the separator must not be empty",
         "`words | first` is not defined",
+        "integer division or modulo by zero",
     ];
     for (case, message) in cases.iter().zip(expected) {
         let runtime = case.runtime_error();

@@ -837,23 +837,6 @@ pub fn data(view: &View<'_>) -> Option<Data> {
     to_data(view)
 }
 
-/// `work` within half the render's limits (the run-time renderer, which the render is
-/// handed to past them, has all of them), its steps counted in `steps`; `None` when it
-/// fails or runs past them.
-fn budgeted<T, E>(
-    steps: &mut usize,
-    work: impl FnOnce(&mut super::ops::Budget) -> Result<T, E>,
-) -> Option<T> {
-    let left = (MAX_STEPS / 2).checked_sub(*steps)?;
-    let mut budget = super::ops::Budget {
-        bytes: MAX_OUTPUT / 2,
-        steps: left,
-    };
-    let made = work(&mut budget).ok()?;
-    *steps += left - budget.steps;
-    Some(made)
-}
-
 /// `value[key]` for a key that is not written as a literal: a key of a dict, an item of a
 /// list or a character of a text by its index, undefined otherwise, as the run-time
 /// renderer reads it.
@@ -871,25 +854,53 @@ pub fn key(value: Data, key: Data) -> Option<View<'static>> {
 }
 
 /// `value is [not] test(arg)` for a test past `defined`, `undefined` and `none`: the test
-/// numbered `test` (its place in the parser's list) through the run-time renderer's
-/// implementation of it; `None` when the value is not readable in place or the test fails.
+/// numbered `TEST` (its place in the parser's list; a copy per test) through the run-time
+/// renderer's implementation of it, on the subject's value (`None`: not defined, see
+/// [`subject_of`]) and the argument's; what the test fails at is the run-time renderer's
+/// error at `site`, made here, as [`apply`] makes a filter's.
 #[inline(never)]
-pub fn test_with(
-    test: usize,
+pub fn test_with<const TEST: usize>(
     negated: bool,
-    value: &View<'_>,
+    subject: Option<Data>,
     arg: Option<Data>,
     steps: &mut usize,
-) -> Option<bool> {
-    let (_, test, _) = Test::ALL.get(test)?;
-    let subject = match value {
-        View::Undefined => None,
-        other => Some(to_data(other)?),
+    site: &Site,
+) -> Result<bool, Box<Diagnostic>> {
+    let Some((_, test, _)) = Test::ALL.get(TEST) else {
+        return Err(Box::new(
+            Diagnostic::new("promptic's code generator named no test here").in_file(site.path),
+        ));
     };
-    let holds = budgeted(steps, |budget| {
-        super::ops::test(*test, subject.as_ref(), arg.as_ref(), budget)
-    })?;
-    Some(holds != negated)
+    let start = budget_after(*steps, 0);
+    let mut budget = budget_after(*steps, 0);
+    let done = super::ops::test(*test, subject.as_ref(), arg.as_ref(), &mut budget);
+    let holds = settled(done, steps, &start, &budget, site)?;
+    Ok(holds != negated)
+}
+
+/// The subject of a test, which may be not defined (`Some(None)`); `None` (the run-time
+/// renderer renders) for a value not readable in place. Read inline, as [`data_of`].
+#[inline(always)]
+pub fn subject_of(view: &View<'_>) -> Option<Option<Data>> {
+    match view {
+        View::Undefined => Some(None),
+        other => data_of(other).map(Some),
+    }
+}
+
+/// What [`test_with`] decided; its error put in `fail` here, in code the render inlines.
+#[inline(always)]
+pub fn tested(
+    done: Result<bool, Box<Diagnostic>>,
+    fail: &mut Option<Box<Diagnostic>>,
+) -> Option<bool> {
+    match done {
+        Ok(holds) => Some(holds),
+        Err(error) => {
+            *fail = Some(error);
+            None
+        }
+    }
 }
 
 /// `value.startswith(prefix)` of a text; `None` (the run-time renderer reports the
@@ -2348,10 +2359,37 @@ impl Emitter<'_> {
             return Some(format!("{code}?"));
         }
         let index = Test::ALL.iter().position(|t| t.1 == which)?;
-        let value = self.expr(template, inner)?;
-        Some(format!(
-            "jc::test_with({index}, {negated}, &{value}, None, &mut steps)?"
-        ))
+        let subject = self.subject(template, inner, which)?;
+        // The run-time renderer reports a test's failure at the tested value.
+        let site = self.site(template, &inner.span, &[]);
+        Some(self.tested(format!(
+            "jc::test_with::<{index}>({negated}, {subject}, None, &mut steps, {site})"
+        )))
+    }
+
+    /// The subject of a test, code of type `Option<Data>`: one the test refuses when it
+    /// is not defined (`even`, `divisibleby`, `lt`, ...) must be defined, else the
+    /// run-time renderer renders (and names the path the values lack).
+    fn subject(&mut self, template: &Template, subject: &Expr, which: Test) -> Option<String> {
+        let value = self.expr(template, subject)?;
+        let defined = matches!(
+            which,
+            Test::Even | Test::Odd | Test::Divisibleby | Test::Lt | Test::Le | Test::Gt | Test::Ge
+        );
+        Some(if defined {
+            format!("Some(jc::data_of(&{value})?)")
+        } else {
+            format!("jc::subject_of(&{value})?")
+        })
+    }
+
+    /// Code of type `bool` (with `?` inside) of a [`test_with`] call.
+    fn tested(&self, call: String) -> String {
+        if self.lenient {
+            format!("{call}.ok()?")
+        } else {
+            format!("jc::tested({call}, fail)?")
+        }
     }
 
     /// The value `{% set %}` binds. The run-time renderer refuses, before it renders, a
@@ -3090,14 +3128,17 @@ impl Emitter<'_> {
             // `x is test(arg)`.
             ExprKind::Op(Op::Is(which, negated), operands) => {
                 let index = Test::ALL.iter().position(|t| t.1 == *which)?;
-                let value = self.expr(template, operands.first()?)?;
+                let subject = self.subject(template, operands.first()?, *which)?;
                 let arg = match operands.get(1) {
                     Some(arg) => format!("Some({})", self.data(template, arg)?),
                     None => "None".to_owned(),
                 };
-                format!(
-                    "View::Bool(jc::test_with({index}, {negated}, &{value}, {arg}, &mut steps)?)"
-                )
+                let args: Vec<&Expr> = operands.iter().skip(1).collect();
+                let site = self.site(template, &expr.span, &args);
+                let tested = self.tested(format!(
+                    "jc::test_with::<{index}>({negated}, {subject}, {arg}, &mut steps, {site})"
+                ));
+                format!("View::Bool({tested})")
             }
             // `loop.cycle(a, b, ...)`: the operand of the item's place, the others not read.
             ExprKind::Op(Op::Cycle, operands) if !operands.is_empty() => {
