@@ -436,9 +436,9 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
         Ok("Ada Lovelace is number 7.\nShare: 1\n".to_owned())
     );
     // Division by zero, an empty separator (an argument's mistake, shown at the
-    // argument), the first item of no items (not defined), a test by zero: each the
-    // run-time renderer's error at its place, made by the compiled render itself, never
-    // handed over.
+    // argument), the first item of no items (not defined), a test by zero, a number's
+    // `.startswith`, `.split` by nothing: each the run-time renderer's error at its place,
+    // made by the compiled render itself, never handed over.
     let cases = [
         Fails {
             d: 0,
@@ -459,12 +459,23 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
             d: 0,
             ..fine.clone()
         },
+        Fails {
+            mode: "starts",
+            ..fine.clone()
+        },
+        Fails {
+            mode: "cut",
+            sep: "",
+            ..fine.clone()
+        },
     ];
     let expected = [
         "integer division or modulo by zero",
         "the separator must not be empty",
         "`words | first` is not defined",
         "integer division or modulo by zero",
+        "has no `.startswith`",
+        "`.split` needs a separator that is not empty",
     ];
     for (case, message) in cases.iter().zip(expected) {
         let runtime = case.runtime_error();

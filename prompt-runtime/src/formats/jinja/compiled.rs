@@ -66,7 +66,7 @@ use super::expr::{BinOp, CmpOp, Expr, ExprKind, Filter, LoopAttr, Method, Op, Te
 use super::parser::{FilterBlock, For, Node};
 use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
 use super::set::Templates;
-use super::value::{contains, equal, order, write_float, write_json};
+use super::value::{a_type, contains, equal, order, write_float, write_json};
 use crate::Diagnostic;
 pub use crate::value::view::{MapView, SeqView, View, discard, get, list, map_entries, to_json};
 use crate::value::view::{dict_get, item, reborrow, to_data};
@@ -888,14 +888,15 @@ pub fn subject_of(view: &View<'_>) -> Option<Option<Data>> {
     }
 }
 
-/// What [`test_with`] decided; its error put in `fail` here, in code the render inlines.
+/// What [`test_with`], [`starts_with`] or [`split`] gave; its error put in `fail` here,
+/// in code the render inlines.
 #[inline(always)]
-pub fn tested(
-    done: Result<bool, Box<Diagnostic>>,
+pub fn stopped<T>(
+    done: Result<T, Box<Diagnostic>>,
     fail: &mut Option<Box<Diagnostic>>,
-) -> Option<bool> {
+) -> Option<T> {
     match done {
-        Ok(holds) => Some(holds),
+        Ok(made) => Some(made),
         Err(error) => {
             *fail = Some(error);
             None
@@ -903,29 +904,51 @@ pub fn tested(
     }
 }
 
-/// `value.startswith(prefix)` of a text; `None` (the run-time renderer reports the
-/// mistake) for anything else.
+/// `value.startswith(prefix)` of a text; anything else is the run-time renderer's error
+/// at `site`.
 #[inline(never)]
-pub fn starts_with(value: Data, prefix: Data) -> Option<View<'static>> {
-    match (&value, &prefix) {
-        (Data::String(s), Data::String(p)) => Some(View::Bool(s.starts_with(p.as_str()))),
-        _ => None,
-    }
+pub fn starts_with(
+    value: Data,
+    prefix: Data,
+    site: &Site,
+) -> Result<View<'static>, Box<Diagnostic>> {
+    let message = match (&value, &prefix) {
+        (Data::String(s), Data::String(p)) => return Ok(View::Bool(s.starts_with(p.as_str()))),
+        (Data::String(_), other) => {
+            format!("`.startswith` needs a string, not {}", a_type(other))
+        }
+        (other, _) => format!("{} has no `.startswith`", a_type(other)),
+    };
+    Err(Box::new(at_site(site, site.at, message)))
 }
 
-/// `value.split(sep)` (`None`: `.split()`) of a text; `None` (the run-time renderer
-/// reports the mistake) for anything else or an empty separator.
+/// `value.split(sep)` (`None`: `.split()`) of a text; anything else, or an empty
+/// separator, is the run-time renderer's error at `site` (at the separator, its first
+/// argument, for the separator's).
 #[inline(never)]
-pub fn split(value: Data, sep: Option<Data>) -> Option<View<'static>> {
+pub fn split(
+    value: Data,
+    sep: Option<Data>,
+    site: &Site,
+) -> Result<View<'static>, Box<Diagnostic>> {
     let Data::String(s) = &value else {
-        return None;
+        let message = format!("{} has no `.split`", a_type(&value));
+        return Err(Box::new(at_site(site, site.at, message)));
     };
+    let at_sep = site.args.first().copied().unwrap_or(site.at);
     let sep = match &sep {
         None | Some(Data::Null) => None,
         Some(Data::String(sep)) if !sep.is_empty() => Some(sep.as_str()),
-        Some(_) => return None,
+        Some(Data::String(_)) => {
+            let message = "`.split` needs a separator that is not empty".to_owned();
+            return Err(Box::new(at_site(site, at_sep, message)));
+        }
+        Some(other) => {
+            let message = format!("`.split` needs a string, not {}", a_type(other));
+            return Err(Box::new(at_site(site, at_sep, message)));
+        }
     };
-    Some(View::List(
+    Ok(View::List(
         super::ops::split(s, sep)
             .map(|p| View::Text(Cow::Owned(p.to_owned())))
             .collect(),
@@ -2383,12 +2406,13 @@ impl Emitter<'_> {
         })
     }
 
-    /// Code of type `bool` (with `?` inside) of a [`test_with`] call.
+    /// Code (with `?` inside) of what a call of [`test_with`], [`starts_with`] or
+    /// [`split`] gives.
     fn tested(&self, call: String) -> String {
         if self.lenient {
             format!("{call}.ok()?")
         } else {
-            format!("jc::tested({call}, fail)?")
+            format!("jc::stopped({call}, fail)?")
         }
     }
 
@@ -3281,20 +3305,23 @@ impl Emitter<'_> {
             }
             ExprKind::StartsWith(inner, prefix) => {
                 let (value, prefix) = (self.data(template, inner)?, self.data(template, prefix)?);
-                format!("jc::starts_with({value}, {prefix})?")
+                let site = self.site(template, &expr.span, &[]);
+                self.tested(format!("jc::starts_with({value}, {prefix}, {site})"))
             }
-            ExprKind::Split(inner, sep) => {
+            ExprKind::Split(inner, sep_expr) => {
                 let value = self.data(template, inner)?;
                 // The run-time renderer checks the value is a string before it reads the
                 // separator.
                 let lenient = self.lenient;
                 self.lenient = true;
-                let sep = match sep {
+                let sep = match sep_expr {
                     Some(sep) => self.data(template, sep).map(|sep| format!("Some({sep})")),
                     None => Some("None".to_owned()),
                 };
                 self.lenient = lenient;
-                format!("jc::split({value}, {})?", sep?)
+                let args: Vec<&Expr> = sep_expr.iter().map(|s| &**s).collect();
+                let site = self.site(template, &expr.span, &args);
+                self.tested(format!("jc::split({value}, {}, {site})", sep?))
             }
             // A dict literal, built as the run-time renderer builds it, its entries
             // collected in the order written.
