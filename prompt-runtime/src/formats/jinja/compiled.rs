@@ -574,7 +574,7 @@ pub type Made = Result<Option<Data>, Box<Diagnostic>>;
 /// implementation of it, on the value and the arguments' values (each defined, see
 /// [`data_of`]), its steps counted in `steps`, what it builds against what is left of
 /// the output bound past `written` bytes. A failure is the run-time renderer's error at
-/// `site` ([`Fail`](super::ops::Fail) as it reports it), made here: the compiled render
+/// `site` (an `ops::Fail` as it reports it), made here: the compiled render
 /// stops with it, and never hands such a render over.
 #[inline(never)]
 pub fn apply<const FILTER: usize>(
