@@ -433,7 +433,7 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
     };
     assert_eq!(
         fine.compiled(),
-        Ok("Ada Lovelace is number 7.\nShare: 1\n".to_owned())
+        Ok("Ada Lovelace is number 7 (early).\nShare: 1\n".to_owned())
     );
     // Division by zero, an empty separator (an argument's mistake, shown at the
     // argument), the first item of no items (not defined), a test by zero, a number's

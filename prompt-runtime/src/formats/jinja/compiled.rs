@@ -1252,7 +1252,29 @@ pub fn compare(op: u8, left: &View<'_>, right: &View<'_>) -> Option<bool> {
             4 => l > r,
             _ => l >= r,
         }),
+        // Two texts ordered by their characters (code points, as Python orders them, which
+        // UTF-8's byte order keeps), two floats as IEEE orders them: decided here, where
+        // the compiler sees that nothing is left to the run-time renderer.
+        (View::Text(l), View::Text(r)) if op <= 5 => Some(holds(op, l.as_ref().cmp(r.as_ref()))),
+        (View::Float(l), View::Float(r)) if op <= 5 => match l.partial_cmp(r) {
+            Some(ordering) => Some(holds(op, ordering)),
+            None => compare_other(op, left, right),
+        },
         _ => compare_other(op, left, right),
+    }
+}
+
+/// Whether comparison `op` (`==`, `!=`, `<`, `<=`, `>`, `>=` by index) holds of two values
+/// ordered `ordering`.
+#[inline(always)]
+fn holds(op: u8, ordering: std::cmp::Ordering) -> bool {
+    match op {
+        0 => ordering.is_eq(),
+        1 => ordering.is_ne(),
+        2 => ordering.is_lt(),
+        3 => ordering.is_le(),
+        4 => ordering.is_gt(),
+        _ => ordering.is_ge(),
     }
 }
 
