@@ -915,26 +915,14 @@ pub fn put_stopped(
 #[cold]
 #[inline(never)]
 fn too_large(path: &str) -> Box<Diagnostic> {
-    Box::new(
-        Diagnostic::new(format!(
-            "the rendered prompt is larger than {DEFAULT_OUTPUT_LIMIT} bytes"
-        ))
-        .in_file(path)
-        .with_help("raise the limit with `Dotprompt::with_output_limit`, or render less"),
-    )
+    Box::new(super::render::too_large(DEFAULT_OUTPUT_LIMIT).in_file(path))
 }
 
 /// The run-time renderer's error for a render past the step bound.
 #[cold]
 #[inline(never)]
 fn too_long(path: &str) -> Box<Diagnostic> {
-    Box::new(
-        Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
-            .in_file(path)
-            .with_help(
-                "check for partials that call each other many times, or loops over huge lists",
-            ),
-    )
+    Box::new(super::render::too_long(path))
 }
 
 /// Prints what a body gave that its caller does not add (a loop's iteration, the prompt).

@@ -171,13 +171,7 @@ impl Renderer<'_> {
         if self.steps <= MAX_STEPS {
             return Ok(());
         }
-        Err(Box::new(
-            Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
-                .in_file(source.path())
-                .with_help(
-                    "check for partials that call each other many times, or loops over huge lists",
-                ),
-        ))
+        Err(Box::new(too_long(source.path())))
     }
 
     fn push_text(&mut self, text: &str, source: &SourceFile, span: &Span) -> Result<(), Fail> {
@@ -186,14 +180,7 @@ impl Renderer<'_> {
         }
         self.written += text.len();
         if self.written > self.limit {
-            return Err(Box::new(
-                Diagnostic::new(format!(
-                    "the rendered prompt is larger than {} bytes",
-                    self.limit
-                ))
-                .at(source, span.clone())
-                .with_help("raise the limit with `Dotprompt::with_output_limit`, or render less"),
-            ));
+            return Err(Box::new(too_large(self.limit).at(source, span.clone())));
         }
         match self.out.last_mut() {
             Some(Piece::Text(last)) => last.push_str(text),
@@ -1068,4 +1055,20 @@ fn hash_arguments(call: &PartialCall) -> impl Iterator<Item = (&str, &Expr)> {
 /// other is kept as text).
 pub(super) fn well_formed_role(role: &str) -> bool {
     !role.is_empty() && role.bytes().all(|b| b.is_ascii_lowercase())
+}
+/// The error for a render past the step bound, in `path` (shared with the compiled
+/// render).
+#[cold]
+pub(super) fn too_long(path: &str) -> Diagnostic {
+    Diagnostic::new(format!("the render took more than {MAX_STEPS} steps"))
+        .in_file(path)
+        .with_help("check for partials that call each other many times, or loops over huge lists")
+}
+
+/// The error for a render past `limit` bytes, to be located (shared with the compiled
+/// render).
+#[cold]
+pub(super) fn too_large(limit: usize) -> Diagnostic {
+    Diagnostic::new(format!("the rendered prompt is larger than {limit} bytes"))
+        .with_help("raise the limit with `Dotprompt::with_output_limit`, or render less")
 }

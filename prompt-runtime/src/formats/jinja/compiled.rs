@@ -591,10 +591,9 @@ pub fn apply<const FILTER: usize>(
     };
     // Called here, not through a closure, so that the compiler keeps this filter's code
     // alone (`filters::apply_inline`, its match on a constant).
-    let start = budget_after(*steps, written);
     let mut budget = budget_after(*steps, written);
     let done = super::filters::apply_inline(filter, &value, args, &mut budget);
-    let made = settled(done, steps, &start, &budget, site)?;
+    let made = settled(done, steps, &budget, site)?;
     if let Some(made) = &made {
         kept_within_depth(made, site)?;
     }
@@ -618,7 +617,6 @@ pub fn op<const OP: u16>(
         .checked_sub(40)
         .and_then(|m| Method::ALL.get(usize::from(m)))
         .map(|m| m.1);
-    let start = budget_after(*steps, written);
     let mut budget = budget_after(*steps, written);
     let done = match (binary, method, op, operands) {
         (Some(binary), _, _, [a, b]) => super::ops::binary_inline(binary, a, b, &mut budget),
@@ -638,7 +636,7 @@ pub fn op<const OP: u16>(
             "promptic's code generator gave this operation the wrong operands".to_owned(),
         )),
     };
-    let made = settled(done, steps, &start, &budget, site)?;
+    let made = settled(done, steps, &budget, site)?;
     kept_within_depth(&made, site)?;
     Ok(Some(made))
 }
@@ -653,18 +651,17 @@ fn budget_after(steps: usize, written: usize) -> super::ops::Budget {
     }
 }
 
-/// Counts in `steps` what an operation given `start` used of it, leaving `left`; its
-/// failure as the run-time renderer's error at `site`.
+/// Counts in `steps` what an operation given [`budget_after`] `steps` used of it, leaving
+/// `left`; its failure as the run-time renderer's error at `site`.
 #[inline(always)]
 fn settled<T>(
     done: Result<T, super::ops::Fail>,
     steps: &mut usize,
-    start: &super::ops::Budget,
     left: &super::ops::Budget,
     site: &Site,
 ) -> Result<T, Box<Diagnostic>> {
     let made = done.map_err(|fail| failed(site, fail))?;
-    *steps += start.steps - left.steps;
+    *steps += MAX_STEPS.saturating_sub(*steps) - left.steps;
     Ok(made)
 }
 
@@ -673,11 +670,9 @@ fn settled<T>(
 fn kept_within_depth(made: &Data, site: &Site) -> Result<(), Box<Diagnostic>> {
     let kept = matches!(made, Data::Array(_) | Data::Tuple(_));
     if kept && super::value::footprint(made, super::value::MAX_DEPTH).is_none() {
-        let message = format!(
-            "this value would nest more than {} deep",
-            super::value::MAX_DEPTH
-        );
-        return Err(Box::new(at_site(site, site.at, message)));
+        return Err(Box::new(
+            Diagnostic::new(super::render::too_deep()).at(&site.source(), site.at.0..site.at.1),
+        ));
     }
     Ok(())
 }
@@ -686,47 +681,38 @@ fn kept_within_depth(made: &Data, site: &Site) -> Result<(), Box<Diagnostic>> {
 #[cold]
 #[inline(never)]
 fn failed(site: &Site, fail: super::ops::Fail) -> Box<Diagnostic> {
-    use super::ops::Fail;
-    let (at, message, help) = match fail {
-        Fail::Here(message) => (site.at, message, None),
-        Fail::Arg(i, message) => (site.args.get(i).copied().unwrap_or(site.at), message, None),
-        Fail::Large => (
-            site.at,
-            format!(
-                "this would make what the render builds larger than {} MiB",
-                MAX_OUTPUT >> 20
-            ),
-            Some("work on shorter values, or fewer of them"),
-        ),
-        Fail::Long => (
-            site.at,
-            format!("the render takes more than {MAX_STEPS} steps"),
-            Some("loops nested in loops multiply: loop over shorter lists, or fewer levels deep"),
-        ),
-    };
-    let error = at_site(site, at, message);
-    Box::new(match help {
-        Some(help) => error.with_help(help),
-        None => error,
-    })
+    let args: Vec<Range<usize>> = site.args.iter().map(|&(a, b)| a..b).collect();
+    Box::new(super::render::failed_at(
+        &site.source(),
+        site.at.0..site.at.1,
+        &args,
+        fail,
+        MAX_STEPS,
+    ))
 }
 
-/// A diagnostic at `at` of `site`'s file.
-#[cold]
-fn at_site(site: &Site, at: (usize, usize), message: String) -> Diagnostic {
-    let source = crate::SourceFile::new(site.path, site.text);
-    Diagnostic::new(message).at(&source, at.0..at.1)
+impl Site {
+    /// Its file, for a diagnostic.
+    #[cold]
+    fn source(&self) -> crate::SourceFile {
+        crate::SourceFile::new(self.path, self.text)
+    }
+
+    /// A diagnostic at `at` of its file.
+    #[cold]
+    fn error(&self, at: (usize, usize), message: String) -> Box<Diagnostic> {
+        Box::new(Diagnostic::new(message).at(&self.source(), at.0..at.1))
+    }
 }
 
 /// The run-time renderer's error for the value at `site` that is not defined.
 #[cold]
 #[inline(never)]
 pub fn undefined(site: &Site) -> Box<Diagnostic> {
-    let written = site.text.get(site.at.0..site.at.1).unwrap_or_default();
-    let error = at_site(site, site.at, format!("`{written}` is not defined"));
-    Box::new(error.with_help(format!(
-        "give it a value, or write `{written} | default(…)` to make it optional"
-    )))
+    Box::new(super::render::undefined_at(
+        &site.source(),
+        site.at.0..site.at.1,
+    ))
 }
 
 /// The value of `view` for [`apply`] and [`op`], which must be defined; `None` (the
@@ -758,20 +744,9 @@ pub fn put_made(
     fail: &mut Option<Box<Diagnostic>>,
     site: &Site,
 ) -> Option<()> {
-    match made {
-        Ok(Some(value)) => {
-            write_made(out, &value);
-            Some(())
-        }
-        Ok(None) => {
-            *fail = Some(undefined(site));
-            None
-        }
-        Err(error) => {
-            *fail = Some(error);
-            None
-        }
-    }
+    let value = data_made(made, fail, site)?;
+    write_made(out, &value);
+    Some(())
 }
 
 /// Python's `str()` of a made value, appended.
@@ -784,16 +759,23 @@ fn write_made(out: &mut String, value: &Data) {
 /// must be defined: not defined, the run-time renderer's error at `site`.
 #[inline(always)]
 pub fn data_made(made: Made, fail: &mut Option<Box<Diagnostic>>, site: &Site) -> Option<Data> {
-    match made {
-        Ok(Some(value)) => Some(value),
-        Ok(None) => {
+    match stopped(made, fail)? {
+        Some(value) => Some(value),
+        None => {
             *fail = Some(undefined(site));
             None
         }
-        Err(error) => {
-            *fail = Some(error);
-            None
-        }
+    }
+}
+
+/// What [`apply`] or [`op`] made, as a view (not defined: [`View::Undefined`]); `None`
+/// (the run-time renderer renders) for what a view cannot hold (an integer beyond 128
+/// bits, a list nested past the depth limit).
+#[inline(always)]
+pub fn view_made(made: Made, fail: &mut Option<Box<Diagnostic>>) -> Option<View<'static>> {
+    match stopped(made, fail)? {
+        Some(value) => owned(value, 0),
+        None => Some(View::Undefined),
     }
 }
 
@@ -812,21 +794,6 @@ pub fn view_made_or_hand_over(made: Made) -> Option<View<'static>> {
     match made.ok()? {
         Some(value) => owned(value, 0),
         None => Some(View::Undefined),
-    }
-}
-
-/// What [`apply`] or [`op`] made, as a view (not defined: [`View::Undefined`]); `None`
-/// (the run-time renderer renders) for what a view cannot hold (an integer beyond 128
-/// bits, a list nested past the depth limit).
-#[inline(always)]
-pub fn view_made(made: Made, fail: &mut Option<Box<Diagnostic>>) -> Option<View<'static>> {
-    match made {
-        Ok(Some(value)) => owned(value, 0),
-        Ok(None) => Some(View::Undefined),
-        Err(error) => {
-            *fail = Some(error);
-            None
-        }
     }
 }
 
@@ -871,10 +838,9 @@ pub fn test_with<const TEST: usize>(
             Diagnostic::new("promptic's code generator named no test here").in_file(site.path),
         ));
     };
-    let start = budget_after(*steps, 0);
     let mut budget = budget_after(*steps, 0);
     let done = super::ops::test(*test, subject.as_ref(), arg.as_ref(), &mut budget);
-    let holds = settled(done, steps, &start, &budget, site)?;
+    let holds = settled(done, steps, &budget, site)?;
     Ok(holds != negated)
 }
 
@@ -919,7 +885,7 @@ pub fn starts_with(
         }
         (other, _) => format!("{} has no `.startswith`", a_type(other)),
     };
-    Err(Box::new(at_site(site, site.at, message)))
+    Err(site.error(site.at, message))
 }
 
 /// `value.split(sep)` (`None`: `.split()`) of a text; anything else, or an empty
@@ -933,7 +899,7 @@ pub fn split(
 ) -> Result<View<'static>, Box<Diagnostic>> {
     let Data::String(s) = &value else {
         let message = format!("{} has no `.split`", a_type(&value));
-        return Err(Box::new(at_site(site, site.at, message)));
+        return Err(site.error(site.at, message));
     };
     let at_sep = site.args.first().copied().unwrap_or(site.at);
     let sep = match &sep {
@@ -941,11 +907,11 @@ pub fn split(
         Some(Data::String(sep)) if !sep.is_empty() => Some(sep.as_str()),
         Some(Data::String(_)) => {
             let message = "`.split` needs a separator that is not empty".to_owned();
-            return Err(Box::new(at_site(site, at_sep, message)));
+            return Err(site.error(at_sep, message));
         }
         Some(other) => {
             let message = format!("`.split` needs a string, not {}", a_type(other));
-            return Err(Box::new(at_site(site, at_sep, message)));
+            return Err(site.error(at_sep, message));
         }
     };
     Ok(View::List(

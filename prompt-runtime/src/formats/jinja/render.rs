@@ -10,7 +10,8 @@ use super::expr::{CmpOp, Expr, ExprKind, Filter, LoopAttr, Test};
 use super::parser::{FilterBlock, For, Node, Scope};
 use super::set::Templates;
 use super::value::{self, a_type, contains, equal, order, truthy, write_json, write_str};
-use crate::diagnostic::Diagnostic;
+use crate::diagnostic::{Diagnostic, SourceFile};
+use std::ops::Range;
 
 /// Errors boxed inside the renderer: every `eval` returns a `Result`, and a small one
 /// moves faster.
@@ -810,11 +811,7 @@ impl<'a> Renderer<'a> {
 
     #[cold]
     fn undefined(&self, template: &Template, expr: &Expr) -> Error {
-        let written = &template.source.text()[expr.span.clone()];
-        let error = self.error(template, expr, format!("`{written}` is not defined"));
-        Box::new(error.with_help(format!(
-            "give it a value, or write `{written} | default(…)` to make it optional"
-        )))
+        Box::new(undefined_at(&template.source, expr.span.clone()))
     }
 
     /// Whether `expr` holds, as `{% if expr %}` asks: boolean operators, tests and
@@ -1384,30 +1381,14 @@ impl<'a> Renderer<'a> {
     /// `args`).
     #[cold]
     fn fail(&self, template: &Template, expr: &Expr, args: &[Expr], fail: Fail) -> Error {
-        let (at, message, help) = match fail {
-            Fail::Here(message) => (expr, message, None),
-            Fail::Arg(i, message) => (args.get(i).unwrap_or(expr), message, None),
-            Fail::Large => (
-                expr,
-                format!(
-                    "this would make what the render builds larger than {} MiB",
-                    MAX_OUTPUT >> 20
-                ),
-                Some("work on shorter values, or fewer of them"),
-            ),
-            Fail::Long => (
-                expr,
-                format!("the render takes more than {} steps", self.max_steps),
-                Some(
-                    "loops nested in loops multiply: loop over shorter lists, or fewer levels deep",
-                ),
-            ),
-        };
-        let mut error = Diagnostic::new(message).at(&template.source, at.span.clone());
-        if let Some(help) = help {
-            error = error.with_help(help);
-        }
-        Box::new(error)
+        let spans: Vec<Range<usize>> = args.iter().map(|a| a.span.clone()).collect();
+        Box::new(failed_at(
+            &template.source,
+            expr.span.clone(),
+            &spans,
+            fail,
+            self.max_steps,
+        ))
     }
 
     /// Counts a value a namespace keeps against what the render may build, and refuses
@@ -1421,11 +1402,7 @@ impl<'a> Renderer<'a> {
 
     #[cold]
     fn deep(&self, template: &Template, expr: &Expr) -> Error {
-        self.error(
-            template,
-            expr,
-            format!("this value would nest more than {} deep", value::MAX_DEPTH),
-        )
+        self.error(template, expr, too_deep())
     }
 
     /// An [`Op`] on its operands.
@@ -1846,6 +1823,62 @@ fn member<'a>(value: Cow<'a, Value>, key: Key<'_>) -> Val<'a> {
         Cow::Borrowed(v) => child(v, key).map_or(Val::Undefined, Val::borrowed),
         Cow::Owned(v) => child(&v, key).map_or(Val::Undefined, |found| Val::owned(found.clone())),
     }
+}
+
+/// The error for `span` of `source`, a value that is not defined where it must be
+/// (shared with the compiled render, which makes it in place).
+#[cold]
+pub(super) fn undefined_at(source: &SourceFile, span: Range<usize>) -> Diagnostic {
+    let written = source
+        .text()
+        .get(span.clone())
+        .unwrap_or_default()
+        .to_owned();
+    Diagnostic::new(format!("`{written}` is not defined"))
+        .at(source, span)
+        .with_help(format!(
+            "give it a value, or write `{written} | default(…)` to make it optional"
+        ))
+}
+
+/// The error for an operation at `span` of `source` that failed (`args`: the spans of
+/// its arguments, which [`Fail::Arg`] counts), with the render's step bound `max_steps`
+/// (shared with the compiled render).
+#[cold]
+pub(super) fn failed_at(
+    source: &SourceFile,
+    span: Range<usize>,
+    args: &[Range<usize>],
+    fail: Fail,
+    max_steps: usize,
+) -> Diagnostic {
+    let (at, message, help) = match fail {
+        Fail::Here(message) => (span, message, None),
+        Fail::Arg(i, message) => (args.get(i).cloned().unwrap_or(span), message, None),
+        Fail::Large => (
+            span,
+            format!(
+                "this would make what the render builds larger than {} MiB",
+                MAX_OUTPUT >> 20
+            ),
+            Some("work on shorter values, or fewer of them"),
+        ),
+        Fail::Long => (
+            span,
+            format!("the render takes more than {max_steps} steps"),
+            Some("loops nested in loops multiply: loop over shorter lists, or fewer levels deep"),
+        ),
+    };
+    let error = Diagnostic::new(message).at(source, at);
+    match help {
+        Some(help) => error.with_help(help),
+        None => error,
+    }
+}
+
+/// The message for a value that would nest deeper than values may.
+pub(super) fn too_deep() -> String {
+    format!("this value would nest more than {} deep", value::MAX_DEPTH)
 }
 
 #[cfg(test)]
