@@ -306,6 +306,49 @@ fn set_and_context_are_the_input_and_are_checked() {
     std::fs::remove_file(&data).unwrap();
 }
 
+/// A `--set` value is read as the input schema types it: a list or an object as JSON of
+/// that shape, and text that is not one is an error, never rendered as a string.
+#[test]
+fn set_reads_a_list_or_an_object_as_json() {
+    let dir = std::env::temp_dir().join(format!("promptic-dp-set-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("ticket.prompt"),
+        "---\ninput:\n  schema:\n    tags(array): string\n    owner(object):\n      name: string\n---\n{{owner.name}}:{{#each tags}} {{this}}{{/each}}\n",
+    )
+    .unwrap();
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let render = |tags: &str| {
+        promptic(&[
+            "render",
+            "ticket",
+            "--dir",
+            &dir_arg,
+            "--set",
+            tags,
+            "--set",
+            r#"owner={"name": "Rosa"}"#,
+        ])
+    };
+    let out = render(r#"tags=["urgent", "billing"]"#);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("Rosa: urgent billing\n"), "{}", stdout(&out));
+
+    for wrong in ["tags=urgent", r#"tags={"a": 1}"#] {
+        let out = render(wrong);
+        assert_eq!(out.status.code(), Some(1), "{wrong}");
+        assert!(
+            stderr(&out).starts_with(&format!(
+                "error: `--set {wrong}`: the input schema says `tags` is a list, written as JSON"
+            )),
+            "{}",
+            stderr(&out)
+        );
+        assert!(stdout(&out).is_empty());
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// `tokens`, `diff` and `list` reach a dotprompt file as `render` does: its input by name
 /// (not the paths its template reads), with `--set` as the input.
 #[test]

@@ -155,6 +155,8 @@ fn a_type(t: &str) -> &'static str {
         "integer" => "an integer",
         "number" => "a number",
         "boolean" => "a boolean (`true` or `false`)",
+        "array" => "a list, written as JSON (`[\"a\", \"b\"]`)",
+        "object" => "an object, written as JSON (`{\"key\": \"value\"}`)",
         _ => "something else",
     }
 }
@@ -231,6 +233,14 @@ impl LoadedDotprompt {
                             "false" => Some(Value::Bool(false)),
                             _ => None,
                         },
+                        // A list or an object is written as JSON: `--set tags='["a","b"]'`.
+                        Some(kind @ ("array" | "object")) => crate::value::js::from_str(text)
+                            .ok()
+                            .filter(|v| match v {
+                                Value::Array(_) => kind == "array",
+                                Value::Object(_) => kind == "object",
+                                _ => false,
+                            }),
                         _ => Some(Value::String(text.clone())),
                     };
                     if value.is_none() {
