@@ -158,6 +158,33 @@ fn an_unknown_set_name_is_an_error_with_a_suggestion() {
     );
 }
 
+/// `--set a.b=VALUE` sets one key of a value the templates read as a mapping, over the
+/// context file's; a path they do not read is an error with the paths they do.
+#[test]
+fn a_dotted_set_name_sets_a_key_the_templates_read() {
+    let text = rendered(
+        "system",
+        &["--context", "values.json", "--set", "profile.name=Bo"],
+    );
+    assert!(text.contains("- **Name**: Bo\n- **risk**: low\n"), "{text}");
+
+    for (flag, help) in [
+        ("profile.nmae=Bo", "did you mean `profile.name`?"),
+        ("profle.name=Bo", "did you mean `profile.name`?"),
+    ] {
+        let out = promptic(&["render", "system", "--context", "values.json", "--set", flag]);
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        assert!(out.stdout.is_empty());
+        let name = flag.split('=').next().unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "error: prompt `system` reads no `{name}` (from `--set {flag}`)\n  = help: {help}\n"
+            )
+        );
+    }
+}
+
 #[test]
 fn a_value_given_but_wrong_in_shape_is_an_error_at_its_use() {
     let scratch = std::env::temp_dir().join(format!("promptic-jinja-cli-{}", std::process::id()));

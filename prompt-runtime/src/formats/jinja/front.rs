@@ -3,7 +3,10 @@
 use super::Templates;
 use super::{Map, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::formats::front::{Claim, Format, LoadedPrompt, Output, ValueUse, Values, unread_value};
+use super::paths::PathStep;
+use crate::formats::front::{
+    Claim, Format, Given, GivenValue, LoadedPrompt, Origin, Output, ValueUse, Values, unread_value,
+};
 use crate::load::Project;
 use crate::meta::Meta;
 use crate::render::PromptContent;
@@ -101,7 +104,19 @@ impl LoadedJinja {
     fn values(&self, values: &Values) -> Result<Value, Diagnostics> {
         let mut problems = Diagnostics::default();
         let mut map = Map::new();
+        let mut dotted = Vec::new();
         for given in values.latest() {
+            // `--set user.name=Ada`: one key of a value the template reads as a mapping,
+            // set once the whole values are in (a flag wins over a file's `user`).
+            if let (Origin::Flag(_), GivenValue::Text(text)) = (&given.origin, &given.value)
+                && given.name.contains('.')
+            {
+                match self.dotted_path(given) {
+                    Ok(path) => dotted.push((path, text)),
+                    Err(problem) => problems.push(problem),
+                }
+                continue;
+            }
             if given.must_be_read()
                 && given.name != crate::guidance::GUIDANCE
                 && !self.reads.iter().any(|r| r.name == given.name)
@@ -121,12 +136,15 @@ impl LoadedJinja {
             // Read as Python's `json.loads` reads it: dicts in the order written, integers
             // exact (a value the program gave went through serde, already JSON).
             let value = match &given.value {
-                crate::formats::front::GivenValue::Text(text) => Value::String(text.clone()),
-                crate::formats::front::GivenValue::Json(json) => {
+                GivenValue::Text(text) => Value::String(text.clone()),
+                GivenValue::Json(json) => {
                     Value::from_json(json).unwrap_or_else(|_| Value::from(&given.to_json_value()))
                 }
             };
             map.insert(given.name.clone(), value);
+        }
+        for (path, text) in dotted {
+            set_path(&mut map, &path, Value::String(text.clone()));
         }
         for missing in self
             .templates
@@ -150,6 +168,86 @@ impl LoadedJinja {
         problems.extend(self.templates.check_values(&self.file, &values));
         problems.into_result(values)
     }
+}
+
+impl LoadedJinja {
+    /// The keys of a dotted flag (`--set user.name=Ada`), when the templates read that
+    /// path as attributes or keys (`user.name`, `user['name']`, or a longer path through
+    /// it); otherwise the error, with the paths they do read.
+    fn dotted_path(&self, given: &Given) -> Result<Vec<String>, Diagnostic> {
+        let keys: Vec<String> = given.name.split('.').map(str::to_owned).collect();
+        let read: Vec<String> = self
+            .templates
+            .paths(&self.file)
+            .unwrap_or_default()
+            .iter()
+            .filter(|p| p.name == keys[0])
+            .flat_map(|p| {
+                let fields: Vec<&str> = p
+                    .steps
+                    .iter()
+                    .map_while(|s| match s {
+                        PathStep::Field(f) => Some(f.as_str()),
+                        _ => None,
+                    })
+                    .collect();
+                (1..=fields.len()).map(move |n| format!("{}.{}", p.name, fields[..n].join(".")))
+            })
+            .collect();
+        if read.contains(&given.name) {
+            return Ok(keys);
+        }
+        let message = format!(
+            "prompt `{}` reads no `{}` (from {})",
+            self.name,
+            given.name,
+            given.origin_text()
+        );
+        if !self.reads.iter().any(|r| r.name == keys[0]) {
+            let names = self.reads.iter().map(|r| r.name.as_str());
+            return Err(match crate::suggest::closest(&keys[0], names) {
+                Some(close) => Diagnostic::new(message).with_help(format!(
+                    "did you mean `{close}.{}`?",
+                    keys[1..].join(".")
+                )),
+                None => unread_value(given, &self.reads, message),
+            });
+        }
+        let d = Diagnostic::new(message);
+        Err(
+            match crate::suggest::closest(&given.name, read.iter().map(String::as_str)) {
+                Some(close) => d.with_help(format!("did you mean `{close}`?")),
+                None if read.is_empty() => d.with_help(format!(
+                    "the templates read `{}` whole: give it with `--set {0}=VALUE` or in `--context FILE.json`",
+                    keys[0]
+                )),
+                None => {
+                    let all: Vec<String> = read.iter().map(|r| format!("`{r}`")).collect();
+                    d.with_help(format!("the templates read {}", all.join(", ")))
+                }
+            },
+        )
+    }
+}
+
+/// Sets `value` at `path` (two keys or more) in `map`, making each step a mapping: a step
+/// that holds something else is replaced.
+fn set_path(map: &mut Map, path: &[String], value: Value) {
+    let (last, steps) = match path.split_last() {
+        Some(split) => split,
+        None => return,
+    };
+    let mut at = map;
+    for step in steps {
+        if !matches!(at.get(step), Some(Value::Object(_))) {
+            at.insert(step.clone(), Value::Object(Map::new()));
+        }
+        at = match at.get_mut(step) {
+            Some(Value::Object(next)) => next,
+            _ => return,
+        };
+    }
+    at.insert(last.clone(), value);
 }
 
 impl LoadedPrompt for LoadedJinja {
