@@ -8,9 +8,14 @@ printing its render; `jinja_loop` derives a Jinja prompt with a loop over a list
 derived structs, a filter and conditions, `jinja_option` one that prints an `Option`
 field, and `jinja_filters` one with filters and arithmetic that the compiled render runs
 through the run-time renderer's implementations (`title`, `replace`, `+`). Builds them in
-release with `strip = true` and prints each file's size and what it adds over `empty`.
+release with `strip = true` and prints each file's size and what it adds over `empty`,
+linked as Rust links by default on x86_64 Linux (rust-lld) and, with `--gnu-ld`, by the
+system's GNU ld too: rust-lld keeps the unwinding tables (`.gcc_except_table`) of every
+`prompt_runtime` code unit the link loads, even of functions it drops, where GNU ld drops
+them with their functions.
 
     python3 benches/binary_size.py           # the table
+    python3 benches/binary_size.py --gnu-ld  # with a second column, linked by GNU ld
     python3 benches/binary_size.py --keep    # and keep the crate (for `cargo bloat`)
 """
 
@@ -120,6 +125,8 @@ fn main() {{
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--keep", action="store_true", help="keep the temporary crate")
+    ap.add_argument("--gnu-ld", action="store_true",
+                    help="also link with the system's GNU ld (-Clinker-features=-lld)")
     args = ap.parse_args()
     root = Path(tempfile.mkdtemp(prefix="promptic-binary-size-"))
     (root / "src" / "bin").mkdir(parents=True)
@@ -136,12 +143,23 @@ def main():
     env = {k: v for k, v in os.environ.items()
            if not k.startswith(("CARGO_PROFILE_", "CARGO_TARGET_DIR")) and k != "RUSTFLAGS"}
     subprocess.run(["cargo", "build", "--release", "-q"], cwd=root, env=env, check=True)
-    sizes = {name: (root / "target" / "release" / name).stat().st_size for name in BINS}
-    print("| binary | stripped size | over `empty` |")
-    print("| --- | --- | --- |")
-    for name, size in sizes.items():
-        extra = "" if name == "empty" else f"{(size - sizes['empty']) / 1024:+,.0f} KB"
-        print(f"| `{name}` | {size / 1024:,.0f} KB | {extra} |")
+    columns = [{name: (root / "target" / "release" / name).stat().st_size for name in BINS}]
+    if args.gnu_ld:
+        gnu = dict(env, CARGO_TARGET_DIR=str(root / "target-gnu-ld"),
+                   RUSTFLAGS="-Clinker-features=-lld")
+        subprocess.run(["cargo", "build", "--release", "-q"], cwd=root, env=gnu, check=True)
+        columns.append({name: (root / "target-gnu-ld" / "release" / name).stat().st_size
+                        for name in BINS})
+    heads = ["stripped size", "over `empty`", "GNU ld: size", "over `empty`"]
+    print("| binary | " + " | ".join(heads[:2 * len(columns)]) + " |")
+    print("| --- |" + " --- |" * (2 * len(columns)))
+    for name in BINS:
+        cells = []
+        for sizes in columns:
+            size = sizes[name]
+            extra = "" if name == "empty" else f"{(size - sizes['empty']) / 1024:+,.0f} KB"
+            cells += [f"{size / 1024:,.0f} KB", extra]
+        print(f"| `{name}` | " + " | ".join(cells) + " |")
     if args.keep:
         print(f"kept {root}")
     else:
