@@ -307,9 +307,10 @@ fn set_and_context_are_the_input_and_are_checked() {
 }
 
 /// A `--set` value is read as the input schema types it: a list or an object as JSON of
-/// that shape, and text that is not one is an error, never rendered as a string.
+/// that shape, and text that is not one is an error, never rendered as a string; a dotted
+/// name sets one property of an object input.
 #[test]
-fn set_reads_a_list_or_an_object_as_json() {
+fn set_reads_a_list_or_an_object_as_json_and_a_dotted_name_as_a_property() {
     let dir = std::env::temp_dir().join(format!("promptic-dp-set-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -334,17 +335,52 @@ fn set_reads_a_list_or_an_object_as_json() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).ends_with("Rosa: urgent billing\n"), "{}", stdout(&out));
 
+    // One error each: the input a flag could not set is not reported missing too.
     for wrong in ["tags=urgent", r#"tags={"a": 1}"#] {
         let out = render(wrong);
         assert_eq!(out.status.code(), Some(1), "{wrong}");
-        assert!(
-            stderr(&out).starts_with(&format!(
-                "error: `--set {wrong}`: the input schema says `tags` is a list, written as JSON"
-            )),
-            "{}",
-            stderr(&out)
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: `--set {wrong}`: the input schema says `tags` is a list, written as JSON (`[\"a\", \"b\"]`)\n  = help: write `--set tags=...` with a value of that type, or give it in `--context FILE.json`\n"
+            )
         );
         assert!(stdout(&out).is_empty());
+    }
+
+    // `--set owner.name=Rosa`: one property of an object input, as its schema declares it.
+    let with_owner = |owner: &str| {
+        promptic(&[
+            "render",
+            "ticket",
+            "--dir",
+            &dir_arg,
+            "--set",
+            r#"tags=["vip"]"#,
+            "--set",
+            owner,
+        ])
+    };
+    let out = with_owner("owner.name=Rosa");
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(stdout(&out).ends_with("Rosa: vip\n"), "{}", stdout(&out));
+    for (flag, help) in [
+        ("owner.nmae=Rosa", "did you mean `owner.name`?"),
+        ("ownr.name=Rosa", "did you mean `owner.name`?"),
+        (
+            "owner.name.first=Rosa",
+            "the input schema declares no such property of `owner.name`",
+        ),
+    ] {
+        let out = with_owner(flag);
+        assert_eq!(out.status.code(), Some(1), "{flag}");
+        let name = flag.split('=').next().unwrap();
+        assert_eq!(
+            stderr(&out),
+            format!(
+                "error: prompt `ticket` reads no input `{name}` (from `--set {flag}`)\n  = help: {help}\n"
+            )
+        );
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }

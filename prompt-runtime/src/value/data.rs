@@ -623,3 +623,23 @@ impl<'de, R: Rules> Visitor<'de> for Read<R> {
         Ok(Value::Object(R::finish(map)))
     }
 }
+
+/// Sets `value` at `path` (`--set user.name=Ada`: `["user", "name"]`) in `map`, making
+/// each step before the last a mapping: a step that holds something else is replaced.
+pub(crate) fn set_path(map: &mut Map, path: &[String], value: Value) {
+    let (last, steps) = match path.split_last() {
+        Some(split) => split,
+        None => return,
+    };
+    let mut at = map;
+    for step in steps {
+        if !matches!(at.get(step), Some(Value::Object(_))) {
+            at.insert(step.clone(), Value::Object(Map::new()));
+        }
+        at = match at.get_mut(step) {
+            Some(Value::Object(next)) => next,
+            _ => return,
+        };
+    }
+    at.insert(last.clone(), value);
+}

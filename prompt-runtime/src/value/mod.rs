@@ -31,6 +31,7 @@ pub mod python;
 pub(crate) mod view;
 
 pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
+pub(crate) use data::set_path;
 
 #[doc(hidden)]
 pub use view::{MapView, SeqView, View};

@@ -6,7 +6,7 @@ use super::folder::Folder;
 use super::{DataArgument, Dotprompt, Object, PromptMetadata, RenderedPrompt, Value, schema};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::formats::front::{
-    Claim, Format, GivenValue, LoadedPrompt, Output, Takes, ValueUse, Values,
+    Claim, Format, Given, GivenValue, LoadedPrompt, Origin, Output, Takes, ValueUse, Values,
 };
 use crate::load::Project;
 use crate::meta::Meta;
@@ -150,6 +150,48 @@ fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
     names
 }
 
+/// A flag's text as the input schema types it (`kind`: `"integer"`, `"array"`, ...; text
+/// for a string or an untyped property); `None` when the text is not of that type.
+fn typed(text: &str, kind: Option<&str>) -> Option<Value> {
+    match kind {
+        Some("integer") => text.parse::<i64>().ok().map(|n| Value::Number(n.into())),
+        Some("number") => text
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(Value::from),
+        Some("boolean") => match text {
+            "true" => Some(Value::Bool(true)),
+            "false" => Some(Value::Bool(false)),
+            _ => None,
+        },
+        // A list or an object is written as JSON: `--set tags='["a","b"]'`.
+        Some(kind @ ("array" | "object")) => {
+            crate::value::js::from_str(text)
+                .ok()
+                .filter(|v| match v {
+                    Value::Array(_) => kind == "array",
+                    Value::Object(_) => kind == "object",
+                    _ => false,
+                })
+        }
+        _ => Some(Value::String(text.to_owned())),
+    }
+}
+
+/// A flag whose text is not of the type the input schema gives its property.
+fn wrong_type(given: &Given, kind: Option<&str>) -> Diagnostic {
+    let key = &given.name;
+    Diagnostic::new(format!(
+        "{}: the input schema says `{key}` is {}",
+        given.origin_text(),
+        kind.map(a_type).unwrap_or("something else")
+    ))
+    .with_help(format!(
+        "write `--set {key}=...` with a value of that type, or give it in `--context FILE.json`"
+    ))
+}
+
 fn a_type(t: &str) -> &'static str {
     match t {
         "integer" => "an integer",
@@ -208,7 +250,26 @@ impl LoadedDotprompt {
                 problems.push(self.unread(key, &from));
             }
         }
+        let mut dotted = Vec::new();
+        // The inputs a flag gave but could not set: not reported missing as well.
+        let mut refused: Vec<&str> = Vec::new();
         for given in values.latest() {
+            // `--set owner.name=Rosa`: one property of an object input, typed by its schema.
+            if let (Origin::Flag(_), GivenValue::Text(text)) = (&given.origin, &given.value)
+                && given.name.contains('.')
+            {
+                match self.dotted_input(properties, open, given, text) {
+                    Ok(set) => dotted.push(set),
+                    Err(problem) => {
+                        problems.push(problem);
+                        // The input it meant: its root, or the one its root misspells.
+                        let root = given.name.split('.').next().unwrap_or_default();
+                        let names = self.reads.iter().map(|r| r.name.as_str());
+                        refused.push(crate::suggest::closest(root, names).unwrap_or(root));
+                    }
+                }
+                continue;
+            }
             if !open && !self.reads.iter().any(|r| r.name == given.name) {
                 problems.push(self.unread(&given.name, &given.origin_text()));
                 continue;
@@ -219,40 +280,10 @@ impl LoadedDotprompt {
                     let kind = properties
                         .and_then(|p| p.get(&given.name))
                         .and_then(schema::schema_type);
-                    let value = match kind.as_deref() {
-                        Some("integer") => {
-                            text.parse::<i64>().ok().map(|n| Value::Number(n.into()))
-                        }
-                        Some("number") => text
-                            .parse::<f64>()
-                            .ok()
-                            .filter(|f| f.is_finite())
-                            .map(Value::from),
-                        Some("boolean") => match text.as_str() {
-                            "true" => Some(Value::Bool(true)),
-                            "false" => Some(Value::Bool(false)),
-                            _ => None,
-                        },
-                        // A list or an object is written as JSON: `--set tags='["a","b"]'`.
-                        Some(kind @ ("array" | "object")) => crate::value::js::from_str(text)
-                            .ok()
-                            .filter(|v| match v {
-                                Value::Array(_) => kind == "array",
-                                Value::Object(_) => kind == "object",
-                                _ => false,
-                            }),
-                        _ => Some(Value::String(text.clone())),
-                    };
+                    let value = typed(text, kind.as_deref());
                     if value.is_none() {
-                        let key = &given.name;
-                        problems.push(
-                            Diagnostic::new(format!(
-                                "{}: the input schema says `{key}` is {}",
-                                given.origin_text(),
-                                kind.as_deref().map(a_type).unwrap_or("something else")
-                            ))
-                            .with_help(format!("write `--set {key}=...` with a value of that type, or give it in `--context FILE.json`")),
-                        );
+                        problems.push(wrong_type(given, kind.as_deref()));
+                        refused.push(&given.name);
                     }
                     value
                 }
@@ -260,6 +291,9 @@ impl LoadedDotprompt {
             if let Some(value) = value {
                 file.data.input.insert(given.name.clone(), value);
             }
+        }
+        for (path, value) in dotted {
+            crate::value::set_path(&mut file.data.input, &path, value);
         }
         // Every required property given, or defaulted by the prompt or by the options.
         let defaulted = |key: &str| {
@@ -271,7 +305,11 @@ impl LoadedDotprompt {
         let name = &self.name;
         for read in &self.reads {
             let key = &read.name;
-            if read.required && !file.data.input.contains_key(key) && !defaulted(key) {
+            if read.required
+                && !file.data.input.contains_key(key)
+                && !defaulted(key)
+                && !refused.contains(&key.as_str())
+            {
                 problems.push(
                     Diagnostic::new(format!(
                         "cannot render `{name}`: the input `{key}` is required and has no value"
@@ -283,6 +321,62 @@ impl LoadedDotprompt {
             }
         }
         problems.into_result(file)
+    }
+
+    /// The keys and the value of a dotted flag (`--set owner.name=Rosa`), when the input
+    /// schema declares that property: its text read as the property's type (as text where
+    /// the prompt takes any input, `open`). Otherwise the error, with the properties
+    /// declared where the path leaves the schema.
+    fn dotted_input(
+        &self,
+        properties: Option<&Object>,
+        open: bool,
+        given: &Given,
+        text: &str,
+    ) -> Result<(Vec<String>, Value), Diagnostic> {
+        let keys: Vec<String> = given.name.split('.').map(str::to_owned).collect();
+        let unknown = |level: Option<&Object>, at: usize| {
+            let d = Diagnostic::new(format!(
+                "prompt `{}` reads no input `{}` (from {})",
+                self.name,
+                given.name,
+                given.origin_text()
+            ));
+            let names: Vec<&str> = level.map(|o| o.keys().collect()).unwrap_or_default();
+            let shown = |close: &str| {
+                let mut path = keys[..at].to_vec();
+                path.push(close.to_owned());
+                path.extend_from_slice(&keys[at + 1..]);
+                path.join(".")
+            };
+            match crate::suggest::closest(&keys[at], names.iter().copied()) {
+                Some(close) => d.with_help(format!("did you mean `{}`?", shown(close))),
+                None if at == 0 => d.with_help(
+                    "the input schema declares no such property; give the whole value with `--set NAME=VALUE` or in `--context FILE.json`",
+                ),
+                None => d.with_help(format!(
+                    "the input schema declares no such property of `{}`",
+                    keys[..at].join(".")
+                )),
+            }
+        };
+        let mut level = properties;
+        let mut schema = None;
+        for (at, key) in keys.iter().enumerate() {
+            match level.and_then(|o| o.get(key)) {
+                Some(found) => {
+                    schema = Some(found);
+                    level = schema::properties(found);
+                }
+                None if open => return Ok((keys, Value::String(text.to_owned()))),
+                None => return Err(unknown(level, at)),
+            }
+        }
+        let kind = schema.and_then(schema::schema_type);
+        match typed(text, kind.as_deref()) {
+            Some(value) => Ok((keys, value)),
+            None => Err(wrong_type(given, kind.as_deref())),
+        }
     }
 
     fn unread(&self, key: &str, from: &str) -> Diagnostic {

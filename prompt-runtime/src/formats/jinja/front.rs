@@ -144,7 +144,7 @@ impl LoadedJinja {
             map.insert(given.name.clone(), value);
         }
         for (path, text) in dotted {
-            set_path(&mut map, &path, Value::String(text.clone()));
+            crate::value::set_path(&mut map, &path, Value::String(text.clone()));
         }
         for missing in self
             .templates
@@ -228,26 +228,6 @@ impl LoadedJinja {
             },
         )
     }
-}
-
-/// Sets `value` at `path` (two keys or more) in `map`, making each step a mapping: a step
-/// that holds something else is replaced.
-fn set_path(map: &mut Map, path: &[String], value: Value) {
-    let (last, steps) = match path.split_last() {
-        Some(split) => split,
-        None => return,
-    };
-    let mut at = map;
-    for step in steps {
-        if !matches!(at.get(step), Some(Value::Object(_))) {
-            at.insert(step.clone(), Value::Object(Map::new()));
-        }
-        at = match at.get_mut(step) {
-            Some(Value::Object(next)) => next,
-            _ => return,
-        };
-    }
-    at.insert(last.clone(), value);
 }
 
 impl LoadedPrompt for LoadedJinja {
