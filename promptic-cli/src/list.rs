@@ -339,7 +339,13 @@ fn listed_loaded(project: &Project, found: &Found) -> Listed {
                 .iter()
                 .map(|r| ContextName {
                     name: r.name.clone(),
-                    kind: if r.required { "text" } else { "optional" },
+                    // As a Markdown prompt's are shown: a required value by its kind (a
+                    // value of any kind as `text`), an optional one as `optional`.
+                    kind: match (r.required, r.kind) {
+                        (false, _) => "optional",
+                        (true, "any") => "text",
+                        (true, kind) => kind,
+                    },
                 })
                 .collect();
             let variables = Variables {

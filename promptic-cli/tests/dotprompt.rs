@@ -348,6 +348,15 @@ fn set_reads_a_list_or_an_object_as_json_and_a_dotted_name_as_a_property() {
         assert!(stdout(&out).is_empty());
     }
 
+    // `list` shows each input's kind as the schema gives it.
+    let out = promptic(&["list", "--dir", &dir_arg]);
+    assert_eq!(
+        stdout(&out),
+        "ticket\n  context   tags (list), owner (object)\n",
+        "{}",
+        stderr(&out)
+    );
+
     // `--set owner.name=Rosa`: one property of an object input, as its schema declares it.
     let with_owner = |owner: &str| {
         promptic(&[
