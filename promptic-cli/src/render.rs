@@ -11,12 +11,6 @@ pub struct RenderArgs {
     #[command(flatten)]
     pub options: RenderOptions,
 
-    /// For a dotprompt file (`DIR/NAME.prompt`): a JSON file with the data to render it
-    /// with: `input`, `context` (the `@` values), `messages` (the history) and `options`
-    /// (render options, `options.input.default`).
-    #[arg(long, value_name = "DATA.json")]
-    pub data: Option<std::path::PathBuf>,
-
     /// Print `{"text", "path", "metadata"}` as JSON instead of the text; for a chat prompt,
     /// `{"messages", "path", "metadata"}`.
     #[arg(long)]
@@ -71,18 +65,7 @@ pub fn run(dir: &Path, args: &RenderArgs) -> Outcome {
         .with_help("a prompt of a prompts folder renders with every value, or not at all: drop `--preview`")
         .into());
     }
-    let (prompt, mut values) = values::prepare(&project, &args.options, values::Extra::default())?;
-    if let Some(data) = &args.data {
-        if !prompt.takes().data {
-            return Err(prompt_runtime::Diagnostic::new(format!(
-                "`--data` is for dotprompt files, and `{}` is not one",
-                prompt.path()
-            ))
-            .with_help("give Markdown and Jinja prompts their values with `--context` or `--set`")
-            .into());
-        }
-        values.data = Some(values::read_text(data, "the data")?);
-    }
+    let (prompt, values) = values::prepare(&project, &args.options, values::Extra::default())?;
     let mut out = if args.json {
         prompt.render_json(&values)?
     } else {

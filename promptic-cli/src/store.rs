@@ -121,7 +121,7 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
         .with_help("give placeholder values with `--set NAME=VALUE`, `--context FILE.json` and `--source NAME=FILE.json`")
         .into());
     }
-    if args.data.is_some() {
+    if options.data.is_some() {
         return Err(
             Diagnostic::new("`--data` is for dotprompt files, not store folders")
                 .with_help(

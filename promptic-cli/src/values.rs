@@ -54,6 +54,12 @@ pub struct RenderOptions {
     /// matched against (keep's `scope`: `*@*.*` for an email address).
     #[arg(long = "item-id", value_name = "ID")]
     pub item_id: Option<String>,
+
+    /// For a dotprompt file (`DIR/NAME.prompt`): a JSON file with the data to render it
+    /// with: `input`, `context` (the `@` values), `messages` (the history) and `options`
+    /// (render options, `options.input.default`).
+    #[arg(long, value_name = "DATA.json")]
+    pub data: Option<PathBuf>,
 }
 
 /// Splits `key=value` at the first `=`: a tag name, then a value.
@@ -298,7 +304,18 @@ pub fn prepare(
         .with_help(help)
         .into());
     }
+    if options.data.is_some() && !takes.data {
+        return Err(Diagnostic::new(format!(
+            "`--data` is for dotprompt files, and `{}` is not one",
+            prompt.path()
+        ))
+        .with_help("give Markdown and Jinja prompts their values with `--context` or `--set`")
+        .into());
+    }
     let mut values = given(options, extra)?;
+    if let Some(path) = &options.data {
+        values.data = Some(read_text(path, "the data")?);
+    }
     if let Some(path) = &options.identity {
         values.identity = Some(load_identity(path)?);
     }

@@ -431,6 +431,40 @@ fn every_command_reaches_a_dotprompt_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).contains("\n-Hi\n+Bye\n"), "{}", stdout(&out));
 
+    // `--data` as `render` takes it: its history is counted, and both sides get it.
+    let out = promptic(&[
+        "tokens",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--data",
+        "dotprompt/data.json",
+    ]);
+    assert!(
+        stdout(&out).ends_with("the contents of 3 messages summed\n"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+    let out = promptic(&[
+        "diff",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--data",
+        "dotprompt/data.json",
+        "--a",
+        "order=B-1",
+        "--b",
+        "order=B-2",
+    ]);
+    assert!(
+        stdout(&out).contains("-Order B-1: Where is my parcel?\n+Order B-2: Where is my parcel?\n"),
+        "{}{}",
+        stdout(&out),
+        stderr(&out)
+    );
+
     let out = promptic(&["list", "--dir", "dotprompt"]);
     assert!(
         stdout(&out).contains("support  Answers a support ticket\n  context   customer, order (optional), question (optional)\n"),
