@@ -333,7 +333,11 @@ fn set_reads_a_list_or_an_object_as_json_and_a_dotted_name_as_a_property() {
     };
     let out = render(r#"tags=["urgent", "billing"]"#);
     assert!(out.status.success(), "{}", stderr(&out));
-    assert!(stdout(&out).ends_with("Rosa: urgent billing\n"), "{}", stdout(&out));
+    assert!(
+        stdout(&out).ends_with("Rosa: urgent billing\n"),
+        "{}",
+        stdout(&out)
+    );
 
     // One error each: the input a flag could not set is not reported missing too.
     for wrong in ["tags=urgent", r#"tags={"a": 1}"#] {

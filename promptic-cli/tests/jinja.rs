@@ -172,7 +172,14 @@ fn a_dotted_set_name_sets_a_key_the_templates_read() {
         ("profile.nmae=Bo", "did you mean `profile.name`?"),
         ("profle.name=Bo", "did you mean `profile.name`?"),
     ] {
-        let out = promptic(&["render", "system", "--context", "values.json", "--set", flag]);
+        let out = promptic(&[
+            "render",
+            "system",
+            "--context",
+            "values.json",
+            "--set",
+            flag,
+        ]);
         assert_eq!(out.status.code(), Some(1), "{flag}");
         assert!(out.stdout.is_empty());
         let name = flag.split('=').next().unwrap();

@@ -30,8 +30,8 @@ pub mod path;
 pub mod python;
 pub(crate) mod view;
 
-pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 pub(crate) use data::set_path;
+pub use data::{JsonError, MAX_INT_DIGITS, Map, Number, Value};
 
 #[doc(hidden)]
 pub use view::{MapView, SeqView, View};

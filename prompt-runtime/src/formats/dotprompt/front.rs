@@ -167,13 +167,11 @@ fn typed(text: &str, kind: Option<&str>) -> Option<Value> {
         },
         // A list or an object is written as JSON: `--set tags='["a","b"]'`.
         Some(kind @ ("array" | "object")) => {
-            crate::value::js::from_str(text)
-                .ok()
-                .filter(|v| match v {
-                    Value::Array(_) => kind == "array",
-                    Value::Object(_) => kind == "object",
-                    _ => false,
-                })
+            crate::value::js::from_str(text).ok().filter(|v| match v {
+                Value::Array(_) => kind == "array",
+                Value::Object(_) => kind == "object",
+                _ => false,
+            })
         }
         _ => Some(Value::String(text.to_owned())),
     }

@@ -1,9 +1,9 @@
 //! Jinja prompts (`NAME.md.j2`, `NAME.j2`) behind the one interface.
 
 use super::Templates;
+use super::paths::PathStep;
 use super::{Map, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
-use super::paths::PathStep;
 use crate::formats::front::{
     Claim, Format, Given, GivenValue, LoadedPrompt, Origin, Output, ValueUse, Values, unread_value,
 };
@@ -206,10 +206,8 @@ impl LoadedJinja {
         if !self.reads.iter().any(|r| r.name == keys[0]) {
             let names = self.reads.iter().map(|r| r.name.as_str());
             return Err(match crate::suggest::closest(&keys[0], names) {
-                Some(close) => Diagnostic::new(message).with_help(format!(
-                    "did you mean `{close}.{}`?",
-                    keys[1..].join(".")
-                )),
+                Some(close) => Diagnostic::new(message)
+                    .with_help(format!("did you mean `{close}.{}`?", keys[1..].join("."))),
                 None => unread_value(given, &self.reads, message),
             });
         }
