@@ -370,7 +370,8 @@ fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, boo
         ("Output schema", &meta.output_schema),
     ] {
         if let Some(schema) = schema {
-            let pretty = serde_json::from_str::<serde_json::Value>(schema)
+            // Read into the ordered value: the properties in the order the file wrote them.
+            let pretty = serde_json::from_str::<prompt_runtime::value::Value>(schema)
                 .ok()
                 .and_then(|v| serde_json::to_string_pretty(&v).ok())
                 .unwrap_or_else(|| schema.to_string());

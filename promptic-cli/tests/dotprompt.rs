@@ -361,6 +361,15 @@ fn set_reads_a_list_or_an_object_as_json_and_a_dotted_name_as_a_property() {
         stderr(&out)
     );
 
+    // `docs` shows the input schema with its properties in the file's order.
+    let pages = std::env::temp_dir().join(format!("promptic-dp-set-pages-{}", std::process::id()));
+    let out = promptic(&["docs", "--dir", &dir_arg, "--out", pages.to_str().unwrap()]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let page = std::fs::read_to_string(pages.join("ticket.md")).unwrap();
+    let (tags, owner) = (page.find("\"tags\": {"), page.find("\"owner\": {"));
+    assert!(tags.is_some() && tags < owner, "{page}");
+    std::fs::remove_dir_all(&pages).unwrap();
+
     // `--set owner.name=Rosa`: one property of an object input, as its schema declares it.
     let with_owner = |owner: &str| {
         promptic(&[
