@@ -193,6 +193,16 @@ pub use prompt_macros::Prompt;
 ///
 /// A missing argument, an argument the prompt does not use and a misspelt one are compile
 /// errors at the prompt file's line and column.
+///
+/// On a Jinja template or a dotprompt file, the value has that format's `render()`, as a
+/// derived struct of it has (see the book's Jinja and dotprompt chapters):
+///
+/// ```
+/// let rendered = promptic::prompt!("travel_agent", traveller = "Sam", city = "Lisbon")
+///     .render()?;
+/// assert_eq!(rendered.metadata.model(), Some("googleai/gemini-2.5-flash"));
+/// # Ok::<(), promptic::Diagnostic>(())
+/// ```
 pub use prompt_macros::prompt;
 
 /// Derives a value a Jinja or dotprompt template can read by path (`traveller.name`), so that

@@ -356,3 +356,77 @@ fn a_render_past_the_output_bound_is_stopped_by_the_compiled_render_itself() {
     let rendered = lean.render_with_history(&[]).expect_err("past the bound");
     assert_eq!(rendered.to_string(), error);
 }
+
+/// `prompt!` on a dotprompt file renders what the derived struct renders, through the
+/// compiled render; an optional input may be left out, and then renders as `None`.
+#[test]
+fn prompt_call_renders_as_the_derived_struct() {
+    let interests = vec!["food", "tiles"];
+    let call = promptic::prompt!(
+        "travel_agent",
+        traveller = "Sam",
+        city = "Lisbon",
+        nights = Some(3u32),
+        interests = Some(interests.clone())
+    );
+    let travel = Travel {
+        traveller: "Sam",
+        city: "Lisbon",
+        nights: Some(3),
+        interests: Some(interests),
+    };
+    assert_eq!(call.render().unwrap(), travel.render().unwrap());
+    assert_eq!(call.__promptic_compiled(), Some(travel.render().unwrap()));
+    for history in histories() {
+        assert_eq!(
+            call.render_with_history(&history).unwrap(),
+            travel.render_with_history(&history).unwrap()
+        );
+    }
+    let short = promptic::prompt!("travel_agent", traveller = "Sam", city = "Lisbon");
+    let travel = Travel {
+        traveller: "Sam",
+        city: "Lisbon",
+        nights: None,
+        interests: None,
+    };
+    assert_eq!(short.render().unwrap(), travel.render().unwrap());
+
+    // Arguments of derived `PromptValue` types, nested properties checked against them.
+    let people = vec![
+        Some(Person {
+            name: "Ada",
+            age: Some(36),
+        }),
+        None,
+    ];
+    let lean = promptic::prompt!(
+        "checks/dotprompt_lean",
+        intro = "Hi",
+        name = "Ada",
+        note = None::<&str>,
+        count = 3i64,
+        lines = vec!["a", "b"],
+        pad = "  ",
+        place = true,
+        people = people
+    );
+    let derived = Lean {
+        intro: "Hi",
+        name: "Ada",
+        note: None,
+        count: 3,
+        lines: vec!["a", "b"],
+        pad: "  ",
+        place: true,
+        people: vec![
+            Some(Person {
+                name: "Ada",
+                age: Some(36),
+            }),
+            None,
+        ],
+    };
+    assert_eq!(lean.render().unwrap(), derived.render().unwrap());
+    assert!(lean.__promptic_compiled().is_some());
+}

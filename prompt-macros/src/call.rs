@@ -57,14 +57,52 @@ pub fn expand(input: &CallInput) -> TokenStream {
         Ok(tokens) => tokens,
         Err(error) => {
             let error = error.to_compile_error();
+            // After the error, a value with the API of the prompt's format, so that the
+            // compiler adds no error of its own (a `render()` without an identity).
+            let front_end = compile::open(&input.name)
+                .ok()
+                .and_then(|p| p.front_end(&input.name.value()).ok().flatten());
+            let fallback = match front_end {
+                Some((FrontEnd::Jinja, _)) => quote! {{
+                    static LOADED: ::std::sync::OnceLock<
+                        ::core::result::Result<::promptic::formats::jinja::Templates, ::promptic::Diagnostics>,
+                    > = ::std::sync::OnceLock::new();
+                    ::promptic::__private::InlineJinja::new(
+                        &LOADED,
+                        &[],
+                        ::promptic::__private::JinjaOptions::default(),
+                        ::promptic::__private::JsonMap::new(),
+                    )
+                }},
+                Some((FrontEnd::Dotprompt, _)) => quote! {
+                    ::promptic::__private::InlineDotprompt::new(
+                        (),
+                        |_, _, _| ::core::unreachable!(),
+                        |_| ::core::unreachable!(),
+                        || ::core::unreachable!(),
+                    )
+                },
+                _ => quote! {
+                    ::promptic::__private::Inline::new(
+                        |_: &::promptic::__private::Identity| -> ::promptic::__private::PromptContent { ::core::unreachable!() }
+                    )
+                },
+            };
             quote! {{
                 #error
-                ::promptic::__private::Inline::new(
-                    |_: &::promptic::__private::Identity| -> ::promptic::__private::PromptContent { ::core::unreachable!() }
-                )
+                #fallback
             }}
         }
     }
+}
+
+/// Each argument's name (without `r#`), the span of its name, and its expression.
+fn arg_list(input: &CallInput) -> Vec<(String, proc_macro2::Span, &Expr)> {
+    input
+        .args
+        .iter()
+        .map(|a| (a.name.unraw().to_string(), a.name.span(), &a.expr))
+        .collect()
 }
 
 fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
@@ -84,15 +122,8 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     let front_end = project
         .front_end(&name.value())
         .map_err(|d| compile::to_error(name, d.into()))?;
-    if let Some((FrontEnd::Dotprompt, file)) = &front_end {
-        return Err(syn::Error::new(
-            name.span(),
-            format!(
-                "`prompt!` does not read dotprompt files (`{}/{file}`)\n  = help: derive it: `#[derive(promptic::Prompt)] #[prompt(\"{}\")]` on a struct whose fields are the prompt's input",
-                project.display,
-                name.value()
-            ),
-        ));
+    if let Some((FrontEnd::Dotprompt, _)) = &front_end {
+        return crate::dotprompt::expand_call(name, &arg_list(input), &project);
     }
     if let Some((FrontEnd::PromptEngine, _)) = &front_end {
         return Err(syn::Error::new(
@@ -104,12 +135,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         ));
     }
     if let Some((FrontEnd::Jinja, _)) = front_end {
-        let args: Vec<(String, proc_macro2::Span, &Expr)> = input
-            .args
-            .iter()
-            .map(|a| (a.name.unraw().to_string(), a.name.span(), &a.expr))
-            .collect();
-        return crate::jinja::expand_call(name, &args, &project);
+        return crate::jinja::expand_call(name, &arg_list(input), &project);
     }
     // Which names a block tests: those arguments are optional (`Option<T>` or `bool`).
     let file = project

@@ -21,7 +21,7 @@ use proc_macro2::TokenStream;
 use prompt_runtime::Diagnostic;
 use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile, partial_file};
 use prompt_runtime::formats::dotprompt::schema::{
-    TypeKind, properties, property_span, schema_type,
+    TypeKind, properties, property_span, required, schema_type,
 };
 use prompt_runtime::formats::dotprompt::{Dotprompt, FieldKind, Value, check_field_kinds};
 use prompt_runtime::load::Project;
@@ -298,10 +298,25 @@ fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<
             f.ident
         ))
     };
+    compiled_with(prompt, &field, None, name)
+}
+
+/// [`compiled`] with `field` giving the Rust place of each top-level name (a field of
+/// `self`, an argument of `prompt!`); the code reads `history` and sets `fail`.
+fn compiled_with(
+    prompt: &Dotprompt,
+    field: &dyn Fn(&str) -> Option<String>,
+    root: Option<&str>,
+    name: &LitStr,
+) -> syn::Result<TokenStream> {
+    use prompt_runtime::formats::dotprompt::compiled::{compile, compile_with_root};
     // A prompt the derive cannot compile is an error at the construct, never a quiet
     // switch to the run-time renderer.
-    let code = prompt_runtime::formats::dotprompt::compiled::compile(prompt, &field)
-        .map_err(|d| crate::compile::to_error(name, d.into()))?;
+    let code = match root {
+        Some(root) => compile_with_root(prompt, field, root),
+        None => compile(prompt, field),
+    }
+    .map_err(|d| crate::compile::to_error(name, d.into()))?;
     // Generated code that is not Rust is a bug of the generator: a build error, never a
     // quiet switch to the run-time renderer.
     let code = crate::compile::generated(name, prompt.source().path(), &code)?;
@@ -449,6 +464,7 @@ fn check_fields(
                 &field.ty,
                 &mut Vec::new(),
                 &mut nested,
+                false,
             );
         }
     }
@@ -464,6 +480,7 @@ fn nested_checks(
     ty: &syn::Type,
     steps: &mut Vec<TokenStream>,
     out: &mut Vec<TokenStream>,
+    inline: bool,
 ) {
     if steps.len() > 16 {
         return;
@@ -473,7 +490,7 @@ fn nested_checks(
         Some("array") => {
             if let Some(items) = schema.get("items") {
                 steps.push(quote!(::promptic::__private::Step::Element));
-                nested_checks(prompt, path, items, ty, steps, out);
+                nested_checks(prompt, path, items, ty, steps, out, inline);
                 steps.pop();
             }
         }
@@ -500,25 +517,286 @@ fn nested_checks(
                 let shown = path.first().cloned().unwrap_or_default();
                 steps.push(quote!(::promptic::__private::Step::Field(#property)));
                 let ty = static_lifetimes(ty);
-                out.push(quote! {
-                    const _: () = {
-                        const MESSAGE: ::promptic::__private::PathMessage = ::promptic::__private::check_path(
-                            &<#ty as ::promptic::__private::PromptValue>::SHAPE,
-                            #shown,
-                            &[#(#steps),*],
-                            0,
-                            #location,
-                        );
-                        if !MESSAGE.is_empty() {
-                            ::core::panic!("{}", MESSAGE.as_str());
+                let check = quote! {
+                    ::promptic::__private::check_path(
+                        &<#ty as ::promptic::__private::PromptValue>::SHAPE,
+                        #shown,
+                        &[#(#steps),*],
+                        0,
+                        #location,
+                    )
+                };
+                // In a function generic over the type (`prompt!`'s arguments), a `const`
+                // block; otherwise an item.
+                out.push(if inline {
+                    quote! {
+                        const {
+                            let message = #check;
+                            if !message.is_empty() {
+                                ::core::panic!("{}", message.as_str());
+                            }
                         }
-                    };
+                    }
+                } else {
+                    quote! {
+                        const _: () = {
+                            const MESSAGE: ::promptic::__private::PathMessage = #check;
+                            if !MESSAGE.is_empty() {
+                                ::core::panic!("{}", MESSAGE.as_str());
+                            }
+                        };
+                    }
                 });
-                nested_checks(prompt, path, inner, &ty, steps, out);
+                nested_checks(prompt, path, inner, &ty, steps, out, inline);
                 steps.pop();
                 path.pop();
             }
         }
         _ => {}
+    }
+}
+
+/// `prompt!("name", a = x, …)` of a dotprompt file: the arguments checked against the
+/// prompt's input (each an input the schema declares, every required one given; without a
+/// schema, every name the template reads given and every argument read), each nested
+/// property checked against its argument's type in a `const` block of a function generic
+/// over that type, and a value whose `render()` renders as a derived struct's does. The
+/// arguments are moved into that value; an optional input may be left out (it is then
+/// absent, as a `None` field is).
+pub fn expand_call(
+    name: &LitStr,
+    args: &[(String, proc_macro2::Span, &syn::Expr)],
+    project: &Project,
+) -> syn::Result<TokenStream> {
+    let prompt_name = name.value();
+    let folder = Folder::open(project.root()).map_err(|d| compile::to_error(name, d))?;
+    let loaded = folder
+        .load(&prompt_name)
+        .map_err(|d| compile::to_error(name, d))?;
+    let prompt = loaded.prompt;
+    let (shown, text, partials) = (loaded.file.path, loaded.file.text, loaded.partials);
+    let registry_files = folder.registry_files();
+    let schemas = check_call_names(&prompt, args, name)?;
+
+    let mut tracked = vec![project.dir.join(format!("{prompt_name}.prompt"))];
+    tracked.extend(
+        partials
+            .iter()
+            .filter_map(|p| partial_file(&p.name))
+            .map(|rel| project.dir.join(rel)),
+    );
+    tracked.extend(registry_files.iter().map(|f| project.dir.join(&f.name)));
+    tracked.extend(project.config.path.iter().cloned());
+    let tracked = crate::emit::tracked(&tracked);
+    let file = |f: &FolderFile| {
+        let (n, p, t) = (&f.name, &f.path, &f.text);
+        quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
+    };
+    let partial_files = partials.iter().map(file);
+    let registry_files = registry_files.iter().map(file);
+    let frontmatter = prompt.frontmatter_json();
+
+    let exprs = args.iter().map(|(_, _, e)| e);
+    let bindings: Vec<syn::Ident> = (0..args.len())
+        .map(|i| quote::format_ident!("__arg_{}", i))
+        .collect();
+    // The nested properties of each argument, checked against its type's shape.
+    let mut checks = Vec::new();
+    for ((arg, _, _), binding) in args.iter().zip(&bindings) {
+        let Some(schema) = schemas.iter().find(|(n, _)| n == arg).map(|(_, s)| s) else {
+            continue;
+        };
+        let mut consts = Vec::new();
+        let t: syn::Type = syn::parse_quote!(T);
+        let mut path = vec![arg.clone()];
+        nested_checks(
+            &prompt,
+            &mut path,
+            schema,
+            &t,
+            &mut Vec::new(),
+            &mut consts,
+            true,
+        );
+        if !consts.is_empty() {
+            checks.push(quote! {{
+                #[allow(non_snake_case)]
+                fn __paths<T: ::promptic::__private::PromptValue + ?Sized>(_: &T) {
+                    #(#consts)*
+                }
+                __paths(#binding);
+            }});
+        }
+    }
+    let inserts = args.iter().zip(&bindings).map(|((arg, _, _), binding)| {
+        quote! {
+            ::promptic::__private::insert_value(
+                &mut __values,
+                #arg,
+                ::promptic::__private::PromptValue::to_value(#binding),
+            );
+        }
+    });
+    let values = quote! {{
+        let mut __values = ::promptic::__private::JsonMap::new();
+        #(#inserts)*
+        __values
+    }};
+    let place = |arg: &str| {
+        let i = args.iter().position(|(n, _, _)| n == arg)?;
+        Some(format!(
+            "(*(&&::promptic::__private::jc::Field(__arg_{i})).value())"
+        ))
+    };
+    let compiled = compiled_with(&prompt, &place, Some(&values.to_string()), name)?;
+    Ok(quote! {{
+        const _: () = { #tracked };
+        fn __loaded() -> ::core::result::Result<&'static ::promptic::dotprompt::Dotprompt, ::promptic::Diagnostic> {
+            static LOADED: ::std::sync::OnceLock<
+                ::core::result::Result<::promptic::dotprompt::Dotprompt, ::promptic::Diagnostics>,
+            > = ::std::sync::OnceLock::new();
+            static ENTRY: ::promptic::__private::DotpromptFile =
+                ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
+            static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partial_files),*];
+            static REGISTRIES: &[::promptic::__private::DotpromptFile] = &[#(#registry_files),*];
+            ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, #frontmatter, PARTIALS, REGISTRIES, &[])
+        }
+        let __args = (#(#exprs,)*);
+        {
+            #[allow(unused_variables)]
+            let (#(ref #bindings,)*) = __args;
+            #(#checks)*
+        }
+        ::promptic::__private::InlineDotprompt::new(
+            __args,
+            |__args, history, fail| {
+                #[allow(unused_variables)]
+                let (#(ref #bindings,)*) = *__args;
+                #compiled
+            },
+            |__args| {
+                #[allow(unused_variables)]
+                let (#(ref #bindings,)*) = *__args;
+                #values
+            },
+            __loaded,
+        )
+    }})
+}
+
+/// The arguments of `prompt!` against the prompt's input: an argument the schema does not
+/// declare is an error at the argument, a required input no argument gives one at the
+/// input in the file. Gives each argument's schema, for the checks of its properties.
+fn check_call_names(
+    prompt: &Dotprompt,
+    args: &[(String, proc_macro2::Span, &syn::Expr)],
+    name: &LitStr,
+) -> syn::Result<Vec<(String, Value)>> {
+    let source = prompt.source();
+    let metadata = prompt.render_metadata();
+    let schema = metadata.input_schema();
+    let mut problems = prompt_runtime::Diagnostics::default();
+    let mut errors: Option<syn::Error> = None;
+    let mut push = |e: syn::Error| match &mut errors {
+        Some(all) => all.combine(e),
+        None => errors = Some(e),
+    };
+    let mut schemas = Vec::new();
+    match schema.map(|s| (s, properties(s))) {
+        Some((schema, Some(props))) => {
+            // The inputs a misspelt argument meant: not reported missing as well.
+            let mut meant: Vec<&str> = Vec::new();
+            for (arg, span, _) in args {
+                match props.get(arg) {
+                    Some(property) => schemas.push((arg.clone(), property.clone())),
+                    None => {
+                        let help = match prompt_runtime::suggest::closest(arg, props.keys()) {
+                            Some(close) => {
+                                meant.push(close);
+                                format!("did you mean `{close}`?")
+                            }
+                            None => format!(
+                                "add `{arg}` to the prompt's `input.schema`, or remove the argument"
+                            ),
+                        };
+                        push(syn::Error::new(
+                            *span,
+                            format!(
+                                "`{arg}` is not an input of `{}`\n  = help: {help}",
+                                source.path()
+                            ),
+                        ));
+                    }
+                }
+            }
+            for (property, _) in props.iter() {
+                if required(schema, property)
+                    && !args.iter().any(|(a, _, _)| a == property)
+                    && !meant.contains(&property)
+                {
+                    problems.push(
+                        Diagnostic::new(format!(
+                            "input `{property}` is required, and no argument of `prompt!` gives it"
+                        ))
+                        .at(source, property_span(prompt, &[property]))
+                        .with_help(format!("add `{property} = …` to the `prompt!` call")),
+                    );
+                }
+            }
+        }
+        // A schema without properties (`any`, a named type) takes whatever it is given.
+        Some((_, None)) => {}
+        None => {
+            let mut read: Vec<String> = Vec::new();
+            // The arguments a name the template reads misspells: that one mistake is
+            // reported at the template, not again at the argument.
+            let mut suggested: Vec<&str> = Vec::new();
+            for path in prompt.input_paths() {
+                let Some(first) = path.segments.first() else {
+                    continue;
+                };
+                if !read.contains(first) {
+                    read.push(first.clone());
+                }
+                if args.iter().any(|(a, _, _)| a == first) {
+                    continue;
+                }
+                let given = args.iter().map(|(a, _, _)| a.as_str());
+                let help = match prompt_runtime::suggest::closest(first, given) {
+                    Some(close) => {
+                        suggested.push(close);
+                        format!("did you mean `{close}`?")
+                    }
+                    None => format!("add `{first} = …` to the `prompt!` call"),
+                };
+                problems.push(
+                    Diagnostic::new(format!("`{first}` is not an argument"))
+                        .at(source, path.span.clone())
+                        .with_help(help),
+                );
+            }
+            for (arg, span, _) in args {
+                if !read.contains(arg) && !suggested.contains(&arg.as_str()) {
+                    push(syn::Error::new(
+                        *span,
+                        format!(
+                            "argument `{arg}` is not read by `{}`\n  = help: remove it, or read it in the template",
+                            source.path()
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    match (errors, problems.is_empty()) {
+        (None, true) => Ok(schemas),
+        (Some(e), true) => Err(e),
+        (errors, false) => {
+            let mut all = compile::to_error(name, problems);
+            if let Some(e) = errors {
+                all.combine(e);
+            }
+            Err(all)
+        }
     }
 }

@@ -463,6 +463,70 @@ pub fn dotprompt_loaded(
     }
 }
 
+/// The value `prompt!` evaluates to for a dotprompt prompt: the arguments (moved in), the
+/// compiled render over them, their values for the run-time renderer, and the prompt as
+/// the macro checked it.
+pub struct InlineDotprompt<A, C, V> {
+    args: A,
+    compiled: C,
+    values: V,
+    loaded: fn() -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic>,
+}
+
+impl<A, C, V> InlineDotprompt<A, C, V>
+where
+    C: Fn(
+        &A,
+        &[crate::formats::dotprompt::Message],
+        &mut Option<Box<crate::Diagnostic>>,
+    ) -> Option<crate::formats::dotprompt::RenderedPrompt>,
+    V: Fn(&A) -> serde_json::Map<std::string::String, serde_json::Value>,
+{
+    /// Wraps the arguments with the generated renders.
+    pub fn new(
+        args: A,
+        compiled: C,
+        values: V,
+        loaded: fn() -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic>,
+    ) -> Self {
+        InlineDotprompt {
+            args,
+            compiled,
+            values,
+            loaded,
+        }
+    }
+
+    /// Renders the prompt with the arguments as its input: dotprompt's messages (with
+    /// their parts) and metadata (model, config, schemas), as a derived struct's `render`.
+    pub fn render(&self) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
+        self.render_with_history(&[])
+    }
+
+    /// [`render`](Self::render) with the conversation so far, as a derived struct's
+    /// `render_with_history`.
+    pub fn render_with_history(
+        &self,
+        history: &[crate::formats::dotprompt::Message],
+    ) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
+        let mut fail = None;
+        if let Some(rendered) = (self.compiled)(&self.args, history, &mut fail) {
+            return Ok(rendered);
+        }
+        if let Some(error) = fail {
+            return Err(*error);
+        }
+        render_dotprompt((self.loaded)()?, (self.values)(&self.args), history)
+    }
+
+    /// The compiled render alone (as the derive's `__promptic_compiled`): for tests that
+    /// the compiled path ran.
+    #[doc(hidden)]
+    pub fn __promptic_compiled(&self) -> Option<crate::formats::dotprompt::RenderedPrompt> {
+        (self.compiled)(&self.args, &[], &mut None)
+    }
+}
+
 /// Renders a derived dotprompt prompt with the run-time renderer: the fields' values as
 /// the input and `history` as the conversation.
 pub fn render_dotprompt(

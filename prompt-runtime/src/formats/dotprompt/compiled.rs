@@ -1379,6 +1379,21 @@ pub fn compile(
     prompt: &Dotprompt,
     field: &dyn Fn(&str) -> Option<String>,
 ) -> Result<String, Diagnostic> {
+    compile_with_root(
+        prompt,
+        field,
+        "<Self as ::promptic::dotprompt::DotpromptPrompt>::values(self)",
+    )
+}
+
+/// [`compile`] with `root`, the Rust expression of the whole input as a JSON map, for a
+/// template that reads it whole (`{{json this}}`, `@root`): a derived struct's values, or
+/// `prompt!`'s arguments'.
+pub fn compile_with_root(
+    prompt: &Dotprompt,
+    field: &dyn Fn(&str) -> Option<String>,
+    root: &str,
+) -> Result<String, Diagnostic> {
     let mut emitter = Emitter {
         prompt,
         field,
@@ -1420,9 +1435,9 @@ pub fn compile(
         emitter.roles + 1,
         path = prompt.source().path(),
         root = if emitter.root {
-            "let __root = <Self as ::promptic::dotprompt::DotpromptPrompt>::values(self); "
+            format!("let __root = {root}; ")
         } else {
-            ""
+            String::new()
         },
     ))
 }
