@@ -85,20 +85,7 @@ pub fn expand(
 
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
-    let mut tracked = vec![path.clone()];
-    tracked.extend(
-        partials
-            .iter()
-            .filter_map(|p| partial_file(&p.name))
-            .map(|rel| project.dir.join(rel)),
-    );
-    tracked.extend(registry_files.iter().map(|f| project.dir.join(&f.name)));
-    tracked.extend(project.config.path.iter().cloned());
-    let tracked = crate::emit::tracked(&tracked);
-    let file = |f: &FolderFile| {
-        let (n, p, t) = (&f.name, &f.path, &f.text);
-        quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
-    };
+    let tracked = tracked_files(project, path, &partials, registry_files);
     // The files as the derive checked them, for hot reload to tell an edit.
     let sources = std::iter::once((shown.as_str(), text.as_str()))
         .chain(partials.iter().map(|p| (p.path.as_str(), p.text.as_str())))
@@ -109,8 +96,8 @@ pub fn expand(
         )
         .map(|(p, t)| quote!((#p, #t)))
         .collect::<Vec<_>>();
-    let partial_files = partials.iter().map(file);
-    let registry_files = registry_files.iter().map(file);
+    let partial_files = partials.iter().map(file_tokens);
+    let registry_files = registry_files.iter().map(file_tokens);
     let values = value_inserts(fields);
     let struct_name = ident.to_string();
     let field_entries = fields.iter().map(|f| {
@@ -282,6 +269,32 @@ pub fn expand(
             }
         }
     })
+}
+
+/// The statement that makes cargo rebuild when the prompt file (`path`), a partial it
+/// includes, a registry file or `promptic.json` changes.
+fn tracked_files(
+    project: &Project,
+    path: std::path::PathBuf,
+    partials: &[FolderFile],
+    registry_files: &[FolderFile],
+) -> TokenStream {
+    let mut tracked = vec![path];
+    tracked.extend(
+        partials
+            .iter()
+            .filter_map(|p| partial_file(&p.name))
+            .map(|rel| project.dir.join(rel)),
+    );
+    tracked.extend(registry_files.iter().map(|f| project.dir.join(&f.name)));
+    tracked.extend(project.config.path.iter().cloned());
+    crate::emit::tracked(&tracked)
+}
+
+/// One file as the generated code holds it.
+fn file_tokens(f: &FolderFile) -> TokenStream {
+    let (n, p, t) = (&f.name, &f.path, &f.text);
+    quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
 }
 
 /// The compiled render (`prompt_runtime::formats::dotprompt::compiled`): an expression of
@@ -578,22 +591,10 @@ pub fn expand_call(
     let registry_files = folder.registry_files();
     let schemas = check_call_names(&prompt, args, name)?;
 
-    let mut tracked = vec![project.dir.join(format!("{prompt_name}.prompt"))];
-    tracked.extend(
-        partials
-            .iter()
-            .filter_map(|p| partial_file(&p.name))
-            .map(|rel| project.dir.join(rel)),
-    );
-    tracked.extend(registry_files.iter().map(|f| project.dir.join(&f.name)));
-    tracked.extend(project.config.path.iter().cloned());
-    let tracked = crate::emit::tracked(&tracked);
-    let file = |f: &FolderFile| {
-        let (n, p, t) = (&f.name, &f.path, &f.text);
-        quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
-    };
-    let partial_files = partials.iter().map(file);
-    let registry_files = registry_files.iter().map(file);
+    let path = project.dir.join(format!("{prompt_name}.prompt"));
+    let tracked = tracked_files(project, path, &partials, registry_files);
+    let partial_files = partials.iter().map(file_tokens);
+    let registry_files = registry_files.iter().map(file_tokens);
     let frontmatter = prompt.frontmatter_json();
 
     let exprs = args.iter().map(|(_, _, e)| e);
