@@ -96,8 +96,14 @@ pub fn expand(
         )
         .map(|(p, t)| quote!((#p, #t)))
         .collect::<Vec<_>>();
-    let partial_files = partials.iter().map(file_tokens);
-    let registry_files = registry_files.iter().map(file_tokens);
+    let loader = loader(
+        &shown,
+        &text,
+        &partials,
+        &registry_files,
+        &prompt.frontmatter_json(),
+        quote!(<Self as ::promptic::dotprompt::DotpromptPrompt>::HELPERS),
+    );
     let values = value_inserts(fields);
     let struct_name = ident.to_string();
     let field_entries = fields.iter().map(|f| {
@@ -111,7 +117,6 @@ pub fn expand(
             }
         }
     });
-    let frontmatter = prompt.frontmatter_json();
     let input_schema = prompt.input_schema_json().unwrap_or_default();
     let output_schema = prompt.output_schema_json().unwrap_or_default();
     let nested_checks = if input.generics.type_params().next().is_some()
@@ -159,21 +164,7 @@ pub fn expand(
             #[doc(hidden)]
             #[inline]
             pub fn __promptic_dotprompt() -> ::core::result::Result<&'static ::promptic::dotprompt::Dotprompt, ::promptic::Diagnostic> {
-                static LOADED: ::std::sync::OnceLock<
-                    ::core::result::Result<::promptic::dotprompt::Dotprompt, ::promptic::Diagnostics>,
-                > = ::std::sync::OnceLock::new();
-                static ENTRY: ::promptic::__private::DotpromptFile =
-                    ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
-                static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partial_files),*];
-                static REGISTRIES: &[::promptic::__private::DotpromptFile] = &[#(#registry_files),*];
-                ::promptic::__private::dotprompt_loaded(
-                    &LOADED,
-                    &ENTRY,
-                    #frontmatter,
-                    PARTIALS,
-                    REGISTRIES,
-                    <Self as ::promptic::dotprompt::DotpromptPrompt>::HELPERS,
-                )
+                #loader
             }
 
             /// The compiled render alone: `None` when the prompt is not compiled or this
@@ -291,10 +282,32 @@ fn tracked_files(
     crate::emit::tracked(&tracked)
 }
 
-/// One file as the generated code holds it.
-fn file_tokens(f: &FolderFile) -> TokenStream {
-    let (n, p, t) = (&f.name, &f.path, &f.text);
-    quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
+/// The body of the function that gives the prompt parsed once per process from the texts
+/// the macro checked (the file `shown`, `text`; its partials and registries) with the
+/// frontmatter as it read it and the `helpers`.
+fn loader(
+    shown: &str,
+    text: &str,
+    partials: &[FolderFile],
+    registry_files: &[FolderFile],
+    frontmatter: &str,
+    helpers: TokenStream,
+) -> TokenStream {
+    let file = |f: &FolderFile| {
+        let (n, p, t) = (&f.name, &f.path, &f.text);
+        quote!(::promptic::__private::DotpromptFile { name: #n, path: #p, text: #t })
+    };
+    let (partials, registries) = (partials.iter().map(file), registry_files.iter().map(file));
+    quote! {
+        static LOADED: ::std::sync::OnceLock<
+            ::core::result::Result<::promptic::dotprompt::Dotprompt, ::promptic::Diagnostics>,
+        > = ::std::sync::OnceLock::new();
+        static ENTRY: ::promptic::__private::DotpromptFile =
+            ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
+        static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partials),*];
+        static REGISTRIES: &[::promptic::__private::DotpromptFile] = &[#(#registries),*];
+        ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, #frontmatter, PARTIALS, REGISTRIES, #helpers)
+    }
 }
 
 /// The compiled render (`prompt_runtime::formats::dotprompt::compiled`): an expression of
@@ -593,9 +606,14 @@ pub fn expand_call(
 
     let path = project.dir.join(format!("{prompt_name}.prompt"));
     let tracked = tracked_files(project, path, &partials, registry_files);
-    let partial_files = partials.iter().map(file_tokens);
-    let registry_files = registry_files.iter().map(file_tokens);
-    let frontmatter = prompt.frontmatter_json();
+    let loader = loader(
+        &shown,
+        &text,
+        &partials,
+        registry_files,
+        &prompt.frontmatter_json(),
+        quote!(&[]),
+    );
 
     let exprs = args.iter().map(|(_, _, e)| e);
     let bindings: Vec<syn::Ident> = (0..args.len())
@@ -653,14 +671,7 @@ pub fn expand_call(
     Ok(quote! {{
         const _: () = { #tracked };
         fn __loaded() -> ::core::result::Result<&'static ::promptic::dotprompt::Dotprompt, ::promptic::Diagnostic> {
-            static LOADED: ::std::sync::OnceLock<
-                ::core::result::Result<::promptic::dotprompt::Dotprompt, ::promptic::Diagnostics>,
-            > = ::std::sync::OnceLock::new();
-            static ENTRY: ::promptic::__private::DotpromptFile =
-                ::promptic::__private::DotpromptFile { name: "", path: #shown, text: #text };
-            static PARTIALS: &[::promptic::__private::DotpromptFile] = &[#(#partial_files),*];
-            static REGISTRIES: &[::promptic::__private::DotpromptFile] = &[#(#registry_files),*];
-            ::promptic::__private::dotprompt_loaded(&LOADED, &ENTRY, #frontmatter, PARTIALS, REGISTRIES, &[])
+            #loader
         }
         let __args = (#(#exprs,)*);
         {
