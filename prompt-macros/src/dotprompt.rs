@@ -21,9 +21,11 @@ use proc_macro2::TokenStream;
 use prompt_runtime::Diagnostic;
 use prompt_runtime::formats::dotprompt::folder::{Folder, FolderFile, partial_file};
 use prompt_runtime::formats::dotprompt::schema::{
-    TypeKind, properties, property_span, required, schema_type,
+    TypeKind, properties, property_span, schema_type,
 };
-use prompt_runtime::formats::dotprompt::{Dotprompt, FieldKind, Value, check_field_kinds};
+use prompt_runtime::formats::dotprompt::{
+    Dotprompt, FieldKind, Value, check_arguments, check_field_kinds,
+};
 use prompt_runtime::load::Project;
 use quote::quote;
 use syn::spanned::Spanned;
@@ -696,119 +698,34 @@ pub fn expand_call(
     }})
 }
 
-/// The arguments of `prompt!` against the prompt's input: an argument the schema does not
-/// declare is an error at the argument, a required input no argument gives one at the
-/// input in the file. Gives each argument's schema, for the checks of its properties.
+/// The arguments of `prompt!` against the prompt's input, by the runtime's check: an
+/// argument the input lacks is an error at the argument, anything else at the prompt
+/// file. Gives each argument's schema, for the checks of its properties.
 fn check_call_names(
     prompt: &Dotprompt,
     args: &[(String, proc_macro2::Span, &syn::Expr)],
     name: &LitStr,
 ) -> syn::Result<Vec<(String, Value)>> {
-    let source = prompt.source();
     let metadata = prompt.render_metadata();
-    let schema = metadata.input_schema();
-    let mut problems = prompt_runtime::Diagnostics::default();
-    let mut errors: Option<syn::Error> = None;
-    let mut push = |e: syn::Error| match &mut errors {
-        Some(all) => all.combine(e),
-        None => errors = Some(e),
-    };
-    let mut schemas = Vec::new();
-    match schema.map(|s| (s, properties(s))) {
-        Some((schema, Some(props))) => {
-            // The inputs a misspelt argument meant: not reported missing as well.
-            let mut meant: Vec<&str> = Vec::new();
-            for (arg, span, _) in args {
-                match props.get(arg) {
-                    Some(property) => schemas.push((arg.clone(), property.clone())),
-                    None => {
-                        let help = match prompt_runtime::suggest::closest(arg, props.keys()) {
-                            Some(close) => {
-                                meant.push(close);
-                                format!("did you mean `{close}`?")
-                            }
-                            None => format!(
-                                "add `{arg}` to the prompt's `input.schema`, or remove the argument"
-                            ),
-                        };
-                        push(syn::Error::new(
-                            *span,
-                            format!(
-                                "`{arg}` is not an input of `{}`\n  = help: {help}",
-                                source.path()
-                            ),
-                        ));
-                    }
-                }
-            }
-            for (property, _) in props.iter() {
-                if required(schema, property)
-                    && !args.iter().any(|(a, _, _)| a == property)
-                    && !meant.contains(&property)
-                {
-                    problems.push(
-                        Diagnostic::new(format!(
-                            "input `{property}` is required, and no argument of `prompt!` gives it"
-                        ))
-                        .at(source, property_span(prompt, &[property]))
-                        .with_help(format!("add `{property} = …` to the `prompt!` call")),
-                    );
-                }
-            }
-        }
-        // A schema without properties (`any`, a named type) takes whatever it is given.
-        Some((_, None)) => {}
-        None => {
-            let mut read: Vec<String> = Vec::new();
-            // The arguments a name the template reads misspells: that one mistake is
-            // reported at the template, not again at the argument.
-            let mut suggested: Vec<&str> = Vec::new();
-            for path in prompt.input_paths() {
-                let Some(first) = path.segments.first() else {
-                    continue;
-                };
-                if !read.contains(first) {
-                    read.push(first.clone());
-                }
-                if args.iter().any(|(a, _, _)| a == first) {
-                    continue;
-                }
-                let given = args.iter().map(|(a, _, _)| a.as_str());
-                let help = match prompt_runtime::suggest::closest(first, given) {
-                    Some(close) => {
-                        suggested.push(close);
-                        format!("did you mean `{close}`?")
-                    }
-                    None => format!("add `{first} = …` to the `prompt!` call"),
-                };
-                problems.push(
-                    Diagnostic::new(format!("`{first}` is not an argument"))
-                        .at(source, path.span.clone())
-                        .with_help(help),
-                );
-            }
-            for (arg, span, _) in args {
-                if !read.contains(arg) && !suggested.contains(&arg.as_str()) {
-                    push(syn::Error::new(
-                        *span,
-                        format!(
-                            "argument `{arg}` is not read by `{}`\n  = help: remove it, or read it in the template",
-                            source.path()
-                        ),
-                    ));
-                }
-            }
+    let names: Vec<&str> = args.iter().map(|(n, _, _)| n.as_str()).collect();
+    let found = check_arguments(prompt, metadata.input_schema(), &names);
+    let mut errors = (!found.problems.is_empty()).then(|| compile::to_error(name, found.problems));
+    for (at, problem) in found.unknown {
+        let Some((_, span, _)) = args.get(at) else {
+            continue;
+        };
+        let e = syn::Error::new(*span, problem.body());
+        match &mut errors {
+            Some(all) => all.combine(e),
+            None => errors = Some(e),
         }
     }
-    match (errors, problems.is_empty()) {
-        (None, true) => Ok(schemas),
-        (Some(e), true) => Err(e),
-        (errors, false) => {
-            let mut all = compile::to_error(name, problems);
-            if let Some(e) = errors {
-                all.combine(e);
-            }
-            Err(all)
-        }
+    match errors {
+        Some(e) => Err(e),
+        None => Ok(found
+            .nested
+            .into_iter()
+            .map(|(at, _, schema)| (names[at].to_owned(), schema.clone()))
+            .collect()),
     }
 }

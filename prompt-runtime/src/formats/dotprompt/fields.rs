@@ -217,6 +217,100 @@ pub fn check_field_kinds<'s>(
     }
 }
 
+/// `prompt!`'s arguments (`args`, by name) against the prompt's input, `schema` (its
+/// compiled input schema). With properties: an argument the schema does not declare is
+/// in `unknown` (the macro reports it at the argument), a required input no argument
+/// gives is a problem at the input (not when a misspelt argument meant it), and `nested`
+/// holds each argument's property. A schema without properties takes any argument.
+/// Without a schema: a name the template reads that no argument gives is a problem at
+/// the read, and an argument nothing reads is in `unknown` (not when a misspelt read
+/// meant it).
+#[doc(hidden)]
+pub fn check_arguments<'s>(
+    prompt: &Dotprompt,
+    schema: Option<&'s Value>,
+    args: &[&str],
+) -> FieldCheck<'s> {
+    let source = prompt.source();
+    let mut found = FieldCheck::default();
+    match schema.map(|s| (s, properties(s))) {
+        Some((schema, Some(props))) => {
+            let mut meant: Vec<&str> = Vec::new();
+            for (at, arg) in args.iter().enumerate() {
+                if let Some((property, inner)) = props.iter().find(|(k, _)| k == arg) {
+                    found.nested.push((at, property, inner));
+                    continue;
+                }
+                let help = match crate::suggest::closest(arg, props.keys()) {
+                    Some(close) => {
+                        meant.push(close);
+                        format!("did you mean `{close}`?")
+                    }
+                    None => format!(
+                        "add `{arg}` to the prompt's `input.schema`, or remove the argument"
+                    ),
+                };
+                let message = format!("`{arg}` is not an input of `{}`", source.path());
+                found
+                    .unknown
+                    .push((at, Diagnostic::new(message).with_help(help)));
+            }
+            for (property, _) in props.iter() {
+                if required(schema, property)
+                    && !args.contains(&property)
+                    && !meant.contains(&property)
+                {
+                    found.problems.push(
+                        Diagnostic::new(format!(
+                            "input `{property}` is required, and no argument of `prompt!` gives it"
+                        ))
+                        .at(source, property_span(prompt, &[property]))
+                        .with_help(format!("add `{property} = …` to the `prompt!` call")),
+                    );
+                }
+            }
+        }
+        Some((_, None)) => {}
+        None => {
+            let mut read: Vec<String> = Vec::new();
+            let mut suggested: Vec<&str> = Vec::new();
+            for path in prompt.input_paths() {
+                let Some(first) = path.segments.first() else {
+                    continue;
+                };
+                if !read.contains(first) {
+                    read.push(first.clone());
+                }
+                if args.contains(&first.as_str()) {
+                    continue;
+                }
+                let help = match crate::suggest::closest(first, args.iter().copied()) {
+                    Some(close) => {
+                        suggested.push(close);
+                        format!("did you mean `{close}`?")
+                    }
+                    None => format!("add `{first} = …` to the `prompt!` call"),
+                };
+                found.problems.push(
+                    Diagnostic::new(format!("`{first}` is not an argument"))
+                        .at(source, path.span.clone())
+                        .with_help(help),
+                );
+            }
+            for (at, arg) in args.iter().enumerate() {
+                if !read.iter().any(|r| r == arg) && !suggested.contains(arg) {
+                    let message = format!("argument `{arg}` is not read by `{}`", source.path());
+                    found.unknown.push((
+                        at,
+                        Diagnostic::new(message).with_help("remove it, or read it in the template"),
+                    ));
+                }
+            }
+        }
+    }
+    found
+}
+
 fn check_schema<'s>(
     prompt: &Dotprompt,
     schema: &'s Value,

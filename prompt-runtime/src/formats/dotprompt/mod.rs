@@ -56,7 +56,9 @@ use serde::{Deserialize, Serialize};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use chat::ToChatError;
-pub use fields::{DotpromptField, DotpromptPrompt, FieldCheck, FieldKind, check_field_kinds};
+pub use fields::{
+    DotpromptField, DotpromptPrompt, FieldCheck, FieldKind, check_arguments, check_field_kinds,
+};
 pub use helpers::{HelperArgs, HelperFn, HelperPtr};
 pub use value::{Object, Value};
 
