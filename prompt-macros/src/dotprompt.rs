@@ -102,7 +102,7 @@ pub fn expand(
         &shown,
         &text,
         &partials,
-        &registry_files,
+        registry_files,
         &prompt.frontmatter_json(),
         quote!(<Self as ::promptic::dotprompt::DotpromptPrompt>::HELPERS),
     );
