@@ -192,6 +192,24 @@ fn a_dotted_set_name_sets_a_key_the_templates_read() {
     }
 }
 
+/// `list` shows what the templates read each value as: a mapping, a list, or whole.
+#[test]
+fn list_shows_what_each_value_is_read_as() {
+    let dir = std::env::temp_dir().join(format!("promptic-jinja-kinds-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("brief.md.j2"),
+        "{{ user.name }}: {% for t in tools %}{{ t }} {% endfor %}{{ n }}\n",
+    )
+    .unwrap();
+    let out = promptic(&["list", "--dir", dir.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout),
+        "brief\n  context   user (object), tools (list), n\n"
+    );
+}
+
 #[test]
 fn a_value_given_but_wrong_in_shape_is_an_error_at_its_use() {
     let scratch = std::env::temp_dir().join(format!("promptic-jinja-cli-{}", std::process::id()));

@@ -70,11 +70,12 @@ pub struct LoadedJinja {
 
 impl LoadedJinja {
     fn new(project: &Project, name: &str, file: String, templates: Templates) -> LoadedJinja {
+        let paths = templates.paths(&file).unwrap_or_default();
         let reads = templates
             .uses(&file)
             .into_iter()
             .map(|u| {
-                let kind = if u.path.is_empty() { "any" } else { "object" };
+                let kind = kind_read(&paths, &u.name);
                 ValueUse::new(u.name, kind, u.required)
             })
             .collect();
@@ -168,6 +169,26 @@ impl LoadedJinja {
         problems.extend(self.templates.check_values(&self.file, &values));
         problems.into_result(values)
     }
+}
+
+/// What the templates read `name` as, by the first step of every path they read into it:
+/// `object` for a key (`user.name`, `prefs.items()`), `list` for an item (`{% for t in
+/// tools %}`, `xs[0]`), `any` when they read it whole or both ways.
+fn kind_read(paths: &[super::PathUse], name: &str) -> &'static str {
+    let mut kind = None;
+    for path in paths.iter().filter(|p| p.name == name) {
+        let this = match path.steps.first() {
+            Some(PathStep::Field(_) | PathStep::Value) => "object",
+            Some(PathStep::Element | PathStep::Index(_)) => "list",
+            None => continue,
+        };
+        match kind {
+            None => kind = Some(this),
+            Some(k) if k == this => {}
+            Some(_) => return "any",
+        }
+    }
+    kind.unwrap_or("any")
 }
 
 impl LoadedJinja {
