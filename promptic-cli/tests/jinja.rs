@@ -168,15 +168,22 @@ fn a_dotted_set_name_sets_a_key_the_templates_read() {
     );
     assert!(text.contains("- **Name**: Bo\n- **risk**: low\n"), "{text}");
 
+    // One error each: a value a flag could not set is not reported missing too.
     for (flag, help) in [
         ("profile.nmae=Bo", "did you mean `profile.name`?"),
         ("profle.name=Bo", "did you mean `profile.name`?"),
+        (
+            "tools.first=x",
+            "the templates read no key of `tools` by name: give it whole, in `--context FILE.json`",
+        ),
     ] {
         let out = promptic(&[
             "render",
             "system",
-            "--context",
-            "values.json",
+            "--set",
+            "date=d",
+            "--set",
+            "tools_enabled=yes",
             "--set",
             flag,
         ]);

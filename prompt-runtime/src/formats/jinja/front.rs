@@ -106,6 +106,8 @@ impl LoadedJinja {
         let mut problems = Diagnostics::default();
         let mut map = Map::new();
         let mut dotted = Vec::new();
+        // The values a flag meant to set but could not: not reported missing as well.
+        let mut refused: Vec<&str> = Vec::new();
         for given in values.latest() {
             // `--set user.name=Ada`: one key of a value the template reads as a mapping,
             // set once the whole values are in (a flag wins over a file's `user`).
@@ -114,7 +116,12 @@ impl LoadedJinja {
             {
                 match self.dotted_path(given) {
                     Ok(path) => dotted.push((path, text)),
-                    Err(problem) => problems.push(problem),
+                    Err(problem) => {
+                        problems.push(problem);
+                        let root = given.name.split('.').next().unwrap_or_default();
+                        let names = self.reads.iter().map(|r| r.name.as_str());
+                        refused.push(crate::suggest::closest(root, names).unwrap_or(root));
+                    }
                 }
                 continue;
             }
@@ -147,12 +154,9 @@ impl LoadedJinja {
         for (path, text) in dotted {
             crate::value::set_path(&mut map, &path, Value::String(text.clone()));
         }
-        for missing in self
-            .templates
-            .uses(&self.file)
-            .iter()
-            .filter(|u| u.required && !map.contains_key(&u.name))
-        {
+        for missing in self.templates.uses(&self.file).iter().filter(|u| {
+            u.required && !map.contains_key(&u.name) && !refused.contains(&u.name.as_str())
+        }) {
             let Some(template) = self.templates.get(&missing.file) else {
                 continue;
             };
@@ -237,7 +241,7 @@ impl LoadedJinja {
             match crate::suggest::closest(&given.name, read.iter().map(String::as_str)) {
                 Some(close) => d.with_help(format!("did you mean `{close}`?")),
                 None if read.is_empty() => d.with_help(format!(
-                    "the templates read `{}` whole: give it with `--set {0}=VALUE` or in `--context FILE.json`",
+                    "the templates read no key of `{}` by name: give it whole, in `--context FILE.json`",
                     keys[0]
                 )),
                 None => {
