@@ -315,7 +315,7 @@ fn set_reads_a_list_or_an_object_as_json_and_a_dotted_name_as_a_property() {
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
         dir.join("ticket.prompt"),
-        "---\ninput:\n  schema:\n    tags(array): string\n    owner(object):\n      name: string\n---\n{{owner.name}}:{{#each tags}} {{this}}{{/each}}\n",
+        "---\ninput:\n  schema:\n    tags(array): string\n    owner(object):\n      name: string\n    urgent?: boolean\n---\n{{owner.name}}:{{#each tags}} {{this}}{{/each}}{{#if urgent}}!{{/if}}\n",
     )
     .unwrap();
     let dir_arg = dir.to_string_lossy().into_owned();
@@ -356,7 +356,7 @@ fn set_reads_a_list_or_an_object_as_json_and_a_dotted_name_as_a_property() {
     let out = promptic(&["list", "--dir", &dir_arg]);
     assert_eq!(
         stdout(&out),
-        "ticket\n  context   tags (list), owner (object)\n",
+        "ticket\n  context   tags (list), owner (object), urgent (optional)\n",
         "{}",
         stderr(&out)
     );
@@ -386,6 +386,28 @@ fn set_reads_a_list_or_an_object_as_json_and_a_dotted_name_as_a_property() {
     let out = with_owner("owner.name=Rosa");
     assert!(out.status.success(), "{}", stderr(&out));
     assert!(stdout(&out).ends_with("Rosa: vip\n"), "{}", stdout(&out));
+
+    // A boolean takes the words a flag takes for every format.
+    for (word, shown) in [("yes", "Rosa: vip!\n"), ("OFF", "Rosa: vip\n")] {
+        let out = promptic(&[
+            "render",
+            "ticket",
+            "--dir",
+            &dir_arg,
+            "--set",
+            r#"tags=["vip"]"#,
+            "--set",
+            "owner.name=Rosa",
+            "--set",
+            &format!("urgent={word}"),
+        ]);
+        assert!(
+            stdout(&out).ends_with(shown),
+            "{}{}",
+            stdout(&out),
+            stderr(&out)
+        );
+    }
     for (flag, help) in [
         ("owner.nmae=Rosa", "did you mean `owner.name`?"),
         ("ownr.name=Rosa", "did you mean `owner.name`?"),

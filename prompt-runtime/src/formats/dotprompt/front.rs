@@ -160,11 +160,8 @@ fn typed(text: &str, kind: Option<&str>) -> Option<Value> {
             .ok()
             .filter(|f| f.is_finite())
             .map(Value::from),
-        Some("boolean") => match text {
-            "true" => Some(Value::Bool(true)),
-            "false" => Some(Value::Bool(false)),
-            _ => None,
-        },
+        // The words a flag takes for every format: `true`/`false`, `yes`/`no`, ...
+        Some("boolean") => crate::render::parse_flag(text).map(Value::Bool),
         // A list or an object is written as JSON: `--set tags='["a","b"]'`.
         Some(kind @ ("array" | "object")) => {
             crate::value::js::from_str(text).ok().filter(|v| match v {
@@ -194,7 +191,7 @@ fn a_type(t: &str) -> &'static str {
     match t {
         "integer" => "an integer",
         "number" => "a number",
-        "boolean" => "a boolean (`true` or `false`)",
+        "boolean" => "a boolean (`true`/`false`, `yes`/`no`, `on`/`off` or `1`/`0`)",
         "array" => "a list, written as JSON (`[\"a\", \"b\"]`)",
         "object" => "an object, written as JSON (`{\"key\": \"value\"}`)",
         _ => "something else",
