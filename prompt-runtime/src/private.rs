@@ -519,6 +519,26 @@ where
         render_dotprompt((self.loaded)()?, (self.values)(&self.args), history)
     }
 
+    /// [`render_with_history`](Self::render_with_history) with values the template reads
+    /// as `@name` (dotprompt's render context), as a derived struct's
+    /// `render_with_context`: an empty context renders as `render_with_history` does, any
+    /// other with the run-time renderer.
+    pub fn render_with_context(
+        &self,
+        context: &serde_json::Map<std::string::String, serde_json::Value>,
+        history: &[crate::formats::dotprompt::Message],
+    ) -> Result<crate::formats::dotprompt::RenderedPrompt, crate::Diagnostic> {
+        if context.is_empty() {
+            return self.render_with_history(history);
+        }
+        render_dotprompt_with_context(
+            (self.loaded)()?,
+            (self.values)(&self.args),
+            context,
+            history,
+        )
+    }
+
     /// The compiled render alone (as the derive's `__promptic_compiled`): for tests that
     /// the compiled path ran.
     #[doc(hidden)]

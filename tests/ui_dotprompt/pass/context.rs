@@ -25,6 +25,9 @@ fn main() {
     )
     .unwrap();
     let with = prompt.render_with_context(&context, &[]).unwrap();
+    // `prompt!` takes the same context.
+    let call = promptic::prompt!("session_step", task = "tax forms");
+    assert_eq!(call.render_with_context(&context, &[]).unwrap(), with);
     assert_eq!(
         text(&with),
         "You help with tax forms.\nYou are at step 2 of 5.\nThe user signed in as ada@example.org."
