@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
 """What does the first derived prompt of each format add to a binary?
 
-Generates, in a temporary directory outside the repository, a crate with seven binaries:
+Generates, in a temporary directory outside the repository, a crate with eight binaries:
 `empty` (depends on promptic, derives nothing), and `markdown`, `jinja` and `dotprompt`,
 each deriving one prompt of that format (the same two values, `who` and `day`) and
 printing its render; `jinja_loop` derives a Jinja prompt with a loop over a list of
 derived structs, a filter and conditions, `jinja_option` one that prints an `Option`
-field, and `jinja_filters` one with filters and arithmetic that the compiled render runs
-through the run-time renderer's implementations (`title`, `replace`, `+`). Builds them in
+field, `jinja_filters` one with filters and arithmetic that the compiled render runs
+through the run-time renderer's implementations (`title`, `replace`, `+`), and
+`jinja_json` one that prints a key of a `serde_json::Value` field, which may be missing
+(the compiled render then hands the render over to the run-time renderer, which names
+what is missing). Builds them in
 release with `strip = true` and prints each file's size and what it adds over `empty`,
 linked as Rust links by default on x86_64 Linux (rust-lld) and, with `--gnu-ld`, by the
 system's GNU ld too: rust-lld keeps the unwinding tables (`.gcc_except_table`) of every
@@ -38,6 +41,7 @@ PROMPTS = {
     ),
     "note_j.md.j2": "{% if note %}Note: {{ note }}{% endif %}\n",
     "filters_j.md.j2": "Hello {{ who | title }}, {{ day | replace('day', 'DAY') }} is day {{ n + 1 }}.\n",
+    "json_j.md.j2": "Hello {{ user.name }}.\n",
     "hello_d.prompt": "---\ninput:\n  schema:\n    who: string\n    day: string\n---\nHello {{who}}, today is {{day}}.\n",
 }
 
@@ -107,6 +111,18 @@ fn main() {
     }
 }
 """,
+    "jinja_json": """use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("json_j")]
+struct Json { user: serde_json::Value }
+fn main() {
+    let who = std::env::args().next().unwrap_or_default();
+    match (Json { user: serde_json::json!({ "name": who }) }).render() {
+        Ok(content) => println!("{}", content.text),
+        Err(problem) => eprintln!("{problem}"),
+    }
+}
+""",
     "dotprompt": f"""use promptic::Prompt;
 #[derive(Prompt)]
 #[prompt("hello_d")]
@@ -133,7 +149,8 @@ def main():
     (root / "prompts").mkdir()
     (root / "Cargo.toml").write_text(
         '[package]\nname = "binary_size"\nversion = "0.0.0"\nedition = "2024"\n'
-        f'publish = false\n\n[dependencies]\npromptic = {{ path = "{REPO}" }}\n\n'
+        f'publish = false\n\n[dependencies]\npromptic = {{ path = "{REPO}" }}\n'
+        'serde_json = "1"\n\n'
         "[profile.release]\nstrip = true\n\n[workspace]\n"
     )
     for name, text in PROMPTS.items():
