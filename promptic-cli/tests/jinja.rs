@@ -199,9 +199,10 @@ fn a_dotted_set_name_sets_a_key_the_templates_read() {
     }
 }
 
-/// `list` shows what the templates read each value as: a mapping, a list, or whole.
+/// `list` shows what the templates read each value as: a mapping, a list, or whole; a
+/// `--set` value for a list or a mapping is JSON of that shape, never text looped over.
 #[test]
-fn list_shows_what_each_value_is_read_as() {
+fn list_shows_what_each_value_is_read_as_and_set_reads_it_so() {
     let dir = std::env::temp_dir().join(format!("promptic-jinja-kinds-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(
@@ -209,11 +210,38 @@ fn list_shows_what_each_value_is_read_as() {
         "{{ user.name }}: {% for t in tools %}{{ t }} {% endfor %}{{ n }}\n",
     )
     .unwrap();
-    let out = promptic(&["list", "--dir", dir.to_str().unwrap()]);
+    let dir_arg = dir.to_string_lossy().into_owned();
+    let list = promptic(&["list", "--dir", &dir_arg]);
+    let render = |tools: &str| {
+        promptic(&[
+            "render",
+            "brief",
+            "--dir",
+            &dir_arg,
+            "--set",
+            "user.name=Ada",
+            "--set",
+            tools,
+            "--set",
+            "n=3",
+        ])
+    };
+    let good = render(r#"tools=["search", "read"]"#);
+    let text = render("tools=sr");
     let _ = std::fs::remove_dir_all(&dir);
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&list.stdout),
         "brief\n  context   user (object), tools (list), n\n"
+    );
+    assert_eq!(
+        String::from_utf8_lossy(&good.stdout),
+        "Ada: search read 3\n"
+    );
+    assert_eq!(text.status.code(), Some(1));
+    assert!(text.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&text.stderr),
+        "error: `--set tools=sr`: the templates read `tools` as a list (looped over or indexed), and this is not one written as JSON\n  = help: write it as JSON, `--set 'tools=[\"a\", \"b\"]'`, or give it in `--context FILE.json`\n"
     );
 }
 

@@ -141,6 +141,31 @@ impl LoadedJinja {
                 ));
                 continue;
             }
+            // A flag's text for a value the templates read as a list or a mapping is JSON
+            // of that shape (`--set 'tools=["search"]'`): looped over as text, it would
+            // render its characters.
+            if let (Origin::Flag(_), GivenValue::Text(text)) = (&given.origin, &given.value) {
+                let kind = self
+                    .reads
+                    .iter()
+                    .find(|r| r.name == given.name)
+                    .map(|r| r.kind);
+                if let Some(kind @ ("list" | "object")) = kind {
+                    match Value::from_json(text) {
+                        Ok(value @ Value::Array(_)) if kind == "list" => {
+                            map.insert(given.name.clone(), value);
+                        }
+                        Ok(value @ Value::Object(_)) if kind == "object" => {
+                            map.insert(given.name.clone(), value);
+                        }
+                        _ => {
+                            problems.push(self.not_json(given, kind));
+                            refused.push(&given.name);
+                        }
+                    }
+                    continue;
+                }
+            }
             // Read as Python's `json.loads` reads it: dicts in the order written, integers
             // exact (a value the program gave went through serde, already JSON).
             let value = match &given.value {
@@ -196,6 +221,32 @@ fn kind_read(paths: &[super::PathUse], name: &str) -> &'static str {
 }
 
 impl LoadedJinja {
+    /// A flag's text that is no JSON list (`kind` `list`) or mapping (`object`), for a
+    /// value the templates read as one.
+    fn not_json(&self, given: &Given, kind: &str) -> Diagnostic {
+        let name = &given.name;
+        let (what, example) = match kind {
+            "list" => (
+                "a list (looped over or indexed)",
+                format!("--set '{name}=[\"a\", \"b\"]'"),
+            ),
+            _ => (
+                "a mapping (its keys read)",
+                format!("--set '{name}={{\"key\": \"value\"}}'"),
+            ),
+        };
+        let mut help = format!("write it as JSON, `{example}`");
+        if kind == "object" {
+            help.push_str(&format!(", set one key with `--set {name}.KEY=VALUE`"));
+        }
+        help.push_str(", or give it in `--context FILE.json`");
+        Diagnostic::new(format!(
+            "{}: the templates read `{name}` as {what}, and this is not one written as JSON",
+            given.origin_text()
+        ))
+        .with_help(help)
+    }
+
     /// The keys of a dotted flag (`--set user.name=Ada`), when the templates read that
     /// path as attributes or keys (`user.name`, `user['name']`, or a longer path through
     /// it); otherwise the error, with the paths they do read.
