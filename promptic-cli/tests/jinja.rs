@@ -241,7 +241,7 @@ fn list_shows_what_each_value_is_read_as_and_set_reads_it_so() {
     assert!(text.stdout.is_empty());
     assert_eq!(
         String::from_utf8_lossy(&text.stderr),
-        "error: `--set tools=sr`: the templates read `tools` as a list (looped over or indexed), and this is not one written as JSON\n  = help: write it as JSON, `--set 'tools=[\"a\", \"b\"]'`, or give it in `--context FILE.json`\n"
+        "error: `--set tools=sr`: the templates read `tools` as a list (looped over), and this is not one written as JSON\n  = help: write it as JSON, `--set 'tools=[\"a\", \"b\"]'`, or give it in `--context FILE.json`\n"
     );
 }
 

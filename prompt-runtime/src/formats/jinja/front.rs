@@ -201,15 +201,16 @@ impl LoadedJinja {
 }
 
 /// What the templates read `name` as, by the first step of every path they read into it:
-/// `object` for a key (`user.name`, `prefs.items()`), `list` for an item (`{% for t in
-/// tools %}`, `xs[0]`), `any` when they read it whole or both ways.
+/// `object` for a key (`user.name`, `prefs.items()`), `list` for a loop's item (`{% for t
+/// in tools %}`), `any` when they read it whole or both ways. An index (`xs[0]`) tells
+/// nothing: a text has items too.
 fn kind_read(paths: &[super::PathUse], name: &str) -> &'static str {
     let mut kind = None;
     for path in paths.iter().filter(|p| p.name == name) {
         let this = match path.steps.first() {
             Some(PathStep::Field(_) | PathStep::Value) => "object",
-            Some(PathStep::Element | PathStep::Index(_)) => "list",
-            None => continue,
+            Some(PathStep::Element) => "list",
+            Some(PathStep::Index(_)) | None => continue,
         };
         match kind {
             None => kind = Some(this),
@@ -227,7 +228,7 @@ impl LoadedJinja {
         let name = &given.name;
         let (what, example) = match kind {
             "list" => (
-                "a list (looped over or indexed)",
+                "a list (looped over)",
                 format!("--set '{name}=[\"a\", \"b\"]'"),
             ),
             _ => (
