@@ -333,6 +333,22 @@ impl Given {
         }
     }
 
+    /// The text of a flag that names a path (`--set user.name=Ada`), which a format may
+    /// read as one key of a value.
+    pub(crate) fn dotted_flag(&self) -> Option<&str> {
+        match (&self.origin, &self.value) {
+            (Origin::Flag(_), GivenValue::Text(text)) if self.name.contains('.') => Some(text),
+            _ => None,
+        }
+    }
+
+    /// The value a dotted flag that could not be set meant: its name's root, or the value
+    /// of `reads` that the root misspells.
+    pub(crate) fn meant<'a>(&'a self, reads: &'a [ValueUse]) -> &'a str {
+        let root = self.name.split('.').next().unwrap_or_default();
+        crate::suggest::closest(root, reads.iter().map(|r| r.name.as_str())).unwrap_or(root)
+    }
+
     /// Whether a prompt that does not read it must refuse it (all but a file's keys).
     pub fn must_be_read(&self) -> bool {
         !matches!(self.origin, Origin::File(_))

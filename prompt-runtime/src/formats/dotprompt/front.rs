@@ -6,7 +6,7 @@ use super::folder::Folder;
 use super::{DataArgument, Dotprompt, Object, PromptMetadata, RenderedPrompt, Value, schema};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::formats::front::{
-    Claim, Format, Given, GivenValue, LoadedPrompt, Origin, Output, Takes, ValueUse, Values,
+    Claim, Format, Given, GivenValue, LoadedPrompt, Output, Takes, ValueUse, Values,
 };
 use crate::load::Project;
 use crate::meta::Meta;
@@ -250,17 +250,12 @@ impl LoadedDotprompt {
         let mut refused: Vec<&str> = Vec::new();
         for given in values.latest() {
             // `--set owner.name=Rosa`: one property of an object input, typed by its schema.
-            if let (Origin::Flag(_), GivenValue::Text(text)) = (&given.origin, &given.value)
-                && given.name.contains('.')
-            {
+            if let Some(text) = given.dotted_flag() {
                 match self.dotted_input(properties, open, given, text) {
                     Ok(set) => dotted.push(set),
                     Err(problem) => {
                         problems.push(problem);
-                        // The input it meant: its root, or the one its root misspells.
-                        let root = given.name.split('.').next().unwrap_or_default();
-                        let names = self.reads.iter().map(|r| r.name.as_str());
-                        refused.push(crate::suggest::closest(root, names).unwrap_or(root));
+                        refused.push(given.meant(&self.reads));
                     }
                 }
                 continue;

@@ -111,16 +111,12 @@ impl LoadedJinja {
         for given in values.latest() {
             // `--set user.name=Ada`: one key of a value the template reads as a mapping,
             // set once the whole values are in (a flag wins over a file's `user`).
-            if let (Origin::Flag(_), GivenValue::Text(text)) = (&given.origin, &given.value)
-                && given.name.contains('.')
-            {
+            if let Some(text) = given.dotted_flag() {
                 match self.dotted_path(given) {
                     Ok(path) => dotted.push((path, text)),
                     Err(problem) => {
                         problems.push(problem);
-                        let root = given.name.split('.').next().unwrap_or_default();
-                        let names = self.reads.iter().map(|r| r.name.as_str());
-                        refused.push(crate::suggest::closest(root, names).unwrap_or(root));
+                        refused.push(given.meant(&self.reads));
                     }
                 }
                 continue;
@@ -177,7 +173,7 @@ impl LoadedJinja {
             map.insert(given.name.clone(), value);
         }
         for (path, text) in dotted {
-            crate::value::set_path(&mut map, &path, Value::String(text.clone()));
+            crate::value::set_path(&mut map, &path, Value::String(text.to_owned()));
         }
         for missing in self.templates.uses(&self.file).iter().filter(|u| {
             u.required && !map.contains_key(&u.name) && !refused.contains(&u.name.as_str())
