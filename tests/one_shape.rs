@@ -153,3 +153,44 @@ fn a_prompt_named_by_its_file_is_the_same_prompt() {
         Reply { topic, length }.render(&identity).text
     );
 }
+
+/// `prompt!` gives a value with the same `output(&identity)` whatever the file's format:
+/// the common output of the derived struct's render.
+#[test]
+fn prompt_values_give_the_common_output_too() {
+    let identity = Identity::from_json(r#"{"preferred": "Sam"}"#).unwrap();
+    let reply = Reply {
+        topic: "tides",
+        length: "short",
+    };
+    let call = promptic::prompt!("reply", topic = "tides", length = "short");
+    assert_eq!(
+        call.output(&identity).unwrap(),
+        reply.output(&identity).unwrap()
+    );
+
+    let review = CodeReview {
+        repository: "acme/r7",
+        diff: "+ fix",
+    };
+    let call = promptic::prompt!("code_review", repository = "acme/r7", diff = "+ fix");
+    assert_eq!(
+        call.output(&identity).unwrap(),
+        review.output(&identity).unwrap()
+    );
+
+    let desk = HelpDesk {
+        plan: "Pro",
+        vip: Some(true),
+        question: "Why is the light red?",
+    };
+    let call = promptic::prompt!(
+        "help_desk",
+        plan = "Pro",
+        vip = Some(true),
+        question = "Why is the light red?"
+    );
+    let output = call.output(&identity).unwrap();
+    assert!(matches!(output, Output::Chat(_)));
+    assert_eq!(output, desk.output(&identity).unwrap());
+}

@@ -80,6 +80,7 @@ pub fn expand(input: &CallInput) -> TokenStream {
                         |_, _, _| ::core::unreachable!(),
                         |_| ::core::unreachable!(),
                         || ::core::unreachable!(),
+                        "",
                     )
                 },
                 _ => quote! {

@@ -694,6 +694,7 @@ pub fn expand_call(
                 #values
             },
             __loaded,
+            #shown,
         )
     }})
 }

@@ -237,6 +237,14 @@ impl<F: Fn(&Identity) -> PromptContent> Inline<F> {
     pub fn render(&self, identity: &Identity) -> PromptContent {
         (self.render)(identity)
     }
+
+    /// The render as the common output, as a derived prompt's `Render::output`.
+    pub fn output(
+        &self,
+        identity: &Identity,
+    ) -> Result<crate::formats::Output, crate::Diagnostics> {
+        Ok(crate::formats::Output::Text(self.render(identity)))
+    }
 }
 
 /// The value `prompt!` evaluates to for a chat prompt.
@@ -253,6 +261,14 @@ impl<F: Fn(&Identity) -> crate::chat::Chat> InlineChat<F> {
     /// Renders the messages. Cannot fail.
     pub fn messages(&self, identity: &Identity) -> crate::chat::Chat {
         (self.messages)(identity)
+    }
+
+    /// The render as the common output, as a derived prompt's `Render::output`.
+    pub fn output(
+        &self,
+        identity: &Identity,
+    ) -> Result<crate::formats::Output, crate::Diagnostics> {
+        Ok(crate::formats::Output::Chat(self.messages(identity)))
     }
 }
 
@@ -315,6 +331,16 @@ impl InlineJinja {
             }
             None => render_jinja(self.loaded, self.files, self.options, self.values.clone()),
         }
+    }
+
+    /// The render as the common output, as a derived prompt's `Render::output` (a Jinja
+    /// prompt reads no identity).
+    pub fn output(
+        &self,
+        identity: &Identity,
+    ) -> Result<crate::formats::Output, crate::Diagnostics> {
+        let _ = identity;
+        Ok(crate::formats::Output::Text(self.render()?))
     }
 }
 
@@ -471,6 +497,7 @@ pub struct InlineDotprompt<A, C, V> {
     compiled: C,
     values: V,
     loaded: fn() -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic>,
+    path: &'static str,
 }
 
 impl<A, C, V> InlineDotprompt<A, C, V>
@@ -488,13 +515,27 @@ where
         compiled: C,
         values: V,
         loaded: fn() -> Result<&'static crate::formats::dotprompt::Dotprompt, crate::Diagnostic>,
+        path: &'static str,
     ) -> Self {
         InlineDotprompt {
             args,
             compiled,
             values,
             loaded,
+            path,
         }
+    }
+
+    /// The render as the common output, a chat, as a derived prompt's `Render::output` (a
+    /// dotprompt file reads no identity).
+    pub fn output(
+        &self,
+        identity: &Identity,
+    ) -> Result<crate::formats::Output, crate::Diagnostics> {
+        let _ = identity;
+        Ok(crate::formats::Output::Chat(
+            self.render()?.to_chat(self.path)?,
+        ))
     }
 
     /// Renders the prompt with the arguments as its input: dotprompt's messages (with
