@@ -216,11 +216,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
             Some(n) => message.push_str(&format!("\n  = help: did you mean `{n}`?")),
             None => message.push_str("\n  = help: remove it, or use it in the prompt"),
         }
-        let e = syn::Error::new(arg.name.span(), message);
-        match &mut unused {
-            Some(all) => all.combine(e),
-            None => unused = Some(e),
-        }
+        compile::combine(&mut unused, syn::Error::new(arg.name.span(), message));
     }
     if let Some(e) = unused {
         return Err(e);

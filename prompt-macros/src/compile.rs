@@ -177,3 +177,11 @@ mod tests {
         );
     }
 }
+
+/// Adds `e` to the errors found so far: each is reported, at its own place.
+pub fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
+    match all {
+        Some(all) => all.combine(e),
+        None => *all = Some(e),
+    }
+}

@@ -267,11 +267,10 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     };
     let mut unused: Option<syn::Error> = None;
     for &i in &prompt.resolved.unused {
-        let e = unused_field(&fields[i], prompt.file.source.path());
-        match &mut unused {
-            Some(all) => all.combine(e),
-            None => unused = Some(e),
-        }
+        compile::combine(
+            &mut unused,
+            unused_field(&fields[i], prompt.file.source.path()),
+        );
     }
     if let Some(e) = unused {
         return Err(e);
@@ -385,10 +384,7 @@ fn declared_agrees(
     };
     let path = file.source.path().to_owned();
     let mut errors: Option<syn::Error> = None;
-    let mut add = |e: syn::Error| match &mut errors {
-        Some(all) => all.combine(e),
-        None => errors = Some(e),
-    };
+    let mut add = |e: syn::Error| compile::combine(&mut errors, e);
     for field in fields {
         if !declared.iter().any(|(n, _)| *n == field.name) {
             add(syn::Error::new(
@@ -635,10 +631,7 @@ pub(crate) fn fields(input: &DeriveInput) -> syn::Result<Vec<Field>> {
     };
     let mut out: Vec<Field> = Vec::new();
     let mut errors: Option<syn::Error> = None;
-    let mut fail = |e: syn::Error| match &mut errors {
-        Some(all) => all.combine(e),
-        None => errors = Some(e),
-    };
+    let mut fail = |e: syn::Error| compile::combine(&mut errors, e);
     for field in named {
         let Some(ident) = field.ident.clone() else {
             continue;

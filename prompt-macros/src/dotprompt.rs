@@ -469,11 +469,7 @@ fn check_fields(
         let Some(field) = fields.get(at) else {
             continue;
         };
-        let e = syn::Error::new(field.span, problem.body());
-        match &mut errors {
-            Some(all) => all.combine(e),
-            None => errors = Some(e),
-        }
+        compile::combine(&mut errors, syn::Error::new(field.span, problem.body()));
     }
     if let Some(e) = errors {
         return Err(e);
@@ -623,8 +619,8 @@ pub fn expand_call(
         .collect();
     // The nested properties of each argument, checked against its type's shape.
     let mut checks = Vec::new();
-    for ((arg, _, _), binding) in args.iter().zip(&bindings) {
-        let Some(schema) = schemas.iter().find(|(n, _)| n == arg).map(|(_, s)| s) else {
+    for (at, schema) in schemas {
+        let Some(((arg, _, _), binding)) = args.get(at).zip(bindings.get(at)) else {
             continue;
         };
         let mut consts = Vec::new();
@@ -633,7 +629,7 @@ pub fn expand_call(
         nested_checks(
             &prompt,
             &mut path,
-            schema,
+            &schema,
             &t,
             &mut Vec::new(),
             &mut consts,
@@ -701,12 +697,12 @@ pub fn expand_call(
 
 /// The arguments of `prompt!` against the prompt's input, by the runtime's check: an
 /// argument the input lacks is an error at the argument, anything else at the prompt
-/// file. Gives each argument's schema, for the checks of its properties.
+/// file. Gives each argument's schema by its index, for the checks of its properties.
 fn check_call_names(
     prompt: &Dotprompt,
     args: &[(String, proc_macro2::Span, &syn::Expr)],
     name: &LitStr,
-) -> syn::Result<Vec<(String, Value)>> {
+) -> syn::Result<Vec<(usize, Value)>> {
     let metadata = prompt.render_metadata();
     let names: Vec<&str> = args.iter().map(|(n, _, _)| n.as_str()).collect();
     let found = check_arguments(prompt, metadata.input_schema(), &names);
@@ -715,18 +711,14 @@ fn check_call_names(
         let Some((_, span, _)) = args.get(at) else {
             continue;
         };
-        let e = syn::Error::new(*span, problem.body());
-        match &mut errors {
-            Some(all) => all.combine(e),
-            None => errors = Some(e),
-        }
+        compile::combine(&mut errors, syn::Error::new(*span, problem.body()));
     }
     match errors {
         Some(e) => Err(e),
         None => Ok(found
             .nested
             .into_iter()
-            .map(|(at, _, schema)| (names[at].to_owned(), schema.clone()))
+            .map(|(at, _, schema)| (at, schema.clone()))
             .collect()),
     }
 }

@@ -91,13 +91,6 @@ pub fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     }
 }
 
-fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
-    match all {
-        Some(all) => all.combine(e),
-        None => *all = Some(e),
-    }
-}
-
 pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Result<TokenStream> {
     let project = compile::open(name)?;
     let family: Family = project
@@ -120,7 +113,7 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
             Ok(c) if c.prompt.resolved.is_chat() => {
                 // Every member renders through the one `render`: text, not messages.
                 used.iter_mut().for_each(|u| *u = true);
-                combine(
+                compile::combine(
                     &mut errors,
                     syn::Error::new(
                         name.span(),
@@ -140,7 +133,7 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
                 compiled.push(c);
             }
             Err(e) => {
-                combine(&mut errors, e);
+                compile::combine(&mut errors, e);
                 // A member that fails may still use fields: do not call them unused.
                 let names = compile::referenced_names(&project, &lit);
                 for (f, u) in fields.iter().zip(used.iter_mut()) {
@@ -154,7 +147,7 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
     let folder = format!("prompts/{}/", name.value());
     for (f, u) in fields.iter().zip(&used) {
         if !u {
-            combine(
+            compile::combine(
                 &mut errors,
                 syn::Error::new(
                     f.span,
@@ -171,7 +164,7 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
     let constants = match member_constants(name, &family) {
         Ok(c) => c,
         Err(e) => {
-            combine(&mut errors, e);
+            compile::combine(&mut errors, e);
             Vec::new()
         }
     };

@@ -342,10 +342,7 @@ pub fn check_names(
                 problem.help().unwrap_or_default()
             ),
         );
-        match &mut errors {
-            Some(all) => all.combine(e),
-            None => errors = Some(e),
-        }
+        compile::combine(&mut errors, e);
     }
     match errors {
         Some(e) => Err(e),

@@ -54,13 +54,6 @@ struct Read<'p> {
     agent: AgentFile,
 }
 
-fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
-    match all {
-        Some(all) => all.combine(e),
-        None => *all = Some(e),
-    }
-}
-
 /// What fills a placeholder.
 enum Fill<'f> {
     /// The retrieval closure, with the name and arguments.
@@ -113,13 +106,13 @@ impl Read<'_> {
         {
             Ok(checked) => Some(checked.meta),
             Err(problems) => {
-                combine(&mut errors, compile::to_error(self.name, problems));
+                compile::combine(&mut errors, compile::to_error(self.name, problems));
                 None
             }
         };
         let lints = prompt_runtime::check::frontmatter_warnings(&self.agent.top);
         if !lints.is_empty() {
-            combine(&mut errors, compile::to_error(self.name, lints.into()));
+            compile::combine(&mut errors, compile::to_error(self.name, lints.into()));
         }
 
         // Every placeholder filled: retrievals by the closure, the others by a field.
@@ -196,11 +189,11 @@ impl Read<'_> {
             fills.push(Some(Fill::Field(field)));
         }
         if !problems.is_empty() {
-            combine(&mut errors, compile::to_error(self.name, problems));
+            compile::combine(&mut errors, compile::to_error(self.name, problems));
         }
         for (field, used) in fields.iter().zip(&used) {
             if matches!(field.kind, VarKind::Flag | VarKind::Messages) {
-                combine(
+                compile::combine(
                     &mut errors,
                     syn::Error::new(
                         field.ty.span(),
@@ -222,7 +215,7 @@ impl Read<'_> {
                         field.name
                     )
                 };
-                combine(
+                compile::combine(
                     &mut errors,
                     syn::Error::new(
                         field.span,

@@ -65,6 +65,9 @@ pub struct LoadedJinja {
     path: String,
     templates: Templates,
     reads: Vec<ValueUse>,
+    /// Every run of keys the templates read into a value (`user.name`, and `user.address`
+    /// for `user.address.city`): what a dotted flag may set.
+    keys_read: Vec<String>,
     meta: Meta,
 }
 
@@ -79,12 +82,25 @@ impl LoadedJinja {
                 ValueUse::new(u.name, kind, u.required)
             })
             .collect();
+        let mut keys_read: Vec<String> = Vec::new();
+        for path in &paths {
+            let mut shown = path.name.clone();
+            for step in &path.steps {
+                let PathStep::Field(key) = step else { break };
+                shown.push('.');
+                shown.push_str(key);
+                if !keys_read.contains(&shown) {
+                    keys_read.push(shown.clone());
+                }
+            }
+        }
         LoadedJinja {
             name: name.to_owned(),
             path: format!("{}/{file}", project.display),
             file,
             templates,
             reads,
+            keys_read,
             meta: Meta::default(),
         }
     }
@@ -249,25 +265,14 @@ impl LoadedJinja {
     /// it); otherwise the error, with the paths they do read.
     fn dotted_path(&self, given: &Given) -> Result<Vec<String>, Diagnostic> {
         let keys: Vec<String> = given.name.split('.').map(str::to_owned).collect();
-        let read: Vec<String> = self
-            .templates
-            .paths(&self.file)
-            .unwrap_or_default()
+        let root = format!("{}.", keys[0]);
+        let read: Vec<&str> = self
+            .keys_read
             .iter()
-            .filter(|p| p.name == keys[0])
-            .flat_map(|p| {
-                let fields: Vec<&str> = p
-                    .steps
-                    .iter()
-                    .map_while(|s| match s {
-                        PathStep::Field(f) => Some(f.as_str()),
-                        _ => None,
-                    })
-                    .collect();
-                (1..=fields.len()).map(move |n| format!("{}.{}", p.name, fields[..n].join(".")))
-            })
+            .map(String::as_str)
+            .filter(|k| k.starts_with(&root))
             .collect();
-        if read.contains(&given.name) {
+        if read.contains(&given.name.as_str()) {
             return Ok(keys);
         }
         let message = format!(
@@ -286,7 +291,7 @@ impl LoadedJinja {
         }
         let d = Diagnostic::new(message);
         Err(
-            match crate::suggest::closest(&given.name, read.iter().map(String::as_str)) {
+            match crate::suggest::closest(&given.name, read.iter().copied()) {
                 Some(close) => d.with_help(format!("did you mean `{close}`?")),
                 None if read.is_empty() => d.with_help(format!(
                     "the templates read no key of `{}` by name: give it whole, in `--context FILE.json`",
@@ -362,6 +367,7 @@ impl LoadedPrompt for LoadedJinja {
             path: self.path.clone(),
             templates,
             reads: self.reads.clone(),
+            keys_read: self.keys_read.clone(),
             meta: self.meta.clone(),
         };
         // As a Jinja template registers them.
