@@ -155,6 +155,14 @@ pub fn generated(name: &LitStr, path: &str, code: &str) -> syn::Result<TokenStre
     })
 }
 
+/// Adds `e` to the errors found so far: each is reported, at its own place.
+pub fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
+    match all {
+        Some(all) => all.combine(e),
+        None => *all = Some(e),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::generated;
@@ -175,13 +183,5 @@ mod tests {
         assert!(
             error.ends_with("this is a bug in promptic, please report it with the prompt file")
         );
-    }
-}
-
-/// Adds `e` to the errors found so far: each is reported, at its own place.
-pub fn combine(all: &mut Option<syn::Error>, e: syn::Error) {
-    match all {
-        Some(all) => all.combine(e),
-        None => *all = Some(e),
     }
 }
