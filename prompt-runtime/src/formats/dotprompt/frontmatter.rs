@@ -154,11 +154,15 @@ pub(crate) fn metadata(
     // YAML 1.2's core schema, as dotprompt's JS `yaml` reads it: `y`, `n`, `yes`, `on`
     // and the like are strings (a property `n: integer` is named `n`), only
     // `true`/`false` (any case of the first letter, or all caps) are booleans.
-    let mut options = serde_saphyr::Options::default();
-    options.strict_booleans = true;
-    let raw: crate::value::js::Js = serde_saphyr::from_str_with_options(yaml, options)
-        .map_err(|e| yaml_error(text, &range, &e))?;
-    let raw = match raw.0 {
+    let raw = super::yaml::parse(yaml).map_err(|e| {
+        let at = range.start + e.at;
+        (
+            format!("invalid YAML frontmatter: {}", e.message),
+            at..(at + 1).min(range.end.max(at + 1)),
+            Some("the frontmatter is YAML 1.2, between two `---` lines".to_owned()),
+        )
+    })?;
+    let raw = match raw {
         Value::Object(object) => object,
         Value::Null => Object::new(),
         _ => {
@@ -201,43 +205,6 @@ pub(crate) fn metadata(
     out.insert("raw", Value::Object(raw));
     out.insert("ext", Value::Object(ext));
     Ok(out)
-}
-
-fn yaml_error(text: &str, range: &Range<usize>, error: &serde_saphyr::Error) -> FrontmatterError {
-    let full = error.to_string();
-    let message = full
-        .lines()
-        .next()
-        .unwrap_or("invalid YAML")
-        .trim()
-        .to_owned();
-    let at = error
-        .location()
-        .map(|loc| {
-            let line = loc.line() as usize;
-            let col = loc.column() as usize;
-            let yaml = &text[range.clone()];
-            let line_start: usize = yaml
-                .split_inclusive('\n')
-                .take(line.saturating_sub(1))
-                .map(str::len)
-                .sum();
-            let line_text = yaml[line_start.min(yaml.len())..]
-                .lines()
-                .next()
-                .unwrap_or("");
-            let offset = line_text
-                .char_indices()
-                .nth(col.saturating_sub(1))
-                .map_or(line_text.len(), |(i, _)| i);
-            range.start + (line_start + offset).min(yaml.len())
-        })
-        .unwrap_or(range.start);
-    (
-        format!("invalid YAML frontmatter: {message}"),
-        at..at + 1,
-        Some("the frontmatter is YAML 1.2, between two `---` lines".to_owned()),
-    )
 }
 
 /// The span of the key at `path` (each step a block-mapping key, nested by indentation)

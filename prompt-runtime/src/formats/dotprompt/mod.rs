@@ -47,6 +47,7 @@ pub mod schema;
 #[cfg(test)]
 mod tests;
 mod value;
+mod yaml;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
