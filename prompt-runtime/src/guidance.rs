@@ -4,7 +4,7 @@
 //! promptic proves per prompt, templates included, that lean renders no line detailed
 //! cannot (see [`crate::resolve`]), so a small model never gets text a large one would not.
 
-use serde::{Deserialize, Serialize};
+use serde_core::{Deserialize, Serialize};
 use std::fmt;
 use std::str::FromStr;
 
@@ -19,10 +19,7 @@ use std::str::FromStr;
 /// assert_eq!(Guidance::Lean.to_string(), "lean");
 /// assert_eq!(serde_json::to_string(&Guidance::Detailed).unwrap(), r#""detailed""#);
 /// ```
-#[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Guidance {
     /// The least scaffolding: for frontier models.
     Lean,
@@ -30,6 +27,30 @@ pub enum Guidance {
     /// more scaffolding, never less.
     #[default]
     Detailed,
+}
+
+/// Its name, `"lean"` or `"detailed"`.
+impl Serialize for Guidance {
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit_variant("Guidance", *self as u32, self.as_str())
+    }
+}
+
+/// `"lean"` or `"detailed"`.
+impl<'de> Deserialize<'de> for Guidance {
+    fn deserialize<D: serde_core::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct Level;
+        impl serde_core::de::Visitor<'_> for Level {
+            type Value = Guidance;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a guidance level: `lean` or `detailed`")
+            }
+            fn visit_str<E: serde_core::de::Error>(self, word: &str) -> Result<Guidance, E> {
+                word.parse().map_err(|_| E::unknown_variant(word, &LEVELS))
+            }
+        }
+        deserializer.deserialize_str(Level)
+    }
 }
 
 /// The name reserved for the level, in prompts and contexts.

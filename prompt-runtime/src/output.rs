@@ -24,7 +24,7 @@
 //! # Ok::<(), promptic::output::OutputError>(())
 //! ```
 
-use serde::de::DeserializeOwned;
+use serde_core::de::DeserializeOwned;
 use std::fmt;
 
 /// Why an answer could not be read into the prompt's output type.
@@ -98,7 +98,7 @@ fn find_json(answer: &str) -> Option<(usize, &str)> {
     let trimmed = answer.trim_start();
     let lead = answer.len() - trimmed.len();
     let trimmed = trimmed.trim_end();
-    if starts_json(trimmed) && serde_json::from_str::<serde::de::IgnoredAny>(trimmed).is_ok() {
+    if starts_json(trimmed) && serde_json::from_str::<serde_core::de::IgnoredAny>(trimmed).is_ok() {
         return Some((lead, trimmed));
     }
     if let Some(found) = fenced(answer) {
@@ -163,7 +163,7 @@ fn balanced(answer: &str) -> Option<(usize, &str)> {
         let start = from + at;
         if let Some(end) = matching(bytes, start) {
             let text = &answer[start..=end];
-            if serde_json::from_str::<serde::de::IgnoredAny>(text).is_ok() {
+            if serde_json::from_str::<serde_core::de::IgnoredAny>(text).is_ok() {
                 return Some((start, text));
             }
         }

@@ -367,7 +367,7 @@ pub fn json_from_str(json: &str) -> JsonValue {
 }
 
 /// Any serializable value (a schemars schema) as JSON.
-pub fn json_of<T: serde::Serialize>(value: &T) -> JsonValue {
+pub fn json_of<T: serde_core::Serialize>(value: &T) -> JsonValue {
     serde_json::to_value(value).unwrap_or_default()
 }
 

@@ -2,12 +2,11 @@
 //! facts about chats that the language core already needs when it parses a section
 //! directive. Reached through [`crate::chat`].
 
-use serde::{Deserialize, Serialize};
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer, de};
 use std::fmt;
 
-/// Who speaks a message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
+/// Who speaks a message. Serialized as its name (`"system"`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
     /// Instructions to the model.
     System,
@@ -48,6 +47,34 @@ impl Role {
             "assistant" => Some(Role::Assistant),
             _ => None,
         }
+    }
+}
+
+/// The roles' names, in order.
+const NAMES: &[&str] = &["system", "user", "assistant", "tool"];
+
+impl Serialize for Role {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_unit_variant("Role", *self as u32, self.as_str())
+    }
+}
+
+impl<'de> Deserialize<'de> for Role {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Role, D::Error> {
+        struct Name;
+        impl de::Visitor<'_> for Name {
+            type Value = Role;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a role: `system`, `user`, `assistant` or `tool`")
+            }
+            fn visit_str<E: de::Error>(self, word: &str) -> Result<Role, E> {
+                match word {
+                    "tool" => Ok(Role::Tool),
+                    _ => Role::from_word(word).ok_or_else(|| E::unknown_variant(word, NAMES)),
+                }
+            }
+        }
+        deserializer.deserialize_str(Name)
     }
 }
 

@@ -6,9 +6,9 @@
 //! shape common to chat APIs; it is written as `{"type": "media", "media": {"url",
 //! "contentType"}}`, the part dotprompt writes.
 
-use serde::de::{self, Deserializer};
-use serde::ser::{SerializeMap, SerializeSeq, Serializer};
-use serde::{Deserialize, Serialize};
+use serde_core::de::{self, Deserializer};
+use serde_core::ser::{SerializeMap, SerializeSeq, Serializer};
+use serde_core::{Deserialize, Serialize};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -325,63 +325,52 @@ impl Serialize for WirePart<'_> {
     }
 }
 
-/// A part as read from JSON: the shapes [`Content`] writes.
-#[derive(Deserialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
-enum WirePartIn {
-    Text { text: String },
-    ImageUrl { image_url: UrlIn },
-    Media { media: MediaIn },
-}
-
-#[derive(Deserialize)]
-struct UrlIn {
-    url: String,
-}
-
-#[derive(Deserialize)]
-struct MediaIn {
-    url: String,
-    #[serde(default, rename = "contentType")]
-    content_type: Option<String>,
-}
-
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum ContentIn {
-    Text(String),
-    Parts(Vec<WirePartIn>),
-}
-
 /// Reads a string, or an array of the parts [`Content`] writes; any other part type is an
 /// error naming the types it takes.
 impl<'de> Deserialize<'de> for Content {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Content, D::Error> {
-        let content = ContentIn::deserialize(deserializer).map_err(|_| {
+        let refuse = || {
             de::Error::custom(
                 "message content must be a string or an array of parts of type `text`, `image_url` or `media`",
             )
-        })?;
-        Ok(match content {
-            ContentIn::Text(text) => Content::Text(text),
-            ContentIn::Parts(parts) => Content::Parts(
-                parts
-                    .into_iter()
-                    .map(|part| match part {
-                        WirePartIn::Text { text } => ContentPart::Text(text),
-                        WirePartIn::ImageUrl { image_url } => ContentPart::Media(Media {
-                            url: image_url.url,
-                            content_type: None,
-                        }),
-                        WirePartIn::Media { media } => ContentPart::Media(Media {
-                            url: media.url,
-                            content_type: media.content_type,
-                        }),
-                    })
-                    .collect(),
-            ),
-        })
+        };
+        match serde_json::Value::deserialize(deserializer).map_err(|_| refuse())? {
+            serde_json::Value::String(text) => Ok(Content::Text(text)),
+            serde_json::Value::Array(parts) => parts
+                .iter()
+                .map(wire_part)
+                .collect::<Option<Vec<_>>>()
+                .map(Content::Parts)
+                .ok_or_else(refuse),
+            _ => Err(refuse()),
+        }
     }
+}
+
+/// A part in one of the shapes [`Content`] writes (`{"type": "text", "text"}`,
+/// `{"type": "image_url", "image_url": {"url"}}`, `{"type": "media", "media": {"url",
+/// "contentType"?}}`), other keys ignored.
+fn wire_part(part: &serde_json::Value) -> Option<ContentPart> {
+    let text = |value: &serde_json::Value, key: &str| Some(value.get(key)?.as_str()?.to_owned());
+    Some(match part.get("type")?.as_str()? {
+        "text" => ContentPart::Text(text(part, "text")?),
+        "image_url" => ContentPart::Media(Media {
+            url: text(part.get("image_url")?, "url")?,
+            content_type: None,
+        }),
+        "media" => {
+            let media = part.get("media")?;
+            let content_type = match media.get("contentType") {
+                None | Some(serde_json::Value::Null) => None,
+                Some(_) => Some(text(media, "contentType")?),
+            };
+            ContentPart::Media(Media {
+                url: text(media, "url")?,
+                content_type,
+            })
+        }
+        _ => return None,
+    })
 }
 
 #[cfg(test)]

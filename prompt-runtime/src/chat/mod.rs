@@ -19,7 +19,10 @@ pub use crate::role::{MAX_CACHE_BREAKPOINTS, Role};
 pub use content::{Content, ContentPart, Media, PartRef};
 
 use crate::meta::Meta;
-use serde::{Deserialize, Serialize};
+use crate::source::json::{skip_field, take_field};
+use serde_core::de::{self, MapAccess, Visitor};
+use serde_core::ser::SerializeStruct;
+use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -57,15 +60,14 @@ use std::fmt;
 ///     "https://example.com/cat.png"
 /// );
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Message {
     /// Who speaks it.
     pub role: Role,
     /// What it says: a text, or text and media parts.
     pub content: Content,
     /// The prompt section it came from (`system_prompt`, `history`, …); empty when it did
-    /// not come from a prompt.
-    #[serde(skip)]
+    /// not come from a prompt. Not serialized.
     pub section: Cow<'static, str>,
 }
 
@@ -169,7 +171,7 @@ pub struct Chat {
 /// prompt places at the start of a message, or in a message that renders empty, is moved
 /// to the end of the message before it (the cached prefix is the same bytes), and one
 /// with no message before it marks nothing and is left out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct CacheBreakpoint {
     /// The message it falls in, counted from 0.
     pub message: usize,
@@ -300,5 +302,77 @@ impl fmt::Display for Chat {
             write!(f, "Section: {} | role={}\n{}", m.section, m.role, m.content)?;
         }
         Ok(())
+    }
+}
+
+impl Serialize for Message {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("Message", 2)?;
+        out.serialize_field("role", &self.role)?;
+        out.serialize_field("content", &self.content)?;
+        out.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for Message {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Message, D::Error> {
+        struct Fields;
+        impl<'de> Visitor<'de> for Fields {
+            type Value = Message;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a message: `role` and `content`")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
+                let (mut role, mut content) = (None::<Role>, None::<Content>);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "role" => take_field(&mut map, &mut role, "role")?,
+                        "content" => take_field(&mut map, &mut content, "content")?,
+                        _ => skip_field(&mut map)?,
+                    }
+                }
+                Ok(Message::new(
+                    role.ok_or_else(|| de::Error::missing_field("role"))?,
+                    content.ok_or_else(|| de::Error::missing_field("content"))?,
+                ))
+            }
+        }
+        deserializer.deserialize_struct("Message", &["role", "content"], Fields)
+    }
+}
+
+impl Serialize for CacheBreakpoint {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("CacheBreakpoint", 2)?;
+        out.serialize_field("message", &self.message)?;
+        out.serialize_field("offset", &self.offset)?;
+        out.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for CacheBreakpoint {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CacheBreakpoint, D::Error> {
+        struct Fields;
+        impl<'de> Visitor<'de> for Fields {
+            type Value = CacheBreakpoint;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a cache breakpoint: `message` and `offset`")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CacheBreakpoint, A::Error> {
+                let (mut message, mut offset) = (None::<usize>, None::<usize>);
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "message" => take_field(&mut map, &mut message, "message")?,
+                        "offset" => take_field(&mut map, &mut offset, "offset")?,
+                        _ => skip_field(&mut map)?,
+                    }
+                }
+                Ok(CacheBreakpoint {
+                    message: message.ok_or_else(|| de::Error::missing_field("message"))?,
+                    offset: offset.ok_or_else(|| de::Error::missing_field("offset"))?,
+                })
+            }
+        }
+        deserializer.deserialize_struct("CacheBreakpoint", &["message", "offset"], Fields)
     }
 }

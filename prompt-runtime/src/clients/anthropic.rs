@@ -46,7 +46,8 @@
 
 use super::{ConversionError, Settings, bare_model, media_error};
 use crate::chat::{Chat, Message, PartRef, Role};
-use serde::Serialize;
+use serde_core::ser::{SerializeMap, SerializeStruct};
+use serde_core::{Serialize, Serializer};
 
 const CLIENT: &str = "Anthropic's Messages API";
 
@@ -54,33 +55,28 @@ const CLIENT: &str = "Anthropic's Messages API";
 ///
 /// Optional fields left `None` (or empty) are not serialized, so the API applies its
 /// defaults.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MessagesRequest {
     /// The model, without a provider prefix (`claude-sonnet-4-5`).
     pub model: String,
     /// The most tokens the answer may have; the API requires it.
     pub max_tokens: u64,
     /// The system prompt as text blocks.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub system: Vec<TextBlock>,
     /// The conversation: user and assistant turns.
     pub messages: Vec<MessageParam>,
     /// Sampling temperature, 0 to 1.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
     /// Nucleus sampling.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub top_p: Option<f64>,
     /// Sample from the top K options only.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub top_k: Option<u64>,
     /// Texts that end the answer.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub stop_sequences: Vec<String>,
 }
 
 /// One turn of the conversation.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct MessageParam {
     /// `user` or `assistant`.
     pub role: MessageRole,
@@ -89,8 +85,7 @@ pub struct MessageParam {
 }
 
 /// Who speaks a turn: the Messages API has no system turns (the system prompt is apart).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MessageRole {
     /// The person.
     User,
@@ -99,8 +94,7 @@ pub enum MessageRole {
 }
 
 /// A block of a turn's content.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(untagged)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ContentBlock {
     /// `{"type": "text", ...}`
     Text(TextBlock),
@@ -109,13 +103,11 @@ pub enum ContentBlock {
 }
 
 /// `{"type": "text", "text": ..., "cache_control": ...}`
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename = "text")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct TextBlock {
     /// The text.
     pub text: String,
     /// A cache breakpoint after this block.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,
 }
 
@@ -130,19 +122,16 @@ impl TextBlock {
 }
 
 /// `{"type": "image", "source": ..., "cache_control": ...}`
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename = "image")]
+#[derive(Clone, Debug, PartialEq)]
 pub struct ImageBlock {
     /// Where the image is.
     pub source: ImageSource,
     /// A cache breakpoint after this block.
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub cache_control: Option<CacheControl>,
 }
 
 /// An image's bytes or URL.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-#[serde(tag = "type", rename_all = "lowercase")]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ImageSource {
     /// `{"type": "base64", "media_type": "image/png", "data": ...}`: from a `data:` URL.
     Base64 {
@@ -159,11 +148,9 @@ pub enum ImageSource {
 }
 
 /// `{"type": "ephemeral"}`, with a `ttl` when one is set: where a cached prefix ends.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "type", rename = "ephemeral")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CacheControl {
     /// How long the cache entry lives (`"5m"`, the API's default, or `"1h"`).
-    #[serde(skip_serializing_if = "Option::is_none")]
     pub ttl: Option<String>,
 }
 
@@ -171,6 +158,116 @@ impl CacheControl {
     /// A breakpoint with the API's default lifetime.
     pub fn ephemeral() -> CacheControl {
         CacheControl { ttl: None }
+    }
+}
+
+// The request's JSON, written by hand (this crate derives no serde impls): the fields in
+// the order declared, optional ones left out when unset, a block's `type` first.
+
+impl Serialize for MessagesRequest {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("MessagesRequest", 8)?;
+        out.serialize_field("model", &self.model)?;
+        out.serialize_field("max_tokens", &self.max_tokens)?;
+        if !self.system.is_empty() {
+            out.serialize_field("system", &self.system)?;
+        }
+        out.serialize_field("messages", &self.messages)?;
+        if let Some(temperature) = &self.temperature {
+            out.serialize_field("temperature", temperature)?;
+        }
+        if let Some(top_p) = &self.top_p {
+            out.serialize_field("top_p", top_p)?;
+        }
+        if let Some(top_k) = &self.top_k {
+            out.serialize_field("top_k", top_k)?;
+        }
+        if !self.stop_sequences.is_empty() {
+            out.serialize_field("stop_sequences", &self.stop_sequences)?;
+        }
+        out.end()
+    }
+}
+
+impl Serialize for MessageParam {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_struct("MessageParam", 2)?;
+        out.serialize_field("role", &self.role)?;
+        out.serialize_field("content", &self.content)?;
+        out.end()
+    }
+}
+
+impl Serialize for MessageRole {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            MessageRole::User => serializer.serialize_unit_variant("MessageRole", 0, "user"),
+            MessageRole::Assistant => {
+                serializer.serialize_unit_variant("MessageRole", 1, "assistant")
+            }
+        }
+    }
+}
+
+impl Serialize for ContentBlock {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            ContentBlock::Text(block) => block.serialize(serializer),
+            ContentBlock::Image(block) => block.serialize(serializer),
+        }
+    }
+}
+
+impl Serialize for TextBlock {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        out.serialize_entry("type", "text")?;
+        out.serialize_entry("text", &self.text)?;
+        if let Some(cache_control) = &self.cache_control {
+            out.serialize_entry("cache_control", cache_control)?;
+        }
+        out.end()
+    }
+}
+
+impl Serialize for ImageBlock {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        out.serialize_entry("type", "image")?;
+        out.serialize_entry("source", &self.source)?;
+        if let Some(cache_control) = &self.cache_control {
+            out.serialize_entry("cache_control", cache_control)?;
+        }
+        out.end()
+    }
+}
+
+impl Serialize for ImageSource {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        match self {
+            ImageSource::Base64 { media_type, data } => {
+                out.serialize_entry("type", "base64")?;
+                out.serialize_entry("media_type", media_type)?;
+                out.serialize_entry("data", data)?;
+            }
+            ImageSource::Url { url } => {
+                out.serialize_entry("type", "url")?;
+                out.serialize_entry("url", url)?;
+            }
+        }
+        out.end()
+    }
+}
+
+impl Serialize for CacheControl {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let mut out = serializer.serialize_map(None)?;
+        out.serialize_entry("type", "ephemeral")?;
+        if let Some(ttl) = &self.ttl {
+            out.serialize_entry("ttl", ttl)?;
+        }
+        out.end()
     }
 }
 

@@ -13,7 +13,7 @@ use crate::load::Project;
 use crate::meta::Meta;
 use crate::render::PromptContent;
 use crate::suggest::closest;
-use serde::Serialize;
+use serde_core::Serialize;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -146,8 +146,8 @@ pub struct Takes {
     pub data: bool,
 }
 
-/// One value a prompt reads.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// One value a prompt reads. Serialized as `{"name", "kind", "required"}`.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueUse {
     /// Its name (the first name of a path: `user` for `user.name`).
     pub name: String,
@@ -225,34 +225,11 @@ impl Output {
     /// falls (`"message"` for a chat, `"offset"`, in bytes of that text) and the
     /// `"prefix_hash"` of everything before it (see [`Chat::prefix_hash`]).
     pub fn to_json(&self) -> String {
-        #[derive(Serialize)]
-        struct Breakpoint {
-            #[serde(skip_serializing_if = "Option::is_none")]
-            message: Option<usize>,
-            offset: usize,
-            prefix_hash: String,
-        }
-        #[derive(Serialize)]
-        struct TextJson<'a> {
-            text: &'a str,
-            path: &'a str,
-            metadata: &'a Meta,
-            #[serde(skip_serializing_if = "Vec::is_empty")]
-            breakpoints: Vec<Breakpoint>,
-        }
-        #[derive(Serialize)]
-        struct ChatJson<'a> {
-            messages: &'a [Message],
-            path: &'a str,
-            metadata: &'a Meta,
-            #[serde(skip_serializing_if = "Vec::is_empty")]
-            breakpoints: Vec<Breakpoint>,
-        }
         let json = match self {
             Output::Text(c) => {
                 let chat = c.to_chat(crate::chat::Role::System);
-                serde_json::to_string_pretty(&TextJson {
-                    text: &c.text,
+                serde_json::to_string_pretty(&OutputJson {
+                    body: Body::Text(&c.text),
                     path: &c.path,
                     metadata: &c.metadata,
                     breakpoints: chat
@@ -266,8 +243,8 @@ impl Output {
                         .collect(),
                 })
             }
-            Output::Chat(c) => serde_json::to_string_pretty(&ChatJson {
-                messages: &c.messages,
+            Output::Chat(c) => serde_json::to_string_pretty(&OutputJson {
+                body: Body::Messages(&c.messages),
                 path: &c.path,
                 metadata: &c.metadata,
                 breakpoints: c
@@ -282,6 +259,67 @@ impl Output {
             }),
         };
         json.unwrap_or_default()
+    }
+}
+
+impl Serialize for ValueUse {
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde_core::ser::SerializeStruct;
+        let mut out = serializer.serialize_struct("ValueUse", 3)?;
+        out.serialize_field("name", &self.name)?;
+        out.serialize_field("kind", self.kind)?;
+        out.serialize_field("required", &self.required)?;
+        out.end()
+    }
+}
+
+/// [`Output::to_json`]'s shape.
+struct OutputJson<'a> {
+    body: Body<'a>,
+    path: &'a str,
+    metadata: &'a Meta,
+    breakpoints: Vec<Breakpoint>,
+}
+
+enum Body<'a> {
+    Text(&'a str),
+    Messages(&'a [Message]),
+}
+
+struct Breakpoint {
+    /// The message, for a chat.
+    message: Option<usize>,
+    offset: usize,
+    prefix_hash: String,
+}
+
+impl Serialize for OutputJson<'_> {
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde_core::ser::SerializeMap;
+        let mut out = serializer.serialize_map(None)?;
+        match self.body {
+            Body::Text(text) => out.serialize_entry("text", text)?,
+            Body::Messages(messages) => out.serialize_entry("messages", messages)?,
+        }
+        out.serialize_entry("path", self.path)?;
+        out.serialize_entry("metadata", self.metadata)?;
+        if !self.breakpoints.is_empty() {
+            out.serialize_entry("breakpoints", &self.breakpoints)?;
+        }
+        out.end()
+    }
+}
+
+impl Serialize for Breakpoint {
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde_core::ser::SerializeMap;
+        let mut out = serializer.serialize_map(None)?;
+        if let Some(message) = self.message {
+            out.serialize_entry("message", &message)?;
+        }
+        out.serialize_entry("offset", &self.offset)?;
+        out.serialize_entry("prefix_hash", &self.prefix_hash)?;
+        out.end()
     }
 }
 
@@ -540,15 +578,15 @@ pub fn unread_value(given: &Given, reads: &[ValueUse], message: String) -> Diagn
 /// A JSON object read with its keys in the file's order, each value as written.
 struct OrderedRaw<'a>(Vec<(String, &'a serde_json::value::RawValue)>);
 
-impl<'de: 'a, 'a> serde::Deserialize<'de> for OrderedRaw<'a> {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+impl<'de: 'a, 'a> serde_core::Deserialize<'de> for OrderedRaw<'a> {
+    fn deserialize<D: serde_core::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Visit<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde::de::Visitor<'de> for Visit<'a> {
+        impl<'de: 'a, 'a> serde_core::de::Visitor<'de> for Visit<'a> {
             type Value = OrderedRaw<'a>;
             fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
                 f.write_str("a JSON object")
             }
-            fn visit_map<M: serde::de::MapAccess<'de>>(
+            fn visit_map<M: serde_core::de::MapAccess<'de>>(
                 self,
                 mut map: M,
             ) -> Result<Self::Value, M::Error> {

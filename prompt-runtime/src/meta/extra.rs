@@ -1,6 +1,6 @@
 //! The frontmatter keys without a field of their own, kept as raw JSON.
 
-use serde::de::DeserializeOwned;
+use serde_core::de::DeserializeOwned;
 use std::borrow::Cow;
 
 /// The frontmatter keys [`Meta`](super::Meta) has no field for: `(key, raw JSON)` pairs in file order.

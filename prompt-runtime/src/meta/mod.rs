@@ -12,7 +12,7 @@
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::source::{Frontmatter, FrontmatterEntry};
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_core::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::Value;
 use std::borrow::Cow;
 mod color;

@@ -2,7 +2,7 @@
 //! the text, so that its byte span (for diagnostics) is known. Shared by the frontmatter,
 //! the identity and the configuration; serde_json's `preserve_order` is not needed.
 
-use serde::de::{Deserialize, Deserializer, MapAccess, Visitor};
+use serde_core::de::{Deserialize, Deserializer, MapAccess, Visitor};
 use serde_json::value::RawValue;
 use std::fmt;
 
@@ -178,4 +178,28 @@ mod tests {
         let two = text.find('2').unwrap();
         assert_eq!(&text[key_span(text, two)], r#""c""#);
     }
+}
+
+/// One field of a struct read from a map by hand (this crate derives no serde impls, so
+/// that it compiles beside `serde_derive` instead of after it): the next value into
+/// `slot`, a key given twice an error, as serde's derive has it.
+pub(crate) fn take_field<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    T: Deserialize<'de>,
+{
+    if slot.is_some() {
+        return Err(serde_core::de::Error::duplicate_field(key));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// The value of a key a struct does not read, skipped (serde's derive ignores them too).
+pub(crate) fn skip_field<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value::<serde_core::de::IgnoredAny>().map(|_| ())
 }

@@ -14,8 +14,10 @@
 //! sorted already, so the order is the keys').
 
 use super::ordered;
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor};
-use serde::ser::{Serialize, SerializeSeq, Serializer};
+use serde_core::de::{
+    self, Deserialize, DeserializeSeed, Deserializer, MapAccess, SeqAccess, Visitor,
+};
+use serde_core::ser::{Serialize, SerializeSeq, Serializer};
 use std::fmt;
 use std::marker::PhantomData;
 

@@ -11,7 +11,7 @@
 //! here: it is an array.
 
 use super::data::{self, Map, Num, Number, Read, Rules, Value};
-use serde::de::{self, Deserialize, DeserializeSeed, Deserializer};
+use serde_core::de::{self, Deserialize, DeserializeSeed, Deserializer};
 
 /// How deep an array is printed: hostile input cannot exhaust the stack (dotprompt's
 /// [`MAX_DEPTH`](crate::formats::dotprompt::MAX_DEPTH)).

@@ -4,7 +4,7 @@
 //! mapping's order (Jinja's `items()` and dict printing, dotprompt's `{{#each}}` and
 //! `{{json}}`) read their data into this one.
 
-use serde::ser::{Serialize, SerializeMap, Serializer};
+use serde_core::ser::{Serialize, SerializeMap, Serializer};
 use std::collections::HashMap;
 
 /// Keys in the order they were first written, each with its value (a later write of a

@@ -10,7 +10,7 @@ use crate::formats::front::{
 };
 use crate::load::Project;
 use crate::meta::Meta;
-use serde::Deserialize;
+use serde_core::Deserialize;
 
 /// The dotprompt format.
 pub struct DotpromptFormat;
@@ -107,12 +107,17 @@ pub struct LoadedDotprompt {
 }
 
 /// `--data DATA.json`: the DataArgument, plus render options under `options`.
-#[derive(Default, Deserialize)]
+#[derive(Default)]
 struct DataFile {
-    #[serde(flatten)]
     data: DataArgument,
-    #[serde(default)]
     options: PromptMetadata,
+}
+
+impl<'de> Deserialize<'de> for DataFile {
+    fn deserialize<D: serde_core::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let (data, options) = deserializer.deserialize_map(super::wire::DataVisitor)?;
+        Ok(DataFile { data, options })
+    }
 }
 
 /// The inputs a prompt reads: its input schema's properties (with their types), or,

@@ -47,13 +47,14 @@ pub mod schema;
 #[cfg(test)]
 mod tests;
 mod value;
+mod wire;
 mod yaml;
 
 use std::collections::{BTreeSet, HashMap};
 use std::fmt;
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde_core::Serialize;
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 pub use chat::ToChatError;
@@ -297,14 +298,11 @@ fn located(
 
 /// What a template is rendered with: the input variables, the `@` data (`@state`,
 /// `@auth`, ...) and the conversation so far for `{{history}}`.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct DataArgument {
     /// The template's variables.
-    #[serde(deserialize_with = "crate::value::js::deserialize_object")]
     pub input: Object,
     /// Values read as `@name`.
-    #[serde(deserialize_with = "crate::value::js::deserialize_object")]
     pub context: Object,
     /// The conversation history.
     pub messages: Vec<Message>,
@@ -318,19 +316,13 @@ pub struct DataArgument {
 /// [`chat::Message`](crate::chat::Message). They convert both ways:
 /// `chat::Message::try_from(&message)` (`model` is the assistant; a part other than text
 /// or media is an error) and `Message::from(&chat_message)`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Message {
     /// `user`, `model`, `system`, or any lowercase role a template names.
     pub role: String,
     /// The parts.
-    #[serde(default)]
     pub content: Vec<Part>,
     /// Metadata, when there is some.
-    #[serde(
-        default,
-        skip_serializing_if = "Option::is_none",
-        deserialize_with = "crate::value::js::deserialize_optional_object"
-    )]
     pub metadata: Option<Object>,
 }
 
@@ -344,9 +336,8 @@ pub struct Message {
 /// let media = Part::media("http://x/y.png".into(), Some("image/png".into()));
 /// assert_eq!(serde_json::to_string(&media).unwrap(), r#"{"media":{"url":"http://x/y.png","contentType":"image/png"}}"#);
 /// ```
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct Part(#[serde(deserialize_with = "crate::value::js::deserialize_object")] pub Object);
+#[derive(Clone, Debug, PartialEq)]
+pub struct Part(pub Object);
 
 impl Part {
     /// A text part.
@@ -377,11 +368,8 @@ impl Part {
 /// A prompt's metadata as dotprompt reports it: `config`, `ext` and `metadata` always,
 /// then what the frontmatter sets (`model`, `input`, `output` with compiled schemas,
 /// `tools` and `toolDefs`, `raw`, ...). Keys keep dotprompt's order when serialized.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct PromptMetadata(
-    #[serde(deserialize_with = "crate::value::js::deserialize_object")] pub Object,
-);
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PromptMetadata(pub Object);
 
 impl PromptMetadata {
     /// The `model`.
@@ -526,8 +514,8 @@ impl RenderedPrompt {
 }
 
 impl Serialize for RenderedPrompt {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::SerializeMap;
+    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde_core::ser::SerializeMap;
         let mut map = serializer.serialize_map(Some(self.metadata.0.len() + 1))?;
         for (k, v) in self.metadata.0.iter() {
             map.serialize_entry(k, v)?;

@@ -150,7 +150,7 @@ impl Store {
             let text = String::from_utf8(data).map_err(|_| {
                 refuse(format!("entry `{}` is not UTF-8 text", name.escape_debug()))
             })?;
-            if let Err(e) = serde_json::from_str::<serde::de::IgnoredAny>(&text) {
+            if let Err(e) = serde_json::from_str::<serde_core::de::IgnoredAny>(&text) {
                 return Err(refuse(format!(
                     "entry `{}` is not JSON: {e}",
                     name.escape_debug()
