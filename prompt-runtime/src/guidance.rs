@@ -88,9 +88,23 @@ impl Guidance {
 }
 
 /// A word that is not a guidance level.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("`{0}` is not a guidance level: write `lean` or `detailed`")]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct UnknownGuidance(pub String);
+
+impl std::fmt::Display for UnknownGuidance {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            UnknownGuidance(word) => {
+                write!(
+                    f,
+                    "`{word}` is not a guidance level: write `lean` or `detailed`"
+                )
+            }
+        }
+    }
+}
+
+impl std::error::Error for UnknownGuidance {}
 
 impl FromStr for Guidance {
     type Err = UnknownGuidance;

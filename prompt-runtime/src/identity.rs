@@ -70,10 +70,9 @@ struct Entry {
 }
 
 /// Why an identity could not be read or does not fit the prompts.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum IdentityError {
     /// The text is not JSON.
-    #[error("malformed identity JSON at line {line}:{column}: {message}")]
     Json {
         /// 1-based line.
         line: usize,
@@ -83,42 +82,66 @@ pub enum IdentityError {
         message: String,
     },
     /// The identity (or the config's `identity` value) is not a JSON object.
-    #[error("an identity is a JSON object, found {found}")]
     NotAnObject {
         /// The kind of JSON value found instead, such as "an array".
         found: &'static str,
     },
     /// An array holds an object or another array, which has no one-line text form.
-    #[error(
-        "identity key `{key}` holds an array with an object or array in it; only arrays of strings, numbers, booleans and nulls are allowed"
-    )]
     NestedArray {
         /// The flattened key.
         key: String,
     },
     /// Two entries flatten to the same key (`"a_b"` and `"a": {"b": …}`, or a key given twice).
-    #[error("identity key `{key}` is given twice (nested objects are flattened with `_`)")]
     DuplicateKey {
         /// The flattened key.
         key: String,
     },
     /// An object nested deeper than [`MAX_DEPTH`] levels.
-    #[error(
-        "identity key `{key}` holds an object nested more than {limit} levels deep",
-        limit = MAX_DEPTH
-    )]
     TooDeep {
         /// The flattened key of the object that is one level too deep.
         key: String,
     },
     /// Keys the prompts use that the identity lacks, all of them.
-    #[error(
-        "identity is missing {} used by the prompts: {}",
-        count_keys(.0.len()),
-        list_keys(.0)
-    )]
     MissingKeys(Vec<String>),
 }
+
+impl std::fmt::Display for IdentityError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            IdentityError::Json {
+                line,
+                column,
+                message,
+            } => write!(
+                f,
+                "malformed identity JSON at line {line}:{column}: {message}"
+            ),
+            IdentityError::NotAnObject { found } => {
+                write!(f, "an identity is a JSON object, found {found}")
+            }
+            IdentityError::NestedArray { key } => write!(
+                f,
+                "identity key `{key}` holds an array with an object or array in it; only arrays of strings, numbers, booleans and nulls are allowed"
+            ),
+            IdentityError::DuplicateKey { key } => write!(
+                f,
+                "identity key `{key}` is given twice (nested objects are flattened with `_`)"
+            ),
+            IdentityError::TooDeep { key } => write!(
+                f,
+                "identity key `{key}` holds an object nested more than {MAX_DEPTH} levels deep"
+            ),
+            IdentityError::MissingKeys(keys) => write!(
+                f,
+                "identity is missing {} used by the prompts: {}",
+                count_keys(keys.len()),
+                list_keys(keys)
+            ),
+        }
+    }
+}
+
+impl std::error::Error for IdentityError {}
 
 fn count_keys(n: usize) -> String {
     if n == 1 {

@@ -33,11 +33,10 @@ use crate::meta::Meta;
 
 /// Why a chat or a message does not convert into a client's request: what the client
 /// cannot take, and where.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 #[non_exhaustive]
 pub enum ConversionError {
     /// An error in one message of a chat (counted from 1).
-    #[error("message {number} ({role}): {error}")]
     InMessage {
         /// The message's place in the chat, from 1.
         number: usize,
@@ -47,7 +46,6 @@ pub enum ConversionError {
         error: Box<ConversionError>,
     },
     /// A media part the client has no part for.
-    #[error("{client} takes no {what} in a {role} message, and this one has `{url}`")]
     Media {
         /// The client crate.
         client: &'static str,
@@ -60,25 +58,16 @@ pub enum ConversionError {
     },
     /// A tool message: every client wants the id of the call it answers, which a prompt's
     /// message does not carry.
-    #[error(
-        "{client} needs the id of the tool call a tool message answers, which a prompt's message does not carry"
-    )]
     ToolMessage {
         /// The client crate.
         client: &'static str,
     },
     /// The prompt names no model, and the request needs one.
-    #[error(
-        "{client} needs a model, and the prompt names none (set `model` in its frontmatter, or in the chat's `metadata` before converting)"
-    )]
     NoModel {
         /// The client crate.
         client: &'static str,
     },
     /// The model is written for a provider the client does not talk to.
-    #[error(
-        "the model `{model}` is for the provider `{provider}`, which {client} does not talk to"
-    )]
     Provider {
         /// The client crate.
         client: &'static str,
@@ -88,7 +77,6 @@ pub enum ConversionError {
         provider: String,
     },
     /// A generation setting the request needs is missing.
-    #[error("{client} needs {what}, and the prompt sets none ({how})")]
     Missing {
         /// The client crate.
         client: &'static str,
@@ -98,7 +86,6 @@ pub enum ConversionError {
         how: &'static str,
     },
     /// A generation setting whose value the client cannot take.
-    #[error("`{key}` is {value}, which {client} cannot take: {why}")]
     Config {
         /// The client crate.
         client: &'static str,
@@ -110,6 +97,54 @@ pub enum ConversionError {
         why: &'static str,
     },
 }
+
+impl std::fmt::Display for ConversionError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ConversionError::InMessage {
+                number,
+                role,
+                error,
+            } => write!(f, "message {number} ({role}): {error}"),
+            ConversionError::Media {
+                client,
+                role,
+                what,
+                url,
+            } => write!(
+                f,
+                "{client} takes no {what} in a {role} message, and this one has `{url}`"
+            ),
+            ConversionError::ToolMessage { client } => write!(
+                f,
+                "{client} needs the id of the tool call a tool message answers, which a prompt's message does not carry"
+            ),
+            ConversionError::NoModel { client } => write!(
+                f,
+                "{client} needs a model, and the prompt names none (set `model` in its frontmatter, or in the chat's `metadata` before converting)"
+            ),
+            ConversionError::Provider {
+                client,
+                model,
+                provider,
+            } => write!(
+                f,
+                "the model `{model}` is for the provider `{provider}`, which {client} does not talk to"
+            ),
+            ConversionError::Missing { client, what, how } => {
+                write!(f, "{client} needs {what}, and the prompt sets none ({how})")
+            }
+            ConversionError::Config {
+                client,
+                key,
+                value,
+                why,
+            } => write!(f, "`{key}` is {value}, which {client} cannot take: {why}"),
+        }
+    }
+}
+
+impl std::error::Error for ConversionError {}
 
 impl ConversionError {
     /// The error as one of a chat's messages, counted from 0.

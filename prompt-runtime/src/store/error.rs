@@ -10,20 +10,17 @@ use crate::Diagnostics;
 /// let e = StoreError::UnknownPrompt { id: "sytem_rule".into(), suggestion: Some("system_rule".into()) };
 /// assert_eq!(e.to_string(), "unknown prompt `sytem_rule`; did you mean `system_rule`?");
 /// ```
-#[derive(Debug, thiserror::Error)]
+#[derive(Debug)]
 #[non_exhaustive]
 pub enum StoreError {
     /// The user folder's files, or an edit, have problems (the same checks as the
     /// defaults'); a refused edit changed nothing.
-    #[error("{0}")]
     Invalid(Diagnostics),
     /// Values were given to the builder for placeholders the registry does not have.
-    #[error("{}", unknown_keys(.0))]
     UnknownPlaceholders(Vec<(String, Option<String>)>),
     /// A source document ([`StoreBuilder::source`](super::StoreBuilder::source)) or a
     /// compute function ([`StoreBuilder::compute_function`](super::StoreBuilder::compute_function))
     /// that no registry entry names.
-    #[error("no placeholder of the registry names the {what} `{name}`{}", did_you_mean(.suggestion))]
     UnknownSource {
         /// `source` or `compute function`.
         what: &'static str,
@@ -33,16 +30,11 @@ pub enum StoreError {
         suggestion: Option<String>,
     },
     /// Static or computed placeholders that have neither a value nor a registry `default`.
-    #[error(
-        "no value for {}: give each one with `static_value`, `source`, `computed` or `compute_function`, or a `default` in the registry",
-        names("static or computed placeholder", .keys)
-    )]
     MissingValues {
         /// Their names.
         keys: Vec<String>,
     },
     /// A render needs runtime values it was not given.
-    #[error("{} (used by {}): pass each one in `runtime`", names("missing runtime value for placeholder", .keys), ids(.prompts))]
     MissingRuntime {
         /// The placeholders without a value.
         keys: Vec<String>,
@@ -52,7 +44,6 @@ pub enum StoreError {
     /// The prompt was refused when the folder was read (see
     /// [`Store::problems`](super::Store::problems)): it is not rendered, alone or in an
     /// assembly, until its problems are fixed.
-    #[error("prompt `{id}` is refused until its problems are fixed:\n{problems}")]
     Refused {
         /// The prompt.
         id: String,
@@ -61,9 +52,6 @@ pub enum StoreError {
     },
     /// A store opened with [`Store::open_folder`](super::Store::open_folder) was given what
     /// only a store over separate defaults takes (a user folder).
-    #[error(
-        "`{path}` is a PromptEngine folder opened in place, its own user layer: {what} cannot be added to it; give the folder itself as the user folder, or open it with `Store::open_folder` alone"
-    )]
     InPlace {
         /// The folder.
         path: String,
@@ -71,7 +59,6 @@ pub enum StoreError {
         what: &'static str,
     },
     /// No prompt has this id.
-    #[error("unknown prompt `{id}`{}", did_you_mean(.suggestion))]
     UnknownPrompt {
         /// The id asked for.
         id: String,
@@ -79,7 +66,6 @@ pub enum StoreError {
         suggestion: Option<String>,
     },
     /// The prompt has neither this variant nor a `default` one.
-    #[error("prompt `{id}` has no variant `{variant}` and no `default` variant{}", did_you_mean(.suggestion))]
     UnknownVariant {
         /// The prompt.
         id: String,
@@ -89,33 +75,26 @@ pub enum StoreError {
         suggestion: Option<String>,
     },
     /// A text was asked of a `multi_turn` prompt, which holds messages.
-    #[error("prompt `{id}` is `multi_turn`: it holds messages, not a text (see `prompt_messages`)")]
     NotText {
         /// The prompt.
         id: String,
     },
     /// [`Store::create_prompt`](super::Store::create_prompt) was given an id in use.
-    #[error("prompt `{id}` exists already")]
     PromptExists {
         /// The id.
         id: String,
     },
     /// A new prompt's id is not a name.
-    #[error("`{id}` is not a prompt id: use ASCII letters, digits, `_` and `-`")]
     BadPromptId {
         /// The id.
         id: String,
     },
     /// Only the user's own prompts can be deleted.
-    #[error(
-        "prompt `{id}` is one of the defaults: reset it with `reset_prompt_to_default`, or turn it off with `set_enabled`"
-    )]
     NotUserPrompt {
         /// The id.
         id: String,
     },
     /// A prompt of the user's own has no default to reset to.
-    #[error("prompt `{id}` is the user's own and has no default: remove it with `delete_prompt`")]
     NoDefault {
         /// The id.
         id: String,
@@ -123,7 +102,6 @@ pub enum StoreError {
     /// An archive given to `Store::import_prompts` (feature `archive`) was refused
     /// (not a zip file, an entry a user layer cannot hold, over a size limit, …), or one
     /// could not be exported. A refused import changed nothing.
-    #[error("archive `{path}`: {message}")]
     Archive {
         /// The archive, as given.
         path: String,
@@ -132,7 +110,6 @@ pub enum StoreError {
     },
     /// [`Store::add_placeholder`](super::Store::add_placeholder) was given a key the
     /// registry has already.
-    #[error("placeholder `{{{{{key}}}}}` exists already{}", if *.user { " (a user placeholder: remove it first to change it)" } else { " in the registry" })]
     PlaceholderExists {
         /// The key.
         key: String,
@@ -140,15 +117,11 @@ pub enum StoreError {
         user: bool,
     },
     /// A new placeholder's key is not a name `{{key}}` could use.
-    #[error(
-        "`{key}` is not a placeholder name: use ASCII letters, digits and `_`, not starting with a digit"
-    )]
     BadPlaceholder {
         /// The key.
         key: String,
     },
     /// Only placeholders the user added can be removed.
-    #[error("placeholder `{{{{{key}}}}}` is not one the user added{}", did_you_mean(.suggestion))]
     NotUserPlaceholder {
         /// The key.
         key: String,
@@ -156,7 +129,6 @@ pub enum StoreError {
         suggestion: Option<String>,
     },
     /// A placeholder still used by prompts cannot be removed.
-    #[error("placeholder `{{{{{key}}}}}` is used by {}: change those texts first", ids(.prompts))]
     PlaceholderInUse {
         /// The key.
         key: String,
@@ -164,13 +136,11 @@ pub enum StoreError {
         prompts: Vec<String>,
     },
     /// [`Store::reorder_prompts`](super::Store::reorder_prompts) was given an id twice.
-    #[error("prompt `{id}` is listed twice in the new order")]
     DuplicateInOrder {
         /// The id.
         id: String,
     },
     /// A file of the user layer could not be written.
-    #[error("cannot write `{path}`: {message}")]
     Write {
         /// The file.
         path: String,
@@ -178,6 +148,102 @@ pub enum StoreError {
         message: String,
     },
 }
+
+impl std::fmt::Display for StoreError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            StoreError::Invalid(diagnostics) => write!(f, "{diagnostics}"),
+            StoreError::UnknownPlaceholders(keys) => write!(f, "{}", unknown_keys(keys)),
+            StoreError::UnknownSource {
+                what,
+                name,
+                suggestion,
+            } => write!(
+                f,
+                "no placeholder of the registry names the {what} `{name}`{}",
+                did_you_mean(suggestion)
+            ),
+            StoreError::MissingValues { keys } => write!(
+                f,
+                "no value for {}: give each one with `static_value`, `source`, `computed` or `compute_function`, or a `default` in the registry",
+                names("static or computed placeholder", keys)
+            ),
+            StoreError::MissingRuntime { keys, prompts } => write!(
+                f,
+                "{} (used by {}): pass each one in `runtime`",
+                names("missing runtime value for placeholder", keys),
+                ids(prompts)
+            ),
+            StoreError::Refused { id, problems } => write!(
+                f,
+                "prompt `{id}` is refused until its problems are fixed:\n{problems}"
+            ),
+            StoreError::InPlace { path, what } => write!(
+                f,
+                "`{path}` is a PromptEngine folder opened in place, its own user layer: {what} cannot be added to it; give the folder itself as the user folder, or open it with `Store::open_folder` alone"
+            ),
+            StoreError::UnknownPrompt { id, suggestion } => {
+                write!(f, "unknown prompt `{id}`{}", did_you_mean(suggestion))
+            }
+            StoreError::UnknownVariant {
+                id,
+                variant,
+                suggestion,
+            } => write!(
+                f,
+                "prompt `{id}` has no variant `{variant}` and no `default` variant{}",
+                did_you_mean(suggestion)
+            ),
+            StoreError::NotText { id } => write!(
+                f,
+                "prompt `{id}` is `multi_turn`: it holds messages, not a text (see `prompt_messages`)"
+            ),
+            StoreError::PromptExists { id } => write!(f, "prompt `{id}` exists already"),
+            StoreError::BadPromptId { id } => write!(
+                f,
+                "`{id}` is not a prompt id: use ASCII letters, digits, `_` and `-`"
+            ),
+            StoreError::NotUserPrompt { id } => write!(
+                f,
+                "prompt `{id}` is one of the defaults: reset it with `reset_prompt_to_default`, or turn it off with `set_enabled`"
+            ),
+            StoreError::NoDefault { id } => write!(
+                f,
+                "prompt `{id}` is the user's own and has no default: remove it with `delete_prompt`"
+            ),
+            StoreError::Archive { path, message } => write!(f, "archive `{path}`: {message}"),
+            StoreError::PlaceholderExists { key, user } => write!(
+                f,
+                "placeholder `{{{{{key}}}}}` exists already{}",
+                if *user {
+                    " (a user placeholder: remove it first to change it)"
+                } else {
+                    " in the registry"
+                }
+            ),
+            StoreError::BadPlaceholder { key } => write!(
+                f,
+                "`{key}` is not a placeholder name: use ASCII letters, digits and `_`, not starting with a digit"
+            ),
+            StoreError::NotUserPlaceholder { key, suggestion } => write!(
+                f,
+                "placeholder `{{{{{key}}}}}` is not one the user added{}",
+                did_you_mean(suggestion)
+            ),
+            StoreError::PlaceholderInUse { key, prompts } => write!(
+                f,
+                "placeholder `{{{{{key}}}}}` is used by {}: change those texts first",
+                ids(prompts)
+            ),
+            StoreError::DuplicateInOrder { id } => {
+                write!(f, "prompt `{id}` is listed twice in the new order")
+            }
+            StoreError::Write { path, message } => write!(f, "cannot write `{path}`: {message}"),
+        }
+    }
+}
+
+impl std::error::Error for StoreError {}
 
 fn did_you_mean(suggestion: &Option<String>) -> String {
     suggestion

@@ -13,16 +13,31 @@ use std::borrow::Cow;
 
 /// Why a dotprompt message has no common [`Message`](ChatMessage): each case names what
 /// the chat message cannot hold, since nothing is dropped silently.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq)]
 pub enum ToChatError {
     /// A role other than `system`, `user`, `model` (or `assistant`) and `tool`.
-    #[error("the role `{0}` is none of a chat's roles (`system`, `user`, `model`, `tool`)")]
     Role(String),
     /// A part that is neither text nor media (a tool request, a pending section, ...),
     /// as JSON.
-    #[error("the message has a part that is neither text nor media ({0})")]
     Part(String),
 }
+
+impl std::fmt::Display for ToChatError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ToChatError::Role(role) => write!(
+                f,
+                "the role `{role}` is none of a chat's roles (`system`, `user`, `model`, `tool`)"
+            ),
+            ToChatError::Part(part) => write!(
+                f,
+                "the message has a part that is neither text nor media ({part})"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for ToChatError {}
 
 impl TryFrom<&Message> for ChatMessage {
     type Error = ToChatError;
