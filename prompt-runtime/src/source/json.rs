@@ -152,6 +152,30 @@ pub(crate) fn key_span(text: &str, value_start: usize) -> std::ops::Range<usize>
     value_start..value_start
 }
 
+/// One field of a struct read from a map by hand (this crate derives no serde impls, so
+/// that it compiles beside `serde_derive` instead of after it): the next value into
+/// `slot`, a key given twice an error, as serde's derive has it.
+pub(crate) fn take_field<'de, A, T>(
+    map: &mut A,
+    slot: &mut Option<T>,
+    key: &'static str,
+) -> Result<(), A::Error>
+where
+    A: MapAccess<'de>,
+    T: Deserialize<'de>,
+{
+    if slot.is_some() {
+        return Err(serde_core::de::Error::duplicate_field(key));
+    }
+    *slot = Some(map.next_value()?);
+    Ok(())
+}
+
+/// The value of a key a struct does not read, skipped (serde's derive ignores them too).
+pub(crate) fn skip_field<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
+    map.next_value::<serde_core::de::IgnoredAny>().map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -178,28 +202,4 @@ mod tests {
         let two = text.find('2').unwrap();
         assert_eq!(&text[key_span(text, two)], r#""c""#);
     }
-}
-
-/// One field of a struct read from a map by hand (this crate derives no serde impls, so
-/// that it compiles beside `serde_derive` instead of after it): the next value into
-/// `slot`, a key given twice an error, as serde's derive has it.
-pub(crate) fn take_field<'de, A, T>(
-    map: &mut A,
-    slot: &mut Option<T>,
-    key: &'static str,
-) -> Result<(), A::Error>
-where
-    A: MapAccess<'de>,
-    T: Deserialize<'de>,
-{
-    if slot.is_some() {
-        return Err(serde_core::de::Error::duplicate_field(key));
-    }
-    *slot = Some(map.next_value()?);
-    Ok(())
-}
-
-/// The value of a key a struct does not read, skipped (serde's derive ignores them too).
-pub(crate) fn skip_field<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::Error> {
-    map.next_value::<serde_core::de::IgnoredAny>().map(|_| ())
 }

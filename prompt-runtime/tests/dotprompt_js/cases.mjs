@@ -25,6 +25,7 @@
 // - `{{else if …}}`: promptic does not read chained `else` (it is refused, as documented).
 import fs from "node:fs";
 import { Dotprompt } from "dotprompt";
+import { seeded } from "./random.mjs";
 
 const [mode = "rust", seedArg = "1", countArg = "400", out = "cases.rs"] = process.argv.slice(2);
 if (mode !== "rust" && mode !== "json") {
@@ -32,18 +33,7 @@ if (mode !== "rust" && mode !== "json") {
   process.exit(2);
 }
 
-// A small seeded generator (mulberry32), so a seed always gives the same cases.
-let state = Number(seedArg) >>> 0;
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
-const pick = (xs) => xs[Math.floor(random() * xs.length)];
-const chance = (p) => random() < p;
+const { random, int, pick, chance } = seeded(seedArg);
 const tilde = () => (chance(0.25) ? "~" : "");
 
 const TEXT = ["a", " ", "\n", "  ", "x\n", "é", "\t", "\n\n", " b ", "😀", "\r\n", "<&>", "{", "}", "  \n  "];

@@ -14,24 +14,14 @@
 // `!!omap`, `!!pairs`, `!!timestamp`, `!!merge`).
 import fs from "node:fs";
 import { Dotprompt } from "dotprompt";
+import { seeded } from "./random.mjs";
 
 // The package warns (unresolved tags) on stderr; the cases keep only values and errors.
 process.removeAllListeners("warning");
 
 const [seedArg = "1", countArg = "600", out = "yaml_cases.rs"] = process.argv.slice(2);
 
-// mulberry32, so a seed always gives the same cases.
-let state = Number(seedArg) >>> 0;
-function random() {
-  state = (state + 0x6d2b79f5) >>> 0;
-  let t = state;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-}
-const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
-const pick = (xs) => xs[Math.floor(random() * xs.length)];
-const chance = (p) => random() < p;
+const { random, int, pick, chance } = seeded(seedArg);
 
 // Plain scalars at the edges of the core schema's rules.
 const PLAIN = [
