@@ -59,10 +59,15 @@ pub fn expand(input: &CallInput) -> TokenStream {
             let error = error.to_compile_error();
             // After the error, a value with the API of the prompt's format, so that the
             // compiler adds no error of its own (a `render()` without an identity).
-            let front_end = compile::open(&input.name)
-                .ok()
+            let project = compile::open(&input.name).ok();
+            let front_end = project
+                .as_ref()
                 .and_then(|p| p.front_end(&input.name.value()).ok().flatten());
+            let agent = project
+                .as_ref()
+                .and_then(|p| crate::keep_agent::call_fallback(p, &input.name));
             let fallback = match front_end {
+                _ if agent.is_some() => agent.unwrap_or_default(),
                 Some((FrontEnd::Jinja, _)) => quote! {{
                     static LOADED: ::std::sync::OnceLock<
                         ::core::result::Result<::promptic::formats::jinja::Templates, ::promptic::Diagnostics>,
@@ -137,6 +142,9 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     }
     if let Some((FrontEnd::Jinja, _)) = front_end {
         return crate::jinja::expand_call(name, &arg_list(input), &project);
+    }
+    if let Some(tokens) = crate::keep_agent::expand_call(name, &arg_list(input), &project) {
+        return tokens;
     }
     // Which names a block tests: those arguments are optional (`Option<T>` or `bool`).
     let file = project

@@ -22,7 +22,7 @@ use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarKind;
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics};
-use quote::quote;
+use quote::{quote, quote_spanned};
 use std::ops::Range;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
@@ -55,11 +55,32 @@ struct Read<'p> {
 }
 
 /// What fills a placeholder.
-enum Fill<'f> {
+enum Fill {
     /// The retrieval closure, with the name and arguments.
     Retrieval,
-    /// A field.
-    Field(&'f Field),
+    /// A field of the struct, or an argument of `prompt!`.
+    Value(Value),
+}
+
+/// How a [`Value`] is read.
+#[derive(Clone, Copy, PartialEq)]
+enum Reading {
+    Optional,
+    Given,
+    Argument,
+}
+
+/// A field or an argument that fills placeholders.
+struct Value {
+    /// Its name, for the generated docs.
+    name: String,
+    /// The expression that reads it (`self.text`, `__a0`).
+    expr: TokenStream,
+    /// How it is read: an `Option` field, a field of any other type, or a `prompt!`
+    /// argument (either, told apart by its type where the macro expands).
+    read: Reading,
+    /// Where a type that cannot render is reported.
+    span: proc_macro2::Span,
 }
 
 impl Read<'_> {
@@ -117,7 +138,7 @@ impl Read<'_> {
 
         // Every placeholder filled: retrievals by the closure, the others by a field.
         let mut problems = Diagnostics::default();
-        let mut fills: Vec<Option<Fill<'_>>> = Vec::new();
+        let mut fills: Vec<Option<Fill>> = Vec::new();
         let mut used = vec![false; fields.len()];
         for p in prompt.placeholders() {
             if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
@@ -186,7 +207,17 @@ impl Read<'_> {
                     )),
                 );
             }
-            fills.push(Some(Fill::Field(field)));
+            let f = &field.ident;
+            fills.push(Some(Fill::Value(Value {
+                name: field.ident.to_string(),
+                expr: quote!(self.#f),
+                read: if field.kind == VarKind::Optional {
+                    Reading::Optional
+                } else {
+                    Reading::Given
+                },
+                span: field.ty.span(),
+            })));
         }
         if !problems.is_empty() {
             compile::combine(&mut errors, compile::to_error(self.name, problems));
@@ -253,37 +284,33 @@ impl Read<'_> {
     }
 }
 
-/// The text of a field's value (`value`: a reference to it), its type reported at the field
-/// when it cannot render.
-fn field_text(field: &Field, written: &str, value: TokenStream) -> TokenStream {
+/// The text of a value (`value`: a reference to it), its type reported at the value's
+/// type or argument when it cannot render.
+fn value_text(v: &Value, written: &str, value: TokenStream) -> TokenStream {
     let access = Access {
         expr: TokenStream::new(),
-        kind: field.kind.clone(),
+        kind: if v.read == Reading::Given {
+            VarKind::Text
+        } else {
+            VarKind::Optional
+        },
         plain_text: None,
-        span: field.ty.span(),
+        span: v.span,
     };
     emit::text_guarded(
         &format!("`{{Self}}` cannot be rendered as the keep placeholder `{written}`"),
-        &format!("the type of `{}`, which `{written}` renders", field.name),
+        &format!("the type of `{}`, which `{written}` renders", v.name),
         &access,
         value,
     )
 }
 
-#[allow(clippy::too_many_arguments)]
-fn generate(
-    input: &DeriveInput,
-    name: &LitStr,
-    path: &str,
+/// The code that writes the template into `__out` (each retrieval through `__retrieve`),
+/// the length of its literal text, and the retrievals it asks for.
+fn steps(
     prompt: &AgentPrompt,
-    fills: &[Option<Fill<'_>>],
-    meta: &TokenStream,
-    tracked: &TokenStream,
-    retrieves: bool,
-    fields: &[Field],
-) -> TokenStream {
-    let ident = &input.ident;
-    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    fills: &[Option<Fill>],
+) -> (Vec<TokenStream>, usize, Vec<TokenStream>) {
     let template = prompt.template();
     let mut steps = Vec::new();
     let mut literal_len = 0;
@@ -310,40 +337,48 @@ fn generate(
                     }
                 });
             }
-            Some(Some(Fill::Field(field))) => {
-                let f = &field.ident;
-                let step = match (&field.kind, &p.fallback) {
-                    (VarKind::Optional, fallback) => {
-                        let text = field_text(field, written, quote!(__x));
-                        let fallback = fallback.as_deref().unwrap_or_default();
-                        let blank = if p.fallback.is_some() {
-                            quote!(if ::promptic::__private::keep_is_blank(&__t) {
-                                __out.push_str(#fallback);
-                            } else {
-                                __out.push_str(&__t);
-                            })
+            Some(Some(Fill::Value(v))) => {
+                let expr = &v.expr;
+                let step = if v.read != Reading::Given {
+                    let text = value_text(v, written, quote!(__x));
+                    let fallback = p.fallback.as_deref().unwrap_or_default();
+                    let blank = if p.fallback.is_some() {
+                        quote!(if ::promptic::__private::keep_is_blank(&__t) {
+                            __out.push_str(#fallback);
                         } else {
-                            quote!(__out.push_str(&__t);)
-                        };
-                        let none = if p.fallback.is_some() {
-                            quote!(__out.push_str(#fallback);)
-                        } else {
-                            TokenStream::new()
-                        };
-                        quote! {
-                            match ::core::option::Option::as_ref(&self.#f) {
-                                ::core::option::Option::Some(__x) => {
-                                    let __t = #text;
-                                    #blank
-                                }
-                                ::core::option::Option::None => { #none }
+                            __out.push_str(&__t);
+                        })
+                    } else {
+                        quote!(__out.push_str(&__t);)
+                    };
+                    let none = if p.fallback.is_some() {
+                        quote!(__out.push_str(#fallback);)
+                    } else {
+                        TokenStream::new()
+                    };
+                    let option = if v.read == Reading::Optional {
+                        quote_spanned! {v.span=>
+                            ::promptic::__private::KeepOption::keep_option(&#expr)
+                        }
+                    } else {
+                        quote_spanned! {v.span=> {
+                            #[allow(unused_imports)]
+                            use ::promptic::__private::{KeepGiven as _, KeepGivenOption as _};
+                            (&&::promptic::__private::Tag(&#expr)).keep_given()
+                        }}
+                    };
+                    quote! {
+                        match #option {
+                            ::core::option::Option::Some(__x) => {
+                                let __t = #text;
+                                #blank
                             }
+                            ::core::option::Option::None => { #none }
                         }
                     }
-                    _ => {
-                        let text = field_text(field, written, quote!(&self.#f));
-                        quote!(__out.push_str(&#text);)
-                    }
+                } else {
+                    let text = value_text(v, written, quote!(&#expr));
+                    quote!(__out.push_str(&#text);)
                 };
                 steps.push(step);
             }
@@ -351,6 +386,25 @@ fn generate(
             _ => {}
         }
     }
+    (steps, literal_len, retrievals)
+}
+
+#[allow(clippy::too_many_arguments)]
+fn generate(
+    input: &DeriveInput,
+    name: &LitStr,
+    path: &str,
+    prompt: &AgentPrompt,
+    fills: &[Option<Fill>],
+    meta: &TokenStream,
+    tracked: &TokenStream,
+    retrieves: bool,
+    fields: &[Field],
+) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let template = prompt.template();
+    let (steps, literal_len, retrievals) = steps(prompt, fills);
     let prompt_name = name.value();
     let values = crate::values::expand(input, fields);
     let retrieve_param = if retrieves {
@@ -401,7 +455,7 @@ fn generate(
 }
 
 /// The rustdoc of the generated items: each placeholder and what fills it.
-fn page(name: &str, path: &str, prompt: &AgentPrompt, fills: &[Option<Fill<'_>>]) -> String {
+fn page(name: &str, path: &str, prompt: &AgentPrompt, fills: &[Option<Fill>]) -> String {
     let mut doc = format!(
         "keep agent prompt `{name}` (`{path}`), rendered as keep's `expand_prompt` renders it.\n\n| placeholder | filled by |\n|---|---|\n"
     );
@@ -425,13 +479,13 @@ fn page(name: &str, path: &str, prompt: &AgentPrompt, fills: &[Option<Fill<'_>>]
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
-            Some(Fill::Field(f)) => match &p.fallback {
+            Some(Fill::Value(v)) => match &p.fallback {
                 Some(fallback) => format!(
                     "field `{}`; `{}` when it is `None` or blank",
-                    f.ident,
+                    v.name,
                     fallback.replace('`', "'")
                 ),
-                None => format!("field `{}`", f.ident),
+                None => format!("field `{}`", v.name),
             },
             None => String::new(),
         };
@@ -468,5 +522,226 @@ fn fallback(input: &DeriveInput, error: syn::Error, retrieves: bool) -> TokenStr
                 ::core::unreachable!()
             }
         }
+    }
+}
+
+/// `prompt!` on a keep agent prompt: `None` for any other prompt. Each placeholder takes
+/// the argument of its name (an `Option` where some use of it has a fallback), each
+/// argument must fill one, and the value renders what the derive's `render` renders.
+pub fn expand_call(
+    name: &LitStr,
+    args: &[(String, proc_macro2::Span, &syn::Expr)],
+    project: &Project,
+) -> Option<syn::Result<TokenStream>> {
+    let agent = AgentFile::read(project, &name.value()).ok()??;
+    let mut read = Read {
+        project,
+        name,
+        agent,
+    };
+    Some(read.call(args))
+}
+
+/// The value `prompt!` gives after an error on a keep agent prompt, with the API of the
+/// value it would have given (`render()`, or `render(retrieve)`); `None` for any other
+/// prompt.
+pub fn call_fallback(project: &Project, name: &LitStr) -> Option<TokenStream> {
+    let agent = AgentFile::read(project, &name.value()).ok()??;
+    let retrieves = AgentPrompt::parse(agent.top.body_text())
+        .placeholders()
+        .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+    Some(if retrieves {
+        quote! {
+            ::promptic::__private::InlineAgentRetrieving::new(
+                |_: ::promptic::__private::Retrieve<'_>| -> ::promptic::__private::PromptContent {
+                    ::core::unreachable!()
+                }
+            )
+        }
+    } else {
+        quote! {
+            ::promptic::__private::InlineAgent::new(
+                || -> ::promptic::__private::PromptContent { ::core::unreachable!() }
+            )
+        }
+    })
+}
+
+impl Read<'_> {
+    fn call(
+        &mut self,
+        args: &[(String, proc_macro2::Span, &syn::Expr)],
+    ) -> syn::Result<TokenStream> {
+        let path = self.agent.top.source.path().to_owned();
+        let expanded = match self.agent.expand(self.project) {
+            Ok(expanded) => expanded,
+            Err(d) => return Err(self.error(d)),
+        };
+        let prompt = AgentPrompt::parse(&expanded.text);
+        let retrieves = prompt
+            .placeholders()
+            .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+        let mut errors: Option<syn::Error> = None;
+        let meta = match self
+            .project
+            .check_loaded(&self.name.value(), self.agent.top.clone())
+        {
+            Ok(checked) => Some(checked.meta),
+            Err(problems) => {
+                compile::combine(&mut errors, compile::to_error(self.name, problems));
+                None
+            }
+        };
+        let lints = prompt_runtime::check::frontmatter_warnings(&self.agent.top);
+        if !lints.is_empty() {
+            compile::combine(&mut errors, compile::to_error(self.name, lints.into()));
+        }
+
+        // A misspelt argument: the placeholder no argument fills that it is closest to. It
+        // is reported once, at the argument, not again at the placeholder.
+        let given = |n: &str| args.iter().any(|(a, _, _)| a == n);
+        let unfilled: Vec<&str> = prompt
+            .placeholders()
+            .filter(|p| !matches!(p.kind, AgentKind::Get | AgentKind::Find) && !given(&p.name))
+            .map(|p| p.name.as_str())
+            .collect();
+        let filled = |n: &str| prompt.placeholders().any(|p| p.name == n);
+        let meant: Vec<Option<&str>> = args
+            .iter()
+            .map(|(n, _, _)| {
+                if filled(n) || matches!(n.as_str(), "get" | "find") {
+                    None
+                } else {
+                    closest(n, unfilled.iter().copied())
+                }
+            })
+            .collect();
+        let mut problems = Diagnostics::default();
+        let mut fills: Vec<Option<Fill>> = Vec::new();
+        let mut used = vec![false; args.len()];
+        for p in prompt.placeholders() {
+            if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
+                fills.push(Some(Fill::Retrieval));
+                continue;
+            }
+            let written = &expanded.text[p.span.clone()];
+            if meant.contains(&Some(p.name.as_str())) {
+                fills.push(None);
+                continue;
+            }
+            let Some(i) = args.iter().position(|(n, _, _)| *n == p.name) else {
+                let d = if matches!(p.name.as_str(), "get" | "find") {
+                    Diagnostic::new(format!(
+                        "`{written}` is a binding named `{}`, not a retrieval: keep reads a retrieval only as `{{get}}` or `{{find…}}`, without a fallback",
+                        p.name
+                    ))
+                    .with_help(format!(
+                        "write `{{{}}}` for the retrieval, or give the binding another name",
+                        p.name
+                    ))
+                } else {
+                    let help = match closest(&p.name, args.iter().map(|(n, _, _)| n.as_str())) {
+                        Some(s) => format!("did you mean `{s}`?"),
+                        None => format!(
+                            "pass it to the macro: `prompt!(\"{}\", {} = ...)` (an `Option` when the value may be missing)",
+                            self.name.value(),
+                            p.name
+                        ),
+                    };
+                    Diagnostic::new(format!(
+                        "`{written}` names `{}`, which is no argument of `prompt!`",
+                        p.name
+                    ))
+                    .with_help(help)
+                };
+                problems.push(self.at_template(d, &expanded, p.span.clone()));
+                fills.push(None);
+                continue;
+            };
+            used[i] = true;
+            let id = quote::format_ident!("__a{}", i);
+            fills.push(Some(Fill::Value(Value {
+                name: args[i].0.clone(),
+                expr: quote!(#id),
+                read: Reading::Argument,
+                span: args[i].2.span(),
+            })));
+        }
+        if !problems.is_empty() {
+            compile::combine(&mut errors, compile::to_error(self.name, problems));
+        }
+        for (((arg, span, _), used), meant) in args.iter().zip(&used).zip(&meant) {
+            if *used {
+                continue;
+            }
+            let help = if matches!(arg.as_str(), "get" | "find") {
+                format!(
+                    "`{{{arg}}}` is a retrieval, filled by the closure handed to `render`: remove the argument"
+                )
+            } else {
+                match meant {
+                    Some(s) => format!("did you mean `{s}`?"),
+                    None => "remove it, or use it in the prompt".to_owned(),
+                }
+            };
+            compile::combine(
+                &mut errors,
+                syn::Error::new(
+                    *span,
+                    format!("argument `{arg}` is not used by {path}\n  = help: {help}"),
+                ),
+            );
+        }
+        if let Some(errors) = errors {
+            return Err(errors);
+        }
+        let meta = emit::meta(&meta.unwrap_or_default());
+        let mut files: Vec<std::path::PathBuf> = Vec::new();
+        files.extend(self.project.prompt_path(&self.name.value()).ok());
+        files.extend(self.project.config.path.iter().cloned());
+        for name in self.agent.included.keys() {
+            files.extend(self.project.prompt_path(name).ok());
+        }
+        let tracked = emit::tracked(&files);
+        let (steps, literal_len, _) = steps(&prompt, &fills);
+        let bindings = args.iter().enumerate().map(|(i, (_, _, expr))| {
+            let id = quote::format_ident!("__a{}", i);
+            quote!(let #id = #expr;)
+        });
+        let body = quote! {
+            #[allow(unused_imports)]
+            use ::promptic::__private::{DisplayLike as _, StrLike as _};
+            let mut __out = ::promptic::__private::String::with_capacity(#literal_len);
+            #(#steps)*
+            ::promptic::__private::PromptContent {
+                text: ::promptic::__private::keep_clean_up(&__out),
+                path: ::promptic::__private::Cow::Borrowed(#path),
+                metadata: ::promptic::__private::Cow::Borrowed({
+                    static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
+                    &__PROMPTIC_META
+                }),
+                breakpoints: ::std::vec::Vec::new(),
+            }
+        };
+        let value = if retrieves {
+            quote! {
+                ::promptic::__private::InlineAgentRetrieving::new(
+                    move |__retrieve: ::promptic::__private::Retrieve<'_>| -> ::promptic::__private::PromptContent {
+                        #body
+                    }
+                )
+            }
+        } else {
+            quote! {
+                ::promptic::__private::InlineAgent::new(
+                    move || -> ::promptic::__private::PromptContent { #body }
+                )
+            }
+        };
+        Ok(quote! {{
+            const _: () = { #tracked };
+            #(#bindings)*
+            #value
+        }})
     }
 }

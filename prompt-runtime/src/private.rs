@@ -247,6 +247,132 @@ impl<F: Fn(&Identity) -> PromptContent> Inline<F> {
     }
 }
 
+/// What fills a keep placeholder that may be missing (a struct's `Option` field, or the
+/// argument of a `{name|fallback}` placeholder in `prompt!`): `Some` when it is given.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` given for a keep placeholder with a fallback, which takes an `Option`",
+    label = "given here",
+    note = "`None` or a blank value renders the fallback: pass an `Option` of text"
+)]
+pub trait KeepOption {
+    /// The value inside.
+    type Value: ?Sized;
+    /// `Some` when the value is given.
+    fn keep_option(&self) -> Option<&Self::Value>;
+}
+
+impl<T> KeepOption for Option<T> {
+    type Value = T;
+    #[inline]
+    fn keep_option(&self) -> Option<&T> {
+        self.as_ref()
+    }
+}
+
+impl<K: KeepOption + ?Sized> KeepOption for &K {
+    type Value = K::Value;
+    #[inline]
+    fn keep_option(&self) -> Option<&K::Value> {
+        (**self).keep_option()
+    }
+}
+
+/// `prompt!`'s reading of a keep placeholder's argument, first choice: an `Option` (or a
+/// reference to one) is given when `Some` (with [`KeepGiven`], by autoref: the argument's
+/// type is known where the macro expands).
+pub trait KeepGivenOption<'a> {
+    /// The value inside.
+    type Value: ?Sized;
+    /// `Some` when the value is given.
+    fn keep_given(&self) -> Option<&'a Self::Value>;
+}
+
+impl<'a, T> KeepGivenOption<'a> for &Tag<'a, Option<T>> {
+    type Value = T;
+    #[inline]
+    fn keep_given(&self) -> Option<&'a T> {
+        self.0.as_ref()
+    }
+}
+
+impl<'a, T> KeepGivenOption<'a> for &Tag<'a, &Option<T>> {
+    type Value = T;
+    #[inline]
+    fn keep_given(&self) -> Option<&'a T> {
+        self.0.as_ref()
+    }
+}
+
+/// `prompt!`'s reading of a keep placeholder's argument, the other choice: any other value
+/// is always given.
+pub trait KeepGiven<'a> {
+    /// The value.
+    type Value: ?Sized;
+    /// Always `Some`.
+    fn keep_given(&self) -> Option<&'a Self::Value>;
+}
+
+impl<'a, T: ?Sized> KeepGiven<'a> for &&Tag<'a, T> {
+    type Value = T;
+    #[inline]
+    fn keep_given(&self) -> Option<&'a T> {
+        Some(self.0)
+    }
+}
+
+/// The value `prompt!` evaluates to for a keep agent prompt without retrievals.
+pub struct InlineAgent<F> {
+    render: F,
+}
+
+impl<F: Fn() -> PromptContent> InlineAgent<F> {
+    /// Wraps generated render code.
+    pub fn new(render: F) -> Self {
+        InlineAgent { render }
+    }
+
+    /// Renders the agent prompt as keep's `expand_prompt` does: placeholders filled, runs
+    /// of blank lines collapsed, the text stripped. Cannot fail.
+    pub fn render(&self) -> PromptContent {
+        (self.render)()
+    }
+
+    /// The render as the common output, as a derived prompt's `Render::output` (a keep
+    /// agent prompt reads no identity).
+    pub fn output(
+        &self,
+        _identity: &Identity,
+    ) -> Result<crate::formats::Output, crate::Diagnostics> {
+        Ok(crate::formats::Output::Text(self.render()))
+    }
+}
+
+/// A keep retrieval's answer: the retrieval's name and arguments (`{find:deep:3000}` asks
+/// `("find", ["deep", "3000"])`), `None` when it found nothing.
+pub type Retrieve<'r> = &'r mut dyn FnMut(&str, &[&str]) -> Option<String>;
+
+/// The value `prompt!` evaluates to for a keep agent prompt with retrievals (`{get}`,
+/// `{find}`).
+pub struct InlineAgentRetrieving<F> {
+    render: F,
+}
+
+impl<F: Fn(Retrieve<'_>) -> PromptContent> InlineAgentRetrieving<F> {
+    /// Wraps generated render code.
+    pub fn new(render: F) -> Self {
+        InlineAgentRetrieving { render }
+    }
+
+    /// Renders the agent prompt as keep's `expand_prompt` does; `retrieve(name, args)`
+    /// fills each retrieval, `None` when it found nothing. Cannot fail.
+    pub fn render(
+        &self,
+        mut retrieve: impl FnMut(&str, &[&str]) -> Option<String>,
+    ) -> PromptContent {
+        (self.render)(&mut retrieve)
+    }
+}
+
 /// The value `prompt!` evaluates to for a chat prompt.
 pub struct InlineChat<F> {
     messages: F,

@@ -1,5 +1,5 @@
-// A keep agent prompt (`"placeholders": "keep"`) is derived on a struct of its own;
-// `prompt!` refuses it rather than render its `{text}` verbatim.
+// `prompt!` on a keep agent prompt: a misspelt argument is one error, at the argument,
+// with the placeholder it meant (not a second one at the `{text}` it leaves unfilled).
 fn main() {
-    let _ = promptic::prompt!("keep_agent", text = "hello");
+    let _ = promptic::prompt!("keep_agent", txt = "hello");
 }

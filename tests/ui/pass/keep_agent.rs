@@ -1,5 +1,6 @@
-// A derived keep agent prompt renders the bytes the run-time front end renders (includes
-// expanded, then `AgentPrompt::render`) for the same values, over many value sets.
+// A derived keep agent prompt, and `prompt!` on one, render the bytes the run-time front
+// end renders (includes expanded, then `AgentPrompt::render`) for the same values, over
+// many value sets.
 use promptic::formats::keep::{AgentPrompt, expand_includes};
 use promptic::load::Project;
 use std::collections::HashMap;
@@ -81,6 +82,17 @@ fn main() {
                             questions,
                         }
                         .render(retrieval(found));
+                        // `prompt!`: the same values as arguments, an `Option` where one
+                        // may be missing (owned or borrowed)
+                        let recent_owned = recent.map(str::to_owned);
+                        let inline = promptic::prompt!(
+                            "keep/reflect",
+                            text,
+                            since,
+                            recent = &recent_owned,
+                            questions
+                        );
+                        assert_eq!(inline.render(retrieval(found)), derived);
                         let mut values = HashMap::new();
                         values.insert("text", text.to_owned());
                         for (k, v) in [("since", since), ("recent", recent), ("questions", questions)] {
@@ -135,6 +147,15 @@ fn main() {
             }
             let none = |_: &str, _: &[&str]| None;
             assert_eq!(Plain { name, note }.render().text, runtime("keep/plain", &values, &none));
+            // an argument that is no `Option` is always given (blank: the fallback)
+            let given = promptic::prompt!("keep/plain", name = name.unwrap_or(""), note);
+            let mut with_name = values.clone();
+            with_name.insert("name", name.unwrap_or("").to_owned());
+            assert_eq!(given.render().text, runtime("keep/plain", &with_name, &none));
+            assert_eq!(
+                given.output(&promptic::Identity::default()).unwrap(),
+                promptic::formats::Output::Text(given.render())
+            );
         }
     }
     assert_eq!(Plain { name: None, note: "" }.render().text, "Greet the reader, briefly.");
