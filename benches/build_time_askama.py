@@ -24,9 +24,10 @@ trailing newline dropped), which is askama's too, with explicit `-` where a tag'
 should leave no blank line.
 
 Every build is `cargo build` (debug) with cargo's defaults: incremental for the workspace's
-own crates, full debug information. `CARGO_INCREMENTAL`, `CARGO_PROFILE_*`, `RUSTFLAGS` and
-`RUSTC_WRAPPER` are removed from the environment of the builds, so a shell that sets them
-does not change what is measured. It times, for each of the three crates, the runs of the
+own crates, full debug information; promptic's crates are built as crates.io's are, not
+incrementally (a path dependency would be). `CARGO_INCREMENTAL`, `CARGO_PROFILE_*`,
+`RUSTFLAGS` and `RUSTC_WRAPPER` are removed from the environment of the builds, so a shell
+that sets them does not change what is measured. It times, for each of the three crates, the runs of the
 crates interleaved so that a burst of other work lands on each crate alike:
 
 1. the crate alone, clean: dependencies built once, then `cargo clean -p <crate>` and a
@@ -61,6 +62,13 @@ REPO = bt.REPO
 CRATES = ("derive_jinja", "askama_jinja", "derive_markdown")
 # Crates with a dependency and no prompt: what a crate costs before its first prompt.
 EMPTY = ("empty_promptic", "empty_askama")
+
+# promptic is a path dependency here, and cargo compiles a path dependency as it compiles
+# the workspace's own crates: incrementally, which writes a dependency graph and a query
+# cache no user pays for. A user's promptic comes from crates.io, built as askama is, once
+# and not incrementally; these lines build promptic's three crates that way.
+REGISTRY_LIKE = "".join(f"\n[profile.dev.package.{c}]\nincremental = false\n"
+                        for c in ("promptic", "prompt-macros", "prompt-runtime"))
 
 # --- the Jinja prompts ------------------------------------------------------------------
 
@@ -294,7 +302,7 @@ def main():
     try:
         bt.write(tmp / "Cargo.toml", "[workspace]\nmembers = ["
                  + ", ".join(f'"{c}"' for c in CRATES + EMPTY + ("compare_renders",))
-                 + ']\nresolver = "3"\n')
+                 + ']\nresolver = "3"\n' + REGISTRY_LIKE)
         shutil.copy(REPO / "Cargo.lock", tmp / "Cargo.lock")
         bt.write(tmp / "derive_jinja" / "Cargo.toml", manifest("derive_jinja", [promptic]))
         bt.write(tmp / "askama_jinja" / "Cargo.toml", manifest("askama_jinja", [askama]))

@@ -57,7 +57,8 @@
 //!
 //! ## Features
 //!
-//! - `hot-reload`: `promptic::hot`, derived prompts reloaded from their files in development.
+//! - `hot-reload`: `promptic::hot`, derived prompts reloaded from their files in development
+//!   (the derive then implements [`ContextValues`] too).
 //! - `archive`: `Store::export_prompts` and `Store::import_prompts`, zip archives of a
 //!   store's user layer.
 //! - `async-openai`, `genai`, `rig`, `ollama`: a [`Chat`] converted into the request type of

@@ -4,9 +4,10 @@
 //! To render another text with the same struct (a prompt reloaded from its file in
 //! development, see `hot` with the `hot-reload` feature), the runtime needs the struct's
 //! fields as data: [`ContextValues::CONTEXT`] says which context variables the struct has
-//! and of what kind, [`ContextValues::context_values`] gives one value's values. The derive
-//! implements the trait for every prompt struct (text prompts, chat prompts and families);
-//! it is dead code unless used.
+//! and of what kind, [`ContextValues::context_values`] gives one value's values. With the `hot-reload`
+//! feature, the derive implements the trait for every prompt struct (text prompts, chat
+//! prompts, families and keep agent prompts); without it, for none, so that a crate of
+//! prompts does not compile what only hot reload reads.
 
 use crate::chat::Message;
 use crate::render::Value;
@@ -14,7 +15,8 @@ use crate::resolve::{ContextVar, VarKind};
 use std::borrow::Cow;
 use std::collections::HashMap;
 
-/// A struct's context variables, as data. Implemented by `#[derive(promptic::Prompt)]`.
+/// A struct's context variables, as data. Implemented by `#[derive(promptic::Prompt)]`
+/// when promptic's `hot-reload` feature is on.
 ///
 /// ```
 /// use promptic::context::{ContextField, ContextValue, ContextValues, FieldKind};
