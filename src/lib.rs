@@ -196,7 +196,9 @@ pub use prompt_macros::Prompt;
 /// errors at the prompt file's line and column.
 ///
 /// On a Jinja template or a dotprompt file, the value has that format's `render()`, as a
-/// derived struct of it has (see the book's Jinja and dotprompt chapters):
+/// derived struct of it has (see the book's Jinja and dotprompt chapters); a dotprompt file
+/// that calls helpers of its own takes them as the derive's attribute does,
+/// `prompt!("recipe", helpers(list = dash_list), food = …)`:
 ///
 /// ```
 /// let rendered = promptic::prompt!("travel_agent", traveller = "Sam", city = "Lisbon")

@@ -3,6 +3,7 @@
 //! (`{% if note %}`) takes an `Option<T>` or a `bool`.
 
 use crate::compile::{self, Compiled};
+use crate::derive::HelperRef;
 use crate::emit::{self, Access};
 use proc_macro2::TokenStream;
 use prompt_runtime::check::infer_context;
@@ -17,6 +18,8 @@ use syn::{Expr, Ident, LitStr, Token};
 pub struct CallInput {
     name: LitStr,
     args: Vec<Arg>,
+    /// `helpers(name = function, ...)` for a dotprompt prompt, with where it was written.
+    helpers: Option<(proc_macro2::Span, Vec<HelperRef>)>,
 }
 
 struct Arg {
@@ -33,12 +36,25 @@ impl Parse for CallInput {
             )
         })?);
         let mut args = Vec::new();
+        let mut helpers = None;
         while !input.is_empty() {
             input.parse::<Token![,]>()?;
             if input.is_empty() {
                 break;
             }
             let name: Ident = input.parse()?;
+            // `helpers(list = dash_list)`: a dotprompt prompt's helpers, as the derive's
+            // attribute names them (an input named `helpers` is still `helpers = value`).
+            if name == "helpers" && input.peek(syn::token::Paren) {
+                if helpers.is_some() {
+                    return Err(syn::Error::new(
+                        name.span(),
+                        "`helpers(...)` is given twice",
+                    ));
+                }
+                helpers = Some((name.span(), crate::derive::helper_list(input)?));
+                continue;
+            }
             let expr = if input.peek(Token![=]) {
                 input.parse::<Token![=]>()?;
                 input.parse()?
@@ -48,7 +64,11 @@ impl Parse for CallInput {
             };
             args.push(Arg { name, expr });
         }
-        Ok(CallInput { name, args })
+        Ok(CallInput {
+            name,
+            args,
+            helpers,
+        })
     }
 }
 
@@ -128,8 +148,16 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
     let front_end = project
         .front_end(&name.value())
         .map_err(|d| compile::to_error(name, d.into()))?;
+    let helpers = match (&input.helpers, &front_end) {
+        (Some((_, helpers)), Some((FrontEnd::Dotprompt, _))) => helpers.as_slice(),
+        (Some((span, helpers)), _) => {
+            let at = helpers.first().map_or(*span, |h| h.name.span());
+            return Err(crate::derive::helpers_not_dotprompt(at, name));
+        }
+        (None, _) => &[],
+    };
     if let Some((FrontEnd::Dotprompt, _)) = &front_end {
-        return crate::dotprompt::expand_call(name, &arg_list(input), &project);
+        return crate::dotprompt::expand_call(name, &arg_list(input), helpers, &project);
     }
     if let Some((FrontEnd::PromptEngine, _)) = &front_end {
         return Err(syn::Error::new(

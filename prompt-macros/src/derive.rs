@@ -209,13 +209,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         helpers.first(),
         matches!(front_end, Some((FrontEnd::Dotprompt, _))),
     ) {
-        return Err(syn::Error::new(
-            first.name.span(),
-            format!(
-                "`helpers(...)` is for dotprompt prompts: `{}` is not a `.prompt` file\n  = help: remove `helpers(...)`; Markdown and Jinja prompts call no helpers from Rust",
-                name.value()
-            ),
-        ));
+        return Err(helpers_not_dotprompt(first.name.span(), &name));
     }
     match front_end {
         Some((FrontEnd::Dotprompt, _)) => {
@@ -491,8 +485,19 @@ impl syn::parse::Parse for PromptAttr {
     }
 }
 
+/// `helpers(...)` on a prompt that is no dotprompt file.
+pub(crate) fn helpers_not_dotprompt(span: proc_macro2::Span, name: &LitStr) -> syn::Error {
+    syn::Error::new(
+        span,
+        format!(
+            "`helpers(...)` is for dotprompt prompts: `{}` is not a `.prompt` file\n  = help: remove `helpers(...)`; Markdown and Jinja prompts call no helpers from Rust",
+            name.value()
+        ),
+    )
+}
+
 /// `(name = function, ...)`, each name once.
-fn helper_list(input: syn::parse::ParseStream) -> syn::Result<Vec<HelperRef>> {
+pub(crate) fn helper_list(input: syn::parse::ParseStream) -> syn::Result<Vec<HelperRef>> {
     let content;
     syn::parenthesized!(content in input);
     let entries = content

@@ -44,40 +44,12 @@ pub fn expand(
     // prompt, the partials it includes and the folder's registries, each through the
     // guarded reader, checked up to what needs the struct.
     let mut folder = Folder::open(project.root()).map_err(|d| compile::to_error(name, d))?;
-    // The helpers' names are what the check needs; their functions run only at render time.
-    for helper in helpers {
-        folder
-            .define_helper(&helper.name.to_string(), |_| {
-                Err("a helper declared for the build is not called at build time".to_owned())
-            })
-            .map_err(|d| {
-                syn::Error::new(
-                    helper.name.span(),
-                    format!(
-                        "{}\n  = help: {}",
-                        d.message(),
-                        d.help().unwrap_or("name it otherwise")
-                    ),
-                )
-            })?;
-    }
+    define_helpers(&mut folder, helpers)?;
     let loaded = folder
         .load(&prompt_name)
         .map_err(|d| compile::to_error(name, d))?;
     let prompt = loaded.prompt;
-    let called = prompt.helpers_called();
-    for helper in helpers {
-        let written = helper.name.to_string();
-        if !called.contains(&written.as_str()) {
-            return Err(syn::Error::new(
-                helper.name.span(),
-                format!(
-                    "the helper `{written}` is not called by {}\n  = help: call it in the template (`{{{{{written} ...}}}}`), or remove it from `helpers(...)`",
-                    loaded.file.path
-                ),
-            ));
-        }
-    }
+    helpers_called(&prompt, helpers, &loaded.file.path)?;
     let shown = loaded.file.path;
     let text = loaded.file.text;
     let partials = loaded.partials;
@@ -129,13 +101,7 @@ pub fn expand(
         nested
     };
     let compiled = compiled(&prompt, fields, name)?;
-    // Each function where the attribute names it: a signature that does not fit is
-    // reported there.
-    let helper_entries = helpers.iter().map(|h| {
-        let written = h.name.to_string();
-        let function = &h.function;
-        quote::quote_spanned!(function.span()=> (#written, #function))
-    });
+    let helper_entries = helper_entries(helpers);
     let doc = format!(
         "Renders `{shown}` with this context as the input: dotprompt's messages (with their parts) and metadata (model, config, schemas).\n\nThe prompt was checked when this crate was compiled; the render is compiled Rust that reads the fields in place, and falls back to the run-time renderer (from the checked text) for what it cannot do with certainty. An error only when a render goes past the run-time renderer's bounds."
     );
@@ -282,6 +248,59 @@ fn tracked_files(
     tracked.extend(registry_files.iter().map(|f| project.dir.join(&f.name)));
     tracked.extend(project.config.path.iter().cloned());
     crate::emit::tracked(&tracked)
+}
+
+/// Registers `helpers` in `folder` by name, for the check: their functions run only at
+/// render time. A name dotprompt has already is an error at the name.
+fn define_helpers(folder: &mut Folder, helpers: &[HelperRef]) -> syn::Result<()> {
+    for helper in helpers {
+        folder
+            .define_helper(&helper.name.to_string(), |_| {
+                Err("a helper declared for the build is not called at build time".to_owned())
+            })
+            .map_err(|d| {
+                syn::Error::new(
+                    helper.name.span(),
+                    format!(
+                        "{}\n  = help: {}",
+                        d.message(),
+                        d.help().unwrap_or("name it otherwise")
+                    ),
+                )
+            })?;
+    }
+    Ok(())
+}
+
+/// Every helper of `helpers` is called by `prompt` (read from `shown`): one that is not
+/// is an error at its name.
+fn helpers_called(prompt: &Dotprompt, helpers: &[HelperRef], shown: &str) -> syn::Result<()> {
+    let called = prompt.helpers_called();
+    for helper in helpers {
+        let written = helper.name.to_string();
+        if !called.contains(&written.as_str()) {
+            return Err(syn::Error::new(
+                helper.name.span(),
+                format!(
+                    "the helper `{written}` is not called by {shown}\n  = help: call it in the template (`{{{{{written} ...}}}}`), or remove it from `helpers(...)`"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// `(name, function)` for each helper, each function where it is named: a signature that
+/// does not fit is reported there.
+fn helper_entries(helpers: &[HelperRef]) -> Vec<TokenStream> {
+    helpers
+        .iter()
+        .map(|h| {
+            let written = h.name.to_string();
+            let function = &h.function;
+            quote::quote_spanned!(function.span()=> (#written, #function))
+        })
+        .collect()
 }
 
 /// The body of the function that gives the prompt parsed once per process from the texts
@@ -590,14 +609,17 @@ fn nested_checks(
 pub fn expand_call(
     name: &LitStr,
     args: &[(String, proc_macro2::Span, &syn::Expr)],
+    helpers: &[HelperRef],
     project: &Project,
 ) -> syn::Result<TokenStream> {
     let prompt_name = name.value();
-    let folder = Folder::open(project.root()).map_err(|d| compile::to_error(name, d))?;
+    let mut folder = Folder::open(project.root()).map_err(|d| compile::to_error(name, d))?;
+    define_helpers(&mut folder, helpers)?;
     let loaded = folder
         .load(&prompt_name)
         .map_err(|d| compile::to_error(name, d))?;
     let prompt = loaded.prompt;
+    helpers_called(&prompt, helpers, &loaded.file.path)?;
     let (shown, text, partials) = (loaded.file.path, loaded.file.text, loaded.partials);
     let registry_files = folder.registry_files();
     let schemas = check_call_names(&prompt, args, name)?;
@@ -610,7 +632,13 @@ pub fn expand_call(
         &partials,
         registry_files,
         &prompt.frontmatter_json(),
-        quote!(&[]),
+        {
+            let entries = helper_entries(helpers);
+            quote! {{
+                static HELPERS: &[(&str, ::promptic::dotprompt::HelperPtr)] = &[#(#entries),*];
+                HELPERS
+            }}
+        },
     );
 
     let exprs = args.iter().map(|(_, _, e)| e);

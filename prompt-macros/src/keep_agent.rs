@@ -19,6 +19,7 @@ use prompt_runtime::formats::keep::{
     AgentFile, AgentKind, AgentPart, AgentPlaceholder, AgentPrompt, TracedExpansion,
 };
 use prompt_runtime::load::Project;
+use prompt_runtime::meta::Meta;
 use prompt_runtime::resolve::VarKind;
 use prompt_runtime::suggest::closest;
 use prompt_runtime::{Diagnostic, Diagnostics};
@@ -83,6 +84,14 @@ struct Value {
     span: proc_macro2::Span,
 }
 
+/// Whether `prompt` retrieves (a `get` or `find` placeholder): `render` then takes the
+/// closure that does it.
+fn retrieves(prompt: &AgentPrompt) -> bool {
+    prompt
+        .placeholders()
+        .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find))
+}
+
 impl Read<'_> {
     /// Places `d` at `span` of the expanded template.
     fn at_template(
@@ -98,6 +107,26 @@ impl Read<'_> {
         compile::to_error(self.name, Diagnostics::from(d))
     }
 
+    /// The frontmatter as every prompt's: typed metadata (`None` after an error), its
+    /// near-misses errors too, combined into `errors`.
+    fn meta(&self, errors: &mut Option<syn::Error>) -> Option<Meta> {
+        let meta = match self
+            .project
+            .check_loaded(&self.name.value(), self.agent.top.clone())
+        {
+            Ok(checked) => Some(checked.meta),
+            Err(problems) => {
+                compile::combine(errors, compile::to_error(self.name, problems));
+                None
+            }
+        };
+        let lints = prompt_runtime::check::frontmatter_warnings(&self.agent.top);
+        if !lints.is_empty() {
+            compile::combine(errors, compile::to_error(self.name, lints.into()));
+        }
+        meta
+    }
+
     fn expand(
         &mut self,
         input: &DeriveInput,
@@ -108,33 +137,14 @@ impl Read<'_> {
             Ok(expanded) => expanded,
             Err(d) => {
                 // the retrievals the prompt's own text shows decide `render`'s form
-                let retrieves = AgentPrompt::parse(self.agent.top.body_text())
-                    .placeholders()
-                    .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+                let retrieves = retrieves(&AgentPrompt::parse(self.agent.top.body_text()));
                 return Err((self.error(d), retrieves));
             }
         };
         let prompt = AgentPrompt::parse(&expanded.text);
-        let retrieves = prompt
-            .placeholders()
-            .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+        let retrieves = retrieves(&prompt);
         let mut errors: Option<syn::Error> = None;
-
-        // The frontmatter as every prompt's: typed metadata, near-misses are errors.
-        let meta = match self
-            .project
-            .check_loaded(&self.name.value(), self.agent.top.clone())
-        {
-            Ok(checked) => Some(checked.meta),
-            Err(problems) => {
-                compile::combine(&mut errors, compile::to_error(self.name, problems));
-                None
-            }
-        };
-        let lints = prompt_runtime::check::frontmatter_warnings(&self.agent.top);
-        if !lints.is_empty() {
-            compile::combine(&mut errors, compile::to_error(self.name, lints.into()));
-        }
+        let meta = self.meta(&mut errors);
 
         // Every placeholder filled: retrievals by the closure, the others by a field.
         let mut problems = Diagnostics::default();
@@ -405,6 +415,7 @@ fn generate(
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let template = prompt.template();
     let (steps, literal_len, retrievals) = steps(prompt, fills);
+    let body = render_body(&steps, literal_len, path, meta);
     let prompt_name = name.value();
     let values = crate::values::expand(input, fields);
     let retrieve_param = if retrieves {
@@ -436,20 +447,33 @@ fn generate(
 
             #[doc = #render_doc]
             pub fn render(&self, #retrieve_param) -> ::promptic::__private::PromptContent {
-                #[allow(unused_imports)]
-                use ::promptic::__private::{DisplayLike as _, StrLike as _};
-                let mut __out = ::promptic::__private::String::with_capacity(#literal_len);
-                #(#steps)*
-                ::promptic::__private::PromptContent {
-                    text: ::promptic::__private::keep_clean_up(&__out),
-                    path: ::promptic::__private::Cow::Borrowed(#path),
-                    metadata: ::promptic::__private::Cow::Borrowed({
-                        static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
-                        &__PROMPTIC_META
-                    }),
-                    breakpoints: ::std::vec::Vec::new(),
-                }
+                #body
             }
+        }
+    }
+}
+
+/// The body of a render: the literal text's capacity, each step, keep's clean-up, the
+/// path and the metadata (a `static`).
+fn render_body(
+    steps: &[TokenStream],
+    literal_len: usize,
+    path: &str,
+    meta: &TokenStream,
+) -> TokenStream {
+    quote! {
+        #[allow(unused_imports)]
+        use ::promptic::__private::{DisplayLike as _, StrLike as _};
+        let mut __out = ::promptic::__private::String::with_capacity(#literal_len);
+        #(#steps)*
+        ::promptic::__private::PromptContent {
+            text: ::promptic::__private::keep_clean_up(&__out),
+            path: ::promptic::__private::Cow::Borrowed(#path),
+            metadata: ::promptic::__private::Cow::Borrowed({
+                static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
+                &__PROMPTIC_META
+            }),
+            breakpoints: ::std::vec::Vec::new(),
         }
     }
 }
@@ -547,9 +571,7 @@ pub fn expand_call(
 /// prompt.
 pub fn call_fallback(project: &Project, name: &LitStr) -> Option<TokenStream> {
     let agent = AgentFile::read(project, &name.value()).ok()??;
-    let retrieves = AgentPrompt::parse(agent.top.body_text())
-        .placeholders()
-        .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+    let retrieves = retrieves(&AgentPrompt::parse(agent.top.body_text()));
     Some(if retrieves {
         quote! {
             ::promptic::__private::InlineAgentRetrieving::new(
@@ -578,24 +600,9 @@ impl Read<'_> {
             Err(d) => return Err(self.error(d)),
         };
         let prompt = AgentPrompt::parse(&expanded.text);
-        let retrieves = prompt
-            .placeholders()
-            .any(|p| matches!(p.kind, AgentKind::Get | AgentKind::Find));
+        let retrieves = retrieves(&prompt);
         let mut errors: Option<syn::Error> = None;
-        let meta = match self
-            .project
-            .check_loaded(&self.name.value(), self.agent.top.clone())
-        {
-            Ok(checked) => Some(checked.meta),
-            Err(problems) => {
-                compile::combine(&mut errors, compile::to_error(self.name, problems));
-                None
-            }
-        };
-        let lints = prompt_runtime::check::frontmatter_warnings(&self.agent.top);
-        if !lints.is_empty() {
-            compile::combine(&mut errors, compile::to_error(self.name, lints.into()));
-        }
+        let meta = self.meta(&mut errors);
 
         // A misspelt argument: the placeholder no argument fills that it is closest to. It
         // is reported once, at the argument, not again at the placeholder.
@@ -708,21 +715,7 @@ impl Read<'_> {
             let id = quote::format_ident!("__a{}", i);
             quote!(let #id = #expr;)
         });
-        let body = quote! {
-            #[allow(unused_imports)]
-            use ::promptic::__private::{DisplayLike as _, StrLike as _};
-            let mut __out = ::promptic::__private::String::with_capacity(#literal_len);
-            #(#steps)*
-            ::promptic::__private::PromptContent {
-                text: ::promptic::__private::keep_clean_up(&__out),
-                path: ::promptic::__private::Cow::Borrowed(#path),
-                metadata: ::promptic::__private::Cow::Borrowed({
-                    static __PROMPTIC_META: ::promptic::__private::Meta = #meta;
-                    &__PROMPTIC_META
-                }),
-                breakpoints: ::std::vec::Vec::new(),
-            }
-        };
+        let body = render_body(&steps, literal_len, &path, &meta);
         let value = if retrieves {
             quote! {
                 ::promptic::__private::InlineAgentRetrieving::new(

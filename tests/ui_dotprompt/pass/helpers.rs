@@ -1,4 +1,4 @@
-// Helpers named in the derive's attribute: the prompt calls `list` and `add` (as Genkit's
+// Helpers named in the derive's attribute (and in `prompt!`): the prompt calls `list` and `add` (as Genkit's
 // samples register them), the render runs them, and gives what the run-time renderer
 // gives with the same helpers registered.
 use promptic::dotprompt::{DataArgument, HelperArgs, Registry, Value};
@@ -52,6 +52,17 @@ fn main() {
     }))
     .unwrap();
     assert_eq!(derived, prompt.render(&data).unwrap());
+
+    // `prompt!` names the same helpers, and renders as the derive does.
+    let call = promptic::prompt!(
+        "recipe",
+        helpers(list = dash_list, add = add),
+        food = "pancakes",
+        ingredients = vec!["eggs", "flour"],
+        servings = 2_u32,
+        extra = 1_u32,
+    );
+    assert_eq!(call.render().unwrap(), derived);
 
     let shopping = Shopping { items: vec!["milk".into()] }.render().unwrap();
     assert_eq!(shopping.messages[0].content[0].text(), Some("Buy:\n- milk\n"));
