@@ -1,17 +1,15 @@
 //! Hot reload of a derived dotprompt prompt ([`HotDotprompt`]).
 
 use super::HotBuilder;
-use super::stamp::Stamp;
+use super::watched::{Reload, Version, Watched};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::formats::FrontEnd;
 use crate::formats::dotprompt::fields::check_fields;
 use crate::formats::dotprompt::folder::Folder;
 use crate::formats::dotprompt::{Dotprompt, DotpromptPrompt, Message, RenderedPrompt};
 use crate::load::Project;
-use crate::swap::Swapped;
 use std::marker::PhantomData;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 /// The values a template reads as `@name`: none.
 type Context = serde_json::Map<String, serde_json::Value>;
@@ -49,34 +47,14 @@ type Context = serde_json::Map<String, serde_json::Value>;
 /// }
 /// ```
 pub struct HotDotprompt<P> {
-    root: Option<PathBuf>,
-    enabled: bool,
-    current: Swapped<Current>,
-    /// Held while a reload reads and checks: one at a time. Renders never take it.
-    watch: Mutex<Watch>,
-    last_error: Mutex<Option<Diagnostics>>,
+    core: Watched<Reloaded>,
     _prompt: PhantomData<fn() -> P>,
 }
 
-enum Current {
-    /// The derive's render.
-    Compiled,
-    /// A prompt that passed the check at its last reload.
-    Reloaded(Box<Reloaded>),
-}
-
-struct Reloaded {
+pub(super) struct Reloaded {
     prompt: Dotprompt,
     /// Each file it was read from, as diagnostics show it, with its text.
     sources: Vec<(String, String)>,
-}
-
-#[derive(Default)]
-struct Watch {
-    /// The files as they were when the last reload started; `None` before the first.
-    stamp: Option<Stamp>,
-    /// The partials the last load asked for, found or not, relative to `prompts/`.
-    asked: Vec<String>,
 }
 
 impl<P: DotpromptPrompt> HotDotprompt<P> {
@@ -94,11 +72,7 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
     /// ```
     pub fn builder() -> HotBuilder<HotDotprompt<P>> {
         HotBuilder::new(P::PATH, |root, enabled| HotDotprompt {
-            root,
-            enabled,
-            current: Swapped::new(Current::Compiled),
-            watch: Mutex::new(Watch::default()),
-            last_error: Mutex::new(None),
+            core: Watched::new(root, enabled),
             _prompt: PhantomData,
         })
     }
@@ -160,12 +134,12 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
         data: &serde_json::Map<String, serde_json::Value>,
         history: &[Message],
     ) -> Result<RenderedPrompt, Diagnostic> {
-        if !self.enabled {
+        if !self.core.enabled {
             return context.render_compiled(data, history);
         }
-        match &*self.current.current() {
-            Current::Compiled => context.render_compiled(data, history),
-            Current::Reloaded(r) => r.prompt.render_fields(context.values(), data, history),
+        match &*self.core.current() {
+            Version::Compiled => context.render_compiled(data, history),
+            Version::Reloaded(r) => r.prompt.render_fields(context.values(), data, history),
         }
     }
 
@@ -187,12 +161,7 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
     /// }
     /// ```
     pub fn reload(&self) -> Result<bool, Diagnostics> {
-        if !self.enabled {
-            return Ok(false);
-        }
-        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
-        let stamp = self.stamp(&watch);
-        self.reload_with(&mut watch, stamp)
+        self.core.reload(self)
     }
 
     /// [`reload`](Self::reload), only when a file it reads changed since the last reload
@@ -214,122 +183,42 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
     /// }
     /// ```
     pub fn reload_if_changed(&self) -> Result<bool, Diagnostics> {
-        if !self.enabled {
-            return Ok(false);
-        }
-        // another caller is already checking: this one renders what is there
-        let Some(mut watch) = super::try_watch(&self.watch) else {
-            return Ok(false);
-        };
-        let stamp = self.stamp(&watch);
-        if watch.stamp.as_ref() == Some(&stamp) {
-            return Ok(false);
-        }
-        self.reload_with(&mut watch, stamp)
+        self.core.reload_if_changed(self)
     }
+}
 
-    /// The diagnostics of the last reload when it failed; `None` when it passed, or
-    /// before the first.
-    ///
-    /// ```
-    /// use promptic::dotprompt::DotpromptPrompt;
-    /// use promptic::hot::HotDotprompt;
-    ///
-    /// fn status<P: DotpromptPrompt>(hot: &HotDotprompt<P>) -> String {
-    ///     hot.last_error().map_or("ok".to_owned(), |problems| format!("refused:\n{problems}"))
-    /// }
-    /// ```
-    pub fn last_error(&self) -> Option<Diagnostics> {
-        self.last_error
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
+super::watched::watched_methods!(
+    HotDotprompt,
+    DotpromptPrompt,
+    "promptic::dotprompt::DotpromptPrompt"
+);
 
-    /// True when reloading is on: enabled, and allowed in this build.
-    ///
-    /// ```
-    /// use promptic::dotprompt::DotpromptPrompt;
-    /// use promptic::hot::HotDotprompt;
-    ///
-    /// fn describe<P: DotpromptPrompt>(hot: &HotDotprompt<P>) -> &'static str {
-    ///     if hot.is_enabled() { "hot" } else { "compiled" }
-    /// }
-    /// ```
-    pub fn is_enabled(&self) -> bool {
-        self.enabled
-    }
+impl<P: DotpromptPrompt> Reload for HotDotprompt<P> {
+    type Reloaded = Reloaded;
 
-    /// True when a reloaded prompt renders, not the compiled one.
-    ///
-    /// ```
-    /// use promptic::dotprompt::DotpromptPrompt;
-    /// use promptic::hot::HotDotprompt;
-    ///
-    /// fn banner<P: DotpromptPrompt>(hot: &HotDotprompt<P>) -> Option<&'static str> {
-    ///     hot.is_reloaded().then_some("rendering an edited prompt: rebuild before you ship")
-    /// }
-    /// ```
-    pub fn is_reloaded(&self) -> bool {
-        matches!(*self.current.current(), Current::Reloaded(_))
-    }
-
-    /// The files as they are now: the prompt's name with each front end's endings, the
-    /// registries, `promptic.json`, and every partial the last load asked for. Empty
-    /// without a root.
-    fn stamp(&self, watch: &Watch) -> Stamp {
-        let Some(root) = &self.root else {
-            return Stamp::default();
-        };
-        let prompts = root.join("prompts");
-        let mut files: Vec<PathBuf> = FrontEnd::ALL
+    /// The prompt's name with each front end's endings, the registries and
+    /// `promptic.json`.
+    fn always(&self) -> Vec<String> {
+        let mut files: Vec<String> = FrontEnd::ALL
             .iter()
             .flat_map(|f| f.endings())
-            .map(|ending| prompts.join(format!("{}{ending}", P::NAME)))
+            .map(|ending| format!("{}{ending}", P::NAME))
             .collect();
-        for file in ["schemas.json", "tools.json", "promptic.json"] {
-            files.push(prompts.join(file));
-        }
-        files.extend(watch.asked.iter().map(|rel| prompts.join(rel)));
-        Stamp::files(files)
+        files.extend(["schemas.json", "tools.json", "promptic.json"].map(String::from));
+        files
     }
 
-    fn reload_with(&self, watch: &mut Watch, stamp: Stamp) -> Result<bool, Diagnostics> {
-        let mut asked = Vec::new();
-        let outcome = self.load(&mut asked);
-        // Kept when the prompt file could not be read: its partials still matter once it
-        // is back, and the prompt file itself is always watched.
-        if !asked.is_empty() && asked != watch.asked {
-            watch.asked = asked;
-            let later = self.stamp(watch);
-            watch.stamp = Some(stamp.carried_into(later));
-        } else {
-            watch.stamp = Some(stamp);
-        }
-        let mut last_error = self.last_error.lock().unwrap_or_else(|e| e.into_inner());
-        match outcome {
-            Ok(next) => {
-                *last_error = None;
-                drop(last_error);
-                let current = self.current.current();
-                let changed = match (&next, &*current) {
-                    (Current::Compiled, Current::Compiled) => return Ok(false),
-                    (Current::Reloaded(a), Current::Reloaded(b)) => a.sources != b.sources,
-                    _ => true,
-                };
-                self.current.replace(next);
-                Ok(changed)
-            }
-            Err(problems) => {
-                *last_error = Some(problems.clone());
-                Err(problems)
-            }
-        }
+    fn same(a: &Reloaded, b: &Reloaded) -> bool {
+        a.sources == b.sources
     }
 
     /// The prompt as the files say now, checked against `P`.
-    fn load(&self, asked: &mut Vec<String>) -> Result<Current, Diagnostics> {
-        let Some(root) = &self.root else {
+    fn load(
+        &self,
+        root: Option<&PathBuf>,
+        asked: &mut Vec<String>,
+    ) -> Result<Version<Reloaded>, Diagnostics> {
+        let Some(root) = root else {
             return Err(Diagnostic::new(format!(
                 "cannot reload `{}`: the hot prompt has no root folder",
                 P::PATH
@@ -390,24 +279,11 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
                 .zip(P::SOURCES)
                 .all(|((path, text), (p, t))| path == p && text == t);
         if compiled {
-            return Ok(Current::Compiled);
+            return Ok(Version::Compiled);
         }
-        Ok(Current::Reloaded(Box::new(Reloaded {
+        Ok(Version::Reloaded(Box::new(Reloaded {
             prompt: loaded.prompt,
             sources,
         })))
-    }
-}
-
-impl<P> std::fmt::Debug for HotDotprompt<P> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HotDotprompt")
-            .field("root", &self.root)
-            .field("enabled", &self.enabled)
-            .field(
-                "reloaded",
-                &matches!(*self.current.current(), Current::Reloaded(_)),
-            )
-            .finish()
     }
 }

@@ -1,17 +1,15 @@
 //! Hot reload of a derived Jinja prompt ([`HotJinja`]).
 
 use super::HotBuilder;
-use super::stamp::Stamp;
+use super::watched::{Reload, Version, Watched};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::formats::jinja::{JinjaPrompt, Templates, check_names, check_paths, check_unused};
 use crate::load::Project;
 use crate::meta::Meta;
 use crate::render::PromptContent;
-use crate::swap::Swapped;
 use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 /// A `#[derive(Prompt)]` Jinja prompt (`prompts/NAME.md.j2`) that can be reloaded from its
 /// templates at run time, as [`HotPrompt`](super::HotPrompt) reloads a Markdown prompt.
@@ -41,34 +39,14 @@ use std::sync::Mutex;
 /// }
 /// ```
 pub struct HotJinja<P> {
-    root: Option<PathBuf>,
-    enabled: bool,
-    current: Swapped<Current>,
-    /// Held while a reload reads and checks: one at a time. Renders never take it.
-    watch: Mutex<Watch>,
-    last_error: Mutex<Option<Diagnostics>>,
+    core: Watched<Reloaded>,
     _prompt: PhantomData<fn() -> P>,
 }
 
-enum Current {
-    /// The derive's render.
-    Compiled,
-    /// Templates that passed the check at their last reload.
-    Reloaded(Box<Reloaded>),
-}
-
-struct Reloaded {
+pub(super) struct Reloaded {
     templates: Templates,
     /// The prompt file's name in `templates`.
     file: String,
-}
-
-#[derive(Default)]
-struct Watch {
-    /// The files as they were when the last reload started; `None` before the first.
-    stamp: Option<Stamp>,
-    /// The templates the last load asked for, found or not.
-    asked: Vec<String>,
 }
 
 impl<P: JinjaPrompt> HotJinja<P> {
@@ -86,11 +64,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// ```
     pub fn builder() -> HotBuilder<HotJinja<P>> {
         HotBuilder::new(P::PATH, |root, enabled| HotJinja {
-            root,
-            enabled,
-            current: Swapped::new(Current::Compiled),
-            watch: Mutex::new(Watch::default()),
-            last_error: Mutex::new(None),
+            core: Watched::new(root, enabled),
             _prompt: PhantomData,
         })
     }
@@ -109,12 +83,12 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// }
     /// ```
     pub fn render(&self, context: &P) -> Result<PromptContent, Diagnostic> {
-        if !self.enabled {
+        if !self.core.enabled {
             return context.render_compiled();
         }
-        match &*self.current.current() {
-            Current::Compiled => context.render_compiled(),
-            Current::Reloaded(r) => {
+        match &*self.core.current() {
+            Version::Compiled => context.render_compiled(),
+            Version::Reloaded(r) => {
                 let (text, breakpoints) = r.templates.render_with_breakpoints(
                     &r.file,
                     &serde_json::Value::Object(context.values()),
@@ -151,12 +125,7 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// }
     /// ```
     pub fn reload(&self) -> Result<bool, Diagnostics> {
-        if !self.enabled {
-            return Ok(false);
-        }
-        let mut watch = self.watch.lock().unwrap_or_else(|e| e.into_inner());
-        let stamp = self.stamp(&watch);
-        self.reload_with(&mut watch, stamp)
+        self.core.reload(self)
     }
 
     /// [`reload`](Self::reload), only when a file it reads changed since the last reload
@@ -177,117 +146,40 @@ impl<P: JinjaPrompt> HotJinja<P> {
     /// }
     /// ```
     pub fn reload_if_changed(&self) -> Result<bool, Diagnostics> {
-        if !self.enabled {
-            return Ok(false);
-        }
-        // another caller is already checking: this one renders what is there
-        let Some(mut watch) = super::try_watch(&self.watch) else {
-            return Ok(false);
-        };
-        let stamp = self.stamp(&watch);
-        if watch.stamp.as_ref() == Some(&stamp) {
-            return Ok(false);
-        }
-        self.reload_with(&mut watch, stamp)
+        self.core.reload_if_changed(self)
     }
+}
 
-    /// The diagnostics of the last reload when it failed; `None` when it passed, or
-    /// before the first.
-    ///
-    /// ```
-    /// use promptic::formats::jinja::JinjaPrompt;
-    /// use promptic::hot::HotJinja;
-    ///
-    /// fn status<P: JinjaPrompt>(hot: &HotJinja<P>) -> String {
-    ///     hot.last_error().map_or("ok".to_owned(), |problems| format!("refused:\n{problems}"))
-    /// }
-    /// ```
-    pub fn last_error(&self) -> Option<Diagnostics> {
-        self.last_error
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .clone()
-    }
+super::watched::watched_methods!(
+    HotJinja,
+    JinjaPrompt,
+    "promptic::formats::jinja::JinjaPrompt"
+);
 
-    /// True when reloading is on: enabled, and allowed in this build.
-    ///
-    /// ```
-    /// use promptic::formats::jinja::JinjaPrompt;
-    /// use promptic::hot::HotJinja;
-    ///
-    /// fn describe<P: JinjaPrompt>(hot: &HotJinja<P>) -> &'static str {
-    ///     if hot.is_enabled() { "hot" } else { "compiled" }
-    /// }
-    /// ```
-    pub fn is_enabled(&self) -> bool {
-        self.enabled
-    }
+impl<P: JinjaPrompt> Reload for HotJinja<P> {
+    type Reloaded = Reloaded;
 
-    /// True when reloaded templates render, not the compiled prompt.
-    ///
-    /// ```
-    /// use promptic::formats::jinja::JinjaPrompt;
-    /// use promptic::hot::HotJinja;
-    ///
-    /// fn banner<P: JinjaPrompt>(hot: &HotJinja<P>) -> Option<&'static str> {
-    ///     hot.is_reloaded().then_some("rendering an edited prompt: rebuild before you ship")
-    /// }
-    /// ```
-    pub fn is_reloaded(&self) -> bool {
-        matches!(*self.current.current(), Current::Reloaded(_))
-    }
-
-    /// The files as they are now: the prompt file as any of its names, `promptic.json`,
-    /// and every template the last load asked for. Empty without a root.
-    fn stamp(&self, watch: &Watch) -> Stamp {
-        let Some(root) = &self.root else {
-            return Stamp::default();
-        };
-        let prompts = root.join("prompts");
-        let mut files: Vec<PathBuf> = [".md.j2", ".j2", ".md"]
+    /// The prompt file as any of its names, and `promptic.json`.
+    fn always(&self) -> Vec<String> {
+        let mut files: Vec<String> = [".md.j2", ".j2", ".md"]
             .iter()
-            .map(|ending| prompts.join(format!("{}{ending}", P::NAME)))
+            .map(|ending| format!("{}{ending}", P::NAME))
             .collect();
-        files.push(prompts.join("promptic.json"));
-        files.extend(watch.asked.iter().map(|name| prompts.join(name)));
-        Stamp::files(files)
+        files.push("promptic.json".to_owned());
+        files
     }
 
-    fn reload_with(&self, watch: &mut Watch, stamp: Stamp) -> Result<bool, Diagnostics> {
-        let mut asked = Vec::new();
-        let outcome = self.load(&mut asked);
-        // Kept when the prompt file itself is gone: its includes still matter once it is
-        // back, and the prompt file's own names are always watched.
-        if !asked.is_empty() {
-            watch.asked = asked;
-        }
-        watch.stamp = Some(stamp);
-        let mut last_error = self.last_error.lock().unwrap_or_else(|e| e.into_inner());
-        match outcome {
-            Ok(next) => {
-                *last_error = None;
-                drop(last_error);
-                let current = self.current.current();
-                let changed = match (&next, &*current) {
-                    (Current::Compiled, Current::Compiled) => return Ok(false),
-                    (Current::Reloaded(a), Current::Reloaded(b)) => {
-                        a.file != b.file || !same_texts(&a.templates, &b.templates)
-                    }
-                    _ => true,
-                };
-                self.current.replace(next);
-                Ok(changed)
-            }
-            Err(problems) => {
-                *last_error = Some(problems.clone());
-                Err(problems)
-            }
-        }
+    fn same(a: &Reloaded, b: &Reloaded) -> bool {
+        a.file == b.file && same_texts(&a.templates, &b.templates)
     }
 
     /// The templates as the files say now, checked against `P`.
-    fn load(&self, asked: &mut Vec<String>) -> Result<Current, Diagnostics> {
-        let Some(root) = &self.root else {
+    fn load(
+        &self,
+        root: Option<&PathBuf>,
+        asked: &mut Vec<String>,
+    ) -> Result<Version<Reloaded>, Diagnostics> {
+        let Some(root) = root else {
             return Err(Diagnostic::new(format!(
                 "cannot reload `{}`: the hot prompt has no root folder",
                 P::PATH
@@ -322,9 +214,9 @@ impl<P: JinjaPrompt> HotJinja<P> {
             return Err(problems);
         }
         if compiled::<P>(&file, &templates) {
-            return Ok(Current::Compiled);
+            return Ok(Version::Compiled);
         }
-        Ok(Current::Reloaded(Box::new(Reloaded { templates, file })))
+        Ok(Version::Reloaded(Box::new(Reloaded { templates, file })))
     }
 }
 
@@ -348,17 +240,4 @@ fn same_texts(a: &Templates, b: &Templates) -> bool {
         && a.names().all(|name| {
             a.get(name).map(|t| t.source().text()) == b.get(name).map(|t| t.source().text())
         })
-}
-
-impl<P> std::fmt::Debug for HotJinja<P> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("HotJinja")
-            .field("root", &self.root)
-            .field("enabled", &self.enabled)
-            .field(
-                "reloaded",
-                &matches!(*self.current.current(), Current::Reloaded(_)),
-            )
-            .finish()
-    }
 }

@@ -103,6 +103,7 @@ mod builder;
 mod dotprompt;
 mod jinja;
 mod stamp;
+mod watched;
 
 pub use builder::HotBuilder;
 pub use dotprompt::HotDotprompt;
