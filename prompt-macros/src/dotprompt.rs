@@ -338,12 +338,7 @@ fn loader(
 fn compiled(prompt: &Dotprompt, fields: &[Field], name: &LitStr) -> syn::Result<TokenStream> {
     let field = |name: &str| {
         let f = fields.iter().find(|f| f.name == name)?;
-        // Through `jc::Field`: a field whose type is no value is reported once, at its
-        // type, not again at every read of it.
-        Some(format!(
-            "(*(&&::promptic::__private::jc::Field(&self.{})).value())",
-            f.ident
-        ))
+        Some(crate::jinja::field_place(f, "::promptic::__private::jc"))
     };
     compiled_with(prompt, &field, None, name)
 }

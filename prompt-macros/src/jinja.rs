@@ -196,12 +196,7 @@ fn compiled(
     fields: &[Field],
     name: &LitStr,
 ) -> syn::Result<(TokenStream, TokenStream)> {
-    let field = |name: &str| {
-        let f = fields.iter().find(|f| f.name == name)?;
-        // Through `jc::Field`: a field whose type is no value is reported once, at its
-        // type, not again at every read of it.
-        Some(format!("(*(&&jc::Field(&self.{})).value())", f.ident))
-    };
+    let field = |name: &str| Some(field_place(fields.iter().find(|f| f.name == name)?, "jc"));
     // A template the derive cannot compile is an error at the construct, never a quiet
     // switch to the run-time renderer.
     let code = prompt_runtime::formats::jinja::compiled::compile(templates, file, &field)
@@ -441,6 +436,42 @@ fn const_check(check: TokenStream) -> TokenStream {
                 ::core::panic!("{}", MESSAGE.as_str());
             }
         };
+    }
+}
+
+/// The Rust place the compiled render reads field `f` at (`jc` is the path of the compiled
+/// render's helpers there). A `&str`, a `bool` or a number is read as it is; any other type
+/// through `jc::Field`, so that a field whose type is no value is reported once, at its
+/// type, not again at every read of it (and the compiler probes the dispatch only where
+/// it must: it is a tenth of what a crate of Jinja prompts costs to check).
+pub(crate) fn field_place(f: &Field, jc: &str) -> String {
+    if surely_a_value(&f.ty) {
+        format!("self.{}", f.ident)
+    } else {
+        format!("(*(&&{jc}::Field(&self.{})).value())", f.ident)
+    }
+}
+
+/// Whether `ty` is written as a type that is always a `PromptValue`: `&str`, `bool`, or a
+/// primitive number, each by its bare name.
+fn surely_a_value(ty: &syn::Type) -> bool {
+    let bare = |ty: &syn::Type, names: &[&str]| {
+        matches!(ty, syn::Type::Path(p)
+            if p.qself.is_none()
+                && p.path.leading_colon.is_none()
+                && p.path.segments.len() == 1
+                && p.path.segments[0].arguments.is_empty()
+                && names.iter().any(|n| p.path.segments[0].ident == n))
+    };
+    match ty {
+        syn::Type::Reference(r) => r.mutability.is_none() && bare(&r.elem, &["str"]),
+        _ => bare(
+            ty,
+            &[
+                "bool", "u8", "u16", "u32", "u64", "usize", "i8", "i16", "i32", "i64", "isize",
+                "f32", "f64",
+            ],
+        ),
     }
 }
 
