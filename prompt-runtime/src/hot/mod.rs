@@ -123,6 +123,7 @@ use std::borrow::Cow;
 use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::sync::{Mutex, MutexGuard, TryLockError};
+use watched::Version;
 
 /// The largest file a reload reads, in bytes: the prompt file, `promptic.json` or a
 /// template. The one limit of every read, [`crate::load::MAX_FILE`] (4 MiB,
@@ -463,13 +464,9 @@ pub(crate) struct Target {
     chat: bool,
 }
 
-/// What renders now.
-enum Current {
-    /// The compiled prompt's generated code.
-    Compiled,
-    /// A text that passed the check at its last reload.
-    Reloaded(Box<Reloaded>),
-}
+/// What renders now: the compiled prompt's generated code, or a text that passed the check
+/// at its last reload.
+type Current = Version<Reloaded>;
 
 struct Reloaded {
     prompt: CheckedPrompt,
@@ -574,27 +571,11 @@ impl Core {
     fn reload_with(&self, watch: &mut Watch, stamp: Stamp) -> Result<bool, Diagnostics> {
         let outcome = self.load(watch, &stamp);
         watch.stamp = Some(stamp);
-        let mut last_error = self.last_error.lock().unwrap_or_else(|e| e.into_inner());
-        match outcome {
-            Ok(next) => {
-                *last_error = None;
-                drop(last_error);
-                let current = self.current.current();
-                let changed = match (&next, &*current) {
-                    (Current::Compiled, Current::Compiled) => return Ok(false),
-                    (Current::Reloaded(a), Current::Reloaded(b)) => a.version != b.version,
-                    _ => true,
-                };
-                // Swapped even when the version is the same: `promptic.json` may have
-                // changed how the same text reads (its literals, its placeholder syntax).
-                self.current.replace(next);
-                Ok(changed)
-            }
-            Err(problems) => {
-                *last_error = Some(problems.clone());
-                Err(problems)
-            }
-        }
+        // Swapped even when the version is the same: `promptic.json` may have changed how
+        // the same text reads (its literals, its placeholder syntax).
+        watched::settle(&self.current, &self.last_error, outcome, |a, b| {
+            a.version == b.version
+        })
     }
 
     /// The prompt as the files say now, checked.

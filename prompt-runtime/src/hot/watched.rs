@@ -152,24 +152,37 @@ impl<R> Watched<R> {
         } else {
             watch.stamp = Some(stamp);
         }
-        let mut last_error = self.last_error.lock().unwrap_or_else(|e| e.into_inner());
-        match outcome {
-            Ok(next) => {
-                *last_error = None;
-                drop(last_error);
-                let current = self.current.current();
-                let changed = match (&next, &*current) {
-                    (Version::Compiled, Version::Compiled) => return Ok(false),
-                    (Version::Reloaded(a), Version::Reloaded(b)) => !F::same(a, b),
-                    _ => true,
-                };
-                self.current.replace(next);
-                Ok(changed)
-            }
-            Err(problems) => {
-                *last_error = Some(problems.clone());
-                Err(problems)
-            }
+        settle(&self.current, &self.last_error, outcome, F::same)
+    }
+}
+
+/// Records what a reload gave: on `Ok`, swaps it in (unless both it and what renders are
+/// the compiled prompt) and clears the last error, `Ok(true)` when what renders changed
+/// (`same` tells two reloads apart); on `Err`, keeps the diagnostics as the last error and
+/// leaves what renders.
+pub(super) fn settle<R>(
+    current: &Swapped<Version<R>>,
+    last_error: &Mutex<Option<Diagnostics>>,
+    outcome: Result<Version<R>, Diagnostics>,
+    same: impl Fn(&R, &R) -> bool,
+) -> Result<bool, Diagnostics> {
+    let mut last_error = last_error.lock().unwrap_or_else(|e| e.into_inner());
+    match outcome {
+        Ok(next) => {
+            *last_error = None;
+            drop(last_error);
+            let now = current.current();
+            let changed = match (&next, &*now) {
+                (Version::Compiled, Version::Compiled) => return Ok(false),
+                (Version::Reloaded(a), Version::Reloaded(b)) => !same(a, b),
+                _ => true,
+            };
+            current.replace(next);
+            Ok(changed)
+        }
+        Err(problems) => {
+            *last_error = Some(problems.clone());
+            Err(problems)
         }
     }
 }
