@@ -9,7 +9,7 @@ use crate::formats::dotprompt::folder::Folder;
 use crate::formats::dotprompt::{Dotprompt, DotpromptPrompt, Message, RenderedPrompt};
 use crate::load::Project;
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::Path;
 
 /// The values a template reads as `@name`: none.
 type Context = serde_json::Map<String, serde_json::Value>;
@@ -215,7 +215,7 @@ impl<P: DotpromptPrompt> Reload for HotDotprompt<P> {
     /// The prompt as the files say now, checked against `P`.
     fn load(
         &self,
-        root: Option<&PathBuf>,
+        root: Option<&Path>,
         asked: &mut Vec<String>,
     ) -> Result<Version<Reloaded>, Diagnostics> {
         let Some(root) = root else {

@@ -9,7 +9,7 @@ use crate::meta::Meta;
 use crate::render::PromptContent;
 use std::borrow::Cow;
 use std::marker::PhantomData;
-use std::path::PathBuf;
+use std::path::Path;
 
 /// A `#[derive(Prompt)]` Jinja prompt (`prompts/NAME.md.j2`) that can be reloaded from its
 /// templates at run time, as [`HotPrompt`](super::HotPrompt) reloads a Markdown prompt.
@@ -176,7 +176,7 @@ impl<P: JinjaPrompt> Reload for HotJinja<P> {
     /// The templates as the files say now, checked against `P`.
     fn load(
         &self,
-        root: Option<&PathBuf>,
+        root: Option<&Path>,
         asked: &mut Vec<String>,
     ) -> Result<Version<Reloaded>, Diagnostics> {
         let Some(root) = root else {

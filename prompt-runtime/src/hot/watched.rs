@@ -1,12 +1,13 @@
 //! The reloading [`HotJinja`](super::HotJinja) and [`HotDotprompt`](super::HotDotprompt)
 //! share: the version that renders, the files the last reload read or looked for, one
 //! reload at a time, and the last reload's diagnostics. Each front end gives the files it
-//! always reads and its own load and check.
+//! always reads and its own load and check. How a reload's outcome is recorded
+//! ([`settle`]) is [`HotPrompt`](super::HotPrompt)'s and [`HotChat`](super::HotChat)'s too.
 
 use super::stamp::Stamp;
 use crate::diagnostic::Diagnostics;
 use crate::swap::Swapped;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 /// What renders: the derive's compiled prompt, or what a reload read and checked.
@@ -30,7 +31,7 @@ pub(super) trait Reload {
     /// looked for.
     fn load(
         &self,
-        root: Option<&PathBuf>,
+        root: Option<&Path>,
         asked: &mut Vec<String>,
     ) -> Result<Version<Self::Reloaded>, Diagnostics>;
     /// Whether two reloads read the same files, so that what renders did not change.
@@ -141,7 +142,7 @@ impl<R> Watched<R> {
         stamp: Stamp,
     ) -> Result<bool, Diagnostics> {
         let mut asked = Vec::new();
-        let outcome = front.load(self.root.as_ref(), &mut asked);
+        let outcome = front.load(self.root.as_deref(), &mut asked);
         // Kept when the prompt file could not be read: what it asked for still matters once
         // it is back, and the prompt file itself is always watched. Files asked for anew
         // are stamped now, so that the next check does not see them as changed.
