@@ -353,7 +353,12 @@ fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, boo
             } else {
                 format!(", {}", read.kind)
             };
-            page.push_str(&format!("- `{}`{optional}{kind}\n", read.name));
+            page.push_str(&format!("- `{}`{optional}{kind}", read.name));
+            if !read.paths.is_empty() {
+                let paths: Vec<String> = read.paths.iter().map(|p| format!("`{p}`")).collect();
+                page.push_str(&format!(": reads {}", paths.join(", ")));
+            }
+            page.push('\n');
         }
         page.push('\n');
     }

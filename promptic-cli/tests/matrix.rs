@@ -207,3 +207,40 @@ fn a_name_with_two_files_is_refused() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A prompt's page names the keys it reads of each value, for Jinja and dotprompt alike.
+#[test]
+fn docs_show_the_paths_a_prompt_reads() {
+    let root = std::env::temp_dir().join(format!("promptic-matrix-paths-{}", std::process::id()));
+    let (dir, pages) = (root.join("prompts"), root.join("pages"));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("trip.md.j2"), "{{ user.name }} in {{ user.city }}").unwrap();
+    std::fs::write(
+        dir.join("ticket.prompt"),
+        "---\ninput:\n  schema:\n    user(object):\n      name: string\n---\nFor {{user.name}}.",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
+        .args(["docs", "--dir", &dir.to_string_lossy(), "--out"])
+        .arg(&pages)
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("the promptic binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let page = |name: &str| std::fs::read_to_string(pages.join(format!("{name}.md"))).unwrap();
+    let trip = page("trip");
+    assert!(
+        trip.contains("- `user`, object: reads `user.name`, `user.city`"),
+        "{trip}"
+    );
+    let ticket = page("ticket");
+    assert!(
+        ticket.contains("- `user`, object: reads `user.name`"),
+        "{ticket}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -146,7 +146,7 @@ pub struct Takes {
     pub data: bool,
 }
 
-/// One value a prompt reads. Serialized as `{"name", "kind", "required"}`.
+/// One value a prompt reads. Serialized as `{"name", "kind", "required", "paths"}`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueUse {
     /// Its name (the first name of a path: `user` for `user.name`).
@@ -156,16 +156,31 @@ pub struct ValueUse {
     pub kind: &'static str,
     /// Whether a render needs it.
     pub required: bool,
+    /// The paths the prompt reads into it, written from its name (`user.name`,
+    /// `steps[…].title` for a key of every item), each once, in the order first read;
+    /// empty when the prompt reads it only whole.
+    pub paths: Vec<String>,
 }
 
 impl ValueUse {
-    /// A value of kind `kind`.
+    /// A value of kind `kind`, read whole.
     pub fn new(name: impl Into<String>, kind: &'static str, required: bool) -> ValueUse {
         ValueUse {
             name: name.into(),
             kind,
             required,
+            paths: Vec::new(),
         }
+    }
+
+    /// The same value, read at `paths` too (repeats dropped, the first kept in place).
+    pub fn with_paths(mut self, paths: impl IntoIterator<Item = String>) -> ValueUse {
+        for path in paths {
+            if !self.paths.contains(&path) {
+                self.paths.push(path);
+            }
+        }
+        self
     }
 }
 
@@ -265,10 +280,11 @@ impl Output {
 impl Serialize for ValueUse {
     fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde_core::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("ValueUse", 3)?;
+        let mut out = serializer.serialize_struct("ValueUse", 4)?;
         out.serialize_field("name", &self.name)?;
         out.serialize_field("kind", self.kind)?;
         out.serialize_field("required", &self.required)?;
+        out.serialize_field("paths", &self.paths)?;
         out.end()
     }
 }

@@ -124,6 +124,14 @@ impl<'de> Deserialize<'de> for DataFile {
 /// without a schema, the first names of the paths its template reads (each optional:
 /// Handlebars renders a missing one as nothing).
 fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
+    let read = prompt.input_paths();
+    // The paths the template reads into the input `key` (`user.name`), as written.
+    let paths_of = |key: &str| {
+        read.iter()
+            .filter(|p| p.segments.len() > 1 && p.segments.first().is_some_and(|s| s == key))
+            .map(|p| p.segments.join("."))
+            .collect::<Vec<_>>()
+    };
     if let Some(schema) = metadata.input_schema() {
         let Some(properties) = schema::properties(schema) else {
             return Vec::new();
@@ -140,16 +148,16 @@ fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
                     Some("object") => "object",
                     _ => "any",
                 };
-                ValueUse::new(key, kind, schema::required(schema, key))
+                ValueUse::new(key, kind, schema::required(schema, key)).with_paths(paths_of(key))
             })
             .collect();
     }
     let mut names: Vec<ValueUse> = Vec::new();
-    for path in prompt.input_paths() {
-        if let Some(first) = path.segments.into_iter().next()
-            && !names.iter().any(|n| n.name == first)
+    for path in &read {
+        if let Some(first) = path.segments.first()
+            && !names.iter().any(|n| n.name == *first)
         {
-            names.push(ValueUse::new(first, "any", false));
+            names.push(ValueUse::new(first, "any", false).with_paths(paths_of(first)));
         }
     }
     names

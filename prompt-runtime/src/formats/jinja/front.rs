@@ -58,6 +58,24 @@ impl Format for Jinja {
     }
 }
 
+/// A path as it reads from the value named `name`: `user.name`, `steps[…].title` (a key of
+/// every item), `xs[0]`, `hosts.items()`.
+fn path_text(name: &str, steps: &[PathStep]) -> String {
+    let mut text = name.to_owned();
+    for step in steps {
+        match step {
+            PathStep::Field(key) => {
+                text.push('.');
+                text.push_str(key);
+            }
+            PathStep::Element => text.push_str("[…]"),
+            PathStep::Index(i) => text.push_str(&format!("[{i}]")),
+            PathStep::Value => text.push_str(".items()"),
+        }
+    }
+    text
+}
+
 /// A checked Jinja prompt: its templates, loaded with the folder's options.
 pub struct LoadedJinja {
     name: String,
@@ -79,7 +97,12 @@ impl LoadedJinja {
             .into_iter()
             .map(|u| {
                 let kind = kind_read(&paths, &u.name);
-                ValueUse::new(u.name, kind, u.required)
+                let read: Vec<String> = paths
+                    .iter()
+                    .filter(|p| p.name == u.name && !p.steps.is_empty())
+                    .map(|p| path_text(&p.name, &p.steps))
+                    .collect();
+                ValueUse::new(u.name, kind, u.required).with_paths(read)
             })
             .collect();
         let mut keys_read: Vec<String> = Vec::new();

@@ -1,0 +1,116 @@
+//! What a loaded prompt says it reads (`LoadedPrompt::reads`): each value by its name, with
+//! its kind, whether a render needs it, and the paths the prompt reads into it, for every
+//! format alike.
+
+use promptic::formats::ValueUse;
+use promptic::load::Project;
+
+fn folder(files: &[(&str, &str)]) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "promptic-reads-{}-{}",
+        std::process::id(),
+        files[0].0.replace('/', "_")
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn reads_of(files: &[(&str, &str)], name: &str) -> Vec<ValueUse> {
+    let dir = folder(files);
+    let project = Project::open(&dir, "prompts").unwrap();
+    let reads = project.load(name).unwrap().reads().to_vec();
+    std::fs::remove_dir_all(&dir).unwrap();
+    reads
+}
+
+fn named<'r>(reads: &'r [ValueUse], name: &str) -> &'r ValueUse {
+    reads
+        .iter()
+        .find(|r| r.name == name)
+        .unwrap_or_else(|| panic!("no `{name}` in {reads:?}"))
+}
+
+#[test]
+fn jinja_reads_say_which_keys_of_a_value_are_read() {
+    let reads = reads_of(
+        &[
+            (
+                "trip.md.j2",
+                "{% include \"parts/sign.j2\" %}{{ user.name }} in {{ user.address.city }}\n\
+                 {% for step in steps %}{{ step.title }}{% endfor %}\n\
+                 {% for h, v in hosts.items() %}{{ h }}{% endfor %}{{ user.name }}",
+            ),
+            ("parts/sign.j2", "{{ who }}"),
+        ],
+        "trip",
+    );
+    assert_eq!(named(&reads, "who").paths, Vec::<String>::new());
+    assert!(named(&reads, "who").required);
+    // Each path once, in the order first read; a key of every item of a list.
+    assert_eq!(
+        named(&reads, "user").paths,
+        ["user.name", "user.address.city"]
+    );
+    assert_eq!(named(&reads, "user").kind, "object");
+    assert!(
+        named(&reads, "steps")
+            .paths
+            .contains(&"steps[…].title".to_owned())
+    );
+    assert!(
+        named(&reads, "hosts")
+            .paths
+            .iter()
+            .all(|p| p.starts_with("hosts.items()"))
+    );
+}
+
+#[test]
+fn dotprompt_reads_say_which_properties_of_an_input_are_read() {
+    let schema = "---\ninput:\n  schema:\n    user(object):\n      name: string\n      tier?: string\n    note?: string\n---\n";
+    let reads = reads_of(
+        &[(
+            "ticket.prompt",
+            &format!("{schema}For {{{{user.name}}}} ({{{{user.tier}}}}). {{{{note}}}}"),
+        )],
+        "ticket",
+    );
+    let user = named(&reads, "user");
+    assert_eq!((user.kind, user.required), ("object", true));
+    assert_eq!(user.paths, ["user.name", "user.tier"]);
+    let note = named(&reads, "note");
+    assert_eq!(
+        (note.kind, note.required, note.paths.len()),
+        ("text", false, 0)
+    );
+
+    // Without a schema, the names the template reads, each with its paths.
+    let reads = reads_of(
+        &[("free.prompt", "{{user.name}} and {{user.name}} {{day}}")],
+        "free",
+    );
+    assert_eq!(named(&reads, "user").paths, ["user.name"]);
+    assert!(named(&reads, "day").paths.is_empty());
+}
+
+#[test]
+fn markdown_reads_are_names_read_whole() {
+    let reads = reads_of(&[("note.md", "Remind $who about the $thing.")], "note");
+    assert!(reads.iter().all(|r| r.paths.is_empty()), "{reads:?}");
+    assert!(reads.iter().any(|r| r.name == "who"));
+}
+
+#[test]
+fn reads_serialize_with_their_paths() {
+    let reads = reads_of(&[("t.md.j2", "{{ user.name }}")], "t");
+    let json = serde_json::to_value(&reads).unwrap();
+    assert_eq!(
+        json,
+        serde_json::json!([{"name": "user", "kind": "object", "required": true, "paths": ["user.name"]}])
+    );
+}
