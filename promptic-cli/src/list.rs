@@ -185,6 +185,10 @@ fn sections_of(prompt: &CheckedPrompt) -> Vec<String> {
 pub struct ContextName {
     pub name: String,
     pub kind: &'static str,
+    /// The paths the prompt reads into the value (`user.name`); left out of the JSON when
+    /// it reads the value only whole.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
 }
 
 /// Why a prompt is broken: its first problem, and how many there are.
@@ -214,6 +218,7 @@ impl Variables {
                 .map(|v| ContextName {
                     name: v.name.clone(),
                     kind: v.kind.as_str(),
+                    paths: Vec::new(),
                 })
                 .collect(),
             identity: prompt.resolved.identity_keys(),
@@ -346,6 +351,7 @@ fn listed_loaded(project: &Project, found: &Found) -> Listed {
                         (true, "any") => "text",
                         (true, kind) => kind,
                     },
+                    paths: r.paths.clone(),
                 })
                 .collect();
             let variables = Variables {

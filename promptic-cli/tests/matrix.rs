@@ -242,5 +242,20 @@ fn docs_show_the_paths_a_prompt_reads() {
         ticket.contains("- `user`, object: reads `user.name`"),
         "{ticket}"
     );
+
+    // `list --json` carries them too; a value read whole has none.
+    let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
+        .args(["list", "--json", "--dir", &dir.to_string_lossy()])
+        .output()
+        .expect("the promptic binary runs");
+    let listed: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let trip = listed
+        .as_array()
+        .and_then(|all| all.iter().find(|p| p["name"] == "trip"))
+        .expect("trip is listed");
+    assert_eq!(
+        trip["variables"]["context"],
+        serde_json::json!([{"name": "user", "kind": "object", "paths": ["user.name", "user.city"]}])
+    );
     std::fs::remove_dir_all(&root).unwrap();
 }
