@@ -9,7 +9,6 @@ use crate::formats::dotprompt::folder::Folder;
 use crate::formats::dotprompt::{Dotprompt, DotpromptPrompt, Message, RenderedPrompt};
 use crate::load::Project;
 use std::marker::PhantomData;
-use std::path::Path;
 
 /// The values a template reads as `@name`: none.
 type Context = serde_json::Map<String, serde_json::Value>;
@@ -142,59 +141,33 @@ impl<P: DotpromptPrompt> HotDotprompt<P> {
             Version::Reloaded(r) => r.prompt.render_fields(context.values(), data, history),
         }
     }
-
-    /// Reads the prompt file, its partials and the folder's registries again, checks them
-    /// against the compiled struct as the derive does, and swaps them in. `Ok(true)` when
-    /// what renders changed, `Ok(false)` when it did not (or reloading is off: nothing is
-    /// read). Files identical to the compiled ones render through the compiled prompt
-    /// again. On `Err`, the diagnostics (kept for [`last_error`](Self::last_error)); the
-    /// previous version keeps rendering.
-    ///
-    /// ```
-    /// use promptic::dotprompt::DotpromptPrompt;
-    /// use promptic::hot::HotDotprompt;
-    ///
-    /// fn on_file_event<P: DotpromptPrompt>(hot: &HotDotprompt<P>) {
-    ///     if let Err(problems) = hot.reload() {
-    ///         eprintln!("{problems}");
-    ///     }
-    /// }
-    /// ```
-    pub fn reload(&self) -> Result<bool, Diagnostics> {
-        self.core.reload(self)
-    }
-
-    /// [`reload`](Self::reload), only when a file it reads changed since the last reload
-    /// (or none happened yet): the modification time, length and kind of the prompt file
-    /// (and of the files that would make its name ambiguous), `schemas.json`,
-    /// `tools.json`, `promptic.json` and every partial the last load asked for (one that
-    /// was missing and now exists too). A failed reload is reported once, not again until
-    /// a file changes. `Ok(false)` at once when reloading is off or another thread is
-    /// reloading this prompt.
-    ///
-    /// ```
-    /// use promptic::dotprompt::DotpromptPrompt;
-    /// use promptic::hot::HotDotprompt;
-    ///
-    /// fn per_request<P: DotpromptPrompt>(hot: &HotDotprompt<P>) {
-    ///     if let Err(problems) = hot.reload_if_changed() {
-    ///         eprintln!("{problems}");
-    ///     }
-    /// }
-    /// ```
-    pub fn reload_if_changed(&self) -> Result<bool, Diagnostics> {
-        self.core.reload_if_changed(self)
-    }
 }
 
 super::watched::watched_methods!(
     HotDotprompt,
     DotpromptPrompt,
-    "promptic::dotprompt::DotpromptPrompt"
+    "promptic::dotprompt::DotpromptPrompt",
+    reload: "Reads the prompt file, its partials and the folder's registries again, checks them \
+        against the compiled struct as the derive does, and swaps them in. `Ok(true)` when \
+        what renders changed, `Ok(false)` when it did not (or reloading is off: nothing is \
+        read). Files identical to the compiled ones render through the compiled prompt \
+        again. On `Err`, the diagnostics (kept for [`last_error`](Self::last_error)); the \
+        previous version keeps rendering.",
+    changed: "[`reload`](Self::reload), only when a file it reads changed since the last reload \
+        (or none happened yet): the modification time, length and kind of the prompt file \
+        (and of the files that would make its name ambiguous), `schemas.json`, \
+        `tools.json`, `promptic.json` and every partial the last load asked for (one that \
+        was missing and now exists too). A failed reload is reported once, not again until \
+        a file changes. `Ok(false)` at once when reloading is off or another thread is \
+        reloading this prompt."
 );
 
 impl<P: DotpromptPrompt> Reload for HotDotprompt<P> {
     type Reloaded = Reloaded;
+
+    fn path(&self) -> &'static str {
+        P::PATH
+    }
 
     /// The prompt's name with each front end's endings, the registries and
     /// `promptic.json`.
@@ -215,18 +188,9 @@ impl<P: DotpromptPrompt> Reload for HotDotprompt<P> {
     /// The prompt as the files say now, checked against `P`.
     fn load(
         &self,
-        root: Option<&Path>,
+        project: &Project,
         asked: &mut Vec<String>,
     ) -> Result<Version<Reloaded>, Diagnostics> {
-        let Some(root) = root else {
-            return Err(Diagnostic::new(format!(
-                "cannot reload `{}`: the hot prompt has no root folder",
-                P::PATH
-            ))
-            .with_help("give the builder the folder that holds `prompts/`: `.root(env!(\"CARGO_MANIFEST_DIR\"))`")
-            .into());
-        };
-        let project = Project::open(&root.join("prompts"), "prompts")?;
         // The name must still reach the `.prompt` file alone, as for the derive.
         if let Some((front_end, file)) = project.front_end(P::NAME)?
             && front_end != FrontEnd::Dotprompt

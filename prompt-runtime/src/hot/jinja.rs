@@ -9,7 +9,6 @@ use crate::meta::Meta;
 use crate::render::PromptContent;
 use std::borrow::Cow;
 use std::marker::PhantomData;
-use std::path::Path;
 
 /// A `#[derive(Prompt)]` Jinja prompt (`prompts/NAME.md.j2`) that can be reloaded from its
 /// templates at run time, as [`HotPrompt`](super::HotPrompt) reloads a Markdown prompt.
@@ -106,58 +105,32 @@ impl<P: JinjaPrompt> HotJinja<P> {
             }
         }
     }
-
-    /// Reads the prompt file, its includes and `promptic.json` again, checks them against
-    /// the compiled struct as the derive does, and swaps them in. `Ok(true)` when what
-    /// renders changed, `Ok(false)` when it did not (or reloading is off: nothing is read).
-    /// Templates identical to the compiled ones, with the same options, render through the
-    /// compiled prompt again. On `Err`, the diagnostics (kept for
-    /// [`last_error`](Self::last_error)); the previous version keeps rendering.
-    ///
-    /// ```
-    /// use promptic::formats::jinja::JinjaPrompt;
-    /// use promptic::hot::HotJinja;
-    ///
-    /// fn on_file_event<P: JinjaPrompt>(hot: &HotJinja<P>) {
-    ///     if let Err(problems) = hot.reload() {
-    ///         eprintln!("{problems}");
-    ///     }
-    /// }
-    /// ```
-    pub fn reload(&self) -> Result<bool, Diagnostics> {
-        self.core.reload(self)
-    }
-
-    /// [`reload`](Self::reload), only when a file it reads changed since the last reload
-    /// (or none happened yet): the modification time, length and kind of the prompt file,
-    /// `promptic.json` and every template the last load read or looked for (an include
-    /// that was missing and now exists too). A failed reload is reported once, not again
-    /// until a file changes. `Ok(false)` at once when reloading is off or another thread is
-    /// reloading this prompt.
-    ///
-    /// ```
-    /// use promptic::formats::jinja::JinjaPrompt;
-    /// use promptic::hot::HotJinja;
-    ///
-    /// fn per_request<P: JinjaPrompt>(hot: &HotJinja<P>) {
-    ///     if let Err(problems) = hot.reload_if_changed() {
-    ///         eprintln!("{problems}");
-    ///     }
-    /// }
-    /// ```
-    pub fn reload_if_changed(&self) -> Result<bool, Diagnostics> {
-        self.core.reload_if_changed(self)
-    }
 }
 
 super::watched::watched_methods!(
     HotJinja,
     JinjaPrompt,
-    "promptic::formats::jinja::JinjaPrompt"
+    "promptic::formats::jinja::JinjaPrompt",
+    reload: "Reads the prompt file, its includes and `promptic.json` again, checks them against \
+        the compiled struct as the derive does, and swaps them in. `Ok(true)` when what \
+        renders changed, `Ok(false)` when it did not (or reloading is off: nothing is read). \
+        Templates identical to the compiled ones, with the same options, render through the \
+        compiled prompt again. On `Err`, the diagnostics (kept for \
+        [`last_error`](Self::last_error)); the previous version keeps rendering.",
+    changed: "[`reload`](Self::reload), only when a file it reads changed since the last reload \
+        (or none happened yet): the modification time, length and kind of the prompt file, \
+        `promptic.json` and every template the last load read or looked for (an include \
+        that was missing and now exists too). A failed reload is reported once, not again \
+        until a file changes. `Ok(false)` at once when reloading is off or another thread is \
+        reloading this prompt."
 );
 
 impl<P: JinjaPrompt> Reload for HotJinja<P> {
     type Reloaded = Reloaded;
+
+    fn path(&self) -> &'static str {
+        P::PATH
+    }
 
     /// The prompt file as any of its names, and `promptic.json`.
     fn always(&self) -> Vec<String> {
@@ -176,18 +149,9 @@ impl<P: JinjaPrompt> Reload for HotJinja<P> {
     /// The templates as the files say now, checked against `P`.
     fn load(
         &self,
-        root: Option<&Path>,
+        project: &Project,
         asked: &mut Vec<String>,
     ) -> Result<Version<Reloaded>, Diagnostics> {
-        let Some(root) = root else {
-            return Err(Diagnostic::new(format!(
-                "cannot reload `{}`: the hot prompt has no root folder",
-                P::PATH
-            ))
-            .with_help("give the builder the folder that holds `prompts/`: `.root(env!(\"CARGO_MANIFEST_DIR\"))`")
-            .into());
-        };
-        let project = Project::open(&root.join("prompts"), "prompts")?;
         let (file, templates) = project.load_jinja_traced(P::NAME, asked)?;
         if project.dir.join(format!("{}.md", P::NAME)).is_file() {
             return Err(Diagnostic::new(format!(

@@ -5,9 +5,10 @@
 //! ([`settle`]) is [`HotPrompt`](super::HotPrompt)'s and [`HotChat`](super::HotChat)'s too.
 
 use super::stamp::Stamp;
-use crate::diagnostic::Diagnostics;
+use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::load::Project;
 use crate::swap::Swapped;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 /// What renders: the derive's compiled prompt, or what a reload read and checked.
@@ -26,12 +27,13 @@ pub(super) trait Reload {
     /// file under each of its names, `promptic.json`, the registries), relative to
     /// `prompts/`.
     fn always(&self) -> Vec<String>;
-    /// Reads and checks the prompt under `root` (the folder that holds `prompts/`, `None`
-    /// when the builder was given none), pushing onto `asked` every other file it read or
-    /// looked for.
+    /// The prompt file the derive read (`prompts/trip.md.j2`).
+    fn path(&self) -> &'static str;
+    /// Reads and checks the prompt in `project` (the root's `prompts/`), pushing onto
+    /// `asked` every other file it read or looked for.
     fn load(
         &self,
-        root: Option<&Path>,
+        project: &Project,
         asked: &mut Vec<String>,
     ) -> Result<Version<Self::Reloaded>, Diagnostics>;
     /// Whether two reloads read the same files, so that what renders did not change.
@@ -142,7 +144,18 @@ impl<R> Watched<R> {
         stamp: Stamp,
     ) -> Result<bool, Diagnostics> {
         let mut asked = Vec::new();
-        let outcome = front.load(self.root.as_deref(), &mut asked);
+        let outcome = match &self.root {
+            Some(root) => Project::open(&root.join("prompts"), "prompts")
+                .and_then(|project| front.load(&project, &mut asked)),
+            None => Err(Diagnostic::new(format!(
+                "cannot reload `{}`: the hot prompt has no root folder",
+                front.path()
+            ))
+            .with_help(
+                "give the builder the folder that holds `prompts/`: `.root(env!(\"CARGO_MANIFEST_DIR\"))`",
+            )
+            .into()),
+        };
         // Kept when the prompt file could not be read: what it asked for still matters once
         // it is back, and the prompt file itself is always watched. Files asked for anew
         // are stamped now, so that the next check does not see them as changed.
@@ -199,13 +212,45 @@ impl<R> Watched<R> {
     }
 }
 
-/// The methods of a hot prompt that only read the state, written once for
-/// [`HotJinja`](super::HotJinja) and [`HotDotprompt`](super::HotDotprompt): `$hot` is the
-/// type, `$bound` the trait its prompts implement, `$path` that trait's path for the
-/// examples.
+/// The reloading methods of a hot prompt, written once for [`HotJinja`](super::HotJinja)
+/// and [`HotDotprompt`](super::HotDotprompt): `$hot` is the type, `$bound` the trait its
+/// prompts implement, `$path` that trait's path for the examples, `$reload` and `$changed`
+/// what `reload` and `reload_if_changed` read in that format.
 macro_rules! watched_methods {
-    ($hot:ident, $bound:ident, $path:literal) => {
+    ($hot:ident, $bound:ident, $path:literal, reload: $reload:literal, changed: $changed:literal) => {
         impl<P: $bound> $hot<P> {
+            #[doc = $reload]
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            ///
+            #[doc = concat!("fn on_file_event<P: ", stringify!($bound), ">(hot: &", stringify!($hot), "<P>) {")]
+            ///     if let Err(problems) = hot.reload() {
+            ///         eprintln!("{problems}");
+            ///     }
+            /// }
+            /// ```
+            pub fn reload(&self) -> Result<bool, Diagnostics> {
+                self.core.reload(self)
+            }
+
+            #[doc = $changed]
+            ///
+            /// ```
+            #[doc = concat!("use ", $path, ";")]
+            #[doc = concat!("use promptic::hot::", stringify!($hot), ";")]
+            ///
+            #[doc = concat!("fn per_request<P: ", stringify!($bound), ">(hot: &", stringify!($hot), "<P>) {")]
+            ///     if let Err(problems) = hot.reload_if_changed() {
+            ///         eprintln!("{problems}");
+            ///     }
+            /// }
+            /// ```
+            pub fn reload_if_changed(&self) -> Result<bool, Diagnostics> {
+                self.core.reload_if_changed(self)
+            }
+
             /// The diagnostics of the last reload when it failed; `None` when it passed, or
             /// before the first.
             ///
