@@ -49,7 +49,7 @@ impl Parse for CallInput {
                 if helpers.is_some() {
                     return Err(syn::Error::new(
                         name.span(),
-                        "`helpers(...)` is given twice",
+                        "`helpers(...)` is given twice\n  = help: name every helper in one `helpers(name = function, ...)`",
                     ));
                 }
                 helpers = Some((name.span(), crate::derive::helper_list(input)?));
