@@ -114,3 +114,22 @@ fn reads_serialize_with_their_paths() {
         serde_json::json!([{"name": "user", "kind": "object", "required": true, "paths": ["user.name"]}])
     );
 }
+
+/// Thousands of keys of one value, and of thousands of values, are gathered in one pass:
+/// the reads of a large template come at once (a quadratic gathering would take minutes).
+#[test]
+fn many_paths_are_gathered_in_linear_time() {
+    let n = 5_000;
+    let mut jinja = String::new();
+    let mut dot = String::new();
+    for i in 0..n {
+        jinja.push_str(&format!("{{{{ u.k{i} }}}}{{{{ v{i}.x }}}}"));
+        dot.push_str(&format!("{{{{u.k{i}}}}}{{{{v{i}.x}}}}"));
+    }
+    let reads = reads_of(&[("big.md.j2", &jinja)], "big");
+    assert_eq!(named(&reads, "u").paths.len(), n);
+    assert_eq!(named(&reads, "v4999").paths, ["v4999.x"]);
+    let reads = reads_of(&[("bigd.prompt", &dot)], "bigd");
+    assert_eq!(named(&reads, "u").paths.len(), n);
+    assert_eq!(named(&reads, "v4999").paths, ["v4999.x"]);
+}

@@ -175,8 +175,9 @@ impl ValueUse {
 
     /// The same value, read at `paths` too (repeats dropped, the first kept in place).
     pub fn with_paths(mut self, paths: impl IntoIterator<Item = String>) -> ValueUse {
+        let mut seen: std::collections::HashSet<String> = self.paths.iter().cloned().collect();
         for path in paths {
-            if !self.paths.contains(&path) {
+            if seen.insert(path.clone()) {
                 self.paths.push(path);
             }
         }

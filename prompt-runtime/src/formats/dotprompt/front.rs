@@ -125,13 +125,15 @@ impl<'de> Deserialize<'de> for DataFile {
 /// Handlebars renders a missing one as nothing).
 fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
     let read = prompt.input_paths();
-    // The paths the template reads into the input `key` (`user.name`), as written.
-    let paths_of = |key: &str| {
-        read.iter()
-            .filter(|p| p.segments.len() > 1 && p.segments.first().is_some_and(|s| s == key))
-            .map(|p| p.segments.join("."))
-            .collect::<Vec<_>>()
-    };
+    // The paths the template reads into each input (`user.name`), as written, gathered in
+    // one pass.
+    let mut into: std::collections::HashMap<&str, Vec<String>> = Default::default();
+    for p in read.iter().filter(|p| p.segments.len() > 1) {
+        into.entry(p.segments[0].as_str())
+            .or_default()
+            .push(p.segments.join("."));
+    }
+    let paths_of = |key: &str| into.get(key).cloned().unwrap_or_default();
     if let Some(schema) = metadata.input_schema() {
         let Some(properties) = schema::properties(schema) else {
             return Vec::new();

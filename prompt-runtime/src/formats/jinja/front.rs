@@ -92,17 +92,20 @@ pub struct LoadedJinja {
 impl LoadedJinja {
     fn new(project: &Project, name: &str, file: String, templates: Templates) -> LoadedJinja {
         let paths = templates.paths(&file).unwrap_or_default();
+        // The paths into each value, in the order read: one pass over them all.
+        let mut read: std::collections::HashMap<&str, Vec<String>> = Default::default();
+        for p in paths.iter().filter(|p| !p.steps.is_empty()) {
+            read.entry(p.name.as_str())
+                .or_default()
+                .push(path_text(&p.name, &p.steps));
+        }
         let reads = templates
             .uses(&file)
             .into_iter()
             .map(|u| {
                 let kind = kind_read(&paths, &u.name);
-                let read: Vec<String> = paths
-                    .iter()
-                    .filter(|p| p.name == u.name && !p.steps.is_empty())
-                    .map(|p| path_text(&p.name, &p.steps))
-                    .collect();
-                ValueUse::new(u.name, kind, u.required).with_paths(read)
+                let into = read.get(u.name.as_str()).cloned().unwrap_or_default();
+                ValueUse::new(u.name, kind, u.required).with_paths(into)
             })
             .collect();
         let mut keys_read: Vec<String> = Vec::new();
