@@ -19,10 +19,7 @@ pub use crate::role::{MAX_CACHE_BREAKPOINTS, Role};
 pub use content::{Content, ContentPart, Media, PartRef};
 
 use crate::meta::Meta;
-use crate::source::json::{skip_field, take_field};
-use serde_core::de::{self, MapAccess, Visitor};
-use serde_core::ser::SerializeStruct;
-use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
+use crate::source::json::{deserialize_fields, required, serialize_fields};
 use std::borrow::Cow;
 use std::fmt;
 
@@ -305,74 +302,21 @@ impl fmt::Display for Chat {
     }
 }
 
-impl Serialize for Message {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("Message", 2)?;
-        out.serialize_field("role", &self.role)?;
-        out.serialize_field("content", &self.content)?;
-        out.end()
-    }
-}
+serialize_fields!(Message { role, content });
 
-impl<'de> Deserialize<'de> for Message {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Message, D::Error> {
-        struct Fields;
-        impl<'de> Visitor<'de> for Fields {
-            type Value = Message;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a message: `role` and `content`")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
-                let (mut role, mut content) = (None::<Role>, None::<Content>);
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "role" => take_field(&mut map, &mut role, "role")?,
-                        "content" => take_field(&mut map, &mut content, "content")?,
-                        _ => skip_field(&mut map)?,
-                    }
-                }
-                Ok(Message::new(
-                    role.ok_or_else(|| de::Error::missing_field("role"))?,
-                    content.ok_or_else(|| de::Error::missing_field("content"))?,
-                ))
-            }
-        }
-        deserializer.deserialize_struct("Message", &["role", "content"], Fields)
-    }
-}
+deserialize_fields!(Message, "a message: `role` and `content`", { role: Role, content: Content } => {
+    Ok(Message::new(required(role, "role")?, required(content, "content")?))
+});
 
-impl Serialize for CacheBreakpoint {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("CacheBreakpoint", 2)?;
-        out.serialize_field("message", &self.message)?;
-        out.serialize_field("offset", &self.offset)?;
-        out.end()
-    }
-}
+serialize_fields!(CacheBreakpoint { message, offset });
 
-impl<'de> Deserialize<'de> for CacheBreakpoint {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<CacheBreakpoint, D::Error> {
-        struct Fields;
-        impl<'de> Visitor<'de> for Fields {
-            type Value = CacheBreakpoint;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a cache breakpoint: `message` and `offset`")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<CacheBreakpoint, A::Error> {
-                let (mut message, mut offset) = (None::<usize>, None::<usize>);
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "message" => take_field(&mut map, &mut message, "message")?,
-                        "offset" => take_field(&mut map, &mut offset, "offset")?,
-                        _ => skip_field(&mut map)?,
-                    }
-                }
-                Ok(CacheBreakpoint {
-                    message: message.ok_or_else(|| de::Error::missing_field("message"))?,
-                    offset: offset.ok_or_else(|| de::Error::missing_field("offset"))?,
-                })
-            }
-        }
-        deserializer.deserialize_struct("CacheBreakpoint", &["message", "offset"], Fields)
+deserialize_fields!(
+    CacheBreakpoint,
+    "a cache breakpoint: `message` and `offset`",
+    { message: usize, offset: usize } => {
+        Ok(CacheBreakpoint {
+            message: required(message, "message")?,
+            offset: required(offset, "offset")?,
+        })
     }
-}
+);

@@ -46,6 +46,7 @@
 
 use super::{ConversionError, Settings, bare_model, media_error};
 use crate::chat::{Chat, Message, PartRef, Role};
+use crate::source::json::serialize_fields;
 use serde_core::ser::{SerializeMap, SerializeStruct};
 use serde_core::{Serialize, Serializer};
 
@@ -189,14 +190,7 @@ impl Serialize for MessagesRequest {
     }
 }
 
-impl Serialize for MessageParam {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("MessageParam", 2)?;
-        out.serialize_field("role", &self.role)?;
-        out.serialize_field("content", &self.content)?;
-        out.end()
-    }
-}
+serialize_fields!(MessageParam { role, content });
 
 impl Serialize for MessageRole {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {

@@ -12,6 +12,7 @@ use crate::identity::Identity;
 use crate::load::Project;
 use crate::meta::Meta;
 use crate::render::PromptContent;
+use crate::source::json::serialize_fields;
 use crate::suggest::closest;
 use serde_core::Serialize;
 use std::ops::Range;
@@ -278,17 +279,12 @@ impl Output {
     }
 }
 
-impl Serialize for ValueUse {
-    fn serialize<S: serde_core::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        use serde_core::ser::SerializeStruct;
-        let mut out = serializer.serialize_struct("ValueUse", 4)?;
-        out.serialize_field("name", &self.name)?;
-        out.serialize_field("kind", self.kind)?;
-        out.serialize_field("required", &self.required)?;
-        out.serialize_field("paths", &self.paths)?;
-        out.end()
-    }
-}
+serialize_fields!(ValueUse {
+    name,
+    kind,
+    required,
+    paths
+});
 
 /// [`Output::to_json`]'s shape.
 struct OutputJson<'a> {
@@ -502,11 +498,8 @@ impl Values {
     pub fn read_file(&mut self, source: SourceFile) -> Result<&mut Values, Diagnostics> {
         let source = Arc::new(source);
         let text = source.text();
-        let object: Vec<(String, &serde_json::value::RawValue)> = match serde_json::from_str::<
-            OrderedRaw,
-        >(text)
-        {
-            Ok(OrderedRaw(object)) => object,
+        let object = match crate::source::json::object_entries(text) {
+            Ok(object) => object,
             Err(e) => {
                 let what = if e.is_data() {
                     "must hold a JSON object"
@@ -589,34 +582,6 @@ pub fn unread_value(given: &Given, reads: &[ValueUse], message: String) -> Diagn
             let all: Vec<String> = reads.iter().map(|r| format!("`{}`", r.name)).collect();
             d.with_help(format!("its values are {}", all.join(", ")))
         }
-    }
-}
-
-/// A JSON object read with its keys in the file's order, each value as written.
-struct OrderedRaw<'a>(Vec<(String, &'a serde_json::value::RawValue)>);
-
-impl<'de: 'a, 'a> serde_core::Deserialize<'de> for OrderedRaw<'a> {
-    fn deserialize<D: serde_core::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit<'a>(std::marker::PhantomData<&'a ()>);
-        impl<'de: 'a, 'a> serde_core::de::Visitor<'de> for Visit<'a> {
-            type Value = OrderedRaw<'a>;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("a JSON object")
-            }
-            fn visit_map<M: serde_core::de::MapAccess<'de>>(
-                self,
-                mut map: M,
-            ) -> Result<Self::Value, M::Error> {
-                let mut out = Vec::new();
-                while let Some((k, v)) =
-                    map.next_entry::<String, &'de serde_json::value::RawValue>()?
-                {
-                    out.push((k, v));
-                }
-                Ok(OrderedRaw(out))
-            }
-        }
-        d.deserialize_map(Visit(std::marker::PhantomData))
     }
 }
 

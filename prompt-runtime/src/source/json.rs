@@ -176,12 +176,133 @@ pub(crate) fn skip_field<'de, A: MapAccess<'de>>(map: &mut A) -> Result<(), A::E
     map.next_value::<serde_core::de::IgnoredAny>().map(|_| ())
 }
 
+/// A required key's value, or serde's "missing field" error.
+pub(crate) fn required<T, E: serde_core::de::Error>(
+    value: Option<T>,
+    key: &'static str,
+) -> Result<T, E> {
+    value.ok_or_else(|| E::missing_field(key))
+}
+
+/// `Serialize` for a struct written as an object of its fields, each under its own name,
+/// in the order given.
+macro_rules! serialize_fields {
+    ($ty:ident { $($field:ident),+ $(,)? }) => {
+        impl ::serde_core::Serialize for $ty {
+            fn serialize<S: ::serde_core::Serializer>(
+                &self,
+                serializer: S,
+            ) -> ::core::result::Result<S::Ok, S::Error> {
+                use ::serde_core::ser::SerializeStruct;
+                let fields = [$(stringify!($field)),+];
+                let mut out = serializer.serialize_struct(stringify!($ty), fields.len())?;
+                $(out.serialize_field(stringify!($field), &self.$field)?;)+
+                out.end()
+            }
+        }
+    };
+}
+pub(crate) use serialize_fields;
+
+/// `Deserialize` for a struct read from an object: each key listed is read into an
+/// `Option` of its type under its own name (a key given twice is an error, other keys are
+/// skipped), then `$build` makes the value from them, with [`required`] for a key that
+/// must be there and a default for one that may not.
+macro_rules! deserialize_fields {
+    ($ty:ident, $expecting:literal, { $($field:ident: $field_ty:ty),+ $(,)? } => $build:expr) => {
+        impl<'de> ::serde_core::Deserialize<'de> for $ty {
+            fn deserialize<D: ::serde_core::Deserializer<'de>>(
+                deserializer: D,
+            ) -> ::core::result::Result<$ty, D::Error> {
+                struct Fields;
+                impl<'de> ::serde_core::de::Visitor<'de> for Fields {
+                    type Value = $ty;
+                    fn expecting(&self, f: &mut ::std::fmt::Formatter<'_>) -> ::std::fmt::Result {
+                        f.write_str($expecting)
+                    }
+                    fn visit_map<A: ::serde_core::de::MapAccess<'de>>(
+                        self,
+                        mut map: A,
+                    ) -> ::core::result::Result<$ty, A::Error> {
+                        $(let mut $field = None::<$field_ty>;)+
+                        while let Some(key) = map.next_key::<String>()? {
+                            match key.as_str() {
+                                $(stringify!($field) => $crate::source::json::take_field(
+                                    &mut map,
+                                    &mut $field,
+                                    stringify!($field),
+                                )?,)+
+                                _ => $crate::source::json::skip_field(&mut map)?,
+                            }
+                        }
+                        $build
+                    }
+                }
+                deserializer.deserialize_struct(
+                    stringify!($ty),
+                    &[$(stringify!($field)),+],
+                    Fields,
+                )
+            }
+        }
+    };
+}
+pub(crate) use deserialize_fields;
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn decoded(raw: &str) -> String {
         serde_json::from_str(raw).unwrap()
+    }
+
+    #[derive(Debug, PartialEq)]
+    struct Pair {
+        name: String,
+        count: u32,
+    }
+
+    serialize_fields!(Pair { name, count });
+
+    deserialize_fields!(Pair, "a pair: `name` and `count`", { name: String, count: u32 } => {
+        Ok(Pair { name: required(name, "name")?, count: count.unwrap_or(1) })
+    });
+
+    #[test]
+    fn struct_macros_read_and_write_objects_by_field() {
+        let pair = Pair {
+            name: "a".into(),
+            count: 2,
+        };
+        assert_eq!(
+            serde_json::to_string(&pair).unwrap(),
+            r#"{"name":"a","count":2}"#
+        );
+        let read = |json: &str| serde_json::from_str::<Pair>(json).map_err(|e| e.to_string());
+        assert_eq!(read(r#"{"count": 2, "other": [1], "name": "a"}"#), Ok(pair));
+        assert_eq!(
+            read(r#"{"name": "b"}"#),
+            Ok(Pair {
+                name: "b".into(),
+                count: 1
+            })
+        );
+        assert_eq!(
+            read(r#"{"count": 2}"#),
+            Err("missing field `name` at line 1 column 12".into())
+        );
+        assert_eq!(
+            read(r#"{"name": "a", "name": "b"}"#),
+            Err("duplicate field `name` at line 1 column 20".into())
+        );
+        assert_eq!(
+            read("[1]"),
+            Err(
+                "invalid type: sequence, expected a pair: `name` and `count` at line 1 column 1"
+                    .into()
+            )
+        );
     }
 
     #[test]

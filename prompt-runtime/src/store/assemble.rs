@@ -12,6 +12,7 @@ use super::parsed::{Body, Folder, PromptDef, Target};
 use super::render::{Values, render, tidy_into, tidy_tail};
 use crate::chat::Message;
 use crate::python::space::is_space;
+use crate::source::json::{deserialize_fields, required, serialize_fields};
 use std::collections::BTreeMap;
 
 /// Categories whose system-prompt parts are not part of a chat's system prompt unless a
@@ -102,67 +103,38 @@ pub struct PromptEntry {
     pub requires_any: Vec<String>,
 }
 
-impl serde_core::Serialize for SequenceEntry {
-    fn serialize<S: serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde_core::ser::SerializeStruct;
-        let mut out = s.serialize_struct("SequenceEntry", 3)?;
-        out.serialize_field("id", &self.id)?;
-        out.serialize_field("position", &self.position)?;
-        out.serialize_field("order", &self.order)?;
-        out.end()
-    }
-}
+serialize_fields!(SequenceEntry {
+    id,
+    position,
+    order
+});
 
-impl<'de> serde_core::Deserialize<'de> for SequenceEntry {
-    fn deserialize<D: serde_core::Deserializer<'de>>(d: D) -> Result<SequenceEntry, D::Error> {
-        use crate::source::json::{skip_field, take_field};
-        use serde_core::de::{self, MapAccess, Visitor};
-        struct Fields;
-        impl<'de> Visitor<'de> for Fields {
-            type Value = SequenceEntry;
-            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.write_str("a sequence entry: `id`, `position` and `order`")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<SequenceEntry, A::Error> {
-                let (mut id, mut position, mut order) = (None, None, None);
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "id" => take_field(&mut map, &mut id, "id")?,
-                        "position" => take_field(&mut map, &mut position, "position")?,
-                        "order" => take_field(&mut map, &mut order, "order")?,
-                        _ => skip_field(&mut map)?,
-                    }
-                }
-                Ok(SequenceEntry {
-                    id: id.ok_or_else(|| de::Error::missing_field("id"))?,
-                    position: position.ok_or_else(|| de::Error::missing_field("position"))?,
-                    order: order.ok_or_else(|| de::Error::missing_field("order"))?,
-                })
-            }
-        }
-        d.deserialize_struct("SequenceEntry", &["id", "position", "order"], Fields)
+deserialize_fields!(
+    SequenceEntry,
+    "a sequence entry: `id`, `position` and `order`",
+    { id: String, position: String, order: i64 } => {
+        Ok(SequenceEntry {
+            id: required(id, "id")?,
+            position: required(position, "position")?,
+            order: required(order, "order")?,
+        })
     }
-}
+);
 
-impl serde_core::Serialize for PromptEntry {
-    fn serialize<S: serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde_core::ser::SerializeStruct;
-        let mut out = s.serialize_struct("PromptEntry", 12)?;
-        out.serialize_field("id", &self.id)?;
-        out.serialize_field("label", &self.label)?;
-        out.serialize_field("description", &self.description)?;
-        out.serialize_field("category", &self.category)?;
-        out.serialize_field("target", &self.target)?;
-        out.serialize_field("position", &self.position)?;
-        out.serialize_field("order", &self.order)?;
-        out.serialize_field("enabled", &self.enabled)?;
-        out.serialize_field("multi_turn", &self.multi_turn)?;
-        out.serialize_field("variant_condition", &self.variant_condition)?;
-        out.serialize_field("variants", &self.variants)?;
-        out.serialize_field("requires_any", &self.requires_any)?;
-        out.end()
-    }
-}
+serialize_fields!(PromptEntry {
+    id,
+    label,
+    description,
+    category,
+    target,
+    position,
+    order,
+    enabled,
+    multi_turn,
+    variant_condition,
+    variants,
+    requires_any,
+});
 
 impl serde_core::Serialize for Target {
     fn serialize<S: serde_core::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {

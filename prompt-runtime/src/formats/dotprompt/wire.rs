@@ -3,9 +3,9 @@
 //! dotprompt's JSON, objects read with JavaScript's rules ([`crate::value::js`]).
 
 use super::{DataArgument, Message, Object, Part, PromptMetadata};
-use crate::source::json::{skip_field, take_field};
+use crate::source::json::{deserialize_fields, required, serialize_fields, skip_field, take_field};
 use crate::value::js;
-use serde_core::de::{self, MapAccess, Visitor};
+use serde_core::de::{MapAccess, Visitor};
 use serde_core::ser::SerializeStruct;
 use serde_core::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -28,15 +28,11 @@ impl<'de> Deserialize<'de> for JsOptionalObject {
     }
 }
 
-impl Serialize for DataArgument {
-    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
-        let mut out = serializer.serialize_struct("DataArgument", 3)?;
-        out.serialize_field("input", &self.input)?;
-        out.serialize_field("context", &self.context)?;
-        out.serialize_field("messages", &self.messages)?;
-        out.end()
-    }
-}
+serialize_fields!(DataArgument {
+    input,
+    context,
+    messages
+});
 
 /// `{"input", "context", "messages"}`, each optional; other keys are skipped.
 impl<'de> Deserialize<'de> for DataArgument {
@@ -94,36 +90,19 @@ impl Serialize for Message {
     }
 }
 
-/// `{"role", "content", "metadata"}`: `role` required, `content` an empty list when
-/// missing, `metadata` none when missing or `null`.
-impl<'de> Deserialize<'de> for Message {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        struct Fields;
-        impl<'de> Visitor<'de> for Fields {
-            type Value = Message;
-            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-                f.write_str("a dotprompt message: `role`, `content` and `metadata`")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Message, A::Error> {
-                let (mut role, mut content, mut metadata) = (None, None, None::<JsOptionalObject>);
-                while let Some(key) = map.next_key::<String>()? {
-                    match key.as_str() {
-                        "role" => take_field(&mut map, &mut role, "role")?,
-                        "content" => take_field(&mut map, &mut content, "content")?,
-                        "metadata" => take_field(&mut map, &mut metadata, "metadata")?,
-                        _ => skip_field(&mut map)?,
-                    }
-                }
-                Ok(Message {
-                    role: role.ok_or_else(|| de::Error::missing_field("role"))?,
-                    content: content.unwrap_or_default(),
-                    metadata: metadata.and_then(|m| m.0),
-                })
-            }
-        }
-        deserializer.deserialize_struct("Message", &["role", "content", "metadata"], Fields)
+// `{"role", "content", "metadata"}`: `role` required, `content` an empty list when
+// missing, `metadata` none when missing or `null`.
+deserialize_fields!(
+    Message,
+    "a dotprompt message: `role`, `content` and `metadata`",
+    { role: String, content: Vec<Part>, metadata: JsOptionalObject } => {
+        Ok(Message {
+            role: required(role, "role")?,
+            content: content.unwrap_or_default(),
+            metadata: metadata.and_then(|m| m.0),
+        })
     }
-}
+);
 
 impl Serialize for Part {
     fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
