@@ -5,9 +5,10 @@
 use crate::compile::{self, Compiled};
 use crate::derive::HelperRef;
 use crate::emit::{self, Access};
+use crate::generators::{self, Call};
 use proc_macro2::TokenStream;
 use prompt_runtime::check::infer_context;
-use prompt_runtime::formats::FrontEnd;
+use prompt_runtime::load::Project;
 use prompt_runtime::resolve::{ContextVar, VarKind};
 use quote::{format_ident, quote, quote_spanned};
 use syn::ext::IdentExt;
@@ -79,46 +80,29 @@ pub fn expand(input: &CallInput) -> TokenStream {
             let error = error.to_compile_error();
             // After the error, a value with the API of the prompt's format, so that the
             // compiler adds no error of its own (a `render()` without an identity).
-            let project = compile::open(&input.name).ok();
-            let front_end = project
-                .as_ref()
-                .and_then(|p| p.front_end(&input.name.value()).ok().flatten());
-            let agent = project
-                .as_ref()
-                .and_then(|p| crate::keep_agent::call_fallback(p, &input.name));
-            let fallback = match front_end {
-                _ if agent.is_some() => agent.unwrap_or_default(),
-                Some((FrontEnd::Jinja, _)) => quote! {{
-                    static LOADED: ::std::sync::OnceLock<
-                        ::core::result::Result<::promptic::formats::jinja::Templates, ::promptic::Diagnostics>,
-                    > = ::std::sync::OnceLock::new();
-                    ::promptic::__private::InlineJinja::new(
-                        &LOADED,
-                        &[],
-                        ::promptic::__private::JinjaOptions::default(),
-                        ::promptic::__private::JsonMap::new(),
-                    )
-                }},
-                Some((FrontEnd::Dotprompt, _)) => quote! {
-                    ::promptic::__private::InlineDotprompt::new(
-                        (),
-                        |_, _, _| ::core::unreachable!(),
-                        |_| ::core::unreachable!(),
-                        || ::core::unreachable!(),
-                        "",
-                    )
-                },
-                _ => quote! {
-                    ::promptic::__private::Inline::new(
-                        |_: &::promptic::__private::Identity| -> ::promptic::__private::PromptContent { ::core::unreachable!() }
-                    )
-                },
+            let fallback = match generators::after_error(&input.name) {
+                (generator, Some(project)) => generator.call_fallback(&project, &input.name),
+                (_, None) => inline_fallback(),
             };
             quote! {{
                 #error
                 #fallback
             }}
         }
+    }
+}
+
+/// The value `prompt!` gives after an error on a Markdown prompt: a keep agent prompt's,
+/// or a text prompt's.
+pub(crate) fn markdown_fallback(project: &Project, name: &LitStr) -> TokenStream {
+    crate::keep_agent::call_fallback(project, name).unwrap_or_else(inline_fallback)
+}
+
+fn inline_fallback() -> TokenStream {
+    quote! {
+        ::promptic::__private::Inline::new(
+            |_: &::promptic::__private::Identity| -> ::promptic::__private::PromptContent { ::core::unreachable!() }
+        )
     }
 }
 
@@ -145,35 +129,31 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         seen.push(n);
     }
     let project = compile::open(name)?;
-    let front_end = project
-        .front_end(&name.value())
-        .map_err(|d| compile::to_error(name, d.into()))?;
-    let helpers = match (&input.helpers, &front_end) {
-        (Some((_, helpers)), Some((FrontEnd::Dotprompt, _))) => helpers.as_slice(),
-        (Some((span, helpers)), _) => {
+    let (generator, _) = generators::of(&project, name)?;
+    let helpers = match &input.helpers {
+        Some((_, helpers)) if generator.helpers() => helpers.as_slice(),
+        Some((span, helpers)) => {
             let at = helpers.first().map_or(*span, |h| h.name.span());
             return Err(crate::derive::helpers_not_dotprompt(at, name));
         }
-        (None, _) => &[],
+        None => &[],
     };
-    if let Some((FrontEnd::Dotprompt, _)) = &front_end {
-        return crate::dotprompt::expand_call(name, &arg_list(input), helpers, &project);
-    }
-    if let Some((FrontEnd::PromptEngine, _)) = &front_end {
-        return Err(syn::Error::new(
-            name.span(),
-            format!(
-                "`prompt!` does not read PromptEngine stores, and `{0}` is one\n  = help: derive `PromptStore` on a struct with `#[store(\"{0}\")]`",
-                project.display
-            ),
-        ));
-    }
-    if let Some((FrontEnd::Jinja, _)) = front_end {
-        return crate::jinja::expand_call(name, &arg_list(input), &project);
-    }
-    if let Some(tokens) = crate::keep_agent::expand_call(name, &arg_list(input), &project) {
+    generator.call(&Call {
+        input,
+        name,
+        args: &arg_list(input),
+        project: &project,
+        helpers,
+    })
+}
+
+/// `prompt!` on a Markdown prompt (a keep agent prompt has a call of its own).
+pub(crate) fn markdown(cx: &Call<'_>) -> syn::Result<TokenStream> {
+    let (input, name, project) = (cx.input, cx.name, cx.project);
+    if let Some(tokens) = crate::keep_agent::expand_call(name, cx.args, project) {
         return tokens;
     }
+    let seen: Vec<String> = cx.args.iter().map(|(n, _, _)| n.clone()).collect();
     // Which names a block tests: those arguments are optional (`Option<T>` or `bool`).
     let file = project
         .load_prompt(&name.value())
@@ -212,11 +192,11 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         "pass it to the macro: `prompt!(\"{}\", {{}} = ...)`",
         name.value()
     );
-    let Compiled { prompt, files } = match compile::check(&project, name, context.clone(), hint) {
+    let Compiled { prompt, files } = match compile::check(project, name, context.clone(), hint) {
         Ok(compiled) => compiled,
         Err(mut errors) => {
             // Report unused arguments with the prompt's other problems, as the derive does.
-            if let Some(referenced) = compile::referenced_names(&project, name) {
+            if let Some(referenced) = compile::referenced_names(project, name) {
                 for arg in &input.args {
                     let n = arg.name.unraw().to_string();
                     if !referenced.contains(&n) {
@@ -264,7 +244,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
             // Tested by a block and written outside it: a `bool`. An `Option` there is the
             // derive's unguarded optional; the local trait makes rustc say so, at the
             // argument, with the derive's message.
-            let (message, note) = flag_messages(&project, name, &context, i);
+            let (message, note) = flag_messages(project, name, &context, i);
             quote_spanned! {expr.span()=>
                 let #id: bool = {
                     #[diagnostic::on_unimplemented(message = #message, label = "given here", note = #note)]

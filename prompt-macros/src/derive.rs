@@ -3,8 +3,9 @@
 use crate::compile::{self, Compiled};
 use crate::docs;
 use crate::emit::{self, Access};
+use crate::generators::{self, Call, Derive, Generator};
 use proc_macro2::{Span, TokenStream};
-use prompt_runtime::formats::FrontEnd;
+use prompt_runtime::load::Project;
 use prompt_runtime::resolve::{ContextVar, VarKind};
 use quote::quote;
 use syn::spanned::Spanned;
@@ -28,40 +29,19 @@ pub fn expand(input: &DeriveInput) -> TokenStream {
     }) {
         Ok(tokens) => tokens,
         Err(error) if crate::family::is_family(input) => crate::family::fallback(input, error),
-        Err(error) => match shape(input) {
-            Shape::Markdown => fallback(input, error),
-            Shape::Jinja => jinja_fallback(input, error),
-            Shape::Dotprompt => dotprompt_fallback(input, error),
-        },
-    }
-}
-
-/// The API a derived prompt has, which its fallback must have too: a use of the prompt
-/// after an error then compiles, and the user sees the error alone.
-enum Shape {
-    Markdown,
-    Jinja,
-    Dotprompt,
-}
-
-/// The shape of the prompt the struct names, by the file its name finds (Markdown when
-/// the name or the folder cannot be read: that is the error then).
-fn shape(input: &DeriveInput) -> Shape {
-    let Ok(name) = prompt_name(input) else {
-        return Shape::Markdown;
-    };
-    let Ok(project) = compile::open(&name) else {
-        return Shape::Markdown;
-    };
-    match project.front_end(&name.value()) {
-        Ok(Some((FrontEnd::Dotprompt, _))) => Shape::Dotprompt,
-        Ok(Some((FrontEnd::Jinja, _))) => Shape::Jinja,
-        _ => Shape::Markdown,
+        Err(error) => {
+            // The impls the prompt's format gives, so that its uses add no error.
+            let generator = match prompt_name(input) {
+                Ok(name) => generators::after_error(&name).0,
+                Err(_) => &MARKDOWN,
+            };
+            generator.derive_fallback(input, error)
+        }
     }
 }
 
 /// The fallback of a Jinja prompt: its `PATH`, `render()` and `JinjaPrompt` impl.
-fn jinja_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+pub(crate) fn jinja_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
@@ -102,7 +82,7 @@ fn jinja_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
 
 /// The fallback of a dotprompt prompt: its constants, its three renders and its
 /// `DotpromptPrompt` impl.
-fn dotprompt_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
+pub(crate) fn dotprompt_fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
@@ -201,36 +181,101 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let PromptAttr { name, helpers, .. } = prompt_attr(input)?;
     let fields = fields(input)?;
     let project = compile::open(&name)?;
-    // The front end is the one whose file the name reaches, as for the `promptic` command.
-    let front_end = project
-        .front_end(&name.value())
-        .map_err(|d| compile::to_error(&name, d.into()))?;
-    if let (Some(first), false) = (
-        helpers.first(),
-        matches!(front_end, Some((FrontEnd::Dotprompt, _))),
-    ) {
+    // The generator is the one of the format whose file the name reaches, as for the
+    // `promptic` command.
+    let (generator, file) = generators::of(&project, &name)?;
+    if let (Some(first), false) = (helpers.first(), generator.helpers()) {
         return Err(helpers_not_dotprompt(first.name.span(), &name));
     }
-    match front_end {
-        Some((FrontEnd::Dotprompt, _)) => {
-            return crate::dotprompt::expand(input, &name, &fields, &project, &helpers);
-        }
-        Some((FrontEnd::Jinja, file)) => {
-            return crate::jinja::expand(input, &name, &fields, &project, &file);
-        }
-        Some((FrontEnd::PromptEngine, _)) => {
-            return Err(syn::Error::new(
-                name.span(),
-                format!(
-                    "`{0}` is a PromptEngine store folder: its prompts are derived together\n  = help: derive `PromptStore` on a struct with `#[store(\"{0}\")]`",
-                    project.display
-                ),
-            ));
-        }
-        Some((FrontEnd::Markdown, _)) | None => {}
+    generator.derive(&Derive {
+        input,
+        name: &name,
+        fields: &fields,
+        project: &project,
+        file: &file,
+        helpers: &helpers,
+    })
+}
+
+/// The generator of Markdown prompts: `$name` placeholders, chat prompts, keep agent
+/// prompts.
+pub(crate) struct MarkdownCode;
+
+/// The one [`MarkdownCode`].
+pub(crate) static MARKDOWN: MarkdownCode = MarkdownCode;
+
+impl Generator for MarkdownCode {
+    fn format(&self) -> &'static str {
+        "markdown"
     }
+
+    fn derive(&self, cx: &Derive<'_>) -> syn::Result<TokenStream> {
+        markdown(cx.input, cx.name, cx.fields, cx.project)
+    }
+
+    fn derive_fallback(&self, input: &DeriveInput, error: syn::Error) -> TokenStream {
+        fallback(input, error)
+    }
+
+    fn call(&self, cx: &Call<'_>) -> syn::Result<TokenStream> {
+        crate::call::markdown(cx)
+    }
+
+    fn call_fallback(&self, project: &Project, name: &LitStr) -> TokenStream {
+        crate::call::markdown_fallback(project, name)
+    }
+}
+
+/// The generator of PromptEngine store folders, whose prompts are derived together
+/// (`#[derive(PromptStore)]`): it refuses a prompt of its own.
+pub(crate) struct PromptEngineCode;
+
+/// The one [`PromptEngineCode`].
+pub(crate) static PROMPTENGINE: PromptEngineCode = PromptEngineCode;
+
+impl Generator for PromptEngineCode {
+    fn format(&self) -> &'static str {
+        "promptengine"
+    }
+
+    fn derive(&self, cx: &Derive<'_>) -> syn::Result<TokenStream> {
+        Err(syn::Error::new(
+            cx.name.span(),
+            format!(
+                "`{0}` is a PromptEngine store folder: its prompts are derived together\n  = help: derive `PromptStore` on a struct with `#[store(\"{0}\")]`",
+                cx.project.display
+            ),
+        ))
+    }
+
+    fn derive_fallback(&self, input: &DeriveInput, error: syn::Error) -> TokenStream {
+        fallback(input, error)
+    }
+
+    fn call(&self, cx: &Call<'_>) -> syn::Result<TokenStream> {
+        Err(syn::Error::new(
+            cx.name.span(),
+            format!(
+                "`prompt!` does not read PromptEngine stores, and `{0}` is one\n  = help: derive `PromptStore` on a struct with `#[store(\"{0}\")]`",
+                cx.project.display
+            ),
+        ))
+    }
+
+    fn call_fallback(&self, project: &Project, name: &LitStr) -> TokenStream {
+        crate::call::markdown_fallback(project, name)
+    }
+}
+
+/// The derive of a Markdown prompt (a keep agent prompt has a derive of its own).
+fn markdown(
+    input: &DeriveInput,
+    name: &LitStr,
+    fields: &[Field],
+    project: &Project,
+) -> syn::Result<TokenStream> {
     // keep's agent prompts (`"placeholders": "keep"`) have a derive of their own
-    if let Some(tokens) = crate::keep_agent::derive(input, &name, &fields, &project) {
+    if let Some(tokens) = crate::keep_agent::derive(input, name, fields, project) {
         return Ok(tokens);
     }
     let context = fields
@@ -242,12 +287,12 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         &project.config.templates,
     );
     let path = format!("prompts/{}.md", name.value());
-    declared_agrees(&project, &name, &fields, &input.ident)?;
-    let Compiled { prompt, files } = match compile::check(&project, &name, context, hint) {
+    declared_agrees(project, name, fields, &input.ident)?;
+    let Compiled { prompt, files } = match compile::check(project, name, context, hint) {
         Ok(compiled) => compiled,
         Err(mut errors) => {
             // Report unused fields now too, not only once the prompt's errors are fixed.
-            if let Some(used) = compile::referenced_names(&project, &name) {
+            if let Some(used) = compile::referenced_names(project, name) {
                 let unused = fields.iter().filter(|f| {
                     !used.contains(&f.name)
                         && !used.contains(&prompt_runtime::variant_name(&f.name))
@@ -289,7 +334,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let constants = emit::constants(&prompt, &types, &version);
     let tracked = emit::tracked(&files);
     let doc = docs::page(&prompt, &types);
-    let values = crate::values::expand(input, &fields);
+    let values = crate::values::expand(input, fields);
     if prompt.resolved.is_chat() {
         let body = emit::messages_body(&prompt, &access, &emit::meta(&prompt.meta));
         let sections = emit::sections(&prompt);

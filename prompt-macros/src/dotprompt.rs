@@ -16,6 +16,7 @@
 
 use crate::compile;
 use crate::derive::{Field, HelperRef};
+use crate::generators::{Call, Derive, Generator};
 use crate::jinja::{static_lifetimes, value_inserts};
 use proc_macro2::TokenStream;
 use prompt_runtime::Diagnostic;
@@ -30,6 +31,46 @@ use prompt_runtime::load::Project;
 use quote::quote;
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
+
+/// The generator of dotprompt prompts.
+pub(crate) struct DotpromptCode;
+
+/// The one [`DotpromptCode`].
+pub(crate) static DOTPROMPT: DotpromptCode = DotpromptCode;
+
+impl Generator for DotpromptCode {
+    fn format(&self) -> &'static str {
+        "dotprompt"
+    }
+
+    fn helpers(&self) -> bool {
+        true
+    }
+
+    fn derive(&self, cx: &Derive<'_>) -> syn::Result<TokenStream> {
+        expand(cx.input, cx.name, cx.fields, cx.project, cx.helpers)
+    }
+
+    fn derive_fallback(&self, input: &DeriveInput, error: syn::Error) -> TokenStream {
+        crate::derive::dotprompt_fallback(input, error)
+    }
+
+    fn call(&self, cx: &Call<'_>) -> syn::Result<TokenStream> {
+        expand_call(cx.name, cx.args, cx.helpers, cx.project)
+    }
+
+    fn call_fallback(&self, _: &Project, _: &LitStr) -> TokenStream {
+        quote! {
+            ::promptic::__private::InlineDotprompt::new(
+                (),
+                |_, _, _| ::core::unreachable!(),
+                |_| ::core::unreachable!(),
+                || ::core::unreachable!(),
+                "",
+            )
+        }
+    }
+}
 
 pub fn expand(
     input: &DeriveInput,

@@ -7,11 +7,14 @@
 //! field (`user.name`, `s.city` in a loop over `stops`) is checked where the field's type
 //! is known, in `const` evaluation, against its `PromptValue::SHAPE`.
 //!
-//! The render loads the same texts once per process and renders them with the run-time
-//! renderer, so both paths give the same bytes by construction.
+//! The render is compiled Rust (`prompt_runtime::formats::jinja::compiled`); where it
+//! cannot render a value in place (one that may be undefined, an error Jinja2 makes), it
+//! hands the render to the run-time renderer over the same texts, loaded once per process.
+//! `difftest` holds the two to the same bytes and errors.
 
 use crate::compile;
 use crate::derive::Field;
+use crate::generators::{Call, Derive, Generator};
 use proc_macro2::TokenStream;
 use prompt_runtime::Diagnostic;
 use prompt_runtime::formats::jinja::{PathStep, PathUse, Templates};
@@ -20,6 +23,44 @@ use prompt_runtime::resolve::VarKind;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{DeriveInput, LitStr};
+
+/// The generator of Jinja prompts.
+pub(crate) struct JinjaCode;
+
+/// The one [`JinjaCode`].
+pub(crate) static JINJA: JinjaCode = JinjaCode;
+
+impl Generator for JinjaCode {
+    fn format(&self) -> &'static str {
+        "jinja"
+    }
+
+    fn derive(&self, cx: &Derive<'_>) -> syn::Result<TokenStream> {
+        expand(cx.input, cx.name, cx.fields, cx.project, cx.file)
+    }
+
+    fn derive_fallback(&self, input: &DeriveInput, error: syn::Error) -> TokenStream {
+        crate::derive::jinja_fallback(input, error)
+    }
+
+    fn call(&self, cx: &Call<'_>) -> syn::Result<TokenStream> {
+        expand_call(cx.name, cx.args, cx.project)
+    }
+
+    fn call_fallback(&self, _: &Project, _: &LitStr) -> TokenStream {
+        quote! {{
+            static LOADED: ::std::sync::OnceLock<
+                ::core::result::Result<::promptic::formats::jinja::Templates, ::promptic::Diagnostics>,
+            > = ::std::sync::OnceLock::new();
+            ::promptic::__private::InlineJinja::new(
+                &LOADED,
+                &[],
+                ::promptic::__private::JinjaOptions::default(),
+                ::promptic::__private::JsonMap::new(),
+            )
+        }}
+    }
+}
 
 pub fn expand(
     input: &DeriveInput,

@@ -11,6 +11,7 @@ mod docs;
 mod dotprompt;
 mod emit;
 mod family;
+mod generators;
 mod jinja;
 mod keep_agent;
 mod output;
