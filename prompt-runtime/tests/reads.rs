@@ -106,13 +106,71 @@ fn markdown_reads_are_names_read_whole() {
 }
 
 #[test]
-fn reads_serialize_with_their_paths() {
+fn reads_serialize_with_their_paths_and_places() {
     let reads = reads_of(&[("t.md.j2", "{{ user.name }}")], "t");
     let json = serde_json::to_value(&reads).unwrap();
     assert_eq!(
         json,
-        serde_json::json!([{"name": "user", "kind": "object", "required": true, "paths": ["user.name"]}])
+        serde_json::json!([{
+            "name": "user",
+            "kind": "object",
+            "required": true,
+            "paths": ["user.name"],
+            "at": {"path": "prompts/t.md.j2", "line": 1, "column": 4},
+        }])
     );
+}
+
+/// Each format says where its text first reads a value: in an included file, under a
+/// capitalized variant, in the template body; nowhere for an input only a schema declares.
+#[test]
+fn reads_say_where_a_value_is_first_read() {
+    let place = |reads: &[ValueUse], name: &str| {
+        let at = named(reads, name).at.clone()?;
+        Some(format!("{}:{}:{}", at.path, at.line, at.column))
+    };
+    let jinja = reads_of(
+        &[
+            (
+                "placed.md.j2",
+                "Trip.\n{% include 'parts/who.j2' %} {{ when }}",
+            ),
+            ("parts/who.j2", "For  {{ who }}."),
+        ],
+        "placed",
+    );
+    assert_eq!(
+        place(&jinja, "who").as_deref(),
+        Some("prompts/parts/who.j2:1:9")
+    );
+    assert_eq!(
+        place(&jinja, "when").as_deref(),
+        Some("prompts/placed.md.j2:2:33")
+    );
+    let markdown = reads_of(
+        &[("placed_note.md", "Hi $Topic.\nBye $topic, $day.")],
+        "placed_note",
+    );
+    assert_eq!(
+        place(&markdown, "topic").as_deref(),
+        Some("prompts/placed_note.md:1:4")
+    );
+    assert_eq!(
+        place(&markdown, "day").as_deref(),
+        Some("prompts/placed_note.md:2:13")
+    );
+    let dot = reads_of(
+        &[(
+            "placed_ticket.prompt",
+            "---\ninput:\n  schema:\n    summary: string\n    unused?: string\n---\nTicket: {{summary}}",
+        )],
+        "placed_ticket",
+    );
+    assert_eq!(
+        place(&dot, "summary").as_deref(),
+        Some("prompts/placed_ticket.prompt:7:11")
+    );
+    assert_eq!(place(&dot, "unused"), None);
 }
 
 /// Thousands of keys of one value, and of thousands of values, are gathered in one pass:

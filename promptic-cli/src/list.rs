@@ -189,6 +189,9 @@ pub struct ContextName {
     /// it reads the value only whole.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub paths: Vec<String>,
+    /// Where the prompt first reads it (`prompts/x.md:3:5`); left out when no text does.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub at: Option<String>,
 }
 
 /// Why a prompt is broken: its first problem, and how many there are.
@@ -197,6 +200,19 @@ struct Broken {
     message: String,
     location: Option<String>,
     count: usize,
+}
+
+/// Where a Markdown prompt first reads context value `name`, as written or as its
+/// capitalized variant (`$Preferred`).
+fn first_use(prompt: &CheckedPrompt, name: &str) -> Option<String> {
+    let variant = prompt_runtime::variant_name(name);
+    let variable = prompt
+        .resolved
+        .variables
+        .iter()
+        .find(|v| v.name == name || v.name == variant)?;
+    let u = variable.uses.first()?;
+    Some(format!("{}:{}:{}", u.path, u.line, u.col))
 }
 
 impl Variables {
@@ -219,6 +235,7 @@ impl Variables {
                     name: v.name.clone(),
                     kind: v.kind.as_str(),
                     paths: Vec::new(),
+                    at: first_use(prompt, &v.name),
                 })
                 .collect(),
             identity: prompt.resolved.identity_keys(),
@@ -352,6 +369,10 @@ fn listed_loaded(project: &Project, found: &Found) -> Listed {
                         (true, kind) => kind,
                     },
                     paths: r.paths.clone(),
+                    at: r
+                        .at
+                        .as_ref()
+                        .map(|p| format!("{}:{}:{}", p.path, p.line, p.column)),
                 })
                 .collect();
             let variables = Variables {

@@ -141,7 +141,10 @@ fn list_json_has_one_object_per_prompt() {
     assert_eq!(
         greeting["variables"],
         serde_json::json!({
-            "context": [{"name": "day", "kind": "text"}, {"name": "note", "kind": "optional"}],
+            "context": [
+                {"name": "day", "kind": "text", "at": "good/greeting.md:12:42"},
+                {"name": "note", "kind": "optional", "at": "good/greeting.md:13:7"}
+            ],
             "identity": ["name", "preferred", "pronouns_object", "pronouns_subject"],
             "template": ["preamble", "signoff"],
             "literal": ["HOME"]

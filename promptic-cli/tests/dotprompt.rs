@@ -276,9 +276,10 @@ fn set_and_context_are_the_input_and_are_checked() {
         "question=Hi",
     ]);
     assert_eq!(out.status.code(), Some(1));
+    // Shown where the template first reads it.
     assert!(
         stderr(&out).starts_with(
-            "error: cannot render `support`: the input `customer` is required and has no value"
+            "error: cannot render `support`: the input `customer` is required and has no value\n  --> dotprompt/support.prompt:15:19\n"
         ),
         "{}",
         stderr(&out)

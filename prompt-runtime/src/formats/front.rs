@@ -147,7 +147,8 @@ pub struct Takes {
     pub data: bool,
 }
 
-/// One value a prompt reads. Serialized as `{"name", "kind", "required", "paths"}`.
+/// One value a prompt reads. Serialized as `{"name", "kind", "required", "paths", "at"}`
+/// (`at` is `null` when the prompt's text does not read it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ValueUse {
     /// Its name (the first name of a path: `user` for `user.name`).
@@ -161,7 +162,38 @@ pub struct ValueUse {
     /// `steps[…].title` for a key of every item), each once, in the order first read;
     /// empty when the prompt reads it only whole.
     pub paths: Vec<String>,
+    /// Where the prompt's files first read it; `None` for a value no text reads (an input
+    /// only its schema declares, an identity key, a store's registry value).
+    pub at: Option<Place>,
 }
+
+/// A place in a prompt's files: where a value is first read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Place {
+    /// The file as messages show it (`prompts/components/user.j2`).
+    pub path: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The bytes of the read in the file.
+    pub span: Range<usize>,
+}
+
+impl Place {
+    /// The place of `span` in `source`.
+    pub fn new(source: &SourceFile, span: Range<usize>) -> Place {
+        let (line, column) = source.line_col(span.start);
+        Place {
+            path: source.path().to_owned(),
+            line,
+            column,
+            span,
+        }
+    }
+}
+
+serialize_fields!(Place { path, line, column });
 
 impl ValueUse {
     /// A value of kind `kind`, read whole.
@@ -171,7 +203,14 @@ impl ValueUse {
             kind,
             required,
             paths: Vec::new(),
+            at: None,
         }
+    }
+
+    /// The same value, first read at `place`.
+    pub fn read_at(mut self, place: Place) -> ValueUse {
+        self.at = Some(place);
+        self
     }
 
     /// The same value, read at `paths` too (repeats dropped, the first kept in place).
@@ -283,7 +322,8 @@ serialize_fields!(ValueUse {
     name,
     kind,
     required,
-    paths
+    paths,
+    at
 });
 
 /// [`Output::to_json`]'s shape.

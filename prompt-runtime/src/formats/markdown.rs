@@ -2,7 +2,9 @@
 //! templates (solstone's format), chat sections, and keep agent prompts (`"placeholders":
 //! "keep"`), which keep's own rules render.
 
-use super::front::{Claim, Format, GivenValue, LoadedPrompt, Output, Takes, ValueUse, Values};
+use super::front::{
+    Claim, Format, GivenValue, LoadedPrompt, Output, Place, Takes, ValueUse, Values,
+};
 use super::keep::{AgentFile, AgentKind, AgentPrompt};
 use crate::check::{CheckedPrompt, RenderError};
 use crate::diagnostic::{Diagnostic, Diagnostics};
@@ -65,7 +67,24 @@ impl Format for Markdown {
                     VarKind::Choice(_) => ("text", true),
                     VarKind::Messages => ("list", false),
                 };
-                ValueUse::new(var.name.clone(), kind, required)
+                let value = ValueUse::new(var.name.clone(), kind, required);
+                // Read as written or as its capitalized variant (`$Preferred`).
+                let variant = crate::variant_name(&var.name);
+                let first = checked
+                    .resolved
+                    .variables
+                    .iter()
+                    .find(|v| v.name == var.name || v.name == variant)
+                    .and_then(|v| v.uses.first());
+                match first {
+                    Some(u) => value.read_at(Place {
+                        path: u.path.clone(),
+                        line: u.line,
+                        column: u.col,
+                        span: u.span.clone(),
+                    }),
+                    None => value,
+                }
             })
             .collect();
         // Identity keys come from the identity; a value of that name overrides it.

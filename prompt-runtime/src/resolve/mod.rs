@@ -282,6 +282,7 @@ impl Resolver<'_> {
             path: file.path().to_owned(),
             line,
             col,
+            span: span.clone(),
         });
     }
 

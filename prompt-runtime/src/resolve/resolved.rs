@@ -165,4 +165,6 @@ pub struct Use {
     pub line: usize,
     /// 1-based column.
     pub col: usize,
+    /// The bytes of the use in its file (`$day`, `${day}`).
+    pub span: std::ops::Range<usize>,
 }

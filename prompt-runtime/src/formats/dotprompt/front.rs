@@ -6,7 +6,7 @@ use super::folder::Folder;
 use super::{DataArgument, Dotprompt, Object, PromptMetadata, RenderedPrompt, Value, schema};
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 use crate::formats::front::{
-    Claim, Format, Given, GivenValue, LoadedPrompt, Output, Takes, ValueUse, Values,
+    Claim, Format, Given, GivenValue, LoadedPrompt, Output, Place, Takes, ValueUse, Values,
 };
 use crate::load::Project;
 use crate::meta::Meta;
@@ -134,6 +134,22 @@ fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
             .push(p.segments.join("."));
     }
     let paths_of = |key: &str| into.get(key).cloned().unwrap_or_default();
+    // Where the template first reads each input.
+    let mut first_read: std::collections::HashMap<&str, Place> = Default::default();
+    for p in &read {
+        if let Some(name) = p.segments.first() {
+            first_read
+                .entry(name.as_str())
+                .or_insert_with(|| Place::new(prompt.source(), p.span.clone()));
+        }
+    }
+    let value = |key: &str, kind, required| {
+        let value = ValueUse::new(key, kind, required).with_paths(paths_of(key));
+        match first_read.get(key) {
+            Some(at) => value.read_at(at.clone()),
+            None => value,
+        }
+    };
     if let Some(schema) = metadata.input_schema() {
         let Some(properties) = schema::properties(schema) else {
             return Vec::new();
@@ -150,7 +166,7 @@ fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
                     Some("object") => "object",
                     _ => "any",
                 };
-                ValueUse::new(key, kind, schema::required(schema, key)).with_paths(paths_of(key))
+                value(key, kind, schema::required(schema, key))
             })
             .collect();
     }
@@ -159,7 +175,7 @@ fn inputs(prompt: &Dotprompt, metadata: &PromptMetadata) -> Vec<ValueUse> {
         if let Some(first) = path.segments.first()
             && !names.iter().any(|n| n.name == *first)
         {
-            names.push(ValueUse::new(first, "any", false).with_paths(paths_of(first)));
+            names.push(value(first, "any", false));
         }
     }
     names
@@ -315,14 +331,16 @@ impl LoadedDotprompt {
                 && !defaulted(key)
                 && !refused.contains(&key.as_str())
             {
-                problems.push(
-                    Diagnostic::new(format!(
-                        "cannot render `{name}`: the input `{key}` is required and has no value"
-                    ))
-                    .with_help(format!(
-                        "give it with `--set {key}=VALUE`, in `--context FILE.json`, or in `--data`'s `input`; `{key}?` in the schema makes it optional"
-                    )),
-                );
+                let mut missing = Diagnostic::new(format!(
+                    "cannot render `{name}`: the input `{key}` is required and has no value"
+                ));
+                // Shown where the template first reads it, if it does.
+                if let Some(at) = &read.at {
+                    missing = missing.at(self.prompt.source(), at.span.clone());
+                }
+                problems.push(missing.with_help(format!(
+                    "give it with `--set {key}=VALUE`, in `--context FILE.json`, or in `--data`'s `input`; `{key}?` in the schema makes it optional"
+                )));
             }
         }
         problems.into_result(file)

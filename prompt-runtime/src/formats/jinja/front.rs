@@ -5,7 +5,8 @@ use super::paths::PathStep;
 use super::{Map, Value};
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::formats::front::{
-    Claim, Format, Given, GivenValue, LoadedPrompt, Origin, Output, ValueUse, Values, unread_value,
+    Claim, Format, Given, GivenValue, LoadedPrompt, Origin, Output, Place, ValueUse, Values,
+    unread_value,
 };
 use crate::load::Project;
 use crate::meta::Meta;
@@ -105,7 +106,14 @@ impl LoadedJinja {
             .map(|u| {
                 let kind = kind_read(&paths, &u.name);
                 let into = read.get(u.name.as_str()).cloned().unwrap_or_default();
-                ValueUse::new(u.name, kind, u.required).with_paths(into)
+                let at = templates
+                    .get(&u.file)
+                    .map(|t| Place::new(t.source(), u.span.clone()));
+                let value = ValueUse::new(u.name, kind, u.required).with_paths(into);
+                match at {
+                    Some(at) => value.read_at(at),
+                    None => value,
+                }
             })
             .collect();
         let mut keys_read: Vec<String> = Vec::new();
