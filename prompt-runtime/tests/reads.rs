@@ -191,3 +191,30 @@ fn many_paths_are_gathered_in_linear_time() {
     assert_eq!(named(&reads, "u").paths.len(), n);
     assert_eq!(named(&reads, "v4999").paths, ["v4999.x"]);
 }
+
+/// A value missing at render time is shown where the prompt first reads it: in the
+/// prompt's file with a caret, in a note when a template reads it.
+#[test]
+fn a_missing_value_is_shown_where_it_is_read() {
+    let dir = folder(&[
+        ("missing_note.md", "Hello $who.\n$sig"),
+        ("templates/sig.md", "Signed, $author."),
+    ]);
+    let project = Project::open(&dir, "prompts").unwrap();
+    let prompt = project.load("missing_note").unwrap();
+    let mut values = promptic::formats::Values::new();
+    values.text("author", "Ann");
+    let error = prompt.render(&values).unwrap_err().to_string();
+    assert!(
+        error.contains(" --> prompts/missing_note.md:1:7\n"),
+        "{error}"
+    );
+    let mut values = promptic::formats::Values::new();
+    values.text("who", "Bo");
+    let error = prompt.render(&values).unwrap_err().to_string();
+    assert!(
+        error.contains("note: `$author` is first read at prompts/templates/sig.md:1:9"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

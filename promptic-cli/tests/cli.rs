@@ -431,7 +431,12 @@ fn missing_values_are_all_listed_in_one_error() {
     assert_eq!(run.stdout, "");
     assert_eq!(
         run.stderr,
-        "error: cannot render `greeting`: missing context values: `day`; missing identity keys: `preferred`, `pronouns_object`, `pronouns_subject`\n  = help: give values with `--set NAME=VALUE` or `--context FILE.json`, and add the identity keys to the identity file\n"
+        "error: cannot render `greeting`: missing context values: `day`; missing identity keys: `preferred`, `pronouns_object`, `pronouns_subject`
+  --> good/greeting.md:12:42
+   |
+12 | Say good morning to $Preferred. Today is $day.
+   |                                          ^^^^
+   = help: give values with `--set NAME=VALUE` or `--context FILE.json`, and add the identity keys to the identity file\n"
     );
 }
 

@@ -162,8 +162,10 @@ pub struct ValueUse {
     /// `steps[…].title` for a key of every item), each once, in the order first read;
     /// empty when the prompt reads it only whole.
     pub paths: Vec<String>,
-    /// Where the prompt's files first read it; `None` for a value no text reads (an input
-    /// only its schema declares, an identity key, a store's registry value).
+    /// Where the prompt's files read it: first, or, for a Jinja value that is required,
+    /// first where it must have a value (outside every guard and default). `None` for a
+    /// value no text reads (an input only its schema declares, an identity key, a store's
+    /// registry value).
     pub at: Option<Place>,
 }
 

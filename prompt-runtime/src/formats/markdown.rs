@@ -164,9 +164,10 @@ impl LoadedMarkdown {
     }
 
     fn failed(&self, values: &Values, identity: &Identity, error: &RenderError) -> Diagnostics {
-        self.missing
-            .cannot_render(&self.prompt, error, identity, values.identity.is_some())
-            .into()
+        let d =
+            self.missing
+                .cannot_render(&self.prompt, error, identity, values.identity.is_some());
+        at_first_read(d, &self.prompt, &self.reads, &error.missing_context).into()
     }
 }
 
@@ -309,6 +310,30 @@ impl LoadedPrompt for LoadedMarkdown {
         };
         Some((Box::new(muted), reasons))
     }
+}
+
+/// `d`, shown where the prompt first reads the first of `missing`: in the prompt's own
+/// file, or named in a note when that is a template.
+fn at_first_read(
+    d: Diagnostic,
+    prompt: &CheckedPrompt,
+    reads: &[ValueUse],
+    missing: &[String],
+) -> Diagnostic {
+    let Some((name, at)) = missing.iter().find_map(|name| {
+        let read = reads.iter().find(|r| r.name == *name)?;
+        Some((name, read.at.as_ref()?))
+    }) else {
+        return d;
+    };
+    let source = &prompt.file.source;
+    if at.path == source.path() {
+        return d.at(source, at.span.clone());
+    }
+    d.with_note(format!(
+        "`${name}` is first read at {}:{}:{}",
+        at.path, at.line, at.column
+    ))
 }
 
 /// What the folder says about values that are missing: its identity declaration and the
