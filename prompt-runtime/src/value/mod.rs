@@ -169,69 +169,28 @@ impl<T: PromptValue + ?Sized> PromptValue for &T {
     }
 }
 
-impl<T: PromptValue + ?Sized> PromptValue for &mut T {
-    const SHAPE: Shape = T::SHAPE;
-    const IN_PLACE: bool = T::IN_PLACE;
-    #[inline(always)]
-    fn attr(&self, key: &str) -> Option<View<'_>> {
-        (**self).attr(key)
-    }
-    fn to_value(&self) -> Option<Json> {
-        (**self).to_value()
-    }
-    #[inline]
-    fn view(&self) -> View<'_> {
-        (**self).view()
-    }
+/// A pointer to a value is read as the value.
+macro_rules! through_pointer {
+    ($($pointer:ty),+) => {$(
+        impl<T: PromptValue + ?Sized> PromptValue for $pointer {
+            const SHAPE: Shape = T::SHAPE;
+            const IN_PLACE: bool = T::IN_PLACE;
+            #[inline(always)]
+            fn attr(&self, key: &str) -> Option<View<'_>> {
+                (**self).attr(key)
+            }
+            fn to_value(&self) -> Option<Json> {
+                (**self).to_value()
+            }
+            #[inline]
+            fn view(&self) -> View<'_> {
+                (**self).view()
+            }
+        }
+    )+};
 }
 
-impl<T: PromptValue + ?Sized> PromptValue for Box<T> {
-    const SHAPE: Shape = T::SHAPE;
-    const IN_PLACE: bool = T::IN_PLACE;
-    #[inline(always)]
-    fn attr(&self, key: &str) -> Option<View<'_>> {
-        (**self).attr(key)
-    }
-    fn to_value(&self) -> Option<Json> {
-        (**self).to_value()
-    }
-    #[inline]
-    fn view(&self) -> View<'_> {
-        (**self).view()
-    }
-}
-
-impl<T: PromptValue + ?Sized> PromptValue for std::rc::Rc<T> {
-    const SHAPE: Shape = T::SHAPE;
-    const IN_PLACE: bool = T::IN_PLACE;
-    #[inline(always)]
-    fn attr(&self, key: &str) -> Option<View<'_>> {
-        (**self).attr(key)
-    }
-    fn to_value(&self) -> Option<Json> {
-        (**self).to_value()
-    }
-    #[inline]
-    fn view(&self) -> View<'_> {
-        (**self).view()
-    }
-}
-
-impl<T: PromptValue + ?Sized> PromptValue for std::sync::Arc<T> {
-    const SHAPE: Shape = T::SHAPE;
-    const IN_PLACE: bool = T::IN_PLACE;
-    #[inline(always)]
-    fn attr(&self, key: &str) -> Option<View<'_>> {
-        (**self).attr(key)
-    }
-    fn to_value(&self) -> Option<Json> {
-        (**self).to_value()
-    }
-    #[inline]
-    fn view(&self) -> View<'_> {
-        (**self).view()
-    }
-}
+through_pointer!(&mut T, Box<T>, std::rc::Rc<T>, std::sync::Arc<T>);
 
 macro_rules! text {
     ($($ty:ty),*) => {$(
