@@ -150,6 +150,11 @@ impl Templates {
         if errors.0.is_empty() {
             super::cache::check_breakpoints(&set, entry, &mut errors);
         }
+        if errors.0.is_empty()
+            && let Some(overrun) = set.sure_overrun(entry)
+        {
+            errors.push(overrun);
+        }
         if errors.0.is_empty() {
             Ok(set)
         } else {
@@ -366,6 +371,70 @@ impl Templates {
 }
 
 impl Templates {
+    /// Whether every render of `entry` goes past [`MAX_STEPS`](super::MAX_STEPS) whatever
+    /// the values, because the nodes it visits unconditionally (includes that include
+    /// others twice, level after level) are more: then the error, at its first include.
+    /// Each node a render visits is a step, so such a render would always stop at the
+    /// bound; Jinja2 would run until memory or patience ends.
+    fn sure_overrun(&self, entry: &str) -> Option<Diagnostic> {
+        let template = self.get(entry)?;
+        let mut counted = std::collections::HashMap::new();
+        let visited = self.sure_nodes(entry, &mut counted);
+        if visited <= super::MAX_STEPS as u128 {
+            return None;
+        }
+        let diagnostic = Diagnostic::new(format!(
+            "the templates this prompt includes expand to {visited} nodes, more than a render may visit ({})",
+            super::MAX_STEPS
+        ))
+        .with_help("a template that includes another twice doubles at each level: include less, or loop over data");
+        let first = template.nodes.iter().find_map(|node| match node {
+            Node::Include { span, .. } => Some(span.clone()),
+            _ => None,
+        });
+        Some(match first {
+            Some(span) => diagnostic.at(&template.source, span),
+            None => diagnostic.in_file(template.source.path()),
+        })
+    }
+
+    /// How many nodes a render of template `name` visits whatever the values: its own,
+    /// and those of what it includes and of its blocks, macro calls and filter blocks (not
+    /// what a condition or a loop holds). Each template is counted once (`counted`; a
+    /// template being counted, in a cycle the load refused already, counts nothing).
+    fn sure_nodes(
+        &self,
+        name: &str,
+        counted: &mut std::collections::HashMap<String, u128>,
+    ) -> u128 {
+        if let Some(&n) = counted.get(name) {
+            return n;
+        }
+        let Some(template) = self.get(name) else {
+            return 0;
+        };
+        counted.insert(name.to_owned(), 0);
+        let n = self.sure_nodes_of(&template.nodes, counted);
+        counted.insert(name.to_owned(), n);
+        n
+    }
+
+    fn sure_nodes_of(
+        &self,
+        nodes: &[Node],
+        counted: &mut std::collections::HashMap<String, u128>,
+    ) -> u128 {
+        nodes.iter().fold(0u128, |n, node| {
+            let inner = match node {
+                Node::Include { name, .. } => self.sure_nodes(name, counted),
+                Node::Scope(scope) => self.sure_nodes_of(&scope.nodes, counted),
+                Node::FilterBlock(block) => self.sure_nodes_of(&block.body, counted),
+                _ => 0,
+            };
+            n.saturating_add(1).saturating_add(inner)
+        })
+    }
+
     /// Puts each template's parent (its blocks replaced by the child's) at the end of its
     /// nodes, as Jinja2 renders a template that extends another.
     fn inherit(&mut self, errors: &mut Diagnostics) {

@@ -507,6 +507,35 @@ fn includes_are_found_relative_to_prompts_and_cycles_are_refused() {
     );
 }
 
+/// Includes that each include the next twice double at every level: past the render's
+/// step bound whatever the values, an error when the set loads. Under a condition, or
+/// fewer levels, they load.
+#[test]
+fn includes_that_expand_past_the_step_bound_are_refused_when_loaded() {
+    let level = |i: usize, body: &str| {
+        (
+            format!("l{i}.j2"),
+            body.replace("NEXT", &format!("l{}.j2", i + 1)),
+        )
+    };
+    let doubling: Vec<(String, String)> = (0..28)
+        .map(|i| level(i, "{% include 'NEXT' %}{% include 'NEXT' %}"))
+        .chain([("l28.j2".to_owned(), "leaf".to_owned())])
+        .collect();
+    let files: Vec<(&str, &str)> = doubling
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let errors = load("", "Start.\n{% include 'l0.j2' %}", &files).unwrap_err();
+    assert_eq!(
+        errors[0].message(),
+        "the templates this prompt includes expand to 805306368 nodes, more than a render may visit (50000000)"
+    );
+    assert_eq!(errors[0].location().map(|l| (l.line, l.col)), Some((2, 1)));
+    assert!(load("", "{% include 'l8.j2' %}", &files).is_ok());
+    assert!(load("", "{% if big %}{% include 'l0.j2' %}{% endif %}", &files).is_ok());
+}
+
 #[test]
 fn hostile_templates_end_in_errors_not_crashes() {
     let deep_blocks = "{% if a %}".repeat(5000) + &"{% endif %}".repeat(5000);
