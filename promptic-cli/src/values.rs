@@ -4,7 +4,8 @@
 //! A value is given by name. A context variable of the prompt takes it; so does an identity
 //! key the prompt uses, which then overrides the identity's value. `--set` wins over the
 //! context file. A `--set` name the prompt does not use is an error (it is almost always a
-//! typo); a context file's extra names are ignored, since one file may serve many prompts.
+//! typo); a context file's extra names are ignored, since one file may serve many prompts,
+//! unless one looks like a misspelling of a value the prompt reads and nothing gives.
 //!
 //! Identity values come from `--identity` only. The example identity in `promptic.json`
 //! declares which identity keys exist; its values are never rendered, so without

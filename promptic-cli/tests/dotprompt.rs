@@ -259,12 +259,35 @@ fn set_and_context_are_the_input_and_are_checked() {
     assert_eq!(out.status.code(), Some(1));
     assert!(
         stderr(&out).starts_with(&format!(
-            "error: prompt `support` reads no input `ordr` (from the key `ordr` of `{context_arg}`)\n  = help: did you mean `order`?"
+            "error: prompt `support` reads no input `ordr` (from the key `ordr` of `{context_arg}`)\n --> {context_arg}:1:22\n"
         )),
         "{}",
         stderr(&out)
     );
+    assert!(stderr(&out).contains("= help: did you mean `order`?"));
+    // One error: `order` is not reported missing as well.
+    assert_eq!(
+        stderr(&out).matches("error:").count(),
+        1,
+        "{}",
+        stderr(&out)
+    );
     assert!(stdout(&out).is_empty());
+    // A key no input is close to is another prompt's: one file serves many prompts.
+    std::fs::write(
+        &context,
+        r#"{"customer": "Rosa", "question": "Hi", "tenant_region": "eu"}"#,
+    )
+    .unwrap();
+    let out = promptic(&[
+        "render",
+        "support",
+        "--dir",
+        "dotprompt",
+        "--context",
+        &context_arg,
+    ]);
+    assert!(out.status.success(), "{}", stderr(&out));
     std::fs::remove_file(&context).unwrap();
 
     let out = promptic(&[

@@ -74,8 +74,13 @@ fn expect(failures: &mut Vec<String>, what: String, run: &Run, ok: bool) {
 #[test]
 fn render_tokens_and_diff_take_the_same_values_for_every_format() {
     let context = std::env::temp_dir().join(format!("promptic-matrix-{}.json", std::process::id()));
-    std::fs::write(&context, r#"{"who": "Ada"}"#).unwrap();
+    std::fs::write(&context, r#"{"who": "Ada", "tenant_region": "eu"}"#).unwrap();
     let context = context.to_string_lossy().into_owned();
+    // A context file's key that looks like a misspelling of a value the prompt reads.
+    let misspelt =
+        std::env::temp_dir().join(format!("promptic-matrix-wh-{}.json", std::process::id()));
+    std::fs::write(&misspelt, r#"{"wh": "Ada"}"#).unwrap();
+    let misspelt = misspelt.to_string_lossy().into_owned();
     let mut failures = Vec::new();
     for (prompt, extra) in PROMPTS {
         let r = run("render", prompt, extra, &["--set", "who=Ada"]);
@@ -107,6 +112,17 @@ fn render_tokens_and_diff_take_the_same_values_for_every_format() {
             &r,
             r.code == Some(1) && r.stdout.is_empty() && r.stderr.contains("did you mean `who`?"),
         );
+        let r = run("render", prompt, extra, &["--context", &misspelt]);
+        expect(
+            &mut failures,
+            format!("render {prompt} --context with `wh`"),
+            &r,
+            r.code == Some(1)
+                && r.stdout.is_empty()
+                && r.stderr.matches("error:").count() == 1
+                && r.stderr.contains(&format!(" --> {misspelt}:1:2\n"))
+                && r.stderr.contains("did you mean `who`?"),
+        );
         let r = run("render", prompt, extra, &[]);
         // A keep binding may not fire, and then renders as nothing, as keep renders it: the
         // command says so on stderr. Every other format refuses to render.
@@ -136,6 +152,8 @@ fn render_tokens_and_diff_take_the_same_values_for_every_format() {
             r.code == Some(0) && r.stdout.contains("Ada") && r.stdout.contains("Bob"),
         );
     }
+    std::fs::remove_file(&context).unwrap();
+    std::fs::remove_file(&misspelt).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 

@@ -442,6 +442,17 @@ impl Given {
         crate::suggest::closest(root, reads.iter().map(|r| r.name.as_str())).unwrap_or(root)
     }
 
+    /// `d`, at the key that gave this value when a file did (`"ordr"` in the file).
+    pub(crate) fn at_key(&self, d: Diagnostic) -> Diagnostic {
+        match &self.origin {
+            Origin::File(file) => {
+                let key = crate::source::json::key_span(file.text(), self.span.start);
+                d.at(file, key)
+            }
+            _ => d,
+        }
+    }
+
     /// Whether a prompt that does not read it must refuse it (all but a file's keys).
     pub fn must_be_read(&self) -> bool {
         !matches!(self.origin, Origin::File(_))
@@ -594,13 +605,28 @@ impl Values {
         out
     }
 
-    /// The values `reads` does not name that must be read (given by the program or a
-    /// flag), each as an error with a did-you-mean. `what` names the prompt in messages
+    /// Whether `given`, a value no entry of `reads` names, is an error: one the program or
+    /// a flag gave, or a key of a context file that looks like a misspelling of a value the
+    /// prompt reads and nothing gives (`ordr` for `order`). A file's other keys are left
+    /// alone: one file may serve many prompts.
+    pub fn must_read(&self, given: &Given, reads: &[ValueUse]) -> bool {
+        if given.must_be_read() {
+            return true;
+        }
+        let root = |name: &str| name.split('.').next().unwrap_or_default().to_owned();
+        let Some(meant) = closest(&root(&given.name), reads.iter().map(|r| r.name.as_str())) else {
+            return false;
+        };
+        !self.given.iter().any(|g| root(&g.name) == meant)
+    }
+
+    /// The values `reads` does not name that must be read ([`Values::must_read`]), each as
+    /// an error with a did-you-mean. `what` names the prompt in messages
     /// (`` prompt `x` uses no value ``).
     pub fn unread(&self, reads: &[ValueUse], message: impl Fn(&Given) -> String) -> Diagnostics {
         let mut problems = Diagnostics::default();
         for given in &self.given {
-            if !given.must_be_read() || reads.iter().any(|r| r.name == given.name) {
+            if reads.iter().any(|r| r.name == given.name) || !self.must_read(given, reads) {
                 continue;
             }
             problems.push(unread_value(given, reads, message(given)));
@@ -612,11 +638,7 @@ impl Values {
 /// The error for a value the prompt does not read, with a did-you-mean or the names it
 /// does read.
 pub fn unread_value(given: &Given, reads: &[ValueUse], message: String) -> Diagnostic {
-    let d = Diagnostic::new(message);
-    let d = match &given.origin {
-        Origin::File(file) => d.at(file, given.span.clone()),
-        _ => d,
-    };
+    let d = given.at_key(Diagnostic::new(message));
     match closest(&given.name, reads.iter().map(|r| r.name.as_str())) {
         Some(close) => d.with_help(format!("did you mean `{close}`?")),
         None if reads.is_empty() => d.with_help("this prompt takes no values"),

@@ -138,7 +138,7 @@ impl LoadedMarkdown {
                 context.insert(given.name.clone(), text);
             } else if self.identity_keys.contains(&given.name) {
                 overrides.push((given.name.clone(), text));
-            } else if given.must_be_read() {
+            } else if values.must_read(given, &self.reads) {
                 problems.push(super::front::unread_value(
                     given,
                     &self.reads,
@@ -539,7 +539,7 @@ impl LoadedPrompt for LoadedKeepAgent {
                 if let Some(text) = text_of(given, &mut problems) {
                     texts.insert(given.name.clone(), text);
                 }
-            } else if given.must_be_read() {
+            } else if values.must_read(given, &self.reads) {
                 problems.push(super::front::unread_value(
                     given,
                     &self.reads,

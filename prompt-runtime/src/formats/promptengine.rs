@@ -306,7 +306,7 @@ impl StorePrompt {
             match self.phases.iter().find(|(k, _)| *k == given.name) {
                 Some((_, Phase::Runtime)) => {}
                 Some((key, _)) => builder = builder.static_value(key.clone(), text),
-                None if given.must_be_read() => problems.push(unread_value(
+                None if values.must_read(given, &registry) => problems.push(unread_value(
                     given,
                     &registry,
                     format!(

@@ -292,7 +292,11 @@ impl LoadedDotprompt {
                 continue;
             }
             if !open && !self.reads.iter().any(|r| r.name == given.name) {
-                problems.push(self.unread(&given.name, &given.origin_text()));
+                if values.must_read(given, &self.reads) {
+                    problems.push(given.at_key(self.unread(&given.name, &given.origin_text())));
+                    // The input it was meant for is not reported missing as well.
+                    refused.push(given.meant(&self.reads));
+                }
                 continue;
             }
             let value = match &given.value {

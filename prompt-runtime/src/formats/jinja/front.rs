@@ -171,9 +171,9 @@ impl LoadedJinja {
                 }
                 continue;
             }
-            if given.must_be_read()
-                && given.name != crate::guidance::GUIDANCE
+            if given.name != crate::guidance::GUIDANCE
                 && !self.reads.iter().any(|r| r.name == given.name)
+                && values.must_read(given, &self.reads)
             {
                 problems.push(unread_value(
                     given,
@@ -185,6 +185,8 @@ impl LoadedJinja {
                         given.origin_text()
                     ),
                 ));
+                // The value it was meant for is not reported missing as well.
+                refused.push(given.meant(&self.reads));
                 continue;
             }
             // A flag's text for a value the templates read as a list or a mapping is JSON

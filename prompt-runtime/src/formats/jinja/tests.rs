@@ -586,7 +586,9 @@ fn hostile_templates_end_in_errors_not_crashes() {
         errors[0].message(),
         "blocks nest more than 200 deep with the templates this includes"
     );
-    // A diamond of includes 30 levels deep: each file walked once, not 2^30 times.
+    // A diamond of includes 30 levels deep: each file walked once, not 2^30 times, and
+    // refused (every render would pass the step bound); 20 levels deep it loads, and a
+    // render stops at its bound.
     let diamond: Vec<(String, String)> = (0..30)
         .map(|i| {
             (
@@ -600,8 +602,14 @@ fn hostile_templates_end_in_errors_not_crashes() {
         .iter()
         .map(|(a, b)| (a.as_str(), b.as_str()))
         .collect();
-    let set = load("", "{% include 'm0.j2' %}", &files).unwrap();
-    assert_eq!(set.names().count(), 32);
+    let refused = load("", "{% include 'm0.j2' %}", &files).unwrap_err();
+    assert!(
+        refused[0]
+            .message()
+            .contains("more than a render may visit")
+    );
+    let set = load("", "{% include 'm10.j2' %}", &files).unwrap();
+    assert_eq!(set.names().count(), 22);
     assert!(set.uses("main.j2").is_empty());
     let empty = super::Map::new();
     let main = set.get("main.j2").unwrap();
