@@ -153,25 +153,10 @@ pub trait PromptValue {
     const IN_PLACE: bool = false;
 }
 
-impl<T: PromptValue + ?Sized> PromptValue for &T {
-    const SHAPE: Shape = T::SHAPE;
-    const IN_PLACE: bool = T::IN_PLACE;
-    #[inline(always)]
-    fn attr(&self, key: &str) -> Option<View<'_>> {
-        (**self).attr(key)
-    }
-    fn to_value(&self) -> Option<Json> {
-        (**self).to_value()
-    }
-    #[inline]
-    fn view(&self) -> View<'_> {
-        T::view_ref(self)
-    }
-}
-
-/// A pointer to a value is read as the value.
+/// A reference or pointer to a value is read as the value; `$view` is its view, of the
+/// pointer `$this`.
 macro_rules! through_pointer {
-    ($($pointer:ty),+) => {$(
+    ($($pointer:ty),+; view: |$this:ident| $view:expr) => {$(
         impl<T: PromptValue + ?Sized> PromptValue for $pointer {
             const SHAPE: Shape = T::SHAPE;
             const IN_PLACE: bool = T::IN_PLACE;
@@ -184,13 +169,15 @@ macro_rules! through_pointer {
             }
             #[inline]
             fn view(&self) -> View<'_> {
-                (**self).view()
+                let $this = self;
+                $view
             }
         }
     )+};
 }
 
-through_pointer!(&mut T, Box<T>, std::rc::Rc<T>, std::sync::Arc<T>);
+through_pointer!(&T; view: |this| T::view_ref(this));
+through_pointer!(&mut T, Box<T>, std::rc::Rc<T>, std::sync::Arc<T>; view: |this| (**this).view());
 
 macro_rules! text {
     ($($ty:ty),*) => {$(
