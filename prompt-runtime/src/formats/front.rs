@@ -164,8 +164,8 @@ pub struct ValueUse {
     pub paths: Vec<String>,
     /// Where the prompt's files read it: first, or, for a Jinja value that is required,
     /// first where it must have a value (outside every guard and default). `None` for a
-    /// value no text reads (an input only its schema declares, an identity key, a store's
-    /// registry value).
+    /// value no text reads (an input only its schema declares, an identity key) and for
+    /// a PromptEngine store's values, which the store's files hold in JSON strings.
     pub at: Option<Place>,
 }
 
