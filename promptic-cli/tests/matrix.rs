@@ -271,8 +271,19 @@ fn docs_show_the_paths_a_prompt_reads() {
         .as_array()
         .and_then(|all| all.iter().find(|p| p["name"] == "trip"))
         .expect("trip is listed");
+    let mut context = trip["variables"]["context"].clone();
+    // Where the template first reads it, for an editor.
+    let at = context[0]
+        .as_object_mut()
+        .and_then(|value| value.remove("at"))
+        .expect("a place");
+    assert!(
+        at.as_str()
+            .is_some_and(|at| at.ends_with("/prompts/trip.md.j2:1:4")),
+        "{at}"
+    );
     assert_eq!(
-        trip["variables"]["context"],
+        context,
         serde_json::json!([{"name": "user", "kind": "object", "paths": ["user.name", "user.city"]}])
     );
     std::fs::remove_dir_all(&root).unwrap();
