@@ -265,6 +265,7 @@ fn set_and_context_are_the_input_and_are_checked() {
         stderr(&out)
     );
     assert!(stderr(&out).contains("= help: did you mean `order`?"));
+    assert!(stderr(&out).contains("write `\"order\": null` in it"));
     // One error: `order` is not reported missing as well.
     assert_eq!(
         stderr(&out).matches("error:").count(),

@@ -442,15 +442,19 @@ impl Given {
         crate::suggest::closest(root, reads.iter().map(|r| r.name.as_str())).unwrap_or(root)
     }
 
-    /// `d`, at the key that gave this value when a file did (`"ordr"` in the file).
-    pub(crate) fn at_key(&self, d: Diagnostic) -> Diagnostic {
-        match &self.origin {
-            Origin::File(file) => {
-                let key = crate::source::json::key_span(file.text(), self.span.start);
-                d.at(file, key)
-            }
-            _ => d,
-        }
+    /// `d`, the error for this value that the prompt does not read, at the key that gave
+    /// it when a file did (`"ordr"` in the file), with a way out for a file that serves
+    /// other prompts too.
+    pub(crate) fn at_key(&self, d: Diagnostic, reads: &[ValueUse]) -> Diagnostic {
+        let Origin::File(file) = &self.origin else {
+            return d;
+        };
+        let key = crate::source::json::key_span(file.text(), self.span.start);
+        d.at(file, key).with_note(format!(
+            "if the file gives `{}` to another prompt, write `\"{}\": null` in it to leave this prompt's value out",
+            self.name,
+            self.meant(reads)
+        ))
     }
 
     /// Whether a prompt that does not read it must refuse it (all but a file's keys).
@@ -638,7 +642,7 @@ impl Values {
 /// The error for a value the prompt does not read, with a did-you-mean or the names it
 /// does read.
 pub fn unread_value(given: &Given, reads: &[ValueUse], message: String) -> Diagnostic {
-    let d = given.at_key(Diagnostic::new(message));
+    let d = given.at_key(Diagnostic::new(message), reads);
     match closest(&given.name, reads.iter().map(|r| r.name.as_str())) {
         Some(close) => d.with_help(format!("did you mean `{close}`?")),
         None if reads.is_empty() => d.with_help("this prompt takes no values"),

@@ -293,7 +293,9 @@ impl LoadedDotprompt {
             }
             if !open && !self.reads.iter().any(|r| r.name == given.name) {
                 if values.must_read(given, &self.reads) {
-                    problems.push(given.at_key(self.unread(&given.name, &given.origin_text())));
+                    problems.push(
+                        given.at_key(self.unread(&given.name, &given.origin_text()), &self.reads),
+                    );
                     // The input it was meant for is not reported missing as well.
                     refused.push(given.meant(&self.reads));
                 }
