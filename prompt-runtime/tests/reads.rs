@@ -190,6 +190,14 @@ fn many_paths_are_gathered_in_linear_time() {
     let reads = reads_of(&[("bigd.prompt", &dot)], "bigd");
     assert_eq!(named(&reads, "u").paths.len(), n);
     assert_eq!(named(&reads, "v4999").paths, ["v4999.x"]);
+    // Each of thousands of Markdown values is found where it is first read in one pass.
+    let markdown: String = (0..n).map(|i| format!("$v{i} ")).collect();
+    let reads = reads_of(&[("bigm.md", &markdown)], "bigm");
+    let last = named(&reads, "v4999").at.clone().expect("a place");
+    assert_eq!(
+        (last.line, last.column),
+        (1, markdown.len() - "$v4999 ".len() + 1)
+    );
 }
 
 /// A value missing at render time is shown where the prompt first reads it: in the

@@ -202,19 +202,6 @@ struct Broken {
     count: usize,
 }
 
-/// Where a Markdown prompt first reads context value `name`, as written or as its
-/// capitalized variant (`$Preferred`).
-fn first_use(prompt: &CheckedPrompt, name: &str) -> Option<String> {
-    let variant = prompt_runtime::variant_name(name);
-    let variable = prompt
-        .resolved
-        .variables
-        .iter()
-        .find(|v| v.name == name || v.name == variant)?;
-    let u = variable.uses.first()?;
-    Some(format!("{}:{}:{}", u.path, u.line, u.col))
-}
-
 impl Variables {
     pub fn of(prompt: &CheckedPrompt) -> Variables {
         let named = |source: VarSource| -> Vec<String> {
@@ -226,6 +213,8 @@ impl Variables {
                 .map(|v| v.name.clone())
                 .collect()
         };
+        // Where each value is first read, as written or as its capitalized variant.
+        let first_uses = prompt.resolved.first_uses();
         Variables {
             context: prompt
                 .schema
@@ -235,7 +224,9 @@ impl Variables {
                     name: v.name.clone(),
                     kind: v.kind.as_str(),
                     paths: Vec::new(),
-                    at: first_use(prompt, &v.name),
+                    at: first_uses
+                        .of(&v.name)
+                        .map(|u| format!("{}:{}:{}", u.path, u.line, u.col)),
                 })
                 .collect(),
             identity: prompt.resolved.identity_keys(),

@@ -55,6 +55,7 @@ impl Format for Markdown {
                 .map(|p| Box::new(p) as Box<dyn LoadedPrompt>);
         }
         let identity_keys = checked.resolved.identity_keys();
+        let first_uses = checked.resolved.first_uses();
         let mut reads: Vec<ValueUse> = checked
             .schema
             .context
@@ -69,14 +70,7 @@ impl Format for Markdown {
                 };
                 let value = ValueUse::new(var.name.clone(), kind, required);
                 // Read as written or as its capitalized variant (`$Preferred`).
-                let variant = crate::variant_name(&var.name);
-                let first = checked
-                    .resolved
-                    .variables
-                    .iter()
-                    .find(|v| v.name == var.name || v.name == variant)
-                    .and_then(|v| v.uses.first());
-                match first {
+                match first_uses.of(&var.name) {
                     Some(u) => value.read_at(Place {
                         path: u.path.clone(),
                         line: u.line,

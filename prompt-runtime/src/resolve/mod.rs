@@ -44,7 +44,7 @@ mod resolved;
 mod schema;
 
 use lines::{Lines, Started};
-pub use resolved::{Part, Resolved, Test, Use, VarSource, Variable};
+pub use resolved::{FirstUses, Part, Resolved, Test, Use, VarSource, Variable};
 pub use schema::{ContextVar, Schema, Template, Templates, VarKind};
 
 #[derive(Clone, Debug)]

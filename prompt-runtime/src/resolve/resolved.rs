@@ -21,6 +21,18 @@ impl Resolved {
             .any(|p| matches!(p, Part::Section { .. } | Part::History { .. }))
     }
 
+    /// Where the prompt first uses each name, gathered in one pass: look one up with
+    /// [`FirstUses::of`].
+    pub fn first_uses(&self) -> FirstUses<'_> {
+        let mut first = std::collections::HashMap::new();
+        for (i, variable) in self.variables.iter().enumerate() {
+            if let Some(u) = variable.uses.first() {
+                first.entry(variable.name.as_str()).or_insert((i, u));
+            }
+        }
+        FirstUses(first)
+    }
+
     /// The identity keys the prompt needs (base keys, variants mapped back), sorted.
     pub fn identity_keys(&self) -> Vec<String> {
         let mut keys = Vec::new();
@@ -28,6 +40,23 @@ impl Resolved {
         keys.sort();
         keys.dedup();
         keys
+    }
+}
+
+/// Where a prompt first uses each name ([`Resolved::first_uses`]).
+#[derive(Clone, Debug)]
+pub struct FirstUses<'a>(std::collections::HashMap<&'a str, (usize, &'a Use)>);
+
+impl<'a> FirstUses<'a> {
+    /// Where value `name` is first used, as written or as its capitalized variant
+    /// (`$Preferred` for `preferred`), whichever comes first.
+    pub fn of(&self, name: &str) -> Option<&'a Use> {
+        let variant = crate::variant_name(name);
+        [self.0.get(name), self.0.get(variant.as_str())]
+            .into_iter()
+            .flatten()
+            .min_by_key(|(i, _)| *i)
+            .map(|(_, u)| *u)
     }
 }
 
