@@ -278,9 +278,11 @@ pub fn check_arguments<'s>(
                 let Some(first) = path.segments.first() else {
                     continue;
                 };
-                if !read.contains(first) {
-                    read.push(first.clone());
+                // Each name once, at its first read.
+                if read.contains(first) {
+                    continue;
                 }
+                read.push(first.clone());
                 if args.contains(&first.as_str()) {
                     continue;
                 }
@@ -479,13 +481,16 @@ fn check_nested<'a>(
 fn check_paths_without_schema(prompt: &Dotprompt, fields: &[FieldKind<'_>]) -> Diagnostics {
     let source = prompt.source();
     let mut problems = Diagnostics::default();
+    // Each name once, at its first read (`{{usr.name}} {{usr.city}}` is one mistake).
+    let mut reported: Vec<String> = Vec::new();
     for path in prompt.input_paths() {
         let Some(first) = path.segments.first() else {
             continue;
         };
-        if fields.iter().any(|f| f.name == first) {
+        if fields.iter().any(|f| f.name == first) || reported.contains(first) {
             continue;
         }
+        reported.push(first.clone());
         let help = match crate::suggest::closest(first, fields.iter().map(|f| f.name)) {
             Some(close) => format!("did you mean `{close}`?"),
             None => format!("give a field `{first}`, or declare the prompt's `input.schema`"),

@@ -1138,3 +1138,25 @@ fn the_frontmatter_read_at_build_time_reads_back_the_same() {
         assert!(problem.to_string().contains("not an object"), "{problem}");
     }
 }
+
+/// Without an input schema, a name no field gives is one mistake however many paths read
+/// into it: one error, at its first read.
+#[test]
+fn a_misspelt_input_read_at_several_paths_is_one_error() {
+    use crate::value::PromptValue;
+    let prompt = Dotprompt::parse("{{usr.name}} from {{usr.city}}, {{usr.name}}.").unwrap();
+    let fields = [fields::DotpromptField {
+        name: "user",
+        kind: &[schema::TypeKind::Other],
+        shape: &<String as PromptValue>::SHAPE,
+    }];
+    let problems = fields::check_fields(&prompt, "Trip", &fields);
+    assert_eq!(problems.0.len(), 1, "{problems}");
+    assert_eq!(problems.0[0].message(), "`usr` is not a field");
+    assert_eq!(problems.0[0].help(), Some("did you mean `user`?"));
+    assert_eq!(problems.0[0].location().map(|l| l.col), Some(3));
+    // And as `prompt!`'s arguments.
+    let found = fields::check_arguments(&prompt, None, &["user"]);
+    assert_eq!(found.problems.0.len(), 1, "{}", found.problems);
+    assert_eq!(found.problems.0[0].message(), "`usr` is not an argument");
+}
