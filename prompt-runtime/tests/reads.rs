@@ -226,3 +226,38 @@ fn a_missing_value_is_shown_where_it_is_read() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A context file serves many prompts: a key a prompt does not read is not looked into (a
+/// list for a Jinja prompt is no error for a Markdown one), and a file of 100,000 keys is
+/// checked against each format's reads in one pass (it took minutes when each key was
+/// compared with every other).
+#[test]
+fn a_context_file_of_many_keys_for_other_prompts_is_left_alone() {
+    let dir = folder(&[
+        ("shared_note.md", "Hello $who."),
+        ("shared_trip.md.j2", "Trip for {{ who }}."),
+        (
+            "shared_ticket.prompt",
+            "---\ninput:\n  schema:\n    who: string\n---\nFor {{who}}.",
+        ),
+    ]);
+    let mut json = String::from(r#"{"who": "Ada", "items": [1, 2]"#);
+    for i in 0..100_000 {
+        json.push_str(&format!(r#", "key{i}": {i}"#));
+    }
+    json.push('}');
+    let project = Project::open(&dir, "prompts").unwrap();
+    let mut values = promptic::formats::Values::new();
+    values
+        .read_file(promptic::SourceFile::new("context.json", json))
+        .unwrap();
+    for name in ["shared_note", "shared_trip", "shared_ticket"] {
+        let output = project.load(name).unwrap().render(&values);
+        let text = output.map(|o| o.contents().concat());
+        assert!(
+            text.as_ref().is_ok_and(|t| t.contains("Ada")),
+            "{name}: {text:?}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

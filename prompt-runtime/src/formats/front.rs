@@ -15,6 +15,7 @@ use crate::render::PromptContent;
 use crate::source::json::serialize_fields;
 use crate::suggest::closest;
 use serde_core::Serialize;
+use std::collections::HashSet;
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -600,42 +601,89 @@ impl Values {
     /// Each name once, with the value given last for it, in the order names first came.
     pub fn latest(&self) -> Vec<&Given> {
         let mut out: Vec<&Given> = Vec::new();
+        let mut at: std::collections::HashMap<&str, usize> = Default::default();
         for given in &self.given {
-            match out.iter_mut().find(|g| g.name == given.name) {
-                Some(slot) => *slot = given,
-                None => out.push(given),
+            match at.get(given.name.as_str()) {
+                Some(&i) => out[i] = given,
+                None => {
+                    at.insert(&given.name, out.len());
+                    out.push(given);
+                }
             }
         }
         out
     }
 
-    /// Whether `given`, a value no entry of `reads` names, is an error: one the program or
-    /// a flag gave, or a key of a context file that looks like a misspelling of a value the
-    /// prompt reads and nothing gives (`ordr` for `order`). A file's other keys are left
-    /// alone: one file may serve many prompts.
-    pub fn must_read(&self, given: &Given, reads: &[ValueUse]) -> bool {
-        if given.must_be_read() {
-            return true;
+    /// The values checked against what a prompt reads (`reads`), found once for a render:
+    /// which names it reads, and which keys of context files look like misspellings.
+    pub fn against<'a>(&'a self, reads: &'a [ValueUse]) -> Against<'a> {
+        let root = |name: &'a str| name.split('.').next().unwrap_or_default();
+        let read: HashSet<&str> = reads.iter().map(|r| r.name.as_str()).collect();
+        let given: HashSet<&str> = self.given.iter().map(|g| root(&g.name)).collect();
+        // A file's key can only be meant for a value the prompt reads that nothing gives.
+        let wanted: HashSet<&str> = reads
+            .iter()
+            .map(|r| r.name.as_str())
+            .filter(|name| !given.contains(name))
+            .collect();
+        let mut misspelt = HashSet::new();
+        let mut compared = 0usize;
+        for g in &self.given {
+            if wanted.is_empty() || g.must_be_read() || read.contains(g.name.as_str()) {
+                continue;
+            }
+            // A file of many keys against a prompt of many values: past this many
+            // comparisons, the remaining keys are left alone, as any other extra key is.
+            compared += reads.len();
+            if compared > MAX_COMPARED {
+                break;
+            }
+            let meant = closest(root(&g.name), reads.iter().map(|r| r.name.as_str()));
+            if meant.is_some_and(|meant| wanted.contains(&meant)) {
+                misspelt.insert(g.name.as_str());
+            }
         }
-        let root = |name: &str| name.split('.').next().unwrap_or_default().to_owned();
-        let Some(meant) = closest(&root(&given.name), reads.iter().map(|r| r.name.as_str())) else {
-            return false;
-        };
-        !self.given.iter().any(|g| root(&g.name) == meant)
+        Against { read, misspelt }
     }
 
-    /// The values `reads` does not name that must be read ([`Values::must_read`]), each as
+    /// The values `reads` does not name that must be read ([`Against::must_read`]), each as
     /// an error with a did-you-mean. `what` names the prompt in messages
     /// (`` prompt `x` uses no value ``).
     pub fn unread(&self, reads: &[ValueUse], message: impl Fn(&Given) -> String) -> Diagnostics {
         let mut problems = Diagnostics::default();
+        let against = self.against(reads);
         for given in &self.given {
-            if reads.iter().any(|r| r.name == given.name) || !self.must_read(given, reads) {
+            if against.reads(&given.name) || !against.must_read(given) {
                 continue;
             }
             problems.push(unread_value(given, reads, message(given)));
         }
         problems
+    }
+}
+
+/// How many name comparisons [`Values::against`] makes at most looking for misspelt keys.
+const MAX_COMPARED: usize = 1 << 20;
+
+/// [`Values::against`]: the values given, checked against what a prompt reads.
+#[derive(Debug)]
+pub struct Against<'a> {
+    read: HashSet<&'a str>,
+    misspelt: HashSet<&'a str>,
+}
+
+impl Against<'_> {
+    /// Whether the prompt reads a value of this name.
+    pub fn reads(&self, name: &str) -> bool {
+        self.read.contains(name)
+    }
+
+    /// Whether `given`, a value the prompt does not read, is an error: one the program or
+    /// a flag gave, or a key of a context file that looks like a misspelling of a value the
+    /// prompt reads and nothing gives (`ordr` for `order`). A file's other keys are left
+    /// alone: one file may serve many prompts.
+    pub fn must_read(&self, given: &Given) -> bool {
+        given.must_be_read() || self.misspelt.contains(given.name.as_str())
     }
 }
 

@@ -118,30 +118,40 @@ impl LoadedMarkdown {
         let mut overrides = Vec::new();
         let mut problems = Diagnostics::default();
         let name = &self.prompt.name;
+        let against = values.against(&self.reads);
+        let context_names: std::collections::HashSet<&str> = self
+            .prompt
+            .schema
+            .context
+            .iter()
+            .map(|v| v.name.as_str())
+            .collect();
         for given in values.iter() {
+            // A value the prompt does not read is not looked into (a context file's list
+            // for another prompt is no error here).
+            if !against.reads(&given.name) {
+                if against.must_read(given) {
+                    problems.push(super::front::unread_value(
+                        given,
+                        &self.reads,
+                        format!(
+                            "prompt `{name}` uses no value named `{}` (from {})",
+                            given.name,
+                            given.origin_text()
+                        ),
+                    ));
+                }
+                continue;
+            }
             let Some(text) = text_of(given, &mut problems) else {
                 continue;
             };
-            if self
-                .prompt
-                .schema
-                .context
-                .iter()
-                .any(|v| v.name == given.name)
-            {
+            if context_names.contains(given.name.as_str()) {
                 context.insert(given.name.clone(), text);
-            } else if self.identity_keys.contains(&given.name) {
+            } else {
+                // The rest of what it reads are identity keys: a value overrides the
+                // identity's.
                 overrides.push((given.name.clone(), text));
-            } else if values.must_read(given, &self.reads) {
-                problems.push(super::front::unread_value(
-                    given,
-                    &self.reads,
-                    format!(
-                        "prompt `{name}` uses no value named `{}` (from {})",
-                        given.name,
-                        given.origin_text()
-                    ),
-                ));
             }
         }
         if !problems.is_empty() {
@@ -528,12 +538,13 @@ impl LoadedPrompt for LoadedKeepAgent {
     fn render(&self, values: &Values) -> Result<Output, Diagnostics> {
         let mut problems = Diagnostics::default();
         let mut texts: HashMap<String, String> = HashMap::new();
+        let against = values.against(&self.reads);
         for given in values.iter() {
-            if self.reads.iter().any(|r| r.name == given.name) {
+            if against.reads(&given.name) {
                 if let Some(text) = text_of(given, &mut problems) {
                     texts.insert(given.name.clone(), text);
                 }
-            } else if values.must_read(given, &self.reads) {
+            } else if against.must_read(given) {
                 problems.push(super::front::unread_value(
                     given,
                     &self.reads,

@@ -299,6 +299,7 @@ impl StorePrompt {
             .iter()
             .map(|(k, _)| ValueUse::new(k.clone(), "text", false))
             .collect();
+        let against = values.against(&registry);
         for given in values.latest() {
             let Some(text) = given_text(given) else {
                 continue;
@@ -306,7 +307,7 @@ impl StorePrompt {
             match self.phases.iter().find(|(k, _)| *k == given.name) {
                 Some((_, Phase::Runtime)) => {}
                 Some((key, _)) => builder = builder.static_value(key.clone(), text),
-                None if values.must_read(given, &registry) => problems.push(unread_value(
+                None if against.must_read(given) => problems.push(unread_value(
                     given,
                     &registry,
                     format!(

@@ -279,6 +279,7 @@ impl LoadedDotprompt {
         let mut dotted = Vec::new();
         // The inputs a flag gave but could not set: not reported missing as well.
         let mut refused: Vec<&str> = Vec::new();
+        let against = values.against(&self.reads);
         for given in values.latest() {
             // `--set owner.name=Rosa`: one property of an object input, typed by its schema.
             if let Some(text) = given.dotted_flag() {
@@ -291,8 +292,8 @@ impl LoadedDotprompt {
                 }
                 continue;
             }
-            if !open && !self.reads.iter().any(|r| r.name == given.name) {
-                if values.must_read(given, &self.reads) {
+            if !open && !against.reads(&given.name) {
+                if against.must_read(given) {
                     problems.push(
                         given.at_key(self.unread(&given.name, &given.origin_text()), &self.reads),
                     );

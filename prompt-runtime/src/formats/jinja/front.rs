@@ -158,6 +158,7 @@ impl LoadedJinja {
         let mut dotted = Vec::new();
         // The values a flag meant to set but could not: not reported missing as well.
         let mut refused: Vec<&str> = Vec::new();
+        let against = values.against(&self.reads);
         for given in values.latest() {
             // `--set user.name=Ada`: one key of a value the template reads as a mapping,
             // set once the whole values are in (a flag wins over a file's `user`).
@@ -172,8 +173,8 @@ impl LoadedJinja {
                 continue;
             }
             if given.name != crate::guidance::GUIDANCE
-                && !self.reads.iter().any(|r| r.name == given.name)
-                && values.must_read(given, &self.reads)
+                && !against.reads(&given.name)
+                && against.must_read(given)
             {
                 problems.push(unread_value(
                     given,
