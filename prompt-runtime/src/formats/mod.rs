@@ -12,8 +12,8 @@ pub mod markdown;
 pub mod promptengine;
 
 pub use front::{
-    AllPrompts, Claim, Format, Found, Given, GivenValue, LoadedPrompt, Origin, Output, Place,
-    Takes, ValueUse, Values, unread_value,
+    Against, AllPrompts, Claim, Format, Found, Given, GivenValue, LoadedPrompt, Origin, Output,
+    Place, Takes, ValueUse, Values, unread_value,
 };
 
 /// Every format, in the order a prompt name's files are looked for. Adding a format is
