@@ -5,7 +5,7 @@ use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::check::CheckedPrompt;
 use prompt_runtime::family::Family;
-use prompt_runtime::formats::Found;
+use prompt_runtime::formats::{Found, Place};
 use prompt_runtime::load::Project;
 use prompt_runtime::resolve::VarSource;
 use prompt_runtime::{Diagnostic, Diagnostics, Meta};
@@ -224,9 +224,7 @@ impl Variables {
                     name: v.name.clone(),
                     kind: v.kind.as_str(),
                     paths: Vec::new(),
-                    at: first_uses
-                        .of(&v.name)
-                        .map(|u| format!("{}:{}:{}", u.path, u.line, u.col)),
+                    at: first_uses.of(&v.name).map(|u| Place::from(u).to_string()),
                 })
                 .collect(),
             identity: prompt.resolved.identity_keys(),
@@ -360,10 +358,7 @@ fn listed_loaded(project: &Project, found: &Found) -> Listed {
                         (true, kind) => kind,
                     },
                     paths: r.paths.clone(),
-                    at: r
-                        .at
-                        .as_ref()
-                        .map(|p| format!("{}:{}:{}", p.path, p.line, p.column)),
+                    at: r.at.as_ref().map(Place::to_string),
                 })
                 .collect();
             let variables = Variables {

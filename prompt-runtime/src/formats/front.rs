@@ -196,6 +196,24 @@ impl Place {
     }
 }
 
+impl From<&crate::resolve::Use> for Place {
+    fn from(u: &crate::resolve::Use) -> Place {
+        Place {
+            path: u.path.clone(),
+            line: u.line,
+            column: u.col,
+            span: u.span.clone(),
+        }
+    }
+}
+
+/// `path:line:column`, as messages and `promptic list --json` write a place.
+impl std::fmt::Display for Place {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}:{}:{}", self.path, self.line, self.column)
+    }
+}
+
 serialize_fields!(Place { path, line, column });
 
 impl ValueUse {

@@ -71,12 +71,7 @@ impl Format for Markdown {
                 let value = ValueUse::new(var.name.clone(), kind, required);
                 // Read as written or as its capitalized variant (`$Preferred`).
                 match first_uses.of(&var.name) {
-                    Some(u) => value.read_at(Place {
-                        path: u.path.clone(),
-                        line: u.line,
-                        column: u.col,
-                        span: u.span.clone(),
-                    }),
+                    Some(u) => value.read_at(Place::from(u)),
                     None => value,
                 }
             })
@@ -334,10 +329,7 @@ fn at_first_read(
     if at.path == source.path() {
         return d.at(source, at.span.clone());
     }
-    d.with_note(format!(
-        "`${name}` is first read at {}:{}:{}",
-        at.path, at.line, at.column
-    ))
+    d.with_note(format!("`${name}` is first read at {at}"))
 }
 
 /// What the folder says about values that are missing: its identity declaration and the
