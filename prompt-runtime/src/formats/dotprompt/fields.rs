@@ -272,17 +272,17 @@ pub fn check_arguments<'s>(
         }
         Some((_, None)) => {}
         None => {
-            let mut read: Vec<String> = Vec::new();
+            let paths = prompt.input_paths();
+            let mut read: std::collections::HashSet<&str> = Default::default();
             let mut suggested: Vec<&str> = Vec::new();
-            for path in prompt.input_paths() {
+            for path in &paths {
                 let Some(first) = path.segments.first() else {
                     continue;
                 };
                 // Each name once, at its first read.
-                if read.contains(first) {
+                if !read.insert(first.as_str()) {
                     continue;
                 }
-                read.push(first.clone());
                 if args.contains(&first.as_str()) {
                     continue;
                 }
@@ -300,7 +300,7 @@ pub fn check_arguments<'s>(
                 );
             }
             for (at, arg) in args.iter().enumerate() {
-                if !read.iter().any(|r| r == arg) && !suggested.contains(arg) {
+                if !read.contains(arg) && !suggested.contains(arg) {
                     let message = format!("argument `{arg}` is not read by `{}`", source.path());
                     found.unknown.push((
                         at,
@@ -482,15 +482,15 @@ fn check_paths_without_schema(prompt: &Dotprompt, fields: &[FieldKind<'_>]) -> D
     let source = prompt.source();
     let mut problems = Diagnostics::default();
     // Each name once, at its first read (`{{usr.name}} {{usr.city}}` is one mistake).
-    let mut reported: Vec<String> = Vec::new();
-    for path in prompt.input_paths() {
+    let paths = prompt.input_paths();
+    let mut reported: std::collections::HashSet<&str> = Default::default();
+    for path in &paths {
         let Some(first) = path.segments.first() else {
             continue;
         };
-        if fields.iter().any(|f| f.name == first) || reported.contains(first) {
+        if fields.iter().any(|f| f.name == first) || !reported.insert(first.as_str()) {
             continue;
         }
-        reported.push(first.clone());
         let help = match crate::suggest::closest(first, fields.iter().map(|f| f.name)) {
             Some(close) => format!("did you mean `{close}`?"),
             None => format!("give a field `{first}`, or declare the prompt's `input.schema`"),
