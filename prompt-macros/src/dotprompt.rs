@@ -541,13 +541,22 @@ fn check_fields(
                 &mut path,
                 schema,
                 &field.ty,
-                &mut Vec::new(),
+                &mut Steps::default(),
                 &mut nested,
                 false,
             );
         }
     }
     Ok(nested)
+}
+
+/// The steps from a field to a nested property, and how many of them the check of the
+/// object holding it reads (a mistake there is that check's error, not again its
+/// properties').
+#[derive(Default)]
+struct Steps {
+    tokens: Vec<TokenStream>,
+    checked: usize,
 }
 
 /// One `const` per property of a nested object (in lists too): it panics, at compile
@@ -557,20 +566,22 @@ fn nested_checks(
     path: &mut Vec<String>,
     schema: &Value,
     ty: &syn::Type,
-    steps: &mut Vec<TokenStream>,
+    steps: &mut Steps,
     out: &mut Vec<TokenStream>,
     inline: bool,
 ) {
-    if steps.len() > 16 {
+    if steps.tokens.len() > 16 {
         return;
     }
     let source = prompt.source();
     match schema_type(schema).as_deref() {
         Some("array") => {
             if let Some(items) = schema.get("items") {
-                steps.push(quote!(::promptic::__private::Step::Element));
+                steps
+                    .tokens
+                    .push(quote!(::promptic::__private::Step::Element));
                 nested_checks(prompt, path, items, ty, steps, out, inline);
-                steps.pop();
+                steps.tokens.pop();
             }
         }
         Some("object") => {
@@ -594,14 +605,18 @@ fn nested_checks(
                     continue;
                 };
                 let shown = path.first().cloned().unwrap_or_default();
-                steps.push(quote!(::promptic::__private::Step::Field(#property)));
+                steps
+                    .tokens
+                    .push(quote!(::promptic::__private::Step::Field(#property)));
                 let ty = static_lifetimes(ty);
+                let (tokens, known) = (&steps.tokens, steps.checked);
                 let check = quote! {
-                    ::promptic::__private::check_path(
+                    ::promptic::__private::check_path_rest(
                         &<#ty as ::promptic::__private::PromptValue>::SHAPE,
                         #shown,
-                        &[#(#steps),*],
+                        &[#(#tokens),*],
                         0,
+                        #known,
                         #location,
                     )
                 };
@@ -626,8 +641,10 @@ fn nested_checks(
                         };
                     }
                 });
+                let outer = std::mem::replace(&mut steps.checked, steps.tokens.len());
                 nested_checks(prompt, path, inner, &ty, steps, out, inline);
-                steps.pop();
+                steps.checked = outer;
+                steps.tokens.pop();
                 path.pop();
             }
         }
@@ -695,7 +712,7 @@ pub fn expand_call(
             &mut path,
             &schema,
             &t,
-            &mut Vec::new(),
+            &mut Steps::default(),
             &mut consts,
             true,
         );

@@ -405,19 +405,20 @@ fn path_checks(
         .paths(file)
         // `check_names` reported a walk too large to check.
         .unwrap_or_default();
-    let mut seen = std::collections::HashSet::new();
+    let mut checked = Checked::default();
     let mut checks: Vec<TokenStream> = paths
         .iter()
-        .filter(|p| !p.steps.is_empty())
-        .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
+        .filter(|p| !p.steps.is_empty() && fields.iter().any(|f| f.name == p.name))
         .filter_map(|p| {
             let (ty, shown, steps, skip, location) = check_args(p, fields, templates)?;
+            let known = checked.add(p)?;
             Some(const_check(quote! {
-                ::promptic::__private::check_path(
+                ::promptic::__private::check_path_rest(
                     &<#ty as ::promptic::__private::PromptValue>::SHAPE,
                     #shown,
                     &[#(#steps),*],
                     #skip,
+                    #known,
                     #location,
                 )
             }))
@@ -446,6 +447,33 @@ fn path_checks(
             }),
     );
     checks
+}
+
+/// The paths into values checks so far report on, each with its steps taken one by one
+/// (`user.nmae.first` holds `user.nmae` too): a mistake in steps one check reports on is
+/// left out of the others, so that one mistake is one error however many paths go through
+/// it.
+#[derive(Default)]
+struct Checked(std::collections::HashSet<(String, Vec<PathStep>)>);
+
+impl Checked {
+    /// How many of `p`'s first steps a check before it reports on, or `None` when one
+    /// reports on them all (the same path, read again).
+    fn add(&mut self, p: &PathUse) -> Option<usize> {
+        let key = |n: usize| (p.name.clone(), p.steps[..n].to_vec());
+        if self.0.contains(&key(p.steps.len())) {
+            return None;
+        }
+        let known = (1..p.steps.len())
+            .rev()
+            .find(|&n| self.0.contains(&key(n)))
+            .unwrap_or(0);
+        // A step of the loop's own is reported at the loop, not by this check.
+        for n in known.max(p.skip) + 1..=p.steps.len() {
+            self.0.insert(key(n));
+        }
+        Some(known)
+    }
 }
 
 /// What a compile-time check of path `p` is given: the field's type (its lifetimes made
@@ -607,7 +635,7 @@ pub fn expand_call(
     } = loaded(project, &file, &templates);
     // `check_names` reported a walk too large to check.
     let paths = templates.paths(&file).unwrap_or_default();
-    let mut seen = std::collections::HashSet::new();
+    let mut checked = Checked::default();
     let mut bindings = Vec::new();
     let mut values = Vec::new();
     for (i, (arg, _, expr)) in args.iter().enumerate() {
@@ -615,17 +643,18 @@ pub fn expand_call(
         let checks: Vec<TokenStream> = paths
             .iter()
             .filter(|p| p.name == *arg && !p.steps.is_empty())
-            .filter(|p| seen.insert((p.name.clone(), p.steps.clone())))
             .filter_map(|p| {
                 let location = location(&templates, p)?;
+                let known = checked.add(p)?;
                 let (shown, skip, steps) = (&p.shown, p.skip, steps(&p.steps));
                 Some(quote! {
                     const {
-                        let message = ::promptic::__private::check_path(
+                        let message = ::promptic::__private::check_path_rest(
                             &<T as ::promptic::__private::PromptValue>::SHAPE,
                             #shown,
                             &[#(#steps),*],
                             #skip,
+                            #known,
                             #location,
                         );
                         if !message.is_empty() {

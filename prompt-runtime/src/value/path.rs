@@ -161,6 +161,20 @@ pub const fn check(
     skip: usize,
     location: &str,
 ) -> Message {
+    check_rest(shape, shown, steps, skip, 0, location)
+}
+
+/// [`check`] of a path whose first `checked` steps another check reads too (a path that
+/// shares them, checked before): a mistake in those steps is that check's to report, so
+/// one mistake (`user.nmae` in `user.nmae.first` and `user.nmae.last`) is one error.
+pub const fn check_rest(
+    shape: &Shape,
+    shown: &str,
+    steps: &[Step<'_>],
+    skip: usize,
+    checked: usize,
+    location: &str,
+) -> Message {
     let mut at = shape;
     let mut i = 0;
     while i < steps.len() {
@@ -180,8 +194,8 @@ pub const fn check(
         match next {
             Some(next) => at = next,
             // A step of the loop's own (`skip`) is reported at the loop, where the
-            // iterable is read.
-            None if i < skip => return Message::EMPTY,
+            // iterable is read; a step another check reads, by that check.
+            None if i < skip || i < checked => return Message::EMPTY,
             None => return wrong(at, shown, steps, skip, i, location),
         }
         i += 1;
@@ -506,6 +520,16 @@ mod tests {
         let map = <std::collections::BTreeMap<String, Vec<String>> as PromptValue>::SHAPE;
         assert!(check(&map, "v", &[Step::Value, Step::Element], 1, "").is_empty());
         assert!(check(&map, "m", &[Step::Field("any_key")], 0, "").is_empty());
+    }
+
+    #[test]
+    fn a_mistake_in_steps_another_check_reads_is_left_to_it() {
+        let steps = [Step::Element, Step::Field("nihgts"), Step::Field("n")];
+        assert!(check_rest(&TRIP, "trip", &steps, 0, 2, "").is_empty());
+        let m = check_rest(&TRIP, "trip", &steps, 0, 1, "@");
+        assert!(m.as_str().starts_with("no field `nihgts`"), "{}", m.as_str());
+        let wrong_last = [Step::Element, Step::Field("nights"), Step::Field("n")];
+        assert!(!check_rest(&TRIP, "trip", &wrong_last, 0, 2, "").is_empty());
     }
 
     #[test]

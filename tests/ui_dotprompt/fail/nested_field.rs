@@ -1,4 +1,5 @@
-// The schema's `user.email` is no field of `User` (it has `mail`).
+// The schema's `user.email` is no field of `User` (it has `mail`): one error, not one more
+// for each of its properties.
 #[derive(promptic::PromptValue)]
 struct User {
     name: String,

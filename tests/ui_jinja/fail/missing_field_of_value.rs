@@ -1,5 +1,6 @@
-// `user.nmae` where `Profile` has `name`: a compile error at the prompt's line and column,
-// with the closest field, although the derive of `Greeting` cannot see `Profile`.
+// `user.nmae` where `Profile` has `name`, read twice (`.first`, `.last`): one compile error
+// at the prompt's line and column, with the closest field, although the derive of
+// `Greeting` cannot see `Profile`.
 #[derive(promptic::PromptValue)]
 struct Profile {
     name: String,
