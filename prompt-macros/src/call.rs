@@ -196,19 +196,16 @@ pub(crate) fn markdown(cx: &Call<'_>) -> syn::Result<TokenStream> {
         Ok(compiled) => compiled,
         Err(mut errors) => {
             // Report unused arguments with the prompt's other problems, as the derive does.
-            if let Some(referenced) = compile::referenced_names(project, name) {
-                for arg in &input.args {
-                    let n = arg.name.unraw().to_string();
-                    if !referenced.contains(&n) {
-                        errors.combine(syn::Error::new(
-                            arg.name.span(),
-                            format!(
-                                "argument `{n}` is not used by {}\n  = help: remove it, or use it in the prompt",
-                                file.source.path()
-                            ),
-                        ));
-                    }
-                }
+            for i in compile::unused_context(project, name, &context).unwrap_or_default() {
+                let arg = &input.args[i];
+                let n = arg.name.unraw().to_string();
+                errors.combine(syn::Error::new(
+                    arg.name.span(),
+                    format!(
+                        "argument `{n}` is not used by {}\n  = help: remove it, or use it in the prompt",
+                        file.source.path()
+                    ),
+                ));
             }
             return Err(errors);
         }

@@ -128,6 +128,26 @@ pub fn referenced_names(
     ))
 }
 
+/// The values of `context` prompt `name` does not use, found while it has errors too (a
+/// value a misspelt name is taken for counts as used), or `None` when it cannot be read.
+pub fn unused_context(
+    project: &Project,
+    name: &LitStr,
+    context: &[ContextVar],
+) -> Option<Vec<usize>> {
+    let file = project.load_prompt(&name.value()).ok()?;
+    // keep's `{name}` placeholders are not read here: which fields it uses is unknown
+    if file.syntax == prompt_runtime::parse::lexer::Syntax::Keep {
+        return None;
+    }
+    let schema = project.schema(context.to_vec());
+    Some(prompt_runtime::check::unused_context(
+        &file,
+        &schema,
+        &project.templates,
+    ))
+}
+
 /// One compile error per diagnostic, all on the literal, each showing file:line:col.
 pub fn to_error(name: &LitStr, diagnostics: Diagnostics) -> syn::Error {
     let mut errors = diagnostics

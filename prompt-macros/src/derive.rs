@@ -278,7 +278,7 @@ fn markdown(
     if let Some(tokens) = crate::keep_agent::derive(input, name, fields, project) {
         return Ok(tokens);
     }
-    let context = fields
+    let context: Vec<ContextVar> = fields
         .iter()
         .map(|f| ContextVar::new(f.name.clone(), f.kind.clone()))
         .collect();
@@ -288,18 +288,12 @@ fn markdown(
     );
     let path = format!("prompts/{}.md", name.value());
     declared_agrees(project, name, fields, &input.ident)?;
-    let Compiled { prompt, files } = match compile::check(project, name, context, hint) {
+    let Compiled { prompt, files } = match compile::check(project, name, context.clone(), hint) {
         Ok(compiled) => compiled,
         Err(mut errors) => {
             // Report unused fields now too, not only once the prompt's errors are fixed.
-            if let Some(used) = compile::referenced_names(project, name) {
-                let unused = fields.iter().filter(|f| {
-                    !used.contains(&f.name)
-                        && !used.contains(&prompt_runtime::variant_name(&f.name))
-                });
-                for f in unused {
-                    errors.combine(unused_field(f, &path));
-                }
+            for i in compile::unused_context(project, name, &context).unwrap_or_default() {
+                errors.combine(unused_field(&fields[i], &path));
             }
             return Err(errors);
         }

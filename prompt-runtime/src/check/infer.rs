@@ -4,7 +4,7 @@
 use crate::case::variant_name;
 use crate::parse::PromptFile;
 use crate::parse::{self, Condition, Node, SectionKind};
-use crate::resolve::{ContextVar, Templates, VarKind};
+use crate::resolve::{ContextVar, Schema, Templates, VarKind};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Context variables for a prompt that has no typed context (the CLI, `prompt!`): every
@@ -84,6 +84,22 @@ pub fn referenced_names(file: &PromptFile, templates: &Templates) -> BTreeSet<St
         all.extend(written_names(text));
     }
     all
+}
+
+/// The context values of `schema` a prompt does not use, found even when it has errors
+/// (for reporting them with the errors): a value a misspelt name is taken for (`$dya`,
+/// "did you mean `$day`?") counts as used, and so does every name written in a line that
+/// failed to parse ([`referenced_names`]), so that one mistake is one error.
+pub fn unused_context(file: &PromptFile, schema: &Schema, templates: &Templates) -> Vec<usize> {
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), file.parse_options());
+    let written = referenced_names(file, templates);
+    crate::resolve::unused(&file.source, &nodes, schema, templates)
+        .into_iter()
+        .filter(|&i| {
+            let name = &schema.context[i].name;
+            !written.contains(name) && !written.contains(&variant_name(name))
+        })
+        .collect()
 }
 
 /// Names written after `$` or `${`, and the words of `{% ... %}` directives, read from

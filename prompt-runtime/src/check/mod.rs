@@ -25,7 +25,7 @@ mod typed;
 pub use declared::declared_context;
 pub use frontmatter::{FRONTMATTER_KEYS, frontmatter_warnings};
 
-pub use infer::{infer_context, referenced_names, run_on_names};
+pub use infer::{infer_context, referenced_names, run_on_names, unused_context};
 pub use typed::{check_typed, missing_field_hint};
 
 /// A prompt that passed every check: ready to render.

@@ -81,6 +81,11 @@ struct Resolver<'a> {
     recorded: HashSet<(usize, usize, usize)>,
     /// Templates whose own problems were reported already.
     reported: HashSet<String>,
+    /// Names nothing gives that were reported already: a misspelt name is one error,
+    /// however often it is written.
+    unknown_reported: HashSet<String>,
+    /// Context values a misspelt name was taken for (`did you mean`): not reported unused.
+    misspelt_for: HashSet<usize>,
     /// Blocks and templates open around the current point.
     depth: usize,
     /// How much the prompt holds so far, templates inlined (see [`MAX_EXPANDED`]).
@@ -119,6 +124,28 @@ pub fn resolve(
     schema: &Schema,
     templates: &Templates,
 ) -> Result<Resolved, Diagnostics> {
+    let (resolved, diagnostics) = run(source, nodes, schema, templates);
+    diagnostics.into_result(resolved)
+}
+
+/// The context values a prompt does not use ([`Resolved::unused`]), found even when it has
+/// errors: a value a misspelt name is taken for (`$dya` for `day`, with its "did you mean")
+/// counts as used, so that one mistake is not reported twice.
+pub fn unused(
+    source: &SourceFile,
+    nodes: &[Node],
+    schema: &Schema,
+    templates: &Templates,
+) -> Vec<usize> {
+    run(source, nodes, schema, templates).0.unused
+}
+
+fn run(
+    source: &SourceFile,
+    nodes: &[Node],
+    schema: &Schema,
+    templates: &Templates,
+) -> (Resolved, Diagnostics) {
     let mut names = HashMap::new();
     for literal in &schema.literals {
         names.insert(literal.clone(), Target::Literal);
@@ -170,6 +197,8 @@ pub fn resolve(
         variable_index: HashMap::new(),
         recorded: HashSet::new(),
         reported: HashSet::new(),
+        unknown_reported: HashSet::new(),
+        misspelt_for: HashSet::new(),
         depth: 0,
         expanded: 0,
         stopped: false,
@@ -178,7 +207,7 @@ pub fn resolve(
     let mut parts = Vec::new();
     resolver.nodes(source, nodes, &mut parts);
     let unused = (0..schema.context.len())
-        .filter(|&i| !resolver.used[i])
+        .filter(|&i| !resolver.used[i] && !resolver.misspelt_for.contains(&i))
         .collect();
     let resolved = Resolved {
         parts,
@@ -186,7 +215,7 @@ pub fn resolve(
         unused,
         line_flags: resolver.line_flags,
     };
-    resolver.diagnostics.into_result(resolved)
+    (resolved, resolver.diagnostics)
 }
 
 impl Resolver<'_> {
@@ -610,10 +639,16 @@ impl Resolver<'_> {
                 n.to_owned()
             }
         };
+        if !self.unknown_reported.insert(name.to_owned()) {
+            return;
+        }
         let shown = write(name);
         let mut d = Diagnostic::new(format!("unknown {what} `{shown}`")).at(source, span.clone());
         let known = self.names.keys().map(String::as_str);
         let suggestion = closest(name, known.chain(self.templates.names()));
+        if let Some(Target::Context { index, .. }) = suggestion.and_then(|s| self.names.get(s)) {
+            self.misspelt_for.insert(*index);
+        }
         let hint = self
             .schema
             .missing_hint

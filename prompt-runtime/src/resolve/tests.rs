@@ -113,6 +113,23 @@ fn context_wins_over_identity_wins_over_template() {
 }
 
 #[test]
+fn a_misspelt_name_is_one_error_and_its_value_is_not_unused() {
+    let text = "$dya, then $dya again\n{% if dya %}\nx\n{% endif %}";
+    let e = errors(text, &Templates::new());
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(e[0].help(), Some("did you mean `$day`?"));
+    let file = PromptFile::from_text("p.md", "$dya $zzzzzz").unwrap();
+    let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
+    let unused = crate::resolve::unused(&file.source, &nodes, &schema(), &Templates::new());
+    let s = schema();
+    let names: Vec<&str> = unused.iter().map(|&i| s.context[i].name.as_str()).collect();
+    assert!(
+        !names.contains(&"day") && names.contains(&"note"),
+        "{names:?}"
+    );
+}
+
+#[test]
 fn unknown_placeholder_suggests_the_closest_name() {
     let e = errors("Hi $preferd", &Templates::new());
     assert_eq!(e[0].message(), "unknown placeholder `$preferd`");

@@ -527,7 +527,11 @@ mod tests {
         let steps = [Step::Element, Step::Field("nihgts"), Step::Field("n")];
         assert!(check_rest(&TRIP, "trip", &steps, 0, 2, "").is_empty());
         let m = check_rest(&TRIP, "trip", &steps, 0, 1, "@");
-        assert!(m.as_str().starts_with("no field `nihgts`"), "{}", m.as_str());
+        assert!(
+            m.as_str().starts_with("no field `nihgts`"),
+            "{}",
+            m.as_str()
+        );
         let wrong_last = [Step::Element, Step::Field("nights"), Step::Field("n")];
         assert!(!check_rest(&TRIP, "trip", &wrong_last, 0, 2, "").is_empty());
     }
