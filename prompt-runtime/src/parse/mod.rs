@@ -335,6 +335,18 @@ pub fn parse(
                         .with_help("a directive is `{% keyword ... %}` on a line of its own, such as `{% if note %}`"),
                 ),
             }
+            // The rest of the line is not read: what it holds was meant inside the block
+            // (`{% if note %}$note{% endif %}`), and reading it outside would be a second
+            // error for this one.
+            let nodes = stack.last_mut().map_or(&mut root, OpenBlock::nodes);
+            push_text(
+                source,
+                run_start..line_start,
+                options,
+                nodes,
+                &mut diagnostics,
+            );
+            run_start = next;
         }
         if line_end >= body.end {
             break;

@@ -97,6 +97,17 @@ fn directive_mid_line_is_an_error() {
     let (m, line, col) = first_error("Intro\nSay {% if x %} hi {% endif %}\n");
     assert_eq!(m, "a directive must stand on a line of its own");
     assert_eq!((line, col), (2, 5));
+    // The line is not read further: `$x` there is no second error (unguarded, unknown).
+    let (_, nodes, d) = parse_str("Intro $a\nSay {% if x %}$x{% endif %}\nEnd $b\n");
+    assert_eq!(d.0.len(), 1, "{d}");
+    let names: Vec<&str> = nodes
+        .iter()
+        .filter_map(|n| match n {
+            Node::Placeholder(p) => Some(p.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(names, ["a", "b"]);
 }
 
 #[test]

@@ -55,6 +55,16 @@ enum Target {
     Literal,
 }
 
+/// An optional value used outside its guard: the error reported at its first such use.
+struct Unguarded {
+    /// The error's index in the resolver's diagnostics.
+    error: usize,
+    /// The other places (`prompts/x.md:4:20`), which the error notes.
+    others: Vec<String>,
+    /// Every place seen, by file and offset (a template inlined twice is one place).
+    seen: HashSet<(String, usize)>,
+}
+
 struct Resolver<'a> {
     schema: &'a Schema,
     templates: &'a Templates,
@@ -86,6 +96,10 @@ struct Resolver<'a> {
     unknown_reported: HashSet<String>,
     /// Context values a misspelt name was taken for (`did you mean`): not reported unused.
     misspelt_for: HashSet<usize>,
+    /// Optional values used outside their guard: the error reported at the first such use
+    /// (its index in `diagnostics`), the places of the others, which it notes, and every
+    /// place seen (a template inlined twice is one place).
+    unguarded: HashMap<usize, Unguarded>,
     /// Blocks and templates open around the current point.
     depth: usize,
     /// How much the prompt holds so far, templates inlined (see [`MAX_EXPANDED`]).
@@ -199,6 +213,7 @@ fn run(
         reported: HashSet::new(),
         unknown_reported: HashSet::new(),
         misspelt_for: HashSet::new(),
+        unguarded: HashMap::new(),
         depth: 0,
         expanded: 0,
         stopped: false,
@@ -206,6 +221,7 @@ fn run(
     };
     let mut parts = Vec::new();
     resolver.nodes(source, nodes, &mut parts);
+    resolver.note_unguarded();
     let unused = (0..schema.context.len())
         .filter(|&i| !resolver.used[i] && !resolver.misspelt_for.contains(&i))
         .collect();
@@ -520,7 +536,21 @@ impl Resolver<'_> {
                     );
                     return;
                 }
-                if var.kind == VarKind::Optional && !self.guards.contains(&index) {
+                let unguarded = var.kind == VarKind::Optional && !self.guards.contains(&index);
+                let place = || (source.path().to_owned(), p.span.start);
+                if let Some(seen) = self.unguarded.get_mut(&index).filter(|_| unguarded) {
+                    // One error per value, noting its other places.
+                    if seen.seen.insert(place()) {
+                        let (line, col) = source.line_col(p.span.start);
+                        seen.others.push(format!("{}:{line}:{col}", source.path()));
+                    }
+                } else if unguarded {
+                    let first = Unguarded {
+                        error: self.diagnostics.0.len(),
+                        others: Vec::new(),
+                        seen: HashSet::from([place()]),
+                    };
+                    self.unguarded.insert(index, first);
                     self.diagnostics.push(
                         Diagnostic::new(format!(
                             "`{}` is optional and may be absent, but it is used outside `{{% if {} %}}`",
@@ -628,6 +658,27 @@ impl Resolver<'_> {
         }
         self.used_at.pop();
         self.depth -= 1;
+    }
+
+    /// Adds to each error about an optional value used outside its guard the other places
+    /// it is used so (`prompts/x.md:4:20`), a few of them and how many more.
+    fn note_unguarded(&mut self) {
+        const SHOWN: usize = 5;
+        for (index, Unguarded { error, others, .. }) in &self.unguarded {
+            if others.is_empty() {
+                continue;
+            }
+            let mut places = others[..others.len().min(SHOWN)].join(", ");
+            if others.len() > SHOWN {
+                places.push_str(&format!(" and {} more", others.len() - SHOWN));
+            }
+            if let Some(d) = self.diagnostics.0.get_mut(*error) {
+                *d = d.clone().with_note(format!(
+                    "also used outside `{{% if {} %}}` at {places}",
+                    self.schema.context[*index].name
+                ));
+            }
+        }
     }
 
     fn unknown(&mut self, source: &SourceFile, name: &str, span: &Range<usize>, what: &str) {

@@ -130,6 +130,18 @@ fn a_misspelt_name_is_one_error_and_its_value_is_not_unused() {
 }
 
 #[test]
+fn an_optional_value_used_outside_its_guard_is_one_error_noting_the_other_places() {
+    let e = errors("$note\nand $note, $note\n$note", &Templates::new());
+    assert_eq!(e.len(), 1, "{e:?}");
+    assert_eq!(
+        e[0].notes(),
+        [
+            "also used outside `{% if note %}` at prompts/p.md:2:5, prompts/p.md:2:12, prompts/p.md:3:1"
+        ]
+    );
+}
+
+#[test]
 fn unknown_placeholder_suggests_the_closest_name() {
     let e = errors("Hi $preferd", &Templates::new());
     assert_eq!(e[0].message(), "unknown placeholder `$preferd`");
