@@ -150,6 +150,9 @@ impl Read<'_> {
         let mut problems = Diagnostics::default();
         let mut fills: Vec<Option<Fill>> = Vec::new();
         let mut used = vec![false; fields.len()];
+        // A name no field has is one error, however often it is written; the field its
+        // did-you-mean names is not reported unused as well.
+        let mut unknown = std::collections::HashSet::new();
         for p in prompt.placeholders() {
             if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
                 fills.push(Some(Fill::Retrieval));
@@ -157,8 +160,16 @@ impl Read<'_> {
             }
             let Some(i) = fields.iter().position(|f| f.name == p.name) else {
                 let written = &expanded.text[p.span.clone()];
+                if !unknown.insert(p.name.as_str()) {
+                    fills.push(None);
+                    continue;
+                }
                 if !matches!(p.name.as_str(), "get" | "find") {
-                    let help = match closest(&p.name, fields.iter().map(|f| f.name.as_str())) {
+                    let near = closest(&p.name, fields.iter().map(|f| f.name.as_str()));
+                    if let Some(at) = near.and_then(|s| fields.iter().position(|f| f.name == s)) {
+                        used[at] = true;
+                    }
+                    let help = match near {
                         Some(s) => format!("did you mean `{s}`?"),
                         None => format!(
                             "add a field `{}` to `{}` (an `Option` when the value may be missing), or remove the placeholder",
@@ -626,13 +637,18 @@ impl Read<'_> {
         let mut problems = Diagnostics::default();
         let mut fills: Vec<Option<Fill>> = Vec::new();
         let mut used = vec![false; args.len()];
+        let mut unknown = std::collections::HashSet::new();
         for p in prompt.placeholders() {
             if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
                 fills.push(Some(Fill::Retrieval));
                 continue;
             }
             let written = &expanded.text[p.span.clone()];
-            if meant.contains(&Some(p.name.as_str())) {
+            let given = args.iter().any(|(n, _, _)| *n == p.name);
+            // Reported once, at the argument meant for it or at its first place.
+            if meant.contains(&Some(p.name.as_str()))
+                || (!given && !unknown.insert(p.name.as_str()))
+            {
                 fills.push(None);
                 continue;
             }
