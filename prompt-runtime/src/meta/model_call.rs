@@ -57,6 +57,31 @@ impl Meta {
         Vec::new()
     }
 
+    /// The definitions of the tools the prompt declares, as the model call takes them
+    /// (`{"name", "description", "inputSchema", ...}`): dotprompt's `toolDefs`, the tools
+    /// its `tools` names that the folder's `tools.json` defines. The names it has no
+    /// definition for stay in [`extra`](Meta::extra) under `tools`, as dotprompt reports
+    /// them. Empty for a prompt that declares none.
+    ///
+    /// ```
+    /// use promptic::dotprompt::Registry;
+    ///
+    /// let mut registry = Registry::new();
+    /// let lookup = serde_json::json!({"name": "lookup", "description": "Finds an order"});
+    /// registry.define_tool("lookup", lookup);
+    /// let prompt = registry.parse("---\ntools: [lookup, refund]\n---\nHelp.")?;
+    /// let meta = prompt.render_metadata().to_meta();
+    /// assert_eq!(meta.tool_definitions()[0]["description"], "Finds an order");
+    /// assert_eq!(meta.extra.get("tools"), Some(r#"["refund"]"#));
+    /// # Ok::<(), promptic::Diagnostics>(())
+    /// ```
+    pub fn tool_definitions(&self) -> Vec<Value> {
+        match self.extra.get_as::<Value>("toolDefs") {
+            Some(Ok(Value::Array(all))) => all,
+            _ => Vec::new(),
+        }
+    }
+
     /// The response length limit: `max_output_tokens`, else the config's
     /// `max_output_tokens` or `maxOutputTokens`.
     pub fn output_token_limit(&self) -> Option<u64> {

@@ -163,7 +163,7 @@ impl Templates {
     /// use std::collections::BTreeSet;
     ///
     /// let mut templates = Templates::new();
-    /// for (name, text) in [("a", "A $b"), ("b", "B {% if x %}$c{% endif %}"), ("c", "C"), ("d", "D")] {
+    /// for (name, text) in [("a", "A $b"), ("b", "B\n{% if x %}\n$c\n{% endif %}"), ("c", "C"), ("d", "D")] {
     ///     templates.insert(name, PromptFile::from_text(&format!("t/{name}.md"), text).unwrap());
     /// }
     /// let prompt = PromptFile::from_text("p.md", "$a and $name").unwrap();

@@ -405,8 +405,10 @@ impl PromptMetadata {
     /// The common [`Meta`](crate::Meta) of this metadata, what a client of any format
     /// reads for the model call: `description`, `model`, `config` (its keys as written,
     /// `maxOutputTokens` also as [`max_output_tokens`](crate::Meta::max_output_tokens)),
-    /// the input and output JSON Schemas; the resolved tool definitions (`toolDefs`) and
-    /// the other keys dotprompt reports go to [`extra`](crate::Meta::extra).
+    /// the input and output JSON Schemas; the tools (`toolDefs`, the definitions found in
+    /// `tools.json`, read with [`Meta::tool_definitions`](crate::Meta::tool_definitions);
+    /// `tools`, the names it has none for) and the other keys dotprompt reports go to
+    /// [`extra`](crate::Meta::extra).
     ///
     /// ```
     /// use promptic::dotprompt::Dotprompt;
@@ -448,7 +450,6 @@ impl PromptMetadata {
             "input",
             "output",
             "raw",
-            "tools",
         ];
         let extra: Vec<(Cow<'static, str>, Cow<'static, str>)> = self
             .0
