@@ -59,11 +59,16 @@ enum Target {
 struct Unguarded {
     /// The error's index in the resolver's diagnostics.
     error: usize,
-    /// The other places (`prompts/x.md:4:20`), which the error notes.
-    others: Vec<String>,
+    /// The first few other places (`prompts/x.md:4:20`), which the error notes.
+    shown: Vec<String>,
+    /// How many other places there are past those.
+    more: usize,
     /// Every place seen, by file and offset (a template inlined twice is one place).
-    seen: HashSet<(String, usize)>,
+    seen: HashSet<(usize, usize)>,
 }
+
+/// How many other places of an optional value used outside its guard its error names.
+const UNGUARDED_SHOWN: usize = 5;
 
 struct Resolver<'a> {
     schema: &'a Schema,
@@ -537,18 +542,22 @@ impl Resolver<'_> {
                     return;
                 }
                 let unguarded = var.kind == VarKind::Optional && !self.guards.contains(&index);
-                let place = || (source.path().to_owned(), p.span.start);
+                let place = (source.id(), p.span.start);
                 if let Some(seen) = self.unguarded.get_mut(&index).filter(|_| unguarded) {
                     // One error per value, noting its other places.
-                    if seen.seen.insert(place()) {
+                    let new = seen.seen.insert(place);
+                    if new && seen.shown.len() < UNGUARDED_SHOWN {
                         let (line, col) = source.line_col(p.span.start);
-                        seen.others.push(format!("{}:{line}:{col}", source.path()));
+                        seen.shown.push(format!("{}:{line}:{col}", source.path()));
+                    } else if new {
+                        seen.more += 1;
                     }
                 } else if unguarded {
                     let first = Unguarded {
                         error: self.diagnostics.0.len(),
-                        others: Vec::new(),
-                        seen: HashSet::from([place()]),
+                        shown: Vec::new(),
+                        more: 0,
+                        seen: HashSet::from([place]),
                     };
                     self.unguarded.insert(index, first);
                     self.diagnostics.push(
@@ -663,16 +672,15 @@ impl Resolver<'_> {
     /// Adds to each error about an optional value used outside its guard the other places
     /// it is used so (`prompts/x.md:4:20`), a few of them and how many more.
     fn note_unguarded(&mut self) {
-        const SHOWN: usize = 5;
-        for (index, Unguarded { error, others, .. }) in &self.unguarded {
-            if others.is_empty() {
+        for (index, found) in &self.unguarded {
+            if found.shown.is_empty() {
                 continue;
             }
-            let mut places = others[..others.len().min(SHOWN)].join(", ");
-            if others.len() > SHOWN {
-                places.push_str(&format!(" and {} more", others.len() - SHOWN));
+            let mut places = found.shown.join(", ");
+            if found.more > 0 {
+                places.push_str(&format!(" and {} more", found.more));
             }
-            if let Some(d) = self.diagnostics.0.get_mut(*error) {
+            if let Some(d) = self.diagnostics.0.get_mut(found.error) {
                 *d = d.clone().with_note(format!(
                     "also used outside `{{% if {} %}}` at {places}",
                     self.schema.context[*index].name

@@ -139,6 +139,12 @@ fn an_optional_value_used_outside_its_guard_is_one_error_noting_the_other_places
             "also used outside `{% if note %}` at prompts/p.md:2:5, prompts/p.md:2:12, prompts/p.md:3:1"
         ]
     );
+    let e = errors(&"$note ".repeat(10_000), &Templates::new());
+    assert_eq!(e.len(), 1);
+    assert!(
+        e[0].notes()[0].ends_with(", prompts/p.md:1:31 and 9994 more"),
+        "{e:?}"
+    );
 }
 
 #[test]
