@@ -452,26 +452,57 @@ fn path_checks(
 /// The paths into values checks so far report on, each with its steps taken one by one
 /// (`user.nmae.first` holds `user.nmae` too): a mistake in steps one check reports on is
 /// left out of the others, so that one mistake is one error however many paths go through
-/// it.
+/// it. The prefixes are a tree (each a number, its steps from its parent's), so that a
+/// path costs one lookup per step.
 #[derive(Default)]
-struct Checked(std::collections::HashSet<(String, Vec<PathStep>)>);
+struct Checked {
+    /// Each value's prefix of no steps.
+    roots: std::collections::HashMap<String, usize>,
+    /// Each prefix's longer prefixes, by the step that makes them.
+    children: Vec<std::collections::HashMap<PathStep, usize>>,
+    /// The prefixes a check reports on.
+    reported: std::collections::HashSet<usize>,
+}
 
 impl Checked {
+    fn node(&mut self) -> usize {
+        self.children.push(std::collections::HashMap::new());
+        self.children.len() - 1
+    }
+
     /// How many of `p`'s first steps a check before it reports on, or `None` when one
     /// reports on them all (the same path, read again).
     fn add(&mut self, p: &PathUse) -> Option<usize> {
-        let key = |n: usize| (p.name.clone(), p.steps[..n].to_vec());
-        if self.0.contains(&key(p.steps.len())) {
+        let mut at = match self.roots.get(&p.name) {
+            Some(&root) => root,
+            None => {
+                let root = self.node();
+                self.roots.insert(p.name.clone(), root);
+                root
+            }
+        };
+        let mut prefixes = Vec::with_capacity(p.steps.len());
+        for step in &p.steps {
+            at = match self.children[at].get(step) {
+                Some(&next) => next,
+                None => {
+                    let next = self.node();
+                    self.children[at].insert(step.clone(), next);
+                    next
+                }
+            };
+            prefixes.push(at);
+        }
+        if self.reported.contains(prefixes.last()?) {
             return None;
         }
-        let known = (1..p.steps.len())
+        let known = (1..prefixes.len())
             .rev()
-            .find(|&n| self.0.contains(&key(n)))
+            .find(|&n| self.reported.contains(&prefixes[n - 1]))
             .unwrap_or(0);
         // A step of the loop's own is reported at the loop, not by this check.
-        for n in known.max(p.skip) + 1..=p.steps.len() {
-            self.0.insert(key(n));
-        }
+        self.reported
+            .extend(prefixes.iter().skip(known.max(p.skip)).copied());
         Some(known)
     }
 }
