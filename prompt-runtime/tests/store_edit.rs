@@ -58,7 +58,11 @@ fn an_edit_is_checked_then_written_to_the_user_layer_only() {
     let original = store.resolve_prompt("system_rule", "default", &[]).unwrap();
 
     let e = store
-        .update_prompt("system_rule", "default", "Rules.\nYou are {{char_nmae}}.")
+        .update_prompt(
+            "system_rule",
+            "default",
+            "Rules.\nYou are {{char_nmae}}.\n{{char_nmae}} speaks.",
+        )
         .unwrap_err();
     assert_eq!(
         e.to_string(),

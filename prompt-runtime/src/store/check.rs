@@ -1204,13 +1204,15 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
     )?;
     let mut parts: Vec<Part> = Vec::new();
     let mut ok = true;
+    // An unknown key is one error per text, however often it is written.
+    let mut unknown = std::collections::HashSet::new();
     for token in Syntax::TightBraces.tokenize(&decoded, 0) {
         match token {
             Token::Placeholder { span, name, .. } => {
                 let key = &decoded[name];
                 match place.keys.binary_search_by(|k| k.name.as_str().cmp(key)) {
                     Ok(i) => parts.push(Part::Key(i)),
-                    Err(_) if !place.known => ok = false,
+                    Err(_) if !place.known || !unknown.insert(key) => ok = false,
                     Err(_) => {
                         ok = false;
                         let at = r.inside_string(raw, span);

@@ -742,12 +742,14 @@ pub(super) fn check_text(
 ) -> Result<(), StoreError> {
     let source = SourceFile::new(format!("{id}/{variant} (edit)"), text);
     let mut problems = Diagnostics::default();
+    // An unknown key is one error, however often the text writes it.
+    let mut unknown = std::collections::HashSet::new();
     for token in Syntax::TightBraces.tokenize(text, 0) {
         let Token::Placeholder { span, name, .. } = token else {
             continue;
         };
         let key = &text[name];
-        if folder.key(key).is_some() {
+        if folder.key(key).is_some() || !unknown.insert(key) {
             continue;
         }
         let d = Diagnostic::new(format!(

@@ -37,6 +37,9 @@ fn unknown_placeholder_is_located_inside_the_string_past_escapes() {
         "{text}"
     );
     assert!(text.contains("did you mean `{{char_name}}`?"), "{text}");
+    // One error however often the text writes it.
+    let text = one(r#"{"variants": {"default": {"text": "{{char_nam}}, {{char_nam}}"}}}"#);
+    assert_eq!(text.matches("unknown placeholder").count(), 1, "{text}");
     // not placeholders by PromptEngine's rule: text
     assert!(
         Defaults::from_files(
