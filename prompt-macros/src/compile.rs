@@ -111,23 +111,6 @@ pub fn check(
     Ok(Compiled { prompt, files })
 }
 
-/// Every name prompt `name` refers to (placeholders and conditions, through its
-/// templates), or `None` when it cannot be read.
-pub fn referenced_names(
-    project: &Project,
-    name: &LitStr,
-) -> Option<std::collections::BTreeSet<String>> {
-    let file = project.load_prompt(&name.value()).ok()?;
-    // keep's `{name}` placeholders are not read here: which fields it uses is unknown
-    if file.syntax == prompt_runtime::parse::lexer::Syntax::Keep {
-        return None;
-    }
-    Some(prompt_runtime::check::referenced_names(
-        &file,
-        &project.templates,
-    ))
-}
-
 /// The values of `context` prompt `name` does not use, found while it has errors too (a
 /// value a misspelt name is taken for counts as used), or `None` when it cannot be read.
 pub fn unused_context(

@@ -134,12 +134,11 @@ pub fn expand(input: &DeriveInput, name: &LitStr, fields: &[Field]) -> syn::Resu
             }
             Err(e) => {
                 compile::combine(&mut errors, e);
-                // A member that fails may still use fields: do not call them unused.
-                let names = compile::referenced_names(&project, &lit);
-                for (f, u) in fields.iter().zip(used.iter_mut()) {
-                    *u |= names.as_ref().is_none_or(|n| {
-                        n.contains(&f.name) || n.contains(&prompt_runtime::variant_name(&f.name))
-                    });
+                // A member that fails may still use fields (or mean to, misspelt): do not
+                // call them unused.
+                let unused = compile::unused_context(&project, &lit, &context);
+                for (i, u) in used.iter_mut().enumerate() {
+                    *u |= unused.as_ref().is_none_or(|n| !n.contains(&i));
                 }
             }
         }
