@@ -55,8 +55,9 @@ enum Target {
     Literal,
 }
 
-/// An optional value used outside its guard: the error reported at its first such use.
-struct Unguarded {
+/// A mistake made in more than one place (a name nothing gives, an optional value used
+/// outside its guard): one error, at the first, noting the others.
+struct Repeated {
     /// The error's index in the resolver's diagnostics.
     error: usize,
     /// The first few other places (`prompts/x.md:4:20`), which the error notes.
@@ -67,8 +68,47 @@ struct Unguarded {
     seen: HashSet<(usize, usize)>,
 }
 
-/// How many other places of an optional value used outside its guard its error names.
-const UNGUARDED_SHOWN: usize = 5;
+/// How many other places of a repeated mistake its error names.
+const REPEATS_SHOWN: usize = 5;
+
+impl Repeated {
+    /// The mistake first made at `span` of `source`, reported as `diagnostics`' next error.
+    fn first(diagnostics: &Diagnostics, source: &SourceFile, span: &Range<usize>) -> Repeated {
+        Repeated {
+            error: diagnostics.0.len(),
+            shown: Vec::new(),
+            more: 0,
+            seen: HashSet::from([(source.id(), span.start)]),
+        }
+    }
+
+    /// The same mistake, made again at `span` of `source`.
+    fn again(&mut self, source: &SourceFile, span: &Range<usize>) {
+        if !self.seen.insert((source.id(), span.start)) {
+            return;
+        }
+        if self.shown.len() < REPEATS_SHOWN {
+            let (line, col) = source.line_col(span.start);
+            self.shown.push(format!("{}:{line}:{col}", source.path()));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Adds `note`, followed by the other places, to the error, when there are any.
+    fn note(&self, diagnostics: &mut Diagnostics, note: &str) {
+        if self.shown.is_empty() {
+            return;
+        }
+        let mut places = self.shown.join(", ");
+        if self.more > 0 {
+            places.push_str(&format!(" and {} more", self.more));
+        }
+        if let Some(d) = diagnostics.0.get_mut(self.error) {
+            *d = d.clone().with_note(format!("{note} at {places}"));
+        }
+    }
+}
 
 struct Resolver<'a> {
     schema: &'a Schema,
@@ -96,15 +136,12 @@ struct Resolver<'a> {
     recorded: HashSet<(usize, usize, usize)>,
     /// Templates whose own problems were reported already.
     reported: HashSet<String>,
-    /// Names nothing gives that were reported already: a misspelt name is one error,
-    /// however often it is written.
-    unknown_reported: HashSet<String>,
+    /// Names nothing gives: a misspelt name is one error, however often it is written.
+    unknown_names: HashMap<String, Repeated>,
     /// Context values a misspelt name was taken for (`did you mean`): not reported unused.
     misspelt_for: HashSet<usize>,
-    /// Optional values used outside their guard: the error reported at the first such use
-    /// (its index in `diagnostics`), the places of the others, which it notes, and every
-    /// place seen (a template inlined twice is one place).
-    unguarded: HashMap<usize, Unguarded>,
+    /// Optional values used outside their guard: one error per value.
+    unguarded: HashMap<usize, Repeated>,
     /// Blocks and templates open around the current point.
     depth: usize,
     /// How much the prompt holds so far, templates inlined (see [`MAX_EXPANDED`]).
@@ -216,7 +253,7 @@ fn run(
         variable_index: HashMap::new(),
         recorded: HashSet::new(),
         reported: HashSet::new(),
-        unknown_reported: HashSet::new(),
+        unknown_names: HashMap::new(),
         misspelt_for: HashSet::new(),
         unguarded: HashMap::new(),
         depth: 0,
@@ -226,7 +263,7 @@ fn run(
     };
     let mut parts = Vec::new();
     resolver.nodes(source, nodes, &mut parts);
-    resolver.note_unguarded();
+    resolver.note_repeats();
     let unused = (0..schema.context.len())
         .filter(|&i| !resolver.used[i] && !resolver.misspelt_for.contains(&i))
         .collect();
@@ -542,23 +579,10 @@ impl Resolver<'_> {
                     return;
                 }
                 let unguarded = var.kind == VarKind::Optional && !self.guards.contains(&index);
-                let place = (source.id(), p.span.start);
-                if let Some(seen) = self.unguarded.get_mut(&index).filter(|_| unguarded) {
-                    // One error per value, noting its other places.
-                    let new = seen.seen.insert(place);
-                    if new && seen.shown.len() < UNGUARDED_SHOWN {
-                        let (line, col) = source.line_col(p.span.start);
-                        seen.shown.push(format!("{}:{line}:{col}", source.path()));
-                    } else if new {
-                        seen.more += 1;
-                    }
+                if let Some(found) = self.unguarded.get_mut(&index).filter(|_| unguarded) {
+                    found.again(source, &p.span);
                 } else if unguarded {
-                    let first = Unguarded {
-                        error: self.diagnostics.0.len(),
-                        shown: Vec::new(),
-                        more: 0,
-                        seen: HashSet::from([place]),
-                    };
+                    let first = Repeated::first(&self.diagnostics, source, &p.span);
                     self.unguarded.insert(index, first);
                     self.diagnostics.push(
                         Diagnostic::new(format!(
@@ -669,23 +693,17 @@ impl Resolver<'_> {
         self.depth -= 1;
     }
 
-    /// Adds to each error about an optional value used outside its guard the other places
-    /// it is used so (`prompts/x.md:4:20`), a few of them and how many more.
-    fn note_unguarded(&mut self) {
+    /// Adds to each error made in more than one place a note of the other places.
+    fn note_repeats(&mut self) {
         for (index, found) in &self.unguarded {
-            if found.shown.is_empty() {
-                continue;
-            }
-            let mut places = found.shown.join(", ");
-            if found.more > 0 {
-                places.push_str(&format!(" and {} more", found.more));
-            }
-            if let Some(d) = self.diagnostics.0.get_mut(found.error) {
-                *d = d.clone().with_note(format!(
-                    "also used outside `{{% if {} %}}` at {places}",
-                    self.schema.context[*index].name
-                ));
-            }
+            let name = &self.schema.context[*index].name;
+            found.note(
+                &mut self.diagnostics,
+                &format!("also used outside `{{% if {name} %}}`"),
+            );
+        }
+        for found in self.unknown_names.values() {
+            found.note(&mut self.diagnostics, "also written");
         }
     }
 
@@ -698,9 +716,12 @@ impl Resolver<'_> {
                 n.to_owned()
             }
         };
-        if !self.unknown_reported.insert(name.to_owned()) {
+        if let Some(found) = self.unknown_names.get_mut(name) {
+            found.again(source, span);
             return;
         }
+        let first = Repeated::first(&self.diagnostics, source, span);
+        self.unknown_names.insert(name.to_owned(), first);
         let shown = write(name);
         let mut d = Diagnostic::new(format!("unknown {what} `{shown}`")).at(source, span.clone());
         let known = self.names.keys().map(String::as_str);

@@ -118,6 +118,10 @@ fn a_misspelt_name_is_one_error_and_its_value_is_not_unused() {
     let e = errors(text, &Templates::new());
     assert_eq!(e.len(), 1, "{e:?}");
     assert_eq!(e[0].help(), Some("did you mean `$day`?"));
+    assert_eq!(
+        e[0].notes(),
+        ["also written at prompts/p.md:1:12, prompts/p.md:2:7"]
+    );
     let file = PromptFile::from_text("p.md", "$dya $zzzzzz").unwrap();
     let (nodes, _) = parse::parse(&file.source, file.body.clone(), ParseOptions::default());
     let unused = crate::resolve::unused(&file.source, &nodes, &schema(), &Templates::new());
