@@ -86,6 +86,28 @@ pub fn run(data: &[u8]) {
         literals: config.literals.clone(),
         missing_hint: None,
     };
+    // Half the names given, each left-out one misspelt by a letter: names nothing gives,
+    // repeated, taken for the values they are close to.
+    let partial = Schema {
+        context: schema
+            .context
+            .iter()
+            .enumerate()
+            .map(|(i, var)| {
+                let mut var = var.clone();
+                if i % 2 == 1 {
+                    var.name.push('x');
+                }
+                var
+            })
+            .collect(),
+        ..schema.clone()
+    };
+    let unused = check::unused_context(&file, &partial, &templates);
+    assert!(unused.iter().all(|&i| i < partial.context.len()));
+    if let Err(diagnostics) = check::check("fuzz", file.clone(), partial, &templates) {
+        let _ = diagnostics.to_string();
+    }
     match check::check("fuzz", file, schema, &templates) {
         Ok(prompt) => render_every_way(&prompt, &config.identity),
         Err(diagnostics) => {
