@@ -620,6 +620,65 @@ impl fmt::Display for Diagnostics {
 
 impl std::error::Error for Diagnostics {}
 
+/// A mistake made in more than one place (a name nothing gives, an optional value used
+/// outside its guard): one error, at the first, noting the others.
+pub(crate) struct Repeated {
+    /// The error's index in the resolver's diagnostics.
+    error: usize,
+    /// The first few other places (`prompts/x.md:4:20`), which the error notes.
+    shown: Vec<String>,
+    /// How many other places there are past those.
+    more: usize,
+    /// Every place seen, by file and offset (a template inlined twice is one place).
+    seen: std::collections::HashSet<(usize, usize)>,
+}
+
+/// How many other places of a repeated mistake its error names.
+const REPEATS_SHOWN: usize = 5;
+
+impl Repeated {
+    /// The mistake first made at `span` of `source`, reported as `diagnostics`' next error.
+    pub(crate) fn first(
+        diagnostics: &Diagnostics,
+        source: &SourceFile,
+        span: &Range<usize>,
+    ) -> Repeated {
+        Repeated {
+            error: diagnostics.0.len(),
+            shown: Vec::new(),
+            more: 0,
+            seen: std::collections::HashSet::from([(source.id(), span.start)]),
+        }
+    }
+
+    /// The same mistake, made again at `span` of `source`.
+    pub(crate) fn again(&mut self, source: &SourceFile, span: &Range<usize>) {
+        if !self.seen.insert((source.id(), span.start)) {
+            return;
+        }
+        if self.shown.len() < REPEATS_SHOWN {
+            let (line, col) = source.line_col(span.start);
+            self.shown.push(format!("{}:{line}:{col}", source.path()));
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Adds `note`, followed by the other places, to the error, when there are any.
+    pub(crate) fn note(&self, diagnostics: &mut Diagnostics, note: &str) {
+        if self.shown.is_empty() {
+            return;
+        }
+        let mut places = self.shown.join(", ");
+        if self.more > 0 {
+            places.push_str(&format!(" and {} more", self.more));
+        }
+        if let Some(d) = diagnostics.0.get_mut(self.error) {
+            *d = d.clone().with_note(format!("{note} at {places}"));
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

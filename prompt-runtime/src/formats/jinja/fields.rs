@@ -5,7 +5,7 @@
 //! exists in its [`Shape`].
 
 use super::{Options, Templates};
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Diagnostic, Diagnostics, Repeated};
 use crate::render::PromptContent;
 use crate::value::Shape;
 use crate::value::path::{Step, check};
@@ -129,12 +129,25 @@ pub fn check_names(
         Ok(paths) => paths,
         Err(d) => return d.into(),
     };
-    let mut unknown = std::collections::HashSet::new();
+    // A name no field has is one error, at its first read, noting the others.
+    let mut reported = std::collections::HashSet::new();
+    let mut unknown: std::collections::HashMap<String, Repeated> = std::collections::HashMap::new();
     for path in paths {
         let known = fields.iter().any(|(name, _)| *name == path.name)
             || path.name == crate::guidance::GUIDANCE;
-        if known || !unknown.insert(path.name.clone()) {
+        if known {
             continue;
+        }
+        let source = templates.get(&path.file).map(|t| t.source());
+        if !reported.insert(path.name.clone()) {
+            if let (Some(found), Some(source)) = (unknown.get_mut(&path.name), source) {
+                found.again(source, &path.span);
+            }
+            continue;
+        }
+        if let Some(source) = source {
+            let first = Repeated::first(&problems, source, &path.span);
+            unknown.insert(path.name.clone(), first);
         }
         let help = match crate::suggest::closest(&path.name, fields.iter().map(|(name, _)| *name)) {
             Some(close) => format!("did you mean `{close}`?"),
@@ -148,6 +161,9 @@ pub fn check_names(
             path.span.clone(),
             Diagnostic::new(format!("`{}` is not {what}", path.name)).with_help(help),
         ));
+    }
+    for found in unknown.values() {
+        found.note(&mut problems, "also read");
     }
     dict_methods(templates, &mut problems);
     for u in templates.uses(file) {
