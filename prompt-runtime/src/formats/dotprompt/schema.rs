@@ -3,7 +3,7 @@
 //! same diagnostics from both.
 
 use super::{Dotprompt, Object, Value};
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Diagnostic, Diagnostics, Repeated};
 
 /// A schema's type, without `null`: `None` for a schema that takes anything.
 ///
@@ -51,6 +51,12 @@ pub fn required(schema: &Value, property: &str) -> bool {
 /// let problems = check_input_paths(&prompt).to_string();
 /// assert!(problems.contains("the template reads `summray`, which the input schema does not have"));
 /// assert!(problems.contains("did you mean `summary`?"));
+///
+/// // One error for one missing property, however many paths read through it.
+/// let source = "---\ninput:\n  schema:\n    user(object):\n      name: string\n---\n{{user.emial.a}} {{user.emial.b}}\n";
+/// let problems = check_input_paths(&Dotprompt::parse(source)?);
+/// assert_eq!(problems.0.len(), 1);
+/// assert_eq!(problems.0[0].notes(), ["also read at <prompt>:7:20"]);
 /// # Ok::<(), promptic::Diagnostics>(())
 /// ```
 pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
@@ -60,6 +66,9 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
         return problems;
     };
     let source = prompt.source();
+    // A missing property is one error, however many paths read through it
+    // (`user.emial.a`, `user.emial.b`), noting the other places.
+    let mut missing: std::collections::HashMap<String, Repeated> = std::collections::HashMap::new();
     for path in prompt.input_paths() {
         let mut at = schema;
         for (i, segment) in path.segments.iter().enumerate() {
@@ -84,6 +93,11 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
                 continue;
             }
             let read = path.segments[..=i].join(".");
+            if let Some(found) = missing.get_mut(&read) {
+                found.again(source, &path.span);
+                break;
+            }
+            missing.insert(read.clone(), Repeated::first(&problems, source, &path.span));
             let help = match crate::suggest::closest(segment, props.keys()) {
                 Some(close) => format!("did you mean `{close}`?"),
                 None => format!("add `{segment}` to the prompt's `input.schema`"),
@@ -97,6 +111,9 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
             );
             break;
         }
+    }
+    for found in missing.values() {
+        found.note(&mut problems, "also read");
     }
     problems
 }
