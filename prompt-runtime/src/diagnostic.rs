@@ -623,8 +623,9 @@ impl std::error::Error for Diagnostics {}
 /// A mistake made in more than one place (a name nothing gives, an optional value used
 /// outside its guard): one error, at the first, noting the others.
 pub(crate) struct Repeated {
-    /// The error's index in the resolver's diagnostics.
-    error: usize,
+    /// The error's index in its diagnostics; `None` when they did not keep it (past
+    /// [`Diagnostics::PER_KIND`] of its kind, it is only counted).
+    error: Option<usize>,
     /// The first few other places (`prompts/x.md:4:20`), which the error notes.
     shown: Vec<String>,
     /// How many other places there are past those.
@@ -637,14 +638,19 @@ pub(crate) struct Repeated {
 const REPEATS_SHOWN: usize = 5;
 
 impl Repeated {
-    /// The mistake first made at `span` of `source`, reported as `diagnostics`' next error.
-    pub(crate) fn first(
-        diagnostics: &Diagnostics,
+    /// Reports `error`, the mistake first made at `span` of `source`, in `diagnostics`.
+    pub(crate) fn report(
+        diagnostics: &mut Diagnostics,
+        error: Diagnostic,
         source: &SourceFile,
         span: &Range<usize>,
     ) -> Repeated {
+        let at = diagnostics.0.len();
+        let message = error.message.clone();
+        diagnostics.push(error);
+        let kept = diagnostics.0.len() == at + 1 && diagnostics.0[at].message == message;
         Repeated {
-            error: diagnostics.0.len(),
+            error: kept.then_some(at),
             shown: Vec::new(),
             more: 0,
             seen: std::collections::HashSet::from([(source.id(), span.start)]),
@@ -673,7 +679,7 @@ impl Repeated {
         if self.more > 0 {
             places.push_str(&format!(" and {} more", self.more));
         }
-        if let Some(d) = diagnostics.0.get_mut(self.error) {
+        if let Some(d) = self.error.and_then(|at| diagnostics.0.get_mut(at)) {
             *d = d.clone().with_note(format!("{note} at {places}"));
         }
     }

@@ -527,20 +527,18 @@ impl Resolver<'_> {
                 if let Some(found) = self.unguarded.get_mut(&index).filter(|_| unguarded) {
                     found.again(source, &p.span);
                 } else if unguarded {
-                    let first = Repeated::first(&self.diagnostics, source, &p.span);
+                    let error = Diagnostic::new(format!(
+                        "`{}` is optional and may be absent, but it is used outside `{{% if {} %}}`",
+                        spelled(source, &p.span, &p.name),
+                        var.name
+                    ))
+                    .at(source, p.span.clone())
+                    .with_help(format!(
+                        "wrap the lines that use it in `{{% if {} %}}` … `{{% endif %}}`",
+                        var.name
+                    ));
+                    let first = Repeated::report(&mut self.diagnostics, error, source, &p.span);
                     self.unguarded.insert(index, first);
-                    self.diagnostics.push(
-                        Diagnostic::new(format!(
-                            "`{}` is optional and may be absent, but it is used outside `{{% if {} %}}`",
-                            spelled(source, &p.span, &p.name),
-                            var.name
-                        ))
-                        .at(source, p.span.clone())
-                        .with_help(format!(
-                            "wrap the lines that use it in `{{% if {} %}}` … `{{% endif %}}`",
-                            var.name
-                        )),
-                    );
                 }
                 out.push(Part::Context { index, upper });
             }
@@ -665,8 +663,6 @@ impl Resolver<'_> {
             found.again(source, span);
             return;
         }
-        let first = Repeated::first(&self.diagnostics, source, span);
-        self.unknown_names.insert(name.to_owned(), first);
         let shown = write(name);
         let mut d = Diagnostic::new(format!("unknown {what} `{shown}`")).at(source, span.clone());
         let known = self.names.keys().map(String::as_str);
@@ -694,7 +690,8 @@ impl Resolver<'_> {
                 "a placeholder names a context variable, an identity key, a template (templates/NAME.md) or a configured literal; write `$$` for a literal `$`",
             ),
         };
-        self.diagnostics.push(d);
+        let first = Repeated::report(&mut self.diagnostics, d, source, span);
+        self.unknown_names.insert(name.to_owned(), first);
     }
 
     fn block(&mut self, source: &SourceFile, block: &parse::IfBlock, out: &mut Vec<Part>) {

@@ -134,6 +134,19 @@ fn a_misspelt_name_is_one_error_and_its_value_is_not_unused() {
 }
 
 #[test]
+fn past_the_errors_kept_per_kind_a_repeated_name_notes_nothing_else() {
+    let text: String = (0..60).map(|i| format!("$zq{i} $zq{i}\n")).collect();
+    let e = errors(&text, &Templates::new());
+    assert_eq!(e.len(), Diagnostics::PER_KIND + 1, "{e:?}");
+    for (line, d) in e[..Diagnostics::PER_KIND].iter().enumerate() {
+        let at = 5 + format!("{line}").len();
+        let note = format!("also written at prompts/p.md:{}:{at}", line + 1);
+        assert_eq!(d.notes(), [note.as_str()], "{d}");
+    }
+    assert!(e[Diagnostics::PER_KIND].notes().is_empty());
+}
+
+#[test]
 fn an_optional_value_used_outside_its_guard_is_one_error_noting_the_other_places() {
     let e = errors("$note\nand $note, $note\n$note", &Templates::new());
     assert_eq!(e.len(), 1, "{e:?}");

@@ -97,18 +97,17 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
                 found.again(source, &path.span);
                 break;
             }
-            missing.insert(read.clone(), Repeated::first(&problems, source, &path.span));
             let help = match crate::suggest::closest(segment, props.keys()) {
                 Some(close) => format!("did you mean `{close}`?"),
                 None => format!("add `{segment}` to the prompt's `input.schema`"),
             };
-            problems.push(
-                Diagnostic::new(format!(
-                    "the template reads `{read}`, which the input schema does not have"
-                ))
-                .at(source, path.span.clone())
-                .with_help(help),
-            );
+            let error = Diagnostic::new(format!(
+                "the template reads `{read}`, which the input schema does not have"
+            ))
+            .at(source, path.span.clone())
+            .with_help(help);
+            let first = Repeated::report(&mut problems, error, source, &path.span);
+            missing.insert(read, first);
             break;
         }
     }

@@ -145,10 +145,6 @@ pub fn check_names(
             }
             continue;
         }
-        if let Some(source) = source {
-            let first = Repeated::first(&problems, source, &path.span);
-            unknown.insert(path.name.clone(), first);
-        }
         let help = match crate::suggest::closest(&path.name, fields.iter().map(|(name, _)| *name)) {
             Some(close) => format!("did you mean `{close}`?"),
             None => format!(
@@ -156,11 +152,15 @@ pub fn check_names(
                 path.name
             ),
         };
-        problems.push(at(
-            &path.file,
-            path.span.clone(),
-            Diagnostic::new(format!("`{}` is not {what}", path.name)).with_help(help),
-        ));
+        let error = Diagnostic::new(format!("`{}` is not {what}", path.name)).with_help(help);
+        match source {
+            Some(source) => {
+                let error = error.at(source, path.span.clone());
+                let first = Repeated::report(&mut problems, error, source, &path.span);
+                unknown.insert(path.name.clone(), first);
+            }
+            None => problems.push(error),
+        }
     }
     for found in unknown.values() {
         found.note(&mut problems, "also read");
