@@ -234,14 +234,21 @@ fn a_missing_value_is_shown_where_it_is_read() {
 #[test]
 fn a_context_file_of_many_keys_for_other_prompts_is_left_alone() {
     let dir = folder(&[
-        ("shared_note.md", "Hello $who."),
-        ("shared_trip.md.j2", "Trip for {{ who }}."),
+        (
+            "shared_note.md",
+            "Hello $who.\n{% if title %}\n$title\n{% endif %}",
+        ),
+        (
+            "shared_trip.md.j2",
+            "Trip for {{ who }}.{{ title | default('') }}",
+        ),
         (
             "shared_ticket.prompt",
-            "---\ninput:\n  schema:\n    who: string\n---\nFor {{who}}.",
+            "---\ninput:\n  schema:\n    who: string\n    title?: string\n---\nFor {{who}}.{{title}}",
         ),
     ]);
-    let mut json = String::from(r#"{"who": "Ada", "items": [1, 2]"#);
+    // `has_user_counts` names another value (a word more), not `user_counts` mistyped.
+    let mut json = String::from(r#"{"who": "Ada", "items": [1, 2], "has_user_counts": true"#);
     for i in 0..100_000 {
         json.push_str(&format!(r#", "key{i}": {i}"#));
     }

@@ -656,8 +656,9 @@ impl Values {
             if compared > MAX_COMPARED {
                 break;
             }
-            let meant = closest(root(&g.name), reads.iter().map(|r| r.name.as_str()));
-            if meant.is_some_and(|meant| wanted.contains(&meant)) {
+            let key = root(&g.name);
+            let meant = closest(key, reads.iter().map(|r| r.name.as_str()));
+            if meant.is_some_and(|meant| wanted.contains(&meant) && typo(key, meant)) {
                 misspelt.insert(g.name.as_str());
             }
         }
@@ -678,6 +679,26 @@ impl Values {
         }
         problems
     }
+}
+
+/// Whether context-file key `key` reads as `name` mistyped: one or two letters wrong,
+/// missing, extra or swapped (`ordr`, `custmoer`), where the did-you-mean of an error may
+/// go further. A key that is the name with a word more or less (`has_user_data_counts`,
+/// `user_data_counts_total` for `user_data_counts`) names another value, for another
+/// prompt.
+fn typo(key: &str, name: &str) -> bool {
+    let word_more = |long: &str, short: &str| {
+        long.strip_suffix(short)
+            .is_some_and(|rest| rest.ends_with('_'))
+            || long
+                .strip_prefix(short)
+                .is_some_and(|rest| rest.starts_with('_'))
+    };
+    if word_more(key, name) || word_more(name, key) {
+        return false;
+    }
+    let edits = strsim::damerau_levenshtein(&key.to_lowercase(), &name.to_lowercase());
+    edits <= 2 && edits <= (name.chars().count() / 3).max(1)
 }
 
 /// How many name comparisons [`Values::against`] makes at most looking for misspelt keys.
@@ -883,5 +904,31 @@ impl Project {
             errors,
             warnings: walked.warnings,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{SourceFile, ValueUse, Values};
+
+    /// A context file's key is an error only when it reads as a mistyped value the prompt
+    /// reads and nothing gives; a name with a word more is another value.
+    #[test]
+    fn only_a_mistyped_key_of_a_context_file_must_be_read() {
+        let reads = [
+            ValueUse::new("user_data_counts", "text", false),
+            ValueUse::new("order", "text", true),
+        ];
+        let json = r#"{"has_user_data_counts": true, "user_data_counts_total": 3, "ordr": "A-1", "orders": []}"#;
+        let mut values = Values::new();
+        values.read_file(SourceFile::new("c.json", json)).unwrap();
+        let against = values.against(&reads);
+        let must: Vec<&str> = values
+            .iter()
+            .filter(|g| against.must_read(g))
+            .map(|g| g.name.as_str())
+            .collect();
+        // `orders` is one letter from `order`: a typo as likely as another value.
+        assert_eq!(must, ["ordr", "orders"]);
     }
 }
