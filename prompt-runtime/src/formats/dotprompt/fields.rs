@@ -4,7 +4,7 @@
 
 use super::schema::{TypeKind, compatible, properties, property_span, required, schema_type};
 use super::{Dotprompt, HelperPtr, Message, RenderedPrompt, Value};
-use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::diagnostic::{Diagnostic, Diagnostics, Repeated};
 use crate::value::Shape;
 use crate::value::path::{Step, check};
 
@@ -481,25 +481,33 @@ fn check_nested<'a>(
 fn check_paths_without_schema(prompt: &Dotprompt, fields: &[FieldKind<'_>]) -> Diagnostics {
     let source = prompt.source();
     let mut problems = Diagnostics::default();
-    // Each name once, at its first read (`{{usr.name}} {{usr.city}}` is one mistake).
+    // Each name once, at its first read (`{{usr.name}} {{usr.city}}` is one mistake),
+    // noting the others.
     let paths = prompt.input_paths();
-    let mut reported: std::collections::HashSet<&str> = Default::default();
+    let mut reported: std::collections::HashMap<&str, Repeated> = Default::default();
     for path in &paths {
         let Some(first) = path.segments.first() else {
             continue;
         };
-        if fields.iter().any(|f| f.name == first) || !reported.insert(first.as_str()) {
+        if fields.iter().any(|f| f.name == first) {
+            continue;
+        }
+        if let Some(found) = reported.get_mut(first.as_str()) {
+            found.again(source, &path.span);
             continue;
         }
         let help = match crate::suggest::closest(first, fields.iter().map(|f| f.name)) {
             Some(close) => format!("did you mean `{close}`?"),
             None => format!("give a field `{first}`, or declare the prompt's `input.schema`"),
         };
-        problems.push(
-            Diagnostic::new(format!("`{first}` is not a field"))
-                .at(source, path.span.clone())
-                .with_help(help),
-        );
+        let error = Diagnostic::new(format!("`{first}` is not a field"))
+            .at(source, path.span.clone())
+            .with_help(help);
+        let found = Repeated::report(&mut problems, error, source, &path.span);
+        reported.insert(first.as_str(), found);
+    }
+    for found in reported.values() {
+        found.note(&mut problems, "also read through other paths");
     }
     problems
 }

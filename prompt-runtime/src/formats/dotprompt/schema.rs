@@ -56,7 +56,7 @@ pub fn required(schema: &Value, property: &str) -> bool {
 /// let source = "---\ninput:\n  schema:\n    user(object):\n      name: string\n---\n{{user.emial.a}} {{user.emial.b}}\n";
 /// let problems = check_input_paths(&Dotprompt::parse(source)?);
 /// assert_eq!(problems.0.len(), 1);
-/// assert_eq!(problems.0[0].notes(), ["also read at <prompt>:7:20"]);
+/// assert_eq!(problems.0[0].notes(), ["also read through other paths at <prompt>:7:20"]);
 /// # Ok::<(), promptic::Diagnostics>(())
 /// ```
 pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
@@ -112,7 +112,7 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
         }
     }
     for found in missing.values() {
-        found.note(&mut problems, "also read");
+        found.note(&mut problems, "also read through other paths");
     }
     problems
 }

@@ -1155,6 +1155,10 @@ fn a_misspelt_input_read_at_several_paths_is_one_error() {
     assert_eq!(problems.0[0].message(), "`usr` is not a field");
     assert_eq!(problems.0[0].help(), Some("did you mean `user`?"));
     assert_eq!(problems.0[0].location().map(|l| l.col), Some(3));
+    assert_eq!(
+        problems.0[0].notes(),
+        ["also read through other paths at <prompt>:1:21"]
+    );
     // And as `prompt!`'s arguments.
     let found = fields::check_arguments(&prompt, None, &["user"]);
     assert_eq!(found.problems.0.len(), 1, "{}", found.problems);

@@ -1166,12 +1166,17 @@ fn a_field_a_misspelt_name_points_at_is_not_also_unused() {
 
 #[test]
 fn a_name_no_field_has_is_one_error_noting_its_other_reads() {
-    let t = load("", "{{ usr.name }} {{ usr.city }}\n{{ usr }}", &[]).unwrap();
+    let t = load(
+        "",
+        "{{ usr.name }} {{ usr.city }}\n{{ usr }}{{ usr.name }}",
+        &[],
+    )
+    .unwrap();
     let problems = super::check_names(&t, "main.j2", &[("user", false)], "a field", "field");
     assert_eq!(problems.0.len(), 1, "{problems}");
     assert_eq!(problems.0[0].help(), Some("did you mean `user`?"));
     assert_eq!(
         problems.0[0].notes(),
-        ["also read at prompts/main.j2:1:19, prompts/main.j2:2:4"]
+        ["also read at prompts/main.j2:1:19, prompts/main.j2:2:4, prompts/main.j2:2:13"]
     );
 }
