@@ -70,8 +70,13 @@ pub fn infer_context(
 /// lines that failed to parse (`${note`, `{% if mode = "x" %}`) count too.
 pub fn referenced_names(file: &PromptFile, templates: &Templates) -> BTreeSet<String> {
     let (nodes, _) = parse::parse(&file.source, file.body.clone(), file.parse_options());
+    names_in(file, &nodes, templates)
+}
+
+/// [`referenced_names`] of `file` parsed into `nodes`.
+fn names_in(file: &PromptFile, nodes: &[Node], templates: &Templates) -> BTreeSet<String> {
     let mut names = Names::new(templates, &[]);
-    let found = names.summarize(&nodes);
+    let found = names.summarize(nodes);
     let mut all: BTreeSet<String> = found.order.into_iter().collect();
     let mut texts = vec![file.source.text()];
     for name in &names.followed {
@@ -92,7 +97,7 @@ pub fn referenced_names(file: &PromptFile, templates: &Templates) -> BTreeSet<St
 /// failed to parse ([`referenced_names`]), so that one mistake is one error.
 pub fn unused_context(file: &PromptFile, schema: &Schema, templates: &Templates) -> Vec<usize> {
     let (nodes, _) = parse::parse(&file.source, file.body.clone(), file.parse_options());
-    let written = referenced_names(file, templates);
+    let written = names_in(file, &nodes, templates);
     crate::resolve::unused(&file.source, &nodes, schema, templates)
         .into_iter()
         .filter(|&i| {

@@ -633,7 +633,7 @@ impl Values {
     }
 
     /// The values checked against what a prompt reads (`reads`), found once for a render:
-    /// which names it reads, and which keys of context files look like misspellings.
+    /// which names it reads, and which keys of context files are its names mistyped.
     pub fn against<'a>(&'a self, reads: &'a [ValueUse]) -> Against<'a> {
         let root = |name: &'a str| name.split('.').next().unwrap_or_default();
         let read: HashSet<&str> = reads.iter().map(|r| r.name.as_str()).collect();
@@ -718,9 +718,9 @@ impl Against<'_> {
     }
 
     /// Whether `given`, a value the prompt does not read, is an error: one the program or
-    /// a flag gave, or a key of a context file that looks like a misspelling of a value the
-    /// prompt reads and nothing gives (`ordr` for `order`). A file's other keys are left
-    /// alone: one file may serve many prompts.
+    /// a flag gave, or a key of a context file that is the name of a value the prompt
+    /// reads and nothing gives, mistyped by a letter or two (`ordr` for `order`, not
+    /// `has_order`). A file's other keys are left alone: one file may serve many prompts.
     pub fn must_read(&self, given: &Given) -> bool {
         given.must_be_read() || self.misspelt.contains(given.name.as_str())
     }
