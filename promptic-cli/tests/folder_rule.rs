@@ -317,3 +317,202 @@ fn dotprompt_files_are_read_through_the_guarded_reader() {
         assert!(run.stderr.contains("not a regular file"), "{}", run.stderr);
     }
 }
+
+/// One prompt of every format, with each kind of file a format reads: the prompt itself,
+/// the files prompts read (a Markdown template, a Jinja include, a dotprompt partial) and
+/// the folder's registry files (`promptic.json`, `schemas.json`, `tools.json`, a store's
+/// manifest and registry). Each is replaced in turn by a link out of the folder, a FIFO and
+/// a file past the size limit; `check` and the `render` that reads it must refuse it, name
+/// it, show nothing of what lies behind it, and finish.
+#[cfg(target_os = "linux")]
+#[test]
+fn every_format_reads_every_file_through_the_guarded_reader() {
+    // (file, the render that reads it); `None`: only `check` reads it on its own.
+    const FILES: &[(&str, &[&str])] = &[
+        ("prompts/note.md", &["render", "note", "--set", "who=Ada"]),
+        ("prompts/templates/intro.md", &["render", "intro_user"]),
+        (
+            "prompts/chat.md",
+            &["render", "chat", "--set", "who=Ada", "--set", "question=q"],
+        ),
+        (
+            "prompts/trip.md.j2",
+            &["render", "trip", "--set", "who=Ada"],
+        ),
+        (
+            "prompts/parts/rule.md.j2",
+            &["render", "trip", "--set", "who=Ada"],
+        ),
+        (
+            "prompts/ticket.prompt",
+            &["render", "ticket", "--set", "who=Ada"],
+        ),
+        (
+            "prompts/_sig.prompt",
+            &["render", "ticket", "--set", "who=Ada"],
+        ),
+        (
+            "prompts/schemas.json",
+            &["render", "ticket", "--set", "who=Ada"],
+        ),
+        (
+            "prompts/tools.json",
+            &["render", "ticket", "--set", "who=Ada"],
+        ),
+        (
+            "prompts/greet/formal.md",
+            &[
+                "render",
+                "greet",
+                "--tag",
+                "tone=formal",
+                "--set",
+                "who=Ada",
+            ],
+        ),
+        ("prompts/agent.md", &["render", "agent", "--set", "who=Ada"]),
+        (
+            "prompts/promptic.json",
+            &["render", "note", "--set", "who=Ada"],
+        ),
+        ("store/a.json", &["render", "a"]),
+        ("store/_meta/prompt_manifest.json", &["render", "a"]),
+        ("store/_meta/placeholder_registry.json", &["render", "a"]),
+    ];
+    let dir = scratch("every-format");
+    std::fs::write(dir.join("outside/secret.txt"), "SECRET-OUTSIDE").unwrap();
+    let write_all = || {
+        let files: &[(&str, &str)] = &[
+            (
+                "prompts/note.md",
+                "{\n  \"title\": \"Note\"\n}\n\nHello $who.\n",
+            ),
+            ("prompts/intro_user.md", "Hello. $intro\n"),
+            ("prompts/templates/intro.md", "Intro.\n"),
+            (
+                "prompts/chat.md",
+                "{% system intro %}\nYou help $who.\n\n{% user question %}\n$question\n",
+            ),
+            (
+                "prompts/trip.md.j2",
+                "Trip for {{ who }}.\n{% include 'parts/rule.md.j2' %}\n",
+            ),
+            ("prompts/parts/rule.md.j2", "Keep it short.\n"),
+            (
+                "prompts/ticket.prompt",
+                "---\ninput:\n  schema:\n    who: string\ntools: [lookup]\n---\nTicket for {{who}}. {{> sig}}\n",
+            ),
+            ("prompts/_sig.prompt", "Thanks.\n"),
+            ("prompts/schemas.json", "{}\n"),
+            (
+                "prompts/tools.json",
+                "{\"lookup\": {\"name\": \"lookup\", \"description\": \"Finds\"}}\n",
+            ),
+            ("prompts/greet/default.md", "Hello $who.\n"),
+            (
+                "prompts/greet/formal.md",
+                "{\n  \"match\": [\"tone=formal\"]\n}\n\nGood day, $who.\n",
+            ),
+            (
+                "prompts/agent.md",
+                "{\n  \"placeholders\": \"keep\"\n}\n\nSummarize for {who}.\n",
+            ),
+            ("prompts/promptic.json", "{}\n"),
+            (
+                "store/_meta/prompt_manifest.json",
+                r#"{"prompts": {"a": {"domain": "a"}}}"#,
+            ),
+            (
+                "store/_meta/placeholder_registry.json",
+                r#"{"placeholders": {}}"#,
+            ),
+            (
+                "store/a.json",
+                r#"{"variants": {"default": {"text": "Store text."}}}"#,
+            ),
+        ];
+        for (path, text) in files {
+            let path = dir.join(path);
+            let _ = std::fs::remove_file(&path);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, text).unwrap();
+        }
+    };
+    // Every file as written is read and rendered.
+    write_all();
+    for folder in ["prompts", "store"] {
+        let run = promptic(&dir, &["check", "--dir", folder]);
+        assert_eq!(run.code, 0, "{folder}: {}{}", run.stdout, run.stderr);
+    }
+    for (file, render) in FILES {
+        let folder = file.split('/').next().unwrap();
+        let mut args = render.to_vec();
+        args.extend(["--dir", folder]);
+        let run = promptic(&dir, &args);
+        assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
+    }
+    let kinds: &[(&str, &dyn Fn(&Path) -> bool, &str)] = &[
+        (
+            "a link out",
+            &|path| symlink(dir.join("outside/secret.txt"), path).is_ok(),
+            "is a link to",
+        ),
+        ("a FIFO", &|path| mkfifo(path), "FIFO"),
+        (
+            "an oversized file",
+            &|path| {
+                std::fs::File::create(path)
+                    .and_then(|f| f.set_len(prompt_runtime::load::MAX_FILE + 1))
+                    .is_ok()
+            },
+            "more than promptic reads",
+        ),
+    ];
+    let mut failed = Vec::new();
+    for (file, render) in FILES {
+        let folder = file.split('/').next().unwrap();
+        for (kind, make, says) in kinds {
+            write_all();
+            let path = dir.join(file);
+            std::fs::remove_file(&path).unwrap();
+            if !make(&path) {
+                eprintln!("{file} as {kind}: could not be made here; skipped");
+                continue;
+            }
+            let mut render = render.to_vec();
+            render.extend(["--dir", folder]);
+            for args in [vec!["check", "--dir", folder], render] {
+                let run = promptic(&dir, &args);
+                let all = format!("{}{}", run.stdout, run.stderr);
+                let ok = run.code == 1
+                    && all.contains(&format!("`{file}`"))
+                    && all.contains(says)
+                    && !all.contains("SECRET");
+                if !ok {
+                    failed.push(format!(
+                        "{file} as {kind}, {args:?}: exit {}: {all}",
+                        run.code
+                    ));
+                }
+            }
+        }
+    }
+    assert!(failed.is_empty(), "{}", failed.join("\n\n"));
+    // Files named on the command line: a FIFO or an oversized file is refused at once.
+    write_all();
+    for flag in ["--context", "--data"] {
+        for (kind, make, says) in &kinds[1..] {
+            let path = dir.join("given.json");
+            let _ = std::fs::remove_file(&path);
+            if !make(&path) {
+                continue;
+            }
+            let run = promptic(
+                &dir,
+                &["render", "ticket", "--dir", "prompts", flag, "given.json"],
+            );
+            assert_eq!(run.code, 1, "{flag} {kind}: {}", run.stderr);
+            assert!(run.stderr.contains(says), "{flag} {kind}: {}", run.stderr);
+        }
+    }
+}

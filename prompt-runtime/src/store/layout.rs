@@ -19,13 +19,16 @@ pub const REGISTRY: &str = "_meta/placeholder_registry.json";
 /// The user's placeholder registry: added (or overridden) placeholders.
 pub const USER_REGISTRY: &str = "_meta/user_placeholder_registry.json";
 
-/// True when `dir` is a store folder: it has `_meta/prompt_manifest.json`.
+/// True when `dir` is a store folder: it has `_meta/prompt_manifest.json`. Anything by that
+/// name but a folder counts (a link, a FIFO), so that reading the store refuses it with a
+/// message instead of taking the folder for another kind.
 ///
 /// ```
 /// assert!(!promptic::store::is_store_dir(std::path::Path::new("prompts")));
 /// ```
 pub fn is_store_dir(dir: &Path) -> bool {
-    dir.join(MANIFEST).is_file()
+    let manifest = dir.join(MANIFEST);
+    std::fs::symlink_metadata(&manifest).is_ok() && !manifest.is_dir()
 }
 
 /// One folder of a store (the defaults, or the user's folder) and the files read from it.

@@ -12,7 +12,9 @@ const ENDINGS: [&str; 2] = [".md.j2", ".j2"];
 
 impl Project {
     /// The file name (relative to the folder) of prompt `name` when it is a Jinja
-    /// template: `NAME.md.j2` or `NAME.j2`, whichever exists, first found first.
+    /// template: `NAME.md.j2` or `NAME.j2`, whichever exists, first found first. Anything
+    /// by that name but a folder counts (a link, a FIFO), so that loading it refuses it
+    /// with a message, not "not found".
     pub fn jinja_file(&self, name: &str) -> Option<String> {
         if !plain_relative(name) {
             return None;
@@ -20,7 +22,10 @@ impl Project {
         ENDINGS
             .iter()
             .map(|ending| format!("{name}{ending}"))
-            .find(|file| self.dir.join(file).is_file())
+            .find(|file| {
+                let path = self.dir.join(file);
+                std::fs::symlink_metadata(&path).is_ok() && !path.is_dir()
+            })
     }
 
     /// Loads Jinja prompt `name` and every template it includes, with the folder's
@@ -177,10 +182,9 @@ fn walk(
             continue;
         };
         let relative = relative.replace(std::path::MAIN_SEPARATOR, "/");
-        let inside = path.canonicalize().is_ok_and(|real| real.starts_with(root));
-        if !path.is_file() || !inside {
-            continue;
-        }
+        // A file that is not read as it is (a link out of the folder, a FIFO, a device)
+        // is listed all the same: loading it says why it is refused, where leaving it out
+        // would hide the prompt from `check`.
         if let Some(stem) = ENDINGS.iter().find_map(|e| relative.strip_suffix(e)) {
             names.push(stem.to_owned());
         }
@@ -264,7 +268,7 @@ mod tests {
     }
 
     #[test]
-    fn folder_links_out_of_the_folder_are_not_walked() {
+    fn folder_links_out_of_the_folder_are_not_walked_and_file_links_are_refused() {
         let s = Scratch::new("links");
         s.write("outside/x.j2", "outside");
         s.write("prompts/a.j2", "A");
@@ -273,7 +277,18 @@ mod tests {
         std::os::unix::fs::symlink("..", s.0.join("prompts/up")).unwrap();
         std::os::unix::fs::symlink(s.0.join("outside/x.j2"), s.0.join("prompts/x.j2")).unwrap();
         std::os::unix::fs::symlink("real", s.0.join("prompts/alias")).unwrap();
-        assert_eq!(s.project().jinja_names(), ["a", "real/b"]);
+        // A file linked out is listed by its name, so that `check` reports it; loading
+        // it refuses it.
+        let project = s.project();
+        assert_eq!(project.jinja_names(), ["a", "real/b", "x"]);
+        let errors = project.load_jinja("x").unwrap_err();
+        assert!(
+            errors.0[0]
+                .message()
+                .starts_with("`prompts/x.j2` is a link to"),
+            "{}",
+            errors.0[0].message()
+        );
     }
 
     #[test]
