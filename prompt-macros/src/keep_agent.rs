@@ -15,6 +15,7 @@ use crate::compile;
 use crate::derive::Field;
 use crate::emit::{self, Access};
 use proc_macro2::TokenStream;
+use prompt_runtime::diagnostic::Repeated;
 use prompt_runtime::formats::keep::{
     AgentFile, AgentKind, AgentPart, AgentPlaceholder, AgentPrompt, TracedExpansion,
 };
@@ -150,9 +151,9 @@ impl Read<'_> {
         let mut problems = Diagnostics::default();
         let mut fills: Vec<Option<Fill>> = Vec::new();
         let mut used = vec![false; fields.len()];
-        // A name no field has is one error, however often it is written; the field its
-        // did-you-mean names is not reported unused as well.
-        let mut unknown = std::collections::HashSet::new();
+        // A name no field has is one error, however often it is written, noting the
+        // other places; the field its did-you-mean names is not reported unused as well.
+        let mut unknown = Unknown::default();
         for p in prompt.placeholders() {
             if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
                 fills.push(Some(Fill::Retrieval));
@@ -160,7 +161,8 @@ impl Read<'_> {
             }
             let Some(i) = fields.iter().position(|f| f.name == p.name) else {
                 let written = &expanded.text[p.span.clone()];
-                if !unknown.insert(p.name.as_str()) {
+                let again = Diagnostic::new(String::new());
+                if unknown.again(&p.name, &self.at_template(again, &expanded, p.span.clone())) {
                     fills.push(None);
                     continue;
                 }
@@ -176,7 +178,9 @@ impl Read<'_> {
                             p.name, input.ident
                         ),
                     };
-                    problems.push(
+                    unknown.report(
+                        &mut problems,
+                        &p.name,
                         self.at_template(
                             Diagnostic::new(format!(
                                 "`{written}` names `{}`, which is no field of `{}`",
@@ -189,20 +193,16 @@ impl Read<'_> {
                     );
                 } else {
                     // `{find|none}` is a binding named `find`, as in keep, not a retrieval
-                    problems.push(
-                        self.at_template(
-                            Diagnostic::new(format!(
-                                "`{written}` is a binding named `{}`, not a retrieval: keep reads a retrieval only as `{{get}}` or `{{find…}}`, without a fallback",
-                                p.name
-                            )),
-                            &expanded,
-                            p.span.clone(),
-                        )
-                        .with_help(format!(
-                            "write `{{{}}}` for the retrieval, or give the binding another name",
-                            p.name
-                        )),
-                    );
+                    let d = Diagnostic::new(format!(
+                        "`{written}` is a binding named `{}`, not a retrieval: keep reads a retrieval only as `{{get}}` or `{{find…}}`, without a fallback",
+                        p.name
+                    ))
+                    .with_help(format!(
+                        "write `{{{}}}` for the retrieval, or give the binding another name",
+                        p.name
+                    ));
+                    let d = self.at_template(d, &expanded, p.span.clone());
+                    unknown.report(&mut problems, &p.name, d);
                 }
                 fills.push(None);
                 continue;
@@ -240,6 +240,7 @@ impl Read<'_> {
                 span: field.ty.span(),
             })));
         }
+        unknown.note(&mut problems);
         if !problems.is_empty() {
             compile::combine(&mut errors, compile::to_error(self.name, problems));
         }
@@ -637,7 +638,7 @@ impl Read<'_> {
         let mut problems = Diagnostics::default();
         let mut fills: Vec<Option<Fill>> = Vec::new();
         let mut used = vec![false; args.len()];
-        let mut unknown = std::collections::HashSet::new();
+        let mut unknown = Unknown::default();
         for p in prompt.placeholders() {
             if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
                 fills.push(Some(Fill::Retrieval));
@@ -645,9 +646,12 @@ impl Read<'_> {
             }
             let written = &expanded.text[p.span.clone()];
             let given = args.iter().any(|(n, _, _)| *n == p.name);
-            // Reported once, at the argument meant for it or at its first place.
+            // Reported once, at the argument meant for it or at its first place (noting
+            // the others).
+            let again =
+                || self.at_template(Diagnostic::new(String::new()), &expanded, p.span.clone());
             if meant.contains(&Some(p.name.as_str()))
-                || (!given && !unknown.insert(p.name.as_str()))
+                || (!given && unknown.again(&p.name, &again()))
             {
                 fills.push(None);
                 continue;
@@ -677,7 +681,11 @@ impl Read<'_> {
                     ))
                     .with_help(help)
                 };
-                problems.push(self.at_template(d, &expanded, p.span.clone()));
+                unknown.report(
+                    &mut problems,
+                    &p.name,
+                    self.at_template(d, &expanded, p.span.clone()),
+                );
                 fills.push(None);
                 continue;
             };
@@ -690,6 +698,7 @@ impl Read<'_> {
                 span: args[i].2.span(),
             })));
         }
+        unknown.note(&mut problems);
         if !problems.is_empty() {
             compile::combine(&mut errors, compile::to_error(self.name, problems));
         }
@@ -752,5 +761,37 @@ impl Read<'_> {
             #(#bindings)*
             #value
         }})
+    }
+}
+
+/// The names no field (or argument) gives: each one error, at its first place, noting the
+/// others.
+#[derive(Default)]
+struct Unknown(Vec<(String, Repeated)>);
+
+impl Unknown {
+    /// Whether `name` was reported already; if so, the place `at` locates is noted on its
+    /// error.
+    fn again(&mut self, name: &str, at: &Diagnostic) -> bool {
+        let Some((_, found)) = self.0.iter_mut().find(|(n, _)| n == name) else {
+            return false;
+        };
+        if let Some(location) = at.location() {
+            found.again_at(location);
+        }
+        true
+    }
+
+    /// Reports `error`, `name`'s first place.
+    fn report(&mut self, problems: &mut Diagnostics, name: &str, error: Diagnostic) {
+        self.0
+            .push((name.to_owned(), Repeated::report_located(problems, error)));
+    }
+
+    /// Notes every name's other places on its error.
+    fn note(&self, problems: &mut Diagnostics) {
+        for (_, found) in &self.0 {
+            found.note(problems, "also written");
+        }
     }
 }

@@ -621,8 +621,24 @@ impl fmt::Display for Diagnostics {
 impl std::error::Error for Diagnostics {}
 
 /// A mistake made in more than one place (a name nothing gives, an optional value used
-/// outside its guard): one error, at the first, noting the others.
-pub(crate) struct Repeated {
+/// outside its guard): one error, at the first, noting the others: five by file, line and
+/// column, and how many more.
+///
+/// ```
+/// use promptic::diagnostic::{Diagnostic, Diagnostics, Repeated};
+/// use promptic::SourceFile;
+///
+/// let source = SourceFile::new("prompts/x.md", "$nme and $nme and $nme");
+/// let mut problems = Diagnostics::default();
+/// let error = Diagnostic::new("no value `nme`").at(&source, 0..4);
+/// let mut found = Repeated::report(&mut problems, error, &source, &(0..4));
+/// found.again(&source, &(9..13));
+/// found.again(&source, &(18..22));
+/// found.note(&mut problems, "also written");
+/// assert_eq!(problems.0.len(), 1);
+/// assert_eq!(problems.0[0].notes(), ["also written at prompts/x.md:1:10, prompts/x.md:1:19"]);
+/// ```
+pub struct Repeated {
     /// The error's index in its diagnostics; `None` when they did not keep it (past
     /// [`Diagnostics::PER_KIND`] of its kind, it is only counted).
     error: Option<usize>,
@@ -631,7 +647,7 @@ pub(crate) struct Repeated {
     /// How many other places there are past those.
     more: usize,
     /// Every place seen, by file and offset (a template inlined twice is one place).
-    seen: std::collections::HashSet<(usize, usize)>,
+    seen: std::collections::HashSet<(String, usize)>,
 }
 
 /// How many other places of a repeated mistake its error names.
@@ -639,39 +655,65 @@ const REPEATS_SHOWN: usize = 5;
 
 impl Repeated {
     /// Reports `error`, the mistake first made at `span` of `source`, in `diagnostics`.
-    pub(crate) fn report(
+    pub fn report(
         diagnostics: &mut Diagnostics,
         error: Diagnostic,
         source: &SourceFile,
         span: &Range<usize>,
     ) -> Repeated {
+        let mut found = Repeated::report_located(diagnostics, error);
+        found.seen.insert((source.path().to_owned(), span.start));
+        found
+    }
+
+    /// Reports `error` in `diagnostics`, the mistake first made where `error` is located.
+    pub fn report_located(diagnostics: &mut Diagnostics, error: Diagnostic) -> Repeated {
         let at = diagnostics.0.len();
         let message = error.message.clone();
+        let seen = error
+            .location
+            .iter()
+            .map(|l| (l.path.clone(), l.span.start))
+            .collect();
         diagnostics.push(error);
         let kept = diagnostics.0.len() == at + 1 && diagnostics.0[at].message == message;
         Repeated {
             error: kept.then_some(at),
             shown: Vec::new(),
             more: 0,
-            seen: std::collections::HashSet::from([(source.id(), span.start)]),
+            seen,
         }
     }
 
     /// The same mistake, made again at `span` of `source`.
-    pub(crate) fn again(&mut self, source: &SourceFile, span: &Range<usize>) {
-        if !self.seen.insert((source.id(), span.start)) {
+    pub fn again(&mut self, source: &SourceFile, span: &Range<usize>) {
+        let (line, col) = source.line_col(span.start);
+        self.again_in(source.path(), span.start, line, col);
+    }
+
+    /// The same mistake, made again where `location` is.
+    pub fn again_at(&mut self, location: &Location) {
+        self.again_in(
+            &location.path,
+            location.span.start,
+            location.line,
+            location.col,
+        );
+    }
+
+    fn again_in(&mut self, path: &str, offset: usize, line: usize, col: usize) {
+        if !self.seen.insert((path.to_owned(), offset)) {
             return;
         }
         if self.shown.len() < REPEATS_SHOWN {
-            let (line, col) = source.line_col(span.start);
-            self.shown.push(format!("{}:{line}:{col}", source.path()));
+            self.shown.push(format!("{path}:{line}:{col}"));
         } else {
             self.more += 1;
         }
     }
 
     /// Adds `note`, followed by the other places, to the error, when there are any.
-    pub(crate) fn note(&self, diagnostics: &mut Diagnostics, note: &str) {
+    pub fn note(&self, diagnostics: &mut Diagnostics, note: &str) {
         if self.shown.is_empty() {
             return;
         }

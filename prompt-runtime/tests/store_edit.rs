@@ -71,7 +71,8 @@ fn an_edit_is_checked_then_written_to_the_user_layer_only() {
   |
 2 | You are {{char_nmae}}.
   |         ^^^^^^^^^^^^^
-  = help: did you mean `{{char_name}}`?"
+  = help: did you mean `{{char_name}}`?
+  = note: also written at system_rule/default (edit):3:1"
     );
     assert!(
         tree(&user).is_empty(),

@@ -12,6 +12,7 @@ use super::json::{Entries, Reader, field, is_word};
 use super::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY, is_inside};
 use super::parsed::{Body, Folder, Key, Part, Phase, PromptDef, Target, Text, Variant};
 use crate::chat::Role;
+use crate::diagnostic::Repeated;
 use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
@@ -1204,28 +1205,33 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
     )?;
     let mut parts: Vec<Part> = Vec::new();
     let mut ok = true;
-    // An unknown key is one error per text, however often it is written.
-    let mut unknown = std::collections::HashSet::new();
+    // An unknown key is one error per text, however often it is written, noting its
+    // other places.
+    let mut unknown: Vec<(&str, Repeated)> = Vec::new();
     for token in Syntax::TightBraces.tokenize(&decoded, 0) {
         match token {
             Token::Placeholder { span, name, .. } => {
                 let key = &decoded[name];
                 match place.keys.binary_search_by(|k| k.name.as_str().cmp(key)) {
                     Ok(i) => parts.push(Part::Key(i)),
-                    Err(_) if !place.known || !unknown.insert(key) => ok = false,
+                    Err(_) if !place.known => ok = false,
                     Err(_) => {
                         ok = false;
                         let at = r.inside_string(raw, span);
+                        if let Some((_, found)) = unknown.iter_mut().find(|(k, _)| *k == key) {
+                            found.again(r.source, &at);
+                            continue;
+                        }
                         let d = Diagnostic::new(format!(
                             "unknown placeholder `{{{{{key}}}}}` in variant `{}` of prompt `{}`",
                             place.variant, place.id
                         ))
-                        .at(r.source, at);
+                        .at(r.source, at.clone());
                         let d = match closest(key, place.keys.iter().map(|k| k.name.as_str())) {
                             Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
                             None => d.with_help(format!("add `{key}` to {}", place.registry)),
                         };
-                        r.push(d);
+                        unknown.push((key, Repeated::report(r.problems, d, r.source, &at)));
                     }
                 }
             }
@@ -1237,6 +1243,9 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
                 }
             }
         }
+    }
+    for (_, found) in &unknown {
+        found.note(r.problems, "also written");
     }
     let literal_run = parts
         .iter()

@@ -22,6 +22,7 @@ use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
 use super::parsed::{Folder, PromptDef};
 use super::persist::{remove_path, set_path, set_paths};
 use super::{check, folder_lock};
+use crate::diagnostic::Repeated;
 use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::source::json::object_entries;
 use crate::suggest::closest;
@@ -742,29 +743,36 @@ pub(super) fn check_text(
 ) -> Result<(), StoreError> {
     let source = SourceFile::new(format!("{id}/{variant} (edit)"), text);
     let mut problems = Diagnostics::default();
-    // An unknown key is one error, however often the text writes it.
-    let mut unknown = std::collections::HashSet::new();
+    // An unknown key is one error, however often the text writes it, noting its other
+    // places.
+    let mut unknown: Vec<(&str, Repeated)> = Vec::new();
     for token in Syntax::TightBraces.tokenize(text, 0) {
         let Token::Placeholder { span, name, .. } = token else {
             continue;
         };
         let key = &text[name];
-        if folder.key(key).is_some() || !unknown.insert(key) {
+        if folder.key(key).is_some() {
+            continue;
+        }
+        if let Some((_, found)) = unknown.iter_mut().find(|(k, _)| *k == key) {
+            found.again(&source, &span);
             continue;
         }
         let d = Diagnostic::new(format!(
             "unknown placeholder `{{{{{key}}}}}` in the new text of variant `{variant}` of prompt `{id}`"
         ))
-        .at(&source, span);
-        problems.push(
-            match closest(key, folder.keys.iter().map(|k| k.name.as_str())) {
-                Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
-                // An edit is the user's: its new keys are the user registry's.
-                None => d.with_help(format!(
-                    "add `{key}` to `{USER_REGISTRY}` (`Store::add_placeholder`)"
-                )),
-            },
-        );
+        .at(&source, span.clone());
+        let d = match closest(key, folder.keys.iter().map(|k| k.name.as_str())) {
+            Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
+            // An edit is the user's: its new keys are the user registry's.
+            None => d.with_help(format!(
+                "add `{key}` to `{USER_REGISTRY}` (`Store::add_placeholder`)"
+            )),
+        };
+        unknown.push((key, Repeated::report(&mut problems, d, &source, &span)));
+    }
+    for (_, found) in &unknown {
+        found.note(&mut problems, "also written");
     }
     problems.into_result(()).map_err(StoreError::Invalid)
 }

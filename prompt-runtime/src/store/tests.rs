@@ -37,9 +37,13 @@ fn unknown_placeholder_is_located_inside_the_string_past_escapes() {
         "{text}"
     );
     assert!(text.contains("did you mean `{{char_name}}`?"), "{text}");
-    // One error however often the text writes it.
+    // One error however often the text writes it, noting the other places.
     let text = one(r#"{"variants": {"default": {"text": "{{char_nam}}, {{char_nam}}"}}}"#);
     assert_eq!(text.matches("unknown placeholder").count(), 1, "{text}");
+    assert!(
+        text.contains("= note: also written at s/a.json:1:50"),
+        "{text}"
+    );
     // not placeholders by PromptEngine's rule: text
     assert!(
         Defaults::from_files(

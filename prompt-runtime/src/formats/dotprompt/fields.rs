@@ -275,12 +275,16 @@ pub fn check_arguments<'s>(
             let paths = prompt.input_paths();
             let mut read: std::collections::HashSet<&str> = Default::default();
             let mut suggested: Vec<&str> = Vec::new();
+            let mut reported: std::collections::HashMap<&str, Repeated> = Default::default();
             for path in &paths {
                 let Some(first) = path.segments.first() else {
                     continue;
                 };
-                // Each name once, at its first read.
+                // Each name once, at its first read, noting the other paths.
                 if !read.insert(first.as_str()) {
+                    if let Some(found) = reported.get_mut(first.as_str()) {
+                        found.again(source, &path.span);
+                    }
                     continue;
                 }
                 if args.contains(&first.as_str()) {
@@ -293,11 +297,14 @@ pub fn check_arguments<'s>(
                     }
                     None => format!("add `{first} = …` to the `prompt!` call"),
                 };
-                found.problems.push(
-                    Diagnostic::new(format!("`{first}` is not an argument"))
-                        .at(source, path.span.clone())
-                        .with_help(help),
-                );
+                let error = Diagnostic::new(format!("`{first}` is not an argument"))
+                    .at(source, path.span.clone())
+                    .with_help(help);
+                let first_read = Repeated::report(&mut found.problems, error, source, &path.span);
+                reported.insert(first.as_str(), first_read);
+            }
+            for first_read in reported.values() {
+                first_read.note(&mut found.problems, "also read through other paths");
             }
             for (at, arg) in args.iter().enumerate() {
                 if !read.contains(arg) && !suggested.contains(arg) {

@@ -1163,4 +1163,8 @@ fn a_misspelt_input_read_at_several_paths_is_one_error() {
     let found = fields::check_arguments(&prompt, None, &["user"]);
     assert_eq!(found.problems.0.len(), 1, "{}", found.problems);
     assert_eq!(found.problems.0[0].message(), "`usr` is not an argument");
+    assert_eq!(
+        found.problems.0[0].notes(),
+        ["also read through other paths at <prompt>:1:21"]
+    );
 }
