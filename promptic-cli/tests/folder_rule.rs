@@ -451,7 +451,9 @@ fn every_format_reads_every_file_through_the_guarded_reader() {
         let run = promptic(&dir, &args);
         assert_eq!(run.code, 0, "{args:?}: {}{}", run.stdout, run.stderr);
     }
-    let kinds: &[(&str, &dyn Fn(&Path) -> bool, &str)] = &[
+    // (what it is, how to make one at a path, what the refusal says)
+    type Kind<'a> = (&'a str, &'a dyn Fn(&Path) -> bool, &'a str);
+    let kinds: &[Kind] = &[
         (
             "a link out",
             &|path| symlink(dir.join("outside/secret.txt"), path).is_ok(),
