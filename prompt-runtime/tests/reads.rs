@@ -268,3 +268,57 @@ fn a_context_file_of_many_keys_for_other_prompts_is_left_alone() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A value nested past what the readers take (128 lists and objects) is an error, never
+/// read as nothing: in a context file, at its place; given by the program, for every
+/// format that reads values as JSON.
+#[test]
+fn a_value_nested_too_deep_is_refused_not_read_as_nothing() {
+    use promptic::SourceFile;
+    use promptic::formats::Values;
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let mut values = Values::new();
+    let file = SourceFile::new("ctx.json", format!("{{\"who\": \"Ada\", \"u\": {deep}}}"));
+    let error = values.read_file(file).unwrap_err().to_string();
+    assert!(
+        error.starts_with(
+            "error: the value of `u` in `ctx.json` cannot be read: nested more than 128 deep\n --> ctx.json:1:149"
+        ),
+        "{error}"
+    );
+
+    let dir = folder(&[
+        ("j.md.j2", "{{ u }}"),
+        ("d.prompt", "{{u}}"),
+        (
+            "store/_meta/prompt_manifest.json",
+            r#"{"prompts": {"a": {"domain": "a"}}}"#,
+        ),
+        (
+            "store/_meta/placeholder_registry.json",
+            r#"{"placeholders": {"u": {"default": "", "resolve_phase": "runtime"}}}"#,
+        ),
+        (
+            "store/a.json",
+            r#"{"variants": {"default": {"text": "{{u}}"}}}"#,
+        ),
+    ]);
+    let value: serde_json::Value =
+        serde_json::from_str(&format!("{}{}", "[".repeat(100), "]".repeat(100))).unwrap();
+    // Nested 200 deep, past what the readers take, built without a reader.
+    let mut nested = value;
+    for _ in 0..100 {
+        nested = serde_json::Value::Array(vec![nested]);
+    }
+    let mut values = Values::new();
+    values.json("u", &nested);
+    for (folder, name) in [("", "j"), ("", "d"), ("store", "a")] {
+        let project = Project::open(&dir.join(folder), "prompts").unwrap();
+        let error = match project.load(name).unwrap().render(&values) {
+            Ok(output) => panic!("{name}: rendered {:?}", output.contents()),
+            Err(e) => e.to_string(),
+        };
+        assert!(error.contains("`u` cannot be read"), "{name}: {error}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -476,6 +476,20 @@ impl Given {
         ))
     }
 
+    /// The error for a JSON value no reader takes (one nested past the readers' depth, as
+    /// a program may give it), at the key that gave it when a file did.
+    pub(crate) fn unreadable(&self, why: &str) -> Diagnostic {
+        let d = Diagnostic::new(format!("{} cannot be read: {why}", self.origin_text()))
+            .with_help("a value may nest lists and objects at most 128 deep");
+        match &self.origin {
+            Origin::File(file) => {
+                let key = crate::source::json::key_span(file.text(), self.span.start);
+                d.at(file, key)
+            }
+            _ => d,
+        }
+    }
+
     /// Whether a prompt that does not read it must refuse it (all but a file's keys).
     pub fn must_be_read(&self) -> bool {
         !matches!(self.origin, Origin::File(_))
@@ -592,10 +606,26 @@ impl Values {
                         .into());
             }
         };
+        let mut problems = Diagnostics::default();
         for (name, raw) in object {
             let json = raw.get();
             // The raw value borrows from `text`: its place there is its span.
             let start = (json.as_ptr() as usize).saturating_sub(text.as_ptr() as usize);
+            // Valid JSON, but perhaps past what a value may nest: refused here, at its
+            // place, rather than read as nothing by the format.
+            if let Err(e) = crate::value::Value::from_json(json) {
+                let at = start + e.offset.min(json.len());
+                problems.push(
+                    Diagnostic::new(format!(
+                        "the value of `{name}` in `{}` cannot be read: {}",
+                        source.path(),
+                        e.message
+                    ))
+                    .at(&source, at..at + 1)
+                    .with_help("a value may nest lists and objects at most 128 deep"),
+                );
+                continue;
+            }
             self.given.push(Given {
                 name,
                 value: GivenValue::Json(json.to_owned()),
@@ -603,7 +633,7 @@ impl Values {
                 span: start..start + json.len(),
             });
         }
-        Ok(self)
+        problems.into_result(self)
     }
 
     /// The value given for `name` last.

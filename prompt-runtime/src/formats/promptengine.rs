@@ -226,14 +226,16 @@ pub struct StorePrompt {
 }
 
 /// A value as a store takes it: text (a JSON string's text, any other JSON as written);
-/// `None` for a JSON `null`, which leaves the value out.
-fn given_text(given: &Given) -> Option<String> {
+/// `None` for a JSON `null`, which leaves the value out. JSON no reader takes (nested too
+/// deep) is an error.
+fn given_text(given: &Given) -> Result<Option<String>, Diagnostic> {
     match &given.value {
-        GivenValue::Text(text) => Some(text.clone()),
-        GivenValue::Json(_) => match given.to_json_value() {
-            serde_json::Value::String(text) => Some(text),
-            serde_json::Value::Null => None,
-            other => Some(other.to_string()),
+        GivenValue::Text(text) => Ok(Some(text.clone())),
+        GivenValue::Json(json) => match serde_json::from_str(json) {
+            Ok(serde_json::Value::String(text)) => Ok(Some(text)),
+            Ok(serde_json::Value::Null) => Ok(None),
+            Ok(other) => Ok(Some(other.to_string())),
+            Err(e) => Err(given.unreadable(&e.to_string())),
         },
     }
 }
@@ -301,8 +303,13 @@ impl StorePrompt {
             .collect();
         let against = values.against(&registry);
         for given in values.latest() {
-            let Some(text) = given_text(given) else {
-                continue;
+            let text = match given_text(given) {
+                Ok(Some(text)) => text,
+                Ok(None) => continue,
+                Err(problem) => {
+                    problems.push(problem);
+                    continue;
+                }
             };
             match self.phases.iter().find(|(k, _)| *k == given.name) {
                 Some((_, Phase::Runtime)) => {}
@@ -341,7 +348,8 @@ impl StorePrompt {
     ) -> Result<(Output, Diagnostics), Diagnostics> {
         let mut runtime: Vec<(String, String)> = Vec::new();
         for given in values.latest() {
-            if let (Some(text), Some((_, Phase::Runtime))) = (
+            // A value no reader takes was refused when the store was opened.
+            if let (Ok(Some(text)), Some((_, Phase::Runtime))) = (
                 given_text(given),
                 self.phases.iter().find(|(k, _)| *k == given.name),
             ) {

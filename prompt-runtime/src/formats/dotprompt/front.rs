@@ -303,7 +303,14 @@ impl LoadedDotprompt {
                 continue;
             }
             let value = match &given.value {
-                GivenValue::Json(json) => crate::value::js::from_str(json).ok(),
+                GivenValue::Json(json) => match crate::value::js::from_str(json) {
+                    Ok(value) => Some(value),
+                    Err(e) => {
+                        problems.push(given.unreadable(&e.to_string()));
+                        refused.push(&given.name);
+                        None
+                    }
+                },
                 GivenValue::Text(text) => {
                     let kind = properties
                         .and_then(|p| p.get(&given.name))

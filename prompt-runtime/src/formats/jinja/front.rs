@@ -219,9 +219,14 @@ impl LoadedJinja {
             // exact (a value the program gave went through serde, already JSON).
             let value = match &given.value {
                 GivenValue::Text(text) => Value::String(text.clone()),
-                GivenValue::Json(json) => {
-                    Value::from_json(json).unwrap_or_else(|_| Value::from(&given.to_json_value()))
-                }
+                GivenValue::Json(json) => match Value::from_json(json) {
+                    Ok(value) => value,
+                    Err(e) => {
+                        problems.push(given.unreadable(&e.message));
+                        refused.push(&given.name);
+                        continue;
+                    }
+                },
             };
             map.insert(given.name.clone(), value);
         }
