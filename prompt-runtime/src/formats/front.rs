@@ -503,11 +503,22 @@ impl Given {
         }
     }
 
-    /// The value as serde_json reads it.
-    pub fn to_json_value(&self) -> serde_json::Value {
+    /// The value as serde_json reads it: an error for JSON it does not take (nested past
+    /// its 128 levels, as a program may give it).
+    ///
+    /// ```
+    /// use promptic::formats::Values;
+    ///
+    /// let mut values = Values::new();
+    /// values.text("who", "Ada").json("n", &3);
+    /// assert_eq!(values.get("who").unwrap().to_json_value()?, serde_json::json!("Ada"));
+    /// assert_eq!(values.get("n").unwrap().to_json_value()?, serde_json::json!(3));
+    /// # Ok::<(), serde_json::Error>(())
+    /// ```
+    pub fn to_json_value(&self) -> Result<serde_json::Value, serde_json::Error> {
         match &self.value {
-            GivenValue::Text(text) => serde_json::Value::String(text.clone()),
-            GivenValue::Json(json) => serde_json::from_str(json).unwrap_or_default(),
+            GivenValue::Text(text) => Ok(serde_json::Value::String(text.clone())),
+            GivenValue::Json(json) => serde_json::from_str(json),
         }
     }
 }
