@@ -562,11 +562,37 @@ impl Values {
         })
     }
 
-    /// Gives `name` any value serde can write as JSON.
+    /// Gives `name` any value serde can write as JSON. One it cannot write (a map whose
+    /// keys are not text) is given as `null`; [`try_json`](Values::try_json) says so instead.
     pub fn json(&mut self, name: impl Into<String>, value: &impl Serialize) -> &mut Values {
         let json = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
+        self.program_json(name.into(), json)
+    }
+
+    /// Gives `name` a value serde writes as JSON, or says why it cannot.
+    ///
+    /// ```
+    /// use promptic::formats::Values;
+    /// use std::collections::BTreeMap;
+    ///
+    /// let mut values = Values::new();
+    /// assert!(values.try_json("tags", &["a", "b"]).is_ok());
+    /// let by_pair: BTreeMap<(u8, u8), &str> = [((1, 2), "x")].into();
+    /// assert!(values.try_json("grid", &by_pair).is_err());
+    /// assert!(values.get("grid").is_none());
+    /// ```
+    pub fn try_json(
+        &mut self,
+        name: impl Into<String>,
+        value: &impl Serialize,
+    ) -> Result<&mut Values, serde_json::Error> {
+        let json = serde_json::to_string(value)?;
+        Ok(self.program_json(name.into(), json))
+    }
+
+    fn program_json(&mut self, name: String, json: String) -> &mut Values {
         self.push(Given {
-            name: name.into(),
+            name,
             value: GivenValue::Json(json),
             origin: Origin::Program,
             span: 0..0,
