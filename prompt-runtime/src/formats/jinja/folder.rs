@@ -291,6 +291,17 @@ mod tests {
         );
     }
 
+    /// A byte order mark is dropped and CRLF read as LF, as for every prompt file (Jinja2
+    /// keeps the mark: a documented difference).
+    #[test]
+    fn a_byte_order_mark_is_dropped() {
+        let s = Scratch::new("bom");
+        s.write("prompts/a.j2", "\u{feff}Hi {{ who }}\r\nBye\r\n");
+        let (file, templates) = s.project().load_jinja("a").unwrap();
+        let values = serde_json::json!({"who": "Ada"});
+        assert_eq!(templates.render(&file, &values).unwrap(), "Hi Ada\nBye");
+    }
+
     #[test]
     fn an_include_may_not_leave_the_folder() {
         let s = Scratch::new("escape");
