@@ -198,31 +198,41 @@ fn list_docs_and_check_show_every_prompt_and_no_part() {
     std::fs::remove_dir_all(&pages).unwrap();
 }
 
-/// A name reaches one file: two files for one name are an error, as in the derive.
+/// A name reaches one file: two files for one name are an error, as in the derive, of
+/// two formats or of one (`y.md.j2` and `y.j2`: neither is left out unseen).
 #[test]
 fn a_name_with_two_files_is_refused() {
     let dir = std::env::temp_dir().join(format!("promptic-matrix-two-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("x.md"), "Hello $who.").unwrap();
     std::fs::write(dir.join("x.prompt"), "Hello {{who}}.").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
-        .args([
-            "render",
-            "x",
-            "--dir",
-            &dir.to_string_lossy(),
-            "--set",
-            "who=Ada",
-        ])
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("the promptic binary runs");
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(
-        stderr.contains("the prompt `x` has two files: `"),
-        "{stderr}"
-    );
+    std::fs::write(dir.join("y.md.j2"), "Hello {{ who }}.").unwrap();
+    std::fs::write(dir.join("y.j2"), "Bye {{ whom }}.").unwrap();
+    let dir_arg = dir.to_string_lossy();
+    for args in [
+        vec!["render", "x", "--set", "who=Ada"],
+        vec!["render", "y", "--set", "who=Ada"],
+        vec!["check"],
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
+            .args(&args)
+            .args(["--dir", &dir_arg])
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("the promptic binary runs");
+        let all = String::from_utf8_lossy(&out.stderr) + String::from_utf8_lossy(&out.stdout);
+        assert_eq!(out.status.code(), Some(1), "{args:?}: {all}");
+        let name = if args[0] == "check" { "" } else { args[1] };
+        for name in ["x", "y"]
+            .into_iter()
+            .filter(|n| name.is_empty() || *n == name)
+        {
+            assert!(
+                all.contains(&format!("the prompt `{name}` has two files: `")),
+                "{args:?}: {all}"
+            );
+        }
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

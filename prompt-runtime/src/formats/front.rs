@@ -936,7 +936,7 @@ impl Project {
         let mut errors = walked.errors;
         let mut prompts: Vec<Found> = Vec::new();
         for format in super::FORMATS {
-            let mut claimed: Vec<(String, String)> = walked
+            let claimed: Vec<(String, String)> = walked
                 .files
                 .iter()
                 .filter_map(|rel| match format.claim(rel) {
@@ -944,8 +944,6 @@ impl Project {
                     _ => None,
                 })
                 .collect();
-            // A name with two files of one format (`x.md.j2` and `x.j2`) is the first.
-            claimed.dedup_by(|a, b| a.0 == b.0);
             let names: Vec<String> = claimed.iter().map(|(n, _)| n.clone()).collect();
             let parts = format.included(self, &names);
             for (name, file) in claimed {

@@ -145,18 +145,15 @@ impl Project {
                 .map_or_else(|| crate::store::layout::MANIFEST.to_owned(), |(_, f)| f);
             return Ok(Some((front_end, file)));
         }
+        // Every file by the name, of one front end too (`x.md.j2` and `x.j2`).
         let mut found: Vec<(FrontEnd, String)> = Vec::new();
         for front_end in FrontEnd::ALL {
-            let file = front_end
-                .endings()
-                .iter()
-                .map(|e| format!("{name}{e}"))
-                .find(|file| {
-                    let path = self.dir.join(file);
-                    std::fs::symlink_metadata(&path).is_ok() && !path.is_dir()
-                });
-            if let Some(file) = file {
-                found.push((front_end, file));
+            for ending in front_end.endings() {
+                let file = format!("{name}{ending}");
+                let path = self.dir.join(&file);
+                if std::fs::symlink_metadata(&path).is_ok() && !path.is_dir() {
+                    found.push((front_end, file));
+                }
             }
         }
         match found.len() {
@@ -167,7 +164,11 @@ impl Project {
                     .rev()
                     .map(|(_, f)| format!("`{}/{f}`", self.display))
                     .collect();
-                let count = if files.len() == 2 { "two" } else { "three" };
+                let count = match files.len() {
+                    2 => "two",
+                    3 => "three",
+                    _ => "four",
+                };
                 Err(Diagnostic::new(format!(
                     "the prompt `{name}` has {count} files: {}",
                     files.join(" and ")

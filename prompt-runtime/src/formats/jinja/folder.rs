@@ -12,7 +12,8 @@ const ENDINGS: [&str; 2] = [".md.j2", ".j2"];
 
 impl Project {
     /// The file name (relative to the folder) of prompt `name` when it is a Jinja
-    /// template: `NAME.md.j2` or `NAME.j2`, whichever exists, first found first. Anything
+    /// template: `NAME.md.j2` or `NAME.j2`, the first that exists (that both do is
+    /// [`Project::front_end`]'s error, which every consumer asks first). Anything
     /// by that name but a folder counts (a link, a FIFO), so that loading it refuses it
     /// with a message, not "not found".
     pub fn jinja_file(&self, name: &str) -> Option<String> {
