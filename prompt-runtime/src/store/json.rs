@@ -16,6 +16,23 @@ pub(crate) struct Reader<'a> {
 /// An object's entries: key, value, value span.
 pub(crate) type Entries<'t> = Vec<(String, &'t RawValue)>;
 
+/// An object's entries as Python's `json.load` gives them to PromptEngine: a key written
+/// twice keeps its first place and its last value.
+fn as_python_reads(entries: Entries<'_>) -> Entries<'_> {
+    let mut kept: Entries<'_> = Vec::with_capacity(entries.len());
+    let mut at: std::collections::HashMap<String, usize> = Default::default();
+    for (key, value) in entries {
+        match at.get(&key) {
+            Some(&i) => kept[i].1 = value,
+            None => {
+                at.insert(key.clone(), kept.len());
+                kept.push((key, value));
+            }
+        }
+    }
+    kept
+}
+
 impl<'a> Reader<'a> {
     pub fn text(&self) -> &'a str {
         self.source.text()
@@ -33,7 +50,7 @@ impl<'a> Reader<'a> {
     pub fn top(&mut self) -> Option<Entries<'a>> {
         let text = self.text();
         match object_entries(text) {
-            Ok(entries) => Some(entries),
+            Ok(entries) => Some(as_python_reads(entries)),
             Err(e) => {
                 let (at, message) = error_position(text, &e);
                 let what = if e.is_data() {
@@ -87,7 +104,7 @@ impl<'a> Reader<'a> {
 
     pub fn object<'t>(&mut self, raw: &'t RawValue, what: &str) -> Option<Entries<'t>> {
         match object_entries(raw.get()) {
-            Ok(entries) => Some(entries),
+            Ok(entries) => Some(as_python_reads(entries)),
             Err(_) => {
                 self.wrong(raw, what, "a JSON object");
                 None

@@ -272,3 +272,31 @@ fn a_repeated_variant_flag_keeps_the_last_in_the_place_of_the_last() {
     assert_eq!(super::check::last_of_each(items, |(n, _)| n), one_by_one);
     assert_eq!(one_by_one, [("a", 3), ("c", 4), ("b", 5)]);
 }
+
+/// A key written twice in one object is read as Python's `json.load` reads it for
+/// PromptEngine: in its first place, with its last value (a variant, a prompt of the
+/// manifest, a placeholder of the registry).
+#[test]
+fn a_key_written_twice_keeps_its_first_place_and_its_last_value() {
+    let files: &[(&str, &[u8])] = &[
+        (
+            "_meta/prompt_manifest.json",
+            br#"{"prompts": {"a": {"domain": "one"}, "b": {"domain": "three"}, "a": {"domain": "two"}}}"#,
+        ),
+        (
+            "_meta/placeholder_registry.json",
+            br#"{"placeholders": {"k": {"default": "x", "resolve_phase": "static"}, "k": {"default": "y", "resolve_phase": "static"}}}"#,
+        ),
+        ("one.json", br#"{"variants": {"default": {"text": "one"}}}"#),
+        ("three.json", br#"{"variants": {"default": {"text": "three"}}}"#),
+        (
+            "two.json",
+            br#"{"variants": {"default": {"text": "first {{k}}"}, "default": {"text": "last {{k}}"}}}"#,
+        ),
+    ];
+    let defaults = Defaults::from_files("s", files).expect("the store opens");
+    let ids: Vec<&str> = defaults.prompts().map(|p| p.id()).collect();
+    assert_eq!(ids, ["a", "b"]);
+    let store = super::Store::builder(defaults).open().unwrap();
+    assert_eq!(store.resolve_prompt("a", "default", &[]).unwrap(), "last y");
+}
