@@ -87,6 +87,15 @@ fn family_member(
         if tags.is_empty() && item_id.is_none() {
             return Ok(None);
         }
+        // A family of the same name: the name reaches the prompt file first.
+        if project.families().iter().any(|f| f == name) {
+            return Err(Diagnostic::new(format!(
+                "`{name}` names both a prompt file and the family `{}/{name}/`, and reaches the prompt, which `--tag` cannot choose in",
+                project.display
+            ))
+            .with_help("rename the prompt file or the family's folder: one name, one prompt")
+            .into());
+        }
         return Err(Diagnostic::new(format!(
             "`{name}` is a prompt, not a family: `--tag` chooses among the members of a family"
         ))

@@ -1850,6 +1850,17 @@ fn a_tag_without_equals_is_a_usage_error_and_tags_on_a_prompt_are_refused() {
         run.stderr,
         "error: `plain` is a prompt, not a family: `--tag` chooses among the members of a family\n  = help: leave out `--tag`, or name a family (a folder of prompts with `\"match\"` rules): `summarize`\n"
     );
+    // A prompt file and a family of one name: the name reaches the prompt, and says so.
+    let both = &family_folder("family-and-prompt", &[("summarize.md", "Plain: $text")]);
+    let run = promptic_in(both, &["render", "summarize", "--tag", "type=meeting"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr
+            .starts_with("error: `summarize` names both a prompt file and the family `")
+            && run.stderr.contains("/summarize/`, and reaches the prompt"),
+        "{}",
+        run.stderr
+    );
     let run = promptic_in(dir, &["render", "sumarize", "--tag", "type=meeting"]);
     assert_eq!(run.code, 1);
     assert!(
