@@ -1230,6 +1230,27 @@ mod jinja {
         }
     }
 
+    /// A second file for the prompt's name (`trip_planner.j2` beside `.md.j2`), as the
+    /// derive refuses it: the reload is refused and the last good text keeps rendering.
+    #[test]
+    fn a_second_file_for_the_name_is_refused() {
+        let root = Root::new("jinja-two-files");
+        let hot = hot(&root);
+        let p = planner(Guidance::Detailed, None);
+        let compiled = p.render().unwrap().text;
+        root.write("prompts/trip_planner.j2", "Other {{ traveller.name }}");
+        let problems = hot.reload().unwrap_err();
+        assert!(
+            problems.0[0]
+                .message()
+                .starts_with("the prompt `trip_planner` has two files: `prompts/trip_planner.j2` and `prompts/trip_planner.md.j2`"),
+            "{problems}"
+        );
+        assert_eq!(text(&hot, &p), compiled);
+        std::fs::remove_file(root.path("prompts/trip_planner.j2")).unwrap();
+        assert!(hot.reload().is_ok());
+    }
+
     #[test]
     fn a_hot_jinja_prompt_is_send_and_sync() {
         fn send_sync<T: Send + Sync>() {}

@@ -129,7 +129,7 @@ fn try_expand(input: &CallInput) -> syn::Result<TokenStream> {
         seen.push(n);
     }
     let project = compile::open(name)?;
-    let (generator, _) = generators::of(&project, name)?;
+    let generator = generators::of(&project, name)?;
     let helpers = match &input.helpers {
         Some((_, helpers)) if generator.helpers() => helpers.as_slice(),
         Some((span, helpers)) => {

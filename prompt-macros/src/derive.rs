@@ -183,7 +183,7 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     let project = compile::open(&name)?;
     // The generator is the one of the format whose file the name reaches, as for the
     // `promptic` command.
-    let (generator, file) = generators::of(&project, &name)?;
+    let generator = generators::of(&project, &name)?;
     if let (Some(first), false) = (helpers.first(), generator.helpers()) {
         return Err(helpers_not_dotprompt(first.name.span(), &name));
     }
@@ -192,7 +192,6 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         name: &name,
         fields: &fields,
         project: &project,
-        file: &file,
         helpers: &helpers,
     })
 }

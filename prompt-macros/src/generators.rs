@@ -21,8 +21,6 @@ pub(crate) struct Derive<'a> {
     pub name: &'a LitStr,
     pub fields: &'a [Field],
     pub project: &'a Project,
-    /// The prompt's file, relative to the folder (empty when none was found).
-    pub file: &'a str,
     /// `helpers(...)`, given only to a generator that [takes them](Generator::helpers).
     pub helpers: &'a [HelperRef],
 }
@@ -63,21 +61,18 @@ pub(crate) static GENERATORS: [&dyn Generator; 4] = [
     &crate::derive::MARKDOWN,
 ];
 
-/// The generator of prompt `name` and its file (relative to the folder): the one of the
-/// format whose file the name reaches, as for the `promptic` command; Markdown's when no
+/// The generator of prompt `name`: the one of the format whose file the name reaches, as
+/// for the `promptic` command (two files for the name are an error); Markdown's when no
 /// file does (its check says the prompt is not found).
-pub(crate) fn of(
-    project: &Project,
-    name: &LitStr,
-) -> syn::Result<(&'static dyn Generator, String)> {
+pub(crate) fn of(project: &Project, name: &LitStr) -> syn::Result<&'static dyn Generator> {
     let found = project
         .format_of(&name.value())
         .map_err(|d| compile::to_error(name, d.into()))?;
     let Some((format, file)) = found else {
-        return Ok((&crate::derive::MARKDOWN, String::new()));
+        return Ok(&crate::derive::MARKDOWN);
     };
     match GENERATORS.iter().find(|g| g.format() == format.name()) {
-        Some(generator) => Ok((*generator, file)),
+        Some(generator) => Ok(*generator),
         None => Err(syn::Error::new(
             name.span(),
             format!(
@@ -94,7 +89,7 @@ pub(crate) fn after_error(name: &LitStr) -> (&'static dyn Generator, Option<Proj
     let Ok(project) = compile::open(name) else {
         return (&crate::derive::MARKDOWN, None);
     };
-    let generator = of(&project, name).map_or(&crate::derive::MARKDOWN as _, |(g, _)| g);
+    let generator = of(&project, name).unwrap_or(&crate::derive::MARKDOWN);
     (generator, Some(project))
 }
 

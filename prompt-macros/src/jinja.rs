@@ -36,7 +36,7 @@ impl Generator for JinjaCode {
     }
 
     fn derive(&self, cx: &Derive<'_>) -> syn::Result<TokenStream> {
-        expand(cx.input, cx.name, cx.fields, cx.project, cx.file)
+        expand(cx.input, cx.name, cx.fields, cx.project)
     }
 
     fn derive_fallback(&self, input: &DeriveInput, error: syn::Error) -> TokenStream {
@@ -67,10 +67,8 @@ pub fn expand(
     name: &LitStr,
     fields: &[Field],
     project: &Project,
-    file: &str,
 ) -> syn::Result<TokenStream> {
     let prompt_name = name.value();
-    one_file(project, name, file)?;
     let (file, templates) = project
         .load_jinja(&prompt_name)
         .map_err(|d| compile::to_error(name, d))?;
@@ -269,21 +267,6 @@ fn compiled(
             (|| -> ::core::option::Option<()> { #code })()
         },
     ))
-}
-
-/// A name must say which file it is: not both `NAME.md` and `NAME.md.j2`.
-fn one_file(project: &Project, name: &LitStr, file: &str) -> syn::Result<()> {
-    let prompt_name = name.value();
-    if project.dir.join(format!("{prompt_name}.md")).is_file() {
-        return Err(syn::Error::new(
-            name.span(),
-            format!(
-                "both `{0}/{prompt_name}.md` and a Jinja template `{0}/{file}` exist\n  = help: keep one of them: a prompt's name must say which file it is",
-                project.display
-            ),
-        ));
-    }
-    Ok(())
 }
 
 /// What the templates need to render at run time: the files to track, the texts the check
@@ -643,10 +626,9 @@ pub fn expand_call(
     project: &Project,
 ) -> syn::Result<TokenStream> {
     let prompt_name = name.value();
-    let Some(file) = project.jinja_file(&prompt_name) else {
+    if project.jinja_file(&prompt_name).is_none() {
         return Err(syn::Error::new(name.span(), "not a Jinja prompt"));
-    };
-    one_file(project, name, &file)?;
+    }
     let (file, templates) = project
         .load_jinja(&prompt_name)
         .map_err(|d| compile::to_error(name, d))?;

@@ -153,16 +153,11 @@ impl<P: JinjaPrompt> Reload for HotJinja<P> {
         asked: &mut Vec<String>,
     ) -> Result<Version<Reloaded>, Diagnostics> {
         let (file, templates) = project.load_jinja_traced(P::NAME, asked)?;
-        if project.dir.join(format!("{}.md", P::NAME)).is_file() {
-            return Err(Diagnostic::new(format!(
-                "both `{0}/{1}.md` and a Jinja template `{0}/{file}` exist",
-                project.display,
-                P::NAME
-            ))
-            .in_file(format!("{}/{file}", project.display))
-            .with_help("keep one of them: a prompt's name must say which file it is")
-            .into());
-        }
+        // A name must say which file it is, as the derive holds it: a second file for it
+        // (`NAME.md`, `NAME.j2`, `NAME.prompt`) is an error.
+        project
+            .front_end(P::NAME)
+            .map_err(|d| Diagnostics::from(d.in_file(format!("{}/{file}", project.display))))?;
         let fields: Vec<(&str, bool)> = P::FIELDS.iter().map(|f| (f.name, f.optional)).collect();
         let what = format!("a field of `{}`", P::STRUCT_NAME);
         let mut problems = check_names(&templates, &file, &fields, &what, "field");
