@@ -387,6 +387,13 @@ fn a_file_that_goes_away_or_cannot_be_read_keeps_the_last_good_text() {
             promptic::hot::MAX_FILE
         )
     );
+    root.write(DAILY, &original);
+    fs::write(root.path("prompts/daily_summary.prompt"), "Other {{day}}").unwrap();
+    assert_eq!(
+        refused("a second file for the name"),
+        "the prompt `daily_summary` has two files: `prompts/daily_summary.md` and `prompts/daily_summary.prompt`"
+    );
+    fs::remove_file(root.path("prompts/daily_summary.prompt")).unwrap();
     root.write(DAILY, "");
     refused("empty: the fields are unused");
     fs::remove_dir_all(root.path("prompts/templates")).unwrap();

@@ -609,6 +609,11 @@ impl Core {
         }
         let project = Project::open(&root.join("prompts"), "prompts")?;
         watch.templates.clone_from(&project.config.templates);
+        // A name must say which file it is, as the derive holds it: a second file for it
+        // (`NAME.md.j2`, `NAME.prompt`) is an error.
+        project
+            .front_end(target.name)
+            .map_err(|d| Diagnostics::from(d.in_file(target.path.to_string())))?;
         let prompt = check::check_typed(&project, target.name, target.struct_name, target.context)?;
         if prompt.resolved.is_chat() != target.chat {
             let (now, was) = if target.chat {
