@@ -322,3 +322,49 @@ fn a_value_nested_too_deep_is_refused_not_read_as_nothing() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A dotprompt input's required properties hold inside the values given too: a property an
+/// object lacks, or an item of a list lacks, is an error naming its path, and `null` is no
+/// value, at the top as inside.
+#[test]
+fn a_required_property_inside_a_dotprompt_input_is_required_too() {
+    use promptic::SourceFile;
+    use promptic::formats::Values;
+    let dir = folder(&[(
+        "o.prompt",
+        "---\ninput:\n  schema:\n    user(object):\n      name: string\n      email: string\n    orders(array):\n      id: string\n      note?: string\n---\n{{user.name}} <{{user.email}}> {{#each orders}}{{id}} {{/each}}",
+    )]);
+    let project = Project::open(&dir, "prompts").unwrap();
+    let render = |json: &str| {
+        let mut values = Values::new();
+        values.read_file(SourceFile::new("c.json", json)).unwrap();
+        project
+            .load("o")
+            .unwrap()
+            .render(&values)
+            .map(|o| o.contents().concat())
+    };
+    let fine = r#"{"user": {"name": "Ada", "email": "a@b"}, "orders": [{"id": "1"}, {"id": "2", "note": "x"}]}"#;
+    assert_eq!(render(fine).unwrap(), "Ada <a@b> 1 2 ");
+    let error = render(
+        r#"{"user": {"name": "Ada", "email": null}, "orders": [{"id": "1"}, {"note": "x"}]}"#,
+    )
+    .unwrap_err()
+    .to_string();
+    for path in ["user.email", "orders[1].id"] {
+        assert!(
+            error.contains(&format!(
+                "cannot render `o`: the input `{path}` is required and has no value"
+            )),
+            "{path}: {error}"
+        );
+    }
+    let error = render(r#"{"user": null, "orders": []}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("the input `user` is required and has no value"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

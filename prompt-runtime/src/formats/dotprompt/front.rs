@@ -340,8 +340,13 @@ impl LoadedDotprompt {
         let name = &self.name;
         for read in &self.reads {
             let key = &read.name;
+            // `null` is no value (a context file writes it to leave a value out).
             if read.required
-                && !file.data.input.contains_key(key)
+                && file
+                    .data
+                    .input
+                    .get(key)
+                    .is_none_or(|v| matches!(v, Value::Null))
                 && !defaulted(key)
                 && !refused.contains(&key.as_str())
             {
@@ -355,6 +360,30 @@ impl LoadedDotprompt {
                 problems.push(missing.with_help(format!(
                     "give it with `--set {key}=VALUE`, in `--context FILE.json`, or in `--data`'s `input`; `{key}?` in the schema makes it optional"
                 )));
+            }
+        }
+        // Inside the values given: every required property of an object the schema
+        // describes, in lists of them too (`user.email`, `orders[1].id`).
+        if let Some(properties) = properties {
+            for (key, value) in file.data.input.iter() {
+                let Some(schema) = properties.get(key) else {
+                    continue;
+                };
+                let mut missing = Vec::new();
+                missing_required(schema, value, key, &mut missing, 0);
+                let read = self.reads.iter().find(|r| &r.name == key);
+                for path in missing {
+                    let mut d = Diagnostic::new(format!(
+                        "cannot render `{name}`: the input `{path}` is required and has no value"
+                    ));
+                    if let Some(at) = read.and_then(|r| r.at.as_ref()) {
+                        d = d.at(self.prompt.source(), at.span.clone());
+                    }
+                    let property = path.rsplit('.').next().unwrap_or(&path);
+                    problems.push(d.with_help(format!(
+                        "give `{key}` with it; `{property}?` in the schema makes it optional"
+                    )));
+                }
             }
         }
         problems.into_result(file)
@@ -584,4 +613,46 @@ fn with_input(rendered: &RenderedPrompt, input: Option<Value>) -> Object {
         out.insert("messages", crate::value::js::from_json(messages));
     }
     out
+}
+
+/// The required properties `value` lacks under `schema`, by path from `path`: in the
+/// schema's nested objects and in the items of its lists (`user.email`, `orders[1].id`).
+/// A value of another shape than the schema's is left to the render.
+fn missing_required(
+    schema: &Value,
+    value: &Value,
+    path: &str,
+    out: &mut Vec<String>,
+    depth: usize,
+) {
+    if depth > super::MAX_DEPTH {
+        return;
+    }
+    match value {
+        Value::Object(map) => {
+            let Some(properties) = schema::properties(schema) else {
+                return;
+            };
+            for (key, inner) in properties.iter() {
+                match map.get(key) {
+                    Some(Value::Null) | None if schema::required(schema, key) => {
+                        out.push(format!("{path}.{key}"));
+                    }
+                    Some(given) => {
+                        missing_required(inner, given, &format!("{path}.{key}"), out, depth + 1);
+                    }
+                    None => {}
+                }
+            }
+        }
+        Value::Array(items) => {
+            let Some(item) = schema.get("items") else {
+                return;
+            };
+            for (i, given) in items.iter().enumerate() {
+                missing_required(item, given, &format!("{path}[{i}]"), out, depth + 1);
+            }
+        }
+        _ => {}
+    }
 }
