@@ -371,7 +371,7 @@ impl LoadedDotprompt {
                 };
                 let mut missing = Vec::new();
                 missing_required(schema, value, key, &mut missing, 0);
-                let read = self.reads.iter().find(|r| &r.name == key);
+                let read = self.reads.iter().find(|r| r.name == *key);
                 for path in missing {
                     let mut d = Diagnostic::new(format!(
                         "cannot render `{name}`: the input `{path}` is required and has no value"
