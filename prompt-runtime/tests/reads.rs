@@ -323,9 +323,9 @@ fn a_value_nested_too_deep_is_refused_not_read_as_nothing() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// A dotprompt input's required properties hold inside the values given too: a property an
-/// object lacks, or an item of a list lacks, is an error naming its path, and `null` is no
-/// value, at the top as inside.
+/// A dotprompt input's schema holds inside the values given too: a required property an
+/// object lacks, or an item of a list lacks, is an error naming its path (`null` is no
+/// value, at the top as inside), and so is a key an object's schema does not allow.
 #[test]
 fn a_required_property_inside_a_dotprompt_input_is_required_too() {
     use promptic::SourceFile;
@@ -359,6 +359,18 @@ fn a_required_property_inside_a_dotprompt_input_is_required_too() {
             "{path}: {error}"
         );
     }
+    // A key an object's schema does not allow (Picoschema's objects allow no other) is a
+    // misspelling until shown otherwise.
+    let error = render(r#"{"user": {"name": "Ada", "email": "a@b", "emial": "x"}, "orders": []}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.starts_with(
+            "error: cannot render `o`: the input `user` has `user.emial`, which its schema does not allow\n --> c.json:1:2"
+        ),
+        "{error}"
+    );
+    assert!(error.contains("did you mean `user.email`?"), "{error}");
     let error = render(r#"{"user": null, "orders": []}"#)
         .unwrap_err()
         .to_string();

@@ -465,11 +465,10 @@ impl Given {
     /// it when a file did (`"ordr"` in the file), with a way out for a file that serves
     /// other prompts too.
     pub(crate) fn at_key(&self, d: Diagnostic, reads: &[ValueUse]) -> Diagnostic {
-        let Origin::File(file) = &self.origin else {
+        if !matches!(self.origin, Origin::File(_)) {
             return d;
-        };
-        let key = crate::source::json::key_span(file.text(), self.span.start);
-        d.at(file, key).with_note(format!(
+        }
+        self.at_its_key(d).with_note(format!(
             "if the file gives `{}` to another prompt, write `\"{}\": null` in it to leave this prompt's value out",
             self.name,
             self.meant(reads)
@@ -481,6 +480,11 @@ impl Given {
     pub(crate) fn unreadable(&self, why: &str) -> Diagnostic {
         let d = Diagnostic::new(format!("{} cannot be read: {why}", self.origin_text()))
             .with_help("a value may nest lists and objects at most 128 deep");
+        self.at_its_key(d)
+    }
+
+    /// `d` at the key that gave this value, when a file gave it.
+    pub(crate) fn at_its_key(&self, d: Diagnostic) -> Diagnostic {
         match &self.origin {
             Origin::File(file) => {
                 let key = crate::source::json::key_span(file.text(), self.span.start);

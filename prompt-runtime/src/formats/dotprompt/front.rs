@@ -369,10 +369,25 @@ impl LoadedDotprompt {
                 let Some(schema) = properties.get(key) else {
                     continue;
                 };
-                let mut missing = Vec::new();
-                missing_required(schema, value, key, &mut missing, 0);
+                let mut inside = Inside::default();
+                inside.walk(schema, value, key, 0);
                 let read = self.reads.iter().find(|r| r.name == *key);
-                for path in missing {
+                for (path, close) in inside.unknown {
+                    let d = Diagnostic::new(format!(
+                        "cannot render `{name}`: the input `{key}` has `{path}`, which its schema does not allow"
+                    ));
+                    let d = match values.get(key) {
+                        Some(given) => given.at_its_key(d),
+                        None => d,
+                    };
+                    problems.push(match close {
+                        Some(close) => d.with_help(format!("did you mean `{close}`?")),
+                        None => d.with_help(format!(
+                            "the schema of `{key}` allows only the properties it declares"
+                        )),
+                    });
+                }
+                for path in inside.missing {
                     let mut d = Diagnostic::new(format!(
                         "cannot render `{name}`: the input `{path}` is required and has no value"
                     ));
@@ -615,44 +630,54 @@ fn with_input(rendered: &RenderedPrompt, input: Option<Value>) -> Object {
     out
 }
 
-/// The required properties `value` lacks under `schema`, by path from `path`: in the
-/// schema's nested objects and in the items of its lists (`user.email`, `orders[1].id`).
-/// A value of another shape than the schema's is left to the render.
-fn missing_required(
-    schema: &Value,
-    value: &Value,
-    path: &str,
-    out: &mut Vec<String>,
-    depth: usize,
-) {
-    if depth > super::MAX_DEPTH {
-        return;
-    }
-    match value {
-        Value::Object(map) => {
-            let Some(properties) = schema::properties(schema) else {
-                return;
-            };
-            for (key, inner) in properties.iter() {
-                match map.get(key) {
-                    Some(Value::Null) | None if schema::required(schema, key) => {
-                        out.push(format!("{path}.{key}"));
+/// What a value given breaks of its schema inside: a required property an object lacks
+/// (or holds as `null`), and a key of an object whose schema allows no other
+/// (`additionalProperties: false`, as Picoschema writes every object), each by its path
+/// from `path` (`user.email`, `orders[1].id`), in the items of lists too. A value of
+/// another shape than the schema's is left to the render.
+#[derive(Default)]
+struct Inside {
+    missing: Vec<String>,
+    /// The path of a key no property is, and the property it is closest to.
+    unknown: Vec<(String, Option<String>)>,
+}
+
+impl Inside {
+    fn walk(&mut self, schema: &Value, value: &Value, path: &str, depth: usize) {
+        if depth > super::MAX_DEPTH {
+            return;
+        }
+        match value {
+            Value::Object(map) => {
+                let Some(properties) = schema::properties(schema) else {
+                    return;
+                };
+                for (key, inner) in properties.iter() {
+                    match map.get(key) {
+                        Some(Value::Null) | None if schema::required(schema, key) => {
+                            self.missing.push(format!("{path}.{key}"));
+                        }
+                        Some(given) => self.walk(inner, given, &format!("{path}.{key}"), depth + 1),
+                        None => {}
                     }
-                    Some(given) => {
-                        missing_required(inner, given, &format!("{path}.{key}"), out, depth + 1);
+                }
+                if matches!(schema.get("additionalProperties"), Some(Value::Bool(false))) {
+                    for key in map.keys().filter(|k| properties.get(k).is_none()) {
+                        let close = crate::suggest::closest(key, properties.keys());
+                        let close = close.map(|c| format!("{path}.{c}"));
+                        self.unknown.push((format!("{path}.{key}"), close));
                     }
-                    None => {}
                 }
             }
-        }
-        Value::Array(items) => {
-            let Some(item) = schema.get("items") else {
-                return;
-            };
-            for (i, given) in items.iter().enumerate() {
-                missing_required(item, given, &format!("{path}[{i}]"), out, depth + 1);
+            Value::Array(items) => {
+                let Some(item) = schema.get("items") else {
+                    return;
+                };
+                for (i, given) in items.iter().enumerate() {
+                    self.walk(item, given, &format!("{path}[{i}]"), depth + 1);
+                }
             }
+            _ => {}
         }
-        _ => {}
     }
 }
