@@ -5,7 +5,17 @@
 use serde_core::{Deserialize, Deserializer, Serialize, Serializer, de};
 use std::fmt;
 
-/// Who speaks a message. Serialized as its name (`"system"`, ...).
+/// Who speaks a message. Serialized as its name (`"system"`, ...); read from its name, or
+/// from `"model"`, the assistant's name in dotprompt and Gemini's API.
+///
+/// ```
+/// use promptic::chat::Role;
+///
+/// let roles: Vec<Role> = serde_json::from_str(r#"["user", "model", "assistant"]"#)?;
+/// assert_eq!(roles, [Role::User, Role::Assistant, Role::Assistant]);
+/// assert_eq!(serde_json::to_string(&Role::Assistant)?, r#""assistant""#);
+/// # Ok::<(), serde_json::Error>(())
+/// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Role {
     /// Instructions to the model.
@@ -70,6 +80,7 @@ impl<'de> Deserialize<'de> for Role {
             fn visit_str<E: de::Error>(self, word: &str) -> Result<Role, E> {
                 match word {
                     "tool" => Ok(Role::Tool),
+                    "model" => Ok(Role::Assistant),
                     _ => Role::from_word(word).ok_or_else(|| E::unknown_variant(word, NAMES)),
                 }
             }
