@@ -330,10 +330,16 @@ fn a_value_nested_too_deep_is_refused_not_read_as_nothing() {
 fn a_required_property_inside_a_dotprompt_input_is_required_too() {
     use promptic::SourceFile;
     use promptic::formats::Values;
-    let dir = folder(&[(
-        "o.prompt",
-        "---\ninput:\n  schema:\n    user(object):\n      name: string\n      email: string\n    orders(array):\n      id: string\n      note?: string\n---\n{{user.name}} <{{user.email}}> {{#each orders}}{{id}} {{/each}}",
-    )]);
+    let dir = folder(&[
+        (
+            "o.prompt",
+            "---\ninput:\n  schema:\n    user(object):\n      name: string\n      email: string\n    orders(array):\n      id: string\n      note?: string\n---\n{{user.name}} <{{user.email}}> {{#each orders}}{{id}} {{/each}}",
+        ),
+        (
+            "n.prompt",
+            "---\ninput:\n  schema:\n    type: object\n    properties:\n      note: {type: [string, \"null\"]}\n    required: [note]\n---\n[{{note}}]",
+        ),
+    ]);
     let project = Project::open(&dir, "prompts").unwrap();
     let render = |json: &str| {
         let mut values = Values::new();
@@ -378,5 +384,12 @@ fn a_required_property_inside_a_dotprompt_input_is_required_too() {
         error.contains("the input `user` is required and has no value"),
         "{error}"
     );
+    // Unless the schema takes `null`.
+    let mut values = Values::new();
+    values
+        .read_file(SourceFile::new("c.json", r#"{"note": null}"#))
+        .unwrap();
+    let output = project.load("n").unwrap().render(&values).unwrap();
+    assert_eq!(output.contents().concat(), "[]");
     std::fs::remove_dir_all(&dir).unwrap();
 }

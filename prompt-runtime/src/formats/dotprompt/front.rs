@@ -340,13 +340,15 @@ impl LoadedDotprompt {
         let name = &self.name;
         for read in &self.reads {
             let key = &read.name;
-            // `null` is no value (a context file writes it to leave a value out).
+            // `null` is no value (a context file writes it to leave a value out), unless
+            // the property's schema takes `null`.
+            let null_taken = properties.and_then(|p| p.get(key)).is_some_and(allows_null);
             if read.required
                 && file
                     .data
                     .input
                     .get(key)
-                    .is_none_or(|v| matches!(v, Value::Null))
+                    .is_none_or(|v| matches!(v, Value::Null) && !null_taken)
                 && !defaulted(key)
                 && !refused.contains(&key.as_str())
             {
@@ -654,7 +656,12 @@ impl Inside {
                 };
                 for (key, inner) in properties.iter() {
                     match map.get(key) {
-                        Some(Value::Null) | None if schema::required(schema, key) => {
+                        None if schema::required(schema, key) => {
+                            self.missing.push(format!("{path}.{key}"));
+                        }
+                        Some(Value::Null)
+                            if schema::required(schema, key) && !allows_null(inner) =>
+                        {
                             self.missing.push(format!("{path}.{key}"));
                         }
                         Some(given) => self.walk(inner, given, &format!("{path}.{key}"), depth + 1),
@@ -679,5 +686,14 @@ impl Inside {
             }
             _ => {}
         }
+    }
+}
+
+/// Whether a schema takes `null`: its type is `null` or a list of types with `null`.
+fn allows_null(schema: &Value) -> bool {
+    match schema.get("type") {
+        Some(Value::String(t)) => t == "null",
+        Some(Value::Array(types)) => types.iter().any(|t| t.as_str() == Some("null")),
+        _ => false,
     }
 }
