@@ -110,9 +110,19 @@ enum Command {
 }
 
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let mut cli = Cli::parse();
     // A store folder (PromptEngine's layout) is checked, listed and rendered as a store.
     let is_store = prompt_runtime::store::is_store_dir(&cli.dir);
+    if !is_store {
+        let dir = cli.dir.clone();
+        if let Command::Render(render::RenderArgs { options, .. })
+        | Command::Tokens(tokens::TokensArgs { options, .. })
+        | Command::Diff(diff::DiffArgs { options, .. }) = &mut cli.command
+            && let Some(name) = name_in_folder(&dir, &options.name)
+        {
+            options.name = name;
+        }
+    }
     let outcome = match &cli.command {
         Command::List(args) if is_store && !args.json => store::list(&cli.dir),
         Command::Render(args) if is_store => store::render(&cli.dir, args),
@@ -132,6 +142,20 @@ fn main() -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The prompt a name written as a file's path means (`prompts/agents/analyst.md.j2`, as a
+/// shell completes it): its path under the folder `dir`, when it is a file there. A name
+/// that is no such path is the prompt's name as it is.
+fn name_in_folder(dir: &std::path::Path, name: &str) -> Option<String> {
+    let path = std::path::Path::new(name);
+    let here = |p: &'_ std::path::Path| p.strip_prefix(".").unwrap_or(p).to_owned();
+    let (plain, folder) = (here(path), here(dir));
+    let under = plain.strip_prefix(&folder).ok()?;
+    if under.as_os_str().is_empty() || !path.is_file() {
+        return None;
+    }
+    Some(under.to_str()?.replace('\\', "/"))
 }
 
 /// What a command returns: its exit code, or the problems that stopped it (printed to

@@ -22,7 +22,8 @@ use std::path::{Path, PathBuf};
 /// The prompt to render and the values to render it with.
 #[derive(Clone, Debug, Args)]
 pub struct RenderOptions {
-    /// The prompt's name: its path under the prompts folder without `.md` (`agents/helper`).
+    /// The prompt's name: its path under the prompts folder without its ending
+    /// (`agents/helper`), or the file's path (`prompts/agents/helper.md`).
     pub name: String,
 
     /// A JSON object of context values: strings, numbers and booleans (as the file writes them);

@@ -298,3 +298,34 @@ fn docs_show_the_paths_a_prompt_reads() {
     );
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// A prompt may be named by its file's path from where the command runs, as a shell
+/// completes it (`prompts/trip.md.j2`): the same render as by its name, for every command
+/// that takes one.
+#[test]
+fn a_prompt_named_by_its_files_path_is_that_prompt() {
+    let by = |command: &str, name: &str, extra: &[&str]| {
+        let mut args = vec![command, name, "--dir", "prompts", "--set", "who=Ada"];
+        args.extend_from_slice(extra);
+        let out = promptic(&args);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{command} {name}: {stderr}");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    for (file, name) in [
+        ("prompts/trip.md.j2", "trip"),
+        ("./prompts/ticket.prompt", "ticket"),
+        ("prompts/greet/formal.md", "greet/formal"),
+    ] {
+        assert_eq!(by("render", file, &[]), by("render", name, &[]), "{file}");
+    }
+    let diff = ["--b", "who=Bo"];
+    assert_eq!(
+        by("diff", "prompts/note.md", &diff),
+        by("diff", "note", &diff)
+    );
+    assert_eq!(
+        by("tokens", "prompts/note.md", &[]),
+        by("tokens", "note", &[])
+    );
+}
