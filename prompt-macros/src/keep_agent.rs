@@ -15,7 +15,7 @@ use crate::compile;
 use crate::derive::Field;
 use crate::emit::{self, Access};
 use proc_macro2::TokenStream;
-use prompt_runtime::diagnostic::Repeated;
+use prompt_runtime::diagnostic::Repeats;
 use prompt_runtime::formats::keep::{
     AgentFile, AgentKind, AgentPart, AgentPlaceholder, AgentPrompt, TracedExpansion,
 };
@@ -153,7 +153,7 @@ impl Read<'_> {
         let mut used = vec![false; fields.len()];
         // A name no field has is one error, however often it is written, noting the
         // other places; the field its did-you-mean names is not reported unused as well.
-        let mut unknown = Unknown::default();
+        let mut unknown = Repeats::default();
         for p in prompt.placeholders() {
             if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
                 fills.push(Some(Fill::Retrieval));
@@ -162,7 +162,7 @@ impl Read<'_> {
             let Some(i) = fields.iter().position(|f| f.name == p.name) else {
                 let written = &expanded.text[p.span.clone()];
                 let again = Diagnostic::new(String::new());
-                if unknown.again(&p.name, &self.at_template(again, &expanded, p.span.clone())) {
+                if unknown.again_at(&p.name, &self.at_template(again, &expanded, p.span.clone())) {
                     fills.push(None);
                     continue;
                 }
@@ -178,9 +178,9 @@ impl Read<'_> {
                             p.name, input.ident
                         ),
                     };
-                    unknown.report(
-                        &mut problems,
+                    unknown.report_located(
                         &p.name,
+                        &mut problems,
                         self.at_template(
                             Diagnostic::new(format!(
                                 "`{written}` names `{}`, which is no field of `{}`",
@@ -202,7 +202,7 @@ impl Read<'_> {
                         p.name
                     ));
                     let d = self.at_template(d, &expanded, p.span.clone());
-                    unknown.report(&mut problems, &p.name, d);
+                    unknown.report_located(&p.name, &mut problems, d);
                 }
                 fills.push(None);
                 continue;
@@ -240,7 +240,7 @@ impl Read<'_> {
                 span: field.ty.span(),
             })));
         }
-        unknown.note(&mut problems);
+        unknown.note(&mut problems, "also written");
         if !problems.is_empty() {
             compile::combine(&mut errors, compile::to_error(self.name, problems));
         }
@@ -638,7 +638,7 @@ impl Read<'_> {
         let mut problems = Diagnostics::default();
         let mut fills: Vec<Option<Fill>> = Vec::new();
         let mut used = vec![false; args.len()];
-        let mut unknown = Unknown::default();
+        let mut unknown = Repeats::default();
         for p in prompt.placeholders() {
             if matches!(p.kind, AgentKind::Get | AgentKind::Find) {
                 fills.push(Some(Fill::Retrieval));
@@ -651,7 +651,7 @@ impl Read<'_> {
             let again =
                 || self.at_template(Diagnostic::new(String::new()), &expanded, p.span.clone());
             if meant.contains(&Some(p.name.as_str()))
-                || (!given && unknown.again(&p.name, &again()))
+                || (!given && unknown.again_at(&p.name, &again()))
             {
                 fills.push(None);
                 continue;
@@ -681,11 +681,8 @@ impl Read<'_> {
                     ))
                     .with_help(help)
                 };
-                unknown.report(
-                    &mut problems,
-                    &p.name,
-                    self.at_template(d, &expanded, p.span.clone()),
-                );
+                let d = self.at_template(d, &expanded, p.span.clone());
+                unknown.report_located(&p.name, &mut problems, d);
                 fills.push(None);
                 continue;
             };
@@ -698,7 +695,7 @@ impl Read<'_> {
                 span: args[i].2.span(),
             })));
         }
-        unknown.note(&mut problems);
+        unknown.note(&mut problems, "also written");
         if !problems.is_empty() {
             compile::combine(&mut errors, compile::to_error(self.name, problems));
         }
@@ -761,37 +758,5 @@ impl Read<'_> {
             #(#bindings)*
             #value
         }})
-    }
-}
-
-/// The names no field (or argument) gives: each one error, at its first place, noting the
-/// others.
-#[derive(Default)]
-struct Unknown(Vec<(String, Repeated)>);
-
-impl Unknown {
-    /// Whether `name` was reported already; if so, the place `at` locates is noted on its
-    /// error.
-    fn again(&mut self, name: &str, at: &Diagnostic) -> bool {
-        let Some((_, found)) = self.0.iter_mut().find(|(n, _)| n == name) else {
-            return false;
-        };
-        if let Some(location) = at.location() {
-            found.again_at(location);
-        }
-        true
-    }
-
-    /// Reports `error`, `name`'s first place.
-    fn report(&mut self, problems: &mut Diagnostics, name: &str, error: Diagnostic) {
-        self.0
-            .push((name.to_owned(), Repeated::report_located(problems, error)));
-    }
-
-    /// Notes every name's other places on its error.
-    fn note(&self, problems: &mut Diagnostics) {
-        for (_, found) in &self.0 {
-            found.note(problems, "also written");
-        }
     }
 }

@@ -727,6 +727,82 @@ impl Repeated {
     }
 }
 
+/// Mistakes by what they are about (a name, a path), each reported once, at its first
+/// place, noting its others: a [`Repeated`] per key.
+///
+/// ```
+/// use promptic::diagnostic::{Diagnostic, Diagnostics, Repeats};
+/// use promptic::SourceFile;
+///
+/// let source = SourceFile::new("prompts/x.md", "$nme and $nme");
+/// let (mut problems, mut repeats) = (Diagnostics::default(), Repeats::default());
+/// for span in [0..4, 9..13] {
+///     if !repeats.again("nme", &source, &span) {
+///         let error = Diagnostic::new("no value `nme`").at(&source, span.clone());
+///         repeats.report("nme", &mut problems, error, &source, &span);
+///     }
+/// }
+/// repeats.note(&mut problems, "also written");
+/// assert_eq!(problems.0.len(), 1);
+/// assert_eq!(problems.0[0].notes(), ["also written at prompts/x.md:1:10"]);
+/// ```
+#[derive(Default)]
+pub struct Repeats(std::collections::HashMap<String, Repeated>);
+
+impl Repeats {
+    /// Whether the mistake about `key` was reported; if so, `span` of `source` is noted as
+    /// another of its places.
+    pub fn again(&mut self, key: &str, source: &SourceFile, span: &Range<usize>) -> bool {
+        match self.0.get_mut(key) {
+            Some(found) => {
+                found.again(source, span);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Whether the mistake about `key` was reported; if so, where `located` is located is
+    /// noted as another of its places.
+    pub fn again_at(&mut self, key: &str, located: &Diagnostic) -> bool {
+        match self.0.get_mut(key) {
+            Some(found) => {
+                if let Some(location) = located.location() {
+                    found.again_at(location);
+                }
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// Reports `error`, the mistake about `key` first made at `span` of `source`.
+    pub fn report(
+        &mut self,
+        key: &str,
+        diagnostics: &mut Diagnostics,
+        error: Diagnostic,
+        source: &SourceFile,
+        span: &Range<usize>,
+    ) {
+        let found = Repeated::report(diagnostics, error, source, span);
+        self.0.insert(key.to_owned(), found);
+    }
+
+    /// Reports `error`, the mistake about `key` first made where `error` is located.
+    pub fn report_located(&mut self, key: &str, diagnostics: &mut Diagnostics, error: Diagnostic) {
+        let found = Repeated::report_located(diagnostics, error);
+        self.0.insert(key.to_owned(), found);
+    }
+
+    /// Adds `note` and the other places to each error that has any.
+    pub fn note(&self, diagnostics: &mut Diagnostics, note: &str) {
+        for found in self.0.values() {
+            found.note(diagnostics, note);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

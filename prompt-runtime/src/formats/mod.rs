@@ -150,8 +150,7 @@ impl Project {
         for front_end in FrontEnd::ALL {
             for ending in front_end.endings() {
                 let file = format!("{name}{ending}");
-                let path = self.dir.join(&file);
-                if std::fs::symlink_metadata(&path).is_ok() && !path.is_dir() {
+                if crate::source::names_a_file(&self.dir.join(&file)) {
                     found.push((front_end, file));
                 }
             }

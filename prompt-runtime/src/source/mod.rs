@@ -21,6 +21,13 @@ pub use root::{MAX_FILE, ReadError, Root, read_file};
 
 use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 
+/// Whether something other than a folder is at `path` (a file, a link, a FIFO, a
+/// device): what decides which file a name is, so that the reader, not a quiet
+/// "not found", refuses one it does not read.
+pub(crate) fn names_a_file(path: &std::path::Path) -> bool {
+    std::fs::symlink_metadata(path).is_ok() && !path.is_dir()
+}
+
 /// Decodes a file's bytes into a [`SourceFile`]: BOM dropped, UTF-8 checked, CRLF to LF.
 pub fn decode(path: &str, bytes: &[u8]) -> Result<SourceFile, Diagnostics> {
     const BOM: &[u8] = b"\xEF\xBB\xBF";

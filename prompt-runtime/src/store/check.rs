@@ -12,7 +12,7 @@ use super::json::{Entries, Reader, field, is_word};
 use super::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY, is_inside};
 use super::parsed::{Body, Folder, Key, Part, Phase, PromptDef, Target, Text, Variant};
 use crate::chat::Role;
-use crate::diagnostic::Repeated;
+use crate::diagnostic::Repeats;
 use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::suggest::closest;
 use crate::{Diagnostic, Diagnostics, SourceFile};
@@ -1207,7 +1207,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
     let mut ok = true;
     // An unknown key is one error per text, however often it is written, noting its
     // other places.
-    let mut unknown: Vec<(&str, Repeated)> = Vec::new();
+    let mut unknown = Repeats::default();
     for token in Syntax::TightBraces.tokenize(&decoded, 0) {
         match token {
             Token::Placeholder { span, name, .. } => {
@@ -1218,8 +1218,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
                     Err(_) => {
                         ok = false;
                         let at = r.inside_string(raw, span);
-                        if let Some((_, found)) = unknown.iter_mut().find(|(k, _)| *k == key) {
-                            found.again(r.source, &at);
+                        if unknown.again(key, r.source, &at) {
                             continue;
                         }
                         let d = Diagnostic::new(format!(
@@ -1231,7 +1230,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
                             Some(c) => d.with_help(format!("did you mean `{{{{{c}}}}}`?")),
                             None => d.with_help(format!("add `{key}` to {}", place.registry)),
                         };
-                        unknown.push((key, Repeated::report(r.problems, d, r.source, &at)));
+                        unknown.report(key, r.problems, d, r.source, &at);
                     }
                 }
             }
@@ -1244,9 +1243,7 @@ fn text(r: &mut Reader<'_>, raw: &RawValue, place: &Place<'_>) -> Option<Text> {
             }
         }
     }
-    for (_, found) in &unknown {
-        found.note(r.problems, "also written");
-    }
+    unknown.note(r.problems, "also written");
     let literal_run = parts
         .iter()
         .any(|p| matches!(p, Part::Literal(s) if s.contains("\n\n\n")));

@@ -22,7 +22,7 @@ use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
 use super::parsed::{Folder, PromptDef};
 use super::persist::{remove_path, set_path, set_paths};
 use super::{check, folder_lock};
-use crate::diagnostic::Repeated;
+use crate::diagnostic::Repeats;
 use crate::parse::lexer::{Syntax, Token, is_name};
 use crate::source::json::object_entries;
 use crate::suggest::closest;
@@ -745,7 +745,7 @@ pub(super) fn check_text(
     let mut problems = Diagnostics::default();
     // An unknown key is one error, however often the text writes it, noting its other
     // places.
-    let mut unknown: Vec<(&str, Repeated)> = Vec::new();
+    let mut unknown = Repeats::default();
     for token in Syntax::TightBraces.tokenize(text, 0) {
         let Token::Placeholder { span, name, .. } = token else {
             continue;
@@ -754,8 +754,7 @@ pub(super) fn check_text(
         if folder.key(key).is_some() {
             continue;
         }
-        if let Some((_, found)) = unknown.iter_mut().find(|(k, _)| *k == key) {
-            found.again(&source, &span);
+        if unknown.again(key, &source, &span) {
             continue;
         }
         let d = Diagnostic::new(format!(
@@ -769,11 +768,9 @@ pub(super) fn check_text(
                 "add `{key}` to `{USER_REGISTRY}` (`Store::add_placeholder`)"
             )),
         };
-        unknown.push((key, Repeated::report(&mut problems, d, &source, &span)));
+        unknown.report(key, &mut problems, d, &source, &span);
     }
-    for (_, found) in &unknown {
-        found.note(&mut problems, "also written");
-    }
+    unknown.note(&mut problems, "also written");
     problems.into_result(()).map_err(StoreError::Invalid)
 }
 

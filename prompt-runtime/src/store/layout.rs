@@ -27,8 +27,7 @@ pub const USER_REGISTRY: &str = "_meta/user_placeholder_registry.json";
 /// assert!(!promptic::store::is_store_dir(std::path::Path::new("prompts")));
 /// ```
 pub fn is_store_dir(dir: &Path) -> bool {
-    let manifest = dir.join(MANIFEST);
-    std::fs::symlink_metadata(&manifest).is_ok() && !manifest.is_dir()
+    crate::source::names_a_file(&dir.join(MANIFEST))
 }
 
 /// One folder of a store (the defaults, or the user's folder) and the files read from it.

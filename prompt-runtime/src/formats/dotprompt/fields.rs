@@ -4,7 +4,7 @@
 
 use super::schema::{TypeKind, compatible, properties, property_span, required, schema_type};
 use super::{Dotprompt, HelperPtr, Message, RenderedPrompt, Value};
-use crate::diagnostic::{Diagnostic, Diagnostics, Repeated};
+use crate::diagnostic::{Diagnostic, Diagnostics, Repeats};
 use crate::value::Shape;
 use crate::value::path::{Step, check};
 
@@ -275,16 +275,14 @@ pub fn check_arguments<'s>(
             let paths = prompt.input_paths();
             let mut read: std::collections::HashSet<&str> = Default::default();
             let mut suggested: Vec<&str> = Vec::new();
-            let mut reported: std::collections::HashMap<&str, Repeated> = Default::default();
+            let mut reported = Repeats::default();
             for path in &paths {
                 let Some(first) = path.segments.first() else {
                     continue;
                 };
                 // Each name once, at its first read, noting the other paths.
                 if !read.insert(first.as_str()) {
-                    if let Some(found) = reported.get_mut(first.as_str()) {
-                        found.again(source, &path.span);
-                    }
+                    reported.again(first, source, &path.span);
                     continue;
                 }
                 if args.contains(&first.as_str()) {
@@ -300,12 +298,9 @@ pub fn check_arguments<'s>(
                 let error = Diagnostic::new(format!("`{first}` is not an argument"))
                     .at(source, path.span.clone())
                     .with_help(help);
-                let first_read = Repeated::report(&mut found.problems, error, source, &path.span);
-                reported.insert(first.as_str(), first_read);
+                reported.report(first, &mut found.problems, error, source, &path.span);
             }
-            for first_read in reported.values() {
-                first_read.note(&mut found.problems, "also read through other paths");
-            }
+            reported.note(&mut found.problems, "also read through other paths");
             for (at, arg) in args.iter().enumerate() {
                 if !read.contains(arg) && !suggested.contains(arg) {
                     let message = format!("argument `{arg}` is not read by `{}`", source.path());
@@ -491,16 +486,12 @@ fn check_paths_without_schema(prompt: &Dotprompt, fields: &[FieldKind<'_>]) -> D
     // Each name once, at its first read (`{{usr.name}} {{usr.city}}` is one mistake),
     // noting the others.
     let paths = prompt.input_paths();
-    let mut reported: std::collections::HashMap<&str, Repeated> = Default::default();
+    let mut reported = Repeats::default();
     for path in &paths {
         let Some(first) = path.segments.first() else {
             continue;
         };
-        if fields.iter().any(|f| f.name == first) {
-            continue;
-        }
-        if let Some(found) = reported.get_mut(first.as_str()) {
-            found.again(source, &path.span);
+        if fields.iter().any(|f| f.name == first) || reported.again(first, source, &path.span) {
             continue;
         }
         let help = match crate::suggest::closest(first, fields.iter().map(|f| f.name)) {
@@ -510,11 +501,8 @@ fn check_paths_without_schema(prompt: &Dotprompt, fields: &[FieldKind<'_>]) -> D
         let error = Diagnostic::new(format!("`{first}` is not a field"))
             .at(source, path.span.clone())
             .with_help(help);
-        let found = Repeated::report(&mut problems, error, source, &path.span);
-        reported.insert(first.as_str(), found);
+        reported.report(first, &mut problems, error, source, &path.span);
     }
-    for found in reported.values() {
-        found.note(&mut problems, "also read through other paths");
-    }
+    reported.note(&mut problems, "also read through other paths");
     problems
 }

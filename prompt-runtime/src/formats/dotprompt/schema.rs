@@ -3,7 +3,7 @@
 //! same diagnostics from both.
 
 use super::{Dotprompt, Object, Value};
-use crate::diagnostic::{Diagnostic, Diagnostics, Repeated};
+use crate::diagnostic::{Diagnostic, Diagnostics, Repeats};
 
 /// A schema's type, without `null`: `None` for a schema that takes anything.
 ///
@@ -68,7 +68,7 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
     let source = prompt.source();
     // A missing property is one error, however many paths read through it
     // (`user.emial.a`, `user.emial.b`), noting the other places.
-    let mut missing: std::collections::HashMap<String, Repeated> = std::collections::HashMap::new();
+    let mut missing = Repeats::default();
     for path in prompt.input_paths() {
         let mut at = schema;
         for (i, segment) in path.segments.iter().enumerate() {
@@ -93,8 +93,7 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
                 continue;
             }
             let read = path.segments[..=i].join(".");
-            if let Some(found) = missing.get_mut(&read) {
-                found.again(source, &path.span);
+            if missing.again(&read, source, &path.span) {
                 break;
             }
             let help = match crate::suggest::closest(segment, props.keys()) {
@@ -106,14 +105,11 @@ pub fn check_input_paths(prompt: &Dotprompt) -> Diagnostics {
             ))
             .at(source, path.span.clone())
             .with_help(help);
-            let first = Repeated::report(&mut problems, error, source, &path.span);
-            missing.insert(read, first);
+            missing.report(&read, &mut problems, error, source, &path.span);
             break;
         }
     }
-    for found in missing.values() {
-        found.note(&mut problems, "also read through other paths");
-    }
+    missing.note(&mut problems, "also read through other paths");
     problems
 }
 

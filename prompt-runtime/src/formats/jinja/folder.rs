@@ -23,10 +23,7 @@ impl Project {
         ENDINGS
             .iter()
             .map(|ending| format!("{name}{ending}"))
-            .find(|file| {
-                let path = self.dir.join(file);
-                std::fs::symlink_metadata(&path).is_ok() && !path.is_dir()
-            })
+            .find(|file| crate::source::names_a_file(&self.dir.join(file)))
     }
 
     /// Loads Jinja prompt `name` and every template it includes, with the folder's
