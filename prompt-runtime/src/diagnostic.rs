@@ -808,6 +808,16 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_span_at_a_line_and_column_covers_the_name_and_never_passes_the_end() {
+        let source = SourceFile::new("p.md", "first\nsé $headr and ${x_y}\n{% if mood %}");
+        assert_eq!(&source.text()[source.span_at(2, 4)], "$headr");
+        assert_eq!(&source.text()[source.span_at(2, 15)], "${x_y}");
+        assert_eq!(&source.text()[source.span_at(3, 7)], "mood");
+        let end = source.text().len();
+        assert_eq!(source.span_at(9, 9), end..end);
+    }
+
+    #[test]
     fn control_characters_in_paths_messages_and_lines_are_shown_escaped() {
         let source = SourceFile::new("p/\u{1b}[2J\n.md", "a\u{7}\tb $x\u{1b} c");
         // The caret stands under `x` and the escaped ESC after it.

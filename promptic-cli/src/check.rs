@@ -19,7 +19,7 @@
 //! CI on folders whose prompts declare no context, where a misspelt name is only a warning.
 
 use crate::style::{Style, warning_text};
-use crate::{Outcome, lint, open_project};
+use crate::{Outcome, open_project};
 use clap::Args;
 use prompt_runtime::check::{self, infer_context};
 use prompt_runtime::{Diagnostic, Diagnostics};
@@ -80,13 +80,7 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
                 if let Some(problem) = crate::keep::include_problem(&project, &prompt.file, name) {
                     errors.push(problem);
                 }
-                let run_ons = prompt_runtime::check::run_on_names(&prompt.file, &project.templates);
-                let frontmatter = prompt_runtime::check::frontmatter_warnings(&prompt.file);
-                for w in lint::warnings(&project, &prompt)
-                    .into_iter()
-                    .chain(run_ons)
-                    .chain(frontmatter)
-                {
+                for w in prompt_runtime::formats::markdown::warnings(&project, &prompt) {
                     if seen.insert(w.clone()) {
                         warnings.push(w);
                     }

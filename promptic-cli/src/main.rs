@@ -10,7 +10,6 @@ mod diff;
 mod docs;
 mod dotprompt;
 mod keep;
-mod lint;
 mod list;
 mod render;
 mod store;

@@ -266,6 +266,22 @@ pub fn rendered(prompt: &dyn LoadedPrompt, values: &Values) -> Result<Rendered, 
     Ok(Rendered { output, text })
 }
 
+/// Prints what `promptic check` warns about in `prompt` (a frontmatter the model would
+/// receive as text, a name that looks misspelt) to stderr, once per prompt in a run
+/// (`diff` loads its prompt for each side): the render goes on, as the check's warnings
+/// do not fail it.
+fn warn(prompt: &dyn LoadedPrompt) {
+    static WARNED: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let Ok(mut warned) = WARNED.lock() else {
+        return;
+    };
+    if warned.iter().any(|path| path == prompt.path()) {
+        return;
+    }
+    warned.push(prompt.path().to_owned());
+    crate::style::eprint_warnings(&prompt.warnings());
+}
+
 /// The prompt the options name (a family's member as the tags choose it), loaded through
 /// its format, and the values the options give it. A flag the prompt's format takes no
 /// input from is refused, not ignored.
@@ -294,6 +310,7 @@ pub fn prepare(
     }
     let name = chosen(project, options)?;
     let prompt = project.load(&name)?;
+    warn(prompt.as_ref());
     let takes = prompt.takes();
     let title = prompt.format().title();
     if options.identity.is_some() && !takes.identity {

@@ -2630,6 +2630,31 @@ fn check_warns_about_frontmatter_near_misses_and_misspelt_keys() {
             "  = note: `--strict` makes every warning an error\n"
         )
     );
+    // Each command that renders a prompt says what `check` says of it, once, and renders.
+    let warning_of = |file: &str| {
+        let all = expected("warning", "");
+        let start = all.find(&format!("{}/{file}", dir.display())).unwrap();
+        let start = all[..start].rfind("warning:").unwrap();
+        // Each warning is followed by an empty line, the last one too.
+        match all[start + 1..].find("\nwarning:") {
+            Some(e) => all[start..start + 2 + e].to_owned(),
+            None => format!("{}\n", &all[start..]),
+        }
+    };
+    for args in [
+        &["render", "b"][..],
+        &["tokens", "b"],
+        &["diff", "b", "--guidance"],
+        &["render", "c", "--json"],
+    ] {
+        let run = promptic_in(dir, args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        let file = format!("{}.md", args[1]);
+        assert_eq!(run.stderr, warning_of(&file), "{args:?}");
+    }
+    // A prompt with nothing to warn about renders without a word on stderr.
+    let run = promptic_in(dir, &["render", "d"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
 }
 
 /// Names come from whoever wrote the folder: a template named to clear the screen, or a

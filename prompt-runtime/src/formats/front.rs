@@ -122,6 +122,13 @@ pub trait LoadedPrompt: Send + Sync {
         let _ = values;
         Vec::new()
     }
+    /// What the prompt's file likely says other than it means, though it renders (a
+    /// frontmatter the model would receive as text, a misspelt-looking name): the
+    /// warnings `promptic check` gives for it, which `render`, `tokens` and `diff` print
+    /// too. Empty for a format without such checks.
+    fn warnings(&self) -> Vec<Diagnostic> {
+        Vec::new()
+    }
     /// What `#[derive(Prompt)]` of this prompt would refuse to compile (a construct its
     /// compiled render does not have, at its place), which the run-time renderer renders
     /// all the same: for `promptic check` to say so before a build does. `None` for a

@@ -87,6 +87,7 @@ impl Format for Markdown {
             identity_keys,
             reads,
             missing: MissingHelp::of(project),
+            warnings: warnings(project, &checked),
             prompt: checked,
         }))
     }
@@ -99,6 +100,7 @@ pub struct LoadedMarkdown {
     identity_keys: Vec<String>,
     reads: Vec<ValueUse>,
     missing: MissingHelp,
+    warnings: Vec<Diagnostic>,
 }
 
 impl LoadedMarkdown {
@@ -222,6 +224,10 @@ impl LoadedPrompt for LoadedMarkdown {
         &self.prompt.name
     }
 
+    fn warnings(&self) -> Vec<Diagnostic> {
+        self.warnings.clone()
+    }
+
     fn output_schema_span(
         &self,
         property: Option<&str>,
@@ -306,6 +312,7 @@ impl LoadedPrompt for LoadedMarkdown {
                 has_config: self.missing.has_config,
                 known: self.missing.known.clone(),
             },
+            warnings: self.warnings.clone(),
         };
         Some((Box::new(muted), reasons))
     }
@@ -427,6 +434,63 @@ pub fn known_names(project: &Project) -> Vec<String> {
         .collect()
 }
 
+/// What `promptic check` warns about in a checked Markdown prompt, each once: frontmatter
+/// that is sent to the model as text or a key that looks misspelt
+/// ([`frontmatter_warnings`](crate::check::frontmatter_warnings)), a `$name` that runs
+/// into the letters after it ([`run_on_names`](crate::check::run_on_names)), and a
+/// context value whose name is close to a template, an identity key or a literal.
+///
+/// Without a typed context, every name that is not an identity key, a template or a
+/// literal is taken as a context value, so `$preambel` for the template `preamble` passes
+/// the checks and fails only when rendered; a context value whose name is close to one
+/// of those known names is probably such a typo. It is a warning, not an error:
+/// `$timezone_offset` beside the identity key `timezone` is fine.
+pub fn warnings(project: &Project, prompt: &CheckedPrompt) -> Vec<Diagnostic> {
+    let mut found: Vec<Diagnostic> = Vec::new();
+    let names = known_names(project);
+    for variable in &prompt.resolved.variables {
+        if variable.source != crate::resolve::VarSource::Context {
+            continue;
+        }
+        let Some(known) = closest(&variable.name, names.iter().map(String::as_str)) else {
+            continue;
+        };
+        let mut d = Diagnostic::new(format!(
+            "`${}` is not a template, an identity key or a literal, so it is read as a context value",
+            variable.name
+        ));
+        if let Some(first) = variable.uses.first()
+            && let Some(source) = source_of(project, prompt, &first.path)
+        {
+            let span = source.span_at(first.line, first.col);
+            d = d.at(&source, span);
+        }
+        found.push(d.with_help(format!("did you mean `${known}`?")));
+    }
+    let more = crate::check::run_on_names(&prompt.file, &project.templates)
+        .into_iter()
+        .chain(crate::check::frontmatter_warnings(&prompt.file));
+    for w in more {
+        if !found.contains(&w) {
+            found.push(w);
+        }
+    }
+    found
+}
+
+/// The loaded file with this display path: the prompt itself or one of the templates.
+fn source_of(project: &Project, prompt: &CheckedPrompt, path: &str) -> Option<crate::SourceFile> {
+    if prompt.file.source.path() == path {
+        return Some(prompt.file.source.clone());
+    }
+    project
+        .templates
+        .iter()
+        .map(|(_, t)| &t.file.source)
+        .find(|s| s.path() == path)
+        .cloned()
+}
+
 /// What keep's `render_prompt` takes besides the template's bindings.
 const REQUEST_VALUES: [&str; 3] = ["text", "since", "until"];
 
@@ -438,6 +502,7 @@ pub struct LoadedKeepAgent {
     meta: Meta,
     prompt: AgentPrompt,
     reads: Vec<ValueUse>,
+    warnings: Vec<Diagnostic>,
 }
 
 impl LoadedKeepAgent {
@@ -465,6 +530,7 @@ impl LoadedKeepAgent {
         Ok(LoadedKeepAgent {
             name: checked.name.clone(),
             path: checked.file.source.path().to_owned(),
+            warnings: crate::check::frontmatter_warnings(&checked.file),
             meta: checked.meta,
             prompt,
             reads,
@@ -493,6 +559,10 @@ impl LoadedKeepAgent {
 impl LoadedPrompt for LoadedKeepAgent {
     fn name(&self) -> &str {
         &self.name
+    }
+
+    fn warnings(&self) -> Vec<Diagnostic> {
+        self.warnings.clone()
     }
 
     fn path(&self) -> &str {
