@@ -196,13 +196,21 @@ fn back_link(name: &str) -> String {
 }
 
 fn page(project: &Project, prompt: &CheckedPrompt) -> String {
+    let mut sections = vec![Section {
+        heading: "Templates".to_owned(),
+        body: templates(project, prompt),
+    }];
+    let warnings = prompt_runtime::formats::markdown::warnings(project, prompt);
+    if !warnings.is_empty() {
+        sections.push(Section {
+            heading: "Warnings".to_owned(),
+            body: warnings_text(&warnings),
+        });
+    }
     let options = PageOptions {
         heading_level: LEVEL,
         field_types: None,
-        sections: vec![Section {
-            heading: "Templates".to_owned(),
-            body: templates(project, prompt),
-        }],
+        sections,
     };
     back_link(&prompt.name) + &markdown_page(prompt, &options)
 }
@@ -317,11 +325,17 @@ fn index(project: &Project, entries: &[Entry], used_by: &BTreeMap<String, Vec<St
     out
 }
 
-/// The page of a Jinja prompt, and whether it is broken.
+/// What `check` warns about in a prompt, as its page shows it: the warnings as the
+/// command prints them, in one fenced block.
+fn warnings_text(warnings: &[Diagnostic]) -> String {
+    let text: Vec<String> = warnings.iter().map(crate::style::warning_text).collect();
+    fenced(&text.join("\n\n"), "text")
+}
+
 /// The page of a prompt of any format, from what its format reports, with its title.
 fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, bool) {
     let path = format!("{}/{}", project.display, found.file);
-    let mut page = format!("# {}\n\n", found.name);
+    let mut page = back_link(&found.name) + &format!("# {}\n\n", found.name);
     let format = found.format;
     let prompt = match project.load(&found.name) {
         Ok(prompt) => prompt,
@@ -343,6 +357,21 @@ fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, boo
     page.push_str(&format!("File: `{path}` ({})\n\n", format.title()));
     if let Some(model) = &meta.model {
         page.push_str(&format!("Model: `{model}`\n\n"));
+    }
+    if !meta.config.is_empty() {
+        page.push_str("## Model config\n\n| key | value |\n| --- | --- |\n");
+        for (key, value) in meta.config.iter() {
+            page.push_str(&format!(
+                "| {} | {} |\n",
+                code_span(key),
+                table_cell(&code_span(value))
+            ));
+        }
+        page.push('\n');
+    }
+    let warnings = prompt.warnings();
+    if !warnings.is_empty() {
+        page.push_str(&format!("## Warnings\n\n{}\n", warnings_text(&warnings)));
     }
     if !prompt.reads().is_empty() {
         page.push_str("## Values it reads\n\n");

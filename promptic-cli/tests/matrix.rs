@@ -193,6 +193,12 @@ fn list_docs_and_check_show_every_prompt_and_no_part() {
             text.contains("who"),
             "the page of `{page}` does not show `who`:\n{text}"
         );
+        // Every format's page leads back to the index, from a subfolder too.
+        let up = "../".repeat(page.matches('/').count());
+        assert!(
+            text.starts_with(&format!("[← all prompts]({up}index.md)\n")),
+            "the page of `{page}` has no way back to the index:\n{text}"
+        );
     }
     assert!(!pages.join("parts").exists());
     std::fs::remove_dir_all(&pages).unwrap();
@@ -245,9 +251,10 @@ fn docs_show_the_paths_a_prompt_reads() {
     std::fs::write(dir.join("trip.md.j2"), "{{ user.name }} in {{ user.city }}").unwrap();
     std::fs::write(
         dir.join("ticket.prompt"),
-        "---\ninput:\n  schema:\n    user(object):\n      name: string\n---\nFor {{user.name}}.",
+        "---\nconfig:\n  temperature: 0.5\ninput:\n  schema:\n    user(object):\n      name: string\n---\nFor {{user.name}}.",
     )
     .unwrap();
+    std::fs::write(dir.join("near.md"), "{\"title\": \"Near\"}\nHello.").unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
         .args(["docs", "--dir", &dir.to_string_lossy(), "--out"])
         .arg(&pages)
@@ -269,6 +276,18 @@ fn docs_show_the_paths_a_prompt_reads() {
     assert!(
         ticket.contains("- `user`, object: reads `user.name`"),
         "{ticket}"
+    );
+    assert!(
+        ticket.contains(
+            "## Model config\n\n| key | value |\n| --- | --- |\n| `temperature` | `0.5` |\n"
+        ),
+        "{ticket}"
+    );
+    // What `check` warns about is on the page: here, a frontmatter the model would read.
+    let near = page("near");
+    assert!(
+        near.contains("## Warnings\n\n```text\nwarning: this looks like frontmatter but is sent to the model as text"),
+        "{near}"
     );
 
     // `list --json` carries them too; a value read whole has none.
