@@ -393,3 +393,54 @@ fn a_required_property_inside_a_dotprompt_input_is_required_too() {
     assert_eq!(output.contents().concat(), "[]");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A chat prompt's history section is a value like any other: its messages come by its
+/// name (from a program, a context file), for that section alone, ahead of the one
+/// conversation `Values::history` gives every section; text there is an error.
+#[test]
+fn a_history_section_takes_its_messages_by_name() {
+    use promptic::{Message, Role};
+    let dir = folder(&[(
+        "support_chat.md",
+        "Support for $product.\n\n{% history earlier %}\n\n{% history turns %}\n\n{% user %}\n$question",
+    )]);
+    let project = Project::open(&dir, "prompts").unwrap();
+    let prompt = project.load("support_chat").unwrap();
+    let turns = vec![Message::user("Is it on?"), Message::assistant("It is.")];
+    let mut values = promptic::formats::Values::new();
+    values
+        .text("product", "X")
+        .text("question", "Why?")
+        .json("turns", &turns);
+    values.history = Some(vec![Message::user("Before.")]);
+    let promptic::formats::Output::Chat(chat) = prompt.render(&values).unwrap() else {
+        panic!("a chat prompt renders a chat");
+    };
+    let shown: Vec<(Role, &str)> = chat
+        .messages
+        .iter()
+        .map(|m| (m.role, m.content.as_text().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        shown,
+        [
+            (Role::System, "Support for X."),
+            (Role::User, "Before."),
+            (Role::User, "Is it on?"),
+            (Role::Assistant, "It is."),
+            (Role::User, "Why?"),
+        ]
+    );
+
+    let mut values = promptic::formats::Values::new();
+    values
+        .text("product", "X")
+        .text("question", "Why?")
+        .text("turns", "hello");
+    let error = prompt.render(&values).unwrap_err().to_string();
+    assert!(
+        error.contains("`turns` is a history section: it takes a list of messages, not text"),
+        "{error}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

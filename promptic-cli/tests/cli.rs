@@ -1638,6 +1638,36 @@ fn render_prints_a_chat_prompts_messages_under_their_sections() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(!run.stdout.contains("Section: turns"));
+    // The history section's messages by its name in a context file, as any value.
+    std::fs::write(
+        dir.join("context.json"),
+        format!(
+            r#"{{"day": "Friday", "question": "Why?", "turns": {}}}"#,
+            std::fs::read_to_string(dir.join("turns.json")).unwrap()
+        ),
+    )
+    .unwrap();
+    let context = dir.join("context.json");
+    let run = promptic_in(
+        &dir,
+        &["render", "agent", "--context", context.to_str().unwrap()],
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.stdout, promptic_in(&dir, &args).stdout);
+    std::fs::write(
+        dir.join("bad.json"),
+        r#"{"day": "F", "question": "Q", "turns": [{"role": "usr", "content": "x"}]}"#,
+    )
+    .unwrap();
+    let bad = dir.join("bad.json");
+    let bad = bad.to_str().unwrap();
+    let run = promptic_in(&dir, &["render", "agent", "--context", bad]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.starts_with(&format!("error: the value `turns` (from the key `turns` of `{bad}`) is not a list of chat messages: unknown variant `usr`, expected one of `system`, `user`, `assistant`, `tool`\n --> {bad}:1:40\n")),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

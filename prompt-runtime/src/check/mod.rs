@@ -454,10 +454,25 @@ impl CheckedPrompt {
         history: &[crate::chat::Message],
         identity: &Identity,
     ) -> Result<crate::chat::Chat, RenderError> {
+        self.messages_of(context, &|_| history, identity)
+    }
+
+    /// [`messages`](Self::messages), with the messages of each `{% history NAME %}`
+    /// section by its name.
+    pub(crate) fn messages_of<'h>(
+        &self,
+        context: &HashMap<String, String>,
+        history: &dyn Fn(&str) -> &'h [crate::chat::Message],
+        identity: &Identity,
+    ) -> Result<crate::chat::Chat, RenderError> {
         let mut values = vec![Value::Absent; self.schema.context.len()];
         self.prepare(context, identity, &mut values)?;
+        let of_slot = |i: usize| match self.schema.context.get(i) {
+            Some(var) => history(&var.name),
+            None => &[],
+        };
         let (messages, breakpoints) =
-            crate::render::render_chat(&self.resolved, &|i| values[i], &|_| history, identity);
+            crate::render::render_chat(&self.resolved, &|i| values[i], &of_slot, identity);
         Ok(crate::chat::Chat {
             messages,
             path: Cow::Owned(self.file.source.path().to_owned()),

@@ -88,6 +88,13 @@ impl Format for Markdown {
             reads,
             missing: MissingHelp::of(project),
             warnings: warnings(project, &checked),
+            history_names: checked
+                .schema
+                .context
+                .iter()
+                .filter(|var| matches!(var.kind, VarKind::Messages))
+                .map(|var| var.name.clone())
+                .collect(),
             prompt: checked,
         }))
     }
@@ -101,6 +108,16 @@ pub struct LoadedMarkdown {
     reads: Vec<ValueUse>,
     missing: MissingHelp,
     warnings: Vec<Diagnostic>,
+    /// The context values that are the messages of a `{% history %}` section.
+    history_names: Vec<String>,
+}
+
+/// The values a render of a Markdown prompt takes, read from [`Values`].
+struct Prepared {
+    context: HashMap<String, String>,
+    identity: Identity,
+    /// The messages of each history section given by name.
+    histories: HashMap<String, Vec<crate::chat::Message>>,
 }
 
 impl LoadedMarkdown {
@@ -110,8 +127,9 @@ impl LoadedMarkdown {
     }
 
     /// The context values and the identity (with overrides) that `values` give.
-    fn prepare(&self, values: &Values) -> Result<(HashMap<String, String>, Identity), Diagnostics> {
+    fn prepare(&self, values: &Values) -> Result<Prepared, Diagnostics> {
         let mut context = HashMap::new();
+        let mut histories = HashMap::new();
         let mut overrides = Vec::new();
         let mut problems = Diagnostics::default();
         let name = &self.prompt.name;
@@ -140,6 +158,12 @@ impl LoadedMarkdown {
                 }
                 continue;
             }
+            if self.history_names.contains(&given.name) {
+                if let Some(messages) = messages_of(given, &mut problems) {
+                    histories.insert(given.name.clone(), messages);
+                }
+                continue;
+            }
             let Some(text) = text_of(given, &mut problems) else {
                 continue;
             };
@@ -161,7 +185,11 @@ impl LoadedMarkdown {
                 .map(|k| (k.to_owned(), identity.get(k).unwrap_or_default().to_owned()));
             identity = Identity::from_pairs(base.chain(overrides));
         }
-        Ok((context, identity))
+        Ok(Prepared {
+            context,
+            identity,
+            histories,
+        })
     }
 
     fn failed(&self, values: &Values, identity: &Identity, error: &RenderError) -> Diagnostics {
@@ -209,6 +237,51 @@ fn text_of(given: &super::front::Given, problems: &mut Diagnostics) -> Option<St
             None
         }
         _ => Some(json.clone()),
+    }
+}
+
+/// The messages of a value for a `{% history %}` section: a JSON list of `{"role",
+/// "content"}` objects; `null` gives none. Text, or anything else, is an error at its
+/// place.
+fn messages_of(
+    given: &super::front::Given,
+    problems: &mut Diagnostics,
+) -> Option<Vec<crate::chat::Message>> {
+    const HELP: &str = r#"give a list of messages, `[{"role": "user", "content": "Hi"}]` (the role `system`, `user`, `assistant` or `tool`), in a context file, or the whole conversation with `--history FILE.json`"#;
+    let json = match &given.value {
+        GivenValue::Json(json) => json,
+        GivenValue::Text(_) => {
+            problems.push(at_origin(
+                given,
+                Diagnostic::new(format!(
+                    "`{}` is a history section: it takes a list of messages, not text (from {})",
+                    given.name,
+                    given.origin_text()
+                ))
+                .with_help(HELP),
+            ));
+            return None;
+        }
+    };
+    match serde_json::from_str::<Option<Vec<crate::chat::Message>>>(json) {
+        Ok(messages) => messages,
+        Err(e) => {
+            // The place is the value's, shown under it; serde's is within the value.
+            let why = e.to_string();
+            let why = why
+                .rsplit_once(" at line ")
+                .map_or(why.as_str(), |(why, _)| why);
+            problems.push(at_origin(
+                given,
+                Diagnostic::new(format!(
+                    "the value `{}` (from {}) is not a list of chat messages: {why}",
+                    given.name,
+                    given.origin_text()
+                ))
+                .with_help(HELP),
+            ));
+            None
+        }
     }
 }
 
@@ -280,7 +353,11 @@ impl LoadedPrompt for LoadedMarkdown {
     }
 
     fn render(&self, values: &Values) -> Result<Output, Diagnostics> {
-        let (context, identity) = self.prepare(values)?;
+        let Prepared {
+            context,
+            identity,
+            histories,
+        } = self.prepare(values)?;
         if !self.prompt.resolved.is_chat() {
             return self
                 .prompt
@@ -288,9 +365,11 @@ impl LoadedPrompt for LoadedMarkdown {
                 .map(Output::Text)
                 .map_err(|e| self.failed(values, &identity, &e));
         }
-        let history = values.history.as_deref().unwrap_or_default();
+        // A history section's own value, else the conversation given for every one.
+        let shared = values.history.as_deref().unwrap_or_default();
+        let history = |name: &str| histories.get(name).map_or(shared, Vec::as_slice);
         self.prompt
-            .messages(&context, history, &identity)
+            .messages_of(&context, &history, &identity)
             .map(Output::Chat)
             .map_err(|e| self.failed(values, &identity, &e))
     }
@@ -313,6 +392,7 @@ impl LoadedPrompt for LoadedMarkdown {
                 known: self.missing.known.clone(),
             },
             warnings: self.warnings.clone(),
+            history_names: self.history_names.clone(),
         };
         Some((Box::new(muted), reasons))
     }
