@@ -194,3 +194,31 @@ fn prompt_values_give_the_common_output_too() {
     assert!(matches!(output, Output::Chat(_)));
     assert_eq!(output, desk.output(&identity).unwrap());
 }
+
+/// `Render::VERSION` is the digest of what the derive compiled, the same for every format
+/// as the folder's reader gives it (`promptic list --json`'s `version`), and a Markdown
+/// prompt's is `Prompt::VERSION`.
+#[test]
+fn every_format_has_the_version_the_folder_reader_gives() {
+    let project = promptic::load::Project::open(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts"),
+        "prompts",
+    )
+    .unwrap();
+    let version = |name: &str| project.load(name).unwrap().version();
+    for (name, derived) in [
+        ("reply", <Reply as Render>::VERSION),
+        ("support_agent", <SupportAgent as Render>::VERSION),
+        ("code_review", <CodeReview as Render>::VERSION),
+        ("help_desk", <HelpDesk as Render>::VERSION),
+    ] {
+        assert_eq!(derived.len(), 16, "{name}");
+        assert_eq!(derived, version(name), "{name}");
+    }
+    assert_eq!(<Reply as Render>::VERSION, <Reply as Prompt>::VERSION);
+    // Two prompts, two versions.
+    assert_ne!(
+        <CodeReview as Render>::VERSION,
+        <HelpDesk as Render>::VERSION
+    );
+}

@@ -45,7 +45,7 @@ pub(crate) fn jinja_fallback(input: &DeriveInput, error: syn::Error) -> TokenStr
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
-    let render = render_impl(input, "jinja", "", "", Output::Fallback);
+    let render = render_impl(input, "jinja", ["", "", ""], Output::Fallback);
     quote! {
         #error
         #render
@@ -86,7 +86,7 @@ pub(crate) fn dotprompt_fallback(input: &DeriveInput, error: syn::Error) -> Toke
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
-    let render = render_impl(input, "dotprompt", "", "", Output::Fallback);
+    let render = render_impl(input, "dotprompt", ["", "", ""], Output::Fallback);
     quote! {
         #error
         #render
@@ -144,7 +144,7 @@ fn fallback(input: &DeriveInput, error: syn::Error) -> TokenStream {
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     let error = error.to_compile_error();
     let values = crate::values::fallback(input);
-    let render = render_impl(input, "markdown", "", "", Output::Fallback);
+    let render = render_impl(input, "markdown", ["", "", ""], Output::Fallback);
     quote! {
         #error
         #values
@@ -334,8 +334,7 @@ fn markdown(
         let render = render_impl(
             input,
             "chat",
-            &name.value(),
-            prompt.file.source.path(),
+            [&name.value(), prompt.file.source.path(), &version],
             Output::Chat,
         );
         return Ok(quote! {
@@ -368,8 +367,7 @@ fn markdown(
     let render = render_impl(
         input,
         "markdown",
-        &name.value(),
-        prompt.file.source.path(),
+        [&name.value(), prompt.file.source.path(), &version],
         Output::Text,
     );
     Ok(quote! {
@@ -886,11 +884,12 @@ pub(crate) enum Output {
 }
 
 /// `impl Render`: the one shape every derived prompt has, whatever its format.
+/// `[name, path, version]` are the constants of [`Render`](::promptic::Render): the
+/// prompt's name, its file as messages show it, and the digest of what it renders from.
 pub(crate) fn render_impl(
     input: &DeriveInput,
     format: &str,
-    name: &str,
-    path: &str,
+    [name, path, version]: [&str; 3],
     output: Output,
 ) -> TokenStream {
     let ident = &input.ident;
@@ -926,6 +925,7 @@ pub(crate) fn render_impl(
             const NAME: &'static str = #name;
             const PATH: &'static str = #path;
             const FORMAT: &'static str = #format;
+            const VERSION: &'static str = #version;
             #[inline]
             fn output(&self, identity: &::promptic::Identity) -> ::core::result::Result<::promptic::Output, ::promptic::Diagnostics> {
                 #body

@@ -89,6 +89,7 @@ pub fn expand(
     let loaded = folder
         .load(&prompt_name)
         .map_err(|d| compile::to_error(name, d))?;
+    let version = loaded.version(&folder);
     let prompt = loaded.prompt;
     helpers_called(&prompt, helpers, &loaded.file.path)?;
     let shown = loaded.file.path;
@@ -149,8 +150,7 @@ pub fn expand(
     let render = crate::derive::render_impl(
         input,
         "dotprompt",
-        &prompt_name,
-        &shown,
+        [&prompt_name, &shown, &version],
         crate::derive::Output::Dotprompt,
     );
     Ok(quote! {

@@ -106,8 +106,7 @@ pub fn expand(
     let render = crate::derive::render_impl(
         input,
         "jinja",
-        &prompt_name,
-        &path,
+        [&prompt_name, &path, &templates.version(&file)],
         crate::derive::Output::Jinja,
     );
     Ok(quote! {

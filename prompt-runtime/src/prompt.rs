@@ -59,6 +59,11 @@ pub trait Render {
     const PATH: &'static str;
     /// The file's format: `"markdown"`, `"chat"`, `"jinja"` or `"dotprompt"`.
     const FORMAT: &'static str;
+    /// A hex digest of what the prompt renders from (its file and every file it reads:
+    /// templates, includes, partials, registries), the same on every OS and build, and
+    /// the `version` that `promptic list --json` shows for the file: for tracing,
+    /// evaluations and cache keys.
+    const VERSION: &'static str;
 
     /// Renders the prompt with this context into the common output: a text for Markdown
     /// and Jinja, a chat for chat prompts and dotprompt. `identity` fills a Markdown

@@ -340,10 +340,10 @@ fn listed(project: &Project, name: &str) -> Listed {
 /// A prompt of a format without Markdown's sources of values (Jinja, dotprompt): the
 /// values it reads, as its format reports them, required or optional; the files whose
 /// text it takes in (its format's `parts`: includes, partials) as templates; its
-/// description as the title.
+/// description as the title; its version and metadata, as a Markdown prompt's.
 fn listed_loaded(project: &Project, found: &Found) -> Listed {
     let path = format!("{}/{}", project.display, found.file);
-    let (variables, title, error) = match project.load(&found.name) {
+    let (variables, title, version, metadata, error) = match project.load(&found.name) {
         Ok(prompt) => {
             let context = prompt
                 .reads()
@@ -374,9 +374,10 @@ fn listed_loaded(project: &Project, found: &Found) -> Listed {
                 .as_deref()
                 .or(meta.title.as_deref())
                 .map(str::to_owned);
-            (Some(variables), title, None)
+            let version = Some(prompt.version());
+            (Some(variables), title, version, Some(meta.clone()), None)
         }
-        Err(problems) => (None, None, Some(broken(&problems))),
+        Err(problems) => (None, None, None, None, Some(broken(&problems))),
     };
     Listed {
         name: found.name.clone(),
@@ -384,9 +385,9 @@ fn listed_loaded(project: &Project, found: &Found) -> Listed {
         ok: error.is_none(),
         title,
         schedule: None,
-        version: None,
+        version,
         variables,
-        metadata: None,
+        metadata,
         error,
         family: None,
         rules: None,

@@ -315,6 +315,31 @@ fn docs_show_the_paths_a_prompt_reads() {
         context,
         serde_json::json!([{"name": "user", "kind": "object", "paths": ["user.name", "user.city"]}])
     );
+    // Every format's entry has the same keys: a version and the metadata among them.
+    for entry in listed.as_array().unwrap() {
+        let keys: Vec<&String> = entry.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys,
+            // (sorted, as `serde_json::Map` keeps them here)
+            [
+                "metadata",
+                "name",
+                "ok",
+                "path",
+                "schedule",
+                "title",
+                "variables",
+                "version"
+            ],
+            "{entry}"
+        );
+        assert_eq!(entry["version"].as_str().map(str::len), Some(16), "{entry}");
+    }
+    let ticket = listed
+        .as_array()
+        .and_then(|all| all.iter().find(|p| p["name"] == "ticket"))
+        .expect("ticket is listed");
+    assert_eq!(ticket["metadata"]["config"]["temperature"], 0.5, "{ticket}");
     std::fs::remove_dir_all(&root).unwrap();
 }
 

@@ -89,6 +89,10 @@ pub trait LoadedPrompt: Send + Sync {
     /// The values it reads, in the order it reads them first. The one source for value
     /// checks, `list` and `docs`.
     fn reads(&self) -> &[ValueUse];
+    /// A hex digest of what it renders from (its file and every file it reads), the same
+    /// on every OS and release: `Render::VERSION` of a derived prompt, and `version` in
+    /// `promptic list --json`, for tracing, evaluations and cache keys.
+    fn version(&self) -> String;
     /// What the file declares for the model call.
     fn meta(&self) -> &Meta;
     /// Where the file declares its output schema (`property` `None`), or one of the
@@ -142,6 +146,30 @@ pub trait LoadedPrompt: Send + Sync {
     fn without_either_ors(&self) -> Option<(Box<dyn LoadedPrompt>, Vec<String>)> {
         None
     }
+}
+
+/// The digest of [`LoadedPrompt::version`]: of each file a prompt reads, by its name with
+/// its text (the prompt's own first), and of anything else its render depends on.
+///
+/// ```
+/// use promptic::formats::version_of;
+///
+/// let a = version_of([("greet.md.j2", "Hi {{ who }}"), ("sig.j2", "-- A")]);
+/// assert_eq!(a.len(), 16);
+/// assert_ne!(a, version_of([("greet.md.j2", "Hi {{ who }}"), ("sig.j2", "-- B")]));
+/// // A name and its text are not run together.
+/// assert_ne!(version_of([("ab", "c")]), version_of([("a", "bc")]));
+/// ```
+pub fn version_of<'a>(parts: impl IntoIterator<Item = (&'a str, &'a str)>) -> String {
+    let mut hash = crate::digest::Fnv::new();
+    hash.feed(b"promptic version 1\0");
+    for (name, text) in parts {
+        hash.feed(name.as_bytes())
+            .feed(b"\0")
+            .feed(text.as_bytes())
+            .feed(b"\0");
+    }
+    hash.hex()
 }
 
 /// Inputs besides values that a prompt takes.

@@ -88,6 +88,7 @@ impl Format for Markdown {
             reads,
             missing: MissingHelp::of(project),
             warnings: warnings(project, &checked),
+            version: crate::check::version(&checked, &project.templates),
             history_names: checked
                 .schema
                 .context
@@ -108,6 +109,7 @@ pub struct LoadedMarkdown {
     reads: Vec<ValueUse>,
     missing: MissingHelp,
     warnings: Vec<Diagnostic>,
+    version: String,
     /// The context values that are the messages of a `{% history %}` section.
     history_names: Vec<String>,
 }
@@ -301,6 +303,10 @@ impl LoadedPrompt for LoadedMarkdown {
         self.warnings.clone()
     }
 
+    fn version(&self) -> String {
+        self.version.clone()
+    }
+
     fn output_schema_span(
         &self,
         property: Option<&str>,
@@ -392,6 +398,7 @@ impl LoadedPrompt for LoadedMarkdown {
                 known: self.missing.known.clone(),
             },
             warnings: self.warnings.clone(),
+            version: self.version.clone(),
             history_names: self.history_names.clone(),
         };
         Some((Box::new(muted), reasons))
@@ -583,6 +590,7 @@ pub struct LoadedKeepAgent {
     prompt: AgentPrompt,
     reads: Vec<ValueUse>,
     warnings: Vec<Diagnostic>,
+    version: String,
 }
 
 impl LoadedKeepAgent {
@@ -611,6 +619,8 @@ impl LoadedKeepAgent {
             name: checked.name.clone(),
             path: checked.file.source.path().to_owned(),
             warnings: crate::check::frontmatter_warnings(&checked.file),
+            // What it renders from is its text with the includes in place.
+            version: super::version_of([(checked.file.source.path(), expansion.text.as_str())]),
             meta: checked.meta,
             prompt,
             reads,
@@ -643,6 +653,10 @@ impl LoadedPrompt for LoadedKeepAgent {
 
     fn warnings(&self) -> Vec<Diagnostic> {
         self.warnings.clone()
+    }
+
+    fn version(&self) -> String {
+        self.version.clone()
     }
 
     fn path(&self) -> &str {

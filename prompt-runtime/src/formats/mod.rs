@@ -13,7 +13,7 @@ pub mod promptengine;
 
 pub use front::{
     Against, AllPrompts, Claim, Format, Found, Given, GivenValue, LoadedPrompt, Origin, Output,
-    Place, Takes, ValueUse, Values, unread_value,
+    Place, Takes, ValueUse, Values, unread_value, version_of,
 };
 
 /// Every format, in the order a prompt name's files are looked for. Adding a format is

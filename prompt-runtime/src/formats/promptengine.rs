@@ -162,9 +162,28 @@ impl PromptEngine {
                 runtime || required.contains(&key),
             ));
         }
+        // What it renders from: the manifest and the registry, and its own file (every
+        // prompt's, for an assembly), as the folder holds them.
+        let mut files: Vec<&str> = vec![layout::MANIFEST, layout::REGISTRY];
+        match &info {
+            Some(p) => files.push(p.file()),
+            None => files.extend(defaults.prompts().map(|p| p.file())),
+        }
+        files.sort_unstable();
+        files.dedup();
+        let root = project.root();
+        let texts: Vec<(&str, String)> = files
+            .into_iter()
+            .map(|f| {
+                let text = root.read(f).ok().flatten().unwrap_or_default();
+                (f, String::from_utf8_lossy(&text).into_owned())
+            })
+            .collect();
+        let version = super::version_of(texts.iter().map(|(f, t)| (*f, t.as_str())));
         Ok(StorePrompt {
             name: name.to_owned(),
             path: format!("{}/{file}", project.display),
+            version,
             file,
             dir: project.dir.clone(),
             display: project.display.clone(),
@@ -223,6 +242,7 @@ pub struct StorePrompt {
     phases: Vec<(String, Phase)>,
     reads: Vec<ValueUse>,
     meta: Meta,
+    version: String,
 }
 
 /// A value as a store takes it: text (a JSON string's text, any other JSON as written);
@@ -445,6 +465,10 @@ impl LoadedPrompt for StorePrompt {
 
     fn reads(&self) -> &[ValueUse] {
         &self.reads
+    }
+
+    fn version(&self) -> String {
+        self.version.clone()
     }
 
     fn meta(&self) -> &Meta {

@@ -68,6 +68,18 @@ pub struct Loaded {
     pub partials: Vec<FolderFile>,
 }
 
+impl Loaded {
+    /// The digest of what the prompt renders from (see
+    /// [`LoadedPrompt::version`](crate::formats::LoadedPrompt::version)): its file, its
+    /// partials and the folder's registries, each by name with its text.
+    pub fn version(&self, folder: &Folder) -> String {
+        let files = std::iter::once(&self.file)
+            .chain(&self.partials)
+            .chain(folder.registry_files());
+        crate::formats::version_of(files.map(|f| (f.path.as_str(), f.text.as_str())))
+    }
+}
+
 impl Folder {
     /// Reads the folder's `schemas.json` and `tools.json` (each a JSON object from a name
     /// to its definition; a missing file is an empty registry).

@@ -62,6 +62,7 @@ impl Format for DotpromptFormat {
         let folder = Folder::open(project.root())?;
         let loaded = folder.load(name)?;
         let path = loaded.file.path.clone();
+        let version = loaded.version(&folder);
         let strip = |shown: &str| {
             shown
                 .strip_prefix(&format!("{}/", project.display))
@@ -88,6 +89,7 @@ impl Format for DotpromptFormat {
             meta,
             files,
             parts,
+            version,
         }))
     }
 }
@@ -104,6 +106,7 @@ pub struct LoadedDotprompt {
     files: Vec<String>,
     /// How many of `files` are partials.
     parts: usize,
+    version: String,
 }
 
 /// `--data DATA.json`: the DataArgument, plus render options under `options`.
@@ -529,6 +532,10 @@ impl LoadedPrompt for LoadedDotprompt {
 
     fn reads(&self) -> &[ValueUse] {
         &self.reads
+    }
+
+    fn version(&self) -> String {
+        self.version.clone()
     }
 
     fn files(&self) -> Vec<String> {

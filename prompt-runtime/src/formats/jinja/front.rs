@@ -365,6 +365,10 @@ impl LoadedPrompt for LoadedJinja {
         &self.reads
     }
 
+    fn version(&self) -> String {
+        self.templates.version(&self.file)
+    }
+
     fn files(&self) -> Vec<String> {
         self.templates
             .names()

@@ -199,6 +199,28 @@ impl Templates {
         self.templates.keys().map(String::as_str)
     }
 
+    /// The digest of what template `entry` renders from (see
+    /// [`LoadedPrompt::version`](crate::formats::LoadedPrompt::version)): its text, every
+    /// other template loaded with it, by name, and the environment options.
+    pub fn version(&self, entry: &str) -> String {
+        let o = self.options;
+        let options = format!(
+            "trim_blocks={} lstrip_blocks={} keep_trailing_newline={}",
+            o.trim_blocks, o.lstrip_blocks, o.keep_trailing_newline
+        );
+        let own = self.get(entry).map(|t| (entry, t.source().text()));
+        let others = self
+            .templates
+            .iter()
+            .filter(|(name, _)| *name != entry)
+            .map(|(name, t)| (name.as_str(), t.source().text()));
+        crate::formats::version_of(
+            own.into_iter()
+                .chain(others)
+                .chain([("\0options", options.as_str())]),
+        )
+    }
+
     /// The template of that name, if it was loaded.
     pub fn get(&self, name: &str) -> Option<&Template> {
         self.templates.get(name)
