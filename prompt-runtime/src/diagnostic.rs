@@ -273,7 +273,7 @@ fn floor_char_boundary(text: &str, offset: usize) -> usize {
 ///   = help: did you mean `$preferred`?"
 /// );
 /// ```
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, PartialEq, Eq, Hash)]
 pub struct Diagnostic {
     message: String,
     // Boxed: diagnostics travel in `Result`s, and the error side should stay small.
@@ -443,7 +443,7 @@ impl std::error::Error for Diagnostic {}
 /// its problem once), found by hashing, in constant time. At most [`Diagnostics::PER_KIND`]
 /// diagnostics of one kind (the same message, names aside) are kept per file; past that
 /// they are counted, and one closing diagnostic says how many more there were.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct Diagnostics(pub Vec<Diagnostic>, Seen);
 
 /// What [`Diagnostics`] has seen: hashes of the diagnostics kept, and per file and kind
@@ -619,6 +619,27 @@ impl fmt::Display for Diagnostics {
 }
 
 impl std::error::Error for Diagnostics {}
+
+/// As [`Display`](fmt::Display): the diagnostic as the compiler would print it, so that
+/// `fn main() -> Result<(), Diagnostic>`, `unwrap` and a failed `assert_eq!` show the
+/// file, the line and the caret rather than the fields.
+///
+/// ```
+/// let d = promptic::Diagnostic::new("no value for `day`").with_help("give it with `--set`");
+/// assert_eq!(format!("{d:?}"), d.to_string());
+/// ```
+impl fmt::Debug for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
+
+/// As [`Display`](fmt::Display): every diagnostic as the compiler would print it.
+impl fmt::Debug for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Display::fmt(self, f)
+    }
+}
 
 /// A mistake made in more than one place (a name nothing gives, an optional value used
 /// outside its guard): one error, at the first, noting the others: five by file, line and
