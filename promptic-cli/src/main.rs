@@ -144,14 +144,25 @@ fn main() -> ExitCode {
 }
 
 /// The prompt a name written as a file's path means (`prompts/agents/analyst.md.j2`, as a
-/// shell completes it): its path under the folder `dir`, when it is a file there. A name
-/// that is no such path is the prompt's name as it is.
+/// shell completes it): its path under the folder `dir`, when it is a file there, or when
+/// it ends as a prompt file does and the folder holds no such path either (so that the
+/// error names `prompts/nothere.md`, not `prompts/prompts/nothere.md`). A name that is no
+/// such path is the prompt's name as it is.
 fn name_in_folder(dir: &std::path::Path, name: &str) -> Option<String> {
     let path = std::path::Path::new(name);
     let here = |p: &'_ std::path::Path| p.strip_prefix(".").unwrap_or(p).to_owned();
     let (plain, folder) = (here(path), here(dir));
     let under = plain.strip_prefix(&folder).ok()?;
-    if under.as_os_str().is_empty() || !path.is_file() {
+    if under.as_os_str().is_empty() {
+        return None;
+    }
+    let a_prompt_file = || {
+        prompt_runtime::formats::FORMATS
+            .iter()
+            .flat_map(|format| format.endings())
+            .any(|ending| name.ends_with(ending))
+    };
+    if !path.is_file() && (dir.join(name).exists() || !a_prompt_file()) {
         return None;
     }
     Some(under.to_str()?.replace('\\', "/"))

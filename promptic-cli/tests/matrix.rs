@@ -372,4 +372,22 @@ fn a_prompt_named_by_its_files_path_is_that_prompt() {
         by("tokens", "prompts/note.md", &[]),
         by("tokens", "note", &[])
     );
+    // A path that is no file yet is named as written, not under the folder twice; a
+    // misspelt name is pointed at the prompt it is closest to, of whichever format.
+    let stderr = |name: &str| {
+        let out = promptic(&["render", name, "--dir", "prompts"]);
+        assert_eq!(out.status.code(), Some(1), "{name}");
+        String::from_utf8_lossy(&out.stderr).into_owned()
+    };
+    assert_eq!(
+        stderr("prompts/nothere.md"),
+        "error: prompt file `prompts/nothere.md` not found\n  = help: create `prompts/nothere.md`, or name one of the prompts in `prompts/`\n"
+    );
+    for (misspelt, meant) in [("trp", "trip"), ("tickt", "ticket")] {
+        assert!(
+            stderr(misspelt).contains(&format!("= help: did you mean `{meant}`?")),
+            "{misspelt}: {}",
+            stderr(misspelt)
+        );
+    }
 }

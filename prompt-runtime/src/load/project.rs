@@ -185,7 +185,13 @@ impl Project {
         let resolved = self.root().resolve(&rel).map_err(Diagnostic::from)?;
         if resolved.is_none_or(|real| real.is_dir()) {
             let mut d = Diagnostic::new(format!("prompt file `{shown}` not found"));
-            let names = self.prompt_names().unwrap_or_default();
+            // The name may be a misspelling of a prompt of any format.
+            let names: Vec<String> = self
+                .all_prompts()
+                .prompts
+                .into_iter()
+                .map(|found| found.name)
+                .collect();
             d = match crate::suggest::closest(name, names.iter().map(String::as_str)) {
                 Some(s) => d.with_help(format!("did you mean `{s}`?")),
                 None => d.with_help(format!(
