@@ -324,6 +324,42 @@ impl Output {
         }
     }
 
+    /// The output as messages, for a chat API (and the client conversions, which take a
+    /// [`Chat`]): a chat as it is, a text as one message of `role` (with its cache
+    /// breakpoints), so that a prompt of any format is sent the same way.
+    ///
+    /// ```
+    /// use promptic::{Meta, Output, PromptContent, Role};
+    /// use std::borrow::Cow;
+    ///
+    /// let text = Output::Text(PromptContent {
+    ///     text: "Summarize the day.".to_owned(),
+    ///     path: Cow::Borrowed("prompts/daily.md"),
+    ///     metadata: Cow::Owned(Meta::DEFAULT),
+    ///     breakpoints: Vec::new(),
+    /// });
+    /// let chat = text.to_chat(Role::User);
+    /// assert_eq!(chat.messages.len(), 1);
+    /// assert_eq!(chat.messages[0].role, Role::User);
+    /// assert_eq!(chat.path, "prompts/daily.md");
+    /// let chat = Output::Chat(chat);
+    /// assert_eq!(chat.to_chat(Role::System), chat.clone().into_chat(Role::System));
+    /// ```
+    pub fn to_chat(&self, role: crate::chat::Role) -> Chat {
+        match self {
+            Output::Text(content) => content.to_chat(role),
+            Output::Chat(chat) => chat.clone(),
+        }
+    }
+
+    /// [`to_chat`](Output::to_chat), without copying a chat.
+    pub fn into_chat(self, role: crate::chat::Role) -> Chat {
+        match self {
+            Output::Text(content) => content.to_chat(role),
+            Output::Chat(chat) => chat,
+        }
+    }
+
     /// What a reader sees: the text, or the chat's log form.
     pub fn log(&self) -> String {
         match self {
