@@ -1333,6 +1333,18 @@ fn without_promptic_json_the_default_identity_keys_have_no_values_either() {
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert_eq!(run.stdout, "Hi Ana (She).\n");
+    // An identity that spells a key otherwise is pointed out.
+    let id = dir.join("id.json");
+    std::fs::write(&id, r#"{"nmae": "Ana", "pronouns": {"subject": "she"}}"#).unwrap();
+    let run = promptic_in(&p, &["render", "hi", "--identity", id.to_str().unwrap()]);
+    assert_eq!(run.code, 1, "{}", run.stdout);
+    assert!(
+        run.stderr.ends_with(
+            "  = note: the identity has `nmae`, not `name`: did you mean to write `name`?\n"
+        ),
+        "{}",
+        run.stderr
+    );
 }
 
 #[test]

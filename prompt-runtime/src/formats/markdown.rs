@@ -503,6 +503,14 @@ impl MissingHelp {
                 ));
             }
         }
+        // A key the identity has under another spelling (`nmae` for `name`).
+        for name in &error.missing_identity {
+            if let Some(close) = closest(name, identity.keys()) {
+                d = d.with_note(format!(
+                    "the identity has `{close}`, not `{name}`: did you mean to write `{name}`?"
+                ));
+            }
+        }
         d
     }
 }
