@@ -177,7 +177,13 @@ fn family_member(
                 others.join(", ")
             )
         }
-        (None, false) => format!("its default `{id}`: no member's rules hold for tags {tags}"),
+        (None, false) => {
+            let mut why = format!("its default `{id}`: no member's rules hold for tags {tags}");
+            if let Some(hint) = misspelt_tag(&family, &tags) {
+                why.push_str(&format!(" ({hint})"));
+            }
+            why
+        }
     };
     eprintln!(
         "note: family `{}` chose {}",
@@ -185,6 +191,29 @@ fn family_member(
         crate::style::shown(&why)
     );
     Ok(Some(choice.member.id.clone()))
+}
+
+/// A tag given that no rule names but that is close to a pair a member's rules name
+/// (`type=meting` for `type=meeting`): the typo that made the default win, said.
+fn misspelt_tag(family: &prompt_runtime::family::Family, tags: &Tags) -> Option<String> {
+    let mut pairs: Vec<(String, &str)> = Vec::new();
+    for member in family.members() {
+        for line in &member.rules.lines {
+            for pair in &line.pairs {
+                pairs.push((format!("{}={}", pair.key, pair.value), &member.id));
+            }
+        }
+    }
+    tags.iter().find_map(|(key, value)| {
+        let given = format!("{key}={value}");
+        if pairs.iter().any(|(pair, _)| *pair == given) {
+            return None;
+        }
+        let close =
+            prompt_runtime::suggest::closest(&given, pairs.iter().map(|(p, _)| p.as_str()))?;
+        let member = pairs.iter().find(|(p, _)| p == close).map(|(_, m)| *m)?;
+        Some(format!("did you mean `{close}`, a rule of `{member}`?"))
+    })
 }
 
 /// The folder's families, for a help line.

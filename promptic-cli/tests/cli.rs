@@ -1839,6 +1839,19 @@ fn render_with_tags_renders_the_most_specific_member_and_says_why() {
         run.stderr,
         "note: family `summarize` chose its default `summarize/default`: no member's rules hold for tags type=paper\n"
     );
+    // A tag one typo from a rule's pair is the likely reason the default won.
+    for typo in ["type=meting", "tpye=meeting"] {
+        let run = promptic_in(
+            dir,
+            &["render", "summarize", "--tag", typo, "--set", "text=n"],
+        );
+        assert_eq!(
+            run.stderr,
+            format!(
+                "note: family `summarize` chose its default `summarize/default`: no member's rules hold for tags {typo} (did you mean `type=meeting`, a rule of `summarize/meeting`?)\n"
+            )
+        );
+    }
     let run = promptic_in(dir, &["render", "summarize", "--set", "text=n"]);
     assert_eq!((run.code, run.stdout.as_str()), (0, "Summarize: n\n"));
     assert!(
