@@ -84,16 +84,12 @@ pub fn run(dir: &Path, args: &DocsArgs) -> Outcome {
     // their format reports: the values they read, the files they read, their schemas and
     // their source.
     for found in all.prompts.iter().filter(|f| f.format.name() != "markdown") {
-        let (page, title, broken) = loaded_page(&project, found);
+        let (page, entry) = loaded_page(&project, found);
         write(&args.out.join(format!("{}.md", found.name)), &page)?;
-        entries.push(Entry {
-            name: found.name.clone(),
-            title,
-            schedule: None,
-            description: None,
-            broken,
-        });
+        entries.push(entry);
     }
+    // The index lists every prompt by name, whatever its format.
+    entries.sort_by(|a, b| a.name.cmp(&b.name));
     write(
         &args.out.join("index.md"),
         &index(&project, &entries, &used_by),
@@ -332,8 +328,9 @@ fn warnings_text(warnings: &[Diagnostic]) -> String {
     fenced(&text.join("\n\n"), "text")
 }
 
-/// The page of a prompt of any format, from what its format reports, with its title.
-fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, bool) {
+/// The page of a prompt of any format, from what its format reports, and its entry in the
+/// index.
+fn loaded_page(project: &Project, found: &Found) -> (String, Entry) {
     let path = format!("{}/{}", project.display, found.file);
     let mut page = back_link(&found.name) + &format!("# {}\n\n", found.name);
     let format = found.format;
@@ -342,7 +339,7 @@ fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, boo
         Err(problems) => {
             page.push_str(&format!("File: `{path}` ({})\n\n", format.title()));
             page.push_str(&format!("## Problems\n\n```text\n{problems}\n```\n"));
-            return (page, None, true);
+            return (page, entry(&found.name, &Meta::DEFAULT, true));
         }
     };
     let meta = prompt.meta();
@@ -419,7 +416,7 @@ fn loaded_page(project: &Project, found: &Found) -> (String, Option<String>, boo
             String::from_utf8_lossy(&bytes)
         ));
     }
-    (page, title, false)
+    (page, entry(&found.name, meta, false))
 }
 
 #[cfg(test)]

@@ -201,6 +201,16 @@ fn list_docs_and_check_show_every_prompt_and_no_part() {
         );
     }
     assert!(!pages.join("parts").exists());
+    // The index lists every prompt by name, whatever its format.
+    let index = std::fs::read_to_string(pages.join("index.md")).unwrap();
+    let rows: Vec<&str> = index
+        .lines()
+        .filter_map(|l| l.strip_prefix("| ["))
+        .filter_map(|l| l.split(']').next())
+        .collect();
+    let mut sorted = rows.clone();
+    sorted.sort_unstable();
+    assert_eq!(rows, sorted, "{index}");
     std::fs::remove_dir_all(&pages).unwrap();
 }
 
@@ -251,7 +261,7 @@ fn docs_show_the_paths_a_prompt_reads() {
     std::fs::write(dir.join("trip.md.j2"), "{{ user.name }} in {{ user.city }}").unwrap();
     std::fs::write(
         dir.join("ticket.prompt"),
-        "---\nconfig:\n  temperature: 0.5\ninput:\n  schema:\n    user(object):\n      name: string\n---\nFor {{user.name}}.",
+        "---\ndescription: Opens a ticket\nconfig:\n  temperature: 0.5\ninput:\n  schema:\n    user(object):\n      name: string\n---\nFor {{user.name}}.",
     )
     .unwrap();
     std::fs::write(dir.join("near.md"), "{\"title\": \"Near\"}\nHello.").unwrap();
@@ -284,6 +294,12 @@ fn docs_show_the_paths_a_prompt_reads() {
         "{ticket}"
     );
     // What `check` warns about is on the page: here, a frontmatter the model would read.
+    // A dotprompt description is the index's description, as a Markdown prompt's is.
+    let index = page("index");
+    assert!(
+        index.contains("| [ticket](ticket.md) |  |  | Opens a ticket |"),
+        "{index}"
+    );
     let near = page("near");
     assert!(
         near.contains("## Warnings\n\n```text\nwarning: this looks like frontmatter but is sent to the model as text"),
