@@ -94,6 +94,17 @@ data = [
 for t, v in data:
     case(t, v)
 
+# Python's `%` formatting: the operator on text and the `format` filter.
+percent = [
+    ("{{ '%.2f' | format(p) }} {{ '%5.1f%%' % p }} {{ '%d items' % n }} {{ '%s and %r' % (s, s) }}", {"p": 2.675, "n": 3, "s": "it's"}),
+    ("{{ '%(who)s owes %(sum)08.2f' | format(who=s, sum=p) }} {{ '%s' | format(who=s) }} {{ p | format }}", {"p": -1234.5, "s": "Ann"}),
+    ("{{ '%+d|% d|%-4d|%04d|%#x|%#o|%X' % (n, n, n, n, n, n, n) }}", {"n": 255}),
+    ("{{ '%e %E %g %G %.3g' % (f, f, f, f, f) }} {{ '%c%c' % (65, 'é') }} {{ '%.1s' % s }}", {"f": 0.000012345, "s": "xyz"}),
+    ("{{ '%s' % xs }} {{ '%s' % (xs,) }} {{ '%(a)s' % d }} {{ '%d' % big }} {{ '%x' % big }}", {"xs": [1, "a", None], "d": {"a": 1}, "big": 100000000000000000000000000000}),
+]
+for t, v in percent:
+    case(t, v)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

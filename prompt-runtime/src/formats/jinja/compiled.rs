@@ -1016,21 +1016,25 @@ fn op_index(op: &Op) -> Option<u16> {
     })
 }
 
-/// The number [`apply`] knows `filter` by: its place in [`Filter::ALL`], or one past the
-/// end for `map(attribute=…)`, which is `map` there.
+/// The number [`apply`] knows `filter` by: its place in [`Filter::ALL`], or past the end
+/// for the forms a name there takes with names given (`map(attribute=…)`,
+/// `format(name=…)`).
 fn filter_index(filter: Filter) -> Option<usize> {
-    if filter == Filter::MapAttr {
-        return Some(Filter::ALL.len());
+    match filter {
+        Filter::MapAttr => Some(Filter::ALL.len()),
+        Filter::FormatNamed => Some(Filter::ALL.len() + 1),
+        _ => Filter::ALL.iter().position(|(_, f, _)| *f == filter),
     }
-    Filter::ALL.iter().position(|(_, f, _)| *f == filter)
 }
 
 /// The filter [`filter_index`] numbered `index`.
 fn filter_at(index: usize) -> Option<Filter> {
-    if index == Filter::ALL.len() {
-        return Some(Filter::MapAttr);
+    match index.checked_sub(Filter::ALL.len()) {
+        Some(0) => Some(Filter::MapAttr),
+        Some(1) => Some(Filter::FormatNamed),
+        Some(_) => None,
+        None => Filter::ALL.get(index).map(|(_, f, _)| *f),
     }
-    Filter::ALL.get(index).map(|(_, f, _)| *f)
 }
 
 /// A value a filter made, as a view that owns it; `None` for what a view cannot hold (a

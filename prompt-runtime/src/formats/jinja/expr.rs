@@ -304,6 +304,10 @@ pub(crate) enum Filter {
     Center,
     /// `escape` (`e`): HTML's five special characters as entities.
     Escape,
+    /// `format(args…)`: Python's `text % args`.
+    Format,
+    /// `format(name=value, …)`: Python's `text % kwargs`, the names given as one dict.
+    FormatNamed,
 }
 
 /// A macro's call inside an expression, as written: see [`ExprKind::MacroCall`].
@@ -343,7 +347,8 @@ impl Def {
 
 /// Filters that take any number of positional arguments after their named ones (a test's
 /// or a filter's name and its arguments).
-const VARIADIC: [Filter; 5] = [
+const VARIADIC: [Filter; 6] = [
+    Filter::Format,
     Filter::Map,
     Filter::Select,
     Filter::Reject,
@@ -353,7 +358,7 @@ const VARIADIC: [Filter; 5] = [
 
 impl Filter {
     /// Each filter's name and parameters, in Jinja2's order.
-    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 42] = [
+    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 43] = [
         (
             "default",
             Filter::Default,
@@ -512,14 +517,19 @@ impl Filter {
         ("safe", Filter::String, &[]),
         ("escape", Filter::Escape, &[]),
         ("e", Filter::Escape, &[]),
+        ("format", Filter::Format, &[]),
     ];
 
     /// The name it is written with (the first, for one with aliases).
     pub(crate) fn name(self) -> &'static str {
-        Filter::ALL
-            .iter()
-            .find(|f| f.1 == self)
-            .map_or("map", |f| f.0)
+        match self {
+            Filter::MapAttr => "map",
+            Filter::FormatNamed => "format",
+            _ => Filter::ALL
+                .iter()
+                .find(|f| f.1 == self)
+                .map_or("map", |f| f.0),
+        }
     }
 
     /// Whether the run-time renderer has it but the compiled render of the derive does
@@ -1167,6 +1177,31 @@ impl<'s> Parser<'s> {
         };
         let end = self.tokens[self.pos - 1].1.end;
         let whole = span.start..end;
+        // `format(name=…)` formats with a mapping of the names given (Jinja2 refuses
+        // names and positions together, when it renders).
+        if filter == Filter::Format && !named.is_empty() {
+            if let Some(first) = args.first() {
+                return Err(self.error(
+                    first.span.start..whole.end,
+                    "`format` takes its arguments by position or by name, not both",
+                ));
+            }
+            let entries = named
+                .into_iter()
+                .map(|(key, key_span, value)| {
+                    (
+                        Expr::leaf(ExprKind::Literal(Value::String(key)), key_span),
+                        value,
+                    )
+                })
+                .collect();
+            let mapping = self.node(ExprKind::Dict(entries), whole.clone())?;
+            let span = value.span.start..end;
+            return self.node(
+                ExprKind::Filter(Box::new(value), Filter::FormatNamed, vec![mapping]),
+                span,
+            );
+        }
         // `map(attribute=…)` maps items to an attribute; `map('name', …)` through a filter.
         let (filter, params): (Filter, &[Param]) =
             if filter == Filter::Map && named.iter().any(|(n, ..)| n == "attribute") {

@@ -80,6 +80,16 @@ pub(crate) fn apply_inline(
         return Ok(Some(Value::Array(Vec::new())));
     }
     Ok(Some(match filter {
+        Filter::Format => Value::String(super::printf::percent(
+            &text(value),
+            super::printf::Operand::Tuple(args),
+            budget,
+        )?),
+        Filter::FormatNamed => Value::String(super::printf::percent(
+            &text(value),
+            super::printf::Operand::Mapping(args.first().unwrap_or(&Value::Null)),
+            budget,
+        )?),
         Filter::List => Value::Array(items(value, budget)?),
         Filter::Int => int(value, args)?,
         Filter::Float => float(value, args),

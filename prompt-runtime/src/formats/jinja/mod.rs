@@ -46,6 +46,7 @@ mod lexer;
 mod ops;
 mod parser;
 mod paths;
+mod printf;
 #[cfg(test)]
 mod python_str;
 mod render;

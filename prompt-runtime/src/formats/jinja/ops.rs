@@ -259,6 +259,14 @@ fn sequences(op: BinOp, left: &Value, right: &Value, budget: &mut Budget) -> Don
         ))
     };
     match op {
+        // Python's `%` formatting of text.
+        BinOp::Mod => match left {
+            Value::String(format) => {
+                super::printf::percent(format, super::printf::Operand::of(right), budget)
+                    .map(Value::String)
+            }
+            _ => refuse(),
+        },
         BinOp::Add => match (left, right) {
             (Value::String(a), Value::String(b)) => {
                 budget.bytes(a.len() + b.len())?;
