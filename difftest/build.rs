@@ -95,6 +95,9 @@ const PRINTED: &[Piece] = &[
     ("s | title", &["s"], false),
     ("t | capitalize", &["t"], false),
     ("s | replace('a', 'b')", &["s"], false),
+    ("'%.2f|%5d' | format(f, n)", &["f", "n"], false),
+    ("'%(a)s/%(b)+.1e' | format(a=s, b=f)", &["s", "f"], false),
+    ("'%-6s|%x' % (t, n)", &["t", "n"], false),
     ("xs | first | default('-')", &["xs"], false),
     ("xs | last | default('-')", &["xs"], false),
     ("xs | sort | join(',')", &["xs"], false),
@@ -701,7 +704,7 @@ fn main() {
     let seed = std::env::var("PROMPTIC_DIFF_SEED")
         .ok()
         .and_then(|s| s.parse().ok())
-        .unwrap_or(0x5eed_2026_u64);
+        .unwrap_or(0x5eed_2027_u64);
     let count = std::env::var("PROMPTIC_DIFF_COUNT")
         .ok()
         .and_then(|s| s.parse().ok())

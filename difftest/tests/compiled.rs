@@ -297,6 +297,8 @@ fn the_generated_templates_cover_the_subset() {
         "[s, n]",
         ".split(",
         "{'a': s",
+        "| format(",
+        "' % (",
     ];
     assert!(
         applied.iter().filter(|f| all.contains(*f)).count() >= 4,
