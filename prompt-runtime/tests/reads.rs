@@ -444,3 +444,37 @@ fn a_history_section_takes_its_messages_by_name() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// A value serde cannot write as JSON (a map keyed by pairs) is no value at all: every
+/// format refuses it, naming it and serde's reason, where it rendered as `null` (Jinja's
+/// `None`, an absent dotprompt input, an empty placeholder).
+#[test]
+fn a_value_serde_cannot_write_is_refused_by_every_format() {
+    let dir = folder(&[
+        ("unwritable_md.md", "Grid: $grid"),
+        ("unwritable_j.md.j2", "Grid: {{ grid }}"),
+        (
+            "unwritable_d.prompt",
+            "---\ninput:\n  schema:\n    grid?: any\n---\nGrid: {{grid}}",
+        ),
+    ]);
+    let project = Project::open(&dir, "prompts").unwrap();
+    let by_pair: std::collections::BTreeMap<(u8, u8), &str> = [((1, 2), "x")].into();
+    for name in ["unwritable_md", "unwritable_j", "unwritable_d"] {
+        let mut values = promptic::formats::Values::new();
+        values.json("grid", &by_pair);
+        let error = project
+            .load(name)
+            .unwrap()
+            .render(&values)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.starts_with(
+                "error: the value `grid` cannot be written as JSON: key must be a string"
+            ),
+            "{name}: {error}"
+        );
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -501,6 +501,9 @@ pub enum GivenValue {
     Text(String),
     /// JSON, as written (numbers keep their text: `1e3` stays `1e3`).
     Json(String),
+    /// A value the program gave that serde could not write as JSON (a map whose keys are
+    /// not text), with serde's reason: every render refuses it, as nothing stands for it.
+    Unwritable(String),
 }
 
 impl Given {
@@ -512,7 +515,7 @@ impl Given {
             (Origin::Flag(flag), GivenValue::Text(text)) => format!("`{flag} {name}={text}`"),
             (Origin::Flag(flag), GivenValue::Json(json)) => format!("`{flag} {name}={json}`"),
             (Origin::File(file), _) => format!("the key `{name}` of `{}`", file.path()),
-            (Origin::Program, _) => format!("`{name}`"),
+            (Origin::Program | Origin::Flag(_), _) => format!("`{name}`"),
         }
     }
 
@@ -546,6 +549,15 @@ impl Given {
         ))
     }
 
+    /// The error for a value the program gave that serde could not write as JSON.
+    pub(crate) fn unwritable(&self, why: &str) -> Diagnostic {
+        Diagnostic::new(format!(
+            "the value {} cannot be written as JSON: {why}",
+            self.origin_text()
+        ))
+        .with_help("give a value serde writes as JSON (a map keyed by text); `Values::try_json` says so where the value is given")
+    }
+
     /// The error for a JSON value no reader takes (one nested past the readers' depth, as
     /// a program may give it), at the key that gave it when a file did.
     pub(crate) fn unreadable(&self, why: &str) -> Diagnostic {
@@ -570,11 +582,13 @@ impl Given {
         !matches!(self.origin, Origin::File(_))
     }
 
-    /// The value as JSON text (text given by a flag becomes a JSON string).
+    /// The value as JSON text (text given by a flag becomes a JSON string; a value serde
+    /// could not write, `null`).
     pub fn json(&self) -> String {
         match &self.value {
             GivenValue::Json(json) => json.clone(),
             GivenValue::Text(text) => serde_json::to_string(text).unwrap_or_default(),
+            GivenValue::Unwritable(_) => "null".to_owned(),
         }
     }
 
@@ -594,6 +608,7 @@ impl Given {
         match &self.value {
             GivenValue::Text(text) => Ok(serde_json::Value::String(text.clone())),
             GivenValue::Json(json) => serde_json::from_str(json),
+            GivenValue::Unwritable(why) => Err(serde_core::ser::Error::custom(why)),
         }
     }
 }
@@ -638,10 +653,28 @@ impl Values {
     }
 
     /// Gives `name` any value serde can write as JSON. One it cannot write (a map whose
-    /// keys are not text) is given as `null`; [`try_json`](Values::try_json) says so instead.
+    /// keys are not text) makes every render refuse it, naming it and serde's reason;
+    /// [`try_json`](Values::try_json) says so here instead.
+    ///
+    /// ```
+    /// use promptic::formats::{GivenValue, Values};
+    /// use std::collections::BTreeMap;
+    ///
+    /// let by_pair: BTreeMap<(u8, u8), &str> = [((1, 2), "x")].into();
+    /// let mut values = Values::new();
+    /// values.json("grid", &by_pair);
+    /// assert!(matches!(values.get("grid").unwrap().value, GivenValue::Unwritable(_)));
+    /// ```
     pub fn json(&mut self, name: impl Into<String>, value: &impl Serialize) -> &mut Values {
-        let json = serde_json::to_string(value).unwrap_or_else(|_| "null".to_owned());
-        self.program_json(name.into(), json)
+        match serde_json::to_string(value) {
+            Ok(json) => self.program_json(name.into(), json),
+            Err(e) => self.push(Given {
+                name: name.into(),
+                value: GivenValue::Unwritable(e.to_string()),
+                origin: Origin::Program,
+                span: 0..0,
+            }),
+        }
     }
 
     /// Gives `name` a value serde writes as JSON, or says why it cannot.

@@ -208,6 +208,10 @@ fn text_of(given: &super::front::Given, problems: &mut Diagnostics) -> Option<St
     let json = match &given.value {
         GivenValue::Text(text) => return Some(text.clone()),
         GivenValue::Json(json) => json,
+        GivenValue::Unwritable(why) => {
+            problems.push(given.unwritable(why));
+            return None;
+        }
     };
     match json.as_bytes().first() {
         Some(b'"') => match serde_json::from_str::<String>(json) {
@@ -252,6 +256,10 @@ fn messages_of(
     const HELP: &str = r#"give a list of messages, `[{"role": "user", "content": "Hi"}]` (the role `system`, `user`, `assistant` or `tool`), in a context file, or the whole conversation with `--history FILE.json`"#;
     let json = match &given.value {
         GivenValue::Json(json) => json,
+        GivenValue::Unwritable(why) => {
+            problems.push(given.unwritable(why));
+            return None;
+        }
         GivenValue::Text(_) => {
             problems.push(at_origin(
                 given,

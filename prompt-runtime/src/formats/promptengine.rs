@@ -257,6 +257,7 @@ fn given_text(given: &Given) -> Result<Option<String>, Diagnostic> {
             Ok(other) => Ok(Some(other.to_string())),
             Err(e) => Err(given.unreadable(&e.to_string())),
         },
+        GivenValue::Unwritable(why) => Err(given.unwritable(why)),
     }
 }
 

@@ -314,6 +314,11 @@ impl LoadedDotprompt {
                         None
                     }
                 },
+                GivenValue::Unwritable(why) => {
+                    problems.push(given.unwritable(why));
+                    refused.push(&given.name);
+                    None
+                }
                 GivenValue::Text(text) => {
                     let kind = properties
                         .and_then(|p| p.get(&given.name))

@@ -227,6 +227,11 @@ impl LoadedJinja {
                         continue;
                     }
                 },
+                GivenValue::Unwritable(why) => {
+                    problems.push(given.unwritable(why));
+                    refused.push(&given.name);
+                    continue;
+                }
             };
             map.insert(given.name.clone(), value);
         }
