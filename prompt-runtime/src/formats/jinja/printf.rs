@@ -178,7 +178,7 @@ pub(crate) fn percent(format: &str, operand: Operand<'_>, budget: &mut Budget) -
             None => args.next()?,
         };
         budget.bytes(spec.width.max(spec.precision.unwrap_or(0)))?;
-        let piece = convert(conversion, value, &spec, at)?;
+        let piece = convert(conversion, value, &spec, at, budget)?;
         budget.bytes(piece.len())?;
         out.push_str(&piece);
     }
@@ -211,7 +211,13 @@ fn star(value: &Value) -> Done<i128> {
 }
 
 /// One conversion of `value`, padded to the spec's width.
-fn convert(conversion: char, value: &Value, spec: &Spec, at: usize) -> Done<String> {
+fn convert(
+    conversion: char,
+    value: &Value,
+    spec: &Spec,
+    at: usize,
+    budget: &mut Budget,
+) -> Done<String> {
     match conversion {
         's' | 'r' | 'a' => {
             let mut text = String::new();
@@ -260,6 +266,10 @@ fn convert(conversion: char, value: &Value, spec: &Spec, at: usize) -> Done<Stri
                 'o' => (8, "0o"),
                 _ => (10, ""),
             };
+            // Another base takes a pass over the digits for each digit it writes.
+            if radix != 10 {
+                budget.steps(magnitude.len().saturating_mul(magnitude.len()) / 8)?;
+            }
             let mut body = in_radix(&magnitude, radix);
             if conversion == 'X' {
                 body.make_ascii_uppercase();
@@ -660,6 +670,18 @@ mod tests {
         assert!(matches!(
             percent("%999999999s", Operand::of(&json("1")), &mut budget),
             Err(Fail::Large)
+        ));
+        // Writing a long integer in hex is counted against the render's steps.
+        let long = crate::formats::jinja::data::Number::from_digits(&"7".repeat(4000))
+            .map(Value::Number)
+            .unwrap();
+        let mut budget = Budget {
+            bytes: 1 << 20,
+            steps: 1 << 20,
+        };
+        assert!(matches!(
+            percent("%x", Operand::of(&long), &mut budget),
+            Err(Fail::Long)
         ));
     }
 }
