@@ -117,10 +117,10 @@ pub fn run(dir: &Path, args: &CheckArgs) -> Outcome {
             // A construct `#[derive(Prompt)]` would refuse is a warning: the command and
             // the run-time renderer render it, a derive of it does not build.
             Ok(loaded) => {
-                if let Some(refusal) = loaded.derive_refusal()
-                    && seen.insert(refusal.clone())
-                {
-                    warnings.push(refusal);
+                for w in loaded.warnings().into_iter().chain(loaded.derive_refusal()) {
+                    if seen.insert(w.clone()) {
+                        warnings.push(w);
+                    }
                 }
             }
             Err(problems) => report(problems, &mut errors),

@@ -545,3 +545,49 @@ fn a_context_file_keeps_its_dicts_in_order_and_its_integers_exact() {
         "b=1;a={'z': 2, 'y': 3};{'b': 1, 'a': {'z': 2, 'y': 3}} 100000000000000000000 99999999999999999999 {\"a\": {\"y\": 3, \"z\": 2}, \"b\": 1}\n"
     );
 }
+
+/// A Jinja template that opens with YAML frontmatter sends it to the model, as Jinja2
+/// does: `check` and the commands that render say so, unless a comment opens the file.
+#[test]
+fn frontmatter_in_a_jinja_template_is_pointed_out() {
+    let dir = std::env::temp_dir().join(format!("promptic-jinja-fm-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let yaml = "---\nname: summarizer\nmodel: gpt-4o\n---\nSummarize {{ text }}.\n";
+    std::fs::write(dir.join("yaml.md.j2"), yaml).unwrap();
+    std::fs::write(
+        dir.join("kept.md.j2"),
+        format!("{{#- sent as text -#}}\n{yaml}"),
+    )
+    .unwrap();
+    std::fs::write(
+        dir.join("rule.md.j2"),
+        "---\nA rule above, prose below.\n---\n{{ text }}",
+    )
+    .unwrap();
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_promptic"))
+            .args(args)
+            .arg("--dir")
+            .arg(&dir)
+            .env("NO_COLOR", "1")
+            .output()
+            .expect("the promptic binary runs")
+    };
+    let warning = "warning: this looks like frontmatter, but a Jinja template has none: Jinja2 and promptic send these lines to the model as text\n";
+    let check = run(&["check"]);
+    assert!(check.status.success());
+    let stderr = String::from_utf8_lossy(&check.stderr);
+    assert_eq!(stderr.matches(warning).count(), 1, "{stderr}");
+    assert!(stderr.contains("yaml.md.j2:1:1"), "{stderr}");
+    let render = run(&["render", "yaml", "--set", "text=x"]);
+    assert!(render.status.success());
+    assert!(String::from_utf8_lossy(&render.stderr).starts_with(warning));
+    assert!(String::from_utf8_lossy(&render.stdout).starts_with("---\nname: summarizer\n"));
+    for quiet in ["kept", "rule"] {
+        let render = run(&["render", quiet, "--set", "text=x"]);
+        assert!(render.status.success());
+        assert_eq!(String::from_utf8_lossy(&render.stderr), "", "{quiet}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -374,6 +374,14 @@ impl LoadedPrompt for LoadedJinja {
         self.templates.version(&self.file)
     }
 
+    fn warnings(&self) -> Vec<Diagnostic> {
+        self.templates
+            .get(&self.file)
+            .and_then(|t| frontmatter_as_text(t.source()))
+            .into_iter()
+            .collect()
+    }
+
     fn files(&self) -> Vec<String> {
         self.templates
             .names()
@@ -428,4 +436,38 @@ impl LoadedPrompt for LoadedJinja {
             .collect();
         Some((Box::new(muted), reasons))
     }
+}
+
+/// A warning for a template that opens with what looks like YAML frontmatter (a `---` line,
+/// `key: value` lines, a closing `---`), as other prompt tools write it: Jinja2 has no
+/// frontmatter, so it and promptic send those lines to the model as text.
+fn frontmatter_as_text(source: &crate::SourceFile) -> Option<Diagnostic> {
+    let text = source.text();
+    let mut lines = text.lines();
+    if lines.next()?.trim_end() != "---" {
+        return None;
+    }
+    let mut keys = 0;
+    for line in lines.take(200) {
+        if line.trim_end() == "---" {
+            let first = text.find('\n').unwrap_or(text.len());
+            return (keys > 0).then(|| {
+                Diagnostic::new(
+                    "this looks like frontmatter, but a Jinja template has none: Jinja2 and promptic send these lines to the model as text",
+                )
+                .at(source, 0..first)
+                .with_help("for a prompt with frontmatter, write a dotprompt file (`NAME.prompt`) or a Markdown prompt (`NAME.md`, JSON frontmatter); to send the lines on purpose, open the file with `{#- sent as text -#}`, which renders nothing")
+            });
+        }
+        let key = line.split(':').next().unwrap_or_default();
+        if line.contains(':')
+            && !key.is_empty()
+            && key
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        {
+            keys += 1;
+        }
+    }
+    None
 }
