@@ -98,6 +98,7 @@ const PRINTED: &[Piece] = &[
     ("'%.2f|%5d' | format(f, n)", &["f", "n"], false),
     ("'%(a)s/%(b)+.1e' | format(a=s, b=f)", &["s", "f"], false),
     ("'%-6s|%x' % (t, n)", &["t", "n"], false),
+    ("tools | groupby('slow') | length", &["tools"], false),
     ("xs | first | default('-')", &["xs"], false),
     ("xs | last | default('-')", &["xs"], false),
     ("xs | sort | join(',')", &["xs"], false),

@@ -494,3 +494,30 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
     assert_eq!(order.compiled(), Err(None));
     assert_eq!(order.render().expect_err("refused").to_string(), runtime);
 }
+
+/// `groupby` in a loop, its pairs read as `.grouper` and `.list` or unpacked: compiled
+/// whole, and the same text as the run-time renderer's.
+#[derive(promptic::Prompt)]
+#[prompt("checks/compiled_group")]
+struct Grouped<'a> {
+    tools: Vec<Tool<'a>>,
+}
+
+#[test]
+fn groupby_compiled_matches_runtime() {
+    let tools = vec![
+        tool("search", "Web", false, false, Some(2)),
+        tool("fetch", "web", true, false, None),
+        tool("calc", "Math", false, false, Some(2)),
+        tool("plot", "math", false, true, Some(5)),
+    ];
+    for tools in [tools.clone(), Vec::new(), tools[..1].to_vec()] {
+        let grouped = Grouped { tools };
+        let values = promptic::formats::jinja::JinjaPrompt::values(&grouped);
+        let expected = runtime("checks/compiled_group", serde_json::Value::Object(values));
+        assert_eq!(
+            grouped.__promptic_compiled().as_deref(),
+            Some(expected.as_str())
+        );
+    }
+}

@@ -299,6 +299,7 @@ fn the_generated_templates_cover_the_subset() {
         "{'a': s",
         "| format(",
         "' % (",
+        "| groupby(",
     ];
     assert!(
         applied.iter().filter(|f| all.contains(*f)).count() >= 4,

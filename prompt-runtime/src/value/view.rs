@@ -285,6 +285,9 @@ pub fn get<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
         View::Undefined | View::Opaque => None,
         View::Map(m) => Some(m.get(name)),
         View::Dict(entries) => Some(dict_get(entries, name)),
+        // A pair Jinja's `groupby` made: its `grouper` and its `list`.
+        View::Tuple(items) if items.len() == 2 && name == "grouper" => items.first().cloned(),
+        View::Tuple(items) if items.len() == 2 && name == "list" => items.get(1).cloned(),
         _ => Some(View::Undefined),
     }
 }

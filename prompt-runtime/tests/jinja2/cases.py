@@ -105,6 +105,18 @@ percent = [
 for t, v in percent:
     case(t, v)
 
+# `groupby`: pairs read as `.grouper` and `.list`, unpacked, printed, by a path or an index.
+G = {"xs": [{"a": 2, "kind": "B", "p": {"q": 1}}, {"a": 1, "kind": "b", "p": {"q": 0}}, {"a": 2, "kind": "A", "p": {"q": 1}}],
+     "ys": [{"a": 1}, {}], "zs": [[1, "x"], [0, "y"], [1, "z"]]}
+grouped = [
+    "{{ xs | groupby('a') }}",
+    "{% for g in xs | groupby('kind') %}{{ g.grouper }}:{{ g.list | length }}:{% for i in g.list %}{{ i.a }}{% endfor %};{% endfor %}",
+    "{% for k, items in xs | groupby('kind', case_sensitive=true) %}{{ k }}={{ items | map(attribute='a') | join(',') }};{% endfor %}",
+    "{{ ys | groupby('a', default=0) }} {{ zs | groupby(0) }} {{ (xs | groupby('a'))[0][0] }} {{ xs | groupby('p.q') | length }}",
+]
+for t in grouped:
+    case(t, G)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

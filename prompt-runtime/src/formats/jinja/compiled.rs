@@ -1203,6 +1203,10 @@ pub fn attr<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
         }),
         View::Dict(_) if DICT_METHODS.contains(&name) => None,
         View::Dict(entries) => Some(dict_get(entries, name)),
+        // A pair `groupby` made: its `grouper` and its `list`, as the run-time renderer
+        // reads them.
+        View::Tuple(items) if items.len() == 2 && name == "grouper" => items.first().cloned(),
+        View::Tuple(items) if items.len() == 2 && name == "list" => items.get(1).cloned(),
         _ => Some(View::Undefined),
     }
 }

@@ -304,6 +304,8 @@ pub(crate) enum Filter {
     Center,
     /// `escape` (`e`): HTML's five special characters as entities.
     Escape,
+    /// `groupby(attribute, default, case_sensitive)`: `(grouper, list)` pairs.
+    Groupby,
     /// `format(args…)`: Python's `text % args`.
     Format,
     /// `format(name=value, …)`: Python's `text % kwargs`, the names given as one dict.
@@ -358,7 +360,7 @@ const VARIADIC: [Filter; 6] = [
 
 impl Filter {
     /// Each filter's name and parameters, in Jinja2's order.
-    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 43] = [
+    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 44] = [
         (
             "default",
             Filter::Default,
@@ -518,6 +520,15 @@ impl Filter {
         ("escape", Filter::Escape, &[]),
         ("e", Filter::Escape, &[]),
         ("format", Filter::Format, &[]),
+        (
+            "groupby",
+            Filter::Groupby,
+            &[
+                ("attribute", None),
+                ("default", Some(Def::None)),
+                ("case_sensitive", Some(Def::Bool(false))),
+            ],
+        ),
     ];
 
     /// The name it is written with (the first, for one with aliases).

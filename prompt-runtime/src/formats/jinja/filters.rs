@@ -90,6 +90,7 @@ pub(crate) fn apply_inline(
             super::printf::Operand::Mapping(args.first().unwrap_or(&Value::Null)),
             budget,
         )?),
+        Filter::Groupby => groupby(items(value, budget)?, args, budget)?,
         Filter::List => Value::Array(items(value, budget)?),
         Filter::Int => int(value, args)?,
         Filter::Float => float(value, args),
@@ -562,6 +563,64 @@ fn sort(items: &mut Vec<Value>, keys: &Keys<'_>, reverse: bool, budget: &mut Bud
     }
     items.extend(keyed.into_iter().map(|(_, item)| item));
     Ok(())
+}
+
+/// Jinja2's `groupby(attribute, default=None, case_sensitive=False)`: the items sorted by
+/// the attribute (a dotted path, a number for an item of a list), then one `(grouper,
+/// list)` pair per run of equal keys, which a loop unpacks or reads as `.grouper` and
+/// `.list`. Unless case matters, text keys are compared lowered and the grouper is the
+/// first item's own value.
+fn groupby(all: Vec<Value>, args: &[Value], budget: &mut Budget) -> Done<Value> {
+    let path = match args.first() {
+        Some(Value::String(p)) => p.clone(),
+        Some(Value::Number(Number(Num::Int(i)))) => i.to_string(),
+        Some(other) => return arg_error(0, format!("an attribute's name, not {}", a_type(other))),
+        None => return arg_error(0, "`groupby` needs the attribute to group by"),
+    };
+    let default = arg(args, 1);
+    let case_sensitive = bool_arg(args, 2);
+    let n = all.len();
+    budget.steps(n.saturating_mul(usize::BITS as usize - n.leading_zeros() as usize + 1))?;
+    let mut keyed: Vec<(Value, Value, Value)> = Vec::with_capacity(n);
+    for item in all {
+        let found = match (attribute(&item, &path), default) {
+            (Some(found), _) => found.clone(),
+            (None, Some(default)) => default.clone(),
+            (None, None) => return here(format!("an item has no `{path}`")),
+        };
+        let key = match &found {
+            Value::String(s) if !case_sensitive => Value::String(s.to_lowercase()),
+            other => other.clone(),
+        };
+        keyed.push((key, found, item));
+    }
+    let mut failure = None;
+    keyed.sort_by(|(a, ..), (b, ..)| {
+        compare(a, b).unwrap_or_else(|e| {
+            failure.get_or_insert(e);
+            Ordering::Equal
+        })
+    });
+    if let Some(e) = failure {
+        return Err(e);
+    }
+    let mut groups: Vec<Value> = Vec::new();
+    let mut run: Option<(Value, Value, Vec<Value>)> = None;
+    for (key, found, item) in keyed {
+        match &mut run {
+            Some((k, _, items)) if equal(k, &key) => items.push(item),
+            _ => {
+                if let Some((_, grouper, items)) = run.take() {
+                    groups.push(Value::Tuple(vec![grouper, Value::Array(items)]));
+                }
+                run = Some((key, found, vec![item]));
+            }
+        }
+    }
+    if let Some((_, grouper, items)) = run {
+        groups.push(Value::Tuple(vec![grouper, Value::Array(items)]));
+    }
+    Ok(Value::Array(groups))
 }
 
 /// Jinja2's `int`: a string read in `base` (then as a float), a number truncated, and

@@ -1799,6 +1799,9 @@ pub(super) fn child<'v>(value: &'v Value, key: Key<'_>) -> Option<&'v Value> {
         (Value::Array(items) | Value::Tuple(items), Key::Item(Value::Bool(b))) => {
             items.get(usize::from(*b))
         }
+        // A pair `groupby` made: its `grouper` and its `list`.
+        (Value::Tuple(items), Key::Attr("grouper")) if items.len() == 2 => items.first(),
+        (Value::Tuple(items), Key::Attr("list")) if items.len() == 2 => items.get(1),
         _ => None,
     }
 }
