@@ -285,10 +285,19 @@ pub fn get<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
         View::Undefined | View::Opaque => None,
         View::Map(m) => Some(m.get(name)),
         View::Dict(entries) => Some(dict_get(entries, name)),
-        // A pair Jinja's `groupby` made: its `grouper` and its `list`.
-        View::Tuple(items) if items.len() == 2 && name == "grouper" => items.first().cloned(),
-        View::Tuple(items) if items.len() == 2 && name == "list" => items.get(1).cloned(),
+        View::Tuple(items) => Some(pair_attr(items, name)),
         _ => Some(View::Undefined),
+    }
+}
+
+/// `pair.grouper` and `pair.list` of a pair Jinja's `groupby` made (its items), undefined
+/// otherwise. Out of line: the inlined readers of struct fields stay small.
+#[inline(never)]
+pub(crate) fn pair_attr<'a>(items: &[View<'a>], name: &str) -> View<'a> {
+    match (items, name) {
+        ([grouper, _], "grouper") => grouper.clone(),
+        ([_, list], "list") => list.clone(),
+        _ => View::Undefined,
     }
 }
 

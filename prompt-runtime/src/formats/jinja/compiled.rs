@@ -1203,10 +1203,7 @@ pub fn attr<'a>(view: &View<'a>, name: &str) -> Option<View<'a>> {
         }),
         View::Dict(_) if DICT_METHODS.contains(&name) => None,
         View::Dict(entries) => Some(dict_get(entries, name)),
-        // A pair `groupby` made: its `grouper` and its `list`, as the run-time renderer
-        // reads them.
-        View::Tuple(items) if items.len() == 2 && name == "grouper" => items.first().cloned(),
-        View::Tuple(items) if items.len() == 2 && name == "list" => items.get(1).cloned(),
+        View::Tuple(items) => Some(crate::value::view::pair_attr(items, name)),
         _ => Some(View::Undefined),
     }
 }
