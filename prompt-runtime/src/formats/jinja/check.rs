@@ -364,12 +364,10 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
         .unwrap_or(&path.shown);
     let at = written_path(&path.name, &path.steps, &m.trail, m.at);
     // `(read as …)` only where the use is written otherwise than the value it reaches.
-    let read_as = |at: &str| {
-        if at == written {
-            String::new()
-        } else {
-            format!(" (read as `{written}`)")
-        }
+    let read_as = |at: &str| match path.by_filter {
+        Some(filter) => format!(" (the attribute `{filter}` reads)"),
+        None if at == written => String::new(),
+        None => format!(" (read as `{written}`)"),
     };
     let key = match path.steps.get(m.at) {
         Some(PathStep::Field(key)) => key.as_str(),
@@ -387,9 +385,13 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
                 "no key `{key}` in `{at}`{}",
                 read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
             ));
-            let d = match crate::suggest::closest(key, keys.iter().copied()) {
-                Some(close) => d.with_help(format!("did you mean `{close}`?")),
-                None => d.with_help(format!(
+            let d = match (crate::suggest::closest(key, keys.iter().copied()), path.by_filter) {
+                (Some(close), _) => d.with_help(format!("did you mean `{close}`?")),
+                (None, Some("groupby")) => d.with_help(format!(
+                    "give `{at}` a key `{key}`, or pass `default=` to `groupby` for the items without it"
+                )),
+                (None, Some(_)) => d.with_help(format!("give `{at}` a key `{key}`")),
+                (None, None) => d.with_help(format!(
                     "give `{at}` a key `{key}`, or write `{written} | default(…)` to make it optional"
                 )),
             };

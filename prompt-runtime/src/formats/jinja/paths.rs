@@ -61,6 +61,9 @@ pub struct PathUse {
     /// the path itself walks (`s.city` inside `for s in stops`) is left out, since every
     /// item is then read.
     pub(crate) gates: Vec<Gate>,
+    /// The filter whose attribute argument this path is (`groupby("kind")` reads
+    /// `tools[…].kind`), written at the argument.
+    pub(crate) by_filter: Option<&'static str>,
 }
 
 impl PathUse {
@@ -426,6 +429,7 @@ impl<'a> Walk<'a> {
             indexed,
             loud: false,
             sized: None,
+            by_filter: None,
             gates,
         }
     }
@@ -467,6 +471,71 @@ impl<'a> Walk<'a> {
             && let Some(path) = self.out.get_mut(at)
         {
             path.loud = true;
+        }
+    }
+
+    /// The paths into the items of `inner` that a filter sorting or grouping them by an
+    /// attribute written as a literal reads (`tools | groupby("kind")` reads
+    /// `tools[…].kind`; `sort(attribute="a,b")` both): the filter fails on an item without
+    /// it, unless a `default` is given (`groupby`'s).
+    fn attribute_paths(
+        &mut self,
+        file: &str,
+        inner: &Expr,
+        filter: Filter,
+        args: &[Expr],
+        under: bool,
+    ) {
+        let (at, defaulted) = match filter {
+            Filter::Sort => (2, false),
+            Filter::Unique | Filter::Min | Filter::Max => (1, false),
+            Filter::Sum => (0, false),
+            Filter::Groupby => (
+                0,
+                args.get(1)
+                    .is_some_and(|d| !matches!(d.kind, ExprKind::Literal(Value::Null))),
+            ),
+            _ => return,
+        };
+        let attribute = match args.get(at).map(|a| &a.kind) {
+            Some(ExprKind::Literal(Value::String(a))) => a.clone(),
+            Some(ExprKind::Literal(Value::Number(n))) if filter == Filter::Groupby => {
+                match n.as_i64() {
+                    Some(i) => i.to_string(),
+                    None => return,
+                }
+            }
+            _ => return,
+        };
+        let Some((name, steps, _)) = chain(inner) else {
+            return;
+        };
+        let Some((root, mut steps, skip, indexed)) = self.resolve(name, steps) else {
+            return;
+        };
+        steps.push(PathStep::Element);
+        let span = args.get(at).map_or(inner.span.clone(), |a| a.span.clone());
+        for one in attribute.split(',') {
+            let mut path_steps = steps.clone();
+            for part in one.trim().split('.') {
+                path_steps.push(match part.parse::<i64>() {
+                    Ok(i) => PathStep::Index(i),
+                    Err(_) => PathStep::Field(part.to_owned()),
+                });
+            }
+            let mut path = self.path_use(
+                file,
+                root.clone(),
+                name,
+                path_steps,
+                skip,
+                span.clone(),
+                defaulted || under,
+                indexed || has_index(inner),
+            );
+            path.loud = !defaulted;
+            path.by_filter = Some(filter.name());
+            self.push(path);
         }
     }
 
@@ -585,6 +654,7 @@ impl<'a> Walk<'a> {
                     path.sized = Some(filter.name());
                 }
                 args.iter().for_each(|e| self.expr(file, e, false, under));
+                self.attribute_paths(file, inner, *filter, args, under);
             }
             // `==`, `!=`, `in` and `not in` with a value that is not there give a boolean,
             // as in Jinja2: such an operand is not required. Ordering one is an error.

@@ -1180,3 +1180,34 @@ fn a_name_no_field_has_is_one_error_noting_its_other_reads() {
         ["also read at prompts/main.j2:1:19, prompts/main.j2:2:4, prompts/main.j2:2:13"]
     );
 }
+
+/// The attribute a filter sorts or groups by is a path into the items, checked as any path
+/// the template reads: a key the items lack is named at the argument, with the closest
+/// key; `groupby` with a `default` takes items without it.
+#[test]
+fn the_attribute_a_filter_sorts_or_groups_by_is_checked_as_a_path() {
+    let set = load(
+        "",
+        "{% for g in tools | groupby('knd') %}{{ g.grouper }}{% endfor %}{{ tools | sort(attribute='name,zzz') | length }}{{ tools | groupby('x', default=0) | length }}",
+        &[],
+    )
+    .unwrap();
+    let values = super::Value::from_json(r#"{"tools": [{"name": "a", "kind": "k"}]}"#).unwrap();
+    let error = set.render("main.j2", &values).unwrap_err();
+    assert_eq!(
+        error.message(),
+        "no key `knd` in `tools[0]` (the attribute `groupby` reads)"
+    );
+    assert_eq!(error.help(), Some("did you mean `kind`?"));
+    assert_eq!(error.location().map(|l| l.col), Some(29));
+    let problems = set.check_values("main.j2", &values);
+    let messages: Vec<&str> = problems.0.iter().map(|d| d.message()).collect();
+    assert_eq!(
+        messages,
+        [
+            "no key `knd` in `tools[0]` (the attribute `groupby` reads)",
+            "no key `zzz` in `tools[0]` (the attribute `sort` reads)",
+        ]
+    );
+    assert_eq!(problems.0[1].help(), Some("give `tools[0]` a key `zzz`"));
+}
