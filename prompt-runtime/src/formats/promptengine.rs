@@ -162,28 +162,9 @@ impl PromptEngine {
                 runtime || required.contains(&key),
             ));
         }
-        // What it renders from: the manifest and the registry, and its own file (every
-        // prompt's, for an assembly), as the folder holds them.
-        let mut files: Vec<&str> = vec![layout::MANIFEST, layout::REGISTRY];
-        match &info {
-            Some(p) => files.push(p.file()),
-            None => files.extend(defaults.prompts().map(|p| p.file())),
-        }
-        files.sort_unstable();
-        files.dedup();
-        let root = project.root();
-        let texts: Vec<(&str, String)> = files
-            .into_iter()
-            .map(|f| {
-                let text = root.read(f).ok().flatten().unwrap_or_default();
-                (f, String::from_utf8_lossy(&text).into_owned())
-            })
-            .collect();
-        let version = super::version_of(texts.iter().map(|(f, t)| (*f, t.as_str())));
         Ok(StorePrompt {
             name: name.to_owned(),
             path: format!("{}/{file}", project.display),
-            version,
             file,
             dir: project.dir.clone(),
             display: project.display.clone(),
@@ -242,7 +223,6 @@ pub struct StorePrompt {
     phases: Vec<(String, Phase)>,
     reads: Vec<ValueUse>,
     meta: Meta,
-    version: String,
 }
 
 /// A value as a store takes it: text (a JSON string's text, any other JSON as written);
@@ -468,8 +448,26 @@ impl LoadedPrompt for StorePrompt {
         &self.reads
     }
 
+    /// The manifest, the registry and its own file (every prompt's, for an assembly), as
+    /// the folder holds them: read when asked, not on every load.
     fn version(&self) -> String {
-        self.version.clone()
+        let mut files: Vec<&str> = vec![layout::MANIFEST, layout::REGISTRY];
+        if self.file == layout::MANIFEST {
+            files.extend(self.defaults.prompts().map(|p| p.file()));
+        } else {
+            files.push(&self.file);
+        }
+        files.sort_unstable();
+        files.dedup();
+        let root = crate::load::Root::new(&self.dir, &self.display);
+        let texts: Vec<(&str, String)> = files
+            .into_iter()
+            .map(|f| {
+                let text = root.read(f).ok().flatten().unwrap_or_default();
+                (f, String::from_utf8_lossy(&text).into_owned())
+            })
+            .collect();
+        super::version_of(texts.iter().map(|(f, t)| (*f, t.as_str())))
     }
 
     fn meta(&self) -> &Meta {
