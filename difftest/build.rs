@@ -108,6 +108,12 @@ const PRINTED: &[Piece] = &[
     ("f | round(1)", &["f"], false),
     ("s | center(7)", &["s"], false),
     ("s | wordcount", &["s"], false),
+    ("('<b>' ~ s ~ '</b> &amp;') | striptags", &["s"], false),
+    ("s | urlencode", &["s"], false),
+    ("m | urlencode", &["m"], false),
+    ("n | filesizeformat", &["n"], false),
+    ("xs | slice(2) | list", &["xs"], false),
+    ("m | xmlattr", &["m"], false),
     (
         "tools | map(attribute='name') | join(',')",
         &["tools"],

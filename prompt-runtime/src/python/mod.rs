@@ -39,4 +39,6 @@ pub fn safe_substitute(text: &str, vars: &HashMap<String, String>) -> String {
     out
 }
 
+mod html_entities;
+pub(crate) mod markup;
 pub(crate) mod space;

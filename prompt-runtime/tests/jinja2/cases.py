@@ -117,6 +117,23 @@ grouped = [
 for t in grouped:
     case(t, G)
 
+# HTML and URL filters: `striptags` (comments, tags, whitespace, entities), `forceescape`,
+# `urlencode` of text, a dict and pairs, `xmlattr`, `filesizeformat`, `slice`.
+H = {"page": "<div class='x'>Tea &amp; <b>cakes</b>\n\n<!-- note <i>x</i> -->at&nbsp;4 &lt;pm&gt; &#8364;5 &copy &notit;</div>",
+     "q": "a b/c?d=é&x", "d": {"q": "rust lang", "page": 2, "n": None}, "pairs": [["a", 1], ("b", "x y")],
+     "attrs": {"class": "card", "id": 'say "hi"', "hidden": None}, "sizes": [0, 1, 999, 1000, 1500000, 1073741824, -5.5, "2048", 10**30],
+     "xs": [1, 2, 3, 4, 5, 6, 7], "raw": "<b>\"x\" & 'y'</b>"}
+html_filters = [
+    "{{ page | striptags }}|{{ '<p>a</p>   <p>b</p>' | striptags }}|{{ 3 | striptags }}",
+    "{{ raw | forceescape }} {{ 7 | forceescape }}",
+    "{{ q | urlencode }} {{ d | urlencode }} {{ pairs | urlencode }} {{ 42 | urlencode }} {{ 'ü~_.-' | urlencode }}",
+    "<p{{ attrs | xmlattr }}> <p {{ attrs | xmlattr(false) }}> [{{ {} | xmlattr }}]",
+    "{% for s in sizes %}{{ s | filesizeformat }}; {{ s | filesizeformat(true) }}; {% endfor %}",
+    "{{ xs | slice(3) | list }} {{ xs | slice(3, 0) | list }} {{ xs | slice(10) | list | length }} {% for col in xs | slice(2) %}[{{ col | join(',') }}]{% endfor %} {{ 'abc' | slice(2) | list }}",
+]
+for t in html_filters:
+    case(t, H)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

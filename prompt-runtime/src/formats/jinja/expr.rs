@@ -302,8 +302,19 @@ pub(crate) enum Filter {
     Wordwrap,
     Batch,
     Center,
-    /// `escape` (`e`): HTML's five special characters as entities.
+    /// `escape` (`e`), `forceescape`: HTML's five special characters as entities.
     Escape,
+    /// `striptags`: tags and comments removed, whitespace made single spaces, entities
+    /// read back.
+    Striptags,
+    /// `urlencode`: text quoted for a URL, a dict or pairs as a query string.
+    Urlencode,
+    /// `filesizeformat(binary)`: a number of bytes as `13.0 kB`.
+    Filesizeformat,
+    /// `slice(slices, fill_with)`: the items in that many columns.
+    Slice,
+    /// `xmlattr(autospace)`: a dict as XML attributes.
+    Xmlattr,
     /// `groupby(attribute, default, case_sensitive)`: `(grouper, list)` pairs.
     Groupby,
     /// `format(args…)`: Python's `text % args`.
@@ -360,7 +371,7 @@ const VARIADIC: [Filter; 6] = [
 
 impl Filter {
     /// Each filter's name and parameters, in Jinja2's order.
-    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 44] = [
+    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 50] = [
         (
             "default",
             Filter::Default,
@@ -519,6 +530,24 @@ impl Filter {
         ("safe", Filter::String, &[]),
         ("escape", Filter::Escape, &[]),
         ("e", Filter::Escape, &[]),
+        ("forceescape", Filter::Escape, &[]),
+        ("striptags", Filter::Striptags, &[]),
+        ("urlencode", Filter::Urlencode, &[]),
+        (
+            "filesizeformat",
+            Filter::Filesizeformat,
+            &[("binary", Some(Def::Bool(false)))],
+        ),
+        (
+            "slice",
+            Filter::Slice,
+            &[("slices", None), ("fill_with", Some(Def::None))],
+        ),
+        (
+            "xmlattr",
+            Filter::Xmlattr,
+            &[("autospace", Some(Def::Bool(true)))],
+        ),
         ("format", Filter::Format, &[]),
         (
             "groupby",

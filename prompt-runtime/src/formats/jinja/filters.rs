@@ -347,21 +347,19 @@ pub(crate) fn apply_inline(
             }
         }
         Filter::Escape => {
-            let s = text(value);
-            let mut out = String::with_capacity(s.len());
-            for c in s.chars() {
-                match c {
-                    '&' => out.push_str("&amp;"),
-                    '<' => out.push_str("&lt;"),
-                    '>' => out.push_str("&gt;"),
-                    '"' => out.push_str("&#34;"),
-                    '\'' => out.push_str("&#39;"),
-                    c => out.push(c),
-                }
-            }
-            budget.bytes(out.len())?;
-            Value::String(out)
+            let escaped = crate::python::markup::escape(&text(value));
+            budget.bytes(escaped.len())?;
+            Value::String(escaped)
         }
+        Filter::Striptags => {
+            let s = text(value);
+            budget.bytes(s.len())?;
+            Value::String(crate::python::markup::striptags(&s))
+        }
+        Filter::Urlencode => Value::String(urlencode(value, budget)?),
+        Filter::Filesizeformat => Value::String(filesizeformat(value, bool_arg(args, 0))?),
+        Filter::Slice => slice(items(value, budget)?, args, budget)?,
+        Filter::Xmlattr => Value::String(xmlattr(value, args, budget)?),
         Filter::Default
         | Filter::Join
         | Filter::Trim
@@ -370,6 +368,230 @@ pub(crate) fn apply_inline(
         | Filter::Length
         | Filter::Tojson => return apply_first(filter, value, args, budget).map(Some),
     }))
+}
+
+/// Jinja2's `urlencode`: text (and anything not iterable, as its `str`) quoted as
+/// `urllib.parse.quote` quotes it, `/` kept; a dict's items, or a list of pairs, as a
+/// query string, each key and value quoted with `/` too and spaces as `+`.
+fn urlencode(value: &Value, budget: &mut Budget) -> Done<String> {
+    budget.bytes(size(value).saturating_mul(3))?;
+    let pairs = match value {
+        Value::Object(map) => map
+            .iter()
+            .map(|(k, v)| (Value::from(k), v.clone()))
+            .collect(),
+        Value::Array(items) | Value::Tuple(items) => {
+            let mut pairs = Vec::with_capacity(items.len());
+            for item in items {
+                let parts = ops::iterate(item).map_err(Fail::Here)?;
+                match <[Value; 2]>::try_from(parts) {
+                    Ok([k, v]) => pairs.push((k, v)),
+                    Err(parts) if parts.len() > 2 => {
+                        return here("too many values to unpack (expected 2)");
+                    }
+                    Err(parts) => {
+                        return here(format!(
+                            "not enough values to unpack (expected 2, got {})",
+                            parts.len()
+                        ));
+                    }
+                }
+            }
+            pairs
+        }
+        other => return Ok(url_quote(&text(other), false)),
+    };
+    let mut out = String::new();
+    for (k, v) in &pairs {
+        if !out.is_empty() {
+            out.push('&');
+        }
+        out.push_str(&url_quote(&text(k), true));
+        out.push('=');
+        out.push_str(&url_quote(&text(v), true));
+    }
+    Ok(out)
+}
+
+/// `urllib.parse.quote` of the text's UTF-8 bytes: letters, digits and `_.-~` kept, `/`
+/// too unless `query`, anything else `%XX`; in a query a space is `+`.
+fn url_quote(text: &str, query: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    for &b in text.as_bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'_' | b'.' | b'-' | b'~' => {
+                out.push(char::from(b));
+            }
+            b'/' if !query => out.push('/'),
+            b' ' if query => out.push('+'),
+            _ => {
+                const HEX: &[u8; 16] = b"0123456789ABCDEF";
+                out.push('%');
+                out.push(char::from(HEX[usize::from(b >> 4)]));
+                out.push(char::from(HEX[usize::from(b & 15)]));
+            }
+        }
+    }
+    out
+}
+
+/// Jinja2's `filesizeformat`: the value as a float of bytes, `1 Byte`, `N Bytes` below a
+/// kilobyte, else one decimal and the largest prefix it reaches (`kB` … `YB`, or `KiB` …
+/// `YiB` with `binary`).
+fn filesizeformat(value: &Value, binary: bool) -> Done<String> {
+    let bytes = match value {
+        Value::Bool(b) => f64::from(u8::from(*b)),
+        Value::Number(Number(Num::Big(digits))) => match digits.parse::<f64>() {
+            Ok(f) if f.is_finite() => f,
+            _ => return here("int too large to convert to float"),
+        },
+        Value::Number(n) => n.as_f64().unwrap_or(f64::NAN),
+        Value::String(s) => match parse_float(s) {
+            Some(f) => f,
+            None => {
+                let mut repr = String::new();
+                crate::value::python::write_str_repr(&mut repr, s);
+                return here(format!("could not convert string to float: {repr}"));
+            }
+        },
+        other => {
+            return here(format!(
+                "float() argument must be a string or a real number, not '{}'",
+                super::value::type_name(other)
+            ));
+        }
+    };
+    let base: f64 = if binary { 1024.0 } else { 1000.0 };
+    if bytes == 1.0 {
+        return Ok("1 Byte".to_owned());
+    }
+    if bytes < base {
+        // `int(bytes)`: toward zero.
+        let whole = bytes.trunc();
+        if whole.is_infinite() {
+            return here("cannot convert float infinity to integer");
+        }
+        // Rust writes a whole float's digits exactly, as Python's `int` has them.
+        let whole = if whole == 0.0 { 0.0 } else { whole };
+        return Ok(format!("{whole:.0} Bytes"));
+    }
+    let prefixes: [&str; 8] = if binary {
+        ["KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"]
+    } else {
+        ["kB", "MB", "GB", "TB", "PB", "EB", "ZB", "YB"]
+    };
+    let mut unit = base;
+    let mut prefix = prefixes[0];
+    for (i, p) in prefixes.iter().enumerate() {
+        // `base ** (i + 2)`, as the nearest float (a power of 1000 past 10^22 is not one).
+        unit = if binary {
+            base.powi(i as i32 + 2)
+        } else {
+            format!("1{}", "000".repeat(i + 2))
+                .parse()
+                .unwrap_or(f64::INFINITY)
+        };
+        prefix = p;
+        if bytes < unit {
+            break;
+        }
+    }
+    let scaled = base * bytes / unit;
+    let mut budget = Budget {
+        bytes: 1 << 12,
+        steps: 1 << 12,
+    };
+    let number = super::printf::percent(
+        "%.1f",
+        super::printf::Operand::Tuple(&[Value::from(scaled)]),
+        &mut budget,
+    )?;
+    Ok(format!("{number} {prefix}"))
+}
+
+/// Jinja2's `slice(slices, fill_with)`: the items in `slices` lists, the first ones one
+/// longer where they do not share out evenly, and those that are not filled up with
+/// `fill_with` when it is given.
+fn slice(items: Vec<Value>, args: &[Value], budget: &mut Budget) -> Done<Value> {
+    // `len(items) // slices`, then `range(slices)`, as Python runs them.
+    let slices = match args.first() {
+        Some(Value::Number(Number(Num::Int(n)))) => *n,
+        Some(Value::Bool(b)) => i128::from(*b),
+        Some(Value::Number(n)) if n.is_f64() => {
+            return arg_error(0, "'float' object cannot be interpreted as an integer");
+        }
+        Some(Value::Number(_)) => return Ok(Value::Array(Vec::new())),
+        other => {
+            return arg_error(
+                0,
+                format!(
+                    "unsupported operand type(s) for //: 'int' and '{}'",
+                    other.map_or("NoneType", super::value::type_name)
+                ),
+            );
+        }
+    };
+    if slices == 0 {
+        return arg_error(0, "integer division or modulo by zero");
+    }
+    let Ok(slices) = usize::try_from(slices) else {
+        return Ok(Value::Array(Vec::new()));
+    };
+    budget.steps(slices)?;
+    let fill = arg(args, 1);
+    let (per, extra) = (items.len() / slices, items.len() % slices);
+    let mut out = Vec::with_capacity(slices);
+    let mut start = 0;
+    for number in 0..slices {
+        let len = per + usize::from(number < extra);
+        let mut column: Vec<Value> = items[start..start + len].to_vec();
+        start += len;
+        if let Some(fill) = fill
+            && number >= extra
+        {
+            budget.bytes(size(fill))?;
+            column.push(fill.clone());
+        }
+        out.push(Value::Array(column));
+    }
+    Ok(Value::Array(out))
+}
+
+/// Jinja2's `xmlattr(autospace)`: each item of a dict whose value is not `none` as
+/// `key="value"`, both escaped, joined by spaces, with a space ahead unless `autospace`
+/// is false; a key holding whitespace, `/`, `>` or `=` is refused.
+fn xmlattr(value: &Value, args: &[Value], budget: &mut Budget) -> Done<String> {
+    let Value::Object(map) = value else {
+        return here(format!(
+            "'{}' object has no attribute 'items'",
+            super::value::type_name(value)
+        ));
+    };
+    budget.bytes(size(value).saturating_mul(6))?;
+    let mut out = String::new();
+    for (key, item) in map.iter() {
+        if item.is_null() {
+            continue;
+        }
+        if key.chars().any(|c| {
+            matches!(
+                c,
+                ' ' | '\t' | '\n' | '\r' | '\u{b}' | '\u{c}' | '/' | '>' | '='
+            )
+        }) {
+            let mut repr = String::new();
+            crate::value::python::write_str_repr(&mut repr, key);
+            return here(format!("Invalid character in attribute name: {repr}"));
+        }
+        if !out.is_empty() || args.first().is_none_or(truthy) {
+            out.push(' ');
+        }
+        crate::python::markup::escape_into(&mut out, key);
+        out.push_str("=\"");
+        crate::python::markup::escape_into(&mut out, &text(item));
+        out.push('"');
+    }
+    Ok(out)
 }
 
 /// A filter `map('name', …)` applies: an undefined result is an error there.
@@ -1168,6 +1390,76 @@ mod tests {
                 "{filter:?} {value} {args:?}"
             );
         }
+    }
+
+    #[test]
+    fn html_and_url_filters_refuse_as_python_does() {
+        let cases = [
+            (
+                Filter::Urlencode,
+                "[[1, 2, 3]]",
+                &[][..],
+                "too many values to unpack (expected 2)",
+            ),
+            (
+                Filter::Urlencode,
+                "[[1]]",
+                &[],
+                "not enough values to unpack (expected 2, got 1)",
+            ),
+            (
+                Filter::Xmlattr,
+                "{\"a b\": 1}",
+                &["true"],
+                "Invalid character in attribute name: 'a b'",
+            ),
+            (
+                Filter::Xmlattr,
+                "[1]",
+                &["true"],
+                "'list' object has no attribute 'items'",
+            ),
+            (
+                Filter::Filesizeformat,
+                "null",
+                &["false"],
+                "float() argument must be a string or a real number, not 'NoneType'",
+            ),
+            (
+                Filter::Filesizeformat,
+                "\"1e3x\"",
+                &["false"],
+                "could not convert string to float: '1e3x'",
+            ),
+            (
+                Filter::Slice,
+                "[1, 2]",
+                &["0"],
+                "integer division or modulo by zero",
+            ),
+            (
+                Filter::Slice,
+                "[1, 2]",
+                &["2.0"],
+                "'float' object cannot be interpreted as an integer",
+            ),
+            (
+                Filter::Slice,
+                "[1, 2]",
+                &["\"2\""],
+                "unsupported operand type(s) for //: 'int' and 'str'",
+            ),
+        ];
+        for (filter, value, args, want) in cases {
+            let got = run(filter, value, args);
+            assert!(got.contains(want), "{filter:?} {value} {args:?}: {got}");
+        }
+        assert_eq!(run(Filter::Slice, "[1, 2, 3]", &["-2"]), "[]");
+        assert_eq!(
+            run(Filter::Urlencode, "{\"a&b\": \"c/d e\"}", &[]),
+            "'a%26b=c%2Fd+e'"
+        );
+        assert_eq!(run(Filter::Filesizeformat, "1e400", &["false"]), "'inf YB'");
     }
 
     #[test]
