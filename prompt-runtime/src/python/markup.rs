@@ -227,6 +227,8 @@ mod tests {
             ("<p>a <b>b</b>\n\n c</p>", "a b c"),
             ("a <!-- <b>x</b> --> b", "a b"),
             ("x <!<!-- c -->-- y --> z", "x z"),
+            // A removal that joins `<!` and `--` makes a comment, whose `>` is no tag's end.
+            ("x <!<!-- c -->-- a > b --> z", "x z"),
             ("<!-->a", "a"),
             ("a < b", "a < b"),
             ("a <!-- open", "a <!-- open"),
@@ -236,6 +238,36 @@ mod tests {
             ),
         ] {
             assert_eq!(striptags(text), stripped, "{text:?}");
+        }
+    }
+
+    /// MarkupSafe's loop as it is written: the first `open`, the first `close` at or after
+    /// it, the span out, and again from the start.
+    fn remove_spans_as_written(text: &str, open: &str, close: &str) -> String {
+        let mut value = text.to_owned();
+        while let Some(start) = value.find(open) {
+            let Some(end) = value[start..].find(close).map(|i| start + i) else {
+                break;
+            };
+            value.replace_range(start..end + close.len(), "");
+        }
+        value
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn one_pass_removes_what_the_loop_removes(pieces in proptest::collection::vec(
+            proptest::sample::select(&["<!--", "-->", "<!", "<!-", "--", "-", "->", "<", ">", "!", "é"][..]),
+            0..14,
+        )) {
+            let text = pieces.concat();
+            for (open, close) in [("<!--", "-->"), ("<", ">")] {
+                let fast = remove_spans(text.as_bytes(), open.as_bytes(), close.as_bytes());
+                proptest::prop_assert_eq!(
+                    String::from_utf8(fast).unwrap(),
+                    remove_spans_as_written(&text, open, close)
+                );
+            }
         }
     }
 
