@@ -10,7 +10,7 @@
 //! prompts does not compile what only hot reload reads.
 
 use crate::chat::Message;
-use crate::render::Value;
+use crate::render::Fill;
 use crate::resolve::{ContextVar, VarKind};
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -161,7 +161,9 @@ impl FieldKind {
     }
 }
 
-/// One field's value: see [`ContextValues::context_values`].
+/// One field of a Markdown prompt's struct, borrowed for a render: see
+/// [`ContextValues::context_values`]. What fills a placeholder ([`Fill`]), or a history
+/// section's messages.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ContextValue<'a> {
     /// A text or choice field, or an optional one that is `Some`: its text.
@@ -175,21 +177,21 @@ pub enum ContextValue<'a> {
 }
 
 impl ContextValue<'_> {
-    /// The value as the renderer walks it; messages are [`Value::Absent`] there (they are
+    /// What it fills a placeholder with; messages are [`Fill::Absent`] there (they are
     /// given to the renderer as the history).
     ///
     /// ```
     /// use promptic::context::ContextValue;
-    /// use promptic::render::Value;
+    /// use promptic::render::Fill;
     ///
-    /// assert_eq!(ContextValue::Text("Friday".into()).as_value(), Value::Text("Friday"));
-    /// assert_eq!(ContextValue::Flag(true).as_value(), Value::Flag(true));
+    /// assert_eq!(ContextValue::Text("Friday".into()).fill(), Fill::Text("Friday"));
+    /// assert_eq!(ContextValue::Flag(true).fill(), Fill::Flag(true));
     /// ```
-    pub fn as_value(&self) -> Value<'_> {
+    pub fn fill(&self) -> Fill<'_> {
         match self {
-            ContextValue::Text(text) => Value::Text(text),
-            ContextValue::Flag(on) => Value::Flag(*on),
-            ContextValue::Absent | ContextValue::Messages(_) => Value::Absent,
+            ContextValue::Text(text) => Fill::Text(text),
+            ContextValue::Flag(on) => Fill::Flag(*on),
+            ContextValue::Absent | ContextValue::Messages(_) => Fill::Absent,
         }
     }
 }
@@ -218,11 +220,11 @@ mod tests {
     #[test]
     fn values_as_the_renderer_reads_them() {
         let turns = [Message::user("hi")];
-        assert_eq!(ContextValue::Absent.as_value(), Value::Absent);
-        assert_eq!(ContextValue::Messages(&turns).as_value(), Value::Absent);
+        assert_eq!(ContextValue::Absent.fill(), Fill::Absent);
+        assert_eq!(ContextValue::Messages(&turns).fill(), Fill::Absent);
         assert_eq!(
-            ContextValue::Text(Cow::Owned("x".into())).as_value(),
-            Value::Text("x")
+            ContextValue::Text(Cow::Owned("x".into())).fill(),
+            Fill::Text("x")
         );
     }
 }

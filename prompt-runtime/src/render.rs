@@ -62,9 +62,12 @@ impl PromptContent {
     }
 }
 
-/// The value of one context variable at render time.
+/// What a Markdown placeholder is filled with at render time: text, nothing, or a flag's
+/// state for `{% if %}`. All a `$name` can take, so no data model: a value with lists,
+/// dicts or numbers (a Jinja or dotprompt value, a context file's) is
+/// [`value::Value`](crate::value::Value), and its text is what fills a placeholder.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Value<'a> {
+pub enum Fill<'a> {
     /// Text to insert.
     Text(&'a str),
     /// An optional variable with no value.
@@ -165,7 +168,7 @@ pub fn walk<'a, F>(
     flags: &mut [bool],
     sink: &mut impl Sink,
 ) where
-    F: Fn(usize) -> Value<'a>,
+    F: Fn(usize) -> Fill<'a>,
 {
     for part in parts {
         match part {
@@ -173,10 +176,10 @@ pub fn walk<'a, F>(
             Part::Context { index, upper } => {
                 // A flag written as text reads as a `bool` displays.
                 let text = match value(*index) {
-                    Value::Text(text) => text,
-                    Value::Flag(true) => "true",
-                    Value::Flag(false) => "false",
-                    Value::Absent => continue,
+                    Fill::Text(text) => text,
+                    Fill::Flag(true) => "true",
+                    Fill::Flag(false) => "false",
+                    Fill::Absent => continue,
                 };
                 if *upper {
                     sink.upper_first(text);
@@ -204,11 +207,11 @@ pub fn walk<'a, F>(
             } => {
                 let holds = match test {
                     Test::Set(i) => match value(*i) {
-                        Value::Text(_) => true,
-                        Value::Flag(set) => set,
-                        Value::Absent => false,
+                        Fill::Text(_) => true,
+                        Fill::Flag(set) => set,
+                        Fill::Absent => false,
                     },
-                    Test::Equals(i, expected) => value(*i) == Value::Text(expected),
+                    Test::Equals(i, expected) => value(*i) == Fill::Text(expected),
                 };
                 let branch = if holds { then } else { otherwise };
                 walk(branch, value, identity, flags, sink);
@@ -251,7 +254,7 @@ pub(crate) fn render_measured<'a, F>(
     identity: &'a Identity,
 ) -> Marked
 where
-    F: Fn(usize) -> Value<'a>,
+    F: Fn(usize) -> Fill<'a>,
 {
     two_passes(resolved, &measured.parts, measured.fixed, value, identity)
 }
@@ -266,7 +269,7 @@ fn two_passes<'a, F>(
     identity: &'a Identity,
 ) -> Marked
 where
-    F: Fn(usize) -> Value<'a>,
+    F: Fn(usize) -> Fill<'a>,
 {
     const ON_STACK: usize = 64;
     let mut inline = [false; ON_STACK];
@@ -293,7 +296,7 @@ where
 /// ```
 /// use promptic::load::PromptFile;
 /// use promptic::parse::{parse, ParseOptions};
-/// use promptic::render::{render_to_string, Value};
+/// use promptic::render::{Fill, render_to_string};
 /// use promptic::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
 /// use promptic::Identity;
 ///
@@ -304,14 +307,14 @@ where
 ///     ..Schema::default()
 /// };
 /// let resolved = resolve(&file.source, &nodes, &schema, &Templates::new()).unwrap();
-/// let values = [Value::Text("friday"), Value::Absent];
+/// let values = [Fill::Text("friday"), Fill::Absent];
 /// let text = render_to_string(&resolved, &|i| values[i], &Identity::default());
 /// assert_eq!(text, "Day: Friday");
 /// assert_eq!(text.capacity(), text.len());
 /// ```
 pub fn render_to_string<'a, F>(resolved: &'a Resolved, value: &F, identity: &'a Identity) -> String
 where
-    F: Fn(usize) -> Value<'a>,
+    F: Fn(usize) -> Fill<'a>,
 {
     render_marked(resolved, value, identity).text
 }
@@ -323,7 +326,7 @@ pub(crate) fn render_marked<'a, F>(
     identity: &'a Identity,
 ) -> Marked
 where
-    F: Fn(usize) -> Value<'a>,
+    F: Fn(usize) -> Fill<'a>,
 {
     two_passes(resolved, &resolved.parts, 0, value, identity)
 }
@@ -338,7 +341,7 @@ where
 /// use promptic::chat::{Message, Role};
 /// use promptic::load::PromptFile;
 /// use promptic::parse::parse;
-/// use promptic::render::{render_messages, Value};
+/// use promptic::render::{Fill, render_messages};
 /// use promptic::resolve::{resolve, ContextVar, Schema, Templates, VarKind};
 /// use promptic::Identity;
 ///
@@ -353,7 +356,7 @@ where
 /// };
 /// let resolved = resolve(&file.source, &nodes, &schema, &Templates::new()).unwrap();
 /// let turns = [Message::user("hi"), Message::assistant("hello")];
-/// let values = [Value::Absent, Value::Text("And now?")];
+/// let values = [Fill::Absent, Fill::Text("And now?")];
 /// let messages = render_messages(&resolved, &|i| values[i], &|_| &turns[..], &Identity::default());
 /// let shown: Vec<(Role, &str, &str)> =
 ///     messages.iter().map(|m| (m.role, &*m.section, m.content.as_text().unwrap_or_default())).collect();
@@ -370,7 +373,7 @@ pub fn render_messages<'a, F, H>(
     identity: &'a Identity,
 ) -> Vec<crate::chat::Message>
 where
-    F: Fn(usize) -> Value<'a>,
+    F: Fn(usize) -> Fill<'a>,
     H: Fn(usize) -> &'a [crate::chat::Message],
 {
     render_chat(resolved, value, history, identity).0
@@ -384,7 +387,7 @@ pub(crate) fn render_chat<'a, F, H>(
     identity: &'a Identity,
 ) -> (Vec<crate::chat::Message>, Vec<crate::chat::CacheBreakpoint>)
 where
-    F: Fn(usize) -> Value<'a>,
+    F: Fn(usize) -> Fill<'a>,
     H: Fn(usize) -> &'a [crate::chat::Message],
 {
     use crate::chat::{CacheBreakpoint, Message, Role};

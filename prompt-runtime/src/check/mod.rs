@@ -8,7 +8,7 @@ use crate::meta::Meta;
 use crate::parse;
 use crate::parse::PromptFile;
 use crate::render::{
-    FLAG_WORDS, Measured, PromptContent, Value, parse_flag, render_measured, render_messages,
+    FLAG_WORDS, Fill, Measured, PromptContent, parse_flag, render_measured, render_messages,
 };
 use crate::resolve::{self, Part, Resolved, Schema, Templates, VarKind};
 use std::borrow::Cow;
@@ -392,12 +392,12 @@ impl CheckedPrompt {
         // its text and nothing else.
         const ON_STACK: usize = 32;
         let count = self.schema.context.len();
-        let mut inline = [Value::Absent; ON_STACK];
+        let mut inline = [Fill::Absent; ON_STACK];
         let mut heap = Vec::new();
-        let values: &mut [Value] = if count <= ON_STACK {
+        let values: &mut [Fill] = if count <= ON_STACK {
             &mut inline[..count]
         } else {
-            heap.resize(count, Value::Absent);
+            heap.resize(count, Fill::Absent);
             &mut heap
         };
         self.prepare(context, identity, values)?;
@@ -465,7 +465,7 @@ impl CheckedPrompt {
         history: &dyn Fn(&str) -> &'h [crate::chat::Message],
         identity: &Identity,
     ) -> Result<crate::chat::Chat, RenderError> {
-        let mut values = vec![Value::Absent; self.schema.context.len()];
+        let mut values = vec![Fill::Absent; self.schema.context.len()];
         self.prepare(context, identity, &mut values)?;
         let of_slot = |i: usize| match self.schema.context.get(i) {
             Some(var) => history(&var.name),
@@ -482,17 +482,17 @@ impl CheckedPrompt {
     }
 
     /// Reads the given values into `values` (one per context variable, all
-    /// [`Value::Absent`] on entry) and checks them and the identity.
+    /// [`Fill::Absent`] on entry) and checks them and the identity.
     fn prepare<'c>(
         &self,
         context: &'c HashMap<String, String>,
         identity: &Identity,
-        values: &mut [Value<'c>],
+        values: &mut [Fill<'c>],
     ) -> Result<(), RenderError> {
         let count = values.len();
         // The given values, found without hashing when the map holds about as many values
         // as the prompt reads: its entries are walked and their names found by binary
-        // search. `Value::Text` marks a value given, for the loop below.
+        // search. `Fill::Text` marks a value given, for the loop below.
         if context.len() <= 2 * count && self.ready.names.len() == count {
             let names = &self.ready.names;
             for (name, value) in context {
@@ -504,49 +504,49 @@ impl CheckedPrompt {
                     .take_while(|(known, _)| known.len() == name.len())
                     .find(|(known, _)| known == name);
                 if let Some(slot) = found.and_then(|&(_, i)| values.get_mut(i)) {
-                    *slot = Value::Text(value);
+                    *slot = Fill::Text(value);
                 }
             }
         } else {
             for (slot, var) in values.iter_mut().zip(&self.schema.context) {
                 if let Some(value) = context.get(&var.name) {
-                    *slot = Value::Text(value);
+                    *slot = Fill::Text(value);
                 }
             }
         }
         let mut error = RenderError::default();
         for (slot, var) in values.iter_mut().zip(&self.schema.context) {
             let given = match *slot {
-                Value::Text(text) => Some(text),
+                Fill::Text(text) => Some(text),
                 _ => None,
             };
             *slot = match (&var.kind, given) {
                 // A render that forgot the level gets more scaffolding, never less.
                 (VarKind::Choice(_), None) if var.name == crate::guidance::GUIDANCE => {
-                    Value::Text(crate::guidance::Guidance::Detailed.as_str())
+                    Fill::Text(crate::guidance::Guidance::Detailed.as_str())
                 }
                 (VarKind::Text | VarKind::Choice(_), None) => {
                     error.missing_context.push(var.name.clone());
-                    Value::Absent
+                    Fill::Absent
                 }
-                (VarKind::Optional, None) => Value::Absent,
+                (VarKind::Optional, None) => Fill::Absent,
                 // Messages come with the history, not the text values.
-                (VarKind::Messages, _) => Value::Absent,
+                (VarKind::Messages, _) => Fill::Absent,
                 // Read as the program reads them: a missing flag is `false`, and an optional
                 // given as a false word (or nothing) is off, as a `bool` field set to `false`
                 // renders (a string map cannot tell an `Option` from a `bool`).
-                (VarKind::Flag, None) => Value::Flag(false),
+                (VarKind::Flag, None) => Fill::Flag(false),
                 (VarKind::Optional, Some(v)) if v.is_empty() || parse_flag(v) == Some(false) => {
-                    Value::Absent
+                    Fill::Absent
                 }
                 (VarKind::Flag, Some(v)) => match parse_flag(v) {
-                    Some(on) => Value::Flag(on),
+                    Some(on) => Fill::Flag(on),
                     None => {
                         error.invalid.push(format!(
                             "`{}` is a flag: give {FLAG_WORDS}, not {v:?}",
                             var.name
                         ));
-                        Value::Absent
+                        Fill::Absent
                     }
                 },
                 (VarKind::Choice(choices), Some(v)) if !choices.iter().any(|c| c == v) => {
@@ -559,9 +559,9 @@ impl CheckedPrompt {
                             .collect::<Vec<_>>()
                             .join(", ")
                     ));
-                    Value::Absent
+                    Fill::Absent
                 }
-                (_, Some(v)) => Value::Text(v),
+                (_, Some(v)) => Fill::Text(v),
             };
         }
         for (slot, lookup, key) in &self.ready.identity {

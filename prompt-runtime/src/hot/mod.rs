@@ -116,7 +116,7 @@ use crate::diagnostic::{Diagnostic, Diagnostics};
 use crate::identity::Identity;
 use crate::load::Project;
 use crate::prompt::{ChatPrompt, Prompt};
-use crate::render::{PromptContent, Value, render_chat, render_marked};
+use crate::render::{Fill, PromptContent, render_chat, render_marked};
 use crate::swap::Swapped;
 use stamp::{Refusal, Stamp};
 use std::borrow::Cow;
@@ -476,10 +476,10 @@ struct Reloaded {
 impl Reloaded {
     /// Context variable `i`'s value. The values come in the order of the struct's fields,
     /// which is the schema's; the name is compared all the same.
-    fn value<'v>(&self, values: &'v [(&'static str, ContextValue<'_>)], i: usize) -> Value<'v> {
+    fn value<'v>(&self, values: &'v [(&'static str, ContextValue<'_>)], i: usize) -> Fill<'v> {
         match (values.get(i), self.prompt.schema.context.get(i)) {
-            (Some((name, value)), Some(var)) if *name == var.name => value.as_value(),
-            _ => Value::Absent,
+            (Some((name, value)), Some(var)) if *name == var.name => value.fill(),
+            _ => Fill::Absent,
         }
     }
 }

@@ -157,10 +157,10 @@ fn a_text_prompt_must_stay_one_and_values_out_of_order_are_absent() {
         panic!("reloaded");
     };
     let values = [("other", ContextValue::Text("x".into()))];
-    assert_eq!(reloaded.value(&values, 0), Value::Absent);
-    assert_eq!(reloaded.value(&values, 5), Value::Absent);
+    assert_eq!(reloaded.value(&values, 0), Fill::Absent);
+    assert_eq!(reloaded.value(&values, 5), Fill::Absent);
     let values = [("text", ContextValue::Text("x".into()))];
-    assert_eq!(reloaded.value(&values, 0), Value::Text("x"));
+    assert_eq!(reloaded.value(&values, 0), Fill::Text("x"));
 }
 
 #[test]
