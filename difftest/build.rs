@@ -107,6 +107,7 @@ const PRINTED: &[Piece] = &[
     ("n | abs", &["n"], false),
     ("f | round(1)", &["f"], false),
     ("s | center(7)", &["s"], false),
+    ("m | pprint", &["m"], false),
     ("s | wordcount", &["s"], false),
     ("('<b>' ~ s ~ '</b> &amp;') | striptags", &["s"], false),
     ("s | urlencode", &["s"], false),

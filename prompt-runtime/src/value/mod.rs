@@ -27,6 +27,7 @@ pub mod js;
 mod json;
 pub mod ordered;
 pub mod path;
+pub(crate) mod pprint;
 pub mod python;
 pub(crate) mod view;
 

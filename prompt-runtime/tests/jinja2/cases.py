@@ -134,6 +134,19 @@ html_filters = [
 for t in html_filters:
     case(t, H)
 
+# `pprint`: Python's `pprint.pformat`, short values as their repr with dicts sorted, long
+# ones an item a line, long strings cut at word ends.
+PP = {"small": {"b": 1, "a": [True, None]},
+      "tools": [{"name": "search_web", "description": "Searches the web for pages that answer the question, with snippets.", "args": {"query": "str", "limit": 10}},
+                {"name": "x", "tags": ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]}],
+      "text": "A long line of prose that goes on past the width pprint allows for a single string, so it is cut.\nThen a second line.",
+      "nested": [[["deep", "deeper", "the deepest words of all that there are here"], {"k": "a value long enough to make the dict wrap past eighty"}], 3],
+      "pairs": {"zeta": "z" * 70, "alpha": "a" * 75}}
+for t in ["{{ small | pprint }}|{{ 'x' | pprint }}|{{ 3 | pprint }}|{{ none | pprint }}",
+          "{{ tools | pprint }}", "{{ text | pprint }}", "{{ nested | pprint }}", "{{ pairs | pprint }}",
+          "{{ pairs.items() | list | pprint }}"]:
+    case(t, PP)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

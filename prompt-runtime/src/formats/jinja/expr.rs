@@ -315,6 +315,8 @@ pub(crate) enum Filter {
     Slice,
     /// `xmlattr(autospace)`: a dict as XML attributes.
     Xmlattr,
+    /// `pprint`: Python's `pprint.pformat`.
+    Pprint,
     /// `groupby(attribute, default, case_sensitive)`: `(grouper, list)` pairs.
     Groupby,
     /// `format(args…)`: Python's `text % args`.
@@ -371,7 +373,7 @@ const VARIADIC: [Filter; 6] = [
 
 impl Filter {
     /// Each filter's name and parameters, in Jinja2's order.
-    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 50] = [
+    pub(crate) const ALL: [(&'static str, Filter, &'static [Param]); 51] = [
         (
             "default",
             Filter::Default,
@@ -548,6 +550,7 @@ impl Filter {
             Filter::Xmlattr,
             &[("autospace", Some(Def::Bool(true)))],
         ),
+        ("pprint", Filter::Pprint, &[]),
         ("format", Filter::Format, &[]),
         (
             "groupby",

@@ -360,6 +360,12 @@ pub(crate) fn apply_inline(
         Filter::Filesizeformat => Value::String(filesizeformat(value, bool_arg(args, 0))?),
         Filter::Slice => slice(items(value, budget)?, args, budget)?,
         Filter::Xmlattr => Value::String(xmlattr(value, args, budget)?),
+        Filter::Pprint => {
+            budget.steps(len_of(value))?;
+            let text = crate::value::pprint::pformat(value, budget.bytes).ok_or(Fail::Large)?;
+            budget.bytes(text.len())?;
+            Value::String(text)
+        }
         Filter::Default
         | Filter::Join
         | Filter::Trim
