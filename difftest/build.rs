@@ -603,6 +603,14 @@ impl Gen {
             self.pick(FILTER_BLOCKS)
         };
         self.safe &= safe;
+        // A `with` now and then: a name bound to a value for its body, read there.
+        if self.below(4) == 0 {
+            let value = self.piece(false);
+            let open = self.tag(&format!("with w = {value}"));
+            let body = self.body(depth - 1);
+            let close = self.tag("endwith");
+            return format!("{open}[{{{{ w }}}}]{body}{close}");
+        }
         // A block `set` now and then: the same body and filters, its value bound and read.
         if self.below(3) == 0 {
             let name = self.pick(&["v1", "v2"]);

@@ -258,6 +258,7 @@ fn the_generated_templates_cover_the_subset() {
         " filter ",
         "endfilter",
         "endset",
+        "endwith",
         "namespace(",
         "{% set ns.",
         "{{ m(",

@@ -147,6 +147,20 @@ for t in ["{{ small | pprint }}|{{ 'x' | pprint }}|{{ 3 | pprint }}|{{ none | pp
           "{{ pairs.items() | list | pprint }}"]:
     case(t, PP)
 
+# `{% with %}`: names bound for its body alone, each value read outside it; `set`s inside
+# stay inside; an include inside sees the names.
+WV = {"who": "Ada", "xs": [1, 2, 3], "d": {"k": "v"}}
+WF = {"card.j2": "(card {{ title }} for {{ who }})"}
+for t in ["{% with a = who, n = xs | length %}{{ a }}:{{ n }}{% endwith %}|{{ a is defined }}",
+          "{% set a = 'out' %}{% with a = 'in', b = a %}{{ a }}/{{ b }}{% set a = 'x' %}{{ a }}{% endwith %}/{{ a }}",
+          "{% for x in xs %}{% with y = x * 2, last = loop.last %}{{ y }}{{ '' if last else ',' }}{% endwith %}{% endfor %}",
+          "{% with title = 'T' %}{% include 'card.j2' %}{% endwith %}",
+          "{% with %}{% set z = d.k %}{{ z }}{% endwith %}[{{ z is defined }}]",
+          "{% macro m(x) %}<{{ x }}>{% endmacro %}{% with t = m(who) | upper %}{{ t }}{% with t = t ~ '!' %}{{ t }}{% endwith %}{{ t }}{% endwith %}",
+          "a\n  {% with v = 1 %}\n  {{ v }}\n  {% endwith %}\nb\n"]:
+    for o in ["", "tlk"]:
+        case(t, WV, o, WF)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

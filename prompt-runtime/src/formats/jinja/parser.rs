@@ -167,11 +167,10 @@ pub(crate) struct For {
 
 /// Tags Jinja2 has that promptic does not, for a message that says so rather than
 /// "unknown tag".
-const UNSUPPORTED: [&str; 9] = [
+const UNSUPPORTED: [&str; 8] = [
     "call",
     "import",
     "from",
-    "with",
     "autoescape",
     "break",
     "continue",
@@ -181,7 +180,7 @@ const UNSUPPORTED: [&str; 9] = [
 
 /// The tags promptic reads, for the note on an unknown one.
 const SUPPORTED_TAGS: &str =
-    "supported tags: if/elif/else, for, include, set, filter, extends, block, macro, raw";
+    "supported tags: if/elif/else, for, include, set, with, filter, extends, block, macro, raw";
 
 /// The comment that marks where a prompt's cacheable prefix ends.
 pub(crate) const BREAKPOINT: &str = "cache_breakpoint";
@@ -607,6 +606,7 @@ impl<'a> Reader<'a> {
                         "include" => self.include(parser, tag.clone())?,
                         "set" => self.set(parser, tag.clone(), word_span)?,
                         "filter" => self.filter_block(parser, tag.clone(), word_span)?,
+                        "with" => self.with_block(parser, tag.clone())?,
                         "extends" => {
                             self.extends(parser, tag.clone(), stops, nodes.len())?;
                             continue;
@@ -617,7 +617,7 @@ impl<'a> Reader<'a> {
                             continue;
                         }
                         "elif" | "else" | "endif" | "endfor" | "endraw" | "endfilter"
-                        | "endblock" | "endmacro" => {
+                        | "endblock" | "endmacro" | "endwith" => {
                             return Err(self.error(
                                 tag.clone(),
                                 format!("`{{% {word} %}}` without an opening tag"),
@@ -904,6 +904,60 @@ impl<'a> Reader<'a> {
             body,
             span: tag,
             into: None,
+        })))
+    }
+
+    /// `{% with a = x, b = y %}…{% endwith %}`: the body with the names bound, each to its
+    /// value evaluated where the tag stands (before any of them is bound: `b = a` reads the
+    /// `a` outside); a `set` inside stays inside, as in Jinja2.
+    fn with_block(
+        &mut self,
+        mut parser: Parser<'a>,
+        tag: Range<usize>,
+    ) -> Result<Node, Diagnostic> {
+        let mut binds: Vec<(String, Expr)> = Vec::new();
+        let mut prelude = Vec::new();
+        while !parser.at_end() {
+            if !binds.is_empty() {
+                let here = parser.next_span();
+                if !parser.op(",") {
+                    return Err(
+                        self.error(here, "expected `,` before the next name `{% with %}` binds")
+                    );
+                }
+            }
+            let here = parser.next_span();
+            let Some((name, span)) = parser.name() else {
+                return Err(self.error(here, "expected a name to bind in `{% with %}`"));
+            };
+            if name == "loop" {
+                return Err(self.error(
+                    span,
+                    "`loop` is Jinja's own loop variable; name yours differently",
+                ));
+            }
+            let here = parser.next_span();
+            if !parser.op("=") {
+                return Err(self
+                    .error(here, format!("expected `=` and a value after `{name}`"))
+                    .with_help("bind each name to its own value: `{% with a = x, b = y %}`"));
+            }
+            let mut value = parser.expr()?;
+            self.no_stray_items(&value)?;
+            self.lift(&mut value, &mut prelude)?;
+            binds.push((name, value));
+        }
+        drop(parser);
+        self.nest(&tag)?;
+        let body = self.block_body(&tag, "with")?;
+        // The calls its values make run before it.
+        self.prelude = prelude;
+        Ok(Node::Scope(Box::new(Scope {
+            template: None,
+            block: None,
+            binds,
+            nodes: body,
+            span: tag,
         })))
     }
 

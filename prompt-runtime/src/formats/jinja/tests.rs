@@ -86,6 +86,26 @@ fn first_and_place(template: &str) -> (String, String) {
 fn refuses_what_is_not_supported_at_its_place() {
     let cases = [
         (
+            "{% with a = 1 b = 2 %}{% endwith %}",
+            "error: expected `,` before the next name `{% with %}` binds",
+            "--> prompts/main.j2:1:15",
+        ),
+        (
+            "{% with a, b = pair %}{% endwith %}",
+            "error: expected `=` and a value after `a`",
+            "--> prompts/main.j2:1:10",
+        ),
+        (
+            "x {% with a = 1 %}{{ a }}",
+            "error: this `{% with %}` is never closed with `{% endwith %}`",
+            "--> prompts/main.j2:1:3",
+        ),
+        (
+            "{% endwith %}",
+            "error: `{% endwith %}` without an opening tag",
+            "--> prompts/main.j2:1:1",
+        ),
+        (
             "{% call m() %}x{% endcall %}",
             "error: `{% call %}` is not supported by promptic's Jinja front end",
             "--> prompts/main.j2:1:4",
