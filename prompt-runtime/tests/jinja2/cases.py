@@ -161,6 +161,18 @@ for t in ["{% with a = who, n = xs | length %}{{ a }}:{{ n }}{% endwith %}|{{ a 
     for o in ["", "tlk"]:
         case(t, WV, o, WF)
 
+# Macros imported from another template: `from … import`, `as`, `import … as`, macros that
+# call the other template's macros, includes inside them, and a default.
+IV = {"who": "Ada", "ts": [{"name": "a", "kind": "Web"}, {"name": "b", "kind": "Math"}]}
+IF = {"lib/m.j2": "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+      "lib/part.j2": "part:"}
+for t in ["{% from 'lib/m.j2' import line, all as every %}{{ line(ts[0]) }}|{{ line(ts[1], mark='*') }}\n{{ every(ts) }}",
+          "{% import 'lib/m.j2' as m %}{{ m.all(ts) | upper }}{{ m.boxed(who) }}",
+          "{% from 'lib/m.j2' import boxed with context %}{% for t in ts %}{{ boxed(t.name) }}{% endfor %}",
+          "{% import 'lib/m.j2' as m without context %}{% set s = m.line(ts[0]) %}{{ s | length }} {{ s }}"]:
+    for o in ["", "tlk"]:
+        case(t, IV, o, IF)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

@@ -1834,6 +1834,110 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{% from 'lib/m.j2' import line, all as every %}{{ line(ts[0]) }}|{{ line(ts[1], mark='*') }}\n{{ every(ts) }}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "- a (web)|* b (math)\n- a (web)\n- b (math)\n",
+    ),
+    (
+        "tlk",
+        "{% from 'lib/m.j2' import line, all as every %}{{ line(ts[0]) }}|{{ line(ts[1], mark='*') }}\n{{ every(ts) }}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "- a (web)|* b (math)\n- a (web)\n- b (math)\n",
+    ),
+    (
+        "",
+        "{% import 'lib/m.j2' as m %}{{ m.all(ts) | upper }}{{ m.boxed(who) }}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "- A (WEB)\n- B (MATH)\n[part:Ada]",
+    ),
+    (
+        "tlk",
+        "{% import 'lib/m.j2' as m %}{{ m.all(ts) | upper }}{{ m.boxed(who) }}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "- A (WEB)\n- B (MATH)\n[part:Ada]",
+    ),
+    (
+        "",
+        "{% from 'lib/m.j2' import boxed with context %}{% for t in ts %}{{ boxed(t.name) }}{% endfor %}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "[part:a][part:b]",
+    ),
+    (
+        "tlk",
+        "{% from 'lib/m.j2' import boxed with context %}{% for t in ts %}{{ boxed(t.name) }}{% endfor %}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "[part:a][part:b]",
+    ),
+    (
+        "",
+        "{% import 'lib/m.j2' as m without context %}{% set s = m.line(ts[0]) %}{{ s | length }} {{ s }}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "9 - a (web)",
+    ),
+    (
+        "tlk",
+        "{% import 'lib/m.j2' as m without context %}{% set s = m.line(ts[0]) %}{{ s | length }} {{ s }}",
+        "{\"who\": \"Ada\", \"ts\": [{\"name\": \"a\", \"kind\": \"Web\"}, {\"name\": \"b\", \"kind\": \"Math\"}]}",
+        &[
+            (
+                "lib/m.j2",
+                "{% macro line(t, mark='-') %}{{ mark }} {{ t.name }} ({{ t.kind | lower }}){% endmacro %}\n{% macro all(ts) %}{% for t in ts %}{{ line(t) }}\n{% endfor %}{% endmacro %}\n{% macro boxed(x) %}[{% include 'lib/part.j2' %}{{ x }}]{% endmacro %}\ntop text is not imported\n",
+            ),
+            ("lib/part.j2", "part:"),
+        ],
+        "9 - a (web)",
+    ),
+    (
+        "",
         "{{ (1, 'a') }} {{ (n,) }} {{ () }} {{ (n, (f, [t])) | length }} {% if 'b' in ('a', 'b') %}in{% endif %} {{ (1, 2) == (1, 2) }} {{ (3, 1)[1] }} {% for a in (w, s) %}[{{ a }}]{% endfor %} {{ ('x',) ~ '' }} {{ (n, m) | tojson }}",
         "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
         &[],

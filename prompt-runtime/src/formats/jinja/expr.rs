@@ -1821,6 +1821,10 @@ impl<'s> Parser<'s> {
             };
             return Ok(Expr::leaf(ExprKind::Loop(which), span.start..attr_span.end));
         }
+        // `lib.name(…)`: a macro of a template imported as `lib`.
+        if let Some(call) = self.imported_call(&name, &span) {
+            return call;
+        }
         if self.is_op("(") {
             let here = self.here();
             match name.as_str() {
@@ -1886,9 +1890,57 @@ impl<'s> Parser<'s> {
             {
                 error = error.with_help(format!("did you mean `{close}`?"));
             }
-            return Err(error.with_note("a template calls the macros it defines before the call, `namespace` and `range`; imported macros, `caller()` and functions given with the values are not supported"));
+            return Err(error.with_note("a template calls the macros it defines or imports before the call, `namespace` and `range`; `caller()` and functions given with the values are not supported"));
         }
         Ok(Expr::leaf(ExprKind::Name(name), span))
+    }
+
+    /// `lib.name(…)`, a call of a macro of the template imported as `lib` (`name` is
+    /// `lib`): the call, or its error; `None` when it is not one. Out of line: the
+    /// expression reader recurses once per level an expression nests.
+    #[inline(never)]
+    fn imported_call(&mut self, name: &str, span: &Range<usize>) -> Option<Parsed<Expr>> {
+        let (Some((Tok::Op("."), _)), Some((Tok::Name(attr), attr_span)), Some((Tok::Op("("), _))) = (
+            self.tokens.get(self.pos),
+            self.tokens.get(self.pos + 1),
+            self.tokens.get(self.pos + 2),
+        ) else {
+            return None;
+        };
+        let (attr, attr_span) = (attr.clone(), attr_span.clone());
+        let qualified = format!("{name}.{attr}");
+        let prefix = format!("{name}.");
+        let imported: Vec<&str> = self
+            .macros
+            .iter()
+            .filter_map(|m| m.strip_prefix(&prefix))
+            .collect();
+        if imported.is_empty() {
+            return None;
+        }
+        if !imported.contains(&attr.as_str()) {
+            let mut error = self.error(
+                attr_span,
+                format!("the template imported as `{name}` defines no macro `{attr}`"),
+            );
+            if let Some(close) = crate::suggest::closest(&attr, imported.iter().copied()) {
+                error = error.with_help(format!("did you mean `{name}.{close}`?"));
+            }
+            return Some(Err(error));
+        }
+        let name_span = span.start..attr_span.end;
+        self.pos += 2;
+        Some((|| {
+            let (args, named) = self.call_args()?;
+            let end = self.tokens[self.pos - 1].1.end;
+            let call = MacroCall {
+                name: qualified,
+                name_span,
+                args,
+                named,
+            };
+            self.node(ExprKind::MacroCall(Box::new(call)), span.start..end)
+        })())
     }
 }
 

@@ -67,7 +67,7 @@ pub use render::{MAX_OUTPUT, MAX_STEPS};
 pub use set::{ReadError, RenderValues, Templates};
 pub use uses::NameUse;
 
-use crate::diagnostic::{Diagnostics, SourceFile};
+use crate::diagnostic::{Diagnostic, Diagnostics, SourceFile};
 
 /// One parsed template.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,11 +84,31 @@ pub struct Template {
     extends: Option<(String, std::ops::Range<usize>)>,
     /// Its blocks, when it extends another.
     blocks: Vec<(String, Vec<parser::Node>)>,
+    /// The macros it defines at its top level, for templates that import them.
+    macros: Vec<parser::Macro>,
+    /// The templates it imports macros from, with the tags.
+    imports: Vec<(String, std::ops::Range<usize>)>,
 }
 
 impl Template {
     /// Parses `source` with `options`, or says where it goes outside the supported subset.
+    /// A template that imports macros from another is read with the others, by
+    /// [`Templates::load`].
     pub fn parse(source: &SourceFile, options: Options) -> Result<Template, Diagnostics> {
+        Template::parse_importing(source, options, &mut |_: &str| {
+            Err(Some(Diagnostic::new(
+                "a template that imports macros is read with the templates it imports (`Templates::load`)",
+            )))
+        })
+    }
+
+    /// [`parse`](Self::parse), reading the templates it imports macros from through
+    /// `import`.
+    pub(crate) fn parse_importing(
+        source: &SourceFile,
+        options: Options,
+        import: &mut parser::Import<'_>,
+    ) -> Result<Template, Diagnostics> {
         // Jinja2 reads `\r\n` and a carriage return alone as line ends, as it reads `\n`,
         // and writes every one as `\n` (in text and in string literals alike). The template
         // keeps the text it was read as, which its spans point into.
@@ -106,7 +126,9 @@ impl Template {
             breakpoints,
             extends,
             blocks,
-        } = parser::parse(source, &segments)?;
+            macros,
+            imports,
+        } = parser::parse(source, &segments, import)?;
         let mut fences = Vec::new();
         fence::check(source, &nodes, &mut fences);
         if !fences.is_empty() {
@@ -125,6 +147,8 @@ impl Template {
             breakpoints,
             extends,
             blocks,
+            macros,
+            imports,
         })
     }
 
@@ -150,6 +174,7 @@ impl Template {
         for (_, body) in &self.blocks {
             set::includes_of(body, &mut found);
         }
+        found.extend(self.imports.iter().cloned());
         found.into_iter().map(|(name, _)| name).collect()
     }
 

@@ -112,12 +112,37 @@ pub(crate) struct Scope {
 }
 
 /// A `{% macro %}`: its parameters (each with its default), and its body.
-#[derive(Clone, Debug)]
-struct Macro {
+#[derive(Clone, Debug, PartialEq)]
+pub(crate) struct Macro {
     name: String,
     params: Vec<(String, Option<Expr>)>,
     body: Vec<Node>,
+    /// The template it is defined in, when it was imported from another: its body's and
+    /// defaults' spans point into that template.
+    template: Option<String>,
 }
+
+impl Macro {
+    /// Its name, as the template that defines it writes it.
+    pub(crate) fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The macro as template `from` exports it, under `name`.
+    pub(crate) fn exported(&self, from: &str, name: &str) -> Macro {
+        Macro {
+            name: name.to_owned(),
+            params: self.params.clone(),
+            body: self.body.clone(),
+            template: Some(self.template.clone().unwrap_or_else(|| from.to_owned())),
+        }
+    }
+}
+
+/// What reads an imported template for [`parse`]: the macros template `name` defines at
+/// its top level (each with its template), or `None` when there is no such file (reported
+/// at the tag), or a diagnostic of its own.
+pub(crate) type Import<'i> = dyn FnMut(&str) -> Result<Vec<Macro>, Option<Diagnostic>> + 'i;
 
 /// A `{% filter %}` block: its body renders to text, which the filters then take. A
 /// block `{% set name | filters %}…{% endset %}` is one too, whose value is bound to
@@ -167,20 +192,10 @@ pub(crate) struct For {
 
 /// Tags Jinja2 has that promptic does not, for a message that says so rather than
 /// "unknown tag".
-const UNSUPPORTED: [&str; 8] = [
-    "call",
-    "import",
-    "from",
-    "autoescape",
-    "break",
-    "continue",
-    "do",
-    "trans",
-];
+const UNSUPPORTED: [&str; 6] = ["call", "autoescape", "break", "continue", "do", "trans"];
 
 /// The tags promptic reads, for the note on an unknown one.
-const SUPPORTED_TAGS: &str =
-    "supported tags: if/elif/else, for, include, set, with, filter, extends, block, macro, raw";
+const SUPPORTED_TAGS: &str = "supported tags: if/elif/else, for, include, set, with, filter, extends, block, macro, import, from, raw";
 
 /// The comment that marks where a prompt's cacheable prefix ends.
 pub(crate) const BREAKPOINT: &str = "cache_breakpoint";
@@ -197,6 +212,10 @@ pub(crate) struct Parsed {
     pub extends: Option<(String, Range<usize>)>,
     /// The blocks of a template that extends another, by name, in order.
     pub blocks: Vec<(String, Vec<Node>)>,
+    /// The macros it defines at its top level, which other templates may import.
+    pub macros: Vec<Macro>,
+    /// The templates it imports macros from, with the tags.
+    pub imports: Vec<(String, Range<usize>)>,
 }
 
 /// The guard under which what follows `part` is evaluated: `guard` (if any) and `part`
@@ -218,6 +237,16 @@ fn guarded(guard: Option<&Expr>, part: &Expr, holds: bool) -> Expr {
 }
 
 /// The names of the macros `segments` define, in order (`{% macro name(…) %}` tags).
+/// `with context` or `without context` at the end of an import, read and passed over:
+/// promptic's macros see the names where they are called either way.
+fn context_clause(parser: &mut Parser<'_>) -> bool {
+    let with = parser.keyword("with") || parser.keyword("without");
+    if with {
+        parser.keyword("context");
+    }
+    with
+}
+
 fn macro_names(source: &SourceFile, segments: &[Segment]) -> Vec<String> {
     segments
         .iter()
@@ -244,8 +273,14 @@ fn macro_names(source: &SourceFile, segments: &[Segment]) -> Vec<String> {
 /// another twice would double it per level.
 pub(crate) const MAX_COPIED: usize = 200_000;
 
-pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed, Diagnostic> {
+pub(crate) fn parse(
+    source: &SourceFile,
+    segments: &[Segment],
+    import: &mut Import<'_>,
+) -> Result<Parsed, Diagnostic> {
     let mut reader = Reader {
+        import,
+        imports: Vec::new(),
         source,
         segments,
         pos: 0,
@@ -315,6 +350,12 @@ pub(crate) fn parse(source: &SourceFile, segments: &[Segment]) -> Result<Parsed,
         breakpoints: reader.breakpoints,
         extends,
         blocks,
+        macros: reader
+            .macros
+            .into_iter()
+            .filter(|m| m.template.is_none())
+            .collect(),
+        imports: reader.imports,
     })
 }
 
@@ -338,6 +379,10 @@ fn first_super(nodes: &[Node]) -> Option<Range<usize>> {
 }
 
 struct Reader<'a> {
+    /// Reads a template this one imports macros from.
+    import: &'a mut Import<'a>,
+    /// The templates imported so far, with the tags.
+    imports: Vec<(String, Range<usize>)>,
     source: &'a SourceFile,
     segments: &'a [Segment],
     pos: usize,
@@ -600,39 +645,25 @@ impl<'a> Reader<'a> {
                         return Ok((nodes, Some((word, tag.clone()))));
                     }
                     self.pos += 1;
-                    let node = match word.as_str() {
-                        "if" => self.if_block(parser, tag.clone())?,
-                        "for" => self.for_block(parser, tag.clone())?,
-                        "include" => self.include(parser, tag.clone())?,
-                        "set" => self.set(parser, tag.clone(), word_span)?,
-                        "filter" => self.filter_block(parser, tag.clone(), word_span)?,
-                        "with" => self.with_block(parser, tag.clone())?,
-                        "extends" => {
-                            self.extends(parser, tag.clone(), stops, nodes.len())?;
-                            continue;
-                        }
-                        "block" => self.block(parser, tag.clone())?,
-                        "macro" => {
-                            self.define_macro(parser, tag.clone())?;
-                            continue;
-                        }
-                        "elif" | "else" | "endif" | "endfor" | "endraw" | "endfilter"
-                        | "endblock" | "endmacro" | "endwith" => {
-                            return Err(self.error(
-                                tag.clone(),
-                                format!("`{{% {word} %}}` without an opening tag"),
-                            ));
-                        }
-                        w if UNSUPPORTED.contains(&w) => {
-                            return Err(self
-                                .error(word_span, format!("`{{% {w} %}}` is not supported by promptic's Jinja front end"))
-                                .with_note(SUPPORTED_TAGS));
-                        }
-                        w => {
-                            return Err(self
-                                .error(word_span, format!("unknown tag `{{% {w} %}}`"))
-                                .with_note(SUPPORTED_TAGS));
-                        }
+                    // Every arm writes its outcome into one place, and one `?` reads it:
+                    // this frame is on the stack once per level blocks nest, so each arm
+                    // keeps no temporaries of its own.
+                    let tag = tag.clone();
+                    let outcome: Result<Option<Node>, Diagnostic> = match word.as_str() {
+                        "if" => self.if_block(parser, tag).map(Some),
+                        "for" => self.for_block(parser, tag).map(Some),
+                        "include" => self.include(parser, tag).map(Some),
+                        "set" => self.set(parser, tag, word_span).map(Some),
+                        "filter" => self.filter_block(parser, tag, word_span).map(Some),
+                        "with" => self.with_block(parser, tag).map(Some),
+                        "block" => self.block(parser, tag).map(Some),
+                        "extends" => self.extends(parser, tag, stops, nodes.len()).map(|()| None),
+                        "macro" => self.define_macro(parser, tag).map(|()| None),
+                        "from" | "import" => self.import_tag(&word, parser, tag).map(|()| None),
+                        _ => Err(self.tag_error(&word, tag, word_span)),
+                    };
+                    let Some(node) = outcome? else {
+                        continue;
                     };
                     nodes.append(&mut self.prelude);
                     nodes.push(node);
@@ -1190,7 +1221,12 @@ impl<'a> Reader<'a> {
         }
         self.defining.pop();
         self.macros.retain(|m| m.name != name);
-        self.macros.push(Macro { name, params, body });
+        self.macros.push(Macro {
+            name,
+            params,
+            body,
+            template: None,
+        });
         Ok(())
     }
 
@@ -1257,6 +1293,16 @@ impl<'a> Reader<'a> {
                     .find(|(k, ..)| k == param)
                     .map(|(.., v)| v.clone())
             });
+            if given.is_none()
+                && found.template.is_some()
+                && default
+                    .as_ref()
+                    .is_some_and(|d| !matches!(d.kind, ExprKind::Literal(_)))
+            {
+                return Err(self
+                    .error(tag, format!("give `{name}` its parameter `{param}`"))
+                    .with_note("an imported macro's default is read where the macro is written, in the other template; promptic takes a literal there, and this one is not"));
+            }
             match given.or_else(|| default.clone()) {
                 Some(value) => binds.push((param.clone(), value)),
                 None => {
@@ -1285,12 +1331,180 @@ impl<'a> Reader<'a> {
         }
         let body = found.body.clone();
         Ok(Node::Scope(Box::new(Scope {
-            template: None,
+            template: found.template.clone(),
             block: None,
             binds,
             nodes: body,
             span: tag,
         })))
+    }
+
+    /// `{% from %}` or `{% import %}`.
+    fn import_tag(
+        &mut self,
+        word: &str,
+        parser: Parser<'a>,
+        tag: Range<usize>,
+    ) -> Result<(), Diagnostic> {
+        if word == "from" {
+            self.import_from(parser, tag)
+        } else {
+            self.import_as(parser, tag)
+        }
+    }
+
+    /// The error for a tag no arm of [`body`](Self::body) reads: a closing tag without its
+    /// opening one, a tag promptic does not support, or an unknown one.
+    #[inline(never)]
+    fn tag_error(&self, word: &str, tag: Range<usize>, word_span: Range<usize>) -> Diagnostic {
+        match word {
+            "elif" | "else" | "endif" | "endfor" | "endraw" | "endfilter" | "endblock"
+            | "endmacro" | "endwith" => {
+                self.error(tag, format!("`{{% {word} %}}` without an opening tag"))
+            }
+            w if UNSUPPORTED.contains(&w) => self
+                .error(
+                    word_span,
+                    format!("`{{% {w} %}}` is not supported by promptic's Jinja front end"),
+                )
+                .with_note(SUPPORTED_TAGS),
+            w => self
+                .error(word_span, format!("unknown tag `{{% {w} %}}`"))
+                .with_note(SUPPORTED_TAGS),
+        }
+    }
+
+    /// `{% from "x" import a, b as c %}`: the macros `a` and `b` of template `x`, callable
+    /// as `a(…)` and `c(…)` after the tag.
+    fn import_from(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<(), Diagnostic> {
+        let here = parser.next_span();
+        let expr = parser.expr()?;
+        let name = self.quoted_name(expr, here, "from")?;
+        if !parser.keyword("import") {
+            let here = parser.next_span();
+            return Err(self.error(here, "expected `import` and the macros' names"));
+        }
+        let mut wanted: Vec<(String, Range<usize>, String)> = Vec::new();
+        loop {
+            if !wanted.is_empty() && !parser.op(",") {
+                break;
+            }
+            if context_clause(&mut parser) {
+                break;
+            }
+            let here = parser.next_span();
+            let Some((imported, span)) = parser.name() else {
+                return Err(self.error(here, "expected the name of a macro to import"));
+            };
+            if imported.starts_with('_') {
+                return Err(self.error(
+                    span,
+                    "a name that starts with `_` is not exported, so it cannot be imported",
+                ));
+            }
+            let alias = if parser.keyword("as") {
+                let here = parser.next_span();
+                let Some((alias, _)) = parser.name() else {
+                    return Err(self.error(here, "expected a name after `as`"));
+                };
+                alias
+            } else {
+                imported.clone()
+            };
+            wanted.push((imported, span, alias));
+            if context_clause(&mut parser) {
+                break;
+            }
+        }
+        parser.finish("in `{% from %}`")?;
+        drop(parser);
+        if wanted.is_empty() {
+            return Err(self.error(tag, "`{% from %}` names the macros it imports"));
+        }
+        let macros = self.imported(&name, &tag)?;
+        for (imported, span, alias) in wanted {
+            let Some(found) = macros.iter().find(|m| m.name == imported) else {
+                let mut error = self.error(span, format!("`{name}` defines no macro `{imported}`"));
+                if let Some(close) =
+                    crate::suggest::closest(&imported, macros.iter().map(|m| m.name.as_str()))
+                {
+                    error = error.with_help(format!("did you mean `{close}`?"));
+                }
+                return Err(
+                    error.with_note("promptic imports a template's macros, not the names it sets")
+                );
+            };
+            let exported = found.exported(&name, &alias);
+            self.macros.retain(|m| m.name != alias);
+            self.macros.push(exported);
+        }
+        Ok(())
+    }
+
+    /// `{% import "x" as lib %}`: the macros of template `x`, callable as `lib.name(…)`
+    /// after the tag.
+    fn import_as(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<(), Diagnostic> {
+        let here = parser.next_span();
+        let expr = parser.expr()?;
+        let name = self.quoted_name(expr, here, "import")?;
+        if !parser.keyword("as") {
+            let here = parser.next_span();
+            return Err(self.error(
+                here,
+                "expected `as` and a name: `{% import \"x\" as lib %}`",
+            ));
+        }
+        let here = parser.next_span();
+        let Some((alias, _)) = parser.name() else {
+            return Err(self.error(here, "expected a name after `as`"));
+        };
+        context_clause(&mut parser);
+        parser.finish("in `{% import %}`")?;
+        drop(parser);
+        let macros = self.imported(&name, &tag)?;
+        let prefix = format!("{alias}.");
+        self.macros.retain(|m| !m.name.starts_with(&prefix));
+        for found in &macros {
+            if !found.name.starts_with('_') {
+                let exported = found.exported(&name, &format!("{prefix}{}", found.name));
+                self.macros.push(exported);
+            }
+        }
+        Ok(())
+    }
+
+    /// The name a `{% from %}` or `{% import %}` takes, quoted.
+    fn quoted_name(
+        &self,
+        expr: Expr,
+        here: Range<usize>,
+        word: &str,
+    ) -> Result<String, Diagnostic> {
+        let ExprKind::Literal(super::data::Value::String(name)) = expr.kind else {
+            return Err(self.error(
+                here.start..expr.span.end,
+                format!(
+                    "`{{% {word} %}}` takes a quoted file name; computed names are not supported"
+                ),
+            ));
+        };
+        normalize(&name).map_err(|why| self.error(expr.span.clone(), why))
+    }
+
+    /// The top-level macros of template `name`, read for the tag at `tag`.
+    fn imported(&mut self, name: &str, tag: &Range<usize>) -> Result<Vec<Macro>, Diagnostic> {
+        self.imports.push((name.to_owned(), tag.clone()));
+        match (self.import)(name) {
+            Ok(macros) => Ok(macros),
+            // A cycle, a bound: at the tag; a mistake in the other template: there.
+            Err(Some(error)) if error.location().is_none() => {
+                Err(error.at(self.source, tag.clone()))
+            }
+            Err(Some(error)) => Err(error),
+            Err(None) => {
+                Err(self.error(tag.clone(), format!("no template `{name}` in `prompts/`")))
+            }
+        }
     }
 
     fn include(&mut self, mut parser: Parser<'a>, tag: Range<usize>) -> Result<Node, Diagnostic> {

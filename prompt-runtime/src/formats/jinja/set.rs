@@ -135,6 +135,7 @@ impl Templates {
         let mut errors = Diagnostics::default();
         let mut walk = Walk {
             read,
+            importing: Vec::new(),
             chain: Vec::new(),
             done: std::collections::HashMap::new(),
             errors: &mut errors,
@@ -351,7 +352,12 @@ impl Templates {
                     return None;
                 }
             };
-            match Template::parse(&source, self.options) {
+            walk.importing.push(name.to_owned());
+            let options = self.options;
+            let parsed =
+                Template::parse_importing(&source, options, &mut |n: &str| self.import_of(n, walk));
+            walk.importing.pop();
+            match parsed {
                 Ok(template) => {
                     self.templates.insert(name.to_owned(), template);
                 }
@@ -366,11 +372,11 @@ impl Templates {
         let mut includes = Vec::new();
         // The parent is walked as an include is: a cycle of `extends` is one too.
         if let Some((parent, span)) = &template.extends {
-            includes.push((parent.clone(), span.clone(), 0));
+            includes.push((parent.clone(), span.clone(), 0, None));
         }
-        includes_at(&template.nodes, 0, &mut includes);
+        includes_at(&template.nodes, 0, None, &mut includes);
         for (_, body) in &template.blocks {
-            includes_at(body, 1, &mut includes);
+            includes_at(body, 1, None, &mut includes);
         }
         let own = template
             .blocks
@@ -382,13 +388,59 @@ impl Templates {
             includes: 0,
             nesting: own,
         };
-        for (included, span, depth) in includes {
-            let child = self.visit(&included, Some((&source, span)), depth, walk);
+        for (included, span, depth, file) in includes {
+            // An include in an imported macro's body: its tag is in the other template.
+            let site = file
+                .and_then(|f| self.templates.get(&f))
+                .map_or_else(|| source.clone(), |t| t.source.clone());
+            let child = self.visit(&included, Some((&site, span)), depth, walk);
             below.includes = below.includes.max(child.includes + 1);
             below.nesting = below.nesting.max(depth + child.nesting);
         }
         walk.chain.pop();
         Some(below)
+    }
+
+    /// The top-level macros of template `name`, for a template that imports them: read and
+    /// parsed the first time (itself importing through here), kept in the set.
+    fn import_of(
+        &mut self,
+        name: &str,
+        walk: &mut Walk<'_>,
+    ) -> Result<Vec<super::parser::Macro>, ReadError> {
+        let exported = |template: &Template| {
+            template
+                .macros
+                .iter()
+                .map(|m| m.exported(name, m.name()))
+                .collect::<Vec<_>>()
+        };
+        if let Some(at) = walk.importing.iter().position(|n| n == name) {
+            let mut cycle: Vec<&str> = walk.importing[at..].iter().map(String::as_str).collect();
+            cycle.push(name);
+            return Err(Some(Diagnostic::new(format!(
+                "import cycle: {}",
+                cycle.join(" → ")
+            ))));
+        }
+        if let Some(template) = self.templates.get(name) {
+            return Ok(exported(template));
+        }
+        if walk.importing.len() >= MAX_INCLUDE_DEPTH {
+            return Err(Some(Diagnostic::new(format!(
+                "imports nest more than {MAX_INCLUDE_DEPTH} deep"
+            ))));
+        }
+        let source = (walk.read)(name)?;
+        walk.importing.push(name.to_owned());
+        let options = self.options;
+        let parsed =
+            Template::parse_importing(&source, options, &mut |n: &str| self.import_of(n, walk));
+        walk.importing.pop();
+        let template = parsed.map_err(|found| found.0.into_iter().next())?;
+        let macros = exported(&template);
+        self.templates.insert(name.to_owned(), template);
+        Ok(macros)
     }
 }
 
@@ -690,6 +742,9 @@ impl Replace<'_, '_> {
 /// The state of one [`Templates::load`].
 struct Walk<'r> {
     read: &'r mut dyn FnMut(&str) -> Result<SourceFile, ReadError>,
+    /// The templates being parsed, outermost first, each waiting for the macros of the
+    /// next: a name met again here is an import cycle.
+    importing: Vec<String>,
     /// The includes being walked, outermost first: a name met again here is a cycle.
     chain: Vec<String>,
     /// Templates walked to the end, with what lies below each.
@@ -699,27 +754,37 @@ struct Walk<'r> {
     reported: (bool, bool),
 }
 
+/// An include found by [`includes_at`]: the name, the tag's span, the blocks around it, and
+/// the template the span is in when it is not the one walked (an imported macro's body).
+type Found = (String, Range<usize>, usize, Option<String>);
+
 /// Every `{% include %}` in `nodes`, with its tag's span and the blocks around it.
-fn includes_at(nodes: &[Node], depth: usize, out: &mut Vec<(String, Range<usize>, usize)>) {
+fn includes_at(nodes: &[Node], depth: usize, file: Option<&str>, out: &mut Vec<Found>) {
+    let file_of = || file.map(str::to_owned);
     for node in nodes {
         match node {
-            Node::Include { name, span } => out.push((name.clone(), span.clone(), depth)),
+            Node::Include { name, span } => {
+                out.push((name.clone(), span.clone(), depth, file_of()));
+            }
             Node::If(block) => {
                 for (_, body) in &block.branches {
-                    includes_at(body, depth + 1, out);
+                    includes_at(body, depth + 1, file, out);
                 }
                 if let Some((_, body)) = &block.otherwise {
-                    includes_at(body, depth + 1, out);
+                    includes_at(body, depth + 1, file, out);
                 }
             }
             Node::For(each) => {
-                includes_at(&each.body, depth + 1, out);
+                includes_at(&each.body, depth + 1, file, out);
                 if let Some(body) = &each.otherwise {
-                    includes_at(body, depth + 1, out);
+                    includes_at(body, depth + 1, file, out);
                 }
             }
-            Node::FilterBlock(block) => includes_at(&block.body, depth + 1, out),
-            Node::Scope(scope) => includes_at(&scope.nodes, depth + 1, out),
+            Node::FilterBlock(block) => includes_at(&block.body, depth + 1, file, out),
+            Node::Scope(scope) => {
+                let inner = scope.template.as_deref().or(file);
+                includes_at(&scope.nodes, depth + 1, inner, out);
+            }
             Node::Text(_)
             | Node::Output(_)
             | Node::Set { .. }

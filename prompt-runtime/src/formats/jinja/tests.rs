@@ -1231,3 +1231,79 @@ fn the_attribute_a_filter_sorts_or_groups_by_is_checked_as_a_path() {
     );
     assert_eq!(problems.0[1].help(), Some("give `tools[0]` a key `zzz`"));
 }
+
+#[test]
+fn imports_are_checked_where_they_are_written() {
+    let lib = (
+        "lib.j2",
+        "{% macro line(t, mark=prefix) %}{{ mark }}{{ t }}{% endmacro %}{% macro plain(t) %}{{ t }}{% endmacro %}",
+    );
+    let first = |template: &str, files: &[(&str, &str)]| -> (String, String) {
+        let found = match load("", template, files) {
+            Ok(_) => panic!("expected an error for {template:?}"),
+            Err(e) => e[0].to_string(),
+        };
+        let mut lines = found.lines();
+        let message = lines.next().unwrap_or_default().to_owned();
+        (message, lines.next().unwrap_or_default().trim().to_owned())
+    };
+    // The template, the other files, the message, its place.
+    type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str, &'a str);
+    let cases: [Case<'_>; 6] = [
+        (
+            "{% from 'lib.j2' import plian %}",
+            vec![lib],
+            "error: `lib.j2` defines no macro `plian`",
+            "--> prompts/main.j2:1:25",
+        ),
+        (
+            "{% import 'lib.j2' as m %}{{ m.plian(1) }}",
+            vec![lib],
+            "error: the template imported as `m` defines no macro `plian`",
+            "--> prompts/main.j2:1:32",
+        ),
+        (
+            "{% from 'lib.j2' import line %}{{ line(1) }}",
+            vec![lib],
+            "error: give `line` its parameter `mark`",
+            "--> prompts/main.j2:1:32",
+        ),
+        (
+            "{% from 'a.j2' import x %}",
+            vec![
+                ("a.j2", "{% from 'b.j2' import y %}"),
+                ("b.j2", "{% from 'a.j2' import x %}"),
+            ],
+            "error: import cycle: a.j2 → b.j2 → a.j2",
+            "--> prompts/b.j2:1:1",
+        ),
+        (
+            "{% from 'nowhere.j2' import x %}",
+            vec![],
+            "error: no template `nowhere.j2` in `prompts/`",
+            "--> prompts/main.j2:1:1",
+        ),
+        (
+            "{% from 'lib.j2' import _x %}",
+            vec![lib],
+            "error: a name that starts with `_` is not exported, so it cannot be imported",
+            "--> prompts/main.j2:1:25",
+        ),
+    ];
+    for (template, files, message, place) in cases {
+        assert_eq!(
+            first(template, &files),
+            (message.to_owned(), place.to_owned()),
+            "{template}"
+        );
+    }
+    // Given, the parameter needs no default; the other template's macros render there.
+    let set = load(
+        "",
+        "{% from 'lib.j2' import line %}{{ line(1, mark='*') }}",
+        &[lib],
+    )
+    .unwrap();
+    assert_eq!(set.render("main.j2", &serde_json::json!({})).unwrap(), "*1");
+    assert!(set.names().any(|n| n == "lib.j2"));
+}
