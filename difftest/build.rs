@@ -108,6 +108,8 @@ const PRINTED: &[Piece] = &[
     ("f | round(1)", &["f"], false),
     ("s | center(7)", &["s"], false),
     ("m | pprint", &["m"], false),
+    ("dict(k=s, n=n)", &["s", "n"], false),
+    ("s is filter", &["s"], false),
     ("s | wordcount", &["s"], false),
     ("('<b>' ~ s ~ '</b> &amp;') | striptags", &["s"], false),
     ("s | urlencode", &["s"], false),

@@ -173,6 +173,13 @@ for t in ["{% from 'lib/m.j2' import line, all as every %}{{ line(ts[0]) }}|{{ l
     for o in ["", "tlk"]:
         case(t, IV, o, IF)
 
+# The tests `callable`, `escaped`, `filter`, `test`, `sameas`, and `dict(...)`.
+TV = {"n": 3, "s": "upper", "z": None, "t": True, "d": {"a": 1}}
+for t in ["{% macro m() %}{% endmacro %}{{ m is callable }} {{ n is callable }} {{ d is callable }} {{ s is escaped }} {{ s is filter }} {{ 'nope' is filter }} {{ 'odd' is test }} {{ s is test }} {{ 'random' is filter }}",
+          "{{ z is sameas none }} {{ t is sameas true }} {{ t is sameas false }} {{ n is not sameas none }} {{ undefined_x is sameas none }} {{ 1 is sameas(true) }}",
+          "{% set e = dict(b=n, a='x', c=d) %}{{ e }} {{ e | length }} {{ dict() }} {{ dict(k=[1, 2]).k[1] }}{% for k, v in dict(y=1, x=2).items() %} {{ k }}={{ v }}{% endfor %}"]:
+    case(t, TV)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

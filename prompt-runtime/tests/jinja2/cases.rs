@@ -1938,6 +1938,27 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "{% macro m() %}{% endmacro %}{{ m is callable }} {{ n is callable }} {{ d is callable }} {{ s is escaped }} {{ s is filter }} {{ 'nope' is filter }} {{ 'odd' is test }} {{ s is test }} {{ 'random' is filter }}",
+        "{\"n\": 3, \"s\": \"upper\", \"z\": null, \"t\": true, \"d\": {\"a\": 1}}",
+        &[],
+        "True False False False True False True True True",
+    ),
+    (
+        "",
+        "{{ z is sameas none }} {{ t is sameas true }} {{ t is sameas false }} {{ n is not sameas none }} {{ undefined_x is sameas none }} {{ 1 is sameas(true) }}",
+        "{\"n\": 3, \"s\": \"upper\", \"z\": null, \"t\": true, \"d\": {\"a\": 1}}",
+        &[],
+        "True True False True False False",
+    ),
+    (
+        "",
+        "{% set e = dict(b=n, a='x', c=d) %}{{ e }} {{ e | length }} {{ dict() }} {{ dict(k=[1, 2]).k[1] }}{% for k, v in dict(y=1, x=2).items() %} {{ k }}={{ v }}{% endfor %}",
+        "{\"n\": 3, \"s\": \"upper\", \"z\": null, \"t\": true, \"d\": {\"a\": 1}}",
+        &[],
+        "{'b': 3, 'a': 'x', 'c': {'a': 1}} 3 {} 2 y=1 x=2",
+    ),
+    (
+        "",
         "{{ (1, 'a') }} {{ (n,) }} {{ () }} {{ (n, (f, [t])) | length }} {% if 'b' in ('a', 'b') %}in{% endif %} {{ (1, 2) == (1, 2) }} {{ (3, 1)[1] }} {% for a in (w, s) %}[{{ a }}]{% endfor %} {{ ('x',) ~ '' }} {{ (n, m) | tojson }}",
         "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
         &[],

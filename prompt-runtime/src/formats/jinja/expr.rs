@@ -618,11 +618,121 @@ pub(crate) enum Test {
     Float,
     Lower,
     Upper,
+    /// `callable`: a value from data is never one (a macro's name is, which the reader
+    /// answers itself).
+    Callable,
+    /// `escaped`: marked safe HTML, which no value of promptic is.
+    Escaped,
+    /// `filter`: the name of one of Jinja2's filters.
+    Filter,
+    /// `test`: the name of one of Jinja2's tests.
+    Predicate,
 }
+
+/// The filters Jinja2 3.1 has, for `is filter` (promptic refuses a few of them).
+pub(crate) const JINJA2_FILTERS: [&str; 54] = [
+    "abs",
+    "attr",
+    "batch",
+    "capitalize",
+    "center",
+    "count",
+    "d",
+    "default",
+    "dictsort",
+    "e",
+    "escape",
+    "filesizeformat",
+    "first",
+    "float",
+    "forceescape",
+    "format",
+    "groupby",
+    "indent",
+    "int",
+    "items",
+    "join",
+    "last",
+    "length",
+    "list",
+    "lower",
+    "map",
+    "max",
+    "min",
+    "pprint",
+    "random",
+    "reject",
+    "rejectattr",
+    "replace",
+    "reverse",
+    "round",
+    "safe",
+    "select",
+    "selectattr",
+    "slice",
+    "sort",
+    "string",
+    "striptags",
+    "sum",
+    "title",
+    "tojson",
+    "trim",
+    "truncate",
+    "unique",
+    "upper",
+    "urlencode",
+    "urlize",
+    "wordcount",
+    "wordwrap",
+    "xmlattr",
+];
+
+/// The tests Jinja2 3.1 has, for `is test`.
+pub(crate) const JINJA2_TESTS: [&str; 39] = [
+    "!=",
+    "<",
+    "<=",
+    "==",
+    ">",
+    ">=",
+    "boolean",
+    "callable",
+    "defined",
+    "divisibleby",
+    "eq",
+    "equalto",
+    "escaped",
+    "even",
+    "false",
+    "filter",
+    "float",
+    "ge",
+    "greaterthan",
+    "gt",
+    "in",
+    "integer",
+    "iterable",
+    "le",
+    "lessthan",
+    "lower",
+    "lt",
+    "mapping",
+    "ne",
+    "none",
+    "number",
+    "odd",
+    "sameas",
+    "sequence",
+    "string",
+    "test",
+    "true",
+    "undefined",
+    "upper",
+];
 
 impl Test {
     /// Each test's names and whether it takes an argument.
-    pub(crate) const ALL: [(&'static str, Test, bool); 34] = [
+    pub(crate) const ALL: [(&'static str, Test, bool); 38] = [
         ("defined", Test::Defined, false),
         ("undefined", Test::Undefined, false),
         ("none", Test::None, false),
@@ -657,6 +767,10 @@ impl Test {
         ("float", Test::Float, false),
         ("lower", Test::Lower, false),
         ("upper", Test::Upper, false),
+        ("callable", Test::Callable, false),
+        ("escaped", Test::Escaped, false),
+        ("filter", Test::Filter, false),
+        ("test", Test::Predicate, false),
     ];
 
     /// The test of a name, with whether it takes an argument.
@@ -1372,6 +1486,9 @@ impl<'s> Parser<'s> {
             _ => return Err(self.error(here, "expected a test name after `is`")),
         };
         let (name, span) = name;
+        if name == "sameas" {
+            return self.sameas(value, negated, span);
+        }
         let Some((test, takes_arg)) = Test::named(&name) else {
             let known = Test::ALL
                 .iter()
@@ -1384,15 +1501,22 @@ impl<'s> Parser<'s> {
             };
             return Err(error);
         };
-        if matches!(test, Test::Defined | Test::Undefined | Test::None) {
+        if matches!(
+            test,
+            Test::Defined | Test::Undefined | Test::None | Test::Callable
+        ) {
             let whole = value.span.start..span.end;
-            // A macro the template defined before is a defined name, and no `none`.
+            // A macro the template defined before is a defined name, callable, and no
+            // `none`.
             if let ExprKind::Name(name) = &value.kind
                 && self.macros.contains(name)
             {
-                let holds = (test == Test::Defined) != negated;
+                let holds = matches!(test, Test::Defined | Test::Callable) != negated;
                 return Ok(Expr::leaf(ExprKind::Literal(Value::Bool(holds)), whole));
             }
+        }
+        if matches!(test, Test::Defined | Test::Undefined | Test::None) {
+            let whole = value.span.start..span.end;
             return self.node(ExprKind::Test(Box::new(value), test, negated), whole);
         }
         let mut operands = vec![value];
@@ -1420,6 +1544,38 @@ impl<'s> Parser<'s> {
         }
         let whole = operands[0].span.start..end;
         self.node(ExprKind::Op(Op::Is(test, negated), operands), whole)
+    }
+
+    /// `is sameas none`, `is sameas true`, `is sameas false`: Python's `is`, which for these
+    /// is `is none`, `is true` and `is false`. Another argument is refused: which other
+    /// values are the same object in Python is up to the interpreter.
+    #[inline(never)]
+    fn sameas(&mut self, value: Expr, negated: bool, span: Range<usize>) -> Parsed<Expr> {
+        let parenthesized = self.eat_op("(");
+        let here = self.here();
+        let test = match self.tokens.get(self.pos) {
+            Some((Tok::Name(n), _)) if matches!(n.as_str(), "none" | "None") => Test::None,
+            Some((Tok::Name(n), _)) if matches!(n.as_str(), "true" | "True") => Test::True,
+            Some((Tok::Name(n), _)) if matches!(n.as_str(), "false" | "False") => Test::False,
+            _ => {
+                return Err(self
+                    .error(here, "`is sameas` compares with `none`, `true` or `false`")
+                    .with_help("compare other values with `==`")
+                    .with_note(
+                        "which other values are the same object is up to Python, not the language",
+                    ));
+            }
+        };
+        self.pos += 1;
+        if parenthesized {
+            self.expect_op(")", "to close `sameas(…)`")?;
+        }
+        let end = self.tokens[self.pos - 1].1.end;
+        let whole = value.span.start..end.max(span.end);
+        if test == Test::None {
+            return self.node(ExprKind::Test(Box::new(value), test, negated), whole);
+        }
+        self.node(ExprKind::Op(Op::Is(test, negated), vec![value]), whole)
     }
 
     /// Whether the next token can start a test's argument written without parentheses.
@@ -1839,6 +1995,31 @@ impl<'s> Parser<'s> {
                     }
                     let (names, values) = named.into_iter().map(|(n, _, v)| (n, v)).unzip();
                     return self.node(ExprKind::Op(Op::Namespace(names), values), span.start..end);
+                }
+                // `dict(a=1, b=x)`: a dict literal with those keys, in that order.
+                "dict" if !self.macros.contains(&name) => {
+                    let (args, named) = self.call_args()?;
+                    let end = self.tokens[self.pos - 1].1.end;
+                    if let Some(first) = args.first() {
+                        return Err(self
+                            .error(
+                                first.span.clone(),
+                                "`dict` takes its entries by name: `dict(a=1, b=x)`",
+                            )
+                            .with_help(
+                                "merge dicts with a loop and `{% set %}`, or write the keys out",
+                            ));
+                    }
+                    let entries = named
+                        .into_iter()
+                        .map(|(key, key_span, value)| {
+                            (
+                                Expr::leaf(ExprKind::Literal(Value::String(key)), key_span),
+                                value,
+                            )
+                        })
+                        .collect();
+                    return self.node(ExprKind::Dict(entries), span.start..end);
                 }
                 "range" => {
                     let args = self.args()?;

@@ -847,6 +847,13 @@ pub(crate) fn test(
         Test::Float => matches!(value, Value::Number(n) if n.is_f64()),
         Test::Lower => cased(&text(value), false),
         Test::Upper => cased(&text(value), true),
+        Test::Callable | Test::Escaped => false,
+        Test::Filter => {
+            matches!(value, Value::String(s) if super::expr::JINJA2_FILTERS.contains(&s.as_str()))
+        }
+        Test::Predicate => {
+            matches!(value, Value::String(s) if super::expr::JINJA2_TESTS.contains(&s.as_str()))
+        }
     })
 }
 

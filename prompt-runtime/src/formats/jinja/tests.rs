@@ -86,6 +86,16 @@ fn first_and_place(template: &str) -> (String, String) {
 fn refuses_what_is_not_supported_at_its_place() {
     let cases = [
         (
+            "{{ x is sameas 1 }}",
+            "error: `is sameas` compares with `none`, `true` or `false`",
+            "--> prompts/main.j2:1:16",
+        ),
+        (
+            "{{ dict(d) }}",
+            "error: `dict` takes its entries by name: `dict(a=1, b=x)`",
+            "--> prompts/main.j2:1:9",
+        ),
+        (
             "{% with a = 1 b = 2 %}{% endwith %}",
             "error: expected `,` before the next name `{% with %}` binds",
             "--> prompts/main.j2:1:15",
@@ -206,8 +216,8 @@ fn refuses_what_is_not_supported_at_its_place() {
             "--> prompts/main.j2:1:4",
         ),
         (
-            "{{ x is sameas y }}",
-            "error: the test `is sameas` is not supported",
+            "{{ x is sameaz y }}",
+            "error: the test `is sameaz` is not supported",
             "--> prompts/main.j2:1:9",
         ),
         (
