@@ -5,7 +5,7 @@
 //! ends, one a line, in parentheses at the top.
 
 use super::data::Value;
-use super::python::{write_number, write_str_repr};
+use super::python::{write_repr_as, write_str_repr};
 
 const WIDTH: usize = 80;
 
@@ -47,52 +47,16 @@ impl Out {
     }
 }
 
-/// `repr` as pprint writes it: dicts sorted by key at every depth.
-fn sorted_repr(out: &mut String, value: &Value) {
-    match value {
-        Value::Null => out.push_str("None"),
-        Value::Bool(true) => out.push_str("True"),
-        Value::Bool(false) => out.push_str("False"),
-        Value::Number(n) => write_number(out, n),
-        Value::String(s) => write_str_repr(out, s),
-        Value::Array(items) | Value::Tuple(items) => {
-            let tuple = matches!(value, Value::Tuple(_));
-            out.push(if tuple { '(' } else { '[' });
-            for (i, item) in items.iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                sorted_repr(out, item);
-            }
-            if tuple && items.len() == 1 {
-                out.push(',');
-            }
-            out.push(if tuple { ')' } else { ']' });
-        }
-        Value::Object(map) => {
-            out.push('{');
-            for (i, (key, item)) in sorted(map).into_iter().enumerate() {
-                if i > 0 {
-                    out.push_str(", ");
-                }
-                write_str_repr(out, key);
-                out.push_str(": ");
-                sorted_repr(out, item);
-            }
-            out.push('}');
-        }
-    }
-}
-
 fn sorted(map: &super::data::Map) -> Vec<(&str, &Value)> {
     let mut entries: Vec<(&str, &Value)> = map.iter().collect();
     entries.sort_by(|a, b| a.0.cmp(b.0));
     entries
 }
 
+/// `repr` as pprint writes it: dicts sorted by key at every depth.
 fn repr_of(value: &Value) -> String {
     let mut out = String::new();
-    sorted_repr(&mut out, value);
+    write_repr_as(&mut out, value, true);
     out
 }
 

@@ -23,6 +23,12 @@ pub(crate) fn write_str(out: &mut String, value: &Value) {
 
 /// Appends Python's `repr(value)`.
 pub(crate) fn write_repr(out: &mut String, value: &Value) {
+    write_repr_as(out, value, false);
+}
+
+/// Appends Python's `repr(value)`, with every dict's keys sorted when `sorted` (as
+/// `pprint` writes them).
+pub(crate) fn write_repr_as(out: &mut String, value: &Value, sorted: bool) {
     match value {
         Value::Null => out.push_str("None"),
         Value::Bool(true) => out.push_str("True"),
@@ -35,7 +41,7 @@ pub(crate) fn write_repr(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_repr(out, item);
+                write_repr_as(out, item, sorted);
             }
             out.push(']');
         }
@@ -45,7 +51,7 @@ pub(crate) fn write_repr(out: &mut String, value: &Value) {
                 if i > 0 {
                     out.push_str(", ");
                 }
-                write_repr(out, item);
+                write_repr_as(out, item, sorted);
             }
             // A tuple of one is written `(x,)`.
             if items.len() == 1 {
@@ -55,13 +61,24 @@ pub(crate) fn write_repr(out: &mut String, value: &Value) {
         }
         Value::Object(map) => {
             out.push('{');
-            for (i, (key, item)) in map.iter().enumerate() {
+            let mut entry = |i: usize, key: &str, item: &Value| {
                 if i > 0 {
                     out.push_str(", ");
                 }
                 write_str_repr(out, key);
                 out.push_str(": ");
-                write_repr(out, item);
+                write_repr_as(out, item, sorted);
+            };
+            if sorted {
+                let mut entries: Vec<(&str, &Value)> = map.iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(b.0));
+                for (i, (key, item)) in entries.into_iter().enumerate() {
+                    entry(i, key, item);
+                }
+            } else {
+                for (i, (key, item)) in map.iter().enumerate() {
+                    entry(i, key, item);
+                }
             }
             out.push('}');
         }

@@ -1343,16 +1343,7 @@ impl<'s> Parser<'s> {
                     "`format` takes its arguments by position or by name, not both",
                 ));
             }
-            let entries = named
-                .into_iter()
-                .map(|(key, key_span, value)| {
-                    (
-                        Expr::leaf(ExprKind::Literal(Value::String(key)), key_span),
-                        value,
-                    )
-                })
-                .collect();
-            let mapping = self.node(ExprKind::Dict(entries), whole.clone())?;
+            let mapping = self.node(ExprKind::Dict(dict_entries(named)), whole.clone())?;
             let span = value.span.start..end;
             return self.node(
                 ExprKind::Filter(Box::new(value), Filter::FormatNamed, vec![mapping]),
@@ -2010,16 +2001,7 @@ impl<'s> Parser<'s> {
                                 "merge dicts with a loop and `{% set %}`, or write the keys out",
                             ));
                     }
-                    let entries = named
-                        .into_iter()
-                        .map(|(key, key_span, value)| {
-                            (
-                                Expr::leaf(ExprKind::Literal(Value::String(key)), key_span),
-                                value,
-                            )
-                        })
-                        .collect();
-                    return self.node(ExprKind::Dict(entries), span.start..end);
+                    return self.node(ExprKind::Dict(dict_entries(named)), span.start..end);
                 }
                 "range" => {
                     let args = self.args()?;
@@ -2123,6 +2105,20 @@ impl<'s> Parser<'s> {
             self.node(ExprKind::MacroCall(Box::new(call)), span.start..end)
         })())
     }
+}
+
+/// Arguments given by name (`format(who=s)`, `dict(a=1)`) as a dict literal's entries,
+/// each key the name as text.
+fn dict_entries(named: Vec<(String, Range<usize>, Expr)>) -> Vec<(Expr, Expr)> {
+    named
+        .into_iter()
+        .map(|(key, key_span, value)| {
+            (
+                Expr::leaf(ExprKind::Literal(Value::String(key)), key_span),
+                value,
+            )
+        })
+        .collect()
 }
 
 /// A literal number with its sign turned.
