@@ -319,7 +319,8 @@ fn dotprompt_files_are_read_through_the_guarded_reader() {
 }
 
 /// One prompt of every format, with each kind of file a format reads: the prompt itself,
-/// the files prompts read (a Markdown template, a Jinja include, a dotprompt partial) and
+/// the files prompts read (a Markdown template, a Jinja include and the template it imports
+/// macros from, a dotprompt partial) and
 /// the folder's registry files (`promptic.json`, `schemas.json`, `tools.json`, a store's
 /// manifest and registry). Each is replaced in turn by a link out of the folder, a FIFO and
 /// a file past the size limit; `check` and the `render` that reads it must refuse it, name
@@ -341,6 +342,10 @@ fn every_format_reads_every_file_through_the_guarded_reader() {
         ),
         (
             "prompts/parts/rule.md.j2",
+            &["render", "trip", "--set", "who=Ada"],
+        ),
+        (
+            "prompts/parts/macros.md.j2",
             &["render", "trip", "--set", "who=Ada"],
         ),
         (
@@ -395,9 +400,13 @@ fn every_format_reads_every_file_through_the_guarded_reader() {
             ),
             (
                 "prompts/trip.md.j2",
-                "Trip for {{ who }}.\n{% include 'parts/rule.md.j2' %}\n",
+                "{% from 'parts/macros.md.j2' import sign %}Trip for {{ who }}.\n{% include 'parts/rule.md.j2' %}\n{{ sign() }}\n",
             ),
             ("prompts/parts/rule.md.j2", "Keep it short.\n"),
+            (
+                "prompts/parts/macros.md.j2",
+                "{% macro sign() %}-- A{% endmacro %}\n",
+            ),
             (
                 "prompts/ticket.prompt",
                 "---\ninput:\n  schema:\n    who: string\ntools: [lookup]\n---\nTicket for {{who}}. {{> sig}}\n",
