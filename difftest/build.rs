@@ -110,6 +110,8 @@ const PRINTED: &[Piece] = &[
     ("m | pprint", &["m"], false),
     ("dict(k=s, n=n)", &["s", "n"], false),
     ("s is filter", &["s"], false),
+    ("s.center(9, '*') ~ t.zfill(4)", &["s", "t"], false),
+    ("t.splitlines() | length", &["t"], false),
     ("s | wordcount", &["s"], false),
     ("('<b>' ~ s ~ '</b> &amp;') | striptags", &["s"], false),
     ("s | urlencode", &["s"], false),

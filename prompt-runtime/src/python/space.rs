@@ -39,6 +39,34 @@ pub(crate) fn decimal_value(c: char) -> Option<u32> {
         .map(|z| cp - z)
 }
 
+/// `str.splitlines(True)`: the lines with their ends, at every line boundary Python
+/// knows.
+pub(crate) fn split_lines_keep(text: &str) -> Vec<&str> {
+    let mut lines = Vec::new();
+    let mut start = 0;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let end = match c {
+            '\r' => match chars.peek() {
+                Some(&(j, '\n')) => {
+                    chars.next();
+                    j + 1
+                }
+                _ => i + 1,
+            },
+            '\n' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}'
+            | '\u{2029}' => i + c.len_utf8(),
+            _ => continue,
+        };
+        lines.push(&text[start..end]);
+        start = end;
+    }
+    if start < text.len() {
+        lines.push(&text[start..]);
+    }
+    lines
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -160,7 +160,7 @@ fn format_str(
         (indent, allowance)
     };
     let max_width = WIDTH as isize - indent as isize;
-    let lines = split_lines_keep(text);
+    let lines = crate::python::space::split_lines_keep(text);
     let mut chunks: Vec<String> = Vec::new();
     let mut last_rep = String::new();
     let mut max_width1 = max_width;
@@ -219,34 +219,6 @@ fn quoted(text: &str) -> String {
     let mut out = String::new();
     write_str_repr(&mut out, text);
     out
-}
-
-/// `str.splitlines(True)`: the lines with their ends, at every line boundary Python
-/// knows.
-fn split_lines_keep(text: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = text.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let end = match c {
-            '\r' => match chars.peek() {
-                Some(&(j, '\n')) => {
-                    chars.next();
-                    j + 1
-                }
-                _ => i + 1,
-            },
-            '\n' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}'
-            | '\u{2029}' => i + c.len_utf8(),
-            _ => continue,
-        };
-        lines.push(&text[start..end]);
-        start = end;
-    }
-    if start < text.len() {
-        lines.push(&text[start..]);
-    }
-    lines
 }
 
 /// `re.findall(r'\S*\s*', line)` without its empty last match: each run of non-spaces

@@ -180,6 +180,14 @@ for t in ["{% macro m() %}{% endmacro %}{{ m is callable }} {{ n is callable }} 
           "{% set e = dict(b=n, a='x', c=d) %}{{ e }} {{ e | length }} {{ dict() }} {{ dict(k=[1, 2]).k[1] }}{% for k, v in dict(y=1, x=2).items() %} {{ k }}={{ v }}{% endfor %}"]:
     case(t, TV)
 
+# More of Python's string methods: padding, lines, prefixes, partitions, searches, tests.
+SV = {"s": "Tea", "n": "-42", "text": "one\ntwo\r\nthree\x0bfour\u2028five\n", "path": "docs/guide.md", "sp": " \t\n", "e": ""}
+for t in ["[{{ s.ljust(6) }}|{{ s.rjust(6, '*') }}|{{ s.center(8, '-') }}|{{ s.center(7) }}|{{ s.ljust(2) }}|{{ n.zfill(6) }}|{{ '+7'.zfill(4) }}|{{ s.zfill(2) }}|{{ s.rjust(true) }}]",
+          "{{ text.splitlines() }} {{ text.splitlines(true) }} {{ e.splitlines() }} {% for line in text.splitlines() %}<{{ line }}>{% endfor %}",
+          "{{ path.removeprefix('docs/') }} {{ path.removesuffix('.md') }} {{ path.removeprefix('x') }} {{ path.partition('/') }} {{ path.rpartition('.') }} {{ path.partition('#') }} {{ path.rpartition('#') }}",
+          "{{ path.rfind('d') }} {{ path.index('g') }} {{ path.rindex('d') }} {{ path.rfind('zz') }} {{ path.rfind('') }} {{ sp.isspace() }} {{ e.isspace() }} {{ s.islower() }} {{ 'abc'.islower() }} {{ 'ABC1'.isupper() }}"]:
+    case(t, SV)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

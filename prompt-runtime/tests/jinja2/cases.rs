@@ -1959,6 +1959,34 @@ pub(super) const CASES: &[Case] = &[
     ),
     (
         "",
+        "[{{ s.ljust(6) }}|{{ s.rjust(6, '*') }}|{{ s.center(8, '-') }}|{{ s.center(7) }}|{{ s.ljust(2) }}|{{ n.zfill(6) }}|{{ '+7'.zfill(4) }}|{{ s.zfill(2) }}|{{ s.rjust(true) }}]",
+        "{\"s\": \"Tea\", \"n\": \"-42\", \"text\": \"one\\ntwo\\r\\nthree\\u000bfour five\\n\", \"path\": \"docs/guide.md\", \"sp\": \" \\t\\n\", \"e\": \"\"}",
+        &[],
+        "[Tea   |***Tea|--Tea---|  Tea  |Tea|-00042|+007|Tea|Tea]",
+    ),
+    (
+        "",
+        "{{ text.splitlines() }} {{ text.splitlines(true) }} {{ e.splitlines() }} {% for line in text.splitlines() %}<{{ line }}>{% endfor %}",
+        "{\"s\": \"Tea\", \"n\": \"-42\", \"text\": \"one\\ntwo\\r\\nthree\\u000bfour five\\n\", \"path\": \"docs/guide.md\", \"sp\": \" \\t\\n\", \"e\": \"\"}",
+        &[],
+        "['one', 'two', 'three', 'four', 'five'] ['one\\n', 'two\\r\\n', 'three\\x0b', 'four\\u2028', 'five\\n'] [] <one><two><three><four><five>",
+    ),
+    (
+        "",
+        "{{ path.removeprefix('docs/') }} {{ path.removesuffix('.md') }} {{ path.removeprefix('x') }} {{ path.partition('/') }} {{ path.rpartition('.') }} {{ path.partition('#') }} {{ path.rpartition('#') }}",
+        "{\"s\": \"Tea\", \"n\": \"-42\", \"text\": \"one\\ntwo\\r\\nthree\\u000bfour five\\n\", \"path\": \"docs/guide.md\", \"sp\": \" \\t\\n\", \"e\": \"\"}",
+        &[],
+        "guide.md docs/guide docs/guide.md ('docs', '/', 'guide.md') ('docs/guide', '.', 'md') ('docs/guide.md', '', '') ('', '', 'docs/guide.md')",
+    ),
+    (
+        "",
+        "{{ path.rfind('d') }} {{ path.index('g') }} {{ path.rindex('d') }} {{ path.rfind('zz') }} {{ path.rfind('') }} {{ sp.isspace() }} {{ e.isspace() }} {{ s.islower() }} {{ 'abc'.islower() }} {{ 'ABC1'.isupper() }}",
+        "{\"s\": \"Tea\", \"n\": \"-42\", \"text\": \"one\\ntwo\\r\\nthree\\u000bfour five\\n\", \"path\": \"docs/guide.md\", \"sp\": \" \\t\\n\", \"e\": \"\"}",
+        &[],
+        "12 5 12 -1 13 True False False True True",
+    ),
+    (
+        "",
         "{{ (1, 'a') }} {{ (n,) }} {{ () }} {{ (n, (f, [t])) | length }} {% if 'b' in ('a', 'b') %}in{% endif %} {{ (1, 2) == (1, 2) }} {{ (3, 1)[1] }} {% for a in (w, s) %}[{{ a }}]{% endfor %} {{ ('x',) ~ '' }} {{ (n, m) | tojson }}",
         "{\"n\": 7, \"m\": -3, \"f\": 2.5, \"s\": \"  Hello wORLD  \", \"w\": \"a-b c\", \"xs\": [3, 1, 2], \"e\": [], \"words\": [\"pear\", \"Apple\", \"fig\", \"apple\"], \"d\": {\"b\": 1, \"a\": 2, \"c\": null}, \"people\": [{\"name\": \"Ann\", \"age\": 31, \"tags\": [\"x\"]}, {\"name\": \"bob\", \"age\": 25}, {\"name\": \"Cy\", \"age\": 31}], \"text\": \"The quick brown fox jumps over the lazy dog. A well-known sentence.\\nSecond line here.\", \"big\": 100000000000000000000, \"z\": 0, \"t\": true, \"nul\": null}",
         &[],

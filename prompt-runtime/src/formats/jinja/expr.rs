@@ -198,10 +198,25 @@ pub(crate) enum Method {
     /// `s.split()` are [`ExprKind::Split`]).
     SplitMax,
     Rsplit,
+    Ljust,
+    Rjust,
+    Center,
+    Zfill,
+    Splitlines,
+    Removeprefix,
+    Removesuffix,
+    Partition,
+    Rpartition,
+    Rfind,
+    Index,
+    Rindex,
+    Isspace,
+    Islower,
+    Isupper,
 }
 
 impl Method {
-    pub(crate) const ALL: [(&'static str, Method, usize, usize); 17] = [
+    pub(crate) const ALL: [(&'static str, Method, usize, usize); 32] = [
         ("values", Method::Values, 0, 0),
         ("keys", Method::Keys, 0, 0),
         ("get", Method::Get, 1, 2),
@@ -219,6 +234,21 @@ impl Method {
         ("find", Method::Find, 1, 1),
         ("split", Method::SplitMax, 2, 2),
         ("rsplit", Method::Rsplit, 0, 2),
+        ("ljust", Method::Ljust, 1, 2),
+        ("rjust", Method::Rjust, 1, 2),
+        ("center", Method::Center, 1, 2),
+        ("zfill", Method::Zfill, 1, 1),
+        ("splitlines", Method::Splitlines, 0, 1),
+        ("removeprefix", Method::Removeprefix, 1, 1),
+        ("removesuffix", Method::Removesuffix, 1, 1),
+        ("partition", Method::Partition, 1, 1),
+        ("rpartition", Method::Rpartition, 1, 1),
+        ("rfind", Method::Rfind, 1, 1),
+        ("index", Method::Index, 1, 1),
+        ("rindex", Method::Rindex, 1, 1),
+        ("isspace", Method::Isspace, 0, 0),
+        ("islower", Method::Islower, 0, 0),
+        ("isupper", Method::Isupper, 0, 0),
     ];
 
     pub(crate) fn name(self) -> &'static str {

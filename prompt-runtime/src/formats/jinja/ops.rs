@@ -684,8 +684,128 @@ pub(crate) fn method_inline(
             budget.steps(pieces.len())?;
             Value::Array(pieces.into_iter().map(Value::from).collect())
         }
+        Method::Ljust | Method::Rjust | Method::Center => {
+            let width = int_of(args.first())?;
+            let fill = match args.get(1) {
+                None => ' ',
+                Some(Value::String(f)) if f.chars().count() == 1 => f.chars().next().unwrap_or(' '),
+                Some(_) => {
+                    return Err(Fail::Arg(
+                        1,
+                        "The fill character must be exactly one character long".to_owned(),
+                    ));
+                }
+            };
+            let len = s.chars().count() as i128;
+            if width <= len {
+                return Ok(Value::String(s.clone()));
+            }
+            let margin = width - len;
+            budget.bytes(
+                usize::try_from(margin)
+                    .unwrap_or(usize::MAX)
+                    .saturating_mul(fill.len_utf8()),
+            )?;
+            let (left, right) = match method {
+                Method::Ljust => (0, margin),
+                Method::Rjust => (margin, 0),
+                // Python's `str.center`: the odd space on the right, unless the width is odd
+                // too.
+                _ => {
+                    let left = margin / 2 + (margin & width & 1);
+                    (left, margin - left)
+                }
+            };
+            let pad = |n: i128| fill.to_string().repeat(usize::try_from(n).unwrap_or(0));
+            Value::String(format!("{}{s}{}", pad(left), pad(right)))
+        }
+        Method::Zfill => {
+            let width = int_of(args.first())?;
+            let len = s.chars().count() as i128;
+            if width <= len {
+                return Ok(Value::String(s.clone()));
+            }
+            let zeros = usize::try_from(width - len).unwrap_or(usize::MAX);
+            budget.bytes(zeros)?;
+            let (sign, rest) = match s.strip_prefix(['+', '-']) {
+                Some(rest) => (&s[..1], rest),
+                None => ("", s.as_str()),
+            };
+            Value::String(format!("{sign}{}{rest}", "0".repeat(zeros)))
+        }
+        Method::Splitlines => {
+            let keep = args.first().is_some_and(super::value::truthy);
+            let lines = crate::python::space::split_lines_keep(s);
+            budget.steps(lines.len())?;
+            Value::Array(
+                lines
+                    .into_iter()
+                    .map(|line| {
+                        if keep {
+                            Value::from(line)
+                        } else {
+                            Value::from(line.trim_end_matches([
+                                '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}',
+                                '\u{85}', '\u{2028}', '\u{2029}',
+                            ]))
+                        }
+                    })
+                    .collect(),
+            )
+        }
+        Method::Removeprefix => Value::from(s.strip_prefix(arg_str(0)?).unwrap_or(s)),
+        Method::Removesuffix => Value::from(s.strip_suffix(arg_str(0)?).unwrap_or(s)),
+        Method::Partition | Method::Rpartition => {
+            let sep = arg_str(0)?;
+            if sep.is_empty() {
+                return Err(Fail::Arg(0, "empty separator".to_owned()));
+            }
+            let found = if method == Method::Partition {
+                s.find(sep)
+            } else {
+                s.rfind(sep)
+            };
+            let (a, b, c) = match found {
+                Some(at) => (&s[..at], sep, &s[at + sep.len()..]),
+                None if method == Method::Partition => (s.as_str(), "", ""),
+                None => ("", "", s.as_str()),
+            };
+            Value::Tuple(vec![Value::from(a), Value::from(b), Value::from(c)])
+        }
+        Method::Rfind | Method::Index | Method::Rindex => {
+            let sub = arg_str(0)?;
+            let found = if method == Method::Index {
+                s.find(sub)
+            } else {
+                s.rfind(sub)
+            };
+            match found {
+                Some(at) => Value::from(s[..at].chars().count()),
+                None if method == Method::Rfind => Value::from(-1),
+                None => return here("substring not found"),
+            }
+        }
+        Method::Isspace => Value::Bool(!s.is_empty() && s.chars().all(is_space)),
+        Method::Islower => Value::Bool(cased(s, false)),
+        Method::Isupper => Value::Bool(cased(s, true)),
         Method::Keys | Method::Values | Method::Get => return no_such(),
     })
+}
+
+/// An integer argument as Python's `str` methods take it (a `bool` is one).
+fn int_of(arg: Option<&Value>) -> Done<i128> {
+    match arg {
+        Some(Value::Number(Number(Num::Int(n)))) => Ok(*n),
+        Some(Value::Bool(b)) => Ok(i128::from(*b)),
+        Some(other) => Err(Fail::Arg(
+            0,
+            format!(
+                "'{}' object cannot be interpreted as an integer",
+                super::value::type_name(other)
+            ),
+        )),
+        None => Ok(0),
+    }
 }
 
 /// Python's `s.split(sep, maxsplit)` (`from_end`: `s.rsplit(sep, maxsplit)`); `most` is
@@ -968,5 +1088,49 @@ mod tests {
         assert_eq!(replace("aaa", "a", "b", 2, &mut budget()).unwrap(), "bba");
         assert_eq!(replace("ab", "", "-", -1, &mut budget()).unwrap(), "-a-b-");
         assert!(cased("abc1", false) && !cased("aBc", false) && !cased("12", true));
+    }
+
+    #[test]
+    fn string_methods_refuse_as_python_does() {
+        let call = |method: Method, receiver: &str, args: &[Value]| match method_inline(
+            method,
+            &Value::from(receiver),
+            args,
+            &mut budget(),
+        ) {
+            Ok(value) => format!("{value:?}"),
+            Err(Fail::Here(m) | Fail::Arg(_, m)) => m,
+            Err(other) => format!("{other:?}"),
+        };
+        assert_eq!(
+            call(Method::Index, "abc", &[Value::from("z")]),
+            "substring not found"
+        );
+        assert_eq!(
+            call(Method::Rindex, "abc", &[Value::from("z")]),
+            "substring not found"
+        );
+        assert_eq!(
+            call(Method::Partition, "abc", &[Value::from("")]),
+            "empty separator"
+        );
+        assert_eq!(
+            call(Method::Ljust, "a", &[Value::from(3), Value::from("ab")]),
+            "The fill character must be exactly one character long"
+        );
+        assert_eq!(
+            call(Method::Zfill, "a", &[Value::from("3")]),
+            "'str' object cannot be interpreted as an integer"
+        );
+        // A width past what the render may build stops it, and builds nothing first.
+        assert!(matches!(
+            method_inline(
+                Method::Rjust,
+                &Value::from("a"),
+                &[Value::from(1i128 << 70)],
+                &mut budget()
+            ),
+            Err(Fail::Large)
+        ));
     }
 }
