@@ -60,6 +60,61 @@ fn repr_of(value: &Value) -> String {
     out
 }
 
+/// The `repr` of `value` if it is at most `most` characters wide, found without writing
+/// more than that: a line's test must not cost a pass over a large value at each of its
+/// levels.
+fn repr_within(value: &Value, most: usize) -> Option<String> {
+    fn write(out: &mut String, value: &Value, most: usize) -> Option<()> {
+        match value {
+            Value::String(s) => {
+                // Each character writes at least one.
+                if s.len() / 4 > most {
+                    return None;
+                }
+                write_str_repr(out, s);
+            }
+            // Each item writes a character at least, each entry five.
+            Value::Array(items) | Value::Tuple(items) if items.len() > most => return None,
+            Value::Object(map) if map.len() > most => return None,
+            Value::Array(items) | Value::Tuple(items) => {
+                let tuple = matches!(value, Value::Tuple(_));
+                out.push(if tuple { '(' } else { '[' });
+                for (i, item) in items.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    write(out, item, most)?;
+                }
+                if tuple && items.len() == 1 {
+                    out.push(',');
+                }
+                out.push(if tuple { ')' } else { ']' });
+            }
+            Value::Object(map) => {
+                out.push('{');
+                for (i, (key, item)) in sorted(map).into_iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    if key.len() / 4 > most {
+                        return None;
+                    }
+                    write_str_repr(out, key);
+                    out.push_str(": ");
+                    write(out, item, most)?;
+                }
+                out.push('}');
+            }
+            scalar => write_repr_as(out, scalar, true),
+        }
+        // Characters are never fewer than bytes over four: a cheap test first.
+        (out.len() / 4 <= most && width(out) <= most).then_some(())
+    }
+    let mut out = String::new();
+    write(&mut out, value, most)?;
+    Some(out)
+}
+
 fn width(text: &str) -> usize {
     text.chars().count()
 }
@@ -73,8 +128,7 @@ fn format(
     allowance: usize,
     level: usize,
 ) -> Option<()> {
-    let rep = repr_of(value);
-    if width(&rep) <= WIDTH.saturating_sub(indent + allowance) {
+    if let Some(rep) = repr_within(value, WIDTH.saturating_sub(indent + allowance)) {
         return out.push_str(&rep);
     }
     match value {
@@ -115,7 +169,7 @@ fn format(
             out.push_str(end)
         }
         Value::String(s) if !s.is_empty() => format_str(out, s, indent, allowance, level + 1),
-        _ => out.push_str(&rep),
+        _ => out.push_str(&repr_of(value)),
     }
 }
 
@@ -259,6 +313,20 @@ mod tests {
         );
         assert_eq!(pf(r#""it's""#), "\"it's\"");
         assert_eq!(pf("[]"), "[]");
+    }
+
+    #[test]
+    fn a_deep_wide_value_is_laid_out_without_a_pass_per_level() {
+        // 100 levels, each a list holding the next and 1,000 numbers: a repr test that
+        // wrote every level whole would write 100 times 600,000 characters.
+        let mut value = Value::Array(Vec::new());
+        for _ in 0..100 {
+            let mut items: Vec<Value> = (0..1_000).map(Value::from).collect();
+            items.push(value);
+            value = Value::Array(items);
+        }
+        let text = pformat(&value, 1 << 30).unwrap();
+        assert!(text.starts_with("[0,\n 1,\n"));
     }
 
     #[test]

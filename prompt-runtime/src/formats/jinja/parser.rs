@@ -1339,13 +1339,20 @@ impl<'a> Reader<'a> {
         })))
     }
 
-    /// `{% from %}` or `{% import %}`.
+    /// `{% from %}` or `{% import %}`, at the top level of the template: the other template
+    /// is read while this one is, so an import inside nested blocks would keep both
+    /// nestings on the stack at once, and a chain of them each one's.
     fn import_tag(
         &mut self,
         word: &str,
         parser: Parser<'a>,
         tag: Range<usize>,
     ) -> Result<(), Diagnostic> {
+        if self.depth > 0 {
+            return Err(self
+                .error(tag, format!("`{{% {word} %}}` inside a block"))
+                .with_help("import macros at the top level of the template, before the blocks that call them"));
+        }
         if word == "from" {
             self.import_from(parser, tag)
         } else {

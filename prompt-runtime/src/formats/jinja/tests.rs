@@ -1259,7 +1259,7 @@ fn imports_are_checked_where_they_are_written() {
     };
     // The template, the other files, the message, its place.
     type Case<'a> = (&'a str, Vec<(&'a str, &'a str)>, &'a str, &'a str);
-    let cases: [Case<'_>; 6] = [
+    let cases: [Case<'_>; 7] = [
         (
             "{% from 'lib.j2' import plian %}",
             vec![lib],
@@ -1294,6 +1294,12 @@ fn imports_are_checked_where_they_are_written() {
             "--> prompts/main.j2:1:1",
         ),
         (
+            "{% if x %}{% from 'lib.j2' import plain %}{% endif %}",
+            vec![lib],
+            "error: `{% from %}` inside a block",
+            "--> prompts/main.j2:1:11",
+        ),
+        (
             "{% from 'lib.j2' import _x %}",
             vec![lib],
             "error: a name that starts with `_` is not exported, so it cannot be imported",
@@ -1307,6 +1313,31 @@ fn imports_are_checked_where_they_are_written() {
             "{template}"
         );
     }
+    // A chain of imports longer than includes may nest ends in an error, on a test
+    // thread's stack.
+    let chain: Vec<(String, String)> = (0..40)
+        .map(|i| {
+            (
+                format!("c{i}.j2"),
+                format!(
+                    "{{% from 'c{}.j2' import m %}}{{% macro m() %}}x{{% endmacro %}}",
+                    i + 1
+                ),
+            )
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = chain
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let errors = load("", "{% from 'c0.j2' import m %}{{ m() }}", &files).unwrap_err();
+    assert!(
+        errors[0]
+            .message()
+            .contains("imports nest more than 32 deep"),
+        "{}",
+        errors[0]
+    );
     // Given, the parameter needs no default; the other template's macros render there.
     let set = load(
         "",
