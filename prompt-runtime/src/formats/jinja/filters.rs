@@ -544,6 +544,8 @@ fn slice(items: Vec<Value>, args: &[Value], budget: &mut Budget) -> Done<Value> 
         return Ok(Value::Array(Vec::new()));
     };
     budget.steps(slices)?;
+    // Each column is a list, empty or not.
+    budget.bytes(slices.saturating_mul(std::mem::size_of::<Value>()))?;
     let fill = arg(args, 1);
     let (per, extra) = (items.len() / slices, items.len() % slices);
     let mut out = Vec::with_capacity(slices);
@@ -1461,6 +1463,8 @@ mod tests {
             assert!(got.contains(want), "{filter:?} {value} {args:?}: {got}");
         }
         assert_eq!(run(Filter::Slice, "[1, 2, 3]", &["-2"]), "[]");
+        // Half a million empty columns are counted before they are made.
+        assert_eq!(run(Filter::Slice, "[1]", &["500000"]), "error Large");
         assert_eq!(
             run(Filter::Urlencode, "{\"a&b\": \"c/d e\"}", &[]),
             "'a%26b=c%2Fd+e'"

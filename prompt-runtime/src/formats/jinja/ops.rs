@@ -737,6 +737,7 @@ pub(crate) fn method_inline(
             let keep = args.first().is_some_and(super::value::truthy);
             let lines = crate::python::space::split_lines_keep(s);
             budget.steps(lines.len())?;
+            budget.bytes(lines.len().saturating_mul(std::mem::size_of::<Value>()))?;
             Value::Array(
                 lines
                     .into_iter()
