@@ -325,7 +325,11 @@ fn check_reports_a_bad_fence_and_an_unsupported_tag_in_a_folder() {
         "Facts.\n{% if guidance == \"detailed\" %}\nCoach.\n{% endif %}\n",
     )
     .unwrap();
-    std::fs::write(prompts.join("parts/b.j2"), "{% call x() %}{% endcall %}").unwrap();
+    std::fs::write(
+        prompts.join("parts/b.j2"),
+        "{% autoescape false %}{% endautoescape %}",
+    )
+    .unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_promptic"))
         .args(["check", "--dir", prompts.to_str().unwrap()])
         .env("NO_COLOR", "1")
@@ -340,7 +344,7 @@ fn check_reports_a_bad_fence_and_an_unsupported_tag_in_a_folder() {
     );
     assert!(stderr.contains("a.md.j2:2:7"), "{stderr}");
     assert!(
-        stderr.contains("error: `{% call %}` is not supported by promptic's Jinja front end"),
+        stderr.contains("error: `{% autoescape %}` is not supported by promptic's Jinja front end"),
         "{stderr}"
     );
     assert!(

@@ -188,6 +188,15 @@ for t in ["[{{ s.ljust(6) }}|{{ s.rjust(6, '*') }}|{{ s.center(8, '-') }}|{{ s.c
           "{{ path.rfind('d') }} {{ path.index('g') }} {{ path.rindex('d') }} {{ path.rfind('zz') }} {{ path.rfind('') }} {{ sp.isspace() }} {{ e.isspace() }} {{ s.islower() }} {{ 'abc'.islower() }} {{ 'ABC1'.isupper() }}"]:
     case(t, SV)
 
+# `{% call %}`: the macro's body with each `caller()` the text between the tags, in loops,
+# through filters, more than once, with the names around the call.
+CV = {"ts": [{"name": "a", "desc": "first"}, {"name": "b"}], "who": "Ada"}
+for t in ["{% macro card(title, n=1) %}[{{ title }}:{% for i in range(n) %} {{ caller() }}{% endfor %}]{% endmacro %}{% for t in ts %}{% call card(t.name | upper, n=2) %}<{{ t.desc | default('-') }}>{% endcall %}\n{% endfor %}",
+          "{% macro box() %}({{ caller() | trim | upper }}|{{ caller() | length }}){% endmacro %}{% call box() %}\n  hi {{ who }}\n{% endcall %}",
+          "{% macro inner() %}[{{ caller() }}]{% endmacro %}{% macro outer() %}<{% call inner() %}in{% endcall %}{{ caller() }}>{% endmacro %}{% call outer() %}O{% endcall %}"]:
+    for o in ["", "tlk"]:
+        case(t, CV, o)
+
 # Expressions, filters, tests and methods on plain data: rendered once each.
 P = {"n": 7, "m": -3, "f": 2.5, "s": "  Hello wORLD  ", "w": "a-b c", "xs": [3, 1, 2], "e": [],
      "words": ["pear", "Apple", "fig", "apple"], "d": {"b": 1, "a": 2, "c": None},

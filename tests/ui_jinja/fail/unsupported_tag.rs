@@ -1,6 +1,6 @@
 // A Jinja tag outside the supported subset is a located error, never text passed through.
 #[derive(promptic::Prompt)]
-#[prompt("call_block")]
+#[prompt("autoescape")]
 struct Page;
 
 fn main() {}

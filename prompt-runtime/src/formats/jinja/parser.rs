@@ -195,7 +195,7 @@ pub(crate) struct For {
 const UNSUPPORTED: [&str; 6] = ["call", "autoescape", "break", "continue", "do", "trans"];
 
 /// The tags promptic reads, for the note on an unknown one.
-const SUPPORTED_TAGS: &str = "supported tags: if/elif/else, for, include, set, with, filter, extends, block, macro, import, from, raw";
+const SUPPORTED_TAGS: &str = "supported tags: if/elif/else, for, include, set, with, filter, extends, block, macro, call, import, from, raw";
 
 /// The comment that marks where a prompt's cacheable prefix ends.
 pub(crate) const BREAKPOINT: &str = "cache_breakpoint";
@@ -237,6 +237,87 @@ fn guarded(guard: Option<&Expr>, part: &Expr, holds: bool) -> Expr {
 }
 
 /// The names of the macros `segments` define, in order (`{% macro name(…) %}` tags).
+/// What a macro's body holds where it calls `caller()`, until a `{% call %}` puts its body
+/// there.
+const CALLER: &str = "\u{0}caller";
+
+fn caller_mark(span: Range<usize>) -> Node {
+    Node::Scope(Box::new(Scope {
+        template: None,
+        block: Some(CALLER.to_owned()),
+        binds: Vec::new(),
+        nodes: Vec::new(),
+        span,
+    }))
+}
+
+/// What `caller()` is inside a `{% call %}`'s own body: nothing to call.
+const NO_CALLER: &str = "\u{0}no caller";
+
+fn no_caller_mark(span: Range<usize>) -> Node {
+    Node::Scope(Box::new(Scope {
+        template: None,
+        block: Some(NO_CALLER.to_owned()),
+        binds: Vec::new(),
+        nodes: Vec::new(),
+        span,
+    }))
+}
+
+fn is_no_caller_mark(node: &Node) -> bool {
+    matches!(node, Node::Scope(scope) if scope.block.as_deref() == Some(NO_CALLER))
+}
+
+fn is_caller_mark(node: &Node) -> bool {
+    matches!(node, Node::Scope(scope) if scope.block.as_deref() == Some(CALLER))
+}
+
+/// Whether `nodes` call `caller()` anywhere.
+fn has_caller_mark(nodes: &[Node]) -> bool {
+    nodes
+        .iter()
+        .any(|node| is_caller_mark(node) || node.bodies().into_iter().any(has_caller_mark))
+}
+
+/// Puts `caller` in place of every `caller()` mark in `nodes`, counting them.
+fn fill_caller(nodes: &mut [Node], caller: &[Node], filled: &mut usize) {
+    for node in nodes {
+        if let Node::Scope(scope) = node
+            && scope.block.as_deref() == Some(CALLER)
+        {
+            let span = scope.span.clone();
+            *node = Node::Scope(Box::new(Scope {
+                template: None,
+                block: None,
+                binds: Vec::new(),
+                nodes: caller.to_vec(),
+                span,
+            }));
+            *filled += 1;
+            continue;
+        }
+        match node {
+            Node::Scope(scope) => fill_caller(&mut scope.nodes, caller, filled),
+            Node::If(block) => {
+                for (_, body) in &mut block.branches {
+                    fill_caller(body, caller, filled);
+                }
+                if let Some((_, body)) = &mut block.otherwise {
+                    fill_caller(body, caller, filled);
+                }
+            }
+            Node::For(each) => {
+                fill_caller(&mut each.body, caller, filled);
+                if let Some(body) = &mut each.otherwise {
+                    fill_caller(body, caller, filled);
+                }
+            }
+            Node::FilterBlock(block) => fill_caller(&mut block.body, caller, filled),
+            _ => {}
+        }
+    }
+}
+
 /// `with context` or `without context` at the end of an import, read and passed over:
 /// promptic's macros see the names where they are called either way.
 fn context_clause(parser: &mut Parser<'_>) -> bool {
@@ -656,6 +737,7 @@ impl<'a> Reader<'a> {
                         "set" => self.set(parser, tag, word_span).map(Some),
                         "filter" => self.filter_block(parser, tag, word_span).map(Some),
                         "with" => self.with_block(parser, tag).map(Some),
+                        "call" => self.call_block(parser, tag).map(Some),
                         "block" => self.block(parser, tag).map(Some),
                         "extends" => self.extends(parser, tag, stops, nodes.len()).map(|()| None),
                         "macro" => self.define_macro(parser, tag).map(|()| None),
@@ -1205,6 +1287,14 @@ impl<'a> Reader<'a> {
         // The macros it defines are its own.
         let defined = self.macros.len();
         self.defining.push(name.clone());
+        // `caller()` inside it: the body of the `{% call %}` that calls it, put in place
+        // there; a mark until then.
+        self.macros.push(Macro {
+            name: "caller".to_owned(),
+            params: Vec::new(),
+            body: vec![caller_mark(tag.clone())],
+            template: None,
+        });
         let (body, end) = self.body(&["endmacro"])?;
         self.macros.truncate(defined);
         if end.is_none() {
@@ -1255,6 +1345,17 @@ impl<'a> Reader<'a> {
     /// A macro's call (its arguments' own calls already lifted): its body in place, its
     /// parameters bound.
     fn inline(&mut self, call: MacroCall, tag: Range<usize>) -> Result<Node, Diagnostic> {
+        self.inline_with(call, tag, None)
+    }
+
+    /// [`inline`](Self::inline), for a `{% call %}` with its body: each `caller()` of the
+    /// macro's body is that body, put in place.
+    fn inline_with(
+        &mut self,
+        call: MacroCall,
+        tag: Range<usize>,
+        caller: Option<Vec<Node>>,
+    ) -> Result<Node, Diagnostic> {
         let MacroCall {
             name,
             name_span,
@@ -1329,14 +1430,118 @@ impl<'a> Reader<'a> {
                 format!("blocks nest more than {MAX_NESTING} deep with the macros called here"),
             ));
         }
-        let body = found.body.clone();
+        let mut body = found.body.clone();
+        let template = found.template.clone();
+        if name == "caller" && body.len() == 1 && is_no_caller_mark(&body[0]) {
+            return Err(self
+                .error(tag, "`caller()` in a `{% call %}`'s body has no caller")
+                .with_note(
+                    "Jinja2 fails there: the body is a macro of its own, called by no `{% call %}`",
+                ));
+        }
+        let is_caller =
+            name == "caller" && template.is_none() && body.len() == 1 && is_caller_mark(&body[0]);
+        match caller {
+            // The `caller()` of a macro being defined: its mark, kept.
+            None if is_caller => {}
+            None if has_caller_mark(&body) => {
+                return Err(self
+                    .error(tag, format!("`{name}` calls `caller()`, which only a `{{% call %}}` gives it"))
+                    .with_help(format!("call it as `{{% call {name}(…) %}}…{{% endcall %}}`, the text `caller()` writes between the tags")));
+            }
+            None => {}
+            Some(_) if template.is_some() => {
+                return Err(self.error(
+                    tag,
+                    format!("a `{{% call %}}` of `{name}`, a macro imported from `{}`, is not supported", template.unwrap_or_default()),
+                ).with_help("define the macro in this template to call it with a body"));
+            }
+            Some(caller) => {
+                let mut filled = 0;
+                fill_caller(&mut body, &caller, &mut filled);
+                self.copied = self
+                    .copied
+                    .saturating_add(count_nodes(&caller).saturating_mul(filled));
+                if self.copied > MAX_COPIED {
+                    return Err(self
+                        .error(
+                            tag,
+                            format!(
+                                "the macro calls of this template copy more than {MAX_COPIED} nodes"
+                            ),
+                        )
+                        .with_note("each `caller()` writes the `{% call %}`'s body in full"));
+                }
+                if self.depth + nesting(&body) + 1 > MAX_NESTING {
+                    return Err(self.error(
+                        tag,
+                        format!(
+                            "blocks nest more than {MAX_NESTING} deep with the macros called here"
+                        ),
+                    ));
+                }
+            }
+        }
         Ok(Node::Scope(Box::new(Scope {
-            template: found.template.clone(),
+            template,
             block: None,
             binds,
             nodes: body,
             span: tag,
         })))
+    }
+
+    /// `{% call name(args) %}…{% endcall %}`: the macro's body with each `caller()` in it
+    /// the text between the tags.
+    #[inline(never)]
+    fn call_block(
+        &mut self,
+        mut parser: Parser<'a>,
+        tag: Range<usize>,
+    ) -> Result<Node, Diagnostic> {
+        if parser.op("(") {
+            return Err(self
+                .error(
+                    tag,
+                    "a `{% call %}` whose `caller` takes parameters is not supported",
+                )
+                .with_help(
+                    "read the values the macro would pass from the names around the `{% call %}`",
+                ));
+        }
+        let here = parser.next_span();
+        let expr = parser.expr()?;
+        parser.finish("in `{% call %}`")?;
+        let ExprKind::MacroCall(mut call) = expr.kind else {
+            return Err(self.error(
+                here.start..expr.span.end,
+                "`{% call %}` calls a macro defined above it: `{% call name(…) %}`",
+            ));
+        };
+        drop(parser);
+        let mut prelude = Vec::new();
+        for arg in call
+            .args
+            .iter_mut()
+            .chain(call.named.iter_mut().map(|(.., e)| e))
+        {
+            self.lift(arg, &mut prelude)?;
+        }
+        self.nest(&tag)?;
+        // Its body is a macro of its own, which no `{% call %}` calls: `caller()` in it has
+        // nothing to give.
+        let defined = self.macros.len();
+        self.macros.push(Macro {
+            name: "caller".to_owned(),
+            params: Vec::new(),
+            body: vec![no_caller_mark(tag.clone())],
+            template: None,
+        });
+        let body = self.block_body(&tag, "call");
+        self.macros.truncate(defined);
+        let node = self.inline_with(*call, tag, Some(body?))?;
+        self.prelude = prelude;
+        Ok(node)
     }
 
     /// `{% from %}` or `{% import %}`, at the top level of the template: the other template
@@ -1366,7 +1571,7 @@ impl<'a> Reader<'a> {
     fn tag_error(&self, word: &str, tag: Range<usize>, word_span: Range<usize>) -> Diagnostic {
         match word {
             "elif" | "else" | "endif" | "endfor" | "endraw" | "endfilter" | "endblock"
-            | "endmacro" | "endwith" => {
+            | "endmacro" | "endwith" | "endcall" => {
                 self.error(tag, format!("`{{% {word} %}}` without an opening tag"))
             }
             w if UNSUPPORTED.contains(&w) => self

@@ -116,8 +116,8 @@ fn refuses_what_is_not_supported_at_its_place() {
             "--> prompts/main.j2:1:1",
         ),
         (
-            "{% call m() %}x{% endcall %}",
-            "error: `{% call %}` is not supported by promptic's Jinja front end",
+            "{% autoescape false %}x{% endautoescape %}",
+            "error: `{% autoescape %}` is not supported by promptic's Jinja front end",
             "--> prompts/main.j2:1:4",
         ),
         (
@@ -1347,4 +1347,53 @@ fn imports_are_checked_where_they_are_written() {
     .unwrap();
     assert_eq!(set.render("main.j2", &serde_json::json!({})).unwrap(), "*1");
     assert!(set.names().any(|n| n == "lib.j2"));
+}
+
+#[test]
+fn call_blocks_are_checked_where_they_are_written() {
+    let lib = (
+        "lib.j2",
+        "{% macro plain(t) %}{{ t }}{{ caller() }}{% endmacro %}",
+    );
+    let cases = [
+        (
+            "{% macro m() %}{{ caller() }}{% endmacro %}{{ m() }}",
+            "error: `m` calls `caller()`, which only a `{% call %}` gives it",
+            "--> prompts/main.j2:1:44",
+        ),
+        (
+            "{% macro m() %}x{% endmacro %}{% call m() %}{{ caller() }}{% endcall %}",
+            "error: `caller()` in a `{% call %}`'s body has no caller",
+            "--> prompts/main.j2:1:45",
+        ),
+        (
+            "{% macro m() %}x{% endmacro %}{% call(x) m() %}{% endcall %}",
+            "error: a `{% call %}` whose `caller` takes parameters is not supported",
+            "--> prompts/main.j2:1:31",
+        ),
+        (
+            "{% macro m() %}x{% endmacro %}{% call m() %}x",
+            "error: this `{% call %}` is never closed with `{% endcall %}`",
+            "--> prompts/main.j2:1:31",
+        ),
+        (
+            "{% call 3 %}{% endcall %}",
+            "error: `{% call %}` calls a macro defined above it: `{% call name(…) %}`",
+            "--> prompts/main.j2:1:9",
+        ),
+        (
+            "{% from 'lib.j2' import plain %}{% call plain(1) %}x{% endcall %}",
+            "error: a `{% call %}` of `plain`, a macro imported from `lib.j2`, is not supported",
+            "--> prompts/main.j2:1:33",
+        ),
+    ];
+    for (template, message, place) in cases {
+        let found = match load("", template, &[lib]) {
+            Ok(_) => panic!("expected an error for {template:?}"),
+            Err(e) => e[0].to_string(),
+        };
+        let mut lines = found.lines();
+        assert_eq!(lines.next(), Some(message), "{template}");
+        assert_eq!(lines.next().map(str::trim), Some(place), "{template}");
+    }
 }
