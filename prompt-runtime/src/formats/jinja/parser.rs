@@ -236,40 +236,43 @@ fn guarded(guard: Option<&Expr>, part: &Expr, holds: bool) -> Expr {
     }
 }
 
-/// The names of the macros `segments` define, in order (`{% macro name(…) %}` tags).
 /// What a macro's body holds where it calls `caller()`, until a `{% call %}` puts its body
 /// there.
 const CALLER: &str = "\u{0}caller";
 
-fn caller_mark(span: Range<usize>) -> Node {
-    Node::Scope(Box::new(Scope {
-        template: None,
-        block: Some(CALLER.to_owned()),
-        binds: Vec::new(),
-        nodes: Vec::new(),
-        span,
-    }))
-}
-
 /// What `caller()` is inside a `{% call %}`'s own body: nothing to call.
 const NO_CALLER: &str = "\u{0}no caller";
 
-fn no_caller_mark(span: Range<usize>) -> Node {
+/// A mark of `kind` ([`CALLER`], [`NO_CALLER`]) left in a macro's body at `span`.
+fn mark(kind: &str, span: Range<usize>) -> Node {
     Node::Scope(Box::new(Scope {
         template: None,
-        block: Some(NO_CALLER.to_owned()),
+        block: Some(kind.to_owned()),
         binds: Vec::new(),
         nodes: Vec::new(),
         span,
     }))
 }
 
-fn is_no_caller_mark(node: &Node) -> bool {
-    matches!(node, Node::Scope(scope) if scope.block.as_deref() == Some(NO_CALLER))
+fn caller_mark(span: Range<usize>) -> Node {
+    mark(CALLER, span)
+}
+
+fn no_caller_mark(span: Range<usize>) -> Node {
+    mark(NO_CALLER, span)
+}
+
+/// Whether `node` is a mark of `kind`.
+fn is_mark(node: &Node, kind: &str) -> bool {
+    matches!(node, Node::Scope(scope) if scope.block.as_deref() == Some(kind))
 }
 
 fn is_caller_mark(node: &Node) -> bool {
-    matches!(node, Node::Scope(scope) if scope.block.as_deref() == Some(CALLER))
+    is_mark(node, CALLER)
+}
+
+fn is_no_caller_mark(node: &Node) -> bool {
+    is_mark(node, NO_CALLER)
 }
 
 /// Whether `nodes` call `caller()` anywhere.
@@ -328,6 +331,7 @@ fn context_clause(parser: &mut Parser<'_>) -> bool {
     with
 }
 
+/// The names of the macros `segments` define, in order (`{% macro name(…) %}` tags).
 fn macro_names(source: &SourceFile, segments: &[Segment]) -> Vec<String> {
     segments
         .iter()
