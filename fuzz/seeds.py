@@ -339,7 +339,21 @@ def jinja_seeds():
     for i, text in enumerate(JINJA_EXTRA):
         write("jinja", f"extra-{i:02}", bytes([7]) + values + SEP + text.encode() + SEP + b"P{{ xs | length }}{% include 'p.j2' %}")
         count += 1
+    # Macros imported from the other file, called with and without a body.
+    library = b"{% macro m(x, mark='-') %}{{ mark }}{{ x }}{% endmacro %}{% macro n(y) %}({{ caller() }}{{ y }}){% endmacro %}"
+    for i, text in enumerate(JINJA_IMPORTS):
+        write("jinja", f"import-{i:02}", bytes([i % 8]) + values + SEP + text.encode() + SEP + library)
+        count += 1
     return count
+
+
+JINJA_IMPORTS = [
+    "{% from 'p.j2' import m, n as k %}{% with a = xs | length, b = s %}{{ m(a) }}{% endwith %}"
+    "{% macro box() %}{% for i in range(2) %}{{ caller() }}{% endfor %}{% endmacro %}{% call box() %}<{{ s }}>{% endcall %}",
+    "{% import 'parts/p.j2' as lib %}{{ lib.m(s | striptags, mark='*') }}{{ xs | pprint }}{{ s | urlencode }}"
+    "{{ s.ljust(9, '.') }}{{ s.splitlines() }}{{ xs | slice(2) | list }}{{ dict(a=s) | xmlattr }}{{ 'upper' is filter }}",
+    "{% from 'p.j2' import m %}{% from 'p.j2' import mm %}{% import 'p.j2' as q %}{{ q.nope() }}",
+]
 
 
 DOTPROMPT_DATA = {
