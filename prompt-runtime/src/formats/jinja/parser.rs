@@ -192,7 +192,7 @@ pub(crate) struct For {
 
 /// Tags Jinja2 has that promptic does not, for a message that says so rather than
 /// "unknown tag".
-const UNSUPPORTED: [&str; 6] = ["call", "autoescape", "break", "continue", "do", "trans"];
+const UNSUPPORTED: [&str; 5] = ["autoescape", "break", "continue", "do", "trans"];
 
 /// The tags promptic reads, for the note on an unknown one.
 const SUPPORTED_TAGS: &str = "supported tags: if/elif/else, for, include, set, with, filter, extends, block, macro, call, import, from, raw";

@@ -117,9 +117,9 @@ impl RenderValues for serde_json::Value {
 pub type ReadError = Option<Diagnostic>;
 
 impl Templates {
-    /// Loads `entry` and, transitively, every template it includes, through `read` (which
-    /// maps a name to its source). A missing file, a syntax error, an include cycle or a
-    /// chain deeper than 32 is reported at its tag.
+    /// Loads `entry` and, transitively, every template it includes or imports macros from,
+    /// through `read` (which maps a name to its source). A missing file, a syntax error, an
+    /// include or import cycle or a chain deeper than 32 is reported at its tag.
     pub fn load(
         entry: &str,
         options: Options,
