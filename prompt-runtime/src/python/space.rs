@@ -39,9 +39,10 @@ pub(crate) fn decimal_value(c: char) -> Option<u32> {
         .map(|z| cp - z)
 }
 
-/// `str.splitlines(True)`: the lines with their ends, at every line boundary Python
-/// knows.
-pub(crate) fn split_lines_keep(text: &str) -> Vec<&str> {
+/// Python's `str.splitlines(keepends)`: the lines at every line boundary Python knows
+/// (`\r\n`, `\r`, `\n`, `\v`, `\f`, the information separators `\x1c`–`\x1e`, `\x85`,
+/// `\u2028`, `\u2029`), each with its end when `keep_ends`.
+pub(crate) fn split_lines(text: &str, keep_ends: bool) -> Vec<&str> {
     let mut lines = Vec::new();
     let mut start = 0;
     let mut chars = text.char_indices().peekable();
@@ -58,7 +59,7 @@ pub(crate) fn split_lines_keep(text: &str) -> Vec<&str> {
             | '\u{2029}' => i + c.len_utf8(),
             _ => continue,
         };
-        lines.push(&text[start..end]);
+        lines.push(&text[start..if keep_ends { end } else { i }]);
         start = end;
     }
     if start < text.len() {

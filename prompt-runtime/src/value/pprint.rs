@@ -214,7 +214,7 @@ fn format_str(
         (indent, allowance)
     };
     let max_width = WIDTH as isize - indent as isize;
-    let lines = crate::python::space::split_lines_keep(text);
+    let lines = crate::python::space::split_lines(text, true);
     let mut chunks: Vec<String> = Vec::new();
     let mut last_rep = String::new();
     let mut max_width1 = max_width;

@@ -1015,34 +1015,6 @@ fn round(value: &Value, args: &[Value]) -> Done<Value> {
     }))
 }
 
-/// Python's `str.splitlines()`: the line ends it knows, each line without its end.
-fn splitlines(s: &str) -> Vec<&str> {
-    let mut lines = Vec::new();
-    let mut start = 0;
-    let mut chars = s.char_indices().peekable();
-    while let Some((i, c)) = chars.next() {
-        let end = match c {
-            '\r' => {
-                if let Some(&(_, '\n')) = chars.peek() {
-                    chars.next();
-                    i + 2
-                } else {
-                    i + 1
-                }
-            }
-            '\n' | '\u{b}' | '\u{c}' | '\u{1c}' | '\u{1d}' | '\u{1e}' | '\u{85}' | '\u{2028}'
-            | '\u{2029}' => i + c.len_utf8(),
-            _ => continue,
-        };
-        lines.push(&s[start..i]);
-        start = end;
-    }
-    if start < s.len() {
-        lines.push(&s[start..]);
-    }
-    lines
-}
-
 /// Jinja2's `indent(width, first, blank)`.
 fn indent(s: &str, args: &[Value], budget: &mut Budget) -> Done<String> {
     let indention = match args.first() {
@@ -1056,7 +1028,7 @@ fn indent(s: &str, args: &[Value], budget: &mut Budget) -> Done<String> {
     };
     let (first, blank) = (bool_arg(args, 1), bool_arg(args, 2));
     let text = format!("{s}\n");
-    let lines = splitlines(&text);
+    let lines = crate::python::space::split_lines(&text, false);
     budget.bytes(
         s.len()
             .saturating_add(indention.len().saturating_mul(lines.len() + 1))
@@ -1264,7 +1236,7 @@ fn wordwrap(s: &str, args: &[Value], budget: &mut Budget) -> Done<String> {
         Some(w) => text(w),
     };
     let hyphens = args.get(3).is_none_or(truthy);
-    let lines = splitlines(s);
+    let lines = crate::python::space::split_lines(s, false);
     // Each break adds the wrap string where a space or nothing was.
     let breaks = s.len() / width + lines.len() + 1;
     budget.bytes(

@@ -735,24 +735,10 @@ pub(crate) fn method_inline(
         }
         Method::Splitlines => {
             let keep = args.first().is_some_and(super::value::truthy);
-            let lines = crate::python::space::split_lines_keep(s);
+            let lines = crate::python::space::split_lines(s, keep);
             budget.steps(lines.len())?;
             budget.bytes(lines.len().saturating_mul(std::mem::size_of::<Value>()))?;
-            Value::Array(
-                lines
-                    .into_iter()
-                    .map(|line| {
-                        if keep {
-                            Value::from(line)
-                        } else {
-                            Value::from(line.trim_end_matches([
-                                '\n', '\r', '\u{b}', '\u{c}', '\u{1c}', '\u{1d}', '\u{1e}',
-                                '\u{85}', '\u{2028}', '\u{2029}',
-                            ]))
-                        }
-                    })
-                    .collect(),
-            )
+            Value::Array(lines.into_iter().map(Value::from).collect())
         }
         Method::Removeprefix => Value::from(s.strip_prefix(arg_str(0)?).unwrap_or(s)),
         Method::Removesuffix => Value::from(s.strip_suffix(arg_str(0)?).unwrap_or(s)),

@@ -531,6 +531,14 @@ impl<'a> Reader<'a> {
         Ok(())
     }
 
+    /// The error for a name a template binds (`for`, `set`, `with`) that is `loop`.
+    fn loop_named(&self, span: Range<usize>) -> Diagnostic {
+        self.error(
+            span,
+            "`loop` is Jinja's own loop variable; name yours differently",
+        )
+    }
+
     fn error(&self, span: Range<usize>, message: impl Into<String>) -> Diagnostic {
         Diagnostic::new(message).at(self.source, span)
     }
@@ -917,12 +925,7 @@ impl<'a> Reader<'a> {
                 Some((name, span)) if !["in", "loop"].contains(&name.as_str()) => {
                     targets.push((name, span))
                 }
-                Some((name, span)) if name == "loop" => {
-                    return Err(self.error(
-                        span,
-                        "`loop` is Jinja's own loop variable; name yours differently",
-                    ));
-                }
+                Some((name, span)) if name == "loop" => return Err(self.loop_named(span)),
                 _ => return Err(self.error(here, "expected a loop variable after `for`")),
             }
             if !parser.op(",") {
@@ -1048,10 +1051,7 @@ impl<'a> Reader<'a> {
                 return Err(self.error(here, "expected a name to bind in `{% with %}`"));
             };
             if name == "loop" {
-                return Err(self.error(
-                    span,
-                    "`loop` is Jinja's own loop variable; name yours differently",
-                ));
+                return Err(self.loop_named(span));
             }
             let here = parser.next_span();
             if !parser.op("=") {
@@ -1754,10 +1754,7 @@ impl<'a> Reader<'a> {
             ));
         }
         if name == "loop" {
-            return Err(self.error(
-                span,
-                "`loop` is Jinja's own loop variable; name yours differently",
-            ));
+            return Err(self.loop_named(span));
         }
         let eq = parser.next_span();
         if !parser.op("=") {
