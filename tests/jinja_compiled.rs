@@ -397,17 +397,22 @@ struct Fails<'a> {
     words: Vec<&'a str>,
 }
 
+/// The run-time renderer's error for prompt `P`'s values.
+fn runtime_error<P: promptic::formats::jinja::JinjaPrompt>(prompt: &P) -> String {
+    let values = prompt.values();
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+    let project = Project::open(&dir, "prompts").expect("the project opens");
+    let (file, templates) = project.load_jinja(P::NAME).expect("loads");
+    templates
+        .render(&file, &serde_json::Value::Object(values))
+        .expect_err("the run-time renderer refuses it")
+        .to_string()
+}
+
 impl Fails<'_> {
     /// The run-time renderer's error for the same values.
     fn runtime_error(&self) -> String {
-        let values = promptic::formats::jinja::JinjaPrompt::values(self);
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
-        let project = Project::open(&dir, "prompts").expect("the project opens");
-        let (file, templates) = project.load_jinja("checks/compiled_fails").expect("loads");
-        templates
-            .render(&file, &serde_json::Value::Object(values))
-            .expect_err("the run-time renderer refuses it")
-            .to_string()
+        runtime_error(self)
     }
 
     /// The compiled render alone: its text, or the error it stopped with (`None`: it
@@ -493,6 +498,102 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
     assert!(runtime.contains("no item [5] in `words`"), "{runtime}");
     assert_eq!(order.compiled(), Err(None));
     assert_eq!(order.render().expect_err("refused").to_string(), runtime);
+}
+
+/// Values a template reads that are not there, read as JSON.
+#[derive(promptic::Prompt, Clone)]
+#[prompt("checks/compiled_undefined")]
+struct Undefined<'a> {
+    data: serde_json::Value,
+    n: i64,
+    mode: &'a str,
+}
+
+impl Undefined<'_> {
+    /// The compiled render alone, as `Fails::compiled`.
+    fn compiled(&self) -> Result<String, Option<String>> {
+        let (mut text, mut fail) = (String::new(), None);
+        match self.__promptic_compiled_into(&mut text, &mut Vec::new(), &mut fail) {
+            Some(()) => Ok(text),
+            None => Err(fail.map(|e| e.to_string())),
+        }
+    }
+}
+
+#[test]
+fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
+    use serde_json::json;
+    let fine = Undefined {
+        data: json!({"user": {"name": "Ada"}, "on": false, "xs": [], "x": {}}),
+        n: 1,
+        mode: "",
+    };
+    assert_eq!(fine.compiled(), Ok("Hello Ada.\n".to_owned()));
+    let with = |data: serde_json::Value, mode| Undefined {
+        data,
+        mode,
+        ..fine.clone()
+    };
+    let cases = [
+        // A name a `set` made, which the values' check does not follow: the value that
+        // is not defined, at the first part of the path that is not.
+        (
+            with(json!({"user": {}}), ""),
+            "`u.name` is not defined",
+            true,
+        ),
+        // What a `set` reads may be missing where the set is not reached: the compiled
+        // render leaves it to the run-time renderer, which checks it first.
+        (with(json!({}), ""), "no key `user` in `data`", false),
+        // A key the values lack, and a key of a str: the values' check names them.
+        (
+            with(json!({"user": {"name": "Ada"}}), "key"),
+            "no key `nmae` in `data`",
+            true,
+        ),
+        (
+            with(json!({"user": {"name": "Ada"}}), "deep"),
+            "`data.user.name` is a str, not a dict",
+            true,
+        ),
+        // A block that is off: what it reads is not asked for, and the division fails.
+        (
+            with(
+                json!({"user": {"name": "A"}, "on": false, "x": {}}),
+                "gated",
+            ),
+            "integer division or modulo by zero",
+            true,
+        ),
+        // On: the key its body reads is reported, not the division that fails after it
+        // (as if the values were checked first).
+        (
+            with(json!({"user": {"name": "A"}, "on": true, "x": {}}), "gated"),
+            "no key `y` in `data.x`",
+            true,
+        ),
+        (
+            with(json!({"user": {"name": "A"}, "xs": [], "x": {}}), "loop"),
+            "integer division or modulo by zero",
+            true,
+        ),
+        (
+            with(json!({"user": {"name": "A"}, "xs": [1], "x": {}}), "loop"),
+            "no key `z` in `data.x`",
+            true,
+        ),
+    ];
+    for (case, message, stopped) in &cases {
+        let runtime = runtime_error(case);
+        assert!(runtime.contains(message), "{message}: {runtime}");
+        assert_eq!(case.render().expect_err("refused").to_string(), runtime);
+        // Stopped by the compiled render itself, not handed over.
+        assert_eq!(
+            matches!(case.compiled(), Err(Some(_))),
+            *stopped,
+            "{message}"
+        );
+    }
 }
 
 /// `groupby` in a loop, its pairs read as `.grouper` and `.list` or unpacked: compiled

@@ -246,6 +246,13 @@ fn compiled(
     // Generated code that is not Rust is a bug of the generator: a build error, never a
     // quiet switch to the run-time renderer.
     let code = crate::compile::generated(name, &path, &code)?;
+    let plan = prompt_runtime::formats::jinja::compiled::compile_plan(
+        templates,
+        file,
+        &field,
+        "<Self as ::promptic::formats::jinja::JinjaPrompt>::values(self)",
+    );
+    let plan = crate::compile::generated(name, &path, &plan)?;
     Ok((
         quote! {
             let mut __text = ::promptic::__private::String::new();
@@ -254,11 +261,23 @@ fn compiled(
             if self.__promptic_compiled_into(&mut __text, &mut __marks, &mut __fail).is_some() {
                 return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, __marks, #path));
             }
-            // The compiled render stopped the render itself: its error. (A render that
-            // has no other way to stop links no run-time renderer: the compiler sees the
+            // The compiled render stopped the render itself: its error, unless the values
+            // do not fit what the templates read, which the run-time renderer reports
+            // instead (all of it at once, as if checked first). (A render that has no
+            // other way to stop links no run-time renderer: the compiler sees the
             // hand-over below cannot be reached.)
             if let ::core::option::Option::Some(__error) = __fail {
-                return ::core::result::Result::Err(*__error);
+                #[allow(unused, clippy::all, clippy::pedantic)]
+                let __checked = #plan;
+                match __checked {
+                    ::promptic::__private::jc::Checked::Problem(__problem) => {
+                        return ::core::result::Result::Err(*__problem);
+                    }
+                    ::promptic::__private::jc::Checked::Clean => {
+                        return ::core::result::Result::Err(*__error);
+                    }
+                    ::promptic::__private::jc::Checked::Undecided => {}
+                }
             }
         },
         quote! {

@@ -17,20 +17,22 @@ use super::render::{DICT_METHODS, has_items, holds};
 use super::set::RenderValues;
 use super::set::Templates;
 use super::value::{a_type, write_repr};
+use crate::SourceFile;
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
 /// The paths template `entry` must find in its values, with the conditions of the blocks
 /// they are in: walked once per entry, then followed on every render.
 #[derive(Debug, Default)]
 pub(super) struct Plan {
-    paths: Vec<PathUse>,
+    pub(super) paths: Vec<PathUse>,
     /// The paths rendering could pass over without failing (`{% set x = a.b %}`,
     /// `a.b is none`, `default(a.b)`'s fallback): checked before every render. The others
     /// make rendering fail where they are reached and not there, so they are checked when
     /// a render fails, which reports them all then, as if checked first.
     quiet: Vec<usize>,
-    conds: Vec<super::paths::Cond>,
+    pub(super) conds: Vec<super::paths::Cond>,
 }
 
 impl Plan {
@@ -83,7 +85,8 @@ impl Plan {
                 continue;
             }
             if self.reached(set, &path.gates, values) {
-                problems.push(describe(set, path, mismatch));
+                let source = set.get(&path.file).map(super::Template::source);
+                problems.push(describe(source, &Described::of(path), mismatch));
             }
         }
         problems
@@ -122,7 +125,7 @@ impl Clone for Plans {
 
 impl Templates {
     /// The plan of `entry`, made on first use.
-    fn plan(&self, entry: &str) -> Arc<Plan> {
+    pub(super) fn plan(&self, entry: &str) -> Arc<Plan> {
         let Ok(mut plans) = self.plans.0.lock() else {
             // Another thread panicked while holding it: make a plan without caching it.
             return Arc::new(Plan::of(self, entry));
@@ -195,6 +198,122 @@ impl Templates {
     }
 }
 
+/// A step of a path, borrowed: what [`follow`] and [`describe`] read, of a [`PathStep`]
+/// or of a step a derived prompt's plan holds.
+#[doc(hidden)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Step<'a> {
+    Field(&'a str),
+    Element,
+    Index(i64),
+    Value,
+}
+
+/// A step as [`follow`] reads it.
+trait AsStep {
+    fn step(&self) -> Step<'_>;
+}
+
+impl AsStep for PathStep {
+    #[inline]
+    fn step(&self) -> Step<'_> {
+        match self {
+            PathStep::Field(key) => Step::Field(key),
+            PathStep::Element => Step::Element,
+            PathStep::Index(i) => Step::Index(*i),
+            PathStep::Value => Step::Value,
+        }
+    }
+}
+
+impl AsStep for Step<'_> {
+    #[inline]
+    fn step(&self) -> Step<'_> {
+        *self
+    }
+}
+
+/// A path of a template's plan (see [`Plan`]) as a derived prompt holds it, written by
+/// the derive as static data: the derived render checks its values against these where
+/// its compiled render stops, as [`Templates::render`] does, without the templates.
+#[doc(hidden)]
+pub struct PlanPath<'a> {
+    pub name: &'a str,
+    pub shown: &'a str,
+    pub steps: &'a [Step<'a>],
+    pub skip: usize,
+    /// The template the use is in, by its name in the set.
+    pub file: &'a str,
+    pub span: (usize, usize),
+    pub by_filter: Option<&'a str>,
+    /// The blocks around the use: the index of each one's condition (see
+    /// [`check_plan`]) and the outcome the use needs.
+    pub gates: &'a [(usize, bool)],
+}
+
+/// What [`check_plan`] found.
+#[doc(hidden)]
+pub enum Checked {
+    /// Values that do not fit the plan: the error the run-time renderer gives too.
+    Problem(Box<Diagnostic>),
+    /// Nothing: the render's own error stands.
+    Clean,
+    /// A block's condition the derived code could not decide: the run-time renderer
+    /// decides.
+    Undecided,
+}
+
+/// [`Plan::check`] over a derived prompt's `paths`: every mismatch between `values` and
+/// them, as one error, where the blocks around the use are reached (`cond(i)` decides the
+/// condition numbered `i`: `None` when the derived code cannot). `source` gives a
+/// template's file by its name.
+#[doc(hidden)]
+pub fn check_plan(
+    paths: &[PlanPath<'_>],
+    source: &dyn Fn(&str) -> Option<SourceFile>,
+    values: &Map,
+    cond: &mut dyn FnMut(usize) -> Option<bool>,
+) -> Checked {
+    let mut problems = Diagnostics::default();
+    for path in paths {
+        let Some(root) = values.get(path.name) else {
+            continue;
+        };
+        let Some(mismatch) = follow(root, path.steps, 0) else {
+            continue;
+        };
+        if mismatch.at < path.skip {
+            continue;
+        }
+        // As `Plan::reached`: the first block that is off for the values ends it.
+        let mut reached = true;
+        for &(i, holds) in path.gates {
+            match cond(i) {
+                Some(outcome) if outcome == holds => {}
+                Some(_) => {
+                    reached = false;
+                    break;
+                }
+                None => return Checked::Undecided,
+            }
+        }
+        if reached {
+            let described = Described {
+                name: path.name,
+                shown: path.shown,
+                steps: path.steps,
+                span: path.span.0..path.span.1,
+                by_filter: path.by_filter,
+            };
+            problems.push(describe(source(path.file).as_ref(), &described, mismatch));
+        }
+    }
+    match into_one(problems) {
+        Some(problem) => Checked::Problem(Box::new(problem)),
+        None => Checked::Clean,
+    }
+}
+
 /// What a step of a path met instead of what it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Problem {
@@ -249,17 +368,17 @@ impl<'v> Mismatch<'v> {
 }
 
 /// Follows `steps[at..]` from `value`: the first mismatch, if any. Allocates only for one.
-fn follow<'v>(value: &'v Value, steps: &[PathStep], at: usize) -> Option<Mismatch<'v>> {
-    let step = steps.get(at)?;
+fn follow<'v, S: AsStep>(value: &'v Value, steps: &[S], at: usize) -> Option<Mismatch<'v>> {
+    let step = steps.get(at)?.step();
     match (step, value) {
-        (PathStep::Field(key), Value::Object(map)) => match map.get(key) {
+        (Step::Field(key), Value::Object(map)) => match map.get(key) {
             Some(next) => follow(next, steps, at + 1),
             // Rendering refuses `d.items` and its kin with its own message.
-            None if DICT_METHODS.contains(&key.as_str()) => None,
+            None if DICT_METHODS.contains(&key) => None,
             None => Mismatch::new(at, value, Problem::NoKey),
         },
-        (PathStep::Field(_), _) => Mismatch::new(at, value, Problem::NotDict),
-        (PathStep::Element, Value::Array(items)) => {
+        (Step::Field(_), _) => Mismatch::new(at, value, Problem::NotDict),
+        (Step::Element, Value::Array(items)) => {
             let mut failing = items
                 .iter()
                 .enumerate()
@@ -271,14 +390,15 @@ fn follow<'v>(value: &'v Value, steps: &[PathStep], at: usize) -> Option<Mismatc
         }
         // A loop over a dict gives its keys, over a string its characters: strings, which
         // have no keys and no `items()`.
-        (PathStep::Element, Value::Object(_) | Value::String(_)) => match steps.get(at + 1) {
-            Some(PathStep::Field(_) | PathStep::Value) => {
-                Mismatch::new(at + 1, value, Problem::TextItems)
-            }
+        (Step::Element, Value::Object(_) | Value::String(_)) => match steps
+            .get(at + 1)
+            .map(AsStep::step)
+        {
+            Some(Step::Field(_) | Step::Value) => Mismatch::new(at + 1, value, Problem::TextItems),
             _ => None,
         },
-        (PathStep::Element, _) => Mismatch::new(at, value, Problem::NotIterable),
-        (PathStep::Value, Value::Object(map)) => {
+        (Step::Element, _) => Mismatch::new(at, value, Problem::NotIterable),
+        (Step::Value, Value::Object(map)) => {
             let mut failing = map
                 .iter()
                 .filter_map(|(k, item)| Some((k, follow(item, steps, at + 1)?)));
@@ -287,19 +407,19 @@ fn follow<'v>(value: &'v Value, steps: &[PathStep], at: usize) -> Option<Mismatc
             found.others = failing.count();
             Some(found)
         }
-        (PathStep::Value, _) => Mismatch::new(at, value, Problem::NotMap),
+        (Step::Value, _) => Mismatch::new(at, value, Problem::NotMap),
         // One item, as Python indexes (negative from the end); rendering gives nothing
         // past the end.
-        (PathStep::Index(i), Value::Array(items)) => match index(*i, items.len()) {
+        (Step::Index(i), Value::Array(items)) => match index(i, items.len()) {
             Some(n) => follow(&items[n], steps, at + 1),
             None => Mismatch::new(at, value, Problem::NoItem),
         },
         // A character, which rendering reads on from (and reports there).
-        (PathStep::Index(i), Value::String(s)) => match index(*i, s.chars().count()) {
+        (Step::Index(i), Value::String(s)) => match index(i, s.chars().count()) {
             Some(_) => None,
             None => Mismatch::new(at, value, Problem::NoItem),
         },
-        (PathStep::Index(_), _) => Mismatch::new(at, value, Problem::NotList),
+        (Step::Index(_), _) => Mismatch::new(at, value, Problem::NotList),
     }
 }
 
@@ -311,22 +431,22 @@ fn index(i: i64, len: usize) -> Option<usize> {
 }
 
 /// The value the first `upto` steps reach, written as Python would (`trip.stops[1]`).
-fn written_path(name: &str, steps: &[PathStep], trail: &[Pick<'_>], upto: usize) -> String {
+fn written_path<S: AsStep>(name: &str, steps: &[S], trail: &[Pick<'_>], upto: usize) -> String {
     let mut out = name.to_owned();
     let mut picks = trail.iter().rev();
     for step in steps.iter().take(upto) {
-        match step {
-            PathStep::Field(key) if is_identifier(key) => {
+        match step.step() {
+            Step::Field(key) if is_identifier(key) => {
                 out.push('.');
                 out.push_str(key);
             }
-            PathStep::Field(key) => {
+            Step::Field(key) => {
                 out.push('[');
-                write_repr(&mut out, &Value::String(key.clone()));
+                write_repr(&mut out, &Value::String(key.to_owned()));
                 out.push(']');
             }
-            PathStep::Index(i) => out.push_str(&format!("[{i}]")),
-            PathStep::Element | PathStep::Value => match picks.next() {
+            Step::Index(i) => out.push_str(&format!("[{i}]")),
+            Step::Element | Step::Value => match picks.next() {
                 Some(Pick::Index(i)) => out.push_str(&format!("[{i}]")),
                 Some(Pick::Key(k)) => {
                     out.push('[');
@@ -357,11 +477,38 @@ fn shown_value(value: &Value) -> String {
     out
 }
 
-fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
-    let template = set.get(&path.file);
-    let written = template
-        .and_then(|t| t.source().text().get(path.span.clone()))
-        .unwrap_or(&path.shown);
+/// A path use as [`describe`] reads it: a [`PathUse`] of a loaded set, or a
+/// [`PlanPath`] a derived prompt holds.
+struct Described<'a, S> {
+    name: &'a str,
+    shown: &'a str,
+    steps: &'a [S],
+    span: Range<usize>,
+    by_filter: Option<&'a str>,
+}
+
+impl<'a> Described<'a, PathStep> {
+    fn of(path: &'a PathUse) -> Self {
+        Described {
+            name: &path.name,
+            shown: &path.shown,
+            steps: &path.steps,
+            span: path.span.clone(),
+            by_filter: path.by_filter,
+        }
+    }
+}
+
+/// The error for mismatch `m` of `path`, written at its place in `source` (the file of
+/// the use).
+fn describe<S: AsStep>(
+    source: Option<&SourceFile>,
+    path: &Described<'_, S>,
+    m: Mismatch<'_>,
+) -> Diagnostic {
+    let written = source
+        .and_then(|s| s.text().get(path.span.clone()))
+        .unwrap_or(path.shown);
     let at = written_path(&path.name, &path.steps, &m.trail, m.at);
     // `(read as …)` only where the use is written otherwise than the value it reaches.
     let read_as = |at: &str| match path.by_filter {
@@ -369,8 +516,8 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
         None if at == written => String::new(),
         None => format!(" (read as `{written}`)"),
     };
-    let key = match path.steps.get(m.at) {
-        Some(PathStep::Field(key)) => key.as_str(),
+    let key = match path.steps.get(m.at).map(AsStep::step) {
+        Some(Step::Field(key)) => key,
         _ => "",
     };
     let mut d = match m.problem {
@@ -432,8 +579,8 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
             d.with_note(format!("`{at}` is {}", shown_value(m.value)))
         }
         Problem::NoItem => {
-            let index = match path.steps.get(m.at) {
-                Some(PathStep::Index(i)) => *i,
+            let index = match path.steps.get(m.at).map(AsStep::step) {
+                Some(Step::Index(i)) => i,
                 _ => 0,
             };
             let (count, what) = match m.value {
@@ -455,8 +602,8 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
             ))
         }
         Problem::NotList => {
-            let index = match path.steps.get(m.at) {
-                Some(PathStep::Index(i)) => *i,
+            let index = match path.steps.get(m.at).map(AsStep::step) {
+                Some(Step::Index(i)) => i,
                 _ => 0,
             };
             Diagnostic::new(format!(
@@ -486,8 +633,8 @@ fn describe(set: &Templates, path: &PathUse, m: Mismatch<'_>) -> Diagnostic {
         let items = if m.others == 1 { "item" } else { "items" };
         d = d.with_note(format!("and {} more {items} of the same list", m.others));
     }
-    match template {
-        Some(t) => d.at(t.source(), path.span.clone()),
+    match source {
+        Some(source) => d.at(source, path.span.clone()),
         None => d,
     }
 }

@@ -61,6 +61,7 @@
 //! [`MAX_NODES`] nodes once includes and macro calls are in place.
 
 use super::Template;
+pub use super::check::{Checked, PlanPath, Step, check_plan};
 use super::data::Value as Data;
 use super::expr::{BinOp, CmpOp, Expr, ExprKind, Filter, LoopAttr, Method, Op, Test};
 use super::parser::{FilterBlock, For, Node};
@@ -713,6 +714,72 @@ pub fn undefined(site: &Site) -> Box<Diagnostic> {
         &site.source(),
         site.at.0..site.at.1,
     ))
+}
+
+/// The check of a derived prompt's values against its plan ([`compile_plan`]'s code):
+/// `values` read only when a path could be missing from them.
+#[cold]
+#[inline(never)]
+pub fn check_plan_of(
+    paths: &[PlanPath<'_>],
+    files: &[crate::__private::JinjaFile],
+    values: impl FnOnce() -> serde_json::Map<String, serde_json::Value>,
+    cond: &mut dyn FnMut(usize) -> Option<bool>,
+) -> Checked {
+    let values = Data::from(&serde_json::Value::Object(values()));
+    let Data::Object(values) = values else {
+        return Checked::Clean;
+    };
+    let source = |name: &str| {
+        let file = files.iter().find(|f| f.name == name)?;
+        Some(crate::SourceFile::new(file.path, file.text))
+    };
+    check_plan(paths, &source, &values, cond)
+}
+
+/// Whether a `for` over `view` runs its body (over `view.items()` when `pairs`): `None`
+/// where the loop fails (what it cannot go over), as the run-time check decides it.
+pub fn has_items(view: &View<'_>, pairs: bool) -> Option<bool> {
+    match (view, pairs) {
+        (View::Map(m), _) => Some(!m.entries().is_empty()),
+        (View::Dict(entries), _) => Some(!entries.is_empty()),
+        (View::List(items), false) => Some(!items.is_empty()),
+        (View::Seq(items), false) => Some(!items.is_empty()),
+        (View::Text(s), false) => Some(!s.is_empty()),
+        _ => None,
+    }
+}
+
+/// Where printing a name or keys of one (`a.b.c`, a part a site of `sites`, the name's
+/// first) gave nothing: the run-time renderer's error when a part is not defined, made
+/// at the first part that is not (`root` the name's value, `keys` the keys after it),
+/// and put in `fail`; nothing when every part is (a value the compiled render does not
+/// print, which the run-time renderer then renders). `None`: the render stops.
+#[cold]
+#[inline(never)]
+pub fn undefined_path(
+    root: View<'_>,
+    keys: &[&str],
+    sites: &[&Site],
+    fail: &mut Option<Box<Diagnostic>>,
+) -> Option<()> {
+    if fail.is_some() {
+        // The render stopped for its own reason first.
+        return None;
+    }
+    let mut view = root;
+    for (i, site) in sites.iter().enumerate() {
+        match view {
+            View::Undefined => {
+                *fail = Some(undefined(site));
+                return None;
+            }
+            View::Opaque => return None,
+            _ => {}
+        }
+        view = get(&view, keys.get(i)?)?;
+    }
+    None
 }
 
 /// The value of `view` for [`apply`] and [`op`], which must be defined; `None` (the
@@ -1842,26 +1909,7 @@ pub fn compile(
     let Some(template) = templates.get(entry) else {
         return Err(Diagnostic::new(format!("`{entry}` was not loaded")));
     };
-    let mut emitter = Emitter {
-        templates,
-        field,
-        scopes: Vec::new(),
-        loops: Vec::new(),
-        next: 0,
-        nodes: 0,
-        text: 0,
-        depth: 0,
-        branch: 0,
-        paths: None,
-        entry,
-        hoisted: Vec::new(),
-        in_branch: Vec::new(),
-        namespaces: Vec::new(),
-        refused: None,
-        assigned: None,
-        site_files: Vec::new(),
-        lenient: false,
-    };
+    let mut emitter = Emitter::new(templates, entry, field);
     let mut body = String::new();
     if emitter.body(template, &mut body).is_none() {
         return Err(emitter.refused.unwrap_or_else(|| {
@@ -1872,16 +1920,9 @@ pub fn compile(
                 )
         }));
     }
-    let mut files = String::new();
-    for (i, (path, text)) in emitter.site_files.iter().enumerate() {
-        let _ = write!(
-            files,
-            "const __P{i}: &str = {path:?}; const __T{i}: &str = {text:?}; "
-        );
-    }
+    let files = emitter.site_consts();
     Ok(format!(
-        "{{ use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
-         use ::promptic::__private::jc::{{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _}}; {files}\
+        "{{ {PRELUDE} {files}\
          static LAST: ::std::sync::atomic::AtomicUsize = ::std::sync::atomic::AtomicUsize::new(0); \
          let mut out = ::std::string::String::with_capacity(jc::capacity(&LAST, {})); \
          let mut steps: usize = 0; let _ = &mut steps; {built} \
@@ -1895,6 +1936,111 @@ pub fn compile(
             "let mut built: usize = 0;"
         },
     ))
+}
+
+/// The prelude of emitted code: the helpers' module and the traits its calls use.
+const PRELUDE: &str = "use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
+     use ::promptic::__private::jc::{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _};";
+
+/// The code that checks a derived prompt's values against the plan of `entry` (see
+/// [`Templates::render`]'s check), run where its compiled render stops: an expression of
+/// type [`Checked`] in which `self` is the prompt, `FILES` the `JinjaFile`s of its
+/// templates, and `values` an expression giving its values as a JSON map (read only
+/// when the plan reads a path). The plan is written as static data; the conditions of
+/// the blocks around its paths are compiled as `{% if %}` compiles them (a condition
+/// the code cannot decide leaves the render to the run-time renderer, which does), and
+/// a path inside a block that the values never decide (one whose condition reads a
+/// loop variable or a `set` name) is left out, as the run-time check leaves it.
+pub fn compile_plan(
+    templates: &Templates,
+    entry: &str,
+    field: &dyn Fn(&str) -> Option<String>,
+    values: &str,
+) -> String {
+    use super::paths::CondKind;
+    let plan = templates.plan(entry);
+    let mut paths = String::new();
+    let mut used: Vec<usize> = Vec::new();
+    for path in &plan.paths {
+        let decidable = path.gates.iter().all(|g| {
+            plan.conds
+                .get(g.cond)
+                .is_some_and(|c| !matches!(c.kind, CondKind::Unknown))
+        });
+        if !decidable {
+            continue;
+        }
+        let mut steps = String::new();
+        for step in &path.steps {
+            let _ = match step {
+                super::PathStep::Field(key) => write!(steps, "jc::Step::Field({key:?}),"),
+                super::PathStep::Element => write!(steps, "jc::Step::Element,"),
+                super::PathStep::Index(i) => write!(steps, "jc::Step::Index({i}),"),
+                super::PathStep::Value => write!(steps, "jc::Step::Value,"),
+            };
+        }
+        let mut gates = String::new();
+        for gate in &path.gates {
+            let _ = write!(gates, "({}, {}),", gate.cond, gate.holds);
+            if !used.contains(&gate.cond) {
+                used.push(gate.cond);
+            }
+        }
+        let _ = write!(
+            paths,
+            "jc::PlanPath {{ name: {:?}, shown: {:?}, steps: &[{steps}], skip: {}, file: {:?}, \
+             span: ({}, {}), by_filter: {:?}, gates: &[{gates}] }},",
+            path.name,
+            path.shown,
+            path.skip,
+            path.file,
+            path.span.start,
+            path.span.end,
+            path.by_filter
+        );
+    }
+    if paths.is_empty() {
+        return "::promptic::__private::jc::Checked::Clean".to_owned();
+    }
+    used.sort_unstable();
+    let mut emitter = Emitter::new(templates, entry, field);
+    let mut arms = String::new();
+    for i in used {
+        let Some(cond) = plan.conds.get(i) else {
+            continue;
+        };
+        let Some(template) = templates.get(&cond.file) else {
+            continue;
+        };
+        let code = match &cond.kind {
+            CondKind::Test(expr) => emitter.condition(template, expr),
+            CondKind::NonEmpty(expr) => {
+                let (inner, pairs) = match &expr.kind {
+                    ExprKind::Items(map) => (&**map, true),
+                    _ => (expr, false),
+                };
+                emitter
+                    .with_ref(template, inner, |v| format!("jc::has_items({v}, {pairs})"))
+                    .map(|code| format!("{code}?"))
+            }
+            CondKind::Unknown => None,
+        };
+        if let Some(code) = code {
+            let _ = write!(
+                arms,
+                "{i} => (|| -> ::core::option::Option<bool> {{ ::core::option::Option::Some({code}) }})(),"
+            );
+        }
+    }
+    let files = emitter.site_consts();
+    format!(
+        "{{ {PRELUDE} {files} static __PATHS: &[jc::PlanPath<'static>] = &[{paths}]; \
+         jc::check_plan_of(__PATHS, FILES, || {values}, &mut |__cond: usize| -> ::core::option::Option<bool> {{ \
+         let mut out = ::std::string::String::new(); \
+         let fail: &mut ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = &mut ::core::option::Option::None; \
+         let mut steps: usize = 0; let _ = (&mut out, &mut steps, &fail); \
+         match __cond {{ {arms} _ => ::core::option::Option::None }} }}) }}"
+    )
 }
 
 /// A loop's locals in the emitted code: its index (from 0) and its length, which is
@@ -1962,7 +2108,46 @@ enum Shared {
     Attr(String, String),
 }
 
-impl Emitter<'_> {
+impl<'t> Emitter<'t> {
+    fn new(
+        templates: &'t Templates,
+        entry: &'t str,
+        field: &'t dyn Fn(&str) -> Option<String>,
+    ) -> Self {
+        Emitter {
+            templates,
+            field,
+            scopes: Vec::new(),
+            loops: Vec::new(),
+            next: 0,
+            nodes: 0,
+            text: 0,
+            depth: 0,
+            branch: 0,
+            paths: None,
+            entry,
+            hoisted: Vec::new(),
+            in_branch: Vec::new(),
+            namespaces: Vec::new(),
+            refused: None,
+            assigned: None,
+            site_files: Vec::new(),
+            lenient: false,
+        }
+    }
+
+    /// The `const`s of the files the emitted [`Site`]s name.
+    fn site_consts(&self) -> String {
+        let mut files = String::new();
+        for (i, (path, text)) in self.site_files.iter().enumerate() {
+            let _ = write!(
+                files,
+                "const __P{i}: &str = {path:?}; const __T{i}: &str = {text:?}; "
+            );
+        }
+        files
+    }
+
     /// The entry template's nodes, between its cache breakpoints in turn: at each, the
     /// bytes written so far are recorded in `marks` (a `&mut Vec<usize>` in scope).
     fn body(&mut self, template: &Template, body: &mut String) -> Option<()> {
@@ -2856,7 +3041,12 @@ impl Emitter<'_> {
         }
         if let Some(code) = self.put(expr) {
             // Not `?`: a plain test is less for the compiler to check and lower.
-            let _ = write!(out, "if {code}.is_none() {{ return None; }}");
+            let printed = match &expr.kind {
+                ExprKind::Filter(inner, _, _) => inner,
+                _ => expr,
+            };
+            let stop = self.stop_at_undefined(template, printed);
+            let _ = write!(out, "if {code}.is_none() {{ {stop} }}");
             return Some(());
         }
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
@@ -2884,13 +3074,70 @@ impl Emitter<'_> {
                 _ => None,
             };
             if let Some(code) = code {
-                let _ = write!(out, "{code}?;");
+                self.printed(template, inner, &code, out);
                 return Some(());
             }
         }
         let code = self.with_ref(template, expr, |v| format!("jc::write(&mut out, {v})"))?;
-        let _ = write!(out, "{code}?;");
+        self.printed(template, expr, &code, out);
         Some(())
+    }
+
+    /// Emits `code` (of type `Option<()>`, with `?` inside), which prints `path`: where it
+    /// gives `None`, the render stops as [`stop_at_undefined`](Self::stop_at_undefined)
+    /// says.
+    fn printed(&mut self, template: &Template, path: &Expr, code: &str, out: &mut String) {
+        let stop = self.stop_at_undefined(template, path);
+        if stop == "return None;" {
+            let _ = write!(out, "{code}?;");
+        } else {
+            let _ = write!(
+                out,
+                "if (|| -> ::core::option::Option<()> {{ {code} }})().is_none() {{ {stop} }}"
+            );
+        }
+    }
+
+    /// What the render does where printing `path` gave `None`: when `path` is a name or
+    /// keys of one (`a.b.c`), the run-time renderer's error for the first part of it that
+    /// is not defined, made at that part ([`undefined_path`]), or, when every part is, the
+    /// hand-over; for any other expression, the hand-over (`return None;`).
+    fn stop_at_undefined(&mut self, template: &Template, path: &Expr) -> String {
+        let mut keys = Vec::new();
+        let mut parts = vec![path];
+        let mut at = path;
+        while let ExprKind::Attr(inner, key) = &at.kind {
+            if DICT_METHODS.contains(&key.as_str()) {
+                return "return None;".to_owned();
+            }
+            keys.push(format!("{key:?}"));
+            parts.push(inner);
+            at = inner;
+        }
+        let ExprKind::Name(name) = &at.kind else {
+            return "return None;".to_owned();
+        };
+        if self.namespace_of(name).is_some() {
+            return "return None;".to_owned();
+        }
+        let root = match self.scoped(name) {
+            Some(local) => format!("jc::Var::view(&{local})"),
+            None => match self.top_place(at) {
+                Some(place) => format!("::promptic::__private::PromptValue::view(&{place})"),
+                None => return "return None;".to_owned(),
+            },
+        };
+        keys.reverse();
+        parts.reverse();
+        let sites: Vec<String> = parts
+            .iter()
+            .map(|part| self.site(template, &part.span, &[]))
+            .collect();
+        format!(
+            "return jc::undefined_path({root}, &[{}], &[{}], fail);",
+            keys.join(", "),
+            sites.join(", ")
+        )
     }
 
     /// `{{ expr }}` through one of the shared helpers ([`put`], [`put_var`], [`put_attr`])
