@@ -97,7 +97,9 @@ pub fn expand(
         files,
         options,
     } = loaded(project, &file, &templates);
-    let (compiled, compiled_fn) = compiled(&templates, &file, fields, name)?;
+    let generic = input.generics.type_params().next().is_some()
+        || input.generics.const_params().next().is_some();
+    let (compiled, compiled_fn) = compiled(&templates, &file, fields, name, generic)?;
     let path = format!("{}/{file}", project.display);
     let doc = format!(
         "Renders `{path}` with this context, byte for byte as Jinja2 renders it with the folder's options.\n\nAn error only when a value makes Jinja2 fail too (a comparison of a number with text, a render past `MAX_OUTPUT`)."
@@ -233,6 +235,7 @@ fn compiled(
     file: &str,
     fields: &[Field],
     name: &LitStr,
+    generic: bool,
 ) -> syn::Result<(TokenStream, TokenStream)> {
     let field = |name: &str| Some(field_place(fields.iter().find(|f| f.name == name)?, "jc"));
     // A template the derive cannot compile is an error at the construct, never a quiet
@@ -252,7 +255,22 @@ fn compiled(
         &field,
         "<Self as ::promptic::formats::jinja::JinjaPrompt>::values(self)",
     );
-    let plan = crate::compile::generated(name, &path, &plan)?;
+    let may_miss = may_miss(&plan.paths, fields, generic);
+    let undecided = plan.undecided;
+    let plan = crate::compile::generated(name, &path, &plan.code)?;
+    // A plan the compiled code decides whole never leaves the render to the run-time
+    // renderer: the compiler then sees no hand-over after an error.
+    let undecided = if undecided {
+        quote! {
+            ::promptic::__private::jc::Checked::Undecided => {}
+        }
+    } else {
+        quote! {
+            ::promptic::__private::jc::Checked::Undecided => {
+                return ::core::result::Result::Err(*__error);
+            }
+        }
+    };
     Ok((
         quote! {
             let mut __text = ::promptic::__private::String::new();
@@ -267,8 +285,15 @@ fn compiled(
             // other way to stop links no run-time renderer: the compiler sees the
             // hand-over below cannot be reached.)
             if let ::core::option::Option::Some(__error) = __fail {
+                // Values whose types give every path the plan reads cannot fit it
+                // otherwise: the check is left out (and not linked).
+                const __MAY_MISS: bool = #may_miss;
                 #[allow(unused, clippy::all, clippy::pedantic)]
-                let __checked = #plan;
+                let __checked = if __MAY_MISS {
+                    #plan
+                } else {
+                    ::promptic::__private::jc::Checked::Clean
+                };
                 match __checked {
                     ::promptic::__private::jc::Checked::Problem(__problem) => {
                         return ::core::result::Result::Err(*__problem);
@@ -276,7 +301,7 @@ fn compiled(
                     ::promptic::__private::jc::Checked::Clean => {
                         return ::core::result::Result::Err(*__error);
                     }
-                    ::promptic::__private::jc::Checked::Undecided => {}
+                    #undecided
                 }
             }
         },
@@ -285,6 +310,30 @@ fn compiled(
             (|| -> ::core::option::Option<()> { #code })()
         },
     ))
+}
+
+/// Whether the values may not fit a path of `paths` (each a field's name and the steps
+/// into it), as a `const` expression over the fields' shapes
+/// ([`may_miss`](prompt_runtime::value::path::may_miss)): `true` for a generic struct,
+/// whose field types a `const` cannot name.
+fn may_miss(paths: &[(String, Vec<PathStep>)], fields: &[Field], generic: bool) -> TokenStream {
+    if generic {
+        return quote!(true);
+    }
+    let each = paths.iter().map(|(name, path)| {
+        let Some(field) = fields.iter().find(|f| &f.name == name) else {
+            return quote!(true);
+        };
+        let ty = static_lifetimes(&field.ty);
+        let steps = steps(path);
+        quote! {
+            ::promptic::__private::may_miss(
+                &<#ty as ::promptic::__private::PromptValue>::SHAPE,
+                &[#(#steps),*],
+            )
+        }
+    });
+    quote!(false #(|| #each)*)
 }
 
 /// What the templates need to render at run time: the files to track, the texts the check

@@ -475,6 +475,7 @@ pub use crate::formats::jinja::Options as JinjaOptions;
 pub use crate::formats::jinja::compiled as jc;
 pub use crate::value::path::{
     Message as PathMessage, Step, check_rest as check_path_rest, check_sized as check_path_sized,
+    may_miss,
 };
 pub use crate::value::{FieldShape, PromptValue, Shape};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};

@@ -203,6 +203,40 @@ pub const fn check_rest(
     Message::EMPTY
 }
 
+/// Whether a value of `shape` may lack the path `steps` at run time, as a render's check
+/// of its values reads them (see `formats::jinja::Templates::check_values`): a key of a
+/// map or of JSON, an `Option` that is `None` past the value itself, an item by index,
+/// keys read from what a loop over text or a map gives. `false` when every value of the
+/// shape has the path: a struct's fields, a list's or a map's items, all the way. A
+/// path [`check`] refuses counts as one that may be missing.
+pub const fn may_miss(shape: &Shape, steps: &[Step<'_>]) -> bool {
+    let mut at = shape;
+    // An absent value itself is not among the values: the check passes over it.
+    while let Shape::Optional(inner) = at {
+        at = inner;
+    }
+    let mut i = 0;
+    while i < steps.len() {
+        let next = match (at, steps[i]) {
+            (Shape::Struct { fields, .. }, Step::Field(name)) => field(fields, name),
+            (Shape::List(item), Step::Element) => Some(*item),
+            (Shape::Map(value), Step::Value) => Some(*value),
+            // A loop over text or over a map's keys gives strs: read no further, they
+            // are there.
+            (Shape::Text | Shape::Map(_), Step::Element) if i + 1 == steps.len() => {
+                return false;
+            }
+            _ => None,
+        };
+        match next {
+            Some(next) => at = next,
+            None => return true,
+        }
+        i += 1;
+    }
+    matches!(at, Shape::Optional(_))
+}
+
 const fn field(fields: &'static [FieldShape], name: &str) -> Option<&'static Shape> {
     let mut i = 0;
     while i < fields.len() {

@@ -18,6 +18,7 @@ use super::set::RenderValues;
 use super::set::Templates;
 use super::value::{a_type, write_repr};
 use crate::SourceFile;
+use crate::value::path::Step;
 use crate::diagnostic::{Diagnostic, Diagnostics};
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
@@ -198,17 +199,6 @@ impl Templates {
     }
 }
 
-/// A step of a path, borrowed: what [`follow`] and [`describe`] read, of a [`PathStep`]
-/// or of a step a derived prompt's plan holds.
-#[doc(hidden)]
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Step<'a> {
-    Field(&'a str),
-    Element,
-    Index(i64),
-    Value,
-}
-
 /// A step as [`follow`] reads it.
 trait AsStep {
     fn step(&self) -> Step<'_>;
@@ -264,15 +254,16 @@ pub enum Checked {
 }
 
 /// [`Plan::check`] over a derived prompt's `paths`: every mismatch between `values` and
-/// them, as one error, where the blocks around the use are reached (`cond(i)` decides the
-/// condition numbered `i`: `None` when the derived code cannot). `source` gives a
-/// template's file by its name.
+/// them, as one error, where the blocks around the use are reached. `cond(i)` decides the
+/// condition numbered `i`: `Some(None)` when it fails (a condition that fails reaches
+/// nothing, as [`Plan::reached`] has it), `None` when the derived code cannot decide it.
+/// `source` gives a template's file by its name.
 #[doc(hidden)]
 pub fn check_plan(
     paths: &[PlanPath<'_>],
     source: &dyn Fn(&str) -> Option<SourceFile>,
     values: &Map,
-    cond: &mut dyn FnMut(usize) -> Option<bool>,
+    cond: &mut dyn FnMut(usize) -> Option<Option<bool>>,
 ) -> Checked {
     let mut problems = Diagnostics::default();
     for path in paths {
@@ -289,7 +280,7 @@ pub fn check_plan(
         let mut reached = true;
         for &(i, holds) in path.gates {
             match cond(i) {
-                Some(outcome) if outcome == holds => {}
+                Some(Some(outcome)) if outcome == holds => {}
                 Some(_) => {
                     reached = false;
                     break;

@@ -61,7 +61,8 @@
 //! [`MAX_NODES`] nodes once includes and macro calls are in place.
 
 use super::Template;
-pub use super::check::{Checked, PlanPath, Step, check_plan};
+pub use super::check::{Checked, PlanPath, check_plan};
+pub use crate::value::path::Step;
 use super::data::Value as Data;
 use super::expr::{BinOp, CmpOp, Expr, ExprKind, Filter, LoopAttr, Method, Op, Test};
 use super::parser::{FilterBlock, For, Node};
@@ -724,7 +725,7 @@ pub fn check_plan_of(
     paths: &[PlanPath<'_>],
     files: &[crate::__private::JinjaFile],
     values: impl FnOnce() -> serde_json::Map<String, serde_json::Value>,
-    cond: &mut dyn FnMut(usize) -> Option<bool>,
+    cond: &mut dyn FnMut(usize) -> Option<Option<bool>>,
 ) -> Checked {
     let values = Data::from(&serde_json::Value::Object(values()));
     let Data::Object(values) = values else {
@@ -1946,20 +1947,22 @@ const PRELUDE: &str = "use ::promptic::__private::jc; use ::promptic::__private:
 /// [`Templates::render`]'s check), run where its compiled render stops: an expression of
 /// type [`Checked`] in which `self` is the prompt, `FILES` the `JinjaFile`s of its
 /// templates, and `values` an expression giving its values as a JSON map (read only
-/// when the plan reads a path). The plan is written as static data; the conditions of
-/// the blocks around its paths are compiled as `{% if %}` compiles them (a condition
-/// the code cannot decide leaves the render to the run-time renderer, which does), and
-/// a path inside a block that the values never decide (one whose condition reads a
-/// loop variable or a `set` name) is left out, as the run-time check leaves it.
+/// when the plan reads a path), as a [`PlanCode`]. The plan
+/// is written as static data; the conditions of the blocks around its paths are
+/// compiled as `{% if %}` compiles them (a condition the code leaves to the run-time
+/// renderer leaves the check to it too: undecided), and a path inside a block that the
+/// values never decide (one whose condition reads a loop variable or a `set` name) is
+/// left out, as the run-time check leaves it.
 pub fn compile_plan(
     templates: &Templates,
     entry: &str,
     field: &dyn Fn(&str) -> Option<String>,
     values: &str,
-) -> String {
+) -> PlanCode {
     use super::paths::CondKind;
     let plan = templates.plan(entry);
     let mut paths = String::new();
+    let mut read = Vec::new();
     let mut used: Vec<usize> = Vec::new();
     for path in &plan.paths {
         let decidable = path.gates.iter().all(|g| {
@@ -1970,6 +1973,7 @@ pub fn compile_plan(
         if !decidable {
             continue;
         }
+        read.push((path.name.clone(), path.steps.clone()));
         let mut steps = String::new();
         for step in &path.steps {
             let _ = match step {
@@ -1990,19 +1994,18 @@ pub fn compile_plan(
             paths,
             "jc::PlanPath {{ name: {:?}, shown: {:?}, steps: &[{steps}], skip: {}, file: {:?}, \
              span: ({}, {}), by_filter: {:?}, gates: &[{gates}] }},",
-            path.name,
-            path.shown,
-            path.skip,
-            path.file,
-            path.span.start,
-            path.span.end,
-            path.by_filter
+            path.name, path.shown, path.skip, path.file, path.span.start, path.span.end, path.by_filter
         );
     }
     if paths.is_empty() {
-        return "::promptic::__private::jc::Checked::Clean".to_owned();
+        return PlanCode {
+            code: "::promptic::__private::jc::Checked::Clean".to_owned(),
+            undecided: false,
+            paths: read,
+        };
     }
     used.sort_unstable();
+    let undecided = !used.is_empty();
     let mut emitter = Emitter::new(templates, entry, field);
     let mut arms = String::new();
     for i in used {
@@ -2033,14 +2036,39 @@ pub fn compile_plan(
         }
     }
     let files = emitter.site_consts();
-    format!(
+    // A condition's code gives `None` where it fails (then `fail` holds the error: the
+    // block is not reached, as the run-time check has it) or where it leaves the render
+    // to the run-time renderer (undecided).
+    let code = format!(
         "{{ {PRELUDE} {files} static __PATHS: &[jc::PlanPath<'static>] = &[{paths}]; \
-         jc::check_plan_of(__PATHS, FILES, || {values}, &mut |__cond: usize| -> ::core::option::Option<bool> {{ \
+         jc::check_plan_of(__PATHS, FILES, || {values}, &mut |__cond: usize| {{ \
          let mut out = ::std::string::String::new(); \
-         let fail: &mut ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = &mut ::core::option::Option::None; \
-         let mut steps: usize = 0; let _ = (&mut out, &mut steps, &fail); \
-         match __cond {{ {arms} _ => ::core::option::Option::None }} }}) }}"
-    )
+         let mut __failed: ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = ::core::option::Option::None; \
+         let fail = &mut __failed; \
+         let mut steps: usize = 0; let _ = (&mut out, &mut steps); \
+         let __decided: ::core::option::Option<bool> = match __cond {{ {arms} _ => ::core::option::Option::None }}; \
+         match __decided {{ \
+             ::core::option::Option::Some(__b) => ::core::option::Option::Some(::core::option::Option::Some(__b)), \
+             ::core::option::Option::None if fail.is_some() => ::core::option::Option::Some(::core::option::Option::None), \
+             ::core::option::Option::None => ::core::option::Option::None, \
+         }} }}) }}"
+    );
+    PlanCode {
+        code,
+        undecided,
+        paths: read,
+    }
+}
+
+/// What [`compile_plan`] writes.
+pub struct PlanCode {
+    /// The check, an expression of type [`Checked`].
+    pub code: String,
+    /// Whether it can be [`Checked::Undecided`].
+    pub undecided: bool,
+    /// The paths it checks, each a value's name and the steps into it: where every value
+    /// has each (see [`may_miss`](crate::value::path::may_miss)), the check finds nothing.
+    pub paths: Vec<(String, Vec<super::PathStep>)>,
 }
 
 /// A loop's locals in the emitted code: its index (from 0) and its length, which is
