@@ -42,6 +42,7 @@ PROMPTS = {
     "note_j.md.j2": "{% if note %}Note: {{ note }}{% endif %}\n",
     "filters_j.md.j2": "Hello {{ who | title }}, {{ day | replace('day', 'DAY') }} is day {{ n + 1 }}.\n",
     "json_j.md.j2": "Hello {{ user.name }}.\n",
+    "map_j.md.j2": "Hello {{ names.first }}.\n",
     "hello_d.prompt": "---\ninput:\n  schema:\n    who: string\n    day: string\n---\nHello {{who}}, today is {{day}}.\n",
 }
 
@@ -118,6 +119,19 @@ struct Json { user: serde_json::Value }
 fn main() {
     let who = std::env::args().next().unwrap_or_default();
     match (Json { user: serde_json::json!({ "name": who }) }).render() {
+        Ok(content) => println!("{}", content.text),
+        Err(problem) => eprintln!("{problem}"),
+    }
+}
+""",
+    "jinja_map": """use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("map_j")]
+struct Names { names: std::collections::BTreeMap<String, String> }
+fn main() {
+    let who = std::env::args().next().unwrap_or_default();
+    let names = std::collections::BTreeMap::from([("first".to_owned(), who)]);
+    match (Names { names }).render() {
         Ok(content) => println!("{}", content.text),
         Err(problem) => eprintln!("{problem}"),
     }

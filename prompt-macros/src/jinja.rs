@@ -7,9 +7,12 @@
 //! field (`user.name`, `s.city` in a loop over `stops`) is checked where the field's type
 //! is known, in `const` evaluation, against its `PromptValue::SHAPE`.
 //!
-//! The render is compiled Rust (`prompt_runtime::formats::jinja::compiled`); where it
-//! cannot render a value in place (one that may be undefined, an error Jinja2 makes), it
-//! hands the render to the run-time renderer over the same texts, loaded once per process.
+//! The render is compiled Rust (`prompt_runtime::formats::jinja::compiled`). Where it
+//! stops with an error, the values are checked against the paths the templates read (the
+//! plan written as static data, left out where the fields' types give every path), as
+//! the run-time renderer checks them; where it cannot render a value in place (one read
+//! through a map it cannot follow, an error Jinja2 makes in a comparison), it hands the
+//! render to the run-time renderer over the same texts, loaded once per process.
 //! `difftest` holds the two to the same bytes and errors.
 
 use crate::compile;

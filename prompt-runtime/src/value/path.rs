@@ -557,6 +557,23 @@ mod tests {
     }
 
     #[test]
+    fn only_paths_every_value_of_the_shape_has_may_not_miss() {
+        // A struct's field, every item of a list, the keys a loop over a map gives.
+        assert!(!may_miss(&TRIP, &[Step::Element, Step::Field("name")]));
+        assert!(!may_miss(&Shape::Map(&CITY), &[Step::Value, Step::Field("name")]));
+        assert!(!may_miss(&Shape::Map(&Shape::Number), &[Step::Element]));
+        assert!(!may_miss(&Shape::Optional(&CITY), &[Step::Field("name")]));
+        // An `Option` that may be `None`, a key of a map, JSON, an item by index, a key
+        // of what a loop over text gives, a path the derive refuses.
+        assert!(may_miss(&TRIP, &[Step::Element, Step::Field("nights")]));
+        assert!(may_miss(&Shape::Map(&CITY), &[Step::Field("paris")]));
+        assert!(may_miss(&Shape::Any, &[Step::Field("a")]));
+        assert!(may_miss(&TRIP, &[Step::Index(0)]));
+        assert!(may_miss(&Shape::Text, &[Step::Element, Step::Field("a")]));
+        assert!(may_miss(&CITY, &[Step::Field("nmae")]));
+    }
+
+    #[test]
     fn a_mistake_in_steps_another_check_reads_is_left_to_it() {
         let steps = [Step::Element, Step::Field("nihgts"), Step::Field("n")];
         assert!(check_rest(&TRIP, "trip", &steps, 0, 2, "").is_empty());

@@ -18,8 +18,8 @@ use super::set::RenderValues;
 use super::set::Templates;
 use super::value::{a_type, write_repr};
 use crate::SourceFile;
-use crate::value::path::Step;
 use crate::diagnostic::{Diagnostic, Diagnostics};
+use crate::value::path::Step;
 use std::ops::Range;
 use std::sync::{Arc, Mutex};
 
@@ -500,7 +500,7 @@ fn describe<S: AsStep>(
     let written = source
         .and_then(|s| s.text().get(path.span.clone()))
         .unwrap_or(path.shown);
-    let at = written_path(&path.name, &path.steps, &m.trail, m.at);
+    let at = written_path(path.name, path.steps, &m.trail, m.at);
     // `(read as …)` only where the use is written otherwise than the value it reaches.
     let read_as = |at: &str| match path.by_filter {
         Some(filter) => format!(" (the attribute `{filter}` reads)"),
@@ -521,7 +521,7 @@ fn describe<S: AsStep>(
             keys.sort_unstable();
             let d = Diagnostic::new(format!(
                 "no key `{key}` in `{at}`{}",
-                read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
+                read_as(&written_path(path.name, path.steps, &m.trail, m.at + 1))
             ));
             let d = match (crate::suggest::closest(key, keys.iter().copied()), path.by_filter) {
                 (Some(close), _) => d.with_help(format!("did you mean `{close}`?")),
@@ -547,7 +547,7 @@ fn describe<S: AsStep>(
         Problem::NotDict => Diagnostic::new(format!(
             "`{at}` is {}, not a dict: it has no key `{key}`{}",
             a_type(m.value),
-            read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
+            read_as(&written_path(path.name, path.steps, &m.trail, m.at + 1))
         ))
         .with_note(format!("`{at}` is {}", shown_value(m.value))),
         Problem::NotIterable => Diagnostic::new(format!(
@@ -581,7 +581,7 @@ fn describe<S: AsStep>(
             };
             Diagnostic::new(format!(
                 "no item [{index}] in `{at}`{}",
-                read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
+                read_as(&written_path(path.name, path.steps, &m.trail, m.at + 1))
             ))
             .with_help(format!(
                 "give `{at}` more {what}, or write `{written} | default(…)` to make it optional"
@@ -600,12 +600,12 @@ fn describe<S: AsStep>(
             Diagnostic::new(format!(
                 "`{at}` is {}, not a list: it has no item [{index}]{}",
                 a_type(m.value),
-                read_as(&written_path(&path.name, &path.steps, &m.trail, m.at + 1))
+                read_as(&written_path(path.name, path.steps, &m.trail, m.at + 1))
             ))
             .with_note(format!("`{at}` is {}", shown_value(m.value)))
         }
         Problem::TextItems => {
-            let at = written_path(&path.name, &path.steps, &m.trail, m.at.saturating_sub(1));
+            let at = written_path(path.name, path.steps, &m.trail, m.at.saturating_sub(1));
             Diagnostic::new(format!(
                 "a loop over `{at}` gives strs, which have no key `{key}` (read as `{written}`)"
             ))

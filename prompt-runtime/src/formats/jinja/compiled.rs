@@ -9,9 +9,13 @@
 //! renderer's message at the run-time renderer's place, put in `fail`: a render past the
 //! output or step bound ([`done`], [`steps`], [`within`]), and what a filter or operation
 //! run through the run-time renderer's implementation fails at, or makes that is not
-//! defined where it must be ([`apply`], [`op`], [`Site`]). So where nothing else can give `None`
-//! (fields that read in place, printed where they are defined), the compiler sees the
-//! hand-over cannot happen, and the derived prompt links no run-time renderer.
+//! defined where it must be ([`apply`], [`op`], [`Site`]), and a name or keys of one
+//! (`user.name`) printed where a part is not defined ([`undefined_path`]). Where a render
+//! stops, the derive checks the values against the paths the templates read, as the
+//! run-time renderer does before it reports a failure ([`compile_plan`], [`check_plan_of`]),
+//! so that the two give the same error. So where nothing else can give `None` (fields that
+//! read in place), the compiler sees the hand-over cannot happen, and the derived prompt
+//! links no run-time renderer.
 //!
 //! What keeps it close to a hand-written `String` builder: a loop over a field of a list
 //! type goes over its items typed ([`Probe`], [`Item`]), and `items()` of a `BTreeMap`
@@ -62,7 +66,6 @@
 
 use super::Template;
 pub use super::check::{Checked, PlanPath, check_plan};
-pub use crate::value::path::Step;
 use super::data::Value as Data;
 use super::expr::{BinOp, CmpOp, Expr, ExprKind, Filter, LoopAttr, Method, Op, Test};
 use super::parser::{FilterBlock, For, Node};
@@ -70,6 +73,7 @@ use super::render::{DICT_METHODS, MAX_OUTPUT, MAX_STEPS};
 use super::set::Templates;
 use super::value::{a_type, contains, equal, order, write_float, write_json};
 use crate::Diagnostic;
+pub use crate::value::path::Step;
 pub use crate::value::view::{MapView, SeqView, View, discard, get, list, map_entries, to_json};
 use crate::value::view::{dict_get, item, reborrow, to_data};
 use std::borrow::Cow;
@@ -1994,7 +1998,13 @@ pub fn compile_plan(
             paths,
             "jc::PlanPath {{ name: {:?}, shown: {:?}, steps: &[{steps}], skip: {}, file: {:?}, \
              span: ({}, {}), by_filter: {:?}, gates: &[{gates}] }},",
-            path.name, path.shown, path.skip, path.file, path.span.start, path.span.end, path.by_filter
+            path.name,
+            path.shown,
+            path.skip,
+            path.file,
+            path.span.start,
+            path.span.end,
+            path.by_filter
         );
     }
     if paths.is_empty() {
