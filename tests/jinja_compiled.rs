@@ -505,6 +505,7 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
 #[prompt("checks/compiled_undefined")]
 struct Undefined<'a> {
     data: serde_json::Value,
+    names: BTreeMap<&'a str, String>,
     n: i64,
     mode: &'a str,
 }
@@ -525,6 +526,7 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
     use serde_json::json;
     let fine = Undefined {
         data: json!({"user": {"name": "Ada"}, "on": false, "xs": [], "x": {}}),
+        names: BTreeMap::from([("first", "Ada".to_owned())]),
         n: 1,
         mode: "",
     };
@@ -570,6 +572,12 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
         (
             with(json!({"user": {"name": "A"}, "on": true, "x": {}}), "gated"),
             "no key `y` in `data.x`",
+            true,
+        ),
+        // A key a map lacks.
+        (
+            with(json!({"user": {"name": "A"}}), "map"),
+            "no key `nick` in `names`",
             true,
         ),
         (

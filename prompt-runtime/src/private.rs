@@ -506,6 +506,28 @@ pub struct JinjaFile {
     pub text: &'static str,
 }
 
+/// The check of a derived Jinja prompt's values against its templates' plan (the code
+/// `formats::jinja::compiled::compile_plan` writes), over the files the prompt was
+/// compiled from: `values` read only when a path could be missing from them.
+#[cold]
+#[inline(never)]
+pub fn check_jinja_plan(
+    paths: &[crate::formats::jinja::compiled::PlanPath<'_>],
+    files: &[JinjaFile],
+    values: impl FnOnce() -> serde_json::Map<std::string::String, serde_json::Value>,
+    cond: &mut dyn FnMut(usize) -> Option<Option<bool>>,
+) -> crate::formats::jinja::compiled::Checked {
+    let values = crate::value::Value::from(serde_json::Value::Object(values()));
+    let crate::value::Value::Object(values) = values else {
+        return crate::formats::jinja::compiled::Checked::Clean;
+    };
+    let source = |name: &str| {
+        let file = files.iter().find(|f| f.name == name)?;
+        Some(crate::SourceFile::new(file.path, file.text))
+    };
+    crate::formats::jinja::compiled::check_plan(paths, &source, &values, cond)
+}
+
 /// The content of a derived Jinja prompt's compiled render, as [`render_jinja`] gives it.
 pub fn jinja_content(text: String, breakpoints: Vec<usize>, path: &'static str) -> PromptContent {
     /// A Jinja prompt has no frontmatter: every render borrows the one empty `Meta`.

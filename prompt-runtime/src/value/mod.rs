@@ -398,9 +398,16 @@ impl<K: AsRef<str> + Ord, V: PromptValue> PromptValue for BTreeMap<K, V> {
     fn view(&self) -> View<'_> {
         View::Map(self)
     }
+    /// The value at `key`, looked up typed (not through `dyn MapView`), so that the
+    /// compiled render sees what kind of value it reads.
+    #[inline]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        Some(MapView::get(self, key))
+    }
 }
 
 impl<K: AsRef<str> + Ord, V: PromptValue> MapView for BTreeMap<K, V> {
+    #[inline]
     fn get(&self, key: &str) -> View<'_> {
         self.iter()
             .find(|(k, _)| k.as_ref() == key)
@@ -423,9 +430,16 @@ impl<K: AsRef<str>, V: PromptValue, S> PromptValue for HashMap<K, V, S> {
     fn view(&self) -> View<'_> {
         View::Map(self)
     }
+    /// The value at `key`, looked up typed (not through `dyn MapView`), so that the
+    /// compiled render sees what kind of value it reads.
+    #[inline]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        Some(MapView::get(self, key))
+    }
 }
 
 impl<K: AsRef<str>, V: PromptValue, S> MapView for HashMap<K, V, S> {
+    #[inline]
     fn get(&self, key: &str) -> View<'_> {
         self.iter()
             .find(|(k, _)| k.as_ref() == key)

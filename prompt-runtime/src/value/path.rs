@@ -560,7 +560,10 @@ mod tests {
     fn only_paths_every_value_of_the_shape_has_may_not_miss() {
         // A struct's field, every item of a list, the keys a loop over a map gives.
         assert!(!may_miss(&TRIP, &[Step::Element, Step::Field("name")]));
-        assert!(!may_miss(&Shape::Map(&CITY), &[Step::Value, Step::Field("name")]));
+        assert!(!may_miss(
+            &Shape::Map(&CITY),
+            &[Step::Value, Step::Field("name")]
+        ));
         assert!(!may_miss(&Shape::Map(&Shape::Number), &[Step::Element]));
         assert!(!may_miss(&Shape::Optional(&CITY), &[Step::Field("name")]));
         // An `Option` that may be `None`, a key of a map, JSON, an item by index, a key

@@ -12,7 +12,7 @@
 //! defined where it must be ([`apply`], [`op`], [`Site`]), and a name or keys of one
 //! (`user.name`) printed where a part is not defined ([`undefined_path`]). Where a render
 //! stops, the derive checks the values against the paths the templates read, as the
-//! run-time renderer does before it reports a failure ([`compile_plan`], [`check_plan_of`]),
+//! run-time renderer does before it reports a failure ([`compile_plan`], [`check_plan`]),
 //! so that the two give the same error. So where nothing else can give `None` (fields that
 //! read in place), the compiler sees the hand-over cannot happen, and the derived prompt
 //! links no run-time renderer.
@@ -721,27 +721,6 @@ pub fn undefined(site: &Site) -> Box<Diagnostic> {
     ))
 }
 
-/// The check of a derived prompt's values against its plan ([`compile_plan`]'s code):
-/// `values` read only when a path could be missing from them.
-#[cold]
-#[inline(never)]
-pub fn check_plan_of(
-    paths: &[PlanPath<'_>],
-    files: &[crate::__private::JinjaFile],
-    values: impl FnOnce() -> serde_json::Map<String, serde_json::Value>,
-    cond: &mut dyn FnMut(usize) -> Option<Option<bool>>,
-) -> Checked {
-    let values = Data::from(&serde_json::Value::Object(values()));
-    let Data::Object(values) = values else {
-        return Checked::Clean;
-    };
-    let source = |name: &str| {
-        let file = files.iter().find(|f| f.name == name)?;
-        Some(crate::SourceFile::new(file.path, file.text))
-    };
-    check_plan(paths, &source, &values, cond)
-}
-
 /// Whether a `for` over `view` runs its body (over `view.items()` when `pairs`): `None`
 /// where the loop fails (what it cannot go over), as the run-time check decides it.
 pub fn has_items(view: &View<'_>, pairs: bool) -> Option<bool> {
@@ -753,6 +732,23 @@ pub fn has_items(view: &View<'_>, pairs: bool) -> Option<bool> {
         (View::Text(s), false) => Some(!s.is_empty()),
         _ => None,
     }
+}
+
+/// `{{ path }}` of a name or keys of one (see [`write`]), where the value is not defined:
+/// the run-time renderer's error at `site`, the whole expression, put in `fail`.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn write_defined(
+    out: &mut String,
+    view: &View<'_>,
+    fail: &mut Option<Box<Diagnostic>>,
+    site: &Site,
+) -> Option<()> {
+    if let View::Undefined = view {
+        *fail = Some(undefined(site));
+        return None;
+    }
+    write(out, view)
 }
 
 /// Where printing a name or keys of one (`a.b.c`, a part a site of `sites`, the name's
@@ -2051,7 +2047,7 @@ pub fn compile_plan(
     // to the run-time renderer (undecided).
     let code = format!(
         "{{ {PRELUDE} {files} static __PATHS: &[jc::PlanPath<'static>] = &[{paths}]; \
-         jc::check_plan_of(__PATHS, FILES, || {values}, &mut |__cond: usize| {{ \
+         ::promptic::__private::check_jinja_plan(__PATHS, FILES, || {values}, &mut |__cond: usize| {{ \
          let mut out = ::std::string::String::new(); \
          let mut __failed: ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = ::core::option::Option::None; \
          let fail = &mut __failed; \
@@ -3116,9 +3112,33 @@ impl<'t> Emitter<'t> {
                 return Some(());
             }
         }
-        let code = self.with_ref(template, expr, |v| format!("jc::write(&mut out, {v})"))?;
+        // A name or keys of one: the last part not defined is the run-time renderer's error
+        // at the whole expression, made where the value is written, so that where the
+        // compiler sees the value prints otherwise, it sees nothing is handed over.
+        let code = if self.plain_path(expr) {
+            let site = self.site(template, &expr.span, &[]);
+            self.with_ref(template, expr, |v| {
+                format!("jc::write_defined(&mut out, {v}, fail, {site})")
+            })?
+        } else {
+            self.with_ref(template, expr, |v| format!("jc::write(&mut out, {v})"))?
+        };
         self.printed(template, expr, &code, out);
         Some(())
+    }
+
+    /// Whether `expr` is a name or keys of one (`a.b.c`) that [`undefined_path`] follows.
+    fn plain_path(&self, expr: &Expr) -> bool {
+        match &expr.kind {
+            ExprKind::Attr(inner, key) => {
+                !DICT_METHODS.contains(&key.as_str()) && self.plain_path(inner)
+            }
+            ExprKind::Name(name) => {
+                self.namespace_of(name).is_none()
+                    && (self.scoped(name).is_some() || (self.field)(name).is_some())
+            }
+            _ => false,
+        }
     }
 
     /// Emits `code` (of type `Option<()>`, with `?` inside), which prints `path`: where it
@@ -3129,9 +3149,11 @@ impl<'t> Emitter<'t> {
         if stop == "return None;" {
             let _ = write!(out, "{code}?;");
         } else {
+            // What stopped with its error keeps it.
             let _ = write!(
                 out,
-                "if (|| -> ::core::option::Option<()> {{ {code} }})().is_none() {{ {stop} }}"
+                "if (|| -> ::core::option::Option<()> {{ {code} }})().is_none() {{ \
+                 if fail.is_none() {{ {stop} }} return None; }}"
             );
         }
     }
