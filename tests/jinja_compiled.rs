@@ -397,14 +397,25 @@ struct Fails<'a> {
     words: Vec<&'a str>,
 }
 
-/// The run-time renderer's error for prompt `P`'s values.
-fn runtime_error<P: promptic::formats::jinja::JinjaPrompt>(prompt: &P) -> String {
+/// The run-time renderer's render of prompt `P`'s values.
+fn runtime_render<P: promptic::formats::jinja::JinjaPrompt>(
+    prompt: &P,
+) -> Result<String, promptic::Diagnostic> {
     let values = prompt.values();
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
     let project = Project::open(&dir, "prompts").expect("the project opens");
     let (file, templates) = project.load_jinja(P::NAME).expect("loads");
-    templates
-        .render(&file, &serde_json::Value::Object(values))
+    templates.render(&file, &serde_json::Value::Object(values))
+}
+
+/// The run-time renderer's text for prompt `P`'s values.
+fn runtime_text<P: promptic::formats::jinja::JinjaPrompt>(prompt: &P) -> String {
+    runtime_render(prompt).expect("the run-time renderer renders it")
+}
+
+/// The run-time renderer's error for prompt `P`'s values.
+fn runtime_error<P: promptic::formats::jinja::JinjaPrompt>(prompt: &P) -> String {
+    runtime_render(prompt)
         .expect_err("the run-time renderer refuses it")
         .to_string()
 }
@@ -500,12 +511,24 @@ fn a_filter_or_operation_that_fails_is_stopped_by_the_compiled_render_with_the_r
     assert_eq!(order.render().expect_err("refused").to_string(), runtime);
 }
 
+/// A value with a `PromptValue` written by hand, without a view of its own.
+#[derive(Clone)]
+struct Money(i64);
+
+impl PromptValue for Money {
+    const SHAPE: promptic::value::Shape = promptic::value::Shape::Any;
+    fn to_value(&self) -> Option<serde_json::Value> {
+        Some(serde_json::json!({"amount": self.0 / 100, "currency": "EUR"}))
+    }
+}
+
 /// Values a template reads that are not there, read as JSON.
 #[derive(promptic::Prompt, Clone)]
 #[prompt("checks/compiled_undefined")]
 struct Undefined<'a> {
     data: serde_json::Value,
     names: BTreeMap<&'a str, String>,
+    price: Money,
     n: i64,
     mode: &'a str,
 }
@@ -527,6 +550,7 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
     let fine = Undefined {
         data: json!({"user": {"name": "Ada"}, "on": false, "xs": [], "x": {}}),
         names: BTreeMap::from([("first", "Ada".to_owned())]),
+        price: Money(1250),
         n: 1,
         mode: "",
     };
@@ -591,6 +615,16 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
             true,
         ),
     ];
+    // A value whose `PromptValue` is written by hand (no view of its own) is left to the
+    // run-time renderer, which gives its text.
+    let money = with(json!({"user": {"name": "A"}}), "money");
+    let runtime = runtime_text(&money);
+    assert_eq!(
+        runtime,
+        "Hello A.\n12 EUR: {'amount': 12, 'currency': 'EUR'}\n"
+    );
+    assert_eq!(money.compiled(), Err(None));
+    assert_eq!(money.render().expect("renders").text, runtime);
     for (case, message, stopped) in &cases {
         let runtime = runtime_error(case);
         assert!(runtime.contains(message), "{message}: {runtime}");

@@ -119,7 +119,8 @@ pub trait PromptValue {
 
     /// The value as the compiled render of a derived prompt reads it, in place. The
     /// default, [`View::Opaque`], makes a derived prompt render this value through
-    /// [`to_value`](Self::to_value) and the run-time renderer instead.
+    /// [`to_value`](Self::to_value) and the run-time renderer instead (a copy made from
+    /// `to_value` at each read would cost the whole value per key read).
     #[doc(hidden)]
     fn view(&self) -> View<'_> {
         View::Opaque
@@ -290,9 +291,19 @@ impl PromptValue for Json {
             Json::Object(map) => View::Map(map),
         }
     }
+    /// A key of an object looked up typed (not through `dyn MapView`), so that the
+    /// compiled render sees what kind of value it reads; nothing of anything else.
+    #[inline]
+    fn attr(&self, key: &str) -> Option<View<'_>> {
+        Some(match self {
+            Json::Object(map) => MapView::get(map, key),
+            _ => View::Undefined,
+        })
+    }
 }
 
 impl MapView for serde_json::Map<String, Json> {
+    #[inline]
     fn get(&self, key: &str) -> View<'_> {
         serde_json::Map::get(self, key).map_or(View::Undefined, PromptValue::view)
     }

@@ -75,7 +75,7 @@ use super::value::{a_type, contains, equal, order, write_float, write_json};
 use crate::Diagnostic;
 pub use crate::value::path::Step;
 pub use crate::value::view::{MapView, SeqView, View, discard, get, list, map_entries, to_json};
-use crate::value::view::{dict_get, item, reborrow, to_data};
+use crate::value::view::{dict_get, item, owned, reborrow, to_data};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -711,14 +711,18 @@ impl Site {
     }
 }
 
-/// The run-time renderer's error for the value at `site` that is not defined.
+/// The run-time renderer's error for the value at `site` that is not defined. Boxed
+/// where it is called, so that the compiler sees the box is there (it does not take that
+/// from a call that returns one) and so that `fail` holds an error.
+#[inline(always)]
+pub fn undefined(site: &Site) -> Box<Diagnostic> {
+    Box::new(undefined_unboxed(site))
+}
+
 #[cold]
 #[inline(never)]
-pub fn undefined(site: &Site) -> Box<Diagnostic> {
-    Box::new(super::render::undefined_at(
-        &site.source(),
-        site.at.0..site.at.1,
-    ))
+fn undefined_unboxed(site: &Site) -> Diagnostic {
+    super::render::undefined_at(&site.source(), site.at.0..site.at.1)
 }
 
 /// Whether a `for` over `view` runs its body (over `view.items()` when `pairs`): `None`
@@ -734,7 +738,7 @@ pub fn has_items(view: &View<'_>, pairs: bool) -> Option<bool> {
     }
 }
 
-/// `{{ path }}` of a name or keys of one (see [`write`]), where the value is not defined:
+/// `{{ path }}` of a name or keys of one (see [`write`]): where the value is not defined,
 /// the run-time renderer's error at `site`, the whole expression, put in `fail`.
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
@@ -753,28 +757,17 @@ pub fn write_defined(
 
 /// Where printing a name or keys of one (`a.b.c`, a part a site of `sites`, the name's
 /// first) gave nothing: the run-time renderer's error when a part is not defined, made
-/// at the first part that is not (`root` the name's value, `keys` the keys after it),
-/// and put in `fail`; nothing when every part is (a value the compiled render does not
-/// print, which the run-time renderer then renders). `None`: the render stops.
+/// at the first part that is not (`root` the name's value, `keys` the keys after it);
+/// nothing when every part is (a value the compiled render does not print, which the
+/// run-time renderer then renders). It takes no `fail`: the render's own stays where the
+/// compiler sees every store to it.
 #[cold]
 #[inline(never)]
-pub fn undefined_path(
-    root: View<'_>,
-    keys: &[&str],
-    sites: &[&Site],
-    fail: &mut Option<Box<Diagnostic>>,
-) -> Option<()> {
-    if fail.is_some() {
-        // The render stopped for its own reason first.
-        return None;
-    }
+pub fn undefined_path(root: View<'_>, keys: &[&str], sites: &[&Site]) -> Option<Box<Diagnostic>> {
     let mut view = root;
     for (i, site) in sites.iter().enumerate() {
         match view {
-            View::Undefined => {
-                *fail = Some(undefined(site));
-                return None;
-            }
+            View::Undefined => return Some(undefined(site)),
             View::Opaque => return None,
             _ => {}
         }
@@ -1103,40 +1096,6 @@ fn filter_at(index: usize) -> Option<Filter> {
         Some(_) => None,
         None => Filter::ALL.get(index).map(|(_, f, _)| *f),
     }
-}
-
-/// A value a filter made, as a view that owns it; `None` for what a view cannot hold (a
-/// tuple, an integer beyond 128 bits, a list or dict nested past the depth limit).
-fn owned(value: Data, depth: usize) -> Option<View<'static>> {
-    Some(match value {
-        Data::Null => View::None,
-        Data::Bool(b) => View::Bool(b),
-        Data::Number(n) => match n.as_i128() {
-            Some(i) => View::Int(i),
-            None if n.is_f64() => View::float(n.as_f64()?),
-            None => return None,
-        },
-        Data::String(s) => View::Text(Cow::Owned(s)),
-        Data::Array(items) if depth < super::value::MAX_DEPTH => View::List(
-            items
-                .into_iter()
-                .map(|item| owned(item, depth + 1))
-                .collect::<Option<_>>()?,
-        ),
-        Data::Tuple(items) if depth < super::value::MAX_DEPTH => View::Tuple(
-            items
-                .into_iter()
-                .map(|item| owned(item, depth + 1))
-                .collect::<Option<_>>()?,
-        ),
-        Data::Object(entries) if depth < super::value::MAX_DEPTH => View::Dict(
-            entries
-                .into_iter()
-                .map(|(k, v)| Some((Cow::Owned(k), owned(v, depth + 1)?)))
-                .collect::<Option<_>>()?,
-        ),
-        _ => return None,
-    })
 }
 
 /// Python's truthiness; `None` when it cannot be told here.
@@ -3194,7 +3153,7 @@ impl<'t> Emitter<'t> {
             .map(|part| self.site(template, &part.span, &[]))
             .collect();
         format!(
-            "return jc::undefined_path({root}, &[{}], &[{}], fail);",
+            "if let Some(e) = jc::undefined_path({root}, &[{}], &[{}]) {{ *fail = Some(e); }} return None;",
             keys.join(", "),
             sites.join(", ")
         )
