@@ -426,14 +426,25 @@ impl Fails<'_> {
         runtime_error(self)
     }
 
-    /// The compiled render alone: its text, or the error it stopped with (`None`: it
-    /// handed the render over).
     fn compiled(&self) -> Result<String, Option<String>> {
-        let (mut text, mut fail) = (String::new(), None);
-        match self.__promptic_compiled_into(&mut text, &mut Vec::new(), &mut fail) {
-            Some(()) => Ok(text),
-            None => Err(fail.map(|e| e.to_string())),
-        }
+        compiled_alone(|text, marks, fail| self.__promptic_compiled_into(text, marks, fail))
+    }
+}
+
+/// What a derived prompt's compiled render alone (`render_into`, its
+/// `__promptic_compiled_into`) gives: its text, or the error it stopped with (`None`: it
+/// handed the render over).
+fn compiled_alone(
+    render_into: impl FnOnce(
+        &mut String,
+        &mut Vec<usize>,
+        &mut Option<Box<promptic::Diagnostic>>,
+    ) -> Option<()>,
+) -> Result<String, Option<String>> {
+    let (mut text, mut fail) = (String::new(), None);
+    match render_into(&mut text, &mut Vec::new(), &mut fail) {
+        Some(()) => Ok(text),
+        None => Err(fail.map(|e| e.to_string())),
     }
 }
 
@@ -534,13 +545,8 @@ struct Undefined<'a> {
 }
 
 impl Undefined<'_> {
-    /// The compiled render alone, as `Fails::compiled`.
     fn compiled(&self) -> Result<String, Option<String>> {
-        let (mut text, mut fail) = (String::new(), None);
-        match self.__promptic_compiled_into(&mut text, &mut Vec::new(), &mut fail) {
-            Some(()) => Ok(text),
-            None => Err(fail.map(|e| e.to_string())),
-        }
+        compiled_alone(|text, marks, fail| self.__promptic_compiled_into(text, marks, fail))
     }
 }
 
