@@ -568,16 +568,18 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
     };
     let cases = [
         // A name a `set` made, which the values' check does not follow: the value that
-        // is not defined, at the first part of the path that is not.
+        // is not defined, at the first part of the path that is not (a key of a name in
+        // scope, which the run-time renderer reports for the compiled render).
         (
             with(json!({"user": {}}), ""),
             "`u.name` is not defined",
-            true,
+            false,
         ),
         // What a `set` reads may be missing where the set is not reached: the compiled
         // render leaves it to the run-time renderer, which checks it first.
         (with(json!({}), ""), "no key `user` in `data`", false),
-        // A key the values lack, and a key of a str: the values' check names them.
+        // A key the values lack, and a key of a str (through `upper`, which the compiled
+        // render leaves to the run-time renderer): the values' check names them.
         (
             with(json!({"user": {"name": "Ada"}}), "key"),
             "no key `nmae` in `data`",
@@ -586,7 +588,7 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
         (
             with(json!({"user": {"name": "Ada"}}), "deep"),
             "`data.user.name` is a str, not a dict",
-            true,
+            false,
         ),
         // A block that is off: what it reads is not asked for, and the division fails.
         (

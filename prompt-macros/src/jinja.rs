@@ -259,7 +259,12 @@ fn compiled(
         "<Self as ::promptic::formats::jinja::JinjaPrompt>::values(self)",
     );
     let may_miss = may_miss(&plan.paths, fields, generic);
+    let nothing_to_check = plan.paths.is_empty();
     let undecided = plan.undecided;
+    let plain = match &plan.plain {
+        Some(json) => Some(crate::compile::generated(name, &path, json)?),
+        None => None,
+    };
     let plan = crate::compile::generated(name, &path, &plan.code)?;
     // A plan the compiled code decides whole never leaves the render to the run-time
     // renderer: the compiler then sees no hand-over after an error.
@@ -274,19 +279,27 @@ fn compiled(
             }
         }
     };
-    Ok((
-        quote! {
-            let mut __text = ::promptic::__private::String::new();
-            let mut __marks = ::std::vec::Vec::new();
-            let mut __fail = ::core::option::Option::None;
-            if self.__promptic_compiled_into(&mut __text, &mut __marks, &mut __fail).is_some() {
-                return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, __marks, #path));
+    // Where no block around a path needs deciding, one call of a generic function: less
+    // for the compiler to check per prompt than the check written out.
+    let stopped = match plain {
+        _ if nothing_to_check => quote! {
+            if let ::core::option::Option::Some(__error) = __fail {
+                return ::core::result::Result::Err(*__error);
             }
-            // The compiled render stopped the render itself: its error, unless the values
-            // do not fit what the templates read, which the run-time renderer reports
-            // instead (all of it at once, as if checked first). (A render that has no
-            // other way to stop links no run-time renderer: the compiler sees the
-            // hand-over below cannot be reached.)
+        },
+        Some(json) => quote! {
+            if let ::core::option::Option::Some(__error) = __fail {
+                // Values whose types give every path the plan reads cannot fit it
+                // otherwise: the check is left out (and not linked).
+                const __MAY_MISS: bool = #may_miss;
+                return ::core::result::Result::Err(if __MAY_MISS {
+                    ::promptic::__private::jinja_stopped(self, *__error, #json, FILES)
+                } else {
+                    *__error
+                });
+            }
+        },
+        None => quote! {
             if let ::core::option::Option::Some(__error) = __fail {
                 // Values whose types give every path the plan reads cannot fit it
                 // otherwise: the check is left out (and not linked).
@@ -308,6 +321,22 @@ fn compiled(
                 }
             }
         },
+    };
+    Ok((
+        quote! {
+            let mut __text = ::promptic::__private::String::new();
+            let mut __marks = ::std::vec::Vec::new();
+            let mut __fail = ::core::option::Option::None;
+            if self.__promptic_compiled_into(&mut __text, &mut __marks, &mut __fail).is_some() {
+                return ::core::result::Result::Ok(::promptic::__private::jinja_content(__text, __marks, #path));
+            }
+            // The compiled render stopped the render itself: its error, unless the values
+            // do not fit what the templates read, which the run-time renderer reports
+            // instead (all of it at once, as if checked first). (A render that has no
+            // other way to stop links no run-time renderer: the compiler sees the
+            // hand-over below cannot be reached.)
+            #stopped
+        },
         quote! {
             #[allow(unused, clippy::all, clippy::pedantic)]
             (|| -> ::core::option::Option<()> { #code })()
@@ -316,24 +345,31 @@ fn compiled(
 }
 
 /// Whether the values may not fit a path of `paths` (each a field's name and the steps
-/// into it), as a `const` expression over the fields' shapes
-/// ([`may_miss`](prompt_runtime::value::path::may_miss)): `true` for a generic struct,
-/// whose field types a `const` cannot name.
+/// into it), as a `const` expression over the fields' shapes: a path that reads an item
+/// by index may always miss; otherwise a field may where its type is loose
+/// ([`loose`](prompt_runtime::value::path::loose): one term per field, which is less for
+/// the compiler than one per path). `true` for a generic struct, whose field types a
+/// `const` cannot name.
 fn may_miss(paths: &[(String, Vec<PathStep>)], fields: &[Field], generic: bool) -> TokenStream {
     if generic {
         return quote!(true);
     }
-    let each = paths.iter().map(|(name, path)| {
-        let Some(field) = fields.iter().find(|f| &f.name == name) else {
+    let mut roots: Vec<&str> = Vec::new();
+    for (name, steps) in paths {
+        if steps.iter().any(|s| matches!(s, PathStep::Index(_))) {
+            return quote!(true);
+        }
+        if !roots.contains(&name.as_str()) {
+            roots.push(name);
+        }
+    }
+    let each = roots.iter().map(|name| {
+        let Some(field) = fields.iter().find(|f| f.name == *name) else {
             return quote!(true);
         };
         let ty = static_lifetimes(&field.ty);
-        let steps = steps(path);
         quote! {
-            ::promptic::__private::may_miss(
-                &<#ty as ::promptic::__private::PromptValue>::SHAPE,
-                &[#(#steps),*],
-            )
+            ::promptic::__private::loose(&<#ty as ::promptic::__private::PromptValue>::SHAPE)
         }
     });
     quote!(false #(|| #each)*)

@@ -475,7 +475,7 @@ pub use crate::formats::jinja::Options as JinjaOptions;
 pub use crate::formats::jinja::compiled as jc;
 pub use crate::value::path::{
     Message as PathMessage, Step, check_rest as check_path_rest, check_sized as check_path_sized,
-    may_miss,
+    loose,
 };
 pub use crate::value::{FieldShape, PromptValue, Shape};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
@@ -507,25 +507,120 @@ pub struct JinjaFile {
 }
 
 /// The check of a derived Jinja prompt's values against its templates' plan (the code
-/// `formats::jinja::compiled::compile_plan` writes), over the files the prompt was
-/// compiled from: `values` read only when a path could be missing from them.
+/// `formats::jinja::compiled::compile_plan` writes: the plan's paths as JSON text, each
+/// `[name, shown, skip, file, start, end, by_filter, gates, steps]`), over the files the
+/// prompt was compiled from: `values` read only when a path could be missing from them.
 #[cold]
 #[inline(never)]
 pub fn check_jinja_plan(
-    paths: &[crate::formats::jinja::compiled::PlanPath<'_>],
+    plan: &str,
     files: &[JinjaFile],
-    values: impl FnOnce() -> serde_json::Map<std::string::String, serde_json::Value>,
+    values: &dyn Fn() -> serde_json::Map<std::string::String, serde_json::Value>,
     cond: &mut dyn FnMut(usize) -> Option<Option<bool>>,
 ) -> crate::formats::jinja::compiled::Checked {
+    use crate::formats::jinja::compiled::{Checked, PlanPath, Step, check_plan};
+    // What the derive wrote, so it reads; a plan that did not would check nothing.
+    let Ok(serde_json::Value::Array(written)) = serde_json::from_str::<serde_json::Value>(plan)
+    else {
+        return Checked::Clean;
+    };
+    fn text(v: &serde_json::Value) -> &str {
+        v.as_str().unwrap_or_default()
+    }
+    let number = |v: &serde_json::Value| {
+        v.as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .unwrap_or_default()
+    };
+    let parts: Vec<&[serde_json::Value]> = written
+        .iter()
+        .filter_map(|p| p.as_array().map(Vec::as_slice))
+        .filter(|p| p.len() == 9)
+        .collect();
+    let steps: Vec<Vec<Step<'_>>> = parts
+        .iter()
+        .map(|p| {
+            p[8].as_array()
+                .map(|steps| {
+                    steps
+                        .iter()
+                        .map(|step| match step {
+                            serde_json::Value::Array(key) => {
+                                Step::Field(key.first().map(text).unwrap_or_default())
+                            }
+                            serde_json::Value::Number(i) => Step::Index(i.as_i64().unwrap_or(0)),
+                            serde_json::Value::String(kind) if kind == "v" => Step::Value,
+                            _ => Step::Element,
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let gates: Vec<Vec<(usize, bool)>> = parts
+        .iter()
+        .map(|p| {
+            p[7].as_array()
+                .map(|gates| {
+                    gates
+                        .iter()
+                        .filter_map(|g| {
+                            let g = g.as_array()?;
+                            Some((number(g.first()?), g.get(1)?.as_bool()?))
+                        })
+                        .collect()
+                })
+                .unwrap_or_default()
+        })
+        .collect();
+    let paths: Vec<PlanPath<'_>> = parts
+        .iter()
+        .zip(&steps)
+        .zip(&gates)
+        .map(|((p, steps), gates)| PlanPath {
+            name: text(&p[0]),
+            shown: text(&p[1]),
+            skip: number(&p[2]),
+            file: text(&p[3]),
+            span: (number(&p[4]), number(&p[5])),
+            by_filter: p[6].as_str(),
+            gates,
+            steps,
+        })
+        .collect();
     let values = crate::value::Value::from(serde_json::Value::Object(values()));
     let crate::value::Value::Object(values) = values else {
-        return crate::formats::jinja::compiled::Checked::Clean;
+        return Checked::Clean;
     };
     let source = |name: &str| {
         let file = files.iter().find(|f| f.name == name)?;
         Some(crate::SourceFile::new(file.path, file.text))
     };
-    crate::formats::jinja::compiled::check_plan(paths, &source, &values, cond)
+    check_plan(&paths, &source, &values, cond)
+}
+
+/// The error of a derived Jinja prompt `prompt` whose compiled render stopped with
+/// `error`, where no block around a path of its plan (see [`check_jinja_plan`]) needs
+/// deciding: what the values lack, as the run-time renderer reports it, or `error`.
+/// Generic over the prompt, so that its derive writes one call.
+#[cold]
+#[inline(never)]
+pub fn jinja_stopped<P: crate::formats::jinja::JinjaPrompt + ?Sized>(
+    prompt: &P,
+    error: crate::Diagnostic,
+    plan: &str,
+    files: &[JinjaFile],
+) -> crate::Diagnostic {
+    let values = || prompt.values();
+    match check_jinja_plan(
+        plan,
+        files,
+        &values,
+        &mut crate::formats::jinja::compiled::no_conditions,
+    ) {
+        crate::formats::jinja::compiled::Checked::Problem(problem) => *problem,
+        _ => error,
+    }
 }
 
 /// The content of a derived Jinja prompt's compiled render, as [`render_jinja`] gives it.

@@ -203,38 +203,34 @@ pub const fn check_rest(
     Message::EMPTY
 }
 
-/// Whether a value of `shape` may lack the path `steps` at run time, as a render's check
-/// of its values reads them (see `formats::jinja::Templates::check_values`): a key of a
-/// map or of JSON, an `Option` that is `None` past the value itself, an item by index,
-/// keys read from what a loop over text or a map gives. `false` when every value of the
-/// shape has the path: a struct's fields, a list's or a map's items, all the way. A
-/// path [`check`] refuses counts as one that may be missing.
-pub const fn may_miss(shape: &Shape, steps: &[Step<'_>]) -> bool {
+/// Whether a value of `shape` may lack a path into it that [`check`] accepts and that
+/// reads no item by index: whether it holds, anywhere, a map, JSON or an `Option` (past
+/// the value itself, which a check passes over when it is absent). `false` for text,
+/// numbers, booleans, and structs and lists of them all the way down.
+pub const fn loose(shape: &Shape) -> bool {
     let mut at = shape;
-    // An absent value itself is not among the values: the check passes over it.
     while let Shape::Optional(inner) = at {
         at = inner;
     }
-    let mut i = 0;
-    while i < steps.len() {
-        let next = match (at, steps[i]) {
-            (Shape::Struct { fields, .. }, Step::Field(name)) => field(fields, name),
-            (Shape::List(item), Step::Element) => Some(*item),
-            (Shape::Map(value), Step::Value) => Some(*value),
-            // A loop over text or over a map's keys gives strs: read no further, they
-            // are there.
-            (Shape::Text | Shape::Map(_), Step::Element) if i + 1 == steps.len() => {
-                return false;
+    loose_within(at)
+}
+
+const fn loose_within(shape: &Shape) -> bool {
+    match shape {
+        Shape::Text | Shape::Number | Shape::Bool => false,
+        Shape::List(item) => loose_within(item),
+        Shape::Struct { fields, .. } => {
+            let mut i = 0;
+            while i < fields.len() {
+                if loose_within(fields[i].shape) {
+                    return true;
+                }
+                i += 1;
             }
-            _ => None,
-        };
-        match next {
-            Some(next) => at = next,
-            None => return true,
+            false
         }
-        i += 1;
+        Shape::Map(_) | Shape::Optional(_) | Shape::Any => true,
     }
-    matches!(at, Shape::Optional(_))
 }
 
 const fn field(fields: &'static [FieldShape], name: &str) -> Option<&'static Shape> {
@@ -557,23 +553,19 @@ mod tests {
     }
 
     #[test]
-    fn only_paths_every_value_of_the_shape_has_may_not_miss() {
-        // A struct's field, every item of a list, the keys a loop over a map gives.
-        assert!(!may_miss(&TRIP, &[Step::Element, Step::Field("name")]));
-        assert!(!may_miss(
-            &Shape::Map(&CITY),
-            &[Step::Value, Step::Field("name")]
-        ));
-        assert!(!may_miss(&Shape::Map(&Shape::Number), &[Step::Element]));
-        assert!(!may_miss(&Shape::Optional(&CITY), &[Step::Field("name")]));
-        // An `Option` that may be `None`, a key of a map, JSON, an item by index, a key
-        // of what a loop over text gives, a path the derive refuses.
-        assert!(may_miss(&TRIP, &[Step::Element, Step::Field("nights")]));
-        assert!(may_miss(&Shape::Map(&CITY), &[Step::Field("paris")]));
-        assert!(may_miss(&Shape::Any, &[Step::Field("a")]));
-        assert!(may_miss(&TRIP, &[Step::Index(0)]));
-        assert!(may_miss(&Shape::Text, &[Step::Element, Step::Field("a")]));
-        assert!(may_miss(&CITY, &[Step::Field("nmae")]));
+    fn only_shapes_of_text_numbers_and_structs_and_lists_of_them_are_not_loose() {
+        const DONE: Shape = Shape::Struct {
+            name: "Step",
+            fields: &[FieldShape {
+                name: "title",
+                shape: &<String as PromptValue>::SHAPE,
+            }],
+        };
+        assert!(!loose(&Shape::List(&DONE)));
+        assert!(!loose(&Shape::Optional(&DONE)));
+        assert!(loose(&TRIP), "`nights` is an `Option`");
+        assert!(loose(&Shape::List(&Shape::Map(&Shape::Text))));
+        assert!(loose(&Shape::Any));
     }
 
     #[test]

@@ -9,8 +9,8 @@
 //! renderer's message at the run-time renderer's place, put in `fail`: a render past the
 //! output or step bound ([`done`], [`steps`], [`within`]), and what a filter or operation
 //! run through the run-time renderer's implementation fails at, or makes that is not
-//! defined where it must be ([`apply`], [`op`], [`Site`]), and a name or keys of one
-//! (`user.name`) printed where a part is not defined ([`undefined_path`]). Where a render
+//! defined where it must be ([`apply`], [`op`], [`Site`]), and keys of a name (`user.name`)
+//! printed where the last is not defined ([`write_defined`]). Where a render
 //! stops, the derive checks the values against the paths the templates read, as the
 //! run-time renderer does before it reports a failure ([`compile_plan`], [`check_plan`]),
 //! so that the two give the same error. So where nothing else can give `None` (fields that
@@ -711,6 +711,28 @@ impl Site {
     }
 }
 
+/// Stops the render with [`undefined`]'s error at `site`. In a build with debug
+/// assertions a call (the helpers that make it are copied into every code unit that
+/// prints a value); with them off, the error put in place, where the compiler sees that
+/// `fail` holds one.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+fn stop_undefined(fail: &mut Option<Box<Diagnostic>>, site: &Site) {
+    #[cfg(debug_assertions)]
+    stop_undefined_cold(fail, site);
+    #[cfg(not(debug_assertions))]
+    {
+        *fail = Some(undefined(site));
+    }
+}
+
+#[cfg(debug_assertions)]
+#[cold]
+#[inline(never)]
+fn stop_undefined_cold(fail: &mut Option<Box<Diagnostic>>, site: &Site) {
+    *fail = Some(undefined(site));
+}
+
 /// The run-time renderer's error for the value at `site` that is not defined. Boxed
 /// where it is called, so that the compiler sees the box is there (it does not take that
 /// from a call that returns one) and so that `fail` holds an error.
@@ -723,6 +745,11 @@ pub fn undefined(site: &Site) -> Box<Diagnostic> {
 #[inline(never)]
 fn undefined_unboxed(site: &Site) -> Diagnostic {
     super::render::undefined_at(&site.source(), site.at.0..site.at.1)
+}
+
+/// The conditions of a plan whose paths are in no block: none to decide.
+pub fn no_conditions(_: usize) -> Option<Option<bool>> {
+    None
 }
 
 /// Whether a `for` over `view` runs its body (over `view.items()` when `pairs`): `None`
@@ -749,31 +776,10 @@ pub fn write_defined(
     site: &Site,
 ) -> Option<()> {
     if let View::Undefined = view {
-        *fail = Some(undefined(site));
+        stop_undefined(fail, site);
         return None;
     }
     write(out, view)
-}
-
-/// Where printing a name or keys of one (`a.b.c`, a part a site of `sites`, the name's
-/// first) gave nothing: the run-time renderer's error when a part is not defined, made
-/// at the first part that is not (`root` the name's value, `keys` the keys after it);
-/// nothing when every part is (a value the compiled render does not print, which the
-/// run-time renderer then renders). It takes no `fail`: the render's own stays where the
-/// compiler sees every store to it.
-#[cold]
-#[inline(never)]
-pub fn undefined_path(root: View<'_>, keys: &[&str], sites: &[&Site]) -> Option<Box<Diagnostic>> {
-    let mut view = root;
-    for (i, site) in sites.iter().enumerate() {
-        match view {
-            View::Undefined => return Some(undefined(site)),
-            View::Opaque => return None,
-            _ => {}
-        }
-        view = get(&view, keys.get(i)?)?;
-    }
-    None
 }
 
 /// The value of `view` for [`apply`] and [`op`], which must be defined; `None` (the
@@ -1920,7 +1926,9 @@ pub fn compile_plan(
 ) -> PlanCode {
     use super::paths::CondKind;
     let plan = templates.plan(entry);
-    let mut paths = String::new();
+    // The paths as JSON text, read back only where a render stops: one string for the
+    // compiler, where a `PlanPath` written out per path is a literal to check each.
+    let mut paths = Vec::new();
     let mut read = Vec::new();
     let mut used: Vec<usize> = Vec::new();
     for path in &plan.paths {
@@ -1933,38 +1941,42 @@ pub fn compile_plan(
             continue;
         }
         read.push((path.name.clone(), path.steps.clone()));
-        let mut steps = String::new();
-        for step in &path.steps {
-            let _ = match step {
-                super::PathStep::Field(key) => write!(steps, "jc::Step::Field({key:?}),"),
-                super::PathStep::Element => write!(steps, "jc::Step::Element,"),
-                super::PathStep::Index(i) => write!(steps, "jc::Step::Index({i}),"),
-                super::PathStep::Value => write!(steps, "jc::Step::Value,"),
-            };
-        }
-        let mut gates = String::new();
+        let steps: Vec<serde_json::Value> = path
+            .steps
+            .iter()
+            .map(|step| match step {
+                super::PathStep::Field(key) => serde_json::json!([key]),
+                super::PathStep::Element => serde_json::json!("e"),
+                super::PathStep::Index(i) => serde_json::json!(i),
+                super::PathStep::Value => serde_json::json!("v"),
+            })
+            .collect();
         for gate in &path.gates {
-            let _ = write!(gates, "({}, {}),", gate.cond, gate.holds);
             if !used.contains(&gate.cond) {
                 used.push(gate.cond);
             }
         }
-        let _ = write!(
-            paths,
-            "jc::PlanPath {{ name: {:?}, shown: {:?}, steps: &[{steps}], skip: {}, file: {:?}, \
-             span: ({}, {}), by_filter: {:?}, gates: &[{gates}] }},",
+        let gates: Vec<serde_json::Value> = path
+            .gates
+            .iter()
+            .map(|g| serde_json::json!([g.cond, g.holds]))
+            .collect();
+        paths.push(serde_json::json!([
             path.name,
             path.shown,
             path.skip,
             path.file,
             path.span.start,
             path.span.end,
-            path.by_filter
-        );
+            path.by_filter,
+            gates,
+            steps
+        ]));
     }
     if paths.is_empty() {
         return PlanCode {
             code: "::promptic::__private::jc::Checked::Clean".to_owned(),
+            plain: None,
             undecided: false,
             paths: read,
         };
@@ -2004,22 +2016,32 @@ pub fn compile_plan(
     // A condition's code gives `None` where it fails (then `fail` holds the error: the
     // block is not reached, as the run-time check has it) or where it leaves the render
     // to the run-time renderer (undecided).
-    let code = format!(
-        "{{ {PRELUDE} {files} static __PATHS: &[jc::PlanPath<'static>] = &[{paths}]; \
-         ::promptic::__private::check_jinja_plan(__PATHS, FILES, || {values}, &mut |__cond: usize| {{ \
-         let mut out = ::std::string::String::new(); \
-         let mut __failed: ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = ::core::option::Option::None; \
-         let fail = &mut __failed; \
-         let mut steps: usize = 0; let _ = (&mut out, &mut steps); \
-         let __decided: ::core::option::Option<bool> = match __cond {{ {arms} _ => ::core::option::Option::None }}; \
-         match __decided {{ \
-             ::core::option::Option::Some(__b) => ::core::option::Option::Some(::core::option::Option::Some(__b)), \
-             ::core::option::Option::None if fail.is_some() => ::core::option::Option::Some(::core::option::Option::None), \
-             ::core::option::Option::None => ::core::option::Option::None, \
-         }} }}) }}"
-    );
+    let paths = format!("{:?}", serde_json::Value::Array(paths).to_string());
+    let plain = arms.is_empty().then(|| paths.clone());
+    let code = if arms.is_empty() {
+        // No block to decide: no closure of conditions to check and lower.
+        format!(
+            "::promptic::__private::check_jinja_plan({paths}, FILES, &|| {values}, &mut ::promptic::__private::jc::no_conditions)"
+        )
+    } else {
+        format!(
+            "{{ {PRELUDE} {files} \
+             ::promptic::__private::check_jinja_plan({paths}, FILES, &|| {values}, &mut |__cond: usize| {{ \
+             let mut out = ::std::string::String::new(); \
+             let mut __failed: ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = ::core::option::Option::None; \
+             let fail = &mut __failed; \
+             let mut steps: usize = 0; let _ = (&mut out, &mut steps); \
+             let __decided: ::core::option::Option<bool> = match __cond {{ {arms} _ => ::core::option::Option::None }}; \
+             match __decided {{ \
+                 ::core::option::Option::Some(__b) => ::core::option::Option::Some(::core::option::Option::Some(__b)), \
+                 ::core::option::Option::None if fail.is_some() => ::core::option::Option::Some(::core::option::Option::None), \
+                 ::core::option::Option::None => ::core::option::Option::None, \
+             }} }}) }}"
+        )
+    };
     PlanCode {
         code,
+        plain,
         undecided,
         paths: read,
     }
@@ -2029,10 +2051,13 @@ pub fn compile_plan(
 pub struct PlanCode {
     /// The check, an expression of type [`Checked`].
     pub code: String,
+    /// Where no block around a path needs deciding, the plan alone: a string literal of
+    /// its JSON, which `__private::jinja_stopped` reads.
+    pub plain: Option<String>,
     /// Whether it can be [`Checked::Undecided`].
     pub undecided: bool,
     /// The paths it checks, each a value's name and the steps into it: where every value
-    /// has each (see [`may_miss`](crate::value::path::may_miss)), the check finds nothing.
+    /// has each (see [`loose`](crate::value::path::loose)), the check finds nothing.
     pub paths: Vec<(String, Vec<super::PathStep>)>,
 }
 
@@ -2084,6 +2109,8 @@ struct Emitter<'t> {
     /// The files a [`Site`] names, by their place: each a `const` of the emitted code
     /// (`__P0`, `__T0`: its path and text).
     site_files: Vec<(String, String)>,
+    /// The [`Site`]s of the emitted code, each written once (`__SITES`).
+    sites: Vec<String>,
     /// Inside an expression whose parts the run-time renderer reads in an order of its
     /// own (a dict literal with a key that is not a string literal, `.split`'s
     /// separator): a value not defined, or a filter or operation that fails, there hands
@@ -2125,17 +2152,26 @@ impl<'t> Emitter<'t> {
             refused: None,
             assigned: None,
             site_files: Vec::new(),
+            sites: Vec::new(),
             lenient: false,
         }
     }
 
-    /// The `const`s of the files the emitted [`Site`]s name.
+    /// The `const`s of the files the emitted [`Site`]s name, and the table of the sites.
     fn site_consts(&self) -> String {
         let mut files = String::new();
         for (i, (path, text)) in self.site_files.iter().enumerate() {
             let _ = write!(
                 files,
                 "const __P{i}: &str = {path:?}; const __T{i}: &str = {text:?}; "
+            );
+        }
+        if !self.sites.is_empty() {
+            let _ = write!(
+                files,
+                "static __SITES: [jc::Site; {}] = [{}]; ",
+                self.sites.len(),
+                self.sites.join(", ")
             );
         }
         files
@@ -2411,14 +2447,23 @@ impl<'t> Emitter<'t> {
             }
         };
         let mut code = format!(
-            "&jc::Site {{ path: __P{index}, text: __T{index}, at: ({}, {}), args: &[",
+            "jc::Site {{ path: __P{index}, text: __T{index}, at: ({}, {}), args: &[",
             span.start, span.end
         );
         for arg in args {
             let _ = write!(code, "({}, {}),", arg.span.start, arg.span.end);
         }
         code.push_str("] }");
-        code
+        // One table of sites per emitted block: each use an index into it, which is
+        // less for the compiler to check than a `Site` written at every use.
+        let at = match self.sites.iter().position(|s| *s == code) {
+            Some(at) => at,
+            None => {
+                self.sites.push(code);
+                self.sites.len() - 1
+            }
+        };
+        format!("&__SITES[{at}]")
     }
 
     /// [`apply`] of `inner | filter(args)` (the whole expression `whole`): code of type
@@ -3034,12 +3079,7 @@ impl<'t> Emitter<'t> {
         }
         if let Some(code) = self.put(expr) {
             // Not `?`: a plain test is less for the compiler to check and lower.
-            let printed = match &expr.kind {
-                ExprKind::Filter(inner, _, _) => inner,
-                _ => expr,
-            };
-            let stop = self.stop_at_undefined(template, printed);
-            let _ = write!(out, "if {code}.is_none() {{ {stop} }}");
+            let _ = write!(out, "if {code}.is_none() {{ return None; }}");
             return Some(());
         }
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
@@ -3067,7 +3107,7 @@ impl<'t> Emitter<'t> {
                 _ => None,
             };
             if let Some(code) = code {
-                self.printed(template, inner, &code, out);
+                let _ = write!(out, "{code}?;");
                 return Some(());
             }
         }
@@ -3082,11 +3122,12 @@ impl<'t> Emitter<'t> {
         } else {
             self.with_ref(template, expr, |v| format!("jc::write(&mut out, {v})"))?
         };
-        self.printed(template, expr, &code, out);
+        let _ = write!(out, "{code}?;");
         Some(())
     }
 
-    /// Whether `expr` is a name or keys of one (`a.b.c`) that [`undefined_path`] follows.
+    /// Whether `expr` is a name or keys of one (`a.b.c`), which the run-time renderer
+    /// reports at the whole expression when the last key is not there.
     fn plain_path(&self, expr: &Expr) -> bool {
         match &expr.kind {
             ExprKind::Attr(inner, key) => {
@@ -3100,68 +3141,11 @@ impl<'t> Emitter<'t> {
         }
     }
 
-    /// Emits `code` (of type `Option<()>`, with `?` inside), which prints `path`: where it
-    /// gives `None`, the render stops as [`stop_at_undefined`](Self::stop_at_undefined)
-    /// says.
-    fn printed(&mut self, template: &Template, path: &Expr, code: &str, out: &mut String) {
-        let stop = self.stop_at_undefined(template, path);
-        if stop == "return None;" {
-            let _ = write!(out, "{code}?;");
-        } else {
-            // What stopped with its error keeps it.
-            let _ = write!(
-                out,
-                "if (|| -> ::core::option::Option<()> {{ {code} }})().is_none() {{ \
-                 if fail.is_none() {{ {stop} }} return None; }}"
-            );
-        }
-    }
-
-    /// What the render does where printing `path` gave `None`: when `path` is a name or
-    /// keys of one (`a.b.c`), the run-time renderer's error for the first part of it that
-    /// is not defined, made at that part ([`undefined_path`]), or, when every part is, the
-    /// hand-over; for any other expression, the hand-over (`return None;`).
-    fn stop_at_undefined(&mut self, template: &Template, path: &Expr) -> String {
-        let mut keys = Vec::new();
-        let mut parts = vec![path];
-        let mut at = path;
-        while let ExprKind::Attr(inner, key) = &at.kind {
-            if DICT_METHODS.contains(&key.as_str()) {
-                return "return None;".to_owned();
-            }
-            keys.push(format!("{key:?}"));
-            parts.push(inner);
-            at = inner;
-        }
-        let ExprKind::Name(name) = &at.kind else {
-            return "return None;".to_owned();
-        };
-        if self.namespace_of(name).is_some() {
-            return "return None;".to_owned();
-        }
-        let root = match self.scoped(name) {
-            Some(local) => format!("jc::Var::view(&{local})"),
-            None => match self.top_place(at) {
-                Some(place) => format!("::promptic::__private::PromptValue::view(&{place})"),
-                None => return "return None;".to_owned(),
-            },
-        };
-        keys.reverse();
-        parts.reverse();
-        let sites: Vec<String> = parts
-            .iter()
-            .map(|part| self.site(template, &part.span, &[]))
-            .collect();
-        format!(
-            "if let Some(e) = jc::undefined_path({root}, &[{}], &[{}]) {{ *fail = Some(e); }} return None;",
-            keys.join(", "),
-            sites.join(", ")
-        )
-    }
-
     /// `{{ expr }}` through one of the shared helpers ([`put`], [`put_var`], [`put_attr`])
     /// when `expr` is a field, a loop variable or a key of one, bare or through `upper`,
-    /// `lower` or `trim`: code of type `Option<()>`.
+    /// `lower` or `trim`: code of type `Option<()>`. A value not defined there is left to
+    /// the run-time renderer (a site per output would cost every prompt's build more than
+    /// the few whose fields can be undefined gain).
     fn put(&self, expr: &Expr) -> Option<String> {
         let (inner, op) = match &expr.kind {
             ExprKind::Filter(inner, Filter::Upper, _) => (&**inner, "jc::UPPER"),
