@@ -9,7 +9,7 @@
 //!
 //! The render is compiled Rust (`prompt_runtime::formats::jinja::compiled`). Where it
 //! stops with an error, the values are checked against the paths the templates read (the
-//! plan written as static data, left out where the fields' types give every path), as
+//! plan written as JSON text, left out where the fields' types give every path), as
 //! the run-time renderer checks them; where it cannot render a value in place (one read
 //! through a map it cannot follow, an error Jinja2 makes in a comparison), it hands the
 //! render to the run-time renderer over the same texts, loaded once per process.
@@ -259,38 +259,19 @@ fn compiled(
         "<Self as ::promptic::formats::jinja::JinjaPrompt>::values(self)",
     );
     let may_miss = may_miss(&plan.paths, fields, generic);
-    let nothing_to_check = plan.paths.is_empty();
-    let undecided = plan.undecided;
-    let plain = match &plan.plain {
-        Some(json) => Some(crate::compile::generated(name, &path, json)?),
-        None => None,
-    };
-    let plan = crate::compile::generated(name, &path, &plan.code)?;
-    // A plan the compiled code decides whole never leaves the render to the run-time
-    // renderer: the compiler then sees no hand-over after an error.
-    let undecided = if undecided {
-        quote! {
-            ::promptic::__private::jc::Checked::Undecided => {}
-        }
-    } else {
-        quote! {
-            ::promptic::__private::jc::Checked::Undecided => {
-                return ::core::result::Result::Err(*__error);
-            }
-        }
-    };
-    // Where no block around a path needs deciding, one call of a generic function: less
-    // for the compiler to check per prompt than the check written out.
-    let stopped = match plain {
-        _ if nothing_to_check => quote! {
+    let json = crate::compile::generated(name, &path, &plan.json)?;
+    // Values whose types give every path the plan reads cannot fit it otherwise: the
+    // check is left out (and not linked).
+    let stopped = match &plan.check {
+        _ if plan.paths.is_empty() => quote! {
             if let ::core::option::Option::Some(__error) = __fail {
                 return ::core::result::Result::Err(*__error);
             }
         },
-        Some(json) => quote! {
+        // No block to decide: one call of a generic function, less for the compiler to
+        // check per prompt than the check written out.
+        None => quote! {
             if let ::core::option::Option::Some(__error) = __fail {
-                // Values whose types give every path the plan reads cannot fit it
-                // otherwise: the check is left out (and not linked).
                 const __MAY_MISS: bool = #may_miss;
                 return ::core::result::Result::Err(if __MAY_MISS {
                     ::promptic::__private::jinja_stopped(self, *__error, #json, FILES)
@@ -299,28 +280,31 @@ fn compiled(
                 });
             }
         },
-        None => quote! {
-            if let ::core::option::Option::Some(__error) = __fail {
-                // Values whose types give every path the plan reads cannot fit it
-                // otherwise: the check is left out (and not linked).
-                const __MAY_MISS: bool = #may_miss;
-                #[allow(unused, clippy::all, clippy::pedantic)]
-                let __checked = if __MAY_MISS {
-                    #plan
-                } else {
-                    ::promptic::__private::jc::Checked::Clean
-                };
-                match __checked {
-                    ::promptic::__private::jc::Checked::Problem(__problem) => {
-                        return ::core::result::Result::Err(*__problem);
+        // A condition the compiled code leaves to the run-time renderer leaves the render
+        // to it (undecided).
+        Some(check) => {
+            let check = crate::compile::generated(name, &path, check)?;
+            quote! {
+                if let ::core::option::Option::Some(__error) = __fail {
+                    const __MAY_MISS: bool = #may_miss;
+                    #[allow(unused, clippy::all, clippy::pedantic)]
+                    let __checked = if __MAY_MISS {
+                        #check
+                    } else {
+                        ::promptic::__private::jc::Checked::Clean
+                    };
+                    match __checked {
+                        ::promptic::__private::jc::Checked::Problem(__problem) => {
+                            return ::core::result::Result::Err(*__problem);
+                        }
+                        ::promptic::__private::jc::Checked::Clean => {
+                            return ::core::result::Result::Err(*__error);
+                        }
+                        ::promptic::__private::jc::Checked::Undecided => {}
                     }
-                    ::promptic::__private::jc::Checked::Clean => {
-                        return ::core::result::Result::Err(*__error);
-                    }
-                    #undecided
                 }
             }
-        },
+        }
     };
     Ok((
         quote! {

@@ -320,38 +320,3 @@ pub fn discard(view: View<'_>) {
         nothing_owned => std::mem::forget(nothing_owned),
     }
 }
-
-/// A value a filter or an operation made, as a view that owns it; `None` for what a view
-/// cannot hold (an integer beyond 128 bits, a list or dict nested past the
-/// depth limit).
-pub(crate) fn owned(value: Data, depth: usize) -> Option<View<'static>> {
-    Some(match value {
-        Data::Null => View::None,
-        Data::Bool(b) => View::Bool(b),
-        Data::Number(n) => match n.as_i128() {
-            Some(i) => View::Int(i),
-            None if n.is_f64() => View::float(n.as_f64()?),
-            None => return None,
-        },
-        Data::String(s) => View::Text(Cow::Owned(s)),
-        Data::Array(items) if depth < super::python::MAX_DEPTH => View::List(
-            items
-                .into_iter()
-                .map(|item| owned(item, depth + 1))
-                .collect::<Option<_>>()?,
-        ),
-        Data::Tuple(items) if depth < super::python::MAX_DEPTH => View::Tuple(
-            items
-                .into_iter()
-                .map(|item| owned(item, depth + 1))
-                .collect::<Option<_>>()?,
-        ),
-        Data::Object(entries) if depth < super::python::MAX_DEPTH => View::Dict(
-            entries
-                .into_iter()
-                .map(|(k, v)| Some((Cow::Owned(k), owned(v, depth + 1)?)))
-                .collect::<Option<_>>()?,
-        ),
-        _ => return None,
-    })
-}

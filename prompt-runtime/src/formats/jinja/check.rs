@@ -223,8 +223,8 @@ impl AsStep for Step<'_> {
     }
 }
 
-/// A path of a template's plan (see [`Plan`]) as a derived prompt holds it, written by
-/// the derive as static data: the derived render checks its values against these where
+/// A path of a template's plan (see [`Plan`]) as a derived prompt reads it back from the
+/// JSON text the derive wrote: the derived render checks its values against these where
 /// its compiled render stops, as [`Templates::render`] does, without the templates.
 #[doc(hidden)]
 pub struct PlanPath<'a> {

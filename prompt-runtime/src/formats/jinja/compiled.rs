@@ -75,7 +75,7 @@ use super::value::{a_type, contains, equal, order, write_float, write_json};
 use crate::Diagnostic;
 pub use crate::value::path::Step;
 pub use crate::value::view::{MapView, SeqView, View, discard, get, list, map_entries, to_json};
-use crate::value::view::{dict_get, item, owned, reborrow, to_data};
+use crate::value::view::{dict_get, item, reborrow, to_data};
 use std::borrow::Cow;
 use std::fmt::Write as _;
 use std::ops::Range;
@@ -711,40 +711,14 @@ impl Site {
     }
 }
 
-/// Stops the render with [`undefined`]'s error at `site`. In a build with debug
-/// assertions a call (the helpers that make it are copied into every code unit that
-/// prints a value); with them off, the error put in place, where the compiler sees that
-/// `fail` holds one.
-#[cfg_attr(debug_assertions, inline)]
-#[cfg_attr(not(debug_assertions), inline(always))]
-fn stop_undefined(fail: &mut Option<Box<Diagnostic>>, site: &Site) {
-    #[cfg(debug_assertions)]
-    stop_undefined_cold(fail, site);
-    #[cfg(not(debug_assertions))]
-    {
-        *fail = Some(undefined(site));
-    }
-}
-
-#[cfg(debug_assertions)]
+/// The run-time renderer's error for the value at `site` that is not defined.
 #[cold]
 #[inline(never)]
-fn stop_undefined_cold(fail: &mut Option<Box<Diagnostic>>, site: &Site) {
-    *fail = Some(undefined(site));
-}
-
-/// The run-time renderer's error for the value at `site` that is not defined. Boxed
-/// where it is called, so that the compiler sees the box is there (it does not take that
-/// from a call that returns one) and so that `fail` holds an error.
-#[inline(always)]
 pub fn undefined(site: &Site) -> Box<Diagnostic> {
-    Box::new(undefined_unboxed(site))
-}
-
-#[cold]
-#[inline(never)]
-fn undefined_unboxed(site: &Site) -> Diagnostic {
-    super::render::undefined_at(&site.source(), site.at.0..site.at.1)
+    Box::new(super::render::undefined_at(
+        &site.source(),
+        site.at.0..site.at.1,
+    ))
 }
 
 /// The conditions of a plan whose paths are in no block: none to decide.
@@ -776,7 +750,7 @@ pub fn write_defined(
     site: &Site,
 ) -> Option<()> {
     if let View::Undefined = view {
-        stop_undefined(fail, site);
+        *fail = Some(undefined(site));
         return None;
     }
     write(out, view)
@@ -1102,6 +1076,40 @@ fn filter_at(index: usize) -> Option<Filter> {
         Some(_) => None,
         None => Filter::ALL.get(index).map(|(_, f, _)| *f),
     }
+}
+
+/// A value a filter made, as a view that owns it; `None` for what a view cannot hold (an integer beyond 128 bits, a list or dict nested past the
+/// depth limit).
+fn owned(value: Data, depth: usize) -> Option<View<'static>> {
+    Some(match value {
+        Data::Null => View::None,
+        Data::Bool(b) => View::Bool(b),
+        Data::Number(n) => match n.as_i128() {
+            Some(i) => View::Int(i),
+            None if n.is_f64() => View::float(n.as_f64()?),
+            None => return None,
+        },
+        Data::String(s) => View::Text(Cow::Owned(s)),
+        Data::Array(items) if depth < super::value::MAX_DEPTH => View::List(
+            items
+                .into_iter()
+                .map(|item| owned(item, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
+        Data::Tuple(items) if depth < super::value::MAX_DEPTH => View::Tuple(
+            items
+                .into_iter()
+                .map(|item| owned(item, depth + 1))
+                .collect::<Option<_>>()?,
+        ),
+        Data::Object(entries) if depth < super::value::MAX_DEPTH => View::Dict(
+            entries
+                .into_iter()
+                .map(|(k, v)| Some((Cow::Owned(k), owned(v, depth + 1)?)))
+                .collect::<Option<_>>()?,
+        ),
+        _ => return None,
+    })
 }
 
 /// Python's truthiness; `None` when it cannot be told here.
@@ -1908,16 +1916,15 @@ pub fn compile(
 const PRELUDE: &str = "use ::promptic::__private::jc; use ::promptic::__private::jc::View; \
      use ::promptic::__private::jc::{IsValue as _, NotValue as _, TypedList as _, TypedMap as _, ViewLoop as _};";
 
-/// The code that checks a derived prompt's values against the plan of `entry` (see
-/// [`Templates::render`]'s check), run where its compiled render stops: an expression of
-/// type [`Checked`] in which `self` is the prompt, `FILES` the `JinjaFile`s of its
-/// templates, and `values` an expression giving its values as a JSON map (read only
-/// when the plan reads a path), as a [`PlanCode`]. The plan
-/// is written as static data; the conditions of the blocks around its paths are
-/// compiled as `{% if %}` compiles them (a condition the code leaves to the run-time
-/// renderer leaves the check to it too: undecided), and a path inside a block that the
-/// values never decide (one whose condition reads a loop variable or a `set` name) is
-/// left out, as the run-time check leaves it.
+/// The check of a derived prompt's values against the plan of `entry` (see
+/// [`Templates::render`]'s check), run where its compiled render stops, as a
+/// [`PlanCode`]: the plan's paths as JSON text, and, where a path is inside blocks the
+/// values decide, code of type [`Checked`] in which `self` is the prompt, `FILES` the
+/// `JinjaFile`s of its templates and `values` an expression giving its values as a JSON
+/// map. The conditions of those blocks are compiled as `{% if %}` compiles them (a
+/// condition the code leaves to the run-time renderer leaves the check to it too:
+/// undecided); a path inside a block that the values never decide (one whose condition
+/// reads a loop variable or a `set` name) is left out, as the run-time check leaves it.
 pub fn compile_plan(
     templates: &Templates,
     entry: &str,
@@ -1973,16 +1980,16 @@ pub fn compile_plan(
             steps
         ]));
     }
-    if paths.is_empty() {
+    let json = format!("{:?}", serde_json::Value::Array(paths).to_string());
+    if used.is_empty() {
+        // No block around a path: nothing to decide, no code of conditions.
         return PlanCode {
-            code: "::promptic::__private::jc::Checked::Clean".to_owned(),
-            plain: None,
-            undecided: false,
+            json,
+            check: None,
             paths: read,
         };
     }
     used.sort_unstable();
-    let undecided = !used.is_empty();
     let mut emitter = Emitter::new(templates, entry, field);
     let mut arms = String::new();
     for i in used {
@@ -2016,46 +2023,38 @@ pub fn compile_plan(
     // A condition's code gives `None` where it fails (then `fail` holds the error: the
     // block is not reached, as the run-time check has it) or where it leaves the render
     // to the run-time renderer (undecided).
-    let paths = format!("{:?}", serde_json::Value::Array(paths).to_string());
-    let plain = arms.is_empty().then(|| paths.clone());
-    let code = if arms.is_empty() {
-        // No block to decide: no closure of conditions to check and lower.
-        format!(
-            "::promptic::__private::check_jinja_plan({paths}, FILES, &|| {values}, &mut ::promptic::__private::jc::no_conditions)"
-        )
-    } else {
-        format!(
-            "{{ {PRELUDE} {files} \
-             ::promptic::__private::check_jinja_plan({paths}, FILES, &|| {values}, &mut |__cond: usize| {{ \
-             let mut out = ::std::string::String::new(); \
-             let mut __failed: ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = ::core::option::Option::None; \
-             let fail = &mut __failed; \
-             let mut steps: usize = 0; let _ = (&mut out, &mut steps); \
-             let __decided: ::core::option::Option<bool> = match __cond {{ {arms} _ => ::core::option::Option::None }}; \
-             match __decided {{ \
-                 ::core::option::Option::Some(__b) => ::core::option::Option::Some(::core::option::Option::Some(__b)), \
-                 ::core::option::Option::None if fail.is_some() => ::core::option::Option::Some(::core::option::Option::None), \
-                 ::core::option::Option::None => ::core::option::Option::None, \
-             }} }}) }}"
-        )
-    };
+    let check = format!(
+        "{{ {PRELUDE} {files} \
+         ::promptic::__private::check_jinja_plan({json}, FILES, &|| {values}, &mut |__cond: usize| {{ \
+         let mut out = ::std::string::String::new(); \
+         let mut __failed: ::core::option::Option<::std::boxed::Box<::promptic::Diagnostic>> = ::core::option::Option::None; \
+         let fail = &mut __failed; \
+         let mut steps: usize = 0; let _ = (&mut out, &mut steps); \
+         let __decided: ::core::option::Option<bool> = match __cond {{ {arms} _ => ::core::option::Option::None }}; \
+         match __decided {{ \
+             ::core::option::Option::Some(__b) => ::core::option::Option::Some(::core::option::Option::Some(__b)), \
+             ::core::option::Option::None if fail.is_some() => ::core::option::Option::Some(::core::option::Option::None), \
+             ::core::option::Option::None => ::core::option::Option::None, \
+         }} }}) }}"
+    );
     PlanCode {
-        code,
-        plain,
-        undecided,
+        json,
+        check: Some(check),
         paths: read,
     }
 }
 
 /// What [`compile_plan`] writes.
 pub struct PlanCode {
-    /// The check, an expression of type [`Checked`].
-    pub code: String,
-    /// Where no block around a path needs deciding, the plan alone: a string literal of
-    /// its JSON, which `__private::jinja_stopped` reads.
-    pub plain: Option<String>,
-    /// Whether it can be [`Checked::Undecided`].
-    pub undecided: bool,
+    /// The plan's paths as JSON text, a Rust string literal: each
+    /// `[name, shown, skip, file, start, end, by_filter, gates, steps]`, which
+    /// `__private::check_jinja_plan` reads back.
+    pub json: String,
+    /// Where a path is inside blocks the values decide, the check with their conditions
+    /// compiled: an expression of type [`Checked`], which can be [`Checked::Undecided`]
+    /// (a condition the compiled code leaves to the run-time renderer). `None` where no
+    /// path is inside such a block: `__private::jinja_stopped` checks the plan alone.
+    pub check: Option<String>,
     /// The paths it checks, each a value's name and the steps into it: where every value
     /// has each (see [`loose`](crate::value::path::loose)), the check finds nothing.
     pub paths: Vec<(String, Vec<super::PathStep>)>,
