@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
 """What does the first derived prompt of each format add to a binary?
 
-Generates, in a temporary directory outside the repository, a crate with eight binaries:
+Generates, in a temporary directory outside the repository, a crate with nine binaries:
 `empty` (depends on promptic, derives nothing), and `markdown`, `jinja` and `dotprompt`,
 each deriving one prompt of that format (the same two values, `who` and `day`) and
 printing its render; `jinja_loop` derives a Jinja prompt with a loop over a list of
 derived structs, a filter and conditions, `jinja_option` one that prints an `Option`
 field, `jinja_filters` one with filters and arithmetic that the compiled render runs
 through the run-time renderer's implementations (`title`, `replace`, `+`), and
-`jinja_json` one that prints a key of a `serde_json::Value` field, which may be missing
-(the compiled render then hands the render over to the run-time renderer, which names
-what is missing). Builds them in
+`jinja_json` one that prints a key of a `serde_json::Value` field and `jinja_map` one of a
+`BTreeMap` field, each a key that may be missing (the derived render then checks the values
+as the run-time renderer does, without it). Builds them in
 release with `strip = true` and prints each file's size and what it adds over `empty`,
 linked as Rust links by default on x86_64 Linux (rust-lld) and, with `--gnu-ld`, by the
 system's GNU ld too: rust-lld keeps the unwinding tables (`.gcc_except_table`) of every

@@ -646,6 +646,40 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
     }
 }
 
+#[test]
+fn a_json_value_printed_by_key_or_whole_is_compiled_whatever_it_holds() {
+    use serde_json::json;
+    let mut deep = json!("bottom");
+    for _ in 0..300 {
+        deep = json!([deep, {"k": null}]);
+    }
+    let values = [
+        json!("it's \"quoted\""),
+        json!(null),
+        json!(true),
+        json!(-7),
+        json!(u64::MAX),
+        json!(0.1),
+        json!(1e22),
+        json!(["a", 1, 2.5, null, [], {}]),
+        json!({"b": [1, {"c": "d'e"}], "a": false}),
+        deep,
+    ];
+    for v in values {
+        let prompt = Undefined {
+            data: json!({"user": {"name": "A"}, "v": v}),
+            names: BTreeMap::new(),
+            price: Money(0),
+            n: 0,
+            mode: "json",
+        };
+        let runtime = runtime_text(&prompt);
+        // Printed by the compiled render itself: no value of JSON is handed over.
+        assert_eq!(prompt.compiled(), Ok(runtime.clone()), "{v}");
+        assert_eq!(prompt.render().expect("renders").text, runtime);
+    }
+}
+
 /// `groupby` in a loop, its pairs read as `.grouper` and `.list` or unpacked: compiled
 /// whole, and the same text as the run-time renderer's.
 #[derive(promptic::Prompt)]

@@ -148,6 +148,26 @@ pub trait PromptValue {
         value
     }
 
+    /// `{{ value.key }}` printed as the compiled render prints it, for a type that reads
+    /// its keys typed: [`Written::ByView`] (the default) where the render goes through
+    /// [`attr`](Self::attr) instead. A value printed here is whole, whatever it holds, so
+    /// the compiler sees nothing of it is left to the run-time renderer.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_key(&self, key: &str, out: &mut String) -> Written {
+        let _ = (key, out);
+        Written::ByView
+    }
+
+    /// `{{ value }}` printed as [`write_key`](Self::write_key) prints a key's value:
+    /// [`Written::ByView`] (the default) where the render prints the view instead.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn write_whole(&self, out: &mut String) -> Written {
+        let _ = out;
+        Written::ByView
+    }
+
     /// Whether [`view`](Self::view) reads the value in place: never [`View::Opaque`] for
     /// the value itself (what it holds may still be). The compiled render goes over a
     /// map's entries in place only when its values are.
@@ -165,6 +185,14 @@ macro_rules! through_pointer {
             #[inline(always)]
             fn attr(&self, key: &str) -> Option<View<'_>> {
                 (**self).attr(key)
+            }
+            #[inline(always)]
+            fn write_key(&self, key: &str, out: &mut String) -> Written {
+                (**self).write_key(key, out)
+            }
+            #[inline(always)]
+            fn write_whole(&self, out: &mut String) -> Written {
+                (**self).write_whole(out)
             }
             fn to_value(&self) -> Option<Json> {
                 (**self).to_value()
@@ -300,6 +328,40 @@ impl PromptValue for Json {
             _ => View::Undefined,
         })
     }
+    /// A key's value printed whole (a list or an object as Python prints the value the
+    /// run-time renderer reads, an integer of any length exactly): nothing of JSON is
+    /// left to the run-time renderer.
+    #[inline]
+    fn write_key(&self, key: &str, out: &mut String) -> Written {
+        match self {
+            Json::Object(map) => match map.get(key) {
+                Some(Json::String(s)) => out.push_str(s),
+                Some(value) => python::write_json(out, value),
+                None => return Written::Undefined,
+            },
+            _ => return Written::Undefined,
+        }
+        Written::Done
+    }
+    #[inline]
+    fn write_whole(&self, out: &mut String) -> Written {
+        match self {
+            Json::String(s) => out.push_str(s),
+            value => python::write_json(out, value),
+        }
+        Written::Done
+    }
+}
+
+/// What [`PromptValue::write_key`] did.
+#[doc(hidden)]
+pub enum Written {
+    /// The key's value is printed.
+    Done,
+    /// The value has no such key: Jinja's undefined.
+    Undefined,
+    /// Not printed: the compiled render reads the key through [`PromptValue::attr`].
+    ByView,
 }
 
 impl MapView for serde_json::Map<String, Json> {
@@ -328,6 +390,20 @@ impl<T: PromptValue> PromptValue for Option<T> {
         match self {
             Some(value) => value.attr(key),
             None => None,
+        }
+    }
+    #[inline(always)]
+    fn write_key(&self, key: &str, out: &mut String) -> Written {
+        match self {
+            Some(value) => value.write_key(key, out),
+            None => Written::ByView,
+        }
+    }
+    #[inline(always)]
+    fn write_whole(&self, out: &mut String) -> Written {
+        match self {
+            Some(value) => value.write_whole(out),
+            None => Written::ByView,
         }
     }
     fn to_value(&self) -> Option<Json> {

@@ -290,6 +290,12 @@ fn big_cmp(a: &str, b: &str) -> Ordering {
 /// `['a', 1]`). PromptEngine turns a placeholder's source value into text this way.
 pub(crate) fn str_of(value: &serde_json::Value) -> String {
     let mut out = String::new();
-    write_str(&mut out, &value.into());
+    write_json(&mut out, value);
     out
+}
+
+/// Appends [`str_of`] `value`: what a Jinja template prints of a JSON value its data holds.
+#[inline(never)]
+pub(crate) fn write_json(out: &mut String, value: &serde_json::Value) {
+    write_str(out, &value.into());
 }

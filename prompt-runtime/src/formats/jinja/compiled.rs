@@ -756,6 +756,33 @@ pub fn write_defined(
     write(out, view)
 }
 
+/// `{{ field.key }}` of a top-level field (see [`write_defined`]): printed by the field's
+/// type where it reads its keys typed ([`PromptValue::write_key`]: a `serde_json::Value`,
+/// which then prints whatever the key holds), through its view otherwise.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn put_key<T: crate::value::PromptValue + ?Sized>(
+    out: &mut String,
+    value: &T,
+    key: &str,
+    fail: &mut Option<Box<Diagnostic>>,
+    site: &Site,
+) -> Option<()> {
+    match value.write_key(key, out) {
+        crate::value::Written::Done => Some(()),
+        crate::value::Written::Undefined => {
+            *fail = Some(undefined(site));
+            None
+        }
+        crate::value::Written::ByView => {
+            let view = value.attr(key)?;
+            let done = write_defined(out, &view, fail, site);
+            discard(view);
+            done
+        }
+    }
+}
+
 /// The value of `view` for [`apply`] and [`op`], which must be defined; `None` (the
 /// run-time renderer renders) when it is not, or not readable in place. Not defined is
 /// left to the run-time renderer, which reports a path the values lack (`no item [5] in
@@ -1693,6 +1720,11 @@ pub fn put<T: crate::value::PromptValue + ?Sized>(
     value: &T,
     op: u8,
 ) -> Option<()> {
+    if op == WRITE
+        && let crate::value::Written::Done = value.write_whole(out)
+    {
+        return Some(());
+    }
     let view = value.view();
     let done = put_view(out, &view, op);
     discard(view);
@@ -3113,6 +3145,20 @@ impl<'t> Emitter<'t> {
         // A name or keys of one: the last part not defined is the run-time renderer's error
         // at the whole expression, made where the value is written, so that where the
         // compiler sees the value prints otherwise, it sees nothing is handed over.
+        // A key of a field: one call, which a type that reads its keys typed prints whole.
+        if let ExprKind::Attr(inner, key) = &expr.kind
+            && !DICT_METHODS.contains(&key.as_str())
+            && let ExprKind::Name(name) = &inner.kind
+            && self.namespace_of(name).is_none()
+            && let Some(place) = self.top_place(inner)
+        {
+            let site = self.site(template, &expr.span, &[]);
+            let _ = write!(
+                out,
+                "jc::put_key(&mut out, &{place}, {key:?}, fail, {site})?;"
+            );
+            return Some(());
+        }
         let code = if self.plain_path(expr) {
             let site = self.site(template, &expr.span, &[]);
             self.with_ref(template, expr, |v| {
