@@ -622,6 +622,23 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
             "no key `z` in `data.x`",
             true,
         ),
+        // Keys of JSON printed, one of them missing, or a key of a str: the compiled
+        // render stops, and the values' check names the first key that is not there.
+        (
+            with(json!({"user": {"name": "A"}, "x": {"y": {}}}), "path"),
+            "no key `z` in `data.x.y`",
+            true,
+        ),
+        (
+            with(json!({"user": {"name": "A"}, "x": {}}), "path"),
+            "no key `y` in `data.x`",
+            true,
+        ),
+        (
+            with(json!({"user": {"name": "A"}, "x": "y"}), "path"),
+            "`data.x` is a str, not a dict",
+            true,
+        ),
     ];
     // A value whose `PromptValue` is written by hand (no view of its own) is left to the
     // run-time renderer, which gives its text.
@@ -667,7 +684,7 @@ fn a_json_value_printed_by_key_or_whole_is_compiled_whatever_it_holds() {
     ];
     for v in values {
         let prompt = Undefined {
-            data: json!({"user": {"name": "A"}, "v": v}),
+            data: json!({"user": {"name": "A"}, "v": v, "w": {"v": v}}),
             names: BTreeMap::new(),
             price: Money(0),
             n: 0,

@@ -148,23 +148,15 @@ pub trait PromptValue {
         value
     }
 
-    /// `{{ value.key }}` printed as the compiled render prints it, for a type that reads
-    /// its keys typed: [`Written::ByView`] (the default) where the render goes through
-    /// [`attr`](Self::attr) instead. A value printed here is whole, whatever it holds, so
-    /// the compiler sees nothing of it is left to the run-time renderer.
+    /// `{{ value.a.b }}` (the keys `keys`; none: `{{ value }}`) printed as the compiled
+    /// render prints it, for a type that reads its keys typed: [`Written::ByView`] (the
+    /// default) where the render goes through [`attr`](Self::attr) and the view instead.
+    /// A value printed here is whole, whatever it holds, so the compiler sees nothing of
+    /// it is left to the run-time renderer.
     #[doc(hidden)]
     #[inline(always)]
-    fn write_key(&self, key: &str, out: &mut String) -> Written {
-        let _ = (key, out);
-        Written::ByView
-    }
-
-    /// `{{ value }}` printed as [`write_key`](Self::write_key) prints a key's value:
-    /// [`Written::ByView`] (the default) where the render prints the view instead.
-    #[doc(hidden)]
-    #[inline(always)]
-    fn write_whole(&self, out: &mut String) -> Written {
-        let _ = out;
+    fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
+        let _ = (keys, out);
         Written::ByView
     }
 
@@ -187,12 +179,8 @@ macro_rules! through_pointer {
                 (**self).attr(key)
             }
             #[inline(always)]
-            fn write_key(&self, key: &str, out: &mut String) -> Written {
-                (**self).write_key(key, out)
-            }
-            #[inline(always)]
-            fn write_whole(&self, out: &mut String) -> Written {
-                (**self).write_whole(out)
+            fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
+                (**self).write_path(keys, out)
             }
             fn to_value(&self) -> Option<Json> {
                 (**self).to_value()
@@ -328,24 +316,23 @@ impl PromptValue for Json {
             _ => View::Undefined,
         })
     }
-    /// A key's value printed whole (a list or an object as Python prints the value the
-    /// run-time renderer reads, an integer of any length exactly): nothing of JSON is
-    /// left to the run-time renderer.
+    /// The value at `keys` printed whole (a list or an object as Python prints the value
+    /// the run-time renderer reads, an integer of any length exactly): nothing of JSON is
+    /// left to the run-time renderer. A key that is not there, or a key of anything but
+    /// an object, is [`Written::Undefined`].
     #[inline]
-    fn write_key(&self, key: &str, out: &mut String) -> Written {
-        match self {
-            Json::Object(map) => match map.get(key) {
-                Some(Json::String(s)) => out.push_str(s),
-                Some(value) => python::write_json(out, value),
-                None => return Written::Undefined,
-            },
-            _ => return Written::Undefined,
+    fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
+        let mut value = self;
+        for key in keys {
+            match value {
+                Json::Object(map) => match map.get(*key) {
+                    Some(found) => value = found,
+                    None => return Written::Undefined,
+                },
+                _ => return Written::Undefined,
+            }
         }
-        Written::Done
-    }
-    #[inline]
-    fn write_whole(&self, out: &mut String) -> Written {
-        match self {
+        match value {
             Json::String(s) => out.push_str(s),
             value => python::write_json(out, value),
         }
@@ -353,12 +340,12 @@ impl PromptValue for Json {
     }
 }
 
-/// What [`PromptValue::write_key`] did.
+/// What [`PromptValue::write_path`] did.
 #[doc(hidden)]
 pub enum Written {
     /// The key's value is printed.
     Done,
-    /// The value has no such key: Jinja's undefined.
+    /// A key is not there: Jinja's undefined.
     Undefined,
     /// Not printed: the compiled render reads the key through [`PromptValue::attr`].
     ByView,
@@ -393,16 +380,9 @@ impl<T: PromptValue> PromptValue for Option<T> {
         }
     }
     #[inline(always)]
-    fn write_key(&self, key: &str, out: &mut String) -> Written {
+    fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
         match self {
-            Some(value) => value.write_key(key, out),
-            None => Written::ByView,
-        }
-    }
-    #[inline(always)]
-    fn write_whole(&self, out: &mut String) -> Written {
-        match self {
-            Some(value) => value.write_whole(out),
+            Some(value) => value.write_path(keys, out),
             None => Written::ByView,
         }
     }

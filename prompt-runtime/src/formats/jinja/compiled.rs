@@ -756,26 +756,37 @@ pub fn write_defined(
     write(out, view)
 }
 
-/// `{{ field.key }}` of a top-level field (see [`write_defined`]): printed by the field's
-/// type where it reads its keys typed ([`PromptValue::write_key`]: a `serde_json::Value`,
-/// which then prints whatever the key holds), through its view otherwise.
+/// `{{ field.a.b }}`, keys `keys` of a top-level field (see [`write_defined`]): printed
+/// by the field's type where it reads its keys typed ([`PromptValue::write_path`]: a
+/// `serde_json::Value`, which then prints whatever the keys hold), through its view
+/// otherwise. A key not there is the run-time renderer's error at the whole expression
+/// (where one before the last is not, the values' check the derived render runs where
+/// its compiled render stops names it, as the run-time renderer does).
+///
+/// [`PromptValue::write_path`]: crate::value::PromptValue::write_path
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
-pub fn put_key<T: crate::value::PromptValue + ?Sized>(
+pub fn put_path<T: crate::value::PromptValue + ?Sized>(
     out: &mut String,
     value: &T,
-    key: &str,
+    keys: &[&str],
     fail: &mut Option<Box<Diagnostic>>,
     site: &Site,
 ) -> Option<()> {
-    match value.write_key(key, out) {
+    match value.write_path(keys, out) {
         crate::value::Written::Done => Some(()),
         crate::value::Written::Undefined => {
             *fail = Some(undefined(site));
             None
         }
         crate::value::Written::ByView => {
-            let view = value.attr(key)?;
+            let (first, rest) = keys.split_first()?;
+            let mut view = value.attr(first)?;
+            for key in rest {
+                let next = get(&view, key);
+                discard(view);
+                view = next?;
+            }
             let done = write_defined(out, &view, fail, site);
             discard(view);
             done
@@ -1721,7 +1732,7 @@ pub fn put<T: crate::value::PromptValue + ?Sized>(
     op: u8,
 ) -> Option<()> {
     if op == WRITE
-        && let crate::value::Written::Done = value.write_whole(out)
+        && let crate::value::Written::Done = value.write_path(&[], out)
     {
         return Some(());
     }
@@ -3145,17 +3156,12 @@ impl<'t> Emitter<'t> {
         // A name or keys of one: the last part not defined is the run-time renderer's error
         // at the whole expression, made where the value is written, so that where the
         // compiler sees the value prints otherwise, it sees nothing is handed over.
-        // A key of a field: one call, which a type that reads its keys typed prints whole.
-        if let ExprKind::Attr(inner, key) = &expr.kind
-            && !DICT_METHODS.contains(&key.as_str())
-            && let ExprKind::Name(name) = &inner.kind
-            && self.namespace_of(name).is_none()
-            && let Some(place) = self.top_place(inner)
-        {
+        // Keys of a field: one call, which a type that reads its keys typed prints whole.
+        if let Some((place, keys)) = self.field_path(expr) {
             let site = self.site(template, &expr.span, &[]);
             let _ = write!(
                 out,
-                "jc::put_key(&mut out, &{place}, {key:?}, fail, {site})?;"
+                "jc::put_path(&mut out, &{place}, &{keys:?}, fail, {site})?;"
             );
             return Some(());
         }
@@ -3169,6 +3175,28 @@ impl<'t> Emitter<'t> {
         };
         let _ = write!(out, "{code}?;");
         Some(())
+    }
+
+    /// The place of a top-level field and the keys `expr` reads of it (`a.b.c`: `a`'s
+    /// place, `["b", "c"]`), none a dict's method; `None` for anything else.
+    fn field_path(&self, expr: &Expr) -> Option<(String, Vec<String>)> {
+        let mut keys = Vec::new();
+        let mut at = expr;
+        while let ExprKind::Attr(inner, key) = &at.kind {
+            if DICT_METHODS.contains(&key.as_str()) {
+                return None;
+            }
+            keys.push(key.clone());
+            at = inner;
+        }
+        let ExprKind::Name(name) = &at.kind else {
+            return None;
+        };
+        if keys.is_empty() || self.namespace_of(name).is_some() {
+            return None;
+        }
+        keys.reverse();
+        Some((self.top_place(at)?, keys))
     }
 
     /// Whether `expr` is a name or keys of one (`a.b.c`), which the run-time renderer
