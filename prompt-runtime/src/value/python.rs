@@ -87,6 +87,8 @@ pub(crate) fn write_repr_as(out: &mut String, value: &Value, sorted: bool) {
 
 pub(crate) fn write_number(out: &mut String, n: &Number) {
     match &n.0 {
+        // A single digit (a loop's index, a count) without the digits' buffer.
+        Num::Int(i @ 0..=9) => out.push(char::from(b'0' + *i as u8)),
         Num::Int(i) => {
             if *i < 0 {
                 out.push('-');

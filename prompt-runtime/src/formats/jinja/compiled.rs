@@ -1609,63 +1609,11 @@ pub fn iter<'a>(view: &View<'a>) -> Option<Iter<'a>> {
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn write_case(out: &mut String, view: &View<'_>, upper: bool) -> Option<()> {
     match view {
-        View::Text(s) => push_case(out, s, upper),
+        View::Text(s) => super::render::push_case(out, s, upper),
         View::Undefined | View::Opaque => return None,
-        _ => push_case(out, &text(view)?, upper),
+        _ => super::render::push_case(out, &text(view)?, upper),
     }
     Some(())
-}
-
-/// `s.to_uppercase()` or `s.to_lowercase()`, appended without a `String` of its own:
-/// runs of ASCII are copied and cased in place, other characters mapped one by one (as
-/// `str::to_uppercase` maps them).
-fn push_case(out: &mut String, s: &str, upper: bool) {
-    let start = out.len();
-    if s.is_ascii() {
-        // The common case: one copy, cased in place (`is_ascii` reads a word at a time).
-        out.push_str(s);
-        if let Some(added) = out.get_mut(start..) {
-            if upper {
-                added.make_ascii_uppercase();
-            } else {
-                added.make_ascii_lowercase();
-            }
-        }
-        return;
-    }
-    let mut rest = s;
-    while !rest.is_empty() {
-        let ascii = rest
-            .bytes()
-            .position(|b| !b.is_ascii())
-            .unwrap_or(rest.len());
-        let (run, tail) = rest.split_at(ascii);
-        if !run.is_empty() {
-            let at = out.len();
-            out.push_str(run);
-            if let Some(added) = out.get_mut(at..) {
-                if upper {
-                    added.make_ascii_uppercase();
-                } else {
-                    added.make_ascii_lowercase();
-                }
-            }
-        }
-        let mut chars = tail.chars();
-        let Some(c) = chars.next() else { break };
-        if upper {
-            out.extend(c.to_uppercase());
-        } else if c == 'Σ' {
-            // A capital sigma lowers by its context (final or not):
-            // `str::to_lowercase` knows the rule.
-            out.truncate(start);
-            out.push_str(&s.to_lowercase());
-            return;
-        } else {
-            out.extend(c.to_lowercase());
-        }
-        rest = chars.as_str();
-    }
 }
 
 /// `{{ value | trim }}`, appended to `out`.

@@ -188,6 +188,9 @@ pub(crate) struct For {
     pub filter: Option<Expr>,
     pub body: Vec<Node>,
     pub otherwise: Option<Vec<Node>>,
+    /// Whether the body reads `loop.previtem` or `loop.nextitem`: found by the first
+    /// render (after loading has put every macro's and block's nodes in place), kept.
+    pub neighbours: std::sync::OnceLock<bool>,
 }
 
 /// Tags Jinja2 has that promptic does not, for a message that says so rather than
@@ -998,6 +1001,7 @@ impl<'a> Reader<'a> {
             filter,
             body,
             otherwise,
+            neighbours: std::sync::OnceLock::new(),
         })))
     }
 

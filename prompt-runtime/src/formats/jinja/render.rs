@@ -50,7 +50,18 @@ impl<'a> Val<'a> {
     }
 
     /// The value, if defined (a key made a string value).
+    #[inline]
     fn into_value(self) -> Option<Cow<'a, Value>> {
+        match self {
+            Val::Undefined => None,
+            Val::Defined(value) => Some(value),
+            made => made.made_value(),
+        }
+    }
+
+    /// [`into_value`](Self::into_value) of a key or a namespace: a copy.
+    #[inline(never)]
+    fn made_value(self) -> Option<Cow<'a, Value>> {
         match self {
             Val::Undefined => None,
             Val::Defined(value) => Some(value),
@@ -479,7 +490,8 @@ impl<'a> Renderer<'a> {
         }
         let mut index0: usize = 0;
         // `loop.previtem` and `loop.nextitem` need the items kept, as values.
-        let around: Option<Vec<Val<'a>>> = reads_neighbours(&each.body).then(|| {
+        let neighbours = *each.neighbours.get_or_init(|| reads_neighbours(&each.body));
+        let around: Option<Vec<Val<'a>>> = neighbours.then(|| {
             items
                 .iter()
                 .enumerate()
@@ -710,20 +722,8 @@ impl<'a> Renderer<'a> {
             None => return Err(self.undefined(template, inner)),
         };
         match (filter, &*value, args) {
-            (Filter::Upper, Value::String(s), _) if s.is_ascii() => {
-                push_ascii_mapped(&mut self.out, s, <[u8]>::make_ascii_uppercase);
-            }
-            (Filter::Upper, Value::String(s), _) => {
-                // `str::to_uppercase` maps each character alone: the same, piece by piece.
-                self.out.extend(s.chars().flat_map(char::to_uppercase));
-            }
-            (Filter::Lower, Value::String(s), _) if s.is_ascii() => {
-                push_ascii_mapped(&mut self.out, s, <[u8]>::make_ascii_lowercase);
-            }
-            // Only a capital sigma lowers by its neighbours (`ς` at a word's end).
-            (Filter::Lower, Value::String(s), _) if !s.contains('Σ') => {
-                self.out.extend(s.chars().flat_map(char::to_lowercase));
-            }
+            (Filter::Upper, Value::String(s), _) => push_case(&mut self.out, s, true),
+            (Filter::Lower, Value::String(s), _) => push_case(&mut self.out, s, false),
             (Filter::Trim, Value::String(s), []) => {
                 self.out.push_str(s.trim_matches(super::lexer::py_space));
             }
@@ -871,7 +871,31 @@ impl<'a> Renderer<'a> {
         Ok(true)
     }
 
+    /// The value of `expr`. A literal, a name and `name.attr` (most of what a template
+    /// reads) are read here, inline; the rest in [`eval_other`](Self::eval_other).
+    #[inline]
     fn eval(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
+        match &expr.kind {
+            ExprKind::Literal(value) => Ok(Val::borrowed(value)),
+            ExprKind::Name(name) => Ok(self.lookup(expr, name)),
+            ExprKind::Attr(inner, attr) if let ExprKind::Name(name) = &inner.kind => {
+                let value = match self.lookup(inner, name) {
+                    Val::Defined(value) => value,
+                    Val::Undefined => return Err(self.undefined(template, inner)),
+                    // A key, a namespace's attribute: as `eval_other` reads them.
+                    _ => return self.eval_other(template, expr),
+                };
+                if value.is_object() && is_dict_method(attr) {
+                    return Err(self.dict_method(template, expr, attr));
+                }
+                Ok(member(value, Key::Attr(attr)))
+            }
+            _ => self.eval_other(template, expr),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_other(&self, template: &'a Template, expr: &'a Expr) -> Result<Val<'a>, Error> {
         Ok(match &expr.kind {
             ExprKind::Literal(value) => Val::borrowed(value),
             ExprKind::MacroCall(_) => {
@@ -1750,24 +1774,70 @@ pub(crate) const DICT_METHODS: [&str; 11] = [
     "values",
 ];
 
-/// Appends ASCII `text` with `map` applied to its bytes, a stack buffer at a time rather
-/// than a character at a time.
-fn push_ascii_mapped(out: &mut String, text: &str, map: fn(&mut [u8])) {
-    let mut buffer = [0u8; 64];
-    for chunk in text.as_bytes().chunks(buffer.len()) {
-        let part = &mut buffer[..chunk.len()];
-        part.copy_from_slice(chunk);
-        map(part);
-        // ASCII mapped stays ASCII: always valid.
-        if let Ok(mapped) = std::str::from_utf8(part) {
-            out.push_str(mapped);
+/// `s.to_uppercase()` or `s.to_lowercase()`, appended without a `String` of its own:
+/// runs of ASCII are copied and cased in place, other characters mapped one by one (as
+/// `str::to_uppercase` maps them).
+pub(super) fn push_case(out: &mut String, s: &str, upper: bool) {
+    let start = out.len();
+    if s.is_ascii() {
+        // The common case: one copy, cased in place (`is_ascii` reads a word at a time).
+        out.push_str(s);
+        if let Some(added) = out.get_mut(start..) {
+            if upper {
+                added.make_ascii_uppercase();
+            } else {
+                added.make_ascii_lowercase();
+            }
         }
+        return;
+    }
+    let mut rest = s;
+    while !rest.is_empty() {
+        let ascii = rest
+            .bytes()
+            .position(|b| !b.is_ascii())
+            .unwrap_or(rest.len());
+        let (run, tail) = rest.split_at(ascii);
+        if !run.is_empty() {
+            let at = out.len();
+            out.push_str(run);
+            if let Some(added) = out.get_mut(at..) {
+                if upper {
+                    added.make_ascii_uppercase();
+                } else {
+                    added.make_ascii_lowercase();
+                }
+            }
+        }
+        let mut chars = tail.chars();
+        let Some(c) = chars.next() else { break };
+        if upper {
+            out.extend(c.to_uppercase());
+        } else if c == 'Σ' {
+            // A capital sigma lowers by its context (final or not):
+            // `str::to_lowercase` knows the rule.
+            out.truncate(start);
+            out.push_str(&s.to_lowercase());
+            return;
+        } else {
+            out.extend(c.to_lowercase());
+        }
+        rest = chars.as_str();
     }
 }
 
 /// Whether `name` is one of [`DICT_METHODS`] (a `match`, not a scan: it is asked at
 /// every attribute read from a dict).
+#[inline]
 fn is_dict_method(name: &str) -> bool {
+    // Most keys read are no method: told by their first byte, inline.
+    matches!(
+        name.as_bytes().first(),
+        Some(b'c' | b'f' | b'g' | b'i' | b'k' | b'p' | b's' | b'u' | b'v')
+    ) && is_dict_method_name(name)
+}
+
+fn is_dict_method_name(name: &str) -> bool {
     matches!(
         name,
         "clear"
