@@ -687,7 +687,38 @@ impl<'a> Renderer<'a> {
         {
             return Ok(());
         }
-        match self.eval(template, expr)? {
+        // `value | default(literal)`, the commonest filter: the value printed where it is
+        // defined, the literal otherwise (a literal cannot fail, so nothing need be
+        // evaluated before the value is looked at).
+        if let ExprKind::Filter(inner, Filter::Default, args) = &expr.kind
+            && let []
+            | [
+                Expr {
+                    kind: ExprKind::Literal(_),
+                    ..
+                },
+            ] = args.as_slice()
+        {
+            let value = match self.eval(template, inner)? {
+                Val::Undefined => match args.first() {
+                    Some(Expr {
+                        kind: ExprKind::Literal(fallback),
+                        ..
+                    }) => Val::borrowed(fallback),
+                    _ => return Ok(()),
+                },
+                value => value,
+            };
+            return self.print_val(template, expr, value);
+        }
+        let value = self.eval(template, expr)?;
+        self.print_val(template, expr, value)
+    }
+
+    /// Prints `value`, what `expr` gave, as `{{ expr }}` prints it.
+    #[inline]
+    fn print_val(&mut self, template: &'a Template, expr: &'a Expr, value: Val<'a>) -> Done {
+        match value {
             // What Jinja2 makes undefined itself prints nothing, as there: an inline `if`
             // without `else` whose condition fails, the item before the first and after
             // the last.
