@@ -45,6 +45,8 @@ exprs = [
     ("{{ 'x' | tojson }} {{ 3 | tojson }} {{ none | tojson }}", {}),
     ("{{ u.name | default('User') }} / {{ u.tz | default('UTC') }}", {"u": {"name": "Ada"}}),
     ("{{ a | default('d', true) }}|{{ b | default('d', true) }}|{{ c | default('d') }}|{{ e | default }}|", {"a": "", "b": 0, "c": ""}),
+    ("{% for k, v in m.items() %}{{ k | default('x') }}={{ v | default(7) }};{% endfor %}{% set ns = namespace(a=1) %}{{ ns.a | default(2) }} {{ z | default('d') }} {{ u.nick | default(3) }} {{ e | default }}|{{ n | default(1.5) }}", {"m": {"b": None, "a": 0}, "z": None, "u": {}, "n": 12}),
+    ("{{ 'mémoire Straße' | upper }} {{ 'ΣΑΣ ΣΑΣ' | lower }} {{ 'ÉTÉ Σ' | lower }} {{ 'aé' | upper }}", {}),
     ("{{ xs | join(', ') }} {{ xs | join }} {{ 'abc' | join('-') }} {{ m | join('+') }}", {"xs": [1, "b", None], "m": {"j": 2, "k": 1}}),
     ("[{{ '  pad \n' | trim }}] [{{ 'xxhixx' | trim('x') }}]", {}),
     ("{{ 'MiXed ß' | upper }} {{ 'MiXed' | lower }} {{ 3 | upper }} {{ none | lower }}", {}),
