@@ -1812,14 +1812,7 @@ pub(super) fn push_case(out: &mut String, s: &str, upper: bool) {
     let start = out.len();
     if s.is_ascii() {
         // The common case: one copy, cased in place (`is_ascii` reads a word at a time).
-        out.push_str(s);
-        if let Some(added) = out.get_mut(start..) {
-            if upper {
-                added.make_ascii_uppercase();
-            } else {
-                added.make_ascii_lowercase();
-            }
-        }
+        push_ascii_cased(out, s, upper);
         return;
     }
     let mut rest = s;
@@ -1830,15 +1823,7 @@ pub(super) fn push_case(out: &mut String, s: &str, upper: bool) {
             .unwrap_or(rest.len());
         let (run, tail) = rest.split_at(ascii);
         if !run.is_empty() {
-            let at = out.len();
-            out.push_str(run);
-            if let Some(added) = out.get_mut(at..) {
-                if upper {
-                    added.make_ascii_uppercase();
-                } else {
-                    added.make_ascii_lowercase();
-                }
-            }
+            push_ascii_cased(out, run, upper);
         }
         let mut chars = tail.chars();
         let Some(c) = chars.next() else { break };
@@ -1854,6 +1839,19 @@ pub(super) fn push_case(out: &mut String, s: &str, upper: bool) {
             out.extend(c.to_lowercase());
         }
         rest = chars.as_str();
+    }
+}
+
+/// Appends `run`, which is ASCII, cased in place after one copy.
+fn push_ascii_cased(out: &mut String, run: &str, upper: bool) {
+    let at = out.len();
+    out.push_str(run);
+    if let Some(added) = out.get_mut(at..) {
+        if upper {
+            added.make_ascii_uppercase();
+        } else {
+            added.make_ascii_lowercase();
+        }
     }
 }
 
