@@ -343,7 +343,7 @@ impl PromptValue for Json {
 /// What [`PromptValue::write_path`] did.
 #[doc(hidden)]
 pub enum Written {
-    /// The key's value is printed.
+    /// The value at the keys is printed.
     Done,
     /// A key is not there: Jinja's undefined.
     Undefined,

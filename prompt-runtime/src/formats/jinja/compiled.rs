@@ -3101,9 +3101,6 @@ impl<'t> Emitter<'t> {
                 return Some(());
             }
         }
-        // A name or keys of one: the last part not defined is the run-time renderer's error
-        // at the whole expression, made where the value is written, so that where the
-        // compiler sees the value prints otherwise, it sees nothing is handed over.
         // Keys of a field: one call, which a type that reads its keys typed prints whole.
         if let Some((place, keys)) = self.field_path(expr) {
             let site = self.site(template, &expr.span, &[]);
@@ -3113,6 +3110,9 @@ impl<'t> Emitter<'t> {
             );
             return Some(());
         }
+        // A name or keys of one: the last part not defined is the run-time renderer's error
+        // at the whole expression, made where the value is written, so that where the
+        // compiler sees the value prints otherwise, it sees nothing is handed over.
         let code = if self.plain_path(expr) {
             let site = self.site(template, &expr.span, &[]);
             self.with_ref(template, expr, |v| {
