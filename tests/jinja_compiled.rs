@@ -539,6 +539,7 @@ impl PromptValue for Money {
 struct Undefined<'a> {
     data: serde_json::Value,
     names: BTreeMap<&'a str, String>,
+    extra: std::collections::HashMap<String, serde_json::Value>,
     price: Money,
     n: i64,
     mode: &'a str,
@@ -556,6 +557,7 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
     let fine = Undefined {
         data: json!({"user": {"name": "Ada"}, "on": false, "xs": [], "x": {}}),
         names: BTreeMap::from([("first", "Ada".to_owned())]),
+        extra: std::collections::HashMap::new(),
         price: Money(1250),
         n: 1,
         mode: "",
@@ -686,6 +688,7 @@ fn a_json_value_printed_by_key_or_whole_is_compiled_whatever_it_holds() {
         let prompt = Undefined {
             data: json!({"user": {"name": "A"}, "v": v, "w": {"v": v}}),
             names: BTreeMap::new(),
+            extra: std::collections::HashMap::from([("w".to_owned(), json!({"v": v}))]),
             price: Money(0),
             n: 0,
             mode: "json",

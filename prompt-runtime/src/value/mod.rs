@@ -209,6 +209,15 @@ macro_rules! text {
             fn view(&self) -> View<'_> {
                 View::Text(Cow::Borrowed(self.as_ref()))
             }
+            /// The text itself; a key of it through the view (not defined).
+            #[inline(always)]
+            fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
+                if !keys.is_empty() {
+                    return Written::ByView;
+                }
+                out.push_str(self.as_ref());
+                Written::Done
+            }
         }
     )*};
 }
@@ -445,6 +454,23 @@ impl<T: PromptValue> PromptValue for Vec<T> {
     }
 }
 
+/// [`PromptValue::write_path`] of a map with `entries`: the value at the first key
+/// prints the rest, a key not there is not defined; the map itself prints through its view.
+#[inline(always)]
+fn write_entry<'a, K: AsRef<str> + 'a, V: PromptValue + 'a>(
+    mut entries: impl Iterator<Item = (&'a K, &'a V)>,
+    keys: &[&str],
+    out: &mut String,
+) -> Written {
+    let Some((first, rest)) = keys.split_first() else {
+        return Written::ByView;
+    };
+    match entries.find(|(k, _)| k.as_ref() == *first) {
+        Some((_, value)) => value.write_path(rest, out),
+        None => Written::Undefined,
+    }
+}
+
 /// A map's entries; an absent value leaves its key out.
 fn map<'a, K: AsRef<str> + 'a, V: PromptValue + 'a>(
     entries: impl Iterator<Item = (&'a K, &'a V)>,
@@ -470,6 +496,12 @@ impl<K: AsRef<str> + Ord, V: PromptValue> PromptValue for BTreeMap<K, V> {
     #[inline]
     fn attr(&self, key: &str) -> Option<View<'_>> {
         Some(MapView::get(self, key))
+    }
+    /// The value at the first key prints the rest itself where its type does (a map of
+    /// `serde_json::Value`s, of text).
+    #[inline]
+    fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
+        write_entry(self.iter(), keys, out)
     }
 }
 
@@ -502,6 +534,12 @@ impl<K: AsRef<str>, V: PromptValue, S> PromptValue for HashMap<K, V, S> {
     #[inline]
     fn attr(&self, key: &str) -> Option<View<'_>> {
         Some(MapView::get(self, key))
+    }
+    /// The value at the first key prints the rest itself where its type does (a map of
+    /// `serde_json::Value`s, of text).
+    #[inline]
+    fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
+        write_entry(self.iter(), keys, out)
     }
 }
 
