@@ -533,6 +533,12 @@ impl PromptValue for Money {
     }
 }
 
+/// A derived struct holding JSON.
+#[derive(PromptValue, Clone, Default)]
+struct Wrap {
+    json: serde_json::Value,
+}
+
 /// Values a template reads that are not there, read as JSON.
 #[derive(promptic::Prompt, Clone)]
 #[prompt("checks/compiled_undefined")]
@@ -540,6 +546,7 @@ struct Undefined<'a> {
     data: serde_json::Value,
     names: BTreeMap<&'a str, String>,
     extra: std::collections::HashMap<String, serde_json::Value>,
+    wrap: Wrap,
     price: Money,
     n: i64,
     mode: &'a str,
@@ -558,6 +565,7 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
         data: json!({"user": {"name": "Ada"}, "on": false, "xs": [], "x": {}}),
         names: BTreeMap::from([("first", "Ada".to_owned())]),
         extra: std::collections::HashMap::new(),
+        wrap: Wrap::default(),
         price: Money(1250),
         n: 1,
         mode: "",
@@ -689,6 +697,9 @@ fn a_json_value_printed_by_key_or_whole_is_compiled_whatever_it_holds() {
             data: json!({"user": {"name": "A"}, "v": v, "w": {"v": v}}),
             names: BTreeMap::new(),
             extra: std::collections::HashMap::from([("w".to_owned(), json!({"v": v}))]),
+            wrap: Wrap {
+                json: json!({"v": v}),
+            },
             price: Money(0),
             n: 0,
             mode: "json",

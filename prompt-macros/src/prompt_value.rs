@@ -58,9 +58,9 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
     });
     let values = named.iter().zip(&names).map(|(f, name)| {
         let field = f.ident.as_ref();
+        let value = call(f, quote!(to_value(&self.#field)));
         quote! {
-            if let ::core::option::Option::Some(__value) =
-                ::promptic::__private::PromptValue::to_value(&self.#field)
+            if let ::core::option::Option::Some(__value) = #value
             {
                 __object.insert(::promptic::__private::String::from(#name), __value);
             }
@@ -71,15 +71,26 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
         .zip(&names)
         .map(|(f, name)| {
             let field = f.ident.as_ref();
-            quote! { #name => ::promptic::__private::PromptValue::view(&self.#field), }
+            let view = call(f, quote!(view(&self.#field)));
+            quote! { #name => #view, }
+        })
+        .collect();
+    let paths: Vec<TokenStream> = named
+        .iter()
+        .zip(&names)
+        .map(|(f, name)| {
+            let field = f.ident.as_ref();
+            let write = call(f, quote!(write_path(&self.#field, __rest, __out)));
+            quote! { #name => #write, }
         })
         .collect();
     let mut sorted: Vec<(&syn::Field, &String)> = named.iter().copied().zip(&names).collect();
     sorted.sort_by(|a, b| a.1.cmp(b.1));
     let entries = sorted.iter().map(|(f, name)| {
         let field = f.ident.as_ref();
+        let view = call(f, quote!(view(&self.#field)));
         quote! {
-            match ::promptic::__private::PromptValue::view(&self.#field) {
+            match #view {
                 ::promptic::__private::jc::View::Undefined => {}
                 __view => __entries.push((::std::borrow::Cow::Borrowed(#name), __view)),
             }
@@ -126,8 +137,26 @@ fn try_expand(input: &DeriveInput) -> syn::Result<TokenStream> {
                     _ => ::promptic::__private::jc::View::Undefined,
                 })
             }
+            #[inline(always)]
+            fn write_path(&self, __keys: &[&str], __out: &mut ::promptic::__private::String) -> ::promptic::__private::Written {
+                match __keys.split_first() {
+                    ::core::option::Option::Some((__first, __rest)) => match *__first {
+                        #(#paths)*
+                        _ => ::promptic::__private::Written::Undefined,
+                    },
+                    ::core::option::Option::None => ::promptic::__private::Written::ByView,
+                }
+            }
         }
     })
+}
+
+/// A call of `PromptValue`'s `method` on field `f`, named through the field's type
+/// (`<T as PromptValue>::method(…)`): a type that is no value is one error, at the type,
+/// however many calls name it.
+fn call(f: &syn::Field, method: TokenStream) -> TokenStream {
+    let ty = &f.ty;
+    quote! { <#ty as ::promptic::__private::PromptValue>::#method }
 }
 
 /// The name a template reads the field by: its own, or `#[prompt(rename = "name")]`.

@@ -477,7 +477,7 @@ pub use crate::value::path::{
     Message as PathMessage, Step, check_rest as check_path_rest, check_sized as check_path_sized,
     loose,
 };
-pub use crate::value::{FieldShape, PromptValue, Shape};
+pub use crate::value::{FieldShape, PromptValue, Shape, Written};
 pub use serde_json::{Map as JsonMap, Value as JsonValue};
 
 /// Puts a field's value into a derived prompt's values under `key`, unless it is absent
