@@ -33,11 +33,12 @@ pub struct Map<V> {
 /// How many keys a mapping holds before it keeps an index.
 const INDEXED: usize = 16;
 
-/// Whether two keys of one length are equal: the first bytes, compared here, set most
-/// keys of a mapping apart (`name`, `kind`, `cost`) without a call to `memcmp`.
+/// Whether two keys are equal: their lengths and first bytes, compared here, set most keys
+/// of a mapping apart (`name`, `kind`, `cost` are all four bytes long) without a call to
+/// `memcmp`.
 #[inline(always)]
 fn same_bytes(a: &[u8], b: &[u8]) -> bool {
-    a.first() == b.first() && a == b
+    a.len() == b.len() && a.first() == b.first() && a == b
 }
 
 impl<V> Default for Map<V> {
@@ -84,12 +85,10 @@ impl<V> Map<V> {
         if self.entries.len() > INDEXED {
             self.index.get(key).copied()
         } else {
-            // Keys of one length are common (`name`, `kind`, `cost`): the first byte,
-            // compared inline, sets most apart without a call to compare the rest.
             let key = key.as_bytes();
             self.entries
                 .iter()
-                .position(|(k, _)| k.len() == key.len() && same_bytes(k.as_bytes(), key))
+                .position(|(k, _)| same_bytes(k.as_bytes(), key))
         }
     }
 
