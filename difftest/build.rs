@@ -22,6 +22,7 @@
 //! | `tools` | `&[Tool]` | `for tool in tools`: `name`, `slow`, `cost` (an `Option`) |
 //! | `m` | `&BTreeMap<String, i64>` | `for k, v in m.items()`, `for k in m` (its keys) |
 //! | `j` | `&serde_json::Value` | an object: `j.a`, `j.list`, `j.nested.k`, `j.items()` |
+//! | `js` | `&[serde_json::Value]` | `for e in js`: `e.name`, `e.k`, `e.on` (which an item may lack) |
 //!
 //! A template is marked "minijinja-safe" when it avoids what minijinja prints or reads
 //! differently from Jinja2 (Python's `True`/`None`/float/list/dict printing, `tojson`'s
@@ -214,6 +215,7 @@ enum Scope {
     Tools,
     Items,
     Keys,
+    Js,
 }
 
 const IN_XS: (&[Piece], &[Piece]) = (
@@ -253,6 +255,24 @@ const IN_TOOLS: (&[Piece], &[Piece]) = (
         ("tool.cost is defined", &[], true),
         ("tool.cost | default(0) > 1", &[], true),
         ("loop.last", &[], true),
+    ],
+);
+
+/// An item of a list of JSON: an object, its `on` under a test or a default.
+const IN_JS: (&[Piece], &[Piece]) = (
+    &[
+        ("e.name", &[], false),
+        ("e", &[], false),
+        ("e.k", &[], false),
+        ("e.name | upper", &[], false),
+        ("e.on | default('-')", &[], false),
+        ("loop.index", &[], false),
+    ],
+    &[
+        ("e.on", &[], false),
+        ("e", &[], false),
+        ("e.on is defined", &[], false),
+        ("e.name == 'a'", &[], false),
     ],
 );
 
@@ -407,6 +427,7 @@ impl Gen {
                 Scope::Tools => IN_TOOLS,
                 Scope::Items => IN_ITEMS,
                 Scope::Keys => IN_KEYS,
+                Scope::Js => IN_JS,
             };
             let piece = self.pick_piece(if conditions { tests } else { printed });
             return self.take(piece);
@@ -636,7 +657,7 @@ impl Gen {
     }
 
     fn for_loop(&mut self, depth: usize) -> String {
-        let kinds = if self.safe_only { 2 } else { 4 };
+        let kinds = if self.safe_only { 2 } else { 5 };
         let (scope, head): (Scope, String) = match self.below(kinds) {
             0 => {
                 self.used.insert("xs");
@@ -654,11 +675,17 @@ impl Gen {
                 let filter = self.pick(&["", " if v > 1"]);
                 (Scope::Items, format!("for k, v in m.items(){filter}"))
             }
-            _ => {
+            3 => {
                 self.used.insert("m");
                 self.safe = false;
                 let filter = self.pick(&["", " if k != 'k1'"]);
                 (Scope::Keys, format!("for k in m{filter}"))
+            }
+            _ => {
+                self.used.insert("js");
+                self.safe = false;
+                let filter = self.pick(&["", " if e.on", " if e.name is defined"]);
+                (Scope::Js, format!("for e in js{filter}"))
             }
         };
         let open = self.tag(&head);
@@ -695,6 +722,7 @@ fn field(name: &str) -> &'static str {
         "user" => "&'a User",
         "tools" => "&'a [Tool]",
         "j" => "&'a ::serde_json::Value",
+        "js" => "&'a [::serde_json::Value]",
         _ => "&'a ::std::collections::BTreeMap<String, i64>",
     }
 }
@@ -711,6 +739,7 @@ fn value(name: &str) -> &'static str {
         "user" => "&p.user",
         "tools" => "&p.tools",
         "j" => "&p.j",
+        "js" => "&p.js",
         _ => "&p.m",
     }
 }

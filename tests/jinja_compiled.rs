@@ -547,6 +547,7 @@ struct Undefined<'a> {
     names: BTreeMap<&'a str, String>,
     extra: std::collections::HashMap<String, serde_json::Value>,
     wrap: Wrap,
+    items: Vec<serde_json::Value>,
     price: Money,
     n: i64,
     mode: &'a str,
@@ -566,6 +567,7 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
         names: BTreeMap::from([("first", "Ada".to_owned())]),
         extra: std::collections::HashMap::new(),
         wrap: Wrap::default(),
+        items: Vec::new(),
         price: Money(1250),
         n: 1,
         mode: "",
@@ -649,6 +651,24 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
             "`data.x` is a str, not a dict",
             true,
         ),
+        // A key an item of a list of JSON lacks, or a key of an item that is a str: the
+        // loop's item prints its key itself, and stops where it is not there.
+        (
+            Undefined {
+                items: vec![json!({"name": "a"}), json!({"on": true})],
+                ..with(json!({"user": {"name": "A"}}), "items")
+            },
+            "no key `name` in `items[1]`",
+            true,
+        ),
+        (
+            Undefined {
+                items: vec![json!("a")],
+                ..with(json!({"user": {"name": "A"}}), "items")
+            },
+            "`items[0]` is a str, not a dict",
+            true,
+        ),
     ];
     // A value whose `PromptValue` is written by hand (no view of its own) is left to the
     // run-time renderer, which gives its text.
@@ -690,6 +710,12 @@ fn a_json_value_printed_by_key_or_whole_is_compiled_whatever_it_holds() {
         json!(1e22),
         json!(["a", 1, 2.5, null, [], {}]),
         json!({"b": [1, {"c": "d'e"}], "a": false}),
+        json!(0),
+        json!(-0.0),
+        json!(""),
+        json!([]),
+        json!({}),
+        json!(false),
         deep,
     ];
     for v in values {
@@ -700,6 +726,7 @@ fn a_json_value_printed_by_key_or_whole_is_compiled_whatever_it_holds() {
             wrap: Wrap {
                 json: json!({"v": v}),
             },
+            items: vec![json!({"name": v, "on": v}), json!({"name": "x"}), v.clone()],
             price: Money(0),
             n: 0,
             mode: "json",
@@ -708,6 +735,16 @@ fn a_json_value_printed_by_key_or_whole_is_compiled_whatever_it_holds() {
         // Printed by the compiled render itself: no value of JSON is handed over.
         assert_eq!(prompt.compiled(), Ok(runtime.clone()), "{v}");
         assert_eq!(prompt.render().expect("renders").text, runtime);
+        // Items of a list of JSON: a key printed, tested (a key not there is false), the
+        // item tested and printed whole.
+        let items = Undefined {
+            items: vec![json!({"name": v, "on": v}), json!({"name": "x", "w": v})],
+            mode: "items",
+            ..prompt
+        };
+        let runtime = runtime_text(&items);
+        assert_eq!(items.compiled(), Ok(runtime.clone()), "{v}");
+        assert_eq!(items.render().expect("renders").text, runtime);
     }
 }
 

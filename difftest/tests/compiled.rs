@@ -48,6 +48,7 @@ pub struct Pool {
     tools: Vec<Tool>,
     m: BTreeMap<String, i64>,
     j: serde_json::Value,
+    js: Vec<serde_json::Value>,
 }
 
 mod generated {
@@ -118,6 +119,7 @@ impl Pool {
         map.insert("tools".into(), self.tools.to_value().expect("a list"));
         map.insert("m".into(), self.m.to_value().expect("a map"));
         map.insert("j".into(), self.j.clone());
+        map.insert("js".into(), serde_json::Value::Array(self.js.clone()));
         serde_json::Value::Object(map)
     }
 }
@@ -149,21 +151,52 @@ fn pool() -> impl Strategy<Value = Pool> {
                 0..3,
             ),
             json(),
+            prop::collection::vec(json_item(), 0..4),
         ),
     )
-        .prop_map(|((s, t, n, flag), (f, o, xs), (user, tools, m, j))| Pool {
-            s,
-            t,
-            n,
-            flag,
-            f,
-            o,
-            xs,
-            user,
-            tools,
-            m,
-            j,
-        })
+        .prop_map(
+            |((s, t, n, flag), (f, o, xs), (user, tools, m, j, js))| Pool {
+                s,
+                t,
+                n,
+                flag,
+                f,
+                o,
+                xs,
+                user,
+                tools,
+                m,
+                j,
+                js,
+            },
+        )
+}
+
+/// An item of a list of JSON: an object with `name` and `k`, and `on` or not (a key an
+/// item lacks is read only under a test or a default: a `set` of one hands the render
+/// over, which this test does not allow).
+fn json_item() -> impl Strategy<Value = serde_json::Value> {
+    let leaf = || {
+        prop::sample::select(vec![
+            serde_json::json!(null),
+            serde_json::json!(""),
+            serde_json::json!(0),
+            serde_json::json!(true),
+            serde_json::json!(-1.5),
+            serde_json::json!("v"),
+            serde_json::json!([]),
+            serde_json::json!({"z": [1, "it's"]}),
+        ])
+    };
+    (word(), prop::option::of(leaf()), leaf()).prop_map(|(name, on, k)| {
+        let mut item = serde_json::Map::new();
+        item.insert("name".to_owned(), name.into());
+        if let Some(on) = on {
+            item.insert("on".to_owned(), on);
+        }
+        item.insert("k".to_owned(), k);
+        serde_json::Value::Object(item)
+    })
 }
 
 /// A `serde_json::Value` field: an object of a fixed shape, its leaves drawn.
@@ -245,6 +278,7 @@ fn the_generated_templates_cover_the_subset() {
     for construct in [
         "{% for x in xs",
         "for tool in tools",
+        "for e in js",
         "m.items()",
         "{% elif",
         "include",
@@ -331,6 +365,7 @@ fn the_generated_templates_cover_the_subset() {
         }],
         m: BTreeMap::from([("k1".into(), 3)]),
         j: serde_json::json!({"a": "A", "list": [1, "x", null], "nested": {"k": 2.5, "w": true}}),
+        js: vec![serde_json::json!({"name": "a", "on": true, "k": {"z": 1}})],
     };
     let json = pool.json();
     let rendered = (0..generated::TEMPLATES.len())

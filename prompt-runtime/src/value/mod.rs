@@ -160,6 +160,17 @@ pub trait PromptValue {
         Written::ByView
     }
 
+    /// Whether `{% if value.key %}` (one key, or none: `{% if value %}`) holds, as the
+    /// compiled render tests it, for a type that reads its keys typed: `None` (the default)
+    /// where the render tests the view instead. A key that is not there is Jinja's
+    /// undefined, which is false.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn truth_at(&self, keys: &[&str]) -> Option<bool> {
+        let _ = keys;
+        None
+    }
+
     /// Whether [`view`](Self::view) reads the value in place: never [`View::Opaque`] for
     /// the value itself (what it holds may still be). The compiled render goes over a
     /// map's entries in place only when its values are.
@@ -181,6 +192,10 @@ macro_rules! through_pointer {
             #[inline(always)]
             fn write_path(&self, keys: &[&str], out: &mut String) -> Written {
                 (**self).write_path(keys, out)
+            }
+            #[inline(always)]
+            fn truth_at(&self, keys: &[&str]) -> Option<bool> {
+                (**self).truth_at(keys)
             }
             fn to_value(&self) -> Option<Json> {
                 (**self).to_value()
@@ -347,6 +362,34 @@ impl PromptValue for Json {
         }
         Written::Done
     }
+    /// The value itself or at one key, as Python's `bool` holds it (a key of anything but
+    /// an object is undefined, false); more keys are tested through the view.
+    #[inline]
+    fn truth_at(&self, keys: &[&str]) -> Option<bool> {
+        let value = match keys {
+            [] => self,
+            [key] => match self {
+                Json::Object(map) => match map.get(*key) {
+                    Some(found) => found,
+                    None => return Some(false),
+                },
+                _ => return Some(false),
+            },
+            _ => return None,
+        };
+        Some(match value {
+            Json::Null => false,
+            Json::Bool(b) => *b,
+            Json::Number(n) => match (n.as_u64(), n.as_i64()) {
+                (Some(u), _) => u != 0,
+                (_, Some(i)) => i != 0,
+                _ => n.as_f64().is_none_or(|f| f != 0.0),
+            },
+            Json::String(s) => !s.is_empty(),
+            Json::Array(items) => !items.is_empty(),
+            Json::Object(map) => !map.is_empty(),
+        })
+    }
 }
 
 /// What [`PromptValue::write_path`] did.
@@ -393,6 +436,14 @@ impl<T: PromptValue> PromptValue for Option<T> {
         match self {
             Some(value) => value.write_path(keys, out),
             None => Written::ByView,
+        }
+    }
+    #[inline(always)]
+    fn truth_at(&self, keys: &[&str]) -> Option<bool> {
+        match self {
+            Some(value) => value.truth_at(keys),
+            None if keys.is_empty() => Some(false),
+            None => None,
         }
     }
     fn to_value(&self) -> Option<Json> {

@@ -184,6 +184,21 @@ pub trait Var {
     fn view(&self) -> View<'_>;
     /// `var.key` (as [`get`]).
     fn attr(&self, key: &str) -> Option<View<'_>>;
+    /// The value at `keys` printed by its type, where the type prints itself (see
+    /// [`PromptValue::write_path`](crate::value::PromptValue::write_path)); a view
+    /// leaves it to [`view`](Self::view).
+    #[inline(always)]
+    fn write_path(&self, keys: &[&str], out: &mut String) -> crate::value::Written {
+        let _ = (keys, out);
+        crate::value::Written::ByView
+    }
+    /// Whether `{% if var.key %}` (or `{% if var %}`) holds, where the type tests itself
+    /// (see `PromptValue::truth_at`); `None` leaves it to the view.
+    #[inline(always)]
+    fn truth_at(&self, keys: &[&str]) -> Option<bool> {
+        let _ = keys;
+        None
+    }
     /// Ends the variable's life: a view through [`discard`], a typed item for free.
     fn discard(self);
 }
@@ -241,6 +256,14 @@ impl<T: crate::value::PromptValue + ?Sized> Var for Item<'_, T> {
             // not readable in place: as the view says.
             None => get(&self.view(), key),
         }
+    }
+    #[inline(always)]
+    fn write_path(&self, keys: &[&str], out: &mut String) -> crate::value::Written {
+        self.0.write_path(keys, out)
+    }
+    #[inline(always)]
+    fn truth_at(&self, keys: &[&str]) -> Option<bool> {
+        self.0.truth_at(keys)
     }
     #[inline(always)]
     fn discard(self) {}
@@ -1694,13 +1717,18 @@ pub fn put<T: crate::value::PromptValue + ?Sized>(
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn put_var<V: Var>(out: &mut String, var: &V, op: u8) -> Option<()> {
+    if op == WRITE
+        && let crate::value::Written::Done = var.write_path(&[], out)
+    {
+        return Some(());
+    }
     let view = var.view();
     let done = put_view(out, &view, op);
     discard(view);
     done
 }
 
-/// `{{ var.key }}` of a loop variable (see [`put`]).
+/// `{{ var.key }}` of a loop variable, with `upper`, `lower` or `trim` (see [`put`]).
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn put_attr<V: Var>(out: &mut String, var: &V, key: &str, op: u8) -> Option<()> {
@@ -1710,10 +1738,38 @@ pub fn put_attr<V: Var>(out: &mut String, var: &V, key: &str, op: u8) -> Option<
     done
 }
 
+/// `{{ var.key }}` of a loop variable (see [`put`]). A typed item that prints itself
+/// ([`Var::write_path`]: a `serde_json::Value`, a derived struct) prints the key, and a key
+/// it does not have is the run-time renderer's error at `site`, the whole expression (the
+/// values' check the derived render runs where its compiled render stops names the item
+/// first, as the run-time renderer's check does); anything else is printed through its
+/// view.
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn put_key<V: Var>(
+    out: &mut String,
+    var: &V,
+    key: &str,
+    fail: &mut Option<Box<Diagnostic>>,
+    site: &Site,
+) -> Option<()> {
+    match var.write_path(&[key], out) {
+        crate::value::Written::Done => Some(()),
+        crate::value::Written::Undefined => {
+            *fail = Some(undefined(site));
+            None
+        }
+        crate::value::Written::ByView => put_attr(out, var, key, WRITE),
+    }
+}
+
 /// `{% if field %}`: the truthiness of a top-level field (see [`put`]).
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn is<T: crate::value::PromptValue + ?Sized>(value: &T) -> Option<bool> {
+    if let Some(holds) = value.truth_at(&[]) {
+        return Some(holds);
+    }
     let view = value.view();
     let done = truthy(&view);
     discard(view);
@@ -1724,6 +1780,9 @@ pub fn is<T: crate::value::PromptValue + ?Sized>(value: &T) -> Option<bool> {
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn is_var<V: Var>(var: &V) -> Option<bool> {
+    if let Some(holds) = var.truth_at(&[]) {
+        return Some(holds);
+    }
     let view = var.view();
     let done = truthy(&view);
     discard(view);
@@ -1734,6 +1793,9 @@ pub fn is_var<V: Var>(var: &V) -> Option<bool> {
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn is_attr<V: Var>(var: &V, key: &str) -> Option<bool> {
+    if let Some(holds) = var.truth_at(&[key]) {
+        return Some(holds);
+    }
     let view = var.attr(key)?;
     let done = truthy(&view);
     discard(view);
@@ -3067,7 +3129,7 @@ impl<'t> Emitter<'t> {
             );
             return Some(());
         }
-        if let Some(code) = self.put(expr) {
+        if let Some(code) = self.put(template, expr) {
             // Not `?`: a plain test is less for the compiler to check and lower.
             let _ = write!(out, "if {code}.is_none() {{ return None; }}");
             return Some(());
@@ -3167,7 +3229,7 @@ impl<'t> Emitter<'t> {
     /// `lower` or `trim`: code of type `Option<()>`. A value not defined there is left to
     /// the run-time renderer (a site per output would cost every prompt's build more than
     /// the few whose fields can be undefined gain).
-    fn put(&self, expr: &Expr) -> Option<String> {
+    fn put(&mut self, template: &Template, expr: &Expr) -> Option<String> {
         let (inner, op) = match &expr.kind {
             ExprKind::Filter(inner, Filter::Upper, _) => (&**inner, "jc::UPPER"),
             ExprKind::Filter(inner, Filter::Lower, _) => (&**inner, "jc::LOWER"),
@@ -3179,6 +3241,10 @@ impl<'t> Emitter<'t> {
         Some(match self.shared(inner)? {
             Shared::Field(place) => format!("jc::put(&mut out, &{place}, {op})"),
             Shared::Var(local) => format!("jc::put_var(&mut out, &{local}, {op})"),
+            Shared::Attr(local, key) if op == "jc::WRITE" => {
+                let site = self.site(template, &expr.span, &[]);
+                format!("jc::put_key(&mut out, &{local}, {key:?}, fail, {site})")
+            }
             Shared::Attr(local, key) => format!("jc::put_attr(&mut out, &{local}, {key:?}, {op})"),
         })
     }
