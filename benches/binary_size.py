@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """What does the first derived prompt of each format add to a binary?
 
-Generates, in a temporary directory outside the repository, a crate with nine binaries:
+Generates, in a temporary directory outside the repository, a crate with ten binaries:
 `empty` (depends on promptic, derives nothing), and `markdown`, `jinja` and `dotprompt`,
 each deriving one prompt of that format (the same two values, `who` and `day`) and
 printing its render; `jinja_loop` derives a Jinja prompt with a loop over a list of
@@ -10,7 +10,8 @@ field, `jinja_filters` one with filters and arithmetic that the compiled render 
 through the run-time renderer's implementations (`title`, `replace`, `+`), and
 `jinja_json` one that prints a key of a `serde_json::Value` field and `jinja_map` one of a
 `BTreeMap` field, each a key that may be missing (the derived render then checks the values
-as the run-time renderer does, without it). Builds them in
+as the run-time renderer does, without it), and `jinja_tools` one with a loop over a
+`Vec<serde_json::Value>` that prints and tests keys of each item. Builds them in
 release with `strip = true` and prints each file's size and what it adds over `empty`,
 linked as Rust links by default on x86_64 Linux (rust-lld) and, with `--gnu-ld`, by the
 system's GNU ld too: rust-lld keeps the unwinding tables (`.gcc_except_table`) of every
@@ -43,6 +44,8 @@ PROMPTS = {
     "filters_j.md.j2": "Hello {{ who | title }}, {{ day | replace('day', 'DAY') }} is day {{ n + 1 }}.\n",
     "json_j.md.j2": "Hello {{ user.name }}.\n",
     "map_j.md.j2": "Hello {{ names.first }}.\n",
+    "json_tools_j.md.j2": "Tools:\n{% for t in tools %}- {{ t.name }}{% if t.description %}: "
+                     "{{ t.description }}{% endif %}\n{% endfor %}",
     "hello_d.prompt": "---\ninput:\n  schema:\n    who: string\n    day: string\n---\nHello {{who}}, today is {{day}}.\n",
 }
 
@@ -119,6 +122,19 @@ struct Json { user: serde_json::Value }
 fn main() {
     let who = std::env::args().next().unwrap_or_default();
     match (Json { user: serde_json::json!({ "name": who }) }).render() {
+        Ok(content) => println!("{}", content.text),
+        Err(problem) => eprintln!("{problem}"),
+    }
+}
+""",
+    "jinja_tools": """use promptic::Prompt;
+#[derive(Prompt)]
+#[prompt("json_tools_j")]
+struct Tools { tools: Vec<serde_json::Value> }
+fn main() {
+    let who = std::env::args().next().unwrap_or_default();
+    let tools = vec![serde_json::json!({ "name": who, "description": "looks things up" })];
+    match (Tools { tools }).render() {
         Ok(content) => println!("{}", content.text),
         Err(problem) => eprintln!("{problem}"),
     }
