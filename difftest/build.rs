@@ -273,6 +273,7 @@ const IN_JS: (&[Piece], &[Piece]) = (
         ("e", &[], false),
         ("e.on is defined", &[], false),
         ("e.name == 'a'", &[], false),
+        ("e.on != 'v'", &[], false),
     ],
 );
 

@@ -171,6 +171,17 @@ pub trait PromptValue {
         None
     }
 
+    /// Whether `value.key == "text"` (one key, or none: `value == "text"`) holds, as the
+    /// compiled render compares it, for a type that reads its keys typed: `None` (the
+    /// default) where the render compares the view instead. Only a text equal to `text`
+    /// is equal to it; a key that is not there is Jinja's undefined, which is not.
+    #[doc(hidden)]
+    #[inline(always)]
+    fn is_text_at(&self, keys: &[&str], text: &str) -> Option<bool> {
+        let _ = (keys, text);
+        None
+    }
+
     /// Whether [`view`](Self::view) reads the value in place: never [`View::Opaque`] for
     /// the value itself (what it holds may still be). The compiled render goes over a
     /// map's entries in place only when its values are.
@@ -196,6 +207,10 @@ macro_rules! through_pointer {
             #[inline(always)]
             fn truth_at(&self, keys: &[&str]) -> Option<bool> {
                 (**self).truth_at(keys)
+            }
+            #[inline(always)]
+            fn is_text_at(&self, keys: &[&str], text: &str) -> Option<bool> {
+                (**self).is_text_at(keys, text)
             }
             fn to_value(&self) -> Option<Json> {
                 (**self).to_value()
@@ -390,6 +405,20 @@ impl PromptValue for Json {
             Json::Object(map) => !map.is_empty(),
         })
     }
+    /// Whether the value itself or at one key is the text `text` (a key of anything but an
+    /// object is undefined, which is no text); more keys are compared through the view.
+    #[inline]
+    fn is_text_at(&self, keys: &[&str], text: &str) -> Option<bool> {
+        let value = match keys {
+            [] => Some(self),
+            [key] => match self {
+                Json::Object(map) => map.get(*key),
+                _ => None,
+            },
+            _ => return None,
+        };
+        Some(matches!(value, Some(Json::String(s)) if s == text))
+    }
 }
 
 /// What [`PromptValue::write_path`] did.
@@ -443,6 +472,13 @@ impl<T: PromptValue> PromptValue for Option<T> {
         match self {
             Some(value) => value.truth_at(keys),
             None if keys.is_empty() => Some(false),
+            None => None,
+        }
+    }
+    #[inline(always)]
+    fn is_text_at(&self, keys: &[&str], text: &str) -> Option<bool> {
+        match self {
+            Some(value) => value.is_text_at(keys, text),
             None => None,
         }
     }

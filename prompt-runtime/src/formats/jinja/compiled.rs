@@ -199,6 +199,13 @@ pub trait Var {
         let _ = keys;
         None
     }
+    /// Whether `var.key == "text"` (or `var == "text"`) holds, where the type compares
+    /// itself (see `PromptValue::is_text_at`); `None` leaves it to the view.
+    #[inline(always)]
+    fn is_text_at(&self, keys: &[&str], text: &str) -> Option<bool> {
+        let _ = (keys, text);
+        None
+    }
     /// Ends the variable's life: a view through [`discard`], a typed item for free.
     fn discard(self);
 }
@@ -264,6 +271,10 @@ impl<T: crate::value::PromptValue + ?Sized> Var for Item<'_, T> {
     #[inline(always)]
     fn truth_at(&self, keys: &[&str]) -> Option<bool> {
         self.0.truth_at(keys)
+    }
+    #[inline(always)]
+    fn is_text_at(&self, keys: &[&str], text: &str) -> Option<bool> {
+        self.0.is_text_at(keys, text)
     }
     #[inline(always)]
     fn discard(self) {}
@@ -1802,6 +1813,28 @@ pub fn is_attr<V: Var>(var: &V, key: &str) -> Option<bool> {
     done
 }
 
+/// `var.key == "text"` (`key` none: `var == "text"`; `ne`: `!=`) of a loop variable:
+/// compared by the item's type where it compares itself ([`Var::is_text_at`]), through
+/// the view otherwise (see [`compare`]).
+#[cfg_attr(debug_assertions, inline)]
+#[cfg_attr(not(debug_assertions), inline(always))]
+pub fn is_text<V: Var>(var: &V, key: Option<&str>, text: &str, ne: bool) -> Option<bool> {
+    let keys: &[&str] = match &key {
+        Some(key) => std::slice::from_ref(key),
+        None => &[],
+    };
+    if let Some(same) = var.is_text_at(keys, text) {
+        return Some(same != ne);
+    }
+    let view = match key {
+        Some(key) => var.attr(key)?,
+        None => var.view(),
+    };
+    let done = compare(u8::from(ne), &view, &View::Text(Cow::Borrowed(text)));
+    discard(view);
+    done
+}
+
 /// A dict literal's value, as the run-time renderer builds it: a key written again keeps
 /// its first place and takes the last value; `None` (the run-time renderer reports it)
 /// for a key that is not text or a dict nested past the value depth limit.
@@ -3326,6 +3359,23 @@ impl<'t> Emitter<'t> {
         op: CmpOp,
         right: &Expr,
     ) -> Option<String> {
+        // A loop variable, or a key of one, against a text: compared by the item's type
+        // where it compares itself (a `serde_json::Value` item, whose view the compiler
+        // cannot see through).
+        if let (CmpOp::Eq | CmpOp::Ne, ExprKind::Literal(Data::String(text))) = (op, &right.kind) {
+            let ne = op == CmpOp::Ne;
+            match self.shared(left) {
+                Some(Shared::Var(local)) => {
+                    return Some(format!("jc::is_text(&{local}, None, {text:?}, {ne})?"));
+                }
+                Some(Shared::Attr(local, key)) => {
+                    return Some(format!(
+                        "jc::is_text(&{local}, Some({key:?}), {text:?}, {ne})?"
+                    ));
+                }
+                _ => {}
+            }
+        }
         let op = cmp_index(op);
         let right = self.expr(template, right)?;
         let r = self.local("r");
