@@ -914,15 +914,23 @@ impl Dotprompt {
         options: &PromptMetadata,
     ) -> Result<RenderedPrompt, Diagnostic> {
         let metadata = Arc::clone(&self.rendered_metadata);
-        let mut input = options
+        // The data's input, read in place; under the options' defaults, a copy that
+        // merges them.
+        let merged;
+        let input = match options
             .0
             .get("input")
             .and_then(|i| i.get("default"))
             .and_then(Value::as_object)
-            .cloned()
-            .unwrap_or_default();
-        input.extend_from(&data.input);
-        let input = Value::Object(input);
+        {
+            Some(defaults) if !defaults.is_empty() => {
+                let mut input = defaults.clone();
+                input.extend_from(&data.input);
+                merged = input;
+                &merged
+            }
+            _ => &data.input,
+        };
         let meta_value = if self.uses_metadata() {
             let mut m = Object::new();
             m.insert("prompt", Value::Object(metadata.0.clone()));
@@ -948,13 +956,7 @@ impl Dotprompt {
             out: Vec::new(),
         };
         renderer
-            .run(
-                &self.nodes,
-                &self.source,
-                &input,
-                &data.context,
-                &meta_value,
-            )
+            .run(&self.nodes, &self.source, input, &data.context, &meta_value)
             .map_err(|e| *e)?;
         let (messages, breakpoints) = messages::to_messages(renderer.out, &data.messages);
         Ok(RenderedPrompt {

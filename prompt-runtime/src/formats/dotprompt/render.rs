@@ -73,7 +73,7 @@ struct Loop {
 /// The data frame: the context's `@` variables, `@root`, `@metadata`, and the innermost
 /// loop's variables.
 struct Data<'s> {
-    root: &'s Value,
+    root: This<'s>,
     context: &'s Object,
     metadata: &'s Value,
     looping: Option<Loop>,
@@ -82,7 +82,7 @@ struct Data<'s> {
 /// The context stack: `this`, and the enclosing contexts `../` reaches.
 #[derive(Clone)]
 struct Scope<'s> {
-    this: &'s Value,
+    this: This<'s>,
     /// A partial's `key=value` arguments over `this` (an object): read first, without
     /// copying the context (Handlebars copies it: `extend({}, context, hash)`). `None` is
     /// an argument whose value is undefined: it hides the context's key.
@@ -101,7 +101,7 @@ type Overlay = crate::value::ordered::Map<Option<Value>>;
 /// (`depth0 != null ? depth0 : nullContext`).
 /// `../` still reaches the null context (Handlebars does not push the stand-in).
 fn helper_scope<'a, 's>(scope: &'a Scope<'s>) -> Cow<'a, Scope<'s>> {
-    if matches!(scope.this, Value::Null) && scope.overlay.is_none() && !scope.null_is_empty {
+    if scope.this.is_null() && scope.overlay.is_none() && !scope.null_is_empty {
         Cow::Owned(Scope {
             null_is_empty: true,
             ..scope.clone()
@@ -117,11 +117,70 @@ static EMPTY: std::sync::LazyLock<Value> =
 
 impl<'s> Scope<'s> {
     /// `this` as read here (not through `../`).
-    fn this(&self) -> &'s Value {
-        if self.null_is_empty && matches!(self.this, Value::Null) {
-            &EMPTY
+    fn this(&self) -> This<'s> {
+        if self.null_is_empty && self.this.is_null() {
+            This::Value(&EMPTY)
         } else {
             self.this
+        }
+    }
+}
+
+/// A context: a value, or the render's input, read in place. The input is an object the
+/// data argument holds, not a value: it is made one (a copy, at most once per render)
+/// only where a helper, `{{this}}` or `@root` reads it whole, so that a render reads the
+/// data where it is rather than copying it first.
+#[derive(Clone, Copy)]
+enum This<'s> {
+    Value(&'s Value),
+    Input(&'s Object, &'s std::cell::OnceCell<Value>),
+}
+
+impl<'s> This<'s> {
+    /// The context as one value.
+    fn value(self) -> &'s Value {
+        match self {
+            This::Value(value) => value,
+            This::Input(input, whole) => whole.get_or_init(|| Value::Object(input.clone())),
+        }
+    }
+
+    fn is_null(self) -> bool {
+        matches!(self, This::Value(Value::Null))
+    }
+
+    fn as_object(self) -> Option<&'s Object> {
+        match self {
+            This::Value(value) => value.as_object(),
+            This::Input(input, _) => Some(input),
+        }
+    }
+
+    /// Whether `value` is this context itself (not a copy of it).
+    fn is(self, value: &Value) -> bool {
+        match self {
+            This::Value(this) => std::ptr::eq(this, value),
+            This::Input(_, whole) => whole.get().is_some_and(|this| std::ptr::eq(this, value)),
+        }
+    }
+
+    /// Whether two contexts are the same one.
+    fn same(self, other: This<'_>) -> bool {
+        match (self, other) {
+            (This::Value(a), This::Value(b)) => std::ptr::eq(a, b),
+            (This::Input(a, _), This::Input(b, _)) => std::ptr::eq(a, b),
+            _ => false,
+        }
+    }
+
+    /// The value `parts` reads from here: the first part of the input read in place, the
+    /// rest left to the caller; no part, the context whole.
+    fn start<'p>(self, parts: &'p [String]) -> Option<(Cow<'s, Value>, &'p [String])> {
+        match (self, parts.split_first()) {
+            (This::Input(input, _), Some((first, rest))) => {
+                Some((Cow::Borrowed(input.get(first)?), rest))
+            }
+            _ => Some((Cow::Borrowed(self.value()), parts)),
         }
     }
 }
@@ -145,10 +204,12 @@ impl Renderer<'_> {
         &mut self,
         nodes: &[Node],
         source: &SourceFile,
-        input: &Value,
+        input: &Object,
         context: &Object,
         metadata: &Value,
     ) -> Result<(), Fail> {
+        let whole = std::cell::OnceCell::new();
+        let input = This::Input(input, &whole);
         let scope = Scope {
             this: input,
             overlay: None,
@@ -397,7 +458,7 @@ impl Renderer<'_> {
                     name: &call.custom,
                     params: &params,
                     hash: &hash,
-                    this: scope.this(),
+                    this: scope.this().value(),
                 };
                 let value = helper(&args).map_err(|message| {
                     Box::new(
@@ -570,11 +631,11 @@ impl Renderer<'_> {
         depth: usize,
     ) -> Result<Option<Prim>, Fail> {
         let child;
-        let scope: &Scope<'_> = if std::ptr::eq(value, scope.this()) {
+        let scope: &Scope<'_> = if scope.this().is(value) {
             scope
         } else {
             child = Scope {
-                this: value,
+                this: This::Value(value),
                 overlay: None,
                 parent: Some(scope),
                 null_is_empty: false,
@@ -614,21 +675,23 @@ impl Renderer<'_> {
                     .at(source, call.span.clone()),
             ));
         };
-        let base = match &call.context {
-            Some(expr) => eval(expr, scope, data),
-            None => Some(Cow::Borrowed(scope.this())),
+        let evaluated = call.context.as_ref().map(|expr| eval(expr, scope, data));
+        // The partial's context: its argument, or this one (read in place).
+        let base: Option<This<'_>> = match &evaluated {
+            Some(value) => value.as_deref().map(This::Value),
+            None => Some(scope.this()),
         };
         let owned;
         let mut overlay = None;
-        let this: &Value = match base.as_deref() {
-            _ if call.hash.is_empty() => match &base {
-                Some(value) => value,
+        let this: This<'_> = match base {
+            _ if call.hash.is_empty() => match base {
+                Some(this) => this,
                 None => {
                     owned = Value::Null;
-                    &owned
+                    This::Value(&owned)
                 }
             },
-            Some(object @ Value::Object(_)) => {
+            Some(object) if object.as_object().is_some() => {
                 let mut hash = Overlay::new();
                 for (key, expr) in hash_arguments(call) {
                     hash.insert(key, eval(expr, scope, data).map(Cow::into_owned));
@@ -638,7 +701,7 @@ impl Renderer<'_> {
             }
             other => {
                 // `Utils.extend({}, context, hash)`: an array's indices, then the hash.
-                let mut object = match other {
+                let mut object = match other.map(This::value) {
                     Some(Value::Array(items)) => items
                         .iter()
                         .enumerate()
@@ -656,7 +719,7 @@ impl Renderer<'_> {
                     }
                 }
                 owned = Value::Object(object);
-                &owned
+                This::Value(&owned)
             }
         };
         // Where the partial's output starts: in the text piece it extends, if any.
@@ -670,12 +733,11 @@ impl Renderer<'_> {
             parent: Some(scope),
             null_is_empty: false,
         };
-        let scope =
-            if std::ptr::eq(this, scope.this()) && overlay.is_none() && scope.overlay.is_none() {
-                scope
-            } else {
-                &child
-            };
+        let scope = if this.same(scope.this()) && overlay.is_none() && scope.overlay.is_none() {
+            scope
+        } else {
+            &child
+        };
         let result = self.nodes(&partial.nodes, &partial.source, scope, data, depth + 1)?;
         if call.indent.is_empty() {
             return Ok(result);
@@ -814,16 +876,15 @@ fn lookup<'s>(path: &Path, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s,
             ),
             _ => None,
         });
-        let value = match looped {
-            Some(v) => Cow::Owned(v),
+        match looped {
+            Some(v) => (Cow::Owned(v), &path.parts[1..]),
             None => match data.context.get(name) {
-                Some(v) => Cow::Borrowed(v),
-                None if name == "root" => Cow::Borrowed(data.root),
-                None if name == "metadata" => Cow::Borrowed(data.metadata),
+                Some(v) => (Cow::Borrowed(v), &path.parts[1..]),
+                None if name == "root" => data.root.start(&path.parts[1..])?,
+                None if name == "metadata" => (Cow::Borrowed(data.metadata), &path.parts[1..]),
                 None => return None,
             },
-        };
-        (value, &path.parts[1..])
+        }
     } else {
         let mut scope = scope;
         for _ in 0..path.depth {
@@ -835,11 +896,11 @@ fn lookup<'s>(path: &Path, scope: &Scope<'s>, data: &Data<'s>) -> Option<Cow<'s,
             scope.this
         };
         match (scope.overlay, path.parts.first()) {
-            (None, _) => (Cow::Borrowed(this), &path.parts[..]),
+            (None, _) => this.start(&path.parts)?,
             (Some(overlay), Some(first)) => match overlay.get(first) {
                 Some(Some(value)) => (Cow::Borrowed(value), &path.parts[1..]),
                 Some(None) => return None,
-                None => (Cow::Borrowed(scope.this), &path.parts[..]),
+                None => scope.this.start(&path.parts)?,
             },
             (Some(overlay), None) => {
                 // `this` itself: the context with the arguments over it.
