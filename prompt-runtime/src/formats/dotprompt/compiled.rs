@@ -1301,8 +1301,8 @@ struct Scope {
     /// A partial's `key=value` arguments: the key and the local holding its view.
     overlay: Option<Vec<(String, String)>>,
     /// The scope `../` reads: the one this one was entered from, where the run-time
-    /// renderer enters a new one (`{{#each}}`, `{{#with}}` of another value, a partial
-    /// given arguments or called from one that was).
+    /// renderer enters a new one (`{{#each}}`, `{{#with}}` of another value); none in a
+    /// partial's own top scope.
     parent: Option<Box<Scope>>,
 }
 
@@ -1862,12 +1862,26 @@ impl Emitter<'_> {
             locals.reverse();
             Some(locals)
         };
-        // Given a context or arguments, or called from a partial that was: a level of its
-        // own.
-        let inner = if context.is_none() && overlay.is_none() && scope.overlay.is_none() {
-            scope.clone()
+        // A partial starts its own `../` levels (Handlebars runs it as a template of its
+        // own): without a context or arguments, the caller's context as the caller reads
+        // it; otherwise the one given, with the arguments over it.
+        // The arguments' locals made here, dropped after the partial (not the caller's).
+        let discard: String = overlay
+            .iter()
+            .flatten()
+            .map(|(_, local)| format!("dc::discard({local});"))
+            .collect();
+        let inner = if context.is_none() && overlay.is_none() {
+            Scope {
+                parent: None,
+                ..scope.clone()
+            }
         } else {
-            scope.child(this, overlay)
+            Scope {
+                this,
+                overlay,
+                parent: None,
+            }
         };
         self.sources.push(partial.source.clone());
         self.calls.push(call.span.clone());
@@ -1875,12 +1889,6 @@ impl Emitter<'_> {
         self.calls.pop();
         self.sources.pop();
         let body = body?;
-        let discard: String = inner
-            .overlay
-            .iter()
-            .flatten()
-            .map(|(_, local)| format!("dc::discard({local});"))
-            .collect();
         if call.indent.is_empty() {
             let _ = write!(code, "let __p = {body}; {discard} __p }}");
         } else {

@@ -164,15 +164,6 @@ impl<'s> This<'s> {
         }
     }
 
-    /// Whether two contexts are the same one.
-    fn same(self, other: This<'_>) -> bool {
-        match (self, other) {
-            (This::Value(a), This::Value(b)) => std::ptr::eq(a, b),
-            (This::Input(a, _), This::Input(b, _)) => std::ptr::eq(a, b),
-            _ => false,
-        }
-    }
-
     /// The value `parts` reads from here: the first part of the input read in place, the
     /// rest left to the caller; no part, the context whole.
     fn start<'p>(self, parts: &'p [String]) -> Option<(Cow<'s, Value>, &'p [String])> {
@@ -727,18 +718,24 @@ impl Renderer<'_> {
             Some(Piece::Text(t)) => (self.out.len() - 1, t.len()),
             _ => (self.out.len(), 0),
         };
-        let child = Scope {
-            this,
-            overlay: overlay.as_ref(),
-            parent: Some(scope),
-            null_is_empty: false,
-        };
-        let scope = if this.same(scope.this()) && overlay.is_none() && scope.overlay.is_none() {
-            scope
+        // A partial starts its own `../` levels, as Handlebars runs a partial as a template
+        // of its own: `../` in it reaches nothing outside it. Without a context or
+        // arguments, its context is this one as read here (a partial's arguments over it
+        // included).
+        let scope = if call.context.is_none() && call.hash.is_empty() {
+            Scope {
+                parent: None,
+                ..scope.clone()
+            }
         } else {
-            &child
+            Scope {
+                this,
+                overlay: overlay.as_ref(),
+                parent: None,
+                null_is_empty: false,
+            }
         };
-        let result = self.nodes(&partial.nodes, &partial.source, scope, data, depth + 1)?;
+        let result = self.nodes(&partial.nodes, &partial.source, &scope, data, depth + 1)?;
         if call.indent.is_empty() {
             return Ok(result);
         }

@@ -66,6 +66,75 @@ fn context_values_are_at_variables_and_root_is_the_input() {
     );
 }
 
+/// The input is read where the data argument holds it, and is still the same context as
+/// `this` and `@root` (no new `../` level), whole where a helper or a partial takes it.
+/// The expected text is what dotprompt's JavaScript renders.
+#[test]
+fn the_input_is_one_context_however_it_is_reached() {
+    let mut registry = registry();
+    registry.define_partial("p", "[{{../t}}{{t}}]").unwrap();
+    let prompt = registry
+        .parse(concat!(
+            "{{> p this}}/{{#with this}}{{../t}}|{{t}}{{/with}}/",
+            "{{#with @root}}{{../t}}|{{t}}{{/with}}/{{#each xs}}{{../t}}{{/each}}/",
+            "{{this.t}}{{@root.t}}/{{json this}}/{{> p}}/{{> p t=\"u\"}}"
+        ))
+        .unwrap();
+    let rendered = render_json(&prompt, r#"{"input": {"t": "T", "xs": [1]}}"#);
+    assert_eq!(
+        rendered["messages"][0]["content"][0]["text"],
+        r#"[T]/|T/|T/T/TT/{"t":"T","xs":[1]}/[T]/[u]"#
+    );
+}
+
+/// A partial is a template of its own, as Handlebars runs one: `../` in it reaches nothing
+/// outside it, whatever its context; without a context or arguments its context is the
+/// caller's as the caller reads it (arguments over it included). The expected texts are
+/// what dotprompt's JavaScript renders.
+#[test]
+fn a_partial_starts_its_own_parent_levels() {
+    let mut registry = registry();
+    registry.define_partial("p", "[{{../t}}{{t}}]").unwrap();
+    registry
+        .define_partial(
+            "a",
+            "<{{> p}}|{{> p this}}|{{t}}|{{#each xs}}{{../t}}{{t}}{{/each}}>",
+        )
+        .unwrap();
+    registry
+        .define_partial("n", "({{#if nope}}{{else}}{{> p}}{{/if}})")
+        .unwrap();
+    let data = r#"{"input": {"t": "T", "xs": [{"t": "X"}], "o": {"t": "O"}, "z": null}}"#;
+    for (template, expected) in [
+        (
+            r#"{{> p t="u"}}/{{#each xs}}{{> p t="v"}}{{/each}}"#,
+            "[u]/[v]",
+        ),
+        (
+            "{{#each xs}}{{> p}}{{> p this}}{{> p ../this}}{{/each}}",
+            "[X][X][T]",
+        ),
+        (r#"{{#with o}}{{> p t="w"}}{{/with}}"#, "[w]"),
+        (r#"{{> a t="u"}}"#, "<[u]|[u]|u|uX>"),
+        ("{{#each xs}}{{> a}}{{/each}}", "<[X]|[X]|X|>"),
+        ("{{#with o}}{{> a xs=../xs}}{{/with}}", "<[O]|[O]|O|OX>"),
+        ("{{> p @root}}{{> p o}}{{> p xs}}", "[T][O][]"),
+    ] {
+        let prompt = registry.parse(template).unwrap();
+        let rendered = render_json(&prompt, data);
+        assert_eq!(
+            rendered["messages"][0]["content"][0]["text"], expected,
+            "{template}"
+        );
+    }
+    // A partial under a null context renders nothing there, as in JavaScript.
+    let prompt = registry.parse("{{#with z}}{{> n}}{{/with}}").unwrap();
+    assert_eq!(
+        render_json(&prompt, data)["messages"],
+        serde_json::json!([])
+    );
+}
+
 #[test]
 fn each_gives_index_first_last_and_key() {
     let data = r#"{"input": {"list": ["x", "y", "z"], "map": {"b": 1, "a": 2}}}"#;
