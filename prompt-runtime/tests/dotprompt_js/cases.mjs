@@ -189,6 +189,9 @@ const PARTIALS = [
   ["r", () => "R{{@index}}{{name}}\n\n"],
   ["r", () => "{{#with user}}{{name}}{{/with}}"],
   ["r", () => "{{~name~}}  "],
+  // `../` at a partial's top level reaches nothing: a partial is a template of its own.
+  ["r", () => "[{{../name}}{{name}}]"],
+  ["q", () => "{{#with user}}{{../name}}|{{../../name}}{{/with}}"],
 ];
 
 function partials() {

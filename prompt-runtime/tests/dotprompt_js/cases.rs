@@ -47,84 +47,114 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{~name~}}  "),
-            ("q", "{{json this}}"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "{{~#unless missing~}}{{~@metadata.prompt.model}}{{items.[0].sku~}}{{~/unless}}{{f}}{{#each name}}é  \n  \n\n{{~#with missing}}<&>  x\n{{#ifEquals \"Ada\" 'q'}}{{name}}{{missing}}{{/ifEquals}}{{@index}}{{~/with~}}{{/each}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{log f level=\"debug\"}}{{#each tags~}}\n{{/each}}{{role \"user\"}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{json this}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#each missing}}{{~#unless f~}}{{neg~}}\n{{> p user who=@last~}}{{/unless}}{{@metadata.prompt.config.temperature}}{{nil}}{{else~}}\n{{#unless empty}}{{/unless}}{{#with missing~}}{{~/with}}\n{{/each~}}\n😀",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n😀\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if zero~}}\n{{#unlessEquals n null}}{{this}}{{else}}{{lookup tags \"length\"}}{{~/unlessEquals}}{{#unless flag}}{{#if empty}}{{/if~}}{{/unless}}{{#unlessEquals empty \"3\"~}}{{else}} b   \n  {{role \"user\"}}\n{{&neg}}{{/unlessEquals}}{{/if}}{{#if n}}\n{{/if}}\n{{~#with missing~}}\n{{section \"s1\"}}{{flag}}{{/with}}\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{~user.tags.[1]}}{{~#with user}}{{#if keyed~}}{{^}}\n{{#with items}}{{> r who=1.5}}{{lookup age age}}{{lookup items 1}}{{/with}}\n{{/if}}{{#with user}}\n\n\n {{else~}}{{/with}}{{#each @root}}{{@index}}{{~else~}}{{role \"user\"}}{{/each~}}\n{{#unlessEquals this.name 'q'~}}a  {{/unlessEquals}}{{#with items}}{{this}}{{#unless n includeZero=false}}{{/unless}}\n{{else~}}{{user/name}}{{/with}}{{/with}}",
-        &[
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\n0123456789101112a  \"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
+    ),
+    (
+        "",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
+        &[
+            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{lookup keyed.[2] @missing}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#unless f}}\n{{/unless}}\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with user}}{{#with user~}}{{~name}}{{else}}{{../n}}{{n~}}{{~/with}}{{role \"user\"}}{{~/with~}}{{~#each tags}}\n{{~#ifEquals 0 undefined}}<&>x\n{{!c}}{{html}}{{else}}{{sku}}{{~@first}}{{../../name}}{{/ifEquals}}{{role \"user\"}}\n{{name}}}😀é{{role \"model\"}}{{/each}}{{json neg}}{{role \"model\"}}{{~user.tags.[1]~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 4:"),
     ),
     (
         "---\nmodel: m\n---\n",
@@ -364,688 +394,714 @@ pub(super) const CASES: &[Case] = &[
         "{{history}}",
         &[
             ("r", "{{~name~}}  "),
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-        ],
-        "{\"input\":{\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
-        &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
-        ),
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{~#with @root~}} {{/with}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{! c }}\n{{empty}}{{user.[name]}}{{json neg indent=\"x\"}}{{keyed.[2]}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"V0\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
+        "---\nmodel: m\n---\nx\n{{~#each tags}}{{~#unless nil}}\n{{{/unless}}{{/each}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Err("Parse error on line 3:"),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{big}}{{#unless n}}{{#each @root}}\n{{lookup @index true}}{{#if missing}}{{~/if}}\n{{@first}}{{/each}}{{~else}}{{json user/name}}{{#with user}}{{role \"system\"}}\n{{&user.[name]}}{{role \"user\"}}{{/with~}}{{role \"system\"}}\n{{#unless user}}{{lookup user \"name\"}}{{~@root.user.age}}{{^~}}{{name}}é{{@auth.uid~}}{{/unless}}{{~/unless}}{{#ifEquals @root.name this.name}}{{user.name}}😀é<&>{{json items.length indent=\"x\"}}{{neg}}{{/ifEquals}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"9007199254740992\\\"V\\\"\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\nAdaéV😀é<&>30\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n",
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("q", "{{json this}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         ),
     ),
     (
-        "---\n---\n{{#with user}}{{#with missing}}{{json this.name indent=0}}{{#with missing}}{{/with}}{{~#each missing}}{{@missing~}}{{log nil level=\"debug\"}}{{/each}}{{~/with}}\n{{section \"s1\"}}{{/with}}\n{{#each name}}\n{{#unlessEquals false false~}}{{#with @root}}{{json . indent=2}}\\{{name}}é{{~/with~}}\n{{role \"model\"}}{{/unlessEquals~}}{{#with @root}}\n{{/with}}\n{{else}}{{~user.missing~}}{{json -2}}{{#if f}}{{/if}}{{/each~}}{{#if missing}}\n{{#if name}}{{/if}}{{~user.missing}}{{else}}\n{{flag}}{{#unless neg~}}{{!c}}{{#each keyed}}{{~/each}}{{log 1.5}}{{^~}}\n{{~/unless~}}{{&~[name]}}{{#unless f}}{{~/unless}}{{~/if}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 12:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#if flag}}open{{lookup this name}}{{role \"model\"}}{{#each missing}}{{~#unless empty}}{{@first}}{{~../name}}{{~.}}{{^}}{{~/unless}}{{#unless flag}}\n\n{{/unless}}\n{{/each}}\n{{section \"s2\"}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{@index}}{{#ifEquals user.[name] f~}}{{~else}}{{/ifEquals}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 5:"),
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if flag}}x{{/unless}}{{#unlessEquals user/name [name]}}{{/unlessEquals~}}",
+        "---\n---\n{{#unless html}}\n{{lookup @root.name true}}{{#if missing}}{{~/if}}\n{{@first}}{{/unless}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\\{{name}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"{{name}}\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if user~}}\n{{role \"user\"}}\n{{#with user~}}\n\n<&>{{media url=name}}{{media url=name}}{{/with}}{{#each keyed~}}{{~@root.user.age}}{{{~html}}}{{json items.[0].sku}}{{else}}{{/each~}}\n{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("if doesn't match unless - 1:3"),
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":1e-7,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Err("Parse error on line 5:"),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{[name]}}",
+        "{{#ifEquals n null}}{{~user.name}}{{@auth.uid}}{a{{/ifEquals}}\n\n  \n  ",
+        &[
+            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{n}}\n{{history}}\n{{items.length}}{{#unless flag}}{{~#unlessEquals this .}}a  éa  {{/unlessEquals~}}{{#with @root}}\n{{/with}}\n{{else}}{{/unless}}\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"0\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\n1\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each keyed~}}{{#with missing}}\n{{~#each name}}\né\n{{{flag}}{{/each}}{{else}}\n{{lookup keyed 2}}{{#with @root~}}{{/with}}{{~/with}}{{else}}\n{{~/each~}}\n{{~#unlessEquals @state.t undefined}}{{#each missing}}{{role \"system\"}}\n{{~../flag~}}{{~@index}}{{~/each}}{{#each missing}}{{this}}{{role \"user\"}}\n{{else}}\n{{/each}}{{~/unlessEquals}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Err("Parse error on line 4:"),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#each missing}}{{~#unless empty}}{{@first}} b {{@index}}{{#if @first}}{{else}}{{/if}}\n{{~^}}\n{{~#each empty}}{{~else}}\n{{/each}}\n{{history}}\n{{@first~}}\t{\r\n{{this~}}{{/unless~}}\n\t\né{{this.sku}}{{else~}}{{#unlessEquals \"3\" .}}{{~> q who=\"Ada\"}}{{@metadata.prompt.model}}{{~/unlessEquals}}{{~user/name}}{{/each}}\n{{keyed.[2]}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"Q\\nvertexai/gemini\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{section \"s2\"}}{{~#unless missing}}{{role \"system\"}}\n{{~#unlessEquals n html~}}{{~user.[name]~}}   \n  {{else}}{{log big}}{{~/unlessEquals}}{{#if n}}{{~this~}}{{/if}}{{^}}\naax\n{{/unless}}\n\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}}]},{\"role\":\"system\",\"content\":[{\"text\":\"V[object Object]\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\n---\n{{~#with user~}}{{#unlessEquals \"3\" items.length}}\n😀{{~.~}}{{else}}{{/unlessEquals~}}{{~else~}}{{/with}}\n{{history}}\n{{json @state.t}}{{this~}}{{json @metadata.messages}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n😀[object Object]\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n\\\"s\\\"[object Object][{\\\"role\\\":\\\"user\\\",\\\"content\\\":[{\\\"text\\\":\\\"hi\\\"}]},{\\\"role\\\":\\\"model\\\",\\\"content\\\":[{\\\"text\\\":\\\"yo\\\"},{\\\"media\\\":{\\\"url\\\":\\\"http://x/b.png\\\"}}]},{\\\"role\\\":\\\"system\\\",\\\"content\\\":[{\\\"text\\\":\\\"s\\\"}],\\\"metadata\\\":{\\\"k\\\":1}}]\"}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n\n{{history}}\n{{~#each empty~}}{{/each}}  {{~user.missing}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"a<b>&\\\"'`=\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{section \"s1\"}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n\r\n{{{role \"system\"}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Err("Parse error on line 1:"),
+    ),
+    (
+        "---\n---\n{{lookup items 1}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n[object Object]\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if flag}}open{{!-- open",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Err("Lexical error on line 1. Unrecognized text."),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{lookup tags \"length\"}}{{tags}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{json this}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"4,0,false,\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\né{{#each name~}}\n{{~/each}}{{#each empty}}}\n\n {{/each}}\n\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{json this}}"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Err("Parse error on line 2:"),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless flag}}\n{{~#ifEquals null undefined~}}{{~/ifEquals}}{{lookup f @auth.uid}}{{~/unless}}{{~#each user}}\n{{#with missing}}\n{{#with missing}}{{{@missing}}}{{/with}}{{history}}{{/with}}{{/each}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#unless @first}}{{role \"model\"}}\n\n{{user/name}}{{#if neg}}{{~@state.t}}{{lookup keyed.[2] @root.name}}{{/if}}\n{{section \"s1\"}}{{/unless}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"model\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each items}}{{#unless items}}{{../../name}}{{qty~}}{{~@first~}}{{/unless}}{{qty}}{{/each}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "{{#with user~}}{{/with~}}{{#unless user.missing~}}{{json this.name}}{{/unless}}\n{{#with missing}}{{keyed.[2]~}}{{~#if html}}{{zero~}}😀x\n\n\n{{~else}}{{&this}}{{history}}{{/if}}\n{{else}}\n{{#with user}}\n{{~[name]~}}\n\n {{/with~}}{{/with}}{{log n}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"a<b>&\\\\\\\"'`=\\\"\\nU\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{json @metadata.messages}}{{json .}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"[{\\\"role\\\":\\\"user\\\",\\\"content\\\":[{\\\"text\\\":\\\"hi\\\"}]},{\\\"role\\\":\\\"model\\\",\\\"content\\\":[{\\\"text\\\":\\\"yo\\\"},{\\\"media\\\":{\\\"url\\\":\\\"http://x/b.png\\\"}}]}]{\\\"name\\\":\\\"a<b>&\\\\\\\"'`=\\\",\\\"flag\\\":false,\\\"items\\\":[{\\\"sku\\\":\\\"a\\\",\\\"qty\\\":2},{\\\"sku\\\":\\\"b\\\",\\\"qty\\\":0}],\\\"user\\\":{\\\"0\\\":\\\"zero\\\",\\\"age\\\":1,\\\"name\\\":\\\"V\\\"},\\\"zero\\\":0,\\\"empty\\\":[],\\\"nil\\\":null,\\\"f\\\":0.1,\\\"html\\\":\\\"<i>&amp;</i>\\\",\\\"keyed\\\":{},\\\"big\\\":9007199254740992,\\\"neg\\\":0,\\\"tags\\\":[\\\"t1\\\",\\\"t2\\\"]}\"}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n{{~#unless missing~}}{{/unless}}\n{{#unless keyed~}}\n{{~^}}{{~#unless neg}}{{history}}{{#if user.missing}}{{&tags~}}{{role \"user\"}}{{~/if}}{{~^~}}\n{{/unless}}{{#unless flag}}\né\t{{role \"tool\"}}{{@root.user.age}}{{@index}}{{role \"tool\"}}{{else}}{{#each missing}}\n {{@key~}}{{/each}}\n{{section \"s2\"}}{{/unless}}\n{{@root}}{{/unless}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n\n{{history}}\n{{#unless user}}{{/unless~}}{{~this.name}}a",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\nAdaa\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#if html}}{{ name }}{{^~}}\n{{/if}}{{role \"user\"}}\n{{#if nil}}\n{{~else~}}{{~/if}}\n{{history}}\n{{~#unlessEquals user.missing nil~}}{{!-- --}}\\{{name}}{{else}}\n\nx\n😀{{~/unlessEquals}}{{&@metadata.prompt.model}}{{section \"s1\"}}{{&~n}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 9:"),
+    ),
+    (
+        "---\nmodel: m\n---\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\n---\n{{#with items}}{{#each @root~}}{{/each}}\n{{#if @first}}{{media url=name}}😀{{#each user}}\n{{section \"s1\"}}{{~user/name}}{{/each}}{{history}}{{/if}}{{else~}}{{#unlessEquals keyed.[2] items.length}}{{user.missing~}}{{{name~}}}{{else}}{{neg}}{{/unlessEquals}}<&>{{~#unless html}}{{user.name~}}{{history}}{{~else}}é  \n  é{{/unless}}{{/with}}{{../name}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 5:"),
+    ),
+    (
+        "---\n---\n{{@auth.uid}}{{#each keyed}}{{#unlessEquals \"3\" ../n~}}{{tags}}  \n  <&>\n\n\n\n{{#with user~}}\n{{/with}}{{/unlessEquals~}}{{#if flag}}\n{{name}}}{{~#unless flag~}}\n}}{{else}}\n{{@first}}{{/unless}}{{/if}}{{@auth.uid}}{{role \"model\"}}\r\n{{{~@index~}}{{lookup ../n @first}}{{~else}}{{#unlessEquals . items.length}}<&><&>{{section \"s2\"}}{{else}}{{~@missing}}x\n😀<&>{{~/unlessEquals~}}{{#unless user}}\n{{~/unless}}\n{{!-- c }} --}}\n{{/each~}}{{~@metadata.prompt.config.temperature}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 10:"),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each missing~}}\n{{history}}{{log f}}{{role \"model\"}}{{json null}}{{~@metadata.prompt.model}}{{lookup qty this}}{{else~}}\n<&>ax\n{{/each}}\n{{#with user}}{{#unless flag}}{{#unless n includeZero=false~}}{{/unless}}{{~@root.n}}{{media url=\"http://x/a.png\"}}{{/unless}}\n{{else~}}\r\n <&>\n  x\n{{~#with missing}}{{#if user.missing}}\n{{/if}}{{/with~}}{{/with~}}{{#if flag}}open\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Err("Parse error on line 10:"),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n\\{{name}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"{{name}}\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#unless nil}}\n{{#unlessEquals this.name null~}}{{~neg}}{{history}}{{else}}{{/unlessEquals~}}{{~#if missing}}{{^}}\n{{@metadata.prompt.model}}{{#each items}}\n\n\n\r\n{{/each}}\r\n😀\t{{~/if~}}\n{{/unless~}}{{#with user~}}\n}{{~#with @root}}{{else}}\t{{/with~}}\n{{history}}\n{{~#each keyed}}{{~/each~}}{{#if keyed}}{{@index}}{{media url=\"http://x/a.png\"}}{{nil}}{{/if}}{{/with}}{{name.}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Err("You specified knownHelpersOnly, but used the unknown helper name - 12:103"),
+    ),
+    (
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unless zero}}{{^}}{{~#with user~}}\n\t{{~> p}}{{@metadata.prompt.config.temperature}}{{else}}\n{{~/with}}\n{{json neg}}{{#with @root}}{{media url=name}}{{/with}}{{/unless}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
+        ),
+    ),
+    (
+        "{{user.missing}}{{flag}}\t}x\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"false\\t}x\\n\"}]}]}",
+        ),
+    ),
+    (
+        "{{#if}}x{{/if}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("#if requires exactly one argument"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each items~}}{{#unless zero}}{{#ifEquals @index qty~}}\t<&>{{/ifEquals}}é\n  {{^}}{{/unless}}\n{{#with user~}}\nx\n\r\n  \n  {{missing}}{{!-- --}}{{/with~}}\n{{/each}}\n{{#if items~}}\n{{role \"tool\"}}{{lookup f 1.5}}{{~^}}{{{items~}}}{{history}}{{~/if}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 10:"),
+    ),
+    (
+        "---\nmodel: m\n---\n{{{neg}}}{{#unless items}}{{#ifEquals this.name @root.name~}}{{#if zero}}\nx\n{{neg}}{{~/if}}{{~#unlessEquals empty tags~}}{{/unlessEquals}}{{else}}{\r\n{{user.[name]~}}{{#if keyed}}{{flag}}{{/if~}}{{/ifEquals}}{{#with items}}a {{else}}{{items~}}{{/with}}{{~#ifEquals @state.t null~}}{{role \"model\"}}{{#unless user}}{{lookup . \"n\"}}{{big}} {{else~}}{{json tags indent=1}}{{role \"user\"}}{{/unless}}{{else~}}{{/ifEquals}}{{~/unless~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"0\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\n---\n{{{~tags}}}{{~#with @root~}}{{big}}{{log this.name}}{{/with}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Err("Parse error on line 1:"),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each tags}}a{{~/each}}\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\n---\n{{name}}\n",
+        &[
+            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\né\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#ifEquals -2 @root.name}}{{else}}{{role \"system\"}}\n\n{{history}}\n{{! c }}\n{{lookup items 1}}{{~#each missing~}}\n{{else~}}{{~#if @first}}\\{{name}}{{> r this who=user.name}}{{/if~}}\n{{&name}}{{/each}}{{~/ifEquals}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]Ada\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#if missing}}\n{{~^}}{{media url=html contentType=\"image/png\"}}{{role \"model\"}}{{/if~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"<i>&amp;</i>\",\"contentType\":\"image/png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if neg~}}{{#if f~}}\n{{#unlessEquals keyed.[2] nil}}{{else~}}{{~/unlessEquals}}{{json 0}}{{else~}}\n{{#with items}}{{missing~}}{{~/with}}\n{{section \"s1\"}}{{#unlessEquals missing .~}}{{/unlessEquals}}{{~/if}}\n{{^~}}{{name}}}{{role \"system\"}}\n{{#with missing~}}{{else}}{{user.[name]}}}😀{{/with}}{{n~}}{{/if~}}\n{{#if name}}{{history}}{{!-- --}}{{~#each empty}}\n{{#each empty}}{{~/each~}}\né{{{~/each}}\n{{/if}}{{#with missing~}}{{~#with user}}\n{{#each items}}{{!c}}{{else}}{{media url=name}}{{~/each}}  \n  {{~/with}}{{/with}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 5:"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#ifEquals 'q' 3}}{{/ifEquals}}{{#with missing}}\n{{f}}{{/with}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
         ),
     ),
     (
         "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{log big}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{media url=name}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"é\"}}]}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n{{#if missing~}}{{#each tags}}{{role \"system\"}}\n{{!-- --}}{{#if empty}}{{json @state.t indent=1}}{{@key~}}{{~/if~}}\n{{/each}}{{role \"user\"}}{{/if}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n{{history}}\n{{#ifEquals tags missing}}{{section \"s1\"}}{{&empty}}{{#ifEquals user.[name] missing~}}{{/ifEquals~}}{{else}}{{#if zero includeZero=true}}{{user.missing~}}   \r\n}{{/if~}}{{~#unless items}}  {x\n{{/unless}}{{/ifEquals}}{{media url=\"http://x/a.png\"}}{{role \"system\"}}\n{{#each missing}}{{/each}}\n{{this.name}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n}  {x\\n\"},{\"media\":{\"url\":\"http://x/a.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\na<b>&\\\"'`=\"}]}]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{n}}{{json @metadata.prompt.model indent=1}}{{.~}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each keyed}}{{~/each~}}{{~#unless items}}a😀{{{#unlessEquals neg items.length}}{{#unless user.missing}}{{~/unless}}\n{{else}}{{role \"model\"}}{{media url=name}}{{/unlessEquals}}{{role \"model\"}}{{#with user}}{{nil}}{{~else~}}é{{{user.tags.[1]}}}{{/with}}{{role \"model\"}}{{~@root.name}}a}{{else}}{{~/unless}}\n",
         &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"1.5undefined[object Object]\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{else}}{{user.missing}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0}}",
         Err("Parse error on line 1:"),
     ),
     (
-        "{{#unless zero~}}\n{{history}}{{~user.tags.[1]}}{{lookup [name] missing}}\n{{history}}\n   b {{> q name who=neg}}{{~else}}\n{{#with items~}}\n{{~age~}}{{~/with}}\n{{~/unless~}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless flag}}{{/unless}}{{#each user}}{{#if name}}{{~@last}}{{@key~}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{/if~}}{{else~}}{{#if user}}\n{{section \"s1\"}}{{~#with @root}}\n😀{ b   \n    }{{/with~}}{{/if~}}{{~/each}}\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"y\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n   b \\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{#ifEquals flag -2}}\n  {{/ifEquals}}{{~#if missing}}{{~#if empty~}}\né b {{items}}{{~else}}  \r\n{{lookup keyed 2}}\r\n{{{role \"system\"}}\n{{@auth.uid}}{{~/if}}<&>{{#if @first}}{{role \"tool\"}}{{role \"model\"}}  {{&html}}{{#with missing}}{{/with}}{{else}}{{> r}}{{/if~}}{{^}}\n{{/if}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Parse error on line 5:"),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"system\"}}\n<&> b {{!-- open\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Lexical error on line 2. Unrecognized text."),
-    ),
-    (
-        "---\nmodel: m\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{~#ifEquals . empty}}{{role \"user\"}}\n{{&keyed.[2]~}}{{json @metadata.prompt.config.temperature}}  {\r\n{{> q items}}{{#if user~}}{{json @state.t indent=1}} {{^}}  \n    {{/if}}\n{{&~user.missing}}{{else}}{{#if nil}}{{else~}}\n{{user.[name]~}}{{#each tags}}{{~@last}}{{/each}}{{/if}}\n{{/ifEquals~}}{{#each @root}}{{#ifEquals 3 @metadata.prompt.config.temperature}}{{[name]~}}{{name}}x\nx\n{{~/ifEquals}}😀  {{/each}}<&>{{#with user}}{{~#unless n includeZero=false}}\n{{lookup @metadata.prompt.model false}}{{/unless~}}\n{{#unless neg}}\n{{neg}}{{/unless}}{{/with}}{{~#if keyed~}}\n{{#if neg}}{{#if user}}\n{{~[name]}}{{!c}}{{~@state.t}}{{/if}}{{/if}}{{history}}{{/if}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 5:"),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{name}}}{{~#unless n includeZero=false}}{{neg}}{{@metadata.prompt.config.temperature}}{{/unless}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 1:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{ name }}\n{{history}}\n{{user.name}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"Ada\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{media url=name}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"a<b>&\\\"'`=\"}}]}]}",
-        ),
-    ),
-    (
-        "{{#unless keyed}}{{role \"system\"}}\n{{else}}{{&~.}}{{#with missing}}\n{{log false}}<&>😀{{/with~}}{{/unless~}}{{lookup items user.name}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Err("Parse error on line 2:"),
-    ),
-    (
-        "{{~#each tags}}{{#if html~}}\n{{/if}}\n   😀{{/each}}\n\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{items.[0].sku}}{{else}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Err("Parse error on line 1:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{json @metadata.prompt.raw}}{{history}}{{#if user.missing}}{{#if n includeZero=false}}\n\\{{name}}{{role \"system\"}}{{~#if nil~}}\n{{else}}{{/if}}\n{{/if}}{{json html indent=\"x\"}}{{~^}}{{n}}{{role \"tool\"}}{{/if}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"{\\\"input\\\":{\\\"schema\\\":{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"name\\\":{\\\"type\\\":\\\"string\\\"}}},\\\"default\\\":{\\\"flag\\\":true}},\\\"output\\\":{\\\"format\\\":\\\"text\\\"}}\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"-1\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless flag}}{{#if keyed}}\n{{~#with items}}{{/with}}{{~^}}{{#with items}}{{tags.[0]}}{{~name}}  {{~/with~}}{{~/if}}\n{{#with user~}}{{#with @root~}}\n{{../n}}{{~else~}}{{ name }}{{/with}}\n{{log ../n}}{{/with}}\n{{/unless}}",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#with @root}}\n{{/with}}\n\t{  \n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\t{\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#with user~}}{{#ifEquals 1.5 @root.user.age~}}{{name}}}{{~/ifEquals}}{{~#with user}}\n{{/with}}a} b {{~/with}}\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Err("Parse error on line 1:"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#if}}x{{/if}}{{#each items}}{{/each}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("#if requires exactly one argument"),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unlessEquals keyed.[2] items.length}}{{!-- c }} --}}{{missing}}{{~/unlessEquals~}}{{#if flag}}x{{/unless}}{{@root.user.age}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("if doesn't match unless - 1:88"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each tags}}<&>\r\na{{log user/name}}{{~/each~}}",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"<&>\\r\\na<&>\\r\\na<&>\\r\\na<&>\\r\\na\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{~#each @root}}\n{{/each}}{{name}}}{{~#unless flag~}}\n{{role \"system\"}}\n{{json 'q'}}a{{/unless}}{{#if @first}}{{@auth.uid}}{{user/name}}{{log flag}}{{json html}}{{^~}}{{~/if}}",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Err("Parse error on line 4:"),
-    ),
-    (
-        "---\nmodel: m\n---\n{{log this.name}}{{role \"model\"}}{{~#unless zero}}\n😀\r\na{{#with user}}{{~else}}}<&>{{{~/with~}}{{^~}}{{/unless}}\n{{history}}{{#unless missing}}\n{{#with items}} {{{lookup user \"name\"}}{{/with}}{{  user.name  }}{{/unless}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\n---\n{{#unless f}}😀{{#with missing~}}{{~/with}}{{~keyed.[2]}}{{media url=\"http://x/a.png\"}}{{role \"user\"}}\na{{json @metadata.prompt.raw}}{{else}}\n\n  x\n{{~#with missing}}{{#if user.missing}}\n{{/if}}{{/with~}}{{#each items}}\n{{/each}}\n{{~/unless}}\n{{#ifEquals 1.5 items.length}}<&>{{~#if user.missing~}}\n{{~#with missing~}}{ {{json [name] indent=0}}{{/with~}}{{#if n}}\n{{/if~}}{{^}}\n{{#with items}}  {{#each @metadata.messages}}{{this.role}}{{/each}}😀{{~/with}}{{/if}}{{~/ifEquals}}\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"n\":0,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\\n  x\\n\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{!c}}{{lookup}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Err("Cannot read properties of undefined (reading 'lookupProperty')"),
-    ),
-    (
-        "---\nmodel: m\n---\n{{role \"user\"}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}\n{{#if flag}}x{{/unless}}{{#ifEquals null .}}{{#unlessEquals tags false}}{{/unlessEquals}}{{missing}}{{missing}}\t{{#unlessEquals \"3\" 'q'}}\r\n{{else}}{{{{/unlessEquals}}{{/ifEquals~}}{{neg~}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Err("if doesn't match unless - 2:3"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{media url=missing}}{{user.tags.[1]}}{{!-- --}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}},{\"text\":\"y\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{!c}}{{flag}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"true\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if}}x{{/if}}{{#if}}x{{/if}}{{@state.t}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("#if requires exactly one argument"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{big}}{{#each empty}}{{~/each}}{{user.[name]}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"9007199254740992\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unless flag~}}\n{{!-- --}}{{~#with missing~}}{{#if items~}}\n{{this~}}{{tags.[0]~}}{{~/if}}{{/with}}\n{{^~}}\n b x\n😀{{/unless}}\n{{#unlessEquals 1.5 @state.t}}{{#ifEquals f @auth.uid~}}{{#if items}}\n{{&~.}}{{.}}{{^}}{{~/if}}\n{{else~}}{{#if zero}}\nx\n{{neg}}{{~/if}}{{~#unlessEquals empty tags~}}{{/unlessEquals}}{{/ifEquals}}\\{{name}}{{keyed.[2]}}{{else~}}{{~#with items}}\n{{json @metadata.messages}}{{role \"user\"}}\n{{../n}}\t😀\r\n{{user.missing~}}{{~else}}{{~/with~}}{{json null}}{{/unlessEquals}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 8:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"user\"}}\n{{history}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0}}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{media url=\"http://x/a.png\"}}{{#if zero}}{{> q who=@missing}}{{^}}\n{{{~tags}}}{{~#with @root~}}{{big}}{{log this.name}}{{/with}}{{/if~}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 2:"),
-    ),
-    (
-        "---\n---\n\n{{history}}\n\n  a",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n\\n  a\"}]}]}",
-        ),
-    ),
-    (
-        "{{user.tags.[1]~}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#unless html}}\n{{/unless}}\n{{#unless n}}{{role \"system\"}}\n\n{{history}}\n{{! c }}\n{{lookup items 1}}{{~#each missing~}}\n{{else~}}{{~#if @first}}\\{{name}}{{> r this who=user.name}}{{/if~}}\n{{&name}}{{/each}}{{~^}}\n{{~/unless~}}a <&>{{name~}}{{~#unless user}}\n{{@metadata.prompt.config.temperature}} b {{~^}}éa{{missing}}{{/unless}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a <&>Adaéa\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{lookup big user.name}}\n",
-        &[
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{json user/name indent=0}}{{role \"user\"}}\n{{section \"s1\"}}\n \r\n\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"U\\\"\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n\n{{history}}\n{{#if flag n}}x{{/if}}{{#with @root}}\n{{~/with}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("#if requires exactly one argument"),
-    ),
-    (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#each items}}{{#with user~}}\n{{else}}{{media url=name}}{{~/with}}  \n  {{role \"system\"}}{{#if neg}}\n{{~nil}}{{#unless n includeZero=false}}\n{{../flag}}{{~/unless~}}\n{{^}}{{~/if}}\n{{else}}\n{{#ifEquals @auth.uid items.length}}{{> p user}}{{~@metadata.prompt.config.temperature}}{{role \"model\"}}{{~else~}}{{history}}{{section \"s1\"}}{ b <&>{{~/ifEquals~}}{{#each tags}}{{#if keyed~}}\n{{media url=\"http://x/a.png\"}}{{/if}}\n{{#ifEquals this 1.5}}{{role \"user\"}}{{lookup tags \"length\"}}{{~/ifEquals}}{{else}}\n{{~/each}}{{#with user~}}{{lookup items 1}}{{else}}\n{{role \"user\"}}\n{{media url=\"http://x/a.png\"}}{{json missing}}{{/with}}\n{{/each}}{{#if user.missing}}\n{{#unless f}}\n{{/unless}}{{#unless items~}}{{~/unless}}{{else~}}{{#each tags}}{{role \"system\"}}\n{{!-- --}}{{#if empty}}{{json @state.t indent=1}}{{@key~}}{{~/if~}}\n{{/each}}{{role \"user\"}}{{/if}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"P[U]0.5\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with items}}{{#if n}}\n\n\n 😀 é{{section \"s2\"}}{{^}}\n  \n  {{media url=\"http://x/a.png\"}}{{lookup keyed 2}}{{/if~}}{{#each name}}{{~this}}<&>{{else}}{{age}}{{~this.name}}{{/each}}\n{{  user.name  }}{{/with}}\n{{~#with user}}\n{{age}}{{/with~}}\n{{name}}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 10:"),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#with @root}}{{#unless user~}}\n{{log 'q' level=\"debug\"}}<&>{{#with missing}}  \n  {{log zero}}{{json user/name indent=\"x\"}}{{/with}}\n{{~else}}{{n}}{{/unless}}{{#with @root}}{{/with}}\n{{/with~}}{{~user.tags.[1]~}}{{#each items~}}\n{{~#with missing~}}{{else}}{{#unlessEquals . @state.t~}}😀{{/unlessEquals}}{{/with}}\n{{else}}{{#unless flag}}{{/unless}}{{#each user}}{{#if name}}{{~@last}}{{@key~}}{{@last~}}{{~/if}}{{~/each}}{{/each~}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with items}}a{{/with}}{{~#if n}}{{~#with items}}\n{{/with}}\n{{^}}{{~/if~}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\ny\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
         ),
     ),
     (
-        "---\n---\n{{~#each keyed}}{{~#each tags}}{{/each}}{{#ifEquals user.missing age}}{{user.tags.[1]}}  {{else}}{{~age}}{{~this~}}{{/ifEquals}}{{/each}}{{~#with user~}}{{/with~}}\n{{f}}{{/if}}{{#with items~}}{{/with}}\n\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("q", "{{json this}}"),
+            ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 4:"),
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
     ),
     (
-        "---\nmodel: m\n---\n{{!-- c }} --}}\r\na\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1053,7 +1109,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a\"}]}]}",
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
         ),
     ),
     (
@@ -1153,7 +1209,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]}}",
         Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
@@ -1223,7 +1279,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Err("Parse error on line 1:"),
@@ -1245,15 +1301,15 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
+            ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        "{\"input\":{\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"Ada\\\"[object Object]\\\"\\\"\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"undefined[object Object]\\\"V\\\"\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{role \"system\"}}\n\t{{log false}}{{~#with items}}{{section \"s2\"}}\\{{name}}{{role \"user\"}}\n{{/with}}\n\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{role \"user\"}}{{user.tags.[1]}}{{~#with items}}{{section \"s2\"}}\\{{name}}{{role \"user\"}}\n{{/with}}\n\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -1261,7 +1317,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"system\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}},{\"text\":\"{{name}}\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}},{\"text\":\"{{name}}\"}]}]}",
         ),
     ),
     (
@@ -1371,7 +1427,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
@@ -1563,7 +1619,7 @@ pub(super) const CASES: &[Case] = &[
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         ),
@@ -1631,7 +1687,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
@@ -1655,7 +1711,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
@@ -1785,289 +1841,379 @@ pub(super) const CASES: &[Case] = &[
             ("r", "R{{@index}}{{name}}\n\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\na😀\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"0.1\"}]}]}",
         ),
     ),
     (
-        "{{#each user~}}{{#with @root}}\n{{~else~}}{{@index}}{{/with~}}{{/each}}{{n}}\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"3\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}\n{{#each}}x{{/each}}{{#with user}}{{#if user~}}{{html}}{{a{{~/if~}}{{media url=name}}{{/with}}\t b {{history}}{{#unless user.missing}}{{/unless}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 2:"),
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if user}}{{#unless html}}\n{{#each @metadata.messages}}{{this.role}}{{/each}}{{flag~}}{{/unless}}{{/if}}\n b \n{{items.length}}\n",
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n b \\n2\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#with items}}{{#if name}}\n{{! c }}\na{{role \"model\"}}{{{user.missing}}}{{/if}}{{../n}}{{~/with}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"-1\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#if}}x{{/if}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("#if requires exactly one argument"),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with missing}}{{/with}}",
+        "\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{~#if nil~}}{{~#with missing}}\n{{history}}\n{{~.}}é\r\n{{[name]}}{{missing~}}{{/with}}\n{{role \"model\"}}{{section \"s1\"}}{{media url=html contentType=\"image/png\"}}{{role \"system\"}}\n{{#ifEquals false flag}}{{@missing}}{{/ifEquals}}{{role \"model\"}}é😀\n{{items~}}{{@metadata.prompt.model}}{{~/if}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{json this}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\n---\n{{#if n includeZero=false}}\n{{#unless neg~}}\n\n}{{#if user}}{{~user.missing}}{{{zero}}}{{~[name]~}}{{else}}\n{{#each @metadata.messages}}{{this.role}}{{/each}}{{user.missing~}}{{/if~}}{{else}}{{#if name}}{{/if}}{{json @metadata.prompt.raw}}{{~/unless}}\n\n  {{> r}}{{~#with user~}}{{else}}{{role \"model\"}}{{/with}}\n{{/if~}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n}0é\\n\\n  Ré\\n\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{media url=name}}{{items.length}}{{~#if n~}}  \n  \t{{#ifEquals @root.user.age @root.name}}{{else~}}{{lookup flag null}}{{~/ifEquals}}\r\na{{{/if~}}\n\n",
-        &[
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}\n{{log @root.name}}{{@missing}}{{~#if keyed~}}{{#each name}}{{this}}{{empty~}}{{name}}}{{!-- c }} --}}{{/each}}{{missing}}\naa{{^}}{{#ifEquals false big}}{{~@root.name}}{{items.length}}{{/ifEquals~}}{{json user.tags.[1]}}{{/if}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"f\":123456789.125,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 2:"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless keyed}}{{#each @root}}  \n  x\n\n\n{{#unless html}}{{this}}{{lookup [name] @metadata.prompt.model}}{{!c}}{{^}}\n\na}{{/unless}}{{/each~}}\n<&>{{/unless}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#unlessEquals \"3\" 3}}{{&this}}{{#unless missing~}}{{!-- --}}{{neg}}{{media url=\"http://x/a.png\"}}{{neg}}{{#with missing}}{{media url=html contentType=\"image/png\"}}{{history}}{{/with~}}{{~/unless}}{{#unless name~}}{{else~}}\n{{@missing~}}x\n{{~/unless}}\n{{/unlessEquals}}{{#unlessEquals user.[name] false}}{{/unlessEquals~}}",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":0,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"[object Object]0\"},{\"media\":{\"url\":\"http://x/a.png\"}},{\"text\":\"0\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#with @root}}{{#each empty}}{{~/each~}}\n{{@root.n}}{{/with}}\t\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"1.5\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{json @auth.uid indent=0}}{{lookup user \"name\"}}{{#each tags~}}\n{{missing}}{{@index}}{{@auth.uid}}{{else}}\n{{zero}}{{/each~}}{{role \"user\"}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"u1\\\"0u11u12u13u1\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n<&><&>\r\n}{{json 3}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n<&><&>\\r\\n}3\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{log name}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{~#ifEquals 1.5 n~}}{{else}}{{&@auth.uid}}{{json @missing}}{{user.missing}}{{/ifEquals}}\t{{#each missing}}\n\n{{history}}\n{{role \"tool\"}}  {{  user.name  }}{{#each name}}\n{{history}}\\{{name}} b {{~else~}}\n{{~@root.name}}\t{{/each}}{{#if n includeZero=false~}}{{#if html}}{{@index}}{{/if~}}\n{{/if}}{{role \"user\"}}\n{{json 0}}{{else}}{{! c }}\n{{#with items}}{{/with}}\n{{role \"user\"}}\n{{/each}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"u1undefined\\t\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{json 3}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"3\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{user.name}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"U\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
         "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#unless html~}}{{#if nil~}}\n{{#if items}}\n{{~@auth.uid~}}{{/if}}{{#unlessEquals null flag~}}   b \r\n{{user.[name]}}{{else}}{{{items.length}}}{{tags}}{{/unlessEquals}}{{^}}{{role \"user\"}}{{> p n=html}}{{#with user}}😀{{@root.items.length}}{{else~}}{{nil~}}{{/with~}}{{/if}}{{~/unless}}\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each items~}}{{#if keyed~}}\n{{history}}\n<&>  \n    {{^}}{{/if}}{{json 1.5}}{{/each}}\n",
+        &[
+            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[],\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{json this}}"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{@missing}}{{#ifEquals null user/name}}{{#if user.missing}}{{#unless keyed}}\n{{/unless}}\r\nx\n{{items.[0].sku}}{{/if}}\t}x\n😀{{@auth.uid}}\n{{history}}\n{{log @metadata.prompt.model level=\"debug\"}}{{json empty}}{{/ifEquals~}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with @root}}{{~#with @root~}}{{media url=missing}}{{ name }}{{#each user~}}{\n{{media url=\"http://x/a.png\"}}{{~@root.name}}{{else~}}{{/each}}{{/with}}{{json ../n}}{{/with}}{{~#each items~}}\n{{#if keyed}}\n{{#with @root~}}{{  user.name  }}😀 b {{tags.[0]~}}{{else}}\t{{~this.sku}}{{/with}}\n{{~/if~}}\n{{#if @first}}{{!c}}\n{{/if}}{{/each}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}},{\"text\":\"{\\n\"},{\"media\":{\"url\":\"http://x/a.png\"}},{\"text\":\"{\\n\"},{\"media\":{\"url\":\"http://x/a.png\"}},{\"text\":\"undefined\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{log false}}a{{#if missing}}{{#if name}}{{/if}}{{json @metadata.prompt.raw}}{{else}}{{@missing}}{{~@missing~}}{{media url=missing}}{{/if}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"a\"},{\"media\":{\"url\":\"undefined\"}}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"model\"}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{~neg}}{{media url=name}}{{items.length}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"0\"},{\"media\":{\"url\":\"Ada\"}},{\"text\":\"0\"}]}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#with user~}}{{/with}}{{#unlessEquals true @metadata.prompt.config.temperature}}{{else}}{{#each missing}}\né\n{{/each~}}\n{{/unlessEquals~}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\r\n😀{{{#if missing}}\n{{/if~}}",
+        &[
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Err("Parse error on line 1:"),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{html}}{{#if flag}}{{#each name}}{{history}}{{/each}}{{/if}}\n{{~user.missing}}\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"<i>&amp;</i>\"}]}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{name}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"a<b>&\\\"'`=\"}]}]}",
+        ),
+    ),
+    (
+        "\t  \n\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[],\"zero\":0,\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\n---\n{{#with @root}}{{~#unless missing}}{{^}}{{role \"model\"}}{{this~}}{{role \"tool\"}}{{json @metadata.prompt.raw}}{{/unless~}}{{json tags.[0] indent=1}}{{/with}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\\"t1\\\"\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#if user}}\n{{&~flag~}}{{media url=name}}\n{{> r items who=user.missing}}{{/if~}}{{!-- --}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Err("Parse error on line 2:"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{name}}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 1:"),
+    ),
+    (
+        "---\nmodel: m\n---\n{{zero}}{{#if keyed}}\n{{~/if}}{{role \"system\"}}\n{{#with @root}}{{age}}{{{~missing}}}{{media url=html contentType=\"image/png\"}}{{else}}{{lookup items 1}}{{flag}}{{~nil}}{{zero}}{{> r n=flag}}{{~/with~}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Err("Parse error on line 3:"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if items}}{{#if n includeZero=false~}}{{#if html}}{{zero}}{{/if~}}\n{{/if}}{{/if}}\n{{section \"s1\"}}",
+        &[
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"0\\n\"},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{lookup user.[name] zero}}{{#with items~}}{{/with}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"U\"}]}]}",
         ),
     ),
     (
@@ -2077,32 +2223,82 @@ pub(super) const CASES: &[Case] = &[
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n  \n  {{#each items~}}{{/each}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{~#unlessEquals tags big}}{{lookup keyed 2}}{{~#each user}}{{[name]}}{{else~}}{{ name }}{{user.tags.[1]}}\n\n\n{{/each}}\n{{log @auth.uid}}}{{{~/unlessEquals~}}{{lookup user \"name\"}}{{#each missing}}{{@last}}{{@first}}\r\n<&>\n\n{{~#if f}}{{~this~}}{{/if~}}\n{{~else~}}{{~/each~}}{{lookup items 1}}",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
+        &[
+            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("q", "{{json this}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n{{#with @root}}\t{{/with}}{{#each missing}}{{/each}}\n{{~#with missing}}{{../n}}{{/with~}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 5:"),
+        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\t\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{lookup items 1}}{{@state.t}}\n",
+        &[
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{.}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"[object Object]\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if zero includeZero=true}}\n{{^}}{{/if}}\n{{#if missing~}}{{role \"model\"}}{{#if neg}}{{^}}{{~#if n includeZero=false~}}{{name}}é\n{{/if~}}\n\r\na{{#ifEquals items.[0].sku items.length}}{{/ifEquals}}{{/if}}\n{{#if name}}\n{{json html indent=2}}{{~#with user}}\n  \n  \r\n{{!c}}\n{{/with}}{{#unless empty}}{{~@state.t}}  \n  {{~/unless}}\n{{~/if}}\n{{~/if}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if neg}}{{/if}}{{~#each keyed~}}{{json this.name indent=1}}\n{{history}}\n{{history}}{{json items.length}}{{@first}}{{~/each}}{{lookup @metadata.prompt.model .}}{{#each missing}}{{~else}}\n{{~#if zero includeZero=true}}{{tags~}}{{~/if}}\n{{#if html}}{{role \"tool\"}}{{lookup keyed 2}}{{media url=missing}}{{/if~}}{{~#with user~}}\n{{~/with~}}{{/each}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"undefinedtruet1,t2\\n\"}]},{\"role\":\"tool\",\"content\":[{\"media\":{\"url\":\"undefined\"}}]}]}",
+        ),
     ),
     (
         "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
@@ -2147,7 +2343,7 @@ pub(super) const CASES: &[Case] = &[
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":1e+21,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
             "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
         ),
@@ -2205,7 +2401,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{~name~}}  "),
-            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
@@ -2311,7 +2507,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "q {{> r}} q"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
@@ -2497,35 +2693,35 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{~name~}}  "),
+            ("r", "[{{../name}}{{name}}]"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{ name }}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"é\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{role \"model\"}}\t{{json name indent=2}}{{#unless html}}{{else}}{{~/unless}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#if @first}}{{role \"model\"}}\t{{^}}\n{{/if}}{{#ifEquals items [name]~}}{{/ifEquals}}\n",
         &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\t\\\"Ada\\\"\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
         ),
     ),
     (
@@ -2661,9 +2857,9 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("q", "{{json this}}"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Err("Parse error on line 3:"),
     ),
     (
@@ -2681,7 +2877,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Err("Parse error on line 4:"),
@@ -2727,9 +2923,9 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{json this}}"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
-        "{\"input\":{\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
         Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
@@ -2737,7 +2933,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Err("Parse error on line 1:"),
@@ -2921,203 +3117,187 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"V }\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"system\"}}\n{{~#each items~}}{{/each}}\n{{#unless neg~}}{{section \"s1\"}}{{~/unless~}}\r\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"U }\"}]}]}",
         ),
     ),
     (
-        "---\n---\n{{@root.user.age}}}{{#each keyed}}\n{{/each}}\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{@first}}{{media url=name}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"é\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with missing}}{{/with}}{{#unless user.missing}}\n{{/unless}}{{missing}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"model\"}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{!-- --}}\n{{json @metadata.prompt.raw}}{{#unless missing}}{{items.length}}{{/unless}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"{\\\"input\\\":{\\\"schema\\\":{\\\"type\\\":\\\"object\\\",\\\"properties\\\":{\\\"name\\\":{\\\"type\\\":\\\"string\\\"}}},\\\"default\\\":{\\\"flag\\\":true}},\\\"output\\\":{\\\"format\\\":\\\"text\\\"}}0\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "{{&empty}}{{#with user}}{{else}}\n{{lookup tags \"length\"}}{{~/with~}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{~#with missing}}{{#with missing}}{{#if n}}\n{{^}}\n{{media url=html contentType=\"image/png\"}}{{/if~}}\r\n  {{/with~}}\n{{#each items~}}{{~/each}}{{/with}}{{role \"user\"}}\n{{#ifEquals user/name .~}}{{#each keyed~}}{{/each}}{{#each user}}\n{{~missing}}{{~age}}{{media url=\"http://x/a.png\"}}{{~/each}}\n{{/ifEquals~}}{{~#if name}}{{/if}}\n{{#if}}x{{/if}}{{~#with @root}}{{/with~}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{name~}}{{&@root.name}}{{#each user}}{{~name~}}{{@key~}}{{missing}}{{/each}}\n{{#ifEquals items.length 1.5}}{{#each tags}}   \n    \n  {{/each}}{{else}}{{~/ifEquals}}{{role \"user\"}}\n{{[name]~}}{{name}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("#if requires exactly one argument"),
-    ),
-    (
-        "---\n---\n😀a{{{log html}}{{#ifEquals \"3\" 3}}{{json null}}{{@missing}}{{flag}}{{@auth.uid}}{{else}}x\néa {{log nil}}{{/ifEquals}}{{~#unless zero includeZero=true}}\n{{items.length}}\\{{name}}{{/unless}}\n<&>\t{{~user.tags.[1]}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with}}x{{/with}}{{json 1.5}}{{#each keyed}}{{log -2 level=\"debug\"}}{{#unless user.missing}}{{role \"system\"}}\n{{section \"s2\"}}x\n\n\n{{#with user}}\n{{tags.[0]~}}{{lookup user \"name\"}}é{{else~}}{{~/with}}\n{{/unless}}{{/each}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("#with requires exactly one argument"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each empty}}\n{{name}}}{{else~}}\n  \n{{!-- c }} --}}\n{{#unless user.missing}}{{html}}{{else}}\n {{/unless}}\n{{#with missing}}\n{{log neg level=\"debug\"}}\n\n{{{/with~}}\n{{~/each}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 2:"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unlessEquals user.name empty~}}{{!c}}{{~#if items~}}{{#each keyed}}{{lookup [name] @root.user.age}}{{else}}{{log user.tags.[1]}}{{~@missing~}}{{~/each}}{{^}}{{#if keyed}}{{this.name}}{{~else}}{{@auth.uid}}{{/if}}\n{{#each name}}\n{{else}}\n{{/each}}\n<&>a  \n  {{/if}}\n{{@auth.uid}}{{else}}{{~#unless html}}😀  \n  😀{{lookup . \"n\"}}{{/unless~}}{{role \"system\"}}\n b <&>    {{@state.t}}\n\t{{> q who=@metadata.prompt.model n=\"Ada\"}}{{f}}{{/unlessEquals~}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"u1\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a<b>&\\\"'`=a<b>&\\\"'`=0agename\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\na<b>&\\\"'`=a<b>&\\\"'`=\"}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{~#with user}}{{media url=\"http://x/a.png\"}}{{tags.[0]}}{{/with}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"http://x/a.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{!-- --}}{{#each empty}}{{#unless html}}{{json keyed.[2] indent=1}}{{media url=\"http://x/a.png\"}}{{/unless}}{{qty}}{{#unless name}}{{~#with missing}} b {{!c}}{{media url=name}}{{else~}}\n{{json . indent=2}}{{~/with}}\n{{/unless}}\n{{/each~}}{{#ifEquals null tags}}{{#each user}}{{/each~}}\n{{else}}{{#with @root}}{{#unless missing}}{{@root.n}}{{/unless}}\t{{log true}}{{json tags.[0] indent=0}}{{else}}{{~#unless missing}}{{else~}}\n \n<&> b 😀  \n  \n\n{{/unless}}\n{{/with~}}{{/ifEquals}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"0\\tundefined\"}]}]}",
         ),
     ),
     (
-        "{{role \"system\"}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"system\"}}\n{{#if missing}}{{^~}}{{~@state.t}}{{role \"system\"}}\n{{~items.[0].sku}}{{f}}{{#each tags}}{{~../name~}}{{~../flag}}a{{/each}}{{json undefined}}{{/if~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"a-0.5AdatrueaAdatrueaAdatrueaAdatrueaundefined\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\na{{@index.x}}{{json}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Cannot read properties of undefined (reading 'hash')"),
+    ),
+    (
+        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#each user}}\n{{this}}\n{{history}}\n{{role \"system\"}}\n{{log 1.5}}{{/each}}{{n~}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"zero\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n1\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\nV\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n3\"}]}]}",
+        ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if n includeZero=false~}}{{^}}\n{{history}}\n{{log @root.name}}{{/if}}\n{{section \"s1\"}}",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#with @root}}x\n  x\n}{{~#each empty}}{{#with @root}}{{else}}{{@metadata.prompt.config.temperature~}}{{media url=missing}}{{/with}}\n{{~else}}{{~user.tags.[1]}}{{/each~}}\n{{else}}\n{{#if items}}\n<&>  😀{{~user.tags.[1]}}{{@index}}{{/if}}\n{{> r who=@root.user.age}}{{@root.name}}{{/with}}\n{{~#if html}}{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[],\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"x\\n  x\\n}\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{missing}}{{@root.user.age}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"3\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#if user.missing~}}{{#unless n includeZero=false~}}{{~#unless neg}}\n{{lookup tags \"length\"}}{{/unless~}}{{~#unless f}}{{/unless}}{{/unless}}{{#unless n includeZero=false}}\n{{@root.user.age}}{{else~}}\n{{json @root.user.age}}{{/unless~}}{{else}}{{#unlessEquals n @auth.uid}}{{#each user}}{{log user.tags.[1]}}{{~../n~}}{{else}}\n  \n  \n\n\n{{json items.[0].sku indent=2}}{{/each}}{{#with user~}}{{/with}}\n{{/unlessEquals}}{{!-- c }} --}}{{/if~}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"333\\n\"}]}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{json this}}"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "---\n---\n{{#each user}}{{~tags~}}{{#unless nil}}{{/unless}}{{#each keyed}}{{~/each~}}\n{{~/each}}{{role \"system\"}}\n{{#ifEquals null items.length}}{{~user/name}}{{@key}}{{#if user}}{{[name]}}{{lookup tags -2}}{{~/if}}{{else}}   a{{/ifEquals}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n   a\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{@missing}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         ),
     ),
     (
@@ -3323,7 +3503,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
@@ -3335,7 +3515,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
@@ -3403,7 +3583,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
         Err("Parse error on line 2:"),
@@ -3729,7 +3909,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":0.1,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
@@ -3753,7 +3933,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Err("Parse error on line 2:"),
@@ -3785,7 +3965,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
         Ok(
@@ -3867,7 +4047,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
@@ -3915,7 +4095,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
             ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Err("Parse error on line 5:"),
@@ -3973,7 +4153,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
@@ -4093,9 +4273,9 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
         ],
-        "{\"input\":{\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"\\\"Ada\\\"\\n\"},{\"media\":{\"url\":\"http://x/a.png\"}}]}]}",
         ),
@@ -4295,1489 +4475,169 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Err("Parse error on line 1:"),
     ),
     (
-        "---\nmodel: m\n---\n{{~#unless flag~}}\n{{media url=\"http://x/a.png\"}}{{/unless}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{log @state.t level=\"debug\"}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"n\":3,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#if items}}{{role \"user\"}}\n{{#with user}}{{role \"model\"}}{{json @metadata.prompt.model}}a😀  {{section \"s1\"}}\r\n}  {{role \"user\"}}{{#unless missing}}{{!-- --}}\n{{~nil~}}{{/unless}}{{/with~}}\n{{~else}}\n{{tags}}{{/if}}\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"t1,t2\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}{{#with @root}}{{~#if html~}}\n{{~else}}{{#each keyed~}}\n\r\na b {{big~}}{{~else}}{{this.name}}{{/each}} b x\né{{~#if items}}{{json user.[name] indent=0}}{{{~@metadata.prompt.model}}{{~/if}}\n{{/if}}{{#ifEquals undefined tags.[0]}}{{else}}{{#if items}}{{~/if}}éx\nx\n{{/ifEquals}}{{json false}}{{/with}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Err("Parse error on line 5:"),
-    ),
-    (
-        "---\n---\n{{history}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{#each empty}}{{#ifEquals @index undefined}}{{@last}}{{.}}{{user.name}}  a<&>{{/ifEquals}}{{role \"user\"}}{{#each keyed}}{{#unlessEquals this true}}<&>\r\n\n{{flag}}{{else}}{{zero~}}{{@key}}{{items.[0].sku}}{{/unlessEquals}}{{#ifEquals missing [name]}}\n{{> q name who=\"3\"}}{{/ifEquals~}}{{/each~}}{{/each}}{{#if name}}{{#unlessEquals nil @metadata.prompt.config.temperature}}😀{{~@auth.uid}}{{user.missing~}}{{else}}{{@root.items.length}}{{#unlessEquals null this.name}}{{else}}\r\n  {{lookup nil name}}}{{{/unlessEquals}}{{#unless html}}  a{{media url=html contentType=\"image/png\"}}{{^}}{{items.length}}{{/unless}}\n{{/unlessEquals~}}{{/if}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 5:"),
-    ),
-    (
-        "{{#each keyed}}\n{{#unless n includeZero=false}}{{/unless}}{{#ifEquals 1.5 ../n~}}\r\n  \t{{@key~}}{{else~}}\n{{history}}\n{{name}}{{user.[name]}}{{#ifEquals html user/name}}{{json ../n}}{{!-- c }} --}}{{/ifEquals~}}{{/ifEquals}}{{/each}}\n{{~user.tags.[1]}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{json this}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n3\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{role \"model\"}}{{lookup user \"name\"}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{#unlessEquals tags tags}}{{#if @first~}}{{#each keyed}}{{@index}}{{log @last}}{{user.missing~}}{{/each}}\n{{^~}}\n\t{{> p}}{{~#each missing}}\n\r\n\r\n  \n  \r\n{{else}}\n{{/each}}{{/if}}{{role \"model\"}}{{~#unless missing}}\n{{else}}\n{{[name]}}{{~/unless~}}{{~f~}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~#each empty}}{{tags~}}{{#with missing}}{{~/with}}{{/each}}{{/unlessEquals~}}{{tags}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"t1,t2\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{~#with user}}\n{{#unless neg~}}\n{{~else}}\n{{@metadata.prompt.config.temperature}}\n\n\r\n{{/unless~}}{{~/with~}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#with items}}{{role \"user\"}}\n{{@root.items.length}}{{~/with}}{{role \"system\"}}\n{é{{role \"user\"}}\n{{json this}}\né{{history}}{{~#unless html}}\n{{html}}{{else}}\n{{&user.missing}}  \n  {{lookup keyed 2}}{{~/unless}}{{json}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~user.[name]}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Cannot read properties of undefined (reading 'hash')"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unlessEquals -2 html~}}{{role \"model\"}}{{> r this}}{{json items}}{{role \"user\"}}\n{{/unlessEquals~}}{{#with @root}}\n{{#unless n includeZero=false}}é}  \n  {{else}}\n{{~items.[0].sku}}{{tags.[0]}}{{log true level=\"debug\"}}{{~/unless~}}{{else}}{{json @metadata.prompt.config.temperature}}  \n  x\n  \n  {{~/with}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"RAda\\n\\n[{\\\"sku\\\":\\\"a\\\",\\\"qty\\\":2}]\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\né}  \\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"V\"}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#unless name~}}{{#if missing~}}{{~#unless n includeZero=false}}\n{{role \"model\"}}{{^}}{{~/unless~}}\n{{/if~}}{{#unlessEquals \"Ada\" flag}}é  {{> p who=big}}{{~else~}}{{/unlessEquals}}{  \n  \n   b  b {{^}}\n{{/unless}}\n{{#if name~}}{{user.tags.[1]}}{{this.name~}}{{/if~}}{{items.[0].sku}}{{#with user}} b   a{{name}}{{#unlessEquals missing \"Ada\"}}{{else~}}{{/unlessEquals}}{{~/with}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"é  \\n{  \\n  \\n   b  b  b   a\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n{{history}}\n{{name}}}{{lookup missing [name]}}{{name}}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Err("Parse error on line 2:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n",
+        "{{json nil indent=\"x\"}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"null\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#with missing~}}{{#if html}}{{~name}}{{~zero~}}{{&~this~}}{{json flag indent=0}}{{else}}{{json nil indent=2}}{{role \"user\"}}{{age~}}{{/if~}}{{~#ifEquals true n}}{{~/ifEquals}}{{#unlessEquals this tags.[0]~}}{{#ifEquals this missing}}{{name~}}{{~else~}}{{~/ifEquals~}}{{~#each items}}{{name~}}{{&.~}}{{~/each~}}{{~/unlessEquals}}{{/with}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 1:"),
-    ),
-    (
-        "{{role \"user\"}}\n{{{@state.t}}}{{role \"user\"}}\n  {{{role \"user\"}}\n{{@auth.uid}}{{~name}}a",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "{{> p items~}}{{user/name}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\nV\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#each missing~}}{{history}}{{!c}}{{/each~}}{{role \"model\"}}\t}{{!c}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\t}\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n{{~@metadata.prompt.config.temperature}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"system\"}}\n{{~#unlessEquals nil user.[name]~}}{{name}}}{{user.missing}}{{~/unlessEquals}}{{#ifEquals undefined big}}{{history}}{{tags}}{{lookup user \"name\"}}{{/ifEquals}}{{#if keyed}}{{~> r missing n=@auth.uid~}}{{@state.t}}{{#with user~}}\n{{this.name}}{{section \"s1\"}}{{~else}}😀{{log @auth.uid level=\"debug\"}}{{/with}}{{/if}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Parse error on line 2:"),
-    ),
-    (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"system\"}}\n{{#if neg}}\n{{json user.[name] indent=1}}{{/if~}}{{#unlessEquals @missing user/name}}{{#with @root~}}{{~age~}}}<&>{{/with}}{{role \"system\"}}\n{{~@root.name}}{{#each @root}}\n{{> r this who=true~}}\t b {{lookup . \"n\"}}{{~else}} \n  {{> p}}{{user.tags.[1]}}{{/each}}\n{{#with user~}}{{else}}{{> r n=items.length}}{{items.[0].sku}}{{/with~}}{{else}}{{/unlessEquals}}{{log this level=\"debug\"}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if f}}{{else}}{{history}}{{#with user}}{{> q}}{{role \"user\"}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~/with}}{{!-- --}}\n{{/if}}\n{{#each missing}}{{!-- --}}\n{{~nil~}}{{#unless @first}}{{~else~}}{{/unless~}}{{else}}{{#with missing}}\n{{this}}{{section \"s1\"}}  b {{~else}}\n{{empty}}{{lookup @state.t name}}{{/with}}{{!-- c }} --}}{{/each~}} {{#if flag}}{{~#each tags~}}{{else}}\n{{big~}}{{{/each}}\n  {{> q who='q'}}{{else}}\n{{name}}}{{{~@metadata.prompt.model}}{{~#ifEquals undefined this.name}}{{lookup flag 0}}{{!-- c }} --}}{{/ifEquals}}{{/if~}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\n}<&>\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"Ada\\nR0\\n\\nb \\nR1\\n\\nb \\nR2\\n\\nb \\nR3\\n\\nb \\nR4\\n\\nb \\nR5\\n\\nb \\nR6\\n\\nb \\nR7\\n\\nb \\nR8\\n\\nb \\nR9\\n\\nb \\nR10\\n\\nb \\nR11\\n\\nb 0\\nR12\\n\\nb \\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n\n",
-        &[
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#each name~}}{{#each user}}{{/each}}{{#unlessEquals user.missing @last}}{{../name~}}{{/unlessEquals}}{{~/each}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each name}}\n{{~#unlessEquals 'q' neg}}{{else}}{{#each name}}{{/each}}{{/unlessEquals}}{{/each}}\n{{#with user~}}\n{{~/with}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{#unlessEquals false @root.user.age}}<&> b   \n  {{#unlessEquals @metadata.prompt.model this~}}{{#if @first}}\n{{@root}}{{!c}}\n{{this.name}}{{^}}{{/if}}{{#if n includeZero=false}}{{@metadata.prompt.model}}{{!-- c }} --}}\n{{ name }}{{/if~}}{{~#each missing}}\n\r\nx\n{{@index~}}{{else}}{{~/each~}}{{/unlessEquals}}{{/unlessEquals}}{{media url=missing}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"<&> b   \\n  m\\na<b>&\\\"'`=\"},{\"media\":{\"url\":\"undefined\"}}]}]}",
-        ),
-    ),
-    (
-        "\n  \n  <&>{{role \"system\"}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n  \\n  <&>\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#if flag}}x{{/unless}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":2,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Err("if doesn't match unless - 1:3"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n}<&> b {{#unlessEquals \"3\" user.tags.[1]~}}{{#unlessEquals \"3\" false~}}{{.}}{{json user.[name] indent=1}}{{/unlessEquals}}{{~/unlessEquals~}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"}<&> b [object Object]\\\"U\\\"\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#each name}}\n{{#unless flag}}\n{{else}}\n{{/unless~}}{{#unlessEquals 1.5 ../name}}{{/unlessEquals~}}{{#each tags}}{{history}}{{#unless keyed}}\n{{log qty}}{{else}}\n{{json tags}}{{@root.name}}{{~/unless}} a {{empty}}{{/each}}{{~else}}{{#unless user.missing}}\n{{missing}}{{/unless}}{{json @metadata.prompt.raw}}{{~#ifEquals user.[name] true}}{{n}}  \n  😀{{else}}}{{json @metadata.messages}}{{/ifEquals}}{{@metadata.prompt.model}}{{/each}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n{\\\"model\\\":\\\"vertexai/gemini\\\",\\\"input\\\":{\\\"schema\\\":{\\\"user(object)\\\":{\\\"name\\\":\\\"string\\\",\\\"tags?(array)\\\":\\\"string\\\"},\\\"flag?\\\":\\\"boolean\\\",\\\"kind(enum, which one)\\\":[\\\"a\\\",\\\"b\\\",null],\\\"*\\\":\\\"any\\\"}},\\\"output\\\":{\\\"schema\\\":\\\"string\\\"}}}[{\\\"role\\\":\\\"user\\\",\\\"content\\\":[{\\\"text\\\":\\\"hi\\\"}]},{\\\"role\\\":\\\"model\\\",\\\"content\\\":[{\\\"text\\\":\\\"yo\\\"},{\\\"media\\\":{\\\"url\\\":\\\"http://x/b.png\\\"}}]}]vertexai/gemini\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each}}x{{/each}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Must pass iterator to #each"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each keyed}}{{else~}}\n{{role \"user\"}}\n{{~#with user}}{{section \"s2\"}}{{~../n}}{{/with}}{{#each name}}\n{{~#unless name~}}{{neg~}}{{~else}}{{/unless~}}\nx\n{{&.}}{{media url=html contentType=\"image/png\"}}{{/each}}{{/each}}{{~user.[name]}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"V\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{lookup keyed 2}}{{lookup . \"n\"}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"3\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#with missing}}\n{{#with user}}{{~/with}}{{/with}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if n includeZero=false}}\n   \n  \n{{^~}}{{tags~}}{{#unless flag}}{{/unless}}{{/if}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{@root.user.age~}}\n",
-        &[
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n3\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{keyed.[2]}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"two\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{~user.name~}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"V\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{#each name}}{{#each keyed~}}\n{{~#unlessEquals undefined @index}}{{  user.name  }}{{else}}{{/unlessEquals}}{{/each~}}\n{{~#unless user}}\n{{media url=missing}}{{/unless}}{{#unlessEquals 3 ../flag}}{{else~}}{{~/unlessEquals}}{{/each}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
-        ),
-    ),
-    (
-        "{{json @metadata.prompt.config.temperature indent=\"x\"}}{{#each tags}}\n 😀{😀😀  \n  {{else}}{{~/each}}{{#if flag}}open",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{json this}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\nmodel: m\n---\n😀{{#if user.missing}}{{~#unlessEquals -2 false}}{{else}}{{json zero indent=\"x\"}}{{/unlessEquals~}}{{#unless zero includeZero=true}}{{^}}\nx\n{{/unless}}{{{/if~}}\n{{#with}}x{{/with}}{{unknown name}}\t{\n\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{json [name] indent=2}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"a<b>&\\\\\\\"'`=\\\"\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{~#unlessEquals flag true~}}{{~#if empty~}}\n{{~#ifEquals 0 empty}}é\n\t{{~> q}}{{/ifEquals~}}{{/if}}é{{#ifEquals 'q' null}}{{lookup user \"name\"}}{{this.name}}{{else}}{{#unless n includeZero=false~}}\t {{else}}{{/unless}}{{&missing}}{{~/ifEquals}}{{else}}{{zero}}{{#if missing~}}{{history}}{{role \"user\"}}\n{{@auth.uid}}{{~@metadata.prompt.model~}}{{~#with items}}<&>\n\n\t{{@root.n~}}{{else}}{{/with}}{{~/if}}{{#each @root}}{{~/each}}\n{{/unlessEquals}}{{~#unless n~}}{{#with user}}\n{{log false}}{{@auth.uid}}{{/with}}{{/unless}}{{~#unless f}}{{lookup big this.name}}{{~^}}\n{{#if keyed}}\n\t  \n  <&>{{role \"system\"}}{{/if}}\n{{json zero indent=0}}{{/unless}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---é\\n\\t  \\n  <&>\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\nundefined\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if name}}\n{{/if~}}\n{{#ifEquals @auth.uid 'q'}}{{role \"system\"}}\n{{#if nil}}\n{   \n  {{user.missing~}}{{~^}}{{lookup @metadata.prompt.model \"3\"}}{{name~}}{{lookup user \"name\"}}{{/if~}}\n{{~@root.name~}}{{name}}}{{@missing}}{{/ifEquals}}{{role \"model\"}}{{&html}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Err("Parse error on line 7:"),
     ),
     (
-        "\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "{{!-- open\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Lexical error on line 1. Unrecognized text."),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n\n{{history}}\n{{~#unless missing}}\n{{log null}}{{#with user}}\n{{else~}}{{nil~}}{{~/with~}}{{lookup user/name @auth.uid}}{{/unless}}{{role \"model\"}}{{nil}}{{#if user~}}\n{{#if zero}}{{json @metadata.prompt.model indent=0}}{{~else}}\n{{log true}}a{{/if~}}{{items.[0].sku}}{{#with missing}}{{!c}}{{else~}}\tx\na{{/with}}\n{{#unless missing}}{{role \"user\"}}{{neg~}}{{else}}\n{{> q missing who=tags n=@state.t}}{{/unless~}}{{lookup items 1}}{{history}}{{else}}\n\n  \n  {{user/name}}{{&~nil~}}{{~/if}}{{~#each missing}}\n{{/each}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 12:"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#with @root}}{{lookup items 1}}{{role \"model\"}}{{#each name}}{{log 1.5 level=\"debug\"}}{{#with user}}{{json tags.[0] indent=0}}{{lookup items 1}}{{else}}\n\\{{name}}{{section \"s2\"}}{{/with~}}{{~/each~}}{{else}}{{/with}}\n{{history}}{{#unless nil~}}{{history}}{{json user.missing}}{{/unless~}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"[object Object]\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"undefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{role \"model\"}}{{#with items}}\n{{else}}{{#unless f~}}\n{{/unless}}\n{{/with~}}a😀{{role \"model\"}}{{~#unless @first}}\n{{^~}}éa\r\n{{/unless}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"a😀\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{history}}{{json @missing indent=0}}{{~missing}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"undefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each user}}{{&@index~}}{{name}}{{> r}}{{/each}}{{#unlessEquals items.length [name]}}{{#if name}}{{log true}}{{html}}\n😀\n{{else}}{{~/if~}}{{#ifEquals [name] null}}{{lookup user \"name\"}}{{@state.t}}{{/ifEquals~}}{{#if user}}{{^}}\n{{@missing}}}{{{lookup items 1}}{{/if}}{{/unlessEquals}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 4:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n{{history}}\n{{~#if user}}{{section \"s1\"}}{{name}}<&> {{neg}}x\n{{else}}{{/if}}\n{{#if n includeZero=false}}{{~#unlessEquals zero missing}}{{&items.[0].sku}}{{else}}{{/unlessEquals}}{{/if}}{{#unless n}}{{else~}}\n{{/unless}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"text\":\"<&> 0x\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{#with missing~}}{{/with}}\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "{{lookup @metadata.prompt.model name}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "---\nmodel: m\n---\n{{#unless flag}}{{~/unless~}}",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n\r\na{{~#each items}}{{@index~}}{{else}}\n{{/each~}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#unlessEquals -2 'q'~}}{{.}}{{json true}}{{#unless flag}}{{^}}\n{{n~}}{{! c }}\n b {{/unless}}\n{{else}}{{@index}}é😀{{  user.name  }}{{#unless user.missing}}{{~keyed.[2]}}{{~/unless}}{{role \"user\"}}{{/unlessEquals~}}{{!-- --}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a012\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"[object Object]true\\n\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{! c }}\n{{role \"system\"}}\n{{#ifEquals n}}x{{/ifEquals}}{{#unless empty}}{{role \"system\"}}\n{{~flag}}{{json zero}}{{  user.name  }}{{log 'q'}} b {{{/unless}}{{role \"user\"}}\n{{#ifEquals @metadata.prompt.config.temperature [name]}}{{@auth.uid}}{{json user.missing indent=1}}{{~else}}{{lookup keyed 2}}{{~#ifEquals true undefined}}{{role \"user\"}}{{history}}{{/ifEquals}}{{/ifEquals}}{{  user.name  }}{{#each}}x{{/each}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#each tags}}\n{{history}}\n{{#if f}}\n{{~@last~}}{{@last}}{{section \"s2\"}}{{~/if}}{{role \"model\"}}{{!-- --}}\n{{lookup . \"Ada\"}}<&>\r\n\n{{~#each tags}}{{lookup items 1}}{{user.missing}}{{/each}}{{role \"user\"}}\n\t{{#with @root}}{{!-- c }} --}}\n{{/with}}\n{{/each}}\n{{#each empty}}\n{{/each~}}\n{{#if flag}}x{{/unless}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 4:"),
+        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("if doesn't match unless - 13:3"),
     ),
     (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{/if}}{{#with}}x{{/with}}{{items}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]}}",
-        Err("Parse error on line 1:"),
-    ),
-    (
-        "{{role \"model\"}}{{#unless zero includeZero=true}}\n\n\r\n{{~.}}{{flag~}}😀\t{{~/unless}}{{#if keyed}}{{role \"model\"}}x\né{{{history}}{{#ifEquals @metadata.prompt.model 'q'~}}{  {{@auth.uid}}{{~else}}{{@state.t}}{{@root.user.age~}}{{~/ifEquals~}}{{/if}}\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each empty~}}{{lookup user \"name\"}}{{#with user}}{{#unless name~}}{{user.tags.[1]}}{{missing}}{{~name~}}{{/unless}}{{else}}\n{{~#unless @first}}{{@first~}}{{~@key}}{{lookup . \"n\"}}{{/unless~}}\n{{~#unlessEquals undefined @root.name~}}  \n{{~> p who=@metadata.prompt.config.temperature~}}{{log -2}}{{else~}}{{!-- c }} --}}\n{{json big indent=1}}{{/unlessEquals}}{{#each tags}}{{/each}}{{/with}}{{~/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 5:"),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":true,\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
-        ),
-    ),
-    (
-        "a{{~#unlessEquals 1.5 \"3\"}}{{#if user.missing~}}{{this}}{{~/if}}{{~/unlessEquals}}{{json false}}{{media url=name}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"afalse\"},{\"media\":{\"url\":\"Ada\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{n}}{{#with missing}}\n    \n  {{section \"s1\"}}{{#if html}}{{/if}}{{/with}}\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"-1\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{~#each items}}\n{{#ifEquals 1.5 @metadata.prompt.model~}}{{lookup @last flag}}{{/ifEquals}}{{#with user~}} b \na{{/with}}{{/each}}\n{{media url=name}}{{#unless nil}}{{^~}}\n{{~/unless}}",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n{{history}}\n{{#each user~}}{{#unless items~}}{{~else}}{{~n}}{{user/name}}{{~user.missing}}{{/unless}}\n{{/each}}{{#unlessEquals user.[name] 3}}{{#if f}}\n{{#each keyed}}{{@root}}\n\n{{/each}}{{#each keyed}}{{@first}}{{age}}{{/each~}}\n\n\n\n{{^}}\n{{#each empty}}{{/each}}{{~f}}{{/if}}{{json @auth.uid indent=1}}{{else~}}{{#each tags~}}{{empty~}} é  {{~/each}}\n{{/unlessEquals}}{{~#unless zero~}}{{json flag}}{{/unless}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n\\n\\n\\n[object Object]\\n\\n[object Object]\\n\\n[object Object]\\n\\n[object Object]\\n\\ntruefalsefalsefalseundefinedundefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#unless keyed}}😀  \n  {{/unless}}{{#if zero}}\n{{lookup user \"name\"}}{{role \"system\"}}\n{{else~}}\n{{#each empty~}}\n{{lookup tags \"length\"}}{{else}}{{history}}{{zero}}{{/each}}{{/if}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"0\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{user.tags.[1]~}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"y\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{log name level=\"debug\"}}{{@state.t}} b ",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\" b\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\n---\n{{role \"system\"}}\n{{nil}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
-        ),
-    ),
-    (
-        " b {",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\" b {\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#each user}}\n{{else}}{{~nil}}{{lookup . \"n\"}}{{/each}}\n\né{{{keyed.[2]}}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\nétwo\"}]}]}",
-        ),
-    ),
-    (
-        "{{role \"system\"}}\n{{#with missing}}{{else}}\n{{#with user}}\nx\né  {{else}}{{tags}}{{~/with~}}{{@root.user.age}}{{~nil}}\\{{name}}{{~/with}}\n{{ name }}{{#with missing~}}\n{{~age~}}{{/with~}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\nx\\né  1{{name}}\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#with user~}}{{this~}}{{history}}{{#unless f}}{{@key}}{{/unless}}{{else~}}{{#ifEquals @missing items}}{{/ifEquals}}{{~/with~}}\n{{#unless html}}{{#each user}}{{section \"s2\"}}{{~#each user~}}{{@metadata.prompt.config.temperature~}}{{/each}}\n{{role \"model\"}}{{else}}{{name}}}éa b {{~/each}}{{else~}}{{role \"user\"}}\n\n}{{neg}}{{@root.name}}{{user.name~}}{{> p~}}{{#if html~}}\n{{~#each keyed}}\n{{/each}}{{~#each name}}{{@metadata.prompt.config.temperature~}}{{items.[0].sku}}{{/each}}{{~#each keyed}}{{/each}}\n{{^}}{{#unless n}}\n\r\n{{/unless}}\n{{/if~}}{{#each keyed}}\n{{log false}}{{#if n~}}{{^~}}\n{{name}}{{@first~}}{{log null}}{{/if}}\n{{else}}{{json neg}}{{#ifEquals 3 name}}\t😀{{else}}{aa{{~/ifEquals}}\n{{history}}\n{{[name]}}{{~/each}}\n{{/unless}}\n{{lookup name 0}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{lookup user \"name\"}}{{~#if flag}}{{~@state.t~}}{{/if}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{~#ifEquals nil 1.5~}}{{#with @root}}{{else~}}{{{~@state.t}}{{/with}}{{#each name~}}{{@metadata.prompt.config.temperature}}{{~user.tags.[1]}}{{else}}   {{media url=html contentType=\"image/png\"}}{{/each}}{{lookup n name}}{{/ifEquals~}}{{lookup keyed 2}}{{  user.name  }}{{~#unless n includeZero=false~}}éé}x\n{{~/unless}}\n{{role \"model\"}}\n{{history}}\n}😀 {{lookup items.length flag}}{{role \"system\"}}\n{{#unlessEquals @metadata.prompt.model 'q'~}}\n \r\n{{~else}}{{#if html}}{{^~}}\n{{~user.missing~}}{{~zero}}   \r\n{{/if~}}\n{{#with missing}}\n{{role \"tool\"}}{{~/with}}\n{{/unlessEquals}}  \n  x\n  ",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 1:"),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}\n{{!-- open{{#if user.missing~}}\n{{~#unless zero includeZero=true}}{{media url=html contentType=\"image/png\"}}{{/unless}}\n{{/if}}\n{{~#with user}}\n{{history}}{{/with}}\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Lexical error on line 2. Unrecognized text."),
-    ),
-    (
-        "---\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#unless user.missing}}{{~/unless}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "{{empty}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n\n\n  ",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if html}}{{@state.t~}}\n{{#unless user.missing}}\ta b {{/unless~}}{{role \"tool\"}}{{else}}\nx\né{{/if}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\nx\\né\"}]}]}",
-        ),
-    ),
-    (
-        "{{role \"user\"}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":0.1,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with @root}}{{~/with}}{{json neg indent=0}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"0\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if n~}}\n{{~@root.name}}{{json true}}{{#unless f}}😀\n\n{{~/unless~}}{{/if}}\n{{name{{#if n}}\n{{role \"user\"}}{<&>\r\n\n\n\t {{history}} b \n\n {{section \"s2\"}}{{#each keyed}}{{&items.length}}\n\n{{history}}{{else~}}{{missing}}{{[name]~}}{{media url=missing}}{{/each}}\n\n{{history}}\n{{  user.name  }}😀 b   \n  éx\n{{~@state.t}}{{/if}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 5:"),
-    ),
-    (
-        "---\nmodel: m\n---\n{{&tags}}{{~#unless items}}{{json user.tags.[1] indent=2}}{{section \"s2\"}}{{#unlessEquals -2 user.missing}}{{json 3}}{{user.[name]~}}{{~/unlessEquals}}{{#ifEquals @metadata.prompt.config.temperature missing}}{{json keyed.[2]}}{{media url=\"http://x/a.png\"}}{{else~}}{{~zero}}{{@root.name}}{{[name]}}{{~/ifEquals~}}{{role \"tool\"}}{{else}}{{~/unless}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#each empty}}{{/each}}\n{{lookup keyed 2}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "{{~keyed.[2]}}{{media url=missing}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"two\"},{\"media\":{\"url\":\"undefined\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\na é{{#unless keyed~}}\n{{#with missing}}{{/with}}{{/unless}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a é\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"system\"}}\n{{json f indent=\"x\"}}<&> é{{@metadata.prompt.config.temperature~}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\n123456789.125<&> é\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#unless f}}{{else}}{{#if zero}}{{role \"system\"}}\n{{[name]}}{{items.length}}{{/if}}{{/unless}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "{{#if zero}}{{#with user}}\n{{~else}}{{json @missing}}{{#if keyed}}\n{{keyed.[2]~}}{{else}}\n}<&>\n{{> p who=true n=neg}}{{lookup items html}}{{/if}}{{/with}}{{history}}{{history}}{{/if}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with user}}\n{{else}}{{/with}}{{~items.[0].sku}}{{#each @root}}{{/each}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"a\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if missing}}\n{{#each items}}{{~#with items}}{{tags.[0]~}}  \n  {{lookup . \"n\"}}{{/with~}}\n{{json qty indent=1}}{{/each~}}{{~/if~}}{{#if empty}}{{#with missing}}\n{{&html}}{{user.[name]}}{{@first}}{{{this}}}{{role \"user\"}}{{else}}\n{{#each tags}}{{@index}}x\n{{~qty~}}{{/each}}{{/with}}{{#each name}}\n{{section \"s2\"}}{{&[name]}}{{this.sku~}}{{else}}{{~@auth.uid}}{{/each}}{{#unlessEquals \"3\" -2}}{{else}}{{~#unlessEquals false @state.t}}{{~zero}}{{json 3}}x\n  \n  {{/unlessEquals}}{{#with missing}}{{else}}\n  \n    \n  {{! c }}{{/with~}}\n\n\té{{/unlessEquals}}{{/if}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#unlessEquals @root.user.age 'q'}}{{media url=\"http://x/a.png\"}}{{~#each user~}}{{/each~}}\n{{else}}{{#if items}}{{role \"model\"}}{{nil~}}{{> p~}}{{history}}{{/if~}}{{~#if f~}}{{~/if}}{{/unlessEquals}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"http://x/a.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each items}}\n{{#with items}}😀{{/with}}\n{{/each}}\r\n{{{tags}}{{! c }}{{~@root.name~}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~html}}x\nx\n{",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"<i>&amp;</i>x\\nx\\n{\"}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n  \n\n\n{{#each name}}{{role \"system\"}}\n{{#if keyed~}}{{lookup @root.user.age -2}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~/if}}{{#each missing}}{{this}}{{json 'q'}}{{~/each}}\n\t{{> p}}{{~#each missing}}\n\r\n{{#unlessEquals 3 @auth.uid}}  <&>\n\n{{/unlessEquals}}{{~#unlessEquals user.tags.[1] null~}}{{log 0}}{{~/unlessEquals}}{{/each}}\n{{@root.name~}}{{else~}}{{~#each empty}}{{tags~}}{{this}}{{else}}{{lookup user \"name\"}}  \n  \r\n b {{lookup . n}}{{/each}}{{~.~}}{{~@root.name}}{{&items}}{{@root.name~}}{{#each items}}\n{{history}}\n{{~qty}}{{@missing}}{{json ../name}}{{/each}}\n\n<&><&>{{zero~}}{{json f}}{{role \"user\"}}\n{{/each}}\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n  \\n\\n\\n  \\n  \\r\\n b [object Object]éé\\n\\n<&><&>0123456789.125\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\n---\n{{~#with user~}}\n{{#unless user}}{{~#ifEquals missing this.name}}{{role \"system\"}}{{  user.name  }}{{section \"s1\"}}{{/ifEquals}}{{json this}}{{name}}{{else}}\n{{#unlessEquals undefined 3}}x\n b  {{{/unlessEquals~}}{{/unless}}{{lookup items 1}}{{/with}}{{~#each missing}}{{@key}}{{#unless missing}} b {{/unless}}\n{{history}}\n{{~@auth.uid}}{{#unlessEquals -2 html~}}{{role \"model\"}}{{> r this}}{{json items}}{{/unlessEquals~}}{{/each}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Err("Parse error on line 4:"),
     ),
     (
-        "\n\na{{#with @root}}{{/with}}{{#with @root}}\n{{json @metadata.prompt.raw}}{{ name }}ax\n {{else}}\n{{@root.user.age}}{{/with}}{{!c}}{{history}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{tags}}{{ name }}{{this.name~}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\na\\nundefinedAdaax\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"t1,t2éé\"}]}]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
+        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{history}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}}]}",
+        ),
+    ),
+    (
+        "{{json @metadata.messages}}{{json big}}{{#if flag}}x{{/unless}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Err("if doesn't match unless - 1:42"),
+    ),
+    (
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"model\"}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{role \"user\"}}\n{{json \"Ada\"}}{{section \"s1\"}}{{#each user}}\n{{#if neg}}\n{{~empty}}{{~#each empty}}{{@root.name}}é{\n{{~/each~}}\n\n\t{{> q user~}}{{/if}}\n{{~#each empty}}\n{{history}}{{/each}}{{#unlessEquals 'q' age~}}😀\r\n\nx\n{  {{/unlessEquals~}}{{flag}}{{json @metadata.messages}}{{~/each~}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{big}}{{json \"Ada\"}}{{flag~}}\n",
         &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\\"Ada\\\"\"},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"text\":\"\\n😀\\r\\n\\nx\\n{  undefined\\n😀\\r\\n\\nx\\n{  undefined\\n😀\\r\\n\\nx\\n{  undefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{#each name~}}{{@key~}}{{else~}}{{missing}}{{~#with items}}\n}{{else~}}{{~@auth.uid~}}{{/with~}}{{/each}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n}\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{n}}{{this}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"0[object Object]\"}]}]}",
-        ),
-    ),
-    (
-        "---\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each user}}\n b {{~/each~}}\n{{#if items}}\n{{media url=missing}}{{user.missing~}}{{^}}{{~@metadata.prompt.config.temperature}}{{#if user~}}{{role \"system\"}}\n{{json @root.user.age indent=1}}{{else}}\n{{#each items~}}\n{{role \"model\"}}x\n\n\n\n\n{{~/each}}{{#each missing}}\n{{@root}}{{else~}}{{> p name~}}{{~this}}{{~/each}}\n{{media url=html contentType=\"image/png\"}}{{~/if}}{{/if}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{json this}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\" b b b\"},{\"media\":{\"url\":\"undefined\"}}]}]}",
-        ),
-    ),
-    (
-        "",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#each missing}}{{lookup tags \"length\"}}\n{{history}}\n{{log missing}}{{[name]}}{{json this.sku indent=2}}\n\n😀}{{else}}\n{{~/each}}{{history}}{a😀{{@state.t}}{{~#with @root}}\n{{history}}\n{{#if n includeZero=false}}{{~html~}}{{&.}}{{~^~}}\n b {{~/if}}\n{{#with @root}}{{/with}}{{~#ifEquals \"3\" name}}{{#with missing}}\n{{/with~}}\n{{~user.[name]}}{{else}}{{/ifEquals}}{{else}}\n{{~/with~}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"{a😀1\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{lookup items 1}}{{section \"s1\"}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{html}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"<i>&amp;</i>\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"system\"}}\n{{#each items}}{{neg~}}{{history}}{{this.sku}}{{/each}}{{~#with user}}\n{{tags.[0]}}{{/with~}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{else}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-        ],
-        "{\"input\":{\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Err("Parse error on line 1:"),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{name}}{{#with items}}\n \n{{{big}}}{{json undefined}}{{else}}\n{{/with}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-        ],
-        "{\"input\":{\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n \\nundefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#if n includeZero=false}}{{#unless user.missing}}\n{{#with user}}{{/with}}{{n}}{{lookup items.length flag}}{{~#unless user.missing}}{{items}}{{^}}{{json html}}{{@root}}{{section \"s2\"}}{{/unless}}{{/unless}}{{else}}{{role \"user\"}}\n{{#each empty~}}{{!-- c }} --}} {{else}}\n{{#unlessEquals true 'q'}}{{~@missing}}{{zero}}{{/unlessEquals}}{{/each}}\n{{json n}}{{/if~}}{{json items.length indent=2}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\n\\n02\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"9007199254740992\\\"Ada\\\"true\"}]}]}",
         ),
     ),
 ];

@@ -692,11 +692,22 @@ impl Renderer<'_> {
             }
             other => {
                 // `Utils.extend({}, context, hash)`: an array's indices, then the hash.
+                // A string's indices are its UTF-16 code units, each a one-unit string (half
+                // of a surrogate pair is U+FFFD, as `string_index` reads it).
                 let mut object = match other.map(This::value) {
                     Some(Value::Array(items)) => items
                         .iter()
                         .enumerate()
                         .map(|(i, v)| (i.to_string(), v.clone()))
+                        .collect(),
+                    Some(Value::String(text)) => text
+                        .chars()
+                        .flat_map(|c| {
+                            let unit = if c.len_utf16() == 1 { c } else { '\u{fffd}' };
+                            std::iter::repeat_n(unit, c.len_utf16())
+                        })
+                        .enumerate()
+                        .map(|(i, unit)| (i.to_string(), Value::String(unit.to_string())))
                         .collect(),
                     _ => Object::new(),
                 };

@@ -127,6 +127,18 @@ fn a_partial_starts_its_own_parent_levels() {
             "{template}"
         );
     }
+    // Arguments over a context that is no object: JavaScript's `extend({}, context, hash)`
+    // copies a string's characters by index, and nothing of a number.
+    registry
+        .define_partial("q", "{{json this}}|{{who}}{{[1]}};")
+        .unwrap();
+    let prompt = registry
+        .parse(r#"{{#each tags}}{{> q who="w"}}{{/each}}{{> q 7 who="n"}}"#)
+        .unwrap();
+    assert_eq!(
+        render_json(&prompt, r#"{"input": {"tags": ["ab"]}}"#)["messages"][0]["content"][0]["text"],
+        r#"{"0":"a","1":"b","who":"w"}|wb;{"who":"n"}|n;"#
+    );
     // A partial under a null context renders nothing there, as in JavaScript.
     let prompt = registry.parse("{{#with z}}{{> n}}{{/with}}").unwrap();
     assert_eq!(
