@@ -552,6 +552,12 @@ pub struct Dotprompt {
     /// What a render reports: the metadata without `input`, shared by every render.
     rendered_metadata: Arc<PromptMetadata>,
     limit: usize,
+    /// Whether a render may reach its input whole (`this` or `../` with nothing after it,
+    /// `@root`, a helper registered from Rust, which is handed `this`): then a render
+    /// makes the input one value first, so that every way to a value gives the same one
+    /// (a context is a new `../` level unless it is the very value). Otherwise the input
+    /// is read where the data argument holds it.
+    input_whole: bool,
 }
 
 impl Dotprompt {
@@ -622,7 +628,9 @@ impl Dotprompt {
             metadata: PromptMetadata::default(),
             rendered_metadata: Arc::default(),
             limit: DEFAULT_OUTPUT_LIMIT,
+            input_whole: false,
         };
+        prompt.input_whole = prompt.reaches_input_whole();
         prompt.metadata = prompt.resolve_metadata(None).map_err(Diagnostics::from)?;
         let mut rendered = prompt.metadata.clone();
         rendered.0.remove("input");
@@ -915,21 +923,26 @@ impl Dotprompt {
     ) -> Result<RenderedPrompt, Diagnostic> {
         let metadata = Arc::clone(&self.rendered_metadata);
         // The data's input, read in place; under the options' defaults, a copy that
-        // merges them.
+        // merges them; one value, where the template may reach it whole.
         let merged;
-        let input = match options
+        let defaults = options
             .0
             .get("input")
             .and_then(|i| i.get("default"))
             .and_then(Value::as_object)
-        {
-            Some(defaults) if !defaults.is_empty() => {
+            .filter(|d| !d.is_empty());
+        let input = match defaults {
+            Some(defaults) => {
                 let mut input = defaults.clone();
                 input.extend_from(&data.input);
-                merged = input;
-                &merged
+                merged = Value::Object(input);
+                render::Input::Value(&merged)
             }
-            _ => &data.input,
+            None if self.input_whole => {
+                merged = Value::Object(data.input.clone());
+                render::Input::Value(&merged)
+            }
+            None => render::Input::InPlace(&data.input),
         };
         let meta_value = if self.uses_metadata() {
             let mut m = Object::new();
@@ -964,6 +977,45 @@ impl Dotprompt {
             messages,
             breakpoints,
         })
+    }
+
+    /// See [`Dotprompt::input_whole`]: any path with nothing after `this`, `../` or
+    /// `@root`, or any call of a helper registered from Rust, in the body or a partial.
+    fn reaches_input_whole(&self) -> bool {
+        fn whole(e: &ast::Expr) -> bool {
+            match e {
+                ast::Expr::Path(p) if p.data => p.parts.len() == 1 && p.parts[0] == "root",
+                ast::Expr::Path(p) => p.parts.is_empty(),
+                ast::Expr::Literal(_) => false,
+            }
+        }
+        fn any(nodes: &[ast::Node]) -> bool {
+            nodes.iter().any(|n| match n {
+                ast::Node::Value(e) => whole(e),
+                ast::Node::Helper(c) => {
+                    c.name == ast::HelperName::Custom
+                        || c.params
+                            .iter()
+                            .chain(c.hash.iter().map(|h| &h.1))
+                            .any(whole)
+                }
+                ast::Node::Block(b) => {
+                    b.params
+                        .iter()
+                        .chain(b.hash.iter().map(|h| &h.1))
+                        .any(whole)
+                        || any(&b.body)
+                        || any(&b.inverse)
+                }
+                ast::Node::Partial(p) => p
+                    .context
+                    .iter()
+                    .chain(p.hash.iter().map(|h| &h.1))
+                    .any(whole),
+                ast::Node::Text(_) => false,
+            })
+        }
+        any(&self.nodes) || self.partials.values().any(|p| any(&p.nodes))
     }
 
     fn uses_metadata(&self) -> bool {

@@ -126,10 +126,18 @@ impl<'s> Scope<'s> {
     }
 }
 
-/// A context: a value, or the render's input, read in place. The input is an object the
-/// data argument holds, not a value: it is made one (a copy, at most once per render)
-/// only where a helper, `{{this}}` or `@root` reads it whole, so that a render reads the
-/// data where it is rather than copying it first.
+/// What a render reads as its input: one value, or the data argument's input object read
+/// where it is (when nothing in the template reaches it whole).
+pub(crate) enum Input<'a> {
+    Value(&'a Value),
+    InPlace(&'a Object),
+}
+
+/// A context: a value, or the render's input read in place. The input is an object the
+/// data argument holds, not a value; a template that may reach it whole (`this`, `@root`,
+/// a helper registered from Rust) is given it as one value ([`Input::Value`]), so this one
+/// is never made whole in practice: were it, it would be a copy (at most one per render),
+/// not the input itself.
 #[derive(Clone, Copy)]
 enum This<'s> {
     Value(&'s Value),
@@ -195,12 +203,15 @@ impl Renderer<'_> {
         &mut self,
         nodes: &[Node],
         source: &SourceFile,
-        input: &Object,
+        input: Input<'_>,
         context: &Object,
         metadata: &Value,
     ) -> Result<(), Fail> {
         let whole = std::cell::OnceCell::new();
-        let input = This::Input(input, &whole);
+        let input = match input {
+            Input::Value(value) => This::Value(value),
+            Input::InPlace(object) => This::Input(object, &whole),
+        };
         let scope = Scope {
             this: input,
             overlay: None,

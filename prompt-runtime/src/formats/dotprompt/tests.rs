@@ -85,6 +85,13 @@ fn the_input_is_one_context_however_it_is_reached() {
         rendered["messages"][0]["content"][0]["text"],
         r#"[T]/|T/|T/T/TT/{"t":"T","xs":[1]}/[T]/[u]"#
     );
+    // A value reached through `@root` is the very value reached by name: `user` as an item
+    // of `@root` is the context `with` entered, so no new level (`../n` is the root's).
+    let prompt = registry
+        .parse("{{#with user}}{{#each @root}}{{../n}};{{/each}}{{/with}}")
+        .unwrap();
+    let rendered = render_json(&prompt, r#"{"input": {"n": 0, "user": {"name": "U"}}}"#);
+    assert_eq!(rendered["messages"][0]["content"][0]["text"], ";0;");
 }
 
 /// A partial is a template of its own, as Handlebars runs one: `../` in it reaches nothing
