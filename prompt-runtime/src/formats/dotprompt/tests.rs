@@ -94,6 +94,30 @@ fn the_input_is_one_context_however_it_is_reached() {
     assert_eq!(rendered["messages"][0]["content"][0]["text"], ";0;");
 }
 
+/// A documented difference: a context equal to the one around it but not the same value
+/// is a new `../` level (JavaScript's `==` keeps the `"a"` of `other` inside the `"a"` of
+/// `tags` at its level, and prints `[object Object],a,;b,b,;` here). The very same value
+/// stays at its level in both.
+#[test]
+fn a_value_equal_to_its_context_is_still_a_new_level() {
+    let prompt = registry()
+        .parse("{{#each tags}}{{#each ../other}}{{../this}},{{/each}};{{/each}}")
+        .unwrap();
+    let rendered = render_json(
+        &prompt,
+        r#"{"input": {"tags": ["a", "b"], "other": ["a", "c"]}}"#,
+    );
+    assert_eq!(rendered["messages"][0]["content"][0]["text"], "a,a,;b,b,;");
+    let prompt = registry()
+        .parse("{{#each tags}}{{#each ../tags}}{{../this}},{{/each}};{{/each}}")
+        .unwrap();
+    let rendered = render_json(&prompt, r#"{"input": {"tags": ["a", "b"]}}"#);
+    assert_eq!(
+        rendered["messages"][0]["content"][0]["text"],
+        "[object Object],a,;b,[object Object],;"
+    );
+}
+
 /// A partial is a template of its own, as Handlebars runs one: `../` in it reaches nothing
 /// outside it, whatever its context; without a context or arguments its context is the
 /// caller's as the caller reads it (arguments over it included). The expected texts are
