@@ -69,6 +69,36 @@ impl Value {
         }
     }
 
+    /// Whether two values are `==` in JavaScript, for values that are not the same one (two
+    /// objects or arrays are then never equal): `null` only to `null`; a boolean as the
+    /// number 1 or 0; a text against a number as the number it reads as (`Number(text)`);
+    /// an object or array against a text or number as its `String()` (`[object Object]`,
+    /// an array's items joined by commas).
+    pub(crate) fn loose_equals(&self, other: &Value) -> bool {
+        let number = |n: &Number| n.as_f64().unwrap_or(f64::NAN);
+        let flag = |b: bool| Value::Number(Number::from(i64::from(b)));
+        match (self, other) {
+            (Value::Null, Value::Null) => true,
+            (Value::Null, _) | (_, Value::Null) => false,
+            (Value::Bool(a), Value::Bool(b)) => a == b,
+            (Value::Bool(a), b) => flag(*a).loose_equals(b),
+            (a, Value::Bool(b)) => a.loose_equals(&flag(*b)),
+            (Value::Number(a), Value::Number(b)) => number(a) == number(b),
+            (Value::String(a), Value::String(b)) => a == b,
+            (Value::Number(n), Value::String(s)) | (Value::String(s), Value::Number(n)) => {
+                number(n) == string_to_number(s)
+            }
+            (
+                Value::Object(_) | Value::Array(_) | Value::Tuple(_),
+                Value::Object(_) | Value::Array(_) | Value::Tuple(_),
+            ) => false,
+            (whole @ (Value::Object(_) | Value::Array(_) | Value::Tuple(_)), other)
+            | (other, whole @ (Value::Object(_) | Value::Array(_) | Value::Tuple(_))) => {
+                Value::String(whole.to_js_string()).loose_equals(other)
+            }
+        }
+    }
+
     /// Whether two values are `===` in JavaScript: the same primitive (numbers by value),
     /// never two objects or arrays (which are equal only when they are the same one).
     pub fn strict_equals(&self, other: &Value) -> bool {
@@ -80,6 +110,48 @@ impl Value {
             _ => false,
         }
     }
+}
+
+/// `Number(text)` in JavaScript: white space around is dropped; nothing is 0; `Infinity`
+/// with or without a sign; `0x`, `0o` and `0b` digits; a decimal with an optional sign,
+/// point and exponent; anything else NaN.
+pub(crate) fn string_to_number(text: &str) -> f64 {
+    let space = |c: char| (c.is_whitespace() && c != '\u{85}') || c == '\u{feff}';
+    let text = text.trim_matches(space);
+    match text {
+        "" => return 0.0,
+        "Infinity" | "+Infinity" => return f64::INFINITY,
+        "-Infinity" => return f64::NEG_INFINITY,
+        _ => {}
+    }
+    let radix = match text.get(..2) {
+        Some("0x" | "0X") => 16,
+        Some("0o" | "0O") => 8,
+        Some("0b" | "0B") => 2,
+        _ => 10,
+    };
+    if radix != 10 {
+        let digits = &text[2..];
+        if digits.is_empty() {
+            return f64::NAN;
+        }
+        let mut value = 0.0;
+        for c in digits.chars() {
+            match c.to_digit(radix) {
+                Some(d) => value = value * f64::from(radix) + f64::from(d),
+                None => return f64::NAN,
+            }
+        }
+        return value;
+    }
+    // Rust reads the same decimals, and words (`inf`, `nan`) JavaScript does not.
+    if !text
+        .chars()
+        .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | '.' | 'e' | 'E'))
+    {
+        return f64::NAN;
+    }
+    text.parse().unwrap_or(f64::NAN)
 }
 
 /// A number as JavaScript prints it: integers plainly, `1e+21` from 10^21 on, and the
@@ -251,6 +323,32 @@ fn array_index(key: &str) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `Number(text)` as JavaScript reads it (each checked against node).
+    #[test]
+    fn text_reads_as_a_number_as_javascript_reads_it() {
+        for (text, number) in [
+            ("  12  ", 12.0),
+            ("", 0.0),
+            (" \n", 0.0),
+            ("1e3", 1000.0),
+            (".5", 0.5),
+            ("5.", 5.0),
+            ("-2.5E-1", -0.25),
+            ("0b101", 5.0),
+            ("0X1f", 31.0),
+            ("0o17", 15.0),
+            ("+Infinity", f64::INFINITY),
+            ("\u{a0} 7 \u{feff}", 7.0),
+        ] {
+            assert_eq!(string_to_number(text), number, "{text:?}");
+        }
+        for text in [
+            "-0x10", "0x", "inf", "nan", "1_0", "\u{85} 7", "1e", ".", "+-1", "12px",
+        ] {
+            assert!(string_to_number(text).is_nan(), "{text:?}");
+        }
+    }
 
     fn read(json: &str) -> Value {
         from_str(json).unwrap()

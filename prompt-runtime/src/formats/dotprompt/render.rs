@@ -164,11 +164,17 @@ impl<'s> This<'s> {
         }
     }
 
-    /// Whether `value` is this context itself (not a copy of it).
+    /// Whether `value` is this context as Handlebars tells a block's context from the one
+    /// around it (`context != depths[0]`, JavaScript's `==`): the very same value, or one
+    /// equal to it by `==` (two objects only when they are the same one).
     fn is(self, value: &Value) -> bool {
         match self {
-            This::Value(this) => std::ptr::eq(this, value),
-            This::Input(_, whole) => whole.get().is_some_and(|this| std::ptr::eq(this, value)),
+            This::Value(this) => std::ptr::eq(this, value) || this.loose_equals(value),
+            // The input is an object: the same one, or a text that reads `[object Object]`.
+            This::Input(_, whole) => {
+                whole.get().is_some_and(|this| std::ptr::eq(this, value))
+                    || matches!(value, Value::String(s) if s == "[object Object]")
+            }
         }
     }
 

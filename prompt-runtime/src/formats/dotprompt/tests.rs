@@ -94,28 +94,41 @@ fn the_input_is_one_context_however_it_is_reached() {
     assert_eq!(rendered["messages"][0]["content"][0]["text"], ";0;");
 }
 
-/// A documented difference: a context equal to the one around it but not the same value
-/// is a new `../` level (JavaScript's `==` keeps the `"a"` of `other` inside the `"a"` of
-/// `tags` at its level, and prints `[object Object],a,;b,b,;` here). The very same value
-/// stays at its level in both.
+/// A block's context is a new `../` level unless it is the context around it by
+/// JavaScript's `==` (Handlebars' `context != depths[0]`): the very same value, an equal
+/// text (`"a"` of `other` inside `"a"` of `tags`), `false` inside `0`, a text that reads
+/// `[object Object]` inside an object. The expected texts are dotprompt's JavaScript's.
 #[test]
-fn a_value_equal_to_its_context_is_still_a_new_level() {
-    let prompt = registry()
-        .parse("{{#each tags}}{{#each ../other}}{{../this}},{{/each}};{{/each}}")
-        .unwrap();
-    let rendered = render_json(
-        &prompt,
-        r#"{"input": {"tags": ["a", "b"], "other": ["a", "c"]}}"#,
-    );
-    assert_eq!(rendered["messages"][0]["content"][0]["text"], "a,a,;b,b,;");
-    let prompt = registry()
-        .parse("{{#each tags}}{{#each ../tags}}{{../this}},{{/each}};{{/each}}")
-        .unwrap();
-    let rendered = render_json(&prompt, r#"{"input": {"tags": ["a", "b"]}}"#);
-    assert_eq!(
-        rendered["messages"][0]["content"][0]["text"],
-        "[object Object],a,;b,[object Object],;"
-    );
+fn a_context_equal_to_the_one_around_it_is_no_new_level() {
+    for (template, data, expected) in [
+        (
+            "{{#each tags}}{{#each ../other}}{{../this}},{{/each}};{{/each}}",
+            r#"{"input": {"tags": ["a", "b"], "other": ["a", "c"]}}"#,
+            "[object Object],a,;b,b,;",
+        ),
+        (
+            "{{#each tags}}{{#each ../tags}}{{../this}},{{/each}};{{/each}}",
+            r#"{"input": {"tags": ["a", "b"]}}"#,
+            "[object Object],a,;b,[object Object],;",
+        ),
+        (
+            "{{#with zero}}{{#each ../flags}}{{../n}}{{/each}}{{/with}}",
+            r#"{"input": {"zero": 0, "n": 5, "flags": [false, true, "0", " 0x0 ", "", null, [0]]}}"#,
+            "55555",
+        ),
+        (
+            "{{#each names}}{{../n}};{{/each}}",
+            r#"{"input": {"n": 5, "names": ["[object Object]", "x"]}}"#,
+            ";5;",
+        ),
+    ] {
+        let prompt = registry().parse(template).unwrap();
+        let rendered = render_json(&prompt, data);
+        assert_eq!(
+            rendered["messages"][0]["content"][0]["text"], expected,
+            "{template}"
+        );
+    }
 }
 
 /// A partial is a template of its own, as Handlebars runs one: `../` in it reaches nothing
