@@ -984,6 +984,77 @@ fn js_text(view: &View<'_>) -> Option<String> {
     })
 }
 
+/// Whether `nodes` read a path with `../` (in a block inside them too; a partial's body
+/// starts its own levels, its arguments are read here).
+fn reads_up(nodes: &[Node]) -> bool {
+    let up = |e: &Expr| matches!(e, Expr::Path(p) if p.depth > 0);
+    nodes.iter().any(|node| match node {
+        Node::Value(e) => up(e),
+        Node::Helper(c) => c.params.iter().chain(c.hash.iter().map(|h| &h.1)).any(up),
+        Node::Block(b) => {
+            b.params.iter().chain(b.hash.iter().map(|h| &h.1)).any(up)
+                || reads_up(&b.body)
+                || reads_up(&b.inverse)
+        }
+        Node::Partial(p) => p.context.iter().chain(p.hash.iter().map(|h| &h.1)).any(up),
+        Node::Text(_) => false,
+    })
+}
+
+/// Whether a block's context `item` is the context `around` it, as Handlebars tells them
+/// apart (`context != depths[0]`, JavaScript's `==`, as the run-time renderer's
+/// `This::is`): the same object or list (by address: an item read in place is the value
+/// itself), or an equal text, number or boolean, an object or list against one of those as
+/// its `String()`. Then the block is no `../` level of its own.
+pub fn same_context(item: &View<'_>, around: &View<'_>) -> bool {
+    fn whole(v: &View<'_>) -> bool {
+        matches!(
+            v,
+            View::Map(_) | View::Seq(_) | View::List(_) | View::Dict(_) | View::Tuple(_)
+        )
+    }
+    fn address(v: &View<'_>) -> Option<*const ()> {
+        match v {
+            View::Map(m) => Some(std::ptr::from_ref(*m).cast()),
+            View::Seq(s) => Some(std::ptr::from_ref(*s).cast()),
+            _ => None,
+        }
+    }
+    fn number(v: &View<'_>) -> f64 {
+        match v {
+            View::Int(i) => *i as f64,
+            View::Float(f) => *f,
+            _ => f64::NAN,
+        }
+    }
+    match (item, around) {
+        (View::Opaque, _) | (_, View::Opaque) => false,
+        (a, b) if whole(a) && whole(b) => address(a).is_some() && address(a) == address(b),
+        (a, b) if whole(a) || whole(b) => {
+            let (value, other) = if whole(a) { (a, b) } else { (b, a) };
+            if let View::Map(_) | View::Dict(_) = value {
+                // `[object Object]` reads as no number: only that text is equal to it.
+                return matches!(other, View::Text(s) if s == "[object Object]");
+            }
+            let mut text = String::new();
+            if write_js(&mut text, value, 0).is_none() {
+                return false;
+            }
+            same_context(&View::Text(Cow::Owned(text)), other)
+        }
+        (View::None | View::Undefined, View::None | View::Undefined) => true,
+        (View::None | View::Undefined, _) | (_, View::None | View::Undefined) => false,
+        (View::Bool(a), View::Bool(b)) => a == b,
+        (View::Bool(a), b) => same_context(&View::Int(i128::from(*a)), b),
+        (a, View::Bool(b)) => same_context(a, &View::Int(i128::from(*b))),
+        (View::Text(a), View::Text(b)) => a == b,
+        (View::Text(s), n) | (n, View::Text(s)) => {
+            number(n) == crate::value::js::string_to_number(s)
+        }
+        (a, b) => number(a) == number(b),
+    }
+}
+
 /// `String(value)` as `{{value}}` prints it (`null` and `undefined` as nothing); arrays
 /// joined with commas to the run-time renderer's depth bound.
 fn write_js(out: &mut String, view: &View<'_>, depth: usize) -> Option<()> {
@@ -1304,6 +1375,9 @@ struct Scope {
     /// renderer enters a new one (`{{#each}}`, `{{#with}}` of another value); none in a
     /// partial's own top scope.
     parent: Option<Box<Scope>>,
+    /// A block's context that may be the one around it (by JavaScript's `==`, decided
+    /// when it renders): the Rust `bool` local that says it is, and so no `../` level.
+    same: Option<String>,
 }
 
 impl Scope {
@@ -1312,6 +1386,7 @@ impl Scope {
         Scope {
             this,
             overlay,
+            same: None,
             parent: Some(Box::new(self.clone())),
         }
     }
@@ -1412,6 +1487,7 @@ pub fn compile_with_root(
         this: This::Root,
         overlay: None,
         parent: None,
+        same: None,
     };
     let Some(body) = emitter.body(prompt.nodes(), &scope, None) else {
         return Err(emitter.refused.unwrap_or_else(|| {
@@ -1748,8 +1824,17 @@ impl Emitter<'_> {
                     _ => false,
                 };
                 let mut inner = scope.child(This::Local(value.clone()), None);
+                let mut test = String::new();
                 if same {
                     inner.parent = scope.parent.clone();
+                } else if reads_up(&block.body) {
+                    let flag = self.local("same");
+                    let around = self.around(scope);
+                    let _ = write!(
+                        test,
+                        "let {flag} = dc::same_context(&dc::Local::look(&{value}), &{around});"
+                    );
+                    inner.same = Some(flag);
                 }
                 let body = self.body(&block.body, &inner, looping)?;
                 let inverse = self.body(&block.inverse, scope, looping)?;
@@ -1763,7 +1848,7 @@ impl Emitter<'_> {
                     _ => first,
                 };
                 return Some(format!(
-                    "{{ let {value} = {first}; \
+                    "{{ let {value} = {first}; {test} \
                      let __w = if !dc::local_empty(&{value})? {body} else {inverse}; \
                      dc::Local::done({value}); __w }}"
                 ));
@@ -1792,7 +1877,17 @@ impl Emitter<'_> {
             count: self.local("n"),
             items: items.clone(),
         };
-        let inner = scope.child(This::Local(item.clone()), None);
+        let mut inner = scope.child(This::Local(item.clone()), None);
+        // Where the body reads `../`, whether an item is the context around it decides
+        // what `../` reaches (Handlebars' `==`): tested per item.
+        let same = if reads_up(&block.body) {
+            let flag = self.local("same");
+            let around = self.around(scope);
+            inner.same = Some(flag.clone());
+            format!("let {flag} = dc::same_context(&dc::Local::look(&{item}), &{around});")
+        } else {
+            String::new()
+        };
         let body = self.body(&block.body, &inner, Some(&inner_loop))?;
         let inverse = self.body(&block.inverse, scope, looping)?;
         // A body that surely builds a string gives nothing to print after it.
@@ -1810,7 +1905,7 @@ impl Emitter<'_> {
             "{{ let mut {items} = {first}?; let {count} = {items}.count(); \
              for {index} in 0..{count} {{ \
              let ::core::option::Option::Some({item}) = {items}.next_item() else {{ break; }}; \
-             let _ = (&{index}, &{count}, &{item}); {body_run} dc::Local::done({item}); }} \
+             let _ = (&{index}, &{count}, &{item}); {same} {body_run} dc::Local::done({item}); }} \
              {items}.done(); if {count} == 0 {{ {inverse_run} }} }}"
         ))
     }
@@ -1874,6 +1969,7 @@ impl Emitter<'_> {
         let inner = if context.is_none() && overlay.is_none() {
             Scope {
                 parent: None,
+                same: None,
                 ..scope.clone()
             }
         } else {
@@ -1881,6 +1977,7 @@ impl Emitter<'_> {
                 this,
                 overlay,
                 parent: None,
+                same: None,
             }
         };
         self.sources.push(partial.source.clone());
@@ -1909,6 +2006,46 @@ impl Emitter<'_> {
         }
     }
 
+    /// `../` `levels` times from `scope`, then `here`: the scope that many levels up, read
+    /// as its own `this` (past the top, nothing). A scope whose context may be the one
+    /// around it ([`Scope::same`]) is a level only when it is not: both ways are written,
+    /// and its flag picks one when the prompt renders.
+    fn up(
+        &mut self,
+        here: &Path,
+        scope: &Scope,
+        levels: usize,
+        looping: Option<&Loop>,
+    ) -> Option<String> {
+        if levels == 0 {
+            return self.path(here, scope, looping);
+        }
+        let Some(parent) = &scope.parent else {
+            return Some("View::Undefined".to_owned());
+        };
+        let level = self.up(here, parent, levels - 1, looping)?;
+        match &scope.same {
+            None => Some(level),
+            Some(flag) => {
+                let no_level = self.up(here, parent, levels, looping)?;
+                Some(format!("(if {flag} {{ {no_level} }} else {{ {level} }})"))
+            }
+        }
+    }
+
+    /// The view of `scope`'s context, for [`same_context`]: a partial's context with
+    /// arguments over it is an object of its own.
+    fn around(&mut self, scope: &Scope) -> String {
+        match (&scope.this, &scope.overlay) {
+            (This::Local(this), None) => format!("dc::Local::look(&{this})"),
+            (This::Root, None) => {
+                self.root = true;
+                "View::Map(&__root)".to_owned()
+            }
+            (_, Some(_)) => "View::Dict(::std::vec::Vec::new())".to_owned(),
+        }
+    }
+
     fn path(&mut self, path: &Path, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
         if path.depth > 0 && path.data {
             let help = format!(
@@ -1918,20 +2055,11 @@ impl Emitter<'_> {
             return self.refuse(path.span.clone(), "`../` in an `@` path", &help);
         }
         if path.depth > 0 {
-            // `../`: the scope that many levels up, read as its own `this` (past the top,
-            // nothing).
-            let mut target = scope;
-            for _ in 0..path.depth {
-                match &target.parent {
-                    Some(parent) => target = parent,
-                    None => return Some("View::Undefined".to_owned()),
-                }
-            }
             let here = Path {
                 depth: 0,
                 ..path.clone()
             };
-            return self.path(&here, target, looping);
+            return self.up(&here, scope, path.depth, looping);
         }
         let (mut code, rest): (String, &[String]) = if path.data {
             let (name, rest) = path.parts.split_first()?;
