@@ -25,6 +25,33 @@ pub enum Node {
     Partial(PartialCall),
 }
 
+/// Whether `expr` holds of an expression of `nodes` (in the blocks among them too, and a
+/// partial call's arguments, not the partial's body), or `helper` of an inline helper's
+/// call.
+pub(crate) fn any_expr(
+    nodes: &[Node],
+    expr: &dyn Fn(&Expr) -> bool,
+    helper: &dyn Fn(&HelperCall) -> bool,
+) -> bool {
+    nodes.iter().any(|node| match node {
+        Node::Value(e) => expr(e),
+        Node::Helper(c) => {
+            helper(c) || c.params.iter().chain(c.hash.iter().map(|h| &h.1)).any(expr)
+        }
+        Node::Block(b) => {
+            b.params.iter().chain(b.hash.iter().map(|h| &h.1)).any(expr)
+                || any_expr(&b.body, expr, helper)
+                || any_expr(&b.inverse, expr, helper)
+        }
+        Node::Partial(p) => p
+            .context
+            .iter()
+            .chain(p.hash.iter().map(|h| &h.1))
+            .any(expr),
+        Node::Text(_) => false,
+    })
+}
+
 /// An argument or a value: a path, or a literal.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Expr {

@@ -987,18 +987,11 @@ fn js_text(view: &View<'_>) -> Option<String> {
 /// Whether `nodes` read a path with `../` (in a block inside them too; a partial's body
 /// starts its own levels, its arguments are read here).
 fn reads_up(nodes: &[Node]) -> bool {
-    let up = |e: &Expr| matches!(e, Expr::Path(p) if p.depth > 0);
-    nodes.iter().any(|node| match node {
-        Node::Value(e) => up(e),
-        Node::Helper(c) => c.params.iter().chain(c.hash.iter().map(|h| &h.1)).any(up),
-        Node::Block(b) => {
-            b.params.iter().chain(b.hash.iter().map(|h| &h.1)).any(up)
-                || reads_up(&b.body)
-                || reads_up(&b.inverse)
-        }
-        Node::Partial(p) => p.context.iter().chain(p.hash.iter().map(|h| &h.1)).any(up),
-        Node::Text(_) => false,
-    })
+    super::ast::any_expr(
+        nodes,
+        &|e| matches!(e, Expr::Path(p) if p.depth > 0),
+        &|_| false,
+    )
 }
 
 /// Whether a block's context `item` is the context `around` it, as Handlebars tells them

@@ -982,66 +982,31 @@ impl Dotprompt {
     /// See [`Dotprompt::input_whole`]: any path with nothing after `this`, `../` or
     /// `@root`, or any call of a helper registered from Rust, in the body or a partial.
     fn reaches_input_whole(&self) -> bool {
-        fn whole(e: &ast::Expr) -> bool {
-            match e {
-                ast::Expr::Path(p) if p.data => p.parts.len() == 1 && p.parts[0] == "root",
-                ast::Expr::Path(p) => p.parts.is_empty(),
-                ast::Expr::Literal(_) => false,
-            }
-        }
-        fn any(nodes: &[ast::Node]) -> bool {
-            nodes.iter().any(|n| match n {
-                ast::Node::Value(e) => whole(e),
-                ast::Node::Helper(c) => {
-                    c.name == ast::HelperName::Custom
-                        || c.params
-                            .iter()
-                            .chain(c.hash.iter().map(|h| &h.1))
-                            .any(whole)
-                }
-                ast::Node::Block(b) => {
-                    b.params
-                        .iter()
-                        .chain(b.hash.iter().map(|h| &h.1))
-                        .any(whole)
-                        || any(&b.body)
-                        || any(&b.inverse)
-                }
-                ast::Node::Partial(p) => p
-                    .context
-                    .iter()
-                    .chain(p.hash.iter().map(|h| &h.1))
-                    .any(whole),
-                ast::Node::Text(_) => false,
-            })
-        }
-        any(&self.nodes) || self.partials.values().any(|p| any(&p.nodes))
+        let whole = |e: &ast::Expr| match e {
+            ast::Expr::Path(p) if p.data => p.parts.len() == 1 && p.parts[0] == "root",
+            ast::Expr::Path(p) => p.parts.is_empty(),
+            ast::Expr::Literal(_) => false,
+        };
+        let custom = |c: &ast::HelperCall| c.name == ast::HelperName::Custom;
+        self.any_expr(&whole, &custom)
     }
 
     fn uses_metadata(&self) -> bool {
-        fn any(nodes: &[ast::Node]) -> bool {
-            nodes.iter().any(|n| match n {
-                ast::Node::Value(e) => is_metadata(e),
-                ast::Node::Helper(c) => c
-                    .params
-                    .iter()
-                    .chain(c.hash.iter().map(|h| &h.1))
-                    .any(is_metadata),
-                ast::Node::Block(b) => {
-                    b.params.iter().any(is_metadata) || any(&b.body) || any(&b.inverse)
-                }
-                ast::Node::Partial(p) => p
-                    .context
-                    .iter()
-                    .chain(p.hash.iter().map(|h| &h.1))
-                    .any(is_metadata),
-                ast::Node::Text(_) => false,
-            })
-        }
-        fn is_metadata(e: &ast::Expr) -> bool {
-            matches!(e, ast::Expr::Path(p) if p.data && p.parts.first().is_some_and(|s| s == "metadata"))
-        }
-        any(&self.nodes) || self.partials.values().any(|p| any(&p.nodes))
+        let metadata = |e: &ast::Expr| matches!(e, ast::Expr::Path(p) if p.data && p.parts.first().is_some_and(|s| s == "metadata"));
+        self.any_expr(&metadata, &|_| false)
+    }
+
+    /// [`ast::any_expr`] over the body and every partial.
+    fn any_expr(
+        &self,
+        expr: &dyn Fn(&ast::Expr) -> bool,
+        helper: &dyn Fn(&ast::HelperCall) -> bool,
+    ) -> bool {
+        ast::any_expr(&self.nodes, expr, helper)
+            || self
+                .partials
+                .values()
+                .any(|p| ast::any_expr(&p.nodes, expr, helper))
     }
 
     /// dotprompt's `resolveMetadata`: the parsed prompt, then the options, each merged key
