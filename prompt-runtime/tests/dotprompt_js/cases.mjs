@@ -116,13 +116,15 @@ function block(depth, scope) {
     return s + tag(`/${name}`) + line();
   }
   if (k === 7) {
-    const [target, within] = pick([["items", "each"], ["user", "object"], ["empty", "each"], ["missing", "each"], ["keyed", "object"], ["tags", "each"], ["name", "each"], ["@root", "object"]]);
+    const [target, within] = pick([["items", "each"], ["user", "object"], ["empty", "each"], ["missing", "each"], ["keyed", "object"], ["tags", "each"], ["name", "each"], ["@root", "object"],
+      // Inside a loop: the same list again, whose items are (or equal, by `==`) the item around.
+      ["../tags", "each"], ["../items", "each"]]);
     let s = tag(`#each ${target}`) + line() + inner(depth - 1, within);
     if (chance(0.3)) s += tag("else") + line() + inner(depth - 1, scope);
     return s + tag("/each") + line();
   }
   if (k === 8) {
-    const target = pick(["user", "user", "missing", "items", "@root"]);
+    const target = pick(["user", "user", "missing", "items", "@root", "zero", "flag", "../user", "this"]);
     let s = tag(`#with ${target}`) + line() + inner(depth - 1, "with");
     if (chance(0.25)) s += tag("else") + line() + inner(depth - 1, scope);
     return s + tag("/with") + line();

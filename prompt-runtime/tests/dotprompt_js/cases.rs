@@ -21,7 +21,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n  {{log 3 level=\"debug\"}}{{~#with @root}}{{[name]}}{{~else}}\n{{~#unless name}}{{~/unless}}\n{{#if name}}\nx\n\n😀{{~#each empty~}}\n{{missing}}{{else}}{{~/each~}}{{~> p~}}{{else}}\n{{json @metadata.messages}}{{~#with items}}\n{{/with}}\n{{history}}{{~/if}}x\n}\n\n{{/with}}\n",
+        "---\n---\n  {{log 3 level=\"debug\"}}{{~#with ../user}}{{[name]}}{{~else}}\n{{~#unless name}}{{~/unless}}\n{{#if name}}\nx\n\n😀{{~#each missing~}}\n{{missing}}{{else}}{{~/each~}}{{~> p~}}{{else}}\n{{json @metadata.messages}}{{~#with flag}}\n{{/with}}\n{{history}}{{~/if}}x\n}\n\n{{/with}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -29,7 +29,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n  é\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n  \\nx\\n\\n😀P[é-1]x\\n}\\n\\n\"}]}]}",
         ),
     ),
     (
@@ -53,7 +53,7 @@ pub(super) const CASES: &[Case] = &[
         Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
-        "{{~#unless missing~}}{{~@metadata.prompt.model}}{{items.[0].sku~}}{{~/unless}}{{f}}{{#each name}}é  \n  \n\n{{~#with missing}}<&>  x\n{{#ifEquals \"Ada\" 'q'}}{{name}}{{missing}}{{/ifEquals}}{{@index}}{{~/with~}}{{/each}}",
+        "{{~#unless missing~}}{{~@metadata.prompt.model}}{{items.[0].sku~}}{{~/unless}}{{f}}{{#each @root}}é  \n  \n\n{{~#with items}}<&>  x\n{{#ifEquals \"Ada\" 'q'}}{{name}}{{missing}}{{/ifEquals}}{{@index}}{{~/with~}}{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -61,11 +61,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"ééééééééééééé\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{log f level=\"debug\"}}{{#each tags~}}\n{{/each}}{{role \"user\"}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{log f level=\"debug\"}}{{#each name~}}\n{{/each}}{{role \"user\"}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -147,7 +147,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with user}}{{#with user~}}{{~name}}{{else}}{{../n}}{{n~}}{{~/with}}{{role \"user\"}}{{~/with~}}{{~#each tags}}\n{{~#ifEquals 0 undefined}}<&>x\n{{!c}}{{html}}{{else}}{{sku}}{{~@first}}{{../../name}}{{/ifEquals}}{{role \"user\"}}\n{{name}}}😀é{{role \"model\"}}{{/each}}{{json neg}}{{role \"model\"}}{{~user.tags.[1]~}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with user}}{{#with user~}}{{~name}}{{else}}{{../n}}{{n~}}{{~/with}}{{role \"user\"}}{{~/with~}}{{~#each @root}}\n{{~#ifEquals 0 undefined}}<&>x\n{{!c}}{{html}}{{else}}{{this}}{{~@index}}{{age}}{{/ifEquals}}{{role \"user\"}}\n{{name}}}😀é{{role \"model\"}}{{/each}}{{json neg}}{{role \"model\"}}{{~user.tags.[1]~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -193,7 +193,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each keyed~}}\n{{#each @root}}{{~/each~}}\n{{role \"user\"}}\n{{~#with user}}{{> p}}{{role \"user\"}}{{> r~}}{{~else}}\n{{/with}} b }{{log -2}}{{lookup . \"n\"}}{{/each}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each tags~}}\n{{#each ../items}}{{~/each~}}\n{{role \"user\"}}\n{{~#with missing}}{{> p}}{{role \"user\"}}{{> r~}}{{~else}}\n{{/with}} b }{{log -2}}{{lookup . \"n\"}}{{/each}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -201,7 +201,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }false\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }0\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }false\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }\"}]}]}",
         ),
     ),
     (
@@ -241,7 +241,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with items~}}{{~#ifEquals items.[0].sku name~}}{{else}}{{#if items}}{{name}}{{/if}}{{~/ifEquals}}{{lookup this this.name}}{{#if user}}{{#with user}}{{/with~}}{{json ../n indent=2}}{{~/if}}{{/with}}{{html}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with ../user~}}{{~#ifEquals items.[0].sku name~}}{{else}}{{#if items}}{{name}}{{/if}}{{~/ifEquals}}{{lookup this this.name}}{{#if user}}{{#with user}}{{/with~}}{{json ../n indent=2}}{{~/if}}{{/with}}{{html}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -253,7 +253,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"system\"}}\n{{#each empty~}}{{~else}}{{#unlessEquals \"Ada\" html}}{{{keyed.[2]}}}{{role \"tool\"}}{{~else}}{{user.tags.[1]}}{{/unlessEquals}}{{#unless nil}}{{role \"user\"}}{{~user.[name]}}{{/unless}}\n{{#each keyed}}\r\n  \n  {{@missing}}{{section \"s1\"}}{{else~}}{{/each}}{{~/each}}{{section \"s1\"}}{{#if name}}{{role \"model\"}}{{#with items}}😀{{@auth.uid}}{{name}}{{/with~}}\n}x\n{{~#ifEquals items.[0].sku \"3\"}}é\r\n{{else~}}{{!c}}{{log user/name level=\"debug\"}}{{/ifEquals}}{{history}}{{/if}}\n",
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"system\"}}\n{{#each missing~}}{{~else}}{{#unlessEquals \"Ada\" html}}{{{keyed.[2]}}}{{role \"tool\"}}{{~else}}{{user.tags.[1]}}{{/unlessEquals}}{{#unless nil}}{{role \"user\"}}{{~user.[name]}}{{/unless}}\n{{#each name}}\r\n  \n  {{@missing}}{{section \"s1\"}}{{else~}}{{/each}}{{~/each}}{{section \"s1\"}}{{#if name}}{{role \"model\"}}{{#with flag}}😀{{@auth.uid}}{{name}}{{/with~}}\n}x\n{{~#ifEquals items.[0].sku \"3\"}}é\r\n{{else~}}{{!c}}{{log user/name level=\"debug\"}}{{/ifEquals}}{{history}}{{/if}}\n",
         &[
             ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -261,7 +261,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"\",\"n\":1.5,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\ntwo\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"V\\n  \\n  \"},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\ntwo\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"V\\n\"},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
         ),
     ),
     (
@@ -277,7 +277,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each items}}{{role \"system\"}}\n{{@root.user.age}}{{section \"s1\"}}{{#if flag}}{{~#each name}}\n{{~user.name~}}{a{{{~name}}}{{/each}}{{neg~}}{{~/if}}{{@last~}}{{/each}}{{log \"Ada\"}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each items}}{{role \"system\"}}\n{{@root.user.age}}{{section \"s1\"}}{{#if flag}}{{~#each ../tags}}\n{{~user.name~}}{a{{{~name}}}{{/each}}{{neg~}}{{~/if}}{{@last~}}{{/each}}{{log \"Ada\"}}",
         &[
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
@@ -287,7 +287,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 3:"),
     ),
     (
-        "---\nmodel: m\n---\n{{role \"model\"}}{{~#with user}}{{#ifEquals 3 false~}}{{#with @root}}{{tags.[0]~}}😀{{/with}}\n  {{> p items who=flag}}\\{{name}}{{~/ifEquals}}{{~/with~}}\n",
+        "---\nmodel: m\n---\n{{role \"model\"}}{{~#with missing}}{{#ifEquals 3 false~}}{{#with this}}{{tags.[0]~}}😀{{/with}}\n  {{> p items who=flag}}\\{{name}}{{~/ifEquals}}{{~/with~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -299,7 +299,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#if @first}}{{#if n includeZero=false}}\n  {{~this.name~}}{{~/if}}{{~#if empty~}}{{log \"Ada\"}}{{/if~}}x\n} b {{^~}}{{#ifEquals user.missing [name]}}{{#with items~}}{{role \"tool\"}}{{items.length}}    \n  {{~else~}}{{/with~}}\n{{/ifEquals}}{{#each keyed~}}\n{{#each empty}}{{else}}\n{{/each}}{{role \"system\"}}\n{{name}}}{{~/each~}}{{~#if neg}}{{role \"system\"}}\n\n{{#with @root~}}\n\t\n\n  \n  😀{{{~items.[0].sku~}}}{{/with}}\n{{!-- --}}\n{{/if}}{{~/if}}{{#unless missing}}{{~^}}\n<&>  \n  {{this.name~}}{ \\{{name}}\t{{/unless~}}\n",
+        "---\n---\n{{#if @first}}{{#if n includeZero=false}}\n  {{~this.name~}}{{~/if}}{{~#if empty~}}{{log \"Ada\"}}{{/if~}}x\n} b {{^~}}{{#ifEquals user.missing [name]}}{{#with zero~}}{{role \"tool\"}}{{items.length}}    \n  {{~else~}}{{/with~}}\n{{/ifEquals}}{{#each tags~}}\n{{#each empty}}{{else}}\n{{/each}}{{role \"system\"}}\n{{name}}}{{~/each~}}{{~#if neg}}{{role \"system\"}}\n\n{{#with ../user~}}\n\t\n\n  \n  😀{{{~items.[0].sku~}}}{{/with}}\n{{!-- --}}\n{{/if}}{{~/if}}{{#unless missing}}{{~^}}\n<&>  \n  {{this.name~}}{ \\{{name}}\t{{/unless~}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -345,7 +345,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{~#each keyed}}\n{{json ../n indent=1}}\t{{/each}}{{ name }}{{tags~}}",
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{~#each tags}}\n{{json this.sku indent=1}}\t{{/each}}{{ name }}{{tags~}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -353,7 +353,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"n\":1.5,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"1.5\\t1.5\\t1.5\\t1.5\\t,0,false,\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\tundefined\\tundefined\\tnull\\t,0,false,\"}]}]}",
         ),
     ),
     (
@@ -379,7 +379,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\n---\n{{#with @root}}{{json @missing indent=1}}{{/with}}\nx\n",
+        "---\n---\n{{#with ../user}}{{json @missing indent=1}}{{/with}}\nx\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -387,7 +387,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\nundefined\\nx\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\nx\\n\"}]}]}",
         ),
     ),
     (
@@ -401,7 +401,7 @@ pub(super) const CASES: &[Case] = &[
         Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
-        "---\nmodel: m\n---\nx\n{{~#each tags}}{{~#unless nil}}\n{{{/unless}}{{/each}}\n",
+        "---\nmodel: m\n---\nx\n{{~#each name}}{{~#unless nil}}\n{{{/unless}}{{/each}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -471,7 +471,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if user~}}\n{{role \"user\"}}\n{{#with user~}}\n\n<&>{{media url=name}}{{media url=name}}{{/with}}{{#each keyed~}}{{~@root.user.age}}{{{~html}}}{{json items.[0].sku}}{{else}}{{/each~}}\n{{/if}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if user~}}\n{{role \"user\"}}\n{{#with user~}}\n\n<&>{{media url=name}}{{media url=name}}{{/with}}{{#each tags~}}{{~@root.user.age}}{{{~html}}}{{json items.[0].sku}}{{else}}{{/each~}}\n{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -493,7 +493,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{n}}\n{{history}}\n{{items.length}}{{#unless flag}}{{~#unlessEquals this .}}a  éa  {{/unlessEquals~}}{{#with @root}}\n{{/with}}\n{{else}}{{/unless}}\n\n",
+        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{n}}\n{{history}}\n{{items.length}}{{#unless flag}}{{~#unlessEquals this .}}a  éa  {{/unlessEquals~}}{{#with this}}\n{{/with}}\n{{else}}{{/unless}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -505,7 +505,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each keyed~}}{{#with missing}}\n{{~#each name}}\né\n{{{flag}}{{/each}}{{else}}\n{{lookup keyed 2}}{{#with @root~}}{{/with}}{{~/with}}{{else}}\n{{~/each~}}\n{{~#unlessEquals @state.t undefined}}{{#each missing}}{{role \"system\"}}\n{{~../flag~}}{{~@index}}{{~/each}}{{#each missing}}{{this}}{{role \"user\"}}\n{{else}}\n{{/each}}{{~/unlessEquals}}\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each tags~}}{{#with @root}}\n{{~#each ../tags}}\né\n{{{flag}}{{/each}}{{else}}\n{{lookup keyed 2}}{{#with ../user~}}{{/with}}{{~/with}}{{else}}\n{{~/each~}}\n{{~#unlessEquals @state.t undefined}}{{#each keyed}}{{role \"system\"}}\n{{~name~}}{{~@index}}{{~/each}}{{#each keyed}}{{this}}{{role \"user\"}}\n{{else}}\n{{/each}}{{~/unlessEquals}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -515,7 +515,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 4:"),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#each missing}}{{~#unless empty}}{{@first}} b {{@index}}{{#if @first}}{{else}}{{/if}}\n{{~^}}\n{{~#each empty}}{{~else}}\n{{/each}}\n{{history}}\n{{@first~}}\t{\r\n{{this~}}{{/unless~}}\n\t\né{{this.sku}}{{else~}}{{#unlessEquals \"3\" .}}{{~> q who=\"Ada\"}}{{@metadata.prompt.model}}{{~/unlessEquals}}{{~user/name}}{{/each}}\n{{keyed.[2]}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#each keyed}}{{~#unless empty}}{{@index}} b {{@index}}{{#if @first}}{{else}}{{/if}}\n{{~^}}\n{{~#each missing}}{{~else}}\n{{/each}}\n{{history}}\n{{@first~}}\t{\r\n{{this~}}{{/unless~}}\n\t\né{{../n}}{{else~}}{{#unlessEquals \"3\" .}}{{~> q who=\"Ada\"}}{{@metadata.prompt.model}}{{~/unlessEquals}}{{~user/name}}{{/each}}\n{{keyed.[2]}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -551,7 +551,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n\n{{history}}\n{{~#each empty~}}{{/each}}  {{~user.missing}}",
+        "---\n---\n\n{{history}}\n{{~#each missing~}}{{/each}}  {{~user.missing}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -631,7 +631,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\né{{#each name~}}\n{{~/each}}{{#each empty}}}\n\n {{/each}}\n\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\né{{#each ../tags~}}\n{{~/each}}{{#each missing}}}\n\n {{/each}}\n\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{json this}}"),
@@ -653,7 +653,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless flag}}\n{{~#ifEquals null undefined~}}{{~/ifEquals}}{{lookup f @auth.uid}}{{~/unless}}{{~#each user}}\n{{#with missing}}\n{{#with missing}}{{{@missing}}}{{/with}}{{history}}{{/with}}{{/each}}\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless flag}}\n{{~#ifEquals null undefined~}}{{~/ifEquals}}{{lookup f @auth.uid}}{{~/unless}}{{~#each user}}\n{{#with items}}\n{{#with @root}}{{{@missing}}}{{/with}}{{history}}{{/with}}{{/each}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -701,7 +701,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each items}}{{#unless items}}{{../../name}}{{qty~}}{{~@first~}}{{/unless}}{{qty}}{{/each}}\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each user}}{{#unless items}}{{age}}{{@key~}}{{~@index~}}{{/unless}}{{@key}}{{/each}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -709,7 +709,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"000age1agename2name\"}]}]}",
         ),
     ),
     (
@@ -725,7 +725,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "{{#with user~}}{{/with~}}{{#unless user.missing~}}{{json this.name}}{{/unless}}\n{{#with missing}}{{keyed.[2]~}}{{~#if html}}{{zero~}}😀x\n\n\n{{~else}}{{&this}}{{history}}{{/if}}\n{{else}}\n{{#with user}}\n{{~[name]~}}\n\n {{/with~}}{{/with}}{{log n}}\n",
+        "{{#with user~}}{{/with~}}{{#unless user.missing~}}{{json this.name}}{{/unless}}\n{{#with @root}}{{keyed.[2]~}}{{~#if html}}{{zero~}}😀x\n\n\n{{~else}}{{&this}}{{history}}{{/if}}\n{{else}}\n{{#with items}}\n{{~[name]~}}\n\n {{/with~}}{{/with}}{{log n}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -733,7 +733,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"a<b>&\\\\\\\"'`=\\\"\\nU\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"a<b>&\\\\\\\"'`=\\\"\\n0😀x\\n\\n\"}]}]}",
         ),
     ),
     (
@@ -749,7 +749,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{~#unless missing~}}{{/unless}}\n{{#unless keyed~}}\n{{~^}}{{~#unless neg}}{{history}}{{#if user.missing}}{{&tags~}}{{role \"user\"}}{{~/if}}{{~^~}}\n{{/unless}}{{#unless flag}}\né\t{{role \"tool\"}}{{@root.user.age}}{{@index}}{{role \"tool\"}}{{else}}{{#each missing}}\n {{@key~}}{{/each}}\n{{section \"s2\"}}{{/unless}}\n{{@root}}{{/unless}}\n",
+        "---\n---\n{{~#unless missing~}}{{/unless}}\n{{#unless keyed~}}\n{{~^}}{{~#unless neg}}{{history}}{{#if user.missing}}{{&tags~}}{{role \"user\"}}{{~/if}}{{~^~}}\n{{/unless}}{{#unless flag}}\né\t{{role \"tool\"}}{{@root.user.age}}{{@index}}{{role \"tool\"}}{{else}}{{#each keyed}}\n {{../n~}}{{/each}}\n{{section \"s2\"}}{{/unless}}\n{{@root}}{{/unless}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -795,7 +795,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#with items}}{{#each @root~}}{{/each}}\n{{#if @first}}{{media url=name}}😀{{#each user}}\n{{section \"s1\"}}{{~user/name}}{{/each}}{{history}}{{/if}}{{else~}}{{#unlessEquals keyed.[2] items.length}}{{user.missing~}}{{{name~}}}{{else}}{{neg}}{{/unlessEquals}}<&>{{~#unless html}}{{user.name~}}{{history}}{{~else}}é  \n  é{{/unless}}{{/with}}{{../name}}\n",
+        "---\n---\n{{#with flag}}{{#each ../items~}}{{/each}}\n{{#if @first}}{{media url=name}}😀{{#each user}}\n{{section \"s1\"}}{{~user/name}}{{/each}}{{history}}{{/if}}{{else~}}{{#unlessEquals keyed.[2] items.length}}{{user.missing~}}{{{name~}}}{{else}}{{neg}}{{/unlessEquals}}<&>{{~#unless html}}{{user.name~}}{{history}}{{~else}}é  \n  é{{/unless}}{{/with}}{{../name}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -805,7 +805,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 5:"),
     ),
     (
-        "---\n---\n{{@auth.uid}}{{#each keyed}}{{#unlessEquals \"3\" ../n~}}{{tags}}  \n  <&>\n\n\n\n{{#with user~}}\n{{/with}}{{/unlessEquals~}}{{#if flag}}\n{{name}}}{{~#unless flag~}}\n}}{{else}}\n{{@first}}{{/unless}}{{/if}}{{@auth.uid}}{{role \"model\"}}\r\n{{{~@index~}}{{lookup ../n @first}}{{~else}}{{#unlessEquals . items.length}}<&><&>{{section \"s2\"}}{{else}}{{~@missing}}x\n😀<&>{{~/unlessEquals~}}{{#unless user}}\n{{~/unless}}\n{{!-- c }} --}}\n{{/each~}}{{~@metadata.prompt.config.temperature}}",
+        "---\n---\n{{@auth.uid}}{{#each tags}}{{#unlessEquals \"3\" this.sku~}}{{tags}}  \n  <&>\n\n\n\n{{#with missing~}}\n{{/with}}{{/unlessEquals~}}{{#if flag}}\n{{name}}}{{~#unless flag~}}\n}}{{else}}\n{{@last}}{{/unless}}{{/if}}{{@auth.uid}}{{role \"model\"}}\r\n{{{~@first~}}{{lookup @key @last}}{{~else}}{{#unlessEquals . items.length}}<&><&>{{section \"s2\"}}{{else}}{{~@missing}}x\n😀<&>{{~/unlessEquals~}}{{#unless user}}\n{{~/unless}}\n{{!-- c }} --}}\n{{/each~}}{{~@metadata.prompt.config.temperature}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -815,7 +815,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 10:"),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each missing~}}\n{{history}}{{log f}}{{role \"model\"}}{{json null}}{{~@metadata.prompt.model}}{{lookup qty this}}{{else~}}\n<&>ax\n{{/each}}\n{{#with user}}{{#unless flag}}{{#unless n includeZero=false~}}{{/unless}}{{~@root.n}}{{media url=\"http://x/a.png\"}}{{/unless}}\n{{else~}}\r\n <&>\n  x\n{{~#with missing}}{{#if user.missing}}\n{{/if}}{{/with~}}{{/with~}}{{#if flag}}open\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each keyed~}}\n{{history}}{{log f}}{{role \"model\"}}{{json null}}{{~@metadata.prompt.model}}{{lookup @key this}}{{else~}}\n<&>ax\n{{/each}}\n{{#with items}}{{#unless flag}}{{#unless n includeZero=false~}}{{/unless}}{{~@root.n}}{{media url=\"http://x/a.png\"}}{{/unless}}\n{{else~}}\r\n <&>\n  x\n{{~#with items}}{{#if user.missing}}\n{{/if}}{{/with~}}{{/with~}}{{#if flag}}open\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -837,17 +837,17 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#unless nil}}\n{{#unlessEquals this.name null~}}{{~neg}}{{history}}{{else}}{{/unlessEquals~}}{{~#if missing}}{{^}}\n{{@metadata.prompt.model}}{{#each items}}\n\n\n\r\n{{/each}}\r\n😀\t{{~/if~}}\n{{/unless~}}{{#with user~}}\n}{{~#with @root}}{{else}}\t{{/with~}}\n{{history}}\n{{~#each keyed}}{{~/each~}}{{#if keyed}}{{@index}}{{media url=\"http://x/a.png\"}}{{nil}}{{/if}}{{/with}}{{name.}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#unless nil}}\n{{#unlessEquals this.name null~}}{{~neg}}{{history}}{{else}}{{/unlessEquals~}}{{~#if missing}}{{^}}\n{{@metadata.prompt.model}}{{#each items}}\n\n\n\r\n{{/each}}\r\n😀\t{{~/if~}}\n{{/unless~}}{{#with missing~}}\n}{{~#with ../user}}{{else}}\t{{/with~}}\n{{history}}\n{{~#each tags}}{{~/each~}}{{#if keyed}}{{@index}}{{media url=\"http://x/a.png\"}}{{nil}}{{/if}}{{/with}}{{name.}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Err("You specified knownHelpersOnly, but used the unknown helper name - 12:103"),
+        Err("You specified knownHelpersOnly, but used the unknown helper name - 12:102"),
     ),
     (
-        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unless zero}}{{^}}{{~#with user~}}\n\t{{~> p}}{{@metadata.prompt.config.temperature}}{{else}}\n{{~/with}}\n{{json neg}}{{#with @root}}{{media url=name}}{{/with}}{{/unless}}\n",
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unless zero}}{{^}}{{~#with items~}}\n\t{{~> p}}{{@metadata.prompt.config.temperature}}{{else}}\n{{~/with}}\n{{json neg}}{{#with ../user}}{{media url=name}}{{/with}}{{/unless}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -893,7 +893,7 @@ pub(super) const CASES: &[Case] = &[
         Err("#if requires exactly one argument"),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each items~}}{{#unless zero}}{{#ifEquals @index qty~}}\t<&>{{/ifEquals}}é\n  {{^}}{{/unless}}\n{{#with user~}}\nx\n\r\n  \n  {{missing}}{{!-- --}}{{/with~}}\n{{/each}}\n{{#if items~}}\n{{role \"tool\"}}{{lookup f 1.5}}{{~^}}{{{items~}}}{{history}}{{~/if}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each user~}}{{#unless zero}}{{#ifEquals @index @key~}}\t<&>{{/ifEquals}}é\n  {{^}}{{/unless}}\n{{#with missing~}}\nx\n\r\n  \n  {{missing}}{{!-- --}}{{/with~}}\n{{/each}}\n{{#if items~}}\n{{role \"tool\"}}{{lookup f 1.5}}{{~^}}{{{items~}}}{{history}}{{~/if}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
@@ -903,7 +903,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 10:"),
     ),
     (
-        "---\nmodel: m\n---\n{{{neg}}}{{#unless items}}{{#ifEquals this.name @root.name~}}{{#if zero}}\nx\n{{neg}}{{~/if}}{{~#unlessEquals empty tags~}}{{/unlessEquals}}{{else}}{\r\n{{user.[name]~}}{{#if keyed}}{{flag}}{{/if~}}{{/ifEquals}}{{#with items}}a {{else}}{{items~}}{{/with}}{{~#ifEquals @state.t null~}}{{role \"model\"}}{{#unless user}}{{lookup . \"n\"}}{{big}} {{else~}}{{json tags indent=1}}{{role \"user\"}}{{/unless}}{{else~}}{{/ifEquals}}{{~/unless~}}\n",
+        "---\nmodel: m\n---\n{{{neg}}}{{#unless items}}{{#ifEquals this.name @root.name~}}{{#if zero}}\nx\n{{neg}}{{~/if}}{{~#unlessEquals empty tags~}}{{/unlessEquals}}{{else}}{\r\n{{user.[name]~}}{{#if keyed}}{{flag}}{{/if~}}{{/ifEquals}}{{#with zero}}a {{else}}{{items~}}{{/with}}{{~#ifEquals @state.t null~}}{{role \"model\"}}{{#unless user}}{{lookup . \"n\"}}{{big}} {{else~}}{{json tags indent=1}}{{role \"user\"}}{{/unless}}{{else~}}{{/ifEquals}}{{~/unless~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -915,7 +915,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{{~tags}}}{{~#with @root~}}{{big}}{{log this.name}}{{/with}}",
+        "---\nmodel: m\n---\n{{{~tags}}}{{~#with this~}}{{big}}{{log this.name}}{{/with}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -925,7 +925,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each tags}}a{{~/each}}\n\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#each name}}a{{~/each}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -949,7 +949,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#ifEquals -2 @root.name}}{{else}}{{role \"system\"}}\n\n{{history}}\n{{! c }}\n{{lookup items 1}}{{~#each missing~}}\n{{else~}}{{~#if @first}}\\{{name}}{{> r this who=user.name}}{{/if~}}\n{{&name}}{{/each}}{{~/ifEquals}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#ifEquals -2 @root.name}}{{else}}{{role \"system\"}}\n\n{{history}}\n{{! c }}\n{{lookup items 1}}{{~#each keyed~}}\n{{else~}}{{~#if @first}}\\{{name}}{{> r this who=user.name}}{{/if~}}\n{{&name}}{{/each}}{{~/ifEquals}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
@@ -957,7 +957,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]Ada\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]\"}]}]}",
         ),
     ),
     (
@@ -973,7 +973,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if neg~}}{{#if f~}}\n{{#unlessEquals keyed.[2] nil}}{{else~}}{{~/unlessEquals}}{{json 0}}{{else~}}\n{{#with items}}{{missing~}}{{~/with}}\n{{section \"s1\"}}{{#unlessEquals missing .~}}{{/unlessEquals}}{{~/if}}\n{{^~}}{{name}}}{{role \"system\"}}\n{{#with missing~}}{{else}}{{user.[name]}}}😀{{/with}}{{n~}}{{/if~}}\n{{#if name}}{{history}}{{!-- --}}{{~#each empty}}\n{{#each empty}}{{~/each~}}\né{{{~/each}}\n{{/if}}{{#with missing~}}{{~#with user}}\n{{#each items}}{{!c}}{{else}}{{media url=name}}{{~/each}}  \n  {{~/with}}{{/with}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if neg~}}{{#if f~}}\n{{#unlessEquals keyed.[2] nil}}{{else~}}{{~/unlessEquals}}{{json 0}}{{else~}}\n{{#with zero}}{{missing~}}{{~/with}}\n{{section \"s1\"}}{{#unlessEquals missing .~}}{{/unlessEquals}}{{~/if}}\n{{^~}}{{name}}}{{role \"system\"}}\n{{#with items~}}{{else}}{{user.[name]}}}😀{{/with}}{{n~}}{{/if~}}\n{{#if name}}{{history}}{{!-- --}}{{~#each empty}}\n{{#each empty}}{{~/each~}}\né{{{~/each}}\n{{/if}}{{#with @root~}}{{~#with user}}\n{{#each items}}{{!c}}{{else}}{{media url=name}}{{~/each}}  \n  {{~/with}}{{/with}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -983,7 +983,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 5:"),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#ifEquals 'q' 3}}{{/ifEquals}}{{#with missing}}\n{{f}}{{/with}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#ifEquals 'q' 3}}{{/ifEquals}}{{#with @root}}\n{{f}}{{/with}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
@@ -1031,7 +1031,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#if missing~}}{{#each tags}}{{role \"system\"}}\n{{!-- --}}{{#if empty}}{{json @state.t indent=1}}{{@key~}}{{~/if~}}\n{{/each}}{{role \"user\"}}{{/if}}",
+        "---\n---\n{{#if missing~}}{{#each @root}}{{role \"system\"}}\n{{!-- --}}{{#if empty}}{{json @state.t indent=1}}{{../n~}}{{~/if~}}\n{{/each}}{{role \"user\"}}{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1043,7 +1043,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n{{history}}\n{{#ifEquals tags missing}}{{section \"s1\"}}{{&empty}}{{#ifEquals user.[name] missing~}}{{/ifEquals~}}{{else}}{{#if zero includeZero=true}}{{user.missing~}}   \r\n}{{/if~}}{{~#unless items}}  {x\n{{/unless}}{{/ifEquals}}{{media url=\"http://x/a.png\"}}{{role \"system\"}}\n{{#each missing}}{{/each}}\n{{this.name}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n{{history}}\n{{#ifEquals tags missing}}{{section \"s1\"}}{{&empty}}{{#ifEquals user.[name] missing~}}{{/ifEquals~}}{{else}}{{#if zero includeZero=true}}{{user.missing~}}   \r\n}{{/if~}}{{~#unless items}}  {x\n{{/unless}}{{/ifEquals}}{{media url=\"http://x/a.png\"}}{{role \"system\"}}\n{{#each keyed}}{{/each}}\n{{this.name}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1055,7 +1055,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each keyed}}{{~/each~}}{{~#unless items}}a😀{{{#unlessEquals neg items.length}}{{#unless user.missing}}{{~/unless}}\n{{else}}{{role \"model\"}}{{media url=name}}{{/unlessEquals}}{{role \"model\"}}{{#with user}}{{nil}}{{~else~}}é{{{user.tags.[1]}}}{{/with}}{{role \"model\"}}{{~@root.name}}a}{{else}}{{~/unless}}\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each tags}}{{~/each~}}{{~#unless items}}a😀{{{#unlessEquals neg items.length}}{{#unless user.missing}}{{~/unless}}\n{{else}}{{role \"model\"}}{{media url=name}}{{/unlessEquals}}{{role \"model\"}}{{#with missing}}{{nil}}{{~else~}}é{{{user.tags.[1]}}}{{/with}}{{role \"model\"}}{{~@root.name}}a}{{else}}{{~/unless}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1065,7 +1065,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless flag}}{{/unless}}{{#each user}}{{#if name}}{{~@last}}{{@key~}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{/if~}}{{else~}}{{#if user}}\n{{section \"s1\"}}{{~#with @root}}\n😀{ b   \n    }{{/with~}}{{/if~}}{{~/each}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless flag}}{{/unless}}{{#each user}}{{#if name}}{{~@last}}{{@key~}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{/if~}}{{else~}}{{#if user}}\n{{section \"s1\"}}{{~#with ../user}}\n😀{ b   \n    }{{/with~}}{{/if~}}{{~/each}}\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1077,7 +1077,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with items}}a{{/with}}{{~#if n}}{{~#with items}}\n{{/with}}\n{{^}}{{~/if~}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with zero}}a{{/with}}{{~#if n}}{{~#with flag}}\n{{/with}}\n{{^}}{{~/if~}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -1085,7 +1085,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a\"}]}]}",
         ),
     ),
     (
@@ -1135,7 +1135,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#with @root}}{{#if user}}{{history}}{{~^}}\n\n\n \r\n{{lookup tags \"length\"}}{{/if~}}{{~#if user.missing}}{{#if f}}\n{{~else~}}{{/if}}{{section \"s1\"}}{{user.[name]}}{{flag}}}{{{/if}}{{#if nil}}\n{{^~}}{{history}}{{/if}}{{~/with~}}{{~#unless user}}\n{{history}}\n{{#with items~}}\n{{user.missing}}{{/with}}\nx\n\n\n}😀é{{tags}}<&>}{{else~}}{{~@metadata.prompt.config.temperature~}}{{empty~}}{{/unless}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#with this}}{{#if user}}{{history}}{{~^}}\n\n\n \r\n{{lookup tags \"length\"}}{{/if~}}{{~#if user.missing}}{{#if f}}\n{{~else~}}{{/if}}{{section \"s1\"}}{{user.[name]}}{{flag}}}{{{/if}}{{#if nil}}\n{{^~}}{{history}}{{/if}}{{~/with~}}{{~#unless user}}\n{{history}}\n{{#with zero~}}\n{{user.missing}}{{/with}}\nx\n\n\n}😀é{{tags}}<&>}{{else~}}{{~@metadata.prompt.config.temperature~}}{{empty~}}{{/unless}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -1145,7 +1145,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 6:"),
     ),
     (
-        "---\n---\n{{history}}{{json empty indent=\"x\"}}{{#each tags}}\n{{/each}}",
+        "---\n---\n{{history}}{{json empty indent=\"x\"}}{{#each name}}\n{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1169,7 +1169,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{f}}{{role \"model\"}}{{#each empty}}\n{{/each}}",
+        "---\nmodel: m\n---\n{{f}}{{role \"model\"}}{{#each missing}}\n{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -1193,7 +1193,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#if zero}}{{/if~}}\n{{#with items}}{{@missing}}{{json zero indent=2}}{{#unless name}}\n{{/unless~}}{{/with}}{{user/name}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#if zero}}{{/if~}}\n{{#with flag}}{{@missing}}{{json zero indent=2}}{{#unless name}}\n{{/unless~}}{{/with}}{{user/name}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1201,18 +1201,20 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\nU\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"U\"}]}]}",
         ),
     ),
     (
-        "{{#each keyed}}{{#each @root~}}\n{{role \"system\"}}\n{{log @first}}{{@index~}}{{~#unless flag~}}{{json @auth.uid indent=0}}{{~name}}{{else}}\n{{/unless}}\n{{#each items~}}{{> r name n=true~}}{{@index}}{{else}}\n😀 b \r\n{{~/each}}{{else~}}{{~items.[0].sku~}}  \n\n{{big}}{{section \"s2\"}}{{section \"s1\"}}{{~/each}}{{role \"model\"}}{{this}}{{@last}}{{user.tags.[1]}}{{role \"user\"}}\n{{/each}}",
+        "{{#each tags}}{{#each ../items~}}\n{{role \"system\"}}\n{{log @last}}{{@index~}}{{~#unless flag~}}{{json @auth.uid indent=0}}{{~name}}{{else}}\n{{/unless}}\n{{#each user~}}{{> r name n=true~}}{{@key}}{{else}}\n😀 b \r\n{{~/each}}{{else~}}{{~items.[0].sku~}}  \n\n{{big}}{{section \"s2\"}}{{section \"s1\"}}{{~/each}}{{role \"model\"}}{{sku}}{{../name}}{{user.tags.[1]}}{{role \"user\"}}\n{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "[{{../name}}{{name}}]"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\n0undefined\\n😀 b\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"Ada\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n0undefined\\n😀 b\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"Ada\"}]}]}",
+        ),
     ),
     (
         "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#with user}}\n{{  user.name  }}{{history}}😀é{{/with}}\n{{role \"system\"}}\n{{#ifEquals empty user.name}}{{#unlessEquals empty user.tags.[1]~}}{{items.[0].sku}}{{~/unlessEquals}}{{else}}{{~#ifEquals @state.t f}}\ta{{json missing}}{{/ifEquals~}}{{#unless missing~}}{{@auth.uid~}}{{else}}{{zero}}{{nil}}{{/unless}}\n{{user.name}}{{~/ifEquals}}{{items.[0].sku~}}",
@@ -1227,7 +1229,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#unless n}}{{> r name}}{{#each name}}{{else}}\n  {{> p this who=user.name}}{{/each}}\n{{history}}\n{{~#with @root~}}\n{{/with}}{{json big indent=2}}{{/unless}}",
+        "---\n---\n{{#unless n}}{{> r name}}{{#each @root}}{{else}}\n  {{> p this who=user.name}}{{/each}}\n{{history}}\n{{~#with ../user~}}\n{{/with}}{{json big indent=2}}{{/unless}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1239,7 +1241,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{~#ifEquals user.tags.[1] empty~}}{{keyed.[2]}}{{#unless @first}}{{media url=html contentType=\"image/png\"}} b }{{~^~}}\n{{this.name~}}{{~/unless}}{{#with user~}}{{user/name}} b {{else~}}\n\n\n{{user.tags.[1]}}{{/with~}}\n{{~else}}{{/ifEquals~}}\n",
+        "---\n---\n{{~#ifEquals user.tags.[1] empty~}}{{keyed.[2]}}{{#unless @first}}{{media url=html contentType=\"image/png\"}} b }{{~^~}}\n{{this.name~}}{{~/unless}}{{#with missing~}}{{user/name}} b {{else~}}\n\n\n{{user.tags.[1]}}{{/with~}}\n{{~else}}{{/ifEquals~}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1251,7 +1253,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#ifEquals @metadata.prompt.model 'q'}}{{~#each keyed}}{{@index}}{{json @first indent=0}}{{/each~}}\n{{#each user}}{{#if f~}}{{log 1.5 level=\"debug\"}} b {{/if}}{{~/each}}{{else}}{{#ifEquals user/name [name]}}\n\n  {x\n\t{{/ifEquals}}{{section \"s1\"}}{{role \"system\"}}\n{{user.[name]~}} b a{{role \"model\"}}{{/ifEquals}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#ifEquals @metadata.prompt.model 'q'}}{{~#each name}}{{@first}}{{json @last indent=0}}{{/each~}}\n{{#each empty}}{{#if f~}}{{log 1.5 level=\"debug\"}} b {{/if}}{{~/each}}{{else}}{{#ifEquals user/name [name]}}\n\n  {x\n\t{{/ifEquals}}{{section \"s1\"}}{{role \"system\"}}\n{{user.[name]~}} b a{{role \"model\"}}{{/ifEquals}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -1275,7 +1277,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless items}}{{#each keyed}}{{!-- c }} --}}é{{name}}}{{~else}}\n{{~#unlessEquals neg -2}}  \n   \n\n\r\né{{else}}{{~/unlessEquals}}\n\n😀{{#unless zero includeZero=true}}x\n\n\n\n\n{{! c }}\n{{^}}{{lookup [name] -2}}{{~/unless}}{{/each}}{{#ifEquals false .}}{{lookup keyed 2}}{{~/ifEquals}}{{#if f~}}{{#with items}}\n{{~/with}}{{~/if}}\n{{~/unless}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless items}}{{#each tags}}{{!-- c }} --}}é{{name}}}{{~else}}\n{{~#unlessEquals neg -2}}  \n   \n\n\r\né{{else}}{{~/unlessEquals}}\n\n😀{{#unless zero includeZero=true}}x\n\n\n\n\n{{! c }}\n{{^}}{{lookup [name] -2}}{{~/unless}}{{/each}}{{#ifEquals false .}}{{lookup keyed 2}}{{~/ifEquals}}{{#if f~}}{{#with ../user}}\n{{~/with}}{{~/if}}\n{{~/unless}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -1285,7 +1287,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{log user.tags.[1]}}\n\n{{#each keyed}}\n{{#ifEquals undefined -2}}{{else}}{{@index~}}{{/ifEquals}}{{#if n}}\n{{~/if}}{{else~}}{{#unlessEquals 0 big}}{{keyed.[2]}}{{~zero}}{{user.[name]}}{{~/unlessEquals}}{{!-- c }} --}}{{@metadata.prompt.model}}{{/each}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{log user.tags.[1]}}\n\n{{#each tags}}\n{{#ifEquals undefined -2}}{{else}}{{@first~}}{{/ifEquals}}{{#if n}}\n{{~/if}}{{else~}}{{#unlessEquals 0 big}}{{keyed.[2]}}{{~zero}}{{user.[name]}}{{~/unlessEquals}}{{!-- c }} --}}{{@metadata.prompt.model}}{{/each}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1293,11 +1295,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\n0123\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\ntruefalse\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{~#with user}}{{json @root.name}}{{#with items~}}{{#if items}}\n}{{/if}}{{[name]~}}{{~@state.t~}}{{/with}}{{this}}{{/with}}{{json user.name}}\n",
+        "---\nmodel: m\n---\n{{~#with user}}{{json @root.name}}{{#with flag~}}{{#if items}}\n}{{/if}}{{[name]~}}{{~@state.t~}}{{/with}}{{this}}{{/with}}{{json user.name}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
@@ -1309,7 +1311,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{role \"user\"}}{{user.tags.[1]}}{{~#with items}}{{section \"s2\"}}\\{{name}}{{role \"user\"}}\n{{/with}}\n\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{role \"user\"}}{{user.tags.[1]}}{{~#with flag}}{{section \"s2\"}}\\{{name}}{{role \"user\"}}\n{{/with}}\n\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -1321,7 +1323,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#ifEquals items.[0].sku user.tags.[1]~}}{{#unless f}}\n{{> p}}{{~@metadata.prompt.model}}{{n}}{{#each items}}\n{{!c}}{{.}}{{user.missing}}{{/each}}{{else}}{{~#with items~}}  \n     {{/with}}\n{{~#unless empty~}}\n{{neg}}{{~/unless}}{{@state.t}}{{/unless}}{{~/ifEquals}}",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#ifEquals items.[0].sku user.tags.[1]~}}{{#unless f}}\n{{> p}}{{~@metadata.prompt.model}}{{n}}{{#each items}}\n{{!c}}{{.}}{{user.missing}}{{/each}}{{else}}{{~#with zero~}}  \n     {{/with}}\n{{~#unless empty~}}\n{{neg}}{{~/unless}}{{@state.t}}{{/unless}}{{~/ifEquals}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1357,7 +1359,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#each @root}}{{~#unlessEquals @auth.uid empty}}{{~#unless html}}\n{{/unless~}}\n{{history}}\né  \n  \r\n{{@index}}{{~else}}{{#unlessEquals @first undefined~}}{{user.[name]}}{{/unlessEquals}}{{#unless n~}}{{items.[0].sku~}}{{@metadata.prompt.config.temperature~}}{{role \"tool\"}}{{~/unless}}\n{{/unlessEquals}}{{this}}{{else~}}\n{{/each}}{{#each tags}}\n{{#with user}}\n{{lookup tags.[0] -2}}{{section \"s1\"}}{{lookup tags.[0] missing}}{{/with~}}{{~#unless flag}}\n{{~else}}\ta{{/unless}}{{sku}}{{~/each}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#each ../items}}{{~#unlessEquals @auth.uid empty}}{{~#unless html}}\n{{/unless~}}\n{{history}}\né  \n  \r\n{{@index}}{{~else}}{{#unlessEquals @last undefined~}}{{user.[name]}}{{/unlessEquals}}{{#unless n~}}{{items.[0].sku~}}{{@metadata.prompt.config.temperature~}}{{role \"tool\"}}{{~/unless}}\n{{/unlessEquals}}{{this}}{{else~}}\n{{/each}}{{#each name}}\n{{#with user}}\n{{lookup tags.[0] -2}}{{section \"s1\"}}{{lookup tags.[0] missing}}{{/with~}}{{~#unless flag}}\n{{~else}}\ta{{/unless}}{{sku}}{{~/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -1365,7 +1367,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n0a<b>&\\\"'`=\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n13\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n2true\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n3[object Object]\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n40\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n5\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n6\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n72\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n8<i>&amp;</i>\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n9[object Object]\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n109007199254740992\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n110\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\né  \\n  \\r\\n12t1,t2\\n\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
         ),
     ),
     (
@@ -1391,7 +1393,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#ifEquals n}}x{{/ifEquals}}{{log missing}}{{~@root.user.age}}{{~#with missing}}{{else}}{{lookup nil -2}}{{items.length}}{{history}} <&>😀{{/with}}\n\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#ifEquals n}}x{{/ifEquals}}{{log missing}}{{~@root.user.age}}{{~#with items}}{{else}}{{lookup nil -2}}{{items.length}}{{history}} <&>😀{{/with}}\n\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1413,7 +1415,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{lookup items 1}}{{#each keyed~}}{{~../n}}<&>\r\n{{#unlessEquals @index 1.5}}{{role \"user\"}}\na\n\nx\n{{else}}{{role \"user\"}}\n\r\n\r\n}{{#each name}}\né{\n{{../../name}}}{{/each}}{{#ifEquals ../n @root.user.age}}{{/ifEquals~}}{{/unlessEquals}}{{/each~}}\n\n",
+        "---\nmodel: m\n---\n{{lookup items 1}}{{#each tags~}}{{~this.sku}}<&>\r\n{{#unlessEquals @index 1.5}}{{role \"user\"}}\na\n\nx\n{{else}}{{role \"user\"}}\n\r\n\r\n}{{#each ../tags}}\né{\n{{../../name}}}{{/each}}{{#ifEquals this.sku @root.user.age}}{{/ifEquals~}}{{/unlessEquals}}{{/each~}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -1579,7 +1581,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless nil}}\n{{#unless user.missing}}{{~/unless}}{{^}}{{tags}}{{#if n includeZero=false}}\n{{#with user}}\n{{lookup keyed 2}}{{/with}}{{else}}\n{{role \"model\"}}{{~/if}}{{role \"model\"}}{{~keyed.[2]}}{{~user/name~}}{{~@metadata.prompt.model}}{{{~/unless}}\n\n{{history}}\n{{#with user}}{{role \"system\"}}\n}x\nx\nx\n<&>{{role \"model\"}}{{log this.name}}{{age}}{{else~}}\n{{~/with}}\n{{#with missing}}{{> p @root who=missing~}} <&>  \n  {{~/with}}{{nil}}",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless nil}}\n{{#unless user.missing}}{{~/unless}}{{^}}{{tags}}{{#if n includeZero=false}}\n{{#with missing}}\n{{lookup keyed 2}}{{/with}}{{else}}\n{{role \"model\"}}{{~/if}}{{role \"model\"}}{{~keyed.[2]}}{{~user/name~}}{{~@metadata.prompt.model}}{{{~/unless}}\n\n{{history}}\n{{#with user}}{{role \"system\"}}\n}x\nx\nx\n<&>{{role \"model\"}}{{log this.name}}{{age}}{{else~}}\n{{~/with}}\n{{#with zero}}{{> p @root who=missing~}} <&>  \n  {{~/with}}{{nil}}",
         &[
             ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1613,7 +1615,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "{{log name}}{{~#unless f}}\n{{~#unless user.missing}}{{else~}}{{big}}{{user.tags.[1]}}{{/unless}}\n{{^}}{{#if name}}{{^}}\n{{.}}{{/if}}\n{{role \"model\"}}{{~/unless}}\n{{#ifEquals @root.name user.missing~}}x\n    \n  {{#each keyed~}}{{/each}}\n{{/ifEquals}}",
+        "{{log name}}{{~#unless f}}\n{{~#unless user.missing}}{{else~}}{{big}}{{user.tags.[1]}}{{/unless}}\n{{^}}{{#if name}}{{^}}\n{{.}}{{/if}}\n{{role \"model\"}}{{~/unless}}\n{{#ifEquals @root.name user.missing~}}x\n    \n  {{#each tags~}}{{/each}}\n{{/ifEquals}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1637,7 +1639,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{#with missing}}{<&>{{../n}}{{#unless user}}{{missing}}{{#unless flag}}\n{{~@missing}}{{@index}}{{^}}\n{{~[name]}}{{~/unless~}}{{/unless}}\n{{else}}{{history}}{{/with}}{{media url=name}}",
+        "---\nmodel: m\n---\n{{#with items}}{<&>{{../n}}{{#unless user}}{{missing}}{{#unless flag}}\n{{~@missing}}{{@index}}{{^}}\n{{~[name]}}{{~/unless~}}{{/unless}}\n{{else}}{{history}}{{/with}}{{media url=name}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -1645,7 +1647,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"model\",\"content\":[{\"media\":{\"url\":\"Ada\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"{<&>3\\n\"},{\"media\":{\"url\":\"Ada\"}}]}]}",
         ),
     ),
     (
@@ -1695,7 +1697,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#unless user}}{{else~}}\t<&>}{{#with user}}{{section \"s1\"}}{{tags.[0]~}}{{@root.n~}}{{#unless flag}}{{json null}}{{media url=html contentType=\"image/png\"}}{{/unless}}\n{{/with}}{{/unless}}{{lookup @root.name \"Ada\"}}{{#unless nil}}{{log null level=\"debug\"}}{{/unless}}",
+        "---\n---\n{{#unless user}}{{else~}}\t<&>}{{#with items}}{{section \"s1\"}}{{tags.[0]~}}{{@root.n~}}{{#unless flag}}{{json null}}{{media url=html contentType=\"image/png\"}}{{/unless}}\n{{/with}}{{/unless}}{{lookup @root.name \"Ada\"}}{{#unless nil}}{{log null level=\"debug\"}}{{/unless}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1703,11 +1705,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n<&>}\"},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"text\":\"-1null\"},{\"media\":{\"url\":\"undefined\",\"contentType\":\"image/png\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n<&>}\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{&n}}{{user/name}}{{#each @root~}}{{/each}}\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{&n}}{{user/name}}{{#each ../items~}}{{/each}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -1731,7 +1733,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{items}}{{#with @root~}}\n{{#unless empty}}\n{{~^}}\n<&>{{~/unless}}{{#if items}}{{media url=name}}{{/if~}}{{/with}}\n{{#with user}}\n{{else}}{{/with}}{{#each items~}}\n{{history}}\n{{@root}}{{! c }}{{~> r}}{{#if html}}\n{{@last}}{{#unlessEquals undefined @root.name}}{{@last}}{{lookup user.[name] tags}}{{@state.t}}{{~else~}} {{~../name~}}{{~../flag}}{{~/unlessEquals}}{{/if}}{{/each}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{items}}{{#with ../user~}}\n{{#unless empty}}\n{{~^}}\n<&>{{~/unless}}{{#if items}}{{media url=name}}{{/if~}}{{/with}}\n{{#with items}}\n{{else}}{{/with}}{{#each items~}}\n{{history}}\n{{@root}}{{! c }}{{~> r}}{{#if html}}\n{{@last}}{{#unlessEquals undefined @root.name}}{{@last}}{{lookup user.[name] tags}}{{@state.t}}{{~else~}} {{~../name~}}{{~../flag}}{{~/unlessEquals}}{{/if}}{{/each}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1739,11 +1741,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"[object Object],[object Object],[object Object]\"},{\"media\":{\"url\":\"é\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]R0\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]R1\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]R2\\n\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"[object Object],[object Object],[object Object]\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]R0\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]R1\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n[object Object]R2\\n\\n\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{@root.items.length}}{{#with user}}<&>{{#each user}}{{{zero~}}}{{/each}}{{/with}}{{role \"user\"}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{@root.items.length}}{{#with missing}}<&>{{#each user}}{{{zero~}}}{{/each}}{{/with}}{{role \"user\"}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1753,7 +1755,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#with items~}}{{lookup items.[0].sku tags.[0]}}{{/with~}}\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#with zero~}}{{lookup items.[0].sku tags.[0]}}{{/with~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1789,7 +1791,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if empty}}\n{{@metadata.prompt.model}}{{#each @root~}}{{#ifEquals null @missing}}{{this~}}{{  user.name  }}{{~@root.user.age~}}{{/ifEquals~}}{{log @root.user.age}}{{role \"model\"}}\nx\n\t{{~user.tags.[1]}}{{role \"model\"}}{{~/each~}}\n{{role \"model\"}}{{/if}}\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if empty}}\n{{@metadata.prompt.model}}{{#each ../items~}}{{#ifEquals null @missing}}{{this~}}{{  user.name  }}{{~@root.user.age~}}{{/ifEquals~}}{{log @root.user.age}}{{role \"model\"}}\nx\n\t{{~user.tags.[1]}}{{role \"model\"}}{{~/each~}}\n{{role \"model\"}}{{/if}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1955,7 +1957,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with @root}}{{~#with @root~}}{{media url=missing}}{{ name }}{{#each user~}}{\n{{media url=\"http://x/a.png\"}}{{~@root.name}}{{else~}}{{/each}}{{/with}}{{json ../n}}{{/with}}{{~#each items~}}\n{{#if keyed}}\n{{#with @root~}}{{  user.name  }}😀 b {{tags.[0]~}}{{else}}\t{{~this.sku}}{{/with}}\n{{~/if~}}\n{{#if @first}}{{!c}}\n{{/if}}{{/each}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with ../user}}{{~#with ../user~}}{{media url=missing}}{{ name }}{{#each user~}}{\n{{media url=\"http://x/a.png\"}}{{~@root.name}}{{else~}}{{/each}}{{/with}}{{json ../n}}{{/with}}{{~#each items~}}\n{{#if keyed}}\n{{#with ../user~}}{{  user.name  }}😀 b {{tags.[0]~}}{{else}}\t{{~this.sku}}{{/with}}\n{{~/if~}}\n{{#if @first}}{{!c}}\n{{/if}}{{/each}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -1963,7 +1965,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}},{\"text\":\"{\\n\"},{\"media\":{\"url\":\"http://x/a.png\"}},{\"text\":\"{\\n\"},{\"media\":{\"url\":\"http://x/a.png\"}},{\"text\":\"undefined\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         ),
     ),
     (
@@ -2069,7 +2071,7 @@ pub(super) const CASES: &[Case] = &[
         Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
-        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{html}}{{#if flag}}{{#each name}}{{history}}{{/each}}{{/if}}\n{{~user.missing}}\n",
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{html}}{{#if flag}}{{#each ../tags}}{{history}}{{/each}}{{/if}}\n{{~user.missing}}\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -2117,7 +2119,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#with @root}}{{~#unless missing}}{{^}}{{role \"model\"}}{{this~}}{{role \"tool\"}}{{json @metadata.prompt.raw}}{{/unless~}}{{json tags.[0] indent=1}}{{/with}}",
+        "---\n---\n{{#with ../user}}{{~#unless missing}}{{^}}{{role \"model\"}}{{this~}}{{role \"tool\"}}{{json @metadata.prompt.raw}}{{/unless~}}{{json tags.[0] indent=1}}{{/with}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -2125,7 +2127,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\\"t1\\\"\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
         ),
     ),
     (
@@ -2183,7 +2185,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\nmodel: m\n---\n{{zero}}{{#if keyed}}\n{{~/if}}{{role \"system\"}}\n{{#with @root}}{{age}}{{{~missing}}}{{media url=html contentType=\"image/png\"}}{{else}}{{lookup items 1}}{{flag}}{{~nil}}{{zero}}{{> r n=flag}}{{~/with~}}",
+        "---\nmodel: m\n---\n{{zero}}{{#if keyed}}\n{{~/if}}{{role \"system\"}}\n{{#with ../user}}{{age}}{{{~missing}}}{{media url=html contentType=\"image/png\"}}{{else}}{{lookup items 1}}{{flag}}{{~nil}}{{zero}}{{> r n=flag}}{{~/with~}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2205,7 +2207,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{lookup user.[name] zero}}{{#with items~}}{{/with}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{lookup user.[name] zero}}{{#with zero~}}{{/with}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2241,7 +2243,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#with @root}}\t{{/with}}{{#each missing}}{{/each}}\n{{~#with missing}}{{../n}}{{/with~}}\n\n",
+        "---\n---\n{{#with this}}\t{{/with}}{{#each keyed}}{{/each}}\n{{~#with @root}}{{../n}}{{/with~}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -2289,7 +2291,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if neg}}{{/if}}{{~#each keyed~}}{{json this.name indent=1}}\n{{history}}\n{{history}}{{json items.length}}{{@first}}{{~/each}}{{lookup @metadata.prompt.model .}}{{#each missing}}{{~else}}\n{{~#if zero includeZero=true}}{{tags~}}{{~/if}}\n{{#if html}}{{role \"tool\"}}{{lookup keyed 2}}{{media url=missing}}{{/if~}}{{~#with user~}}\n{{~/with~}}{{/each}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if neg}}{{/if}}{{~#each tags~}}{{json this.name indent=1}}\n{{history}}\n{{history}}{{json items.length}}{{@root.name}}{{~/each}}{{lookup @metadata.prompt.model .}}{{#each keyed}}{{~else}}\n{{~#if zero includeZero=true}}{{tags~}}{{~/if}}\n{{#if html}}{{role \"tool\"}}{{lookup keyed 2}}{{media url=missing}}{{/if~}}{{~#with user~}}\n{{~/with~}}{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2297,7 +2299,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"\",\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"undefinedtruet1,t2\\n\"}]},{\"role\":\"tool\",\"content\":[{\"media\":{\"url\":\"undefined\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"undefinedundefined\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"undefined\"}]}]}",
         ),
     ),
     (
@@ -2349,7 +2351,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{json user.tags.[1] indent=1}}{{#with user}}\n{{#with @root}}\n{{/with~}}\n{{#with user}}\n{{/with}}\n{{/with}}\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{json user.tags.[1] indent=1}}{{#with user}}\n{{#with this}}\n{{/with~}}\n{{#with items}}\n{{/with}}\n{{/with}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2421,7 +2423,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#each missing~}}{{/each}}{{@key}}",
+        "---\n---\n{{#each keyed~}}{{/each}}{{@key}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -2467,7 +2469,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{~#each empty}}{{#with user}}{{/with~}}{{/each}}\n{{~#with items}}\n{{else}}{{lookup f neg}}{{~#each tags}}{{~/each~}}{{/with~}}{{#ifEquals items.[0].sku @missing}}{{/ifEquals}}",
+        "---\nmodel: m\n---\n{{~#each missing}}{{#with user}}{{/with~}}{{/each}}\n{{~#with zero}}\n{{else}}{{lookup f neg}}{{~#each @root}}{{~/each~}}{{/with~}}{{#ifEquals items.[0].sku @missing}}{{/ifEquals}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2491,7 +2493,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with missing~}}é  \n  a{{.}}\n{{~else~}}{{/with}}\n{{#with @root}}\n{{/with}}\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with @root~}}é  \n  a{{.}}\n{{~else~}}{{/with}}\n{{#with this}}\n{{/with}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -2499,7 +2501,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"é  \\n  a[object Object]\\n\"}]}]}",
         ),
     ),
     (
@@ -2537,7 +2539,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#unless items~}}{{json @metadata.prompt.config.temperature indent=\"x\"}}{{#with items}}{{/with}}{{^}}{{~html}}{{!c}}{{role \"system\"}}\n{{tags~}}{{~/unless}}\n\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~#unless items~}}{{json @metadata.prompt.config.temperature indent=\"x\"}}{{#with flag}}{{/with}}{{^}}{{~html}}{{!c}}{{role \"system\"}}\n{{tags~}}{{~/unless}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2549,7 +2551,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{zero}}{{#with items}}{{role \"system\"}}\n{{#unless f~}}{{> r n=false}}{{section \"s1\"}}{{else~}}\n{{!-- --}}{{~age}}{{/unless}}\n{{~/with}}{{role \"user\"}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{zero}}{{#with zero}}{{role \"system\"}}\n{{#unless f~}}{{> r n=false}}{{section \"s1\"}}{{else~}}\n{{!-- --}}{{~age}}{{/unless}}\n{{~/with}}{{role \"user\"}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2561,7 +2563,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{user.[name]}}{{~@metadata.prompt.model}}{{#unless n~}}\n{{user.[name]~}}{{log 0}}{{n}}{{else}}{{json items.length indent=0}}{{~#each name}}\n{{/each}}{{name}}}{{lookup big items}}{{~/unless}}{{role \"model\"}}{{section \"s2\"}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{user.[name]}}{{~@metadata.prompt.model}}{{#unless n~}}\n{{user.[name]~}}{{log 0}}{{n}}{{else}}{{json items.length indent=0}}{{~#each @root}}\n{{/each}}{{name}}}{{lookup big items}}{{~/unless}}{{role \"model\"}}{{section \"s2\"}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2595,7 +2597,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each user}}{{#unless zero includeZero=true~}}\n{{else}}\n\t\r\n{{role \"model\"}}\n\t\n\\{{name}}{{/unless}}{{~else}}\n\n{{history}}\n{{role \"system\"}}\n{{!-- c }} --}}a{{> p who=false}}{{~/each~}}{{~#if neg}}{{#if items}}{{#each user}} b {{~/each}}\n{{#each keyed}}\n b \r\n<&>{{~flag}}{{/each}}{{#if user}}{{this}}{{! c }}\n{{else}}{{f}}{{json user.[name] indent=1}}{{/if~}}{{/if}}{{~/if}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each user}}{{#unless zero includeZero=true~}}\n{{else}}\n\t\r\n{{role \"model\"}}\n\t\n\\{{name}}{{/unless}}{{~else}}\n\n{{history}}\n{{role \"system\"}}\n{{!-- c }} --}}a{{> p who=false}}{{~/each~}}{{~#if neg}}{{#if items}}{{#each empty}} b {{~/each}}\n{{#each tags}}\n b \r\n<&>{{~flag}}{{/each}}{{#if user}}{{this}}{{! c }}\n{{else}}{{f}}{{json user.[name] indent=1}}{{/if~}}{{/if}}{{~/if}}\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2619,7 +2621,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{~#each tags}}\n{{/each}}{{role \"user\"}}\n{{#each user}}{{/each}}{{lookup tags \"length\"}}",
+        "---\nmodel: m\n---\n{{~#each name}}\n{{/each}}{{role \"user\"}}\n{{#each user}}{{/each}}{{lookup tags \"length\"}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2677,7 +2679,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{.~}}{{#with @root~}}{{/with~}}{{> q this who=.~}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{.~}}{{#with ../user~}}{{/with~}}{{> q this who=.~}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{json this}}"),
@@ -2689,7 +2691,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#with missing~}}{{/with}}\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#with @root~}}{{/with}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -2807,7 +2809,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#ifEquals this 0}}{{else}}{{/ifEquals~}}{{#if items~}}\n{{~#with @root}}\n\n{{log \"Ada\"}}{{~/with~}}\n{{#ifEquals user/name user.missing}}ééé{{~user.name}}{{else}}{{role \"user\"}}{{lookup flag false}}{{/ifEquals}}{{~/if}}\n\n",
+        "---\n---\n{{#ifEquals this 0}}{{else}}{{/ifEquals~}}{{#if items~}}\n{{~#with ../user}}\n\n{{log \"Ada\"}}{{~/with~}}\n{{#ifEquals user/name user.missing}}ééé{{~user.name}}{{else}}{{role \"user\"}}{{lookup flag false}}{{/ifEquals}}{{~/if}}\n\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2815,7 +2817,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
         ),
     ),
     (
@@ -2853,7 +2855,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 5:"),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#unless user}}{{role \"model\"}}{{#unless nil}}\n{{~else~}}\n{{lookup tags \"length\"}}é  {{{{/unless}}{{#with user~}}{{history}}{{~/with}}{{#unless nil}}{{name}}}{{/unless}}\n  {{> q}}{{#unless n}}\n{{~this}}{{~#with user}}{{section \"s1\"}}{{missing~}}{{/with}}{{/unless}}{{~/unless}}\n",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#unless user}}{{role \"model\"}}{{#unless nil}}\n{{~else~}}\n{{lookup tags \"length\"}}é  {{{{/unless}}{{#with missing~}}{{history}}{{~/with}}{{#unless nil}}{{name}}}{{/unless}}\n  {{> q}}{{#unless n}}\n{{~this}}{{~#with missing}}{{section \"s1\"}}{{missing~}}{{/with}}{{/unless}}{{~/unless}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
@@ -2863,7 +2865,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 3:"),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless missing}}{{#ifEquals user.name f~}}{{section \"s1\"}}{{media url=missing}}{{!c}}{{else}}\r\n\n\n  {{json undefined}}{{{[name]~}}}{{/ifEquals}}{  {{else}}\n\n{{history}}\n{{lookup tags \"length\"}}{{items~}}{{/unless}}\n{{#unless neg}}{{user.tags.[1]}}{{#each empty}}{{#each name}}\n{{lookup missing qty}}{{/each}}{{~#if items~}}{{~zero}}{{nil}}{{~/if}}{{/each}}\n{{#each items}}{{json ../../name indent=\"x\"}}{{~@last}}  \n  <&>😀{{~else~}}{{/each~}}{{~/unless~}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#unless missing}}{{#ifEquals user.name f~}}{{section \"s1\"}}{{media url=missing}}{{!c}}{{else}}\r\n\n\n  {{json undefined}}{{{[name]~}}}{{/ifEquals}}{  {{else}}\n\n{{history}}\n{{lookup tags \"length\"}}{{items~}}{{/unless}}\n{{#unless neg}}{{user.tags.[1]}}{{#each empty}}{{#each ../tags}}\n{{lookup missing qty}}{{/each}}{{~#if items~}}{{~zero}}{{nil}}{{~/if}}{{/each}}\n{{#each items}}{{json ../../name indent=\"x\"}}{{~@last}}  \n  <&>😀{{~else~}}{{/each~}}{{~/unless~}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -2873,7 +2875,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 4:"),
     ),
     (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unlessEquals null f}}{{role \"user\"}}{{#unless n~}}{{#with items~}}\n{{> r~}}\r\n  \n    {{{/with~}}}{{#each user}}\n{{~> p who=null n=3}}{{else}}{{{big}}}{{role \"model\"}}{{/each~}}\n{{/unless}}{{/unlessEquals~}}",
+        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#unlessEquals null f}}{{role \"user\"}}{{#unless n~}}{{#with flag~}}\n{{> r~}}\r\n  \n    {{{/with~}}}{{#each empty}}\n{{~> p who=null n=3}}{{else}}{{{big}}}{{role \"model\"}}{{/each~}}\n{{/unless}}{{/unlessEquals~}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -2895,7 +2897,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#with missing}}\n{{#ifEquals \"3\" 0}}{{lookup . \"n\"}}{{this.name}}{{/ifEquals}}{{role \"model\"}}{{#unless zero includeZero=true}}{{user.missing}}{{user.missing}}{{/unless}}\nx\n<&>{{age~}}{{section \"s2\"}}{{role \"model\"}}{{@key}}\n\na\n{{/with}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#with @root}}\n{{#ifEquals \"3\" 0}}{{lookup . \"n\"}}{{this.name}}{{/ifEquals}}{{role \"model\"}}{{#unless zero includeZero=true}}{{user.missing}}{{user.missing}}{{/unless}}\nx\n<&>{{age~}}{{section \"s2\"}}{{role \"model\"}}{{@key}}\n\na\n{{/with}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "q {{> r}} q"),
@@ -2903,11 +2905,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\nx\\n<&>\"},{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\n\\na\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n{{history}}\n{{#with items}}{{/with}}{{json items.length indent=1}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\n{{history}}\n{{#with zero}}{{/with}}{{json items.length indent=1}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
@@ -2963,7 +2965,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#each tags}}{{#each items~}}{{json ../name indent=2}}{{~/each~}}{{~#with missing~}}\n{{history}}\n{a  a{{../n}}{{/with}}\n{{else~}}\n{{~/each}}",
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#each name}}{{#each items~}}{{json ../name indent=2}}{{~/each~}}{{~#with items~}}\n{{history}}\n{a  a{{../n}}{{/with}}\n{{else~}}\n{{~/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{json this}}"),
@@ -2999,7 +3001,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#if zero includeZero=true~}}{{#ifEquals false empty}}{{~#with @root~}}\n{{/with}}\n{{~/ifEquals~}}{{~/if~}}{{role \"user\"}}\n{{#each @root}}{{tags}}{{#each items}}{{big~}}{{lookup tags \"length\"}}{{/each}}\n{{/each}}{{#with @root}}{{~> r~}}{{~/with}}\n{{#unlessEquals 0 this~}}{{~else~}}{{media url=html contentType=\"image/png\"}}{{#with user}}\n{{@metadata.prompt.model}}{{~/with}}\n<&>{\r\n{{/unlessEquals}}",
+        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#if zero includeZero=true~}}{{#ifEquals false empty}}{{~#with ../user~}}\n{{/with}}\n{{~/ifEquals~}}{{~/if~}}{{role \"user\"}}\n{{#each ../items}}{{tags}}{{#each user}}{{big~}}{{lookup tags \"length\"}}{{/each}}\n{{/each}}{{#with this}}{{~> r~}}{{~/with}}\n{{#unlessEquals 0 this~}}{{~else~}}{{media url=html contentType=\"image/png\"}}{{#with missing}}\n{{@metadata.prompt.model}}{{~/with}}\n<&>{\r\n{{/unlessEquals}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3007,7 +3009,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n\\n\\n\\n\\nx,y\\n\\n\\n\\n\\n\\n\\n\\n\\n\\nR\\n\\n\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\nR\\n\\n\\n\"}]}]}",
         ),
     ),
     (
@@ -3035,7 +3037,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{#each keyed~}}{{#each @root}}{{/each~}}\n{{~/each~}}\n{{json user.[name]}}{{~#unless n}}{{/unless}}\n",
+        "---\nmodel: m\n---\n{{#each tags~}}{{#each ../items}}{{/each~}}\n{{~/each~}}\n{{json user.[name]}}{{~#unless n}}{{/unless}}\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3091,7 +3093,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 1:"),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with}}x{{/with}}{{~#ifEquals nil missing}}{{#each missing}}{{#unlessEquals tags 1.5}}{{json @metadata.prompt.raw}}  {{~else}} b <&>\n\n{{items.[0].sku}}  \n  {{~/unlessEquals}}{{/each}}\n{{else}}{{/ifEquals}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with}}x{{/with}}{{~#ifEquals nil missing}}{{#each keyed}}{{#unlessEquals tags 1.5}}{{json @metadata.prompt.raw}}  {{~else}} b <&>\n\n{{items.[0].sku}}  \n  {{~/unlessEquals}}{{/each}}\n{{else}}{{/ifEquals}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3125,7 +3127,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{name~}}{{&@root.name}}{{#each user}}{{~name~}}{{@key~}}{{missing}}{{/each}}\n{{#ifEquals items.length 1.5}}{{#each tags}}   \n    \n  {{/each}}{{else}}{{~/ifEquals}}{{role \"user\"}}\n{{[name]~}}{{name}}\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{name~}}{{&@root.name}}{{#each user}}{{~name~}}{{@key~}}{{missing}}{{/each}}\n{{#ifEquals items.length 1.5}}{{#each name}}   \n    \n  {{/each}}{{else}}{{~/ifEquals}}{{role \"user\"}}\n{{[name]~}}{{name}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -3149,7 +3151,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{!-- --}}{{#each empty}}{{#unless html}}{{json keyed.[2] indent=1}}{{media url=\"http://x/a.png\"}}{{/unless}}{{qty}}{{#unless name}}{{~#with missing}} b {{!c}}{{media url=name}}{{else~}}\n{{json . indent=2}}{{~/with}}\n{{/unless}}\n{{/each~}}{{#ifEquals null tags}}{{#each user}}{{/each~}}\n{{else}}{{#with @root}}{{#unless missing}}{{@root.n}}{{/unless}}\t{{log true}}{{json tags.[0] indent=0}}{{else}}{{~#unless missing}}{{else~}}\n \n<&> b 😀  \n  \n\n{{/unless}}\n{{/with~}}{{/ifEquals}}\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{!-- --}}{{#each missing}}{{#unless html}}{{json keyed.[2] indent=1}}{{media url=\"http://x/a.png\"}}{{/unless}}{{qty}}{{#unless name}}{{~#with items}} b {{!c}}{{media url=name}}{{else~}}\n{{json . indent=2}}{{~/with}}\n{{/unless}}\n{{/each~}}{{#ifEquals null tags}}{{#each user}}{{/each~}}\n{{else}}{{#with this}}{{#unless missing}}{{@root.n}}{{/unless}}\t{{log true}}{{json tags.[0] indent=0}}{{else}}{{~#unless missing}}{{else~}}\n \n<&> b 😀  \n  \n\n{{/unless}}\n{{/with~}}{{/ifEquals}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3161,7 +3163,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"system\"}}\n{{#if missing}}{{^~}}{{~@state.t}}{{role \"system\"}}\n{{~items.[0].sku}}{{f}}{{#each tags}}{{~../name~}}{{~../flag}}a{{/each}}{{json undefined}}{{/if~}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"system\"}}\n{{#if missing}}{{^~}}{{~@state.t}}{{role \"system\"}}\n{{~items.[0].sku}}{{f}}{{#each name}}{{~../name~}}{{~../flag}}a{{/each}}{{json undefined}}{{/if~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3169,7 +3171,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"a-0.5AdatrueaAdatrueaAdatrueaAdatrueaundefined\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"a-0.5undefined\"}]}]}",
         ),
     ),
     (
@@ -3207,7 +3209,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#with @root}}x\n  x\n}{{~#each empty}}{{#with @root}}{{else}}{{@metadata.prompt.config.temperature~}}{{media url=missing}}{{/with}}\n{{~else}}{{~user.tags.[1]}}{{/each~}}\n{{else}}\n{{#if items}}\n<&>  😀{{~user.tags.[1]}}{{@index}}{{/if}}\n{{> r who=@root.user.age}}{{@root.name}}{{/with}}\n{{~#if html}}{{/if}}",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#with this}}x\n  x\n}{{~#each missing}}{{#with this}}{{else}}{{@metadata.prompt.config.temperature~}}{{media url=missing}}{{/with}}\n{{~else}}{{~user.tags.[1]}}{{/each~}}\n{{else}}\n{{#if items}}\n<&>  😀{{~user.tags.[1]}}{{@index}}{{/if}}\n{{> r who=@root.user.age}}{{@root.name}}{{/with}}\n{{~#if html}}{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -3243,7 +3245,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#if user.missing~}}{{#unless n includeZero=false~}}{{~#unless neg}}\n{{lookup tags \"length\"}}{{/unless~}}{{~#unless f}}{{/unless}}{{/unless}}{{#unless n includeZero=false}}\n{{@root.user.age}}{{else~}}\n{{json @root.user.age}}{{/unless~}}{{else}}{{#unlessEquals n @auth.uid}}{{#each user}}{{log user.tags.[1]}}{{~../n~}}{{else}}\n  \n  \n\n\n{{json items.[0].sku indent=2}}{{/each}}{{#with user~}}{{/with}}\n{{/unlessEquals}}{{!-- c }} --}}{{/if~}}\n",
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#if user.missing~}}{{#unless n includeZero=false~}}{{~#unless neg}}\n{{lookup tags \"length\"}}{{/unless~}}{{~#unless f}}{{/unless}}{{/unless}}{{#unless n includeZero=false}}\n{{@root.user.age}}{{else~}}\n{{json @root.user.age}}{{/unless~}}{{else}}{{#unlessEquals n @auth.uid}}{{#each empty}}{{log user.tags.[1]}}{{~@key~}}{{else}}\n  \n  \n\n\n{{json items.[0].sku indent=2}}{{/each}}{{#with missing~}}{{/with}}\n{{/unlessEquals}}{{!-- c }} --}}{{/if~}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3251,7 +3253,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"333\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n  \\n  \\n\\n\\n\\\"a\\\"\\n\"}]}]}",
         ),
     ),
     (
@@ -3265,7 +3267,7 @@ pub(super) const CASES: &[Case] = &[
         Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
-        "---\n---\n{{#each user}}{{~tags~}}{{#unless nil}}{{/unless}}{{#each keyed}}{{~/each~}}\n{{~/each}}{{role \"system\"}}\n{{#ifEquals null items.length}}{{~user/name}}{{@key}}{{#if user}}{{[name]}}{{lookup tags -2}}{{~/if}}{{else}}   a{{/ifEquals}}",
+        "---\n---\n{{#each user}}{{~tags~}}{{#unless nil}}{{/unless}}{{#each tags}}{{~/each~}}\n{{~/each}}{{role \"system\"}}\n{{#ifEquals null items.length}}{{~user/name}}{{@key}}{{#if user}}{{[name]}}{{lookup tags -2}}{{~/if}}{{else}}   a{{/ifEquals}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3313,7 +3315,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{~#unlessEquals empty empty}}{{role \"user\"}}\n{{  user.name  }}{{~/unlessEquals}}{{#with missing}}{{#unlessEquals tags.[0] true}}{{items.length}}{{@root.n}}{{else}}😀  {{/unlessEquals}}{{#each @root}}\n{{~/each~}}{{/with}}\n",
+        "---\n---\n{{~#unlessEquals empty empty}}{{role \"user\"}}\n{{  user.name  }}{{~/unlessEquals}}{{#with items}}{{#unlessEquals tags.[0] true}}{{items.length}}{{@root.n}}{{else}}😀  {{/unlessEquals}}{{#each ../items}}\n{{~/each~}}{{/with}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -3321,7 +3323,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---1.5\\n\"}]}]}",
         ),
     ),
     (
@@ -3373,7 +3375,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{lookup . true}}{{role \"system\"}}\n{{#if name}}{{else}}\n{{lookup items.[0].sku [name]}}{{#unlessEquals \"Ada\" flag}}{{~[name]}}{{items.[0].sku}}{{json items indent=1}}{{#each empty}}{{~else}}{{~user/name}}{{~/each}}{{/unlessEquals}}{{@root.name}}{{/if}}",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{lookup . true}}{{role \"system\"}}\n{{#if name}}{{else}}\n{{lookup items.[0].sku [name]}}{{#unlessEquals \"Ada\" flag}}{{~[name]}}{{items.[0].sku}}{{json items indent=1}}{{#each missing}}{{~else}}{{~user/name}}{{~/each}}{{/unlessEquals}}{{@root.name}}{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3441,7 +3443,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "x\n  {{#ifEquals 'q' keyed.[2]~}}{{#unlessEquals 1.5 name}}{{#with user}}{{&age~}}{{/with}}{{/unlessEquals}}{{else~}}{{~#with @root~}}\n{{/with~}} b {{neg~}}{{lookup user \"name\"}}{{#ifEquals 1.5 @root.user.age}}{{#unless user}}a\n\n{{/unless}}  a{{section \"s2\"}}\r\néa{{else}}{{this}}\r\n{{lookup @auth.uid true}}{{#ifEquals @root.name null}}{{~items~}}{{/ifEquals}}{{/ifEquals}}{{~/ifEquals~}}{{#if flag}}x{{/unless}}",
+        "x\n  {{#ifEquals 'q' keyed.[2]~}}{{#unlessEquals 1.5 name}}{{#with missing}}{{&age~}}{{/with}}{{/unlessEquals}}{{else~}}{{~#with ../user~}}\n{{/with~}} b {{neg~}}{{lookup user \"name\"}}{{#ifEquals 1.5 @root.user.age}}{{#unless user}}a\n\n{{/unless}}  a{{section \"s2\"}}\r\néa{{else}}{{this}}\r\n{{lookup @auth.uid true}}{{#ifEquals @root.name null}}{{~items~}}{{/ifEquals}}{{/ifEquals}}{{~/ifEquals~}}{{#if flag}}x{{/unless}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -3487,7 +3489,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{~#each user}}\n{{#each tags}}{{history}}{{/each~}}{{media url=missing}}{{/each~}}\n{{#if empty~}}{{role \"system\"}}\n{{#if neg}}{{~/if}}\n{{#each items~}}\n{{.}}{{/each}}{{role \"user\"}}\n{{tags~}}{{empty}}{{/if}}",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{~#each user}}\n{{#each @root}}{{history}}{{/each~}}{{media url=missing}}{{/each~}}\n{{#if empty~}}{{role \"system\"}}\n{{#if neg}}{{~/if}}\n{{#each user~}}\n{{.}}{{/each}}{{role \"user\"}}\n{{tags~}}{{empty}}{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3495,7 +3497,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}}]}]}",
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"media\":{\"url\":\"undefined\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"media\":{\"url\":\"undefined\"}}]}]}",
         ),
     ),
     (
@@ -3567,7 +3569,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each name}}\n{{media url=name}}{{~#ifEquals @root.name ../../name}}{{{big}}}{{/ifEquals}}{{[name]}}{{/each}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each @root}}\n{{media url=name}}{{~#ifEquals @root.name age}}{{{big}}}{{/ifEquals}}{{[name]}}{{/each}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3575,7 +3577,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"null\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}}]}]}",
         ),
     ),
     (
@@ -3589,7 +3591,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 2:"),
     ),
     (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{> q who=this}}{{#each user}}\n{{!-- --}}{{else}}{{lookup items 1}}{{/each}}",
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{> q who=this}}{{#each empty}}\n{{!-- --}}{{else}}{{lookup items 1}}{{/each}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3597,7 +3599,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"Q\\n\\n\\n\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"Q\\n\"}]}]}",
         ),
     ),
     (
@@ -3613,7 +3615,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#if name}}{{else~}}\n{{role \"system\"}}\n{{#ifEquals 1.5 items.length}}{{else~}}{{@auth.uid~}}\n\t{{> r @root~}}  \n    \n  {{{/ifEquals}}{{#unlessEquals name false}}{{keyed.[2]}}\r\n{{else}}{{items}}{{/unlessEquals}}{{section \"s2\"}}{{history}}{{/if~}}\n{{#if n includeZero=false}}{{~#unless empty}}\n{{#each user}}\n{{/each}}\n{{#with user}} b {{lookup @root.n name}}  \na{{/with~}}\n{{#unlessEquals 1.5 0}}{{else~}}\t\t{{lookup keyed 2}} b {{/unlessEquals~}}{{^}}\n{{empty}}{{/unless}}{{#unless @first}}{{#unlessEquals @auth.uid user.missing}}{{~/unlessEquals}}{{#each missing}}\n{{this.name}}  b {{section \"s1\"}}{{/each~}}\n{{/unless}}\n{{.}}{{/if}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#if name}}{{else~}}\n{{role \"system\"}}\n{{#ifEquals 1.5 items.length}}{{else~}}{{@auth.uid~}}\n\t{{> r @root~}}  \n    \n  {{{/ifEquals}}{{#unlessEquals name false}}{{keyed.[2]}}\r\n{{else}}{{items}}{{/unlessEquals}}{{section \"s2\"}}{{history}}{{/if~}}\n{{#if n includeZero=false}}{{~#unless empty}}\n{{#each empty}}\n{{/each}}\n{{#with items}} b {{lookup @root.n name}}  \na{{/with~}}\n{{#unlessEquals 1.5 0}}{{else~}}\t\t{{lookup keyed 2}} b {{/unlessEquals~}}{{^}}\n{{empty}}{{/unless}}{{#unless @first}}{{#unlessEquals @auth.uid user.missing}}{{~/unlessEquals}}{{#each keyed}}\n{{this.name}}  b {{section \"s1\"}}{{/each~}}\n{{/unless}}\n{{.}}{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -3659,7 +3661,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{section \"s1\"}}\n{{history}}\n{{{user.[name]}}}{{#each user}}\n{{user/name}}{{~@index}}{{~name}}{{lookup name 'q'}}{{!c}}{{/each~}}",
+        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{section \"s1\"}}\n{{history}}\n{{{user.[name]}}}{{#each empty}}\n{{user/name}}{{~@first}}{{~.}}{{lookup @key 'q'}}{{!c}}{{/each~}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3667,11 +3669,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\nV\\n0\\n1\\n2\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\nV\"}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#with missing}}\n{{~missing~}}é\té{{/with}}\n{{history}}\n{{#each missing}}{{~else}}\n<&>😀a{{role \"user\"}}{{/each~}}\n{{~#each items}}\t😀}{{role \"system\"}}\n{{json name}}{{name}}}{{&../name}}\r\n<&>\r\n\t😀{{~/each}}\n\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#with @root}}\n{{~missing~}}é\té{{/with}}\n{{history}}\n{{#each keyed}}{{~else}}\n<&>😀a{{role \"user\"}}{{/each~}}\n{{~#each items}}\t😀}{{role \"system\"}}\n{{json name}}{{name}}}{{&../name}}\r\n<&>\r\n\t😀{{~/each}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3693,7 +3695,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{#ifEquals nil items.length}}{{@root.name}}{{#each items}}{{#if zero includeZero=true}}{{ name }}{{lookup user \"name\"}}{{/if~}}{{role \"model\"}}{{json @metadata.prompt.raw}}{{~/each}}{{/ifEquals}}{{section \"s2\"}}{{#with @root}}{{~/with}}",
+        "---\n---\n{{#ifEquals nil items.length}}{{@root.name}}{{#each items}}{{#if zero includeZero=true}}{{ name }}{{lookup user \"name\"}}{{/if~}}{{role \"model\"}}{{json @metadata.prompt.raw}}{{~/each}}{{/ifEquals}}{{section \"s2\"}}{{#with this}}{{~/with}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -3705,7 +3707,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{#unless items}}\n{{#each keyed}}\n{{history}}\n{{#each keyed~}}\n{{else}}\n}{{items}}{{/each}}{{#with user~}}{{lookup @root.name tags.[0]}}{{~/with~}}{{~else}}{{! c }}{{&~html}}{{#unless nil}}{{name}}  b {{/unless}}{{/each}}{{role \"tool\"}}{{/unless}}{{lookup @root.name this}}",
+        "---\nmodel: m\n---\n{{#unless items}}\n{{#each tags}}\n{{history}}\n{{#each tags~}}\n{{else}}\n}{{items}}{{/each}}{{#with user~}}{{lookup @root.name tags.[0]}}{{~/with~}}{{~else}}{{! c }}{{&~html}}{{#unless nil}}{{name}}  b {{/unless}}{{/each}}{{role \"tool\"}}{{/unless}}{{lookup @root.name this}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -3715,7 +3717,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 6:"),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#each keyed~}}\t  \n  {{/each}}\n{{! c }}\n\n",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#each tags~}}\t  \n  {{/each}}\n{{! c }}\n\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3727,7 +3729,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless name}}{{!-- --}}{{~/unless}}{{#with items}}{{ name }}{{@auth.uid}}{{~> r who=tags.[0]}}{{/with~}}\n{{#if missing~}}\n{{~#if flag}}{{lookup [name] 0}} b \t\n\n{{else}}{{@metadata.prompt.model}}{{~/if}}{{~else~}}{{section \"s2\"}}{{~/if~}}\n\n",
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#unless name}}{{!-- --}}{{~/unless}}{{#with flag}}{{ name }}{{@auth.uid}}{{~> r who=tags.[0]}}{{/with~}}\n{{#if missing~}}\n{{~#if flag}}{{lookup [name] 0}} b \t\n\n{{else}}{{@metadata.prompt.model}}{{~/if}}{{~else~}}{{section \"s2\"}}{{~/if~}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -3739,7 +3741,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with @root}}{{role \"model\"}}{{history}}{{tags}}{{/with~}}\n{{#each user}}\n{{!-- c }} --}}{{> r who=name n=keyed.[2]}}{{~else}}{{#ifEquals @root.name null}}{{json keyed.[2] indent=1}}{{role \"system\"}}\n{{else}}{{/ifEquals}}{{#each tags}}{{#if name~}}\n{{/if}}\n{{else~}}\n{{/each}}{{role \"user\"}}\n{{#if user}}\n{{/if}}{{~items.[0].sku}}{{json big}}{{/each}}\n}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with this}}{{role \"model\"}}{{history}}{{tags}}{{/with~}}\n{{#each user}}\n{{!-- c }} --}}{{> r who=name n=keyed.[2]}}{{~else}}{{#ifEquals @root.name null}}{{json keyed.[2] indent=1}}{{role \"system\"}}\n{{else}}{{/ifEquals}}{{#each name}}{{#if name~}}\n{{/if}}\n{{else~}}\n{{/each}}{{role \"user\"}}\n{{#if user}}\n{{/if}}{{~items.[0].sku}}{{json big}}{{/each}}\n}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3763,7 +3765,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "{{~#with user~}}{{#with user}}{{#if html}}{{/if}}{{lookup . \"n\"}}{{log 1.5 level=\"debug\"}}{{~@root.n}}{{~/with}}\t\n{{/with}}{{#with missing}}\n{{history}}{{role \"user\"}}\n{{/with}}\n",
+        "{{~#with missing~}}{{#with missing}}{{#if html}}{{/if}}{{lookup . \"n\"}}{{log 1.5 level=\"debug\"}}{{~@root.n}}{{~/with}}\t\n{{/with}}{{#with zero}}\n{{history}}{{role \"user\"}}\n{{/with}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -3797,7 +3799,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{@root.user.age~}}{{~#with items~}}\n{{#unless empty~}}{{#with user}}\n{{tags.[0]~}}{{neg~}}{{/with}}\n{{/unless~}}{{/with~}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{@root.user.age~}}{{~#with ../user~}}\n{{#unless empty~}}{{#with missing}}\n{{tags.[0]~}}{{neg~}}{{/with}}\n{{/unless~}}{{/with~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3833,7 +3835,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#if zero}}{{#with missing}}\n{{~#unlessEquals user.name user.name~}}{{json undefined}}{{else}}{{~/unlessEquals}}{{#if zero}}\n{{~/if~}}\n{{#if flag~}} b \n\n b \t{{age}}{{^~}}{{~/if}}{{/with}}{{~^~}}{{items}}\r\n{{/if}}{{json undefined}}{{#with user~}}\n{{else}}\n{{~#unlessEquals missing user.name}}{{history}}{{~empty}}{{items.[0].sku~}}{{~/unlessEquals~}}{{~user/name}}{{/with}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#if zero}}{{#with @root}}\n{{~#unlessEquals user.name user.name~}}{{json undefined}}{{else}}{{~/unlessEquals}}{{#if zero}}\n{{~/if~}}\n{{#if flag~}} b \n\n b \t{{age}}{{^~}}{{~/if}}{{/with}}{{~^~}}{{items}}\r\n{{/if}}{{json undefined}}{{#with user~}}\n{{else}}\n{{~#unlessEquals missing user.name}}{{history}}{{~empty}}{{items.[0].sku~}}{{~/unlessEquals~}}{{~user/name}}{{/with}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -3857,7 +3859,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if name}}\n{{~#with items}}\n{{~items.[0].sku~}}{{/with}}{{json this indent=2}}{{/if~}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if name}}\n{{~#with zero}}\n{{~items.[0].sku~}}{{/with}}{{json this indent=2}}{{/if~}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -3929,7 +3931,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "{{role \"system\"}}\n{{#each items~}}{{#with @root}}{{~/with}}{{else}} b {{{#unless neg}}{{~/unless}}{{/each}}\n{{json . indent=0}}{{role \"user\"}}\n{{role \"user\"}}\n{{role \"user\"}}\n{{#unless nil}}\n{{/unless}}{{#with missing}}{{/with}}\n{{role \"user\"}}\n{{{items}}}{{log user.tags.[1]}}\n",
+        "{{role \"system\"}}\n{{#each items~}}{{#with this}}{{~/with}}{{else}} b {{{#unless neg}}{{~/unless}}{{/each}}\n{{json . indent=0}}{{role \"user\"}}\n{{role \"user\"}}\n{{role \"user\"}}\n{{#unless nil}}\n{{/unless}}{{#with items}}{{/with}}\n{{role \"user\"}}\n{{{items}}}{{log user.tags.[1]}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -3985,7 +3987,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{#if f~}}{{role \"model\"}}{{~#with user}}{{section \"s2\"}}{{/with}}\n{{#each keyed}}\n{{@root.name}}{{lookup flag 3}}{{else}}\n{{~/each~}}\n{{/if}}\n ",
+        "---\nmodel: m\n---\n{{#if f~}}{{role \"model\"}}{{~#with user}}{{section \"s2\"}}{{/with}}\n{{#each tags}}\n{{@root.name}}{{lookup flag 3}}{{else}}\n{{~/each~}}\n{{/if}}\n ",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -3993,7 +3995,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"model\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"model\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}},{\"text\":\"\\néé\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
@@ -4091,7 +4093,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n{{history}}\n{{~@metadata.prompt.config.temperature~}}{{#each name}}{{{this}}}{{history}}{{/each~}}{{#each user~}}\r\n\n  \n  {{@first}}{{this}}{{/each}}{{section \"s1\"}}{{else}}{{> p who=}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n{{history}}\n{{~@metadata.prompt.config.temperature~}}{{#each ../tags}}{{{this}}}{{history}}{{/each~}}{{#each user~}}\r\n\n  \n  {{@first}}{{this}}{{/each}}{{section \"s1\"}}{{else}}{{> p who=}}",
         &[
             ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
             ("q", "q {{> r}} q"),
@@ -4173,7 +4175,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n{{role \"user\"}}\n{{#unless user~}}\n{{role \"system\"}}\n{{html~}}{{/unless~}}\n{{#ifEquals true zero}}{{~#unless keyed}}{{/unless}}{{/ifEquals}}{{#each tags}}{{media url=name}}{{~else~}}{{/each}}",
+        "---\n---\n{{role \"user\"}}\n{{#unless user~}}\n{{role \"system\"}}\n{{html~}}{{/unless~}}\n{{#ifEquals true zero}}{{~#unless keyed}}{{/unless}}{{/ifEquals}}{{#each @root}}{{media url=name}}{{~else~}}{{/each}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -4181,7 +4183,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"null\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"null\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}},{\"media\":{\"url\":\"undefined\"}}]}]}",
         ),
     ),
     (
@@ -4197,7 +4199,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with @root}}{{~/with}}\n{{~html}}{{#unless f}}\n\ta{{~[name]}}{{^}}\n{{role \"model\"}}{{/unless}}{{json user.tags.[1]}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with ../user}}{{~/with}}\n{{~html}}{{#unless f}}\n\ta{{~[name]}}{{^}}\n{{role \"model\"}}{{/unless}}{{json user.tags.[1]}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4233,7 +4235,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with missing}}\n{{~#unlessEquals this.name \"3\"}}{{#unlessEquals this user/name}}{{~else}}{{this}} {{/unlessEquals}} b <&>\\{{name}}{{/unlessEquals}}{{#each missing}}{{else}}\n{{!-- --}}\n{{/each~}}\n{{#with @root~}}\n{{#if user.missing~}}{{json tags indent=2}}{{^}}{{nil}}{{/if~}}\n{{/with~}}{{else}}\n{{/with}}{{@metadata.prompt.model}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with zero}}\n{{~#unlessEquals this.name \"3\"}}{{#unlessEquals this user/name}}{{~else}}{{this}} {{/unlessEquals}} b <&>\\{{name}}{{/unlessEquals}}{{#each keyed}}{{else}}\n{{!-- --}}\n{{/each~}}\n{{#with this~}}\n{{#if user.missing~}}{{json tags indent=2}}{{^}}{{nil}}{{/if~}}\n{{/with~}}{{else}}\n{{/with}}{{@metadata.prompt.model}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4241,7 +4243,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\" b <&>{{name}}\\n\"}]}]}",
         ),
     ),
     (
@@ -4269,7 +4271,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "{{#with @root~}}{{#with user}}{{@state.t}}{{json \"Ada\"}}{{~/with}}\n{{media url=\"http://x/a.png\"}}{{#each missing~}}{\r\n{{history}}{{flag}}{{else}}{{~/each}}\n{{#with missing}}{{else}}{{~/with~}}{{/with~}}\n{{#ifEquals null user.missing}}{{#each missing}}{{else}}\n{{/each}}\n{{history}}\n{{> q items who=items.[0].sku}}{{@root}}{{history}}{{~/ifEquals~}}\n",
+        "{{#with this~}}{{#with user}}{{@state.t}}{{json \"Ada\"}}{{~/with}}\n{{media url=\"http://x/a.png\"}}{{#each keyed~}}{\r\n{{history}}{{flag}}{{else}}{{~/each}}\n{{#with @root}}{{else}}{{~/with~}}{{/with~}}\n{{#ifEquals null user.missing}}{{#each keyed}}{{else}}\n{{/each}}\n{{history}}\n{{> q items who=items.[0].sku}}{{@root}}{{history}}{{~/ifEquals~}}\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
@@ -4281,7 +4283,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{role \"system\"}}\n{{#if n includeZero=false}}\n{{~user.name}}{{~#with user}}\n{{~#with items~}}{{~/with~}}\n{{~/with}}{{this.name~}}{{else~}}\n{{lookup items 1}}{{#each items~}}\n{{lookup @root.name ../../name}}{{#unless n includeZero=false}}{{@first}}{{&this~}}{{else}}{{/unless}}{{/each}}{{/if}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{role \"system\"}}\n{{#if n includeZero=false}}\n{{~user.name}}{{~#with user}}\n{{~#with flag~}}{{~/with~}}\n{{~/with}}{{this.name~}}{{else~}}\n{{lookup items 1}}{{#each items~}}\n{{lookup @root.name ../../name}}{{#unless n includeZero=false}}{{@first}}{{&this~}}{{else}}{{/unless}}{{/each}}{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4315,7 +4317,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Must pass iterator to #each"),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each empty~}}\n{{@index}}{{/each}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each missing~}}\n{{@index}}{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4361,7 +4363,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"system\"}}\n{{#with @root}}\n{{#unless name}}{{items.[0].sku}}{{@state.t}}{{else~}}\n{{media url=name}}{{missing}}{{@root.name}}{{~/unless}}{{~/with}}{{#with user}}\n{{#with user}}{{n~}}  \n    {{this.name}}{{~/with}}{{section \"s2\"}}<&><&>{{@root.n}}{{age~}}{{~else}}{{name}}}{{~/with~}}{{ name }}{{#with items}}{{#if n includeZero=false}}\n{{[name]}}{{~/if}}\n{{section \"s1\"}}{{~else}}{{this.name}}{{~nil}} b x\n{{{/with}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"system\"}}\n{{#with this}}\n{{#unless name}}{{items.[0].sku}}{{@state.t}}{{else~}}\n{{media url=name}}{{missing}}{{@root.name}}{{~/unless}}{{~/with}}{{#with missing}}\n{{#with user}}{{n~}}  \n    {{this.name}}{{~/with}}{{section \"s2\"}}<&><&>{{@root.n}}{{age~}}{{~else}}{{name}}}{{~/with~}}{{ name }}{{#with zero}}{{#if n includeZero=false}}\n{{[name]}}{{~/if}}\n{{section \"s1\"}}{{~else}}{{this.name}}{{~nil}} b x\n{{{/with}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4407,7 +4409,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each @root~}}{{#each tags~}}{{/each}}{{#unlessEquals [name] name}}{{/unlessEquals}}{{history}}{{lookup @root.user.age @state.t}}{{#with missing~}}\n{{~#with missing}}{{big~}}{{/with}}\n{{#unlessEquals undefined ../n}}{{lookup . \"n\"}}\ta{{@missing}}{{/unlessEquals}}{{/with}}{{/each}}\t}<&> é",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#each ../items~}}{{#each name~}}{{/each}}{{#unlessEquals [name] ../flag}}{{/unlessEquals}}{{history}}{{lookup @root.user.age @state.t}}{{#with @root~}}\n{{~#with items}}{{big~}}{{/with}}\n{{#unlessEquals undefined ../n}}{{lookup . \"n\"}}\ta{{@missing}}{{/unlessEquals}}{{/with}}{{/each}}\t}<&> é",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
@@ -4415,11 +4417,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\t}<&> é\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\t}<&> é\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{@first}}{{#if}}x{{/if}}{{#unlessEquals 'q' tags}}{{else}}{{items~}}\n😀{{~/unlessEquals}}{{#each missing}}{{log false level=\"debug\"}}{{json user.[name]}}{{else}} {{/each}}{{~#unless f}}{{json @metadata.messages}}{{~/unless}}\n",
+        "---\nmodel: m\n---\n{{@first}}{{#if}}x{{/if}}{{#unlessEquals 'q' tags}}{{else}}{{items~}}\n😀{{~/unlessEquals}}{{#each keyed}}{{log false level=\"debug\"}}{{json user.[name]}}{{else}} {{/each}}{{~#unless f}}{{json @metadata.messages}}{{~/unless}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4439,7 +4441,7 @@ pub(super) const CASES: &[Case] = &[
         Err("#if requires exactly one argument"),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~.}}{{@root.user.age}}{{#if html}}\n{{name}}}{{~else}}{{~> p}}{{/if~}}{{#unlessEquals \"3\" null~}}\\{{name}}{{/unlessEquals}}{{lookup @state.t items}}{{{name}}}{{#with user~}}\n{{/with}}\n{{media url=missing}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~.}}{{@root.user.age}}{{#if html}}\n{{name}}}{{~else}}{{~> p}}{{/if~}}{{#unlessEquals \"3\" null~}}\\{{name}}{{/unlessEquals}}{{lookup @state.t items}}{{{name}}}{{#with missing~}}\n{{/with}}\n{{media url=missing}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -4449,7 +4451,7 @@ pub(super) const CASES: &[Case] = &[
         Err("Parse error on line 2:"),
     ),
     (
-        "{{#each empty}}{{#with @root}}{{#unless zero includeZero=true}}{{else}}\n{{/unless~}}{{~age}}\t😀\r\n\n{ b {{~/with}}{{~this.name}}{{else}}{{zero~}}{{> r n=empty}}{{/each}}",
+        "{{#each missing}}{{#with this}}{{#unless zero includeZero=true}}{{else}}\n{{/unless~}}{{~age}}\t😀\r\n\n{ b {{~/with}}{{~this.name}}{{else}}{{zero~}}{{> r n=empty}}{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4505,7 +4507,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if f}}{{else}}{{history}}{{#with user}}{{> q}}{{role \"user\"}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~/with}}{{!-- --}}\n{{/if}}\n{{#each missing}}{{!-- --}}\n{{~nil~}}{{#unless @first}}{{~else~}}{{/unless~}}{{else}}{{#with missing}}\n{{this}}{{section \"s1\"}}  b {{~else}}\n{{empty}}{{lookup @state.t name}}{{/with}}{{!-- c }} --}}{{/each~}} {{#if flag}}{{~#each tags~}}{{else}}\n{{big~}}{{{/each}}\n  {{> q who='q'}}{{else}}\n{{name}}}{{{~@metadata.prompt.model}}{{~#ifEquals undefined this.name}}{{lookup flag 0}}{{!-- c }} --}}{{/ifEquals}}{{/if~}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{#if f}}{{else}}{{history}}{{#with user}}{{> q}}{{role \"user\"}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~/with}}{{!-- --}}\n{{/if}}\n{{#each keyed}}{{!-- --}}\n{{~nil~}}{{#unless @first}}{{~else~}}{{/unless~}}{{else}}{{#with @root}}\n{{this}}{{section \"s1\"}}  b {{~else}}\n{{empty}}{{lookup @state.t name}}{{/with}}{{!-- c }} --}}{{/each~}} {{#if flag}}{{~#each @root~}}{{else}}\n{{big~}}{{{/each}}\n  {{> q who='q'}}{{else}}\n{{name}}}{{{~@metadata.prompt.model}}{{~#ifEquals undefined this.name}}{{lookup flag 0}}{{!-- c }} --}}{{/ifEquals}}{{/if~}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4527,7 +4529,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#each tags}}\n{{history}}\n{{#if f}}\n{{~@last~}}{{@last}}{{section \"s2\"}}{{~/if}}{{role \"model\"}}{{!-- --}}\n{{lookup . \"Ada\"}}<&>\r\n\n{{~#each tags}}{{lookup items 1}}{{user.missing}}{{/each}}{{role \"user\"}}\n\t{{#with @root}}{{!-- c }} --}}\n{{/with}}\n{{/each}}\n{{#each empty}}\n{{/each~}}\n{{#if flag}}x{{/unless}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#each name}}\n{{history}}\n{{#if f}}\n{{~@last~}}{{@last}}{{section \"s2\"}}{{~/if}}{{role \"model\"}}{{!-- --}}\n{{lookup . \"Ada\"}}<&>\r\n\n{{~#each @root}}{{lookup items 1}}{{user.missing}}{{/each}}{{role \"user\"}}\n\t{{#with this}}{{!-- c }} --}}\n{{/with}}\n{{/each}}\n{{#each empty}}\n{{/each~}}\n{{#if flag}}x{{/unless}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4537,7 +4539,7 @@ pub(super) const CASES: &[Case] = &[
         Err("if doesn't match unless - 13:3"),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each empty~}}{{lookup user \"name\"}}{{#with user}}{{#unless name~}}{{user.tags.[1]}}{{missing}}{{~name~}}{{/unless}}{{else}}\n{{~#unless @first}}{{@first~}}{{~@key}}{{lookup . \"n\"}}{{/unless~}}\n{{~#unlessEquals undefined @root.name~}}  \n{{~> p who=@metadata.prompt.config.temperature~}}{{log -2}}{{else~}}{{!-- c }} --}}\n{{json big indent=1}}{{/unlessEquals}}{{#each tags}}{{/each}}{{/with}}{{~/each}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{~#each empty~}}{{lookup user \"name\"}}{{#with user}}{{#unless name~}}{{user.tags.[1]}}{{missing}}{{~name~}}{{/unless}}{{else}}\n{{~#unless @first}}{{@first~}}{{~@key}}{{lookup . \"n\"}}{{/unless~}}\n{{~#unlessEquals undefined @root.name~}}  \n{{~> p who=@metadata.prompt.config.temperature~}}{{log -2}}{{else~}}{{!-- c }} --}}\n{{json big indent=1}}{{/unlessEquals}}{{#each @root}}{{/each}}{{/with}}{{~/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
@@ -4561,7 +4563,7 @@ pub(super) const CASES: &[Case] = &[
         ),
     ),
     (
-        "---\n---\n  \n\n\n{{#each name}}{{role \"system\"}}\n{{#if keyed~}}{{lookup @root.user.age -2}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~/if}}{{#each missing}}{{this}}{{json 'q'}}{{~/each}}\n\t{{> p}}{{~#each missing}}\n\r\n{{#unlessEquals 3 @auth.uid}}  <&>\n\n{{/unlessEquals}}{{~#unlessEquals user.tags.[1] null~}}{{log 0}}{{~/unlessEquals}}{{/each}}\n{{@root.name~}}{{else~}}{{~#each empty}}{{tags~}}{{this}}{{else}}{{lookup user \"name\"}}  \n  \r\n b {{lookup . n}}{{/each}}{{~.~}}{{~@root.name}}{{&items}}{{@root.name~}}{{#each items}}\n{{history}}\n{{~qty}}{{@missing}}{{json ../name}}{{/each}}\n\n<&><&>{{zero~}}{{json f}}{{role \"user\"}}\n{{/each}}\n\n",
+        "---\n---\n  \n\n\n{{#each @root}}{{role \"system\"}}\n{{#if keyed~}}{{lookup @root.user.age -2}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~/if}}{{#each keyed}}{{this}}{{json 'q'}}{{~/each}}\n\t{{> p}}{{~#each missing}}\n\r\n{{#unlessEquals 3 @auth.uid}}  <&>\n\n{{/unlessEquals}}{{~#unlessEquals user.tags.[1] null~}}{{log 0}}{{~/unlessEquals}}{{/each}}\n{{@last~}}{{else~}}{{~#each empty}}{{tags~}}{{this}}{{else}}{{lookup user \"name\"}}  \n  \r\n b {{lookup . n}}{{/each}}{{~.~}}{{~@root.name}}{{&items}}{{@root.name~}}{{#each items}}\n{{history}}\n{{~qty}}{{@missing}}{{json ../name}}{{/each}}\n\n<&><&>{{zero~}}{{json f}}{{role \"user\"}}\n{{/each}}\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -4569,11 +4571,11 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n  \\n\\n\\n  \\n  \\r\\n b [object Object]éé\\n\\n<&><&>0123456789.125\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n  \\n\\n\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\nfalse\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\tP[]\\ntrue\\n\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{~#with user~}}\n{{#unless user}}{{~#ifEquals missing this.name}}{{role \"system\"}}{{  user.name  }}{{section \"s1\"}}{{/ifEquals}}{{json this}}{{name}}{{else}}\n{{#unlessEquals undefined 3}}x\n b  {{{/unlessEquals~}}{{/unless}}{{lookup items 1}}{{/with}}{{~#each missing}}{{@key}}{{#unless missing}} b {{/unless}}\n{{history}}\n{{~@auth.uid}}{{#unlessEquals -2 html~}}{{role \"model\"}}{{> r this}}{{json items}}{{/unlessEquals~}}{{/each}}",
+        "---\nmodel: m\n---\n{{~#with user~}}\n{{#unless user}}{{~#ifEquals missing this.name}}{{role \"system\"}}{{  user.name  }}{{section \"s1\"}}{{/ifEquals}}{{json this}}{{name}}{{else}}\n{{#unlessEquals undefined 3}}x\n b  {{{/unlessEquals~}}{{/unless}}{{lookup items 1}}{{/with}}{{~#each keyed}}{{../n}}{{#unless missing}} b {{/unless}}\n{{history}}\n{{~@auth.uid}}{{#unlessEquals -2 html~}}{{role \"model\"}}{{> r this}}{{json items}}{{/unlessEquals~}}{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),

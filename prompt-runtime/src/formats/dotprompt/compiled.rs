@@ -1344,7 +1344,10 @@ fn surely_string(nodes: &[Node], prompt: &Dotprompt) -> bool {
             Node::Text(_) => true,
             // `{{lookup}}` gives a value, which a number run adds.
             Node::Helper(call) => call.name != HelperName::Lookup,
-            Node::Block(block) => block.kind == BlockKind::Each,
+            // An `{{#each}}` over items builds a string; over none it gives its `{{else}}`.
+            Node::Block(block) => {
+                block.kind == BlockKind::Each && surely_string(&block.inverse, prompt)
+            }
             Node::Partial(call) => {
                 !call.indent.is_empty() && prompt.partials.contains_key(&call.name)
             }
@@ -1623,7 +1626,10 @@ impl Emitter<'_> {
                     let starter = match nodes.get(n + 1) {
                         Some(Node::Text(_)) => true,
                         Some(Node::Helper(call)) => call.name != HelperName::Lookup,
-                        Some(Node::Block(block)) => block.kind == BlockKind::Each,
+                        Some(Node::Block(block)) => {
+                            block.kind == BlockKind::Each
+                                && surely_string(&block.inverse, self.prompt)
+                        }
                         _ => false,
                     };
                     if state == State::Str || (state == State::Fresh && starter) {
@@ -1639,13 +1645,12 @@ impl Emitter<'_> {
                     to_string(&mut out, &mut state);
                     self.helper(call, scope, looping, &mut out)?;
                 }
-                Node::Block(block) if block.kind == BlockKind::Each => {
-                    to_string(&mut out, &mut state);
-                    let code = self.each(block, scope, looping)?;
-                    out.push_str(&code);
-                }
                 Node::Block(_) | Node::Partial(_) => {
                     let (code, surely_string) = match node {
+                        Node::Block(block) if block.kind == BlockKind::Each => (
+                            self.each(block, scope, looping)?,
+                            surely_string(&block.inverse, self.prompt),
+                        ),
                         Node::Block(block) => (
                             self.block(block, scope, looping)?,
                             surely_string(&block.body, self.prompt)
@@ -1853,7 +1858,9 @@ impl Emitter<'_> {
         Some(format!("if {condition} {body} else {inverse}"))
     }
 
-    /// `{{#each}}`: statements.
+    /// `{{#each}}`: a block of type `Option<Prim>`: a string built from the items, or, with
+    /// none, what the `{{else}}` gives (a number or a boolean as it is, as Handlebars'
+    /// `each` returns its inverse's value).
     fn each(&mut self, block: &Block, scope: &Scope, looping: Option<&Loop>) -> Option<String> {
         // A field of a list type goes typed; anything else through its view.
         let first = match block.params.first() {
@@ -1891,7 +1898,7 @@ impl Emitter<'_> {
                 format!("let __r = {code}; dc::flush(&mut out, __r)?;")
             }
         };
-        let (body_run, inverse_run) = (run(&body, &block.body), run(&inverse, &block.inverse));
+        let body_run = run(&body, &block.body);
         let Loop { index, count, .. } = &inner_loop;
         // A list is read in place; collected values are taken in order.
         Some(format!(
@@ -1899,7 +1906,7 @@ impl Emitter<'_> {
              for {index} in 0..{count} {{ \
              let ::core::option::Option::Some({item}) = {items}.next_item() else {{ break; }}; \
              let _ = (&{index}, &{count}, &{item}); {same} {body_run} dc::Local::done({item}); }} \
-             {items}.done(); if {count} == 0 {{ {inverse_run} }} }}"
+             {items}.done(); if {count} == 0 {{ {inverse} }} else {{ ::core::option::Option::<dc::Prim>::None }} }}"
         ))
     }
 

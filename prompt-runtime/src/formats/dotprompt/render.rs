@@ -164,18 +164,24 @@ impl<'s> This<'s> {
         }
     }
 
+    /// Whether `value` is this very context (not a copy of it).
+    fn is(self, value: &Value) -> bool {
+        match self {
+            This::Value(this) => std::ptr::eq(this, value),
+            This::Input(_, whole) => whole.get().is_some_and(|this| std::ptr::eq(this, value)),
+        }
+    }
+
     /// Whether `value` is this context as Handlebars tells a block's context from the one
     /// around it (`context != depths[0]`, JavaScript's `==`): the very same value, or one
     /// equal to it by `==` (two objects only when they are the same one).
-    fn is(self, value: &Value) -> bool {
-        match self {
-            This::Value(this) => std::ptr::eq(this, value) || this.loose_equals(value),
-            // The input is an object: the same one, or a text that reads `[object Object]`.
-            This::Input(_, whole) => {
-                whole.get().is_some_and(|this| std::ptr::eq(this, value))
-                    || matches!(value, Value::String(s) if s == "[object Object]")
+    fn equals(self, value: &Value) -> bool {
+        self.is(value)
+            || match self {
+                This::Value(this) => this.loose_equals(value),
+                // The input is an object: equal only to a text that reads `[object Object]`.
+                This::Input(..) => matches!(value, Value::String(s) if s == "[object Object]"),
             }
-        }
     }
 
     /// The value `parts` reads from here: the first part of the input read in place, the
@@ -609,17 +615,18 @@ impl Renderer<'_> {
                     }
                     _ => {}
                 }
+                // Handlebars' `each` builds a string from its items; with none it gives
+                // what its `{{else}}` gives, a number or a boolean as it is (which a
+                // number before or after it then adds).
                 if !any {
-                    let result = self.nodes(
+                    return self.nodes(
                         &block.inverse,
                         source,
                         &helper_scope(scope),
                         data,
                         depth + 1,
-                    )?;
-                    self.flush(result, source)?;
+                    );
                 }
-                // `each` builds a string.
                 Ok(None)
             }
         }
@@ -639,13 +646,20 @@ impl Renderer<'_> {
         depth: usize,
     ) -> Result<Option<Prim>, Fail> {
         let child;
-        let scope: &Scope<'_> = if scope.this().is(value) {
+        let around = scope.this();
+        let scope: &Scope<'_> = if around.is(value) {
             scope
         } else {
             child = Scope {
                 this: This::Value(value),
                 overlay: None,
-                parent: Some(scope),
+                // Equal to the context around it by `==`, it is `this` but no `../` level:
+                // `../` reads what it reads around it.
+                parent: if around.equals(value) {
+                    scope.parent
+                } else {
+                    Some(scope)
+                },
                 null_is_empty: false,
             };
             &child

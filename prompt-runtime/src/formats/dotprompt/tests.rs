@@ -116,11 +116,38 @@ fn a_context_equal_to_the_one_around_it_is_no_new_level() {
             r#"{"input": {"zero": 0, "n": 5, "flags": [false, true, "0", " 0x0 ", "", null, [0]]}}"#,
             "55555",
         ),
+        // Equal by `==` but another value: `this` is the item, `../` what it is around it.
+        (
+            "{{#with a}}{{#each @root}}[{{{this}}}]{{/each}}{{/with}}",
+            r#"{"input": {"a": 0, "e": [], "z": null, "f": 2, "s": "x"}}"#,
+            "[0][][][2][x]",
+        ),
         (
             "{{#each names}}{{../n}};{{/each}}",
             r#"{"input": {"n": 5, "names": ["[object Object]", "x"]}}"#,
             ";5;",
         ),
+    ] {
+        let prompt = registry().parse(template).unwrap();
+        let rendered = render_json(&prompt, data);
+        assert_eq!(
+            rendered["messages"][0]["content"][0]["text"], expected,
+            "{template}"
+        );
+    }
+}
+
+/// Handlebars' `each` builds a string from its items, and over none gives what its
+/// `{{else}}` gives, a number or a boolean as it is: a number next to it then adds to it.
+/// The expected texts are dotprompt's JavaScript's.
+#[test]
+fn each_over_nothing_gives_its_else_as_it_is() {
+    let data = r#"{"input": {"empty": [], "xs": [1], "flag": true, "n": 1}}"#;
+    for (template, expected) in [
+        ("{{#each empty}}{{else}}{{flag}}{{/each}}{{n}}", "2"),
+        ("{{n}}{{#each empty}}{{else}}{{n}}{{/each}}", "2"),
+        ("{{n}}{{#each xs}}{{../n}}{{/each}}", "11"),
+        ("{{#each empty}}{{else}}{{n}}{{/each}}", "1"),
     ] {
         let prompt = registry().parse(template).unwrap();
         let rendered = render_json(&prompt, data);
