@@ -1749,28 +1749,59 @@ pub fn put_attr<V: Var>(out: &mut String, var: &V, key: &str, op: u8) -> Option<
     done
 }
 
-/// `{{ var.key }}` of a loop variable (see [`put`]). A typed item that prints itself
-/// ([`Var::write_path`]: a `serde_json::Value`, a derived struct) prints the key, and a key
-/// it does not have is the run-time renderer's error at `site`, the whole expression (the
-/// values' check the derived render runs where its compiled render stops names the item
-/// first, as the run-time renderer's check does); anything else is printed through its
-/// view.
+/// `{{ var.key }}` of a loop variable, or with `upper`, `lower` or `trim` (`op`, see
+/// [`put`]). A typed item that prints itself ([`Var::write_path`]: a `serde_json::Value`,
+/// a derived struct) prints the key (then cased or trimmed in place, as [`write_case`]
+/// and [`write_trim`] do what they print), and a key it does not have is the run-time
+/// renderer's error at `site`, `var.key` (the values' check the derived render runs where
+/// its compiled render stops names the item first, as the run-time renderer's check
+/// does); anything else is printed through its view.
 #[cfg_attr(debug_assertions, inline)]
 #[cfg_attr(not(debug_assertions), inline(always))]
 pub fn put_key<V: Var>(
     out: &mut String,
     var: &V,
     key: &str,
+    op: u8,
     fail: &mut Option<Box<Diagnostic>>,
     site: &Site,
 ) -> Option<()> {
+    let start = out.len();
     match var.write_path(&[key], out) {
-        crate::value::Written::Done => Some(()),
+        crate::value::Written::Done => {
+            if op != WRITE {
+                filter_tail(out, start, op);
+            }
+            Some(())
+        }
         crate::value::Written::Undefined => {
             *fail = Some(undefined(site));
             None
         }
-        crate::value::Written::ByView => put_attr(out, var, key, WRITE),
+        crate::value::Written::ByView => put_attr(out, var, key, op),
+    }
+}
+
+/// Applies `op` ([`UPPER`], [`LOWER`], [`TRIM`]) to what `out` holds past `start`: ASCII
+/// cased where it lies, anything else written again.
+#[inline(never)]
+fn filter_tail(out: &mut String, start: usize, op: u8) {
+    let Some(tail) = out.get_mut(start..) else {
+        return;
+    };
+    match op {
+        UPPER if tail.is_ascii() => tail.make_ascii_uppercase(),
+        LOWER if tail.is_ascii() => tail.make_ascii_lowercase(),
+        UPPER | LOWER => {
+            let printed = out.split_off(start);
+            super::render::push_case(out, &printed, op == UPPER);
+        }
+        _ => {
+            let lead = tail.len() - tail.trim_start_matches(super::lexer::py_space).len();
+            let kept = tail[lead..].trim_end_matches(super::lexer::py_space).len();
+            out.truncate(start + lead + kept);
+            out.drain(start..start + lead);
+        }
     }
 }
 
@@ -3274,11 +3305,10 @@ impl<'t> Emitter<'t> {
         Some(match self.shared(inner)? {
             Shared::Field(place) => format!("jc::put(&mut out, &{place}, {op})"),
             Shared::Var(local) => format!("jc::put_var(&mut out, &{local}, {op})"),
-            Shared::Attr(local, key) if op == "jc::WRITE" => {
-                let site = self.site(template, &expr.span, &[]);
-                format!("jc::put_key(&mut out, &{local}, {key:?}, fail, {site})")
+            Shared::Attr(local, key) => {
+                let site = self.site(template, &inner.span, &[]);
+                format!("jc::put_key(&mut out, &{local}, {key:?}, {op}, fail, {site})")
             }
-            Shared::Attr(local, key) => format!("jc::put_attr(&mut out, &{local}, {key:?}, {op})"),
         })
     }
 
