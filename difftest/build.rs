@@ -49,6 +49,8 @@ const PRINTED: &[Piece] = &[
     ("j.nested", &["j"], false),
     ("j.list[0] + 1", &["j"], false),
     ("j.nested.k", &["j"], false),
+    ("j.a | upper", &["j"], false),
+    ("j.nested.k | trim", &["j"], false),
     ("o | default('d')", &["o"], true),
     ("o | default(t)", &["o", "t"], true),
     ("s | default('e', true)", &["s"], true),

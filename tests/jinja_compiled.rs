@@ -590,8 +590,8 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
         // What a `set` reads may be missing where the set is not reached: the compiled
         // render leaves it to the run-time renderer, which checks it first.
         (with(json!({}), ""), "no key `user` in `data`", false),
-        // A key the values lack, and a key of a str (through `upper`, which the compiled
-        // render leaves to the run-time renderer): the values' check names them.
+        // A key the values lack, and a key of a str (through `upper`, printed by the JSON
+        // itself): the values' check names them.
         (
             with(json!({"user": {"name": "Ada"}}), "key"),
             "no key `nmae` in `data`",
@@ -600,7 +600,7 @@ fn a_value_not_there_stops_the_compiled_render_with_the_runtime_error() {
         (
             with(json!({"user": {"name": "Ada"}}), "deep"),
             "`data.user.name` is a str, not a dict",
-            false,
+            true,
         ),
         // A block that is off: what it reads is not asked for, and the division fails.
         (

@@ -804,11 +804,18 @@ pub fn put_path<T: crate::value::PromptValue + ?Sized>(
     out: &mut String,
     value: &T,
     keys: &[&str],
+    op: u8,
     fail: &mut Option<Box<Diagnostic>>,
     site: &Site,
 ) -> Option<()> {
+    let start = out.len();
     match value.write_path(keys, out) {
-        crate::value::Written::Done => Some(()),
+        crate::value::Written::Done => {
+            if op != WRITE {
+                filter_tail(out, start, op);
+            }
+            Some(())
+        }
         crate::value::Written::Undefined => {
             *fail = Some(undefined(site));
             None
@@ -821,7 +828,14 @@ pub fn put_path<T: crate::value::PromptValue + ?Sized>(
                 discard(view);
                 view = next?;
             }
-            let done = write_defined(out, &view, fail, site);
+            let done = if op == WRITE {
+                write_defined(out, &view, fail, site)
+            } else if let View::Undefined = view {
+                *fail = Some(undefined(site));
+                None
+            } else {
+                put_view(out, &view, op)
+            };
             discard(view);
             done
         }
@@ -3198,6 +3212,24 @@ impl<'t> Emitter<'t> {
             let _ = write!(out, "if {code}.is_none() {{ return None; }}");
             return Some(());
         }
+        // Keys of a field through `upper`, `lower` or `trim`: printed by the field's type,
+        // then cased or trimmed where they lie.
+        if let ExprKind::Filter(inner, which, args) = &expr.kind {
+            let op = match (which, args.is_empty()) {
+                (Filter::Upper, _) => Some("jc::UPPER"),
+                (Filter::Lower, _) => Some("jc::LOWER"),
+                (Filter::Trim, true) => Some("jc::TRIM"),
+                _ => None,
+            };
+            if let (Some(op), Some((place, keys))) = (op, self.field_path(inner)) {
+                let site = self.site(template, &inner.span, &[]);
+                let _ = write!(
+                    out,
+                    "jc::put_path(&mut out, &{place}, &{keys:?}, {op}, fail, {site})?;"
+                );
+                return Some(());
+            }
+        }
         if let ExprKind::Filter(inner, which, args) = &expr.kind {
             let code = match which {
                 Filter::Upper => Some(self.with_ref(template, inner, |v| {
@@ -3232,7 +3264,7 @@ impl<'t> Emitter<'t> {
             let site = self.site(template, &expr.span, &[]);
             let _ = write!(
                 out,
-                "jc::put_path(&mut out, &{place}, &{keys:?}, fail, {site})?;"
+                "jc::put_path(&mut out, &{place}, &{keys:?}, jc::WRITE, fail, {site})?;"
             );
             return Some(());
         }
