@@ -34,6 +34,12 @@ fn texts(source: &str, data: &str) -> Vec<String> {
         .collect()
 }
 
+/// The text of the first part of the first message of `template` rendered with `data`.
+fn first_text(template: &str, data: &str) -> serde_json::Value {
+    let prompt = registry().parse(template).unwrap_or_else(|e| panic!("{e}"));
+    render_json(&prompt, data)["messages"][0]["content"][0]["text"].clone()
+}
+
 fn error(source: &str) -> String {
     registry().parse(source).unwrap_err().to_string()
 }
@@ -128,12 +134,7 @@ fn a_context_equal_to_the_one_around_it_is_no_new_level() {
             ";5;",
         ),
     ] {
-        let prompt = registry().parse(template).unwrap();
-        let rendered = render_json(&prompt, data);
-        assert_eq!(
-            rendered["messages"][0]["content"][0]["text"], expected,
-            "{template}"
-        );
+        assert_eq!(first_text(template, data), expected, "{template}");
     }
 }
 
@@ -149,12 +150,7 @@ fn each_over_nothing_gives_its_else_as_it_is() {
         ("{{n}}{{#each xs}}{{../n}}{{/each}}", "11"),
         ("{{#each empty}}{{else}}{{n}}{{/each}}", "1"),
     ] {
-        let prompt = registry().parse(template).unwrap();
-        let rendered = render_json(&prompt, data);
-        assert_eq!(
-            rendered["messages"][0]["content"][0]["text"], expected,
-            "{template}"
-        );
+        assert_eq!(first_text(template, data), expected, "{template}");
     }
 }
 

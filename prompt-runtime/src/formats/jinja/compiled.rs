@@ -809,18 +809,10 @@ pub fn put_path<T: crate::value::PromptValue + ?Sized>(
     site: &Site,
 ) -> Option<()> {
     let start = out.len();
-    match value.write_path(keys, out) {
-        crate::value::Written::Done => {
-            if op != WRITE {
-                filter_tail(out, start, op);
-            }
-            Some(())
-        }
-        crate::value::Written::Undefined => {
-            *fail = Some(undefined(site));
-            None
-        }
-        crate::value::Written::ByView => {
+    let written = value.write_path(keys, out);
+    match typed(out, start, written, op, fail, site) {
+        Some(done) => done,
+        None => {
             let (first, rest) = keys.split_first()?;
             let mut view = value.attr(first)?;
             for key in rest {
@@ -1781,18 +1773,37 @@ pub fn put_key<V: Var>(
     site: &Site,
 ) -> Option<()> {
     let start = out.len();
-    match var.write_path(&[key], out) {
+    let written = var.write_path(&[key], out);
+    match typed(out, start, written, op, fail, site) {
+        Some(done) => done,
+        None => put_attr(out, var, key, op),
+    }
+}
+
+/// What [`put_key`] and [`put_path`] make of what a type wrote past `start`: `op` applied
+/// to it, or the run-time renderer's error at `site` where a key is not there; `None`
+/// where the view is to print it.
+#[inline(always)]
+fn typed(
+    out: &mut String,
+    start: usize,
+    written: crate::value::Written,
+    op: u8,
+    fail: &mut Option<Box<Diagnostic>>,
+    site: &Site,
+) -> Option<Option<()>> {
+    match written {
         crate::value::Written::Done => {
             if op != WRITE {
                 filter_tail(out, start, op);
             }
-            Some(())
+            Some(Some(()))
         }
         crate::value::Written::Undefined => {
             *fail = Some(undefined(site));
-            None
+            Some(None)
         }
-        crate::value::Written::ByView => put_attr(out, var, key, op),
+        crate::value::Written::ByView => None,
     }
 }
 
