@@ -996,7 +996,7 @@ fn reads_up(nodes: &[Node]) -> bool {
 
 /// Whether a block's context `item` is the context `around` it, as Handlebars tells them
 /// apart (`context != depths[0]`, JavaScript's `==`, as the run-time renderer's
-/// `This::is`): the same object or list (by address: an item read in place is the value
+/// `This::equals`): the same object or list (by address: an item read in place is the value
 /// itself), or an equal text, number or boolean, an object or list against one of those as
 /// its `String()`. Then the block is no `../` level of its own.
 pub fn same_context(item: &View<'_>, around: &View<'_>) -> bool {

@@ -647,7 +647,16 @@ impl Renderer<'_> {
     ) -> Result<Option<Prim>, Fail> {
         let child;
         let around = scope.this();
-        let scope: &Scope<'_> = if around.is(value) {
+        // A partial's context with arguments over it is an object of its own (JavaScript
+        // copies it), the same as no value but a text reading `[object Object]`.
+        let (same, equal) = match scope.overlay {
+            None => (around.is(value), around.equals(value)),
+            Some(_) => (
+                false,
+                matches!(value, Value::String(s) if s == "[object Object]"),
+            ),
+        };
+        let scope: &Scope<'_> = if same {
             scope
         } else {
             child = Scope {
@@ -655,11 +664,7 @@ impl Renderer<'_> {
                 overlay: None,
                 // Equal to the context around it by `==`, it is `this` but no `../` level:
                 // `../` reads what it reads around it.
-                parent: if around.equals(value) {
-                    scope.parent
-                } else {
-                    Some(scope)
-                },
+                parent: if equal { scope.parent } else { Some(scope) },
                 null_is_empty: false,
             };
             &child

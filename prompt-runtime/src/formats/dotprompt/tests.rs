@@ -206,6 +206,22 @@ fn a_partial_starts_its_own_parent_levels() {
         render_json(&prompt, r#"{"input": {"tags": ["ab"]}}"#)["messages"][0]["content"][0]["text"],
         r#"{"0":"a","1":"b","who":"w"}|wb;{"who":"n"}|n;"#
     );
+    // A partial's context with arguments over it is an object of its own (JavaScript
+    // copies it): `user` as an item of `@root` is not it.
+    registry
+        .define_partial(
+            "e",
+            "{{#each @root}}<{{who}}>{{/each}}|{{#with this}}{{who}}{{/with}}",
+        )
+        .unwrap();
+    let prompt = registry.parse("{{> e user who=1}}").unwrap();
+    assert_eq!(
+        render_json(
+            &prompt,
+            r#"{"input": {"user": {"name": "U"}, "x": "[object Object]"}}"#
+        )["messages"][0]["content"][0]["text"],
+        "<><>|1"
+    );
     // A partial under a null context renders nothing there, as in JavaScript.
     let prompt = registry.parse("{{#with z}}{{> n}}{{/with}}").unwrap();
     assert_eq!(
