@@ -78,7 +78,7 @@ fn runtime(
 ) -> RenderedPrompt {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
     let mut registry = Registry::new();
-    for partial in ["mix_card", "mix_line", "persona", "lean_role"] {
+    for partial in ["mix_card", "mix_line", "mix_json", "persona", "lean_role"] {
         let text = std::fs::read_to_string(dir.join(format!("_{partial}.prompt"))).unwrap();
         registry.define_partial(partial, &text).unwrap();
     }

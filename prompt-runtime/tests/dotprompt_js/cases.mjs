@@ -23,6 +23,9 @@
 //   when the file is read, where JavaScript writes its internal role marker or `[object
 //   Object]` into the text;
 // - `{{else if …}}`: promptic does not read chained `else` (it is refused, as documented).
+// - `{{#each this}}` in a partial given an argument whose value is undefined: JavaScript
+//   keeps the key (with `undefined`) for the loop to go over, promptic leaves it out (a
+//   documented difference).
 import fs from "node:fs";
 import { Dotprompt } from "dotprompt";
 import { seeded } from "./random.mjs";
@@ -194,6 +197,9 @@ const PARTIALS = [
   // `../` at a partial's top level reaches nothing: a partial is a template of its own.
   ["r", () => "[{{../name}}{{name}}]"],
   ["q", () => "{{#with user}}{{../name}}|{{../../name}}{{/with}}"],
+  // A partial's own context, with or without arguments over it.
+  ["p", () => "{{#each @root}}<{{who}}{{@key}}>{{/each}}"],
+  ["q", () => "{{#with this}}{{who}}{{../who}}{{/with}}"],
 ];
 
 function partials() {

@@ -47,305 +47,245 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{~name~}}  "),
-            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "{{~#unless missing~}}{{~@metadata.prompt.model}}{{items.[0].sku~}}{{~/unless}}{{f}}{{#each @root}}é  \n  \n\n{{~#with items}}<&>  x\n{{#ifEquals \"Ada\" 'q'}}{{name}}{{missing}}{{/ifEquals}}{{@index}}{{~/with~}}{{/each}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"ééééééééééééé\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{log f level=\"debug\"}}{{#each name~}}\n{{/each}}{{role \"user\"}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{lookup keyed.[2] @missing}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~#unless f}}\n{{/unless}}\n",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{~#unless missing~}}{{~@metadata.prompt.model}}{{items.[0].sku~}}{{~/unless}}{{f}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "[{{../name}}{{name}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"1e+21\"}]}]}",
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with user}}{{#with user~}}{{~name}}{{else}}{{../n}}{{n~}}{{~/with}}{{role \"user\"}}{{~/with~}}{{~#each @root}}\n{{~#ifEquals 0 undefined}}<&>x\n{{!c}}{{html}}{{else}}{{this}}{{~@index}}{{age}}{{/ifEquals}}{{role \"user\"}}\n{{name}}}😀é{{role \"model\"}}{{/each}}{{json neg}}{{role \"model\"}}{{~user.tags.[1]~}}\n",
+        "---\nmodel: m\n---\n{{role \"model\"}}{{@metadata.prompt.config.temperature}}{{nil}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "[{{../name}}{{name}}]"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Parse error on line 4:"),
-    ),
-    (
-        "---\nmodel: m\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{json this}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#unless html}}\n\n{{name}}{{else}}{{#ifEquals false null}}😀😀{{role \"system\"}}\n{{history}}\n{{~/ifEquals}}{{/unless}}\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{keyed.[2]}}{{@root}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"[object Object]\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each tags~}}\n{{#each ../items}}{{~/each~}}\n{{role \"user\"}}\n{{~#with missing}}{{> p}}{{role \"user\"}}{{> r~}}{{~else}}\n{{/with}} b }{{log -2}}{{lookup . \"n\"}}{{/each}}",
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#each items~}}{{{@metadata.prompt.config.temperature}}}{{#each tags}}\n{{~#with @root}}\n{{lookup items.[0].sku 3}}{{{/with}}{{~#with user~}}{{[name]~}}{{/with}}{{/each}}{{/each~}}{{#unless flag}}{{#if empty}}{{/if~}}{{/unless}}\n",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }0\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }false\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"\\n b }\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with ../user~}}{{~#ifEquals items.[0].sku name~}}{{else}}{{#if items}}{{name}}{{/if}}{{~/ifEquals}}{{lookup this this.name}}{{#if user}}{{#with user}}{{/with~}}{{json ../n indent=2}}{{~/if}}{{/with}}{{html}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"<i>&amp;</i>\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"system\"}}\n{{#each missing~}}{{~else}}{{#unlessEquals \"Ada\" html}}{{{keyed.[2]}}}{{role \"tool\"}}{{~else}}{{user.tags.[1]}}{{/unlessEquals}}{{#unless nil}}{{role \"user\"}}{{~user.[name]}}{{/unless}}\n{{#each name}}\r\n  \n  {{@missing}}{{section \"s1\"}}{{else~}}{{/each}}{{~/each}}{{section \"s1\"}}{{#if name}}{{role \"model\"}}{{#with flag}}😀{{@auth.uid}}{{name}}{{/with~}}\n}x\n{{~#ifEquals items.[0].sku \"3\"}}é\r\n{{else~}}{{!c}}{{log user/name level=\"debug\"}}{{/ifEquals}}{{history}}{{/if}}\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\ntwo\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"V\\n\"},{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each items}}{{role \"system\"}}\n{{@root.user.age}}{{section \"s1\"}}{{#if flag}}{{~#each ../tags}}\n{{~user.name~}}{a{{{~name}}}{{/each}}{{neg~}}{{~/if}}{{@last~}}{{/each}}{{log \"Ada\"}}",
-        &[
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"Ada\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Err("Parse error on line 3:"),
     ),
     (
-        "---\nmodel: m\n---\n{{role \"model\"}}{{~#with missing}}{{#ifEquals 3 false~}}{{#with this}}{{tags.[0]~}}😀{{/with}}\n  {{> p items who=flag}}\\{{name}}{{~/ifEquals}}{{~/with~}}\n",
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"user\"}}\n\n{{> q who=n~}}{{#ifEquals f null}}{{!-- c }} --}}{{section \"s2\"}}{{@key}}{{~/ifEquals}}{{section \"s1\"}}{{~empty~}}{{~#if empty}}{{lookup user \"name\"}}{{{/if}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Err("Parse error on line 3:"),
+    ),
+    (
+        "---\n---\n{{role \"user\"}}\n{{history}}{{nil}}{{#with items}}{{> r who=. n=../n~}}{{user/name~}}{{/with}}\n\n{{history}}\n{{#with user}}\n\n\n {{else~}}{{/with}}{{#each ../items}}{{@index}}{{~else~}}{{role \"user\"}}{{/each~}}\n{{#unlessEquals @auth.uid 'q'~}}a  {{/unlessEquals}}{{#with flag}}{{this}}{{#unless n includeZero=false}}{{/unless}}\n{{else~}}{{user/name}}{{/with}}{{#unless zero}}{{#with ../user}}\n{{this.name}}{{tags.[0]~}}{{~/with}}\n{{json flag}}{{/unless~}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{json this}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0}}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"R\\n\\n\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"a  U\\nfalse\"}]}]}",
         ),
     ),
     (
-        "---\n---\n{{#if @first}}{{#if n includeZero=false}}\n  {{~this.name~}}{{~/if}}{{~#if empty~}}{{log \"Ada\"}}{{/if~}}x\n} b {{^~}}{{#ifEquals user.missing [name]}}{{#with zero~}}{{role \"tool\"}}{{items.length}}    \n  {{~else~}}{{/with~}}\n{{/ifEquals}}{{#each tags~}}\n{{#each empty}}{{else}}\n{{/each}}{{role \"system\"}}\n{{name}}}{{~/each~}}{{~#if neg}}{{role \"system\"}}\n\n{{#with ../user~}}\n\t\n\n  \n  😀{{{~items.[0].sku~}}}{{/with}}\n{{!-- --}}\n{{/if}}{{~/if}}{{#unless missing}}{{~^}}\n<&>  \n  {{this.name~}}{ \\{{name}}\t{{/unless~}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n\n",
         &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Err("Parse error on line 10:"),
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
+        ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if flag}}\n{{else~}}\n{{section \"s1\"}}{{/if}}\n{{n}}\n",
+        "---\n---\n{{#with ../user}}\n\n{{name}}{{~else}}{{~#with this}}\n{{~/with}}{{~@state.t}}{{role \"system\"}}{{/with}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"text\":\"\\n-1\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n1\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#ifEquals nil html}}{{else}}{{~#each name}}{{/each}}\n{{/ifEquals}}{{#each user}}{{~name~}}{{/each~}}\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":0.1,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{role \"model\"}}{{#if zero includeZero=true~}}{{json user.[name] indent=\"x\"}}x\nx\n  {{else}}{{section \"s2\"}}{{json this}} b <&>😀{{/if}}{{#with this}}\n{{/with}}{{#each keyed}}😀  \n  {{~> r n=@key}}{{/each}}{{media url=name}}{{~#if user.missing}}{{#unlessEquals . undefined~}}{{~nil~}}{{else}}{{lookup keyed.[2] @root.user.age}}{{/unlessEquals~}}{{~/if~}}{{#if f}}\n  {{> p who=@missing}}{{! c }}{{~#if nil}}\n{{else~}}{{~#if f}}{{@metadata.prompt.model}}{{this}}{{else}}{{zero}}{{~user.[name]}}{{/if}}{{&@metadata.prompt.model}}{{!-- c }} --}}{{/if}}{{/if}}\n\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"\\\"U\\\"x\\nx\\n  \\n😀😀😀😀\"},{\"media\":{\"url\":\"Ada\"}},{\"text\":\"\\n  P\\n[object Object]\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#with zero}}\\{{name}}{{#if nil}}\n{{#ifEquals empty user.missing}}{  x\n {{~/ifEquals~}}{{else}}\r\n{{#if empty~}}{{^}}\n{{~/if~}}{{role \"system\"}}\né{{user.tags.[1]}}{{json @root.user.age indent=\"x\"}}{{/if}}{{~#each @root~}}{{this.name}}{{/each}}{{/with~}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"{{name}}\\r\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\né3U\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{user.name}}{{#each empty}}{{#with flag}}{{{{empty}}}{{else~}}\t\n  {{/with}}{{/each}}{{#each @metadata.messages}}{{this.role}}{{/each}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Err("Parse error on line 1:"),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~@root.name}}{{&~user.[name]}}{{  user.name  }}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 1:"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{~#each name}}{{section \"s2\"}}{{~#unlessEquals @metadata.prompt.model 0}}{{/unlessEquals~}}{{@root.user.age}}{{&@root.name~}}{{~/each~}}{{~empty~}}{{history}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\n---\n{{#with zero}}{{role \"system\"}}\n{{~else}}}\n\n{{{~#with ../user}}\n{{~#each empty}}{{keyed.[2]}}a{{/each~}}{{#ifEquals 1.5 user/name~}}\té{{@root}}{{~> p}}{{/ifEquals}}{  \n  \r\n{{~else~}}\n{{empty~}}{{~keyed.[2]~}}{{~@missing}}{{~/with}}\n{{media url=missing}}{{/with~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":123456789.125,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Err("Parse error on line 4:"),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#if name}}\n{{~^}}\n{{/if}}{{#each tags~}}\n{{#each empty}}{{else}}\n{{/each}}{{role \"system\"}}\n{{#unlessEquals @last \"3\"}}\t<&><&>{{else~}}{{/unlessEquals~}}{{/each}}\n{{#unless n includeZero=false}}\n{{#if neg}}{{~#if items}}{{/if}}\n{{^~}}{{lookup items 1}}{{#unlessEquals user.tags.[1] 0~}}{{~/unlessEquals}}{{media url=\"http://x/a.png\"}}{{/if}}{{/unless~}}\n",
+        &[
+            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\t<&><&>\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\t<&><&>\\n\"},{\"media\":{\"url\":\"http://x/a.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#if neg}}\n{{/if}}\n{{#each name}}{{#unless user~}}\n{{~^~}}{{/unless~}}\n{{section \"s2\"}}{{#unlessEquals ../flag flag}}  }{{else}}{{sku}}{{lookup . \"n\"}}{{~/unlessEquals}}{{/each~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\n---\n{{json big indent=2}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n9007199254740992\"}]}]}",
         ),
     ),
     (
         "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
         ),
     ),
     (
-        "{{> p who=missing~}}{{lookup items 1}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"P[é3][object Object]\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{~#each tags}}\n{{json this.sku indent=1}}\t{{/each}}{{ name }}{{tags~}}",
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{ name }}{{tags~}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -353,7 +293,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"n\":1.5,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\tundefined\\tundefined\\tnull\\t,0,false,\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\",0,false,\"}]}]}",
         ),
     ),
     (
@@ -394,188 +334,132 @@ pub(super) const CASES: &[Case] = &[
         "{{history}}",
         &[
             ("r", "{{~name~}}  "),
-            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("p", "{{#each @root}}<{{who}}{{@key}}>{{/each}}"),
             ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
         Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
-        "---\nmodel: m\n---\nx\n{{~#each name}}{{~#unless nil}}\n{{{/unless}}{{/each}}\n",
+        "---\nmodel: m\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Parse error on line 3:"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{json this}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{@index}}{{#ifEquals user.[name] f~}}{{~else}}{{/ifEquals}}",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\n---\n{{#unless html}}\n{{lookup @root.name true}}{{#if missing}}{{~/if}}\n{{@first}}{{/unless}}\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\\{{name}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"{{name}}\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if user~}}\n{{role \"user\"}}\n{{#with user~}}\n\n<&>{{media url=name}}{{media url=name}}{{/with}}{{#each tags~}}{{~@root.user.age}}{{{~html}}}{{json items.[0].sku}}{{else}}{{/each~}}\n{{/if}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":1e-7,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Parse error on line 5:"),
-    ),
-    (
-        "{{#ifEquals n null}}{{~user.name}}{{@auth.uid}}{a{{/ifEquals}}\n\n  \n  ",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        "{\"input\":{\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{n}}\n{{history}}\n{{items.length}}{{#unless flag}}{{~#unlessEquals this .}}a  éa  {{/unlessEquals~}}{{#with this}}\n{{/with}}\n{{else}}{{/unless}}\n\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"0\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\n1\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each tags~}}{{#with @root}}\n{{~#each ../tags}}\né\n{{{flag}}{{/each}}{{else}}\n{{lookup keyed 2}}{{#with ../user~}}{{/with}}{{~/with}}{{else}}\n{{~/each~}}\n{{~#unlessEquals @state.t undefined}}{{#each keyed}}{{role \"system\"}}\n{{~name~}}{{~@index}}{{~/each}}{{#each keyed}}{{this}}{{role \"user\"}}\n{{else}}\n{{/each}}{{~/unlessEquals}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Err("Parse error on line 4:"),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#each keyed}}{{~#unless empty}}{{@index}} b {{@index}}{{#if @first}}{{else}}{{/if}}\n{{~^}}\n{{~#each missing}}{{~else}}\n{{/each}}\n{{history}}\n{{@first~}}\t{\r\n{{this~}}{{/unless~}}\n\t\né{{../n}}{{else~}}{{#unlessEquals \"3\" .}}{{~> q who=\"Ada\"}}{{@metadata.prompt.model}}{{~/unlessEquals}}{{~user/name}}{{/each}}\n{{keyed.[2]}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"Q\\nvertexai/gemini\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{section \"s2\"}}{{~#unless missing}}{{role \"system\"}}\n{{~#unlessEquals n html~}}{{~user.[name]~}}   \n  {{else}}{{log big}}{{~/unlessEquals}}{{#if n}}{{~this~}}{{/if}}{{^}}\naax\n{{/unless}}\n\n",
+        "---\nmodel: m\n---\n\n{{#unlessEquals true @auth.uid}}{{#if zero includeZero=true}}\n{{lookup this.name \"Ada\"}}{{role \"tool\"}}{{~/if}}{{name~}}{{media url=missing}}{{else}}{{~/unlessEquals~}}\\{{name}}{{~#ifEquals flag -2}}{{#ifEquals @missing 3}}{{#with items}}{{media url=missing}}{{json @metadata.prompt.model indent=\"x\"}}x\n\r\n\n\n{{else~}}{{missing}}{{~/with}}\n{{else}}x\n  {{lookup empty false}}{{/ifEquals}}{{/ifEquals}}{{media url=html contentType=\"image/png\"}}{{json zero}}{{#unless zero includeZero=true}}\n{{/unless~}}\n{{#unless user}}{{lookup user \"name\"}}{{~@root.user.age}}{{^~}}{{name}}é{{@auth.uid~}}{{/unless}}{{neg}}",
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"a<b>&\\\"'`=\"},{\"media\":{\"url\":\"undefined\"}},{\"text\":\"{{name}}\"},{\"media\":{\"url\":\"<i>&amp;</i>\",\"contentType\":\"image/png\"}},{\"text\":\"undefined\\na<b>&\\\"'`=é0\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{neg}}{{#ifEquals 0 3}}{{#ifEquals 3 flag}}{{user.[name]~}}{{flag~}}{{else}}{{json name indent=\"x\"}}{{empty}}{{/ifEquals}}{{#each items}}\n{{@first}}{{json user.tags.[1] indent=\"x\"}}{{this.sku}}{{else}}{{/each}}<&>😀{{~@metadata.prompt.config.temperature}}{{@missing~}}{{/ifEquals}}{{~#unless empty}}{{~#each tags}}\n{{media url=html contentType=\"image/png\"}}{{n}}\n{{history}}\n{{@root.name}}{{[name]}}{{/each}}{{~#with this}}{{role \"model\"}}{{section \"s1\"}}a  {{/with~}}{{#if flag}}\n{{flag}}{{~/if}}\na{{role \"user\"}}\n{{/unless}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"0\\n\"},{\"media\":{\"url\":\"undefined\",\"contentType\":\"image/png\"}}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\nAda\\n\"},{\"media\":{\"url\":\"undefined\",\"contentType\":\"image/png\"}}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\nAda\"}]},{\"role\":\"model\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}},{\"text\":\"a  \\ntrue\\na\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}}]},{\"role\":\"system\",\"content\":[{\"text\":\"V[object Object]\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{~#with user~}}{{#unlessEquals \"3\" items.length}}\n😀{{~.~}}{{else}}{{/unlessEquals~}}{{~else~}}{{/with}}\n{{history}}\n{{json @state.t}}{{this~}}{{json @metadata.messages}}",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"user\"}}{{#each missing~}}{{media url=\"http://x/a.png\"}}{{else}}{{/each~}}",
         &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "[{{../name}}{{name}}]"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n😀[object Object]\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"\\n\\\"s\\\"[object Object][{\\\"role\\\":\\\"user\\\",\\\"content\\\":[{\\\"text\\\":\\\"hi\\\"}]},{\\\"role\\\":\\\"model\\\",\\\"content\\\":[{\\\"text\\\":\\\"yo\\\"},{\\\"media\\\":{\\\"url\\\":\\\"http://x/b.png\\\"}}]},{\\\"role\\\":\\\"system\\\",\\\"content\\\":[{\\\"text\\\":\\\"s\\\"}],\\\"metadata\\\":{\\\"k\\\":1}}]\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
         ),
     ),
     (
-        "---\n---\n\n{{history}}\n{{~#each missing~}}{{/each}}  {{~user.missing}}",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#with this}}\n{{~#if user.missing~}}\n{{#if zero}}\n{{/if}}{{@index}}{{lookup tags \"length\"}}{{/if}}\n{{role \"system\"}}\n{{this}}\n\n{{/with}}{{lookup keyed 2}}{{#each keyed}}{{~#unless empty}}{{@index}} b {{@index}}{{#if @first}}{{else}}{{/if}}\n{{~^}}\n{{~#each missing}}{{~else}}\n{{/each}}\n{{history}}\n{{@first~}}\t{\r\n{{this~}}{{/unless~}}\n\t\né{{../n}}{{else~}}{{#unlessEquals \"3\" .}}{{~> q who=\"Ada\"}}{{@metadata.prompt.model}}{{~/unlessEquals}}{{~user/name}}{{/each}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"\\n[object Object]\\n\\n0 b 0é1.5\"}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
+        "---\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if flag~}}\n x\n{{#each items~}}{{#if f}}\ta  {{@root.name}}{{^~}}{{role \"tool\"}}{{history}}{{/if~}}\n{{media url=missing}}{{else}}{{role \"system\"}}\n{{json @metadata.prompt.model indent=1}}{{.~}}{{history}}{{/each}}\n{{~else~}}{{#unlessEquals \"Ada\" true}}}{{user.missing}}{{else}}}a  {{/unlessEquals}}{{section \"s2\"}}{{~/if}}{{> p who=}}{{#if neg}}\n{{history}}{{#with user}}{{~/with~}}{{@key}}\t😀\n\n{{tags~}}\n{{history}}\n   b {{^}}{{/if}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
-        ),
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Err("Parse error on line 6:"),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{section \"s1\"}}",
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n\té{{#with this~}}{{json missing indent=1}}{{~#unless flag}}{{~tags.[0]~}}é b {{else}}}{{/unless}}{{tags.[0]}}{{/with~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
@@ -583,7 +467,7 @@ pub(super) const CASES: &[Case] = &[
         ],
         "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"éundefinedé b \"}]}]}",
         ),
     ),
     (
@@ -777,7 +661,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("q", "{{#with this}}{{who}}{{../who}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Err("Parse error on line 9:"),
@@ -1841,7 +1725,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("q", "{{#with this}}{{who}}{{../who}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
@@ -2043,7 +1927,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("p", "{{#each @root}}<{{who}}{{@key}}>{{/each}}"),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Err("Parse error on line 1:"),
@@ -2199,7 +2083,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
-            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("p", "{{#each @root}}<{{who}}{{@key}}>{{/each}}"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
         Ok(
@@ -2259,272 +2143,188 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("p", "{{#each @root}}<{{who}}{{@key}}>{{/each}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{.}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"[object Object]\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#if zero includeZero=true}}\n{{^}}{{/if}}\n{{#if missing~}}{{role \"model\"}}{{#if neg}}{{^}}{{~#if n includeZero=false~}}{{name}}é\n{{/if~}}\n\r\na{{#ifEquals items.[0].sku items.length}}{{/ifEquals}}{{/if}}\n{{#if name}}\n{{json html indent=2}}{{~#with user}}\n  \n  \r\n{{!c}}\n{{/with}}{{#unless empty}}{{~@state.t}}  \n  {{~/unless}}\n{{~/if}}\n{{~/if}}",
+        "{{#with ../user}}{{~#ifEquals missing nil}}{{/ifEquals}}{{/with~}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        "{\"input\":{\"name\":\"\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#if neg}}{{/if}}{{~#each tags~}}{{json this.name indent=1}}\n{{history}}\n{{history}}{{json items.length}}{{@root.name}}{{~/each}}{{lookup @metadata.prompt.model .}}{{#each keyed}}{{~else}}\n{{~#if zero includeZero=true}}{{tags~}}{{~/if}}\n{{#if html}}{{role \"tool\"}}{{lookup keyed 2}}{{media url=missing}}{{/if~}}{{~#with user~}}\n{{~/with~}}{{/each}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n\n",
         &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"flag\":false,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"undefinedundefined\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"undefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\na  \n  é{{#each @metadata.messages}}{{this.role}}{{/each}}{😀{{empty}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
+            ("p", "{{#each @root}}<{{who}}{{@key}}>{{/each}}"),
         ],
-        "{\"input\":{\"n\":\"3\",\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"a  \\n  éusermodel{😀\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         ),
     ),
     (
         "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
         &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"n\":0,\"flag\":true,\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"\",\"n\":0,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{role \"user\"}}\n{{section \"s1\"}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s1\",\"pending\":true}}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{json user.tags.[1] indent=1}}{{#with user}}\n{{#with this}}\n{{/with~}}\n{{#with items}}\n{{/with}}\n{{/with}}\n",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{zero~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"undefined\\n\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"0\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with zero}}\n{{~#with zero}}{{#each items~}}{{/each}}\n{{~#unless flag}}\n<&>\n\n{{lookup user \"name\"}}{{lookup keyed 2}}{{else~}}{{ name }}{{/unless}}{{~#unlessEquals tags.[0] big}}{{name}}{{this.name}}{{role \"tool\"}}{{else}}{{lookup user \"name\"}}{{/unlessEquals~}}{{~/with}}{{~#with @root}}{{/with}}{{/with}}{{#with user~}}\n{{/with}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#with ../user}}{{~/with}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"empty\":[],\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
         ),
     ),
     (
         "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[]}",
+        ),
+    ),
+    (
+        "{{json .}}{{#each ../tags~}}{{#each ../tags}}{{/each}}{{~#with ../user~}}{{&~@root.n}}\n{{history}}\n{{history}}\\{{name}}{{#unless zero}}a{{{name}}{{~/unless~}}{{/with}}{{#if html~}}{{#with missing}} {{/with}}{{role \"model\"}}{{/if}}{{else}}{{#unless n includeZero=false}}{{^}}\n{{~@missing}}\n  {{> r}}\n{{/unless}}\n{{/each}}\n\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Err("Parse error on line 1:"),
+    ),
+    (
+        "---\n---\n{{#each tags}}\n{{~this}}{{history}}{{/each~}}{{#if html~}}{{.}}{{#each tags}}{{/each~}}{{#if missing}}{{role \"model\"}}{{~#unless user}}{{empty}}{{^}}{{lookup user \"name\"}}{{/unless}}{{#if nil~}}\n\r\nx\n{{user.missing~}}{{~/if}}{{/if}}{{^}}{{/if}}\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\nt1\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"t2\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}}]}",
         ),
     ),
     (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n\n",
+        "---\n---\n{{~#each keyed}}{{~#unless flag}}\n{{else}}{{lookup @first ../n}}{{~/unless}}\n{{/each}}\n{{#each tags}}\n{{log items}}{{else}}\n{{#ifEquals user.missing @metadata.prompt.config.temperature}}{{lookup tags \"length\"}}{{log undefined}}{{media url=html contentType=\"image/png\"}}{{/ifEquals~}}{{~/each~}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"n\":1.5,\"flag\":true,\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\\n\\n\\n\\n\\n\\n\"}]}]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n b ",
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#unlessEquals undefined html}}{{[name]}}{{~#if keyed}}{{~/if~}}\n{{~else}}{{/unlessEquals}}}  \n  {{role \"model\"}}{{#with this}}\n\t{{~> r who=undefined}}{{~/with}}{{#ifEquals this.name this}}{{#each items~}}\n{{/each}}{{lookup f neg}}{{/ifEquals~}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"b\"}]}]}",
-        ),
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Err("Parse error on line 2:"),
     ),
     (
-        "---\nmodel: m\n---\n",
+        "---\nmodel: m\n---\n{{#each name}}\n{{~else}}{{~#if flag~}}{{#if html}}\n b {{/if}}{{{zero}}}{{@missing}}{{/if~}}{{role \"system\"}}\n{{/each}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{~name~}}  "),
-            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":true,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n b 0\"}]}]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 2.0\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{@index}}{{role \"model\"}}{{#with user}}{{/with}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":2,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\n---\n{{#each keyed~}}{{/each}}{{@key}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#with @root}}{{role \"user\"}}\n{{#ifEquals this.name keyed.[2]~}}{{/ifEquals}}{{~#each missing~}}\n{{/each}}{{/with}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
-        ),
-    ),
-    (
-        "  \r\n  \n  ",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
         ),
     ),
     (
         "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n{{~#each missing}}{{#with user}}{{/with~}}{{/each}}\n{{~#with zero}}\n{{else}}{{lookup f neg}}{{~#each @root}}{{~/each~}}{{/with~}}{{#ifEquals items.[0].sku @missing}}{{/ifEquals}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{  user.name  }}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"U\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#with @root~}}é  \n  a{{.}}\n{{~else~}}{{/with}}\n{{#with this}}\n{{/with}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"é  \\n  a[object Object]\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\na\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"a\"}]}]}",
-        ),
-    ),
-    (
-        "\n\n ",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
         "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
     ),
     (
         "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
@@ -2859,7 +2659,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("q", "{{#with this}}{{who}}{{../who}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Err("Parse error on line 3:"),
@@ -2925,346 +2725,352 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
+            ("q", "{{#with this}}{{who}}{{../who}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        ),
     ),
     (
-        "{{#each items}}{{else}}{{else}}{{/each}}",
+        "---\nmodel: m\n---\n{{~@auth.uid}}\t 😀",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "q {{> r}} q"),
-            ("r", "[{{../name}}{{name}}]"),
+            ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Err("Parse error on line 1:"),
+        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\t 😀\"}]}]}",
+        ),
     ),
     (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{lookup tags \"length\"}}",
+        "---\nmodel: m\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{big}}{{section \"s2\"}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"9007199254740992\"},{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each items~}}\n{{~#with items~}}\n{{history}}\n{a  a{{../n}}{{/with}}\n{{~sku}}{{~/each}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"a\"}]}]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\n---\n\t",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "{{~items.[0].sku~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a\"}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n{{#each ../items}}{{tags}}{{#each user}}{{#if zero}}{{/if}}{😀{{{!-- c }} --}}{{~else}}{{json tags indent=2}}{{/each~}}{{else}}\n{{~#ifEquals this.name 3~}}{{media url=html contentType=\"image/png\"}}{{#with missing}}\n{{@metadata.prompt.model}}{{~/with}}\n<&>{\r\n{{/ifEquals~}}{{~/each~}}\n{{json @metadata.messages}}{  \n  ",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        Err("Parse error on line 3:"),
+    ),
+    (
+        "---\n---\n{{#with zero}}{{role \"model\"}}\r\n{{~tags.[0]}}\n{{history}}\n{{age}}  x\n{{user.tags.[1]}}x\n <&>😀}{{#with zero}}{{role \"user\"}}\n{{history}}{{~else}}{{#with items}}{{~/with~}}\n{{/with~}}{{/with}}\n{{lookup}}{{name.}}",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
+        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Err("You specified knownHelpersOnly, but used the unknown helper name - 11:10"),
+    ),
+    (
+        "---\n---\n{{#if f}}\n{{#each name}}\n{{!-- --}} b       b {{@root.name~}}{{@first}}{{/each}}\n😀}{{~html}}x\n{{/if~}}\n{{~#ifEquals @metadata.prompt.model items~}}{{/ifEquals}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"4\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n😀}<i>&amp;</i>x\\n\"}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n",
+        "---\n---\n{{items.length}}{{zero~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n10\"}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n{{keyed.[2]}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#unlessEquals tags 1.5}}{{#each @metadata.messages}}{{this.role}}{{/each}}{{~#with zero}}\n{{else}}{{/with}}{{/unlessEquals}}\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{log neg level=\"debug\"}}{{~#with user}}{{/with}}\n\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\n---\n{{section \"s2\"}}{{user.name}} }\t<&>\t  \n  \n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":true,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}},{\"text\":\"U }\\t<&>\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{role \"tool\"}}",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"tool\"}}{{#unless flag}}{{#each name}}{{media url=missing}}{{else}}{{role \"model\"}}{{~.}}{{/each}}{{else}}{{/unless~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{role \"system\"}}Q{{name}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":0,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"empty\":[],\"nil\":null,\"f\":1e+21,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"model\",\"content\":[{\"text\":\"[object Object]\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{@index}}{{user.name}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"U\"}]}]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#each name}}{{#each items~}}{{json ../name indent=2}}{{~/each~}}{{~#with items~}}\n{{history}}\n{a  a{{../n}}{{/with}}\n{{else~}}\n{{~/each}}",
+        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{flag}}{{#unless items~}}{{^}}{{role \"model\"}}{{@metadata.prompt.model}}{{#with zero}}{{/with}}{{#unless user.missing}}\n{{/unless}}{{~/unless}}{{#ifEquals undefined @auth.uid}}{{~#unless missing}} b {{!c}}{{media url=name}}{{~^~}}\n{{this.name}}{{json @auth.uid}}{{/unless~}}{{#ifEquals null tags}}\n\n{ {{else~}}{{@first}}{{/ifEquals}}{{else}}{{#unless missing}}{{items.length}}{{/unless}}\t{{log true}}{{json [name] indent=0}}{{~/ifEquals}}{{#with @root}}{{~missing}}{{else}}\n{{/with~}}\n{{#unlessEquals 0 user.name}}{{~#unless user.missing}}\n{{lookup user.name 1.5}}{{~else}}\n{{user/name}}{{~big}}{{~/unless}}{{history}}{{role \"system\"}}\n{{#if missing}}{{^~}}{{history}}{{/if}}{{~/unlessEquals}}",
         &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{json this}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"false\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"\\n1\\t\\\"a<b>&\\\\\\\"'`=\\\"\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}],\"metadata\":{\"purpose\":\"history\"}},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1,\"purpose\":\"history\"}}]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{&@state.t~}}\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
+            ("r", "{{~name~}}  "),
         ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
+        "{\"input\":{\"name\":\"\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"s\"}]}]}",
         ),
     ),
     (
-        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~big}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#each ../items~}}{{~#each ../tags}}\n{{#with @root}}\n  \n  \n\n b {{else~}}{{/with}}a}a\t{{this}}{{/each~}}  \n  a{{/each~}}{{~#if user.missing~}}{{#if n includeZero=false}}\n{{#each user}}\n{{this}}{{  user.name  }}{{~else}}\n😀a{{{json items.length indent=2}}{{! c }}\n{{~/each~}}\n{{~#unless html}}\n{{log html}}{{^}}{{/unless}}\n{{/if}}{{#each name}}\n  \n  é  x\n}{{~#each missing}}{{!-- c }} --}}{{~else}}\n{{items.length}}\\{{name}}{{/each}}{{/each}}\n{{~#with ../user}}{{~else}}{{/with}}{{/if}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Err("Parse error on line 10:"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{log -2 level=\"debug\"}}{{#unless user.missing}}{{role \"system\"}}\n{{section \"s2\"}}{{role \"system\"}}\n{{~@auth.uid~}}{{f}}{{this.name~}}{{/unless~}}",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"9007199254740992\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}}]},{\"role\":\"system\",\"content\":[{\"text\":\"u1123456789.125é\"}]}]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#if zero includeZero=true~}}{{#ifEquals false empty}}{{~#with ../user~}}\n{{/with}}\n{{~/ifEquals~}}{{~/if~}}{{role \"user\"}}\n{{#each ../items}}{{tags}}{{#each user}}{{big~}}{{lookup tags \"length\"}}{{/each}}\n{{/each}}{{#with this}}{{~> r~}}{{~/with}}\n{{#unlessEquals 0 this~}}{{~else~}}{{media url=html contentType=\"image/png\"}}{{#with missing}}\n{{@metadata.prompt.model}}{{~/with}}\n<&>{\r\n{{/unlessEquals}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\nR\\n\\n\\n\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{#unless @first}}{{!-- c }} --}}{{log @missing}}{{/unless}}\r\n{{~tags}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\",0,false,\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n<&>😀}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
         ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"<&>😀}\"}]}]}",
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         ),
     ),
     (
-        "---\nmodel: m\n---\n{{#each tags~}}{{#each ../items}}{{/each~}}\n{{~/each~}}\n{{json user.[name]}}{{~#unless n}}{{/unless}}\n",
-        &[
-            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\\"\\\"\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\n---\n{{json}}",
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n\r\n\n\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Cannot read properties of undefined (reading 'hash')"),
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
     ),
     (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{#unlessEquals 1.5 items.length}}{{/unlessEquals}}",
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("q", "q {{> r}} q"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
         ),
     ),
     (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{name}}}{{ name }}{{~#unless f~}}{{~user.tags.[1]}}{{/unless}}\n",
+        "---\n---\n\n",
         &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
+            ("q", "{{json this}}"),
             ("r", "R{{@index}}{{name}}\n\n"),
+            ("p", "{{#each @root}}<{{who}}{{@key}}>{{/each}}"),
         ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Err("Parse error on line 1:"),
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\\n\"}]}]}",
+        ),
     ),
     (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#with}}x{{/with}}{{~#ifEquals nil missing}}{{#each keyed}}{{#unlessEquals tags 1.5}}{{json @metadata.prompt.raw}}  {{~else}} b <&>\n\n{{items.[0].sku}}  \n  {{~/unlessEquals}}{{/each}}\n{{else}}{{/ifEquals}}\n",
+        "\n",
         &[
             ("p", "P[{{who}}{{name}}{{n}}]"),
             ("q", "{{#if flag}}Q{{/if}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]}}",
-        Err("#with requires exactly one argument"),
+        "{\"input\":{\"name\":\"é\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
     ),
     (
-        "---\n---\n{{log zero}}é}{{role \"user\"}}\n{{role \"system\"}}\n\n\n {{items~}}\n\n\n",
-        &[
-            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\né}\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n\\n\\n [object Object]\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{user.name}} }\t",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"U }\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{name~}}{{&@root.name}}{{#each user}}{{~name~}}{{@key~}}{{missing}}{{/each}}\n{{#ifEquals items.length 1.5}}{{#each name}}   \n    \n  {{/each}}{{else}}{{~/ifEquals}}{{role \"user\"}}\n{{[name]~}}{{name}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":3,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"a<b>&\\\"'`=a<b>&\\\"'`=0agename\\n\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\na<b>&\\\"'`=a<b>&\\\"'`=\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{~#with user}}{{media url=\"http://x/a.png\"}}{{tags.[0]}}{{/with}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"media\":{\"url\":\"http://x/a.png\"}}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{!-- --}}{{#each missing}}{{#unless html}}{{json keyed.[2] indent=1}}{{media url=\"http://x/a.png\"}}{{/unless}}{{qty}}{{#unless name}}{{~#with items}} b {{!c}}{{media url=name}}{{else~}}\n{{json . indent=2}}{{~/with}}\n{{/unless}}\n{{/each~}}{{#ifEquals null tags}}{{#each user}}{{/each~}}\n{{else}}{{#with this}}{{#unless missing}}{{@root.n}}{{/unless}}\t{{log true}}{{json tags.[0] indent=0}}{{else}}{{~#unless missing}}{{else~}}\n \n<&> b 😀  \n  \n\n{{/unless}}\n{{/with~}}{{/ifEquals}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":0,\"flag\":false,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"0\\tundefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{role \"system\"}}\n{{#if missing}}{{^~}}{{~@state.t}}{{role \"system\"}}\n{{~items.[0].sku}}{{f}}{{#each name}}{{~../name~}}{{~../flag}}a{{/each}}{{json undefined}}{{/if~}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[{\"role\":\"system\",\"content\":[{\"text\":\"a-0.5undefined\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\na{{@index.x}}{{json}}",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "q {{> r}} q"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"flag\":false,\"items\":[],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
-        Err("Cannot read properties of undefined (reading 'hash')"),
-    ),
-    (
-        "---\nconfig:\n  temperature: 0.5\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#each user}}\n{{this}}\n{{history}}\n{{role \"system\"}}\n{{log 1.5}}{{/each}}{{n~}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{~name~}}  "),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":0.5,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"zero\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n1\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\nV\\n\"}]},{\"role\":\"system\",\"content\":[{\"text\":\"\\n3\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n{{#with this}}x\n  x\n}{{~#each missing}}{{#with this}}{{else}}{{@metadata.prompt.config.temperature~}}{{media url=missing}}{{/with}}\n{{~else}}{{~user.tags.[1]}}{{/each~}}\n{{else}}\n{{#if items}}\n<&>  😀{{~user.tags.[1]}}{{@index}}{{/if}}\n{{> r who=@root.user.age}}{{@root.name}}{{/with}}\n{{~#if html}}{{/if}}",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "q {{> r}} q"),
-            ("r", "[{{../name}}{{name}}]"),
-        ],
-        "{\"input\":{\"name\":\"\",\"n\":1.5,\"flag\":false,\"items\":[],\"zero\":0,\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"x\\n  x\\n}\"}]}]}",
-        ),
-    ),
-    (
-        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{missing}}{{@root.user.age}}\n",
-        &[
-            ("p", "P[{{who}}{{name}}{{n}}]"),
-            ("q", "{{role \"system\"}}Q{{name}}"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"3\"}]}]}",
-        ),
-    ),
-    (
-        "---\nmodel: m\nmyext.key: 1\nmyext.other: two\nother.k:\n  x: [1, 2]\ntools: [a, b]\nmetadata:\n  note: hi\ndescription: d\nversion: v1\n---\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "{{#with user}}{{name}}{{/with}}"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        Ok(
-            "{\"ext\":{\"myext\":{\"key\":1,\"other\":\"two\"},\"other\":{\"k\":{\"x\":[1,2]}}},\"metadata\":{},\"config\":{},\"model\":\"m\",\"tools\":[\"a\",\"b\"],\"description\":\"d\",\"version\":\"v1\",\"raw\":{\"model\":\"m\",\"myext.key\":1,\"myext.other\":\"two\",\"other.k\":{\"x\":[1,2]},\"tools\":[\"a\",\"b\"],\"metadata\":{\"note\":\"hi\"},\"description\":\"d\",\"version\":\"v1\"},\"toolDefs\":[],\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
-        ),
-    ),
-    (
-        "---\nconfig:\n  temperature: 1\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{#if user.missing~}}{{#unless n includeZero=false~}}{{~#unless neg}}\n{{lookup tags \"length\"}}{{/unless~}}{{~#unless f}}{{/unless}}{{/unless}}{{#unless n includeZero=false}}\n{{@root.user.age}}{{else~}}\n{{json @root.user.age}}{{/unless~}}{{else}}{{#unlessEquals n @auth.uid}}{{#each empty}}{{log user.tags.[1]}}{{~@key~}}{{else}}\n  \n  \n\n\n{{json items.[0].sku indent=2}}{{/each}}{{#with missing~}}{{/with}}\n{{/unlessEquals}}{{!-- c }} --}}{{/if~}}\n",
-        &[
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
-            ("r", "R{{@index}}{{name}}\n\n"),
-        ],
-        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
-        Ok(
-            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\n  \\n  \\n\\n\\n\\\"a\\\"\\n\"}]}]}",
-        ),
-    ),
-    (
-        "",
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n    {{#each ../tags}}{{#if keyed}}{{this.name}}{{~else}}{{this.sku}}{{/if}}\n{{#each @root}}\n{{else}}\n{{/each}}\n<&>a  \n  {{/each~}}\n",
         &[
             ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
             ("q", "{{json this}}"),
             ("r", "{{~name~}}  "),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]}}",
-        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
     ),
     (
         "---\n---\n{{#each user}}{{~tags~}}{{#unless nil}}{{/unless}}{{#each tags}}{{~/each~}}\n{{~/each}}{{role \"system\"}}\n{{#ifEquals null items.length}}{{~user/name}}{{@key}}{{#if user}}{{[name]}}{{lookup tags -2}}{{~/if}}{{else}}   a{{/ifEquals}}",
@@ -3923,7 +3729,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("q", "{{role \"system\"}}Q{{name}}"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("p", "{{#each @root}}<{{who}}{{@key}}>{{/each}}"),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
@@ -4275,7 +4081,7 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("r", "{{#with user}}{{name}}{{/with}}"),
-            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("q", "{{#with this}}{{who}}{{../who}}{{/with}}"),
         ],
         "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
         Ok(
@@ -4477,9 +4283,9 @@ pub(super) const CASES: &[Case] = &[
         &[
             ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
             ("r", "R{{@index}}{{name}}\n\n"),
-            ("q", "{{#with user}}{{../name}}|{{../../name}}{{/with}}"),
+            ("q", "{{json this}}"),
         ],
-        "{\"input\":{\"name\":\"é\",\"n\":3,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"tags\":[]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"neg\":0,\"tags\":[\"\",0,false,null]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
         Err("Parse error on line 1:"),
     ),
     (
@@ -4640,6 +4446,204 @@ pub(super) const CASES: &[Case] = &[
         "{\"input\":{\"name\":\"\",\"n\":3,\"flag\":true,\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
         Ok(
             "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"9007199254740992\\\"Ada\\\"true\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig:\n  temperature: 1e3\n  stop: [a, \"b\"]\ninput:\n  default:\n    name: Bo\n    n: 7\n---\n{{role \"user\"}}\n{{#ifEquals user.tags.[1] user.name}}{{/ifEquals}}{{~#if name}}\n{{role \"user\"}}\n{{lookup items 1}}{{^}}\n{{#with missing~}}\n{{#unlessEquals missing \"Ada\"}}{{else~}}{{/unlessEquals}}{{#with user~}}{{lookup ../n this.name}}{{this.name}}{{/with~}}\n{{#each user}}{{json -2}}{{~tags}}{{~zero}}{{/each}}{{else}}{{/with}}{{/if~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"raw\":{\"config\":{\"temperature\":1000,\"stop\":[\"a\",\"b\"]},\"input\":{\"default\":{\"name\":\"Bo\",\"n\":7}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "{{~user.[name]~}}{{~#if neg}}{{ name }}{{#with user~}}<&>\n\n{{else}}\ta  \n  \n\n{{~zero~}}{{/with}}\n{{~/if~}}é b  {{#if n includeZero=false}}{{json items.[0].sku indent=\"x\"}}😀<&>aa{{~@auth.uid~}}{{#if user}}{{media url=missing}}{{~/if}}{{^}}{{@root.user.age}}{{role \"user\"}}{{~/if~}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"Ué b  \\\"a\\\"😀<&>aa\"},{\"media\":{\"url\":\"undefined\"}}]}]}",
+        ),
+    ),
+    (
+        "",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{~flag}}{{role \"user\"}}\n{{{@state.t}}}\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"false\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"user\",\"content\":[{\"text\":\"\\ns\"}]}]}",
+        ),
+    ),
+    (
+        "---\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":\"3\",\"flag\":true,\"items\":[],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"user\",\"content\":[{\"text\":\"---\\n---\\n\"}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n{{#each items}}{{json sku indent=2}}\n{{#each keyed}}\n<&> b {{{../n}}{{/each}}{{qty~}}  \n  {{log sku}}{{#with missing~}}\n{{#with user}}{{/with}}\n\t}{{!c}}{{/with~}}{{~else}}{{#with user~}}{{role \"model\"}}\n{{history}}\n{{items.[0].sku~}}{{{name}}}{{~/with}}{{json nil indent=1}}{{/each~}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":123456789.125,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Err("Parse error on line 3:"),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    type: object\n    properties:\n      name: {type: string}\n  default:\n    flag: true\noutput:\n  format: text\n---\n{{role \"model\"}}  \n  \r\n{{role \"user\"}}\n{{html}}{{~@auth.uid}}{{lookup tags \"length\"}}\n{{history}}\n{{~@root.name}} b é{{@metadata.prompt.model}}{{#if neg}}{{media url=html contentType=\"image/png\"}}{{#with user}}{{else}}{{#with @root~}}{{else~}}{{@metadata.prompt.model~}}{{~/with~}}\n{{#each missing}}\n😀\n\na{{~/each}}\n{{/with}}{{#each empty}}{{~#unlessEquals @first undefined~}} b {{user.name}}{{~/unlessEquals}}{{~else}}\n{{role \"system\"}}\n{{items}}{{json user.[name] indent=1}}{{html}}{é{{.}}{{~/each}}{{~else~}}\n{{~/if}}{{section \"s2\"}}\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":\"3\",\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"text\"},\"raw\":{\"input\":{\"schema\":{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\"}}},\"default\":{\"flag\":true}},\"output\":{\"format\":\"text\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n<i>&amp;</i>2\\n\"}]},{\"role\":\"model\",\"content\":[{\"text\":\" b é\"},{\"metadata\":{\"purpose\":\"s2\",\"pending\":true}}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n{{~@root.name~}}\t b {{lookup . \"n\"}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{json this}}"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"n\":0,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0},{\"sku\":\"\",\"qty\":1.25}],\"user\":{\"age\":1,\"name\":\"V\",\"0\":\"zero\"},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":0.1,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"b 0\"}]}]}",
+        ),
+    ),
+    (
+        "x\n b 😀",
+        &[
+            ("p", "{{#each items}}{{sku}}{{../who}}{{/each}}"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":\"3\",\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"zero\":0,\"nil\":null,\"f\":1e+21,\"keyed\":{\"z\":false},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"x\\n b 😀\"}]}]}",
+        ),
+    ),
+    (
+        "---\nconfig: {}\nraw: 3\nvariant: v\n---\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"config\":{},\"raw\":3,\"variant\":\"v\"},\"variant\":\"v\",\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]}]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    n: number, how many\n    f?: number\n    html: string\n    nil?: any\n    zero: integer\n---\n\n",
+        &[
+            ("q", "q {{> r}} q"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+        ],
+        "{\"input\":{\"name\":\"\",\"n\":-1,\"flag\":false,\"items\":[],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"big\":9007199254740992,\"neg\":0,\"tags\":[]},\"context\":{\"state\":{\"t\":1},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"raw\":{\"input\":{\"schema\":{\"n\":\"number, how many\",\"f?\":\"number\",\"html\":\"string\",\"nil?\":\"any\",\"zero\":\"integer\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "\n",
+        &[
+            ("p", "{{#if flag}}P{{who}}{{/if}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "[{{../name}}{{name}}]"),
+        ],
+        "{\"input\":{\"name\":\"é\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e-7,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"\",0,false,null]},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok("{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[]}"),
+    ),
+    (
+        "---\nmodel: vertexai/gemini\ninput:\n  schema:\n    user(object):\n      name: string\n      tags?(array): string\n    flag?: boolean\n    kind(enum, which one): [a, b, null]\n    '*': any\noutput:\n  schema: string\n---\n{{~#each ../tags~}}{{#each user}}{{/each}}{{#unlessEquals user.missing @last}}{{../name~}}{{/unlessEquals}}{{~/each}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":-0.5,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"vertexai/gemini\",\"output\":{\"schema\":{\"type\":\"string\"}},\"raw\":{\"model\":\"vertexai/gemini\",\"input\":{\"schema\":{\"user(object)\":{\"name\":\"string\",\"tags?(array)\":\"string\"},\"flag?\":\"boolean\",\"kind(enum, which one)\":[\"a\",\"b\",null],\"*\":\"any\"}},\"output\":{\"schema\":\"string\"}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\ninput:\n  schema:\n    name: string\n    n?: integer\n    items(array, the list):\n      sku: string\n      qty?: number\noutput:\n  format: json\n  schema:\n    ok: boolean, why\n---\n{{#each ../tags}}\n{{~#unlessEquals 'q' neg}}{{else}}{{#each @root}}{{/each}}{{/unlessEquals}}{{/each}}\n{{#with user~}}\n{{~/with}}",
+        &[
+            ("p", "P[{{who}}{{name}}{{n}}]"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{#with user}}{{name}}{{/with}}"),
+        ],
+        "{\"input\":{\"name\":\"Ada\",\"n\":3,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"\",\"age\":0},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":\"s\"},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"output\":{\"format\":\"json\",\"schema\":{\"type\":\"object\",\"properties\":{\"ok\":{\"type\":\"boolean\",\"description\":\"why\"}},\"required\":[\"ok\"],\"additionalProperties\":false}},\"raw\":{\"input\":{\"schema\":{\"name\":\"string\",\"n?\":\"integer\",\"items(array, the list)\":{\"sku\":\"string\",\"qty?\":\"number\"}}},\"output\":{\"format\":\"json\",\"schema\":{\"ok\":\"boolean, why\"}}},\"messages\":[]}",
+        ),
+    ),
+    (
+        "---\nmodel: m\n---\n{{#unlessEquals false @root.user.age}}<&> b   \n  {{#unlessEquals @metadata.prompt.model this~}}{{#if @first}}\n{{@root}}{{!c}}\n{{this.name}}{{^}}{{/if}}{{#if n includeZero=false}}{{@metadata.prompt.model}}{{!-- c }} --}}\n{{ name }}{{/if~}}{{~#each missing}}\n\r\nx\n{{@index~}}{{else}}{{~/each~}}{{/unlessEquals}}{{/unlessEquals}}{{media url=missing}}\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "{{#if flag}}Q{{/if}}\n"),
+            ("r", "R{{@index}}{{name}}\n\n"),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":1.5,\"flag\":false,\"items\":[{\"sku\":\"a\",\"qty\":2}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":1e+21,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0,\"tags\":[\"t1\",\"t2\"]},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}}]}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"model\":\"m\",\"raw\":{\"model\":\"m\"},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"hi\"}]},{\"role\":\"model\",\"content\":[{\"text\":\"yo\"},{\"media\":{\"url\":\"http://x/b.png\"}}]},{\"role\":\"system\",\"content\":[{\"text\":\"s\"}],\"metadata\":{\"k\":1}},{\"role\":\"user\",\"content\":[{\"text\":\"<&> b   \\n  m\\na<b>&\\\"'`=\"},{\"media\":{\"url\":\"undefined\"}}]}]}",
+        ),
+    ),
+    (
+        "\n  \n  <&>{{role \"system\"}}\n",
+        &[
+            ("p", "  {{this}}|{{@root.name}}|{{who}}\n"),
+            ("q", "q {{> r}} q"),
+            ("r", "{{~name~}}  "),
+        ],
+        "{\"input\":{\"name\":\"a<b>&\\\"'`=\",\"n\":-1,\"flag\":true,\"items\":[{\"sku\":\"a\",\"qty\":2},{\"sku\":\"b\",\"qty\":0}],\"user\":{\"name\":\"U\",\"age\":3,\"tags\":[\"x\",\"y\"]},\"zero\":0,\"empty\":[],\"nil\":null,\"f\":2,\"html\":\"<i>&amp;</i>\",\"keyed\":{\"b\":1,\"2\":\"two\",\"a\":null,\"1\":\"one\"},\"big\":9007199254740992,\"neg\":0},\"context\":{\"state\":{\"t\":null},\"auth\":{\"uid\":\"u1\"}}}",
+        Ok(
+            "{\"ext\":{},\"metadata\":{},\"config\":{},\"messages\":[{\"role\":\"user\",\"content\":[{\"text\":\"\\n  \\n  <&>\"}]}]}",
         ),
     ),
 ];

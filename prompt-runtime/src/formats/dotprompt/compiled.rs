@@ -1919,7 +1919,7 @@ impl Emitter<'_> {
     ) -> Option<String> {
         let partial = self.prompt.partials.get(&call.name)?.clone();
         let mut code = String::from("{");
-        // `{{> name value}}`: the value is the partial's `this` (`null` when undefined), a
+        // `{{> name value}}`: the value is the partial's `this` (`undefined` too), a
         // level of its own; `{{> name this}}` outside a partial given arguments is the
         // same value, and stays at its level, as in the run-time renderer.
         let context = match &call.context {
@@ -1929,10 +1929,11 @@ impl Emitter<'_> {
             {
                 None
             }
+            // A context that is not there stays `undefined` (`{{json this}}` prints it so).
             Some(expr) => {
                 let value = self.expr(expr, scope, looping)?;
                 let local = self.local("c");
-                let _ = write!(code, "let {local} = dc::argument({value});");
+                let _ = write!(code, "let {local} = {value};");
                 Some(This::Local(local))
             }
         };

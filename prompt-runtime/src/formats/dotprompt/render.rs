@@ -111,6 +111,9 @@ fn helper_scope<'a, 's>(scope: &'a Scope<'s>) -> Cow<'a, Scope<'s>> {
     }
 }
 
+/// `null`, where a context that is `undefined` must be handed over as a value.
+static NULL: Value = Value::Null;
+
 /// Handlebars' `nullContext`.
 static EMPTY: std::sync::LazyLock<Value> =
     std::sync::LazyLock::new(|| Value::Object(Object::new()));
@@ -142,25 +145,31 @@ pub(crate) enum Input<'a> {
 enum This<'s> {
     Value(&'s Value),
     Input(&'s Object, &'s std::cell::OnceCell<Value>),
+    /// JavaScript's `undefined`: a partial's context that is not there (`{{> p missing}}`).
+    Undefined,
 }
 
 impl<'s> This<'s> {
-    /// The context as one value.
+    /// The context as one value (`undefined` as `null`, for a helper registered from
+    /// Rust, which is handed a value).
     fn value(self) -> &'s Value {
         match self {
             This::Value(value) => value,
             This::Input(input, whole) => whole.get_or_init(|| Value::Object(input.clone())),
+            This::Undefined => &NULL,
         }
     }
 
+    /// `null` or `undefined`: what Handlebars hands a helper as an empty object.
     fn is_null(self) -> bool {
-        matches!(self, This::Value(Value::Null))
+        matches!(self, This::Value(Value::Null) | This::Undefined)
     }
 
     fn as_object(self) -> Option<&'s Object> {
         match self {
             This::Value(value) => value.as_object(),
             This::Input(input, _) => Some(input),
+            This::Undefined => None,
         }
     }
 
@@ -169,6 +178,7 @@ impl<'s> This<'s> {
         match self {
             This::Value(this) => std::ptr::eq(this, value),
             This::Input(_, whole) => whole.get().is_some_and(|this| std::ptr::eq(this, value)),
+            This::Undefined => false,
         }
     }
 
@@ -181,6 +191,7 @@ impl<'s> This<'s> {
                 This::Value(this) => this.loose_equals(value),
                 // The input is an object: equal only to a text that reads `[object Object]`.
                 This::Input(..) => matches!(value, Value::String(s) if s == "[object Object]"),
+                This::Undefined => matches!(value, Value::Null),
             }
     }
 
@@ -188,6 +199,7 @@ impl<'s> This<'s> {
     /// rest left to the caller; no part, the context whole.
     fn start<'p>(self, parts: &'p [String]) -> Option<(Cow<'s, Value>, &'p [String])> {
         match (self, parts.split_first()) {
+            (This::Undefined, _) => None,
             (This::Input(input, _), Some((first, rest))) => {
                 Some((Cow::Borrowed(input.get(first)?), rest))
             }
@@ -711,13 +723,8 @@ impl Renderer<'_> {
         let owned;
         let mut overlay = None;
         let this: This<'_> = match base {
-            _ if call.hash.is_empty() => match base {
-                Some(this) => this,
-                None => {
-                    owned = Value::Null;
-                    This::Value(&owned)
-                }
-            },
+            // A context that is not there is `undefined` in the partial.
+            _ if call.hash.is_empty() => base.unwrap_or(This::Undefined),
             Some(object) if object.as_object().is_some() => {
                 let mut hash = Overlay::new();
                 for (key, expr) in hash_arguments(call) {

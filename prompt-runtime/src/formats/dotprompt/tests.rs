@@ -222,6 +222,21 @@ fn a_partial_starts_its_own_parent_levels() {
         )["messages"][0]["content"][0]["text"],
         "<><>|1"
     );
+    // A context that is not there is `undefined` in the partial (`null` is `null`).
+    registry.define_partial("j", "{{json this}}").unwrap();
+    for (template, expected) in [
+        ("{{> j missing}}", "undefined"),
+        ("{{json name}}{{> j missing}}", r#""Ada"undefined"#),
+        ("{{json name}}{{> j nil}}", r#""Ada"null"#),
+    ] {
+        let prompt = registry.parse(template).unwrap();
+        assert_eq!(
+            render_json(&prompt, r#"{"input": {"name": "Ada", "nil": null}}"#)["messages"][0]["content"]
+                [0]["text"],
+            expected,
+            "{template}"
+        );
+    }
     // A partial under a null context renders nothing there, as in JavaScript.
     let prompt = registry.parse("{{#with z}}{{> n}}{{/with}}").unwrap();
     assert_eq!(
