@@ -2009,8 +2009,10 @@ impl Emitter<'_> {
 
     /// `../` `levels` times from `scope`, then `here`: the scope that many levels up, read
     /// as its own `this` (past the top, nothing). A scope whose context may be the one
-    /// around it ([`Scope::same`]) is a level only when it is not: both ways are written,
-    /// and its flag picks one when the prompt renders.
+    /// around it ([`Scope::same`]) is a level only when it is not: then which scope is
+    /// reached is counted when the prompt renders, over the flags on the way, and the
+    /// path is written once for each scope it may reach (never once per way of reaching
+    /// it, which would grow with the number of flags as a binomial).
     fn up(
         &mut self,
         here: &Path,
@@ -2018,20 +2020,34 @@ impl Emitter<'_> {
         levels: usize,
         looping: Option<&Loop>,
     ) -> Option<String> {
-        if levels == 0 {
-            return self.path(here, scope, looping);
+        let mut chain = vec![scope];
+        while let Some(parent) = &chain[chain.len() - 1].parent {
+            chain.push(parent);
         }
-        let Some(parent) = &scope.parent else {
-            return Some("View::Undefined".to_owned());
-        };
-        let level = self.up(here, parent, levels - 1, looping)?;
-        match &scope.same {
-            None => Some(level),
-            Some(flag) => {
-                let no_level = self.up(here, parent, levels, looping)?;
-                Some(format!("(if {flag} {{ {no_level} }} else {{ {level} }})"))
-            }
+        let flags: Vec<String> = chain[..chain.len() - 1]
+            .iter()
+            .map(|s| s.same.clone().unwrap_or_else(|| "false".to_owned()))
+            .collect();
+        // No flag on the first `levels` scopes: each one is a level, whatever comes after.
+        if flags.iter().take(levels).all(|f| f == "false") {
+            return match chain.get(levels) {
+                Some(target) => self.path(here, target, looping),
+                None => Some("View::Undefined".to_owned()),
+            };
         }
+        let (i, left, f) = (self.local("i"), self.local("l"), self.local("f"));
+        let mut arms = String::new();
+        for (at, target) in chain.iter().enumerate().skip(levels) {
+            let read = self.path(here, target, looping)?;
+            let _ = write!(arms, "{at} => {read}, ");
+        }
+        Some(format!(
+            "{{ let {f}: [bool; {n}] = [{flags}]; let mut {i} = 0usize; let mut {left} = {levels}usize; \
+             while {left} > 0 && {i} < {n} {{ if !{f}[{i}] {{ {left} -= 1; }} {i} += 1; }} \
+             if {left} > 0 {{ View::Undefined }} else {{ match {i} {{ {arms}_ => View::Undefined }} }} }}",
+            n = flags.len(),
+            flags = flags.join(", "),
+        ))
     }
 
     /// The view of `scope`'s context, for [`same_context`]: a partial's context with
