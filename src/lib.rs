@@ -303,8 +303,63 @@ pub use prompt_runtime::formats::dotprompt;
 pub use prompt_runtime::__optional::*;
 pub use prompt_runtime::{
     chat, check, clients, context, diagnostic, doc, family, formats, guidance, identity, load,
-    meta, output, parse, render, resolve, store, value,
+    meta, output, parse, render, resolve, value,
 };
+
+pub mod store {
+    //! Prompt stores: PromptEngine's folders of prompts as data, checked when loaded and
+    //! rendered as PromptEngine renders them, only strictly.
+    //!
+    //! A store folder has the PromptEngine layout ([`layout`]): `_meta/prompt_manifest.json`
+    //! (every prompt: `domain` or `domain_file`, `category`, `type`, `target`, `order`,
+    //! `enabled`, `requires_any`, `variants`), `_meta/placeholder_registry.json` (every
+    //! `{{key}}` with its phase: the seed's `type`, or the code's `resolve_phase`), optional
+    //! `_meta/user_manifest.json` and `_meta/user_placeholder_registry.json`, and a domain
+    //! file per prompt (the seed's `{"id", "variants": {NAME: {"text"}}}` or the code's
+    //! `{ID: {"variants": {NAME: {"content"}}}}`).
+    //!
+    //! The stages, one file each: [`layout`] reads the files once, `check` turns them into
+    //! the parsed form (every problem at once, located in the JSON, the caret on the
+    //! placeholder inside its string), `render` fills a parsed text, and [`Store`] holds the
+    //! values and the current state. `edit` changes the user layer ([`Store::update_prompt`],
+    //! [`Store::reset_prompt_to_default`], [`Store::factory_reset`], …): each change is checked
+    //! like a fresh open before `atomic` writes it (see [`Store`] for the guarantees). A placeholder is `{{key}}` with nothing else inside (the
+    //! one lexer's [`Syntax::TightBraces`](crate::parse::lexer::Syntax::TightBraces));
+    //! anything else is text. Unlike PromptEngine, an unknown `{{key}}` is an error when the
+    //! folder is loaded and a missing value an error when it is rendered: `{{key}}` never
+    //! reaches a model.
+    //!
+    //! ```
+    //! use promptic::store::{Defaults, Store};
+    //!
+    //! let files: &[(&str, &[u8])] = &[
+    //!     ("_meta/prompt_manifest.json", br#"{"prompts": {"system_rule": {"domain": "system_rule", "order": 100}}}"#),
+    //!     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static"}}}"#),
+    //!     ("system_rule.json", br#"{"id": "system_rule", "variants": {"default": {"text": "You are {{char_nme}}."}}}"#),
+    //! ];
+    //! let problems = Defaults::from_files("persona_prompts", files).unwrap_err();
+    //! assert_eq!(
+    //!     problems.to_string(),
+    //!     r#"error: unknown placeholder `{{char_nme}}` in variant `default` of prompt `system_rule`
+    //!  --> persona_prompts/system_rule.json:1:65
+    //!   |
+    //! 1 | {"id": "system_rule", "variants": {"default": {"text": "You are {{char_nme}}."}}}
+    //!   |                                                                 ^^^^^^^^^^^^
+    //!   = help: did you mean `{{char_name}}`?"#
+    //! );
+    //! ```
+
+    pub use prompt_runtime::store::{
+        Defaults, Phase, Preview, PromptEntry, PromptInfo, SequenceEntry, StoreError, Target,
+        TargetName, is_store_dir, layout,
+    };
+    #[cfg(feature = "archive")]
+    pub use prompt_store::{
+        ExportSummary, ImportMode, ImportSummary, MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES,
+        MAX_ENTRY_BYTES,
+    };
+    pub use prompt_store::{Store, StoreBuilder};
+}
 // The code the macros generate reaches the runtime through this module only.
 #[doc(hidden)]
 pub use prompt_runtime::__private;

@@ -8,7 +8,8 @@
 //! nor, on disk, a byte of the user folder; an accepted one can be exported and imported
 //! again (`replace`, into a fresh store) to the same renders.
 
-use prompt_runtime::store::{Defaults, ImportMode, Store};
+use prompt_runtime::store::Defaults;
+use prompt_store::{ImportMode, Store};
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -17,7 +17,8 @@
 //! lossily).
 
 use prompt_runtime::Message;
-use prompt_runtime::store::{Defaults, Phase, Store, StoreError};
+use prompt_runtime::store::{Defaults, Phase, StoreError};
+use prompt_store::Store;
 
 /// One input: loading either gives defaults or diagnostics that render; a store opened
 /// with every value renders without a missing value, deterministically, into tidy text.

@@ -3,7 +3,7 @@
 
 /// A running FNV-1a hash.
 #[derive(Clone, Copy, Debug)]
-pub(crate) struct Fnv(u64);
+pub struct Fnv(u64);
 
 impl Fnv {
     pub(crate) fn new() -> Fnv {
@@ -18,18 +18,18 @@ impl Fnv {
         self
     }
 
-    pub(crate) fn value(self) -> u64 {
+    pub fn value(self) -> u64 {
         self.0
     }
 
     /// The hash as 16 hex digits.
-    pub(crate) fn hex(self) -> String {
+    pub fn hex(self) -> String {
         format!("{:016x}", self.0)
     }
 }
 
 /// The hash of `text`.
-pub(crate) fn of(text: &str) -> Fnv {
+pub fn of(text: &str) -> Fnv {
     let mut hash = Fnv::new();
     hash.feed(text.as_bytes());
     hash

@@ -97,6 +97,15 @@ mod role;
 mod scaling;
 mod source;
 pub mod store;
+/// What the store's writer (`prompt-store`, whose `Store` changes a store's user layer)
+/// reaches of the runtime's own reading: the guarded reader, the JSON reader with
+/// places, the digest of file names.
+#[doc(hidden)]
+pub mod __store {
+    pub use crate::digest::of as digest_of;
+    pub use crate::source::json::object_entries;
+    pub use crate::source::{MAX_FILE, Root, decode, read_file};
+}
 pub mod suggest;
 mod swap;
 pub mod value;

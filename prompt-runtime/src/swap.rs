@@ -12,26 +12,26 @@ use std::sync::{Arc, RwLock};
 /// value inside is always a whole version, since it is only ever replaced by an `Arc`
 /// assignment, which cannot stop half-way.
 #[derive(Debug, Default)]
-pub(crate) struct Swapped<T> {
+pub struct Swapped<T> {
     current: RwLock<Arc<T>>,
 }
 
 impl<T> Swapped<T> {
     /// Starts at `value`.
-    pub(crate) fn new(value: T) -> Swapped<T> {
+    pub fn new(value: T) -> Swapped<T> {
         Swapped {
             current: RwLock::new(Arc::new(value)),
         }
     }
 
     /// The version to read now. The lock is held only to clone the `Arc`.
-    pub(crate) fn current(&self) -> Arc<T> {
+    pub fn current(&self) -> Arc<T> {
         Arc::clone(&self.current.read().unwrap_or_else(|e| e.into_inner()))
     }
 
     /// Makes `next` the current version; returns the one it replaces. Readers holding the
     /// old version keep it until they drop it.
-    pub(crate) fn replace(&self, next: impl Into<Arc<T>>) -> Arc<T> {
+    pub fn replace(&self, next: impl Into<Arc<T>>) -> Arc<T> {
         let next = next.into();
         let mut current = self.current.write().unwrap_or_else(|e| e.into_inner());
         std::mem::replace(&mut *current, next)

@@ -218,7 +218,7 @@ fn jinja_and_handlebars_syntax_in_a_braces_folder_is_an_error_where_it_stands() 
 /// braces prompts leave alone: only `{{name}}` is a placeholder, all else is its text.
 #[test]
 fn store_texts_keep_what_looks_like_jinja_as_promptengine_does() {
-    use prompt_runtime::store::{Defaults, Store};
+    use promptic::store::{Defaults, Store};
     let text = r#"Hi {{char_name}}: {{ user.name }} {# note #} {{ n | default(15) }} {{#each x}} {{"description": 1}} {{{char_name}}}"#;
     let domain = serde_json::json!({"variants": {"default": {"text": text}}}).to_string();
     let files: &[(&str, &[u8])] = &[

@@ -160,11 +160,14 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
     if args.sequence {
         return sequence(&project, &values, &store_options, args.json);
     }
+    // Read under the user folder's lock, so that a render never reads half of an edit
+    // another process is writing.
     let prompt = if args.user.is_some() {
         PROMPTENGINE.load_layered(&project, name)?
     } else {
         PROMPTENGINE.load_store(&project, name)?
-    };
+    }
+    .with_hooks(&prompt_store::LOCKED);
     let (output, warnings) = prompt.render_with(&values, &store_options)?;
     // A `--source` the registry does not name is not used: said, not refused.
     crate::style::eprint_warnings(&warnings.0);
@@ -183,7 +186,9 @@ pub fn render(dir: &Path, args: &RenderArgs) -> Outcome {
 /// `render --sequence`: the chat's assembly plan (PromptEngine's
 /// `get_chat_message_sequence`), from the store the values and options open.
 fn sequence(project: &Project, values: &Values, options: &StoreOptions, json: bool) -> Outcome {
-    let prompt = PROMPTENGINE.load_layered(project, "chat")?;
+    let prompt = PROMPTENGINE
+        .load_layered(project, "chat")?
+        .with_hooks(&prompt_store::LOCKED);
     let plan = prompt.sequence(values, options)?;
     let text = if json {
         let mut text = serde_json::to_string_pretty(&plan).unwrap_or_default();

@@ -5,8 +5,9 @@
 use crate::style::shown;
 use crate::{Outcome, display_dir};
 use clap::{Args, Subcommand, ValueEnum};
-use prompt_runtime::store::{Defaults, ImportMode, Phase, Store, StoreError};
+use prompt_runtime::store::{Defaults, Phase, StoreError};
 use prompt_runtime::{Diagnostic, Diagnostics};
+use prompt_store::{ImportMode, Store};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

@@ -21,7 +21,8 @@ use crate::formats::front::{
 use crate::load::Project;
 use crate::meta::Meta;
 use crate::render::PromptContent;
-use crate::store::{Defaults, Phase, SequenceEntry, Store, StoreError, layout};
+use crate::store::reader::{self, OpenHooks, Opening, READ_ONLY, Reader};
+use crate::store::{Defaults, Phase, SequenceEntry, StoreError, layout};
 use std::borrow::Cow;
 use std::path::PathBuf;
 
@@ -172,6 +173,7 @@ impl PromptEngine {
             phases,
             reads,
             meta,
+            hooks: &READ_ONLY,
         })
     }
 }
@@ -223,6 +225,9 @@ pub struct StorePrompt {
     phases: Vec<(String, Phase)>,
     reads: Vec<ValueUse>,
     meta: Meta,
+    /// What opening the store does besides reading it: nothing unless the store's writer
+    /// gives its own ([`StorePrompt::with_hooks`]).
+    hooks: &'static dyn OpenHooks,
 }
 
 /// A value as a store takes it: text (a JSON string's text, any other JSON as written);
@@ -262,6 +267,14 @@ fn diagnostics(e: StoreError) -> Diagnostics {
 }
 
 impl StorePrompt {
+    /// The same prompt, its store opened with `hooks` (the store's writer gives hooks that
+    /// hold the user folder's lock while it is read, so that a render never reads half of
+    /// another process's edit).
+    pub fn with_hooks(mut self, hooks: &'static dyn OpenHooks) -> StorePrompt {
+        self.hooks = hooks;
+        self
+    }
+
     /// Renders with `values` and PromptEngine's `options`. A value the registry does not
     /// name is an error (with a did-you-mean, unless a context file gave it); a static or
     /// computed value sets it for the store, a runtime one is given to the render. With
@@ -288,12 +301,18 @@ impl StorePrompt {
 
     /// The store with `values` set: static and computed ones on the builder, runtime
     /// ones checked against the registry here and given to each render.
-    fn open(&self, values: &Values, options: &StoreOptions) -> Result<Store, Diagnostics> {
-        let mut builder = match &options.user {
+    fn open(&self, values: &Values, options: &StoreOptions) -> Result<Reader, Diagnostics> {
+        let mut opening = match &options.user {
             // The folder as the project read it, not read again.
-            None => Store::folder_builder_of(self.defaults.clone(), &self.dir),
+            None => {
+                let mut opening = Opening::new(self.defaults.clone());
+                opening.in_place = Some(self.dir.clone());
+                opening
+            }
             Some(user) => {
-                Store::builder(Defaults::__load_as(&self.dir, &self.display)?).user_dir(user)
+                let mut opening = Opening::new(Defaults::__load_as(&self.dir, &self.display)?);
+                opening.user_dir = Some(user.clone());
+                opening
             }
         };
         let mut problems = Diagnostics::default();
@@ -314,7 +333,7 @@ impl StorePrompt {
             };
             match self.phases.iter().find(|(k, _)| *k == given.name) {
                 Some((_, Phase::Runtime)) => {}
-                Some((key, _)) => builder = builder.static_value(key.clone(), text),
+                Some((key, _)) => opening.statics.push((key.clone(), text)),
                 None if against.must_read(given) => problems.push(unread_value(
                     given,
                     &registry,
@@ -332,18 +351,21 @@ impl StorePrompt {
             return Err(problems);
         }
         for (name, document) in &options.sources {
-            builder = builder.source(name.clone(), document.clone());
+            opening
+                .sources
+                .push((name.clone(), std::sync::Arc::new(document.clone())));
         }
         // A render reads: it changes no folder (PromptEngine's migration of an older
         // layout moves prompts between its manifests, never changing what they show).
-        builder.read_only = true;
-        builder.open().map_err(diagnostics)
+        reader::open(opening, self.hooks)
+            .map(|opened| opened.reader)
+            .map_err(diagnostics)
     }
 
     /// The render of an opened store.
     fn render_opened(
         &self,
-        store: &Store,
+        store: &Reader,
         values: &Values,
         options: &StoreOptions,
     ) -> Result<(Output, Diagnostics), Diagnostics> {
@@ -419,7 +441,7 @@ impl StorePrompt {
                 breakpoints: Vec::new(),
             }),
         };
-        Ok((output, store.unused_names().clone()))
+        Ok((output, store.unused.clone()))
     }
 }
 

@@ -30,7 +30,7 @@ impl<'de: 'a, 'a> Deserialize<'de> for Entries<'a> {
 }
 
 /// The entries of the JSON object `json`, in the file's order.
-pub(crate) fn object_entries(json: &str) -> Result<Vec<(String, &RawValue)>, serde_json::Error> {
+pub fn object_entries(json: &str) -> Result<Vec<(String, &RawValue)>, serde_json::Error> {
     serde_json::from_str::<Entries<'_>>(json).map(|e| e.0)
 }
 

@@ -361,7 +361,8 @@ impl Root {
     /// the way, or the file itself, that is a link leading out of the root or to nothing
     /// (opening it would create its target). A file or folder that does not exist yet is
     /// no problem: it is created inside. For the writes of a store's user folder.
-    pub(crate) fn check_write(&self, rel: impl AsRef<Path>) -> Result<(), ReadError> {
+    #[doc(hidden)]
+    pub fn check_write(&self, rel: impl AsRef<Path>) -> Result<(), ReadError> {
         self.resolve(rel).map(drop).map_err(|mut e| {
             e.write = true;
             e

@@ -1,14 +1,14 @@
-//! PromptEngine's assembly operations over a [`Store`]: one prompt, the system prompt and
+//! PromptEngine's assembly operations over a `Store`: one prompt, the system prompt and
 //! its append, the prefill, the first assistant message, the dialog injections, the chat
 //! sequence's plan, and the lists an editor shows. Each selects prompts exactly as
 //! PromptEngine's `engine.py` does (targets, positions, categories, `variant_condition`,
 //! `requires_any`, `order`), and renders them with promptic's checks: every missing
 //! runtime value of an assembly is reported at once, never left as `{{key}}` (except in a
-//! preview, [`Store::preview`], which renders as PromptEngine does).
+//! preview, `Store::preview`, which renders as PromptEngine does).
 
-use super::builder::{State, Store};
 use super::error::StoreError;
 use super::parsed::{Body, Folder, PromptDef, Target};
+use super::reader::{Reader, State};
 use super::render::{Values, render, tidy_into, tidy_tail};
 use crate::chat::Message;
 use crate::python::space::is_space;
@@ -23,7 +23,7 @@ const NON_CHAT_PREFILL: &[&str] = &["summary", "spec_autofill"];
 /// Message prompts of these categories are not in the chat sequence.
 const NOT_IN_SEQUENCE: &[&str] = &["afterthought", "utility", "summary"];
 
-/// One step of the chat's assembly plan ([`Store::get_chat_message_sequence`]): which
+/// One step of the chat's assembly plan (`Store::get_chat_message_sequence`): which
 /// prompt goes where. Serializes as PromptEngine's `{"id", "position", "order"}`.
 ///
 /// ```
@@ -49,7 +49,7 @@ pub struct SequenceEntry {
 }
 
 /// A [`Target`], or its name (`"system_prompt"`, `"message"`, `"prefill"`), for
-/// [`Store::get_prompts_by_target`].
+/// `Store::get_prompts_by_target`.
 pub trait TargetName {
     /// The target, `None` for a name that is no target.
     fn target(&self) -> Option<Target>;
@@ -74,7 +74,7 @@ impl TargetName for String {
 }
 
 /// A prompt's manifest entry as the store sees it now (system and user layers merged):
-/// what [`Store::get_prompts_by_target`] and [`Store::get_prompts_by_category`] list.
+/// what `Store::get_prompts_by_target` and `Store::get_prompts_by_category` list.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PromptEntry {
     /// The id.
@@ -173,26 +173,8 @@ impl Missing {
     }
 }
 
-impl Store {
-    /// One prompt's text for `variant` (else its `default` variant), placeholders filled
-    /// (static → computed → runtime, the later winning), runs of 3+ newlines made 2, and
-    /// stripped. Enabled flags do not matter here; a prompt whose `variant_condition` names
-    /// another variant, and a `multi_turn` prompt (whose messages
-    /// [`Store::prompt_messages`] gives), render as `""`, as in PromptEngine.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store, StoreError};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"greeting": {"domain": "greeting"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"user_name": {"type": "static", "default": "friend"}}}"#),
-    /// #     ("greeting.json", br#"{"variants": {"default": {"text": "Hello, {{user_name}}!"}, "short": {"text": "Hi {{user_name}}"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// assert_eq!(store.resolve_prompt("greeting", "experimental", &[])?, "Hello, friend!");
-    /// assert_eq!(store.resolve_prompt("greeting", "short", &[("user_name", "Alex")])?, "Hi Alex");
-    /// assert!(matches!(store.resolve_prompt("greting", "default", &[]), Err(StoreError::UnknownPrompt { .. })));
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+impl Reader {
+    /// `Store::resolve_prompt`.
     pub fn resolve_prompt(
         &self,
         id: &str,
@@ -202,7 +184,7 @@ impl Store {
         self.resolve_prompt_in(id, variant, runtime, false)
     }
 
-    /// [`Store::resolve_prompt`], or its preview (`preview`: keys without a value stay
+    /// `Store::resolve_prompt`, or its preview (`preview`: keys without a value stay
     /// `{{key}}`).
     pub(super) fn resolve_prompt_in(
         &self,
@@ -240,7 +222,7 @@ impl Store {
     }
 
     /// The text prompts `take` accepts, among the enabled ones that serve `variant`, by
-    /// `order` (ties in manifest order), each rendered as by [`Store::resolve_prompt`],
+    /// `order` (ties in manifest order), each rendered as by `Store::resolve_prompt`,
     /// empty ones dropped, joined with a blank line.
     fn join(
         state: &State,
@@ -307,38 +289,7 @@ impl Store {
         })
     }
 
-    /// The prompts refused when the folder was read, each with its problems (located in
-    /// its files, with suggestions), in manifest order. Empty unless the store was opened
-    /// prompt by prompt (the default; see [`StoreBuilder::strict`](super::StoreBuilder::strict)).
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store, StoreError};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"a": {"domain": "a", "order": 1}, "b": {"domain": "b", "order": 2}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"mood": {"resolve_phase": "runtime"}}}"#),
-    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
-    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
-    /// # ];
-    /// # let user = std::env::temp_dir().join(format!("pk-problems-doc-{}", std::process::id()));
-    /// # let _ = std::fs::remove_dir_all(&user);
-    /// # std::fs::create_dir_all(user.join("_meta")).unwrap();
-    /// # std::fs::create_dir_all(user.join("prompts")).unwrap();
-    /// // the user saved a misspelt `{{moood}}` into prompt `b`
-    /// std::fs::write(user.join("_meta/user_manifest.json"), r#"{"prompts": {"b": {"domain_file": "prompts/b.json"}}}"#)?;
-    /// std::fs::write(user.join("prompts/b.json"), r#"{"variants": {"default": {"text": "B {{moood}}"}}}"#)?;
-    /// let store = Store::builder(Defaults::from_files("p", files)?).user_dir(&user).open()?;
-    /// let problems = store.problems();
-    /// assert_eq!(problems[0].0, "b");
-    /// assert!(problems[0].1.to_string().contains("did you mean `{{mood}}`?"));
-    /// assert!(matches!(store.resolve_prompt("b", "default", &[]), Err(StoreError::Refused { .. })));
-    /// assert!(matches!(store.build_system_prompt("default", &[]), Err(StoreError::Refused { .. })));
-    /// assert_eq!(store.resolve_prompt("a", "default", &[])?, "A");
-    /// // all or nothing, as the defaults and the derive are checked
-    /// let strict = Store::builder(Defaults::from_files("p", files)?).user_dir(&user).strict(true).open();
-    /// assert!(matches!(strict, Err(StoreError::Invalid(_))));
-    /// # let _ = std::fs::remove_dir_all(&user);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::problems`.
     pub fn problems(&self) -> Vec<(String, crate::Diagnostics)> {
         let state = self.current();
         state
@@ -350,7 +301,7 @@ impl Store {
     }
 
     /// Whether a prompt takes part in assemblies for `variant`: it is enabled, its variant
-    /// is not turned off ([`Store::set_enabled`]), and its `variant_condition` allows it.
+    /// is not turned off (`Store::set_enabled`), and its `variant_condition` allows it.
     fn serving(prompt: &PromptDef, variant: &str) -> bool {
         prompt.enabled
             && PromptDef::variant_is_enabled(&prompt.variant_enabled, variant)
@@ -371,16 +322,7 @@ impl Store {
             })
     }
 
-    /// The system prompt for `variant`, as PromptEngine's `build_system_prompt` builds it:
-    /// the enabled text prompts whose target is the system prompt, except those at
-    /// position `system_prompt_append` ([`Store::get_system_prompt_append`]) and those of
-    /// the categories `summary`, `spec_autofill` and `cortex`; with `requires_any`, only
-    /// when one of the listed runtime values is not blank; with a `variant_condition`,
-    /// only for that variant. By `order` (ties in manifest order), each rendered as by
-    /// [`Store::resolve_prompt`], empty ones dropped, joined with a blank line. Every
-    /// missing runtime value is reported at once.
-    ///
-    /// See [`Store`] for an example.
+    /// `Store::build_system_prompt`.
     pub fn build_system_prompt(
         &self,
         variant: &str,
@@ -389,25 +331,7 @@ impl Store {
         self.build_system_prompt_filtered(variant, runtime, "")
     }
 
-    /// [`Store::build_system_prompt`] with PromptEngine's `category_filter`: only the parts
-    /// of `category`, which may be one of the categories the plain system prompt leaves
-    /// out (`summary`, `spec_autofill`, `cortex`). An empty `category` is no filter.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "rules": {"domain": "rules", "category": "system", "order": 1},
-    /// #         "summarize": {"domain": "summarize", "category": "summary", "order": 2}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("rules.json", br#"{"variants": {"default": {"text": "Be kind."}}}"#),
-    /// #     ("summarize.json", br#"{"variants": {"default": {"text": "Summarize the chat."}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// assert_eq!(store.build_system_prompt("default", &[])?, "Be kind.");
-    /// assert_eq!(store.build_system_prompt_filtered("default", &[], "summary")?, "Summarize the chat.");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::build_system_prompt_filtered`.
     pub fn build_system_prompt_filtered(
         &self,
         variant: &str,
@@ -438,24 +362,7 @@ impl Store {
         })
     }
 
-    /// PromptEngine's `get_system_prompt_append`: the enabled system-prompt parts at
-    /// position `system_prompt_append` (of any category), joined as the system prompt is.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "rules": {"domain": "rules"},
-    /// #         "note": {"domain": "note", "position": "system_prompt_append", "category": "afterthought"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("rules.json", br#"{"variants": {"default": {"text": "Be kind."}}}"#),
-    /// #     ("note.json", br#"{"variants": {"default": {"text": "You may add a thought later."}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// assert_eq!(store.build_system_prompt("default", &[])?, "Be kind.");
-    /// assert_eq!(store.get_system_prompt_append("default", &[])?, "You may add a thought later.");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::get_system_prompt_append`.
     pub fn get_system_prompt_append(
         &self,
         variant: &str,
@@ -477,9 +384,7 @@ impl Store {
         })
     }
 
-    /// PromptEngine's `build_prefill`: the enabled prompts whose target is `prefill`,
-    /// except those of the categories `summary` and `spec_autofill`, joined as the system
-    /// prompt is.
+    /// `Store::build_prefill`.
     pub fn build_prefill(
         &self,
         variant: &str,
@@ -488,24 +393,7 @@ impl Store {
         self.build_prefill_filtered(variant, runtime, "")
     }
 
-    /// [`Store::build_prefill`] with PromptEngine's `category_filter`: only the prefill
-    /// prompts of `category`. An empty `category` is no filter.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "remember": {"domain": "remember", "target": "prefill", "category": "prefill"},
-    /// #         "summary_start": {"domain": "summary_start", "target": "prefill", "category": "summary"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("remember.json", br#"{"variants": {"default": {"text": "(staying in character)"}}}"#),
-    /// #     ("summary_start.json", br#"{"variants": {"default": {"text": "Summary:"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// assert_eq!(store.build_prefill("default", &[])?, "(staying in character)");
-    /// assert_eq!(store.build_prefill_filtered("default", &[], "summary")?, "Summary:");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::build_prefill_filtered`.
     pub fn build_prefill_filtered(
         &self,
         variant: &str,
@@ -533,8 +421,7 @@ impl Store {
         })
     }
 
-    /// PromptEngine's `get_first_assistant_content`: the enabled message prompts at
-    /// position `first_assistant`, joined as the system prompt is.
+    /// `Store::get_first_assistant_content`.
     pub fn get_first_assistant_content(
         &self,
         variant: &str,
@@ -555,30 +442,7 @@ impl Store {
         })
     }
 
-    /// PromptEngine's dialog injections: the messages of the enabled `multi_turn` prompts
-    /// of category `dialog_injection` that serve `variant`, by `order`, placeholders
-    /// filled (PromptEngine passes these texts on unfilled; promptic renders them, and
-    /// drops a message that renders empty).
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store};
-    /// # use promptic::{Message, Role};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message", "category": "dialog_injection"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static", "default": "Luna"}}}"#),
-    /// #     ("example.json", br#"{"variants": {"experimental": {"messages": [
-    /// #         {"role": "user", "content": "Who are you?"}, {"role": "assistant", "content": "I am {{char_name}}."}]}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// let messages = store.get_dialog_injections("experimental", &[])?;
-    /// assert_eq!(messages, [
-    ///     Message::user("Who are you?").in_section("example"),
-    ///     Message::assistant("I am Luna.").in_section("example"),
-    /// ]);
-    /// assert!(store.get_dialog_injections("default", &[])?.is_empty());
-    /// assert_eq!(store.get_consent_dialog("default")?, None);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::get_dialog_injections`.
     pub fn get_dialog_injections(
         &self,
         variant: &str,
@@ -589,26 +453,7 @@ impl Store {
         })
     }
 
-    /// The messages of one prompt's variant (else its `default` variant): a `multi_turn`
-    /// prompt's messages, or a text prompt's text as one message (an assistant message for
-    /// a `prefill` target, else a user message). Empty messages are dropped.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store};
-    /// # use promptic::Message;
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {"example": {"domain": "example", "type": "multi_turn", "target": "message"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("example.json", br#"{"variants": {"default": {"messages": [
-    /// #         {"role": "user", "content": "Hi"}, {"role": "assistant", "content": "Hello!"}]}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// assert_eq!(store.prompt_messages("example", "default", &[])?, [
-    ///     Message::user("Hi").in_section("example"),
-    ///     Message::assistant("Hello!").in_section("example"),
-    /// ]);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::prompt_messages`.
     pub fn prompt_messages(
         &self,
         id: &str,
@@ -647,9 +492,7 @@ impl Store {
         Ok(out)
     }
 
-    /// PromptEngine's `get_consent_dialog`: the dialog injections for `variant`
-    /// ([`Store::get_dialog_injections`] without runtime values), `None` when there are
-    /// none.
+    /// `Store::get_consent_dialog`.
     pub fn get_consent_dialog(&self, variant: &str) -> Result<Option<Vec<Message>>, StoreError> {
         let messages = self.get_dialog_injections(variant, &[])?;
         Ok((!messages.is_empty()).then_some(messages))
@@ -723,31 +566,7 @@ impl Store {
         Ok(out)
     }
 
-    /// PromptEngine's `get_chat_message_sequence`: the plan of the chat's messages around
-    /// the system prompt, by `order` (ties: message prompts first, each in manifest
-    /// order). The enabled message prompts at position `first_assistant` or `history`
-    /// (except those of the categories `afterthought`, `utility` and `summary`) and the
-    /// enabled prefill prompts (except `summary`), each only for its
-    /// `variant_condition`. [`Store::render_chat_message_sequence`] renders messages.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, SequenceEntry, Store};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "history": {"domain": "history", "target": "message", "position": "history", "category": "context", "order": 200},
-    /// #         "remember": {"domain": "remember", "target": "prefill", "position": "prefill", "category": "prefill", "order": 100},
-    /// #         "title": {"domain": "title", "target": "message", "position": "user_message", "category": "utility"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("history.json", br#"{"variants": {"default": {"text": "The conversation so far."}}}"#),
-    /// #     ("remember.json", br#"{"variants": {"default": {"text": "(in character)"}}}"#),
-    /// #     ("title.json", br#"{"variants": {"default": {"text": "Give the chat a title."}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// let plan = store.get_chat_message_sequence("default");
-    /// assert_eq!(serde_json::to_string(&plan)?,
-    ///     r#"[{"id":"remember","position":"prefill","order":100},{"id":"history","position":"history","order":200}]"#);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::get_chat_message_sequence`.
     pub fn get_chat_message_sequence(&self, variant: &str) -> Vec<SequenceEntry> {
         let state = self.current();
         let folder = &state.folder;
@@ -784,29 +603,7 @@ impl Store {
         plan
     }
 
-    /// The whole message sequence for `variant`, rendered: the system prompt as a system
-    /// message (when not empty), then, by `order`, every enabled prompt that serves the
-    /// variant and is not part of it: `multi_turn` prompts' messages, text prompts
-    /// targeting `message` (a user message) or `prefill` (an assistant message).
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store};
-    /// # use promptic::Role;
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "rules": {"domain": "rules"},
-    /// #         "reply_start": {"domain": "reply_start", "target": "prefill"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("rules.json", br#"{"variants": {"default": {"text": "Be kind."}}}"#),
-    /// #     ("reply_start.json", br#"{"variants": {"default": {"text": "Well,"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// let sequence = store.render_chat_message_sequence("default", &[])?;
-    /// let roles: Vec<Role> = sequence.iter().map(|m| m.role).collect();
-    /// assert_eq!(roles, [Role::System, Role::Assistant]);
-    /// assert_eq!(sequence[0].content, "Be kind.");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::render_chat_message_sequence`.
     pub fn render_chat_message_sequence(
         &self,
         variant: &str,
@@ -823,31 +620,7 @@ impl Store {
         Ok(out)
     }
 
-    /// PromptEngine's `get_prompts_by_target`: the enabled prompts with this target, by
-    /// `order`.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store, Target};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "b": {"domain": "b", "order": 2}, "a": {"domain": "a", "order": 1},
-    /// #         "off": {"domain": "off", "enabled": false}, "start": {"domain": "start", "target": "prefill"}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {}}"#),
-    /// #     ("a.json", br#"{"variants": {"default": {"text": "A"}}}"#),
-    /// #     ("b.json", br#"{"variants": {"default": {"text": "B"}}}"#),
-    /// #     ("off.json", br#"{"variants": {"default": {"text": "Off"}}}"#),
-    /// #     ("start.json", br#"{"variants": {"default": {"text": "Well,"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// let ids: Vec<String> = store.get_prompts_by_target(Target::SystemPrompt).into_iter().map(|p| p.id).collect();
-    /// assert_eq!(ids, ["a", "b"]);
-    /// assert_eq!(store.get_prompts_by_target("prefill")[0].id, "start");
-    /// assert!(store.get_prompts_by_target("sidebar").is_empty());
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
-    ///
-    /// The target is a [`Target`] or its name, as PromptEngine takes it
-    /// (`get_prompts_by_target("prefill")`); a name that is no target lists nothing.
+    /// `Store::get_prompts_by_target`.
     pub fn get_prompts_by_target(&self, target: impl TargetName) -> Vec<PromptEntry> {
         let Some(target) = target.target() else {
             return Vec::new();
@@ -855,14 +628,12 @@ impl Store {
         self.entries(|p| p.enabled && p.target == target)
     }
 
-    /// PromptEngine's `get_prompts_by_category`: every prompt of `category`, enabled or
-    /// not, by `order`.
+    /// `Store::get_prompts_by_category`.
     pub fn get_prompts_by_category(&self, category: &str) -> Vec<PromptEntry> {
         self.entries(|p| p.category.as_deref() == Some(category))
     }
 
-    /// PromptEngine's `get_all_prompts`: every prompt the store has now (the defaults' and
-    /// the user's own), in manifest order.
+    /// `Store::get_all_prompts`.
     pub fn get_all_prompts(&self) -> Vec<PromptEntry> {
         let state = self.current();
         let order: Vec<usize> = (0..state.folder.prompts.len()).collect();
@@ -905,27 +676,7 @@ impl Store {
             .collect()
     }
 
-    /// PromptEngine's `get_current_values`, for an editor's preview: what every static and
-    /// computed placeholder resolves to now (computed functions are called), with the
-    /// `runtime` values over them, by name. A runtime placeholder without a runtime value
-    /// is absent.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {
-    /// #         "char_name": {"resolve_phase": "static", "default": "Assistant"},
-    /// #         "mood": {"resolve_phase": "runtime", "default": "calm"}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// let values = store.get_current_values("default", &[]);
-    /// assert_eq!(values.get("char_name").map(String::as_str), Some("Assistant"));
-    /// assert_eq!(values.get("mood"), None);
-    /// let values = store.get_current_values("default", &[("mood", "cheerful")]);
-    /// assert_eq!(values["mood"], "cheerful");
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+    /// `Store::get_current_values`.
     pub fn get_current_values(
         &self,
         _variant: &str,

@@ -110,7 +110,7 @@ struct Entry {
 
 /// What a problem inside one prompt (its domain file, its texts, its `requires_any`) does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Mode {
+pub enum Mode {
     /// It refuses the whole folder (the defaults, the derive, `strict(true)`).
     Strict,
     /// It refuses that prompt only: the prompt is kept with its problems
@@ -120,7 +120,7 @@ pub(crate) enum Mode {
 }
 
 /// Reads and checks the defaults folder and, if given, the user's folder.
-pub(crate) fn build(
+pub fn build(
     defaults: &mut Layer,
     user: Option<&mut Layer>,
     mode: Mode,
@@ -131,7 +131,7 @@ pub(crate) fn build(
 /// [`build`]; with `whole_entries`, a user manifest's entry replaces the entry of its id
 /// whole, as PromptEngine merges its two manifests, instead of overriding the fields it
 /// gives (promptic's user layer).
-pub(crate) fn build_with(
+pub fn build_with(
     defaults: &mut Layer,
     mut user: Option<&mut Layer>,
     mode: Mode,
@@ -355,7 +355,7 @@ fn read(
 /// The last of the items with each name, in the order of those last ones: what replacing
 /// an item of the same name (removing it, then pushing the new one) one at a time leaves,
 /// in time in proportion to the items rather than their square.
-pub(super) fn last_of_each<T>(items: Vec<T>, name: impl Fn(&T) -> &str) -> Vec<T> {
+pub fn last_of_each<T>(items: Vec<T>, name: impl Fn(&T) -> &str) -> Vec<T> {
     let mut last: HashMap<&str, usize> = HashMap::new();
     for (i, item) in items.iter().enumerate() {
         last.insert(name(item), i);

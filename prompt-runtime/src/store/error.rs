@@ -2,7 +2,7 @@
 
 use crate::Diagnostics;
 
-/// An error of [`Store`](super::Store).
+/// An error of `Store`.
 ///
 /// ```
 /// use promptic::store::StoreError;
@@ -18,8 +18,8 @@ pub enum StoreError {
     Invalid(Diagnostics),
     /// Values were given to the builder for placeholders the registry does not have.
     UnknownPlaceholders(Vec<(String, Option<String>)>),
-    /// A source document ([`StoreBuilder::source`](super::StoreBuilder::source)) or a
-    /// compute function ([`StoreBuilder::compute_function`](super::StoreBuilder::compute_function))
+    /// A source document (`StoreBuilder::source`) or a
+    /// compute function (`StoreBuilder::compute_function`)
     /// that no registry entry names.
     UnknownSource {
         /// `source` or `compute function`.
@@ -42,7 +42,7 @@ pub enum StoreError {
         prompts: Vec<String>,
     },
     /// The prompt was refused when the folder was read (see
-    /// [`Store::problems`](super::Store::problems)): it is not rendered, alone or in an
+    /// `Store::problems`): it is not rendered, alone or in an
     /// assembly, until its problems are fixed.
     Refused {
         /// The prompt.
@@ -50,7 +50,7 @@ pub enum StoreError {
         /// Its problems, located in its files.
         problems: Box<Diagnostics>,
     },
-    /// A store opened with [`Store::open_folder`](super::Store::open_folder) was given what
+    /// A store opened with `Store::open_folder` was given what
     /// only a store over separate defaults takes (a user folder).
     InPlace {
         /// The folder.
@@ -79,7 +79,7 @@ pub enum StoreError {
         /// The prompt.
         id: String,
     },
-    /// [`Store::create_prompt`](super::Store::create_prompt) was given an id in use.
+    /// `Store::create_prompt` was given an id in use.
     PromptExists {
         /// The id.
         id: String,
@@ -108,7 +108,7 @@ pub enum StoreError {
         /// What is wrong with it.
         message: String,
     },
-    /// [`Store::add_placeholder`](super::Store::add_placeholder) was given a key the
+    /// `Store::add_placeholder` was given a key the
     /// registry has already.
     PlaceholderExists {
         /// The key.
@@ -135,7 +135,7 @@ pub enum StoreError {
         /// The prompts that use it (in a text or in `requires_any`).
         prompts: Vec<String>,
     },
-    /// [`Store::reorder_prompts`](super::Store::reorder_prompts) was given an id twice.
+    /// `Store::reorder_prompts` was given an id twice.
     DuplicateInOrder {
         /// The id.
         id: String,

@@ -8,13 +8,13 @@ use serde_json::value::RawValue;
 use std::ops::Range;
 
 /// One file being read, and where its problems go.
-pub(crate) struct Reader<'a> {
+pub struct Reader<'a> {
     pub source: &'a SourceFile,
     pub problems: &'a mut Diagnostics,
 }
 
 /// An object's entries: key, value, value span.
-pub(crate) type Entries<'t> = Vec<(String, &'t RawValue)>;
+pub type Entries<'t> = Vec<(String, &'t RawValue)>;
 
 /// An object's entries as Python's `json.load` gives them to PromptEngine: a key written
 /// twice keeps its first place and its last value.
@@ -190,7 +190,7 @@ fn found(raw: &RawValue) -> &'static str {
 }
 
 /// True for names of variants and categories: ASCII letters, digits, `_` and `-`.
-pub(crate) fn is_word(name: &str) -> bool {
+pub fn is_word(name: &str) -> bool {
     !name.is_empty()
         && name
             .bytes()
@@ -198,6 +198,6 @@ pub(crate) fn is_word(name: &str) -> bool {
 }
 
 /// The value of field `name` of an object's entries.
-pub(crate) fn field<'t>(entries: &Entries<'t>, name: &str) -> Option<&'t RawValue> {
+pub fn field<'t>(entries: &Entries<'t>, name: &str) -> Option<&'t RawValue> {
     entries.iter().find(|(k, _)| k == name).map(|(_, v)| *v)
 }

@@ -32,7 +32,7 @@ pub fn is_store_dir(dir: &Path) -> bool {
 
 /// One folder of a store (the defaults, or the user's folder) and the files read from it.
 #[derive(Clone, Debug)]
-pub(crate) struct Layer {
+pub struct Layer {
     /// How the folder is shown in diagnostics.
     pub display: String,
     /// Where files not yet read are read from; `None` for files held in memory only.
@@ -165,7 +165,7 @@ impl Layer {
 
 /// True when a domain file name from a manifest stays inside the folder: relative, no
 /// `..`, no backslashes, no empty segments.
-pub(crate) fn is_inside(rel: &str) -> bool {
+pub fn is_inside(rel: &str) -> bool {
     !rel.is_empty()
         && !rel.starts_with('/')
         && !rel.contains('\\')

@@ -81,13 +81,13 @@ impl Target {
 
 /// One registry entry.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Key {
+pub struct Key {
     pub name: String,
     pub phase: Phase,
     /// The registry's `default`, as text.
     pub default: Option<String>,
     /// The registry's `source` (`persona_config`, `user_profile`): the document a static
-    /// value is read from ([`StoreBuilder::source`](super::StoreBuilder::source)).
+    /// value is read from (`StoreBuilder::source`).
     pub source: Option<String>,
     /// Where in the source document the value is.
     pub source_path: Option<String>,
@@ -95,40 +95,40 @@ pub(crate) struct Key {
     pub list: bool,
     pub join_separator: Option<String>,
     /// The registry's `compute_function`: the name a computed value is registered under
-    /// ([`StoreBuilder::compute_function`](super::StoreBuilder::compute_function)).
+    /// (`StoreBuilder::compute_function`).
     pub compute_function: Option<String>,
 }
 
 /// A text split once: literal runs and placeholders (indexes into [`Folder::keys`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub(crate) struct Text {
+pub struct Text {
     pub parts: Vec<Part>,
     /// A literal run holds three newlines in a row: a render always has runs to collapse.
     pub literal_run: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Part {
+pub enum Part {
     Literal(String),
     Key(usize),
 }
 
 /// What a variant holds: a text (`type: text`), or messages (`type: multi_turn`).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Body {
+pub enum Body {
     Text(Text),
     Messages(Vec<(Role, Text)>),
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Variant {
+pub struct Variant {
     pub name: String,
     pub body: Body,
 }
 
 /// One prompt: its manifest entry (system and user layers merged) and its domain's variants.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct PromptDef {
+pub struct PromptDef {
     pub id: String,
     pub label: Option<String>,
     pub description: Option<String>,
@@ -190,7 +190,6 @@ impl PromptDef {
 
     /// Every key used by a text or a message of any variant, or by `requires_any` (a key
     /// may come more than once): [`PromptDef::uses_key`] for all keys in one pass.
-    #[cfg_attr(not(feature = "archive"), allow(dead_code))]
     pub fn used_keys(&self) -> Vec<usize> {
         let mut keys = self.requires_any.clone();
         let mut add = |t: &Text| {
@@ -232,7 +231,7 @@ impl PromptDef {
 
 /// A whole store folder, checked.
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Folder {
+pub struct Folder {
     /// The registry, system and user entries merged, sorted by name.
     pub keys: Vec<Key>,
     /// The prompts in manifest order (the system manifest's, then new user entries).

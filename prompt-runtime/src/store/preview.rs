@@ -4,15 +4,15 @@
 //! refusing the render. For showing a prompt to a person; what goes to a model is
 //! rendered strictly.
 
-use super::builder::Store;
 use super::error::StoreError;
 use super::parsed::Target;
+use super::reader::Reader;
 use crate::chat::Message;
 
-/// A view of a [`Store`] that renders previews: [`Store::preview`].
+/// A view of a `Store` that renders previews: `Store::preview`.
 #[derive(Clone, Copy)]
 pub struct Preview<'s> {
-    store: &'s Store,
+    store: &'s Reader,
 }
 
 impl std::fmt::Debug for Preview<'_> {
@@ -21,48 +21,15 @@ impl std::fmt::Debug for Preview<'_> {
     }
 }
 
-impl Store {
-    /// Renders previews: the same operations as the store's, each giving what the strict
-    /// one gives when every value is there, and otherwise the text with `{{key}}` where a
-    /// value is missing, exactly as PromptEngine renders it (its Prompt Editor shows
-    /// `{{elapsed_time}}` for a runtime value it has no value for). Static and computed
-    /// keys still take their values and registry defaults. A prompt refused when the
-    /// store was read, an unknown prompt or variant are errors as in the strict render.
-    ///
-    /// ```
-    /// # use promptic::store::{Defaults, Store, StoreError};
-    /// # let files: &[(&str, &[u8])] = &[
-    /// #     ("_meta/prompt_manifest.json", br#"{"prompts": {
-    /// #         "persona": {"domain": "persona", "order": 1},
-    /// #         "time": {"domain": "time", "order": 2}}}"#),
-    /// #     ("_meta/placeholder_registry.json", br#"{"placeholders": {
-    /// #         "char_name": {"type": "static", "default": "Luna"},
-    /// #         "elapsed_time": {"resolve_phase": "runtime"}}}"#),
-    /// #     ("persona.json", br#"{"variants": {"default": {"text": "You are {{char_name}}."}}}"#),
-    /// #     ("time.json", br#"{"variants": {"default": {"text": "It has been {{elapsed_time}}."}}}"#),
-    /// # ];
-    /// let store = Store::builder(Defaults::from_files("p", files)?).open()?;
-    /// // The strict render refuses a prompt without its runtime value ...
-    /// assert!(matches!(store.resolve_prompt("time", "default", &[]), Err(StoreError::MissingRuntime { .. })));
-    /// // ... the preview shows where it goes.
-    /// let preview = store.preview();
-    /// assert_eq!(preview.resolve_prompt("time", "default", &[])?, "It has been {{elapsed_time}}.");
-    /// assert_eq!(
-    ///     preview.build_system_prompt("default", &[])?,
-    ///     "You are Luna.\n\nIt has been {{elapsed_time}}."
-    /// );
-    /// // With every value, a preview is the strict render.
-    /// let rt = [("elapsed_time", "2 days")];
-    /// assert_eq!(preview.build_system_prompt("default", &rt)?, store.build_system_prompt("default", &rt)?);
-    /// # Ok::<(), Box<dyn std::error::Error>>(())
-    /// ```
+impl Reader {
+    /// `Store::preview`.
     pub fn preview(&self) -> Preview<'_> {
         Preview { store: self }
     }
 }
 
 impl Preview<'_> {
-    /// [`Store::resolve_prompt`] as a preview.
+    /// `Store::resolve_prompt` as a preview.
     pub fn resolve_prompt(
         &self,
         id: &str,
@@ -72,7 +39,7 @@ impl Preview<'_> {
         self.store.resolve_prompt_in(id, variant, runtime, true)
     }
 
-    /// [`Store::build_system_prompt`] as a preview.
+    /// `Store::build_system_prompt` as a preview.
     pub fn build_system_prompt(
         &self,
         variant: &str,
@@ -81,7 +48,7 @@ impl Preview<'_> {
         self.store.system_prompt_in(variant, runtime, "", true)
     }
 
-    /// [`Store::build_system_prompt_filtered`] as a preview.
+    /// `Store::build_system_prompt_filtered` as a preview.
     pub fn build_system_prompt_filtered(
         &self,
         variant: &str,
@@ -92,7 +59,7 @@ impl Preview<'_> {
             .system_prompt_in(variant, runtime, category, true)
     }
 
-    /// [`Store::get_system_prompt_append`] as a preview.
+    /// `Store::get_system_prompt_append` as a preview.
     pub fn get_system_prompt_append(
         &self,
         variant: &str,
@@ -101,7 +68,7 @@ impl Preview<'_> {
         self.store.system_prompt_append_in(variant, runtime, true)
     }
 
-    /// [`Store::build_prefill`] as a preview.
+    /// `Store::build_prefill` as a preview.
     pub fn build_prefill(
         &self,
         variant: &str,
@@ -110,7 +77,7 @@ impl Preview<'_> {
         self.store.prefill_in(variant, runtime, "", true)
     }
 
-    /// [`Store::build_prefill_filtered`] as a preview.
+    /// `Store::build_prefill_filtered` as a preview.
     pub fn build_prefill_filtered(
         &self,
         variant: &str,
@@ -120,7 +87,7 @@ impl Preview<'_> {
         self.store.prefill_in(variant, runtime, category, true)
     }
 
-    /// [`Store::get_first_assistant_content`] as a preview.
+    /// `Store::get_first_assistant_content` as a preview.
     pub fn get_first_assistant_content(
         &self,
         variant: &str,
@@ -129,7 +96,7 @@ impl Preview<'_> {
         self.store.first_assistant_in(variant, runtime, true)
     }
 
-    /// [`Store::prompt_messages`] as a preview.
+    /// `Store::prompt_messages` as a preview.
     pub fn prompt_messages(
         &self,
         id: &str,
@@ -139,7 +106,7 @@ impl Preview<'_> {
         self.store.prompt_messages_in(id, variant, runtime, true)
     }
 
-    /// [`Store::get_dialog_injections`] as a preview.
+    /// `Store::get_dialog_injections` as a preview.
     pub fn get_dialog_injections(
         &self,
         variant: &str,
@@ -150,7 +117,7 @@ impl Preview<'_> {
         })
     }
 
-    /// [`Store::render_chat_message_sequence`] as a preview.
+    /// `Store::render_chat_message_sequence` as a preview.
     pub fn render_chat_message_sequence(
         &self,
         variant: &str,

@@ -7,10 +7,10 @@ use super::parsed::{Key, Part, Text};
 use crate::python::space::is_space;
 
 /// A computed placeholder's function: called on every render that uses it.
-pub(crate) type Computed = std::sync::Arc<dyn Fn() -> String + Send + Sync>;
+pub type Computed = std::sync::Arc<dyn Fn() -> String + Send + Sync>;
 
 /// The values of one render call.
-pub(crate) struct Values<'a> {
+pub struct Values<'a> {
     pub keys: &'a [Key],
     /// Per key: the static value given to the builder.
     pub statics: &'a [Option<String>],
@@ -20,7 +20,7 @@ pub(crate) struct Values<'a> {
     /// Per key: a computed value already called for in this render (each function runs
     /// once per call however often its key is used).
     cache: Vec<Option<String>>,
-    /// A preview ([`Store::preview`](super::Store::preview)): a key without a value is
+    /// A preview (`Store::preview`): a key without a value is
     /// written back as `{{key}}`, as PromptEngine leaves it, instead of being missing.
     preview: bool,
 }
@@ -89,7 +89,7 @@ impl<'a> Values<'a> {
 /// Returns whether what it appended may hold a run of three or more newlines (for
 /// [`tidy_tail`]): found as the pieces are appended, from the newlines at their ends, so
 /// that the common text with no such run is never searched.
-pub(crate) fn render(
+pub fn render(
     text: &Text,
     values: &mut Values<'_>,
     out: &mut String,
@@ -176,7 +176,7 @@ impl Newlines {
 /// become two, and the text is stripped (`re.sub(r"\n{3,}", "\n\n", t).strip()`).
 ///
 /// Returns whether anything was appended.
-pub(crate) fn tidy_into(text: &str, out: &mut String) -> bool {
+pub fn tidy_into(text: &str, out: &mut String) -> bool {
     let rest = text.trim_matches(is_space);
     if rest.is_empty() {
         return false;
@@ -198,7 +198,7 @@ fn collapse_into(text: &str, out: &mut String) {
 /// [`tidy_into`] in place: the text `out[start..]` tidied where it stands. Returns whether
 /// anything is left of it. The common case (nothing to strip at the start, no run of three
 /// newlines) moves no byte.
-pub(crate) fn tidy_tail(out: &mut String, start: usize, may_run: bool) -> bool {
+pub fn tidy_tail(out: &mut String, start: usize, may_run: bool) -> bool {
     // An ASCII letter, digit or mark at an end needs no character decoded there.
     let plain = |b: Option<&u8>| b.is_some_and(|b| b.is_ascii_graphic());
     if !plain(out.as_bytes().last()) {

@@ -297,6 +297,9 @@ fn a_key_written_twice_keeps_its_first_place_and_its_last_value() {
     let defaults = Defaults::from_files("s", files).expect("the store opens");
     let ids: Vec<&str> = defaults.prompts().map(|p| p.id()).collect();
     assert_eq!(ids, ["a", "b"]);
-    let store = super::Store::builder(defaults).open().unwrap();
+    let opening = super::reader::Opening::new(defaults);
+    let store = super::reader::open(opening, &super::reader::READ_ONLY)
+        .unwrap()
+        .reader;
     assert_eq!(store.resolve_prompt("a", "default", &[]).unwrap(), "last y");
 }

@@ -2,10 +2,11 @@
 //! each mode does what it says, and a failure at any step of an import's writes leaves
 //! the old state or the new one.
 
-use super::ImportMode;
-use crate::store::atomic::{Fault, Faults, Step, is_temp_name};
-use crate::store::test_support::{fault_at, files, tree};
-use crate::store::{Defaults, Store, StoreError};
+use crate::Store;
+use crate::archive::ImportMode;
+use crate::atomic::{Fault, Faults, Step, is_temp_name};
+use crate::test_support::{fault_at, files, tree};
+use prompt_runtime::store::{Defaults, StoreError};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -84,7 +85,7 @@ fn prepare(dir: &Path) {
     // an order as PromptEngine's editor writes it (the store has no reorder here)
     let manifest = dir.join("_meta/user_manifest.json");
     let text = std::fs::read_to_string(&manifest).unwrap();
-    let text = crate::store::persist::set_path(&text, &["prompts", "c", "order"], "0", 0).unwrap();
+    let text = crate::persist::set_path(&text, &["prompts", "c", "order"], "0", 0).unwrap();
     std::fs::write(&manifest, text).unwrap();
 }
 
@@ -369,7 +370,7 @@ fn an_export_is_written_atomically() {
             // the old archive whole, or (once renamed) the new one whole
             if step == Step::SyncDir {
                 assert_ne!(now, good);
-                assert!(super::zipped::unpack(&now).is_ok());
+                assert!(crate::archive::zipped::unpack(&now).is_ok());
             } else {
                 assert_eq!(now, good, "{step:?} {fault:?}");
             }

@@ -2,9 +2,10 @@
 //! error, or a crash that skips every clean-up), leaves a user folder that a fresh open
 //! reads as the state before the edit or after it, never a mix, an empty or a broken file.
 
-use super::atomic::{Fault, Faults, Step, is_temp_name};
-use super::test_support::{fault_at, files};
-use super::{Defaults, Store, StoreError};
+use crate::Store;
+use crate::atomic::{Fault, Faults, Step, is_temp_name};
+use crate::test_support::{fault_at, files};
+use prompt_runtime::store::{Defaults, StoreError};
 use std::path::Path;
 use std::sync::atomic::Ordering;
 

@@ -3,8 +3,8 @@
 //! from source documents and compute functions): which prompts each operation takes, in
 //! which order, and the text each renders.
 
-use prompt_runtime::store::{Defaults, SequenceEntry, Store, StoreError, Target};
-use prompt_runtime::{Message, Role};
+use promptic::store::{Defaults, SequenceEntry, Store, StoreError, Target};
+use promptic::{Message, Role};
 use serde_json::json;
 
 const MANIFEST: &str = r#"{"version": "2.0", "prompts": {
@@ -301,7 +301,7 @@ fn the_chat_sequence_is_a_plan_of_chat_prompts_by_order() {
 #[test]
 fn prompts_are_listed_by_target_and_by_category_in_order() {
     let store = store();
-    let ids = |entries: Vec<prompt_runtime::store::PromptEntry>| -> Vec<String> {
+    let ids = |entries: Vec<promptic::store::PromptEntry>| -> Vec<String> {
         entries.into_iter().map(|e| e.id).collect()
     };
     assert_eq!(

@@ -18,12 +18,12 @@
 //! whole entry of its id), and the next open finishes nothing more: the user manifest
 //! exists.
 
-use super::atomic::{self, Faults};
-use super::error::StoreError;
-use super::folder_lock;
-use super::layout::{MANIFEST, USER_MANIFEST};
-use super::persist::{remove_paths, set_paths};
-use crate::source::json::object_entries;
+use crate::atomic::{self, Faults};
+use crate::folder_lock;
+use crate::persist::{remove_paths, set_paths};
+use prompt_runtime::__store::object_entries;
+use prompt_runtime::store::StoreError;
+use prompt_runtime::store::layout::{MANIFEST, USER_MANIFEST};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -45,7 +45,7 @@ fn ids(text: &str) -> Option<Vec<String>> {
 
 /// The folder's manifest as it is on disk (read through the folder's one reader).
 fn manifest_text(dir: &Path) -> Option<String> {
-    let root = crate::source::Root::new(dir, dir.to_string_lossy());
+    let root = prompt_runtime::__store::Root::new(dir, dir.to_string_lossy());
     let bytes = root.read(MANIFEST).ok()??;
     String::from_utf8(bytes).ok()
 }

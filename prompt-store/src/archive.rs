@@ -24,14 +24,16 @@ mod zipped;
 
 pub use zipped::{MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES};
 
-use super::builder::{State, Store};
-use super::error::StoreError;
-use super::json::Reader;
-use super::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY};
-use super::{atomic, check, folder_lock};
-use crate::source::decode;
-use crate::source::json::object_entries;
-use crate::{Diagnostics, SourceFile};
+use crate::builder::Store;
+use crate::{atomic, folder_lock};
+use prompt_runtime::__store::decode;
+use prompt_runtime::__store::object_entries;
+use prompt_runtime::store::StoreError;
+use prompt_runtime::store::check;
+use prompt_runtime::store::json::Reader;
+use prompt_runtime::store::layout::{Layer, MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY};
+use prompt_runtime::store::reader::State;
+use prompt_runtime::{Diagnostics, SourceFile};
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -519,7 +521,7 @@ impl Store {
 /// user names it, so it may be anywhere, but it is read as every file is (`load::root`).
 fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
     let shown = path.to_string_lossy();
-    crate::source::read_file(path, &shown, zipped::MAX_FILE_BYTES).map_err(|e| {
+    prompt_runtime::__store::read_file(path, &shown, zipped::MAX_FILE_BYTES).map_err(|e| {
         if e.is_too_large() {
             format!(
                 "the file is larger than {} MiB",
@@ -633,7 +635,7 @@ fn names_in(source: Option<&SourceFile>, key: &str) -> Vec<String> {
 
 /// FNV-1a, 64 bits, in hex: a fingerprint of a file, to tell whether two are the same.
 fn fnv1a64(text: &str) -> String {
-    crate::digest::of(text).hex()
+    prompt_runtime::__store::digest_of(text).hex()
 }
 
 #[cfg(test)]

@@ -3,9 +3,10 @@
 //! the manifest keeps the rest, a backup first, nothing else touched, what the folder
 //! shows unchanged; and a crash at any write leaves a folder that reads the same.
 
-use super::atomic::{Fault, Faults, Step};
-use super::test_support::{fault_at, tree};
-use super::{Defaults, Store, StoreError};
+use crate::Store;
+use crate::atomic::{Fault, Faults, Step};
+use crate::test_support::{fault_at, tree};
+use prompt_runtime::store::{Defaults, StoreError};
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::Ordering;

@@ -1,8 +1,8 @@
 //! What the store's failure-injection tests share: the files of a user folder, and a
 //! fault at the n-th time a write reaches a step.
 
-use super::atomic::{Fault, Faults, Step};
-use super::folder_lock::LOCK;
+use crate::atomic::{Fault, Faults, Step};
+use crate::folder_lock::LOCK;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -2,7 +2,7 @@
 //! anything is written, land in the user layer only, survive a fresh open, and survive
 //! each other when threads edit at once.
 
-use prompt_runtime::store::{Defaults, Store, StoreError};
+use promptic::store::{Defaults, Store, StoreError};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;

@@ -13,17 +13,17 @@
 //! when the archive has none), `Merge` only the files the folder lacks, `Overwrite` every
 //! file, keeping the folder's others. Unlike PromptEngine, which writes the entries that
 //! read and reports the others, nothing is written unless the whole archive reads (a
-//! plain zip within [`MAX_ARCHIVE_BYTES`](super::MAX_ARCHIVE_BYTES), every entry JSON) and
+//! plain zip within [`MAX_ARCHIVE_BYTES`](crate::archive::MAX_ARCHIVE_BYTES), every entry JSON) and
 //! the folder it makes passes the store's checks; a prompt that would be refused refuses
 //! the import, as for every edit.
 
-use super::super::builder::Store;
-use super::super::edit::Change;
-use super::super::error::StoreError;
-use super::super::layout::{MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY};
-use super::super::{atomic, folder_lock};
-use super::{ExportSummary, ImportMode, ImportSummary, METADATA, read_capped, zipped};
-use crate::SourceFile;
+use crate::archive::{ExportSummary, ImportMode, ImportSummary, METADATA, read_capped, zipped};
+use crate::builder::Store;
+use crate::edit::Change;
+use crate::{atomic, folder_lock};
+use prompt_runtime::SourceFile;
+use prompt_runtime::store::StoreError;
+use prompt_runtime::store::layout::{MANIFEST, REGISTRY, USER_MANIFEST, USER_REGISTRY};
 use std::path::Path;
 
 /// The `_meta/` files an archive carries, by their name in the archive and in the folder.
@@ -69,13 +69,13 @@ impl Store {
         let version = state
             .user
             .get(MANIFEST)
-            .and_then(|m| crate::source::json::object_entries(m.text()).ok())
+            .and_then(|m| prompt_runtime::__store::object_entries(m.text()).ok())
             .and_then(|top| top.into_iter().find(|(k, _)| k == "version"))
             .and_then(|(_, v)| serde_json::from_str::<serde_json::Value>(v.get()).ok())
             .unwrap_or_else(|| "unknown".into());
         let placeholders = names_of(state.user.get(USER_REGISTRY), "placeholders");
         let metadata = serde_json::json!({
-            "export_date": super::super::migrate::iso_time(std::time::SystemTime::now()),
+            "export_date": crate::migrate::iso_time(std::time::SystemTime::now()),
             "version": version,
             "prompt_count": state.folder.prompts.len(),
             "domain_files": domains.iter().map(|(n, _)| &n[PROMPTS.len()..]).collect::<Vec<_>>(),
@@ -94,11 +94,13 @@ impl Store {
         let mut total = 0u64;
         for (name, text) in &files {
             total += text.len() as u64;
-            if text.len() as u64 > super::MAX_ENTRY_BYTES || total > super::MAX_ARCHIVE_BYTES {
+            if text.len() as u64 > crate::archive::MAX_ENTRY_BYTES
+                || total > crate::archive::MAX_ARCHIVE_BYTES
+            {
                 return Err(refuse(format!(
                     "cannot export: `{name}` makes the folder larger than an import reads ({} MiB a file, {} MiB in all)",
-                    super::MAX_ENTRY_BYTES >> 20,
-                    super::MAX_ARCHIVE_BYTES >> 20
+                    crate::archive::MAX_ENTRY_BYTES >> 20,
+                    crate::archive::MAX_ARCHIVE_BYTES >> 20
                 )));
             }
         }
@@ -222,10 +224,10 @@ fn names_of(file: Option<&SourceFile>, key: &str) -> Vec<String> {
 }
 
 fn names_in_text(text: &str, key: &str) -> Vec<String> {
-    crate::source::json::object_entries(text)
+    prompt_runtime::__store::object_entries(text)
         .ok()
         .and_then(|top| top.into_iter().find(|(k, _)| k == key))
-        .and_then(|(_, v)| crate::source::json::object_entries(v.get()).ok())
+        .and_then(|(_, v)| prompt_runtime::__store::object_entries(v.get()).ok())
         .map(|entries| entries.into_iter().map(|(k, _)| k).collect())
         .unwrap_or_default()
 }

@@ -17,8 +17,8 @@
 //!   added before `.json` (no name above holds a `.`), so an edit never writes into
 //!   another prompt's file.
 
-use super::json::is_word;
-use super::parsed::Folder;
+use prompt_runtime::store::json::is_word;
+use prompt_runtime::store::parsed::Folder;
 use std::collections::HashSet;
 
 /// The longest file name given to a user domain file, `.json` included: 255 bytes is the
@@ -90,7 +90,7 @@ fn stem(id: &str) -> String {
 
 /// FNV-1a, 64 bits: stable across versions and platforms (std's hasher is neither).
 fn fnv1a64(text: &str) -> u64 {
-    crate::digest::of(text).value()
+    prompt_runtime::__store::digest_of(text).value()
 }
 
 #[cfg(test)]
@@ -137,7 +137,7 @@ mod tests {
             let file = name.strip_prefix("prompts/").unwrap();
             assert!(file.len() <= MAX_NAME - 8, "{id:?}: {} bytes", file.len());
             assert!(!file[..file.len() - 5].contains('.'), "{name}");
-            assert!(super::super::layout::is_inside(&name), "{name}");
+            assert!(prompt_runtime::store::layout::is_inside(&name), "{name}");
             if let Some(other) = seen.insert(name.clone(), id) {
                 panic!("{id:?} and {other:?} share {name}");
             }

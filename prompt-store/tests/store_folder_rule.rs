@@ -4,8 +4,8 @@
 //! whatever the ids and whatever the user manifest names.
 #![cfg(unix)]
 
-use prompt_runtime::load::MAX_FILE;
-use prompt_runtime::store::{Defaults, Store, StoreError};
+use promptic::load::MAX_FILE;
+use promptic::store::{Defaults, Store, StoreError};
 use std::os::unix::fs::symlink;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

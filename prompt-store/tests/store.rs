@@ -1,8 +1,8 @@
 //! The store over folders written for these tests, in both field-name styles: the seed's
 //! (`examples/persona_prompts`) and PromptEngine's code's (`tests/stores/code_style`).
 
-use prompt_runtime::store::{Defaults, Store, StoreError, Target};
-use prompt_runtime::{Message, Role};
+use promptic::store::{Defaults, Store, StoreError, Target};
+use promptic::{Message, Role};
 use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

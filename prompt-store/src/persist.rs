@@ -1,9 +1,9 @@
 //! Writing the user manifest: one value set at a path of objects, everything else in the
 //! file kept as written and in its order (serde_json's `Value` would sort the keys, and
 //! the order of a manifest's entries is the order of its prompts). The text is written by
-//! [`atomic`](super::atomic).
+//! [`atomic`](crate::atomic).
 
-use crate::source::json::object_entries;
+use prompt_runtime::__store::object_entries;
 use std::collections::{HashMap, HashSet};
 
 /// `json` (an object, or empty for none yet) with `value` (JSON text) at `path`; missing

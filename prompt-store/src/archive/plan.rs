@@ -15,13 +15,13 @@
 //! more (the renders are the imported ones) or, for a placeholder whose definition
 //! changes while texts on both sides use it, its old definition.
 
-use super::{Archived, ArchivedPrompt, ImportMode, ImportSummary};
-use crate::SourceFile;
-use crate::store::builder::State;
-use crate::store::edit::{Change, user_domain_file, write_error};
-use crate::store::error::StoreError;
-use crate::store::layout::{USER_MANIFEST, USER_REGISTRY};
-use crate::store::persist::{remove_path, remove_paths, set_path, set_paths};
+use crate::archive::{Archived, ArchivedPrompt, ImportMode, ImportSummary};
+use crate::edit::{Change, user_domain_file, write_error};
+use crate::persist::{remove_path, remove_paths, set_path, set_paths};
+use prompt_runtime::SourceFile;
+use prompt_runtime::store::StoreError;
+use prompt_runtime::store::layout::{USER_MANIFEST, USER_REGISTRY};
+use prompt_runtime::store::reader::State;
 use std::collections::{HashMap, HashSet};
 
 /// What the user registry still has to lose or change once the manifest is written.
@@ -53,8 +53,8 @@ pub(super) fn plan(
     let text_of = |rel: &str| state.user.get(rel).map(SourceFile::text);
     let current_manifest = text_of(USER_MANIFEST);
     let current_registry = text_of(USER_REGISTRY);
-    let current_ids = super::entries_of(current_manifest, "prompts");
-    let current_keys = super::entries_of(current_registry, "placeholders");
+    let current_ids = crate::archive::entries_of(current_manifest, "prompts");
+    let current_keys = crate::archive::entries_of(current_registry, "placeholders");
     // Everything looked up by name: an import of N placeholders or prompts costs time in
     // proportion to N (one at a time, each a scan or a rewrite of the file: 10,000
     // placeholders took 38 s, 150,000 did not finish in 15 minutes).
@@ -195,7 +195,7 @@ pub(super) fn plan(
 
     // Before the manifest, what the archive adds and changes that no text uses now (the
     // manifest's texts may use it); the rest after it.
-    let final_keys = super::entries_of(registry.as_deref(), "placeholders");
+    let final_keys = crate::archive::entries_of(registry.as_deref(), "placeholders");
     // The keys some text of the store uses now, found in one pass over the prompts.
     let used: HashSet<usize> = state
         .folder

@@ -4,7 +4,7 @@
 //! over as a user folder — and the help for an unknown key names the registry it belongs
 //! in. The folder is written here in the shape of PersonaUI's: a garden-club helper.
 
-use prompt_runtime::store::{Defaults, Store, StoreError};
+use promptic::store::{Defaults, Store, StoreError};
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -265,7 +265,7 @@ fn an_unknown_key_of_the_users_prompt_belongs_in_the_user_registry() {
 #[cfg(feature = "archive")]
 mod archives {
     use super::*;
-    use prompt_runtime::store::ImportMode;
+    use promptic::store::ImportMode;
     use std::io::{Read, Write};
 
     fn entries(zip: &Path) -> BTreeMap<String, String> {

@@ -11,22 +11,24 @@
 //! on the way that leads out is refused, and nothing is written. The defaults are never
 //! written.
 
-use super::atomic::{self, Faults, WriteError};
-use super::builder::{State, Store};
-use super::error::StoreError;
-use super::file_name::fresh_domain_file;
+use crate::atomic::{self, Faults, WriteError};
+use crate::builder::Store;
+use crate::file_name::fresh_domain_file;
 #[cfg(feature = "archive")]
-pub(super) use super::file_name::user_domain_file;
-use super::json::is_word;
-use super::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
-use super::parsed::{Folder, PromptDef};
-use super::persist::{remove_path, set_path, set_paths};
-use super::{check, folder_lock};
-use crate::diagnostic::Repeats;
-use crate::parse::lexer::{Syntax, Token, is_name};
-use crate::source::json::object_entries;
-use crate::suggest::closest;
-use crate::{Diagnostic, Diagnostics, SourceFile};
+pub(super) use crate::file_name::user_domain_file;
+use crate::folder_lock;
+use crate::persist::{remove_path, set_path, set_paths};
+use prompt_runtime::__store::object_entries;
+use prompt_runtime::diagnostic::Repeats;
+use prompt_runtime::parse::lexer::{Syntax, Token, is_name};
+use prompt_runtime::store::StoreError;
+use prompt_runtime::store::check;
+use prompt_runtime::store::json::is_word;
+use prompt_runtime::store::layout::{Layer, USER_MANIFEST, USER_REGISTRY};
+use prompt_runtime::store::parsed::{Folder, PromptDef};
+use prompt_runtime::store::reader::State;
+use prompt_runtime::suggest::closest;
+use prompt_runtime::{Diagnostic, Diagnostics, SourceFile};
 use std::path::Path;
 use std::sync::Arc;
 
@@ -71,7 +73,7 @@ impl Store {
     pub fn update_prompt(&self, id: &str, variant: &str, text: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
             if store.in_place.is_some() {
-                return super::in_place::update(state, id, variant, text);
+                return crate::in_place::update(state, id, variant, text);
             }
             let prompt = Store::find(&state.folder, id)?;
             if prompt.multi_turn {
@@ -123,7 +125,7 @@ impl Store {
                 return Err(StoreError::PromptExists { id: id.to_owned() });
             }
             if store.in_place.is_some() {
-                return super::in_place::create(state, id, text);
+                return crate::in_place::create(state, id, text);
             }
             check_text(&state.folder, id, "default", text)?;
             let rel = fresh_domain_file(&state.folder, id);
@@ -146,7 +148,7 @@ impl Store {
     pub fn delete_prompt(&self, id: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
             if store.in_place.is_some() {
-                return super::in_place::delete(state, id);
+                return crate::in_place::delete(state, id);
             }
             let prompt = Store::find(&state.folder, id)?;
             if store.default_folder.prompt(id).is_some() {
@@ -177,7 +179,7 @@ impl Store {
     pub fn reset_prompt_to_default(&self, id: &str) -> Result<(), StoreError> {
         self.commit(|store, state| {
             if store.in_place.is_some() {
-                return super::in_place::reset(store, state, id);
+                return crate::in_place::reset(store, state, id);
             }
             let prompt = Store::find(&state.folder, id)?;
             if store.default_folder.prompt(id).is_none() {
@@ -211,7 +213,7 @@ impl Store {
     pub fn factory_reset(&self) -> Result<(), StoreError> {
         self.commit(|store, state| {
             if store.in_place.is_some() {
-                return super::in_place::factory_reset(store);
+                return crate::in_place::factory_reset(store);
             }
             let cleanup = state
                 .folder
@@ -232,7 +234,7 @@ impl Store {
 
     /// Turns variant `variant` of prompt `id` on or off for [`Store::build_system_prompt`]
     /// and the message sequences, and writes it to the user manifest of the
-    /// [`user_dir`](super::StoreBuilder::user_dir) (a store without one keeps it in
+    /// [`user_dir`](crate::StoreBuilder::user_dir) (a store without one keeps it in
     /// memory). The rest of the user manifest is kept as written.
     ///
     /// ```
@@ -253,7 +255,7 @@ impl Store {
     pub fn set_enabled(&self, id: &str, variant: &str, enabled: bool) -> Result<(), StoreError> {
         self.commit(|store, state| {
             if store.in_place.is_some() {
-                return super::in_place::set_enabled(state, id, variant, enabled);
+                return crate::in_place::set_enabled(state, id, variant, enabled);
             }
             let prompt = Store::find(&state.folder, id)?;
             if !prompt.variant_names().any(|v| v == variant) {
@@ -321,7 +323,7 @@ impl Store {
                     .iter()
                     .map(|(path, order)| (path[1].to_owned(), order.clone()))
                     .collect();
-                return super::in_place::reorder(state, &orders);
+                return crate::in_place::reorder(state, &orders);
             }
             let edits: Vec<(&[&str], &str)> = orders
                 .iter()
@@ -518,17 +520,17 @@ impl Store {
         let change = plan(self, &state)?;
         // A file past the limit could not be read again: the store would not open. Such an
         // edit is refused whole, before anything is checked or written.
-        let mut too_large = crate::Diagnostics::default();
+        let mut too_large = prompt_runtime::Diagnostics::default();
         for (rel, text) in &change.writes {
             if let Some(text) = text
-                && text.len() as u64 > crate::source::MAX_FILE
+                && text.len() as u64 > prompt_runtime::__store::MAX_FILE
             {
                 let shown = state.user.shown(rel);
                 too_large.push(
-                    crate::Diagnostic::new(format!(
+                    prompt_runtime::Diagnostic::new(format!(
                         "this edit would make `{shown}` {} bytes, more than promptic reads from one file ({} bytes), so the store could not be opened again",
                         text.len(),
-                        crate::source::MAX_FILE
+                        prompt_runtime::__store::MAX_FILE
                     ))
                     .in_file(&shown)
                     .with_help("keep the text or the value shorter; nothing was written"),
@@ -552,7 +554,7 @@ impl Store {
         }
         // Every static and computed key of the new folder needs a value (an added user
         // placeholder brings its own `default`).
-        let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
+        let next = State::new(Arc::new(folder), user.frozen(), &self.reader.given)?;
         // Nothing is written when one write would reach outside the user folder.
         if let Some(dir) = target {
             for (rel, _) in &change.writes {
@@ -620,30 +622,28 @@ impl Store {
     pub(super) fn reread(&self, dir: &Path) -> Result<Arc<State>, StoreError> {
         let mut user = Layer::disk(dir, &dir.to_string_lossy());
         let folder = self.check_layers(&mut user).map_err(StoreError::Invalid)?;
-        let next = State::new(Arc::new(folder), user.frozen(), &self.given)?;
+        let next = State::new(Arc::new(folder), user.frozen(), &self.reader.given)?;
         Ok(self.swap(next))
     }
 
     /// The checked folder of a user layer over the defaults; for a folder opened in
     /// place, of the folder alone, read as PromptEngine reads it.
-    fn check_layers(&self, user: &mut Layer) -> Result<Folder, crate::Diagnostics> {
+    fn check_layers(&self, user: &mut Layer) -> Result<Folder, prompt_runtime::Diagnostics> {
         if self.in_place.is_some() {
-            return check::build_with(user, None, self.mode, true);
+            return check::build_with(user, None, self.reader.mode, true);
         }
         let mut defaults = self.defaults.clone();
-        check::build(&mut defaults, Some(user), self.mode)
+        check::build(&mut defaults, Some(user), self.reader.mode)
     }
 
     fn swap(&self, next: State) -> Arc<State> {
-        let next = Arc::new(next);
-        self.state.replace(Arc::clone(&next));
-        next
+        self.reader.swap(next)
     }
 }
 
 /// The problems of the prompts `new` refuses that `old` did not refuse (or did not have).
-fn newly_broken(old: &Folder, new: &Folder) -> Option<crate::Diagnostics> {
-    let mut problems = crate::Diagnostics::default();
+fn newly_broken(old: &Folder, new: &Folder) -> Option<prompt_runtime::Diagnostics> {
+    let mut problems = prompt_runtime::Diagnostics::default();
     for (i, diagnostics) in &new.broken {
         let id = &new.prompts[*i].id;
         if !old.prompt(id).is_some_and(|j| old.prompts[j].broken) {

@@ -1,5 +1,5 @@
 //! The advisory lock on a user folder, `_meta/.promptic.lock`, so two processes (or two
-//! [`Store`](super::Store)s) on one folder take turns: an edit holds it exclusively from
+//! [`Store`](crate::Store)s) on one folder take turns: an edit holds it exclusively from
 //! reading the folder to its last write, an open holds it shared while it reads. The lock
 //! is std's `File::lock` (`flock` on Unix, `LockFileEx` on Windows); it is released when
 //! the file is closed, so a crashed process never leaves it held.
@@ -42,9 +42,9 @@ pub(crate) fn shared_if_there(dir: &Path) -> Option<FolderLock> {
 
 fn open(dir: &Path, create: bool) -> io::Result<File> {
     // A lock file (or `_meta`) linked out of the folder would be created out there.
-    if let Err(refused) = super::atomic::confine(dir, LOCK) {
+    if let Err(refused) = crate::atomic::confine(dir, LOCK) {
         return Err(io::Error::other(match refused {
-            super::StoreError::Write { message, .. } => message,
+            prompt_runtime::store::StoreError::Write { message, .. } => message,
             other => other.to_string(),
         }));
     }

@@ -4,7 +4,7 @@
 //! not write them (duplicate names, lying sizes, encryption flags).
 #![cfg(feature = "archive")]
 
-use prompt_runtime::store::{Defaults, ImportMode, MAX_ARCHIVE_ENTRIES, Store, StoreError};
+use promptic::store::{Defaults, ImportMode, MAX_ARCHIVE_ENTRIES, Store, StoreError};
 use std::collections::BTreeMap;
 use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
