@@ -300,7 +300,8 @@ fn the_generated_templates_cover_the_subset() {
     ] {
         assert!(all.contains(construct), "no template uses {construct}");
     }
-    // Rarer draws: most of them in any set.
+    // Rarer draws: most of them in the default set (another seed's set, drawn to look
+    // for differences, may draw fewer; the list says which it has).
     let rarer = [
         "selectattr(",
         "for pair in",
@@ -310,10 +311,15 @@ fn the_generated_templates_cover_the_subset() {
         "loop.nextitem",
         "j.",
     ];
-    assert!(
-        rarer.iter().filter(|c| all.contains(*c)).count() >= 4,
-        "too few templates use {rarer:?}"
-    );
+    let drawn: Vec<&str> = rarer.into_iter().filter(|c| all.contains(*c)).collect();
+    if generated::DEFAULT_SET {
+        assert!(
+            drawn.len() >= 4,
+            "too few templates use {rarer:?}: {drawn:?}"
+        );
+    } else {
+        eprintln!("the rarer constructs this set draws: {drawn:?}");
+    }
     // The filters and operations the compiled render leaves to the run-time renderer's
     // implementation.
     let applied = [
