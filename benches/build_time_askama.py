@@ -66,9 +66,9 @@ EMPTY = ("empty_promptic", "empty_askama")
 # promptic is a path dependency here, and cargo compiles a path dependency as it compiles
 # the workspace's own crates: incrementally, which writes a dependency graph and a query
 # cache no user pays for. A user's promptic comes from crates.io, built as askama is, once
-# and not incrementally; these lines build promptic's three crates that way.
+# and not incrementally; these lines build promptic's four crates that way.
 REGISTRY_LIKE = "".join(f"\n[profile.dev.package.{c}]\nincremental = false\n"
-                        for c in ("promptic", "prompt-macros", "prompt-runtime"))
+                        for c in ("promptic", "prompt-macros", "prompt-runtime", "prompt-store"))
 
 # --- the Jinja prompts ------------------------------------------------------------------
 
