@@ -65,6 +65,9 @@
 //!   that client crate (see [`clients`] and [the chapter](book::clients));
 //!   [`anthropic::MessagesRequest`] needs no feature.
 
+// docs.rs builds with `--cfg docsrs` on nightly: each feature-gated item gets its badge.
+#![cfg_attr(docsrs, feature(doc_cfg))]
+
 pub mod book;
 
 /// Derives [`Prompt`](trait@Prompt) for a context struct, checked against its prompt file at
@@ -297,10 +300,10 @@ pub use prompt_runtime::{safe_substitute, upper_first, variant_name};
 /// dotprompt `.prompt` files at run time: [`dotprompt::Dotprompt`] parses and checks a
 /// source once, then renders it to dotprompt's messages and metadata.
 pub use prompt_runtime::formats::dotprompt;
-// `hot`, whenever the runtime is built with hot reload (through this crate's
-// `hot-reload` feature or another crate's); nothing, and so unused, without it.
-#[allow(unused_imports)]
-pub use prompt_runtime::__optional::*;
+// Hot reload, with the `hot-reload` feature: this crate's own module.
+#[cfg(feature = "hot-reload")]
+#[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
+pub mod hot;
 pub use prompt_runtime::{
     chat, check, clients, context, diagnostic, doc, family, formats, guidance, identity, load,
     meta, output, parse, render, resolve, value,

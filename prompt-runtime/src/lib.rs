@@ -31,8 +31,9 @@
 //!    prompts folder ([`Project`](load::Project), [`Config`]); [`check`], the Markdown
 //!    checker (`Project::check`); the front ends of [`formats`], each adding its own
 //!    loading to `Project`; and [`family`], keep's families over keep's documents;
-//! 8. what is built on all of it: [`doc`], [`output`], the [`Prompt`] trait, [`clients`]
-//!    and hot reload.
+//! 8. what is built on all of it: [`doc`], [`output`], the [`Prompt`] trait and
+//!    [`clients`]. Built on this crate: `prompt-store` (a store that changes) and the
+//!    facade's hot reload (`promptic::hot`).
 //!
 //! Where each format is read, checked and rendered:
 //!
@@ -72,17 +73,6 @@ pub mod doc;
 pub mod family;
 pub mod formats;
 pub mod guidance;
-#[cfg(feature = "hot-reload")]
-#[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
-pub mod hot;
-/// The modules features add, for the facade to re-export whichever are built (a feature
-/// of this crate may be enabled by another crate than the facade).
-#[doc(hidden)]
-pub mod __optional {
-    #[cfg(feature = "hot-reload")]
-    #[cfg_attr(docsrs, doc(cfg(feature = "hot-reload")))]
-    pub use crate::hot;
-}
 pub mod identity;
 pub mod load;
 pub mod meta;
@@ -97,14 +87,15 @@ mod role;
 mod scaling;
 mod source;
 pub mod store;
-/// What the store's writer (`prompt-store`, whose `Store` changes a store's user layer)
-/// reaches of the runtime's own reading: the guarded reader, the JSON reader with
-/// places, the digest of file names.
+/// What promptic's other crates reach of the runtime's internals: the store's writer
+/// (`prompt-store`) the guarded reader, the JSON reader with places and the digest of file
+/// names; the facade's hot reload the swap of a version read whole.
 #[doc(hidden)]
-pub mod __store {
+pub mod __internal {
     pub use crate::digest::of as digest_of;
     pub use crate::source::json::object_entries;
     pub use crate::source::{MAX_FILE, Root, decode, read_file};
+    pub use crate::swap::Swapped;
 }
 pub mod suggest;
 mod swap;

@@ -117,10 +117,13 @@ pub trait Sink {
 }
 
 /// A rendered text and where its cache breakpoints fall.
+#[doc(hidden)]
 #[derive(Debug, Default)]
-pub(crate) struct Marked {
-    pub(crate) text: String,
-    pub(crate) breakpoints: Vec<usize>,
+pub struct Marked {
+    /// The text.
+    pub text: String,
+    /// The byte offsets of its cache breakpoints.
+    pub breakpoints: Vec<usize>,
 }
 
 impl Sink for Marked {
@@ -320,11 +323,8 @@ where
 }
 
 /// [`render_to_string`], with where the cache breakpoints fall.
-pub(crate) fn render_marked<'a, F>(
-    resolved: &'a Resolved,
-    value: &F,
-    identity: &'a Identity,
-) -> Marked
+#[doc(hidden)]
+pub fn render_marked<'a, F>(resolved: &'a Resolved, value: &F, identity: &'a Identity) -> Marked
 where
     F: Fn(usize) -> Fill<'a>,
 {
@@ -380,7 +380,8 @@ where
 }
 
 /// [`render_messages`], with where the cache breakpoints fall.
-pub(crate) fn render_chat<'a, F, H>(
+#[doc(hidden)]
+pub fn render_chat<'a, F, H>(
     resolved: &'a Resolved,
     value: &F,
     history: &H,

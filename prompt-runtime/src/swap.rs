@@ -3,8 +3,8 @@
 //! checking: all without a lock), then swaps it in; a reader holds the lock only to clone
 //! an `Arc`, so it never waits for the disk and never sees half of an edit.
 //!
-//! The store's state (`store::Store`: every edit, import and reload) and hot reload
-//! (`hot`) both swap through it.
+//! The store's state (`prompt-store`'s `Store`: every edit, import and reload) and hot
+//! reload (`promptic::hot`) both swap through it.
 
 use std::sync::{Arc, RwLock};
 

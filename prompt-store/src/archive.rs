@@ -26,8 +26,8 @@ pub use zipped::{MAX_ARCHIVE_BYTES, MAX_ARCHIVE_ENTRIES, MAX_ENTRY_BYTES};
 
 use crate::builder::Store;
 use crate::{atomic, folder_lock};
-use prompt_runtime::__store::decode;
-use prompt_runtime::__store::object_entries;
+use prompt_runtime::__internal::decode;
+use prompt_runtime::__internal::object_entries;
 use prompt_runtime::store::StoreError;
 use prompt_runtime::store::check;
 use prompt_runtime::store::json::Reader;
@@ -521,7 +521,7 @@ impl Store {
 /// user names it, so it may be anywhere, but it is read as every file is (`load::root`).
 fn read_capped(path: &Path) -> Result<Vec<u8>, String> {
     let shown = path.to_string_lossy();
-    prompt_runtime::__store::read_file(path, &shown, zipped::MAX_FILE_BYTES).map_err(|e| {
+    prompt_runtime::__internal::read_file(path, &shown, zipped::MAX_FILE_BYTES).map_err(|e| {
         if e.is_too_large() {
             format!(
                 "the file is larger than {} MiB",
@@ -635,7 +635,7 @@ fn names_in(source: Option<&SourceFile>, key: &str) -> Vec<String> {
 
 /// FNV-1a, 64 bits, in hex: a fingerprint of a file, to tell whether two are the same.
 fn fnv1a64(text: &str) -> String {
-    prompt_runtime::__store::digest_of(text).hex()
+    prompt_runtime::__internal::digest_of(text).hex()
 }
 
 #[cfg(test)]

@@ -7,7 +7,7 @@
 //! Each step goes through a [`Faults`] hook so tests can fail any one of them and check
 //! what a fresh open reads; outside tests the hook never fails.
 
-use prompt_runtime::__store::Root;
+use prompt_runtime::__internal::Root;
 use prompt_runtime::store::StoreError;
 use std::fs::{File, OpenOptions};
 use std::io::{self, Write};

@@ -18,7 +18,7 @@ use crate::file_name::fresh_domain_file;
 pub(super) use crate::file_name::user_domain_file;
 use crate::folder_lock;
 use crate::persist::{remove_path, set_path, set_paths};
-use prompt_runtime::__store::object_entries;
+use prompt_runtime::__internal::object_entries;
 use prompt_runtime::diagnostic::Repeats;
 use prompt_runtime::parse::lexer::{Syntax, Token, is_name};
 use prompt_runtime::store::StoreError;
@@ -523,14 +523,14 @@ impl Store {
         let mut too_large = prompt_runtime::Diagnostics::default();
         for (rel, text) in &change.writes {
             if let Some(text) = text
-                && text.len() as u64 > prompt_runtime::__store::MAX_FILE
+                && text.len() as u64 > prompt_runtime::__internal::MAX_FILE
             {
                 let shown = state.user.shown(rel);
                 too_large.push(
                     prompt_runtime::Diagnostic::new(format!(
                         "this edit would make `{shown}` {} bytes, more than promptic reads from one file ({} bytes), so the store could not be opened again",
                         text.len(),
-                        prompt_runtime::__store::MAX_FILE
+                        prompt_runtime::__internal::MAX_FILE
                     ))
                     .in_file(&shown)
                     .with_help("keep the text or the value shorter; nothing was written"),

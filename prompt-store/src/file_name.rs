@@ -90,7 +90,7 @@ fn stem(id: &str) -> String {
 
 /// FNV-1a, 64 bits: stable across versions and platforms (std's hasher is neither).
 fn fnv1a64(text: &str) -> u64 {
-    prompt_runtime::__store::digest_of(text).value()
+    prompt_runtime::__internal::digest_of(text).value()
 }
 
 #[cfg(test)]

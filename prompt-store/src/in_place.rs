@@ -23,11 +23,11 @@ fn user_ids(state: &State) -> std::collections::HashSet<String> {
     state
         .user
         .get(USER_MANIFEST)
-        .and_then(|m| prompt_runtime::__store::object_entries(m.text()).ok())
+        .and_then(|m| prompt_runtime::__internal::object_entries(m.text()).ok())
         .and_then(|top| {
             top.into_iter()
                 .find(|(k, _)| k == "prompts")
-                .and_then(|(_, raw)| prompt_runtime::__store::object_entries(raw.get()).ok())
+                .and_then(|(_, raw)| prompt_runtime::__internal::object_entries(raw.get()).ok())
         })
         .map(|prompts| prompts.into_iter().map(|(k, _)| k).collect())
         .unwrap_or_default()
@@ -227,7 +227,7 @@ const DEFAULTS: &str = "_defaults";
 /// File `rel` of the folder's `_defaults/`, read through the folder's one reader; `None`
 /// when it does not exist or cannot be read as text.
 pub(super) fn defaults_file(dir: &Path, rel: &str) -> Option<String> {
-    let root = prompt_runtime::__store::Root::new(dir, dir.to_string_lossy());
+    let root = prompt_runtime::__internal::Root::new(dir, dir.to_string_lossy());
     let bytes = root.read(format!("{DEFAULTS}/{rel}")).ok()??;
     String::from_utf8(bytes).ok()
 }
@@ -274,7 +274,7 @@ impl Factory<'_> {
                 ))),
             };
         }
-        let root = prompt_runtime::__store::Root::new(self.dir, self.dir.to_string_lossy());
+        let root = prompt_runtime::__internal::Root::new(self.dir, self.dir.to_string_lossy());
         match root.read(format!("{DEFAULTS}/{rel}")) {
             Ok(Some(bytes)) => String::from_utf8(bytes).map_err(|e| fail(e.to_string())),
             Ok(None) => Err(fail(format!(
@@ -306,7 +306,7 @@ impl Factory<'_> {
             files.dedup_by(|a, b| a.0 == b.0);
             return Ok(files);
         }
-        let root = prompt_runtime::__store::Root::new(self.dir, self.dir.to_string_lossy());
+        let root = prompt_runtime::__internal::Root::new(self.dir, self.dir.to_string_lossy());
         let mut files = Vec::new();
         for sub in ["", "_meta"] {
             let at = self.dir.join(DEFAULTS).join(sub);
@@ -450,7 +450,7 @@ pub(super) fn factory_reset(store: &Store) -> Result<Change, StoreError> {
 fn entry_of(text: &str, path: &[&str]) -> Option<String> {
     let mut current = text.to_owned();
     for key in path {
-        let next = prompt_runtime::__store::object_entries(&current)
+        let next = prompt_runtime::__internal::object_entries(&current)
             .ok()?
             .into_iter()
             .find(|(k, _)| k == key)?

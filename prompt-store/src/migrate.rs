@@ -21,7 +21,7 @@
 use crate::atomic::{self, Faults};
 use crate::folder_lock;
 use crate::persist::{remove_paths, set_paths};
-use prompt_runtime::__store::object_entries;
+use prompt_runtime::__internal::object_entries;
 use prompt_runtime::store::StoreError;
 use prompt_runtime::store::layout::{MANIFEST, USER_MANIFEST};
 use std::collections::HashSet;
@@ -45,7 +45,7 @@ fn ids(text: &str) -> Option<Vec<String>> {
 
 /// The folder's manifest as it is on disk (read through the folder's one reader).
 fn manifest_text(dir: &Path) -> Option<String> {
-    let root = prompt_runtime::__store::Root::new(dir, dir.to_string_lossy());
+    let root = prompt_runtime::__internal::Root::new(dir, dir.to_string_lossy());
     let bytes = root.read(MANIFEST).ok()??;
     String::from_utf8(bytes).ok()
 }

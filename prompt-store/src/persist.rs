@@ -3,7 +3,7 @@
 //! the order of a manifest's entries is the order of its prompts). The text is written by
 //! [`atomic`](crate::atomic).
 
-use prompt_runtime::__store::object_entries;
+use prompt_runtime::__internal::object_entries;
 use std::collections::{HashMap, HashSet};
 
 /// `json` (an object, or empty for none yet) with `value` (JSON text) at `path`; missing

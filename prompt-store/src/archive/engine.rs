@@ -69,7 +69,7 @@ impl Store {
         let version = state
             .user
             .get(MANIFEST)
-            .and_then(|m| prompt_runtime::__store::object_entries(m.text()).ok())
+            .and_then(|m| prompt_runtime::__internal::object_entries(m.text()).ok())
             .and_then(|top| top.into_iter().find(|(k, _)| k == "version"))
             .and_then(|(_, v)| serde_json::from_str::<serde_json::Value>(v.get()).ok())
             .unwrap_or_else(|| "unknown".into());
@@ -224,10 +224,10 @@ fn names_of(file: Option<&SourceFile>, key: &str) -> Vec<String> {
 }
 
 fn names_in_text(text: &str, key: &str) -> Vec<String> {
-    prompt_runtime::__store::object_entries(text)
+    prompt_runtime::__internal::object_entries(text)
         .ok()
         .and_then(|top| top.into_iter().find(|(k, _)| k == key))
-        .and_then(|(_, v)| prompt_runtime::__store::object_entries(v.get()).ok())
+        .and_then(|(_, v)| prompt_runtime::__internal::object_entries(v.get()).ok())
         .map(|entries| entries.into_iter().map(|(k, _)| k).collect())
         .unwrap_or_default()
 }

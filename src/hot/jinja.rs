@@ -2,11 +2,13 @@
 
 use super::HotBuilder;
 use super::watched::{Reload, Version, Watched};
-use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::formats::jinja::{JinjaPrompt, Templates, check_names, check_paths, check_unused};
-use crate::load::Project;
-use crate::meta::Meta;
-use crate::render::PromptContent;
+use prompt_runtime::diagnostic::{Diagnostic, Diagnostics};
+use prompt_runtime::formats::jinja::{
+    JinjaPrompt, Templates, check_names, check_paths, check_unused,
+};
+use prompt_runtime::load::Project;
+use prompt_runtime::meta::Meta;
+use prompt_runtime::render::PromptContent;
 use std::borrow::Cow;
 use std::marker::PhantomData;
 
@@ -20,7 +22,7 @@ use std::marker::PhantomData;
 /// exactly as the derive does: the supported subset, include cycles, guidance fences;
 /// every name read is a field (a misspelt one is reported with the closest field), an
 /// `Option` field is read only under a guard or a default, every field is read, every
-/// path into a field exists in its type's [`Shape`](crate::value::Shape) (the derive's
+/// path into a field exists in its type's [`Shape`](prompt_runtime::value::Shape) (the derive's
 /// `PromptValue` shapes, kept in the binary for this). The same located diagnostics;
 /// templates that pass are swapped in whole, and ones that fail leave the previous version
 /// rendering. [`HotJinja::reload_if_changed`] notices a change to any template the last

@@ -2,13 +2,13 @@
 //! ones.
 
 use super::HotDotprompt;
-use crate::formats::dotprompt::schema::TypeKind;
-use crate::formats::dotprompt::{
+use prompt_runtime::formats::dotprompt::schema::TypeKind;
+use prompt_runtime::formats::dotprompt::{
     DotpromptField, DotpromptPrompt, HelperArgs, HelperPtr, Message, Registry, RenderedPrompt,
     Value,
 };
-use crate::value::{FieldShape, PromptValue, Shape};
-use crate::{Diagnostic, Diagnostics};
+use prompt_runtime::value::{FieldShape, PromptValue, Shape};
+use prompt_runtime::{Diagnostic, Diagnostics};
 use std::path::PathBuf;
 
 const PROMPT: &str = "---\n\
@@ -109,7 +109,7 @@ impl DotpromptPrompt for Ticket {
         let prompt = registry
             .parse_file("prompts/ticket.prompt", PROMPT)
             .map_err(first)?;
-        let mut rendered = crate::__private::render_dotprompt_with_context(
+        let mut rendered = prompt_runtime::__private::render_dotprompt_with_context(
             &prompt,
             self.values(),
             context,
@@ -117,7 +117,9 @@ impl DotpromptPrompt for Ticket {
         )?;
         rendered.messages[0]
             .content
-            .push(crate::formats::dotprompt::Part::from_text("[compiled]"));
+            .push(prompt_runtime::formats::dotprompt::Part::from_text(
+                "[compiled]",
+            ));
         Ok(rendered)
     }
 }
@@ -444,7 +446,9 @@ fn cache_breakpoints_helpers_and_the_prompt_file_are_kept_as_compiled() {
     assert_eq!(reloaded.breakpoints[0].offset, compiled[0].offset + 1);
     let history = [Message {
         role: "model".into(),
-        content: vec![crate::formats::dotprompt::Part::from_text("earlier")],
+        content: vec![prompt_runtime::formats::dotprompt::Part::from_text(
+            "earlier",
+        )],
         metadata: None,
     }];
     let with_history = hot.render_with_history(&ticket(), &history).unwrap();
@@ -506,7 +510,7 @@ fn off_it_renders_the_compiled_prompt_and_reads_nothing() {
 
 #[test]
 fn a_field_type_the_derive_reads_as_other_fits_any_schema_but_a_scalar() {
-    use crate::formats::dotprompt::schema::compatible;
+    use prompt_runtime::formats::dotprompt::schema::compatible;
     let schema = |json: &str| -> Value { serde_json::from_str(json).unwrap() };
     let other = [TypeKind::Other];
     assert_eq!(compatible(&schema(r#"{"type": "object"}"#), &other), None);

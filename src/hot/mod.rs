@@ -24,14 +24,14 @@
 //! [`HotPrompt::reload`] from a file watcher.
 //!
 //! [`HotChat`] does the same for chat prompts ([`ChatPrompt`]), and [`HotJinja`] for
-//! derived Jinja prompts (`prompts/NAME.md.j2`, [`JinjaPrompt`](crate::formats::jinja::JinjaPrompt)):
+//! derived Jinja prompts (`prompts/NAME.md.j2`, [`JinjaPrompt`](prompt_runtime::formats::jinja::JinjaPrompt)):
 //! it rereads the prompt file, every template it includes and `promptic.json`'s
-//! `"jinja"` options through the one reader ([`crate::load::Root`]), checks them against
+//! `"jinja"` options through the one reader ([`prompt_runtime::load::Root`]), checks them against
 //! the compiled struct as the derive does (names, `Option`s, unused fields, paths into
 //! `PromptValue` fields against their shapes, the subset, include cycles, fences), and
 //! watches every include the last load asked for. [`HotDotprompt`] does it for derived
 //! dotprompt prompts (`prompts/NAME.prompt`,
-//! [`DotpromptPrompt`](crate::formats::dotprompt::DotpromptPrompt)): it rereads the prompt
+//! [`DotpromptPrompt`](prompt_runtime::formats::dotprompt::DotpromptPrompt)): it rereads the prompt
 //! file, its partials and the folder's `schemas.json` and `tools.json` through the same
 //! reader, checks them as the derive does (the dotprompt reader's checks, the paths the
 //! template reads against the input schema, the input schema against the struct's fields,
@@ -109,15 +109,15 @@ pub use builder::HotBuilder;
 pub use dotprompt::HotDotprompt;
 pub use jinja::HotJinja;
 
-use crate::chat::Chat;
-use crate::check::{self, CheckedPrompt};
-use crate::context::{ContextField, ContextValue, ContextValues};
-use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::identity::Identity;
-use crate::load::Project;
-use crate::prompt::{ChatPrompt, Prompt};
-use crate::render::{Fill, PromptContent, render_chat, render_marked};
-use crate::swap::Swapped;
+use prompt_runtime::__internal::Swapped;
+use prompt_runtime::chat::Chat;
+use prompt_runtime::check::{self, CheckedPrompt};
+use prompt_runtime::context::{ContextField, ContextValue, ContextValues};
+use prompt_runtime::diagnostic::{Diagnostic, Diagnostics};
+use prompt_runtime::identity::Identity;
+use prompt_runtime::load::Project;
+use prompt_runtime::render::{Fill, PromptContent, render_chat, render_marked};
+use prompt_runtime::{ChatPrompt, Prompt};
 use stamp::{Refusal, Stamp};
 use std::borrow::Cow;
 use std::marker::PhantomData;
@@ -126,14 +126,14 @@ use std::sync::{Mutex, MutexGuard, TryLockError};
 use watched::Version;
 
 /// The largest file a reload reads, in bytes: the prompt file, `promptic.json` or a
-/// template. The one limit of every read, [`crate::load::MAX_FILE`] (4 MiB,
-/// [`crate::resolve::MAX_EXPANDED`], the most a prompt may hold with its templates
+/// template. The one limit of every read, [`prompt_runtime::load::MAX_FILE`] (4 MiB,
+/// [`prompt_runtime::resolve::MAX_EXPANDED`], the most a prompt may hold with its templates
 /// inlined), under the name it had first. A larger one is refused before it is read.
 ///
 /// ```
 /// assert_eq!(promptic::hot::MAX_FILE, 4 * 1024 * 1024);
 /// ```
-pub const MAX_FILE: u64 = crate::load::MAX_FILE;
+pub const MAX_FILE: u64 = prompt_runtime::load::MAX_FILE;
 
 /// A `#[derive(Prompt)]` prompt that can be reloaded from its file at run time.
 ///
@@ -524,7 +524,7 @@ impl Core {
             current: Swapped::new(Current::Compiled),
             watch: Mutex::new(Watch {
                 stamp: None,
-                templates: crate::load::config::Config::default().templates,
+                templates: prompt_runtime::load::config::Config::default().templates,
             }),
             last_error: Mutex::new(None),
         }

@@ -2,12 +2,12 @@
 
 use super::HotBuilder;
 use super::watched::{Reload, Version, Watched};
-use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::formats::FrontEnd;
-use crate::formats::dotprompt::fields::check_fields;
-use crate::formats::dotprompt::folder::Folder;
-use crate::formats::dotprompt::{Dotprompt, DotpromptPrompt, Message, RenderedPrompt};
-use crate::load::Project;
+use prompt_runtime::diagnostic::{Diagnostic, Diagnostics};
+use prompt_runtime::formats::FrontEnd;
+use prompt_runtime::formats::dotprompt::fields::check_fields;
+use prompt_runtime::formats::dotprompt::folder::Folder;
+use prompt_runtime::formats::dotprompt::{Dotprompt, DotpromptPrompt, Message, RenderedPrompt};
+use prompt_runtime::load::Project;
 use std::marker::PhantomData;
 
 /// The values a template reads as `@name`: none.
@@ -27,7 +27,7 @@ type Context = serde_json::Map<String, serde_json::Value>;
 /// compiled struct ([`DotpromptPrompt`]): every field a property and every property a
 /// field (a misspelt one is reported with the closest name), `?` exactly on the `Option`
 /// fields, each field's type holding its property's, a nested object's properties against
-/// the field type's [`Shape`](crate::value::Shape) (the derive's `PromptValue` shapes, kept
+/// the field type's [`Shape`](prompt_runtime::value::Shape) (the derive's `PromptValue` shapes, kept
 /// in the binary for this); without an input schema, every name the template reads is a
 /// field. Every helper of the struct must still be called. The same located diagnostics;
 /// files that pass are swapped in whole, and ones that fail leave the previous version

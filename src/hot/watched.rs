@@ -5,9 +5,9 @@
 //! ([`settle`]) is [`HotPrompt`](super::HotPrompt)'s and [`HotChat`](super::HotChat)'s too.
 
 use super::stamp::Stamp;
-use crate::diagnostic::{Diagnostic, Diagnostics};
-use crate::load::Project;
-use crate::swap::Swapped;
+use prompt_runtime::__internal::Swapped;
+use prompt_runtime::diagnostic::{Diagnostic, Diagnostics};
+use prompt_runtime::load::Project;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 

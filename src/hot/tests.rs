@@ -2,9 +2,9 @@
 //! derived ones.
 
 use super::*;
-use crate::context::FieldKind;
-use crate::meta::Meta;
-use crate::prompt::PromptVariable;
+use prompt_runtime::PromptVariable;
+use prompt_runtime::context::FieldKind;
+use prompt_runtime::meta::Meta;
 
 /// `prompts/note.md`: "Note: $text" by hand, as the derive would write it.
 struct Note<'a> {
