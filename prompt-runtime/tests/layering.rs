@@ -48,7 +48,7 @@ const LAYERS: &[&[&str]] = &[
     &["formats"],
     &["family"],
     &["doc", "output", "prompt"],
-    &["clients", "hot", "private"],
+    &["clients", "private"],
 ];
 
 #[test]
