@@ -568,11 +568,11 @@ impl Store {
             if i + 1 == change.writes.len() && e.in_place {
                 // The commit point is on disk (only the folder flush failed): the store
                 // shows what a fresh open reads.
-                self.swap(next);
+                self.reader.swap(next);
             }
             return Err(error);
         }
-        self.swap(next);
+        self.reader.swap(next);
         if let Some(dir) = target {
             for rel in &change.cleanup {
                 // Nothing names the file any more; one left behind is harmless (and one
@@ -623,7 +623,7 @@ impl Store {
         let mut user = Layer::disk(dir, &dir.to_string_lossy());
         let folder = self.check_layers(&mut user).map_err(StoreError::Invalid)?;
         let next = State::new(Arc::new(folder), user.frozen(), &self.reader.given)?;
-        Ok(self.swap(next))
+        Ok(self.reader.swap(next))
     }
 
     /// The checked folder of a user layer over the defaults; for a folder opened in
@@ -634,10 +634,6 @@ impl Store {
         }
         let mut defaults = self.defaults.clone();
         check::build(&mut defaults, Some(user), self.reader.mode)
-    }
-
-    fn swap(&self, next: State) -> Arc<State> {
-        self.reader.swap(next)
     }
 }
 

@@ -12,17 +12,7 @@
 //! [`Syntax::TightBraces`](crate::parse::lexer::Syntax::TightBraces)); anything else is
 //! text.
 //!
-//! ```
-//! use promptic::store::Defaults;
-//!
-//! let files: &[(&str, &[u8])] = &[
-//!     ("_meta/prompt_manifest.json", br#"{"prompts": {"system_rule": {"domain": "system_rule", "order": 100}}}"#),
-//!     ("_meta/placeholder_registry.json", br#"{"placeholders": {"char_name": {"type": "static"}}}"#),
-//!     ("system_rule.json", br#"{"id": "system_rule", "variants": {"default": {"text": "You are {{char_nme}}."}}}"#),
-//! ];
-//! let problems = Defaults::from_files("persona_prompts", files).unwrap_err();
-//! assert!(problems.to_string().contains("did you mean `{{char_name}}`?"));
-//! ```
+//! `promptic::store` documents the whole, with examples.
 
 mod assemble;
 #[doc(hidden)]

@@ -16,7 +16,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// What a store is opened with: the defaults, the folders and the values.
-#[derive(Clone)]
 pub struct Opening {
     /// The checked defaults.
     pub defaults: Defaults,
